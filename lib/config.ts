@@ -1,0 +1,73 @@
+/** Service configuration, read from the environment by main.ts only. */
+export interface Config {
+  port: number;
+  kvPath: string; // a file path, ":memory:", or a KV_URL for a remote denokv / Deno Deploy
+  adminToken: string;
+  trustProxy: boolean;
+  geoCityPath: string | null;
+  geoAsnPath: string | null;
+  /** Default per-minute limit of a public write key when the key sets none. */
+  publicKeyRatePerMinute: number;
+  serverKeyRatePerMinute: number;
+  readKeyRatePerMinute: number;
+  /** Bytes of decoded parts kept in memory by the read engine. */
+  partCacheBytes: number;
+  dev: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export const defaultConfig: Config = {
+  port: 8000,
+  kvPath: "./data/kv.sqlite3",
+  adminToken: "",
+  trustProxy: false,
+  geoCityPath: null,
+  geoAsnPath: null,
+  publicKeyRatePerMinute: 6000,
+  serverKeyRatePerMinute: 3000,
+  readKeyRatePerMinute: 60,
+  partCacheBytes: 256 * 1024 * 1024,
+  dev: false,
+};
+
+function int(env: Record<string, string | undefined>, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+/** Builds a Config from environment variables; bad values stop the start with a message naming the variable. */
+export function readConfig(env: Record<string, string | undefined>, opts: { dev?: boolean } = {}): Config {
+  const dev = opts.dev ?? false;
+  const port = int(env, "PORT", defaultConfig.port, 0);
+  if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got "${env.PORT}"`);
+  const adminToken = env.ADMIN_TOKEN ?? "";
+  if (!dev && adminToken === "") {
+    throw new ConfigError("ADMIN_TOKEN is required: set it to a long random secret (it guards /admin/v1)");
+  }
+  if (adminToken !== "" && adminToken.length < 16) {
+    throw new ConfigError("ADMIN_TOKEN must be at least 16 characters long");
+  }
+  const trust = env.TRUST_PROXY ?? "";
+  if (!["", "0", "1", "true", "false"].includes(trust)) {
+    throw new ConfigError(`TRUST_PROXY must be "true" or "false", got "${trust}"`);
+  }
+  if (env.KV_URL && env.KV_PATH) throw new ConfigError("set KV_PATH or KV_URL, not both");
+  return {
+    ...defaultConfig,
+    dev,
+    port,
+    adminToken,
+    kvPath: env.KV_URL || env.KV_PATH || defaultConfig.kvPath,
+    trustProxy: trust === "1" || trust === "true",
+    geoCityPath: env.GEO_CITY_MMDB || null,
+    geoAsnPath: env.GEO_ASN_CSV || null,
+    publicKeyRatePerMinute: int(env, "PUBLIC_KEY_RATE_PER_MINUTE", defaultConfig.publicKeyRatePerMinute),
+    serverKeyRatePerMinute: int(env, "SERVER_KEY_RATE_PER_MINUTE", defaultConfig.serverKeyRatePerMinute),
+    readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
+    partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
+  };
+}

@@ -1,0 +1,35 @@
+import type { Clock } from "./clock.ts";
+import type { Log } from "./log.ts";
+import type { Config } from "./config.ts";
+
+/** What we derive from an address at arrival. The address itself is never part of it. */
+export interface GeoInfo {
+  country: string | null; // ISO 3166-1 alpha-2
+  city: string | null;
+  asn: number | null;
+  as_org: string | null;
+}
+
+/** Address to location and network. Production: DB-IP Lite MMDB + ASN table; tests: a fake. */
+export interface Geo {
+  lookup(ip: string): GeoInfo;
+}
+
+/** The DNS lookups crawler verification needs. Production: Deno.resolveDns; tests: a fake. */
+export interface Dns {
+  reverse(ip: string): Promise<string[]>;
+  forward(name: string): Promise<string[]>; // A and AAAA
+}
+
+/** Everything below main.ts gets the outside world through this object, never from globals. */
+export interface Deps {
+  kv: Deno.Kv;
+  clock: Clock;
+  geo: Geo;
+  dns: Dns;
+  fetch: typeof fetch;
+  config: Config;
+  log: Log;
+}
+
+export const noGeo: Geo = { lookup: () => ({ country: null, city: null, asn: null, as_org: null }) };

@@ -1,0 +1,52 @@
+/**
+ * The one place that builds KV key tuples. Nothing else in the code base writes a key literal.
+ * Layout rules: no hot keys on the ingest path (one key per event), time-ordered raw keys so
+ * compaction can list closed windows, addresses under their own day-bucketed prefix so the
+ * 30-day sweep lists only what is due.
+ */
+import type { EnvName } from "./records.ts";
+
+const DAY_MS = 86_400_000;
+export const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);
+
+export const keys = {
+  // tenancy
+  org: (org: string) => ["org", org] as const,
+  orgs: () => ["org"] as const,
+  touchpoint: (org: string, tp: string) => ["tp", org, tp] as const,
+  touchpoints: (org: string) => ["tp", org] as const,
+  apiKeyByHash: (hash: string) => ["apikey", hash] as const,
+  orgApiKey: (org: string, keyId: string) => ["org_apikey", org, keyId] as const,
+  orgApiKeys: (org: string) => ["org_apikey", org] as const,
+  /** Hosts that may send browser events (preflight answers): a touchpoint domain or an allowed origin's host. */
+  corsHost: (host: string) => ["cors_host", host] as const,
+  meta: (name: string) => ["meta", name] as const,
+
+  // ingest
+  dedupe: (org: string, eventId: string) => ["dedupe", org, eventId] as const,
+  rawEvent: (org: string, env: EnvName, receivedMs: number, eventId: string) =>
+    ["raw_ev", org, env, receivedMs, eventId] as const,
+  rawEvents: (org: string, env: EnvName) => ["raw_ev", org, env] as const,
+  rawHit: (org: string, env: EnvName, receivedMs: number, eventId: string) =>
+    ["raw_hit", org, env, receivedMs, eventId] as const,
+  rawHits: (org: string, env: EnvName) => ["raw_hit", org, env] as const,
+  /** The address of an event or hit, apart from it; expires after 30 days, swept daily. */
+  ip: (receivedMs: number, org: string, eventId: string) => ["ip", dayNumber(receivedMs), org, eventId] as const,
+  ipDay: (day: number) => ["ip", day] as const,
+  ips: () => ["ip"] as const,
+
+  // crawler verification
+  verification: (org: string, eventId: string) => ["verification", org, eventId] as const,
+  verifications: (org: string) => ["verification", org] as const,
+  verifyPending: (org: string, eventId: string) => ["verify_pending", org, eventId] as const,
+  verifyPendingAll: () => ["verify_pending"] as const,
+  ipRanges: (listId: string) => ["ip_ranges", listId] as const,
+
+  // limits and allowances
+  rate: (scope: string, id: string, minute: number) => ["rate", scope, id, minute] as const,
+  unknownKeyStrikes: (addrHash: string, minute: number) => ["unknown_key", addrHash, minute] as const,
+  usage: (org: string, month: string, kind: string) => ["usage", org, month, kind] as const,
+
+  // read side
+  robots: (org: string, tp: string, env: EnvName) => ["robots", org, tp, env] as const,
+};
