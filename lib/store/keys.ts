@@ -47,6 +47,13 @@ export const keys = {
   unknownKeyStrikes: (addrHash: string, minute: number) => ["unknown_key", addrHash, minute] as const,
   usage: (org: string, month: string, kind: string) => ["usage", org, month, kind] as const,
 
+  // read engine: immutable columnar parts, their chunks, and the compaction progress
+  part: (org: string, env: EnvName, kind: "ev" | "hit", partId: string) => ["part", org, env, kind, partId] as const,
+  parts: (org: string, env: EnvName, kind: "ev" | "hit") => ["part", org, env, kind] as const,
+  partChunk: (partId: string, index: number) => ["part_chunk", partId, index] as const,
+  partChunks: (partId: string) => ["part_chunk", partId] as const,
+  compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
+
   // read side
   robots: (org: string, tp: string, env: EnvName) => ["robots", org, tp, env] as const,
 };

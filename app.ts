@@ -1,0 +1,46 @@
+/**
+ * The whole HTTP app, built from deps with no globals. main.ts is the only caller in production;
+ * tests call createApp with a :memory: KV and a fake clock.
+ */
+import { Hono } from "hono";
+import type { Deps } from "./lib/deps.ts";
+import { type AppContext, createContext } from "./lib/context.ts";
+import { errorBody, HttpError } from "./lib/errors.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { eventsRoutes } from "./routes/events.ts";
+import { serverEventsRoutes } from "./routes/server_events.ts";
+import { readRoutes } from "./routes/read.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
+import { openapiRoutes } from "./routes/openapi.ts";
+
+export interface App {
+  fetch: (req: Request, info?: unknown) => Response | Promise<Response>;
+  request: Hono["request"];
+  ctx: AppContext;
+}
+
+export function createApp(deps: Deps): App {
+  const ctx = createContext(deps);
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    const now = deps.clock.now();
+    if (err instanceof HttpError) {
+      return c.json(errorBody(err.code, err.message, now), err.status as 400, err.headers);
+    }
+    deps.log.error("unexpected error", { path: c.req.path, error: String(err?.stack ?? err).slice(0, 2000) });
+    return c.json(errorBody("OPERATION_FAILED", "unexpected server error; retry later", now), 500);
+  });
+  app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, deps.clock.now()), 404));
+
+  app.route("/", healthRoutes(ctx));
+  app.route("/", openapiRoutes(ctx));
+  app.route("/admin/v1", adminRoutes(ctx));
+  app.route("/v1/behavior", eventsRoutes(ctx));
+  app.route("/v1/behavior", serverEventsRoutes(ctx));
+  app.route("/v1/read", readRoutes(ctx));
+  app.route("/mcp", mcpRoutes(ctx));
+
+  return { fetch: (req, info) => app.fetch(req, info), request: app.request.bind(app), ctx };
+}

@@ -1,0 +1,68 @@
+/**
+ * Reads tenancy records with a short in-memory cache, so the ingest path does not hit KV for every
+ * request, while a revoked key or a disabled environment stops working within CACHE_MS (well under 10 s).
+ */
+import type { Clock } from "../clock.ts";
+import { keys } from "../store/keys.ts";
+import type { ApiKey, Org, Touchpoint } from "../store/records.ts";
+import { sha256Hex } from "../keys/apikeys.ts";
+
+export const CACHE_MS = 5_000;
+
+interface Entry<T> {
+  value: T;
+  at: number;
+}
+
+export interface ResolvedKey {
+  key: ApiKey;
+  org: Org;
+  touchpoint: Touchpoint | null;
+}
+
+export class Directory {
+  #cache = new Map<string, Entry<unknown>>();
+  constructor(private kv: Deno.Kv, private clock: Clock) {}
+
+  async #cached<T>(id: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.#cache.get(id);
+    const now = this.clock.now();
+    if (hit && now - hit.at < CACHE_MS) return hit.value as T;
+    const value = await load();
+    if (this.#cache.size > 50_000) this.#cache.clear();
+    this.#cache.set(id, { value, at: now });
+    return value;
+  }
+
+  /** Drops cached records; admin writes in this process call it so changes apply at once here. */
+  invalidate(): void {
+    this.#cache.clear();
+  }
+
+  org(id: string): Promise<Org | null> {
+    return this.#cached(`org:${id}`, async () => (await this.kv.get<Org>(keys.org(id))).value);
+  }
+
+  touchpoints(org: string): Promise<Touchpoint[]> {
+    return this.#cached(`tps:${org}`, async () => {
+      const out: Touchpoint[] = [];
+      for await (const e of this.kv.list<Touchpoint>({ prefix: keys.touchpoints(org) })) out.push(e.value);
+      return out;
+    });
+  }
+
+  async touchpoint(org: string, id: string): Promise<Touchpoint | null> {
+    return (await this.touchpoints(org)).find((t) => t.id === id) ?? null;
+  }
+
+  /** Looks a raw key up by its hash. Returns revoked and expired keys too: callers decide what that means. */
+  async resolveKey(raw: string): Promise<ResolvedKey | null> {
+    const hash = await sha256Hex(raw);
+    const key = await this.#cached(`key:${hash}`, async () => (await this.kv.get<ApiKey>(keys.apiKeyByHash(hash))).value);
+    if (!key) return null;
+    const org = await this.org(key.org);
+    if (!org) return null;
+    const touchpoint = key.touchpoint ? await this.touchpoint(key.org, key.touchpoint) : null;
+    return { key, org, touchpoint };
+  }
+}
