@@ -32,7 +32,9 @@ export function createApp(deps: Deps): App {
     deps.log.error("unexpected error", { path: c.req.path, error: String(err?.stack ?? err).slice(0, 2000) });
     return c.json(errorBody("OPERATION_FAILED", "unexpected server error; retry later", now), 500);
   });
-  app.notFound((c) => c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, deps.clock.now()), 404));
+  app.notFound((c) =>
+    c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, deps.clock.now()), 404)
+  );
 
   app.route("/", healthRoutes(ctx));
   app.route("/", openapiRoutes(ctx));

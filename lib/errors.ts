@@ -33,7 +33,9 @@ export const notFound = (msg: string) => new HttpError(404, "NOT_FOUND", msg);
 export const invalid = (msg: string) => new HttpError(422, "VALIDATION_ERROR", msg);
 export const tooLarge = (msg: string) => new HttpError(413, "PAYLOAD_TOO_LARGE", msg);
 export const rateLimited = (retryAfterS: number, msg = "rate limit exceeded") =>
-  new HttpError(429, "RATE_LIMIT_EXCEEDED", msg, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))) });
+  new HttpError(429, "RATE_LIMIT_EXCEEDED", msg, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))),
+  });
 
 export function errorBody(code: ErrorCode, message: string, now: number): ErrorBody {
   return { error: message, code, timestamp: new Date(now).toISOString() };

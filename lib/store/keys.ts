@@ -30,8 +30,9 @@ export const keys = {
   rawHit: (org: string, env: EnvName, receivedMs: number, eventId: string) =>
     ["raw_hit", org, env, receivedMs, eventId] as const,
   rawHits: (org: string, env: EnvName) => ["raw_hit", org, env] as const,
-  /** The address of an event or hit, apart from it; expires after 30 days, swept daily. */
-  ip: (receivedMs: number, org: string, eventId: string) => ["ip", dayNumber(receivedMs), org, eventId] as const,
+  /** The address of an event or hit, apart from it, as `{ip, at}` (at: receive ms); expires after 30 days, swept hourly. */
+  ip: (receivedMs: number, org: string, eventId: string) =>
+    ["ip", dayNumber(receivedMs), org, eventId] as const,
   ipDay: (day: number) => ["ip", day] as const,
   ips: () => ["ip"] as const,
 
@@ -48,7 +49,8 @@ export const keys = {
   usage: (org: string, month: string, kind: string) => ["usage", org, month, kind] as const,
 
   // read engine: immutable columnar parts, their chunks, and the compaction progress
-  part: (org: string, env: EnvName, kind: "ev" | "hit", partId: string) => ["part", org, env, kind, partId] as const,
+  part: (org: string, env: EnvName, kind: "ev" | "hit", partId: string) =>
+    ["part", org, env, kind, partId] as const,
   parts: (org: string, env: EnvName, kind: "ev" | "hit") => ["part", org, env, kind] as const,
   partChunk: (partId: string, index: number) => ["part_chunk", partId, index] as const,
   partChunks: (partId: string) => ["part_chunk", partId] as const,

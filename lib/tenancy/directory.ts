@@ -58,7 +58,10 @@ export class Directory {
   /** Looks a raw key up by its hash. Returns revoked and expired keys too: callers decide what that means. */
   async resolveKey(raw: string): Promise<ResolvedKey | null> {
     const hash = await sha256Hex(raw);
-    const key = await this.#cached(`key:${hash}`, async () => (await this.kv.get<ApiKey>(keys.apiKeyByHash(hash))).value);
+    const key = await this.#cached(
+      `key:${hash}`,
+      async () => (await this.kv.get<ApiKey>(keys.apiKeyByHash(hash))).value,
+    );
     if (!key) return null;
     const org = await this.org(key.org);
     if (!org) return null;

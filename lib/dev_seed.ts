@@ -1,0 +1,83 @@
+/** `deno task dev`: a demo organization with a website and keys of every kind, created when the store is empty. */
+import type { Deps } from "./deps.ts";
+import { keys } from "./store/keys.ts";
+import { createKey, createOrg, createTouchpoint } from "./tenancy/admin.ts";
+
+export interface DemoTenant {
+  org: string;
+  touchpoint: string;
+  domain: string;
+  publicKey: string;
+  devPublicKey: string;
+  serverKey: string;
+  devServerKey: string;
+  readKey: string;
+}
+
+/** Creates the demo tenant once and remembers its keys in KV (this is a local dev store, never production). */
+export async function ensureDemoTenant(deps: Deps): Promise<{ tenant: DemoTenant; created: boolean }> {
+  const saved = await deps.kv.get<DemoTenant>(keys.meta("demo_tenant"));
+  if (saved.value) return { tenant: saved.value, created: false };
+  const { kv, clock } = deps;
+  const org = await createOrg(kv, clock, {
+    name: "Demo Shop",
+    plan: "professional",
+    timezone: "Europe/Berlin",
+  });
+  const domain = "demo-shop.test";
+  const tp = await createTouchpoint(kv, clock, org.id, {
+    name: "Demo Shop website",
+    kind: "website",
+    domain,
+    environments: { staging: { domain: `staging.${domain}` }, development: { domain: `dev.${domain}` } },
+  });
+  const key = async (kind: "public" | "server" | "read", environment: "production" | "development") =>
+    (await createKey(kv, clock, org.id, {
+      kind,
+      environment,
+      ...(kind === "read" ? {} : { touchpoint: tp.id }),
+    })).key;
+  const tenant: DemoTenant = {
+    org: org.id,
+    touchpoint: tp.id,
+    domain,
+    publicKey: await key("public", "production"),
+    devPublicKey: await key("public", "development"),
+    serverKey: await key("server", "production"),
+    devServerKey: await key("server", "development"),
+    readKey: await key("read", "production"),
+  };
+  await kv.set(keys.meta("demo_tenant"), tenant);
+  return { tenant, created: true };
+}
+
+export function devBanner(base: string, adminToken: string, t: DemoTenant): string {
+  const now = new Date().toISOString();
+  const uuid = () => crypto.randomUUID();
+  return `
+Service running at ${base}   (KV file under ./data; demo organization ${t.org})
+
+  admin token        ${adminToken}
+  public write key   ${t.publicKey}   (production, origin https://${t.domain})
+  dev write key      ${t.devPublicKey}   (development, accepts localhost origins)
+  server key         ${t.serverKey}
+  read key           ${t.readKey}
+
+Send a web event:
+  curl -i ${base}/v1/behavior/events -H 'Content-Type: application/json' -H 'Origin: https://${t.domain}' \\
+    -d '{"api_key":"${t.publicKey}","batch":[{"event_id":"${uuid()}","anonymous_id":"a1","session_id":"s1","sequence_no":0,"platform":"web","event_type":"$pageview","screen":"/pricing","properties":{"path":"/pricing","url":"https://${t.domain}/pricing"},"device_time":"${now}"}]}'
+
+Report a crawler hit:
+  curl -i ${base}/v1/behavior/server-events -H 'Authorization: Bearer ${t.serverKey}' -H 'Content-Type: application/json' \\
+    -d '{"events":[{"event_type":"$crawl","event_id":"${uuid()}","host":"${t.domain}","path":"/pricing","status":200,"user_agent":"Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot)","ip":"20.171.207.1"}]}'
+
+Ask a read tool:
+  curl -s ${base}/v1/read/behavior_overview -H 'Authorization: Bearer ${t.readKey}' -H 'Content-Type: application/json' -d '{"period":"last_7_days"}'
+
+Connect an MCP client (Streamable HTTP):
+  {"mcpServers":{"behavior":{"type":"http","url":"${base}/mcp","headers":{"Authorization":"Bearer ${t.readKey}"}}}}
+
+Admin API:
+  curl -s ${base}/admin/v1/orgs/${t.org}/keys -H 'Authorization: Bearer ${adminToken}'
+`;
+}

@@ -1,0 +1,73 @@
+/** Turns a validated event into its stored form with everything derived at arrival. */
+import type { GeoInfo } from "../deps.ts";
+import type { StoredEvent } from "../store/records.ts";
+import type { BehaviorEventInput } from "../schemas/events.ts";
+import type { Arrival, WebTarget } from "./web.ts";
+
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+function pathOf(ev: BehaviorEventInput): string {
+  const p = str(ev.properties.path);
+  if (p) return p;
+  try {
+    return new URL(ev.screen, "http://x").pathname;
+  } catch {
+    return ev.screen;
+  }
+}
+
+function hostOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+export function enrichEvent(
+  ev: BehaviorEventInput,
+  target: WebTarget,
+  arrival: Arrival,
+  geo: GeoInfo,
+  gapBefore: number,
+): StoredEvent {
+  const context = ev.context ?? {};
+  const url = str(ev.properties.url);
+  const ua = str(context.user_agent) ?? arrival.userAgent ?? "";
+  const automated = /bot|crawl|spider|headless/i.test(ua);
+  const referrerHost = hostOf(str(ev.properties.referrer));
+  return {
+    v: 1,
+    id: ev.event_id,
+    org: target.org.id,
+    touchpoint: target.touchpoint.id,
+    env: target.env,
+    received_at: arrival.receivedAt,
+    device_time: ev.device_time,
+    anonymous_id: ev.anonymous_id,
+    user_id: ev.user_id ?? null,
+    session_id: ev.session_id,
+    sequence_no: ev.sequence_no,
+    gap_before: gapBefore,
+    platform: ev.platform,
+    event_type: ev.event_type,
+    screen: ev.screen,
+    path: pathOf(ev),
+    host: hostOf(url),
+    fingerprint: ev.fingerprint ?? null,
+    element: ev.fingerprint ? (str(ev.fingerprint.text) ?? ev.fingerprint.tag) : null,
+    properties: ev.properties,
+    context,
+    geo,
+    browser: null,
+    os: null,
+    device_type: automated ? "bot" : "other",
+    referrer_host: referrerHost,
+    source: referrerHost ?? "(direct)",
+    channel: referrerHost ? "Referral" : "Direct",
+    utm: null,
+    traffic: automated ? "bot" : "human",
+    crawler: automated ? "unknown" : null,
+  };
+}

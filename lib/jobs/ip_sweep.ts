@@ -1,0 +1,32 @@
+/**
+ * Clears addresses older than 30 days. KV's expireIn removes them too, but expiry is not immediate,
+ * so an hourly sweep deletes every address whose receive day is past the retention, and on the boundary
+ * day every entry whose own time (`{ip, at}` values) is past it. Events and hits are untouched.
+ */
+import type { Clock } from "../clock.ts";
+import { dayNumber, keys } from "../store/keys.ts";
+import { IP_RETENTION_MS } from "../ingest/web.ts";
+
+export async function sweepAddresses(kv: Deno.Kv, clock: Clock): Promise<number> {
+  const cutoff = clock.now() - IP_RETENTION_MS;
+  const boundaryDay = dayNumber(cutoff);
+  let deleted = 0;
+  let op = kv.atomic();
+  let pending = 0;
+  const flush = async () => {
+    if (pending) await op.commit();
+    op = kv.atomic();
+    pending = 0;
+  };
+  for await (const e of kv.list({ start: keys.ips(), end: keys.ipDay(boundaryDay + 1) })) {
+    const day = e.key[1] as number;
+    const at = (e.value as { at?: number } | null)?.at;
+    const due = day < boundaryDay || (typeof at === "number" ? at <= cutoff : false);
+    if (!due) continue;
+    op.delete(e.key);
+    deleted++;
+    if (++pending >= 500) await flush();
+  }
+  await flush();
+  return deleted;
+}

@@ -1,0 +1,83 @@
+/** Bodies of the admin API. */
+import { z } from "zod";
+import { ENV_NAMES, PLANS } from "../store/records.ts";
+
+export const isTimezone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const domain = z.string().trim().toLowerCase().regex(
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+  "must be a host name such as example.com",
+);
+const plan = z.enum(PLANS as [string, ...string[]], { error: `must be one of ${PLANS.join(", ")}` });
+const timezone = z.string().refine(isTimezone, "must be an IANA time zone such as Europe/Paris");
+const envName = z.enum(ENV_NAMES as [string, ...string[]], {
+  error: `must be one of ${ENV_NAMES.join(", ")}`,
+});
+
+export const CreateOrg = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(200),
+  plan: plan.optional(),
+  timezone: timezone.optional(),
+});
+
+export const PatchOrg = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  plan: plan.optional(),
+  timezone: timezone.optional(),
+  active: z.boolean().optional(),
+});
+
+export const CreateTouchpoint = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(200),
+  kind: z.enum(["website", "ios", "android"], { error: "must be website, ios or android" }),
+  domain: domain.optional(),
+  environments: z.strictObject({
+    staging: z.strictObject({ domain: domain.optional() }).optional(),
+    development: z.strictObject({ domain: domain.optional() }).optional(),
+  }).optional(),
+}).refine((b) => b.kind !== "website" || b.domain, {
+  path: ["domain"],
+  message: "a website needs its production domain",
+});
+
+const envPatch = z.strictObject({ enabled: z.boolean().optional(), domain: domain.optional() });
+export const PatchTouchpoint = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  archived: z.boolean().optional(),
+  environments: z.strictObject({
+    production: envPatch.optional(),
+    staging: envPatch.optional(),
+    development: envPatch.optional(),
+  }).optional(),
+});
+
+const origin = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.origin === s.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
+}, "must be an origin such as https://shop.example.com");
+
+export const CreateKey = z.strictObject({
+  kind: z.enum(["public", "server", "read"], { error: "must be public, server or read" }),
+  environment: envName,
+  touchpoint: z.string().min(1).optional(),
+  allowed_origins: z.array(origin).max(50).optional(),
+  rate_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+  expires_at: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+});
+
+export type CreateOrgBody = z.infer<typeof CreateOrg>;
+export type PatchOrgBody = z.infer<typeof PatchOrg>;
+export type CreateTouchpointBody = z.infer<typeof CreateTouchpoint>;
+export type PatchTouchpointBody = z.infer<typeof PatchTouchpoint>;
+export type CreateKeyBody = z.infer<typeof CreateKey>;

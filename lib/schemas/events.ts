@@ -1,0 +1,53 @@
+/** IngestBody and BehaviorEvent, exactly as the spec's tables say. */
+import { z } from "zod";
+import { PUBLIC_KEY_PATTERN } from "../keys/apikeys.ts";
+
+const str = (min: number, max: number) =>
+  z.string({ error: "must be a string" })
+    .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`);
+const jsonObject = z.record(z.string(), z.unknown(), { error: "must be an object" });
+const nullableStr = z.string({ error: "must be a string or null" }).nullable().optional();
+
+export const Fingerprint = z.looseObject({
+  tag: z.string({ error: "must be a string" }),
+  text: nullableStr,
+  role: nullableStr,
+  id: nullableStr,
+  classes: z.array(z.string(), { error: "must be an array of strings or null" }).nullable().optional(),
+  selector: z.string({ error: "must be a string" }),
+  ordinal: z.number({ error: "must be a number" }).optional(),
+}, { error: "must be an object or null" });
+
+export const BehaviorEvent = z.strictObject({
+  event_id: z.uuid({ error: "must be a UUID" }),
+  anonymous_id: str(1, 128),
+  user_id: z.string({ error: "must be a string or null" }).max(128, "must be at most 128 characters")
+    .nullable()
+    .optional(),
+  session_id: str(1, 128),
+  sequence_no: z.number({ error: "must be an integer" }).int("must be an integer").min(
+    0,
+    "must be 0 or more",
+  ),
+  platform: z.enum(["web", "ios", "android"], { error: "must be web, ios or android" }),
+  event_type: str(1, 120),
+  screen: str(0, 2048),
+  fingerprint: Fingerprint.nullable().optional(),
+  properties: jsonObject,
+  context: jsonObject.optional(),
+  device_time: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }),
+}, { error: "must be an object" });
+
+export const IngestBody = z.strictObject({
+  api_key: z.string({ error: "must be a string" }).regex(
+    PUBLIC_KEY_PATTERN,
+    "must be a public write key (svc_pk_…)",
+  ),
+  batch: z.array(BehaviorEvent, { error: "must be an array of events" })
+    .min(1, "must hold 1 to 200 events")
+    .max(200, "must hold 1 to 200 events"),
+}, { error: "must be a JSON object" });
+
+export type BehaviorEventInput = z.infer<typeof BehaviorEvent>;
+export type IngestBodyInput = z.infer<typeof IngestBody>;

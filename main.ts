@@ -1,0 +1,76 @@
+/**
+ * The composition root: the only place that reads the environment, opens KV and registers cron jobs.
+ *   deno task start   production: PORT, KV_PATH or KV_URL, ADMIN_TOKEN (required), TRUST_PROXY, GEO_* paths
+ *   deno task dev     a local KV file under ./data, a demo organization, printed keys and example calls
+ */
+import { createApp } from "./app.ts";
+import { ConfigError, readConfig } from "./lib/config.ts";
+import { systemClock } from "./lib/clock.ts";
+import { consoleLog } from "./lib/log.ts";
+import { systemDns } from "./lib/dns.ts";
+import type { Deps } from "./lib/deps.ts";
+import { noGeo } from "./lib/deps.ts";
+import { keys } from "./lib/store/keys.ts";
+import { devBanner, ensureDemoTenant } from "./lib/dev_seed.ts";
+import { sweepAddresses } from "./lib/jobs/ip_sweep.ts";
+
+const dev = Deno.args.includes("--dev");
+let config;
+try {
+  config = readConfig(Deno.env.toObject(), { dev });
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(`configuration error: ${e.message}`);
+    Deno.exit(2);
+  }
+  throw e;
+}
+const log = consoleLog(dev ? "warn" : "info");
+
+if (!/^https?:\/\//.test(config.kvPath) && config.kvPath !== ":memory:") {
+  const dir = config.kvPath.replace(/[^/]*$/, "");
+  if (dir) await Deno.mkdir(dir, { recursive: true });
+}
+const kv = await Deno.openKv(config.kvPath);
+
+if (dev && !config.adminToken) {
+  // A stable local admin token, remembered in the dev store.
+  const saved = await kv.get<string>(keys.meta("dev_admin_token"));
+  config.adminToken = saved.value ?? `dev_admin_${crypto.randomUUID().replaceAll("-", "")}`;
+  if (!saved.value) await kv.set(keys.meta("dev_admin_token"), config.adminToken);
+}
+
+const deps: Deps = {
+  kv,
+  clock: systemClock,
+  geo: noGeo,
+  dns: systemDns,
+  fetch: globalThis.fetch,
+  config,
+  log,
+};
+const app = createApp(deps);
+
+Deno.cron("sweep addresses older than 30 days", "17 * * * *", async () => {
+  const n = await sweepAddresses(kv, systemClock);
+  log.info("address sweep", { deleted: n });
+});
+
+const server = Deno.serve({
+  port: config.port,
+  hostname: dev ? "127.0.0.1" : "0.0.0.0",
+  onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
+}, app.fetch);
+
+if (dev) {
+  const { tenant } = await ensureDemoTenant(deps);
+  console.log(devBanner(`http://127.0.0.1:${server.addr.port}`, config.adminToken, tenant));
+}
+
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(sig, async () => {
+    await server.shutdown();
+    kv.close();
+    Deno.exit(0);
+  });
+}

@@ -1,0 +1,100 @@
+/** The admin API under /admin/v1: organizations, touchpoints, keys. Bearer ADMIN_TOKEN. */
+import { Hono } from "hono";
+import type { AppContext } from "../lib/context.ts";
+import { unauthorized } from "../lib/errors.ts";
+import { readJsonBody } from "../lib/http.ts";
+import { safeEqual } from "../lib/keys/apikeys.ts";
+import { CreateKey, CreateOrg, CreateTouchpoint, PatchOrg, PatchTouchpoint } from "../lib/schemas/admin.ts";
+import {
+  createKey,
+  createOrg,
+  createTouchpoint,
+  getOrg,
+  listKeys,
+  listTouchpoints,
+  patchOrg,
+  patchTouchpoint,
+  revokeKey,
+} from "../lib/tenancy/admin.ts";
+import { listStored } from "../lib/ingest/inspect.ts";
+import { adminImportRoutes } from "./admin_import.ts";
+
+export function adminRoutes(ctx: AppContext): Hono {
+  const { kv, clock, config } = ctx.deps;
+  const app = new Hono();
+
+  app.use("*", async (c, next) => {
+    const auth = c.req.header("authorization") ?? "";
+    const token = auth.startsWith("Bearer ") ? auth.slice(7) : "";
+    if (!config.adminToken || !token || !safeEqual(token, config.adminToken)) {
+      throw unauthorized("admin API needs Authorization: Bearer <ADMIN_TOKEN>");
+    }
+    await next();
+    // Writes here apply at once in this process; other processes see them within the cache time.
+    if (c.req.method !== "GET") ctx.directory.invalidate();
+  });
+
+  app.post(
+    "/orgs",
+    async (c) => c.json(await createOrg(kv, clock, await readJsonBody(c.req.raw, CreateOrg)), 201),
+  );
+  app.get("/orgs/:org", async (c) => c.json(await getOrg(kv, c.req.param("org"))));
+  app.patch(
+    "/orgs/:org",
+    async (c) => c.json(await patchOrg(kv, c.req.param("org"), await readJsonBody(c.req.raw, PatchOrg))),
+  );
+
+  app.post(
+    "/orgs/:org/touchpoints",
+    async (c) =>
+      c.json(
+        await createTouchpoint(
+          kv,
+          clock,
+          c.req.param("org"),
+          await readJsonBody(c.req.raw, CreateTouchpoint),
+        ),
+        201,
+      ),
+  );
+  app.get("/orgs/:org/touchpoints", async (c) => {
+    await getOrg(kv, c.req.param("org"));
+    return c.json({ touchpoints: await listTouchpoints(kv, c.req.param("org")) });
+  });
+  app.patch(
+    "/orgs/:org/touchpoints/:tp",
+    async (c) =>
+      c.json(
+        await patchTouchpoint(
+          kv,
+          c.req.param("org"),
+          c.req.param("tp"),
+          await readJsonBody(c.req.raw, PatchTouchpoint),
+        ),
+      ),
+  );
+
+  app.post(
+    "/orgs/:org/keys",
+    async (c) =>
+      c.json(await createKey(kv, clock, c.req.param("org"), await readJsonBody(c.req.raw, CreateKey)), 201),
+  );
+  app.get("/orgs/:org/keys", async (c) => c.json({ keys: await listKeys(kv, c.req.param("org")) }));
+  app.delete("/orgs/:org/keys/:id", async (c) => {
+    await revokeKey(kv, clock, c.req.param("org"), c.req.param("id"));
+    return c.body(null, 204);
+  });
+
+  // Operator views of what was stored (tests and troubleshooting); never include addresses.
+  app.get(
+    "/orgs/:org/events",
+    async (c) => c.json({ events: await listStored(ctx, c.req.param("org"), "ev", c.req.query()) }),
+  );
+  app.get(
+    "/orgs/:org/hits",
+    async (c) => c.json({ hits: await listStored(ctx, c.req.param("org"), "hit", c.req.query()) }),
+  );
+
+  app.route("/", adminImportRoutes(ctx));
+  return app;
+}

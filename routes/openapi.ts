@@ -1,0 +1,11 @@
+/** GET /openapi.json: OpenAPI 3.1 generated from the same zod schemas the handlers validate with. */
+import { Hono } from "hono";
+import type { AppContext } from "../lib/context.ts";
+import { buildOpenApi } from "../lib/schemas/openapi.ts";
+
+export function openapiRoutes(_ctx: AppContext): Hono {
+  const app = new Hono();
+  let doc: unknown = null; // built once: schemas never change at run time
+  app.get("/openapi.json", (c) => c.json(doc ??= buildOpenApi()));
+  return app;
+}

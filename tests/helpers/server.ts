@@ -1,0 +1,57 @@
+/** Starts the real service (main.ts) as a child process on a random port with a temporary KV file. */
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+export interface RunningServer {
+  url: string;
+  adminToken: string;
+  kvPath: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(opts: { env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  const kvPath = `${dir}/kv.sqlite3`;
+  const adminToken = `e2e-admin-${crypto.randomUUID()}`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-kv", "--unstable-cron", `${ROOT}main.ts`],
+    cwd: ROOT,
+    env: { PORT: "0", KV_PATH: kvPath, ADMIN_TOKEN: adminToken, ...opts.env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  let url = "";
+  const deadline = Date.now() + 60_000;
+  while (!url) {
+    if (Date.now() > deadline) throw new Error(`server did not start: ${buffered}`);
+    const { value, done } = await lines.read();
+    if (done) {
+      const err = await new Response(child.stderr).text();
+      throw new Error(`server exited before listening: ${buffered}\n${err}`);
+    }
+    buffered += value;
+    const m = buffered.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    if (m) url = m[1];
+  }
+  // Keep draining output so the child never blocks on a full pipe.
+  const drainOut = (async () => {
+    while (!(await lines.read()).done) { /* discard */ }
+  })();
+  const drainErr = child.stderr.pipeTo(new WritableStream());
+
+  return {
+    url,
+    adminToken,
+    kvPath,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await Promise.allSettled([drainOut, drainErr]);
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,328 @@
+import assert from "node:assert/strict";
+import { createApp } from "../../app.ts";
+import { keys } from "../../lib/store/keys.ts";
+import type { StoredEvent } from "../../lib/store/records.ts";
+import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
+import { adminCall, createTenant } from "../helpers/tenant.ts";
+
+const ORIGIN = "https://acme.test";
+
+export function event(over: Record<string, unknown> = {}) {
+  return {
+    event_id: crypto.randomUUID(),
+    anonymous_id: "anon-1",
+    session_id: "sess-1",
+    sequence_no: 0,
+    platform: "web",
+    event_type: "$pageview",
+    screen: "/pricing",
+    properties: { path: "/pricing", url: "https://acme.test/pricing" },
+    device_time: "2026-11-20T11:59:59.000Z",
+    ...over,
+  };
+}
+
+async function setup() {
+  const deps = await testDeps();
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  const post = (body: unknown, headers: Record<string, string> = { origin: ORIGIN }, info?: unknown) =>
+    app.fetch(
+      new Request("http://svc/v1/behavior/events", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }),
+      info ?? { remoteAddr: { hostname: "81.2.69.160" } },
+    );
+  const stored = async (env = "production") => {
+    const out: StoredEvent[] = [];
+    for await (const e of deps.kv.list<StoredEvent>({ prefix: keys.rawEvents(t.org, env as "production") })) {
+      out.push(e.value);
+    }
+    return out;
+  };
+  return { deps, app, t, post, stored };
+}
+
+Deno.test("events: a valid batch is stored and answered 204 with an empty body", async () => {
+  const { t, post, stored } = await setup();
+  const res = await post({
+    api_key: t.publicKey,
+    batch: [event(), event({ sequence_no: 1, event_type: "signup" })],
+  });
+  assert.equal(res.status, 204);
+  assert.equal(await res.text(), "");
+  const evs = await stored();
+  assert.equal(evs.length, 2);
+  assert.deepEqual(evs.map((e) => e.event_type).sort(), ["$pageview", "signup"]);
+  assert.equal(evs[0].touchpoint, t.touchpoint);
+});
+
+Deno.test("events: a text/plain body (beacon fallback) parses like JSON", async () => {
+  const { t, post, stored } = await setup();
+  const res = await post(JSON.stringify({ api_key: t.publicKey, batch: [event()] }), {
+    origin: ORIGIN,
+    "content-type": "text/plain;charset=UTF-8",
+  });
+  assert.equal(res.status, 204);
+  assert.equal((await stored()).length, 1);
+});
+
+Deno.test("events: repeats inside a batch, across batches and in concurrent requests store once", async () => {
+  const { t, post, stored } = await setup();
+  const a = event();
+  const b = event({ sequence_no: 1 });
+  assert.equal((await post({ api_key: t.publicKey, batch: [a, a, b] })).status, 204);
+  assert.equal((await post({ api_key: t.publicKey, batch: [a, b] })).status, 204);
+  const batch = Array.from({ length: 60 }, (_, i) => event({ sequence_no: i }));
+  const results = await Promise.all(Array.from({ length: 5 }, () => post({ api_key: t.publicKey, batch })));
+  assert.deepEqual(results.map((r) => r.status), [204, 204, 204, 204, 204]);
+  const ids = (await stored()).map((e) => e.id);
+  assert.equal(ids.length, 62);
+  assert.equal(new Set(ids).size, 62);
+});
+
+Deno.test("events: every stored event has its dedupe key (a retry after a failure is safe)", async () => {
+  const { deps, t, post, stored } = await setup();
+  await post({
+    api_key: t.publicKey,
+    batch: Array.from({ length: 30 }, (_, i) => event({ sequence_no: i })),
+  });
+  for (const ev of await stored()) {
+    assert.notEqual((await deps.kv.get(keys.dedupe(t.org, ev.id))).value, null);
+  }
+});
+
+Deno.test("events: 422 names the offending path for each bad field", async () => {
+  const { t, post, stored } = await setup();
+  const cases: [Record<string, unknown>, string][] = [
+    [{ event_id: "not-a-uuid" }, "batch[0].event_id: must be a UUID"],
+    [{ anonymous_id: "" }, "batch[0].anonymous_id"],
+    [{ anonymous_id: "x".repeat(129) }, "batch[0].anonymous_id"],
+    [{ user_id: "x".repeat(129) }, "batch[0].user_id"],
+    [{ user_id: 5 }, "batch[0].user_id"],
+    [{ session_id: "" }, "batch[0].session_id"],
+    [{ sequence_no: -1 }, "batch[0].sequence_no"],
+    [{ sequence_no: 1.5 }, "batch[0].sequence_no"],
+    [{ platform: "desktop" }, "batch[0].platform"],
+    [{ event_type: "" }, "batch[0].event_type"],
+    [{ event_type: "e".repeat(121) }, "batch[0].event_type"],
+    [{ screen: "s".repeat(2049) }, "batch[0].screen"],
+    [{ fingerprint: { tag: "button" } }, "batch[0].fingerprint.selector"],
+    [{ fingerprint: "button" }, "batch[0].fingerprint"],
+    [{ properties: [] }, "batch[0].properties"],
+    [{ properties: undefined }, "batch[0].properties"],
+    [{ context: "x" }, "batch[0].context"],
+    [{ device_time: "yesterday" }, "batch[0].device_time"],
+    [{ extra: 1 }, 'batch[0]: unknown field "extra"'],
+  ];
+  for (const [over, expected] of cases) {
+    const res = await post({ api_key: t.publicKey, batch: [event(over)] });
+    assert.equal(res.status, 422, JSON.stringify(over));
+    const body = await res.json();
+    assert.equal(body.code, "VALIDATION_ERROR");
+    assert.ok(body.error.includes(expected), `${body.error} should name ${expected}`);
+    assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
+  }
+  assert.equal((await stored()).length, 0);
+});
+
+Deno.test("events: 422 for a bad envelope: not JSON, unknown top-level field, batch of 0 or 201", async () => {
+  const { t, post } = await setup();
+  const bad: [unknown, string][] = [
+    ["{not json", "not valid JSON"],
+    [{ api_key: t.publicKey, batch: [event()], extra: true }, 'unknown field "extra"'],
+    [{ api_key: t.publicKey, batch: [] }, "batch: must hold 1 to 200 events"],
+    [
+      { api_key: t.publicKey, batch: Array.from({ length: 201 }, () => event()) },
+      "batch: must hold 1 to 200",
+    ],
+    [{ api_key: "pk_wrong", batch: [event()] }, "api_key"],
+    [{ batch: [event()] }, "api_key"],
+  ];
+  for (const [body, expected] of bad) {
+    const res = await post(body);
+    assert.equal(res.status, 422);
+    assert.ok((await res.json()).error.includes(expected), expected);
+  }
+});
+
+Deno.test("events: 413 for a body over 1 MB", async () => {
+  const { t, post } = await setup();
+  const big = event({ properties: { path: "/", blob: "x".repeat(1_100_000) } });
+  const res = await post({ api_key: t.publicKey, batch: [big] });
+  assert.equal(res.status, 413);
+});
+
+Deno.test("events: 401 for an unknown key, a revoked key, an inactive org, an archived touchpoint, a disabled environment", async () => {
+  const { app, t, post } = await setup();
+  const batch = () => [event()];
+  const expect401 = async (apiKey: string, why: string) => {
+    const res = await post({ api_key: apiKey, batch: batch() });
+    assert.equal(res.status, 401, why);
+    assert.equal((await res.json()).code, "UNAUTHORIZED");
+  };
+  await expect401("svc_pk_unknownunknown", "unknown");
+  // environment off
+  await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${t.org}/touchpoints/${t.touchpoint}`, {
+    environments: { production: { enabled: false } },
+  });
+  await expect401(t.publicKey, "environment off");
+  await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${t.org}/touchpoints/${t.touchpoint}`, {
+    environments: { production: { enabled: true } },
+  });
+  assert.equal((await post({ api_key: t.publicKey, batch: batch() })).status, 204);
+  // archived
+  await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${t.org}/touchpoints/${t.touchpoint}`, {
+    archived: true,
+  });
+  await expect401(t.publicKey, "archived");
+  await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${t.org}/touchpoints/${t.touchpoint}`, {
+    archived: false,
+  });
+  // inactive org
+  await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${t.org}`, { active: false });
+  await expect401(t.publicKey, "inactive org");
+  await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${t.org}`, { active: true });
+  // revoked
+  const list = await adminCall(app, TEST_ADMIN_TOKEN, "GET", `/orgs/${t.org}/keys`);
+  const pub = list.keys.find((k: { kind: string; environment: string }) =>
+    k.kind === "public" && k.environment === "production"
+  );
+  await adminCall(app, TEST_ADMIN_TOKEN, "DELETE", `/orgs/${t.org}/keys/${pub.id}`);
+  await expect401(t.publicKey, "revoked");
+});
+
+Deno.test("events: 403 when the origin is missing or outside the key's environment; overlapping domains decide by the most specific", async () => {
+  const { t, post, stored } = await setup();
+  const send = (apiKey: string, origin?: string) =>
+    post({ api_key: apiKey, batch: [event()] }, origin ? { origin } : {});
+  assert.equal((await send(t.publicKey)).status, 403, "website keys need an Origin");
+  assert.equal((await send(t.publicKey, "https://evil.test")).status, 403);
+  assert.equal((await send(t.publicKey, "https://notacme.test")).status, 403);
+  assert.equal((await send(t.publicKey, "https://www.acme.test")).status, 204, "subdomain");
+  assert.equal((await send(t.publicKey, "https://staging.acme.test")).status, 403, "belongs to staging");
+  assert.equal((await send(t.publicKey, "https://a.staging.acme.test")).status, 403, "belongs to staging");
+  assert.equal(
+    (await send(t.publicKey, "http://localhost:3000")).status,
+    403,
+    "production key: no localhost",
+  );
+  assert.equal(
+    (await send(t.devPublicKey, "http://localhost:5173")).status,
+    204,
+    "development key: localhost",
+  );
+  assert.equal(
+    (await send(t.devPublicKey, "http://127.0.0.1:8080")).status,
+    204,
+    "development key: 127.0.0.1",
+  );
+  assert.equal((await send(t.devPublicKey, "https://dev.acme.test")).status, 204);
+  assert.equal((await send(t.devPublicKey, "https://acme.test")).status, 403);
+  const res = await send(t.publicKey, "https://evil.test");
+  assert.equal((await res.json()).code, "FORBIDDEN");
+  assert.equal(res.headers.get("access-control-allow-origin"), null);
+  assert.equal((await stored()).length, 1);
+});
+
+Deno.test("events: a key's allowed origins are accepted; app keys do not check the origin", async () => {
+  const { app, t, post } = await setup();
+  const extra = await adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${t.org}/keys`, {
+    kind: "public",
+    environment: "production",
+    touchpoint: t.touchpoint,
+    allowed_origins: ["https://shop.partner.test"],
+  });
+  assert.equal(
+    (await post({ api_key: extra.key, batch: [event()] }, { origin: "https://shop.partner.test" })).status,
+    204,
+  );
+  assert.equal(
+    (await post({ api_key: extra.key, batch: [event()] }, { origin: "https://partner.test" })).status,
+    403,
+  );
+  const ios = await adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${t.org}/touchpoints`, {
+    name: "iOS",
+    kind: "ios",
+  });
+  const iosKey = await adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${t.org}/keys`, {
+    kind: "public",
+    environment: "production",
+    touchpoint: ios.id,
+  });
+  assert.equal((await post({ api_key: iosKey.key, batch: [event({ platform: "ios" })] }, {})).status, 204);
+});
+
+Deno.test("events: 429 with Retry-After once the key's per-minute limit is spent; the next minute admits again", async () => {
+  const { deps, app, t, post } = await setup();
+  const limited = await adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${t.org}/keys`, {
+    kind: "public",
+    environment: "production",
+    touchpoint: t.touchpoint,
+    rate_per_minute: 3,
+  });
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await post({ api_key: limited.key, batch: [event()] })).status, 204);
+  }
+  const res = await post({ api_key: limited.key, batch: [event()] });
+  assert.equal(res.status, 429);
+  assert.equal((await res.json()).code, "RATE_LIMIT_EXCEEDED");
+  const retry = Number(res.headers.get("retry-after"));
+  assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+  deps.clock.advance(retry * 1000);
+  assert.equal((await post({ api_key: limited.key, batch: [event()] })).status, 204);
+});
+
+Deno.test("events: 500 OPERATION_FAILED without a stack trace when storage fails", async () => {
+  const { deps, t, post } = await setup();
+  const realAtomic = deps.kv.atomic.bind(deps.kv);
+  deps.kv.atomic = () => {
+    const op = realAtomic();
+    op.commit = () => Promise.reject(new Error("disk on fire at /secret/path"));
+    return op;
+  };
+  const res = await post({ api_key: t.publicKey, batch: [event()] });
+  deps.kv.atomic = realAtomic;
+  assert.equal(res.status, 500);
+  const body = await res.json();
+  assert.equal(body.code, "OPERATION_FAILED");
+  assert.ok(!JSON.stringify(body).includes("secret"));
+  assert.deepEqual(Object.keys(body).sort(), ["code", "error", "timestamp"]);
+});
+
+Deno.test("events: CORS preflight is answered for known origins and localhost, refused for others; no cookies", async () => {
+  const { app } = await setup();
+  const pre = (origin: string) =>
+    app.request("/v1/behavior/events", {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
+    });
+  const ok = await pre("https://www.acme.test");
+  assert.equal(ok.status, 204);
+  assert.equal(ok.headers.get("access-control-allow-origin"), "https://www.acme.test");
+  assert.match(ok.headers.get("access-control-allow-methods") ?? "", /POST/);
+  assert.match(ok.headers.get("access-control-allow-headers") ?? "", /content-type/i);
+  assert.equal(ok.headers.get("set-cookie"), null);
+  assert.equal((await pre("http://localhost:3000")).status, 204);
+  const no = await pre("https://evil.test");
+  assert.equal(no.status, 403);
+  assert.equal(no.headers.get("access-control-allow-origin"), null);
+});
+
+Deno.test("events: the address is kept apart from the event, never inside it", async () => {
+  const { deps, t, post, stored } = await setup();
+  await post({ api_key: t.publicKey, batch: [event()] });
+  const [ev] = await stored();
+  assert.ok(!JSON.stringify(ev).includes("81.2.69.160"));
+  const ip = await deps.kv.get<{ ip: string }>(keys.ip(ev.received_at, t.org, ev.id));
+  assert.equal(ip.value?.ip, "81.2.69.160");
+  assert.equal(ev.geo.country, "DE");
+  assert.equal(ev.geo.city, "Berlin");
+  assert.equal(ev.geo.asn, 3320);
+});
