@@ -1,0 +1,30 @@
+/** The crawler catalog's shapes. The data itself is generated into catalog_data.ts by scripts/build_catalog.ts. */
+import type { CrawlerCategory } from "../store/records.ts";
+
+/** How a vendor lets a site check that an address really is its crawler. Both empty: nothing documented. */
+export interface VerifyMethod {
+  /** Ids of published IP lists (lib/crawl/ranges/lists.ts); an address inside any of them is the vendor's. */
+  lists: string[];
+  /** Host name suffixes the PTR record must end with (".googlebot.com"). */
+  rdns: string[];
+  /** Whether the PTR name must resolve back to the same address (false only for Baidu's reverse-only check). */
+  forward: boolean;
+}
+
+export interface CatalogEntry {
+  /** The product token as the vendor spells it ("GPTBot"). */
+  token: string;
+  /** Lower-case user-agent product tokens that identify this crawler (the token itself and its variants). */
+  match: string[];
+  vendor: string | null;
+  category: CrawlerCategory;
+  verify: VerifyMethod;
+}
+
+/** A classified automated user agent; null from the classifier means a plain browser. */
+export interface AgentClass {
+  token: string; // catalog token, or "unknown"
+  vendor: string | null;
+  category: CrawlerCategory;
+  traffic: "bot" | "ai_agent";
+}

@@ -1,0 +1,208 @@
+/**
+ * Builds the crawler catalog (lib/crawl/catalog_data.ts), the IP-list snapshot (lib/crawl/ranges/snapshot.ts)
+ * and the user-agent samples the tests use (tests/lib/crawl/ua_samples.json) from the facts in
+ * ../shared/data/crawlers (or DATA_DIR). Run: deno run -A scripts/build_catalog.ts
+ *
+ * Sources: crawlers.csv (curated table: vendor, category, verification), ai-robots-txt_robots.json (AI agents),
+ * crawler-user-agents.json (sample user agents), isbot_patterns.json (generic automation), ranges/ (copies of the published IP lists).
+ */
+import type { CatalogEntry } from "../lib/crawl/types.ts";
+import type { CrawlerCategory } from "../lib/store/records.ts";
+import { RANGE_LISTS } from "../lib/crawl/ranges/lists.ts";
+import { extractPrefixes } from "../lib/crawl/ranges/parse.ts";
+import { CURATED, GENERIC_AI_NAMES, ROBOTS_ONLY } from "./catalog_curated.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const dataDir = Deno.env.get("DATA_DIR") ?? `${root}../shared/data/crawlers`;
+const readJson = async (p: string) => JSON.parse(await Deno.readTextFile(`${dataDir}/${p}`));
+
+/** Splits one CSV line with quoted fields. */
+function csvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = "", quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') (cur += '"', i++);
+      else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") (out.push(cur), cur = "");
+    else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** ai.robots.txt's free-text "function" → our category. */
+function aiCategory(fn: string, description: string): CrawlerCategory {
+  const f = fn.toLowerCase();
+  if (/assistant|agent|prompt|on behalf|user/.test(f)) return "ai_assistant";
+  if (/search/.test(f)) return "ai_search";
+  if (/train|scrap|data|llm|dataset|model/.test(f)) return "ai_training";
+  const d = description.toLowerCase();
+  if (/on behalf of|user-initiated|user request/.test(d)) return "ai_assistant";
+  if (/search/.test(d)) return "ai_search";
+  return "ai_training";
+}
+
+function operatorName(op: string): string | null {
+  if (!op || /unclear|unknown/i.test(op)) return null;
+  const link = /^\[([^\]]+)\]/.exec(op);
+  const name = (link ? link[1] : op).trim();
+  return name.length > 40 ? name.split(/[ ,]/)[0] : name;
+}
+
+/** "iaskspider/2.0" → "iaskspider"; "Brightbot 1.0" → "Brightbot". */
+const bareToken = (name: string) => name.replace(/\/[\d.]+$/, "").replace(/ [\d.]+$/, "").trim();
+
+async function buildCatalog(): Promise<CatalogEntry[]> {
+  const byToken = new Map<string, CatalogEntry>();
+  const put = (e: CatalogEntry) => byToken.set(e.token.toLowerCase(), e);
+
+  // 1. AI agents of ai.robots.txt: every name is a user-agent token unless it is robots-only or too generic
+  const robots = await readJson("ai-robots-txt_robots.json") as Record<string, Record<string, string>>;
+  for (const [name, info] of Object.entries(robots)) {
+    const token = bareToken(name);
+    if (ROBOTS_ONLY.has(token.toLowerCase()) || GENERIC_AI_NAMES.has(token.toLowerCase())) continue;
+    if (byToken.has(token.toLowerCase())) continue;
+    put({
+      token,
+      match: [token.toLowerCase()],
+      vendor: operatorName(info.operator ?? ""),
+      category: aiCategory(info.function ?? "", info.description ?? ""),
+      verify: { lists: [], rdns: [], forward: true },
+    });
+  }
+
+  // 2. the curated table (crawlers.csv, interpreted in catalog_curated.ts) wins over ai.robots.txt
+  const csv = (await Deno.readTextFile(`${dataDir}/crawlers.csv`)).trim().split("\n").slice(1).map(csvLine);
+  const csvTokens = new Set(
+    csv.map((r) => r[1].replace(/\s*\(.*$/, "").replace(/ etc\.$/, "").toLowerCase()),
+  );
+  for (const c of CURATED) put(c);
+  for (const t of csvTokens) {
+    if (t === "" || t === "varies") continue;
+    if (!byToken.has(t) && !CURATED.some((c) => c.match.includes(t))) {
+      throw new Error(`crawlers.csv token ${t} has no curated entry`);
+    }
+  }
+  // longest match tokens first, so "googlebot-image" wins over "googlebot"
+  return [...byToken.values()].sort((a, b) => a.token.localeCompare(b.token));
+}
+
+async function buildSnapshot(): Promise<Record<string, { prefixes: string[]; taken_at: string }>> {
+  const seeds: Record<string, [string, string][]> = {
+    "google-common": [["jonhadfield-cloud-ips__googlebot.json", "2026-08-20"]],
+    "google-special": [["jonhadfield-cloud-ips__googlesc.json", "2026-08-20"]],
+    "google-user-triggered": [
+      ["jonhadfield-cloud-ips__googleutf.json", "2026-08-20"],
+      ["sefinek__google-user-triggered-fetchers.json", "2026-05-05"],
+    ],
+    bingbot: [["sefinek__bingbot.json", "2026-05-05"]],
+    applebot: [["jonhadfield-cloud-ips__applebot.json", "2026-09-15"]],
+    duckduckbot: [["sefinek__duckduckbot.json", "2026-05-05"]],
+    anthropic: [["jonhadfield-cloud-ips__anthropic.json", "2026-10-07"]],
+    perplexitybot: [["sefinek__perplexitybot.json", "2026-05-05"]],
+    "perplexity-user": [["sefinek__perplexity-user.json", "2026-05-05"]],
+    ahrefs: [["sefinek__ahrefsbot.json", "2026-05-05"]],
+    yandex: [["sefinek__yandexbot.json", "2026-05-05"]],
+    meta: [["sefinek__facebookbot.json", "2026-05-05"]],
+    telegrambot: [["sefinek__telegrambot.json", "2026-05-05"]],
+    kagi: [["sefinek__kagi.json", "2026-05-05"]],
+    pingdom: [["sefinek__pingdombot.json", "2026-05-05"]],
+    uptimerobot: [["sefinek__uptimerobot.json", "2026-05-05"]],
+    betterstack: [["sefinek__betterstack.json", "2026-05-05"]],
+    webpagetest: [["sefinek__webpagetestbot.json", "2026-05-05"]],
+    "cdn-cloudflare": [["jonhadfield-cloud-ips__cloudflare.json", "2026-08-22"]],
+    "cdn-cloudfront": [["aws_cloudfront_from_ip-ranges.json", "2026-08-21"]],
+    "cdn-fastly": [["jonhadfield-cloud-ips__fastly.json", "2026-08-22"]],
+    "cdn-bunny": [["jonhadfield-cloud-ips__bunny.json", "2026-08-22"]],
+    "cdn-cdn77": [["jonhadfield-cloud-ips__cdn77.json", "2026-08-22"]],
+  };
+  const out: Record<string, { prefixes: string[]; taken_at: string }> = {};
+  for (const def of RANGE_LISTS) {
+    const prefixes = new Set<string>();
+    let takenAt = "";
+    for (const [file, date] of seeds[def.id] ?? []) {
+      for (const p of extractPrefixes(await Deno.readTextFile(`${dataDir}/ranges/${file}`))) prefixes.add(p);
+      if (date > takenAt) takenAt = date;
+    }
+    out[def.id] = { prefixes: [...prefixes], taken_at: takenAt };
+  }
+  // OpenAI's three lists come in one aggregate file
+  const openai = await readJson("ranges/jonhadfield-cloud-ips__openai.json");
+  for (
+    const [id, part] of [["gptbot", "gptbot"], ["oai-searchbot", "searchbot"], [
+      "chatgpt-user",
+      "chatgptUser",
+    ]]
+  ) {
+    out[id] = {
+      prefixes: extractPrefixes(JSON.stringify(openai[part])),
+      taken_at: String(openai[part].creationTime).slice(0, 10),
+    };
+  }
+  // Twitterbot's static list from its docs (crawlers.csv)
+  out.twitterbot = {
+    prefixes: ["199.16.156.0/22", "199.59.148.0/22", "192.133.76.0/22"],
+    taken_at: "2026-05-05",
+  };
+  return out;
+}
+
+/** Sample user agents per catalog token, from crawler-user-agents.json, for the classifier tests. */
+async function buildSamples(catalog: CatalogEntry[]): Promise<Record<string, string[]>> {
+  const patterns = await readJson("crawler-user-agents.json") as { pattern: string; instances: string[] }[];
+  const samples: Record<string, string[]> = {};
+  for (const e of catalog) {
+    const found: string[] = [];
+    for (const p of patterns) {
+      for (const ua of p.instances ?? []) {
+        const lower = ua.toLowerCase();
+        const named = e.match.some((m) =>
+          new RegExp(`(?<![a-z0-9])${m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![a-z0-9])`).test(lower)
+        );
+        if (named && found.length < 3 && ua.length <= 512 && !found.includes(ua)) found.push(ua);
+      }
+    }
+    if (found.length) samples[e.token] = found;
+  }
+  return samples;
+}
+
+const catalog = await buildCatalog();
+const genericPatterns = await readJson("isbot_patterns.json") as string[];
+const snapshot = await buildSnapshot();
+const samples = await buildSamples(catalog);
+
+const header =
+  "// Generated by scripts/build_catalog.ts from ../shared/data/crawlers. Do not edit by hand.\n";
+await Deno.writeTextFile(
+  `${root}lib/crawl/catalog_data.ts`,
+  header + `import type { CatalogEntry } from "./types.ts";\n\nexport const CATALOG: CatalogEntry[] = ` +
+    JSON.stringify(catalog, null, 1) + ";\n\nexport const ROBOTS_ONLY_TOKENS: string[] = " +
+    JSON.stringify([...ROBOTS_ONLY]) + ";\n\n" +
+    '/** omrilotan/isbot patterns: each says "automated", none says which crawler. */\n' +
+    "export const GENERIC_BOT_PATTERNS: string[] = " + JSON.stringify(genericPatterns, null, 1) + ";\n",
+);
+await Deno.writeTextFile(
+  `${root}lib/crawl/ranges/snapshot.ts`,
+  header + "export const RANGE_SNAPSHOT: Record<string, { prefixes: string[]; taken_at: string }> = " +
+    JSON.stringify(snapshot) + ";\n",
+);
+await Deno.mkdir(`${root}tests/lib/crawl`, { recursive: true });
+await Deno.writeTextFile(`${root}tests/lib/crawl/ua_samples.json`, JSON.stringify(samples, null, 1) + "\n");
+// keep the generated files in `deno fmt` form so a rebuild shows only real changes
+const outputs = [
+  "lib/crawl/catalog_data.ts",
+  "lib/crawl/ranges/snapshot.ts",
+  "tests/lib/crawl/ua_samples.json",
+];
+await new Deno.Command(Deno.execPath(), { args: ["fmt", ...outputs.map((f) => root + f)], stderr: "null" })
+  .output();
+console.log(
+  `catalog: ${catalog.length} crawlers; lists: ${Object.keys(snapshot).length}; samples for ${
+    Object.keys(samples).length
+  } tokens`,
+);

@@ -1,0 +1,141 @@
+/**
+ * The curated part of the crawler catalog: every row of crawlers.csv interpreted (vendor, category,
+ * verification), plus a few well-known non-AI agents with published lists (monitoring, link previews).
+ * ai-robots-txt_robots.json supplies the other AI agents; these entries win where both name a token.
+ */
+import type { CatalogEntry } from "../lib/crawl/types.ts";
+import type { CrawlerCategory } from "../lib/store/records.ts";
+
+/** Tokens that only exist as robots.txt names: no request ever carries them. */
+export const ROBOTS_ONLY = new Set(["google-extended", "applebot-extended", "webzio-extended"]);
+
+/** ai.robots.txt names too generic to find inside a user agent safely; generic rules still catch them. */
+export const GENERIC_AI_NAMES = new Set([
+  "code",
+  "cursor",
+  "operator",
+  "spider",
+  "openai",
+  "trae",
+  "lcc",
+  "yak",
+  "useai",
+  "devin",
+  "novaact",
+  "terra cotta",
+]);
+
+function c(
+  token: string,
+  vendor: string,
+  category: CrawlerCategory,
+  verify: { lists?: string[]; rdns?: string[]; forward?: boolean } = {},
+  alsoMatch: string[] = [],
+): CatalogEntry {
+  return {
+    token,
+    match: [token.toLowerCase(), ...alsoMatch.map((m) => m.toLowerCase())],
+    vendor,
+    category,
+    verify: { lists: verify.lists ?? [], rdns: verify.rdns ?? [], forward: verify.forward ?? true },
+  };
+}
+
+const googleCommon = {
+  lists: ["google-common"],
+  rdns: ["crawl-*.googlebot.com", "geo-crawl-*.geo.googlebot.com"],
+};
+const googleSpecial = { lists: ["google-special"], rdns: ["rate-limited-proxy-*.google.com"] };
+// Only Google-owned fetches count; *.gae.googleusercontent.com is a Google Cloud customer's fetch, not Google's.
+const googleUser = { lists: ["google-user-triggered"], rdns: ["google-proxy-*.google.com"] };
+const meta = { lists: ["meta"] };
+
+export const CURATED: CatalogEntry[] = [
+  c("Googlebot", "Google", "search_engine", googleCommon, [
+    "Googlebot-Image",
+    "Googlebot-Video",
+    "Googlebot-News",
+  ]),
+  c("GoogleOther", "Google", "other", googleCommon, ["GoogleOther-Image", "GoogleOther-Video"]),
+  c("Google-InspectionTool", "Google", "other", googleCommon),
+  c("Storebot-Google", "Google", "search_engine", googleCommon),
+  c("Google-CloudVertexBot", "Google", "ai_search", googleCommon),
+  c("AdsBot-Google", "Google", "other", googleSpecial, ["AdsBot-Google-Mobile"]),
+  c("Mediapartners-Google", "Google", "other", googleSpecial),
+  c("APIs-Google", "Google", "other", googleSpecial),
+  c("Google-Safety", "Google", "other", googleSpecial),
+  c("FeedFetcher-Google", "Google", "other", googleUser),
+  c("Google-Read-Aloud", "Google", "other", googleUser),
+  c("Google-Site-Verification", "Google", "other", googleUser),
+  c("Google-NotebookLM", "Google", "ai_assistant", googleUser, ["Google-GeminiNotebook"]),
+  c("Google-Agent", "Google", "ai_assistant", googleUser),
+  c("GoogleAgent-Mariner", "Google", "ai_assistant", googleUser),
+  c("GoogleAgent-URLContext", "Google", "ai_assistant", googleUser),
+  c("bingbot", "Microsoft", "search_engine", { lists: ["bingbot"], rdns: ["search.msn.com"] }),
+  c("Applebot", "Apple", "search_engine", { lists: ["applebot"], rdns: ["applebot.apple.com"] }),
+  c("DuckDuckBot", "DuckDuckGo", "search_engine", { lists: ["duckduckbot"] }),
+  c("DuckAssistBot", "DuckDuckGo", "ai_search", { lists: ["duckassistbot"] }),
+  c("YandexBot", "Yandex", "search_engine", {
+    lists: ["yandex"],
+    rdns: ["yandex.ru", "yandex.net", "yandex.com"],
+  }, ["YandexImages", "YandexVideo", "YandexMobileBot", "YandexAccessibilityBot"]),
+  c("Baiduspider", "Baidu", "search_engine", { rdns: ["baidu.com", "baidu.jp"], forward: false }, [
+    "Baiduspider-image",
+  ]),
+  c("GPTBot", "OpenAI", "ai_training", { lists: ["gptbot"] }),
+  c("OAI-SearchBot", "OpenAI", "ai_search", { lists: ["oai-searchbot"] }),
+  c("ChatGPT-User", "OpenAI", "ai_assistant", { lists: ["chatgpt-user"] }),
+  c("OAI-AdsBot", "OpenAI", "other", { lists: ["oai-adsbot"] }),
+  c("ChatGPT Agent", "OpenAI", "ai_assistant"),
+  // One Anthropic file covers all three Claude agents: the user agent tells them apart.
+  c("ClaudeBot", "Anthropic", "ai_training", { lists: ["anthropic"] }),
+  c("Claude-User", "Anthropic", "ai_assistant", { lists: ["anthropic"] }),
+  c("Claude-SearchBot", "Anthropic", "ai_search", { lists: ["anthropic"] }),
+  c("anthropic-ai", "Anthropic", "ai_training"),
+  c("Claude-Web", "Anthropic", "ai_assistant"),
+  c("PerplexityBot", "Perplexity", "ai_search", { lists: ["perplexitybot"] }),
+  c("Perplexity-User", "Perplexity", "ai_assistant", { lists: ["perplexity-user"] }),
+  c("CCBot", "Common Crawl", "ai_training", { lists: ["ccbot"], rdns: ["crawl.commoncrawl.org"] }),
+  c("Bytespider", "ByteDance", "ai_training"),
+  c("Amazonbot", "Amazon", "ai_training", { rdns: ["crawl.amazonbot.amazon"] }),
+  c("meta-externalagent", "Meta", "ai_training", meta),
+  c("meta-externalfetcher", "Meta", "ai_assistant", meta),
+  c("meta-webindexer", "Meta", "ai_search", meta),
+  c("FacebookBot", "Meta", "ai_training", meta),
+  c("facebookexternalhit", "Meta", "social_preview", meta),
+  c("Twitterbot", "X", "social_preview", { lists: ["twitterbot"] }),
+  c("LinkedInBot", "LinkedIn", "social_preview"),
+  c("Slackbot", "Slack", "social_preview", {}, ["Slackbot-LinkExpanding", "Slack-ImgProxy"]),
+  c("Discordbot", "Discord", "social_preview"),
+  c("MistralAI-User", "Mistral AI", "ai_assistant", { lists: ["mistralai-user"] }),
+  c("MistralAI-Index", "Mistral AI", "ai_search", { lists: ["mistralai-index"] }),
+  c("cohere-ai", "Cohere", "ai_assistant"),
+  c("Diffbot", "Diffbot", "other"),
+  c("YouBot", "You.com", "ai_search"),
+  c("AhrefsBot", "Ahrefs", "seo_tool", { lists: ["ahrefs"] }, ["AhrefsSiteAudit"]),
+  c("SemrushBot", "Semrush", "seo_tool", {}, ["SemrushBot-SA", "SiteAuditBot"]),
+  c("MJ12bot", "Majestic", "seo_tool"),
+  c("DotBot", "Moz", "seo_tool", {}, ["rogerbot"]),
+  c("PetalBot", "Huawei", "search_engine", { rdns: ["petalsearch.com"] }),
+  c("SeznamBot", "Seznam.cz", "search_engine", { rdns: ["seznam.cz"] }),
+  c("Slurp", "Yahoo", "search_engine", { rdns: ["crawl.yahoo.net"] }),
+  c("archive.org_bot", "Internet Archive", "archiver", {}, ["ia_archiver"]),
+  c("Timpibot", "Timpi", "ai_training"),
+  c("ImagesiftBot", "ImageSift", "other"),
+  c("omgili", "Webz.io", "ai_training", {}, ["omgilibot"]),
+  c("Kangaroo Bot", "Kangaroo LLM", "ai_training"),
+  c("PanguBot", "Huawei", "ai_training"),
+  // beyond the table: agents with a published list, and common link previews and monitors
+  c("kagi-fetcher", "Kagi", "ai_assistant", { lists: ["kagi"] }),
+  c("TelegramBot", "Telegram", "social_preview", { lists: ["telegrambot"] }),
+  c("WhatsApp", "Meta", "social_preview", meta),
+  c("Pinterestbot", "Pinterest", "social_preview"),
+  c("redditbot", "Reddit", "social_preview"),
+  c("UptimeRobot", "UptimeRobot", "monitoring", { lists: ["uptimerobot"] }),
+  c("Pingdom", "Pingdom", "monitoring", { lists: ["pingdom"] }, ["Pingdom.com_bot"]),
+  c("Better Uptime Bot", "Better Stack", "monitoring", { lists: ["betterstack"] }),
+  c("PTST", "WebPageTest", "monitoring", { lists: ["webpagetest"] }),
+  c("Screaming Frog SEO Spider", "Screaming Frog", "seo_tool"),
+  c("Sogou web spider", "Sogou", "search_engine"),
+  c("Yeti", "Naver", "search_engine"),
+];
