@@ -41,5 +41,5 @@ export function safeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** The part of a key safe to show in listings: the prefix and four characters. */
-export const displayPrefix = (key: string) => key.slice(0, key.lastIndexOf("_") + 5);
+/** The part of a key safe to show in listings: its kind prefix and four characters. */
+export const displayPrefix = (key: string, kind: KeyKind, env: EnvName) => key.slice(0, keyPrefix(kind, env).length + 4);

@@ -153,7 +153,7 @@ export async function createKey(
     kind: body.kind,
     environment: env,
     touchpoint: tp?.id ?? null,
-    prefix: displayPrefix(raw),
+    prefix: displayPrefix(raw, body.kind, env),
     hash: await sha256Hex(raw),
     allowed_origins: (body.allowed_origins ?? []).map((o) => o.replace(/\/$/, "")),
     rate_per_minute: body.rate_per_minute ?? null,

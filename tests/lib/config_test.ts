@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { ConfigError, readConfig } from "../../lib/config.ts";
+
+Deno.test("config: production start needs ADMIN_TOKEN and names it", () => {
+  assert.throws(() => readConfig({}), (e) => e instanceof ConfigError && e.message.includes("ADMIN_TOKEN"));
+  assert.throws(() => readConfig({ ADMIN_TOKEN: "short" }), /ADMIN_TOKEN/);
+});
+
+Deno.test("config: bad values stop the start with the variable's name", () => {
+  const base = { ADMIN_TOKEN: "a-long-enough-admin-token" };
+  assert.throws(() => readConfig({ ...base, PORT: "eighty" }), /PORT/);
+  assert.throws(() => readConfig({ ...base, PORT: "70000" }), /PORT/);
+  assert.throws(() => readConfig({ ...base, TRUST_PROXY: "maybe" }), /TRUST_PROXY/);
+  assert.throws(() => readConfig({ ...base, READ_KEY_RATE_PER_MINUTE: "0" }), /READ_KEY_RATE_PER_MINUTE/);
+  assert.throws(() => readConfig({ ...base, KV_PATH: "a", KV_URL: "http://b" }), /KV_PATH or KV_URL/);
+});
+
+Deno.test("config: defaults, and dev mode runs without an admin token", () => {
+  const c = readConfig({ ADMIN_TOKEN: "a-long-enough-admin-token", TRUST_PROXY: "true" });
+  assert.equal(c.port, 8000);
+  assert.equal(c.kvPath, "./data/kv.sqlite3");
+  assert.equal(c.trustProxy, true);
+  assert.equal(readConfig({}, { dev: true }).adminToken, "");
+});
