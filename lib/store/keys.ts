@@ -42,6 +42,8 @@ export const keys = {
   verifyPending: (org: string, eventId: string) => ["verify_pending", org, eventId] as const,
   verifyPendingAll: () => ["verify_pending"] as const,
   ipRanges: (listId: string) => ["ip_ranges", listId] as const,
+  /** A refreshed list's prefixes, in chunks under KV's 64 KiB value limit (Ahrefs publishes ~10,000). */
+  ipRangesChunk: (listId: string, index: number) => ["ip_ranges_chunk", listId, index] as const,
 
   // limits and allowances
   rate: (scope: string, id: string, minute: number) => ["rate", scope, id, minute] as const,
