@@ -1,0 +1,485 @@
+/**
+ * The reference semantics of every engine question, computed the plain way over stored records.
+ * Slow and obvious on purpose: the columnar engine must give the same answers (see the property
+ * tests), and the first engine version answered with it.
+ */
+import type { StoredEvent, StoredHit, Verification } from "../store/records.ts";
+import { bucketer, bucketsBetween } from "./time.ts";
+import type {
+  AggregateOptions,
+  AggregateResult,
+  EventField,
+  Filter,
+  FunnelOptions,
+  FunnelResult,
+  HitAggregateOptions,
+  HitAggregateResult,
+  HitField,
+  HitMetric,
+  HitScope,
+  KeyValue,
+  Metric,
+  PathsOptions,
+  PathsResult,
+  RetentionOptions,
+  RetentionResult,
+  Row,
+  Scope,
+  SessionSeq,
+  StepDef,
+} from "./types.ts";
+
+export const valueString = (v: unknown): string | null =>
+  v === null || v === undefined
+    ? null
+    : typeof v === "string"
+    ? v
+    : typeof v === "object"
+    ? JSON.stringify(v)
+    : String(v);
+
+export function fieldOf(e: StoredEvent, f: EventField): string | null {
+  switch (f) {
+    case "page":
+      return e.path;
+    case "host":
+      return e.host;
+    case "country":
+      return e.geo.country;
+    case "city":
+      return e.geo.city;
+    case "device_type":
+      return e.device_type;
+    case "browser":
+      return e.browser;
+    case "os":
+      return e.os;
+    case "platform":
+      return e.platform;
+    case "source":
+      return e.source;
+    case "channel":
+      return e.channel;
+    case "referrer_host":
+      return e.referrer_host;
+    case "utm_source":
+      return e.utm?.source ?? null;
+    case "utm_medium":
+      return e.utm?.medium ?? null;
+    case "utm_campaign":
+      return e.utm?.campaign ?? null;
+    case "utm_term":
+      return e.utm?.term ?? null;
+    case "utm_content":
+      return e.utm?.content ?? null;
+    case "event_type":
+      return e.event_type;
+    case "element":
+      return e.element;
+    case "crawler":
+      return e.crawler;
+    case "traffic":
+      return e.traffic;
+    case "touchpoint":
+      return e.touchpoint;
+    default:
+      if (f.startsWith("prop:")) return valueString(e.properties[f.slice(5)]);
+      return null; // session-level fields are resolved by the caller
+  }
+}
+
+export function matches(v: string | null, f: Filter<string>): boolean {
+  const vals = Array.isArray(f.value) ? f.value : [f.value];
+  switch (f.op) {
+    case "eq":
+    case "in":
+      return v !== null && vals.includes(v);
+    case "neq":
+      return v === null || !vals.includes(v);
+    case "contains":
+      return v !== null && vals.some((x) => v.toLowerCase().includes(x.toLowerCase()));
+  }
+}
+
+/** Order of events inside a session: receive time, then device time, then sequence number. */
+export function orderCmp(a: StoredEvent, b: StoredEvent): number {
+  return a.received_at - b.received_at ||
+    (Date.parse(a.device_time) || 0) - (Date.parse(b.device_time) || 0) ||
+    a.sequence_no - b.sequence_no;
+}
+
+export const sessionKey = (e: StoredEvent) => `${e.anonymous_id}\u0000${e.session_id}`;
+
+export function inScope(e: StoredEvent, s: Scope): boolean {
+  return e.received_at >= s.from && e.received_at < s.to &&
+    (!s.touchpoint || e.touchpoint === s.touchpoint) &&
+    (s.traffic ?? ["human"]).includes(e.traffic);
+}
+
+interface SessionInfo {
+  events: StoredEvent[]; // ordered
+  pv: number;
+  first: number;
+  last: number;
+  entry: StoredEvent | null;
+  exit: StoredEvent | null;
+}
+
+export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
+  const out = new Map<string, SessionInfo>();
+  for (const e of scoped) {
+    const k = sessionKey(e);
+    let s = out.get(k);
+    if (!s) out.set(k, s = { events: [], pv: 0, first: Infinity, last: -Infinity, entry: null, exit: null });
+    s.events.push(e);
+  }
+  for (const s of out.values()) {
+    s.events.sort(orderCmp);
+    for (const e of s.events) {
+      s.first = Math.min(s.first, e.received_at);
+      s.last = Math.max(s.last, e.received_at);
+      if (e.event_type === "$pageview") {
+        s.pv++;
+        s.entry ??= e;
+        s.exit = e;
+      }
+    }
+  }
+  return out;
+}
+
+function rowField(e: StoredEvent, f: EventField, sessions: Map<string, SessionInfo>): string | null {
+  if (f === "entry_page") return sessions.get(sessionKey(e))?.entry?.path ?? null;
+  if (f === "exit_page") return sessions.get(sessionKey(e))?.exit?.path ?? null;
+  return fieldOf(e, f);
+}
+
+const eventMatches = (e: StoredEvent, filters: Filter[] | undefined, sessions: Map<string, SessionInfo>) =>
+  (filters ?? []).every((f) => matches(rowField(e, f.field, sessions), f));
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
+
+function metricsOf(
+  group: StoredEvent[],
+  sessions: Map<string, SessionInfo>,
+  converted: Set<string>,
+  metrics: Metric[],
+) {
+  const visitors = new Set(group.filter((e) => e.traffic === "human").map((e) => e.anonymous_id));
+  const sess = new Set(group.map(sessionKey));
+  const infos = [...sess].map((k) => sessions.get(k)!);
+  const pageviews = group.filter((e) => e.event_type === "$pageview");
+  const leaves = group.filter((e) => e.event_type === "$pageleave");
+  const exits = pageviews.filter((e) => sessions.get(sessionKey(e))!.exit === e).length;
+  const entries = pageviews.filter((e) => sessions.get(sessionKey(e))!.entry === e).length;
+  const conv = [...visitors].filter((v) => converted.has(v)).length;
+  const all: Record<Metric, number | null> = {
+    visitors: visitors.size,
+    sessions: sess.size,
+    pageviews: pageviews.length,
+    events: group.length,
+    views_per_session: ratio(pageviews.length, sess.size),
+    bounce_rate: ratio(infos.filter((s) => s.pv <= 1).length, sess.size),
+    session_duration_s: mean(infos.map((s) => (s.last - s.first) / 1000)),
+    engagement_time_s: mean(
+      leaves.map((e) => num(e.properties.engagement_time_ms)).filter((x) => x !== null).map((x) => x! / 1000),
+    ),
+    scroll_depth_percent: mean(
+      leaves.map((e) => num(e.properties.depth_percent)).filter((x) => x !== null) as number[],
+    ),
+    exits,
+    entries,
+    exit_rate: ratio(exits, pageviews.length),
+    rage_clicks:
+      group.filter((e) => e.event_type === "$autocapture" && e.properties.rage_click === true).length,
+    conversions: conv,
+    conversion_rate: ratio(conv, visitors.size),
+  };
+  return Object.fromEntries(metrics.map((m) => [m, all[m]]));
+}
+
+export function sortRows<M extends string>(rows: Row<M>[], by: M | "key", desc: boolean): Row<M>[] {
+  const keyStr = (r: Row<M>) => JSON.stringify(Object.values(r.key));
+  return rows.sort((a, b) => {
+    if (by !== "key") {
+      const x = a.metrics[by] ?? null, y = b.metrics[by] ?? null;
+      if (x !== y) {
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return desc ? y - x : x - y;
+      }
+    }
+    const c = keyStr(a) < keyStr(b) ? -1 : keyStr(a) > keyStr(b) ? 1 : 0;
+    return by === "key" && desc ? -c : c;
+  });
+}
+
+export function naiveAggregate(all: StoredEvent[], scope: Scope, opts: AggregateOptions): AggregateResult {
+  const scoped = all.filter((e) => inScope(e, scope));
+  const sessions = sessionInfos(scoped);
+  const matched = scoped.filter((e) => eventMatches(e, scope.filters, sessions));
+  const converted = new Set<string>();
+  if (opts.goal) {
+    for (const e of scoped) {
+      if (e.event_type === opts.goal.event_type && eventMatches(e, opts.goal.filters, sessions)) {
+        converted.add(e.anonymous_id);
+      }
+    }
+  }
+  const bucketOf = opts.bucket ? bucketer(opts.bucket, scope.timezone) : null;
+  const groups = new Map<string, { key: Record<string, KeyValue>; events: StoredEvent[] }>();
+  for (const e of matched) {
+    const key: Record<string, KeyValue> = {};
+    for (const f of opts.breakdown ?? []) key[f] = rowField(e, f, sessions);
+    if (bucketOf) key.bucket = bucketOf(e.received_at);
+    const id = JSON.stringify(key);
+    let g = groups.get(id);
+    if (!g) groups.set(id, g = { key, events: [] });
+    g.events.push(e);
+  }
+  const rows: Row[] = [...groups.values()].map((g) => ({
+    key: g.key,
+    metrics: metricsOf(g.events, sessions, converted, opts.metrics),
+  }));
+  const by = opts.sort?.by ?? opts.metrics[0];
+  sortRows(rows, by, opts.sort?.desc ?? (by !== "key"));
+  const offset = opts.offset ?? 0;
+  return {
+    totals: metricsOf(matched, sessions, converted, opts.metrics),
+    rows: rows.slice(offset, opts.limit === undefined ? undefined : offset + opts.limit),
+    total_rows: rows.length,
+  };
+}
+
+export function hitField(h: StoredHit, f: HitField, verification: Verification): string | null {
+  switch (f) {
+    case "page":
+      return h.path;
+    case "host":
+      return h.host;
+    case "country":
+      return h.geo.country;
+    case "crawler":
+      return h.crawler;
+    case "vendor":
+      return h.vendor;
+    case "category":
+      return h.category;
+    case "verification":
+      return verification;
+    case "status":
+      return h.status === null ? null : String(h.status);
+    case "status_class":
+      return h.status === null ? "unknown" : `${Math.floor(h.status / 100)}xx`;
+    case "method":
+      return h.method;
+    case "site_file":
+      return h.site_file;
+    case "via":
+      return h.via;
+    case "crawled":
+      return String(h.crawled);
+    case "touchpoint":
+      return h.touchpoint;
+  }
+}
+
+export function naiveHitsAggregate(
+  hits: StoredHit[],
+  verifications: Map<string, Verification>,
+  scope: HitScope,
+  opts: HitAggregateOptions,
+): HitAggregateResult {
+  const ver = (h: StoredHit) => verifications.get(h.id) ?? h.verification;
+  const matched = hits.filter((h) =>
+    h.timestamp >= scope.from && h.timestamp < scope.to &&
+    (!scope.touchpoint || h.touchpoint === scope.touchpoint) &&
+    (scope.filters ?? []).every((f) => matches(hitField(h, f.field, ver(h)), f))
+  );
+  const bucketOf = opts.bucket ? bucketer(opts.bucket, scope.timezone) : null;
+  const metricsOf = (g: StoredHit[]) => {
+    const crawled = g.filter((h) => h.crawled);
+    const pages = crawled.filter((h) => h.site_file === null);
+    const all: Record<HitMetric, number | null> = {
+      requests: g.length,
+      crawled_requests: pages.length,
+      pages: new Set(pages.map((h) => h.path)).size,
+      last_crawl_at: crawled.length ? Math.max(...crawled.map((h) => h.timestamp)) : null,
+      first_seen_at: g.length ? Math.min(...g.map((h) => h.timestamp)) : null,
+    };
+    return Object.fromEntries(opts.metrics.map((m) => [m, all[m]]));
+  };
+  const groups = new Map<string, { key: Record<string, KeyValue>; hits: StoredHit[] }>();
+  for (const h of matched) {
+    const key: Record<string, KeyValue> = {};
+    for (const f of opts.breakdown ?? []) key[f] = hitField(h, f, ver(h));
+    if (bucketOf) key.bucket = bucketOf(h.timestamp);
+    const id = JSON.stringify(key);
+    let g = groups.get(id);
+    if (!g) groups.set(id, g = { key, hits: [] });
+    g.hits.push(h);
+  }
+  const rows: Row<HitMetric>[] = [...groups.values()].map((g) => ({
+    key: g.key,
+    metrics: metricsOf(g.hits),
+  }));
+  const by = opts.sort?.by ?? opts.metrics[0];
+  sortRows(rows, by, opts.sort?.desc ?? (by !== "key"));
+  const offset = opts.offset ?? 0;
+  return {
+    totals: metricsOf(matched),
+    rows: rows.slice(offset, opts.limit === undefined ? undefined : offset + opts.limit),
+    total_rows: rows.length,
+  };
+}
+
+/** Sessions in scope, ordered by start; with filters, only sessions with a matching event. */
+export function naiveSessions(all: StoredEvent[], scope: Scope, matchFilters = true): SessionSeq[] {
+  const scoped = all.filter((e) => inScope(e, scope));
+  const infos = sessionInfos(scoped);
+  const visitors = new Map<string, number>();
+  const out: SessionSeq[] = [];
+  const list = [...infos.values()].filter((s) =>
+    !matchFilters || s.events.some((e) => eventMatches(e, scope.filters, infos))
+  );
+  list.sort((a, b) => a.first - b.first || orderCmp(a.events[0], b.events[0]));
+  for (const s of list) {
+    const f = s.events[0];
+    if (!visitors.has(f.anonymous_id)) visitors.set(f.anonymous_id, visitors.size);
+    out.push({
+      visitor: visitors.get(f.anonymous_id)!,
+      session: out.length,
+      start: s.first,
+      end: s.last,
+      source: f.source,
+      channel: f.channel,
+      country: f.geo.country,
+      device_type: f.device_type,
+      steps: s.events.map((e) => ({
+        t: e.received_at,
+        event_type: e.event_type,
+        page: e.path,
+        element: e.element,
+      })),
+    });
+  }
+  return out;
+}
+
+const stepMatches = (e: StoredEvent, d: StepDef, infos: Map<string, SessionInfo>) =>
+  e.event_type === d.event_type && eventMatches(e, d.filters, infos);
+
+export function naiveFunnel(all: StoredEvent[], scope: Scope, opts: FunnelOptions): FunnelResult {
+  const scoped = all.filter((e) => inScope(e, scope));
+  const infos = sessionInfos(scoped);
+  const bySession = opts.by === "session";
+  const units = new Map<string, StoredEvent[]>();
+  for (const e of scoped) {
+    if (!bySession && e.traffic !== "human") continue;
+    const k = bySession ? sessionKey(e) : e.anonymous_id;
+    let u = units.get(k);
+    if (!u) units.set(k, u = []);
+    u.push(e);
+  }
+  const reached = new Array(opts.steps.length).fill(0);
+  for (const evs of units.values()) {
+    evs.sort(orderCmp);
+    let best = 0;
+    for (let s = 0; s < evs.length && best < opts.steps.length; s++) {
+      if (!stepMatches(evs[s], opts.steps[0], infos)) continue;
+      let n = 1;
+      for (let i = s + 1; i < evs.length && n < opts.steps.length; i++) {
+        if (opts.window_ms !== undefined && evs[i].received_at - evs[s].received_at > opts.window_ms) break;
+        if (stepMatches(evs[i], opts.steps[n], infos)) n++;
+      }
+      best = Math.max(best, n);
+      if (opts.window_ms === undefined) break; // the earliest start is the best one without a window
+    }
+    for (let i = 0; i < best; i++) reached[i]++;
+  }
+  return {
+    unit: bySession ? "session" : "visitor",
+    steps: reached.map((count, i) => ({
+      index: i + 1,
+      count,
+      conversion_from_start: ratio(count, reached[0]),
+      conversion_from_previous: i === 0 ? null : ratio(count, reached[i - 1]),
+      dropped: i === 0 ? 0 : reached[i - 1] - count,
+    })),
+  };
+}
+
+export function naivePaths(all: StoredEvent[], scope: Scope, opts: PathsOptions): PathsResult {
+  const scoped = all.filter((e) => inScope(e, scope));
+  const infos = sessionInfos(scoped);
+  const depth = opts.depth ?? 3;
+  const byPage = (opts.step ?? "page") === "page";
+  const label = (e: StoredEvent) => (byPage ? e.path : e.event_type);
+  const counts = Array.from({ length: depth }, () => new Map<string, number>());
+  const seqs = new Map<string, number>();
+  let sessions = 0;
+  for (const s of infos.values()) {
+    const at = s.events.findIndex((e) => stepMatches(e, opts.anchor, infos));
+    if (at < 0) continue;
+    sessions++;
+    const side = opts.direction === "after" ? s.events.slice(at + 1) : s.events.slice(0, at).reverse();
+    const labels: string[] = [];
+    let prev = byPage && s.events[at].event_type !== "$pageview" ? null : label(s.events[at]);
+    for (const e of side) {
+      if (byPage && e.event_type !== "$pageview") continue;
+      const l = label(e);
+      if (l === prev) continue; // repeated views of one page are one step
+      labels.push(l);
+      prev = l;
+      if (labels.length === depth) break;
+    }
+    if (labels.length < depth) labels.push("(end)");
+    labels.forEach((l, i) => counts[i].set(l, (counts[i].get(l) ?? 0) + 1));
+    const k = JSON.stringify(labels);
+    seqs.set(k, (seqs.get(k) ?? 0) + 1);
+  }
+  const top = (m: Map<string, number>) =>
+    [...m].map(([value, n]) => ({ value, sessions: n })).sort((a, b) =>
+      b.sessions - a.sessions || (a.value < b.value ? -1 : 1)
+    );
+  const limit = opts.limit ?? 25;
+  return {
+    sessions,
+    steps: counts.map((m, i) => ({ depth: i + 1, rows: top(m).slice(0, limit), total_rows: m.size })),
+    sequences: [...seqs].map(([k, n]) => ({ steps: JSON.parse(k) as string[], sessions: n }))
+      .sort((a, b) => b.sessions - a.sessions || (JSON.stringify(a.steps) < JSON.stringify(b.steps) ? -1 : 1))
+      .slice(0, limit),
+  };
+}
+
+export function naiveRetention(all: StoredEvent[], scope: Scope, opts: RetentionOptions): RetentionResult {
+  const scoped = all.filter((e) => inScope(e, scope) && e.traffic === "human");
+  const infos = sessionInfos(scoped);
+  const periods = bucketsBetween(scope.from, scope.to, opts.period, scope.timezone);
+  const index = new Map(periods.map((p, i) => [p.label, i]));
+  const bucketOf = bucketer(opts.period, scope.timezone);
+  const active = new Map<string, Set<number>>();
+  for (const e of scoped) {
+    if (!eventMatches(e, scope.filters, infos)) continue;
+    const i = index.get(bucketOf(e.received_at))!;
+    let s = active.get(e.anonymous_id);
+    if (!s) active.set(e.anonymous_id, s = new Set());
+    s.add(i);
+  }
+  const cohorts = periods.map((p) => ({ cohort: String(p.label), visitors: 0, counts: [] as number[] }));
+  for (const set of active.values()) {
+    const first = Math.min(...set);
+    const c = cohorts[first];
+    c.visitors++;
+    const n = Math.min(opts.periods ?? Infinity, periods.length - 1 - first);
+    while (c.counts.length <= n) c.counts.push(0);
+    for (const i of set) if (i - first <= n) c.counts[i - first]++;
+  }
+  for (let i = 0; i < cohorts.length; i++) {
+    const n = Math.min(opts.periods ?? Infinity, periods.length - 1 - i);
+    while (cohorts[i].counts.length <= n) cohorts[i].counts.push(0);
+  }
+  return { cohorts };
+}

@@ -1,0 +1,251 @@
+/**
+ * The read engine's vocabulary: scopes, filters, fields, metrics and result shapes.
+ * Tools build answers from these; see lib/query/README.md for examples.
+ */
+import type { EnvName, Traffic } from "../store/records.ts";
+
+/** Fields of web events a filter or a breakdown can name. `prop:<name>` is an event property. */
+export type EventField =
+  | "page"
+  | "host"
+  | "country"
+  | "city"
+  | "device_type"
+  | "browser"
+  | "os"
+  | "platform"
+  | "source"
+  | "channel"
+  | "referrer_host"
+  | "utm_source"
+  | "utm_medium"
+  | "utm_campaign"
+  | "utm_term"
+  | "utm_content"
+  | "event_type"
+  | "element"
+  | "crawler"
+  | "traffic"
+  | "touchpoint"
+  /** session-level: the path of the session's first / last pageview in scope */
+  | "entry_page"
+  | "exit_page"
+  | `prop:${string}`;
+
+/** Fields of crawler hits. `verification` is the effective outcome (a later check wins over arrival). */
+export type HitField =
+  | "page"
+  | "host"
+  | "country"
+  | "crawler"
+  | "vendor"
+  | "category"
+  | "verification"
+  | "status"
+  | "status_class"
+  | "method"
+  | "site_file"
+  | "via"
+  | "crawled"
+  | "touchpoint";
+
+export type FilterOp = "eq" | "neq" | "contains" | "in";
+
+/**
+ * One condition; several are combined with AND. Values compare as strings (numbers and booleans of
+ * properties as `String(v)`). A missing value (null) never equals, never contains and is never `in`;
+ * `neq` matches it.
+ */
+export interface Filter<F extends string = EventField> {
+  field: F;
+  op: FilterOp;
+  value: string | string[];
+}
+
+export type Bucket = "hour" | "day" | "week" | "month" | "hour_of_day" | "day_of_week";
+
+/** What a question is about. `from` inclusive, `to` exclusive, epoch ms. */
+export interface Scope {
+  org: string;
+  env: EnvName;
+  /** a touchpoint id; omitted or null: all touchpoints of the environment */
+  touchpoint?: string | null;
+  from: number;
+  to: number;
+  /** IANA timezone of the organization; buckets are cut in it */
+  timezone: string;
+  /** web events only; default ["human"]. Bots and AI agents never count as visitors. */
+  traffic?: Traffic[];
+  filters?: Filter[];
+}
+
+export interface HitScope extends Omit<Scope, "traffic" | "filters"> {
+  filters?: Filter<HitField>[];
+}
+
+export type Metric =
+  | "visitors"
+  | "sessions"
+  | "pageviews"
+  | "events"
+  | "views_per_session"
+  | "bounce_rate"
+  | "session_duration_s"
+  | "engagement_time_s"
+  | "scroll_depth_percent"
+  | "exit_rate"
+  | "exits"
+  | "entries"
+  | "rage_clicks"
+  | "conversions"
+  | "conversion_rate";
+
+export type HitMetric = "requests" | "pages" | "crawled_requests" | "last_crawl_at" | "first_seen_at";
+
+/** A conversion goal: an event type and optional conditions on that event. */
+export interface Goal {
+  event_type: string;
+  filters?: Filter[];
+}
+
+export interface AggregateOptions {
+  metrics: Metric[];
+  breakdown?: EventField[];
+  bucket?: Bucket;
+  /** default: the first metric, descending */
+  sort?: { by: Metric | "key"; desc?: boolean };
+  /** default: all rows */
+  limit?: number;
+  offset?: number;
+  /** needed by conversions / conversion_rate */
+  goal?: Goal;
+}
+
+export type KeyValue = string | number | null;
+export type MetricValues = Partial<Record<Metric, number | null>>;
+
+export interface Row<M extends string = Metric> {
+  /** one entry per breakdown field, plus `bucket` when bucketed */
+  key: Record<string, KeyValue>;
+  metrics: Partial<Record<M, number | null>>;
+}
+
+export interface AggregateResult {
+  totals: MetricValues;
+  rows: Row[];
+  /** number of rows before offset/limit */
+  total_rows: number;
+}
+
+export interface HitAggregateOptions {
+  metrics: HitMetric[];
+  breakdown?: HitField[];
+  bucket?: Bucket;
+  sort?: { by: HitMetric | "key"; desc?: boolean };
+  limit?: number;
+  offset?: number;
+}
+
+export interface HitAggregateResult {
+  totals: Partial<Record<HitMetric, number | null>>;
+  rows: Row<HitMetric>[];
+  total_rows: number;
+}
+
+/** One event inside a session sequence (no identifiers). */
+export interface Step {
+  t: number;
+  event_type: string;
+  page: string;
+  element: string | null;
+}
+
+/**
+ * One session in scope, its events ordered by receive time, device time, sequence number.
+ * `visitor` and `session` are opaque per-answer numbers for grouping, never shown to users.
+ */
+export interface SessionSeq {
+  visitor: number;
+  session: number;
+  start: number;
+  end: number;
+  source: string;
+  channel: string;
+  country: string | null;
+  device_type: string;
+  steps: Step[];
+}
+
+export interface SessionsOptions {
+  /** newest first when limited; default: all */
+  limit?: number;
+  /** include only sessions with at least one event matching scope.filters (default true when filters exist) */
+  matchFilters?: boolean;
+}
+
+/** A funnel or path step: an event type and conditions on it, e.g. a pageview of /pricing. */
+export interface StepDef {
+  event_type: string;
+  filters?: Filter[];
+}
+
+export interface FunnelOptions {
+  steps: StepDef[];
+  /** "visitor" (default): steps may span the visitor's sessions in scope; "session": inside one session */
+  by?: "visitor" | "session";
+  /** the whole funnel must complete within this many ms of step 1; default: no limit */
+  window_ms?: number;
+}
+
+export interface FunnelResult {
+  /** what was counted: visitors (by visitor) or sessions (by session) */
+  unit: "visitor" | "session";
+  steps: FunnelStep[];
+}
+
+export interface FunnelStep {
+  index: number; // 1-based
+  count: number; // units that reached this step in order
+  conversion_from_start: number | null; // count / step 1 count
+  conversion_from_previous: number | null;
+  dropped: number; // previous count - count
+}
+
+export interface PathsOptions {
+  /** the anchor: a pageview of a page, or any event */
+  anchor: StepDef;
+  direction: "after" | "before";
+  /** how many steps to follow (1-5, default 3) */
+  depth?: number;
+  /** what a step is named by: the page of a pageview (default, pageviews only) or the event type */
+  step?: "page" | "event";
+  limit?: number;
+}
+
+export interface PathsResult {
+  /** sessions that reached the anchor */
+  sessions: number;
+  /** per depth (1 = the step right after/before the anchor): how many sessions went where; "(end)" ends the visit */
+  steps: { depth: number; rows: { value: string; sessions: number }[]; total_rows: number }[];
+  /** the most common full sequences up to depth */
+  sequences: { steps: string[]; sessions: number }[];
+}
+
+export interface RetentionOptions {
+  period: "day" | "week" | "month";
+  /** how many periods after the cohort's own to report; default up to the end of scope */
+  periods?: number;
+}
+
+export interface RetentionResult {
+  /** cohort = the period of a visitor's first event in scope; counts[i] = visitors active i periods later */
+  cohorts: { cohort: string; visitors: number; counts: number[] }[];
+}
+
+export interface Freshness {
+  /** newest event receive time in scope, or null */
+  last_event_at: number | null;
+  /** raw events not yet folded into parts (the tail queries also read) */
+  raw_events: number;
+  parts: number;
+}
