@@ -8,10 +8,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(opts: { env?: Record<string, string> } = {}): Promise<RunningServer> {
-  const dir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
-  const kvPath = `${dir}/kv.sqlite3`;
-  const adminToken = `e2e-admin-${crypto.randomUUID()}`;
+/** With `kvPath`, the server opens that file and leaves it in place on stop (to test a restart). */
+export async function startServer(
+  opts: { env?: Record<string, string>; kvPath?: string } = {},
+): Promise<RunningServer> {
+  const dir = opts.kvPath ? null : await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  const kvPath = opts.kvPath ?? `${dir}/kv.sqlite3`;
+  const adminToken = opts.env?.ADMIN_TOKEN ?? `e2e-admin-${crypto.randomUUID()}`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-kv", "--unstable-cron", `${ROOT}main.ts`],
     cwd: ROOT,
@@ -51,7 +54,7 @@ export async function startServer(opts: { env?: Record<string, string> } = {}): 
       } catch { /* already gone */ }
       await child.status;
       await Promise.allSettled([drainOut, drainErr]);
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      if (dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
 }

@@ -5,7 +5,7 @@ import { sweepAddresses } from "../../lib/jobs/ip_sweep.ts";
 import { keys } from "../../lib/store/keys.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { createTenant } from "../helpers/tenant.ts";
-import { event } from "../routes/events_test.ts";
+import { event } from "../helpers/events.ts";
 
 Deno.test("ip sweep: addresses are cleared after 30 days while events and their derived fields stay", async () => {
   const deps = await testDeps();
@@ -43,7 +43,9 @@ Deno.test("ip sweep: addresses are cleared after 30 days while events and their 
   assert.equal(await countIps(), 0);
 
   let events = 0;
-  for await (const e of deps.kv.list<{ geo: { country: string } }>({ prefix: keys.rawEvents(t.org, "production") })) {
+  for await (
+    const e of deps.kv.list<{ geo: { country: string } }>({ prefix: keys.rawEvents(t.org, "production") })
+  ) {
     events++;
     assert.equal(e.value.geo.country, "DE");
   }

@@ -16,7 +16,12 @@ async function setup() {
 
 Deno.test("admin: 401 with the Error body without the right token", async () => {
   const { app, call } = await setup();
-  for (const res of [await call("POST", "/orgs", { name: "x" }, "wrong-token-wrong-token"), await app.request("/admin/v1/orgs/x")]) {
+  for (
+    const res of [
+      await call("POST", "/orgs", { name: "x" }, "wrong-token-wrong-token"),
+      await app.request("/admin/v1/orgs/x"),
+    ]
+  ) {
     assert.equal(res.status, 401);
     const body = await res.json();
     assert.equal(body.code, "UNAUTHORIZED");
@@ -32,7 +37,9 @@ Deno.test("admin: organizations are created with defaults, read and patched", as
   assert.match(org.id, /^org_/);
   assert.equal(org.plan, "professional");
   assert.equal(org.timezone, "UTC");
-  const patched = await (await call("PATCH", `/orgs/${org.id}`, { plan: "free", timezone: "Europe/Paris", active: false })).json();
+  const patched =
+    await (await call("PATCH", `/orgs/${org.id}`, { plan: "free", timezone: "Europe/Paris", active: false }))
+      .json();
   assert.deepEqual([patched.plan, patched.timezone, patched.active], ["free", "Europe/Paris", false]);
   assert.equal((await (await call("GET", `/orgs/${org.id}`)).json()).timezone, "Europe/Paris");
 });
@@ -74,7 +81,8 @@ Deno.test("admin: touchpoints carry their environments; keys have the documented
   assert.equal(tp.archived, false);
   assert.deepEqual(tp.environments.production, { domain: "acme.test", enabled: true });
   assert.deepEqual(tp.environments.staging, { domain: "staging.acme.test", enabled: true });
-  const mk = (body: Record<string, unknown>) => adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${org.id}/keys`, body);
+  const mk = (body: Record<string, unknown>) =>
+    adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${org.id}/keys`, body);
   const pub = await mk({ kind: "public", environment: "production", touchpoint: tp.id });
   const sk = await mk({ kind: "server", environment: "staging", touchpoint: tp.id });
   const rk = await mk({ kind: "read", environment: "production" });
@@ -91,7 +99,11 @@ Deno.test("admin: touchpoints carry their environments; keys have the documented
   assert.equal(list.length, 4);
   assert.ok(list.every((k: { prefix: string }) => k.prefix.startsWith("svc_")));
   // a server key needs an existing environment; read keys need a paid plan
-  const noEnv = await call("POST", `/orgs/${org.id}/keys`, { kind: "server", environment: "development", touchpoint: tp.id });
+  const noEnv = await call("POST", `/orgs/${org.id}/keys`, {
+    kind: "server",
+    environment: "development",
+    touchpoint: tp.id,
+  });
   assert.equal(noEnv.status, 422);
   await adminCall(app, TEST_ADMIN_TOKEN, "PATCH", `/orgs/${org.id}`, { plan: "free" });
   const freeRead = await call("POST", `/orgs/${org.id}/keys`, { kind: "read", environment: "production" });

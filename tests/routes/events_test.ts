@@ -4,23 +4,9 @@ import { keys } from "../../lib/store/keys.ts";
 import type { StoredEvent } from "../../lib/store/records.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { adminCall, createTenant } from "../helpers/tenant.ts";
+import { event } from "../helpers/events.ts";
 
 const ORIGIN = "https://acme.test";
-
-export function event(over: Record<string, unknown> = {}) {
-  return {
-    event_id: crypto.randomUUID(),
-    anonymous_id: "anon-1",
-    session_id: "sess-1",
-    sequence_no: 0,
-    platform: "web",
-    event_type: "$pageview",
-    screen: "/pricing",
-    properties: { path: "/pricing", url: "https://acme.test/pricing" },
-    device_time: "2026-11-20T11:59:59.000Z",
-    ...over,
-  };
-}
 
 async function setup() {
   const deps = await testDeps();
