@@ -1,0 +1,70 @@
+/**
+ * Address parsing for range lookups. IPv4 becomes one unsigned 32-bit number; IPv6 becomes four
+ * 32-bit words, most significant first. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) counts as IPv4, since
+ * that is how dual-stack servers report IPv4 clients.
+ */
+export type ParsedIp = { v: 4; n: number } | { v: 6; words: [number, number, number, number] };
+
+export function parseIp(input: string): ParsedIp | null {
+  let s = input.trim();
+  if (s.startsWith("[") && s.endsWith("]")) s = s.slice(1, -1);
+  const zone = s.indexOf("%");
+  if (zone >= 0) s = s.slice(0, zone);
+  if (s.includes(":")) {
+    const words = parseIpv6(s);
+    if (!words) return null;
+    if (words[0] === 0 && words[1] === 0 && words[2] === 0xffff) return { v: 4, n: words[3] };
+    return { v: 6, words };
+  }
+  const n = parseIpv4(s);
+  return n === null ? null : { v: 4, n };
+}
+
+export function parseIpv4(s: string): number | null {
+  const parts = s.split(".");
+  if (parts.length !== 4) return null;
+  let n = 0;
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p)) return null;
+    const b = Number(p);
+    if (b > 255) return null;
+    n = n * 256 + b;
+  }
+  return n;
+}
+
+export function formatIpv4(n: number): string {
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
+function parseIpv6(s: string): [number, number, number, number] | null {
+  const halves = s.split("::");
+  if (halves.length > 2) return null;
+  const groups = (part: string): number[] | null => {
+    if (part === "") return [];
+    const out: number[] = [];
+    const pieces = part.split(":");
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      if (i === pieces.length - 1 && p.includes(".")) {
+        const v4 = parseIpv4(p); // embedded IPv4 in the last two groups
+        if (v4 === null) return null;
+        out.push(v4 >>> 16, v4 & 0xffff);
+      } else if (/^[0-9a-fA-F]{1,4}$/.test(p)) out.push(parseInt(p, 16));
+      else return null;
+    }
+    return out;
+  };
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  if (!head || !tail) return null;
+  let all: number[];
+  if (halves.length === 2) {
+    const missing = 8 - head.length - tail.length;
+    if (missing < 1) return null;
+    all = [...head, ...new Array(missing).fill(0), ...tail];
+  } else all = head;
+  if (all.length !== 8) return null;
+  const w = (i: number) => ((all[i] << 16) | all[i + 1]) >>> 0;
+  return [w(0), w(2), w(4), w(6)];
+}
