@@ -5,6 +5,7 @@ export interface RunningServer {
   url: string;
   adminToken: string;
   kvPath: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -48,6 +49,7 @@ export async function startServer(
     url,
     adminToken,
     kvPath,
+    pid: child.pid,
     async stop() {
       try {
         child.kill("SIGTERM");

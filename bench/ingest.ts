@@ -1,0 +1,146 @@
+/**
+ * Web ingest throughput and latency, beside a bare KV write loop measured in the same run.
+ *   deno run -A bench/ingest.ts [--events 40000] [--concurrency 8]
+ * The full endpoint runs in the real server process (loopback, local KV file); the reference does
+ * `check + set` per event with the same batching (20) and concurrency on its own KV file.
+ * Target (DESIGN.md): full pipeline ≥ 0.8 × bare loop events/s; p99 < 50 ms at half that load.
+ */
+import { startServer } from "../tests/helpers/server.ts";
+import { createTenant } from "../tests/helpers/tenant.ts";
+
+const arg = (name: string, d: number) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : d;
+};
+const TOTAL = arg("events", 40_000);
+const CONC = arg("concurrency", 8);
+const BATCH = 20;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+function makeBatch(i: number) {
+  const now = new Date().toISOString();
+  return Array.from({ length: BATCH }, (_, j) => ({
+    event_id: crypto.randomUUID(),
+    anonymous_id: `anon-${i % 5000}`,
+    session_id: `sess-${i % 9000}`,
+    sequence_no: j,
+    platform: "web",
+    event_type: j === 0 ? "$pageview" : "$autocapture",
+    screen: `/page/${i % 300}`,
+    properties: {
+      path: `/page/${i % 300}`,
+      url: `https://acme.test/page/${i % 300}?utm_source=news`,
+      referrer: "https://www.google.com/",
+    },
+    context: {
+      user_agent:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+      language: "en",
+    },
+    fingerprint: j === 0
+      ? null
+      : { tag: "button", text: "Buy now", selector: "main > button.buy", classes: ["buy"] },
+    device_time: now,
+  }));
+}
+
+async function bareLoop(batches: number): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/ref.sqlite3`);
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONC }, async () => {
+    while (next < batches) {
+      const i = next++;
+      const op = kv.atomic();
+      for (const ev of makeBatch(i)) {
+        op.check({ key: ["dedupe", "org", ev.event_id], versionstamp: null })
+          .set(["dedupe", "org", ev.event_id], 1)
+          .set(["raw_ev", "org", "production", Date.now(), ev.event_id], ev);
+      }
+      await op.commit();
+    }
+  }));
+  const secs = (performance.now() - start) / 1000;
+  kv.close();
+  await Deno.remove(dir, { recursive: true });
+  return (batches * BATCH) / secs;
+}
+
+async function endpoint(url: string, key: string, batches: number, ratePerS?: number) {
+  const bodies = Array.from(
+    { length: batches },
+    (_, i) => JSON.stringify({ api_key: key, batch: makeBatch(i) }),
+  );
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONC }, async () => {
+    while (next < batches) {
+      const i = next++;
+      if (ratePerS) {
+        const due = start + (i / ratePerS) * 1000;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+      const t0 = performance.now();
+      const res = await fetch(`${url}/v1/behavior/events`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://acme.test" },
+        body: bodies[i],
+      });
+      await res.body?.cancel();
+      if (res.status !== 204) failures++;
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  const secs = (performance.now() - start) / 1000;
+  return { eventsPerS: (batches * BATCH) / secs, p50: pct(latencies, 50), p99: pct(latencies, 99), failures };
+}
+
+const batches = Math.ceil(TOTAL / BATCH);
+const srv = await startServer({ env: { PUBLIC_KEY_RATE_PER_MINUTE: "100000000" } });
+try {
+  const t = await createTenant({ request: (p, i) => fetch(srv.url + p, i) }, srv.adminToken);
+  await endpoint(srv.url, t.publicKey, 200); // warm-up
+  const bare = await bareLoop(batches);
+  const full = await endpoint(srv.url, t.publicKey, batches);
+  const half = await endpoint(srv.url, t.publicKey, Math.ceil(batches / 2), full.eventsPerS / BATCH / 2);
+  const mem = await (async () => {
+    try {
+      const status = await Deno.readTextFile(`/proc/${srv.pid}/status`);
+      return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
+    } catch {
+      return null;
+    }
+  })();
+  const result = {
+    bench: "web ingest",
+    batch: BATCH,
+    concurrency: CONC,
+    events: batches * BATCH,
+    bare_kv_events_per_s: Math.round(bare),
+    endpoint_events_per_s: Math.round(full.eventsPerS),
+    ratio: Number((full.eventsPerS / bare).toFixed(3)),
+    target_ratio: 0.8,
+    p50_ms_full_load: Number(full.p50.toFixed(2)),
+    p99_ms_full_load: Number(full.p99.toFixed(2)),
+    p99_ms_half_load: Number(half.p99.toFixed(2)),
+    target_p99_ms_half_load: 50,
+    server_rss_mb: mem,
+    failures: full.failures + half.failures,
+  };
+  console.table(result);
+  await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+  await Deno.writeTextFile(
+    new URL("./results/ingest.json", import.meta.url),
+    JSON.stringify(result, null, 2),
+  );
+} finally {
+  await srv.stop();
+}
