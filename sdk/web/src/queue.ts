@@ -25,8 +25,8 @@ export interface WireEvent {
 
 export interface QueueEnv {
   fetch: (url: string, init: RequestInit) => Promise<Response>;
-  /** navigator.sendBeacon, when the browser has it. */
-  beacon?: (url: string, data: Blob) => boolean;
+  /** navigator.sendBeacon with the body as an application/json Blob, when the browser has it. */
+  beacon?: (url: string, body: string) => boolean;
   store: Store;
   now: () => number;
   setTimer: (fn: () => void, ms: number) => unknown;
@@ -201,7 +201,7 @@ export class EventQueue {
         const batch = pending.slice(0, n);
         let ok = false;
         try {
-          ok = beacon(this.opts.endpoint, new Blob([this.body(batch)], { type: "application/json" }));
+          ok = beacon(this.opts.endpoint, this.body(batch));
         } catch { /* refused: the events stay stored */ }
         if (!ok) break;
         const sent = new Set(batch.map((e) => e.event_id));

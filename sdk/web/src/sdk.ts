@@ -46,7 +46,10 @@ export class Client {
       maxQueue: cfg.maxQueue,
     }, {
       fetch: (url, init) => fetch(url, init),
-      beacon: navigator.sendBeacon ? (url, data) => navigator.sendBeacon(url, data) : undefined,
+      // An application/json Blob, so the service parses the final batch like any other.
+      beacon: navigator.sendBeacon
+        ? (url, body) => navigator.sendBeacon(url, new Blob([body], { type: "application/json" }))
+        : undefined,
       store: this.data,
       now: Date.now,
       setTimer: (fn, ms) => setTimeout(fn, ms),
