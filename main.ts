@@ -9,7 +9,7 @@ import { systemClock } from "./lib/clock.ts";
 import { consoleLog } from "./lib/log.ts";
 import { systemDns } from "./lib/dns.ts";
 import type { Deps } from "./lib/deps.ts";
-import { noGeo } from "./lib/deps.ts";
+import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
 import { devBanner, ensureDemoTenant } from "./lib/dev_seed.ts";
 import { sweepAddresses } from "./lib/jobs/ip_sweep.ts";
@@ -40,10 +40,13 @@ if (dev && !config.adminToken) {
   if (!saved.value) await kv.set(keys.meta("dev_admin_token"), config.adminToken);
 }
 
+const geo = await openGeo({ city: config.geoCityPath ?? undefined, asn: config.geoAsnPath ?? undefined });
+for (const w of geo.warnings) log.warn("geo", { warning: w });
+
 const deps: Deps = {
   kv,
   clock: systemClock,
-  geo: noGeo,
+  geo,
   dns: systemDns,
   fetch: globalThis.fetch,
   config,
