@@ -1,0 +1,39 @@
+/**
+ * A readable element name from an `$autocapture` fingerprint (spec: BehaviorEvent.fingerprint):
+ * its visible text, else its ARIA role with the tag, else `#id`, else the tag. Form controls never
+ * contribute text, and text that looks like personal data is skipped, so no input value can
+ * become a name even when a client forgets to mask it.
+ */
+export const MAX_ELEMENT_NAME = 60;
+
+// Controls whose "text" could be what a person typed or chose.
+const VALUE_TAGS = new Set(["input", "textarea", "select", "option"]);
+// An e-mail address, or a long run of digits (card, phone, account numbers).
+const PERSONAL = /[^\s@]+@[^\s@]+\.[^\s@]+|\d(?:[\s.-]?\d){8,}/;
+
+function str(v: unknown): string | null {
+  if (typeof v !== "string") return null;
+  const s = v.replace(/\s+/g, " ").trim();
+  return s === "" ? null : s;
+}
+
+function cut(s: string): string {
+  return s.length > MAX_ELEMENT_NAME ? s.slice(0, MAX_ELEMENT_NAME - 1).trimEnd() + "…" : s;
+}
+
+export function elementName(fingerprint: Record<string, unknown> | null | undefined): string | null {
+  if (!fingerprint || typeof fingerprint !== "object") return null;
+  const tagRaw = str(fingerprint.tag)?.toLowerCase() ?? null;
+  const tag = tagRaw && /^[a-z][a-z0-9-]*$/.test(tagRaw) ? tagRaw : null;
+
+  const text = str(fingerprint.text);
+  if (text && !(tag && VALUE_TAGS.has(tag)) && !PERSONAL.test(text)) return cut(text);
+
+  const role = str(fingerprint.role)?.toLowerCase();
+  if (role) return cut(tag && tag !== role ? `${role} (${tag})` : role);
+
+  const id = str(fingerprint.id);
+  if (id) return cut(`#${id}`);
+
+  return tag;
+}

@@ -1,0 +1,43 @@
+/**
+ * Dropped events inside a page load, as far as one batch shows them. `sequence_no` counts from 0 per
+ * page load, so within a session, ordered by device time then number, a 0 or a number lower than the
+ * one before starts a new page load, and a jump of more than 1 means events were lost in between.
+ * Gaps across batches need the stored history; the read engine counts those.
+ */
+export interface Sequenced {
+  session_id: string;
+  sequence_no: number;
+  device_time: string;
+}
+
+function timeOf(s: string): number {
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** For each event, in input order: how many sequence numbers are missing right before it. */
+export function gapsInBatch(events: readonly Sequenced[]): number[] {
+  const gaps = new Array<number>(events.length).fill(0);
+  const bySession = new Map<string, number[]>();
+  events.forEach((e, i) => {
+    const list = bySession.get(e.session_id);
+    if (list) list.push(i);
+    else bySession.set(e.session_id, [i]);
+  });
+  for (const indexes of bySession.values()) {
+    const times = new Map(indexes.map((i) => [i, timeOf(events[i].device_time)]));
+    indexes.sort((a, b) =>
+      times.get(a)! - times.get(b)! || events[a].sequence_no - events[b].sequence_no || a - b
+    );
+    let prev: number | null = null;
+    for (const i of indexes) {
+      const n = events[i].sequence_no;
+      // The first event of a batch may follow events sent in an earlier batch: no gap is seen.
+      // A repeat of the same number (a resend) is no gap either.
+      // A 0 or a drop starts a new page load, whose first event here has no gap we can see.
+      if (prev !== null && n > prev) gaps[i] = n - prev - 1;
+      prev = n;
+    }
+  }
+  return gaps;
+}

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { elementName } from "../../../lib/enrich/element.ts";
+
+Deno.test("element: visible text wins, trimmed and with whitespace collapsed", () => {
+  assert.equal(
+    elementName({
+      tag: "button",
+      text: "  Start\n  free   trial ",
+      role: "button",
+      id: "cta",
+      selector: "#cta",
+    }),
+    "Start free trial",
+  );
+});
+
+Deno.test("element: long text is cut to 60 characters", () => {
+  const name = elementName({ tag: "a", text: "word ".repeat(40), selector: "a" })!;
+  assert.equal(name.length <= 60, true);
+  assert.ok(name.endsWith("…"));
+  assert.ok(name.startsWith("word word"));
+});
+
+Deno.test("element: without text, the ARIA role with its tag, then #id, then the tag", () => {
+  assert.equal(
+    elementName({ tag: "DIV", text: "", role: "Button", id: "x", selector: "div" }),
+    "button (div)",
+  );
+  assert.equal(elementName({ tag: "button", role: "button", selector: "button" }), "button");
+  assert.equal(
+    elementName({ tag: "a", text: null, role: null, id: "pricing-link", selector: "a" }),
+    "#pricing-link",
+  );
+  assert.equal(elementName({ tag: "SVG", text: "   ", selector: "svg" }), "svg");
+});
+
+Deno.test("element: form controls and personal-looking text never become a name", () => {
+  assert.equal(
+    elementName({ tag: "input", text: "typed secret", role: "textbox", selector: "input" }),
+    "textbox (input)",
+  );
+  assert.equal(elementName({ tag: "textarea", text: "my message", id: "msg", selector: "textarea" }), "#msg");
+  assert.equal(elementName({ tag: "span", text: "jane.doe@example.org", selector: "span" }), "span");
+  assert.equal(
+    elementName({ tag: "td", text: "4111 1111 1111 1111", role: "cell", selector: "td" }),
+    "cell (td)",
+  );
+  assert.equal(
+    elementName({ tag: "input", value: "hunter2", text: null, selector: "input" }),
+    "input",
+  );
+});
+
+Deno.test("element: null or an empty fingerprint gives null", () => {
+  assert.equal(elementName(null), null);
+  assert.equal(elementName(undefined), null);
+  assert.equal(elementName({}), null);
+  assert.equal(elementName({ tag: "<script>", selector: "x" }), null);
+});

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { gapsInBatch, type Sequenced } from "../../../lib/enrich/sequence.ts";
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 20, 12, 0, s)).toISOString();
+const ev = (session_id: string, sequence_no: number, second: number): Sequenced => ({
+  session_id,
+  sequence_no,
+  device_time: at(second),
+});
+
+Deno.test("sequence: missing numbers right before an event are counted, in input order", () => {
+  const batch = [ev("s", 0, 0), ev("s", 1, 1), ev("s", 4, 2), ev("s", 5, 3), ev("s", 9, 4)];
+  assert.deepEqual(gapsInBatch(batch), [0, 0, 2, 0, 3]);
+});
+
+Deno.test("sequence: a 0 or a drop starts a new page load, with no gap at its first event", () => {
+  const batch = [ev("s", 0, 0), ev("s", 2, 1), ev("s", 0, 2), ev("s", 3, 3), ev("s", 1, 4), ev("s", 2, 5)];
+  assert.deepEqual(gapsInBatch(batch), [0, 1, 0, 2, 0, 0]);
+});
+
+Deno.test("sequence: events are ordered by device time, then number, per session", () => {
+  const batch = [ev("b", 3, 9), ev("a", 2, 2), ev("b", 0, 1), ev("a", 0, 0), ev("a", 5, 2)];
+  assert.deepEqual(gapsInBatch(batch), [2, 1, 0, 0, 2]);
+});
+
+Deno.test("sequence: repeats and a lone event are no gap; an empty batch gives nothing", () => {
+  assert.deepEqual(gapsInBatch([ev("s", 3, 0), ev("s", 3, 0), ev("s", 4, 1)]), [0, 0, 0]);
+  assert.deepEqual(gapsInBatch([ev("s", 7, 0)]), [0]);
+  assert.deepEqual(gapsInBatch([]), []);
+});
+
+// A batch built from page loads whose event 0 arrived and some later events were dropped, sessions
+// interleaved and the batch shuffled: each kept event's gap is the distance to the kept number before it.
+const pageLoad = fc.integer({ min: 1, max: 12 }).chain((n) =>
+  fc.array(fc.boolean(), { minLength: n, maxLength: n }).map((keep) =>
+    Array.from({ length: n }, (_, i) => i).filter((i) => i === 0 || keep[i])
+  )
+);
+const session = fc.array(pageLoad, { minLength: 1, maxLength: 4 });
+const batchArb = fc.array(session, { minLength: 1, maxLength: 4 }).chain((sessions) => {
+  const events: (Sequenced & { want: number })[] = [];
+  sessions.forEach((loads, s) => {
+    let second = 0;
+    for (const kept of loads) {
+      kept.forEach((n, k) => {
+        events.push({ ...ev(`session-${s}`, n, second++), want: k === 0 ? 0 : n - kept[k - 1] - 1 });
+      });
+    }
+  });
+  return fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length });
+});
+
+Deno.test("sequence: gaps equal the numbers dropped inside each page load, whatever the batch order", () => {
+  fc.assert(
+    fc.property(batchArb, (batch) => {
+      assert.deepEqual(gapsInBatch(batch), batch.map((e) => e.want));
+    }),
+  );
+});
+
+Deno.test("sequence: every gap is at least 0 and each event keeps its own answer when the batch is reordered", () => {
+  const anyEvent = fc.record({
+    session_id: fc.constantFrom("a", "b"),
+    sequence_no: fc.integer({ min: 0, max: 20 }),
+    device_time: fc.integer({ min: 0, max: 30 }).map(at),
+  });
+  fc.assert(
+    fc.property(fc.array(anyEvent, { maxLength: 30 }), (batch) => {
+      const gaps = gapsInBatch(batch);
+      assert.equal(gaps.length, batch.length);
+      assert.ok(gaps.every((g) => Number.isInteger(g) && g >= 0));
+      // reversing changes only the tie order of fully identical events, which get identical answers
+      const reversed = [...batch].reverse();
+      const back = gapsInBatch(reversed).reverse();
+      const key = (e: Sequenced) => `${e.session_id}|${e.sequence_no}|${e.device_time}`;
+      batch.forEach((e, i) => {
+        const same = batch.map((o, j) => (key(o) === key(e) ? gaps[j] : null)).filter((g) => g !== null);
+        assert.ok(same.includes(back[i]));
+      });
+    }),
+  );
+});
