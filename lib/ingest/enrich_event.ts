@@ -3,6 +3,8 @@ import type { GeoInfo } from "../deps.ts";
 import type { StoredEvent } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
 import type { Arrival, WebTarget } from "./web.ts";
+import { parseAgent } from "../enrich/ua.ts";
+import { classifyUserAgent } from "../crawl/classify.ts";
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
@@ -34,8 +36,10 @@ export function enrichEvent(
 ): StoredEvent {
   const context = ev.context ?? {};
   const url = str(ev.properties.url);
-  const ua = str(context.user_agent) ?? arrival.userAgent ?? "";
-  const automated = /bot|crawl|spider|headless/i.test(ua);
+  const ua = (str(context.user_agent) ?? arrival.userAgent ?? "").slice(0, 512);
+  // The crawler catalog decides what is automated (one place for it); ua-parser names browser, OS, device.
+  const agent = ua ? classifyUserAgent(ua) : null;
+  const parsed = parseAgent(ua);
   const referrerHost = hostOf(str(ev.properties.referrer));
   return {
     v: 1,
@@ -60,14 +64,14 @@ export function enrichEvent(
     properties: ev.properties,
     context,
     geo,
-    browser: null,
-    os: null,
-    device_type: automated ? "bot" : "other",
+    browser: parsed.browser,
+    os: parsed.os,
+    device_type: agent ? "bot" : parsed.device_type === "bot" ? "other" : parsed.device_type,
     referrer_host: referrerHost,
     source: referrerHost ?? "(direct)",
     channel: referrerHost ? "Referral" : "Direct",
     utm: null,
-    traffic: automated ? "bot" : "human",
-    crawler: automated ? "unknown" : null,
+    traffic: agent?.traffic ?? "human",
+    crawler: agent?.token ?? null,
   };
 }

@@ -312,3 +312,31 @@ Deno.test("events: the address is kept apart from the event, never inside it", a
   assert.equal(ev.geo.city, "Berlin");
   assert.equal(ev.geo.asn, 3320);
 });
+
+Deno.test("events: enrichment at arrival: browser, OS, device; crawlers flagged as bots or AI agents and queued for verification", async () => {
+  const { deps, t, post, stored } = await setup();
+  const chrome =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+  const gpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+  await post({
+    api_key: t.publicKey,
+    batch: [
+      event({ anonymous_id: "human", context: { user_agent: chrome } }),
+      event({ anonymous_id: "agent", context: { user_agent: gpt } }),
+    ],
+  });
+  const evs = await stored();
+  const human = evs.find((e) => e.anonymous_id === "human")!;
+  const agent = evs.find((e) => e.anonymous_id === "agent")!;
+  assert.equal(human.traffic, "human");
+  assert.equal(human.device_type, "mobile");
+  assert.match(human.browser ?? "", /Safari/);
+  assert.equal(human.os, "iOS");
+  assert.equal(agent.traffic, "ai_agent");
+  assert.equal(agent.crawler, "ChatGPT-User");
+  assert.equal(agent.device_type, "bot");
+  const pending = await deps.kv.get(keys.verifyPending(t.org, agent.id));
+  const done = await deps.kv.get(keys.verification(t.org, agent.id));
+  assert.ok(pending.value !== null || done.value !== null, "the AI agent is queued for verification");
+  assert.equal((await deps.kv.get(keys.verifyPending(t.org, human.id))).value, null);
+});
