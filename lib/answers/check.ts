@@ -1,0 +1,98 @@
+/**
+ * The answer-rule checker: tests run every tool's answer through it. Each rule is a separate check, so a
+ * tool that breaks one fails with the rule's name. `identifiers` are the raw visitor, session and address
+ * values of the test data, none of which may appear anywhere in an answer.
+ */
+import { IDENTIFIER_FIELDS, MAX_ITEMS } from "./rules.ts";
+import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
+
+export interface CheckOptions {
+  identifiers?: string[];
+}
+
+const TIME_FIELDS = /(_time_s|duration_s|_median_s|_average_s|_avg_s)$/;
+const KEY_LIKE = /svc_(pk|sk|rk)_/;
+const IPV4 = /\b(?:\d{1,3}\.){3}\d{1,3}\b/;
+
+interface Walked {
+  path: string;
+  key: string | null;
+  value: unknown;
+  parent: Record<string, unknown> | null;
+}
+
+function* walk(
+  value: unknown,
+  path = "",
+  key: string | null = null,
+  parent: Record<string, unknown> | null = null,
+): Generator<Walked> {
+  yield { path, key, value, parent };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield* walk(value[i], `${path}[${i}]`, null, null);
+  } else if (value && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) yield* walk(v, path ? `${path}.${k}` : k, k, obj);
+  }
+}
+
+/** Returns the rule violations of one answer; an empty list means the answer keeps every rule. */
+export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] {
+  const out: string[] = [];
+  if (!answer || typeof answer !== "object" || Array.isArray(answer)) return ["answer: not a JSON object"];
+  const top = answer as Record<string, unknown>;
+  const keys = Object.keys(top);
+
+  // Rule 1: scope first, with every part of it.
+  if (keys[0] !== "scope") out.push("scope: the answer must start with its scope");
+  const scope = top.scope as Record<string, unknown> | undefined;
+  for (const part of ["period", "timezone", "environment", "touchpoint", "traffic"]) {
+    if (!scope || !(part in scope)) out.push(`scope: missing ${part}`);
+  }
+  if (!Array.isArray(top.notices)) out.push("notices: missing");
+  const filtered = typeof scope?.filter === "string" && scope.filter !== "";
+
+  for (const { path, key, value, parent } of walk(answer)) {
+    // Rule 2: lists of at most 25, with their total beside them.
+    if (Array.isArray(value)) {
+      if (value.length > MAX_ITEMS) out.push(`${path}: ${value.length} items, more than ${MAX_ITEMS}`);
+      const ofObjects = value.some((v) => v && typeof v === "object");
+      // The answer's own lists carry their total; small nested lists (a site's environments) need not.
+      if (ofObjects && key && parent === top && typeof parent[`${key}_total`] !== "number") {
+        out.push(`${path}: a list without ${key}_total beside it`);
+      }
+    }
+    // Rule 4: no identifiers, no keys, no addresses; emails and phones masked.
+    if (key && IDENTIFIER_FIELDS.has(key)) out.push(`${path}: identifier field "${key}"`);
+    if (typeof value === "string") {
+      if (KEY_LIKE.test(value)) out.push(`${path}: carries an API key`);
+      if (IPV4.test(value)) out.push(`${path}: carries an IP address`);
+      if (hasContactDetails(value) && !/(^|\.)(from|to|from_date|to_date)$/.test(path)) {
+        out.push(`${path}: unmasked email or phone number`);
+      }
+      for (const id of opts.identifiers ?? []) {
+        if (id && value.includes(id)) out.push(`${path}: carries identifier "${id}"`);
+      }
+    }
+    // Rule 5: small groups.
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const obj = value as Record<string, unknown>;
+      const v = obj.visitors;
+      if (filtered && typeof v === "number" && v > 0 && v < SMALL_GROUP) {
+        out.push(`${path}: ${v} visitors under a filter must read "fewer than 5"`);
+      }
+      const n = typeof v === "number" ? v : v === "fewer than 5" ? 0 : null;
+      if (n !== null && n < SMALL_GROUP) {
+        if ("value" in obj && typeof obj.value === "string" && obj.value !== "") {
+          out.push(`${path}: a value sent by fewer than 5 visitors is named`);
+        }
+        for (const [k, t] of Object.entries(obj)) {
+          if (TIME_FIELDS.test(k) && t !== null && t !== undefined) {
+            out.push(`${path}.${k}: a time given for fewer than 5 visitors`);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}

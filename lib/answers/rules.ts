@@ -1,0 +1,63 @@
+/**
+ * The answer rules, enforced in one place: every tool's answer passes through `finalizeAnswer` on its way
+ * out of both faces (HTTP and MCP). It orders the answer (scope first, notices last), drops identifier
+ * fields, masks emails and phone numbers in text, and cuts lists to 25 items keeping their total.
+ */
+import { maskText } from "./privacy.ts";
+
+export const MAX_ITEMS = 25;
+
+/** Field names that would carry a visitor, person, device or address identifier, a key, or a review author. */
+export const IDENTIFIER_FIELDS = new Set([
+  "ip",
+  "ip_address",
+  "anonymous_id",
+  "user_id",
+  "session_id",
+  "device_id",
+  "visitor_id",
+  "person_id",
+  "distinct_id",
+  "event_id",
+  "author",
+  "author_name",
+  "reviewer",
+  "api_key",
+  "key",
+]);
+
+/** Keys whose string values are machine values (dates, names of fields), never quoted text. */
+const NOT_TEXT = new Set(["from", "to", "from_date", "to_date", "timezone", "environment"]);
+
+function clean(value: unknown, key: string | null): unknown {
+  if (typeof value === "string") return key !== null && NOT_TEXT.has(key) ? value : maskText(value);
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => clean(v, null));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (IDENTIFIER_FIELDS.has(k)) continue;
+      out[k] = clean(v, k);
+      // A list cut here keeps its total beside it.
+      if (Array.isArray(v) && v.length > MAX_ITEMS && typeof obj[`${k}_total`] !== "number") {
+        out[`${k}_total`] = v.length;
+      }
+    }
+    return out;
+  }
+  return value;
+}
+
+export interface Finalizable {
+  scope: unknown;
+  notices?: string[];
+  [field: string]: unknown;
+}
+
+/** Applies the rules and puts the extra notices (allowance, freshness) after the tool's own. */
+export function finalizeAnswer(answer: Finalizable, extraNotices: string[] = []): Record<string, unknown> {
+  const { scope, notices = [], ...rest } = answer;
+  const body = clean(rest, null) as Record<string, unknown>;
+  const allNotices = [...notices, ...extraNotices].map(maskText);
+  return { scope: clean(scope, "scope"), ...body, notices: allNotices };
+}

@@ -1,0 +1,69 @@
+/** The ready-made prompts the MCP server offers assistants that support prompts (spec: MCP server). */
+
+export interface ReadyPrompt {
+  name: string;
+  title: string;
+  description: string;
+  /** Optional arguments, all strings. */
+  args: { name: string; description: string }[];
+  text(args: Record<string, string | undefined>): string;
+}
+
+const site = (a: Record<string, string | undefined>) => a.touchpoint ? ` for ${a.touchpoint}` : "";
+const tpArg = { name: "touchpoint", description: "website or app name, id or domain (optional with one)" };
+
+export const PROMPTS: readonly ReadyPrompt[] = [
+  {
+    name: "weekly_report",
+    title: "Weekly report",
+    description: "A short weekly report: headline numbers against the week before, top pages and sources.",
+    args: [tpArg],
+    text: (a) =>
+      `Write a weekly report${
+        site(a)
+      }. Call behavior_overview with period last_7_days, then behavior_pages and ` +
+      `behavior_sources for the same period. Lead with the three changes that matter most against the previous ` +
+      `week, then top pages and sources. Quote numbers exactly as the tools give them and keep the scope line.`,
+  },
+  {
+    name: "what_changed",
+    title: "What changed and why",
+    description:
+      "Finds the biggest change against the previous period and explains it by channel, page and device.",
+    args: [tpArg, { name: "period", description: "period to examine (default last_7_days)" }],
+    text: (a) =>
+      `Find what changed${site(a)} in ${
+        a.period ?? "last_7_days"
+      } against the period before. Call behavior_overview, ` +
+      `then behavior_trends on the metric that moved most, split by channel, page and device, and ` +
+      `behavior_sources. Say what changed, where it came from, and what is not explained by the data.`,
+  },
+  {
+    name: "crawler_gaps",
+    title: "Where crawlers miss the site",
+    description: "Pages no search or AI crawler read, stale pages, and what robots.txt blocks.",
+    args: [tpArg],
+    text: (a) =>
+      `Show where crawlers miss the site${site(a)}. Call behavior_crawl_coverage for last_30_days and ` +
+      `behavior_crawler_access. List pages no crawler read and stale pages, name AI crawlers robots.txt blocks, and ` +
+      `requests refused or failed per crawler. Suggest fixes in order of impact.`,
+  },
+  {
+    name: "review_themes",
+    title: "Review themes this month",
+    description: "Topics, sentiment and rising themes in app reviews this month.",
+    args: [],
+    text: () =>
+      `Summarize app-review themes this month. Call feedback_themes with period this_month and feedback_summary. ` +
+      `Name rising themes and the share of negative reviews against last month. Quote no reviewer.`,
+  },
+  {
+    name: "product_pulse",
+    title: "Product pulse",
+    description: "Behavior and reviews together: how the product is doing this month.",
+    args: [tpArg],
+    text: (a) =>
+      `Give a product pulse${site(a)} for this_month: call behavior_overview and behavior_events, then ` +
+      `feedback_summary and feedback_themes. Connect what visitors do with what reviewers say, in five bullets.`,
+  },
+];

@@ -1,0 +1,96 @@
+/** Builds the context a tool runs with, for one authenticated call. */
+import type { AppContext } from "../context.ts";
+import { invalid } from "../errors.ts";
+import type { Touchpoint } from "../store/records.ts";
+import { resolvePeriod } from "../answers/period.ts";
+import type { Scope } from "../answers/schema.ts";
+import type { ScopeParts, ToolContext } from "../../tools/types.ts";
+import type { ReadPrincipal } from "./auth.ts";
+import { countUsage, usedThisMonth } from "./usage.ts";
+
+export const DEFAULT_PERIOD = "last_28_days";
+
+function describeChoices(tps: Touchpoint[], env: string): string {
+  return tps.map((t) => {
+    const domain = t.environments[env as "production"]?.domain;
+    return `"${t.name}" (id ${t.id}, ${t.kind}${domain ? `, ${domain}` : ""})`;
+  }).join(", ");
+}
+
+export function pickTouchpoint(tps: Touchpoint[], env: string, input: string | undefined): Touchpoint {
+  if (input === undefined || input === "") {
+    if (tps.length === 1) return tps[0];
+    if (tps.length === 0) throw invalid("this organization has no website or app yet; add one first");
+    throw invalid(
+      `name the touchpoint: this organization has ${tps.length} websites and apps: ${
+        describeChoices(tps, env)
+      }`,
+    );
+  }
+  const q = input.trim().toLowerCase();
+  const found = tps.find((t) => t.id === input) ??
+    tps.find((t) => t.name.toLowerCase() === q) ??
+    tps.find((t) => Object.values(t.environments).some((e) => e?.domain?.toLowerCase() === q));
+  if (!found) throw invalid(`no touchpoint "${input}"; choose one of ${describeChoices(tps, env)}`);
+  return found;
+}
+
+export async function buildToolContext(
+  app: AppContext,
+  p: ReadPrincipal,
+  face: "api" | "mcp",
+): Promise<ToolContext> {
+  const now = app.deps.clock.now();
+  const touchpoints = (await app.directory.touchpoints(p.org.id)).filter((t) => !t.archived)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const tz = p.org.timezone;
+  return {
+    app,
+    org: p.org,
+    env: p.env,
+    limits: p.limits,
+    now,
+    face,
+    touchpoints,
+    touchpoint: (input) => pickTouchpoint(touchpoints, p.env, input),
+    period: (input, fallback = DEFAULT_PERIOD) =>
+      resolvePeriod(input ?? fallback, now, tz, p.limits.history_days),
+    scope: (parts: ScopeParts): Scope => ({
+      period: parts.period
+        ? {
+          name: parts.period.name,
+          from: new Date(parts.period.from).toISOString(),
+          to: new Date(parts.period.to).toISOString(),
+          from_date: parts.period.from_date,
+          to_date: parts.period.to_date,
+          previous: parts.period.previous
+            ? {
+              from: new Date(parts.period.previous.from).toISOString(),
+              to: new Date(parts.period.previous.to).toISOString(),
+            }
+            : null,
+          cut_by_history: parts.period.cut_by_history,
+        }
+        : null,
+      timezone: tz,
+      environment: p.env,
+      touchpoint: parts.touchpoint
+        ? {
+          id: parts.touchpoint.id,
+          name: parts.touchpoint.name,
+          kind: parts.touchpoint.kind,
+          domain: parts.touchpoint.environments[p.env]?.domain ?? null,
+        }
+        : null,
+      traffic: parts.traffic,
+      filter: parts.filter ?? null,
+      history_limit_days: p.limits.history_days,
+    }),
+    takeItems: async (n) => {
+      const used = await usedThisMonth(app.deps.kv, p.org, "individual_items", now);
+      const allowed = Math.max(0, Math.min(n, p.limits.allowances.individual_items - used));
+      await countUsage(app.deps.kv, p.org, "individual_items", allowed, now);
+      return allowed;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Monthly allowance counting in KV (`keys.usage`). A month is the calendar month in the organization's
+ * timezone; counters are blind `sum` writes, so concurrent calls never conflict. Reads are of the read side's
+ * own counters only: read keys never write anything else.
+ */
+import { keys } from "../store/keys.ts";
+import type { Org } from "../store/records.ts";
+import { type AllowanceKind, type PlanLimits } from "../plans.ts";
+import { addMonths, formatDate, localDateOf } from "../answers/zoned.ts";
+
+export const NEAR_ALLOWANCE = 0.8;
+
+export function usageMonth(now: number, tz: string): string {
+  const d = localDateOf(now, tz);
+  return `${d.y}-${String(d.m).padStart(2, "0")}`;
+}
+
+/** The first day of next month in the organization's timezone: when allowances start again. */
+export function resetDate(now: number, tz: string): string {
+  return formatDate(addMonths(localDateOf(now, tz), 1));
+}
+
+export async function usedThisMonth(
+  kv: Deno.Kv,
+  org: Org,
+  kind: AllowanceKind,
+  now: number,
+): Promise<number> {
+  const cur = await kv.get<Deno.KvU64>(keys.usage(org.id, usageMonth(now, org.timezone), kind));
+  return cur.value ? Number(cur.value.value) : 0;
+}
+
+export async function countUsage(
+  kv: Deno.Kv,
+  org: Org,
+  kind: AllowanceKind,
+  n: number,
+  now: number,
+): Promise<void> {
+  if (n <= 0) return;
+  const k = keys.usage(org.id, usageMonth(now, org.timezone), kind);
+  await kv.atomic().sum(k, BigInt(n)).commit();
+}
+
+const LABEL: Record<AllowanceKind, string> = {
+  api_requests: "API requests",
+  assistant_requests: "assistant requests",
+  individual_items: "individual items",
+};
+
+export const HOW_TO_RAISE =
+  "to raise it, move the organization to a larger plan (Settings, Plan) or ask the operator to raise " +
+  "this plan's allowance (PLAN_LIMITS)";
+
+export function exhaustedMessage(kind: AllowanceKind, limits: PlanLimits, now: number, tz: string): string {
+  return `this month's ${LABEL[kind]} are used (${
+    limits.allowances[kind]
+  } on this plan); the allowance resets on ` +
+    `${resetDate(now, tz)}; ${HOW_TO_RAISE}`;
+}
+
+/** The notice an answer carries at 80% of an allowance and over; null below that. */
+export function allowanceNotice(
+  kind: AllowanceKind,
+  used: number,
+  limits: PlanLimits,
+  now: number,
+  tz: string,
+): string | null {
+  const allowance = limits.allowances[kind];
+  if (allowance <= 0 || used < allowance * NEAR_ALLOWANCE) return null;
+  const pct = Math.min(100, Math.floor((used / allowance) * 100));
+  return `${pct}% of this month's ${LABEL[kind]} used (${used} of ${allowance}); resets on ${
+    resetDate(now, tz)
+  }; ${HOW_TO_RAISE}`;
+}

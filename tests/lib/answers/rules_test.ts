@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { checkAnswer } from "../../../lib/answers/check.ts";
+import { finalizeAnswer } from "../../../lib/answers/rules.ts";
+import { guardedTime, guardedVisitors, maskText, nameableValues } from "../../../lib/answers/privacy.ts";
+
+const scope = {
+  period: { name: "last_7_days", from: "2026-11-14T00:00:00.000Z", to: "2026-11-20T12:00:00.001Z" },
+  timezone: "UTC",
+  environment: "production",
+  touchpoint: null,
+  traffic: "visitors",
+  filter: null,
+};
+
+Deno.test("answer rules: emails and phone numbers are masked in quoted text, dates and paths are not", () => {
+  assert.equal(maskText("write to jane.doe@example.com now"), "write to [email] now");
+  assert.equal(maskText("call +49 30 1234 5678 or (212) 555-0188"), "call [phone] or [phone]");
+  assert.equal(maskText("2026-11-20T12:00:00Z"), "2026-11-20T12:00:00Z");
+  assert.equal(maskText("/orders/2026-11-20"), "/orders/2026-11-20");
+  assert.equal(maskText("/product/1234567890"), "/product/1234567890");
+  assert.equal(maskText("version 1.2.3"), "version 1.2.3");
+});
+
+Deno.test("answer rules: small groups read 'fewer than 5' only under a filter; times need 5 visitors", () => {
+  assert.equal(guardedVisitors(3, true), "fewer than 5");
+  assert.equal(guardedVisitors(3, false), 3);
+  assert.equal(guardedVisitors(0, true), 0);
+  assert.equal(guardedVisitors(5, true), 5);
+  assert.equal(guardedTime(12.34, 4), null);
+  assert.equal(guardedTime(12.34, 5), 12.3);
+  const { named, withheld } = nameableValues([{ visitors: 9 }, { visitors: 4 }, { visitors: 5 }]);
+  assert.equal(named.length, 2);
+  assert.equal(withheld, 1);
+});
+
+Deno.test("answer rules: finalize puts scope first, drops identifiers, masks text and cuts lists to 25 with a total", () => {
+  const rows = Array.from({ length: 40 }, (_, i) => ({ page: `/p${i}`, visitors: 10, session_id: `s${i}` }));
+  const out = finalizeAnswer({
+    pages: rows,
+    note: "mail bob@example.org",
+    scope,
+    notices: ["n1"],
+  }, ["fresh"]);
+  assert.deepEqual(Object.keys(out), ["scope", "pages", "pages_total", "note", "notices"]);
+  assert.equal((out.pages as unknown[]).length, 25);
+  assert.equal(out.pages_total, 40);
+  assert.ok(!JSON.stringify(out).includes("session_id"));
+  assert.equal(out.note, "mail [email]");
+  assert.deepEqual(out.notices, ["n1", "fresh"]);
+  assert.deepEqual(checkAnswer(out), []);
+});
+
+Deno.test("answer checker: each rule fails on an answer that breaks it", () => {
+  const ok = { scope, pages: [{ page: "/", visitors: 9 }], pages_total: 1, notices: [] };
+  assert.deepEqual(checkAnswer(ok), []);
+  const broken: [string, unknown, RegExp][] = [
+    ["scope not first", { pages: [], scope, notices: [] }, /start with its scope/],
+    [
+      "scope incomplete",
+      { scope: { environment: "production", touchpoint: null, traffic: "visitors" }, notices: [] },
+      /missing period/,
+    ],
+    [
+      "list too long",
+      { ...ok, pages: Array(26).fill({ page: "/", visitors: 9 }), pages_total: 26 },
+      /more than 25/,
+    ],
+    ["no total", { scope, pages: [{ page: "/", visitors: 9 }], notices: [] }, /pages_total/],
+    ["identifier field", { ...ok, visits: [{ anonymous_id: "a" }], visits_total: 1 }, /identifier field/],
+    ["identifier value", { ...ok, pages: [{ page: "/u/anon-77", visitors: 9 }] }, /anon-77/],
+    ["address", { ...ok, note: "from 81.2.69.10" }, /IP address/],
+    ["key", { ...ok, note: "svc_rk_prod_abcdefghijklmnop" }, /API key/],
+    ["email", { ...ok, note: "ann@example.com" }, /unmasked/],
+    ["small group under filter", {
+      ...ok,
+      scope: { ...scope, filter: "plan = pro" },
+      pages: [{ page: "/", visitors: 3 }],
+    }, /fewer than 5/],
+    [
+      "small value named",
+      { ...ok, values: [{ value: "gold", visitors: 2 }], values_total: 1 },
+      /value sent by fewer/,
+    ],
+    ["time for few", { ...ok, pages: [{ page: "/", visitors: 4, engagement_time_s: 12 }] }, /time given/],
+  ];
+  for (const [name, answer, rule] of broken) {
+    const found = checkAnswer(answer, { identifiers: ["anon-77"] });
+    assert.ok(found.some((v) => rule.test(v)), `${name}: ${JSON.stringify(found)}`);
+  }
+});

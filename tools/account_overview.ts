@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { answerSchema } from "../lib/answers/schema.ts";
+import { ALLOWANCE_KINDS } from "../lib/plans.ts";
+import { ENV_NAMES } from "../lib/store/records.ts";
+import { arrivals } from "../lib/read/data.ts";
+import { resetDate, usedThisMonth } from "../lib/read/usage.ts";
+import { defineTool } from "./types.ts";
+
+const allowance = z.object({ allowance: z.number(), used: z.number(), left: z.number() });
+
+const output = answerSchema({
+  organization: z.object({ id: z.string(), name: z.string(), timezone: z.string(), active: z.boolean() }),
+  plan: z.object({
+    name: z.string(),
+    history_days: z.number(),
+    api_access: z.boolean(),
+    allowances_reset_on: z.string(),
+    allowances: z.object({
+      api_requests: allowance,
+      assistant_requests: allowance,
+      individual_items: allowance,
+    }),
+  }),
+  products: z.array(z.object({ name: z.string(), active: z.boolean(), note: z.string() })),
+  products_total: z.number(),
+  touchpoints: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    environments: z.array(
+      z.object({ name: z.string(), domain: z.string().nullable(), enabled: z.boolean() }),
+    ),
+  })),
+  touchpoints_total: z.number(),
+  data: z.object({
+    environment: z.string(),
+    last_event_at: z.string().nullable(),
+    last_crawler_hit_at: z.string().nullable(),
+  }),
+  example_questions: z.array(z.string()),
+});
+
+export default defineTool({
+  name: "account_overview",
+  description:
+    "Start here. Describes the organization this key reads: its plan with the history limit and the " +
+    "allowances left this month, the products in use (behavior analytics, crawler visibility), its websites and " +
+    "apps with their environments and domains, how fresh the data is, and example questions that fit the data " +
+    "present. Takes no input. Use the touchpoint names or ids it lists as the `touchpoint` input of other tools.",
+  input: z.object({}).strict(),
+  output,
+  async run(ctx) {
+    const kv = ctx.app.deps.kv;
+    const usage = await Promise.all(ALLOWANCE_KINDS.map((k) => usedThisMonth(kv, ctx.org, k, ctx.now)));
+    const allowances = Object.fromEntries(ALLOWANCE_KINDS.map((k, i) => {
+      const total = ctx.limits.allowances[k];
+      return [k, { allowance: total, used: usage[i], left: Math.max(0, total - usage[i]) }];
+    })) as z.infer<typeof output>["plan"]["allowances"];
+    const seen = await arrivals(ctx.app, ctx.org.id, ctx.env);
+    const hasEvents = seen.events !== null;
+    const hasHits = seen.hits !== null;
+    const products = [
+      {
+        name: "behavior analytics",
+        active: hasEvents,
+        note: hasEvents ? "web SDK events arriving" : "no web events yet: add the web SDK to a site",
+      },
+      {
+        name: "crawler visibility",
+        active: hasHits || hasEvents,
+        note: hasHits
+          ? "server SDK crawler hits arriving"
+          : "no crawler hits yet: add the server SDK for full coverage",
+      },
+    ];
+    const touchpoints = ctx.touchpoints.map((t) => ({
+      id: t.id,
+      name: t.name,
+      kind: t.kind,
+      environments: ENV_NAMES.filter((e) => t.environments[e]).map((e) => ({
+        name: e,
+        domain: t.environments[e]?.domain ?? null,
+        enabled: t.environments[e]?.enabled ?? false,
+      })),
+    }));
+    const first = ctx.touchpoints[0]?.name ?? "the site";
+    const examples: string[] = [];
+    if (hasEvents) {
+      examples.push(
+        `How did ${first} do in the last 7 days compared with the week before?`,
+        "Which pages have the highest exit rate this month?",
+        "Where do visitors come from, and which AI answer engines send traffic?",
+        "Which custom events were recorded in the last 28 days?",
+      );
+    }
+    if (hasHits || hasEvents) {
+      examples.push("Which AI crawlers read the site, and which pages has no crawler read?");
+      examples.push("Does robots.txt block any AI crawler?");
+    }
+    if (!examples.length) examples.push("What do I need to install to start collecting data?");
+    return {
+      scope: ctx.scope({ period: null, touchpoint: null, traffic: "all" }),
+      organization: {
+        id: ctx.org.id,
+        name: ctx.org.name,
+        timezone: ctx.org.timezone,
+        active: ctx.org.active,
+      },
+      plan: {
+        name: ctx.org.plan,
+        history_days: ctx.limits.history_days,
+        api_access: ctx.limits.api_access,
+        allowances_reset_on: resetDate(ctx.now, ctx.org.timezone),
+        allowances,
+      },
+      products,
+      products_total: products.length,
+      touchpoints: touchpoints.slice(0, 25),
+      touchpoints_total: touchpoints.length,
+      data: {
+        environment: ctx.env,
+        last_event_at: seen.events === null ? null : new Date(seen.events).toISOString(),
+        last_crawler_hit_at: seen.hits === null ? null : new Date(seen.hits).toISOString(),
+      },
+      example_questions: examples,
+      notices: [],
+    };
+  },
+});

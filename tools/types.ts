@@ -1,0 +1,52 @@
+/** What a read tool is, and what it gets to answer with. One definition serves the HTTP API and MCP. */
+import type { z } from "zod";
+import type { AppContext } from "../lib/context.ts";
+import type { EnvName, Org, Touchpoint } from "../lib/store/records.ts";
+import type { PlanLimits } from "../lib/plans.ts";
+import type { ResolvedPeriod } from "../lib/answers/period.ts";
+import type { Scope } from "../lib/answers/schema.ts";
+
+export interface ScopeParts {
+  period: ResolvedPeriod | null;
+  touchpoint: Touchpoint | null;
+  traffic: string;
+  filter?: string | null;
+}
+
+export interface ToolContext {
+  app: AppContext;
+  org: Org;
+  env: EnvName;
+  limits: PlanLimits;
+  now: number;
+  face: "api" | "mcp";
+  /** The organization's websites and apps that are not archived. */
+  touchpoints: Touchpoint[];
+  /** The named touchpoint; omitted with exactly one, that one; otherwise a 422 listing the choices. */
+  touchpoint(input: string | undefined): Touchpoint;
+  /** A period resolved in the org's timezone and cut to the plan's history (422 when unanswerable). */
+  period(input: string | undefined, fallback?: string): ResolvedPeriod;
+  scope(parts: ScopeParts): Scope;
+  /** Takes up to n individual items from this month's allowance; returns how many may be shown. */
+  takeItems(n: number): Promise<number>;
+}
+
+export interface Answer {
+  scope: Scope;
+  notices: string[];
+  [field: string]: unknown;
+}
+
+// deno-lint-ignore no-explicit-any
+export interface Tool<I extends z.ZodType = any, O extends z.ZodType = any> {
+  name: string;
+  /** One paragraph an assistant can act on: what it answers, when to use it, what to pass. */
+  description: string;
+  input: I;
+  output: O;
+  run(ctx: ToolContext, input: z.infer<I>): Promise<z.infer<O> & Answer>;
+}
+
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}
