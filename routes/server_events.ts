@@ -1,7 +1,44 @@
+/** POST /v1/behavior/server-events: crawler hits reported by a customer's web server (server key). */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
+import { forbidden, rateLimited, tooLarge } from "../lib/errors.ts";
+import { MB, parseJson, readBodyLimited, validate } from "../lib/http.ts";
+import { clientAddress, type ConnInfo } from "../lib/client_address.ts";
+import { MAX_HITS, ServerEventsEnvelope } from "../lib/schemas/server_events.ts";
+import { authorizeServerWrite, refuseBlockedAddress } from "../lib/ingest/server_access.ts";
+import { clockOffset, ingestHits } from "../lib/ingest/hits.ts";
 
-// Placeholder until its issue lands: mounted so app.ts needs no edit when it does.
-export function serverEventsRoutes(_ctx: AppContext): Hono {
-  return new Hono();
+export function serverEventsRoutes(ctx: AppContext): Hono {
+  const app = new Hono();
+  app.post("/server-events", async (c) => {
+    const { deps } = ctx;
+    if (c.req.header("origin") !== undefined) {
+      throw forbidden("server keys are sent from servers: a request with an Origin header is refused");
+    }
+    const addr = clientAddress(c.req.raw, c.env as ConnInfo | undefined, deps.config.trustProxy);
+    await refuseBlockedAddress(ctx, addr);
+    const access = await authorizeServerWrite(ctx, c.req.header("authorization") ?? null, addr);
+    const rate = await ctx.rates.take("server", access.keyId, deps.config.serverKeyRatePerMinute);
+    if (!rate.ok) {
+      throw rateLimited(rate.retryAfterS, "this server key's per-minute limit is spent; retry later");
+    }
+
+    const body = parseJson(await readBodyLimited(c.req.raw, MB));
+    const events = (body as { events?: unknown } | null)?.events;
+    if (Array.isArray(events) && events.length > MAX_HITS) {
+      throw tooLarge(`at most ${MAX_HITS} events per request; got ${events.length}`);
+    }
+    const envelope = validate(ServerEventsEnvelope, body);
+    const receivedAt = deps.clock.now();
+    const result = await ingestHits(deps, {
+      org: access.org,
+      touchpoint: access.touchpoint.id,
+      env: access.env,
+      touchpoints: access.touchpoints,
+      receivedAt,
+      clockOffsetMs: clockOffset((body as { sent_at?: unknown }).sent_at, receivedAt),
+    }, envelope.events);
+    return c.json(result, 202);
+  });
+  return app;
 }

@@ -1,2 +1,88 @@
-// Placeholder until the crawler-hit issue lands: its zod schemas and OpenAPI paths go here.
-export const serverEventsPaths: Record<string, unknown> = {};
+/**
+ * ServerEventsBody, CrawlEvent and ServerEventsResult as the spec's tables say, plus the endpoint's OpenAPI
+ * paths. The envelope is checked by the route (422 only for it); each CrawlEvent is judged on its own by
+ * lib/ingest/hits.ts, where a failure is counted as rejected.invalid, never a 422.
+ */
+import { z } from "zod";
+
+export const MAX_HITS = 500;
+export const UA_MAX = 512;
+
+/** One hit as validated. Lenient parts (long user agent, bad ip, port in host) are repaired by the pipeline. */
+export const CrawlEvent = z.object({
+  event_type: z.literal("$crawl", { error: 'must be "$crawl"' }),
+  event_id: z.uuid({ error: "must be a UUID" }),
+  timestamp: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).nullable().optional(),
+  host: z.string({ error: "must be a string" }).max(255, "must be at most 255 characters"),
+  path: z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters")
+    .regex(/^\//, "must start with /"),
+  method: z.string({ error: "must be a string" }).regex(/^[A-Za-z]{1,10}$/, "must be 1 to 10 letters")
+    .optional(),
+  status: z.number({ error: "must be an integer or null" }).int("must be an integer")
+    .min(100, "must be 100 to 599").max(599, "must be 100 to 599").nullable().optional(),
+  user_agent: z.string({ error: "must be a string" }).refine((s) => s.trim().length > 0, "must not be empty")
+    .meta({ description: "length 1-512; longer values are truncated" }),
+  ip: z.string().nullable().optional().meta({ description: "crawler address; an invalid value is dropped" }),
+  referer_host: z.string({ error: "must be a string or null" }).max(255, "must be at most 255 characters")
+    .nullable().optional(),
+}, { error: "must be an object" });
+
+export type CrawlEventInput = z.infer<typeof CrawlEvent>;
+
+/** The envelope. Only a missing, empty or non-array `events` (or a body that is not an object) is a 422. */
+export const ServerEventsEnvelope = z.object({
+  events: z.array(z.unknown(), { error: "must be an array of events" }).min(1, "must hold 1 to 500 events"),
+}, { error: "must be a JSON object" });
+
+/** The documented body, for openapi.json. */
+export const ServerEventsBody = z.object({
+  sdk: z.object({ name: z.string().max(40).optional(), version: z.string().max(40).optional() }).optional(),
+  sent_at: z.iso.datetime({ offset: true }).optional()
+    .meta({ description: "sender clock at send time; every timestamp is corrected by its offset" }),
+  events: z.array(CrawlEvent).min(1).max(MAX_HITS),
+});
+
+export const ServerEventsResult = z.object({
+  accepted: z.number().int().min(0),
+  duplicates: z.number().int().min(0),
+  rejected: z.object({
+    invalid: z.number().int().min(0),
+    unknown_host: z.number().int().min(0),
+    not_crawler: z.number().int().min(0),
+  }),
+});
+
+export type ServerEventsResultBody = z.infer<typeof ServerEventsResult>;
+
+const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
+const err = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+export const serverEventsPaths: Record<string, unknown> = {
+  "/v1/behavior/server-events": {
+    post: {
+      summary: "Report crawler hits from a customer's web server. Send from a server only.",
+      security: [{ serverKey: [] }],
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: toSchema(ServerEventsBody) } },
+      },
+      responses: {
+        "202": {
+          description: "accepted; accepted + duplicates + sum(rejected) = number of events sent",
+          content: { "application/json": { schema: toSchema(ServerEventsResult) } },
+        },
+        "401": err("server key missing, malformed or unknown; a public key; or the key's environment is off"),
+        "403": err(
+          "key revoked; touchpoint archived or not a website; or the request carried an Origin header",
+        ),
+        "413": err("more than 500 events or more than 1 MB"),
+        "422": err("envelope invalid: body not JSON, events missing, empty or not an array"),
+        "429": err("key rate limit, or the address sent too many unknown keys; see Retry-After"),
+        "500": err("unexpected server error"),
+      },
+    },
+  },
+};

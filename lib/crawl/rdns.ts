@@ -1,0 +1,76 @@
+/**
+ * Reverse DNS with forward confirmation: the address's PTR name must match one of the vendor's name rules,
+ * and that name must resolve back to the same address (Baidu documents a reverse-only check).
+ * Answers are cached in memory per (crawler, address) with an expiry; nothing here is persisted.
+ */
+import type { Dns } from "../deps.ts";
+import { parseIp } from "./cidr.ts";
+
+export const RDNS_CACHE_MS = 60 * 60_000;
+export const RDNS_CACHE_MAX = 10_000;
+
+export interface RdnsAnswer {
+  confirmed: boolean;
+  reason: string;
+}
+
+/** "crawl-*.googlebot.com" matches crawl-66-249-66-1.googlebot.com; "search.msn.com" matches itself and subdomains. */
+export function nameMatches(name: string, rule: string): boolean {
+  const n = name.toLowerCase().replace(/\.$/, "");
+  if (rule.includes("*")) {
+    const re = new RegExp(
+      "^" + rule.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9-]+") + "$",
+    );
+    return re.test(n);
+  }
+  return n === rule || n.endsWith("." + rule);
+}
+
+function sameAddress(a: string, b: string): boolean {
+  const x = parseIp(a), y = parseIp(b);
+  return !!x && !!y && x.v === y.v && x.n === y.n;
+}
+
+export class ReverseDnsChecker {
+  #cache = new Map<string, { answer: RdnsAnswer; until: number }>();
+  constructor(private dns: Dns) {}
+
+  async check(
+    token: string,
+    ip: string,
+    rules: string[],
+    forward: boolean,
+    now: number,
+  ): Promise<RdnsAnswer> {
+    const id = `${token}|${ip}`;
+    const hit = this.#cache.get(id);
+    if (hit && hit.until > now) return hit.answer;
+    const answer = await this.#lookup(ip, rules, forward);
+    if (this.#cache.size >= RDNS_CACHE_MAX) {
+      // drop the oldest entry (Map keeps insertion order)
+      this.#cache.delete(this.#cache.keys().next().value!);
+    }
+    this.#cache.delete(id);
+    this.#cache.set(id, { answer, until: now + RDNS_CACHE_MS });
+    return answer;
+  }
+
+  get size(): number {
+    return this.#cache.size;
+  }
+
+  async #lookup(ip: string, rules: string[], forward: boolean): Promise<RdnsAnswer> {
+    const names = await this.dns.reverse(ip);
+    if (names.length === 0) return { confirmed: false, reason: "no PTR record" };
+    const matching = names.filter((n) => rules.some((r) => nameMatches(n, r)));
+    if (matching.length === 0) return { confirmed: false, reason: "PTR name is not the vendor's" };
+    if (!forward) return { confirmed: true, reason: "PTR name is the vendor's (reverse-only check)" };
+    for (const name of matching) {
+      const addrs = await this.dns.forward(name.replace(/\.$/, ""));
+      if (addrs.some((a) => sameAddress(a, ip))) {
+        return { confirmed: true, reason: "PTR name confirmed by forward lookup" };
+      }
+    }
+    return { confirmed: false, reason: "PTR name does not resolve back to the address" };
+  }
+}

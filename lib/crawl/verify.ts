@@ -1,0 +1,80 @@
+/**
+ * Decides who a crawler really is from its address. The vendor's own checks run first (published list,
+ * then reverse DNS); only when they fail is the address tested against CDN edge lists, because Googlebot,
+ * Bingbot, OpenAI and others crawl from the same big cloud networks the CDNs use.
+ *   verified      the address passed the vendor's check
+ *   spoofed       the vendor documents a check and the address failed it
+ *   unverifiable  no address, an address on a CDN edge, or a vendor that documents no usable check
+ */
+import type { Deps } from "../deps.ts";
+import type { VerificationRecord } from "../store/records.ts";
+import { catalogEntry } from "./classify.ts";
+import { parseIp } from "./cidr.ts";
+import { RangeRegistry } from "./ranges/registry.ts";
+import { ReverseDnsChecker } from "./rdns.ts";
+import type { CatalogEntry } from "./types.ts";
+
+export type VerifyOutcome = Omit<VerificationRecord, "checked_at">;
+
+/** Whether a check can ever run for this crawler; if not, a hit is unverifiable at arrival. */
+export function hasCheck(entry: CatalogEntry | null, registry?: RangeRegistry): boolean {
+  if (!entry) return false;
+  if (entry.verify.rdns.length > 0) return true;
+  return entry.verify.lists.some((id) => (registry ? registry.get(id).size > 0 : true));
+}
+
+export class Verifier {
+  readonly ranges = new RangeRegistry();
+  readonly rdns: ReverseDnsChecker;
+  constructor(private deps: Deps) {
+    this.rdns = new ReverseDnsChecker(deps.dns);
+  }
+
+  async verify(token: string, ip: string | null): Promise<VerifyOutcome> {
+    if (!ip) return { outcome: "unverifiable", method: "none", reason: "no address" };
+    const parsed = parseIp(ip);
+    if (!parsed) return { outcome: "unverifiable", method: "none", reason: "no valid address" };
+    const entry = catalogEntry(token);
+    if (!entry) return { outcome: "unverifiable", method: "none", reason: "unknown vendor" };
+    await this.ranges.syncFromKv(this.deps.kv, this.deps.clock.now());
+    const lists = entry.verify.lists.filter((id) => this.ranges.get(id).size > 0);
+    if (lists.length === 0 && entry.verify.rdns.length === 0) {
+      return { outcome: "unverifiable", method: "none", reason: "vendor documents no check" };
+    }
+    for (const id of lists) {
+      if (this.ranges.get(id).has(parsed)) {
+        return { outcome: "verified", method: "ip_list", reason: `in ${id}` };
+      }
+    }
+    let rdnsReason = "";
+    if (entry.verify.rdns.length > 0) {
+      const r = await this.rdns.check(
+        token,
+        ip,
+        entry.verify.rdns,
+        entry.verify.forward,
+        this.deps.clock.now(),
+      );
+      if (r.confirmed) return { outcome: "verified", method: "reverse_dns", reason: r.reason };
+      rdnsReason = r.reason;
+    }
+    const cdn = this.ranges.cdnEdge(parsed);
+    if (cdn) return { outcome: "unverifiable", method: "none", reason: `address is a CDN edge (${cdn})` };
+    const method = entry.verify.rdns.length > 0 ? "reverse_dns" : "ip_list";
+    const reason = [lists.length ? "not in the vendor's published list" : "", rdnsReason].filter(Boolean)
+      .join("; ");
+    return { outcome: "spoofed", method, reason };
+  }
+}
+
+// One verifier per KV store (per process in production): it holds the lists and the DNS cache.
+const verifiers = new WeakMap<Deno.Kv, Verifier>();
+
+export function verifierFor(deps: Deps): Verifier {
+  let v = verifiers.get(deps.kv);
+  if (!v) {
+    v = new Verifier(deps);
+    verifiers.set(deps.kv, v);
+  }
+  return v;
+}
