@@ -1,0 +1,194 @@
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  type CrawlHit,
+  createCrawlReporter,
+  type ReporterOptions,
+} from "../src/index.ts";
+import {
+  collectingLogger,
+  FakeTimers,
+  GOOGLEBOT,
+  scriptedEndpoint,
+  seen,
+  type SeenOptions,
+  UUID,
+} from "./support.ts";
+
+/** Reports one request through a real reporter and returns the hit as it went over the wire. */
+async function reportOne(
+  url: string,
+  o: SeenOptions = {},
+  options: Partial<ReporterOptions> = {},
+  ua = GOOGLEBOT,
+): Promise<CrawlHit> {
+  const timers = new FakeTimers();
+  const endpoint = scriptedEndpoint(timers);
+  const reporter = createCrawlReporter({
+    serverKey: "svc_sk_prod_test_key_123",
+    baseUrl: "https://collect.test",
+    fetch: endpoint.fetch,
+    timers,
+    logger: collectingLogger(),
+    ...options,
+  });
+  const [req, res] = seen(url, ua, o);
+  reporter.observe(req, res, timers.now() - 250);
+  await reporter.flush();
+  assert.equal(endpoint.calls.length, 1);
+  assert.equal(endpoint.calls[0].body.events.length, 1);
+  return endpoint.calls[0].body.events[0];
+}
+
+describe("hit fields", () => {
+  test("a hit carries exactly the CrawlEvent fields", async () => {
+    const hit = await reportOne("/pricing", {
+      status: 200,
+      headers: {
+        host: "www.acme.test",
+        referer: "https://news.example/story?id=7#top",
+      },
+    });
+    assert.deepEqual(Object.keys(hit).sort(), [
+      "event_id",
+      "event_type",
+      "host",
+      "ip",
+      "method",
+      "path",
+      "referer_host",
+      "status",
+      "timestamp",
+      "user_agent",
+    ]);
+    assert.equal(hit.event_type, "$crawl");
+    assert.match(hit.event_id, UUID);
+    assert.equal(
+      hit.timestamp,
+      "2026-11-20T11:59:59.750Z",
+      "the time the request arrived",
+    );
+    assert.equal(hit.host, "www.acme.test");
+    assert.equal(hit.path, "/pricing");
+    assert.equal(hit.method, "GET");
+    assert.equal(hit.status, 200);
+    assert.equal(hit.user_agent, GOOGLEBOT);
+    assert.equal(hit.ip, "203.0.113.7");
+    assert.equal(hit.referer_host, "news.example");
+  });
+
+  test("the port is dropped from the host and the host is lower-cased", async () => {
+    assert.equal(
+      (await reportOne("/", { headers: { host: "ACME.test:8443" } })).host,
+      "acme.test",
+    );
+    assert.equal(
+      (await reportOne("/", { headers: { host: "[::1]:8000" } })).host,
+      "[::1]",
+    );
+  });
+
+  test("the host comes from an absolute request URL when there is no Host header", async () => {
+    const hit = await reportOne("https://shop.acme.test:8080/cart-page", {
+      headers: { host: "" },
+    });
+    assert.equal(hit.host, "shop.acme.test");
+  });
+
+  test("query parameters are removed unless allowlisted", async () => {
+    assert.equal(
+      (await reportOne("/search?q=jane%40mail.test&page=2&utm_source=x")).path,
+      "/search",
+    );
+    const kept = await reportOne("/search?q=jane&page=2&lang=de&page=3", {}, {
+      queryAllowlist: ["page", "lang"],
+    });
+    assert.equal(kept.path, "/search?page=2&lang=de&page=3");
+  });
+
+  test("the path is cut to 1024 characters and the user agent to 512", async () => {
+    const longPath = "/" + "a".repeat(2000);
+    const longUa = "Mozilla/5.0 (compatible; LongBot/1.0; +http://long.test/" +
+      "x".repeat(700) + ")";
+    const hit = await reportOne(longPath, {}, {}, longUa);
+    assert.equal(hit.path.length, 1024);
+    assert.equal(hit.user_agent.length, 512);
+    assert.equal(hit.user_agent, longUa.slice(0, 512));
+  });
+
+  test("final status and method are carried as sent; a null status stays null", async () => {
+    assert.equal((await reportOne("/moved", { status: 301 })).status, 301);
+    assert.equal(
+      (await reportOne("/p", { status: null, contentType: null })).status,
+      null,
+    );
+    assert.equal((await reportOne("/p", { method: "head" })).method, "HEAD");
+  });
+
+  test("a referer gives only its host, and a malformed or missing one gives null", async () => {
+    assert.equal(
+      (await reportOne("/", { headers: { referer: "not a url" } }))
+        .referer_host,
+      null,
+    );
+    assert.equal((await reportOne("/")).referer_host, null);
+    const hit = await reportOne("/", {
+      headers: { referer: "https://user:pw@Search.Example:8080/path?q=secret" },
+    });
+    assert.equal(hit.referer_host, "search.example");
+  });
+});
+
+describe("hit fields: client address", () => {
+  const forwarded = {
+    "x-forwarded-for": "198.51.100.9, 10.0.0.2",
+    "x-forwarded-host": "www.acme.test",
+  };
+
+  test("forwarding headers are ignored unless the proxy is trusted", async () => {
+    const hit = await reportOne("/", {
+      headers: { ...forwarded, host: "internal:3000" },
+      socketIp: "10.0.0.2",
+    });
+    assert.equal(hit.ip, "10.0.0.2");
+    assert.equal(hit.host, "internal");
+  });
+
+  test("with trustProxy the first X-Forwarded-For hop and X-Forwarded-Host are used", async () => {
+    const hit = await reportOne("/", {
+      headers: { ...forwarded, host: "internal:3000" },
+      socketIp: "10.0.0.2",
+    }, {
+      trustProxy: true,
+    });
+    assert.equal(hit.ip, "198.51.100.9");
+    assert.equal(hit.host, "www.acme.test");
+  });
+
+  test("with trustProxy the RFC 7239 Forwarded header wins", async () => {
+    const headers = {
+      forwarded: 'for="[2001:db8::7]:4711";proto=https, for=10.0.0.2',
+      "x-forwarded-for": "1.1.1.1",
+    };
+    assert.equal(
+      (await reportOne("/", { headers }, { trustProxy: true })).ip,
+      "2001:db8::7",
+    );
+  });
+
+  test("with trustProxy but no forwarding header the socket address is used", async () => {
+    assert.equal(
+      (await reportOne("/", { socketIp: "192.0.2.4" }, { trustProxy: true }))
+        .ip,
+      "192.0.2.4",
+    );
+  });
+
+  test("IPv4-mapped socket addresses are unwrapped and a missing one is null", async () => {
+    assert.equal(
+      (await reportOne("/", { socketIp: "::ffff:192.0.2.5" })).ip,
+      "192.0.2.5",
+    );
+    assert.equal((await reportOne("/", { socketIp: null })).ip, null);
+  });
+});
