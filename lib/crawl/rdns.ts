@@ -66,7 +66,7 @@ export class ReverseDnsChecker {
     if (matching.length === 0) return { confirmed: false, reason: "PTR name is not the vendor's" };
     if (!forward) return { confirmed: true, reason: "PTR name is the vendor's (reverse-only check)" };
     for (const name of matching) {
-      const addrs = await this.dns.forward(name.replace(/\.$/, ""));
+      const addrs = await this.dns.forward(name);
       if (addrs.some((a) => sameAddress(a, ip))) {
         return { confirmed: true, reason: "PTR name confirmed by forward lookup" };
       }
