@@ -29,8 +29,15 @@ class U32s {
     }
     this.a[this.n++] = v;
   }
+  /** Makes room for exactly `extra` more values, so that a known row count wastes nothing. */
+  reserve(extra: number) {
+    if (this.n + extra <= this.a.length) return;
+    const b = new Uint32Array(this.n + extra);
+    b.set(this.a.subarray(0, this.n));
+    this.a = b;
+  }
   done(): Uint32Array {
-    return this.a.slice(0, this.n);
+    return this.n === this.a.length ? this.a : this.a.slice(0, this.n);
   }
 }
 
@@ -104,6 +111,17 @@ export function buildAsnTable(csvFiles: Iterable<Uint8Array>): AsnTable {
   const v6 = { start: new U32s(), end: new U32s(), asn: new U32s(), org: new U32s() };
   const s: number[] = [0, 0, 0, 0], e: number[] = [0, 0, 0, 0], asnWords: number[] = [0, 0, 0, 0];
   for (const b of csvFiles) {
+    // Size the columns once for this file's rows, judged by its first row's address family.
+    let rows = 0;
+    for (let i = b.indexOf(NL); i >= 0; i = b.indexOf(NL, i + 1)) rows++;
+    if (b.length && b[b.length - 1] !== NL) rows++;
+    const firstComma = b.indexOf(COMMA);
+    const family = firstComma > 0 ? addressWords(b, 0, firstComma, s) : null;
+    const cols = family === 6 ? v6 : v4, width = family === 6 ? 4 : 1;
+    cols.start.reserve(rows * width),
+      cols.end.reserve(rows * width),
+      cols.asn.reserve(rows),
+      cols.org.reserve(rows);
     let pos = 0;
     while (pos < b.length) {
       let nl = b.indexOf(NL, pos);
@@ -111,10 +129,10 @@ export function buildAsnTable(csvFiles: Iterable<Uint8Array>): AsnTable {
       const c1 = b.indexOf(COMMA, pos), c2 = c1 < 0 ? -1 : b.indexOf(COMMA, c1 + 1);
       const c3raw = c2 < 0 ? -1 : b.indexOf(COMMA, c2 + 1);
       const c3 = c3raw < 0 || c3raw > nl ? nl : c3raw;
-      const line = { from: pos, to: nl };
+      const from = pos;
       pos = nl + 1;
-      if (c1 < 0 || c2 < 0 || c2 > line.to) continue;
-      const fs = addressWords(b, line.from, c1, s), fe = addressWords(b, c1 + 1, c2, e);
+      if (c1 < 0 || c2 < 0 || c2 > nl) continue;
+      const fs = addressWords(b, from, c1, s), fe = addressWords(b, c1 + 1, c2, e);
       if (!fs || fs !== fe) continue;
       let asnEnd = c3;
       while (asnEnd > c2 + 1 && b[asnEnd - 1] === CR) asnEnd--;
@@ -122,7 +140,7 @@ export function buildAsnTable(csvFiles: Iterable<Uint8Array>): AsnTable {
       const asn = asnWords[3];
       let org = nameOfAsn.get(asn);
       if (org === undefined) {
-        const name = c3 < line.to ? decodeName(b, c3 + 1, line.to) : "";
+        const name = c3 < nl ? decodeName(b, c3 + 1, nl) : "";
         org = name ? names.push(name) - 1 : 0;
         nameOfAsn.set(asn, org);
       }

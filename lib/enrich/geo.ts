@@ -106,15 +106,18 @@ async function openCity(path: string | null | undefined, warnings: string[]) {
 async function openAsn(path: string | null | undefined, warnings: string[]): Promise<AsnTable | null> {
   const found = await resolve(path, ASN_PACKAGE, "ASN", warnings);
   if (!found) return null;
-  const files: Uint8Array[] = [];
-  for (const file of await filesAt(found, pickAsnCsv)) {
-    try {
-      files.push(await Deno.readFile(file));
-    } catch (e) {
-      warnings.push(`geo: cannot read ASN table ${file}: ${(e as Error).message}`);
+  const names = await filesAt(found, pickAsnCsv);
+  // One file in memory at a time: each is read when the builder reaches it.
+  function* files() {
+    for (const file of names) {
+      try {
+        yield Deno.readFileSync(file);
+      } catch (e) {
+        warnings.push(`geo: cannot read ASN table ${file}: ${(e as Error).message}`);
+      }
     }
   }
-  const table = buildAsnTable(files);
+  const table = buildAsnTable(files());
   if (table.size.v4 + table.size.v6 === 0) {
     warnings.push(`geo: no ASN ranges found at ${found}; network fields stay null`);
     return null;
