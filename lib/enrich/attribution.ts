@@ -170,3 +170,24 @@ function sourceName(raw: string): string {
   }
   return v;
 }
+
+/**
+ * The attribution input of a web event, by the conventions of docs/events.md: `properties.referrer`,
+ * `properties.url`, `properties.utm_*`, `context.last_touch`. `pageHost` defaults to the URL's host.
+ */
+export function attributionInputOf(
+  ev: { properties: Record<string, unknown>; context?: Record<string, unknown> | null },
+  pageHost: string | null = null,
+): AttributionInput {
+  const p = ev.properties;
+  const utm: Partial<Utm> = {};
+  for (const f of UTM_FIELDS) utm[f] = clean(p[`utm_${f}`]);
+  const lt = ev.context?.last_touch;
+  return {
+    referrer: clean(p.referrer),
+    url: clean(p.url),
+    utm,
+    lastTouch: lt && typeof lt === "object" && !Array.isArray(lt) ? lt as LastTouch : null,
+    pageHost,
+  };
+}

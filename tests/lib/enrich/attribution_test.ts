@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { attribute, type AttributionInput } from "../../../lib/enrich/attribution.ts";
+import { attribute, type AttributionInput, attributionInputOf } from "../../../lib/enrich/attribution.ts";
 
 const PAGE = "https://acme.test/pricing";
 const from = (referrer: string | null, url = PAGE, more: Partial<AttributionInput> = {}) =>
@@ -220,4 +220,27 @@ Deno.test("attribution: any input gives one of the eight channels and a non-empt
       assert.equal(a.channel === "Direct" ? a.referrer_host : null, null);
     }),
   );
+});
+
+Deno.test("attribution: an event's properties and context give the input by the event conventions", () => {
+  const ev = {
+    properties: {
+      path: "/pricing",
+      url: "https://acme.test/pricing?utm_source=google",
+      referrer: "https://www.google.com/",
+      utm_medium: "cpc",
+      utm_campaign: 42, // not a string: ignored
+    },
+    context: { last_touch: { source: "x", medium: "social" } },
+  };
+  const input = attributionInputOf(ev);
+  assert.deepEqual(input.utm, { source: null, medium: "cpc", campaign: null, term: null, content: null });
+  const a = attribute(input);
+  assert.deepEqual([a.channel, a.source, a.referrer_host], ["Paid Search", "google", "www.google.com"]);
+  assert.deepEqual(a.utm, { source: "google", medium: "cpc", campaign: null, term: null, content: null });
+  const fallback = attribute(
+    attributionInputOf({ properties: { url: "https://acme.test/" }, context: ev.context }),
+  );
+  assert.deepEqual(pick(fallback), ["Organic Social", "x"]);
+  assert.equal(attributionInputOf({ properties: {}, context: { last_touch: "junk" } }).lastTouch, null);
 });
