@@ -34,7 +34,7 @@ export interface Engine {
   aggregateMany(scope: Scope, opts: AggregateOptions[]): Promise<AggregateResult[]>;
   /** Metrics over crawler hits (placed at their corrected timestamp), verification outcome joined. */
   hitsAggregate(scope: HitScope, opts: HitAggregateOptions): Promise<HitAggregateResult>;
-  /** Ordered per-session sequences (sessions ordered by start; `limit` keeps the newest). */
+  /** Ordered per-session sequences, newest session first (`limit` keeps the newest). */
   sessions(scope: Scope, opts?: SessionsOptions): Promise<SessionSeq[]>;
   /** Conversion through ordered steps (2-8). */
   funnel(scope: Scope, opts: FunnelOptions): Promise<FunnelResult>;

@@ -26,6 +26,7 @@ import type {
   Row,
   Scope,
   SessionSeq,
+  SessionsOptions,
   StepDef,
 } from "./types.ts";
 
@@ -160,6 +161,7 @@ const eventMatches = (e: StoredEvent, filters: Filter[] | undefined, sessions: M
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
+const div1000 = (x: number | null) => (x === null ? null : x / 1000);
 
 function metricsOf(
   group: StoredEvent[],
@@ -182,9 +184,9 @@ function metricsOf(
     events: group.length,
     views_per_session: ratio(pageviews.length, sess.size),
     bounce_rate: ratio(infos.filter((s) => s.pv <= 1).length, sess.size),
-    session_duration_s: mean(infos.map((s) => (s.last - s.first) / 1000)),
-    engagement_time_s: mean(
-      leaves.map((e) => num(e.properties.engagement_time_ms)).filter((x) => x !== null).map((x) => x! / 1000),
+    session_duration_s: div1000(mean(infos.map((s) => s.last - s.first))),
+    engagement_time_s: div1000(
+      mean(leaves.map((e) => num(e.properties.engagement_time_ms)).filter((x) => x !== null) as number[]),
     ),
     scroll_depth_percent: mean(
       leaves.map((e) => num(e.properties.depth_percent)).filter((x) => x !== null) as number[],
@@ -335,22 +337,25 @@ export function naiveHitsAggregate(
   };
 }
 
-/** Sessions in scope, ordered by start; with filters, only sessions with a matching event. */
-export function naiveSessions(all: StoredEvent[], scope: Scope, matchFilters = true): SessionSeq[] {
+/**
+ * Sessions in scope, newest first (by start, then first event order); with filters and `matchFilters`,
+ * only sessions with a matching event. Visitor and session numbers count in output order.
+ */
+export function naiveSessions(all: StoredEvent[], scope: Scope, opts: SessionsOptions = {}): SessionSeq[] {
   const scoped = all.filter((e) => inScope(e, scope));
   const infos = sessionInfos(scoped);
-  const visitors = new Map<string, number>();
-  const out: SessionSeq[] = [];
+  const matchFilters = opts.matchFilters ?? true;
   const list = [...infos.values()].filter((s) =>
     !matchFilters || s.events.some((e) => eventMatches(e, scope.filters, infos))
   );
-  list.sort((a, b) => a.first - b.first || orderCmp(a.events[0], b.events[0]));
-  for (const s of list) {
+  list.sort((a, b) => b.first - a.first || orderCmp(b.events[0], a.events[0]));
+  const visitors = new Map<string, number>();
+  return list.slice(0, opts.limit).map((s, i) => {
     const f = s.events[0];
     if (!visitors.has(f.anonymous_id)) visitors.set(f.anonymous_id, visitors.size);
-    out.push({
+    return {
       visitor: visitors.get(f.anonymous_id)!,
-      session: out.length,
+      session: i,
       start: s.first,
       end: s.last,
       source: f.source,
@@ -363,9 +368,8 @@ export function naiveSessions(all: StoredEvent[], scope: Scope, matchFilters = t
         page: e.path,
         element: e.element,
       })),
-    });
-  }
-  return out;
+    };
+  });
 }
 
 const stepMatches = (e: StoredEvent, d: StepDef, infos: Map<string, SessionInfo>) =>

@@ -177,7 +177,7 @@ export interface SessionSeq {
 }
 
 export interface SessionsOptions {
-  /** newest first when limited; default: all */
+  /** sessions come newest first; default: all */
   limit?: number;
   /** include only sessions with at least one event matching scope.filters (default true when filters exist) */
   matchFilters?: boolean;

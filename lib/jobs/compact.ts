@@ -1,0 +1,301 @@
+/**
+ * Compaction: folds closed windows of raw events and hits into immutable columnar parts, then merges
+ * small parts of one day. Every step is safe to crash after and rerun:
+ *  1. the part's chunks are written under a "building" mark (a rerun deletes chunks of an unpublished part);
+ *  2. the index entry is published `pending` in the same atomic commit that clears the mark;
+ *     readers skip raw keys of pending parts, so nothing counts twice;
+ *  3. the raw keys of its rows are deleted (a rerun deletes them again from the part's own id column);
+ *  4. the entry is marked not pending.
+ * Merges swap index entries atomically (checked against concurrent change) and leave the old chunks as
+ * garbage named in the mark, deleted afterwards. Addresses are never in records, so never in parts.
+ */
+import type { Deps } from "../deps.ts";
+import { dayNumber, keys } from "../store/keys.ts";
+import { ENV_NAMES, type EnvName, type Org } from "../store/records.ts";
+import { type AnyRecord, buildPart, partRawKeys, partRecords } from "../parts/build.ts";
+import {
+  deleteChunks,
+  listParts,
+  newPartId,
+  type PartKind,
+  type PartMeta,
+  writeChunks,
+} from "../parts/store.ts";
+
+export interface CompactOptions {
+  /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
+  graceMs?: number;
+  /** rows per new part at most; default 200,000 */
+  maxRows?: number;
+  /** tests: throw at a named step to simulate a crash */
+  failAt?: (step: CompactStep) => void;
+}
+
+export type CompactStep =
+  | "chunks_written"
+  | "published"
+  | "raw_partly_deleted"
+  | "raw_deleted"
+  | "merge_chunks_written"
+  | "merge_swapped";
+
+interface Mark {
+  building: string | null;
+  garbage: string[];
+  lease_until: number;
+}
+
+const LEASE_MS = 10 * 60_000;
+const MERGE_MAX_ROWS = 400_000;
+const MERGE_MAX_SOURCES = 16;
+
+export interface CompactReport {
+  parts: number;
+  rows: number;
+  merged: number;
+}
+
+/** Compacts every organization's environments; the cron entry point. */
+export async function compactAll(deps: Deps, opts: CompactOptions = {}): Promise<CompactReport> {
+  const total: CompactReport = { parts: 0, rows: 0, merged: 0 };
+  for await (const o of deps.kv.list<Org>({ prefix: keys.orgs() })) {
+    for (const env of ENV_NAMES) {
+      for (const kind of ["ev", "hit"] as const) {
+        const r = await compact(deps, o.value.id, env, kind, opts);
+        total.parts += r.parts;
+        total.rows += r.rows;
+        total.merged += r.merged;
+      }
+    }
+  }
+  return total;
+}
+
+/** Runs compaction every minute (call once from main.ts). */
+export function startCompaction(deps: Deps): Promise<void> {
+  return Deno.cron("compact read parts", "* * * * *", async () => {
+    try {
+      const r = await compactAll(deps);
+      if (r.parts || r.merged) deps.log.info("compaction", { ...r });
+    } catch (err) {
+      deps.log.error("compaction failed", { error: String(err).slice(0, 500) });
+    }
+  });
+}
+
+async function setMark(kv: Deno.Kv, key: Deno.KvKey, mark: Mark) {
+  await kv.set(key, mark);
+}
+
+export async function compact(
+  deps: Deps,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+  opts: CompactOptions = {},
+): Promise<CompactReport> {
+  const { kv, clock } = deps;
+  const report: CompactReport = { parts: 0, rows: 0, merged: 0 };
+  const markKey = keys.compactMark(org, env, kind);
+  const cur = await kv.get<Mark>(markKey);
+  const now = clock.now();
+  if (cur.value && cur.value.lease_until > now) return report; // another run holds it
+  const mark: Mark = {
+    building: cur.value?.building ?? null,
+    garbage: cur.value?.garbage ?? [],
+    lease_until: now + LEASE_MS,
+  };
+  const got = await kv.atomic().check(cur).set(markKey, mark).commit();
+  if (!got.ok) return report;
+  try {
+    await recover(deps, org, env, kind, mark, markKey, opts);
+    const cutoff = now - (opts.graceMs ?? 120_000);
+    for (let round = 0; round < 1000; round++) {
+      const raw = await closedRaw(kv, org, env, kind, cutoff, opts.maxRows ?? 200_000);
+      if (raw.length === 0) break;
+      for (const group of byDay(raw, kind)) {
+        await publish(deps, org, env, kind, group, mark, markKey, opts);
+        report.parts++;
+        report.rows += group.length;
+      }
+    }
+    report.merged = await mergeSmall(deps, org, env, kind, cutoff, mark, markKey, opts);
+  } finally {
+    mark.lease_until = 0;
+    await setMark(kv, markKey, mark);
+  }
+  return report;
+}
+
+/** Finishes what a crashed run left: unpublished chunks, garbage chunks, pending parts. */
+async function recover(
+  deps: Deps,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+  mark: Mark,
+  markKey: Deno.KvKey,
+  opts: CompactOptions,
+) {
+  const { kv } = deps;
+  if (mark.building) {
+    const published = await kv.get(keys.part(org, env, kind, mark.building));
+    if (!published.value) await deleteChunks(kv, mark.building);
+    mark.building = null;
+  }
+  for (const id of mark.garbage) await deleteChunks(kv, id);
+  mark.garbage = [];
+  await setMark(kv, markKey, mark);
+  for (const { meta } of await listParts(kv, org, env, kind)) {
+    if (meta.pending) await deleteRaw(deps, org, env, meta, opts);
+  }
+}
+
+async function closedRaw(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+  cutoff: number,
+  max: number,
+) {
+  const prefix = kind === "ev" ? keys.rawEvents(org, env) : keys.rawHits(org, env);
+  const out: AnyRecord[] = [];
+  for await (
+    const e of kv.list<AnyRecord>({ start: prefix, end: [...prefix, cutoff] }, {
+      limit: max,
+      batchSize: 1000,
+    })
+  ) {
+    out.push(e.value);
+  }
+  return out;
+}
+
+/** One part per UTC day of placement time, so parts have tight time ranges. */
+function byDay(rows: AnyRecord[], kind: PartKind): AnyRecord[][] {
+  const days = new Map<number, AnyRecord[]>();
+  for (const r of rows) {
+    const d = dayNumber(kind === "ev" ? r.received_at : (r as { timestamp: number }).timestamp);
+    let g = days.get(d);
+    if (!g) days.set(d, g = []);
+    g.push(r);
+  }
+  return [...days.values()];
+}
+
+async function publish(
+  deps: Deps,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+  records: AnyRecord[],
+  mark: Mark,
+  markKey: Deno.KvKey,
+  opts: CompactOptions,
+  replaces: { meta: PartMeta; versionstamp: string }[] = [],
+): Promise<PartMeta | null> {
+  const { kv, clock } = deps;
+  const built = await buildPart(kv, org, kind, records);
+  const id = newPartId(clock.now());
+  mark.building = id;
+  await setMark(kv, markKey, mark);
+  const chunks = await writeChunks(kv, id, built.encoded.blob);
+  opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
+  const meta: PartMeta = {
+    id,
+    kind,
+    rows: built.rows,
+    min_t: built.min_t,
+    max_t: built.max_t,
+    min_rt: built.min_rt,
+    max_rt: built.max_rt,
+    day: dayNumber(built.min_t),
+    chunks,
+    bytes: built.encoded.blob.length,
+    columns: built.encoded.columns,
+    pending: replaces.length === 0,
+    pending_verification: built.pending_verification,
+    created_at: clock.now(),
+  };
+  const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };
+  const op = kv.atomic().set(keys.part(org, env, kind, id), meta).set(markKey, next);
+  for (const r of replaces) {
+    op.check({ key: keys.part(org, env, kind, r.meta.id), versionstamp: r.versionstamp }).delete(
+      keys.part(org, env, kind, r.meta.id),
+    );
+  }
+  const res = await op.commit();
+  if (!res.ok) {
+    await deleteChunks(kv, id); // a source part changed under a merge: drop the merged copy
+    mark.building = null;
+    await setMark(kv, markKey, mark);
+    return null;
+  }
+  Object.assign(mark, next);
+  if (replaces.length) {
+    opts.failAt?.("merge_swapped");
+    for (const g of mark.garbage) await deleteChunks(kv, g);
+    mark.garbage = [];
+    await setMark(kv, markKey, mark);
+    return meta;
+  }
+  opts.failAt?.("published");
+  await deleteRaw(deps, org, env, meta, opts);
+  return meta;
+}
+
+/** Deletes the raw keys a pending part holds, then marks it complete. */
+async function deleteRaw(deps: Deps, org: string, env: EnvName, meta: PartMeta, opts: CompactOptions) {
+  const { kv } = deps;
+  const rawKeys = await partRawKeys(kv, org, env, meta);
+  for (let i = 0; i < rawKeys.length; i += 200) {
+    const op = kv.atomic();
+    for (const k of rawKeys.slice(i, i + 200)) op.delete(k);
+    await op.commit();
+    if (i === 0 && rawKeys.length > 200) opts.failAt?.("raw_partly_deleted");
+  }
+  opts.failAt?.("raw_deleted");
+  const key = keys.part(org, env, meta.kind, meta.id);
+  const entry = await kv.get<PartMeta>(key);
+  if (entry.value) await kv.atomic().check(entry).set(key, { ...entry.value, pending: false }).commit();
+}
+
+/** Merges the parts of a day when the day is closed and has several, or when it has many small ones. */
+async function mergeSmall(
+  deps: Deps,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+  cutoff: number,
+  mark: Mark,
+  markKey: Deno.KvKey,
+  opts: CompactOptions,
+) {
+  const { kv } = deps;
+  const days = new Map<number, { meta: PartMeta; versionstamp: string }[]>();
+  for (const p of await listParts(kv, org, env, kind)) {
+    if (p.meta.pending) continue;
+    let d = days.get(p.meta.day);
+    if (!d) days.set(p.meta.day, d = []);
+    d.push(p);
+  }
+  let merged = 0;
+  for (const [day, list] of days) {
+    const closed = (day + 1) * 86_400_000 <= cutoff;
+    if (list.length < 2 || (!closed && list.length < 6)) continue;
+    list.sort((a, b) => a.meta.rows - b.meta.rows);
+    const take: typeof list = [];
+    let rows = 0;
+    for (const p of list) {
+      if (take.length >= MERGE_MAX_SOURCES || rows + p.meta.rows > MERGE_MAX_ROWS) break;
+      take.push(p);
+      rows += p.meta.rows;
+    }
+    if (take.length < 2) continue;
+    const records: AnyRecord[] = [];
+    for (const p of take) records.push(...await partRecords(kv, org, env, p.meta));
+    if (await publish(deps, org, env, kind, records, mark, markKey, opts, take)) merged += take.length;
+  }
+  return merged;
+}

@@ -1,0 +1,117 @@
+/** Turning stored records into an encoded part (and parts back into records, for merging). */
+import { keys } from "../store/keys.ts";
+import type { EnvName, StoredEvent, StoredHit, Verification, VerificationRecord } from "../store/records.ts";
+import { decodeBatch, encodeBatch, type EncodedBatch } from "./codec.ts";
+import type { Batch, NumCol, StrCol } from "./columns.ts";
+import { buildEventBatch, reconstructEvents } from "./event_batch.ts";
+import { buildHitBatch, reconstructHits } from "./hit_batch.ts";
+import { type PartKind, type PartMeta, readBlob } from "./store.ts";
+
+export type AnyRecord = StoredEvent | StoredHit;
+
+/** Later verification outcomes of these hits, by hit id. */
+export async function verificationOutcomes(
+  kv: Deno.Kv,
+  org: string,
+  ids: string[],
+): Promise<Map<string, Verification>> {
+  const out = new Map<string, Verification>();
+  const jobs: Promise<void>[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const slice = ids.slice(i, i + 10);
+    jobs.push(
+      kv.getMany<VerificationRecord[]>(slice.map((id) => keys.verification(org, id))).then((got) => {
+        got.forEach((g, j) => g.value && out.set(slice[j], g.value.outcome));
+      }),
+    );
+    if (jobs.length >= 32) await Promise.all(jobs.splice(0));
+  }
+  await Promise.all(jobs);
+  return out;
+}
+
+export interface BuiltPart {
+  encoded: EncodedBatch;
+  rows: number;
+  min_t: number;
+  max_t: number;
+  min_rt: number;
+  max_rt: number;
+  pending_verification: number;
+}
+
+function range(values: Float64Array): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
+export async function buildPart(
+  kv: Deno.Kv,
+  org: string,
+  kind: PartKind,
+  records: AnyRecord[],
+): Promise<BuiltPart> {
+  let batch: Batch;
+  let pendingVerification = 0;
+  if (kind === "ev") batch = buildEventBatch(records as StoredEvent[]);
+  else {
+    const hits = records as StoredHit[];
+    const outcomes = await verificationOutcomes(kv, org, hits.map((h) => h.id));
+    batch = buildHitBatch(hits, (h) => outcomes.get(h.id) ?? h.verification);
+    const v = batch.cols.verification as StrCol;
+    const pendingCode = v.dict.indexOf("pending") + 1;
+    if (pendingCode > 0) { for (const c of v.codes) if (c === pendingCode) pendingVerification++; }
+  }
+  const [min_t, max_t] = range((batch.cols.t as NumCol).values);
+  const [min_rt, max_rt] = range((batch.cols[kind === "ev" ? "t" : "rt"] as NumCol).values);
+  return {
+    encoded: await encodeBatch(batch),
+    rows: batch.n,
+    min_t,
+    max_t,
+    min_rt,
+    max_rt,
+    pending_verification: pendingVerification,
+  };
+}
+
+/** All records of a published part (for merging). */
+export async function partRecords(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  meta: PartMeta,
+): Promise<AnyRecord[]> {
+  const batch = await decodeBatch({ n: meta.rows, columns: meta.columns }, await readBlob(kv, meta));
+  return meta.kind === "ev" ? reconstructEvents(batch, org, env) : reconstructHits(batch, org, env);
+}
+
+/** The raw keys a part's rows came from (to delete them after publishing). */
+export async function partRawKeys(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  meta: PartMeta,
+): Promise<Deno.KvKey[]> {
+  const rt = meta.kind === "ev" ? "t" : "rt";
+  const b = await decodeBatch(
+    { n: meta.rows, columns: meta.columns },
+    await readBlob(kv, meta),
+    (c) => c === "id" || c === rt,
+  );
+  const ids = b.cols.id as StrCol, times = b.cols[rt] as NumCol;
+  const out: Deno.KvKey[] = [];
+  for (let i = 0; i < b.n; i++) {
+    const id = ids.dict[ids.codes[i] - 1];
+    out.push(
+      meta.kind === "ev"
+        ? keys.rawEvent(org, env, times.values[i], id)
+        : keys.rawHit(org, env, times.values[i], id),
+    );
+  }
+  return out;
+}

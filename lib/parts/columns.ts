@@ -1,0 +1,78 @@
+/**
+ * Columnar batches: the in-memory form of a part (and of the raw tail at query time). Strings are
+ * dictionary-encoded (code 0 = null), numbers are Float64 (NaN = null). Building and reconstructing are
+ * exact inverses, so a part can be merged or re-encoded without losing anything.
+ */
+export interface StrCol {
+  kind: "str";
+  dict: string[]; // code c > 0 is dict[c - 1]
+  codes: Uint8Array | Uint16Array | Uint32Array;
+}
+
+export interface NumCol {
+  kind: "num";
+  values: Float64Array;
+}
+
+export type Column = StrCol | NumCol;
+
+export interface Batch {
+  n: number;
+  cols: Record<string, Column>;
+}
+
+/** Builds a string column from a value getter; `null`/`undefined` become code 0. */
+export function strCol(n: number, get: (i: number) => string | null | undefined): StrCol {
+  const index = new Map<string, number>();
+  const dict: string[] = [];
+  const tmp = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = get(i);
+    if (v === null || v === undefined) continue;
+    let c = index.get(v);
+    if (c === undefined) {
+      dict.push(v);
+      c = dict.length;
+      index.set(v, c);
+    }
+    tmp[i] = c;
+  }
+  return { kind: "str", dict, codes: narrow(tmp, dict.length) };
+}
+
+export function narrow(codes: Uint32Array, max: number): Uint8Array | Uint16Array | Uint32Array {
+  if (max < 256) return Uint8Array.from(codes);
+  if (max < 65536) return Uint16Array.from(codes);
+  return codes;
+}
+
+export function numCol(n: number, get: (i: number) => number | null | undefined): NumCol {
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = get(i);
+    values[i] = v === null || v === undefined ? NaN : v;
+  }
+  return { kind: "num", values };
+}
+
+export const strAt = (
+  c: StrCol,
+  i: number,
+): string | null => (c.codes[i] === 0 ? null : c.dict[c.codes[i] - 1]);
+export const numAt = (
+  c: NumCol,
+  i: number,
+): number | null => (Number.isNaN(c.values[i]) ? null : c.values[i]);
+
+/** Rough bytes a decoded batch holds, for the cache's budget. */
+export function batchBytes(b: Batch): number {
+  let bytes = 64;
+  for (const c of Object.values(b.cols)) {
+    if (c.kind === "num") bytes += c.values.byteLength;
+    else {
+      bytes += c.codes.byteLength + 32 * c.dict.length;
+      for (const s of c.dict) bytes += 2 * s.length;
+    }
+  }
+  return bytes;
+}

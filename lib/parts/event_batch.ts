@@ -1,0 +1,149 @@
+/**
+ * StoredEvent[] ⇄ columnar batch. Rows are sorted by visitor, session, then time, so a session's events
+ * are contiguous and in order inside a batch; properties get one column each (JSON values), rare ones
+ * share a rest column. Nothing is dropped: reconstruct(build(x)) equals x in that order.
+ */
+import type { StoredEvent } from "../store/records.ts";
+import { type Batch, numAt, type NumCol, numCol, strAt, type StrCol, strCol } from "./columns.ts";
+
+/** At most this many property names get their own column per part. */
+const PROP_COLUMNS = 64;
+
+const dtOf = (e: StoredEvent) => {
+  const t = Date.parse(e.device_time);
+  return Number.isNaN(t) ? 0 : t;
+};
+
+/** Session order: receive time, device time, sequence number. */
+export function eventOrder(a: StoredEvent, b: StoredEvent): number {
+  return a.received_at - b.received_at || dtOf(a) - dtOf(b) || a.sequence_no - b.sequence_no;
+}
+
+export function sortEvents(events: StoredEvent[]): StoredEvent[] {
+  return events.sort((a, b) =>
+    a.anonymous_id < b.anonymous_id
+      ? -1
+      : a.anonymous_id > b.anonymous_id
+      ? 1
+      : a.session_id < b.session_id
+      ? -1
+      : a.session_id > b.session_id
+      ? 1
+      : eventOrder(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** Builds the batch of events (sorting them in place). */
+export function buildEventBatch(input: StoredEvent[]): Batch {
+  const ev = sortEvents(input);
+  const n = ev.length;
+  const freq = new Map<string, number>();
+  for (const e of ev) for (const k of Object.keys(e.properties)) freq.set(k, (freq.get(k) ?? 0) + 1);
+  const own = [...freq].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROP_COLUMNS).map((
+    [k],
+  ) => k);
+  const ownSet = new Set(own);
+  const s = (get: (e: StoredEvent) => string | null | undefined) => strCol(n, (i) => get(ev[i]));
+  const cols: Batch["cols"] = {
+    id: s((e) => e.id),
+    anon: s((e) => e.anonymous_id),
+    session: s((e) => e.session_id),
+    user: s((e) => e.user_id),
+    touchpoint: s((e) => e.touchpoint),
+    platform: s((e) => e.platform),
+    event_type: s((e) => e.event_type),
+    screen: s((e) => e.screen),
+    page: s((e) => e.path),
+    host: s((e) => e.host),
+    fp: s((e) => json(e.fingerprint)),
+    element: s((e) => e.element),
+    ctx: s((e) => JSON.stringify(e.context)),
+    country: s((e) => e.geo.country),
+    city: s((e) => e.geo.city),
+    as_org: s((e) => e.geo.as_org),
+    browser: s((e) => e.browser),
+    os: s((e) => e.os),
+    device_type: s((e) => e.device_type),
+    referrer_host: s((e) => e.referrer_host),
+    source: s((e) => e.source),
+    channel: s((e) => e.channel),
+    utm: s((e) => json(e.utm)),
+    traffic: s((e) => e.traffic),
+    crawler: s((e) => e.crawler),
+    dts: s((e) => (new Date(dtOf(e)).toISOString() === e.device_time ? null : e.device_time)),
+    t: numCol(n, (i) => ev[i].received_at),
+    dt: numCol(n, (i) => dtOf(ev[i])),
+    seq: numCol(n, (i) => ev[i].sequence_no),
+    gap: numCol(n, (i) => ev[i].gap_before),
+    asn: numCol(n, (i) => ev[i].geo.asn),
+    "p*": s((e) => {
+      const rest = Object.entries(e.properties).filter(([k]) => !ownSet.has(k));
+      return rest.length ? JSON.stringify(Object.fromEntries(rest)) : null;
+    }),
+  };
+  for (const k of own) {
+    cols[`p:${k}`] = s((e) => (k in e.properties ? JSON.stringify(e.properties[k]) : null));
+  }
+  return { n, cols };
+}
+
+/** The stored events of a batch, in batch order; org and env come from the part. */
+export function reconstructEvents(b: Batch, org: string, env: StoredEvent["env"]): StoredEvent[] {
+  const S = (name: string) => b.cols[name] as StrCol;
+  const N = (name: string) => b.cols[name] as NumCol;
+  const props = Object.keys(b.cols).filter((k) => k.startsWith("p:"));
+  const parse = (c: StrCol, i: number) => {
+    const v = strAt(c, i);
+    return v === null ? null : JSON.parse(v);
+  };
+  const out: StoredEvent[] = [];
+  for (let i = 0; i < b.n; i++) {
+    const properties: Record<string, unknown> = {};
+    for (const p of props) {
+      const c = S(p);
+      if (c.codes[i] !== 0) properties[p.slice(2)] = JSON.parse(c.dict[c.codes[i] - 1]);
+    }
+    Object.assign(properties, parse(S("p*"), i) ?? {});
+    out.push({
+      v: 1,
+      id: strAt(S("id"), i)!,
+      org,
+      touchpoint: strAt(S("touchpoint"), i)!,
+      env,
+      received_at: numAt(N("t"), i)!,
+      device_time: strAt(S("dts"), i) ?? new Date(N("dt").values[i]).toISOString(),
+      anonymous_id: strAt(S("anon"), i)!,
+      user_id: strAt(S("user"), i),
+      session_id: strAt(S("session"), i)!,
+      sequence_no: N("seq").values[i],
+      gap_before: N("gap").values[i],
+      platform: strAt(S("platform"), i) as StoredEvent["platform"],
+      event_type: strAt(S("event_type"), i)!,
+      screen: strAt(S("screen"), i)!,
+      path: strAt(S("page"), i)!,
+      host: strAt(S("host"), i),
+      fingerprint: parse(S("fp"), i),
+      element: strAt(S("element"), i),
+      properties,
+      context: parse(S("ctx"), i) ?? {},
+      geo: {
+        country: strAt(S("country"), i),
+        city: strAt(S("city"), i),
+        asn: numAt(N("asn"), i),
+        as_org: strAt(S("as_org"), i),
+      },
+      browser: strAt(S("browser"), i),
+      os: strAt(S("os"), i),
+      device_type: strAt(S("device_type"), i) as StoredEvent["device_type"],
+      referrer_host: strAt(S("referrer_host"), i),
+      source: strAt(S("source"), i)!,
+      channel: strAt(S("channel"), i) as StoredEvent["channel"],
+      utm: parse(S("utm"), i),
+      traffic: strAt(S("traffic"), i) as StoredEvent["traffic"],
+      crawler: strAt(S("crawler"), i),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+/**
+ * StoredHit[] ⇄ columnar batch, rows ordered by corrected timestamp. `verification` holds the effective
+ * outcome when the part was built (a record under keys.verification wins over the arrival outcome);
+ * rows still "pending" then are looked up again at query time.
+ */
+import type { StoredHit } from "../store/records.ts";
+import { type Batch, numAt, type NumCol, numCol, strAt, type StrCol, strCol } from "./columns.ts";
+
+export function buildHitBatch(
+  input: StoredHit[],
+  verification: (h: StoredHit) => StoredHit["verification"],
+): Batch {
+  const hs = input.sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const n = hs.length;
+  const s = (get: (h: StoredHit) => string | null) => strCol(n, (i) => get(hs[i]));
+  const num = (get: (h: StoredHit) => number | null) => numCol(n, (i) => get(hs[i]));
+  return {
+    n,
+    cols: {
+      id: s((h) => h.id),
+      touchpoint: s((h) => h.touchpoint),
+      host: s((h) => h.host),
+      page: s((h) => h.path),
+      method: s((h) => h.method),
+      ua: s((h) => h.user_agent),
+      referer_host: s((h) => h.referer_host),
+      crawler: s((h) => h.crawler),
+      vendor: s((h) => h.vendor),
+      category: s((h) => h.category),
+      site_file: s((h) => h.site_file),
+      country: s((h) => h.geo.country),
+      city: s((h) => h.geo.city),
+      as_org: s((h) => h.geo.as_org),
+      verification: s((h) => verification(h)),
+      via: s((h) => h.via),
+      t: num((h) => h.timestamp),
+      rt: num((h) => h.received_at),
+      status: num((h) => h.status),
+      crawled: num((h) => (h.crawled ? 1 : 0)),
+      asn: num((h) => h.geo.asn),
+    },
+  };
+}
+
+export function reconstructHits(b: Batch, org: string, env: StoredHit["env"]): StoredHit[] {
+  const S = (name: string) => b.cols[name] as StrCol;
+  const N = (name: string) => b.cols[name] as NumCol;
+  const out: StoredHit[] = [];
+  for (let i = 0; i < b.n; i++) {
+    out.push({
+      v: 1,
+      id: strAt(S("id"), i)!,
+      org,
+      touchpoint: strAt(S("touchpoint"), i)!,
+      env,
+      received_at: N("rt").values[i],
+      timestamp: N("t").values[i],
+      host: strAt(S("host"), i)!,
+      path: strAt(S("page"), i)!,
+      method: strAt(S("method"), i)!,
+      status: numAt(N("status"), i),
+      user_agent: strAt(S("ua"), i)!,
+      referer_host: strAt(S("referer_host"), i),
+      crawler: strAt(S("crawler"), i)!,
+      vendor: strAt(S("vendor"), i),
+      category: strAt(S("category"), i) as StoredHit["category"],
+      site_file: strAt(S("site_file"), i) as StoredHit["site_file"],
+      crawled: N("crawled").values[i] === 1,
+      geo: {
+        country: strAt(S("country"), i),
+        city: strAt(S("city"), i),
+        asn: numAt(N("asn"), i),
+        as_org: strAt(S("as_org"), i),
+      },
+      verification: strAt(S("verification"), i) as StoredHit["verification"],
+      via: strAt(S("via"), i) as StoredHit["via"],
+    });
+  }
+  return out;
+}

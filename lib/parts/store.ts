@@ -1,0 +1,97 @@
+/**
+ * Parts on KV: an index entry per part (its metadata: rows, time range, column directory) and the blob
+ * in chunks under KV's 64 KiB value limit. A part is visible only once its index entry exists; chunks
+ * are written before it and deleted after it is gone.
+ */
+import { keys } from "../store/keys.ts";
+import type { EnvName } from "../store/records.ts";
+import type { ColumnEntry } from "./codec.ts";
+
+export type PartKind = "ev" | "hit";
+export const CHUNK_BYTES = 60_000;
+
+export interface PartMeta {
+  id: string;
+  kind: PartKind;
+  rows: number;
+  /** placement time range (events: receive time; hits: corrected timestamp) */
+  min_t: number;
+  max_t: number;
+  /** receive-time range of the raw keys folded in */
+  min_rt: number;
+  max_rt: number;
+  /** UTC day (of min_rt) the part belongs to, for merging small parts */
+  day: number;
+  chunks: number;
+  bytes: number;
+  columns: ColumnEntry[];
+  /** true until the raw keys of its rows are deleted: readers skip raw keys of such parts */
+  pending: boolean;
+  /** hit parts: rows whose verification was still pending when the part was built */
+  pending_verification: number;
+  created_at: number;
+}
+
+export class PartGoneError extends Error {}
+
+export function newPartId(now: number): string {
+  const rand = crypto.getRandomValues(new Uint32Array(2));
+  return `${now.toString(36).padStart(9, "0")}-${rand[0].toString(36)}${rand[1].toString(36)}`;
+}
+
+export async function writeChunks(kv: Deno.Kv, partId: string, blob: Uint8Array): Promise<number> {
+  const count = Math.max(1, Math.ceil(blob.length / CHUNK_BYTES));
+  const writes: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i += 8) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(count, i + 8); j++) {
+      op.set(keys.partChunk(partId, j), blob.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+    }
+    writes.push(
+      op.commit().then((r) => {
+        if (!r.ok) throw new Error("chunk write failed");
+      }),
+    );
+    if (writes.length >= 8) await Promise.all(writes.splice(0));
+  }
+  await Promise.all(writes);
+  return count;
+}
+
+export async function readBlob(
+  kv: Deno.Kv,
+  meta: Pick<PartMeta, "id" | "chunks" | "bytes">,
+): Promise<Uint8Array> {
+  const blob = new Uint8Array(meta.bytes);
+  let seen = 0;
+  for await (const e of kv.list<Uint8Array>({ prefix: keys.partChunks(meta.id) }, { batchSize: 100 })) {
+    const i = e.key[2] as number;
+    blob.set(e.value, i * CHUNK_BYTES);
+    seen++;
+  }
+  if (seen !== meta.chunks) throw new PartGoneError(`part ${meta.id}: ${seen} of ${meta.chunks} chunks`);
+  return blob;
+}
+
+export async function deleteChunks(kv: Deno.Kv, partId: string): Promise<void> {
+  const ks: Deno.KvKey[] = [];
+  for await (const e of kv.list({ prefix: keys.partChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
+  for (let i = 0; i < ks.length; i += 100) {
+    const op = kv.atomic();
+    for (const k of ks.slice(i, i + 100)) op.delete(k);
+    await op.commit();
+  }
+}
+
+export async function listParts(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+): Promise<{ meta: PartMeta; versionstamp: string }[]> {
+  const out: { meta: PartMeta; versionstamp: string }[] = [];
+  for await (const e of kv.list<PartMeta>({ prefix: keys.parts(org, env, kind) })) {
+    out.push({ meta: e.value, versionstamp: e.versionstamp });
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+/**
+ * A batch ready for querying: its columns plus global visitor and session numbers (interned per
+ * organization and environment, so the same visitor has one number in every part) and its session runs.
+ * Rows are ordered by visitor, session, time, so a session is one contiguous run inside a batch.
+ */
+import type { Batch, NumCol, StrCol } from "../parts/columns.ts";
+import { valueString } from "./naive.ts";
+
+export class Interner {
+  visitors = new Map<string, number>();
+  sessions = new Map<string, number>();
+  generation = 0;
+  vis(s: string): number {
+    let v = this.visitors.get(s);
+    if (v === undefined) this.visitors.set(s, v = this.visitors.size);
+    return v;
+  }
+  ses(s: string): number {
+    let v = this.sessions.get(s);
+    if (v === undefined) this.sessions.set(s, v = this.sessions.size);
+    return v;
+  }
+}
+
+export interface EvBatch {
+  b: Batch;
+  n: number;
+  t: Float64Array;
+  dt: Float64Array;
+  seq: Float64Array;
+  vis: Uint32Array;
+  ses: Uint32Array;
+  /** session runs: rows runStart[k] .. runStart[k+1]-1 belong to session runSes[k] of visitor runVis[k] */
+  runStart: Uint32Array;
+  runSes: Uint32Array;
+  runVis: Uint32Array;
+  views: Map<string, View>;
+  bytes: number;
+}
+
+/** A column as values by code: row i has value values[codes[i]]; values[0] is null. */
+export interface View {
+  codes: ArrayLike<number>;
+  values: (string | null)[];
+}
+
+export function prepareEvents(b: Batch, interner: Interner): EvBatch {
+  const n = b.n;
+  const anon = b.cols.anon as StrCol, session = b.cols.session as StrCol;
+  const vis = new Uint32Array(n), ses = new Uint32Array(n);
+  const starts: number[] = [], runSes: number[] = [], runVis: number[] = [];
+  let pa = -1, ps = -1;
+  for (let i = 0; i < n; i++) {
+    const a = anon.codes[i], s = session.codes[i];
+    if (a !== pa || s !== ps) {
+      const aStr = anon.dict[a - 1];
+      const v = interner.vis(aStr);
+      const sid = interner.ses(`${aStr}\u0000${session.dict[s - 1]}`);
+      starts.push(i);
+      runSes.push(sid);
+      runVis.push(v);
+      pa = a;
+      ps = s;
+    }
+    vis[i] = runVis[runVis.length - 1];
+    ses[i] = runSes[runSes.length - 1];
+  }
+  starts.push(n);
+  const num = (c: string) => (b.cols[c] as NumCol).values;
+  const bytes = Object.values(b.cols).reduce(
+    (s, c) => s + (c.kind === "num" ? c.values.byteLength : c.codes.byteLength + 40 * c.dict.length),
+    0,
+  ) +
+    8 * n + 12 * starts.length;
+  return {
+    b,
+    n,
+    t: num("t"),
+    dt: num("dt"),
+    seq: num("seq"),
+    vis,
+    ses,
+    runStart: Uint32Array.from(starts),
+    runSes: Uint32Array.from(runSes),
+    runVis: Uint32Array.from(runVis),
+    views: new Map(),
+    bytes,
+  };
+}
+
+const NONE: View = { codes: { length: 0 }, values: [null] };
+
+function jsonView(c: StrCol, pick: (parsed: unknown) => unknown): View {
+  return { codes: c.codes, values: [null, ...c.dict.map((s) => valueString(pick(JSON.parse(s))))] };
+}
+
+/** The string values of an event field in a batch (entry_page/exit_page are resolved by the caller). */
+export function eventView(e: EvBatch, field: string): View {
+  let v = e.views.get(field);
+  if (v) return v;
+  const cols = e.b.cols;
+  const col = (name: string) => cols[name] as StrCol | undefined;
+  if (field === "page") v = viewOf(col("page"));
+  else if (field.startsWith("utm_")) {
+    const k = field.slice(4);
+    const c = col("utm");
+    v = c ? jsonView(c, (u) => (u as Record<string, unknown> | null)?.[k] ?? null) : NONE;
+  } else if (field.startsWith("prop:")) {
+    const k = field.slice(5);
+    const own = col(`p:${k}`);
+    if (own) v = jsonView(own, (x) => x);
+    else {
+      const rest = col("p*");
+      v = rest ? jsonView(rest, (o) => (o as Record<string, unknown>)[k] ?? null) : NONE;
+    }
+  } else v = viewOf(col(field));
+  e.views.set(field, v);
+  return v;
+}
+
+function viewOf(c: StrCol | undefined): View {
+  return c ? { codes: c.codes, values: [null, ...c.dict] } : NONE;
+}
+
+/** Value at row i of a view (NONE has no codes: always null). */
+export const viewAt = (v: View, i: number) => (v.codes.length ? v.values[v.codes[i]] : null);
+
+/** Numbers of a property per code (NaN when the value is not a number), e.g. engagement_time_ms. */
+export function numericProp(e: EvBatch, key: string): { codes: ArrayLike<number>; nums: Float64Array } {
+  const cached = e.views.get(`#${key}`) as unknown as
+    | { codes: ArrayLike<number>; nums: Float64Array }
+    | undefined;
+  if (cached) return cached;
+  const cols = e.b.cols;
+  const own = cols[`p:${key}`] as StrCol | undefined;
+  const src = own ?? (cols["p*"] as StrCol | undefined);
+  let out: { codes: ArrayLike<number>; nums: Float64Array };
+  if (!src) out = { codes: new Uint8Array(e.n), nums: new Float64Array([NaN]) };
+  else {
+    const nums = new Float64Array(src.dict.length + 1).fill(NaN);
+    src.dict.forEach((s, i) => {
+      const parsed = JSON.parse(s);
+      const x = own ? parsed : parsed?.[key];
+      if (typeof x === "number" && Number.isFinite(x)) nums[i + 1] = x;
+    });
+    out = { codes: src.codes, nums };
+  }
+  e.views.set(`#${key}`, out as unknown as View);
+  return out;
+}

@@ -1,0 +1,179 @@
+/**
+ * Shared passes over prepared batches: which rows are in scope, per-session facts (pageviews, first and
+ * last time, entry and exit pageview), compiled filters, and the visitor-major order of session runs
+ * that lets distinct counts be exact without hash sets.
+ */
+import { matches } from "./naive.ts";
+import { type EvBatch, eventView, type View } from "./prepared.ts";
+import type { Filter, Scope } from "./types.ts";
+
+export interface Ctx {
+  batches: EvBatch[];
+  scope: Scope;
+  nVis: number;
+  nSes: number;
+  inScope: Uint8Array[];
+  /** event type bits per batch and code: 1 pageview, 2 pageleave, 4 autocapture */
+  etBits: Uint8Array[];
+  human: Uint8Array[]; // per batch and traffic code
+  sess?: SessionFacts;
+}
+
+export interface SessionFacts {
+  pv: Int32Array;
+  first: Float64Array;
+  last: Float64Array;
+  entryB: Int32Array;
+  entryR: Int32Array;
+  exitB: Int32Array;
+  exitR: Int32Array;
+}
+
+function codeMask(v: View, keep: (s: string | null) => boolean): Uint8Array {
+  return Uint8Array.from(v.values, (s) => (keep(s) ? 1 : 0));
+}
+
+export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: number): Ctx {
+  const traffic = new Set<string | null>(scope.traffic ?? ["human"]);
+  const inScope: Uint8Array[] = [], etBits: Uint8Array[] = [], human: Uint8Array[] = [];
+  for (const e of batches) {
+    const tp = eventView(e, "touchpoint"), tr = eventView(e, "traffic"), et = eventView(e, "event_type");
+    const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
+    const trOk = codeMask(tr, (s) => traffic.has(s));
+    human.push(codeMask(tr, (s) => s === "human"));
+    etBits.push(
+      Uint8Array.from(
+        et.values,
+        (s) => (s === "$pageview" ? 1 : s === "$pageleave" ? 2 : s === "$autocapture" ? 4 : 0),
+      ),
+    );
+    const m = new Uint8Array(e.n);
+    const { from, to } = scope;
+    for (let i = 0; i < e.n; i++) {
+      const t = e.t[i];
+      m[i] = t >= from && t < to && tpOk[tp.codes[i]] && trOk[tr.codes[i]] ? 1 : 0;
+    }
+    inScope.push(m);
+  }
+  return { batches, scope, nVis, nSes, inScope, etBits, human };
+}
+
+const before = (a: EvBatch, i: number, b: EvBatch, j: number) =>
+  a.t[i] < b.t[j] ||
+  (a.t[i] === b.t[j] && (a.dt[i] < b.dt[j] || (a.dt[i] === b.dt[j] && a.seq[i] < b.seq[j])));
+
+export function sessionFacts(c: Ctx): SessionFacts {
+  if (c.sess) return c.sess;
+  const n = c.nSes;
+  const f: SessionFacts = {
+    pv: new Int32Array(n),
+    first: new Float64Array(n).fill(Infinity),
+    last: new Float64Array(n).fill(-Infinity),
+    entryB: new Int32Array(n).fill(-1),
+    entryR: new Int32Array(n),
+    exitB: new Int32Array(n).fill(-1),
+    exitR: new Int32Array(n),
+  };
+  c.batches.forEach((e, b) => {
+    const m = c.inScope[b], bits = c.etBits[b], et = eventView(e, "event_type").codes;
+    for (let i = 0; i < e.n; i++) {
+      if (!m[i]) continue;
+      const s = e.ses[i], t = e.t[i];
+      if (t < f.first[s]) f.first[s] = t;
+      if (t > f.last[s]) f.last[s] = t;
+      if (bits[et[i]] & 1) {
+        f.pv[s]++;
+        if (f.entryB[s] < 0 || before(e, i, c.batches[f.entryB[s]], f.entryR[s])) {
+          f.entryB[s] = b;
+          f.entryR[s] = i;
+        }
+        if (f.exitB[s] < 0 || !before(e, i, c.batches[f.exitB[s]], f.exitR[s])) {
+          f.exitB[s] = b;
+          f.exitR[s] = i;
+        }
+      }
+    }
+  });
+  return c.sess = f;
+}
+
+/** The page of a session's entry or exit pageview, or null. */
+export function sessionPage(c: Ctx, s: number, which: "entry_page" | "exit_page"): string | null {
+  const f = sessionFacts(c);
+  const b = which === "entry_page" ? f.entryB[s] : f.exitB[s];
+  if (b < 0) return null;
+  const r = which === "entry_page" ? f.entryR[s] : f.exitR[s];
+  const v = eventView(c.batches[b], "page");
+  return v.values[v.codes[r]];
+}
+
+/** A row predicate for a batch: all filters hold. */
+export function compileFilters(
+  c: Ctx,
+  b: number,
+  filters: Filter[] | undefined,
+): ((i: number) => boolean) | null {
+  if (!filters?.length) return null;
+  const e = c.batches[b];
+  const tests = filters.map((f): (i: number) => boolean => {
+    if (f.field === "entry_page" || f.field === "exit_page") {
+      const memo = new Map<number, boolean>();
+      return (i) => {
+        const s = e.ses[i];
+        let ok = memo.get(s);
+        if (ok === undefined) memo.set(s, ok = matches(sessionPage(c, s, f.field as "entry_page"), f));
+        return ok;
+      };
+    }
+    const v = eventView(e, f.field);
+    if (!v.codes.length) {
+      const ok = matches(null, f);
+      return () => ok;
+    }
+    const mask = codeMask(v, (s) => matches(s, f));
+    const codes = v.codes;
+    return (i) => mask[codes[i]] === 1;
+  });
+  return tests.length === 1 ? tests[0] : (i) => tests.every((t) => t(i));
+}
+
+/** Rows in scope that pass the filters, per batch. */
+export function matchMasks(c: Ctx, filters: Filter[] | undefined): Uint8Array[] {
+  return c.batches.map((e, b) => {
+    const pred = compileFilters(c, b, filters);
+    if (!pred) return c.inScope[b];
+    const m = new Uint8Array(e.n), s = c.inScope[b];
+    for (let i = 0; i < e.n; i++) m[i] = s[i] && pred(i) ? 1 : 0;
+    return m;
+  });
+}
+
+/** Session runs ordered visitor by visitor, runs of one session adjacent: [batch, run] pairs. */
+export function visitorOrder(c: Ctx): { rb: Int32Array; rk: Int32Array } {
+  let total = 0;
+  for (const e of c.batches) total += e.runSes.length;
+  const count = new Int32Array(c.nVis + 1);
+  for (const e of c.batches) for (const v of e.runVis) count[v + 1]++;
+  for (let v = 0; v < c.nVis; v++) count[v + 1] += count[v];
+  const pos = count.slice();
+  const rb = new Int32Array(total), rk = new Int32Array(total);
+  c.batches.forEach((e, b) => {
+    for (let k = 0; k < e.runSes.length; k++) {
+      const p = pos[e.runVis[k]]++;
+      rb[p] = b;
+      rk[p] = k;
+    }
+  });
+  // a visitor with runs in several batches: sort its runs by session so a session's runs are adjacent
+  for (let v = 0; v < c.nVis; v++) {
+    const lo = count[v], hi = count[v + 1];
+    if (hi - lo < 2 || rb[lo] === rb[hi - 1]) continue;
+    const idx = Array.from({ length: hi - lo }, (_, j) => lo + j);
+    const ses = (p: number) => c.batches[rb[p]].runSes[rk[p]];
+    idx.sort((x, y) => ses(x) - ses(y) || rb[x] - rb[y]);
+    const nb = idx.map((p) => rb[p]), nk = idx.map((p) => rk[p]);
+    rb.set(nb, lo);
+    rk.set(nk, lo);
+  }
+  return { rb, rk };
+}

@@ -1,0 +1,173 @@
+/**
+ * Where answers come from: published parts (decoded once, cached) plus the raw tail not compacted yet.
+ * The part index is read before and after the raw tail; if a compaction published or merged in
+ * between, the read is repeated, so a row is never missed nor counted twice. Raw keys of a part that is
+ * still `pending` (published, raw keys not yet deleted) are skipped.
+ */
+import type { Deps } from "../deps.ts";
+import { LruCache } from "../parts/cache.ts";
+import { decodeBatch } from "../parts/codec.ts";
+import type { Batch, StrCol } from "../parts/columns.ts";
+import { buildEventBatch } from "../parts/event_batch.ts";
+import { buildHitBatch } from "../parts/hit_batch.ts";
+import { listParts, PartGoneError, type PartKind, type PartMeta, readBlob } from "../parts/store.ts";
+import { keys } from "../store/keys.ts";
+import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/records.ts";
+import { verificationOutcomes } from "../parts/build.ts";
+import { type EvBatch, Interner, prepareEvents } from "./prepared.ts";
+
+export interface HitBatch {
+  b: Batch;
+  /** effective verification per row where it differs from the part's column (later outcomes) */
+  overrides: Map<number, Verification>;
+}
+
+export class Source {
+  private cache: LruCache<EvBatch | Batch>;
+  private interners = new Map<string, Interner>();
+  private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
+  constructor(private deps: Deps) {
+    this.cache = new LruCache(deps.config.partCacheBytes);
+  }
+
+  get cacheBytes() {
+    return this.cache.bytes;
+  }
+
+  interner(org: string, env: EnvName): Interner {
+    const k = `${org}|${env}`;
+    let i = this.interners.get(k);
+    if (!i || i.visitors.size > 5_000_000) {
+      // a fresh numbering invalidates prepared batches of this environment: their cache keys carry it
+      const fresh = new Interner();
+      fresh.generation = (i?.generation ?? 0) + 1;
+      this.interners.set(k, i = fresh);
+    }
+    return i;
+  }
+
+  private async consistent<T>(
+    org: string,
+    env: EnvName,
+    kind: PartKind,
+    read: (parts: PartMeta[]) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0;; attempt++) {
+      const before = await listParts(this.deps.kv, org, env, kind);
+      try {
+        const out = await read(before.map((p) => p.meta));
+        const after = await listParts(this.deps.kv, org, env, kind);
+        const same = after.length === before.length &&
+          after.every((p, i) => p.versionstamp === before[i].versionstamp);
+        if (same || attempt >= 4) return out;
+      } catch (err) {
+        if (!(err instanceof PartGoneError) || attempt >= 4) throw err;
+      }
+    }
+  }
+
+  private async pendingIds(parts: PartMeta[]): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const p of parts.filter((x) => x.pending)) {
+      const b = await decodeBatch(
+        { n: p.rows, columns: p.columns },
+        await readBlob(this.deps.kv, p),
+        (c) => c === "id",
+      );
+      for (const id of (b.cols.id as StrCol).dict) ids.add(id);
+    }
+    return ids;
+  }
+
+  /** Event batches covering [from, to) (they may hold rows outside it; callers mask by time). */
+  events(
+    org: string,
+    env: EnvName,
+    from: number,
+    to: number,
+  ): Promise<{ batches: EvBatch[]; parts: number; rawRows: number }> {
+    const interner = this.interner(org, env);
+    return this.consistent(org, env, "ev", async (parts) => {
+      const prefix = keys.rawEvents(org, env);
+      const raw: StoredEvent[] = [];
+      for await (
+        const e of this.deps.kv.list<StoredEvent>({ start: [...prefix, from], end: [...prefix, to] }, {
+          batchSize: 1000,
+        })
+      ) {
+        raw.push(e.value);
+      }
+      const skip = await this.pendingIds(parts);
+      const tail = skip.size ? raw.filter((e) => !skip.has(e.id)) : raw;
+      const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
+      const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
+      if (tail.length) batches.push(prepareEvents(buildEventBatch(tail), interner));
+      return { batches, parts: used.length, rawRows: tail.length };
+    });
+  }
+
+  private async eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
+    const key = `ev|${org}|${env}|${p.id}|${interner.generation}`;
+    const hit = this.cache.get(key) as EvBatch | undefined;
+    if (hit) return hit;
+    const b = await decodeBatch(
+      { n: p.rows, columns: p.columns },
+      await readBlob(this.deps.kv, p),
+      (c) => c !== "id",
+    );
+    const prepared = prepareEvents(b, interner);
+    this.cache.set(key, prepared, prepared.bytes);
+    return prepared;
+  }
+
+  /** Hit batches whose corrected timestamps may fall in [from, to), with verification outcomes joined. */
+  hits(org: string, env: EnvName, from: number, to: number): Promise<HitBatch[]> {
+    return this.consistent(org, env, "hit", async (parts) => {
+      const raw: StoredHit[] = [];
+      for await (
+        const e of this.deps.kv.list<StoredHit>({ prefix: keys.rawHits(org, env) }, { batchSize: 1000 })
+      ) {
+        if (e.value.timestamp >= from && e.value.timestamp < to) raw.push(e.value);
+      }
+      const skip = await this.pendingIds(parts);
+      const tail = skip.size ? raw.filter((h) => !skip.has(h.id)) : raw;
+      const out: HitBatch[] = [];
+      for (const p of parts.filter((x) => x.min_t < to && x.max_t >= from)) {
+        const key = `hit|${org}|${env}|${p.id}`;
+        let b = this.cache.get(key) as Batch | undefined;
+        if (!b) {
+          b = await decodeBatch({ n: p.rows, columns: p.columns }, await readBlob(this.deps.kv, p));
+          this.cache.set(key, b, p.bytes * 6);
+        }
+        out.push({ b, overrides: p.pending_verification ? await this.lateOutcomes(org, b) : new Map() });
+      }
+      if (tail.length) {
+        const outcomes = await verificationOutcomes(this.deps.kv, org, tail.map((h) => h.id));
+        out.push({
+          b: buildHitBatch(tail, (h) => outcomes.get(h.id) ?? h.verification),
+          overrides: new Map(),
+        });
+      }
+      return out;
+    });
+  }
+
+  /** Outcomes stored after a part was built, for its rows that were pending then. */
+  private async lateOutcomes(org: string, b: Batch): Promise<Map<number, Verification>> {
+    const ver = b.cols.verification as StrCol, ids = b.cols.id as StrCol;
+    const pendingCode = ver.dict.indexOf("pending") + 1;
+    const rows: number[] = [];
+    for (let i = 0; i < b.n; i++) if (ver.codes[i] === pendingCode) rows.push(i);
+    const unknown = rows.map((i) => ids.dict[ids.codes[i] - 1]).filter((id) => !this.outcomes.has(id));
+    for (const [id, o] of await verificationOutcomes(this.deps.kv, org, unknown)) {
+      if (this.outcomes.size > 1_000_000) this.outcomes.clear();
+      this.outcomes.set(id, o);
+    }
+    const out = new Map<number, Verification>();
+    for (const i of rows) {
+      const o = this.outcomes.get(ids.dict[ids.codes[i] - 1]);
+      if (o) out.set(i, o);
+    }
+    return out;
+  }
+}
