@@ -158,7 +158,6 @@ for (const status of [401, 403, 422]) {
 }
 
 Deno.test("web-sdk queue: the queue is bounded and the oldest events go first", () => {
-  const h = harness({ responses: [] });
   const q2 = new EventQueue(
     { endpoint: ENDPOINT, apiKey: KEY, loadId: "b", batchSize: 200, flushMs: 60_000, maxQueue: 5 },
     {
