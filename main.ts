@@ -40,7 +40,7 @@ if (dev && !config.adminToken) {
   if (!saved.value) await kv.set(keys.meta("dev_admin_token"), config.adminToken);
 }
 
-const geo = await openGeo({ city: config.geoCityPath ?? undefined, asn: config.geoAsnPath ?? undefined });
+const geo = await openGeo({ city: config.geoCityPath, asn: config.geoAsnPath });
 for (const w of geo.warnings) log.warn("geo", { warning: w });
 
 const deps: Deps = {

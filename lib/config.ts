@@ -4,8 +4,9 @@ export interface Config {
   kvPath: string; // a file path, ":memory:", or a KV_URL for a remote denokv / Deno Deploy
   adminToken: string;
   trustProxy: boolean;
-  geoCityPath: string | null;
-  geoAsnPath: string | null;
+  /** undefined: the npm package's file; null: turned off ("off"); else a file or folder path. */
+  geoCityPath: string | null | undefined;
+  geoAsnPath: string | null | undefined;
   /** Default per-minute limit of a public write key when the key sets none. */
   publicKeyRatePerMinute: number;
   serverKeyRatePerMinute: number;
@@ -22,8 +23,8 @@ export const defaultConfig: Config = {
   kvPath: "./data/kv.sqlite3",
   adminToken: "",
   trustProxy: false,
-  geoCityPath: null,
-  geoAsnPath: null,
+  geoCityPath: undefined,
+  geoAsnPath: undefined,
   publicKeyRatePerMinute: 6000,
   serverKeyRatePerMinute: 3000,
   readKeyRatePerMinute: 60,
@@ -40,6 +41,8 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   }
   return n;
 }
+
+const geoPath = (v: string | undefined) => (v === "off" ? null : v || undefined);
 
 /** Builds a Config from environment variables; bad values stop the start with a message naming the variable. */
 export function readConfig(env: Record<string, string | undefined>, opts: { dev?: boolean } = {}): Config {
@@ -65,8 +68,8 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     adminToken,
     kvPath: env.KV_URL || env.KV_PATH || defaultConfig.kvPath,
     trustProxy: trust === "1" || trust === "true",
-    geoCityPath: env.GEO_CITY_MMDB || null,
-    geoAsnPath: env.GEO_ASN_CSV || null,
+    geoCityPath: geoPath(env.GEO_CITY_MMDB),
+    geoAsnPath: geoPath(env.GEO_ASN_CSV),
     publicKeyRatePerMinute: int(env, "PUBLIC_KEY_RATE_PER_MINUTE", defaultConfig.publicKeyRatePerMinute),
     serverKeyRatePerMinute: int(env, "SERVER_KEY_RATE_PER_MINUTE", defaultConfig.serverKeyRatePerMinute),
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),

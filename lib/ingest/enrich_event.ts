@@ -5,6 +5,8 @@ import type { BehaviorEventInput } from "../schemas/events.ts";
 import type { Arrival, WebTarget } from "./web.ts";
 import { parseAgent } from "../enrich/ua.ts";
 import { classifyUserAgent } from "../crawl/classify.ts";
+import { attribute, attributionInputOf } from "../enrich/attribution.ts";
+import { elementName } from "../enrich/element.ts";
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
@@ -40,7 +42,7 @@ export function enrichEvent(
   // The crawler catalog decides what is automated (one place for it); ua-parser names browser, OS, device.
   const agent = ua ? classifyUserAgent(ua) : null;
   const parsed = parseAgent(ua);
-  const referrerHost = hostOf(str(ev.properties.referrer));
+  const origin = attribute(attributionInputOf(ev));
   return {
     v: 1,
     id: ev.event_id,
@@ -60,17 +62,17 @@ export function enrichEvent(
     path: pathOf(ev),
     host: hostOf(url),
     fingerprint: ev.fingerprint ?? null,
-    element: ev.fingerprint ? (str(ev.fingerprint.text) ?? ev.fingerprint.tag) : null,
+    element: elementName(ev.fingerprint ?? null),
     properties: ev.properties,
     context,
     geo,
     browser: parsed.browser,
     os: parsed.os,
     device_type: agent ? "bot" : parsed.device_type === "bot" ? "other" : parsed.device_type,
-    referrer_host: referrerHost,
-    source: referrerHost ?? "(direct)",
-    channel: referrerHost ? "Referral" : "Direct",
-    utm: null,
+    referrer_host: origin.referrer_host,
+    source: origin.source,
+    channel: origin.channel,
+    utm: origin.utm,
     traffic: agent?.traffic ?? "human",
     crawler: agent?.token ?? null,
   };

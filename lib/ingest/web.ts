@@ -9,8 +9,7 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, Org, StoredEvent, Touchpoint } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
 import { enrichEvent } from "./enrich_event.ts";
-// Interim until lib/enrich/sequence.ts lands: no gaps counted.
-const gapsInBatch = (evs: unknown[]) => evs.map(() => 0);
+import { gapsInBatch } from "../enrich/sequence.ts";
 
 /** Web events are deduplicated for 35 days, hits for 8 (their age limit is 7 days). */
 export const WEB_DEDUPE_MS = 35 * DAY;

@@ -19,7 +19,15 @@ export async function startServer(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-kv", "--unstable-cron", `${ROOT}main.ts`],
     cwd: ROOT,
-    env: { PORT: "0", KV_PATH: kvPath, ADMIN_TOKEN: adminToken, ...opts.env },
+    // Geo databases take seconds and ~180 MB to load: off unless a test asks for them.
+    env: {
+      PORT: "0",
+      KV_PATH: kvPath,
+      ADMIN_TOKEN: adminToken,
+      GEO_CITY_MMDB: "off",
+      GEO_ASN_CSV: "off",
+      ...opts.env,
+    },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

@@ -317,7 +317,8 @@ Deno.test("events: enrichment at arrival: browser, OS, device; crawlers flagged 
   const { deps, t, post, stored } = await setup();
   const chrome =
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
-  const gpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
+  const gpt =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot";
   await post({
     api_key: t.publicKey,
     batch: [
@@ -339,4 +340,46 @@ Deno.test("events: enrichment at arrival: browser, OS, device; crawlers flagged 
   const done = await deps.kv.get(keys.verification(t.org, agent.id));
   assert.ok(pending.value !== null || done.value !== null, "the AI agent is queued for verification");
   assert.equal((await deps.kv.get(keys.verifyPending(t.org, human.id))).value, null);
+});
+
+Deno.test("events: source and channel from referrer and UTM, element names from fingerprints, sequence gaps counted", async () => {
+  const { t, post, stored } = await setup();
+  await post({
+    api_key: t.publicKey,
+    batch: [
+      event({
+        anonymous_id: "ai",
+        properties: { path: "/", url: "https://acme.test/", referrer: "https://chatgpt.com/" },
+      }),
+      event({
+        anonymous_id: "mail",
+        properties: {
+          path: "/",
+          url: "https://acme.test/?utm_source=news&utm_medium=email&utm_campaign=nov",
+        },
+      }),
+      event({
+        anonymous_id: "search",
+        properties: { path: "/", url: "https://acme.test/", referrer: "https://www.google.com/" },
+      }),
+      event({ anonymous_id: "direct" }),
+      event({
+        anonymous_id: "click",
+        session_id: "s-click",
+        sequence_no: 0,
+        event_type: "$autocapture",
+        fingerprint: { tag: "button", text: "  Buy   now ", selector: "main > button" },
+      }),
+      event({ anonymous_id: "click", session_id: "s-click", sequence_no: 3, event_type: "$pageleave" }),
+    ],
+  });
+  const by = new Map((await stored()).map((e) => [e.anonymous_id + e.sequence_no, e]));
+  assert.deepEqual([by.get("ai0")!.channel, by.get("ai0")!.source], ["AI Assistant", "chatgpt"]);
+  assert.equal(by.get("mail0")!.channel, "Email");
+  assert.equal(by.get("mail0")!.utm?.campaign, "nov");
+  assert.equal(by.get("search0")!.channel, "Organic Search");
+  assert.equal(by.get("direct0")!.channel, "Direct");
+  assert.equal(by.get("click0")!.element, "Buy now");
+  assert.equal(by.get("click3")!.gap_before, 2);
+  assert.equal(by.get("click0")!.gap_before, 0);
 });
