@@ -34,6 +34,9 @@ export const keys = {
   ip: (receivedMs: number, org: string, eventId: string) =>
     ["ip", dayNumber(receivedMs), org, eventId] as const,
   ipDay: (day: number) => ["ip", day] as const,
+  /** The addresses of a group of crawler hits stored in one commit (`{at, ips: {event_id: ip}}`), same sweep. */
+  ipGroup: (receivedMs: number, org: string, groupId: string) =>
+    ["ip", dayNumber(receivedMs), org, `group:${groupId}`] as const,
   ips: () => ["ip"] as const,
 
   // crawler verification
