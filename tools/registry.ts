@@ -5,9 +5,23 @@
 import { z } from "zod";
 import type { Tool } from "./types.ts";
 import accountOverview from "./account_overview.ts";
+import behaviorOverview from "./behavior_overview.ts";
+import behaviorTrends from "./behavior_trends.ts";
+import behaviorPages from "./behavior_pages.ts";
+import behaviorEvents from "./behavior_events.ts";
+import behaviorEventProperties from "./behavior_event_properties.ts";
+import behaviorSources from "./behavior_sources.ts";
+import behaviorSessions from "./behavior_sessions.ts";
 
 export const TOOLS: readonly Tool[] = [
   accountOverview,
+  behaviorOverview,
+  behaviorTrends,
+  behaviorPages,
+  behaviorEvents,
+  behaviorEventProperties,
+  behaviorSources,
+  behaviorSessions,
 ];
 
 export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool | undefined {

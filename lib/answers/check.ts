@@ -3,7 +3,7 @@
  * tool that breaks one fails with the rule's name. `identifiers` are the raw visitor, session and address
  * values of the test data, none of which may appear anywhere in an answer.
  */
-import { IDENTIFIER_FIELDS, MAX_ITEMS } from "./rules.ts";
+import { IDENTIFIER_FIELDS, MAX_ITEMS, MAX_SERIES_POINTS, SERIES_FIELDS } from "./rules.ts";
 import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
 
 export interface CheckOptions {
@@ -55,8 +55,10 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
   for (const { path, key, value, parent } of walk(answer)) {
     // Rule 2: lists of at most 25, with their total beside them.
     if (Array.isArray(value)) {
-      if (value.length > MAX_ITEMS) out.push(`${path}: ${value.length} items, more than ${MAX_ITEMS}`);
-      const ofObjects = value.some((v) => v && typeof v === "object");
+      const series = key !== null && SERIES_FIELDS.has(key);
+      const max = series ? MAX_SERIES_POINTS : MAX_ITEMS;
+      if (value.length > max) out.push(`${path}: ${value.length} items, more than ${max}`);
+      const ofObjects = !series && value.some((v) => v && typeof v === "object");
       // The answer's own lists carry their total; small nested lists (a site's environments) need not.
       if (ofObjects && key && parent === top && typeof parent[`${key}_total`] !== "number") {
         out.push(`${path}: a list without ${key}_total beside it`);

@@ -6,6 +6,9 @@
 import { maskText } from "./privacy.ts";
 
 export const MAX_ITEMS = 25;
+/** A time series is one insight, not a list of individual items: it may hold up to 400 points. */
+export const SERIES_FIELDS = new Set(["series"]);
+export const MAX_SERIES_POINTS = 400;
 
 /** Field names that would carry a visitor, person, device or address identifier, a key, or a review author. */
 export const IDENTIFIER_FIELDS = new Set([
@@ -31,7 +34,10 @@ const NOT_TEXT = new Set(["from", "to", "from_date", "to_date", "timezone", "env
 
 function clean(value: unknown, key: string | null): unknown {
   if (typeof value === "string") return key !== null && NOT_TEXT.has(key) ? value : maskText(value);
-  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => clean(v, null));
+  if (Array.isArray(value)) {
+    const max = key !== null && SERIES_FIELDS.has(key) ? MAX_SERIES_POINTS : MAX_ITEMS;
+    return value.slice(0, max).map((v) => clean(v, null));
+  }
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     const obj = value as Record<string, unknown>;
@@ -39,7 +45,10 @@ function clean(value: unknown, key: string | null): unknown {
       if (IDENTIFIER_FIELDS.has(k)) continue;
       out[k] = clean(v, k);
       // A list cut here keeps its total beside it.
-      if (Array.isArray(v) && v.length > MAX_ITEMS && typeof obj[`${k}_total`] !== "number") {
+      if (
+        Array.isArray(v) && !SERIES_FIELDS.has(k) && v.length > MAX_ITEMS &&
+        typeof obj[`${k}_total`] !== "number"
+      ) {
         out[`${k}_total`] = v.length;
       }
     }

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { nameableValues } from "../lib/answers/privacy.ts";
+import { invalid } from "../lib/errors.ts";
+import type { AggregateOptions, EventField } from "../lib/query/api.ts";
+import { resolve } from "./common.ts";
+import { defineTool } from "./types.ts";
+
+const MAX_PROPERTIES = 25;
+const VALUE_CHARS = 200;
+
+const value = z.object({ value: z.string(), visitors: z.number(), events: z.number() });
+const output = answerSchema({
+  event: z.string(),
+  properties: z.array(z.object({
+    property: z.string(),
+    events: z.number().describe("events of this name that carried the property"),
+    visitors: z.number(),
+    values: z.array(value).describe("most common values sent by 5 or more visitors"),
+    values_total: z.number().describe("distinct values, named or not"),
+    values_withheld: z.number().describe("values sent by fewer than 5 visitors: counted, never named"),
+  })),
+  properties_total: z.number(),
+});
+
+export default defineTool({
+  name: "behavior_event_properties",
+  description: "The properties one event carried in a period (for example plan and amount on purchase) and " +
+    "their most common values with visitor and event counts. Values sent by fewer than 5 visitors are counted " +
+    "but never named. Pass `event` (see behavior_events for names); pass `property` to see more values of one " +
+    "property.",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional(),
+    event: z.string().min(1).max(120).describe("event name, e.g. purchase or $pageview"),
+    property: z.string().min(1).max(200).optional().describe(
+      "only this property, with up to `values_limit` values",
+    ),
+    values_limit: z.number().int().min(1).max(25).optional().describe("values per property, default 5"),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const r = resolve(ctx, { ...input, filters: [{ field: "event_type", op: "eq", value: input.event }] });
+    const keys = await r.engine.propertyKeys(r.scope, input.event);
+    const chosen = input.property ? keys.filter((k) => k.key === input.property) : keys;
+    if (input.property && chosen.length === 0) {
+      const known = keys.slice(0, 10).map((k) => `"${k.key}"`).join(", ");
+      throw invalid(
+        `event "${input.event}" carried no property "${input.property}" in this period` +
+          (known ? `; its properties include ${known}` : "; it carried no properties"),
+      );
+    }
+    const shown = chosen.slice(0, MAX_PROPERTIES);
+    const asks: AggregateOptions[] = shown.map((k) => ({
+      metrics: ["visitors", "events"],
+      breakdown: [`prop:${k.key}` as EventField],
+    }));
+    const results = asks.length ? await r.engine.aggregateMany(r.scope, asks) : [];
+    const limit = input.values_limit ?? 5;
+    return {
+      scope: r.answerScope,
+      event: input.event,
+      properties: shown.map((k, i) => {
+        const field = `prop:${k.key}`;
+        const all = results[i].rows.filter((x) => x.key[field] !== null)
+          .map((x) => ({
+            value: String(x.key[field]).slice(0, VALUE_CHARS),
+            visitors: x.metrics.visitors ?? 0,
+            events: x.metrics.events ?? 0,
+          }))
+          .sort((a, b) => b.visitors - a.visitors || b.events - a.events || a.value.localeCompare(b.value));
+        const { named, withheld } = nameableValues(all);
+        return {
+          property: k.key,
+          events: k.events,
+          visitors: k.visitors,
+          values: named.slice(0, limit),
+          values_total: all.length,
+          values_withheld: withheld,
+        };
+      }),
+      properties_total: chosen.length,
+      notices: [
+        "property values sent by fewer than 5 visitors are counted but not named",
+      ],
+    };
+  },
+});

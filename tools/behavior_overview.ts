@@ -1,0 +1,208 @@
+import { z } from "zod";
+import {
+  answerSchema,
+  compare,
+  compared,
+  pageInput,
+  periodInput,
+  touchpointInput,
+} from "../lib/answers/schema.ts";
+import type { AggregateResult, HitScope, Row, SessionSeq } from "../lib/query/api.ts";
+import { isAiCategory } from "../lib/crawl/classify.ts";
+import type { CrawlerCategory } from "../lib/store/records.ts";
+import { byKey, label, rate, resolve, round } from "./common.ts";
+import { defineTool } from "./types.ts";
+
+const TOP = 10;
+
+/** Events that are not an interaction: a visit with only these (and one page) is not engaged. */
+const PASSIVE = new Set(["$pageview", "$pageleave", "$web_vitals", "$identify"]);
+export const ENGAGED_MIN_S = 10;
+
+/** An engaged session lasted 10 s or more, saw 2+ pages, or had an interaction (a click or a custom event). */
+export function isEngaged(s: SessionSeq): boolean {
+  if (s.end - s.start >= ENGAGED_MIN_S * 1000) return true;
+  if (s.steps.filter((x) => x.event_type === "$pageview").length >= 2) return true;
+  return s.steps.some((x) => !PASSIVE.has(x.event_type));
+}
+
+export function engagedVisitors(sessions: SessionSeq[]): number {
+  return new Set(sessions.filter(isEngaged).map((s) => s.visitor)).size;
+}
+
+const ranked = z.object({ name: z.string(), visitors: z.number(), previous_visitors: z.number().nullable() });
+const output = answerSchema({
+  visitors: compared,
+  engaged_visitors: compared,
+  sessions: compared,
+  pageviews: compared,
+  views_per_session: compared,
+  bounce_rate: compared.describe("share 0-1 of sessions with at most one pageview"),
+  session_duration_s: compared.describe("mean session duration in seconds"),
+  top_pages: z.array(ranked.extend({ pageviews: z.number() })),
+  top_pages_total: z.number(),
+  sources: z.array(ranked),
+  sources_total: z.number(),
+  countries: z.array(ranked),
+  countries_total: z.number(),
+  devices: z.array(ranked),
+  devices_total: z.number(),
+  bots_and_ai_agents: z.object({
+    bot_events: compared.describe("events of bots that ran the web SDK"),
+    ai_agent_events: compared.describe("events of AI agents that ran the web SDK"),
+    crawler_requests: compared.describe("crawler requests reported by the server SDK (spoofed left out)"),
+    ai_crawler_requests: compared,
+  }),
+  top_agents: z.array(z.object({ crawler: z.string(), kind: z.string(), requests: z.number() })),
+  top_agents_total: z.number(),
+});
+
+const HEAD = [
+  "visitors",
+  "sessions",
+  "pageviews",
+  "views_per_session",
+  "bounce_rate",
+  "session_duration_s",
+] as const;
+const lists = [
+  { metrics: ["pageviews", "visitors"], breakdown: ["page"] },
+  { metrics: ["visitors"], breakdown: ["source"] },
+  { metrics: ["visitors"], breakdown: ["country"] },
+  { metrics: ["visitors"], breakdown: ["device_type"] },
+] as const;
+
+function ranking(cur: AggregateResult, prev: AggregateResult | null, field: string) {
+  const before = prev ? byKey(prev.rows, field) : null;
+  return cur.rows.slice(0, TOP).map((r: Row) => ({
+    name: label(r.key[field]),
+    visitors: r.metrics.visitors ?? 0,
+    previous_visitors: before ? (before.get(String(r.key[field]))?.metrics.visitors ?? 0) : null,
+    ...(field === "page" ? { pageviews: r.metrics.pageviews ?? 0 } : {}),
+  }));
+}
+
+export default defineTool({
+  name: "behavior_overview",
+  description: "A website's or app's headline numbers for a period against the previous period of the same " +
+    "length: visitors, engaged visitors, sessions, pageviews, bounce rate, session duration, top pages, sources, " +
+    "countries and devices, and bots and AI agents. Use it first for 'how is the site doing' questions; " +
+    "follow with behavior_pages, behavior_sources or behavior_trends for detail. Optional `page` limits the " +
+    "numbers to that page's events.",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional(),
+    page: pageInput.optional(),
+  })
+    .strict(),
+  output,
+  async run(ctx, input) {
+    const r = resolve(ctx, input);
+    const ask = [
+      { metrics: [...HEAD] },
+      ...lists.map((l) => ({ ...l, metrics: [...l.metrics], breakdown: [...l.breakdown] })),
+    ];
+    const [cur, prev] = await Promise.all([
+      r.engine.aggregateMany(r.scope, ask),
+      r.previous ? r.engine.aggregateMany(r.previous, ask) : Promise.resolve(null),
+    ]);
+    const [curSessions, prevSessions] = await Promise.all([
+      r.engine.sessions(r.scope),
+      r.previous ? r.engine.sessions(r.previous) : Promise.resolve(null),
+    ]);
+    const head = (m: (typeof HEAD)[number], digits: number) =>
+      compare(
+        round(cur[0].totals[m] ?? null, digits),
+        prev ? round(prev[0].totals[m] ?? null, digits) : null,
+      );
+
+    // Automated traffic: agents that ran the web SDK, and crawler hits the server SDK reported.
+    const bots = async (s: typeof r.scope | null) =>
+      s
+        ? await r.engine.aggregate({ ...s, traffic: ["bot", "ai_agent"] }, {
+          metrics: ["events"],
+          breakdown: ["traffic", "crawler"],
+        })
+        : null;
+    const hits = async (s: typeof r.scope | null) => {
+      if (!s) return null;
+      const hs: HitScope = {
+        org: s.org,
+        env: s.env,
+        touchpoint: s.touchpoint,
+        from: s.from,
+        to: s.to,
+        timezone: s.timezone,
+      };
+      hs.filters = [{ field: "verification", op: "neq", value: "spoofed" }];
+      return await r.engine.hitsAggregate(hs, { metrics: ["requests"], breakdown: ["category", "crawler"] });
+    };
+    const [webNow, webBefore, hitsNow, hitsBefore] = await Promise.all([
+      bots(r.scope),
+      bots(r.previous),
+      hits(r.scope),
+      hits(r.previous),
+    ]);
+    const sumWeb = (a: AggregateResult | null, kind: string) =>
+      a
+        ? a.rows.filter((x) => x.key.traffic === kind).reduce((n, x) => n + (x.metrics.events ?? 0), 0)
+        : null;
+    const sumHits = (a: Awaited<ReturnType<typeof hits>>, aiOnly: boolean) =>
+      a
+        ? a.rows.filter((x) => !aiOnly || isAiCategory(x.key.category as CrawlerCategory))
+          .reduce((n, x) => n + (x.metrics.requests ?? 0), 0)
+        : null;
+    const agents = new Map<string, { crawler: string; kind: string; requests: number }>();
+    for (const x of webNow?.rows ?? []) {
+      const k = label(x.key.crawler);
+      const a = agents.get(k) ?? { crawler: k, kind: String(x.key.traffic), requests: 0 };
+      a.requests += x.metrics.events ?? 0;
+      agents.set(k, a);
+    }
+    for (const x of hitsNow?.rows ?? []) {
+      const k = label(x.key.crawler);
+      const kind = isAiCategory(x.key.category as CrawlerCategory) ? "ai_agent" : "bot";
+      const a = agents.get(k) ?? { crawler: k, kind, requests: 0 };
+      a.requests += x.metrics.requests ?? 0;
+      agents.set(k, a);
+    }
+    const topAgents = [...agents.values()].sort((a, b) =>
+      b.requests - a.requests || a.crawler.localeCompare(b.crawler)
+    );
+
+    return {
+      scope: r.answerScope,
+      visitors: head("visitors", 0),
+      engaged_visitors: compare(
+        engagedVisitors(curSessions),
+        prevSessions ? engagedVisitors(prevSessions) : null,
+      ),
+      sessions: head("sessions", 0),
+      pageviews: head("pageviews", 0),
+      views_per_session: head("views_per_session", 2),
+      bounce_rate: compare(rate(cur[0].totals.bounce_rate), prev ? rate(prev[0].totals.bounce_rate) : null),
+      session_duration_s: head("session_duration_s", 1),
+      top_pages: ranking(
+        cur[1],
+        prev?.[1] ?? null,
+        "page",
+      ) as (z.infer<typeof ranked> & { pageviews: number })[],
+      top_pages_total: cur[1].total_rows,
+      sources: ranking(cur[2], prev?.[2] ?? null, "source"),
+      sources_total: cur[2].total_rows,
+      countries: ranking(cur[3], prev?.[3] ?? null, "country"),
+      countries_total: cur[3].total_rows,
+      devices: ranking(cur[4], prev?.[4] ?? null, "device_type"),
+      devices_total: cur[4].total_rows,
+      bots_and_ai_agents: {
+        bot_events: compare(sumWeb(webNow, "bot"), sumWeb(webBefore, "bot")),
+        ai_agent_events: compare(sumWeb(webNow, "ai_agent"), sumWeb(webBefore, "ai_agent")),
+        crawler_requests: compare(sumHits(hitsNow, false), sumHits(hitsBefore, false)),
+        ai_crawler_requests: compare(sumHits(hitsNow, true), sumHits(hitsBefore, true)),
+      },
+      top_agents: topAgents.slice(0, TOP),
+      top_agents_total: topAgents.length,
+      notices: [],
+    };
+  },
+});

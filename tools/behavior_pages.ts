@@ -1,0 +1,108 @@
+import { z } from "zod";
+import {
+  answerSchema,
+  limitInput,
+  offsetInput,
+  periodInput,
+  touchpointInput,
+} from "../lib/answers/schema.ts";
+import { guardedTime } from "../lib/answers/privacy.ts";
+import type { Filter, Metric } from "../lib/query/api.ts";
+import { label, rate, resolve, round } from "./common.ts";
+import { defineTool } from "./types.ts";
+
+const SORTS = [
+  "pageviews",
+  "visitors",
+  "engagement_time_s",
+  "scroll_depth_percent",
+  "exit_rate",
+  "rage_clicks",
+  "entries",
+  "exits",
+] as const;
+
+const METRICS: Metric[] = [
+  "pageviews",
+  "visitors",
+  "engagement_time_s",
+  "scroll_depth_percent",
+  "exit_rate",
+  "rage_clicks",
+  "entries",
+  "exits",
+];
+
+const page = z.object({
+  page: z.string(),
+  pageviews: z.number(),
+  visitors: z.number(),
+  engagement_time_s: z.number().nullable().describe("mean per page view; withheld under 5 visitors"),
+  scroll_depth_percent: z.number().nullable(),
+  exit_rate: z.number().nullable().describe("exits / pageviews, 0-1"),
+  rage_clicks: z.number(),
+  entries: z.number(),
+  exits: z.number(),
+});
+
+const output = answerSchema({
+  sort: z.object({ by: z.enum(SORTS), order: z.enum(["desc", "asc"]) }),
+  offset: z.number(),
+  pages: z.array(page),
+  pages_total: z.number().describe("pages in the period (matching the search)"),
+});
+
+export default defineTool({
+  name: "behavior_pages",
+  description:
+    "Every page of a website or app with views, visitors, engagement time, scroll depth, exit rate, " +
+    "rage clicks, entries and exits for a period. Sort by any of them (e.g. exit_rate to find where visits end, " +
+    "rage_clicks to find frustration), search by part of the path, and page through with offset (25 at most " +
+    "per answer; pages_total says how many there are).",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional(),
+    sort_by: z.enum(SORTS).optional().describe("default pageviews"),
+    order: z.enum(["desc", "asc"]).optional().describe("default desc"),
+    search: z.string().min(1).max(200).optional().describe("part of the path, case-insensitive"),
+    limit: limitInput.optional(),
+    offset: offsetInput.optional(),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const filters: Filter[] = input.search ? [{ field: "page", op: "contains", value: input.search }] : [];
+    const r = resolve(ctx, { ...input, filters });
+    const by = input.sort_by ?? "pageviews";
+    const order = input.order ?? "desc";
+    const offset = input.offset ?? 0;
+    const res = await r.engine.aggregate(r.scope, {
+      metrics: METRICS,
+      breakdown: ["page"],
+      sort: { by, desc: order === "desc" },
+      limit: input.limit ?? 25,
+      offset,
+    });
+    return {
+      scope: r.answerScope,
+      sort: { by, order },
+      offset,
+      pages: res.rows.map((row) => {
+        const m = row.metrics;
+        const visitors = m.visitors ?? 0;
+        return {
+          page: label(row.key.page),
+          pageviews: m.pageviews ?? 0,
+          visitors,
+          engagement_time_s: guardedTime(m.engagement_time_s ?? null, visitors),
+          scroll_depth_percent: round(m.scroll_depth_percent, 1),
+          exit_rate: rate(m.exit_rate),
+          rage_clicks: m.rage_clicks ?? 0,
+          entries: m.entries ?? 0,
+          exits: m.exits ?? 0,
+        };
+      }),
+      pages_total: res.total_rows,
+      notices: [],
+    };
+  },
+});

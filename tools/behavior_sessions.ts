@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { answerSchema, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import type { Filter, SessionSeq } from "../lib/query/api.ts";
+import { exhaustedMessage } from "../lib/read/usage.ts";
+import { resolve } from "./common.ts";
+import { defineTool } from "./types.ts";
+
+const MAX_PAGES_LISTED = 10;
+
+const visit = z.object({
+  started_at: z.string().describe("start, to the minute"),
+  duration_s: z.number(),
+  entry_page: z.string().nullable(),
+  exit_page: z.string().nullable(),
+  pages_seen: z.number().describe("pageviews in the visit"),
+  pages: z.array(z.string()).describe(
+    `the pages in order, consecutive repeats merged, at most ${MAX_PAGES_LISTED}`,
+  ),
+  events: z.number(),
+  source: z.string(),
+  channel: z.string(),
+  country: z.string().nullable(),
+  device: z.string(),
+});
+
+const output = answerSchema({
+  sessions: z.array(visit),
+  sessions_total: z.number().describe("visits in the period matching the filters"),
+});
+
+/** One visit as shown: what happened and where it came from, never who. */
+export function describeVisit(s: SessionSeq) {
+  const views = s.steps.filter((x) => x.event_type === "$pageview").map((x) => x.page);
+  const pages: string[] = [];
+  for (const p of views) if (pages[pages.length - 1] !== p) pages.push(p);
+  const minute = Math.floor(s.start / 60_000) * 60_000;
+  return {
+    started_at: new Date(minute).toISOString(),
+    duration_s: Math.round((s.end - s.start) / 1000),
+    entry_page: views[0] ?? null,
+    exit_page: views[views.length - 1] ?? null,
+    pages_seen: views.length,
+    pages: pages.slice(0, MAX_PAGES_LISTED),
+    events: s.steps.length,
+    source: s.source,
+    channel: s.channel,
+    country: s.country,
+    device: s.device_type,
+  };
+}
+
+export default defineTool({
+  name: "behavior_sessions",
+  description:
+    "Individual recent visits, only when the user asks for examples: time, duration, entry and exit " +
+    "page, pages seen, source, channel, country and device of each visit, newest first, at most 25, never who " +
+    "the visitor was. Narrow with `page` (visits that saw it), `source`, `country` or `device`. Each visit " +
+    "shown counts toward the monthly allowance of individual items; prefer the other tools for insights.",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional().describe("default last_7_days"),
+    page: pageInput.optional(),
+    source: z.string().min(1).max(200).optional(),
+    country: z.string().length(2).optional().describe("ISO 3166-1 alpha-2, e.g. DE"),
+    device: z.enum(["desktop", "mobile", "tablet", "other"]).optional(),
+    limit: z.number().int().min(1).max(25).optional().describe("visits to show, default 10"),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const filters: Filter[] = [];
+    if (input.source) filters.push({ field: "source", op: "eq", value: input.source });
+    if (input.country) filters.push({ field: "country", op: "eq", value: input.country.toUpperCase() });
+    if (input.device) filters.push({ field: "device_type", op: "eq", value: input.device });
+    const r = resolve(ctx, { ...input, defaultPeriod: "last_7_days", filters });
+    const total = await r.engine.aggregate(r.scope, { metrics: ["sessions"] });
+    const wanted = Math.min(input.limit ?? 10, total.totals.sessions ?? 0);
+    const allowed = wanted > 0 ? await ctx.takeItems(wanted) : 0;
+    const notices: string[] = [];
+    if (allowed < wanted) {
+      notices.push(exhaustedMessage("individual_items", ctx.limits, ctx.now, ctx.org.timezone));
+    }
+    const seqs = allowed > 0 ? await r.engine.sessions(r.scope, { limit: allowed }) : [];
+    const newest = [...seqs].sort((a, b) => b.start - a.start).slice(0, allowed);
+    return {
+      scope: r.answerScope,
+      sessions: newest.map(describeVisit),
+      sessions_total: total.totals.sessions ?? 0,
+      notices,
+    };
+  },
+});

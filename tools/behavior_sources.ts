@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
+import { label, rate, resolve } from "./common.ts";
+import { defineTool } from "./types.ts";
+
+const row = z.object({
+  name: z.string(),
+  visitors: z.number(),
+  sessions: z.number(),
+  previous_visitors: z.number().nullable(),
+  conversions: z.number().nullable().describe("visitors who sent the conversion event (when one is given)"),
+  conversion_rate: z.number().nullable().describe("conversions / visitors, 0-1"),
+});
+
+const output = answerSchema({
+  conversion_event: z.string().nullable(),
+  channels: z.array(row),
+  channels_total: z.number(),
+  ai_answer_engines: z.array(row).describe("sources of the AI Assistant channel (ChatGPT, Perplexity, ...)"),
+  ai_answer_engines_total: z.number(),
+  campaigns: z.array(row).describe("utm_campaign values"),
+  campaigns_total: z.number(),
+  referring_sites: z.array(row),
+  referring_sites_total: z.number(),
+  sources: z.array(row).describe(
+    "every source: search engines, social networks, AI engines, sites, utm_source",
+  ),
+  sources_total: z.number(),
+});
+
+/** Each list and the breakdown it comes from; AI answer engines are the sources of the AI Assistant channel. */
+const SECTIONS: { name: string; breakdown: EventField[]; field: EventField; only?: [EventField, string] }[] =
+  [
+    { name: "channels", breakdown: ["channel"], field: "channel" },
+    {
+      name: "ai_answer_engines",
+      breakdown: ["channel", "source"],
+      field: "source",
+      only: ["channel", "AI Assistant"],
+    },
+    { name: "campaigns", breakdown: ["utm_campaign"], field: "utm_campaign" },
+    { name: "referring_sites", breakdown: ["referrer_host"], field: "referrer_host" },
+    { name: "sources", breakdown: ["source"], field: "source" },
+  ];
+
+export default defineTool({
+  name: "behavior_sources",
+  description:
+    "Where visitors of a website or app came from in a period: channels (Direct, Organic Search, " +
+    "AI Assistant, ...), AI answer engines, campaigns, referring sites and sources, each with visitors and " +
+    "sessions against the previous period. Give `conversion_event` (e.g. sign_up) to see which sources " +
+    "convert: conversions and conversion rate per row. Lists hold up to `limit` rows (default 10) with totals.",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional(),
+    conversion_event: z.string().min(1).max(120).optional(),
+    limit: z.number().int().min(1).max(25).optional(),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const r = resolve(ctx, input);
+    const limit = input.limit ?? 10;
+    const goal = input.conversion_event ? { event_type: input.conversion_event } : undefined;
+    const metrics: Metric[] = goal
+      ? ["visitors", "sessions", "conversions", "conversion_rate"]
+      : ["visitors", "sessions"];
+    const ask = (withGoal: boolean): AggregateOptions[] =>
+      SECTIONS.map((sec) => ({
+        metrics: withGoal ? metrics : ["visitors"],
+        breakdown: sec.breakdown,
+        ...(withGoal && goal ? { goal } : {}),
+      }));
+    const [cur, prev] = await Promise.all([
+      r.engine.aggregateMany(r.scope, ask(true)),
+      r.previous ? r.engine.aggregateMany(r.previous, ask(false)) : Promise.resolve(null),
+    ]);
+    const keyOf = (x: { key: Record<string, unknown> }, sec: (typeof SECTIONS)[number]) =>
+      sec.breakdown.map((f) => String(x.key[f])).join("|");
+    const out: Record<string, unknown> = {};
+    SECTIONS.forEach((sec, i) => {
+      const keep = (x: AggregateResult["rows"][number]) =>
+        x.key[sec.field] !== null && x.key[sec.field] !== "" &&
+        (!sec.only || x.key[sec.only[0]] === sec.only[1]);
+      const rows = cur[i].rows.filter(keep);
+      const before = prev ? new Map(prev[i].rows.map((x) => [keyOf(x, sec), x])) : null;
+      out[sec.name] = rows.slice(0, limit).map((x) => ({
+        name: label(x.key[sec.field]),
+        visitors: x.metrics.visitors ?? 0,
+        sessions: x.metrics.sessions ?? 0,
+        previous_visitors: before ? before.get(keyOf(x, sec))?.metrics.visitors ?? 0 : null,
+        conversions: goal ? x.metrics.conversions ?? 0 : null,
+        conversion_rate: goal ? rate(x.metrics.conversion_rate) : null,
+      }));
+      out[`${sec.name}_total`] = rows.length;
+    });
+    return {
+      scope: r.answerScope,
+      conversion_event: input.conversion_event ?? null,
+      ...(out as Omit<z.infer<typeof output>, "scope" | "notices" | "conversion_event">),
+      notices: [],
+    };
+  },
+});

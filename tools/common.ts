@@ -1,0 +1,75 @@
+/** What most behavior tools share: resolving touchpoint and period into an engine scope and an answer scope. */
+import { type Engine, type Filter, openEngine, type Scope as EngineScope } from "../lib/query/api.ts";
+import type { ResolvedPeriod, Window } from "../lib/answers/period.ts";
+import type { Scope } from "../lib/answers/schema.ts";
+import type { Touchpoint } from "../lib/store/records.ts";
+import type { ToolContext } from "./types.ts";
+
+export interface Resolved {
+  engine: Engine;
+  touchpoint: Touchpoint;
+  period: ResolvedPeriod;
+  /** Engine scope of the period (human traffic unless changed). */
+  scope: EngineScope;
+  /** Engine scope of the previous window, or null when there is none to compare with. */
+  previous: EngineScope | null;
+  answerScope: Scope;
+}
+
+export interface ResolveOptions {
+  touchpoint?: string;
+  period?: string;
+  defaultPeriod?: string;
+  page?: string;
+  filters?: Filter[];
+  traffic?: string;
+  /** A filter on an event property or a saved cohort: the small-group rule then applies to visitor counts. */
+  filterLabel?: string | null;
+}
+
+export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
+  const touchpoint = ctx.touchpoint(o.touchpoint);
+  const period = ctx.period(o.period, o.defaultPeriod);
+  const filters: Filter[] = [...(o.filters ?? [])];
+  if (o.page) filters.push({ field: "page", op: "eq", value: o.page });
+  const at = (w: Window): EngineScope => ({
+    org: ctx.org.id,
+    env: ctx.env,
+    touchpoint: touchpoint.id,
+    from: w.from,
+    to: w.to,
+    timezone: ctx.org.timezone,
+    traffic: ["human"],
+    filters,
+  });
+  return {
+    engine: openEngine(ctx.app),
+    touchpoint,
+    period,
+    scope: at(period),
+    previous: period.previous ? at(period.previous) : null,
+    answerScope: ctx.scope({
+      period,
+      touchpoint,
+      traffic: o.traffic ?? "visitors (bots and AI agents left out)",
+      filter: o.filterLabel ?? null,
+    }),
+  };
+}
+
+export const round = (n: number | null | undefined, digits = 1): number | null => {
+  if (n === null || n === undefined || !Number.isFinite(n)) return null;
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+};
+
+/** A 0-1 rate as given in answers: a fraction rounded to 4 digits. */
+export const rate = (n: number | null | undefined) => round(n, 4);
+
+/** Rows of an engine answer keyed by one field, for joining current and previous windows. */
+export function byKey<R extends { key: Record<string, unknown> }>(rows: R[], field: string): Map<string, R> {
+  return new Map(rows.map((r) => [String(r.key[field]), r]));
+}
+
+export const LABEL_NONE = "(none)";
+export const label = (v: unknown) => v === null || v === undefined || v === "" ? LABEL_NONE : String(v);
