@@ -238,6 +238,11 @@ for (const viaProxy of [true]) {
       assert.equal(ofType(events, "signup").length, 1);
       assert.equal(ofType(events, "signup")[0].properties.plan, "pro");
       assert.equal(byText(events, "Choose Pro").length, 1);
+      // Core Web Vitals are reported when the page is hidden: LCP at least, in the same last moments.
+      const lcp = ofType(events, "$web_vitals").filter((e) => e.properties.metric === "LCP");
+      assert.equal(lcp.length, 1);
+      assert.equal(typeof lcp[0].properties.value, "number");
+      assert.ok(["good", "needs-improvement", "poor"].includes(String(lcp[0].properties.rating)));
       if (viaProxy) assert.ok(w.site.proxied.every((r) => r.contentType === "application/json"));
     } finally {
       await w.close();

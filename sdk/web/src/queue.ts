@@ -64,6 +64,8 @@ export class EventQueue {
   private attempt = 0;
   private timer: unknown = null;
   private warned = new Set<number>();
+  /** Set by pagehide: the stored queue is free for the next page load to take (until a bfcache restore). */
+  private closed = false;
   private readonly batchSize: number;
   private readonly flushMs: number;
   private readonly maxQueue: number;
@@ -89,21 +91,21 @@ export class EventQueue {
       for (const e of saved?.events ?? []) if (!known.has(e.event_id)) this.events.push(e);
     }
     this.trim();
-    this.persist(false);
+    this.persist();
     if (this.events.length) this.schedule(0);
   }
 
   add(event: WireEvent): void {
     this.events.push(event);
     this.trim();
-    this.persist(false);
+    this.persist();
     this.schedule(this.events.length - this.sending.size >= this.batchSize ? 0 : this.flushMs);
   }
 
   /** Drops everything queued (opt-out). */
   clear(): void {
     this.events = [];
-    this.persist(false);
+    this.persist();
   }
 
   private trim(): void {
@@ -114,10 +116,10 @@ export class EventQueue {
     }
   }
 
-  private persist(closed: boolean): void {
+  private persist(): void {
     const key = STORE_PREFIX + this.opts.loadId;
     if (!this.events.length) return this.env.store.remove(key);
-    const saved: StoredQueue = { t: this.env.now(), closed, events: this.events };
+    const saved: StoredQueue = { t: this.env.now(), closed: this.closed, events: this.events };
     this.env.store.set(key, JSON.stringify(saved));
   }
 
@@ -170,7 +172,7 @@ export class EventQueue {
       const done = new Set(batch.map((e) => e.event_id));
       this.events = this.events.filter((e) => !done.has(e.event_id));
     }
-    this.persist(false);
+    this.persist();
     if (this.events.length) {
       this.schedule(this.events.length >= this.batchSize || this.attempt ? 0 : this.flushMs);
     }
@@ -209,11 +211,13 @@ export class EventQueue {
         pending = pending.slice(n);
       }
     }
-    this.persist(closing);
+    // pagehide comes before the last visibilitychange: once closing, the page stays closed.
+    this.closed ||= closing;
+    this.persist();
   }
 
   /** After a bfcache restore the page is open again: its stored queue is its own. */
   reopen(): void {
-    this.persist(false);
+    this.persist();
   }
 }

@@ -234,3 +234,23 @@ Deno.test("web-sdk queue: another open tab's stored queue is left alone", () => 
   assert.equal(q.events.length, 0);
   assert.ok(store.get(STORE_PREFIX + "other"));
 });
+
+Deno.test("web-sdk queue: a page that hid after pagehide still hands its queue to the next page load", async () => {
+  const store = memoryStore();
+  const first = harness({ store, responses: [[503, { "retry-after": "30" }]] });
+  first.q.add(event(0));
+  await first.advance(3000); // 503: waiting 30 s to retry
+  first.q.flushBeacon(true); // pagehide
+  first.q.flushBeacon(false); // then visibilitychange to hidden
+  const next = new EventQueue({ endpoint: ENDPOINT, apiKey: KEY, loadId: "load-2" }, {
+    fetch: () => new Promise(() => {}),
+    store,
+    now: () => first.now,
+    setTimer: () => 0,
+    clearTimer: () => {},
+    random: () => 0,
+    warn: () => {},
+  });
+  next.adoptStored();
+  assert.equal(next.events.length, 1);
+});
