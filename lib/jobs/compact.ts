@@ -25,7 +25,7 @@ import {
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
   graceMs?: number;
-  /** rows per new part at most; default 200,000 */
+  /** raw rows folded per round (bounds memory); default 50,000 */
   maxRows?: number;
   /** tests: throw at a named step to simulate a crash */
   failAt?: (step: CompactStep) => void;
@@ -111,7 +111,7 @@ export async function compact(
     await recover(deps, org, env, kind, mark, markKey, opts);
     const cutoff = now - (opts.graceMs ?? 120_000);
     for (let round = 0; round < 1000; round++) {
-      const raw = await closedRaw(kv, org, env, kind, cutoff, opts.maxRows ?? 200_000);
+      const raw = await closedRaw(kv, org, env, kind, cutoff, opts.maxRows ?? 50_000);
       if (raw.length === 0) break;
       for (const group of byDay(raw, kind)) {
         await publish(deps, org, env, kind, group, mark, markKey, opts);
@@ -249,12 +249,18 @@ async function publish(
 async function deleteRaw(deps: Deps, org: string, env: EnvName, meta: PartMeta, opts: CompactOptions) {
   const { kv } = deps;
   const rawKeys = await partRawKeys(kv, org, env, meta);
+  const inFlight: Promise<unknown>[] = [];
   for (let i = 0; i < rawKeys.length; i += 200) {
     const op = kv.atomic();
     for (const k of rawKeys.slice(i, i + 200)) op.delete(k);
-    await op.commit();
-    if (i === 0 && rawKeys.length > 200) opts.failAt?.("raw_partly_deleted");
+    inFlight.push(op.commit());
+    if (inFlight.length >= 8) await Promise.all(inFlight.splice(0));
+    if (i === 0 && rawKeys.length > 200) {
+      await Promise.all(inFlight.splice(0));
+      opts.failAt?.("raw_partly_deleted");
+    }
   }
+  await Promise.all(inFlight);
   opts.failAt?.("raw_deleted");
   const key = keys.part(org, env, meta.kind, meta.id);
   const entry = await kv.get<PartMeta>(key);

@@ -1,0 +1,503 @@
+/** The generated site's world: pages, places, devices, sources and crawlers (facts, not traffic). */
+import type { Channel, CrawlerCategory } from "../../lib/store/records.ts";
+
+const BLOG = [
+  "ai-search-visibility",
+  "crawler-budget",
+  "core-web-vitals-guide",
+  "pricing-pages-that-convert",
+  "server-side-tracking",
+  "cookieless-analytics",
+  "funnel-basics",
+  "retention-curves",
+  "robots-txt-for-ai",
+  "llms-txt-explained",
+  "seo-vs-geo",
+  "utm-naming",
+  "rage-clicks",
+  "scroll-depth",
+  "product-led-growth",
+  "changelog-2026",
+  "case-study-acme",
+  "case-study-globex",
+  "migrating-from-ga",
+  "privacy-by-design",
+];
+const DOCS = [
+  "quickstart",
+  "install",
+  "web-sdk",
+  "server-sdk",
+  "events",
+  "identify",
+  "autocapture",
+  "consent",
+  "api/read",
+  "api/ingest",
+  "mcp",
+  "crawlers",
+  "environments",
+  "keys",
+  "faq",
+];
+
+/** Pages by popularity rank; "/" and "/pricing" first. */
+export const PAGES: string[] = [
+  "/",
+  "/pricing",
+  "/features",
+  "/docs",
+  "/blog",
+  "/signup",
+  "/features/analytics",
+  "/features/crawlers",
+  "/about",
+  "/customers",
+  "/contact",
+  "/checkout",
+  "/features/mcp",
+  "/security",
+  "/changelog",
+  "/careers",
+  "/legal/privacy",
+  ...DOCS.map((d) => `/docs/${d}`),
+  ...BLOG.flatMap((b, i) => [`/blog/${b}`, ...(i % 2 ? [] : [`/blog/${b}-part-2`])]),
+  ...Array.from({ length: 60 }, (_, i) => `/blog/archive/${2019 + (i % 7)}/${i + 1}`),
+];
+export const TITLES = (
+  p: string,
+) => (p === "/" ? "Home" : p.split("/").filter(Boolean).at(-1)!.replace(/-/g, " "));
+
+export const COUNTRIES = [
+  {
+    code: "US",
+    cities: ["New York", "San Francisco", "Chicago"],
+    ip: "23.32",
+    w: 30,
+    tz: "America/New_York",
+    lang: "en-US",
+  },
+  {
+    code: "DE",
+    cities: ["Berlin", "Munich", "Hamburg"],
+    ip: "81.2",
+    w: 12,
+    tz: "Europe/Berlin",
+    lang: "de-DE",
+  },
+  { code: "GB", cities: ["London", "Manchester"], ip: "2.125", w: 10, tz: "Europe/London", lang: "en-GB" },
+  { code: "IN", cities: ["Bengaluru", "Mumbai"], ip: "49.36", w: 8, tz: "Asia/Kolkata", lang: "en-IN" },
+  { code: "FR", cities: ["Paris", "Lyon"], ip: "90.84", w: 7, tz: "Europe/Paris", lang: "fr-FR" },
+  { code: "BR", cities: ["São Paulo"], ip: "177.36", w: 5, tz: "America/Sao_Paulo", lang: "pt-BR" },
+  { code: "CA", cities: ["Toronto", "Vancouver"], ip: "99.224", w: 5, tz: "America/Toronto", lang: "en-CA" },
+  { code: "NL", cities: ["Amsterdam"], ip: "145.53", w: 4, tz: "Europe/Amsterdam", lang: "nl-NL" },
+  { code: "JP", cities: ["Tokyo"], ip: "126.24", w: 4, tz: "Asia/Tokyo", lang: "ja-JP" },
+  { code: "AU", cities: ["Sydney"], ip: "1.128", w: 3, tz: "Australia/Sydney", lang: "en-AU" },
+  { code: "ES", cities: ["Madrid"], ip: "83.32", w: 3, tz: "Europe/Madrid", lang: "es-ES" },
+  { code: "PL", cities: ["Warsaw"], ip: "83.6", w: 2, tz: "Europe/Warsaw", lang: "pl-PL" },
+];
+
+export const DEVICES = [
+  {
+    device: "desktop" as const,
+    w: 55,
+    os: ["Windows", "macOS", "Linux"],
+    osW: [55, 35, 10],
+    browsers: ["Chrome", "Safari", "Firefox", "Edge"],
+    bW: [60, 18, 10, 12],
+    width: 1440,
+  },
+  {
+    device: "mobile" as const,
+    w: 40,
+    os: ["iOS", "Android"],
+    osW: [55, 45],
+    browsers: ["Mobile Safari", "Chrome Mobile", "Samsung Internet"],
+    bW: [50, 42, 8],
+    width: 390,
+  },
+  {
+    device: "tablet" as const,
+    w: 5,
+    os: ["iOS", "Android"],
+    osW: [70, 30],
+    browsers: ["Mobile Safari", "Chrome"],
+    bW: [70, 30],
+    width: 820,
+  },
+];
+
+export function userAgent(os: string, browser: string): string {
+  const plat: Record<string, string> = {
+    Windows: "Windows NT 10.0; Win64; x64",
+    macOS: "Macintosh; Intel Mac OS X 10_15_7",
+    Linux: "X11; Linux x86_64",
+    iOS: "iPhone; CPU iPhone OS 18_1 like Mac OS X",
+    Android: "Linux; Android 14; Pixel 8",
+  };
+  const p = plat[os];
+  if (browser.includes("Safari")) {
+    return `Mozilla/5.0 (${p}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 ${
+      os === "iOS" ? "Mobile/15E148 " : ""
+    }Safari/604.1`;
+  }
+  if (browser === "Firefox") return `Mozilla/5.0 (${p}; rv:132.0) Gecko/20100101 Firefox/132.0`;
+  if (browser === "Edge") {
+    return `Mozilla/5.0 (${p}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0`;
+  }
+  if (browser === "Samsung Internet") {
+    return `Mozilla/5.0 (${p}) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36`;
+  }
+  return `Mozilla/5.0 (${p}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 ${
+    os === "Android" ? "Mobile " : ""
+  }Safari/537.36`;
+}
+
+export interface SourceDef {
+  channel: Channel;
+  source: string;
+  referrer: string | null; // full referrer URL
+  utm?: { source: string; medium: string; campaign: string; term?: string; content?: string };
+  /** where visits from it land: "home", "content" (blog/docs), "pricing" */
+  lands: "home" | "content" | "pricing";
+  w: number;
+}
+
+export const SOURCES: SourceDef[] = [
+  { channel: "Direct", source: "(direct)", referrer: null, lands: "home", w: 33 },
+  {
+    channel: "Organic Search",
+    source: "Google",
+    referrer: "https://www.google.com/",
+    lands: "content",
+    w: 24,
+  },
+  { channel: "Organic Search", source: "Bing", referrer: "https://www.bing.com/", lands: "content", w: 3 },
+  {
+    channel: "Organic Search",
+    source: "DuckDuckGo",
+    referrer: "https://duckduckgo.com/",
+    lands: "content",
+    w: 2,
+  },
+  { channel: "AI Assistant", source: "ChatGPT", referrer: "https://chatgpt.com/", lands: "content", w: 6 },
+  {
+    channel: "AI Assistant",
+    source: "Perplexity",
+    referrer: "https://www.perplexity.ai/",
+    lands: "content",
+    w: 2,
+  },
+  { channel: "AI Assistant", source: "Claude", referrer: "https://claude.ai/", lands: "content", w: 1.5 },
+  {
+    channel: "AI Assistant",
+    source: "Gemini",
+    referrer: "https://gemini.google.com/",
+    lands: "content",
+    w: 1,
+  },
+  {
+    channel: "AI Assistant",
+    source: "Copilot",
+    referrer: "https://copilot.microsoft.com/",
+    lands: "content",
+    w: 0.5,
+  },
+  {
+    channel: "Organic Social",
+    source: "LinkedIn",
+    referrer: "https://www.linkedin.com/",
+    lands: "content",
+    w: 3,
+  },
+  {
+    channel: "Organic Social",
+    source: "Reddit",
+    referrer: "https://www.reddit.com/",
+    lands: "content",
+    w: 2.5,
+  },
+  { channel: "Organic Social", source: "X", referrer: "https://t.co/", lands: "content", w: 2 },
+  {
+    channel: "Referral",
+    source: "news.ycombinator.com",
+    referrer: "https://news.ycombinator.com/",
+    lands: "content",
+    w: 3,
+  },
+  { channel: "Referral", source: "github.com", referrer: "https://github.com/", lands: "home", w: 2.5 },
+  { channel: "Referral", source: "dev.to", referrer: "https://dev.to/", lands: "content", w: 1.5 },
+  {
+    channel: "Email",
+    source: "newsletter",
+    referrer: null,
+    utm: { source: "newsletter", medium: "email", campaign: "november-digest" },
+    lands: "content",
+    w: 4,
+  },
+  {
+    channel: "Paid Search",
+    source: "google",
+    referrer: "https://www.google.com/",
+    utm: { source: "google", medium: "cpc", campaign: "brand-search", term: "behavior analytics" },
+    lands: "pricing",
+    w: 3,
+  },
+  {
+    channel: "Paid Social",
+    source: "linkedin",
+    referrer: "https://www.linkedin.com/",
+    utm: { source: "linkedin", medium: "paid_social", campaign: "black-friday", content: "carousel-a" },
+    lands: "pricing",
+    w: 2,
+  },
+  {
+    channel: "Email",
+    source: "lifecycle",
+    referrer: null,
+    utm: { source: "lifecycle", medium: "email", campaign: "trial-ending" },
+    lands: "pricing",
+    w: 1,
+  },
+];
+
+export const ELEMENTS: Record<string, { tag: string; text: string; selector: string }[]> = {
+  default: [
+    { tag: "a", text: "Pricing", selector: "nav a.pricing" },
+    { tag: "a", text: "Docs", selector: "nav a.docs" },
+    { tag: "button", text: "Get started", selector: "header button.cta" },
+    { tag: "button", text: "Menu", selector: "header button.menu" },
+  ],
+  "/pricing": [
+    { tag: "button", text: "Start free trial", selector: "#plan-pro button" },
+    { tag: "button", text: "Contact sales", selector: "#plan-enterprise button" },
+    { tag: "button", text: "Monthly / Yearly", selector: ".billing-toggle" },
+  ],
+  "/signup": [{ tag: "button", text: "Create account", selector: "form#signup button[type=submit]" }],
+  "/checkout": [{ tag: "button", text: "Pay now", selector: "form#checkout button" }],
+};
+
+export interface CrawlerDef {
+  token: string;
+  vendor: string | null;
+  category: CrawlerCategory;
+  ua: string;
+  ip: string; // prefix of its genuine addresses
+  verifiable: boolean; // the vendor documents a check
+  w: number; // share of hits
+  coverage: number; // share of pages it ever reads
+  llms?: boolean; // reads llms.txt
+  spoofed?: number; // share of its hits from impostors
+}
+
+const compat = (s: string) =>
+  `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ${s}) Chrome/131.0.0.0 Safari/537.36`;
+export const CRAWLERS: CrawlerDef[] = [
+  {
+    token: "Googlebot",
+    vendor: "Google",
+    category: "search_engine",
+    ua: compat("Googlebot/2.1; +http://www.google.com/bot.html"),
+    ip: "66.249.66",
+    verifiable: true,
+    w: 25,
+    coverage: 0.9,
+    spoofed: 0.06,
+  },
+  {
+    token: "bingbot",
+    vendor: "Microsoft",
+    category: "search_engine",
+    ua: compat("bingbot/2.0; +http://www.bing.com/bingbot.htm"),
+    ip: "40.77.167",
+    verifiable: true,
+    w: 10,
+    coverage: 0.75,
+  },
+  {
+    token: "Applebot",
+    vendor: "Apple",
+    category: "search_engine",
+    ua: compat("Applebot/0.1; +http://www.apple.com/go/applebot"),
+    ip: "17.241.219",
+    verifiable: true,
+    w: 3,
+    coverage: 0.4,
+  },
+  {
+    token: "DuckDuckBot",
+    vendor: "DuckDuckGo",
+    category: "search_engine",
+    ua: "DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)",
+    ip: "20.191.45",
+    verifiable: true,
+    w: 2,
+    coverage: 0.3,
+  },
+  {
+    token: "GPTBot",
+    vendor: "OpenAI",
+    category: "ai_training",
+    ua: compat("GPTBot/1.2; +https://openai.com/gptbot"),
+    ip: "20.171.207",
+    verifiable: true,
+    w: 12,
+    coverage: 0.7,
+    llms: true,
+    spoofed: 0.08,
+  },
+  {
+    token: "OAI-SearchBot",
+    vendor: "OpenAI",
+    category: "ai_search",
+    ua: compat("OAI-SearchBot/1.0; +https://openai.com/searchbot"),
+    ip: "20.42.10",
+    verifiable: true,
+    w: 5,
+    coverage: 0.5,
+    llms: true,
+  },
+  {
+    token: "ChatGPT-User",
+    vendor: "OpenAI",
+    category: "ai_assistant",
+    ua: compat("ChatGPT-User/1.0; +https://openai.com/bot"),
+    ip: "23.98.142",
+    verifiable: true,
+    w: 6,
+    coverage: 0.35,
+  },
+  {
+    token: "ClaudeBot",
+    vendor: "Anthropic",
+    category: "ai_training",
+    ua: compat("ClaudeBot/1.0; +claudebot@anthropic.com"),
+    ip: "160.79.104",
+    verifiable: true,
+    w: 8,
+    coverage: 0.6,
+    llms: true,
+  },
+  {
+    token: "Claude-User",
+    vendor: "Anthropic",
+    category: "ai_assistant",
+    ua: compat("Claude-User/1.0; +Claude-User@anthropic.com"),
+    ip: "160.79.105",
+    verifiable: true,
+    w: 2,
+    coverage: 0.2,
+  },
+  {
+    token: "PerplexityBot",
+    vendor: "Perplexity",
+    category: "ai_search",
+    ua: compat("PerplexityBot/1.0; +https://perplexity.ai/perplexitybot"),
+    ip: "44.221.181",
+    verifiable: true,
+    w: 5,
+    coverage: 0.45,
+    llms: true,
+    spoofed: 0.1,
+  },
+  {
+    token: "Perplexity-User",
+    vendor: "Perplexity",
+    category: "ai_assistant",
+    ua: compat("Perplexity-User/1.0; +https://perplexity.ai/perplexity-user"),
+    ip: "44.208.221",
+    verifiable: true,
+    w: 2,
+    coverage: 0.2,
+  },
+  {
+    token: "Bytespider",
+    vendor: "ByteDance",
+    category: "ai_training",
+    ua: compat("Bytespider; spider-feedback@bytedance.com"),
+    ip: "110.249.201",
+    verifiable: false,
+    w: 4,
+    coverage: 0.5,
+  },
+  {
+    token: "CCBot",
+    vendor: "Common Crawl",
+    category: "ai_training",
+    ua: "CCBot/2.0 (https://commoncrawl.org/faq/)",
+    ip: "18.97.9",
+    verifiable: false,
+    w: 2,
+    coverage: 0.3,
+  },
+  {
+    token: "meta-externalagent",
+    vendor: "Meta",
+    category: "ai_training",
+    ua: "meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)",
+    ip: "57.141.0",
+    verifiable: true,
+    w: 3,
+    coverage: 0.35,
+  },
+  {
+    token: "Amazonbot",
+    vendor: "Amazon",
+    category: "ai_training",
+    ua: compat("Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot"),
+    ip: "52.70.240",
+    verifiable: true,
+    w: 2,
+    coverage: 0.3,
+  },
+  {
+    token: "AhrefsBot",
+    vendor: "Ahrefs",
+    category: "seo_tool",
+    ua: compat("AhrefsBot/7.0; +http://ahrefs.com/robot/"),
+    ip: "54.36.148",
+    verifiable: true,
+    w: 4,
+    coverage: 0.8,
+  },
+  {
+    token: "SemrushBot",
+    vendor: "Semrush",
+    category: "seo_tool",
+    ua: compat("SemrushBot/7~bl; +http://www.semrush.com/bot.html"),
+    ip: "85.208.98",
+    verifiable: true,
+    w: 3,
+    coverage: 0.6,
+  },
+  {
+    token: "facebookexternalhit",
+    vendor: "Meta",
+    category: "social_preview",
+    ua: "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+    ip: "31.13.127",
+    verifiable: true,
+    w: 2,
+    coverage: 0.15,
+  },
+  {
+    token: "Twitterbot",
+    vendor: "X",
+    category: "social_preview",
+    ua: "Twitterbot/1.0",
+    ip: "199.16.157",
+    verifiable: true,
+    w: 1,
+    coverage: 0.1,
+  },
+  {
+    token: "YandexBot",
+    vendor: "Yandex",
+    category: "search_engine",
+    ua: compat("YandexBot/3.0; +http://yandex.com/bots"),
+    ip: "5.255.231",
+    verifiable: true,
+    w: 1,
+    coverage: 0.25,
+  },
+];

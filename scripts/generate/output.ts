@@ -1,0 +1,198 @@
+/** Turning drafts into stored records (for writing straight to KV) or into import NDJSON lines. */
+import { keys } from "../../lib/store/keys.ts";
+import type { EnvName, StoredEvent, StoredHit } from "../../lib/store/records.ts";
+import type { HitDraft } from "./crawl.ts";
+import type { Draft } from "./model.ts";
+
+export interface Target {
+  org: string;
+  touchpoint: string;
+  env: EnvName;
+  host: string;
+}
+
+const hostOf = (url: string | null) => (url ? new URL(url).host : null);
+
+function urlOf(d: Draft, host: string): string {
+  const u = d.source.utm;
+  if (!d.landing || !u) return `https://${host}${d.path}`;
+  const q = new URLSearchParams({ utm_source: u.source, utm_medium: u.medium, utm_campaign: u.campaign });
+  if (u.term) q.set("utm_term", u.term);
+  if (u.content) q.set("utm_content", u.content);
+  return `https://${host}${d.path}?${q}`;
+}
+
+function properties(d: Draft, host: string): Record<string, unknown> {
+  const p: Record<string, unknown> = { path: d.path, url: urlOf(d, host), ...d.props };
+  if (d.landing && d.type === "$pageview" && d.source.referrer) p.referrer = d.source.referrer;
+  return p;
+}
+
+function context(d: Draft) {
+  const u = d.source.utm;
+  const touch = {
+    source: u?.source ?? null,
+    medium: u?.medium ?? null,
+    campaign: u?.campaign ?? null,
+    term: u?.term ?? null,
+    content: u?.content ?? null,
+    referrer_host: hostOf(d.source.referrer),
+    landing_path: null,
+  };
+  return {
+    user_agent: d.automated?.ua ?? d.visitor.ua,
+    language: d.visitor.country.lang,
+    timezone: d.visitor.country.tz,
+    screen_width: d.visitor.device.width,
+    viewport_width: d.visitor.device.width,
+    sdk_version: "1.0.0",
+    last_touch: touch,
+  };
+}
+
+export function storedEvent(d: Draft, t: Target): StoredEvent {
+  const u = d.source.utm;
+  return {
+    v: 1,
+    id: d.id,
+    org: t.org,
+    touchpoint: t.touchpoint,
+    env: t.env,
+    received_at: d.t,
+    device_time: new Date(d.deviceTime).toISOString(),
+    anonymous_id: d.anon,
+    user_id: d.user,
+    session_id: d.session,
+    sequence_no: d.seq,
+    gap_before: 0,
+    platform: "web",
+    event_type: d.type,
+    screen: d.path,
+    path: d.path,
+    host: t.host,
+    fingerprint: d.fingerprint,
+    element: d.element,
+    properties: properties(d, t.host),
+    context: context(d),
+    geo: { country: d.visitor.country.code, city: d.visitor.city, asn: null, as_org: null },
+    browser: d.automated ? null : d.visitor.browser,
+    os: d.automated ? null : d.visitor.os,
+    device_type: d.automated ? "bot" : d.visitor.device.device,
+    referrer_host: hostOf(d.source.referrer),
+    source: d.source.source,
+    channel: d.source.channel,
+    utm: u
+      ? {
+        source: u.source,
+        medium: u.medium,
+        campaign: u.campaign,
+        term: u.term ?? null,
+        content: u.content ?? null,
+      }
+      : null,
+    traffic: d.automated?.traffic ?? "human",
+    crawler: d.automated?.crawler ?? null,
+  };
+}
+
+export function eventLine(d: Draft, t: Target): string {
+  return JSON.stringify({
+    kind: "event",
+    received_at: new Date(d.t).toISOString(),
+    ip: d.visitor.ip,
+    user_agent: d.automated?.ua ?? d.visitor.ua,
+    event_id: d.id,
+    anonymous_id: d.anon,
+    user_id: d.user,
+    session_id: d.session,
+    sequence_no: d.seq,
+    platform: "web",
+    event_type: d.type,
+    screen: d.path,
+    fingerprint: d.fingerprint,
+    properties: properties(d, t.host),
+    context: context(d),
+    device_time: new Date(d.deviceTime).toISOString(),
+  });
+}
+
+export function storedHit(h: HitDraft, t: Target): StoredHit {
+  const ok = h.status === null || (h.status >= 200 && h.status < 300) || h.status === 304;
+  return {
+    v: 1,
+    id: h.id,
+    org: t.org,
+    touchpoint: t.touchpoint,
+    env: t.env,
+    received_at: h.t + 500,
+    timestamp: h.t,
+    host: t.host,
+    path: h.path,
+    method: h.method,
+    status: h.status,
+    user_agent: h.crawler.ua,
+    referer_host: null,
+    crawler: h.crawler.token,
+    vendor: h.crawler.vendor,
+    category: h.crawler.category,
+    site_file: h.siteFile,
+    crawled: h.method === "GET" && ok,
+    geo: { country: "US", city: null, asn: null, as_org: null },
+    verification: h.spoofed ? "spoofed" : h.crawler.verifiable ? "verified" : "unverifiable",
+    via: "server",
+  };
+}
+
+export function hitLine(h: HitDraft, t: Target): string {
+  return JSON.stringify({
+    kind: "hit",
+    event_type: "$crawl",
+    event_id: h.id,
+    timestamp: new Date(h.t).toISOString(),
+    host: t.host,
+    path: h.path,
+    method: h.method,
+    status: h.status,
+    user_agent: h.crawler.ua,
+    ip: h.ip,
+    referer_host: null,
+  });
+}
+
+/** Writes records as raw keys (what ingest stores), many per atomic commit, several commits in flight. */
+export class RawWriter {
+  private op: Deno.AtomicOperation;
+  private inOp = 0;
+  private flying: Promise<unknown>[] = [];
+  written = 0;
+  constructor(private kv: Deno.Kv, private perCommit = 200) {
+    this.op = kv.atomic();
+  }
+  async add(key: Deno.KvKey, value: unknown) {
+    this.op.set(key, value);
+    this.written++;
+    if (++this.inOp >= this.perCommit) await this.flush();
+  }
+  event(e: StoredEvent) {
+    return this.add(keys.rawEvent(e.org, e.env, e.received_at, e.id), e);
+  }
+  hit(h: StoredHit) {
+    return this.add(keys.rawHit(h.org, h.env, h.received_at, h.id), h);
+  }
+  async flush() {
+    if (this.inOp) {
+      this.flying.push(
+        this.op.commit().then((r) => {
+          if (!r.ok) throw new Error("raw write failed");
+        }),
+      );
+      this.op = this.kv.atomic();
+      this.inOp = 0;
+    }
+    if (this.flying.length >= 8) await Promise.all(this.flying.splice(0));
+  }
+  async close() {
+    await this.flush();
+    await Promise.all(this.flying.splice(0));
+  }
+}

@@ -1,0 +1,63 @@
+/** A small deterministic PRNG (mulberry32) with the draws the site model needs. */
+export class Rng {
+  private s: number;
+  constructor(seed: number) {
+    this.s = seed >>> 0 || 0x9e3779b9;
+  }
+  next(): number {
+    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.next() * xs.length)];
+  }
+  /** Geometric count >= 1 with the given mean. */
+  geometric(mean: number): number {
+    let n = 1;
+    while (this.next() > 1 / mean) n++;
+    return n;
+  }
+  exp(mean: number): number {
+    return -Math.log(1 - this.next()) * mean;
+  }
+  uuid(): string {
+    const h: string[] = [];
+    for (let i = 0; i < 16; i++) h.push(Math.floor(this.next() * 256).toString(16).padStart(2, "0"));
+    h[6] = "4" + h[6][1];
+    h[8] = ((parseInt(h[8], 16) & 0x3f) | 0x80).toString(16);
+    const s = h.join("");
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  }
+}
+
+/** Draws from fixed weights in O(log n). */
+export class Weighted<T> {
+  private cum: number[] = [];
+  private total = 0;
+  constructor(readonly items: readonly T[], weights: readonly number[]) {
+    for (const w of weights) this.cum.push(this.total += w);
+  }
+  draw(r: Rng): T {
+    const x = r.next() * this.total;
+    let lo = 0, hi = this.cum.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cum[mid] > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.items[lo];
+  }
+}
+
+/** Power-law popularity: rank k gets weight 1 / k^s. */
+export function zipf<T>(items: readonly T[], s = 1.1): Weighted<T> {
+  return new Weighted(items, items.map((_, k) => 1 / Math.pow(k + 1, s)));
+}
