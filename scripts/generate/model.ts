@@ -194,6 +194,7 @@ export class SiteModel {
       ? "/pricing"
       : contentW.draw(r);
     const views = automated ? r.int(1, 3) : r.geometric(2.6);
+    // deno-lint-ignore no-this-alias -- a nested generator needs the model; generators cannot be arrows
     const self = this;
     function* emit(
       type: string,
