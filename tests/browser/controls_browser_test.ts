@@ -157,3 +157,17 @@ Deno.test("browser: events queued while the service fails outlive the page and a
     await w.close();
   }
 });
+
+Deno.test("browser: the ES module build captures like the classic script", async () => {
+  const w = await openWorld({ settings: { flushIntervalMs: 100 } });
+  try {
+    const page = await w.context.newPage();
+    await page.goto(w.siteUrl + "/esm");
+    await page.click("#buy");
+    const events = await w.waitForStored((evs) => ofType(evs, "$autocapture").length === 1, "the click");
+    assert.equal(ofType(events, "$pageview")[0].properties.title, "Module");
+    assert.equal(ofType(events, "module_loaded")[0].properties.ok, true);
+  } finally {
+    await w.close();
+  }
+});

@@ -57,9 +57,21 @@ function page(title: string, body: string, opts: SiteOptions): string {
 </head><body>${body}</body></html>`;
 }
 
+/** The same SDK as an ES module, the way a bundler-less site would import it. */
+function esmPage(opts: SiteOptions): string {
+  const settings = JSON.stringify({ apiKey: opts.apiKey, host: opts.host, ...opts.settings });
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Module</title>
+<script type="module">
+  import { init, track } from "/sdk.js";
+  init(${settings});
+  track("module_loaded", { ok: true });
+</script></head><body><button id="buy" type="button">Buy now</button></body></html>`;
+}
+
 export async function startSite(opts: SiteOptions): Promise<TestSite> {
   const bundles = await buildWebSdk();
-  const iife = new TextDecoder().decode(bundles.find((b) => b.file === "sdk.iife.js")!.code);
+  const code = (file: string) => new TextDecoder().decode(bundles.find((b) => b.file === file)!.code);
+  const [iife, esm] = [code("sdk.iife.js"), code("sdk.js")];
   const proxied: TestSite["proxied"] = [];
   const proxy = opts.proxyTo ? eventsProxy(opts.proxyTo) : null;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req, info) => {
@@ -73,9 +85,12 @@ export async function startSite(opts: SiteOptions): Promise<TestSite> {
       return proxy.fetch(req, info);
     }
     if (path === "/blank") return new Response("<!doctype html><title>blank</title>", { headers: HTML });
-    if (path === "/sdk.iife.js") {
-      return new Response(iife, { headers: { "content-type": "text/javascript" } });
+    if (path === "/sdk.iife.js" || path === "/sdk.js") {
+      return new Response(path === "/sdk.js" ? esm : iife, {
+        headers: { "content-type": "text/javascript" },
+      });
     }
+    if (path === "/esm") return new Response(esmPage(opts), { headers: HTML });
     const html = (t: string, b: string) => new Response(page(t, b, opts), { headers: HTML });
     if (path === "/pricing") return html("Pricing", pricing);
     if (path === "/favicon.ico") return new Response(null, { status: 404 });

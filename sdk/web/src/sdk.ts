@@ -69,7 +69,7 @@ export class Client {
   }
 
   private context(): Record<string, unknown> {
-    const conn = (navigator as { connection?: { effectiveType?: string } }).connection;
+    const conn = (navigator as { connection?: { type?: string; effectiveType?: string } }).connection;
     this.touches ??= rememberTouch(this.data, touchOf(location.href, document.referrer));
     return {
       user_agent: navigator.userAgent,
@@ -80,7 +80,7 @@ export class Client {
       viewport_width: innerWidth,
       viewport_height: innerHeight,
       online: navigator.onLine,
-      connection_type: conn?.effectiveType ?? null,
+      connection_type: conn?.type ?? conn?.effectiveType ?? null,
       environment: this.cfg.environment ?? null,
       sdk_version: SDK_VERSION,
       consent: this.cfg.requireConsent ? "granted" : "not_required",
@@ -191,9 +191,12 @@ export class Client {
     this.pageview();
   }
 
-  track(name: string, properties: Record<string, unknown> = {}): void {
+  track(name: string, properties?: Record<string, unknown>): void {
     const type = String(name).slice(0, 120);
-    if (type) this.emit(type, properties);
+    const props = properties && typeof properties === "object" && !Array.isArray(properties)
+      ? properties
+      : {};
+    if (type) this.emit(type, props);
   }
 
   identify(userId: string): void {
