@@ -47,9 +47,7 @@ const MAX_USER_AGENT = 512;
 /** The parsed request target: path without query, and the query. */
 export function parseTarget(url: string): URL {
   // Concatenate rather than resolve, so a target such as "//x/y" stays a path instead of becoming a host.
-  return url.startsWith("/")
-    ? new URL(`http://unknown.invalid${url}`)
-    : new URL(url);
+  return url.startsWith("/") ? new URL(`http://unknown.invalid${url}`) : new URL(url);
 }
 
 export function buildHit(
@@ -79,9 +77,7 @@ function requestHost(
   target: URL,
   trustProxy: boolean,
 ): string {
-  const forwarded = trustProxy
-    ? firstValue(req.headers.get("x-forwarded-host"))
-    : null;
+  const forwarded = trustProxy ? firstValue(req.headers.get("x-forwarded-host")) : null;
   const fromUrl = target.hostname === "unknown.invalid" ? "" : target.host;
   const raw = forwarded || req.headers.get("host") || fromUrl;
   return stripPort(raw.trim().toLowerCase()).slice(0, MAX_HOST);
@@ -93,9 +89,7 @@ function stripPort(host: string): string {
     return end > 0 ? host.slice(0, end + 1) : host;
   }
   const colon = host.indexOf(":");
-  return colon >= 0 && host.indexOf(":", colon + 1) < 0
-    ? host.slice(0, colon)
-    : host;
+  return colon >= 0 && host.indexOf(":", colon + 1) < 0 ? host.slice(0, colon) : host;
 }
 
 /** The path, plus only the query parameters the site owner allowed (others may carry personal data). */

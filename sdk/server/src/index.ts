@@ -8,11 +8,7 @@ export {
   type ReporterOptions,
   type ReporterStats,
 } from "./reporter.ts";
-export {
-  type FetchHandler,
-  observeFetch,
-  withCrawlReporting,
-} from "./adapters/fetch.ts";
+export { type FetchHandler, observeFetch, withCrawlReporting } from "./adapters/fetch.ts";
 export { type HonoContextLike, honoCrawlReporter } from "./adapters/hono.ts";
 export {
   expressCrawlReporter,
@@ -21,25 +17,10 @@ export {
   watchNodeResponse,
   withNodeCrawlReporting,
 } from "./adapters/node.ts";
-export {
-  type AgentVerdict,
-  classifyUserAgent,
-  isSelfContradicting,
-} from "./user_agent.ts";
+export { type AgentVerdict, classifyUserAgent, isSelfContradicting } from "./user_agent.ts";
 export { classifyPath, type IgnorePath, type PathKind } from "./paths.ts";
-export {
-  decide,
-  type Decision,
-  type ReportCandidate,
-  type ShouldReport,
-  type SkipReason,
-} from "./rules.ts";
-export type {
-  CrawlHit,
-  HeaderReader,
-  SeenRequest,
-  SeenResponse,
-} from "./hit.ts";
+export { decide, type Decision, type ReportCandidate, type ShouldReport, type SkipReason } from "./rules.ts";
+export type { CrawlHit, HeaderReader, SeenRequest, SeenResponse } from "./hit.ts";
 export type { DroppedCounts, FetchLike, ServiceCounts } from "./sender.ts";
 export type { Logger } from "./log.ts";
 export type { Timers } from "./timers.ts";

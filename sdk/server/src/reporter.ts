@@ -3,13 +3,7 @@ import { buildHit, type SeenRequest, type SeenResponse } from "./hit.ts";
 import { consoleLogger, type Logger } from "./log.ts";
 import type { IgnorePath } from "./paths.ts";
 import { decide, type ShouldReport, type SkipReason } from "./rules.ts";
-import {
-  type DroppedCounts,
-  type FetchLike,
-  MAX_BATCH_HITS,
-  Sender,
-  type ServiceCounts,
-} from "./sender.ts";
+import { type DroppedCounts, type FetchLike, MAX_BATCH_HITS, Sender, type ServiceCounts } from "./sender.ts";
 import { systemTimers, type Timers } from "./timers.ts";
 import { SDK_NAME, SDK_VERSION } from "./version.ts";
 
@@ -135,9 +129,7 @@ function makeSender(
   if (options.enabled === false) return null;
   if (!options.serverKey || !options.baseUrl) {
     logger.warn(
-      `crawler reporting is off: ${
-        !options.serverKey ? "serverKey" : "baseUrl"
-      } is not set`,
+      `crawler reporting is off: ${!options.serverKey ? "serverKey" : "baseUrl"} is not set`,
     );
     return null;
   }

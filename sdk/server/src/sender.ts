@@ -125,9 +125,7 @@ export class Sender {
       service: { ...this.service, rejected: { ...this.service.rejected } },
       stopped: this.stopped,
       batchSize: this.batchLimit,
-      pausedUntil: this.pausedUntil > this.s.timers.now()
-        ? this.pausedUntil
-        : null,
+      pausedUntil: this.pausedUntil > this.s.timers.now() ? this.pausedUntil : null,
     };
   }
 
@@ -193,9 +191,7 @@ export class Sender {
     this.held = null;
     this.inFlight = batch.length;
     this.sending = this.sendBatch(batch)
-      .catch((err) =>
-        this.s.logger.error(`unexpected sender error: ${describe(err)}`)
-      )
+      .catch((err) => this.s.logger.error(`unexpected sender error: ${describe(err)}`))
       .finally(() => {
         this.inFlight = 0;
         this.sending = null;
@@ -274,18 +270,14 @@ export class Sender {
         }
         this.dropped.failed += batch.length;
         this.s.logger.warn(
-          `dropped ${batch.length} hits after a retry failed (${
-            describeOutcome(outcome)
-          })`,
+          `dropped ${batch.length} hits after a retry failed (${describeOutcome(outcome)})`,
         );
         this.pauseFor(this.nextBackoff());
         return;
       }
       this.dropped.rejected += batch.length;
       this.s.logger.warn(
-        `dropped ${batch.length} hits: the service refused the batch (${
-          describeOutcome(outcome)
-        })`,
+        `dropped ${batch.length} hits: the service refused the batch (${describeOutcome(outcome)})`,
       );
       return;
     }
@@ -324,12 +316,10 @@ export class Sender {
         body: text,
       };
     } catch (err) {
-      return timedOut
-        ? { kind: "timeout", message: `no answer in ${this.s.timeoutMs} ms` }
-        : {
-          kind: "network",
-          message: describe(err),
-        };
+      return timedOut ? { kind: "timeout", message: `no answer in ${this.s.timeoutMs} ms` } : {
+        kind: "network",
+        message: describe(err),
+      };
     } finally {
       this.s.timers.clearTimeout(timer);
     }
@@ -393,9 +383,7 @@ export function parseRetryAfter(
 
 function describeOutcome(outcome: Outcome): string {
   if (outcome.kind !== "response") {
-    return outcome.kind === "timeout"
-      ? `timeout: ${outcome.message}`
-      : `network error: ${outcome.message}`;
+    return outcome.kind === "timeout" ? `timeout: ${outcome.message}` : `network error: ${outcome.message}`;
   }
   let detail = "";
   try {

@@ -14,8 +14,7 @@ interface DenoTimerApi {
 export const systemTimers: Timers = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) =>
-    clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
   unref(handle) {
     // Node and Bun return an object with unref(); Deno returns a number and offers Deno.unrefTimer.
     if (typeof handle === "object" && handle !== null && "unref" in handle) {

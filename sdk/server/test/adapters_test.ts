@@ -1,11 +1,7 @@
 /** Each adapter in front of a real handler: what reaches the reporter, and that the host's answer is untouched. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  createServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
 import {
@@ -15,14 +11,7 @@ import {
   withCrawlReporting,
   withNodeCrawlReporting,
 } from "../src/index.ts";
-import {
-  CHROME,
-  collectingLogger,
-  FakeTimers,
-  GOOGLEBOT,
-  scriptedEndpoint,
-  settle,
-} from "./support.ts";
+import { CHROME, collectingLogger, FakeTimers, GOOGLEBOT, scriptedEndpoint, settle } from "./support.ts";
 
 function setup() {
   const timers = new FakeTimers();
@@ -54,9 +43,7 @@ describe("adapter: fetch-style handler (Deno.serve, Bun, workers)", () => {
       reporter,
       (req: Request, _info: { remoteAddr: { hostname: string } }) => {
         const path = new URL(req.url).pathname;
-        return path === "/missing"
-          ? html("nope", 404)
-          : html(`<h1>${path}</h1>`);
+        return path === "/missing" ? html("nope", 404) : html(`<h1>${path}</h1>`);
       },
     );
     const info = { remoteAddr: { hostname: "66.249.66.1" } };

@@ -1,10 +1,6 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  type CrawlHit,
-  createCrawlReporter,
-  type ReporterOptions,
-} from "../src/index.ts";
+import { type CrawlHit, createCrawlReporter, type ReporterOptions } from "../src/index.ts";
 import {
   collectingLogger,
   FakeTimers,

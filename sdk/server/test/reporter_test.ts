@@ -147,8 +147,7 @@ describe("reporter: bounded queue", () => {
 describe("reporter: batches", () => {
   test("no request carries more than 500 hits or 1 MB, and every hit is sent once", async () => {
     const { timers, calls, reporter } = setup([], { maxQueueSize: 5_000 });
-    const heavyUa =
-      "Mozilla/5.0 (compatible; HeavyBot/1.0; +http://heavy.test/" +
+    const heavyUa = "Mozilla/5.0 (compatible; HeavyBot/1.0; +http://heavy.test/" +
       '"'.repeat(480) + ")";
     for (let i = 0; i < 1_200; i++) {
       reporter.observe(...seen(`/p/${i}/${"x".repeat(900)}`, heavyUa));

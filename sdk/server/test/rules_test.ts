@@ -155,9 +155,7 @@ describe("reporting rules: one change at a time", () => {
       const decision = decide(req, res, { ignorePaths: [] });
       assert.deepEqual(
         decision,
-        expected === "report"
-          ? { report: true }
-          : { report: false, reason: expected },
+        expected === "report" ? { report: true } : { report: false, reason: expected },
       );
     });
   }

@@ -1,20 +1,8 @@
 /** The sender against a scripted endpoint, one response class at a time, on a fake clock. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  createCrawlReporter,
-  type ReporterOptions,
-  SDK_NAME,
-  SDK_VERSION,
-} from "../src/index.ts";
-import {
-  collectingLogger,
-  FakeTimers,
-  GOOGLEBOT,
-  type Reply,
-  scriptedEndpoint,
-  seen,
-} from "./support.ts";
+import { createCrawlReporter, type ReporterOptions, SDK_NAME, SDK_VERSION } from "../src/index.ts";
+import { collectingLogger, FakeTimers, GOOGLEBOT, type Reply, scriptedEndpoint, seen } from "./support.ts";
 
 const INTERVAL = 1_000;
 const RETRY_DELAY = 500;
@@ -41,10 +29,8 @@ function setup(replies: Reply[] = [], options: Partial<ReporterOptions> = {}) {
   const crawl = (...paths: string[]) => {
     for (const path of paths) reporter.observe(...seen(path, GOOGLEBOT));
   };
-  const pathsOf = (i: number) =>
-    endpoint.calls[i].body.events.map((e) => e.path);
-  const idsOf = (i: number) =>
-    endpoint.calls[i].body.events.map((e) => e.event_id);
+  const pathsOf = (i: number) => endpoint.calls[i].body.events.map((e) => e.path);
+  const idsOf = (i: number) => endpoint.calls[i].body.events.map((e) => e.event_id);
   const start = timers.now();
   const at = (i: number) => endpoint.calls[i].at - start;
   return {

@@ -1,11 +1,5 @@
 /** Test doubles shared by the SDK tests: a fake clock with timers, a scripted endpoint, a collecting logger. */
-import type {
-  CrawlHit,
-  Logger,
-  SeenRequest,
-  SeenResponse,
-  Timers,
-} from "../src/index.ts";
+import type { CrawlHit, Logger, SeenRequest, SeenResponse, Timers } from "../src/index.ts";
 
 /** Lets pending promise chains (fetch replies, awaits in the sender) run to their next timer. */
 export async function settle(): Promise<void> {
@@ -104,14 +98,10 @@ export function scriptedEndpoint(timers: Timers, replies: Reply[] = []) {
         );
       });
     }
-    const { status, headers, body: replyBody } = typeof reply === "number"
-      ? { status: reply }
-      : reply;
+    const { status, headers, body: replyBody } = typeof reply === "number" ? { status: reply } : reply;
     const events = calls[calls.length - 1].body.events.length;
     const json = replyBody ??
-      (status === 202
-        ? { accepted: events, duplicates: 0, rejected: {} }
-        : undefined);
+      (status === 202 ? { accepted: events, duplicates: 0, rejected: {} } : undefined);
     return Promise.resolve(
       new Response(json === undefined ? null : JSON.stringify(json), {
         status,
@@ -164,16 +154,12 @@ export function seen(
     },
     {
       status: o.status === undefined ? 200 : o.status,
-      contentType: o.contentType === undefined
-        ? "text/html; charset=utf-8"
-        : o.contentType,
+      contentType: o.contentType === undefined ? "text/html; charset=utf-8" : o.contentType,
     },
   ];
 }
 
-export const GOOGLEBOT =
-  "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+export const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 export const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36";
-export const UUID =
-  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

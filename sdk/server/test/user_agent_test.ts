@@ -38,8 +38,7 @@ for (const [title, table, expected] of TABLES) {
 
 describe("user agent rule: missing agents are never reported", () => {
   for (const ua of [null, undefined, "", "   "]) {
-    test(`agent ${JSON.stringify(ua)} is missing`, () =>
-      assert.equal(classifyUserAgent(ua), "missing"));
+    test(`agent ${JSON.stringify(ua)} is missing`, () => assert.equal(classifyUserAgent(ua), "missing"));
   }
 });
 

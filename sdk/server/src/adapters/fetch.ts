@@ -66,9 +66,8 @@ export function socketIpOf(extra: unknown, req: Request): string | null {
       const address = bun.requestIP(req)?.address;
       return typeof address === "string" ? address : null;
     }
-    const node =
-      (extra as { incoming?: { socket?: { remoteAddress?: unknown } } })
-        .incoming;
+    const node = (extra as { incoming?: { socket?: { remoteAddress?: unknown } } })
+      .incoming;
     const remote = node?.socket?.remoteAddress;
     return typeof remote === "string" ? remote : null;
   } catch {

@@ -33,10 +33,15 @@ export function expressCrawlReporter(
   };
 }
 
-/** `http.createServer(withNodeCrawlReporting(reporter, (req, res) => { ... }))`. */
+/**
+ * `http.createServer(withNodeCrawlReporting(reporter, (req, res) => { ... }))`. createServer's overloads give
+ * the listener no contextual type, so unannotated parameters default to `any` rather than to the narrow shapes.
+ */
 export function withNodeCrawlReporting<
-  Req extends NodeRequestLike,
-  Res extends NodeResponseLike,
+  // deno-lint-ignore no-explicit-any
+  Req extends NodeRequestLike = any,
+  // deno-lint-ignore no-explicit-any
+  Res extends NodeResponseLike = any,
 >(
   reporter: CrawlReporter,
   listener: (req: Req, res: Res) => void,
