@@ -3,8 +3,8 @@
  * An expected rejection is data ({ rejected: "invalid" }), never an exception, so a bad hit never fails the
  * batch and accepted + duplicates + sum(rejected) always equals the number of events sent.
  * Each hit is written with its dedupe key in one atomic commit (chunked within KV's limits); when a chunk's
- * check fails (a repeat, or a concurrent identical batch) its hits are committed one by one, so each is
- * stored exactly once and a retried batch is safe.
+ * check fails (a retry) the hits already stored are left out, and if it fails again (a concurrent identical
+ * batch) the rest are committed one by one, so each is stored exactly once and a retried batch is safe.
  */
 import { DAY, MINUTE } from "../clock.ts";
 import type { Deps } from "../deps.ts";
@@ -16,15 +16,19 @@ import { catalogEntry, classifyUserAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
 import { isIp } from "../crawl/cidr.ts";
 import { hasCheck } from "../crawl/verify.ts";
-import { enqueueHitVerifications, type PendingVerification } from "../jobs/verify.ts";
-import { IP_RETENTION_MS } from "./web.ts";
+import { type PendingVerification, verifyMessage } from "../jobs/verify.ts";
 
+/** Addresses are kept 30 days, like web events' (lib/ingest/web.ts), then swept. */
+export const IP_RETENTION_MS = 30 * DAY;
 /** Hits are deduplicated for 8 days: their age limit is 7. */
 export const HIT_DEDUPE_MS = 8 * DAY;
 export const MAX_AGE_MS = 7 * DAY;
 export const MAX_AHEAD_MS = 5 * MINUTE;
-/** Hits per atomic commit: each needs 1 check and up to 4 mutations, well inside KV's limits. */
-export const HIT_CHUNK = 25;
+/**
+ * Hits per atomic commit: KV allows 100 checks, 1,000 mutations and 800 KiB per commit; a hit needs 1 check,
+ * up to 4 mutations and at most ~2.5 KB, so 100 fit.
+ */
+export const HIT_CHUNK = 100;
 
 export type HitRejection = "invalid" | "unknown_host" | "not_crawler";
 
@@ -134,40 +138,74 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown): Step {
   };
 }
 
-/** Adds one hit to an atomic operation: only if its dedupe key is absent, with that key, its address and its pending check. */
-function addHit(op: Deno.AtomicOperation, { hit, ip }: PreparedHit): Deno.AtomicOperation {
-  op.check({ key: keys.dedupe(hit.org, hit.id), versionstamp: null })
+/** Adds one hit to an atomic operation: only if its dedupe key is absent, with that key. */
+function addHit(op: Deno.AtomicOperation, { hit }: PreparedHit): Deno.AtomicOperation {
+  return op.check({ key: keys.dedupe(hit.org, hit.id), versionstamp: null })
     .set(keys.dedupe(hit.org, hit.id), hit.received_at, { expireIn: HIT_DEDUPE_MS })
     .set(keys.rawHit(hit.org, hit.env, hit.received_at, hit.id), hit);
-  if (ip) {
-    op.set(keys.ip(hit.received_at, hit.org, hit.id), { ip, at: hit.received_at }, {
-      expireIn: IP_RETENTION_MS,
-    });
-  }
-  if (hit.verification === "pending") op.set(keys.verifyPending(hit.org, hit.id), pendingOf(hit));
-  return op;
 }
 
-const pendingOf = (hit: StoredHit): PendingVerification => ({
+const pendingOf = (hit: StoredHit, group: string): PendingVerification => ({
   org: hit.org,
   eventId: hit.id,
   token: hit.crawler,
   receivedAt: hit.received_at,
+  group,
 });
+
+/**
+ * Commits a group of hits at once: each hit with its dedupe key, plus ONE address record and ONE pending
+ * verification marker for the whole group (a key per hit for those would halve throughput), and the queue
+ * message in the same commit, so the work is enqueued exactly when the hits are stored.
+ */
+async function commitGroup(kv: Deno.Kv, group: PreparedHit[]): Promise<boolean> {
+  const op = kv.atomic();
+  for (const h of group) addHit(op, h);
+  const first = group[0].hit, id = first.id; // a group's first hit is stored once, so its id names the group
+  const ips: Record<string, string> = {};
+  for (const h of group) if (h.ip) ips[h.hit.id] = h.ip;
+  if (Object.keys(ips).length) {
+    op.set(keys.ipGroup(first.received_at, first.org, id), { at: first.received_at, ips }, {
+      expireIn: IP_RETENTION_MS,
+    });
+  }
+  const pending = group.filter((h) => h.hit.verification === "pending").map((h) => pendingOf(h.hit, id));
+  if (pending.length) {
+    op.set(keys.verifyPending(first.org, id), pending);
+    op.enqueue(verifyMessage(pending));
+  }
+  return (await op.commit()).ok;
+}
+
+/** The hits whose dedupe key is not yet in KV (getMany reads at most 10 keys at a time). */
+async function absent(kv: Deno.Kv, hits: PreparedHit[]): Promise<PreparedHit[]> {
+  const out: PreparedHit[] = [];
+  for (let i = 0; i < hits.length; i += 10) {
+    const group = hits.slice(i, i + 10);
+    const found = await kv.getMany(group.map(({ hit }) => keys.dedupe(hit.org, hit.id)));
+    group.forEach((h, j) => found[j].versionstamp === null && out.push(h));
+  }
+  return out;
+}
 
 /** Stores prepared hits; returns those newly stored (the rest were already there). */
 async function store(kv: Deno.Kv, hits: PreparedHit[]): Promise<PreparedHit[]> {
   const stored: PreparedHit[] = [];
   for (let i = 0; i < hits.length; i += HIT_CHUNK) {
     const chunk = hits.slice(i, i + HIT_CHUNK);
-    const op = kv.atomic();
-    for (const h of chunk) addHit(op, h);
-    if ((await op.commit()).ok) {
+    if (await commitGroup(kv, chunk)) {
       stored.push(...chunk);
       continue;
     }
-    // some hit of the chunk is already stored: commit one by one, each only if still absent
-    for (const h of chunk) if ((await addHit(kv.atomic(), h).commit()).ok) stored.push(h);
+    // Some hit is stored already (a retry): leave those out and commit the rest together.
+    const rest = await absent(kv, chunk);
+    if (rest.length === 0) continue;
+    if (await commitGroup(kv, rest)) {
+      stored.push(...rest);
+      continue;
+    }
+    // A concurrent identical batch is writing the same hits: one by one, each only if still absent.
+    for (const h of rest) if (await commitGroup(kv, [h])) stored.push(h);
   }
   return stored;
 }
@@ -192,7 +230,5 @@ export async function ingestHits(deps: Deps, t: HitTarget, events: unknown[]): P
   const stored = fresh.length ? await store(deps.kv, fresh) : [];
   result.accepted = stored.length;
   result.duplicates += fresh.length - stored.length;
-  const pending = stored.filter((s) => s.hit.verification === "pending").map((s) => pendingOf(s.hit));
-  if (pending.length) await enqueueHitVerifications(deps, pending);
   return result;
 }

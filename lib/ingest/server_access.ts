@@ -23,12 +23,20 @@ export interface ServerAccess {
 
 const addressId = async (addr: string) => (await sha256Hex(`unknown-key-address:${addr}`)).slice(0, 32);
 
-/** 429 while the address is blocked for sending too many unknown keys. */
-export async function refuseBlockedAddress(ctx: AppContext, addr: string | null): Promise<void> {
-  if (!addr) return;
-  const now = ctx.deps.clock.now();
+// What this instance last read about an address: strikes of other instances show within RECHECK_MS.
+const RECHECK_MS = 1_000;
+const knownByStore = new WeakMap<Deno.Kv, Map<string, { readAt: number; blockedUntil: number }>>();
+function knownOf(kv: Deno.Kv) {
+  let m = knownByStore.get(kv);
+  if (!m) knownByStore.set(kv, m = new Map());
+  return m;
+}
+
+async function blockedUntilOf(ctx: AppContext, id: string, now: number): Promise<number> {
+  const known = knownOf(ctx.deps.kv);
+  const seen = known.get(id);
+  if (seen && now - seen.readAt < RECHECK_MS) return seen.blockedUntil;
   const minute = Math.floor(now / MINUTE_MS);
-  const id = await addressId(addr);
   const [cur, prev] = await ctx.deps.kv.getMany<[number, number]>([
     keys.unknownKeyStrikes(id, minute),
     keys.unknownKeyStrikes(id, minute - 1),
@@ -38,6 +46,16 @@ export async function refuseBlockedAddress(ctx: AppContext, addr: string | null)
     : (prev.value ?? 0) >= UNKNOWN_KEY_LIMIT
     ? (minute + 1) * MINUTE_MS
     : 0;
+  if (known.size > 50_000) known.clear();
+  known.set(id, { readAt: now, blockedUntil });
+  return blockedUntil;
+}
+
+/** 429 while the address is blocked for sending too many unknown keys. */
+export async function refuseBlockedAddress(ctx: AppContext, addr: string | null): Promise<void> {
+  if (!addr) return;
+  const now = ctx.deps.clock.now();
+  const blockedUntil = await blockedUntilOf(ctx, await addressId(addr), now);
   if (blockedUntil > now) {
     throw rateLimited(
       (blockedUntil - now) / 1000,
@@ -49,12 +67,16 @@ export async function refuseBlockedAddress(ctx: AppContext, addr: string | null)
 async function strike(ctx: AppContext, addr: string | null): Promise<void> {
   if (!addr) return;
   const minute = Math.floor(ctx.deps.clock.now() / MINUTE_MS);
-  const k = keys.unknownKeyStrikes(await addressId(addr), minute);
+  const id = await addressId(addr);
+  const k = keys.unknownKeyStrikes(id, minute);
   for (let attempt = 0; attempt < 5; attempt++) {
     const cur = await ctx.deps.kv.get<number>(k);
     const ok = await ctx.deps.kv.atomic().check(cur).set(k, (cur.value ?? 0) + 1, { expireIn: 3 * MINUTE_MS })
       .commit();
-    if (ok.ok) return;
+    if (ok.ok) {
+      knownOf(ctx.deps.kv).delete(id); // this instance sees its own strikes at once
+      return;
+    }
   }
 }
 

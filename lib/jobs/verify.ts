@@ -1,6 +1,6 @@
 /**
- * Crawler verification after the response. Ingest stores a pending marker (keys.verifyPending) with each hit
- * that can be checked and enqueues its work; the queue worker (handleVerifyMessage) verifies and stores the
+ * Crawler verification after the response. Ingest stores a pending marker (keys.verifyPending, one per group
+ * of hits committed together) and enqueues its work in the same commit; the queue worker (handleVerifyMessage) verifies and stores the
  * outcome under keys.verification; the cron sweep (sweepPendingVerifications) picks up anything whose message
  * was lost. Every step is idempotent: an outcome already stored is never redone.
  * Queue messages carry { kind: "crawl.verify" } so one listenQueue can serve several job kinds.
@@ -25,6 +25,8 @@ export interface PendingVerification {
   eventId: string;
   token: string; // catalog token
   receivedAt: number; // ms; locates the address key
+  /** Crawler hits are stored in groups: the group's address record and pending marker (keys.ipGroup). */
+  group?: string;
 }
 
 export interface VerifyMessage {
@@ -37,17 +39,10 @@ export function isVerifyMessage(msg: unknown): msg is VerifyMessage {
     Array.isArray((msg as { items?: unknown }).items);
 }
 
-/** Enqueues verification of stored hits whose pending markers are already written. A lost message is swept. */
-export async function enqueueHitVerifications(deps: Deps, items: PendingVerification[]): Promise<void> {
-  for (let i = 0; i < items.length; i += ITEMS_PER_MESSAGE) {
-    const msg: VerifyMessage = { kind: VERIFY_KIND, items: items.slice(i, i + ITEMS_PER_MESSAGE) };
-    try {
-      await deps.kv.enqueue(msg);
-    } catch (err) {
-      deps.log.warn("verification enqueue failed; the sweep will pick the hits up", { error: String(err) });
-    }
-  }
-}
+export const verifyMessage = (items: PendingVerification[]): VerifyMessage => ({ kind: VERIFY_KIND, items });
+
+/** The pending marker an item belongs to: its group's (crawler hits) or its own (web visitors). */
+const markerOf = (it: PendingVerification) => keys.verifyPending(it.org, it.group ?? it.eventId);
 
 /**
  * For the web-event pipeline: verify an automated visitor seen through the SDK, the same way as a crawler hit.
@@ -76,38 +71,85 @@ export async function enqueueVerification(
     await deps.kv.set(keys.verification(v.org, v.eventId), record);
     return;
   }
-  await deps.kv.set(keys.verifyPending(v.org, v.eventId), item);
-  await enqueueHitVerifications(deps, [item]);
+  // the marker and the message in one commit: a lost message is still found by the sweep
+  await deps.kv.atomic().set(markerOf(item), [item]).enqueue(verifyMessage([item])).commit();
 }
 
-async function addressOf(kv: Deno.Kv, item: PendingVerification): Promise<string | null> {
-  const v = (await kv.get<{ ip?: string } | string>(keys.ip(item.receivedAt, item.org, item.eventId))).value;
-  if (typeof v === "string") return v;
-  return typeof v?.ip === "string" ? v.ip : null;
+/** Reads many keys, 10 at a time (KV's getMany limit). */
+async function readAll<T>(kv: Deno.Kv, ks: Deno.KvKey[]): Promise<(T | null)[]> {
+  const out: (T | null)[] = [];
+  for (let i = 0; i < ks.length; i += 10) {
+    for (const e of await kv.getMany<T[]>(ks.slice(i, i + 10))) out.push(e.value);
+  }
+  return out;
+}
+
+const addressIn = (v: { ip?: unknown } | string | null) =>
+  typeof v === "string" ? v : typeof v?.ip === "string" ? v.ip : null;
+
+/** The addresses of items, from their own records (web visitors) or their group's record (crawler hits). */
+async function addressesOf(kv: Deno.Kv, items: PendingVerification[]): Promise<(string | null)[]> {
+  const own = items.filter((it) => !it.group);
+  const ownAddrs = await readAll<{ ip?: unknown } | string>(
+    kv,
+    own.map((it) => keys.ip(it.receivedAt, it.org, it.eventId)),
+  );
+  const byEvent = new Map(own.map((it, j) => [it.eventId, addressIn(ownAddrs[j])]));
+  const groups = [...new Map(items.filter((it) => it.group).map((it) => [it.group!, it])).values()];
+  const groupRecs = await readAll<{ ips?: Record<string, string> }>(
+    kv,
+    groups.map((it) => keys.ipGroup(it.receivedAt, it.org, it.group!)),
+  );
+  const ipsOf = new Map(groups.map((it, j) => [it.group!, groupRecs[j]?.ips ?? {}]));
+  return items.map((it) =>
+    it.group ? ipsOf.get(it.group)?.[it.eventId] ?? null : byEvent.get(it.eventId) ?? null
+  );
+}
+
+/**
+ * Verifies items and stores their outcomes in one commit (at most ITEMS_PER_MESSAGE at a time), skipping
+ * those already decided, and clears their pending markers. Returns the outcome of every item.
+ */
+export async function verifyItems(deps: Deps, items: PendingVerification[]): Promise<VerificationRecord[]> {
+  const { kv } = deps;
+  const out: VerificationRecord[] = [];
+  for (let i = 0; i < items.length; i += ITEMS_PER_MESSAGE) {
+    const group = items.slice(i, i + ITEMS_PER_MESSAGE);
+    const done = await readAll<VerificationRecord>(
+      kv,
+      group.map((it) => keys.verification(it.org, it.eventId)),
+    );
+    const todo = group.filter((_, j) => !done[j]);
+    const addrs = await addressesOf(kv, todo);
+    const addressOf = new Map(todo.map((it, j) => [it, addrs[j]]));
+    const verifier = verifierFor(deps);
+    const records = await Promise.all(group.map(async (it, j) => {
+      if (done[j]) return { record: done[j]!, fresh: false };
+      const outcome = await verifier.verify(it.token, addressOf.get(it) ?? null);
+      return { record: { ...outcome, checked_at: deps.clock.now() } as VerificationRecord, fresh: true };
+    }));
+    const op = kv.atomic();
+    group.forEach((it, j) => {
+      if (records[j].fresh) op.set(keys.verification(it.org, it.eventId), records[j].record);
+    });
+    for (const marker of new Map(group.map((it) => [JSON.stringify(markerOf(it)), markerOf(it)])).values()) {
+      op.delete(marker);
+    }
+    await op.commit();
+    out.push(...records.map((r) => r.record));
+  }
+  return out;
 }
 
 /** Verifies one item and stores the outcome, unless one is stored already. */
 export async function verifyOne(deps: Deps, item: PendingVerification): Promise<VerificationRecord> {
-  const { kv } = deps;
-  const done = await kv.get<VerificationRecord>(keys.verification(item.org, item.eventId));
-  if (done.value) {
-    await kv.delete(keys.verifyPending(item.org, item.eventId));
-    return done.value;
-  }
-  const ip = await addressOf(kv, item);
-  const outcome = await verifierFor(deps).verify(item.token, ip);
-  const record: VerificationRecord = { ...outcome, checked_at: deps.clock.now() };
-  await kv.atomic()
-    .set(keys.verification(item.org, item.eventId), record)
-    .delete(keys.verifyPending(item.org, item.eventId))
-    .commit();
-  return record;
+  return (await verifyItems(deps, [item]))[0];
 }
 
 /** The queue worker's body. Returns false for messages of other kinds. Throws to have the queue retry. */
 export async function handleVerifyMessage(deps: Deps, msg: unknown): Promise<boolean> {
   if (!isVerifyMessage(msg)) return false;
-  for (const item of msg.items) await verifyOne(deps, item);
+  await verifyItems(deps, msg.items);
   return true;
 }
 
@@ -119,15 +161,19 @@ export async function sweepPendingVerifications(
   const minAge = opts.minAgeMs ?? SWEEP_MIN_AGE_MS;
   const limit = opts.limit ?? 2_000;
   const now = deps.clock.now();
+  const due: PendingVerification[][] = [];
+  for await (const e of deps.kv.list<PendingVerification[]>({ prefix: keys.verifyPendingAll() }, { limit })) {
+    const items = Array.isArray(e.value) ? e.value : [e.value];
+    if (items.length && now - items[0].receivedAt >= minAge) due.push(items);
+  }
   let verified = 0, failed = 0;
-  for await (const e of deps.kv.list<PendingVerification>({ prefix: keys.verifyPendingAll() }, { limit })) {
-    if (now - e.value.receivedAt < minAge) continue;
+  for (const items of due) {
     try {
-      await verifyOne(deps, e.value);
-      verified++;
+      await verifyItems(deps, items);
+      verified += items.length;
     } catch (err) {
-      failed++;
-      deps.log.warn("pending verification failed; retried at the next sweep", { error: String(err) });
+      failed += items.length;
+      deps.log.warn("pending verifications failed; retried at the next sweep", { error: String(err) });
     }
   }
   return { verified, failed };

@@ -2,7 +2,7 @@
 import { createApp } from "../../app.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { adminCall, createTenant } from "../helpers/tenant.ts";
-import { keys } from "../../lib/store/keys.ts";
+import { dayNumber, keys } from "../../lib/store/keys.ts";
 import type { StoredHit, VerificationRecord } from "../../lib/store/records.ts";
 
 export const GPTBOT_UA =
@@ -42,8 +42,18 @@ export async function setup() {
     }
     return out;
   };
-  const addressOf = async (hit: StoredHit) =>
-    (await deps.kv.get<{ ip: string }>(keys.ip(hit.received_at, hit.org, hit.id))).value?.ip ?? null;
+  /** A hit's address, wherever its group's address record keeps it. */
+  const addressOf = async (hit: StoredHit) => {
+    for await (
+      const e of deps.kv.list<{ ips?: Record<string, string> }>({
+        prefix: keys.ipDay(dayNumber(hit.received_at)),
+      })
+    ) {
+      const ip = e.value.ips?.[hit.id];
+      if (ip) return ip;
+    }
+    return null;
+  };
   const verification = async (id: string) =>
     (await deps.kv.get<VerificationRecord>(keys.verification(tenant.org, id))).value;
   return { deps, app, tenant, admin, post, send, storedHits, addressOf, verification };

@@ -206,6 +206,8 @@ Deno.test("server-events: hits that can be checked wait as pending; no address o
   assert.equal(byId.get(noIp.event_id as string)!.verification, "unverifiable");
   assert.equal(byId.get(noCheck.event_id as string)!.verification, "unverifiable");
   assert.equal(byId.get(noCheck.event_id as string)!.crawler, "Bytespider");
-  const pending = await Array.fromAsync(t.deps.kv.list({ prefix: keys.verifyPendingAll() }));
-  assert.deepEqual(pending.map((p) => p.key[2]), [checkable.event_id]);
+  const pending = await Array.fromAsync(
+    t.deps.kv.list<{ eventId: string }[]>({ prefix: keys.verifyPendingAll() }),
+  );
+  assert.deepEqual(pending.flatMap((p) => p.value.map((i) => i.eventId)), [checkable.event_id]);
 });

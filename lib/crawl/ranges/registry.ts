@@ -23,6 +23,7 @@ interface StoredListMeta {
 export class RangeRegistry {
   #sets = new Map<string, RangeSet>();
   #loadedAt = -Infinity;
+  #loading: Promise<void> = Promise.resolve();
 
   /** The list's ranges; empty when nothing is known about it. */
   get(id: string): RangeSet {
@@ -47,13 +48,21 @@ export class RangeRegistry {
   }
 
   /** Takes the refreshed lists other instances stored, at most every RELOAD_MS. */
-  async syncFromKv(kv: Deno.Kv, now: number): Promise<void> {
-    if (now - this.#loadedAt < RELOAD_MS) return;
-    this.#loadedAt = now;
-    for (const def of RANGE_LISTS) {
-      const prefixes = await readStoredList(kv, def.id);
-      if (prefixes) this.replace(def.id, prefixes);
+  syncFromKv(kv: Deno.Kv, now: number): Promise<void> {
+    if (now - this.#loadedAt >= RELOAD_MS) {
+      this.#loadedAt = now;
+      // concurrent callers wait for the same load instead of checking against stale lists
+      this.#loading = (async () => {
+        for (const def of RANGE_LISTS) {
+          const prefixes = await readStoredList(kv, def.id);
+          if (prefixes) this.replace(def.id, prefixes);
+        }
+      })().catch((err) => {
+        this.#loadedAt = -Infinity; // try again next time
+        throw err;
+      });
     }
+    return this.#loading;
   }
 }
 

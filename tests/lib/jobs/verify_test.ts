@@ -14,9 +14,8 @@ const AMAZONBOT_UA =
   "Mozilla/5.0 (compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)";
 
 async function pendingItems(kv: Deno.Kv): Promise<PendingVerification[]> {
-  return (await Array.fromAsync(kv.list<PendingVerification>({ prefix: keys.verifyPendingAll() }))).map((e) =>
-    e.value
-  );
+  return (await Array.fromAsync(kv.list<PendingVerification[]>({ prefix: keys.verifyPendingAll() })))
+    .flatMap((e) => e.value);
 }
 
 Deno.test("verify job: the queue worker stores each outcome and clears the pending marker", async () => {

@@ -1,0 +1,132 @@
+/**
+ * Crawler-hit ingest throughput and latency, beside a bare KV write loop measured in the same run.
+ *   deno run -A bench/crawl.ts [--hits 50000] [--concurrency 8]
+ * The endpoint runs in the real server process (loopback, local KV file, verification jobs as main.ts
+ * registers them); the reference does `check + set` per hit (dedupe key + raw hit) with the same batching
+ * (100) and concurrency on its own KV file. Target: endpoint ≥ 0.8 × bare loop hits/s.
+ * Hits use addresses from the vendors' published lists, so verification needs no DNS.
+ */
+import { startServer } from "../tests/helpers/server.ts";
+import { createTenant } from "../tests/helpers/tenant.ts";
+
+const arg = (name: string, d: number) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : d;
+};
+const TOTAL = arg("hits", 50_000);
+const CONC = arg("concurrency", 8);
+const BATCH = 100;
+
+const AGENTS: [string, string][] = [
+  [
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot",
+    "20.171.206.",
+  ],
+  ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "66.249.66."],
+  [
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)",
+    "216.73.216.",
+  ],
+  ["Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)", "203.0.113."],
+];
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+function makeBatch(i: number) {
+  const now = new Date().toISOString();
+  return Array.from({ length: BATCH }, (_, j) => {
+    const [ua, net] = AGENTS[(i + j) % AGENTS.length];
+    return {
+      event_type: "$crawl",
+      event_id: crypto.randomUUID(),
+      timestamp: now,
+      host: "acme.test",
+      path: j % 20 === 0 ? "/robots.txt" : `/docs/page-${(i * BATCH + j) % 2000}`,
+      method: "GET",
+      status: 200,
+      user_agent: ua,
+      ip: net + ((i + j) % 250 + 1),
+      referer_host: null,
+    };
+  });
+}
+
+async function bareLoop(batches: number): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  const kv = await Deno.openKv(`${dir}/ref.sqlite3`);
+  const bodies = Array.from({ length: batches }, (_, i) => makeBatch(i));
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONC }, async () => {
+    while (next < batches) {
+      const i = next++;
+      const op = kv.atomic();
+      for (const h of bodies[i]) {
+        op.check({ key: ["dedupe", "org", h.event_id], versionstamp: null })
+          .set(["dedupe", "org", h.event_id], 1)
+          .set(["raw_hit", "org", "production", Date.now(), h.event_id], h);
+      }
+      await op.commit();
+    }
+  }));
+  const secs = (performance.now() - start) / 1000;
+  kv.close();
+  await Deno.remove(dir, { recursive: true });
+  return (batches * BATCH) / secs;
+}
+
+async function endpoint(url: string, key: string, batches: number) {
+  const bodies = Array.from({ length: batches }, (_, i) => JSON.stringify({ events: makeBatch(i) }));
+  const latencies: number[] = [];
+  let next = 0, failures = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONC }, async () => {
+    while (next < batches) {
+      const i = next++;
+      const t0 = performance.now();
+      const res = await fetch(`${url}/v1/behavior/server-events`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: bodies[i],
+      });
+      const body = await res.json();
+      if (res.status !== 202 || body.accepted !== BATCH) failures++;
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  const secs = (performance.now() - start) / 1000;
+  return { hitsPerS: (batches * BATCH) / secs, p50: pct(latencies, 50), p99: pct(latencies, 99), failures };
+}
+
+const batches = Math.ceil(TOTAL / BATCH);
+const srv = await startServer({ env: { SERVER_KEY_RATE_PER_MINUTE: "100000000" } });
+try {
+  const t = await createTenant({ request: (p, i) => fetch(srv.url + p, i) }, srv.adminToken);
+  await endpoint(srv.url, t.serverKey, 50); // warm-up
+  const bare = await bareLoop(batches);
+  const full = await endpoint(srv.url, t.serverKey, batches);
+  const result = {
+    bench: "crawler-hit ingest",
+    batch: BATCH,
+    concurrency: CONC,
+    hits: batches * BATCH,
+    bare_kv_hits_per_s: Math.round(bare),
+    endpoint_hits_per_s: Math.round(full.hitsPerS),
+    ratio: Number((full.hitsPerS / bare).toFixed(3)),
+    target_ratio: 0.8,
+    p50_ms: Number(full.p50.toFixed(2)),
+    p99_ms: Number(full.p99.toFixed(2)),
+    failures: full.failures,
+  };
+  console.table(result);
+  await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+  await Deno.writeTextFile(
+    new URL("./results/crawl.json", import.meta.url),
+    JSON.stringify(result, null, 2) + "\n",
+  );
+} finally {
+  await srv.stop();
+}
