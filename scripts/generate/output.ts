@@ -98,7 +98,8 @@ export function storedEvent(d: Draft, t: Target): StoredEvent {
 export function eventLine(d: Draft, t: Target): string {
   return JSON.stringify({
     kind: "event",
-    received_at: new Date(d.t).toISOString(),
+    // the SDK delivers in batches: events of one 10-second flush share their receive time
+    received_at: new Date(Math.ceil((d.t + 1) / 10_000) * 10_000).toISOString(),
     ip: d.visitor.ip,
     user_agent: d.automated?.ua ?? d.visitor.ua,
     event_id: d.id,

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { createApp } from "../../app.ts";
+import { compactAll } from "../../lib/jobs/compact.ts";
+import { openEngine } from "../../lib/query/api.ts";
+import { siteLines } from "../../scripts/generate.ts";
+import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
+import { createTenant } from "../helpers/tenant.ts";
+
+const DAY = 86_400_000;
+
+async function setup() {
+  const deps = await testDeps();
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  const post = (
+    body: BodyInit,
+    query = `touchpoint=${t.touchpoint}&environment=production`,
+    token = TEST_ADMIN_TOKEN,
+  ) =>
+    app.request(`/admin/v1/orgs/${t.org}/import?${query}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
+      body,
+    });
+  return { deps, app, t, post };
+}
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+Deno.test("import: good lines are stored with their own time, bad lines are listed by number and counted", async () => {
+  const { deps, t, post } = await setup();
+  const now = deps.clock.now();
+  const at = new Date(now - 40 * DAY).toISOString(); // older than any live limit
+  const event = (id: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      kind: "event",
+      received_at: at,
+      ip: "81.2.69.10",
+      user_agent:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+      event_id: uuid(id),
+      anonymous_id: "anon-1",
+      session_id: "sess-1",
+      sequence_no: id,
+      platform: "web",
+      event_type: "$pageview",
+      screen: "/pricing",
+      properties: { path: "/pricing", url: `https://${t.domain}/pricing` },
+      device_time: at,
+      ...extra,
+    });
+  const hit = (id: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      kind: "hit",
+      event_type: "$crawl",
+      event_id: uuid(1000 + id),
+      timestamp: new Date(now - 20 * DAY).toISOString(), // beyond the live 7-day limit: imports take any age
+      host: t.domain,
+      path: "/pricing",
+      status: 200,
+      user_agent:
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      ip: null,
+      ...extra,
+    });
+  const body = [
+    event(1),
+    event(2),
+    "{not json",
+    event(1), // a repeat: a duplicate, not an error
+    JSON.stringify({ kind: "other" }),
+    event(3, { event_id: "not-a-uuid" }),
+    event(4, { received_at: "yesterday" }),
+    hit(1),
+    hit(2, {
+      user_agent:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0.0.0 Safari/537.36",
+    }),
+    hit(3, { host: "elsewhere.example" }),
+    "",
+    event(5, { sequence_no: 5 }),
+  ].join("\n");
+  const res = await post(body);
+  assert.equal(res.status, 200);
+  const r = await res.json();
+  assert.equal(r.imported, 4);
+  assert.equal(r.duplicates, 1);
+  assert.equal(r.rejected_total, 6);
+  assert.deepEqual(r.rejected.map((x: { line: number }) => x.line), [3, 5, 6, 7, 9, 10]);
+  assert.match(r.rejected[2].error, /event_id/);
+  assert.match(r.rejected[4].error, /not a crawler/);
+
+  await compactAll(deps);
+  const engine = openEngine(deps);
+  const scope = { org: t.org, env: "production" as const, from: now - 60 * DAY, to: now, timezone: "UTC" };
+  const ev = await engine.aggregate(scope, { metrics: ["pageviews", "visitors"], breakdown: ["country"] });
+  assert.deepEqual(ev.totals, { pageviews: 3, visitors: 1 });
+  const hits = await engine.hitsAggregate(scope, { metrics: ["requests"], breakdown: ["crawler"] });
+  assert.deepEqual(hits.rows.map((x) => [x.key.crawler, x.metrics.requests]), [["GPTBot", 1]]);
+  deps.kv.close();
+});
+
+Deno.test("import: a generated site imports whole, and a second import of it is all duplicates", async () => {
+  const { deps, t, post } = await setup();
+  const lines = [
+    ...siteLines({
+      org: t.org,
+      touchpoint: t.touchpoint,
+      host: t.domain,
+      events: 300,
+      hits: 30,
+      days: 5,
+      seed: 7,
+      end: deps.clock.now(),
+    }),
+  ];
+  const stream = () => ReadableStream.from(lines.map((l) => new TextEncoder().encode(l + "\n")));
+  const first = await (await post(stream())).json();
+  assert.equal(first.rejected_total, 0, JSON.stringify(first.rejected.slice(0, 3)));
+  assert.equal(first.imported, 330);
+  const again = await (await post(stream())).json();
+  assert.deepEqual([again.imported, again.duplicates, again.rejected_total], [0, 330, 0]);
+  deps.kv.close();
+});
+
+Deno.test("import: needs the admin token and a touchpoint of the organization", async () => {
+  const { deps, post } = await setup();
+  assert.equal((await post("", undefined, "wrong-token-0123456789")).status, 401);
+  assert.equal((await post("", "touchpoint=nope&environment=production")).status, 404);
+  assert.equal((await post("", "environment=production")).status, 422);
+  deps.kv.close();
+});
