@@ -12,6 +12,8 @@ import behaviorEvents from "./behavior_events.ts";
 import behaviorEventProperties from "./behavior_event_properties.ts";
 import behaviorSources from "./behavior_sources.ts";
 import behaviorSessions from "./behavior_sessions.ts";
+import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
+import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
 
 export const TOOLS: readonly Tool[] = [
   accountOverview,
@@ -22,6 +24,8 @@ export const TOOLS: readonly Tool[] = [
   behaviorEventProperties,
   behaviorSources,
   behaviorSessions,
+  behaviorCrawlCoverage,
+  behaviorCrawlerAccess,
 ];
 
 export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool | undefined {

@@ -66,6 +66,7 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
     }
     // Rule 4: no identifiers, no keys, no addresses; emails and phones masked.
     if (key && IDENTIFIER_FIELDS.has(key)) out.push(`${path}: identifier field "${key}"`);
+    if (key && hasContactDetails(key)) out.push(`${path}: unmasked email or phone number in a field name`);
     if (typeof value === "string") {
       if (KEY_LIKE.test(value)) out.push(`${path}: carries an API key`);
       if (IPV4.test(value)) out.push(`${path}: carries an IP address`);

@@ -43,7 +43,8 @@ function clean(value: unknown, key: string | null): unknown {
     const obj = value as Record<string, unknown>;
     for (const [k, v] of Object.entries(obj)) {
       if (IDENTIFIER_FIELDS.has(k)) continue;
-      out[k] = clean(v, k);
+      // Keys can be quoted text too (a split's values name the fields of `by`).
+      out[maskText(k)] = clean(v, k);
       // A list cut here keeps its total beside it.
       if (
         Array.isArray(v) && !SERIES_FIELDS.has(k) && v.length > MAX_ITEMS &&

@@ -71,6 +71,7 @@ Deno.test("answer checker: each rule fails on an answer that breaks it", () => {
     ["address", { ...ok, note: "from 81.2.69.10" }, /IP address/],
     ["key", { ...ok, note: "svc_rk_prod_abcdefghijklmnop" }, /API key/],
     ["email", { ...ok, note: "ann@example.com" }, /unmasked/],
+    ["email as a field name", { ...ok, by: { "ann@example.com": 3 } }, /in a field name/],
     ["small group under filter", {
       ...ok,
       scope: { ...scope, filter: "plan = pro" },

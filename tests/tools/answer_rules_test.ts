@@ -1,0 +1,79 @@
+/**
+ * Every tool's answers, on a generated site, through every answer rule (lib/answers/check.ts), and the same
+ * question through both faces: the MCP structured content equals the HTTP answer.
+ */
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { checkAnswer } from "../../lib/answers/check.ts";
+import { TOOLS } from "../../tools/registry.ts";
+import { harness } from "./harness.ts";
+
+/** Questions per tool, chosen to reach small groups, filters, paging and text with contact details. */
+export const QUESTIONS: Record<string, Record<string, unknown>[]> = {
+  account_overview: [{}],
+  behavior_overview: [{}, { period: "yesterday" }, { period: "last_90_days", page: "/pricing" }],
+  behavior_trends: [
+    { period: "last_7_days", split_by: "country" },
+    { period: "last_28_days", event: "sign_up", property: "plan", property_value: "team", interval: "day" },
+    { period: "last_28_days", event: "sign_up", split_by: "property", property: "note" },
+    { period: "today", metric: "sessions" },
+  ],
+  behavior_pages: [{}, { period: "yesterday", sort_by: "engagement_time_s" }, { offset: 3, limit: 2 }],
+  behavior_events: [{}, { search: "sign" }],
+  behavior_event_properties: [{ event: "sign_up", period: "last_90_days", values_limit: 25 }, {
+    event: "$autocapture",
+  }],
+  behavior_sources: [{}, { conversion_event: "sign_up", period: "last_90_days", limit: 25 }],
+  behavior_sessions: [{ limit: 25 }, { page: "/pricing", period: "last_30_days" }],
+  behavior_crawl_coverage: [{}, { period: "last_7_days", stale_after_days: 3 }],
+  behavior_crawler_access: [{}, { crawler: "GPTBot" }],
+};
+
+Deno.test("answer rules: every answer of every tool keeps every rule on generated data", async () => {
+  const h = await harness({ visitors: 90 });
+  assert.deepEqual(Object.keys(QUESTIONS).sort(), TOOLS.map((t) => t.name).sort(), "every tool is asked");
+  for (const [tool, inputs] of Object.entries(QUESTIONS)) {
+    for (const input of inputs) {
+      const answer = await h.ask(tool, input);
+      assert.deepEqual(
+        checkAnswer(answer, { identifiers: h.site.identifiers }),
+        [],
+        `${tool} ${JSON.stringify(input)}`,
+      );
+      assert.equal(answer.scope.environment, "production");
+      assert.equal(answer.scope.timezone, "UTC");
+      if (tool !== "account_overview") assert.equal(answer.scope.touchpoint.id, h.t.touchpoint);
+      // Emails in quoted text never come out unmasked.
+      assert.ok(!JSON.stringify(answer).includes("@acme.test"), tool);
+    }
+  }
+  const log = h.deps.log.lines.join("\n");
+  for (const id of h.site.identifiers.slice(0, 50)) {
+    assert.ok(!log.includes(id), "no identifier in a log line");
+  }
+  h.close();
+});
+
+Deno.test("answer rules: the same question through MCP and HTTP gives the same JSON", async () => {
+  const h = await harness();
+  const client = new Client({ name: "faces", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("http://read.test/mcp"), {
+      fetch: (url, init) => Promise.resolve(h.app.fetch(new Request(url, init))),
+      requestInit: { headers: { authorization: `Bearer ${h.t.readKey}` } },
+    }),
+  );
+  for (const [tool, inputs] of Object.entries(QUESTIONS)) {
+    if (tool === "account_overview" || tool === "behavior_sessions") continue; // their answers count usage
+    for (const input of inputs) {
+      const viaMcp = await client.callTool({ name: tool, arguments: input });
+      assert.ok(!viaMcp.isError, `${tool}: ${JSON.stringify(viaMcp.content)}`);
+      const viaHttp = await h.ask(tool, input);
+      assert.deepEqual(viaMcp.structuredContent, viaHttp, `${tool} ${JSON.stringify(input)}`);
+    }
+  }
+  await client.close();
+  h.close();
+});
