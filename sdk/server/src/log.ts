@@ -10,3 +10,23 @@ export const consoleLogger: Logger = {
   warn: (message) => console.warn(`${PREFIX} ${message}`),
   error: (message) => console.error(`${PREFIX} ${message}`),
 };
+
+/** Wraps a caller's logger so that a logger that throws can never break the host or the sender. */
+export function safeLogger(logger: Logger): Logger {
+  return {
+    warn(message) {
+      try {
+        logger.warn(message);
+      } catch {
+        // a broken logger is not our host's problem
+      }
+    },
+    error(message) {
+      try {
+        logger.error(message);
+      } catch {
+        // as above
+      }
+    },
+  };
+}

@@ -1,6 +1,6 @@
 /** The public entry point: one reporter per process, shared by whichever adapter the host uses. */
 import { buildHit, type SeenRequest, type SeenResponse } from "./hit.ts";
-import { consoleLogger, type Logger } from "./log.ts";
+import { consoleLogger, type Logger, safeLogger } from "./log.ts";
 import type { IgnorePath } from "./paths.ts";
 import { decide, type ShouldReport, type SkipReason } from "./rules.ts";
 import { type DroppedCounts, type FetchLike, MAX_BATCH_HITS, Sender, type ServiceCounts } from "./sender.ts";
@@ -74,7 +74,7 @@ export interface CrawlReporter {
 }
 
 export function createCrawlReporter(options: ReporterOptions): CrawlReporter {
-  const logger = options.logger ?? consoleLogger;
+  const logger = safeLogger(options.logger ?? consoleLogger);
   const timers = options.timers ?? systemTimers;
   const trustProxy = options.trustProxy ?? false;
   const skipped = emptySkips();

@@ -86,6 +86,42 @@ describe("reporter: the request path", () => {
     );
   });
 
+  test("a logger that throws breaks neither the host nor the sender", async () => {
+    const timers = new FakeTimers();
+    const endpoint = scriptedEndpoint(timers, [500, 500, 401]);
+    const throwing = {
+      warn: () => {
+        throw new Error("log sink down");
+      },
+      error: () => {
+        throw new Error("log sink down");
+      },
+    };
+    const reporter = createCrawlReporter({
+      serverKey: "svc_sk_prod_x_12345678",
+      baseUrl: "https://collect.test",
+      fetch: endpoint.fetch,
+      timers,
+      logger: throwing,
+      retryDelayMs: 10,
+      backoffMs: 10,
+    });
+    const hostile = {
+      get: () => {
+        throw new Error("headers gone");
+      },
+    };
+    reporter.observe({ method: "GET", url: "/x", headers: hostile }, { status: 200, contentType: null });
+    reporter.observe(...seen("/a", GOOGLEBOT));
+    await timers.advance(5_010); // 500, retry 500: dropped with a warning
+    reporter.observe(...seen("/b", GOOGLEBOT));
+    await timers.advance(5_000); // 401: stopped with an error
+    await reporter.shutdown();
+    assert.equal(endpoint.calls.length, 3);
+    assert.equal(reporter.stats().dropped.failed, 1);
+    assert.equal(reporter.stats().stopped, true);
+  });
+
   test("skipped requests are counted by the rule that left them out", () => {
     const { reporter } = setup();
     reporter.observe(...seen("/a", CHROME));
