@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { LruCache } from "../../../lib/parts/cache.ts";
+import { decodeBatch, encodeBatch } from "../../../lib/parts/codec.ts";
+import { buildEventBatch, reconstructEvents, sortEvents } from "../../../lib/parts/event_batch.ts";
+import { buildHitBatch, reconstructHits } from "../../../lib/parts/hit_batch.ts";
+import { CHUNK_BYTES, readBlob, writeChunks } from "../../../lib/parts/store.ts";
+import { keys } from "../../../lib/store/keys.ts";
+import { ev, hit } from "../query/fixtures.ts";
+
+const T = Date.parse("2026-11-20T10:00:00Z");
+
+Deno.test("parts: events survive build, encode, decode and reconstruct unchanged", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.record({
+          dt: fc.integer({ min: 0, max: 10_000 }),
+          anon: fc.constantFrom("a", "b", "c"),
+          props: fc.dictionary(
+            fc.constantFrom("plan", "amount", "depth_percent", "x"),
+            fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer())),
+          ),
+          country: fc.constantFrom("DE", null),
+          utm: fc.option(
+            fc.record({
+              source: fc.string(),
+              medium: fc.constant(null),
+              campaign: fc.string(),
+              term: fc.constant(null),
+              content: fc.constant(null),
+            }),
+          ),
+          user: fc.option(fc.string()),
+          odd: fc.boolean(),
+        }),
+        { maxLength: 40 },
+      ),
+      async (rows) => {
+        const events = rows.map((r, i) =>
+          ev({
+            received_at: T + r.dt,
+            anonymous_id: r.anon,
+            session_id: `s${i % 3}`,
+            properties: r.props,
+            geo: { country: r.country, city: null, asn: r.odd ? 3320 : null, as_org: null },
+            utm: r.utm,
+            user_id: r.user,
+            device_time: r.odd ? "2026-11-20T11:00:00+01:00" : new Date(T + r.dt).toISOString(),
+            fingerprint: r.odd ? { tag: "button", selector: "#buy", text: "Buy" } : null,
+            context: r.odd ? { language: "de" } : {},
+          })
+        );
+        const encoded = await encodeBatch(buildEventBatch([...events]));
+        const back = reconstructEvents(await decodeBatch(encoded, encoded.blob), "org1", "production");
+        // compare as plain JSON values (the generator's objects have no prototype)
+        assert.deepEqual(
+          JSON.parse(JSON.stringify(back)),
+          JSON.parse(JSON.stringify(sortEvents([...events]))),
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("parts: hits survive the round trip, with the verification outcome given at build time", async () => {
+  const hits = [
+    hit({ timestamp: T, status: null }),
+    hit({ timestamp: T - 5, site_file: "robots.txt", crawled: false, verification: "pending" }),
+  ];
+  const encoded = await encodeBatch(
+    buildHitBatch([...hits], (h) => (h.verification === "pending" ? "spoofed" : h.verification)),
+  );
+  const back = reconstructHits(await decodeBatch(encoded, encoded.blob), "org1", "production");
+  assert.deepEqual(back, [{ ...hits[1], verification: "spoofed" }, hits[0]]);
+});
+
+Deno.test("parts: a large blob is split into chunks under KV's 64 KiB value limit and read back whole", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const blob = Uint8Array.from({ length: CHUNK_BYTES * 3 + 123 }, (_, i) => (i * 7919) % 251);
+  const chunks = await writeChunks(kv, "p1", blob);
+  assert.equal(chunks, 4);
+  for await (const e of kv.list<Uint8Array>({ prefix: keys.partChunks("p1") })) {
+    assert.ok(e.value.length <= 65_536);
+  }
+  assert.deepEqual(await readBlob(kv, { id: "p1", chunks, bytes: blob.length }), blob);
+  kv.close();
+});
+
+Deno.test("parts cache: bounded by bytes, least recently used out first", () => {
+  const c = new LruCache<string>(100);
+  c.set("a", "A", 40);
+  c.set("b", "B", 40);
+  assert.equal(c.get("a"), "A"); // a is now the most recent
+  c.set("c", "C", 40); // over budget: b goes
+  assert.equal(c.get("b"), undefined);
+  assert.equal(c.get("a"), "A");
+  assert.equal(c.get("c"), "C");
+  assert.ok(c.bytes <= 100);
+  c.set("huge", "H", 500); // larger than the whole cache: not kept, nothing evicted
+  assert.equal(c.get("huge"), undefined);
+  assert.equal(c.size, 2);
+});
