@@ -16,7 +16,7 @@ import { catalogEntry, classifyUserAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
 import { isIp } from "../crawl/cidr.ts";
 import { hasCheck } from "../crawl/verify.ts";
-import { type PendingVerification, verifyMessage } from "../jobs/verify.ts";
+import { addPendingVerification } from "../jobs/verify.ts";
 
 /** Addresses are kept 30 days, like web events' (lib/ingest/web.ts), then swept. */
 export const IP_RETENTION_MS = 30 * DAY;
@@ -145,14 +145,6 @@ function addHit(op: Deno.AtomicOperation, { hit }: PreparedHit): Deno.AtomicOper
     .set(keys.rawHit(hit.org, hit.env, hit.received_at, hit.id), hit);
 }
 
-const pendingOf = (hit: StoredHit, group: string): PendingVerification => ({
-  org: hit.org,
-  eventId: hit.id,
-  token: hit.crawler,
-  receivedAt: hit.received_at,
-  group,
-});
-
 /**
  * Commits a group of hits at once: each hit with its dedupe key, plus ONE address record and ONE pending
  * verification marker for the whole group (a key per hit for those would halve throughput), and the queue
@@ -169,10 +161,14 @@ async function commitGroup(kv: Deno.Kv, group: PreparedHit[]): Promise<boolean> 
       expireIn: IP_RETENTION_MS,
     });
   }
-  const pending = group.filter((h) => h.hit.verification === "pending").map((h) => pendingOf(h.hit, id));
+  const pending = group.filter((h) => h.hit.verification === "pending");
   if (pending.length) {
-    op.set(keys.verifyPending(first.org, id), pending);
-    op.enqueue(verifyMessage(pending));
+    addPendingVerification(op, id, {
+      org: first.org,
+      receivedAt: first.received_at,
+      grouped: true,
+      hits: pending.map(({ hit }) => [hit.id, hit.crawler]),
+    });
   }
   return (await op.commit()).ok;
 }

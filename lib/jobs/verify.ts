@@ -1,9 +1,11 @@
 /**
- * Crawler verification after the response. Ingest stores a pending marker (keys.verifyPending, one per group
- * of hits committed together) and enqueues its work in the same commit; the queue worker (handleVerifyMessage) verifies and stores the
- * outcome under keys.verification; the cron sweep (sweepPendingVerifications) picks up anything whose message
- * was lost. Every step is idempotent: an outcome already stored is never redone.
- * Queue messages carry { kind: "crawl.verify" } so one listenQueue can serve several job kinds.
+ * Crawler verification after the response. Ingest writes a pending marker (keys.verifyPending: one per group
+ * of hits committed together, or one per automated web visitor) and enqueues a message naming it, in the
+ * same commit. The queue worker (handleVerifyMessage) verifies the marker's hits, stores each outcome under
+ * keys.verification and deletes the marker; the cron sweep (sweepPendingVerifications) handles markers whose
+ * message was lost. Every step is idempotent: an outcome already stored is never redone.
+ * Messages carry { kind: "crawl.verify" } so one listenQueue can serve several job kinds. No message or
+ * marker carries an address: addresses stay under keys.ip / keys.ipGroup.
  */
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../clock.ts";
@@ -14,65 +16,65 @@ import { hasCheck, verifierFor } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 export const VERIFY_KIND = "crawl.verify";
-/** Items per queue message: well under the 64 KiB message limit. */
-const ITEMS_PER_MESSAGE = 100;
 /** The sweep leaves fresh markers to the queue. */
 export const SWEEP_MIN_AGE_MS = 5 * MINUTE;
 
-/** One hit (or automated web visitor) to verify; the address is read from keys.ip, never carried here. */
-export interface PendingVerification {
+/**
+ * What waits for verification. `grouped`: crawler hits whose addresses sit in one keys.ipGroup record named
+ * like the marker; otherwise a web visitor whose address sits under keys.ip of its own event.
+ */
+export interface PendingMarker {
   org: string;
-  eventId: string;
-  token: string; // catalog token
-  receivedAt: number; // ms; locates the address key
-  /** Crawler hits are stored in groups: the group's address record and pending marker (keys.ipGroup). */
-  group?: string;
+  receivedAt: number; // ms; locates the address records
+  grouped: boolean;
+  hits: [eventId: string, token: string][];
 }
 
 export interface VerifyMessage {
   kind: typeof VERIFY_KIND;
-  items: PendingVerification[];
+  org: string;
+  marker: string;
 }
 
 export function isVerifyMessage(msg: unknown): msg is VerifyMessage {
-  return !!msg && typeof msg === "object" && (msg as { kind?: unknown }).kind === VERIFY_KIND &&
-    Array.isArray((msg as { items?: unknown }).items);
+  const m = msg as Partial<VerifyMessage> | null;
+  return !!m && m.kind === VERIFY_KIND && typeof m.org === "string" && typeof m.marker === "string";
 }
 
-export const verifyMessage = (items: PendingVerification[]): VerifyMessage => ({ kind: VERIFY_KIND, items });
-
-/** The pending marker an item belongs to: its group's (crawler hits) or its own (web visitors). */
-const markerOf = (it: PendingVerification) => keys.verifyPending(it.org, it.group ?? it.eventId);
+/** Adds a marker and its queue message to a commit; the message is delivered only if the commit lands. */
+export function addPendingVerification(op: Deno.AtomicOperation, id: string, marker: PendingMarker): void {
+  op.set(keys.verifyPending(marker.org, id), marker);
+  op.enqueue({ kind: VERIFY_KIND, org: marker.org, marker: id } satisfies VerifyMessage);
+}
 
 /**
- * For the web-event pipeline: verify an automated visitor seen through the SDK, the same way as a crawler hit.
- * Call after the event (and its address under keys.ip) is stored. Without an address, or for a crawler
+ * For the web-event pipeline: verify an automated visitor seen through the SDK, the same way as a crawler
+ * hit. Call after the event (and its address under keys.ip) is stored. Without an address, or for an agent
  * whose vendor documents no check, the outcome is stored at once as unverifiable.
  */
 export async function enqueueVerification(
   deps: Deps,
-  v: PendingVerification & { hasIp: boolean },
+  v: { org: string; eventId: string; token: string; receivedAt: number; hasIp: boolean },
 ): Promise<void> {
-  const item: PendingVerification = {
-    org: v.org,
-    eventId: v.eventId,
-    token: v.token,
-    receivedAt: v.receivedAt,
-  };
-  if (!v.hasIp || !hasCheck(catalogEntry(v.token))) {
+  const entry = catalogEntry(v.token);
+  if (!v.hasIp || !hasCheck(entry)) {
     const record: VerificationRecord = {
       outcome: "unverifiable",
       method: "none",
-      reason: v.hasIp
-        ? (catalogEntry(v.token) ? "vendor documents no check" : "unknown vendor")
-        : "no address",
+      reason: !v.hasIp ? "no address" : entry ? "vendor documents no check" : "unknown vendor",
       checked_at: deps.clock.now(),
     };
     await deps.kv.set(keys.verification(v.org, v.eventId), record);
     return;
   }
-  // the marker and the message in one commit: a lost message is still found by the sweep
-  await deps.kv.atomic().set(markerOf(item), [item]).enqueue(verifyMessage([item])).commit();
+  const op = deps.kv.atomic();
+  addPendingVerification(op, v.eventId, {
+    org: v.org,
+    receivedAt: v.receivedAt,
+    grouped: false,
+    hits: [[v.eventId, v.token]],
+  });
+  await op.commit();
 }
 
 /** Reads many keys, 10 at a time (KV's getMany limit). */
@@ -87,93 +89,70 @@ async function readAll<T>(kv: Deno.Kv, ks: Deno.KvKey[]): Promise<(T | null)[]> 
 const addressIn = (v: { ip?: unknown } | string | null) =>
   typeof v === "string" ? v : typeof v?.ip === "string" ? v.ip : null;
 
-/** The addresses of items, from their own records (web visitors) or their group's record (crawler hits). */
-async function addressesOf(kv: Deno.Kv, items: PendingVerification[]): Promise<(string | null)[]> {
-  const own = items.filter((it) => !it.group);
-  const ownAddrs = await readAll<{ ip?: unknown } | string>(
+async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: string[]) {
+  if (m.grouped) {
+    const rec = (await kv.get<{ ips?: Record<string, string> }>(keys.ipGroup(m.receivedAt, m.org, id))).value;
+    return eventIds.map((e) => rec?.ips?.[e] ?? null);
+  }
+  const own = await readAll<{ ip?: unknown } | string>(
     kv,
-    own.map((it) => keys.ip(it.receivedAt, it.org, it.eventId)),
+    eventIds.map((e) => keys.ip(m.receivedAt, m.org, e)),
   );
-  const byEvent = new Map(own.map((it, j) => [it.eventId, addressIn(ownAddrs[j])]));
-  const groups = [...new Map(items.filter((it) => it.group).map((it) => [it.group!, it])).values()];
-  const groupRecs = await readAll<{ ips?: Record<string, string> }>(
-    kv,
-    groups.map((it) => keys.ipGroup(it.receivedAt, it.org, it.group!)),
-  );
-  const ipsOf = new Map(groups.map((it, j) => [it.group!, groupRecs[j]?.ips ?? {}]));
-  return items.map((it) =>
-    it.group ? ipsOf.get(it.group)?.[it.eventId] ?? null : byEvent.get(it.eventId) ?? null
-  );
+  return own.map(addressIn);
 }
 
 /**
- * Verifies items and stores their outcomes in one commit (at most ITEMS_PER_MESSAGE at a time), skipping
- * those already decided, and clears their pending markers. Returns the outcome of every item.
+ * Verifies the hits of one pending marker, stores their outcomes and deletes the marker in one commit.
+ * A marker already handled (deleted) is a no-op. Returns the outcomes stored now.
  */
-export async function verifyItems(deps: Deps, items: PendingVerification[]): Promise<VerificationRecord[]> {
+export async function verifyMarker(deps: Deps, org: string, id: string): Promise<VerificationRecord[]> {
   const { kv } = deps;
-  const out: VerificationRecord[] = [];
-  for (let i = 0; i < items.length; i += ITEMS_PER_MESSAGE) {
-    const group = items.slice(i, i + ITEMS_PER_MESSAGE);
-    const done = await readAll<VerificationRecord>(
-      kv,
-      group.map((it) => keys.verification(it.org, it.eventId)),
-    );
-    const todo = group.filter((_, j) => !done[j]);
-    const addrs = await addressesOf(kv, todo);
-    const addressOf = new Map(todo.map((it, j) => [it, addrs[j]]));
-    const verifier = verifierFor(deps);
-    const records = await Promise.all(group.map(async (it, j) => {
-      if (done[j]) return { record: done[j]!, fresh: false };
-      const outcome = await verifier.verify(it.token, addressOf.get(it) ?? null);
-      return { record: { ...outcome, checked_at: deps.clock.now() } as VerificationRecord, fresh: true };
-    }));
-    const op = kv.atomic();
-    group.forEach((it, j) => {
-      if (records[j].fresh) op.set(keys.verification(it.org, it.eventId), records[j].record);
-    });
-    for (const marker of new Map(group.map((it) => [JSON.stringify(markerOf(it)), markerOf(it)])).values()) {
-      op.delete(marker);
-    }
-    await op.commit();
-    out.push(...records.map((r) => r.record));
-  }
-  return out;
-}
-
-/** Verifies one item and stores the outcome, unless one is stored already. */
-export async function verifyOne(deps: Deps, item: PendingVerification): Promise<VerificationRecord> {
-  return (await verifyItems(deps, [item]))[0];
+  const entry = await kv.get<PendingMarker>(keys.verifyPending(org, id));
+  const m = entry.value;
+  if (!m) return [];
+  const done = await readAll<VerificationRecord>(kv, m.hits.map(([e]) => keys.verification(org, e)));
+  const todo = m.hits.filter((_, j) => !done[j]);
+  const addrs = await addressesOf(kv, id, m, todo.map(([e]) => e));
+  const verifier = verifierFor(deps);
+  const records = await Promise.all(todo.map(async ([, token], j) => {
+    const outcome = await verifier.verify(token, addrs[j]);
+    return { ...outcome, checked_at: deps.clock.now() } as VerificationRecord;
+  }));
+  const op = kv.atomic().check(entry).delete(keys.verifyPending(org, id));
+  todo.forEach(([e], j) => op.set(keys.verification(org, e), records[j]));
+  await op.commit(); // fails only when another worker handled the marker meanwhile: same outcome
+  return records;
 }
 
 /** The queue worker's body. Returns false for messages of other kinds. Throws to have the queue retry. */
 export async function handleVerifyMessage(deps: Deps, msg: unknown): Promise<boolean> {
   if (!isVerifyMessage(msg)) return false;
-  await verifyItems(deps, msg.items);
+  await verifyMarker(deps, msg.org, msg.marker);
   return true;
 }
 
-/** The cron sweep: verifies pending markers older than minAgeMs (their message was lost or failed). */
+/** The cron sweep: verifies markers older than minAgeMs (their message was lost or failed). */
 export async function sweepPendingVerifications(
   deps: Deps,
   opts: { minAgeMs?: number; limit?: number } = {},
 ): Promise<{ verified: number; failed: number }> {
   const minAge = opts.minAgeMs ?? SWEEP_MIN_AGE_MS;
-  const limit = opts.limit ?? 2_000;
   const now = deps.clock.now();
-  const due: PendingVerification[][] = [];
-  for await (const e of deps.kv.list<PendingVerification[]>({ prefix: keys.verifyPendingAll() }, { limit })) {
-    const items = Array.isArray(e.value) ? e.value : [e.value];
-    if (items.length && now - items[0].receivedAt >= minAge) due.push(items);
+  const due: [string, string][] = [];
+  for await (
+    const e of deps.kv.list<PendingMarker>({ prefix: keys.verifyPendingAll() }, {
+      limit: opts.limit ?? 2_000,
+    })
+  ) {
+    if (now - e.value.receivedAt >= minAge) due.push([e.key[1] as string, e.key[2] as string]);
   }
   let verified = 0, failed = 0;
-  for (const items of due) {
+  for (const [org, id] of due) {
     try {
-      await verifyItems(deps, items);
-      verified += items.length;
+      verified += (await verifyMarker(deps, org, id)).length;
     } catch (err) {
-      failed += items.length;
-      deps.log.warn("pending verifications failed; retried at the next sweep", { error: String(err) });
+      failed++;
+      deps.log.warn("pending verification failed; retried at the next sweep", { error: String(err) });
     }
   }
   return { verified, failed };

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { BROWSER_UA, GPTBOT_UA, hit, setup } from "./server_events_helpers.ts";
 import { keys } from "../../lib/store/keys.ts";
+import type { PendingMarker } from "../../lib/jobs/verify.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -206,8 +207,6 @@ Deno.test("server-events: hits that can be checked wait as pending; no address o
   assert.equal(byId.get(noIp.event_id as string)!.verification, "unverifiable");
   assert.equal(byId.get(noCheck.event_id as string)!.verification, "unverifiable");
   assert.equal(byId.get(noCheck.event_id as string)!.crawler, "Bytespider");
-  const pending = await Array.fromAsync(
-    t.deps.kv.list<{ eventId: string }[]>({ prefix: keys.verifyPendingAll() }),
-  );
-  assert.deepEqual(pending.flatMap((p) => p.value.map((i) => i.eventId)), [checkable.event_id]);
+  const pending = await Array.fromAsync(t.deps.kv.list<PendingMarker>({ prefix: keys.verifyPendingAll() }));
+  assert.deepEqual(pending.flatMap((p) => p.value.hits), [[checkable.event_id, "GPTBot"]]);
 });

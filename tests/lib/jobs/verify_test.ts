@@ -5,17 +5,27 @@ import { keys } from "../../../lib/store/keys.ts";
 import {
   enqueueVerification,
   handleVerifyMessage,
-  type PendingVerification,
+  type PendingMarker,
   sweepPendingVerifications,
   VERIFY_KIND,
+  type VerifyMessage,
 } from "../../../lib/jobs/verify.ts";
 
 const AMAZONBOT_UA =
   "Mozilla/5.0 (compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)";
 
-async function pendingItems(kv: Deno.Kv): Promise<PendingVerification[]> {
-  return (await Array.fromAsync(kv.list<PendingVerification[]>({ prefix: keys.verifyPendingAll() })))
-    .flatMap((e) => e.value);
+/** The messages ingest enqueued, rebuilt from the pending markers it wrote beside them. */
+async function pendingMessages(kv: Deno.Kv): Promise<(VerifyMessage & { value: PendingMarker })[]> {
+  const out = [];
+  for await (const e of kv.list<PendingMarker>({ prefix: keys.verifyPendingAll() })) {
+    out.push({
+      kind: VERIFY_KIND as typeof VERIFY_KIND,
+      org: e.key[1] as string,
+      marker: e.key[2] as string,
+      value: e.value,
+    });
+  }
+  return out;
 }
 
 Deno.test("verify job: the queue worker stores each outcome and clears the pending marker", async () => {
@@ -26,28 +36,29 @@ Deno.test("verify job: the queue worker stores each outcome and clears the pendi
   const good = hit({ ip: "20.171.206.10" }), fake = hit({ ip: "203.0.113.9" });
   const amazon = hit({ ip: "192.0.2.10", user_agent: AMAZONBOT_UA });
   await t.send([good, fake, amazon]);
-  const items = await pendingItems(t.deps.kv);
-  assert.equal(items.length, 3);
-  assert.ok(items.every((i) => !JSON.stringify(i).includes("192.0.2.10")), "messages carry no address");
+  const msgs = await pendingMessages(t.deps.kv);
+  assert.equal(msgs.length, 1, "one marker for the group committed together");
+  assert.equal(msgs[0].value.hits.length, 3);
+  assert.ok(!JSON.stringify(msgs).includes("192.0.2.10"), "markers and messages carry no address");
 
-  assert.equal(await handleVerifyMessage(t.deps, { kind: VERIFY_KIND, items }), true);
+  assert.equal(await handleVerifyMessage(t.deps, msgs[0]), true);
   assert.equal((await t.verification(good.event_id as string))!.outcome, "verified");
   assert.equal((await t.verification(fake.event_id as string))!.outcome, "spoofed");
   const a = (await t.verification(amazon.event_id as string))!;
   assert.equal(a.outcome, "verified");
   assert.equal(a.method, "reverse_dns");
-  assert.deepEqual(await pendingItems(t.deps.kv), []);
+  assert.deepEqual(await pendingMessages(t.deps.kv), []);
 });
 
 Deno.test("verify job: a repeated message changes nothing; other kinds are not ours", async () => {
   const t = await setup();
   const h = hit();
   await t.send([h]);
-  const items = await pendingItems(t.deps.kv);
-  await handleVerifyMessage(t.deps, { kind: VERIFY_KIND, items });
+  const [msg] = await pendingMessages(t.deps.kv);
+  await handleVerifyMessage(t.deps, msg);
   const first = await t.verification(h.event_id as string);
   t.deps.clock.advance(60_000);
-  await handleVerifyMessage(t.deps, { kind: VERIFY_KIND, items });
+  assert.equal(await handleVerifyMessage(t.deps, msg), true);
   assert.deepEqual(await t.verification(h.event_id as string), first);
   assert.equal(await handleVerifyMessage(t.deps, { kind: "something.else" }), false);
 });
@@ -61,7 +72,7 @@ Deno.test("verify job: the cron sweep verifies markers whose message was lost, l
   t.deps.clock.advance(6 * 60_000);
   assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 1, failed: 0 });
   assert.equal((await t.verification(h.event_id as string))!.outcome, "verified");
-  assert.deepEqual(await pendingItems(t.deps.kv), []);
+  assert.deepEqual(await pendingMessages(t.deps.kv), []);
 });
 
 Deno.test("verify job: the real KV queue delivers the work after the response", async () => {
@@ -83,31 +94,14 @@ Deno.test("verify job: automated web visitors are checked the same way (enqueueV
   const receivedAt = t.deps.clock.now();
   const withIp = crypto.randomUUID(), withoutIp = crypto.randomUUID(), noCheck = crypto.randomUUID();
   await t.deps.kv.set(keys.ip(receivedAt, t.tenant.org, withIp), { ip: "20.171.206.33", at: receivedAt });
-  await enqueueVerification(t.deps, {
-    org: t.tenant.org,
-    eventId: withIp,
-    token: "GPTBot",
-    receivedAt,
-    hasIp: true,
-  });
-  await enqueueVerification(t.deps, {
-    org: t.tenant.org,
-    eventId: withoutIp,
-    token: "GPTBot",
-    receivedAt,
-    hasIp: false,
-  });
-  await enqueueVerification(t.deps, {
-    org: t.tenant.org,
-    eventId: noCheck,
-    token: "unknown",
-    receivedAt,
-    hasIp: true,
-  });
+  const org = t.tenant.org;
+  await enqueueVerification(t.deps, { org, eventId: withIp, token: "GPTBot", receivedAt, hasIp: true });
+  await enqueueVerification(t.deps, { org, eventId: withoutIp, token: "GPTBot", receivedAt, hasIp: false });
+  await enqueueVerification(t.deps, { org, eventId: noCheck, token: "unknown", receivedAt, hasIp: true });
   assert.equal((await t.verification(withoutIp))!.outcome, "unverifiable");
   assert.equal((await t.verification(noCheck))!.outcome, "unverifiable");
-  const items = await pendingItems(t.deps.kv);
-  assert.deepEqual(items.map((i) => i.eventId), [withIp]);
-  await handleVerifyMessage(t.deps, { kind: VERIFY_KIND, items });
+  const msgs = await pendingMessages(t.deps.kv);
+  assert.deepEqual(msgs.map((m) => m.marker), [withIp]);
+  await handleVerifyMessage(t.deps, msgs[0]);
   assert.equal((await t.verification(withIp))!.outcome, "verified");
 });
