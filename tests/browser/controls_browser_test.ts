@@ -171,3 +171,17 @@ Deno.test("browser: the ES module build captures like the classic script", async
     await w.close();
   }
 });
+
+Deno.test("browser: a visitor outside the sample sends nothing at all", async () => {
+  const w = await openWorld({ settings: { flushIntervalMs: 100, sampleRate: 0 } });
+  try {
+    const page = await open(w, "/");
+    await page.click("#buy");
+    await call(page, "track", "anything");
+    await page.waitForTimeout(500);
+    assert.deepEqual(w.sent, []);
+    assert.deepEqual(await w.stored(), []);
+  } finally {
+    await w.close();
+  }
+});

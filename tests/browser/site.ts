@@ -74,15 +74,17 @@ export async function startSite(opts: SiteOptions): Promise<TestSite> {
   const [iife, esm] = [code("sdk.iife.js"), code("sdk.js")];
   const proxied: TestSite["proxied"] = [];
   const proxy = opts.proxyTo ? eventsProxy(opts.proxyTo) : null;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req, info) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req, info) => {
     const path = new URL(req.url).pathname;
     if (proxy && path.startsWith("/v1/")) {
-      const copy = req.clone();
-      copy.json().then((b) =>
-        proxied.push({ contentType: req.headers.get("content-type"), ids: eventIds(b) })
-      )
-        .catch(() => {});
-      return proxy.fetch(req, info);
+      const body = await req.arrayBuffer();
+      try {
+        proxied.push({
+          contentType: req.headers.get("content-type"),
+          ids: eventIds(JSON.parse(new TextDecoder().decode(body))),
+        });
+      } catch { /* not JSON: the service answers it */ }
+      return proxy.fetch(new Request(req.url, { method: req.method, headers: req.headers, body }), info);
     }
     if (path === "/blank") return new Response("<!doctype html><title>blank</title>", { headers: HTML });
     if (path === "/sdk.iife.js" || path === "/sdk.js") {
