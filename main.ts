@@ -13,6 +13,10 @@ import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
 import { devBanner, ensureDemoTenant } from "./lib/dev_seed.ts";
 import { sweepAddresses } from "./lib/jobs/ip_sweep.ts";
+import { startVerificationJobs } from "./lib/jobs/verify.ts";
+import { startCompaction } from "./lib/jobs/compact.ts";
+import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "./lib/read/robots.ts";
+import { generateSite } from "./scripts/generate.ts";
 
 const dev = Deno.args.includes("--dev");
 let config;
@@ -54,9 +58,16 @@ const deps: Deps = {
 };
 const app = createApp(deps);
 
+// Background work: every job body is a plain exported function, tested directly.
 Deno.cron("sweep addresses older than 30 days", "17 * * * *", async () => {
   const n = await sweepAddresses(kv, systemClock);
   log.info("address sweep", { deleted: n });
+});
+startVerificationJobs(deps);
+startCompaction(deps);
+Deno.cron("refresh robots files of every website", ROBOTS_REFRESH_CRON, async () => {
+  const n = await refreshAllRobots(deps);
+  log.info("robots refresh", { sites: n });
 });
 
 const server = Deno.serve({
@@ -66,7 +77,19 @@ const server = Deno.serve({
 }, app.fetch);
 
 if (dev) {
-  const { tenant } = await ensureDemoTenant(deps);
+  const { tenant, created } = await ensureDemoTenant(deps);
+  if (created) {
+    // A small generated history so a newcomer's first questions have answers.
+    const site = await generateSite(deps, {
+      org: tenant.org,
+      touchpoint: tenant.touchpoint,
+      host: tenant.domain,
+      events: 20_000,
+      days: 30,
+      seed: 7,
+    });
+    console.log(`demo site generated: ${site.events} events, ${site.hits} crawler hits over 30 days`);
+  }
   console.log(devBanner(`http://127.0.0.1:${server.addr.port}`, config.adminToken, tenant));
 }
 
