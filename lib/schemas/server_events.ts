@@ -22,7 +22,11 @@ export const CrawlEvent = z.object({
     .min(100, "must be 100 to 599").max(599, "must be 100 to 599").nullable().optional(),
   user_agent: z.string({ error: "must be a string" }).refine((s) => s.trim().length > 0, "must not be empty")
     .meta({ description: "length 1-512; longer values are truncated" }),
-  ip: z.string().nullable().optional().meta({ description: "crawler address; an invalid value is dropped" }),
+  // any value passes: an invalid address is dropped by the pipeline, never the hit
+  ip: z.unknown().optional().meta({
+    type: ["string", "null"],
+    description: "crawler address for verification; cleared after 30 days; an invalid value is dropped",
+  }),
   referer_host: z.string({ error: "must be a string or null" }).max(255, "must be at most 255 characters")
     .nullable().optional(),
 }, { error: "must be an object" });

@@ -66,7 +66,8 @@ Deno.test("server-events: a browser agent is not_crawler and its address is neve
 Deno.test("server-events: an invalid ip is dropped and the hit kept; a valid one is stored apart with geo on the hit", async () => {
   const t = await setup();
   const a = hit({ ip: "999.1.1.1" }), b = hit({ ip: "81.2.69.160", user_agent: "curl/8.4.0" });
-  assert.equal((await t.send([a, b])).accepted, 2);
+  const c = hit({ ip: 12345 }), d = hit({ ip: { v4: "1.2.3.4" } });
+  assert.equal((await t.send([a, b, c, d])).accepted, 4);
   const byId = new Map((await t.storedHits()).map((h) => [h.id, h]));
   const ha = byId.get(a.event_id as string)!, hb = byId.get(b.event_id as string)!;
   assert.equal(await t.addressOf(ha), null);
