@@ -190,10 +190,14 @@ Deno.test("browser: no input value, unmasked email or data-no-capture text reach
   try {
     const page = await w.context.newPage();
     await visitHome(page, w);
+    const other = await w.context.newPage();
+    await other.goto(w.siteUrl + "/people/ann@example.com?tab=1");
     const events = await w.waitForStored(
-      (evs) => ofType(evs, "$pageview", "/app/settings").length === 1,
-      "the visit",
+      (evs) =>
+        ofType(evs, "$pageview", "/app/settings").length === 1 && ofType(evs, "$pageview").length === 3,
+      "the visit and the profile page",
     );
+    assert.equal(ofType(events, "$pageview").filter((e) => e.screen === "/people/[email]").length, 1);
     const stored = JSON.stringify(events);
     const posted = JSON.stringify(w.sent);
     for (const secret of SECRETS) {

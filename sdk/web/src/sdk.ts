@@ -8,7 +8,7 @@ import { type Config, SDK_VERSION } from "./config.ts";
 import { installAutocapture } from "./autocapture.ts";
 import type { Fingerprint } from "./fingerprint.ts";
 import { Identity, inSample, uuid } from "./identity.ts";
-import { maskDeep } from "./mask.ts";
+import { maskDeep, maskText } from "./mask.ts";
 import { type PageInfo, pageInfo, PageProgress, rememberTouch, touchOf, UTM_PARAMS } from "./page.ts";
 import { EventQueue, type WireEvent } from "./queue.ts";
 import { browserStore, memoryStore, type Store } from "./storage.ts";
@@ -100,7 +100,7 @@ export class Client {
       sequence_no: this.seq++,
       platform: "web",
       event_type: type,
-      screen: page.screen,
+      screen: maskText(page.screen),
       properties: maskDeep({ path: page.path, url: page.url, ...props }),
       context: this.context(),
       device_time: new Date().toISOString(),
