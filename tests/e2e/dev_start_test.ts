@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test("e2e dev: `task dev` creates the demo organization with a generated site and prints working keys and calls", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
+    cwd: ROOT,
+    env: { PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, GEO_CITY_MMDB: "off", GEO_ASN_CSV: "off" },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  try {
+    while (!out.includes("Admin API:")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`dev start ended early:\n${out}`);
+      out += value;
+    }
+    const base = out.match(/Service running at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+    const readKey = out.match(/svc_rk_prod_[A-Za-z0-9_-]+/)?.[0];
+    const publicKey = out.match(/public write key\s+(svc_pk_[A-Za-z0-9_-]+)/)?.[1];
+    assert.ok(base && readKey && publicKey, out);
+    assert.match(out, /admin token\s+dev_admin_/);
+    assert.match(out, /mcpServers/);
+
+    const overview = await fetch(`${base}/v1/read/behavior_overview`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${readKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ period: "last_7_days" }),
+    });
+    assert.equal(overview.status, 200);
+    const body = await overview.json();
+    assert.ok(body.visitors.value > 0, "the demo site has visitors to talk about");
+
+    // The printed web-event curl works as printed.
+    const curlLine = out.split("\n").find((l) => l.includes("/v1/behavior/events"))!;
+    const origin = curlLine.match(/Origin: ([^']+)'/)?.[1];
+    const next = out.split("\n")[out.split("\n").indexOf(curlLine) + 1];
+    const json = next.match(/-d '(.+)'$/)?.[1];
+    const res = await fetch(`${base}/v1/behavior/events`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: origin! },
+      body: json!,
+    });
+    assert.equal(res.status, 204);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await reader.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
