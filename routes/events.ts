@@ -15,6 +15,8 @@ function corsHeaders(origin: string): Record<string, string> {
     "Access-Control-Allow-Methods": "POST, OPTIONS",
     "Access-Control-Allow-Headers": "Content-Type",
     "Access-Control-Max-Age": "86400",
+    // sendBeacon always sends in credentials mode; we set and read no cookie, and echo the exact origin.
+    "Access-Control-Allow-Credentials": "true",
     "Vary": "Origin",
   };
 }

@@ -36,7 +36,8 @@ const GROUP = 200;
 
 /** Splits a byte stream into lines without holding more than one line (capped) in memory. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text: string | null; n: number }> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // The cast keeps one program type-checkable when Node's stream types are loaded beside Deno's (sdk/server tests).
+  const reader = body.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>).getReader();
   let buf = "", n = 0, tooLong = false;
   while (true) {
     const { done, value } = await reader.read();

@@ -214,7 +214,7 @@ Deno.test("browser: no input value, unmasked email or data-no-capture text reach
 
 // Straight to the service needs the service's CORS preflight to allow credentials (sendBeacon always
 // sends in credentials mode "include"); that variant joins this list once routes/events.ts grants it.
-for (const viaProxy of [true]) {
+for (const viaProxy of [false, true]) {
   const how = viaProxy ? "through the Deno/Hono first-party proxy" : "straight to the service";
   Deno.test(`browser: the last batch arrives by beacon when the page closes (${how})`, async () => {
     // A long flush interval and a big batch: nothing leaves the page before it closes.
