@@ -5,8 +5,17 @@
 import type { CrawlHit } from "./hit.ts";
 import type { Logger } from "./log.ts";
 import { sleep, type Timers } from "./timers.ts";
+import {
+  describeError,
+  describeOutcome,
+  envelopeBytes,
+  type FetchLike,
+  type Outcome,
+  parseRetryAfter,
+  postHits,
+} from "./transport.ts";
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike } from "./transport.ts";
 
 export interface SenderSettings {
   baseUrl: string;
@@ -45,21 +54,11 @@ export interface ServiceCounts {
 export const MAX_BATCH_HITS = 500;
 /** The service refuses 1 MB and more; stay strictly below. */
 export const MAX_BATCH_BYTES = 1_000_000;
-const ENDPOINT_PATH = "/v1/behavior/server-events";
 
 interface Queued {
   hit: CrawlHit;
   bytes: number;
 }
-
-type Outcome =
-  | {
-    kind: "response";
-    status: number;
-    retryAfter: string | null;
-    body: string;
-  }
-  | { kind: "network" | "timeout"; message: string };
 
 const encoder = new TextEncoder();
 
@@ -191,7 +190,7 @@ export class Sender {
     this.held = null;
     this.inFlight = batch.length;
     this.sending = this.sendBatch(batch)
-      .catch((err) => this.s.logger.error(`unexpected sender error: ${describe(err)}`))
+      .catch((err) => this.s.logger.error(`unexpected sender error: ${describeError(err)}`))
       .finally(() => {
         this.inFlight = 0;
         this.sending = null;
@@ -211,7 +210,7 @@ export class Sender {
 
   /** Takes the oldest hits that fit both the hit count and the byte limit of one request. */
   private takeBatch(): Queued[] {
-    let bytes = this.envelopeBytes();
+    let bytes = envelopeBytes(this.s.sdk);
     let count = 0;
     while (count < this.queue.length && count < this.batchLimit) {
       const next = bytes + this.queue[count].bytes + (count > 0 ? 1 : 0);
@@ -222,45 +221,31 @@ export class Sender {
     return this.queue.splice(0, count);
   }
 
-  private envelopeBytes(): number {
-    const sample = {
-      sdk: this.s.sdk,
-      sent_at: new Date(0).toISOString(),
-      events: [],
-    };
-    return encoder.encode(JSON.stringify(sample)).length;
-  }
-
   private async sendBatch(batch: Queued[]): Promise<void> {
+    const hits = batch.map((q) => q.hit);
     for (let attempt = 1;; attempt++) {
-      const outcome = await this.post(batch);
+      const outcome = await postHits(this.s, hits);
       const status = outcome.kind === "response" ? outcome.status : 0;
       if (status >= 200 && status < 300) {
         this.sent += batch.length;
         this.backoffStep = 0;
-        this.countServiceResult(
-          outcome.kind === "response" ? outcome.body : "",
-        );
+        if (outcome.kind === "response") this.countServiceResult(outcome.body);
         return;
       }
-      if (status === 401 || status === 403) {
-        return this.stop(status, outcome, batch.length);
-      }
+      if (status === 401 || status === 403) return this.stop(outcome, batch.length);
       if (status === 413) {
         this.dropped.too_large += batch.length;
         this.batchLimit = Math.max(1, Math.floor(this.batchLimit / 2));
         this.s.logger.warn(
-          `batch of ${batch.length} hits refused as too large (413); batch size now ${this.batchLimit}`,
+          `dropped ${batch.length} hits as too large (413); batch size now ${this.batchLimit}`,
         );
         this.pauseFor(this.nextBackoff());
         return;
       }
       if (status === 429) {
         this.held = batch;
-        const retryAfter = outcome.kind === "response"
-          ? parseRetryAfter(outcome.retryAfter, this.s.timers.now())
-          : null;
-        this.pauseFor(retryAfter ?? this.nextBackoff());
+        const retryAfter = outcome.kind === "response" ? outcome.retryAfter : null;
+        this.pauseFor(parseRetryAfter(retryAfter, this.s.timers.now()) ?? this.nextBackoff());
         return;
       }
       if (status === 0 || status === 408 || status >= 500) {
@@ -269,9 +254,7 @@ export class Sender {
           continue;
         }
         this.dropped.failed += batch.length;
-        this.s.logger.warn(
-          `dropped ${batch.length} hits after a retry failed (${describeOutcome(outcome)})`,
-        );
+        this.s.logger.warn(`dropped ${batch.length} hits after a retry failed (${describeOutcome(outcome)})`);
         this.pauseFor(this.nextBackoff());
         return;
       }
@@ -283,61 +266,19 @@ export class Sender {
     }
   }
 
-  private async post(batch: Queued[]): Promise<Outcome> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = this.s.timers.setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.s.timeoutMs);
-    try {
-      const body = JSON.stringify({
-        sdk: this.s.sdk,
-        sent_at: new Date(this.s.timers.now()).toISOString(),
-        events: batch.map((q) => q.hit),
-      });
-      const res = await this.s.fetch(
-        this.s.baseUrl.replace(/\/+$/, "") + ENDPOINT_PATH,
-        {
-          method: "POST",
-          headers: {
-            "authorization": `Bearer ${this.s.serverKey}`,
-            "content-type": "application/json",
-          },
-          body,
-          signal: controller.signal,
-        },
-      );
-      const text = await res.text().catch(() => "");
-      return {
-        kind: "response",
-        status: res.status,
-        retryAfter: res.headers.get("retry-after"),
-        body: text,
-      };
-    } catch (err) {
-      return timedOut ? { kind: "timeout", message: `no answer in ${this.s.timeoutMs} ms` } : {
-        kind: "network",
-        message: describe(err),
-      };
-    } finally {
-      this.s.timers.clearTimeout(timer);
-    }
-  }
-
-  private stop(status: number, outcome: Outcome, batchHits: number): void {
+  /** 401/403: the key will not start working by itself; stop for good and say so once. */
+  private stop(outcome: Outcome, batchHits: number): void {
     this.stopped = true;
     this.clearTimer();
-    this.dropped.unauthorized += batchHits + this.queue.length +
-      (this.held?.length ?? 0);
+    this.dropped.unauthorized += batchHits + this.queue.length + (this.held?.length ?? 0);
     this.queue = [];
     this.held = null;
     this.s.logger.error(
       `the service refused the server key (${
         describeOutcome(outcome)
       }). Crawler reporting is stopped until ` +
-        `the process restarts: check that the server key is a current svc_sk_ key of this site's environment ` +
-        `and that requests are sent from the server, without an Origin header. (status ${status})`,
+        "the process restarts: check that the server key is a current svc_sk_ key of this site's environment, " +
+        "that the environment is turned on, and that requests carry no Origin header.",
     );
   }
 
@@ -367,38 +308,4 @@ export class Sender {
       // A 2xx without the documented body still counts as sent.
     }
   }
-}
-
-/** Retry-After is integer seconds or an HTTP date; anything else falls back to the backoff. */
-export function parseRetryAfter(
-  value: string | null,
-  now: number,
-): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-function describeOutcome(outcome: Outcome): string {
-  if (outcome.kind !== "response") {
-    return outcome.kind === "timeout" ? `timeout: ${outcome.message}` : `network error: ${outcome.message}`;
-  }
-  let detail = "";
-  try {
-    const body = JSON.parse(outcome.body) as {
-      code?: unknown;
-      error?: unknown;
-    };
-    detail = [body.code, body.error].filter((x) => typeof x === "string" && x)
-      .join(": ");
-  } catch {
-    // not an Error body
-  }
-  return `HTTP ${outcome.status}${detail ? ` ${detail.slice(0, 200)}` : ""}`;
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
