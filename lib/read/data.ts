@@ -2,6 +2,7 @@
  * What the read side needs from storage beyond the query engine's API. Reads only; read keys write nothing.
  */
 import type { AppContext } from "../context.ts";
+import { openEngine } from "../query/api.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 
@@ -18,12 +19,17 @@ async function newest(app: AppContext, prefix: Deno.KvKey): Promise<number | nul
   return null;
 }
 
-/** Arrival times of the newest raw event and hit of an environment. */
+/**
+ * Arrival times of the newest event and hit of an environment. The raw tail holds the newest records, so
+ * one reverse read answers; only when compaction left no raw event does the engine look at its parts.
+ * (Hits are read from the raw tail only: the engine exposes no freshness of compacted hits yet.)
+ */
 export async function arrivals(app: AppContext, org: string, env: EnvName): Promise<Arrivals> {
-  const [events, hits] = await Promise.all([
+  const [raw, hits] = await Promise.all([
     newest(app, keys.rawEvents(org, env)),
     newest(app, keys.rawHits(org, env)),
   ]);
+  const events = raw ?? (await openEngine(app).freshness(org, env)).last_event_at;
   return { events, hits };
 }
 

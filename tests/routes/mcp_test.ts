@@ -173,3 +173,26 @@ Deno.test("mcp: 401 with WWW-Authenticate without a valid read key; 403 for an i
   assert.equal((await s.app.request("/mcp", init(`Bearer ${s.t.readKey}`))).status, 403);
   s.close();
 });
+
+Deno.test("mcp: both clients over a real HTTP listener (port 0)", async () => {
+  const s = await setup();
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => s.app.fetch(req));
+  const url = new URL(`http://127.0.0.1:${server.addr.port}/mcp`);
+  const headers = { authorization: `Bearer ${s.t.readKey}` };
+  const modern = new Client({ name: "real", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await modern.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  const legacy = new V1Client({ name: "real-v1", version: "1.0.0" });
+  await legacy.connect(new V1Transport(url, { requestInit: { headers } }));
+  for (const client of [modern, legacy as unknown as AnyClient]) {
+    const { tools } = await client.listTools();
+    assert.equal(tools.length, TOOLS.length);
+    const r = await client.callTool({ name: "account_overview", arguments: {} });
+    assert.equal((r.structuredContent as { organization: { id: string } }).organization.id, s.t.org);
+  }
+  await modern.close();
+  await legacy.close();
+  await server.shutdown();
+  s.close();
+});
