@@ -103,15 +103,16 @@ async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: 
 
 /**
  * Verifies the hits of one pending marker, stores their outcomes and deletes the marker in one commit.
- * A marker already handled (deleted) is a no-op. Returns the outcomes stored now.
+ * A marker already handled (deleted) is a no-op; two workers on one marker store once (the commit checks
+ * the marker is unchanged). Returns the outcomes stored now.
  */
 export async function verifyMarker(deps: Deps, org: string, id: string): Promise<VerificationRecord[]> {
   const { kv } = deps;
   const entry = await kv.get<PendingMarker>(keys.verifyPending(org, id));
   const m = entry.value;
   if (!m) return [];
-  const done = await readAll<VerificationRecord>(kv, m.hits.map(([e]) => keys.verification(org, e)));
-  const todo = m.hits.filter((_, j) => !done[j]);
+  // outcomes are stored in the same commit that deletes the marker: while it exists, none of its hits is done
+  const todo = m.hits;
   const addrs = await addressesOf(kv, id, m, todo.map(([e]) => e));
   const verifier = verifierFor(deps);
   const records = await Promise.all(todo.map(async ([, token], j) => {
@@ -120,8 +121,8 @@ export async function verifyMarker(deps: Deps, org: string, id: string): Promise
   }));
   const op = kv.atomic().check(entry).delete(keys.verifyPending(org, id));
   todo.forEach(([e], j) => op.set(keys.verification(org, e), records[j]));
-  await op.commit(); // fails only when another worker handled the marker meanwhile: same outcome
-  return records;
+  const res = await op.commit(); // fails only when another worker handled the marker meanwhile
+  return res.ok ? records : [];
 }
 
 /** The queue worker's body. Returns false for messages of other kinds. Throws to have the queue retry. */
