@@ -1,0 +1,124 @@
+/**
+ * The read tools end to end (HTTP read API, in process) on a generated, compacted site: cold time (a fresh
+ * engine with an empty part cache) and warm time (median of --warm runs) of each tool.
+ *   deno run -A bench/tools.ts [--events 1000000] [--visitors 100000] [--days 30] [--warm 5]
+ * Targets (DESIGN.md): behavior_overview, behavior_pages, behavior_trends under 150 ms warm and 1.5 s cold.
+ * Writes bench/results/tools.json.
+ */
+import { createApp } from "../app.ts";
+import { defaultConfig } from "../lib/config.ts";
+import type { Deps } from "../lib/deps.ts";
+import { noGeo } from "../lib/deps.ts";
+import { FakeClock } from "../lib/clock.ts";
+import { consoleLog } from "../lib/log.ts";
+import { compact } from "../lib/jobs/compact.ts";
+import { generateSite } from "../scripts/generate.ts";
+import { createTenant } from "../tests/helpers/tenant.ts";
+
+const arg = (name: string, d: number) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : d;
+};
+const EVENTS = arg("events", 1_000_000), VISITORS = arg("visitors", 100_000), DAYS = arg("days", 30);
+const WARM = arg("warm", 5);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const log = (...a: unknown[]) => console.error(...a);
+
+const TARGETS: Record<string, { warm: number; cold: number }> = {
+  behavior_overview: { warm: 150, cold: 1500 },
+  behavior_pages: { warm: 150, cold: 1500 },
+  behavior_trends: { warm: 150, cold: 1500 },
+};
+const QUESTIONS: [string, Record<string, unknown>][] = [
+  ["account_overview", {}],
+  ["behavior_overview", { period: "last_30_days" }],
+  ["behavior_pages", { period: "last_30_days" }],
+  ["behavior_trends", { period: "last_30_days" }],
+  ["behavior_events", { period: "last_30_days" }],
+  ["behavior_event_properties", { period: "last_30_days", event: "purchase" }],
+  ["behavior_sources", { period: "last_30_days", conversion_event: "sign_up" }],
+  ["behavior_sessions", { period: "last_7_days", limit: 10 }],
+  ["behavior_crawl_coverage", { period: "last_30_days" }],
+  ["behavior_crawler_access", { period: "last_7_days" }],
+];
+
+const dir = await Deno.makeTempDir({ prefix: "bench-tools-" });
+const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
+const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
+const ADMIN = "bench-admin-token-0123456789";
+const makeDeps = (): Deps => ({
+  kv,
+  clock,
+  geo: noGeo,
+  dns: { reverse: () => Promise.resolve([]), forward: () => Promise.resolve([]) },
+  fetch: () => Promise.reject(new Error("offline")),
+  config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
+  log: consoleLog("error"),
+});
+
+const setup = createApp(makeDeps());
+const t = await createTenant(setup, ADMIN, { plan: "enterprise" });
+log(`generating ${EVENTS} events, ${VISITORS} visitors, ${DAYS} days into ${dir}`);
+const gen = await generateSite(makeDeps(), {
+  org: t.org,
+  touchpoint: t.touchpoint,
+  host: t.domain,
+  events: EVENTS,
+  visitors: VISITORS,
+  days: DAYS,
+  seed: 1,
+  end: clock.now() - 60_000,
+  compact: false,
+});
+const c0 = performance.now();
+await compact(makeDeps(), t.org, "production", "ev", { graceMs: 0 });
+await compact(makeDeps(), t.org, "production", "hit", { graceMs: 0 });
+log(`written in ${gen.write_ms} ms, compacted in ${Math.round(performance.now() - c0)} ms`);
+
+async function ask(app: ReturnType<typeof createApp>, tool: string, input: Record<string, unknown>) {
+  const t0 = performance.now();
+  const res = await app.request(`/v1/read/${tool}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
+    body: JSON.stringify(input),
+  });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${tool}: ${res.status} ${body}`);
+  return performance.now() - t0;
+}
+
+const results = [];
+for (const [tool, input] of QUESTIONS) {
+  const app = createApp(makeDeps()); // a fresh engine: an empty part cache
+  const cold = await ask(app, tool, input);
+  const warm: number[] = [];
+  for (let i = 0; i < WARM; i++) warm.push(await ask(app, tool, input));
+  const target = TARGETS[tool];
+  const row = {
+    tool,
+    cold_ms: Math.round(cold),
+    warm_ms: Math.round(median(warm)),
+    target_warm_ms: target?.warm ?? null,
+    target_cold_ms: target?.cold ?? null,
+    ok: target ? median(warm) <= target.warm && cold <= target.cold : null,
+  };
+  results.push(row);
+  console.log(
+    `${tool.padEnd(26)} cold ${String(row.cold_ms).padStart(6)} ms  warm ${
+      String(row.warm_ms).padStart(6)
+    } ms` +
+      (target ? `  (target ${target.warm} / ${target.cold} ms) ${row.ok ? "OK" : "MISSED"}` : ""),
+  );
+}
+await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+await Deno.writeTextFile(
+  new URL("./results/tools.json", import.meta.url),
+  JSON.stringify(
+    { measured_at: new Date().toISOString(), events: gen.events, visitors: VISITORS, results },
+    null,
+    2,
+  ) +
+    "\n",
+);
+kv.close();
+await Deno.remove(dir, { recursive: true });
