@@ -169,3 +169,18 @@ Deno.test("read api: a read key writes nothing but its own usage counters", asyn
   assert.equal(defaultConfig.readKeyRatePerMinute, 60);
   s.close();
 });
+
+Deno.test("read api: openapi.json documents every tool path with the read error statuses", async () => {
+  const s = await setup();
+  const doc = await (await s.app.request("/openapi.json")).json();
+  for (const t of TOOLS) {
+    const op = doc.paths[`/v1/read/${t.name}`]?.post;
+    assert.ok(op, t.name);
+    for (const status of ["200", "401", "402", "403", "404", "422", "429"]) {
+      assert.ok(op.responses[status], `${t.name} ${status}`);
+    }
+    assert.equal(op.responses["200"].content["application/json"].schema.type, "object");
+  }
+  assert.ok(doc.paths["/v1/read"].get.responses["402"]);
+  s.close();
+});
