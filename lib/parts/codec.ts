@@ -1,7 +1,8 @@
 /**
- * Batch ⇄ bytes. Each column is compressed on its own (CompressionStream, deflate-raw) so a reader can
- * skip columns it does not need (event ids are only read when a part's raw keys must be cleaned up).
- * A string column is [u32 dict byte length][dict JSON][codes]; a number column is its Float64 bytes.
+ * Batch ⇄ bytes. Columns are laid out one after another (8-byte aligned) and compressed with
+ * CompressionStream (deflate-raw) in two segments: event ids alone (only read to clean up raw keys after
+ * a crash, or to join hit verification), and everything else. One stream per segment keeps decoding cheap.
+ * A string column is [u32 dict byte length][dict JSON][pad][codes]; a number column is its Float64 bytes.
  */
 import type { Batch, Column } from "./columns.ts";
 
@@ -9,8 +10,12 @@ export interface ColumnEntry {
   name: string;
   kind: "str" | "num";
   width: 1 | 2 | 4 | 8;
-  off: number; // byte offset of the compressed segment inside the part blob
+  /** the compressed segment holding the column, as a byte range of the part blob */
+  off: number;
   len: number;
+  /** where the column sits inside the decompressed segment */
+  at: number;
+  bytes: number;
 }
 
 export interface EncodedBatch {
@@ -30,6 +35,7 @@ export const decompress = (b: Uint8Array) => pipe(b, new DecompressionStream(FOR
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
+const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 function columnBytes(c: Column): { bytes: Uint8Array; width: ColumnEntry["width"] } {
   if (c.kind === "num") {
@@ -47,48 +53,78 @@ function columnBytes(c: Column): { bytes: Uint8Array; width: ColumnEntry["width"
 
 export async function encodeBatch(b: Batch): Promise<EncodedBatch> {
   const names = Object.keys(b.cols).sort();
-  const segments = await Promise.all(names.map(async (name) => {
-    const { bytes, width } = columnBytes(b.cols[name]);
-    return { name, kind: b.cols[name].kind, width, data: await compress(bytes) };
-  }));
-  const total = segments.reduce((s, x) => s + x.data.length, 0);
-  const blob = new Uint8Array(total);
+  const groups = [names.filter((n) => n === "id"), names.filter((n) => n !== "id")].filter((g) => g.length);
   const columns: ColumnEntry[] = [];
+  const segments: Uint8Array[] = [];
   let off = 0;
+  for (const group of groups) {
+    const raws = group.map((name) => ({ name, ...columnBytes(b.cols[name]) }));
+    const size = raws.reduce((s, r) => s + r.bytes.length + pad8(r.bytes.length), 0);
+    const raw = new Uint8Array(size);
+    const entries: ColumnEntry[] = [];
+    let at = 0;
+    for (const r of raws) {
+      raw.set(r.bytes, at);
+      entries.push({
+        name: r.name,
+        kind: b.cols[r.name].kind,
+        width: r.width,
+        off: 0,
+        len: 0,
+        at,
+        bytes: r.bytes.length,
+      });
+      at += r.bytes.length + pad8(r.bytes.length);
+    }
+    const packed = await compress(raw);
+    for (const e of entries) Object.assign(e, { off, len: packed.length });
+    columns.push(...entries);
+    segments.push(packed);
+    off += packed.length;
+  }
+  const blob = new Uint8Array(off);
+  let at = 0;
   for (const s of segments) {
-    blob.set(s.data, off);
-    columns.push({ name: s.name, kind: s.kind, width: s.width, off, len: s.data.length });
-    off += s.data.length;
+    blob.set(s, at);
+    at += s.length;
   }
   return { n: b.n, columns, blob };
 }
 
-export async function decodeColumn(entry: ColumnEntry, n: number, blob: Uint8Array): Promise<Column> {
-  const raw = await decompress(blob.subarray(entry.off, entry.off + entry.len));
+function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array): Column {
+  const raw = seg.subarray(entry.at, entry.at + entry.bytes); // 8-byte aligned inside a fresh buffer
   if (entry.kind === "num") return { kind: "num", values: new Float64Array(raw.buffer, raw.byteOffset, n) };
   const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   const dictLen = dv.getUint32(0, true);
-  const dict = JSON.parse(dec.decode(raw.subarray(4, 4 + dictLen))) as string[];
   const head = 4 + dictLen;
-  const start = head + ((4 - (head % 4)) % 4);
-  const buf = raw.slice(start, start + n * entry.width).buffer;
+  const start = raw.byteOffset + head + ((4 - (head % 4)) % 4);
   const codes = entry.width === 1
-    ? new Uint8Array(buf)
+    ? new Uint8Array(raw.buffer, start, n)
     : entry.width === 2
-    ? new Uint16Array(buf)
-    : new Uint32Array(buf);
-  return { kind: "str", dict, codes };
+    ? new Uint16Array(raw.buffer, start, n)
+    : new Uint32Array(raw.buffer, start, n);
+  // the dictionary is parsed on first use: many columns are never read by a given question
+  let dict: string[] | undefined;
+  const col = { kind: "str", codes } as Column;
+  Object.defineProperty(col, "dict", {
+    enumerable: true,
+    get: () => (dict ??= JSON.parse(dec.decode(raw.subarray(4, 4 + dictLen))) as string[]),
+  });
+  return col;
 }
 
-/** Decodes the named columns (all when `only` is omitted). */
+/** Decodes the named columns (all when `only` is omitted), decompressing each needed segment once. */
 export async function decodeBatch(
   e: { n: number; columns: ColumnEntry[] },
   blob: Uint8Array,
   only?: (name: string) => boolean,
 ): Promise<Batch> {
   const wanted = e.columns.filter((c) => !only || only(c.name));
-  const decoded = await Promise.all(wanted.map((c) => decodeColumn(c, e.n, blob)));
+  const segs = new Map<number, Promise<Uint8Array>>();
+  for (const c of wanted) {
+    if (!segs.has(c.off)) segs.set(c.off, decompress(blob.subarray(c.off, c.off + c.len)));
+  }
   const cols: Batch["cols"] = {};
-  wanted.forEach((c, i) => (cols[c.name] = decoded[i]));
+  for (const c of wanted) cols[c.name] = decodeColumn(c, e.n, await segs.get(c.off)!);
   return { n: e.n, cols };
 }

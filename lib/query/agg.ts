@@ -1,8 +1,20 @@
-/** Aggregates over prepared batches: group ids per row, then one visitor-major pass for exact counts. */
+/**
+ * Aggregates over prepared batches: a group number per matching row, then one pass over the rows in
+ * visitor order. Visitors are distinct per group without hash sets (a visitor's rows are contiguous, so
+ * "last visitor seen in this group" suffices); sessions likewise, except the few split across batches.
+ */
 import { sortRows } from "./naive.ts";
-import { eventView, numericProp, viewAt } from "./prepared.ts";
-import { compileFilters, type Ctx, matchMasks, sessionFacts, sessionPage, visitorOrder } from "./scan.ts";
-import { bucketer } from "./time.ts";
+import { AUTO, type EvBatch, eventView, HUMAN, LEAVE, PV, RAGE } from "./prepared.ts";
+import {
+  compileFilters,
+  type Ctx,
+  matchMasks,
+  type SessionFacts,
+  sessionFacts,
+  sessionPage,
+  visitorOrder,
+} from "./scan.ts";
+import { bucketer, bucketsBetween } from "./time.ts";
 import type {
   AggregateOptions,
   AggregateResult,
@@ -20,71 +32,7 @@ const SESSION_METRICS = new Set<Metric>([
   "entries",
   "exit_rate",
 ]);
-
-class Acc {
-  events: number[] = [];
-  pageviews: number[] = [];
-  visitors: number[] = [];
-  sessions: number[] = [];
-  bounces: number[] = [];
-  dur: number[] = [];
-  engSum: number[] = [];
-  engN: number[] = [];
-  depthSum: number[] = [];
-  depthN: number[] = [];
-  exits: number[] = [];
-  entries: number[] = [];
-  rage: number[] = [];
-  conv: number[] = [];
-  lastVis: number[] = [];
-  lastSes: number[] = [];
-  grow(g: number) {
-    while (this.events.length <= g) {
-      for (
-        const a of [
-          this.events,
-          this.pageviews,
-          this.visitors,
-          this.sessions,
-          this.bounces,
-          this.dur,
-          this.engSum,
-          this.engN,
-          this.depthSum,
-          this.depthN,
-          this.exits,
-          this.entries,
-          this.rage,
-          this.conv,
-        ]
-      ) a.push(0);
-      this.lastVis.push(-1);
-      this.lastSes.push(-1);
-    }
-  }
-  values(g: number, metrics: Metric[]): MetricValues {
-    const r = (a: number, b: number) => (b > 0 ? a / b : null);
-    const s = this.sessions[g];
-    const all: Record<Metric, () => number | null> = {
-      visitors: () => this.visitors[g],
-      sessions: () => s,
-      pageviews: () => this.pageviews[g],
-      events: () => this.events[g],
-      views_per_session: () => r(this.pageviews[g], s),
-      bounce_rate: () => r(this.bounces[g], s),
-      session_duration_s: () => (s > 0 ? this.dur[g] / s / 1000 : null),
-      engagement_time_s: () => (this.engN[g] > 0 ? this.engSum[g] / this.engN[g] / 1000 : null),
-      scroll_depth_percent: () => r(this.depthSum[g], this.depthN[g]),
-      exits: () => this.exits[g],
-      entries: () => this.entries[g],
-      exit_rate: () => r(this.exits[g], this.pageviews[g]),
-      rage_clicks: () => this.rage[g],
-      conversions: () => this.conv[g],
-      conversion_rate: () => r(this.conv[g], this.visitors[g]),
-    };
-    return Object.fromEntries(metrics.map((m) => [m, all[m]()]));
-  }
-}
+const SLOT = 900_000;
 
 /** Visitors with a goal event in scope. */
 function converted(c: Ctx, goal: AggregateOptions["goal"]): Uint8Array | null {
@@ -106,6 +54,45 @@ interface Grouping {
   keys: Record<string, KeyValue>[];
 }
 
+/** Bucket number of every 15-minute slot of the scope (all bucket edges fall on such slots). */
+function bucketTable(c: Ctx, bucket: NonNullable<AggregateOptions["bucket"]>) {
+  const of = bucketer(bucket, c.scope.timezone);
+  const labels = bucketsBetween(c.scope.from, c.scope.to, bucket, c.scope.timezone).map((b) => b.label);
+  const index = new Map(labels.map((l, i) => [l, i]));
+  const slot0 = Math.floor(c.scope.from / SLOT);
+  const table = new Int32Array(Math.floor((c.scope.to - 1) / SLOT) - slot0 + 1);
+  for (let k = 0; k < table.length; k++) {
+    table[k] = index.get(of(Math.max(c.scope.from, (slot0 + k) * SLOT)))!;
+  }
+  return { labels, table, slot0 };
+}
+
+/** ids[i] = byCode[codes[i]]: one monomorphic loop shared by every query. */
+function mapCodes(codes: ArrayLike<number>, byCode: Int32Array, ids: Int32Array, n: number) {
+  for (let i = 0; i < n; i++) ids[i] = byCode[codes[i]];
+}
+
+function bucketIds(t: Float64Array, m: Uint8Array, table: Int32Array, slot0: number, ids: Int32Array) {
+  for (let i = 0; i < t.length; i++) if (m[i]) ids[i] = table[Math.floor(t[i] / SLOT) - slot0];
+}
+
+/** Groups of matching rows whose group key is a small number: a dense key → group table. */
+function denseGroups(
+  m: Uint8Array,
+  keyOf: Int32Array | null,
+  table: Int32Array,
+  out: Int32Array,
+  fresh: (key: number, i: number) => number,
+) {
+  for (let i = 0; i < m.length; i++) {
+    if (!m[i]) continue;
+    const key = keyOf === null ? 0 : keyOf[i];
+    let g = table[key];
+    if (g < 0) g = table[key] = fresh(key, i);
+    out[i] = g;
+  }
+}
+
 function groupRows(
   c: Ctx,
   masks: Uint8Array[],
@@ -122,60 +109,205 @@ function groupRows(
     }
     return id;
   };
-  const buckets = new Map<KeyValue, number>(), bucketLabels: KeyValue[] = [];
-  const bucketOf = bucket ? bucketer(bucket, c.scope.timezone) : null;
-  const slotIds = new Map<number, number>();
-  const groups = new Map<number | string, number>();
-  const components = fields.length + (bucket ? 1 : 0);
+  const bt = bucket ? bucketTable(c, bucket) : null;
   const keys: Record<string, KeyValue>[] = [];
-  const rowGroup = c.batches.map((e, b) => {
+  const parts: number[][] = [];
+  const sparse = new Map<number | string, number>();
+  const newGroup = (p: number[]) => {
+    parts.push(p);
+    keys.push({});
+    return keys.length - 1;
+  };
+  // first every row's dimension value numbers (this assigns all value numbers), then the groups
+  const allDims = c.batches.map((e, b) => {
     const m = masks[b];
-    const out = new Int32Array(e.n).fill(-1);
-    const getters = fields.map((f, d): (i: number) => number => {
-      if (f === "entry_page" || f === "exit_page") return (i) => idOf(d, sessionPage(c, e.ses[i], f));
+    const dims = fields.map((f, d): Int32Array => {
+      const ids = new Int32Array(e.n);
+      if (f === "entry_page" || f === "exit_page") {
+        for (let i = 0; i < e.n; i++) if (m[i]) ids[i] = idOf(d, sessionPage(c, e.ses[i], f));
+        return ids;
+      }
       const v = eventView(e, f);
-      const ids = Int32Array.from(v.values, (s) => idOf(d, s));
-      return v.codes.length ? (i) => ids[v.codes[i]] : () => ids[0];
+      const byCode = Int32Array.from(v.values, (s) => idOf(d, s));
+      if (!v.codes.length) return ids.fill(byCode[0]);
+      mapCodes(v.codes, byCode, ids, e.n);
+      return ids;
     });
-    for (let i = 0; i < e.n; i++) {
-      if (!m[i]) continue;
-      let bid = 0;
-      if (bucketOf) {
-        const slot = Math.floor(e.t[i] / 900_000);
-        let got = slotIds.get(slot);
-        if (got === undefined) {
-          const label = bucketOf(e.t[i]);
-          got = buckets.get(label);
-          if (got === undefined) {
-            buckets.set(label, got = bucketLabels.length);
-            bucketLabels.push(label);
-          }
-          slotIds.set(slot, got);
-        }
-        bid = got;
+    if (bt) {
+      const ids = new Int32Array(e.n);
+      bucketIds(e.t, m, bt.table, bt.slot0, ids);
+      dims.push(ids);
+    }
+    return dims;
+  });
+  const width = bt ? bt.labels.length : 1;
+  const nd = fields.length + (bt ? 1 : 0);
+  const size = nd === 0
+    ? 1
+    : fields.length === 0
+    ? width
+    : fields.length === 1
+    ? dimValues[0].length * width
+    : Infinity;
+  const dense = size <= 4_000_000 ? new Int32Array(size).fill(-1) : null;
+  const rowGroup = c.batches.map((e, b) => {
+    const m = masks[b], dims = allDims[b];
+    const out = new Int32Array(e.n).fill(-1);
+    if (dense) {
+      // one small number per row: value * width + bucket
+      let keyOf: Int32Array | null = null;
+      if (dims.length === 1) keyOf = dims[0];
+      else if (dims.length === 2) {
+        keyOf = new Int32Array(e.n);
+        const a = dims[0], z = dims[1];
+        for (let i = 0; i < e.n; i++) keyOf[i] = a[i] * width + z[i];
       }
-      // up to two components pack into one exact number; more use a string key
-      let key: number | string;
-      if (components <= 1) key = getters.length ? getters[0](i) : bid;
-      else if (components === 2) {
-        key = getters.length === 2
-          ? getters[0](i) * 67_108_864 + getters[1](i)
-          : getters[0](i) * 65_536 + bid;
-      } else key = getters.map((gf) => gf(i)).join(",") + "," + bid;
-      let g = groups.get(key);
-      if (g === undefined) {
-        g = keys.length;
-        groups.set(key, g);
-        const k: Record<string, KeyValue> = {};
-        fields.forEach((f, d) => (k[f] = dimValues[d][getters[d](i)]));
-        if (bucketOf) k.bucket = bucketLabels[bid];
-        keys.push(k);
+      denseGroups(m, keyOf, dense, out, (_key, i) => newGroup(dims.map((x) => x[i])));
+    } else {
+      for (let i = 0; i < e.n; i++) {
+        if (!m[i]) continue;
+        const key = dims.length === 2
+          ? dims[0][i] * 67_108_864 + dims[1][i]
+          : dims.map((x) => x[i]).join(",");
+        let g = sparse.get(key);
+        if (g === undefined) sparse.set(key, g = newGroup(dims.map((x) => x[i])));
+        out[i] = g;
       }
-      out[i] = g;
     }
     return out;
   });
+  parts.forEach((p, g) => {
+    fields.forEach((f, d) => (keys[g][f] = dimValues[d][p[d]]));
+    if (bt) keys[g].bucket = bt.labels[p[fields.length]];
+  });
   return { rowGroup, keys };
+}
+
+/** Accumulators of every group (typed arrays: one shape, so the loops below stay optimized). */
+class Acc {
+  events: Float64Array;
+  pageviews: Float64Array;
+  visitors: Float64Array;
+  sessions: Float64Array;
+  bounces: Float64Array;
+  dur: Float64Array;
+  engSum: Float64Array;
+  engN: Float64Array;
+  depthSum: Float64Array;
+  depthN: Float64Array;
+  exits: Float64Array;
+  entries: Float64Array;
+  rage: Float64Array;
+  convs: Float64Array;
+  lastVis: Int32Array;
+  lastSes: Int32Array;
+  splitSeen = new Set<number>();
+  pv: Int32Array;
+  first: Float64Array;
+  last: Float64Array;
+  entryB: Int32Array;
+  entryR: Int32Array;
+  exitB: Int32Array;
+  exitR: Int32Array;
+  constructor(
+    n: number,
+    readonly nSes: number,
+    readonly conv: Uint8Array | null,
+    readonly split: Uint8Array,
+    facts: SessionFacts | null,
+  ) {
+    const f = () => new Float64Array(n);
+    [this.events, this.pageviews, this.visitors, this.sessions, this.bounces, this.dur] = [
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+    ];
+    [this.engSum, this.engN, this.depthSum, this.depthN, this.exits, this.entries, this.rage, this.convs] = [
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+    ];
+    this.lastVis = new Int32Array(n).fill(-1);
+    this.lastSes = new Int32Array(n).fill(-1);
+    this.hasFacts = facts !== null;
+    const none = new Int32Array(0);
+    this.pv = facts?.pv ?? none;
+    this.first = facts?.first ?? new Float64Array(0);
+    this.last = facts?.last ?? new Float64Array(0);
+    this.entryB = facts?.entryB ?? none;
+    this.entryR = facts?.entryR ?? none;
+    this.exitB = facts?.exitB ?? none;
+    this.exitR = facts?.exitR ?? none;
+  }
+  hasFacts: boolean;
+}
+
+function add(
+  a: Acc,
+  g: number,
+  bits: number,
+  eng: number,
+  depth: number,
+  v: number,
+  s: number,
+  isExit: boolean,
+  isEntry: boolean,
+) {
+  a.events[g]++;
+  if (bits & PV) {
+    a.pageviews[g]++;
+    if (isExit) a.exits[g]++;
+    if (isEntry) a.entries[g]++;
+  } else if (bits & LEAVE) {
+    if (eng === eng) {
+      a.engSum[g] += eng;
+      a.engN[g]++;
+    }
+    if (depth === depth) {
+      a.depthSum[g] += depth;
+      a.depthN[g]++;
+    }
+  } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) a.rage[g]++;
+  if (bits & HUMAN && a.lastVis[g] !== v) {
+    a.lastVis[g] = v;
+    a.visitors[g]++;
+    if (a.conv !== null && a.conv[v]) a.convs[g]++;
+  }
+  if (a.lastSes[g] !== s) {
+    a.lastSes[g] = s;
+    if (a.split[s]) {
+      const k = g * a.nSes + s;
+      if (a.splitSeen.has(k)) return;
+      a.splitSeen.add(k);
+    }
+    a.sessions[g]++;
+    if (a.hasFacts) {
+      if (a.pv[s] <= 1) a.bounces[g]++;
+      a.dur[g] += a.last[s] - a.first[s];
+    }
+  }
+}
+
+/** One session run of a batch into the accumulators: its group and the totals slot T. */
+function runRows(a: Acc, e: EvBatch, b: number, k: number, rg: Int32Array, T: number) {
+  const bitsRow = e.bits, engRow = e.eng, depthRow = e.depth, visRow = e.vis, sesRow = e.ses;
+  for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
+    const g = rg[i];
+    if (g < 0) continue;
+    const s = sesRow[i], bits = bitsRow[i];
+    const isExit = a.hasFacts && (bits & PV) !== 0 && a.exitR[s] === i && a.exitB[s] === b;
+    const isEntry = a.hasFacts && (bits & PV) !== 0 && a.entryR[s] === i && a.entryB[s] === b;
+    add(a, g, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
+    if (T >= 0) add(a, T, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
+  }
 }
 
 export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult[] {
@@ -187,72 +319,48 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
   const facts = needSession ? sessionFacts(c) : null;
   const masks = matchMasks(c, c.scope.filters);
   const order = visitorOrder(c);
+  // totals depend only on the scope and the goal: computed once per goal, shared by the list
+  const totalsBy = new Map<string, Acc>();
   return list.map((o) => {
     const grouping = groupRows(c, masks, o.breakdown ?? [], o.bucket);
     const conv = converted(c, o.goal);
-    const acc = new Acc(), tot = new Acc();
-    acc.grow(grouping.keys.length - 1);
-    tot.grow(0);
-    const views = c.batches.map((e) => ({
-      et: eventView(e, "event_type").codes,
-      tr: eventView(e, "traffic"),
-      eng: numericProp(e, "engagement_time_ms"),
-      depth: numericProp(e, "depth_percent"),
-      rage: eventView(e, "prop:rage_click"),
-    }));
-    const add = (a: Acc, g: number, b: number, i: number) => {
-      const e = c.batches[b], vw = views[b];
-      const bits = c.etBits[b][vw.et[i]];
-      const s = e.ses[i];
-      a.events[g]++;
-      if (bits & 1) {
-        a.pageviews[g]++;
-        if (facts && facts.exitB[s] === b && facts.exitR[s] === i) a.exits[g]++;
-        if (facts && facts.entryB[s] === b && facts.entryR[s] === i) a.entries[g]++;
-      } else if (bits & 2) {
-        const x = vw.eng.nums[vw.eng.codes[i] ?? 0];
-        if (!Number.isNaN(x)) {
-          a.engSum[g] += x;
-          a.engN[g]++;
-        }
-        const d = vw.depth.nums[vw.depth.codes[i] ?? 0];
-        if (!Number.isNaN(d)) {
-          a.depthSum[g] += d;
-          a.depthN[g]++;
-        }
-      } else if (bits & 4 && viewAt(vw.rage, i) === "true") a.rage[g]++;
-      if (c.human[b][vw.tr.codes[i]]) {
-        const v = e.vis[i];
-        if (a.lastVis[g] !== v) {
-          a.lastVis[g] = v;
-          a.visitors[g]++;
-          if (conv && conv[v]) a.conv[g]++;
-        }
-      }
-      if (a.lastSes[g] !== s) {
-        a.lastSes[g] = s;
-        a.sessions[g]++;
-        if (facts) {
-          if (facts.pv[s] <= 1) a.bounces[g]++;
-          a.dur[g] += facts.last[s] - facts.first[s];
-        }
-      }
-    };
-    for (let p = 0; p < order.rb.length; p++) {
-      const b = order.rb[p], k = order.rk[p], e = c.batches[b], rg = grouping.rowGroup[b];
-      for (let i = e.runStart[k]; i < e.runStart[k + 1]; i++) {
-        const g = rg[i];
-        if (g < 0) continue;
-        add(acc, g, b, i);
-        add(tot, 0, b, i);
-      }
+    const G = grouping.keys.length, T = G; // slot T holds the totals
+    const st = new Acc(G + 1, c.nSes, conv, visitorOrder(c).split, facts);
+    const goalKey = JSON.stringify(o.goal ?? null);
+    const shared = totalsBy.get(goalKey);
+    const { rb, rk } = order;
+    for (let p = 0; p < rb.length; p++) {
+      runRows(st, c.batches[rb[p]], rb[p], rk[p], grouping.rowGroup[rb[p]], shared ? -1 : T);
     }
-    const rows: Row[] = grouping.keys.map((key, g) => ({ key, metrics: acc.values(g, o.metrics) }));
+    if (!shared) totalsBy.set(goalKey, st);
+    const values = (a: Acc, g: number): MetricValues => {
+      const r = (x: number, y: number) => (y > 0 ? x / y : null);
+      const s = a.sessions[g];
+      const all: Record<Metric, () => number | null> = {
+        visitors: () => a.visitors[g],
+        sessions: () => s,
+        pageviews: () => a.pageviews[g],
+        events: () => a.events[g],
+        views_per_session: () => r(a.pageviews[g], s),
+        bounce_rate: () => r(a.bounces[g], s),
+        session_duration_s: () => (s > 0 ? a.dur[g] / s / 1000 : null),
+        engagement_time_s: () => (a.engN[g] > 0 ? a.engSum[g] / a.engN[g] / 1000 : null),
+        scroll_depth_percent: () => r(a.depthSum[g], a.depthN[g]),
+        exits: () => a.exits[g],
+        entries: () => a.entries[g],
+        exit_rate: () => r(a.exits[g], a.pageviews[g]),
+        rage_clicks: () => a.rage[g],
+        conversions: () => a.convs[g],
+        conversion_rate: () => r(a.convs[g], a.visitors[g]),
+      };
+      return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
+    };
+    const rows: Row[] = grouping.keys.map((key, g) => ({ key, metrics: values(st, g) }));
     const by = o.sort?.by ?? o.metrics[0];
     sortRows(rows, by, o.sort?.desc ?? (by !== "key"));
     const offset = o.offset ?? 0;
     return {
-      totals: tot.values(0, o.metrics),
+      totals: shared ? values(shared, shared.events.length - 1) : values(st, T),
       rows: rows.slice(offset, o.limit === undefined ? undefined : offset + o.limit),
       total_rows: rows.length,
     };

@@ -35,8 +35,15 @@ export interface EvBatch {
   runSes: Uint32Array;
   runVis: Uint32Array;
   views: Map<string, View>;
+  /** per row: 1 pageview, 2 pageleave, 4 autocapture, 8 human traffic, 16 rage click */
+  bits: Uint8Array;
+  /** per row: engagement_time_ms / depth_percent of the event, NaN when absent or not a number */
+  eng: Float64Array;
+  depth: Float64Array;
   bytes: number;
 }
+
+export const PV = 1, LEAVE = 2, AUTO = 4, HUMAN = 8, RAGE = 16;
 
 /** A column as values by code: row i has value values[codes[i]]; values[0] is null. */
 export interface View {
@@ -67,14 +74,18 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
   }
   starts.push(n);
   const num = (c: string) => (b.cols[c] as NumCol).values;
+  // decoded size: codes and numbers, plus a rough share for dictionary strings
   const bytes = Object.values(b.cols).reduce(
-    (s, c) => s + (c.kind === "num" ? c.values.byteLength : c.codes.byteLength + 40 * c.dict.length),
+    (s, c) => s + (c.kind === "num" ? c.values.byteLength : 2 * c.codes.byteLength),
     0,
   ) +
-    8 * n + 12 * starts.length;
-  return {
+    48 * n + 12 * starts.length;
+  const out: EvBatch = {
     b,
     n,
+    bits: new Uint8Array(n),
+    eng: new Float64Array(0),
+    depth: new Float64Array(0),
     t: num("t"),
     dt: num("dt"),
     seq: num("seq"),
@@ -84,8 +95,28 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
     runSes: Uint32Array.from(runSes),
     runVis: Uint32Array.from(runVis),
     views: new Map(),
-    bytes,
+    bytes: bytes + 17 * n,
   };
+  const et = eventView(out, "event_type"),
+    tr = eventView(out, "traffic"),
+    rage = eventView(out, "prop:rage_click");
+  const etBits = et.values.map((
+    v,
+  ) => (v === "$pageview" ? PV : v === "$pageleave" ? LEAVE : v === "$autocapture" ? AUTO : 0));
+  const humanBits = tr.values.map((v) => (v === "human" ? HUMAN : 0));
+  const rageBits = rage.values.map((v) => (v === "true" ? RAGE : 0));
+  for (let i = 0; i < n; i++) {
+    out.bits[i] = etBits[et.codes[i]] | humanBits[tr.codes[i]] |
+      (rage.codes.length ? rageBits[rage.codes[i]] : 0);
+  }
+  const perRow = (key: string) => {
+    const p = numericProp(out, key), v = new Float64Array(n);
+    for (let i = 0; i < n; i++) v[i] = p.nums[p.codes[i] ?? 0];
+    return v;
+  };
+  out.eng = perRow("engagement_time_ms");
+  out.depth = perRow("depth_percent");
+  return out;
 }
 
 const NONE: View = { codes: { length: 0 }, values: [null] };

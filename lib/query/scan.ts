@@ -17,6 +17,7 @@ export interface Ctx {
   etBits: Uint8Array[];
   human: Uint8Array[]; // per batch and traffic code
   sess?: SessionFacts;
+  order?: VisitorOrder;
 }
 
 export interface SessionFacts {
@@ -148,32 +149,35 @@ export function matchMasks(c: Ctx, filters: Filter[] | undefined): Uint8Array[] 
   });
 }
 
-/** Session runs ordered visitor by visitor, runs of one session adjacent: [batch, run] pairs. */
-export function visitorOrder(c: Ctx): { rb: Int32Array; rk: Int32Array } {
+export interface VisitorOrder {
+  /** session runs, visitor by visitor: run p is run rk[p] of batch rb[p] */
+  rb: Int32Array;
+  rk: Int32Array;
+  /** sessions with runs in more than one batch (their rows are not contiguous in this order) */
+  split: Uint8Array;
+}
+
+/** Session runs ordered visitor by visitor (a counting sort: one visitor's runs are contiguous). */
+export function visitorOrder(c: Ctx): VisitorOrder {
+  if (c.order) return c.order;
   let total = 0;
   for (const e of c.batches) total += e.runSes.length;
   const count = new Int32Array(c.nVis + 1);
-  for (const e of c.batches) for (const v of e.runVis) count[v + 1]++;
+  const runs = new Uint8Array(c.nSes);
+  for (const e of c.batches) {
+    for (const v of e.runVis) count[v + 1]++;
+    for (const s of e.runSes) if (runs[s] < 2) runs[s]++;
+  }
   for (let v = 0; v < c.nVis; v++) count[v + 1] += count[v];
-  const pos = count.slice();
   const rb = new Int32Array(total), rk = new Int32Array(total);
   c.batches.forEach((e, b) => {
-    for (let k = 0; k < e.runSes.length; k++) {
-      const p = pos[e.runVis[k]]++;
+    const runVis = e.runVis;
+    for (let k = 0; k < runVis.length; k++) {
+      const p = count[runVis[k]]++;
       rb[p] = b;
       rk[p] = k;
     }
   });
-  // a visitor with runs in several batches: sort its runs by session so a session's runs are adjacent
-  for (let v = 0; v < c.nVis; v++) {
-    const lo = count[v], hi = count[v + 1];
-    if (hi - lo < 2 || rb[lo] === rb[hi - 1]) continue;
-    const idx = Array.from({ length: hi - lo }, (_, j) => lo + j);
-    const ses = (p: number) => c.batches[rb[p]].runSes[rk[p]];
-    idx.sort((x, y) => ses(x) - ses(y) || rb[x] - rb[y]);
-    const nb = idx.map((p) => rb[p]), nk = idx.map((p) => rk[p]);
-    rb.set(nb, lo);
-    rk.set(nk, lo);
-  }
-  return { rb, rk };
+  for (let s = 0; s < runs.length; s++) runs[s] = runs[s] > 1 ? 1 : 0;
+  return c.order = { rb, rk, split: runs };
 }

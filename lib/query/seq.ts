@@ -27,21 +27,31 @@ const cmpRef = (c: Ctx) => (x: Ref, y: Ref) => {
 
 /** Calls `fn` once per session with its in-scope rows in order (visitor by visitor). */
 export function forEachSession(c: Ctx, fn: (ses: number, vis: number, rows: Ref[]) => void) {
-  const { rb, rk } = visitorOrder(c);
+  const { rb, rk, split } = visitorOrder(c);
   const cmp = cmpRef(c);
-  let p = 0;
-  while (p < rb.length) {
-    const e0 = c.batches[rb[p]], ses = e0.runSes[rk[p]], vis = e0.runVis[rk[p]];
-    const rows: Ref[] = [];
-    let runs = 0;
-    for (; p < rb.length && c.batches[rb[p]].runSes[rk[p]] === ses; p++, runs++) {
-      const b = rb[p], e = c.batches[b], m = c.inScope[b];
-      for (let i = e.runStart[rk[p]]; i < e.runStart[rk[p] + 1]; i++) if (m[i]) rows.push({ b, i });
+  let pending = new Map<number, Ref[]>(); // sessions split across batches, until their visitor is done
+  let pendingVis = -1;
+  const flush = () => {
+    for (const [ses, rows] of pending) {
+      if (!rows.length) continue;
+      rows.sort(cmp);
+      fn(ses, pendingVis, rows);
     }
-    if (rows.length === 0) continue;
-    if (runs > 1) rows.sort(cmp);
-    fn(ses, vis, rows);
+    pending = new Map();
+  };
+  for (let p = 0; p < rb.length; p++) {
+    const b = rb[p], k = rk[p], e = c.batches[b], ses = e.runSes[k], vis = e.runVis[k], m = c.inScope[b];
+    if (vis !== pendingVis) {
+      if (pending.size) flush();
+      pendingVis = vis;
+    }
+    let rows: Ref[] | undefined = split[ses] ? pending.get(ses) : undefined;
+    if (split[ses] && !rows) pending.set(ses, rows = []);
+    const own: Ref[] = rows ?? [];
+    for (let i = e.runStart[k]; i < e.runStart[k + 1]; i++) if (m[i]) own.push({ b, i });
+    if (!split[ses] && own.length) fn(ses, vis, own);
   }
+  if (pending.size) flush();
 }
 
 const str = (c: Ctx, r: Ref, field: string) => {

@@ -193,7 +193,7 @@ export class SiteModel {
       : source.lands === "pricing"
       ? "/pricing"
       : contentW.draw(r);
-    const views = automated ? r.int(1, 3) : r.geometric(2.6);
+    const views = automated ? r.int(1, 3) : r.geometric(1.8);
     // deno-lint-ignore no-this-alias -- a nested generator needs the model; generators cannot be arrows
     const self = this;
     function* emit(
@@ -235,7 +235,7 @@ export class SiteModel {
         page = pageW.draw(r);
         continue;
       }
-      if (r.chance(0.4)) {
+      if (r.chance(0.25)) {
         t += r.int(800, 3000);
         for (
           const [metric, value, good, poor] of [["LCP", Math.round(r.exp(1900)) + 300, 2500, 4000], [
@@ -254,7 +254,7 @@ export class SiteModel {
         }
       }
       const els = ELEMENTS[page] ?? ELEMENTS.default;
-      for (let c = r.chance(0.55) ? r.int(1, 2) : 0; c > 0; c--) {
+      for (let c = r.chance(0.35) ? r.int(1, 2) : 0; c > 0; c--) {
         t += r.int(2000, 20000);
         const e = r.pick(els);
         const fp = {

@@ -163,6 +163,15 @@ async function compare(
     goal: { event_type: "purchase" },
   };
   assert.deepEqual(await engine.aggregate(scope, opts), naiveAggregate(all, scope, opts));
+  const other: AggregateOptions = {
+    metrics: ["visitors", "bounce_rate", "exit_rate"],
+    breakdown: ["country"],
+    limit: 2,
+  };
+  assert.deepEqual(await engine.aggregateMany(scope, [other, opts]), [
+    naiveAggregate(all, scope, other),
+    naiveAggregate(all, scope, opts),
+  ]);
   const steps = [{ event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/" } as Filter] }, {
     event_type: "sign_up",
   }, { event_type: "purchase" }];
