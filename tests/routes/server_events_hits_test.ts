@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BROWSER_UA, GPTBOT_UA, hit, setup } from "./server_events_helpers.ts";
 import { keys } from "../../lib/store/keys.ts";
 import type { PendingMarker } from "../../lib/jobs/verify.ts";
+import { sweepAddresses } from "../../lib/jobs/ip_sweep.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -210,4 +211,16 @@ Deno.test("server-events: hits that can be checked wait as pending; no address o
   assert.equal(byId.get(noCheck.event_id as string)!.crawler, "Bytespider");
   const pending = await Array.fromAsync(t.deps.kv.list<PendingMarker>({ prefix: keys.verifyPendingAll() }));
   assert.deepEqual(pending.flatMap((p) => p.value.hits), [[checkable.event_id, "GPTBot"]]);
+});
+
+Deno.test("server-events: addresses of hits are cleared after 30 days, the hits stay", async () => {
+  const t = await setup();
+  await t.send([hit(), hit({ ip: "81.2.69.160" })]);
+  t.deps.clock.advance(29 * 86_400_000);
+  await sweepAddresses(t.deps.kv, t.deps.clock);
+  assert.equal((await Array.fromAsync(t.deps.kv.list({ prefix: keys.ips() }))).length, 1);
+  t.deps.clock.advance(2 * 86_400_000);
+  await sweepAddresses(t.deps.kv, t.deps.clock);
+  assert.equal((await Array.fromAsync(t.deps.kv.list({ prefix: keys.ips() }))).length, 0);
+  assert.equal((await t.storedHits()).length, 2);
 });
