@@ -5,6 +5,7 @@ import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { label, resolve } from "./common.ts";
 import { defineTool } from "./types.ts";
+import { invalid } from "../lib/errors.ts";
 
 export const STALE_AFTER_DAYS = 14;
 /** How far back "last read" and "never read" look: 90 days, or the plan's history when shorter. */
@@ -58,6 +59,11 @@ export default defineTool({
   output,
   async run(ctx, input) {
     const r = resolve(ctx, { ...input, defaultPeriod: "last_30_days", traffic: "crawlers" });
+    if (r.touchpoint.kind !== "website") {
+      throw invalid(
+        `${r.touchpoint.name} is an app; crawler figures exist for websites: name a website as touchpoint`,
+      );
+    }
     const staleDays = input.stale_after_days ?? STALE_AFTER_DAYS;
     const lookbackDays = Math.min(LOOKBACK_DAYS, ctx.limits.history_days);
     const base: HitScope = {

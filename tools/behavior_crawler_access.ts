@@ -7,6 +7,7 @@ import type { CrawlerCategory } from "../lib/store/records.ts";
 import { evaluateToken, groupNames, readRobots } from "../lib/read/robots.ts";
 import { label, rate, resolve } from "./common.ts";
 import { defineTool } from "./types.ts";
+import { invalid } from "../lib/errors.ts";
 
 /** Crawlers every answer covers, seen or not: the major search engines and AI crawlers. */
 export const MAJOR_CRAWLERS = [
@@ -94,6 +95,11 @@ export default defineTool({
   output,
   async run(ctx, input) {
     const r = resolve(ctx, { ...input, defaultPeriod: "last_7_days", traffic: "crawlers" });
+    if (r.touchpoint.kind !== "website") {
+      throw invalid(
+        `${r.touchpoint.name} is an app; crawler figures exist for websites: name a website as touchpoint`,
+      );
+    }
     const host = r.touchpoint.environments[ctx.env]?.domain ?? "localhost";
     const rec = await readRobots(ctx.app.deps.kv, ctx.org.id, r.touchpoint.id, ctx.env);
     const hs: HitScope = {
