@@ -10,7 +10,7 @@
 import type { Clock } from "../clock.ts";
 import { keys } from "../store/keys.ts";
 
-export const SYNC_EVERY = 10;
+export const SYNC_EVERY = 25;
 export const SYNC_MS = 1_000;
 
 interface Window {
