@@ -66,12 +66,17 @@ Deno.test("answer rules: the same question through MCP and HTTP gives the same J
     }),
   );
   for (const [tool, inputs] of Object.entries(QUESTIONS)) {
-    if (tool === "account_overview" || tool === "behavior_sessions") continue; // their answers count usage
     for (const input of inputs) {
       const viaMcp = await client.callTool({ name: tool, arguments: input });
       assert.ok(!viaMcp.isError, `${tool}: ${JSON.stringify(viaMcp.content)}`);
       const viaHttp = await h.ask(tool, input);
-      assert.deepEqual(viaMcp.structuredContent, viaHttp, `${tool} ${JSON.stringify(input)}`);
+      // account_overview reports this month's usage, which the two calls themselves move: compare the rest.
+      const same = (a: Record<string, unknown>) => tool === "account_overview" ? { ...a, plan: null } : a;
+      assert.deepEqual(
+        same(viaMcp.structuredContent as Record<string, unknown>),
+        same(viaHttp),
+        `${tool} ${JSON.stringify(input)}`,
+      );
     }
   }
   await client.close();
