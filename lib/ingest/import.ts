@@ -31,6 +31,11 @@ export interface ImportResult {
 }
 
 const MAX_LINE_BYTES = 1024 * 1024;
+const HIT_REASONS = {
+  invalid: "invalid hit",
+  unknown_host: "host is not this environment's domain",
+  not_crawler: "user agent is not a crawler",
+};
 const MAX_LISTED = 100;
 const GROUP = 200;
 
@@ -42,14 +47,14 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text: 
   while (true) {
     const { done, value } = await reader.read();
     if (value) buf += value;
-    let at: number;
-    while ((at = buf.indexOf("\n")) >= 0) {
+    let from = 0, at: number;
+    while ((at = buf.indexOf("\n", from)) >= 0) {
       n++;
-      const text = buf.slice(0, at);
-      buf = buf.slice(at + 1);
-      yield { text: tooLong ? null : text, n };
+      yield { text: tooLong ? null : buf.slice(from, at), n };
       tooLong = false;
+      from = at + 1;
     }
+    buf = buf.slice(from);
     if (buf.length > MAX_LINE_BYTES) {
       tooLong = true; // keep reading to the line's end, but not its bytes
       buf = "";
@@ -95,29 +100,39 @@ export async function importNdjson(
     group = [];
   };
 
-  const importHit = async (n: number, hit: Record<string, unknown>) => {
-    const at = typeof hit.timestamp === "string" ? Date.parse(hit.timestamp) : deps.clock.now();
-    const r = await ingestHits(deps, {
-      org: target.org.id,
-      touchpoint: target.touchpoint.id,
-      env: target.env,
-      touchpoints,
-      receivedAt: at,
-      clockOffsetMs: 0,
-    }, [hit]);
+  // Hits are sent in groups whose timestamps lie within 6 days: the group's newest timestamp is its
+  // receive time, so none counts as older than the live 7-day limit and any history imports.
+  let hits: { n: number; hit: Record<string, unknown>; at: number }[] = [];
+  const hitTarget = (receivedAt: number) => ({
+    org: target.org.id,
+    touchpoint: target.touchpoint.id,
+    env: target.env,
+    touchpoints,
+    receivedAt,
+    clockOffsetMs: 0,
+  });
+  const flushHits = async () => {
+    if (!hits.length) return;
+    const group = hits;
+    hits = [];
+    const receivedAt = Math.max(...group.map((h) => h.at));
+    const r = await ingestHits(deps, hitTarget(receivedAt), group.map((h) => h.hit));
     result.imported += r.accepted;
     result.duplicates += r.duplicates;
-    const why = (Object.keys(r.rejected) as (keyof typeof r.rejected)[]).find((k) => r.rejected[k] > 0);
-    if (why) {
-      reject(
-        n,
-        why === "invalid"
-          ? "invalid hit"
-          : why === "unknown_host"
-          ? "host is not this environment's domain"
-          : "user agent is not a crawler",
+    if (r.rejected.invalid + r.rejected.unknown_host + r.rejected.not_crawler === 0) return;
+    // name the rejected lines: alone, each is rejected again (a stored one only shows as a duplicate)
+    for (const h of group) {
+      const one = await ingestHits(deps, hitTarget(receivedAt), [h.hit]);
+      const why = (Object.keys(one.rejected) as (keyof typeof one.rejected)[]).find((k) =>
+        one.rejected[k] > 0
       );
+      if (why) reject(h.n, HIT_REASONS[why]);
     }
+  };
+  const addHit = async (n: number, hit: Record<string, unknown>) => {
+    const at = typeof hit.timestamp === "string" ? Date.parse(hit.timestamp) : deps.clock.now();
+    if (hits.length && (hits.length >= 100 || Math.abs(at - hits[0].at) > 6 * 86_400_000)) await flushHits();
+    hits.push({ n, hit, at });
   };
 
   for await (const { text, n } of lines(body)) {
@@ -140,7 +155,7 @@ export async function importNdjson(
       const { kind: _kind, ...hit } = item; // every other field is the CrawlEvent
       const parsed = CrawlEvent.safeParse(hit);
       if (!parsed.success) reject(n, describeZodError(parsed.error));
-      else await importHit(n, hit);
+      else await addHit(n, hit);
       continue;
     }
     if (kind !== "event") {
@@ -152,6 +167,7 @@ export async function importNdjson(
       reject(n, "received_at: must be an ISO 8601 date-time or epoch milliseconds");
       continue;
     }
+    await flushHits();
     const parsed = BehaviorEvent.safeParse(rest);
     if (!parsed.success) {
       reject(n, describeZodError(parsed.error));
@@ -172,5 +188,6 @@ export async function importNdjson(
     group.push(parsed.data);
   }
   await flushEvents();
+  await flushHits();
   return result;
 }
