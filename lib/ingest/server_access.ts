@@ -6,7 +6,7 @@
  */
 import type { AppContext } from "../context.ts";
 import { forbidden, rateLimited, unauthorized } from "../errors.ts";
-import { PUBLIC_KEY_PATTERN, SERVER_KEY_PATTERN, sha256Hex } from "../keys/apikeys.ts";
+import { PUBLIC_KEY_PATTERN, READ_KEY_PATTERN, SERVER_KEY_PATTERN, sha256Hex } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, Touchpoint } from "../store/records.ts";
 
@@ -92,6 +92,7 @@ export async function authorizeServerWrite(
   if (PUBLIC_KEY_PATTERN.test(raw)) {
     throw unauthorized("a public write key cannot send crawler hits; use the environment's server key");
   }
+  if (READ_KEY_PATTERN.test(raw)) throw unauthorized("a read key cannot send crawler hits; use a server key");
   if (!SERVER_KEY_PATTERN.test(raw)) {
     await strike(ctx, addr);
     throw unauthorized("malformed server key");

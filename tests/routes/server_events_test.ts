@@ -32,11 +32,13 @@ Deno.test("server-events: missing, malformed and unknown server keys are 401", a
   }
 });
 
-Deno.test("server-events: a public write key sent here is 401", async () => {
+Deno.test("server-events: a public write key (or a read key) sent here is 401", async () => {
   const t = await setup();
-  const res = await t.post(t.tenant.publicKey, { events: [hit()] });
-  assert.equal(res.status, 401);
-  assert.equal(await errorOf(res), "UNAUTHORIZED");
+  for (const key of [t.tenant.publicKey, t.tenant.readKey]) {
+    const res = await t.post(key, { events: [hit()] });
+    assert.equal(res.status, 401);
+    assert.equal(await errorOf(res), "UNAUTHORIZED");
+  }
 });
 
 Deno.test("server-events: a revoked key is 403, told apart from an unknown one", async () => {
