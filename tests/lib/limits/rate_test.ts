@@ -33,3 +33,26 @@ Deno.test("rate: instances sharing one KV hold the limit together, overshooting 
   assert.equal((await instances[0].take("k", "other", 200)).ok, true);
   kv.close();
 });
+
+Deno.test("rate: concurrent requests on one instance never pass the limit together", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
+  const rl = new RateLimiter(kv, clock);
+  const first = await Promise.all(Array.from({ length: 50 }, () => rl.take("k", "burst", 5)));
+  assert.equal(first.filter((d) => d.ok).length, 5);
+  const big = await Promise.all(Array.from({ length: 300 }, () => rl.take("k", "burst2", 120)));
+  assert.equal(big.filter((d) => d.ok).length, 120);
+  kv.close();
+});
+
+Deno.test("rate: concurrent requests over several instances stay within the documented bound", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
+  const instances = [new RateLimiter(kv, clock), new RateLimiter(kv, clock)];
+  const results = await Promise.all(
+    Array.from({ length: 400 }, (_, i) => instances[i % 2].take("k", "c", 50)),
+  );
+  const ok = results.filter((d) => d.ok).length;
+  assert.ok(ok >= 50 && ok <= 50 + 2 * SYNC_EVERY, `admitted ${ok}`);
+  kv.close();
+});
