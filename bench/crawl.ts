@@ -1,6 +1,6 @@
 /**
  * Crawler-hit ingest throughput and latency, beside a bare KV write loop measured in the same run.
- *   deno run -A bench/crawl.ts [--hits 50000] [--concurrency 8] [--rounds 5]
+ *   deno run -A bench/crawl.ts [--hits 50000] [--concurrency 8] [--rounds 5] [--drain-s 15]
  * The endpoint runs in the real server process (loopback, local KV file, verification jobs as main.ts
  * registers them); the reference does `check + set` per hit (dedupe key + raw hit) with the same batching
  * (100) and concurrency on its own KV file. Target: endpoint ≥ 0.8 × bare loop hits/s. The two alternate in
@@ -125,7 +125,9 @@ try {
   }
   const hits = perRound * ROUNDS * BATCH;
   const bare = hits / bareSecs, full = hits / endpointSecs;
-  // latency at half the measured throughput, paced
+  // latency at half the measured throughput, paced, once the server's verification backlog from the
+  // full-load rounds has drained (verification runs after the response, on the same KV)
+  await new Promise((r) => setTimeout(r, arg("drain-s", 15) * 1000));
   const halfLatencies: number[] = [];
   const half = await endpoint(srv.url, t.serverKey, perRound, halfLatencies, full / BATCH / 2);
   failures += half.failures;
