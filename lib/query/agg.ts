@@ -310,6 +310,34 @@ function runRows(a: Acc, e: EvBatch, b: number, k: number, rg: Int32Array, T: nu
   }
 }
 
+/** The same for questions that need only events, pageviews and visitors (most breakdowns). */
+function runRowsLean(a: Acc, e: EvBatch, k: number, rg: Int32Array, T: number) {
+  const bitsRow = e.bits, visRow = e.vis;
+  const { events, pageviews, visitors, lastVis, conv, convs } = a;
+  for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
+    const g = rg[i];
+    if (g < 0) continue;
+    const bits = bitsRow[i], v = visRow[i];
+    events[g]++;
+    if (bits & PV) pageviews[g]++;
+    if (bits & HUMAN && lastVis[g] !== v) {
+      lastVis[g] = v;
+      visitors[g]++;
+      if (conv !== null && conv[v]) convs[g]++;
+    }
+    if (T < 0) continue;
+    events[T]++;
+    if (bits & PV) pageviews[T]++;
+    if (bits & HUMAN && lastVis[T] !== v) {
+      lastVis[T] = v;
+      visitors[T]++;
+      if (conv !== null && conv[v]) convs[T]++;
+    }
+  }
+}
+
+const LEAN = new Set<Metric>(["events", "pageviews", "visitors", "conversions", "conversion_rate"]);
+
 export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult[] {
   const needSession = list.some((o) =>
     o.metrics.some((m) => SESSION_METRICS.has(m)) ||
@@ -326,13 +354,16 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     const conv = converted(c, o.goal);
     const G = grouping.keys.length, T = G; // slot T holds the totals
     const st = new Acc(G + 1, c.nSes, conv, visitorOrder(c).split, facts);
+    const lean = o.metrics.every((m) => LEAN.has(m));
     const goalKey = JSON.stringify(o.goal ?? null);
-    const shared = totalsBy.get(goalKey);
+    // full totals serve every later question; lean ones only lean questions
+    const shared = totalsBy.get(goalKey) ?? (lean ? totalsBy.get(`lean:${goalKey}`) : undefined);
     const { rb, rk } = order;
     for (let p = 0; p < rb.length; p++) {
-      runRows(st, c.batches[rb[p]], rb[p], rk[p], grouping.rowGroup[rb[p]], shared ? -1 : T);
+      if (lean) runRowsLean(st, c.batches[rb[p]], rk[p], grouping.rowGroup[rb[p]], shared ? -1 : T);
+      else runRows(st, c.batches[rb[p]], rb[p], rk[p], grouping.rowGroup[rb[p]], shared ? -1 : T);
     }
-    if (!shared) totalsBy.set(goalKey, st);
+    if (!shared) totalsBy.set(lean ? `lean:${goalKey}` : goalKey, st);
     const values = (a: Acc, g: number): MetricValues => {
       const r = (x: number, y: number) => (y > 0 ? x / y : null);
       const s = a.sessions[g];

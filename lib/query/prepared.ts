@@ -170,9 +170,14 @@ export function numericProp(e: EvBatch, key: string): { codes: ArrayLike<number>
   else {
     const nums = new Float64Array(src.dict.length + 1).fill(NaN);
     src.dict.forEach((s, i) => {
-      const parsed = JSON.parse(s);
-      const x = own ? parsed : parsed?.[key];
-      if (typeof x === "number" && Number.isFinite(x)) nums[i + 1] = x;
+      // a JSON number reads the same with Number(), which is much cheaper than JSON.parse
+      const fast = own ? Number(s) : NaN;
+      if (Number.isFinite(fast)) nums[i + 1] = fast;
+      else {
+        const parsed = JSON.parse(s);
+        const x = own ? parsed : parsed?.[key];
+        if (typeof x === "number" && Number.isFinite(x)) nums[i + 1] = x;
+      }
     });
     out = { codes: src.codes, nums };
   }
