@@ -31,9 +31,20 @@ function sameAddress(a: string, b: string): boolean {
   return !!x && !!y && x.v === y.v && x.n === y.n;
 }
 
+export const DNS_TIMEOUT_MS = 5_000;
+
+/** Rejects when a lookup takes too long; the caller's job is retried later instead of judging on no answer. */
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`DNS lookup took over ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 export class ReverseDnsChecker {
   #cache = new Map<string, { answer: RdnsAnswer; until: number }>();
-  constructor(private dns: Dns) {}
+  constructor(private dns: Dns, private timeoutMs = DNS_TIMEOUT_MS) {}
 
   async check(
     token: string,
@@ -60,13 +71,13 @@ export class ReverseDnsChecker {
   }
 
   async #lookup(ip: string, rules: string[], forward: boolean): Promise<RdnsAnswer> {
-    const names = await this.dns.reverse(ip);
+    const names = await withTimeout(this.dns.reverse(ip), this.timeoutMs);
     if (names.length === 0) return { confirmed: false, reason: "no PTR record" };
     const matching = names.filter((n) => rules.some((r) => nameMatches(n, r)));
     if (matching.length === 0) return { confirmed: false, reason: "PTR name is not the vendor's" };
     if (!forward) return { confirmed: true, reason: "PTR name is the vendor's (reverse-only check)" };
     for (const name of matching) {
-      const addrs = await this.dns.forward(name);
+      const addrs = await withTimeout(this.dns.forward(name), this.timeoutMs);
       if (addrs.some((a) => sameAddress(a, ip))) {
         return { confirmed: true, reason: "PTR name confirmed by forward lookup" };
       }

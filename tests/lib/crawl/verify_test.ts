@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { FakeDns, testDeps } from "../../helpers/deps.ts";
 import { Verifier } from "../../../lib/crawl/verify.ts";
-import { nameMatches, RDNS_CACHE_MS } from "../../../lib/crawl/rdns.ts";
+import { nameMatches, RDNS_CACHE_MS, ReverseDnsChecker } from "../../../lib/crawl/rdns.ts";
 import { refreshRanges } from "../../../lib/crawl/ranges/registry.ts";
 import { RANGE_LISTS } from "../../../lib/crawl/ranges/lists.ts";
 
@@ -146,4 +146,14 @@ Deno.test("ip lists: a daily refresh replaces a list; a failed download keeps th
   const other = new Verifier(deps);
   assert.equal((await other.verify("GPTBot", "198.51.100.7")).outcome, "verified");
   assert.ok(deps.log.lines.every((l) => !l.includes("198.51.100")), "no address in the log");
+});
+
+Deno.test("verify: a DNS lookup that never answers fails the check run (retried later), it is not judged", async () => {
+  const hanging = { reverse: () => new Promise<string[]>(() => {}), forward: () => Promise.resolve([]) };
+  const checker = new ReverseDnsChecker(hanging, 20);
+  await assert.rejects(
+    checker.check("Amazonbot", "192.0.2.70", ["crawl.amazonbot.amazon"], true, 0),
+    /DNS lookup/,
+  );
+  assert.equal(checker.size, 0, "no answer is cached");
 });
