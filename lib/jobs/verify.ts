@@ -16,6 +16,8 @@ import { hasCheck, verifierFor } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 export const VERIFY_KIND = "crawl.verify";
+/** A check that keeps failing (DNS down) is given up after a day. */
+export const GIVE_UP_MS = 24 * 60 * MINUTE;
 /** The sweep leaves fresh markers to the queue. */
 export const SWEEP_MIN_AGE_MS = 5 * MINUTE;
 
@@ -115,9 +117,18 @@ export async function verifyMarker(deps: Deps, org: string, id: string): Promise
   const todo = m.hits;
   const addrs = await addressesOf(kv, id, m, todo.map(([e]) => e));
   const verifier = verifierFor(deps);
-  const records = await Promise.all(todo.map(async ([, token], j) => {
-    const outcome = await verifier.verify(token, addrs[j]);
-    return { ...outcome, checked_at: deps.clock.now() } as VerificationRecord;
+  const now = deps.clock.now();
+  const records = await Promise.all(todo.map(async ([, token], j): Promise<VerificationRecord> => {
+    try {
+      return {
+        ...await verifier.verify(token, addrs[j]),
+        checked_at: deps.clock.now(),
+      } as VerificationRecord;
+    } catch (err) {
+      // DNS did not answer: retried by the queue and the sweep, and after a day given up as unverifiable
+      if (now - m.receivedAt < GIVE_UP_MS) throw err;
+      return { outcome: "unverifiable", method: "none", reason: "lookups failed for a day", checked_at: now };
+    }
   }));
   const op = kv.atomic().check(entry).delete(keys.verifyPending(org, id));
   todo.forEach(([e], j) => op.set(keys.verification(org, e), records[j]));

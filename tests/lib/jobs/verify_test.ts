@@ -4,6 +4,7 @@ import type { FakeDns } from "../../helpers/deps.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import {
   enqueueVerification,
+  GIVE_UP_MS,
   handleVerifyMessage,
   type PendingMarker,
   sweepPendingVerifications,
@@ -104,4 +105,18 @@ Deno.test("verify job: automated web visitors are checked the same way (enqueueV
   assert.deepEqual(msgs.map((m) => m.marker), [withIp]);
   await handleVerifyMessage(t.deps, msgs[0]);
   assert.equal((await t.verification(withIp))!.outcome, "verified");
+});
+
+Deno.test("verify job: a check whose DNS fails is retried, and given up as unverifiable after a day", async () => {
+  const t = await setup();
+  const dns = t.deps.dns as FakeDns;
+  dns.reverse = () => Promise.reject(new Error("resolver down"));
+  const h = hit({ ip: "192.0.2.80", user_agent: AMAZONBOT_UA });
+  await t.send([h]);
+  t.deps.clock.advance(6 * 60_000);
+  assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 0, failed: 1 });
+  assert.equal((await pendingMessages(t.deps.kv)).length, 1, "the marker stays for the next sweep");
+  t.deps.clock.advance(GIVE_UP_MS);
+  assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 1, failed: 0 });
+  assert.equal((await t.verification(h.event_id as string))!.outcome, "unverifiable");
 });
