@@ -1,13 +1,19 @@
-/** The client's address: the socket peer, or the first X-Forwarded-For hop when TRUST_PROXY is set. */
+/**
+ * The client's address in its canonical form: the socket peer, or, when TRUST_PROXY is set (one trusted
+ * proxy in front of the service), the last X-Forwarded-For hop, which that proxy appended. Hops further left
+ * are written by the client and never trusted. An unparseable value falls back to the socket peer.
+ */
+import { canonicalIp } from "./enrich/ip.ts";
+
 export interface ConnInfo {
   remoteAddr?: { hostname?: string };
 }
 
 export function clientAddress(req: Request, info: ConnInfo | undefined, trustProxy: boolean): string | null {
   if (trustProxy) {
-    const fwd = req.headers.get("x-forwarded-for");
-    const first = fwd?.split(",")[0]?.trim();
-    if (first) return first;
+    const hops = req.headers.get("x-forwarded-for")?.split(",") ?? [];
+    const last = canonicalIp(hops[hops.length - 1]);
+    if (last) return last;
   }
-  return info?.remoteAddr?.hostname ?? null;
+  return canonicalIp(info?.remoteAddr?.hostname);
 }

@@ -1,19 +1,23 @@
 import type { Dns } from "./deps.ts";
 
-/** Production DNS through Deno.resolveDns; a failed lookup answers no records. */
+/**
+ * Only "no such name / no record" means no records. Any other failure (timeout, SERVFAIL, no resolver) throws,
+ * so verification is retried later instead of judging a real crawler spoofed on a resolver hiccup.
+ */
+async function records(name: string, type: "PTR" | "A" | "AAAA"): Promise<string[]> {
+  try {
+    return await Deno.resolveDns(name, type);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+}
+
+/** Production DNS through Deno.resolveDns. */
 export const systemDns: Dns = {
-  async reverse(ip) {
-    try {
-      return await Deno.resolveDns(reverseName(ip), "PTR");
-    } catch {
-      return [];
-    }
-  },
+  reverse: (ip) => records(reverseName(ip), "PTR"),
   async forward(name) {
-    const [a, aaaa] = await Promise.all([
-      Deno.resolveDns(name, "A").catch(() => [] as string[]),
-      Deno.resolveDns(name, "AAAA").catch(() => [] as string[]),
-    ]);
+    const [a, aaaa] = await Promise.all([records(name, "A"), records(name, "AAAA")]);
     return [...a, ...aaaa];
   },
 };

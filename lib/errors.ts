@@ -4,7 +4,6 @@ export type ErrorCode =
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "VALIDATION_ERROR"
-  | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMIT_EXCEEDED"
   | "ALLOWANCE_EXHAUSTED"
   | "OPERATION_FAILED";
@@ -31,7 +30,8 @@ export const unauthorized = (msg: string) => new HttpError(401, "UNAUTHORIZED", 
 export const forbidden = (msg: string) => new HttpError(403, "FORBIDDEN", msg);
 export const notFound = (msg: string) => new HttpError(404, "NOT_FOUND", msg);
 export const invalid = (msg: string) => new HttpError(422, "VALIDATION_ERROR", msg);
-export const tooLarge = (msg: string) => new HttpError(413, "PAYLOAD_TOO_LARGE", msg);
+/** 413 keeps the ingest endpoints' code list (spec, Errors rule 1): the body is not acceptable as sent. */
+export const tooLarge = (msg: string) => new HttpError(413, "VALIDATION_ERROR", msg);
 export const rateLimited = (retryAfterS: number, msg = "rate limit exceeded") =>
   new HttpError(429, "RATE_LIMIT_EXCEEDED", msg, {
     "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))),

@@ -68,3 +68,39 @@ function parseIpv6(s: string): [number, number, number, number] | null {
   const w = (i: number) => ((all[i] << 16) | all[i + 1]) >>> 0;
   return [w(0), w(2), w(4), w(6)];
 }
+
+function formatIpv6(w: [number, number, number, number]): string {
+  const groups = w.flatMap((x) => [x >>> 16, x & 0xffff]);
+  // RFC 5952: compress the longest run (two or more) of zero groups, lower case, no leading zeros.
+  let best = -1, bestLen = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best < 0) return hex.join(":");
+  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLen).join(":")}`;
+}
+
+/**
+ * The one stored form of an address: dotted IPv4 (also for IPv4-mapped IPv6), RFC 5952 IPv6, no brackets,
+ * port or zone. Null for anything else and for the unspecified addresses, which name no client.
+ */
+export function canonicalIp(raw: string | null | undefined): string | null {
+  if (typeof raw !== "string") return null;
+  let s = raw.trim();
+  const bracketed = s.match(/^\[([^\]]+)\](?::\d+)?$/);
+  if (bracketed) s = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(s)) s = s.slice(0, s.lastIndexOf(":")); // 1.2.3.4:5678
+  const p = parseIp(s);
+  if (!p) return null;
+  if (p.v === 4) return p.n === 0 ? null : formatIpv4(p.n);
+  if (p.words.every((x) => x === 0)) return null;
+  return formatIpv6(p.words);
+}

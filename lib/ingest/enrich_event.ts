@@ -7,6 +7,7 @@ import { parseAgent } from "../enrich/ua.ts";
 import { classifyUserAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
 import { elementName } from "../enrich/element.ts";
+import { truncate } from "../text.ts";
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
@@ -38,7 +39,7 @@ export function enrichEvent(
 ): StoredEvent {
   const context = ev.context ?? {};
   const url = str(ev.properties.url);
-  const ua = (str(context.user_agent) ?? arrival.userAgent ?? "").slice(0, 512);
+  const ua = truncate(str(context.user_agent) ?? arrival.userAgent ?? "", 512);
   // The crawler catalog decides what is automated (one place for it); ua-parser names browser, OS, device.
   const agent = ua ? classifyUserAgent(ua) : null;
   const parsed = parseAgent(ua);

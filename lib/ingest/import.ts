@@ -12,7 +12,7 @@ import { BehaviorEvent, type BehaviorEventInput } from "../schemas/events.ts";
 import { CrawlEvent } from "../schemas/server_events.ts";
 import { describeZodError } from "../schemas/zod_errors.ts";
 import { type Arrival, ingestWebEvents } from "./web.ts";
-import { afterWebIngest } from "./after_web.ts";
+import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
 
 export interface ImportTarget {
@@ -94,7 +94,6 @@ export async function importNdjson(
   const flushEvents = async () => {
     if (!group.length || !arrival) return;
     const r = await ingestWebEvents(ctx, target, group, arrival);
-    await afterWebIngest(ctx, r, arrival);
     result.imported += r.stored;
     result.duplicates += r.duplicates;
     group = [];
@@ -175,7 +174,7 @@ export async function importNdjson(
     }
     const next: Arrival = {
       receivedAt: at,
-      ip: typeof ip === "string" ? ip : null,
+      ip: canonicalIp(typeof ip === "string" ? ip : null),
       userAgent: typeof user_agent === "string" ? user_agent : null,
     };
     if (

@@ -1,21 +1,25 @@
 /**
- * The web-event pipeline: validate (done by the route) → attribute (the target) → enrich → dedupe → store.
- * Each event is stored with its dedupe key in the same atomic commit, so a failure at any point leaves
- * every stored event with its dedupe key and a retry of the batch safe.
+ * The web-event pipeline: validate (the route, by schema; here, size) → attribute (the target) → enrich →
+ * dedupe → store, in groups with their dedupe keys (lib/ingest/commit_group.ts).
  */
 import type { AppContext } from "../context.ts";
 import { DAY } from "../clock.ts";
+import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
-import type { EnvName, Org, StoredEvent, Touchpoint } from "../store/records.ts";
+import type { EnvName, Org, StoredEvent, Touchpoint, VerificationRecord } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
 import { enrichEvent } from "./enrich_event.ts";
 import { gapsInBatch } from "../enrich/sequence.ts";
+import { type GroupRecord, storeGroups } from "./commit_group.ts";
+import { catalogEntry } from "../crawl/classify.ts";
+import { hasCheck } from "../crawl/verify.ts";
 
-/** Web events are deduplicated for 35 days, hits for 8 (their age limit is 7 days). */
+/** Web events are deduplicated for 35 days (hits for 8: their age limit is 7 days). */
 export const WEB_DEDUPE_MS = 35 * DAY;
-export const IP_RETENTION_MS = 30 * DAY;
-/** Events per atomic commit: each needs 1 check and 3 mutations, well inside KV's limits. */
+/** Events per atomic commit: each needs 1 check and 2 mutations, plus one address record per group. */
 export const CHUNK = 25;
+/** KV holds at most 64 KiB in one value; an event (as sent) must stay under this. */
+export const MAX_EVENT_BYTES = 60_000;
 
 export interface WebTarget {
   org: Org;
@@ -25,25 +29,44 @@ export interface WebTarget {
 
 export interface Arrival {
   receivedAt: number;
-  ip: string | null;
+  ip: string | null; // canonical form (lib/client_address.ts)
   userAgent: string | null;
 }
 
 export interface IngestResult {
   stored: number;
   duplicates: number;
-  automated: StoredEvent[]; // stored events of bots and AI agents, for crawler verification
 }
 
-/** Adds one event to an atomic operation: only if its dedupe key is absent, with that key and its address. */
-function addEvent(op: Deno.AtomicOperation, ev: StoredEvent, ip: string | null): Deno.AtomicOperation {
-  op.check({ key: keys.dedupe(ev.org, ev.id), versionstamp: null })
-    .set(keys.dedupe(ev.org, ev.id), ev.received_at, { expireIn: WEB_DEDUPE_MS })
-    .set(keys.rawEvent(ev.org, ev.env, ev.received_at, ev.id), ev);
-  if (ip) {
-    op.set(keys.ip(ev.received_at, ev.org, ev.id), { ip, at: ev.received_at }, { expireIn: IP_RETENTION_MS });
-  }
-  return op;
+/** 422 naming the first event too large to store; a retry could never succeed. */
+export function checkEventSizes(events: BehaviorEventInput[]): number[] {
+  return events.map((e, i) => {
+    const bytes = JSON.stringify(e).length;
+    if (bytes > MAX_EVENT_BYTES) {
+      throw invalid(
+        `batch[${i}]: event is ${bytes} bytes; at most ${MAX_EVENT_BYTES} (properties, context and fingerprint together)`,
+      );
+    }
+    return bytes;
+  });
+}
+
+/** Automated visitors are checked like crawler hits: now as unverifiable, or later through the queue. */
+function verificationOf(
+  ev: StoredEvent,
+  hasIp: boolean,
+  now: number,
+): Pick<GroupRecord, "verifyToken" | "outcome"> {
+  if (ev.traffic === "human") return { verifyToken: null, outcome: null };
+  const entry = catalogEntry(ev.crawler ?? "unknown");
+  if (hasIp && hasCheck(entry)) return { verifyToken: ev.crawler, outcome: null };
+  const outcome: VerificationRecord = {
+    outcome: "unverifiable",
+    method: "none",
+    reason: !hasIp ? "no address" : entry ? "vendor documents no check" : "unknown vendor",
+    checked_at: now,
+  };
+  return { verifyToken: null, outcome };
 }
 
 export async function ingestWebEvents(
@@ -53,34 +76,29 @@ export async function ingestWebEvents(
   arrival: Arrival,
 ): Promise<IngestResult> {
   const { kv, geo } = ctx.deps;
+  const sizes = checkEventSizes(events);
   // Repeats inside the batch are stored once: the first occurrence wins.
   const seen = new Set<string>();
-  const unique = events.filter((e) => !seen.has(e.event_id) && seen.add(e.event_id));
-  const gaps = gapsInBatch(unique);
+  const unique = events.map((e, i) => ({ e, bytes: sizes[i] }))
+    .filter(({ e }) => !seen.has(e.event_id) && seen.add(e.event_id));
+  const gaps = gapsInBatch(unique.map(({ e }) => e));
   const geoInfo = arrival.ip
     ? geo.lookup(arrival.ip)
     : { country: null, city: null, asn: null, as_org: null };
-  const stored = unique.map((e, i) => enrichEvent(e, target, arrival, geoInfo, gaps[i]));
-
-  let count = 0;
-  const automated: StoredEvent[] = [];
-  for (let i = 0; i < stored.length; i += CHUNK) {
-    const chunk = stored.slice(i, i + CHUNK);
-    const op = kv.atomic();
-    for (const ev of chunk) addEvent(op, ev, arrival.ip);
-    if ((await op.commit()).ok) {
-      count += chunk.length;
-      automated.push(...chunk.filter((e) => e.traffic !== "human"));
-      continue;
-    }
-    // Some event of the chunk is already stored (a retry, or a concurrent identical request):
-    // commit one by one so each is stored exactly once.
-    for (const ev of chunk) {
-      if ((await addEvent(kv.atomic(), ev, arrival.ip).commit()).ok) {
-        count++;
-        if (ev.traffic !== "human") automated.push(ev);
-      }
-    }
-  }
-  return { stored: count, duplicates: events.length - count, automated };
+  const records = unique.map(({ e, bytes }, i): GroupRecord => {
+    const ev = enrichEvent(e, target, arrival, geoInfo, gaps[i]);
+    return {
+      org: ev.org,
+      id: ev.id,
+      receivedAt: ev.received_at,
+      key: keys.rawEvent(ev.org, ev.env, ev.received_at, ev.id),
+      value: ev,
+      bytes: bytes + 1_000,
+      dedupeMs: WEB_DEDUPE_MS,
+      ip: arrival.ip,
+      ...verificationOf(ev, arrival.ip !== null, arrival.receivedAt),
+    };
+  });
+  const stored = await storeGroups(kv, records, CHUNK);
+  return { stored: stored.length, duplicates: events.length - stored.length };
 }

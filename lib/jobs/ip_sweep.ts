@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../clock.ts";
 import { dayNumber, keys } from "../store/keys.ts";
-import { IP_RETENTION_MS } from "../ingest/web.ts";
+import { IP_RETENTION_MS } from "../ingest/commit_group.ts";
 
 export async function sweepAddresses(kv: Deno.Kv, clock: Clock): Promise<number> {
   const cutoff = clock.now() - IP_RETENTION_MS;

@@ -19,7 +19,6 @@ export const ErrorSchema = {
         "FORBIDDEN",
         "NOT_FOUND",
         "VALIDATION_ERROR",
-        "PAYLOAD_TOO_LARGE",
         "RATE_LIMIT_EXCEEDED",
         "ALLOWANCE_EXHAUSTED",
         "OPERATION_FAILED",

@@ -306,8 +306,8 @@ Deno.test("events: the address is kept apart from the event, never inside it", a
   await post({ api_key: t.publicKey, batch: [event()] });
   const [ev] = await stored();
   assert.ok(!JSON.stringify(ev).includes("81.2.69.160"));
-  const ip = await deps.kv.get<{ ip: string }>(keys.ip(ev.received_at, t.org, ev.id));
-  assert.equal(ip.value?.ip, "81.2.69.160");
+  const ips = await deps.kv.get<{ ips: Record<string, string> }>(keys.ipGroup(ev.received_at, t.org, ev.id));
+  assert.equal(ips.value?.ips[ev.id], "81.2.69.160");
   assert.equal(ev.geo.country, "DE");
   assert.equal(ev.geo.city, "Berlin");
   assert.equal(ev.geo.asn, 3320);
@@ -336,10 +336,11 @@ Deno.test("events: enrichment at arrival: browser, OS, device; crawlers flagged 
   assert.equal(agent.traffic, "ai_agent");
   assert.equal(agent.crawler, "ChatGPT-User");
   assert.equal(agent.device_type, "bot");
-  const pending = await deps.kv.get(keys.verifyPending(t.org, agent.id));
-  const done = await deps.kv.get(keys.verification(t.org, agent.id));
-  assert.ok(pending.value !== null || done.value !== null, "the AI agent is queued for verification");
-  assert.equal((await deps.kv.get(keys.verifyPending(t.org, human.id))).value, null);
+  const queued: string[] = [];
+  for await (const m of deps.kv.list<{ hits: [string, string][] }>({ prefix: keys.verifyPendingAll() })) {
+    queued.push(...m.value.hits.map(([id]) => id));
+  }
+  assert.deepEqual(queued, [agent.id], "only the AI agent is queued for verification");
 });
 
 Deno.test("events: source and channel from referrer and UTM, element names from fingerprints, sequence gaps counted", async () => {
@@ -382,4 +383,66 @@ Deno.test("events: source and channel from referrer and UTM, element names from 
   assert.equal(by.get("click0")!.element, "Buy now");
   assert.equal(by.get("click3")!.gap_before, 2);
   assert.equal(by.get("click0")!.gap_before, 0);
+});
+
+Deno.test("events: answers the SDK can act on carry CORS headers, a 500 included", async () => {
+  const { deps, t, post } = await setup();
+  const ok = await post({ api_key: t.publicKey, batch: [event()] }, { origin: "https://www.acme.test" });
+  assert.equal(ok.headers.get("access-control-allow-origin"), "https://www.acme.test");
+  const bad = await post({ api_key: t.publicKey, batch: [] }, { origin: "https://www.acme.test" });
+  assert.equal(bad.status, 422);
+  assert.equal(bad.headers.get("access-control-allow-origin"), "https://www.acme.test");
+  const realAtomic = deps.kv.atomic.bind(deps.kv);
+  deps.kv.atomic = () => {
+    const op = realAtomic();
+    op.commit = () => Promise.reject(new Error("boom"));
+    return op;
+  };
+  const failed = await post({ api_key: t.publicKey, batch: [event()] }, { origin: "https://www.acme.test" });
+  deps.kv.atomic = realAtomic;
+  assert.equal(failed.status, 500);
+  assert.equal(failed.headers.get("access-control-allow-origin"), "https://www.acme.test");
+});
+
+Deno.test("events: an event too large to store is a 422 naming it; a 1 MB batch of large events is stored whole", async () => {
+  const { t, post, stored } = await setup();
+  const huge = await post({
+    api_key: t.publicKey,
+    batch: [event(), event({ properties: { path: "/", x: "a".repeat(70_000) } })],
+  });
+  assert.equal(huge.status, 422);
+  assert.match((await huge.json()).error, /^batch\[1\]: event is \d+ bytes/);
+  const big = Array.from(
+    { length: 24 },
+    (_, i) => event({ sequence_no: i, properties: { path: "/", x: "b".repeat(40_000) } }),
+  );
+  const res = await post({ api_key: t.publicKey, batch: big });
+  assert.equal(res.status, 204);
+  assert.equal((await stored()).length, 24);
+});
+
+Deno.test("events: an automated visitor's verification is queued in the commit that stores it; addresses are one record per group", async () => {
+  const { deps, t, post, stored } = await setup();
+  const gpt =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot";
+  const slack = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)";
+  await post({
+    api_key: t.publicKey,
+    batch: [
+      event({ context: { user_agent: gpt } }),
+      event({ sequence_no: 1, context: { user_agent: slack } }),
+      event({ sequence_no: 2 }),
+    ],
+  });
+  const evs = await stored();
+  const first = evs.find((e) => e.sequence_no === 0)!;
+  const marker = await deps.kv.get<{ hits: [string, string][] }>(keys.verifyPending(t.org, first.id));
+  assert.deepEqual(marker.value?.hits, [[first.id, "GPTBot"]]);
+  const slackEv = evs.find((e) => e.sequence_no === 1)!;
+  const outcome = await deps.kv.get<{ outcome: string }>(keys.verification(t.org, slackEv.id));
+  assert.equal(outcome.value?.outcome, "unverifiable");
+  const group = await deps.kv.get<{ ips: Record<string, string> }>(
+    keys.ipGroup(first.received_at, t.org, first.id),
+  );
+  assert.deepEqual(Object.keys(group.value?.ips ?? {}).length, 3);
 });
