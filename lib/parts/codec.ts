@@ -91,24 +91,28 @@ export async function encodeBatch(b: Batch): Promise<EncodedBatch> {
   return { n: b.n, columns, blob };
 }
 
+/** A column copied out of its decompressed segment, so the segment can be freed after decoding. */
 function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array): Column {
-  const raw = seg.subarray(entry.at, entry.at + entry.bytes); // 8-byte aligned inside a fresh buffer
-  if (entry.kind === "num") return { kind: "num", values: new Float64Array(raw.buffer, raw.byteOffset, n) };
+  const raw = seg.subarray(entry.at, entry.at + entry.bytes); // 8-byte aligned inside the segment
+  if (entry.kind === "num") {
+    return { kind: "num", values: new Float64Array(raw.buffer, raw.byteOffset, n).slice() };
+  }
   const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   const dictLen = dv.getUint32(0, true);
   const head = 4 + dictLen;
   const start = raw.byteOffset + head + ((4 - (head % 4)) % 4);
   const codes = entry.width === 1
-    ? new Uint8Array(raw.buffer, start, n)
+    ? new Uint8Array(raw.buffer, start, n).slice()
     : entry.width === 2
-    ? new Uint16Array(raw.buffer, start, n)
-    : new Uint32Array(raw.buffer, start, n);
+    ? new Uint16Array(raw.buffer, start, n).slice()
+    : new Uint32Array(raw.buffer, start, n).slice();
   // the dictionary is parsed on first use: many columns are never read by a given question
+  const dictBytes = raw.slice(4, 4 + dictLen);
   let dict: string[] | undefined;
-  const col = { kind: "str", codes } as Column;
+  const col = { kind: "str", codes, dictBytes: dictLen } as Column;
   Object.defineProperty(col, "dict", {
     enumerable: true,
-    get: () => (dict ??= JSON.parse(dec.decode(raw.subarray(4, 4 + dictLen))) as string[]),
+    get: () => (dict ??= JSON.parse(dec.decode(dictBytes)) as string[]),
   });
   return col;
 }

@@ -7,6 +7,8 @@ export interface StrCol {
   kind: "str";
   dict: string[]; // code c > 0 is dict[c - 1]
   codes: Uint8Array | Uint16Array | Uint32Array;
+  /** encoded dictionary size, when decoded from a part (for memory accounting) */
+  dictBytes?: number;
 }
 
 export interface NumCol {

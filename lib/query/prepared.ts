@@ -74,12 +74,15 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
   }
   starts.push(n);
   const num = (c: string) => (b.cols[c] as NumCol).values;
-  // decoded size: codes and numbers, plus a rough share for dictionary strings
+  // decoded size: codes and numbers, dictionaries (strings take about twice their UTF-8 size), row arrays
   const bytes = Object.values(b.cols).reduce(
-    (s, c) => s + (c.kind === "num" ? c.values.byteLength : 2 * c.codes.byteLength),
+    (s, c) =>
+      s +
+      (c.kind === "num"
+        ? c.values.byteLength
+        : c.codes.byteLength + 3 * (c.dictBytes ?? 32 * c.codes.length)),
     0,
-  ) +
-    48 * n + 12 * starts.length;
+  ) + 12 * starts.length;
   const out: EvBatch = {
     b,
     n,

@@ -16,6 +16,9 @@ import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/rec
 import { verificationOutcomes } from "../parts/build.ts";
 import { type EvBatch, Interner, prepareEvents } from "./prepared.ts";
 
+/** Event columns no question reads (they stay in the part for merges and exports). */
+const NOT_QUERIED = new Set(["id", "ctx", "fp", "dts", "user", "screen", "as_org"]);
+
 export interface HitBatch {
   b: Batch;
   /** effective verification per row where it differs from the part's column (later outcomes) */
@@ -113,7 +116,7 @@ export class Source {
     const b = await decodeBatch(
       { n: p.rows, columns: p.columns },
       await readBlob(this.deps.kv, p),
-      (c) => c !== "id",
+      (c) => !NOT_QUERIED.has(c),
     );
     const prepared = prepareEvents(b, interner);
     this.cache.set(key, prepared, prepared.bytes);
