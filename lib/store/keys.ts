@@ -59,6 +59,8 @@ export const keys = {
   parts: (org: string, env: EnvName, kind: "ev" | "hit") => ["part", org, env, kind] as const,
   partChunk: (partId: string, index: number) => ["part_chunk", partId, index] as const,
   partChunks: (partId: string) => ["part_chunk", partId] as const,
+  /** a part's column directory, apart from its index entry so listing the index stays cheap */
+  partDir: (partId: string) => ["part_dir", partId] as const,
   compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
 
   // read side
