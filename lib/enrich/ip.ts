@@ -92,7 +92,7 @@ function formatIpv6(w: [number, number, number, number]): string {
  * The one stored form of an address: dotted IPv4 (also for IPv4-mapped IPv6), RFC 5952 IPv6, no brackets,
  * port or zone. Null for anything else and for the unspecified addresses, which name no client.
  */
-export function canonicalIp(raw: string | null | undefined): string | null {
+export function canonicalIp(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
   let s = raw.trim();
   const bracketed = s.match(/^\[([^\]]+)\](?::\d+)?$/);

@@ -14,12 +14,11 @@ import { CrawlEvent, UA_MAX } from "../schemas/server_events.ts";
 import { hostAllowedFor, normalizeHost } from "../tenancy/domains.ts";
 import { catalogEntry, classifyUserAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
-import { isIp } from "../crawl/cidr.ts";
+import { canonicalIp } from "../enrich/ip.ts";
+import { truncate } from "../text.ts";
+import { type GroupRecord, storeGroups } from "./commit_group.ts";
 import { hasCheck } from "../crawl/verify.ts";
-import { addPendingVerification } from "../jobs/verify.ts";
 
-/** Addresses are kept 30 days, like web events' (lib/ingest/web.ts), then swept. */
-export const IP_RETENTION_MS = 30 * DAY;
 /** Hits are deduplicated for 8 days: their age limit is 7. */
 export const HIT_DEDUPE_MS = 8 * DAY;
 export const MAX_AGE_MS = 7 * DAY;
@@ -101,11 +100,11 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown): Step {
   if (host === "" || !hostAllowedFor(t.touchpoints, host, t.touchpoint, t.env)) {
     return { rejected: "unknown_host" };
   }
-  const userAgent = e.user_agent.slice(0, UA_MAX);
+  const userAgent = truncate(e.user_agent, UA_MAX);
   const agent = classifyUserAgent(userAgent);
   if (!agent) return { rejected: "not_crawler" }; // and its address is never stored
   // enrich
-  const ip = typeof e.ip === "string" && isIp(e.ip) ? e.ip.trim() : null;
+  const ip = canonicalIp(e.ip); // one stored form: reverse DNS and list matching depend on it
   const method = (e.method ?? "GET").toUpperCase();
   const status = e.status ?? null;
   const siteFile = siteFileOf(e.path);
@@ -138,72 +137,20 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown): Step {
   };
 }
 
-/** Adds one hit to an atomic operation: only if its dedupe key is absent, with that key. */
-function addHit(op: Deno.AtomicOperation, { hit }: PreparedHit): Deno.AtomicOperation {
-  return op.check({ key: keys.dedupe(hit.org, hit.id), versionstamp: null })
-    .set(keys.dedupe(hit.org, hit.id), hit.received_at, { expireIn: HIT_DEDUPE_MS })
-    .set(keys.rawHit(hit.org, hit.env, hit.received_at, hit.id), hit);
-}
-
-/**
- * Commits a group of hits at once: each hit with its dedupe key, plus ONE address record and ONE pending
- * verification marker for the whole group (a key per hit for those would halve throughput), and the queue
- * message in the same commit, so the work is enqueued exactly when the hits are stored.
- */
-async function commitGroup(kv: Deno.Kv, group: PreparedHit[]): Promise<boolean> {
-  const op = kv.atomic();
-  for (const h of group) addHit(op, h);
-  const first = group[0].hit, id = first.id; // a group's first hit is stored once, so its id names the group
-  const ips: Record<string, string> = {};
-  for (const h of group) if (h.ip) ips[h.hit.id] = h.ip;
-  if (Object.keys(ips).length) {
-    op.set(keys.ipGroup(first.received_at, first.org, id), { at: first.received_at, ips }, {
-      expireIn: IP_RETENTION_MS,
-    });
-  }
-  const pending = group.filter((h) => h.hit.verification === "pending");
-  if (pending.length) {
-    addPendingVerification(op, id, {
-      org: first.org,
-      receivedAt: first.received_at,
-      grouped: true,
-      hits: pending.map(({ hit }) => [hit.id, hit.crawler]),
-    });
-  }
-  return (await op.commit()).ok;
-}
-
-/** The hits whose dedupe key is not yet in KV (getMany reads at most 10 keys at a time). */
-async function absent(kv: Deno.Kv, hits: PreparedHit[]): Promise<PreparedHit[]> {
-  const out: PreparedHit[] = [];
-  for (let i = 0; i < hits.length; i += 10) {
-    const group = hits.slice(i, i + 10);
-    const found = await kv.getMany(group.map(({ hit }) => keys.dedupe(hit.org, hit.id)));
-    group.forEach((h, j) => found[j].versionstamp === null && out.push(h));
-  }
-  return out;
-}
-
-/** Stores prepared hits; returns those newly stored (the rest were already there). */
-async function store(kv: Deno.Kv, hits: PreparedHit[]): Promise<PreparedHit[]> {
-  const stored: PreparedHit[] = [];
-  for (let i = 0; i < hits.length; i += HIT_CHUNK) {
-    const chunk = hits.slice(i, i + HIT_CHUNK);
-    if (await commitGroup(kv, chunk)) {
-      stored.push(...chunk);
-      continue;
-    }
-    // Some hit is stored already (a retry): leave those out and commit the rest together.
-    const rest = await absent(kv, chunk);
-    if (rest.length === 0) continue;
-    if (await commitGroup(kv, rest)) {
-      stored.push(...rest);
-      continue;
-    }
-    // A concurrent identical batch is writing the same hits: one by one, each only if still absent.
-    for (const h of rest) if (await commitGroup(kv, [h])) stored.push(h);
-  }
-  return stored;
+/** A prepared hit as the shared group commit stores it (lib/ingest/commit_group.ts). */
+function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
+  return {
+    org: hit.org,
+    id: hit.id,
+    receivedAt: hit.received_at,
+    key: keys.rawHit(hit.org, hit.env, hit.received_at, hit.id),
+    value: hit,
+    bytes: 1_000 + hit.user_agent.length + hit.path.length,
+    dedupeMs: HIT_DEDUPE_MS,
+    ip,
+    verifyToken: hit.verification === "pending" ? hit.crawler : null,
+    outcome: null, // unverifiable hits say so in their own record
+  };
 }
 
 export async function ingestHits(deps: Deps, t: HitTarget, events: unknown[]): Promise<HitsResult> {
@@ -223,7 +170,7 @@ export async function ingestHits(deps: Deps, t: HitTarget, events: unknown[]): P
       fresh.push(step);
     }
   }
-  const stored = fresh.length ? await store(deps.kv, fresh) : [];
+  const stored = fresh.length ? await storeGroups(deps.kv, fresh.map(groupRecord), HIT_CHUNK) : [];
   result.accepted = stored.length;
   result.duplicates += fresh.length - stored.length;
   return result;

@@ -1,8 +1,7 @@
 /**
  * Who may send crawler hits: a server key of a website environment that is on, from a server (no Origin).
  * Unknown keys are counted per sending address (hashed, never stored raw): UNKNOWN_KEY_LIMIT unknown or
- * malformed keys within one clock minute block the address until the end of the following minute
- * (60 to 120 seconds), with 429 and Retry-After.
+ * malformed keys within 60 seconds block the address for one minute, with 429 and Retry-After.
  */
 import type { AppContext } from "../context.ts";
 import { forbidden, rateLimited, unauthorized } from "../errors.ts";
@@ -23,7 +22,7 @@ export interface ServerAccess {
 
 const addressId = async (addr: string) => (await sha256Hex(`unknown-key-address:${addr}`)).slice(0, 32);
 
-// What this instance last read about an address: strikes of other instances show within RECHECK_MS.
+// What this instance last read about an address: a block set by another instance shows within RECHECK_MS.
 const RECHECK_MS = 1_000;
 const knownByStore = new WeakMap<Deno.Kv, Map<string, { readAt: number; blockedUntil: number }>>();
 function knownOf(kv: Deno.Kv) {
@@ -36,16 +35,8 @@ async function blockedUntilOf(ctx: AppContext, id: string, now: number): Promise
   const known = knownOf(ctx.deps.kv);
   const seen = known.get(id);
   if (seen && now - seen.readAt < RECHECK_MS) return seen.blockedUntil;
-  const minute = Math.floor(now / MINUTE_MS);
-  const [cur, prev] = await ctx.deps.kv.getMany<[number, number]>([
-    keys.unknownKeyStrikes(id, minute),
-    keys.unknownKeyStrikes(id, minute - 1),
-  ]);
-  const blockedUntil = (cur.value ?? 0) >= UNKNOWN_KEY_LIMIT
-    ? (minute + 2) * MINUTE_MS
-    : (prev.value ?? 0) >= UNKNOWN_KEY_LIMIT
-    ? (minute + 1) * MINUTE_MS
-    : 0;
+  const block = await ctx.deps.kv.get<number>(keys.unknownKeyBlock(id));
+  const blockedUntil = block.value ?? 0;
   if (known.size > 50_000) known.clear();
   known.set(id, { readAt: now, blockedUntil });
   return blockedUntil;
@@ -64,19 +55,25 @@ export async function refuseBlockedAddress(ctx: AppContext, addr: string | null)
   }
 }
 
+/**
+ * Records an unknown-key attempt as its own key (a blind write: concurrent strikes never get lost), counts
+ * the attempts of the last minute, and blocks the address for a minute from the one that reaches the limit.
+ */
 async function strike(ctx: AppContext, addr: string | null): Promise<void> {
   if (!addr) return;
-  const minute = Math.floor(ctx.deps.clock.now() / MINUTE_MS);
+  const { kv, clock } = ctx.deps;
+  const now = clock.now();
   const id = await addressId(addr);
-  const k = keys.unknownKeyStrikes(id, minute);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const cur = await ctx.deps.kv.get<number>(k);
-    const ok = await ctx.deps.kv.atomic().check(cur).set(k, (cur.value ?? 0) + 1, { expireIn: 3 * MINUTE_MS })
-      .commit();
-    if (ok.ok) {
-      knownOf(ctx.deps.kv).delete(id); // this instance sees its own strikes at once
-      return;
-    }
+  await kv.set(keys.unknownKeyStrike(id, now, crypto.randomUUID()), 1, { expireIn: 2 * MINUTE_MS });
+  let count = 0;
+  const recent = kv.list({
+    start: keys.unknownKeyStrikesSince(id, now - MINUTE_MS + 1),
+    end: keys.unknownKeyStrikesSince(id, now + 1),
+  });
+  for await (const _ of recent) if (++count >= UNKNOWN_KEY_LIMIT) break;
+  if (count >= UNKNOWN_KEY_LIMIT) {
+    await kv.set(keys.unknownKeyBlock(id), now + MINUTE_MS, { expireIn: MINUTE_MS });
+    knownOf(kv).delete(id); // this instance sees its own block at once
   }
 }
 

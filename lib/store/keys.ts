@@ -50,7 +50,12 @@ export const keys = {
 
   // limits and allowances
   rate: (scope: string, id: string, minute: number) => ["rate", scope, id, minute] as const,
-  unknownKeyStrikes: (addrHash: string, minute: number) => ["unknown_key", addrHash, minute] as const,
+  /** One unknown-key attempt from an address (hashed): a key each, so concurrent strikes all count. */
+  unknownKeyStrike: (addrHash: string, atMs: number, strikeId: string) =>
+    ["unknown_key", addrHash, atMs, strikeId] as const,
+  unknownKeyStrikesSince: (addrHash: string, atMs: number) => ["unknown_key", addrHash, atMs] as const,
+  unknownKeyStrikes: (addrHash: string) => ["unknown_key", addrHash] as const,
+  unknownKeyBlock: (addrHash: string) => ["unknown_key_block", addrHash] as const,
   usage: (org: string, month: string, kind: string) => ["usage", org, month, kind] as const,
 
   // read engine: immutable columnar parts, their chunks, and the compaction progress

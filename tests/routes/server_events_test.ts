@@ -172,14 +172,32 @@ Deno.test("server-events: an address that sends too many unknown keys is blocked
   // now even a good key from that address waits
   const blocked = await t.post(t.tenant.serverKey, { events: [hit()] }, from);
   assert.equal(blocked.status, 429);
-  assert.ok(Number(blocked.headers.get("retry-after")) >= 60);
+  assert.equal(Number(blocked.headers.get("retry-after")), 60);
   // other addresses are not affected
   assert.equal(
     (await t.post(t.tenant.serverKey, { events: [hit()] }, { "x-forwarded-for": "198.51.100.8" })).status,
     202,
   );
-  t.deps.clock.advance(121_000);
-  assert.equal((await t.post(t.tenant.serverKey, { events: [hit()] }, from)).status, 202);
+  t.deps.clock.advance(59_000);
+  assert.equal(
+    (await t.post(t.tenant.serverKey, { events: [hit()] }, from)).status,
+    429,
+    "still within the minute",
+  );
+  t.deps.clock.advance(2_000);
+  assert.equal((await t.post(t.tenant.serverKey, { events: [hit()] }, from)).status, 202, "a minute later");
+});
+
+Deno.test("server-events: unknown keys sent concurrently from one address all count toward the block", async () => {
+  const t = await setup();
+  t.deps.config.trustProxy = true;
+  const from = { "x-forwarded-for": "198.51.100.9" };
+  const unknown = () => "svc_sk_prod_" + crypto.randomUUID().replaceAll("-", "");
+  const answers = await Promise.all(
+    Array.from({ length: UNKNOWN_KEY_LIMIT * 2 }, () => t.post(unknown(), { events: [hit()] }, from)),
+  );
+  assert.ok(answers.every((r) => r.status === 401 || r.status === 429));
+  assert.equal((await t.post(t.tenant.serverKey, { events: [hit()] }, from)).status, 429);
 });
 
 Deno.test("server-events: an unexpected failure is 500 OPERATION_FAILED", async () => {
@@ -197,4 +215,17 @@ Deno.test("server-events: an unexpected failure is 500 OPERATION_FAILED", async 
   } finally {
     t.deps.kv = good;
   }
+});
+
+Deno.test("server-events: crawler addresses are stored in one canonical form; unspecified ones are dropped, the hit kept", async () => {
+  const t = await setup();
+  const mapped = hit({ ip: "::ffff:66.249.66.1" });
+  const zoned = hit({ ip: "2001:DB8:0:0:0:0:0:7" });
+  const unspecified = hit({ ip: "::" });
+  const res = await t.post(t.tenant.serverKey, { events: [mapped, zoned, unspecified] });
+  assert.equal((await res.json()).accepted, 3);
+  const byId = new Map((await t.storedHits()).map((h) => [h.id, h]));
+  assert.equal(await t.addressOf(byId.get(mapped.event_id as string)!), "66.249.66.1");
+  assert.equal(await t.addressOf(byId.get(zoned.event_id as string)!), "2001:db8::7");
+  assert.equal(await t.addressOf(byId.get(unspecified.event_id as string)!), null);
 });
