@@ -20,6 +20,7 @@ import {
   type PartKind,
   type PartMeta,
   writeChunks,
+  writeDir,
 } from "../parts/store.ts";
 
 export interface CompactOptions {
@@ -201,6 +202,7 @@ async function publish(
   mark.building = id;
   await setMark(kv, markKey, mark);
   const chunks = await writeChunks(kv, id, built.encoded.blob);
+  await writeDir(kv, id, built.encoded.columns);
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta: PartMeta = {
     id,
@@ -213,7 +215,6 @@ async function publish(
     day: dayNumber(built.min_t),
     chunks,
     bytes: built.encoded.blob.length,
-    columns: built.encoded.columns,
     pending: replaces.length === 0,
     pending_verification: built.pending_verification,
     created_at: clock.now(),

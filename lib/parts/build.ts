@@ -5,7 +5,7 @@ import { decodeBatch, encodeBatch, type EncodedBatch } from "./codec.ts";
 import type { Batch, NumCol, StrCol } from "./columns.ts";
 import { buildEventBatch, reconstructEvents } from "./event_batch.ts";
 import { buildHitBatch, reconstructHits } from "./hit_batch.ts";
-import { type PartKind, type PartMeta, readBlob } from "./store.ts";
+import { partColumns, type PartKind, type PartMeta, readBlob } from "./store.ts";
 
 export type AnyRecord = StoredEvent | StoredHit;
 
@@ -86,7 +86,10 @@ export async function partRecords(
   env: EnvName,
   meta: PartMeta,
 ): Promise<AnyRecord[]> {
-  const batch = await decodeBatch({ n: meta.rows, columns: meta.columns }, await readBlob(kv, meta));
+  const batch = await decodeBatch(
+    { n: meta.rows, columns: await partColumns(kv, meta) },
+    await readBlob(kv, meta),
+  );
   return meta.kind === "ev" ? reconstructEvents(batch, org, env) : reconstructHits(batch, org, env);
 }
 
@@ -99,7 +102,7 @@ export async function partRawKeys(
 ): Promise<Deno.KvKey[]> {
   const rt = meta.kind === "ev" ? "t" : "rt";
   const b = await decodeBatch(
-    { n: meta.rows, columns: meta.columns },
+    { n: meta.rows, columns: await partColumns(kv, meta) },
     await readBlob(kv, meta),
     (c) => c === "id" || c === rt,
   );

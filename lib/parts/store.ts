@@ -24,7 +24,8 @@ export interface PartMeta {
   day: number;
   chunks: number;
   bytes: number;
-  columns: ColumnEntry[];
+  /** only in entries written before the directory moved to keys.partDir; see partColumns */
+  columns?: ColumnEntry[];
   /** true until the raw keys of its rows are deleted: readers skip raw keys of such parts */
   pending: boolean;
   /** hit parts: rows whose verification was still pending when the part was built */
@@ -73,7 +74,23 @@ export async function readBlob(
   return blob;
 }
 
+/** A part's column directory (read once per part load; the index entry stays small to list). */
+export async function partColumns(
+  kv: Deno.Kv,
+  meta: Pick<PartMeta, "id" | "columns">,
+): Promise<ColumnEntry[]> {
+  if (meta.columns) return meta.columns;
+  const dir = await kv.get<ColumnEntry[]>(keys.partDir(meta.id));
+  if (!dir.value) throw new PartGoneError(`part ${meta.id}: no column directory`);
+  return dir.value;
+}
+
+export async function writeDir(kv: Deno.Kv, partId: string, columns: ColumnEntry[]): Promise<void> {
+  await kv.set(keys.partDir(partId), columns);
+}
+
 export async function deleteChunks(kv: Deno.Kv, partId: string): Promise<void> {
+  await kv.delete(keys.partDir(partId));
   const ks: Deno.KvKey[] = [];
   for await (const e of kv.list({ prefix: keys.partChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
   for (let i = 0; i < ks.length; i += 100) {

@@ -12,6 +12,7 @@ import {
   type SessionFacts,
   sessionFacts,
   sessionPage,
+  type VisitorOrder,
   visitorOrder,
 } from "./scan.ts";
 import { bucketer, bucketsBetween } from "./time.ts";
@@ -296,42 +297,49 @@ function add(
   }
 }
 
-/** One session run of a batch into the accumulators: its group and the totals slot T. */
-function runRows(a: Acc, e: EvBatch, b: number, k: number, rg: Int32Array, T: number) {
-  const bitsRow = e.bits, engRow = e.eng, depthRow = e.depth, visRow = e.vis, sesRow = e.ses;
-  for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
-    const g = rg[i];
-    if (g < 0) continue;
-    const s = sesRow[i], bits = bitsRow[i];
-    const isExit = a.hasFacts && (bits & PV) !== 0 && a.exitR[s] === i && a.exitB[s] === b;
-    const isEntry = a.hasFacts && (bits & PV) !== 0 && a.entryR[s] === i && a.entryB[s] === b;
-    add(a, g, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
-    if (T >= 0) add(a, T, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
+/** Every row range in visitor order into the accumulators: its group, and the totals slot T unless T < 0. */
+function runRows(a: Acc, batches: EvBatch[], o: VisitorOrder, rowGroup: Int32Array[], T: number) {
+  const { rbq, rs, re } = o;
+  for (let q = 0; q < rbq.length; q++) {
+    const b = rbq[q], e = batches[b], rg = rowGroup[b];
+    const bitsRow = e.bits, engRow = e.eng, depthRow = e.depth, visRow = e.vis, sesRow = e.ses;
+    for (let i = rs[q], end = re[q]; i < end; i++) {
+      const g = rg[i];
+      if (g < 0) continue;
+      const s = sesRow[i], bits = bitsRow[i];
+      const isExit = a.hasFacts && (bits & PV) !== 0 && a.exitR[s] === i && a.exitB[s] === b;
+      const isEntry = a.hasFacts && (bits & PV) !== 0 && a.entryR[s] === i && a.entryB[s] === b;
+      add(a, g, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
+      if (T >= 0) add(a, T, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
+    }
   }
 }
 
 /** The same for questions that need only events, pageviews and visitors (most breakdowns). */
-function runRowsLean(a: Acc, e: EvBatch, k: number, rg: Int32Array, T: number) {
-  const bitsRow = e.bits, visRow = e.vis;
+function runRowsLean(a: Acc, batches: EvBatch[], o: VisitorOrder, rowGroup: Int32Array[], T: number) {
+  const { rbq, rs, re } = o;
   const { events, pageviews, visitors, lastVis, conv, convs } = a;
-  for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
-    const g = rg[i];
-    if (g < 0) continue;
-    const bits = bitsRow[i], v = visRow[i];
-    events[g]++;
-    if (bits & PV) pageviews[g]++;
-    if (bits & HUMAN && lastVis[g] !== v) {
-      lastVis[g] = v;
-      visitors[g]++;
-      if (conv !== null && conv[v]) convs[g]++;
-    }
-    if (T < 0) continue;
-    events[T]++;
-    if (bits & PV) pageviews[T]++;
-    if (bits & HUMAN && lastVis[T] !== v) {
-      lastVis[T] = v;
-      visitors[T]++;
-      if (conv !== null && conv[v]) convs[T]++;
+  for (let q = 0; q < rbq.length; q++) {
+    const b = rbq[q], e = batches[b], rg = rowGroup[b], bitsRow = e.bits, visRow = e.vis;
+    for (let i = rs[q], end = re[q]; i < end; i++) {
+      const g = rg[i];
+      if (g < 0) continue;
+      const bits = bitsRow[i], v = visRow[i];
+      events[g]++;
+      if (bits & PV) pageviews[g]++;
+      if (bits & HUMAN && lastVis[g] !== v) {
+        lastVis[g] = v;
+        visitors[g]++;
+        if (conv !== null && conv[v]) convs[g]++;
+      }
+      if (T < 0) continue;
+      events[T]++;
+      if (bits & PV) pageviews[T]++;
+      if (bits & HUMAN && lastVis[T] !== v) {
+        lastVis[T] = v;
+        visitors[T]++;
+        if (conv !== null && conv[v]) convs[T]++;
+      }
     }
   }
 }
@@ -358,11 +366,8 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     const goalKey = JSON.stringify(o.goal ?? null);
     // full totals serve every later question; lean ones only lean questions
     const shared = totalsBy.get(goalKey) ?? (lean ? totalsBy.get(`lean:${goalKey}`) : undefined);
-    const { rb, rk } = order;
-    for (let p = 0; p < rb.length; p++) {
-      if (lean) runRowsLean(st, c.batches[rb[p]], rk[p], grouping.rowGroup[rb[p]], shared ? -1 : T);
-      else runRows(st, c.batches[rb[p]], rb[p], rk[p], grouping.rowGroup[rb[p]], shared ? -1 : T);
-    }
+    if (lean) runRowsLean(st, c.batches, order, grouping.rowGroup, shared ? -1 : T);
+    else runRows(st, c.batches, order, grouping.rowGroup, shared ? -1 : T);
     if (!shared) totalsBy.set(lean ? `lean:${goalKey}` : goalKey, st);
     const values = (a: Acc, g: number): MetricValues => {
       const r = (x: number, y: number) => (y > 0 ? x / y : null);

@@ -35,6 +35,8 @@ export interface EvBatch {
   runSes: Uint32Array;
   runVis: Uint32Array;
   views: Map<string, View>;
+  /** rows in scope, by scope (a few recent scopes are kept: questions come in groups over one period) */
+  scopeMasks: Map<string, Uint8Array>;
   /** per row: 1 pageview, 2 pageleave, 4 autocapture, 8 human traffic, 16 rage click */
   bits: Uint8Array;
   /** per row: engagement_time_ms / depth_percent of the event, NaN when absent or not a number */
@@ -82,7 +84,7 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
         ? c.values.byteLength
         : c.codes.byteLength + 3 * (c.dictBytes ?? 32 * c.codes.length)),
     0,
-  ) + 12 * starts.length;
+  ) + 12 * starts.length + 4 * n;
   const out: EvBatch = {
     b,
     n,
@@ -98,6 +100,7 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
     runSes: Uint32Array.from(runSes),
     runVis: Uint32Array.from(runVis),
     views: new Map(),
+    scopeMasks: new Map(),
     bytes: bytes + 17 * n,
   };
   const et = eventView(out, "event_type"),

@@ -34,13 +34,26 @@ function codeMask(v: View, keep: (s: string | null) => boolean): Uint8Array {
   return Uint8Array.from(v.values, (s) => (keep(s) ? 1 : 0));
 }
 
+function scopeMask(
+  t: Float64Array,
+  from: number,
+  to: number,
+  tp: ArrayLike<number>,
+  tpOk: Uint8Array,
+  tr: ArrayLike<number>,
+  trOk: Uint8Array,
+): Uint8Array {
+  const m = new Uint8Array(t.length);
+  for (let i = 0; i < t.length; i++) m[i] = t[i] >= from && t[i] < to && tpOk[tp[i]] && trOk[tr[i]] ? 1 : 0;
+  return m;
+}
+
 export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: number): Ctx {
   const traffic = new Set<string | null>(scope.traffic ?? ["human"]);
   const inScope: Uint8Array[] = [], etBits: Uint8Array[] = [], human: Uint8Array[] = [];
+  const scopeKey = `${scope.from}|${scope.to}|${scope.touchpoint ?? ""}|${[...traffic].join(",")}`;
   for (const e of batches) {
     const tp = eventView(e, "touchpoint"), tr = eventView(e, "traffic"), et = eventView(e, "event_type");
-    const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
-    const trOk = codeMask(tr, (s) => traffic.has(s));
     human.push(codeMask(tr, (s) => s === "human"));
     etBits.push(
       Uint8Array.from(
@@ -48,11 +61,13 @@ export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: nu
         (s) => (s === "$pageview" ? 1 : s === "$pageleave" ? 2 : s === "$autocapture" ? 4 : 0),
       ),
     );
-    const m = new Uint8Array(e.n);
-    const { from, to } = scope;
-    for (let i = 0; i < e.n; i++) {
-      const t = e.t[i];
-      m[i] = t >= from && t < to && tpOk[tp.codes[i]] && trOk[tr.codes[i]] ? 1 : 0;
+    let m = e.scopeMasks.get(scopeKey);
+    if (!m) {
+      const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
+      const trOk = codeMask(tr, (s) => traffic.has(s));
+      m = scopeMask(e.t, scope.from, scope.to, tp.codes, tpOk, tr.codes, trOk);
+      if (e.scopeMasks.size >= 4) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
+      e.scopeMasks.set(scopeKey, m);
     }
     inScope.push(m);
   }
@@ -155,6 +170,10 @@ export interface VisitorOrder {
   rk: Int32Array;
   /** sessions with runs in more than one batch (their rows are not contiguous in this order) */
   split: Uint8Array;
+  /** the same order as row ranges, adjacent runs of one batch merged: rows rs[q]..re[q]-1 of batch rbq[q] */
+  rbq: Int32Array;
+  rs: Int32Array;
+  re: Int32Array;
 }
 
 /** Session runs ordered visitor by visitor (a counting sort: one visitor's runs are contiguous). */
@@ -179,5 +198,23 @@ export function visitorOrder(c: Ctx): VisitorOrder {
     }
   });
   for (let s = 0; s < runs.length; s++) runs[s] = runs[s] > 1 ? 1 : 0;
-  return c.order = { rb, rk, split: runs };
+  const rbq: number[] = [], rs: number[] = [], re: number[] = [];
+  for (let p = 0; p < total; p++) {
+    const e = c.batches[rb[p]], start = e.runStart[rk[p]], end = e.runStart[rk[p] + 1];
+    const q = rbq.length - 1;
+    if (q >= 0 && rbq[q] === rb[p] && re[q] === start) re[q] = end;
+    else {
+      rbq.push(rb[p]);
+      rs.push(start);
+      re.push(end);
+    }
+  }
+  return c.order = {
+    rb,
+    rk,
+    split: runs,
+    rbq: Int32Array.from(rbq),
+    rs: Int32Array.from(rs),
+    re: Int32Array.from(re),
+  };
 }

@@ -10,7 +10,14 @@ import { decodeBatch } from "../parts/codec.ts";
 import type { Batch, StrCol } from "../parts/columns.ts";
 import { buildEventBatch } from "../parts/event_batch.ts";
 import { buildHitBatch } from "../parts/hit_batch.ts";
-import { listParts, PartGoneError, type PartKind, type PartMeta, readBlob } from "../parts/store.ts";
+import {
+  listParts,
+  partColumns,
+  PartGoneError,
+  type PartKind,
+  type PartMeta,
+  readBlob,
+} from "../parts/store.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/records.ts";
 import { verificationOutcomes } from "../parts/build.ts";
@@ -73,7 +80,7 @@ export class Source {
     const ids = new Set<string>();
     for (const p of parts.filter((x) => x.pending)) {
       const b = await decodeBatch(
-        { n: p.rows, columns: p.columns },
+        { n: p.rows, columns: await partColumns(this.deps.kv, p) },
         await readBlob(this.deps.kv, p),
         (c) => c === "id",
       );
@@ -114,7 +121,7 @@ export class Source {
     const hit = this.cache.get(key) as EvBatch | undefined;
     if (hit) return hit;
     const b = await decodeBatch(
-      { n: p.rows, columns: p.columns },
+      { n: p.rows, columns: await partColumns(this.deps.kv, p) },
       await readBlob(this.deps.kv, p),
       (c) => !NOT_QUERIED.has(c),
     );
@@ -139,7 +146,10 @@ export class Source {
         const key = `hit|${org}|${env}|${p.id}`;
         let b = this.cache.get(key) as Batch | undefined;
         if (!b) {
-          b = await decodeBatch({ n: p.rows, columns: p.columns }, await readBlob(this.deps.kv, p));
+          b = await decodeBatch(
+            { n: p.rows, columns: await partColumns(this.deps.kv, p) },
+            await readBlob(this.deps.kv, p),
+          );
           this.cache.set(key, b, p.bytes * 6);
         }
         out.push({ b, overrides: p.pending_verification ? await this.lateOutcomes(org, b) : new Map() });

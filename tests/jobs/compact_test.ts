@@ -3,7 +3,7 @@ import { compact, type CompactStep } from "../../lib/jobs/compact.ts";
 import { openEngine } from "../../lib/query/api.ts";
 import type { AggregateOptions, Scope } from "../../lib/query/api.ts";
 import { naiveAggregate } from "../../lib/query/naive.ts";
-import { listParts, readBlob } from "../../lib/parts/store.ts";
+import { listParts, partColumns, readBlob } from "../../lib/parts/store.ts";
 import { decodeBatch } from "../../lib/parts/codec.ts";
 import { keys } from "../../lib/store/keys.ts";
 import type { StoredEvent } from "../../lib/store/records.ts";
@@ -161,7 +161,7 @@ Deno.test("compaction: addresses never enter parts", async () => {
   const parts = await listParts(deps.kv, "org1", "production", "ev");
   assert.equal(parts.length, 1);
   const b = await decodeBatch(
-    { n: parts[0].meta.rows, columns: parts[0].meta.columns },
+    { n: parts[0].meta.rows, columns: await partColumns(deps.kv, parts[0].meta) },
     await readBlob(deps.kv, parts[0].meta),
   );
   const text = JSON.stringify(Object.values(b.cols).map((c) => (c.kind === "str" ? c.dict : [])));
