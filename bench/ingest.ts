@@ -104,7 +104,10 @@ async function endpoint(url: string, key: string, batches: number, ratePerS?: nu
 }
 
 const batches = Math.ceil(TOTAL / BATCH);
-const srv = await startServer({ env: { PUBLIC_KEY_RATE_PER_MINUTE: "100000000" } });
+// The full pipeline: geo databases on (the test helper turns them off by default).
+const srv = await startServer({
+  env: { PUBLIC_KEY_RATE_PER_MINUTE: "100000000", GEO_CITY_MMDB: "", GEO_ASN_CSV: "" },
+});
 try {
   const t = await createTenant({ request: (p, i) => fetch(srv.url + p, i) }, srv.adminToken);
   await endpoint(srv.url, t.publicKey, 200); // warm-up

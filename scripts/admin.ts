@@ -33,7 +33,8 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 const parseValue = (v: string): unknown => (v === "true" ? true : v === "false" ? false : v);
-const fields = (pairs: string[]) => Object.fromEntries(pairs.map((p) => p.split("=")).map(([k, v]) => [k, parseValue(v)]));
+const fields = (pairs: string[]) =>
+  Object.fromEntries(pairs.map((p) => p.split("=")).map(([k, v]) => [k, parseValue(v)]));
 
 const [cmd, ...a] = Deno.args;
 if (!cmd || cmd === "help" || !token) {
@@ -42,7 +43,11 @@ if (!cmd || cmd === "help" || !token) {
 }
 switch (cmd) {
   case "org:create":
-    await call("POST", "/orgs", { name: a[0], ...(a[1] ? { plan: a[1] } : {}), ...(a[2] ? { timezone: a[2] } : {}) });
+    await call("POST", "/orgs", {
+      name: a[0],
+      ...(a[1] ? { plan: a[1] } : {}),
+      ...(a[2] ? { timezone: a[2] } : {}),
+    });
     break;
   case "org:get":
     await call("GET", `/orgs/${a[0]}`);
@@ -51,7 +56,11 @@ switch (cmd) {
     await call("PATCH", `/orgs/${a[0]}`, fields(a.slice(1)));
     break;
   case "tp:create":
-    await call("POST", `/orgs/${a[0]}/touchpoints`, { name: a[1], kind: a[2], ...(a[3] ? { domain: a[3] } : {}) });
+    await call("POST", `/orgs/${a[0]}/touchpoints`, {
+      name: a[1],
+      kind: a[2],
+      ...(a[3] ? { domain: a[3] } : {}),
+    });
     break;
   case "tp:list":
     await call("GET", `/orgs/${a[0]}/touchpoints`);
@@ -60,10 +69,16 @@ switch (cmd) {
     await call("PATCH", `/orgs/${a[0]}/touchpoints/${a[1]}`, { archived: true });
     break;
   case "env:set":
-    await call("PATCH", `/orgs/${a[0]}/touchpoints/${a[1]}`, { environments: { [a[2]]: fields(a.slice(3)) } });
+    await call("PATCH", `/orgs/${a[0]}/touchpoints/${a[1]}`, {
+      environments: { [a[2]]: fields(a.slice(3)) },
+    });
     break;
   case "key:create":
-    await call("POST", `/orgs/${a[0]}/keys`, { kind: a[1], environment: a[2], ...(a[3] ? { touchpoint: a[3] } : {}) });
+    await call("POST", `/orgs/${a[0]}/keys`, {
+      kind: a[1],
+      environment: a[2],
+      ...(a[3] ? { touchpoint: a[3] } : {}),
+    });
     break;
   case "key:list":
     await call("GET", `/orgs/${a[0]}/keys`);

@@ -42,4 +42,5 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** The part of a key safe to show in listings: its kind prefix and four characters. */
-export const displayPrefix = (key: string, kind: KeyKind, env: EnvName) => key.slice(0, keyPrefix(kind, env).length + 4);
+export const displayPrefix = (key: string, kind: KeyKind, env: EnvName) =>
+  key.slice(0, keyPrefix(kind, env).length + 4);
