@@ -1,7 +1,7 @@
 /**
  * Batch ⇄ bytes. Columns are laid out one after another (8-byte aligned) and compressed with
- * CompressionStream (deflate-raw) in two segments: event ids alone (only read to clean up raw keys after
- * a crash, or to join hit verification), and everything else. One stream per segment keeps decoding cheap.
+ * CompressionStream (deflate-raw) in three segments: event ids, columns no question reads, and the rest.
+ * One stream per segment keeps decoding cheap, and a query decompresses only the last.
  * A string column is [u32 dict byte length][dict JSON][pad][codes]; a number column is its Float64 bytes.
  */
 import type { Batch, Column } from "./columns.ts";
@@ -25,6 +25,12 @@ export interface EncodedBatch {
 }
 
 const FORMAT = "deflate-raw";
+
+/**
+ * Columns no question reads (kept for merges and completeness): they get their own segment, so a query
+ * never decompresses them. Event ids are apart too (cleanup after a crash, the hit verification join).
+ */
+export const COLD_COLUMNS = new Set(["ctx", "fp", "dts", "user", "screen", "as_org", "ua"]);
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
   const out = new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream));
@@ -53,7 +59,11 @@ function columnBytes(c: Column): { bytes: Uint8Array; width: ColumnEntry["width"
 
 export async function encodeBatch(b: Batch): Promise<EncodedBatch> {
   const names = Object.keys(b.cols).sort();
-  const groups = [names.filter((n) => n === "id"), names.filter((n) => n !== "id")].filter((g) => g.length);
+  const groups = [
+    names.filter((n) => n === "id"),
+    names.filter((n) => COLD_COLUMNS.has(n)),
+    names.filter((n) => n !== "id" && !COLD_COLUMNS.has(n)),
+  ].filter((g) => g.length);
   const columns: ColumnEntry[] = [];
   const segments: Uint8Array[] = [];
   let off = 0;

@@ -6,7 +6,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { LruCache } from "../parts/cache.ts";
-import { decodeBatch } from "../parts/codec.ts";
+import { COLD_COLUMNS, decodeBatch } from "../parts/codec.ts";
 import type { Batch, StrCol } from "../parts/columns.ts";
 import { buildEventBatch } from "../parts/event_batch.ts";
 import { buildHitBatch } from "../parts/hit_batch.ts";
@@ -22,9 +22,6 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/records.ts";
 import { verificationOutcomes } from "../parts/build.ts";
 import { type EvBatch, Interner, prepareEvents } from "./prepared.ts";
-
-/** Event columns no question reads (they stay in the part for merges and exports). */
-const NOT_QUERIED = new Set(["id", "ctx", "fp", "dts", "user", "screen", "as_org"]);
 
 export interface HitBatch {
   b: Batch;
@@ -123,7 +120,7 @@ export class Source {
     const b = await decodeBatch(
       { n: p.rows, columns: await partColumns(this.deps.kv, p) },
       await readBlob(this.deps.kv, p),
-      (c) => !NOT_QUERIED.has(c),
+      (c) => c !== "id" && !COLD_COLUMNS.has(c),
     );
     const prepared = prepareEvents(b, interner);
     this.cache.set(key, prepared, prepared.bytes);
