@@ -1,4 +1,6 @@
 /** Service configuration, read from the environment by main.ts only. */
+import { parsePlanOverrides, type PlanOverrides } from "./plans.ts";
+
 export interface Config {
   port: number;
   kvPath: string; // a file path, ":memory:", or a KV_URL for a remote denokv / Deno Deploy
@@ -13,6 +15,8 @@ export interface Config {
   readKeyRatePerMinute: number;
   /** Bytes of decoded parts kept in memory by the read engine. */
   partCacheBytes: number;
+  /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/plans.ts. */
+  plans: PlanOverrides;
   dev: boolean;
 }
 
@@ -29,6 +33,7 @@ export const defaultConfig: Config = {
   serverKeyRatePerMinute: 3000,
   readKeyRatePerMinute: 60,
   partCacheBytes: 256 * 1024 * 1024,
+  plans: {},
   dev: false,
 };
 
@@ -40,6 +45,17 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
     throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return n;
+}
+
+function planLimits(raw: string | undefined): PlanOverrides {
+  if (!raw) return {};
+  try {
+    return parsePlanOverrides(raw);
+  } catch (e) {
+    throw new ConfigError(
+      e instanceof SyntaxError ? `PLAN_LIMITS must be JSON: ${e.message}` : String((e as Error).message),
+    );
+  }
 }
 
 const geoPath = (v: string | undefined) => (v === "off" ? null : v || undefined);
@@ -74,5 +90,6 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     serverKeyRatePerMinute: int(env, "SERVER_KEY_RATE_PER_MINUTE", defaultConfig.serverKeyRatePerMinute),
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
     partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
+    plans: planLimits(env.PLAN_LIMITS),
   };
 }

@@ -87,8 +87,3 @@ export function parsePlanOverrides(json: string): PlanOverrides {
   }
   return out;
 }
-
-/** Where plan overrides live on the config, until the config grows a typed field for them. */
-export function planOverridesOf(config: unknown): PlanOverrides | undefined {
-  return (config as { plans?: PlanOverrides }).plans;
-}

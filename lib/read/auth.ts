@@ -6,7 +6,7 @@ import type { AppContext } from "../context.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import { READ_KEY_PATTERN } from "../keys/apikeys.ts";
 import type { ApiKey, EnvName, Org } from "../store/records.ts";
-import { type PlanLimits, planOverridesOf, resolvePlanLimits } from "../plans.ts";
+import { type PlanLimits, resolvePlanLimits } from "../plans.ts";
 
 export interface ReadPrincipal {
   key: ApiKey;
@@ -37,7 +37,7 @@ export async function authenticateRead(
   if (key.revoked_at && Date.parse(key.revoked_at) <= now) throw unauthorized("this read key was revoked");
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthorized("this read key has expired");
   if (!org.active) throw forbidden("the organization's plan is not active; reactivate it to read data");
-  const limits = resolvePlanLimits(org.plan, planOverridesOf(ctx.deps.config));
+  const limits = resolvePlanLimits(org.plan, ctx.deps.config.plans);
   if (!limits.api_access) {
     throw forbidden(
       `the ${org.plan} plan has no API access; read keys work on the professional and enterprise plans`,

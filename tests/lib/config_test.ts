@@ -22,3 +22,21 @@ Deno.test("config: defaults, and dev mode runs without an admin token", () => {
   assert.equal(c.trustProxy, true);
   assert.equal(readConfig({}, { dev: true }).adminToken, "");
 });
+
+Deno.test("config: PLAN_LIMITS overrides plan defaults; bad JSON or fields name the variable", () => {
+  const base = { ADMIN_TOKEN: "a-long-enough-admin-token" };
+  const c = readConfig({
+    ...base,
+    PLAN_LIMITS: '{"starter":{"history_days":60,"allowances":{"api_requests":10}}}',
+  });
+  assert.equal(c.plans.starter?.history_days, 60);
+  assert.throws(() => readConfig({ ...base, PLAN_LIMITS: "{nope" }), /PLAN_LIMITS must be JSON/);
+  assert.throws(
+    () => readConfig({ ...base, PLAN_LIMITS: '{"gold":{}}' }),
+    /PLAN_LIMITS: unknown plan "gold"/,
+  );
+  assert.throws(
+    () => readConfig({ ...base, PLAN_LIMITS: '{"free":{"history_days":-1}}' }),
+    /PLAN_LIMITS\.free\.history_days/,
+  );
+});
