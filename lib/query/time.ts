@@ -44,19 +44,27 @@ export class Zone {
     });
   }
 
-  /** Minutes to add to UTC to get local wall time at `ms`. */
+  private exact(at: number): number {
+    const p: Record<string, number> = {};
+    for (const part of this.fmt.formatToParts(new Date(at))) {
+      if (part.type !== "literal") p[part.type] = Number(part.value);
+    }
+    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - at;
+  }
+
+  /** Milliseconds to add to UTC to get local wall time at `ms`. */
   offsetMs(ms: number): number {
     const slot = Math.floor(ms / SLOT);
     let off = this.offsets.get(slot);
     if (off === undefined) {
-      const at = slot * SLOT;
-      const p: Record<string, number> = {};
-      for (const part of this.fmt.formatToParts(new Date(at))) {
-        if (part.type !== "literal") p[part.type] = Number(part.value);
-      }
-      off = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - at;
+      // Ask Intl once per hour: when the hour's start and end agree, its four slots share the offset.
+      const h0 = Math.floor(slot / 4) * 4;
+      const a = this.exact(h0 * SLOT), b = this.exact((h0 + 4) * SLOT);
       if (this.offsets.size > 50_000) this.offsets.clear();
-      this.offsets.set(slot, off);
+      for (let k = 0; k < 4; k++) {
+        this.offsets.set(h0 + k, a === b || k === 0 ? a : this.exact((h0 + k) * SLOT));
+      }
+      off = this.offsets.get(slot)!;
     }
     return off;
   }
@@ -148,7 +156,11 @@ export function bucketsBetween(
   for (let guard = 0; guard < 100_000; guard++) {
     const start = z.fromWall(wall);
     if (start >= to) break;
-    out.push({ label: labelOfWall(wall, bucket), start });
+    const label = labelOfWall(wall, bucket);
+    // an hour skipped by a spring-forward transition has no instant: it is no bucket
+    if (bucket !== "hour" || labelOfWall(bucketWallStart(z.wall(start), "hour"), "hour") === label) {
+      out.push({ label, start });
+    }
     const d = new Date(wall);
     if (bucket === "hour") wall += 3_600_000;
     else if (bucket === "day") wall = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);

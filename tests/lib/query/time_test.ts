@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { bucketOf, bucketsBetween, startOfLocalDay, zone } from "../../../lib/query/time.ts";
+
+Deno.test("time: local wall time equals Intl's at every instant of a year, in zones with odd offsets and DST", () => {
+  for (
+    const tz of [
+      "Europe/Berlin",
+      "America/New_York",
+      "Australia/Lord_Howe",
+      "Asia/Kathmandu",
+      "America/Santiago",
+    ]
+  ) {
+    const z = zone(tz);
+    const f = new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+    });
+    for (
+      let t = Date.parse("2026-01-01T00:00:00Z");
+      t < Date.parse("2027-01-01T00:00:00Z");
+      t += 37 * 60_000 + 13_000
+    ) {
+      const p: Record<string, number> = {};
+      for (const x of f.formatToParts(new Date(t))) if (x.type !== "literal") p[x.type] = Number(x.value);
+      assert.equal(
+        Math.floor(z.wall(t) / 60_000) * 60_000,
+        Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute),
+        `${tz} at ${new Date(t).toISOString()}`,
+      );
+    }
+  }
+});
+
+Deno.test("time: day buckets follow DST (23- and 25-hour days) in the organization's timezone", () => {
+  const tz = "Europe/Berlin";
+  const days = bucketsBetween(
+    startOfLocalDay(2026, 10, 24, tz),
+    startOfLocalDay(2026, 10, 27, tz),
+    "day",
+    tz,
+  );
+  assert.deepEqual(days.map((d) => d.label), ["2026-10-24", "2026-10-25", "2026-10-26"]);
+  assert.equal(days[2].start - days[1].start, 25 * 3_600_000); // clocks go back on the 25th
+  const spring = bucketsBetween(
+    startOfLocalDay(2026, 3, 29, tz),
+    startOfLocalDay(2026, 3, 30, tz),
+    "hour",
+    tz,
+  );
+  assert.equal(spring.length, 23);
+  assert.equal(bucketOf(Date.parse("2026-10-25T00:30:00Z"), "hour", zone(tz)), "2026-10-25T02:00");
+  assert.equal(bucketOf(Date.parse("2026-10-25T01:30:00Z"), "hour", zone(tz)), "2026-10-25T02:00"); // the repeated hour
+  assert.equal(bucketOf(Date.parse("2026-11-22T23:30:00Z"), "day_of_week", zone(tz)), 1); // Monday 00:30 in Berlin
+  assert.equal(bucketOf(Date.parse("2026-11-22T23:30:00Z"), "week", zone(tz)), "2026-11-23");
+  assert.equal(bucketOf(Date.parse("2026-11-30T23:30:00Z"), "month", zone(tz)), "2026-12");
+  assert.equal(bucketOf(Date.parse("2026-11-20T04:10:00Z"), "hour_of_day", zone("Asia/Kathmandu")), 9);
+});
