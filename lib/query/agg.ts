@@ -184,6 +184,56 @@ function groupRows(
   return { rowGroup, keys };
 }
 
+/**
+ * Where a row's group comes from: rows with masks[b][i] set belong to group tables[b][codes[b][i]].
+ * One breakdown field: its dictionary codes and a code → group table (no per-row work before the pass).
+ */
+interface GroupSource {
+  masks: Uint8Array[];
+  codes: ArrayLike<number>[];
+  tables: Int32Array[];
+  keys: Record<string, KeyValue>[];
+}
+
+const zeros = new WeakMap<EvBatch, Uint8Array>();
+
+/** Groups straight from dictionary codes: no breakdown, or one plain field without a bucket. */
+function directGroups(
+  c: Ctx,
+  masks: Uint8Array[],
+  fields: EventField[],
+  bucket: AggregateOptions["bucket"],
+): GroupSource | null {
+  if (bucket || fields.length > 1 || fields.some((f) => f === "entry_page" || f === "exit_page")) return null;
+  const ids = new Map<KeyValue, number>();
+  const keys: Record<string, KeyValue>[] = [];
+  const zero = (e: EvBatch) => {
+    let z = zeros.get(e);
+    if (!z) zeros.set(e, z = new Uint8Array(e.n));
+    return z;
+  };
+  const codes: ArrayLike<number>[] = [], tables: Int32Array[] = [];
+  for (const e of c.batches) {
+    const v = fields.length ? eventView(e, fields[0]) : null;
+    const values = v ? v.values : [null];
+    tables.push(Int32Array.from(values, (s) => {
+      let id = ids.get(s);
+      if (id === undefined) {
+        ids.set(s, id = keys.length);
+        keys.push(fields.length ? { [fields[0]]: s } : {});
+      }
+      return id;
+    }));
+    codes.push(v && v.codes.length ? v.codes : zero(e));
+  }
+  return { masks, codes, tables, keys };
+}
+
+function viaRows(g: Grouping, masks: Uint8Array[]): GroupSource {
+  const identity = Int32Array.from(g.keys, (_, i) => i);
+  return { masks, codes: g.rowGroup, tables: g.rowGroup.map(() => identity), keys: g.keys };
+}
+
 /** Accumulators of every group (typed arrays: one shape, so the loops below stay optimized). */
 class Acc {
   events: Float64Array;
@@ -298,14 +348,14 @@ function add(
 }
 
 /** Every row range in visitor order into the accumulators: its group, and the totals slot T unless T < 0. */
-function runRows(a: Acc, batches: EvBatch[], o: VisitorOrder, rowGroup: Int32Array[], T: number) {
+function runRows(a: Acc, batches: EvBatch[], o: VisitorOrder, gs: GroupSource, T: number) {
   const { rbq, rs, re } = o;
   for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = batches[b], rg = rowGroup[b];
+    const b = rbq[q], e = batches[b], m = gs.masks[b], codes = gs.codes[b], table = gs.tables[b];
     const bitsRow = e.bits, engRow = e.eng, depthRow = e.depth, visRow = e.vis, sesRow = e.ses;
     for (let i = rs[q], end = re[q]; i < end; i++) {
-      const g = rg[i];
-      if (g < 0) continue;
+      if (!m[i]) continue;
+      const g = table[codes[i]];
       const s = sesRow[i], bits = bitsRow[i];
       const isExit = a.hasFacts && (bits & PV) !== 0 && a.exitR[s] === i && a.exitB[s] === b;
       const isEntry = a.hasFacts && (bits & PV) !== 0 && a.entryR[s] === i && a.entryB[s] === b;
@@ -316,14 +366,15 @@ function runRows(a: Acc, batches: EvBatch[], o: VisitorOrder, rowGroup: Int32Arr
 }
 
 /** The same for questions that need only events, pageviews and visitors (most breakdowns). */
-function runRowsLean(a: Acc, batches: EvBatch[], o: VisitorOrder, rowGroup: Int32Array[], T: number) {
+function runRowsLean(a: Acc, batches: EvBatch[], o: VisitorOrder, gs: GroupSource, T: number) {
   const { rbq, rs, re } = o;
   const { events, pageviews, visitors, lastVis, conv, convs } = a;
   for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = batches[b], rg = rowGroup[b], bitsRow = e.bits, visRow = e.vis;
+    const b = rbq[q], e = batches[b], m = gs.masks[b], codes = gs.codes[b], table = gs.tables[b];
+    const bitsRow = e.bits, visRow = e.vis;
     for (let i = rs[q], end = re[q]; i < end; i++) {
-      const g = rg[i];
-      if (g < 0) continue;
+      if (!m[i]) continue;
+      const g = table[codes[i]];
       const bits = bitsRow[i], v = visRow[i];
       events[g]++;
       if (bits & PV) pageviews[g]++;
@@ -358,7 +409,8 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
   // totals depend only on the scope and the goal: computed once per goal, shared by the list
   const totalsBy = new Map<string, Acc>();
   return list.map((o) => {
-    const grouping = groupRows(c, masks, o.breakdown ?? [], o.bucket);
+    const grouping = directGroups(c, masks, o.breakdown ?? [], o.bucket) ??
+      viaRows(groupRows(c, masks, o.breakdown ?? [], o.bucket), masks);
     const conv = converted(c, o.goal);
     const G = grouping.keys.length, T = G; // slot T holds the totals
     const st = new Acc(G + 1, c.nSes, conv, visitorOrder(c).split, facts);
@@ -366,8 +418,8 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     const goalKey = JSON.stringify(o.goal ?? null);
     // full totals serve every later question; lean ones only lean questions
     const shared = totalsBy.get(goalKey) ?? (lean ? totalsBy.get(`lean:${goalKey}`) : undefined);
-    if (lean) runRowsLean(st, c.batches, order, grouping.rowGroup, shared ? -1 : T);
-    else runRows(st, c.batches, order, grouping.rowGroup, shared ? -1 : T);
+    if (lean) runRowsLean(st, c.batches, order, grouping, shared ? -1 : T);
+    else runRows(st, c.batches, order, grouping, shared ? -1 : T);
     if (!shared) totalsBy.set(lean ? `lean:${goalKey}` : goalKey, st);
     const values = (a: Acc, g: number): MetricValues => {
       const r = (x: number, y: number) => (y > 0 ? x / y : null);
@@ -391,7 +443,8 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
       };
       return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
     };
-    const rows: Row[] = grouping.keys.map((key, g) => ({ key, metrics: values(st, g) }));
+    const rows: Row[] = [];
+    grouping.keys.forEach((key, g) => st.events[g] > 0 && rows.push({ key, metrics: values(st, g) }));
     const by = o.sort?.by ?? o.metrics[0];
     sortRows(rows, by, o.sort?.desc ?? (by !== "key"));
     const offset = o.offset ?? 0;
