@@ -66,7 +66,7 @@ export function decodeCache(bytes: Uint8Array): { sources: SourceId[]; value: un
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice(); // views need aligned offsets
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
   const dataStart = align(16 + headerLength);
-  return JSON.parse = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + headerLength)), (_k, v) => {
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + headerLength)), (_k, v) => {
     if (!v || typeof v !== "object" || typeof v.$array !== "number") return v;
     const Type = TYPES[v.type as TypeName];
     if (!Type) throw new Error(`geo cache: unknown array type ${v.type}`);
