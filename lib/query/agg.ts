@@ -407,7 +407,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
   const masks = matchMasks(c, c.scope.filters);
   const order = visitorOrder(c);
   // totals depend only on the scope and the goal: computed once per goal, shared by the list
-  const totalsBy = new Map<string, Acc>();
+  const totalsBy = new Map<string, { a: Acc; g: number }>();
   return list.map((o) => {
     const grouping = directGroups(c, masks, o.breakdown ?? [], o.bucket) ??
       viaRows(groupRows(c, masks, o.breakdown ?? [], o.bucket), masks);
@@ -418,9 +418,13 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     const goalKey = JSON.stringify(o.goal ?? null);
     // full totals serve every later question; lean ones only lean questions
     const shared = totalsBy.get(goalKey) ?? (lean ? totalsBy.get(`lean:${goalKey}`) : undefined);
-    if (lean) runRowsLean(st, c.batches, order, grouping, shared ? -1 : T);
-    else runRows(st, c.batches, order, grouping, shared ? -1 : T);
-    if (!shared) totalsBy.set(lean ? `lean:${goalKey}` : goalKey, st);
+    // without a breakdown the one group is the total: no second slot to fill
+    const whole = !o.breakdown?.length && !o.bucket;
+    const slot = shared || whole ? -1 : T;
+    if (lean) runRowsLean(st, c.batches, order, grouping, slot);
+    else runRows(st, c.batches, order, grouping, slot);
+    const mine = { a: st, g: whole ? 0 : T };
+    if (!shared) totalsBy.set(lean ? `lean:${goalKey}` : goalKey, mine);
     const values = (a: Acc, g: number): MetricValues => {
       const r = (x: number, y: number) => (y > 0 ? x / y : null);
       const s = a.sessions[g];
@@ -449,7 +453,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     sortRows(rows, by, o.sort?.desc ?? (by !== "key"));
     const offset = o.offset ?? 0;
     return {
-      totals: shared ? values(shared, shared.events.length - 1) : values(st, T),
+      totals: values((shared ?? mine).a, (shared ?? mine).g),
       rows: rows.slice(offset, o.limit === undefined ? undefined : offset + o.limit),
       total_rows: rows.length,
     };
