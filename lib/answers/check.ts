@@ -66,12 +66,14 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
     }
     // Rule 4: no identifiers, no keys, no addresses; emails and phones masked.
     if (key && IDENTIFIER_FIELDS.has(key)) out.push(`${path}: identifier field "${key}"`);
-    if (key && hasContactDetails(key)) out.push(`${path}: unmasked email or phone number in a field name`);
+    if (key && hasContactDetails(key)) {
+      out.push(`${path}: unmasked email, phone number, IP address or key in a field name`);
+    }
     if (typeof value === "string") {
       if (KEY_LIKE.test(value)) out.push(`${path}: carries an API key`);
       if (IPV4.test(value)) out.push(`${path}: carries an IP address`);
       if (hasContactDetails(value) && !/(^|\.)(from|to|from_date|to_date)$/.test(path)) {
-        out.push(`${path}: unmasked email or phone number`);
+        out.push(`${path}: unmasked email, phone number, IP address or key`);
       }
       for (const id of opts.identifiers ?? []) {
         if (id && value.includes(id)) out.push(`${path}: carries identifier "${id}"`);

@@ -33,13 +33,30 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}
 const PHONE = /(?<![\w/.-])\+?\(?\d[\d\s().-]{7,}\d(?![\w/])/g;
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+// Service keys (public, server, read) and IP addresses: never part of an answer, wherever they are quoted.
+const SERVICE_KEY = /svc_(?:pk|sk|rk)_[A-Za-z0-9_-]*/g;
+const H = "[0-9A-Fa-f]{1,4}";
+const V4_TAIL = String.raw`(?::\d{1,3}(?:\.\d{1,3}){3})?`;
+// IPv6: the full 8-group form, or a compressed form with "::" (not "std::vector": no word char around it).
+const IPV6 = new RegExp(
+  String
+    .raw`(?<![\w:])(?:(?:${H}:){7}${H}|(?:${H}(?::${H}){0,6})?::(?:${H}(?::${H}){0,6})?${V4_TAIL})(?![\w:]|\.\d)`,
+  "g",
+);
+const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]|\.\d)/g;
+
 export const EMAIL_MASK = "[email]";
 export const PHONE_MASK = "[phone]";
+export const IP_MASK = "[ip]";
+export const KEY_MASK = "[key]";
 
-/** Masks emails and phone numbers in quoted text. */
+/** Masks emails, phone numbers, IP addresses and service keys in quoted text. */
 export function maskText(text: string): string {
   if (ISO_LIKE.test(text)) return text;
-  let out = text.replace(EMAIL, EMAIL_MASK);
+  let out = text.replace(SERVICE_KEY, KEY_MASK);
+  out = out.replace(EMAIL, EMAIL_MASK);
+  out = out.replace(IPV6, (m) => m.length >= 3 ? IP_MASK : m);
+  out = out.replace(IPV4, IP_MASK);
   out = out.replace(PHONE, (m) => {
     const digits = m.replace(/\D/g, "").length;
     if (digits < 9 || digits > 15) return m;
@@ -49,7 +66,7 @@ export function maskText(text: string): string {
   return out;
 }
 
-/** True when text still holds an email or phone number (the checker's view of the masking rule). */
+/** True when text still holds an email, phone number, IP address or key (the checker's view of masking). */
 export function hasContactDetails(text: string): boolean {
   return maskText(text) !== text;
 }

@@ -1,7 +1,7 @@
 /**
  * The answer rules, enforced in one place: every tool's answer passes through `finalizeAnswer` on its way
  * out of both faces (HTTP and MCP). It orders the answer (scope first, notices last), drops identifier
- * fields, masks emails and phone numbers in text, and cuts lists to 25 items keeping their total.
+ * fields, masks emails, phone numbers, IP addresses and service keys in text, and cuts lists to 25 items keeping their total.
  */
 import { maskText } from "./privacy.ts";
 

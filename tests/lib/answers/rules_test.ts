@@ -89,3 +89,26 @@ Deno.test("answer checker: each rule fails on an answer that breaks it", () => {
     assert.ok(found.some((v) => rule.test(v)), `${name}: ${JSON.stringify(found)}`);
   }
 });
+
+Deno.test("answer rules: IPv4 and IPv6 addresses and service keys in property values are masked, times are not", () => {
+  assert.equal(maskText("from 203.0.113.7 again"), "from [ip] again");
+  assert.equal(maskText("client 2001:db8::8a2e:370:7334 seen"), "client [ip] seen");
+  assert.equal(maskText("2001:0db8:85a3:0000:0000:8a2e:0370:7334"), "[ip]");
+  assert.equal(maskText("loopback ::1. Then fe80::1."), "loopback [ip]. Then [ip].");
+  assert.equal(maskText("mapped ::ffff:192.0.2.1"), "mapped [ip]");
+  assert.equal(maskText("key svc_pk_abc123XYZ leaked"), "key [key] leaked");
+  assert.equal(maskText("Bearer svc_rk_prod_0123456789abcdef"), "Bearer [key]");
+  assert.equal(maskText("at 12:00:00 today"), "at 12:00:00 today");
+  assert.equal(maskText("std::vector"), "std::vector");
+  const out = finalizeAnswer({
+    scope,
+    values: [{ value: "10.1.2.3", count: 9 }, { value: "fe80::1", count: 8 }, {
+      value: "svc_sk_prod_x1",
+      count: 7,
+    }],
+    values_total: 3,
+  });
+  assert.deepEqual(checkAnswer(out), []);
+  assert.deepEqual((out.values as { value: string }[]).map((v) => v.value), ["[ip]", "[ip]", "[key]"]);
+  assert.ok(checkAnswer({ scope, x: "fe80::1", notices: [] }).some((v) => /IP address/.test(v)));
+});
