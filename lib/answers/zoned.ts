@@ -59,13 +59,25 @@ export function tzOffsetMs(ms: number, tz: string): number {
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
-/** The instant local midnight starts on a calendar date in tz (DST-safe: checks the offset twice). */
+/**
+ * The first instant of a calendar date in tz: local midnight, or, where a DST change skips midnight
+ * (America/Santiago, America/Havana), the first instant after the gap.
+ */
 export function startOfLocalDay(date: LocalDate, tz: string): number {
   const guess = Date.UTC(date.y, date.m - 1, date.d);
   let ms = guess - tzOffsetMs(guess, tz);
   const again = guess - tzOffsetMs(ms, tz);
   if (again !== ms) ms = again;
-  return ms;
+  if (compareDates(localDateOf(ms, tz), date) >= 0) return ms;
+  // Midnight does not exist that day: the day starts at the transition, within a few hours after `ms`.
+  let lo = ms; // still the day before
+  let hi = ms + 4 * 3_600_000; // on the asked day
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (compareDates(localDateOf(mid, tz), date) >= 0) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 export function localDateOf(ms: number, tz: string): LocalDate {
