@@ -116,7 +116,8 @@ function decodeName(b: Uint8Array, from: number, to: number): string {
 /** Builds one table from any number of CSV files' bytes (IPv4 and IPv6 rows may be mixed). */
 export function buildAsnTable(csvFiles: Iterable<Uint8Array>): AsnTable {
   const names: string[] = [""];
-  const nameOfAsn = new Map<number, number>(); // the tables give one name per ASN
+  // The tables give one name per ASN. A null-prototype object: a Map proved several times slower here.
+  const nameOfAsn: { [asn: number]: number } = Object.create(null);
   const v4 = { start: new U32s(), end: new U32s(), asn: new U32s(), org: new U32s() };
   const v6 = { start: new U32s(), end: new U32s(), asn: new U32s(), org: new U32s() };
   const s: number[] = [0, 0, 0, 0], e: number[] = [0, 0, 0, 0], asnWords: number[] = [0, 0, 0, 0];
@@ -148,11 +149,10 @@ export function buildAsnTable(csvFiles: Iterable<Uint8Array>): AsnTable {
       while (asnEnd > c2 + 1 && b[asnEnd - 1] === CR) asnEnd--;
       if (!decimalWords(b, c2 + 1, asnEnd, asnWords) || asnWords[2] !== 0) continue;
       const asn = asnWords[3];
-      let org = nameOfAsn.get(asn);
+      let org = nameOfAsn[asn];
       if (org === undefined) {
         const name = c3 < nl ? decodeName(b, c3 + 1, nl) : "";
-        org = name ? names.push(name) - 1 : 0;
-        nameOfAsn.set(asn, org);
+        org = nameOfAsn[asn] = name ? names.push(name) - 1 : 0;
       }
       if (fs === 4) {
         v4.start.push(s[3]);

@@ -4,7 +4,7 @@
  */
 import type { ParsedIp } from "./ip.ts";
 import { stringAt, type StringTable, stringTable } from "./string_table.ts";
-import { placeAt, readMetadata, treeRanges } from "./mmdb.ts";
+import { placeAt, placeSpans, readMetadata, stringIn, treeRanges } from "./mmdb.ts";
 import {
   buildFamily4,
   buildFamily6,
@@ -30,38 +30,115 @@ export interface Place {
 
 /** Collects distinct places while databases are read. */
 export class PlaceDictionary {
-  #places = new Map<string, number>();
-  #countries = new Map<string, number>([["", 0]]);
-  #cities = new Map<string, number>([["", 0]]);
+  // Null-prototype objects, not Maps: string-keyed Maps proved several times slower here (V8 in Deno 2.9).
+  #places: Dict = Object.create(null);
+  #countries = new Interner();
+  #cities = new Interner();
   #placeCountry: number[] = [];
   #placeCity: number[] = [];
 
   code(p: Place): number {
     const key = `${p.country ?? ""}\t${p.city ?? ""}`;
-    let id = this.#places.get(key);
+    let id = this.#places[key];
     if (id === undefined) {
-      id = this.#placeCountry.length;
-      this.#places.set(key, id);
-      this.#placeCountry.push(indexIn(this.#countries, p.country ?? ""));
-      this.#placeCity.push(indexIn(this.#cities, p.city ?? ""));
+      id = this.#places[key] = this.#placeCountry.length;
+      this.#placeCountry.push(this.#countries.index(p.country ?? ""));
+      this.#placeCity.push(this.#cities.index(p.city ?? ""));
     }
     return id + FIRST_PLACE;
   }
 
+  // Places seen, by their raw bytes (country, 0xff, city): a hash of place ids over a byte store.
+  #slots = new Int32Array(1 << 16).fill(-1);
+  #used = 0;
+  #keyBytes = new Uint8Array(1 << 20);
+  #keyEnds: number[] = [];
+  #keyCode: number[] = [];
+
+  /** The code of the place whose strings lie at `spans` in `b` (see placeSpans); strings made only once. */
+  codeAt(b: Uint8Array, spans: Int32Array): number {
+    const ca = spans[0], cl = spans[1], ya = spans[2], yl = spans[3];
+    let h = 0x811c9dc5;
+    for (let i = 0; i < cl; i++) h = Math.imul(h ^ b[ca + i], 16777619);
+    h = Math.imul(h ^ 0xff, 16777619);
+    for (let i = 0; i < yl; i++) h = Math.imul(h ^ b[ya + i], 16777619);
+    const mask = this.#slots.length - 1;
+    for (let s = (h >>> 0) & mask;; s = (s + 1) & mask) {
+      const id = this.#slots[s];
+      if (id === -1) return this.#add(s, b, spans);
+      if (this.#sameKey(id, b, spans)) return this.#keyCode[id];
+    }
+  }
+
+  #sameKey(id: number, b: Uint8Array, spans: Int32Array): boolean {
+    const ca = spans[0], cl = spans[1], ya = spans[2], yl = spans[3];
+    const from = id ? this.#keyEnds[id - 1] : 0, to = this.#keyEnds[id], k = this.#keyBytes;
+    if (to - from !== Math.max(cl, 0) + 1 + Math.max(yl, 0)) return false;
+    let p = from;
+    for (let i = 0; i < cl; i++) if (k[p++] !== b[ca + i]) return false;
+    if (k[p++] !== 0xff) return false;
+    for (let i = 0; i < yl; i++) if (k[p++] !== b[ya + i]) return false;
+    return true;
+  }
+
+  #add(slot: number, b: Uint8Array, spans: Int32Array): number {
+    const ca = spans[0], cl = spans[1], ya = spans[2], yl = spans[3];
+    const code = this.code({
+      country: cl > 0 ? stringIn(b, ca, cl).toUpperCase() : null,
+      city: yl > 0 ? stringIn(b, ya, yl) : null,
+    });
+    const from = this.#keyEnds.at(-1) ?? 0, length = Math.max(cl, 0) + 1 + Math.max(yl, 0);
+    if (from + length > this.#keyBytes.length) {
+      const grown = new Uint8Array((from + length) * 2);
+      grown.set(this.#keyBytes);
+      this.#keyBytes = grown;
+    }
+    if (cl > 0) this.#keyBytes.set(b.subarray(ca, ca + cl), from);
+    this.#keyBytes[from + Math.max(cl, 0)] = 0xff;
+    if (yl > 0) this.#keyBytes.set(b.subarray(ya, ya + yl), from + Math.max(cl, 0) + 1);
+    this.#keyEnds.push(from + length);
+    this.#keyCode.push(code);
+    this.#slots[slot] = this.#keyCode.length - 1;
+    if (++this.#used * 2 > this.#slots.length) this.#rehash();
+    return code;
+  }
+
+  #rehash() {
+    const slots = new Int32Array(this.#slots.length * 2).fill(-1),
+      mask = slots.length - 1,
+      k = this.#keyBytes;
+    for (let id = 0; id < this.#keyEnds.length; id++) {
+      let h = 0x811c9dc5;
+      for (let p = id ? this.#keyEnds[id - 1] : 0; p < this.#keyEnds[id]; p++) {
+        h = Math.imul(h ^ k[p], 16777619);
+      }
+      let s = (h >>> 0) & mask;
+      while (slots[s] !== -1) s = (s + 1) & mask;
+      slots[s] = id;
+    }
+    this.#slots = slots;
+  }
+
   parts(): Pick<CityParts, "countries" | "cities" | "placeCountry" | "placeCity"> {
     return {
-      countries: [...this.#countries.keys()],
-      cities: stringTable([...this.#cities.keys()]),
+      countries: this.#countries.strings,
+      cities: stringTable(this.#cities.strings),
       placeCountry: Uint16Array.from(this.#placeCountry),
       placeCity: Uint32Array.from(this.#placeCity),
     };
   }
 }
 
-function indexIn(m: Map<string, number>, s: string): number {
-  let i = m.get(s);
-  if (i === undefined) m.set(s, i = m.size);
-  return i;
+type Dict = { [k: string]: number };
+
+/** Each distinct string once, numbered in order of arrival; "" is 0. */
+class Interner {
+  strings: string[] = [""];
+  #ids: Dict = Object.create(null);
+  index(s: string): number {
+    if (s === "") return 0;
+    return this.#ids[s] ??= this.strings.push(s) - 1;
+  }
 }
 
 /** One MMDB file's ranges as (starts, place codes); throws on a file that is not a usable MMDB. */
@@ -74,7 +151,7 @@ export function readCityFile(
   const base = (meta.nodeCount * meta.recordSize) / 4 + 16;
   // Record offset → place code, in an open-addressing hash of typed arrays (a Map is several times slower).
   const slots = 1 << Math.max(16, Math.ceil(Math.log2(records.length + 1)));
-  const keys = new Int32Array(slots).fill(-1), vals = new Uint32Array(slots), memo = new Map();
+  const keys = new Int32Array(slots).fill(-1), vals = new Uint32Array(slots), spans = new Int32Array(4);
   const codes = new Uint32Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -84,7 +161,12 @@ export function readCityFile(
     }
     let h = Math.imul(r, 0x9e3779b1) >>> 0;
     for (h &= slots - 1; keys[h] !== r && keys[h] !== -1; h = (h + 1) & (slots - 1));
-    if (keys[h] === -1) keys[h] = r, vals[h] = dict.code(placeAt(bytes, base, r, memo));
+    if (keys[h] === -1) {
+      keys[h] = r;
+      vals[h] = placeSpans(bytes, base, r, spans)
+        ? dict.codeAt(bytes, spans)
+        : dict.code(placeAt(bytes, base, r));
+    }
     codes[i] = vals[h];
   }
   return { v: meta.ipVersion, starts, codes };

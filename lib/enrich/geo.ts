@@ -10,7 +10,7 @@ import type { Geo, GeoInfo } from "../deps.ts";
 import { type AsnParts, asnTableFrom } from "./asn.ts";
 import { cityLookup, type CityParts } from "./city_index.ts";
 import { build, type BuildJob, type Built } from "./geo_build.ts";
-import { cacheFile, decodeCache, readCache, sourceIds, writeCache } from "./geo_cache.ts";
+import { cacheFile, decodeCache, readCache, readWhole, sourceIds, writeCache } from "./geo_cache.ts";
 import { parseIp } from "./ip.ts";
 
 export interface GeoPaths {
@@ -140,7 +140,7 @@ async function loadIndex(
   try {
     let built: Built;
     if (await buildInProcess(job, out)) {
-      built = (decodeCache(await Deno.readFile(out))?.value as Built | undefined) ?? build(job);
+      built = (decodeCache(readWhole(out))?.value as Built | undefined) ?? build(job);
       // A partial build (an unreadable file) is not kept: the next start tries that file again.
       if (cached && !built.warnings.length) await Deno.rename(out, cached);
     } else {
@@ -179,11 +179,14 @@ export async function openGeo(paths: GeoPaths = {}): Promise<OpenedGeo> {
   const cityFiles = cityAt ? await filesAt(cityAt, pickMmdb) : [];
   const asnFiles = asnAt ? await filesAt(asnAt, pickAsnCsv) : [];
   const cacheDir = paths.cache === undefined ? `${Deno.cwd()}/data/geo-cache` : paths.cache;
-  const [city, asnParts] = await Promise.all([
-    loadIndex("city", cityFiles, cacheDir, warnings) as Promise<CityParts | null>,
+  // One build per city file (each with its own place dictionary) and one for ASN, side by side.
+  const [asnParts, ...cityParts] = await Promise.all([
     loadIndex("asn", asnFiles, cacheDir, warnings) as Promise<AsnParts | null>,
+    ...cityFiles.map((f) => loadIndex("city", [f], cacheDir, warnings) as Promise<CityParts | null>),
   ]);
-  if (cityAt && !city) warnings.push(`geo: no usable .mmdb file at ${cityAt}; city fields stay null`);
+  const city6 = cityParts.find((c) => c?.v6) ?? null;
+  const city4 = cityParts.find((c) => c?.v4) ?? city6; // a combined file answers IPv4 too
+  if (cityAt && !city4) warnings.push(`geo: no usable .mmdb file at ${cityAt}; city fields stay null`);
   const asn = asnParts && asnParts.v4.asn.length + asnParts.v6.asn.length > 0 ? asnTableFrom(asnParts) : null;
   if (asnAt && !asn) warnings.push(`geo: no ASN ranges found at ${asnAt}; network fields stay null`);
   return {
@@ -191,7 +194,8 @@ export async function openGeo(paths: GeoPaths = {}): Promise<OpenedGeo> {
     lookup(ip: string): GeoInfo {
       const parsed = parseIp(ip);
       if (!parsed) return { country: null, city: null, asn: null, as_org: null };
-      const place = city ? cityLookup(city, parsed) : { country: null, city: null };
+      const part = parsed.v === 4 ? city4 : city6;
+      const place = part ? cityLookup(part, parsed) : { country: null, city: null };
       const net = asn?.lookup(parsed) ?? null;
       return { country: place.country, city: place.city, asn: net?.asn ?? null, as_org: net?.org ?? null };
     },

@@ -213,6 +213,42 @@ export function placeAt(
   return { country: country ? country.toUpperCase() : null, city };
 }
 
+/**
+ * Where a flat record's country_code and city strings lie in the file: out = [countryAt, countryLength,
+ * cityAt, cityLength], -1 for a missing field. False when the record is not flat (MaxMind-style nesting):
+ * use placeAt for those. Lets the caller recognise a place it has seen without making strings.
+ */
+export function placeSpans(b: Uint8Array, base: number, rec: number, out: Int32Array): boolean {
+  let at = follow(b, base, base + rec);
+  const head = header(b, at);
+  if (head.type !== 7) return false;
+  at = head.next;
+  out.fill(-1);
+  for (let i = 0; i < head.size; i++) {
+    const k = follow(b, base, at), kh = header(b, k);
+    at = next(b, base, at);
+    if (kh.type !== 2) return false;
+    const slot = bytesEqual(b, kh.next, kh.size, KEY_COUNTRY_CODE)
+      ? 0
+      : bytesEqual(b, kh.next, kh.size, KEY_CITY)
+      ? 2
+      : -1;
+    if (slot < 0 && bytesEqual(b, kh.next, kh.size, KEY_COUNTRY)) return false;
+    if (slot >= 0) {
+      const v = header(b, follow(b, base, at));
+      if (v.type !== 2) return false;
+      out[slot] = v.next, out[slot + 1] = v.size;
+    }
+    at = next(b, base, at);
+  }
+  return true;
+}
+
+/** Decodes a string the file holds at `at` (placeSpans' positions). */
+export function stringIn(b: Uint8Array, at: number, size: number): string {
+  return utf8(b, at, size);
+}
+
 type Obj = { [k: string]: MmdbValue };
 const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
 
