@@ -125,7 +125,7 @@ async function loadIndex(
   const sources = await sourceIds(kind, files);
   let cached = cacheDir === null ? null : await cacheFile(cacheDir, sources);
   if (cached) {
-    const hit = (await readCache(cached, sources)) as Built | null;
+    const hit = readCache(cached, sources) as Built | null;
     if (hit && !hit.warnings.length) return hit.value;
     await Deno.mkdir(cacheDir!, { recursive: true }).catch((e) => {
       warnings.push(

@@ -92,7 +92,7 @@ export function readWhole(path: string): Uint8Array {
 }
 
 /** Reads a cache; null when absent, unreadable or not for exactly these sources. */
-export async function readCache(file: string, sources: SourceId[]): Promise<unknown | null> {
+export function readCache(file: string, sources: SourceId[]): unknown | null {
   try {
     const got = decodeCache(readWhole(file));
     return got && JSON.stringify(got.sources) === JSON.stringify(sources) ? got.value : null;
