@@ -8,17 +8,35 @@ import { valueString } from "./naive.ts";
 
 export class Interner {
   visitors = new Map<string, number>();
-  sessions = new Map<string, number>();
+  /** session id → number; a session id reused by another visitor is numbered under visitor + id */
+  private bySession = new Map<string, number>();
+  private shared = new Map<string, number>();
+  private owner: number[] = [];
   generation = 0;
+  get sessionCount(): number {
+    return this.owner.length;
+  }
   vis(s: string): number {
     let v = this.visitors.get(s);
     if (v === undefined) this.visitors.set(s, v = this.visitors.size);
     return v;
   }
-  ses(s: string): number {
-    let v = this.sessions.get(s);
-    if (v === undefined) this.sessions.set(s, v = this.sessions.size);
-    return v;
+  /** The number of session `s` of visitor `v` (sessions are a visitor's own, whatever ids clients send). */
+  ses(v: number, s: string): number {
+    const id = this.bySession.get(s);
+    if (id === undefined) {
+      this.bySession.set(s, this.owner.length);
+      this.owner.push(v);
+      return this.owner.length - 1;
+    }
+    if (this.owner[id] === v) return id;
+    const key = `${v}\u0000${s}`;
+    let other = this.shared.get(key);
+    if (other === undefined) {
+      this.shared.set(key, other = this.owner.length);
+      this.owner.push(v);
+    }
+    return other;
   }
 }
 
@@ -64,7 +82,7 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
     if (a !== pa || s !== ps) {
       const aStr = anon.dict[a - 1];
       const v = interner.vis(aStr);
-      const sid = interner.ses(`${aStr}\u0000${session.dict[s - 1]}`);
+      const sid = interner.ses(v, session.dict[s - 1]);
       starts.push(i);
       runSes.push(sid);
       runVis.push(v);
