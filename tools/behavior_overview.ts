@@ -10,6 +10,7 @@ import {
 import type { AggregateResult, HitScope, Row, SessionSeq } from "../lib/query/api.ts";
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
+import { guardedTime } from "../lib/answers/privacy.ts";
 import { byKey, label, rate, resolve, round } from "./common.ts";
 import { defineTool } from "./types.ts";
 
@@ -38,7 +39,7 @@ const output = answerSchema({
   pageviews: compared,
   views_per_session: compared,
   bounce_rate: compared.describe("share 0-1 of sessions with at most one pageview"),
-  session_duration_s: compared.describe("mean session duration in seconds"),
+  session_duration_s: compared.describe("mean session duration in seconds; null under 5 visitors"),
   top_pages: z.array(ranked.extend({ pageviews: z.number() })),
   top_pages_total: z.number(),
   sources: z.array(ranked),
@@ -88,7 +89,7 @@ export default defineTool({
     "length: visitors, engaged visitors, sessions, pageviews, bounce rate, session duration, top pages, sources, " +
     "countries and devices, and bots and AI agents. Use it first for 'how is the site doing' questions; " +
     "follow with behavior_pages, behavior_sources or behavior_trends for detail. Optional `page` limits the " +
-    "numbers to that page's events.",
+    "numbers, crawler requests included, to that page.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
     period: periodInput.optional(),
@@ -135,6 +136,8 @@ export default defineTool({
         timezone: s.timezone,
       };
       hs.filters = [{ field: "verification", op: "neq", value: "spoofed" }];
+      // `page` narrows crawler requests too, as it narrows every other figure of the answer.
+      if (input.page) hs.filters.push({ field: "page", op: "eq", value: input.page });
       return await r.engine.hitsAggregate(hs, { metrics: ["requests"], breakdown: ["category", "crawler"] });
     };
     const [webNow, webBefore, hitsNow, hitsBefore] = await Promise.all([
@@ -181,7 +184,11 @@ export default defineTool({
       pageviews: head("pageviews", 0),
       views_per_session: head("views_per_session", 2),
       bounce_rate: compare(rate(cur[0].totals.bounce_rate), prev ? rate(prev[0].totals.bounce_rate) : null),
-      session_duration_s: head("session_duration_s", 1),
+      // Average times need 5 visitors behind them (answer rule 5), in this period and the one before.
+      session_duration_s: compare(
+        guardedTime(cur[0].totals.session_duration_s ?? null, cur[0].totals.visitors ?? 0),
+        prev ? guardedTime(prev[0].totals.session_duration_s ?? null, prev[0].totals.visitors ?? 0) : null,
+      ),
       top_pages: ranking(
         cur[1],
         prev?.[1] ?? null,

@@ -53,6 +53,7 @@ export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
       touchpoint,
       traffic: o.traffic ?? "visitors (bots and AI agents left out)",
       filter: o.filterLabel ?? null,
+      page: o.page ?? null,
     }),
   };
 }

@@ -11,6 +11,8 @@ export interface ScopeParts {
   touchpoint: Touchpoint | null;
   traffic: string;
   filter?: string | null;
+  /** The page path the answer is limited to, when any. */
+  page?: string | null;
 }
 
 export interface ToolContext {
@@ -26,6 +28,8 @@ export interface ToolContext {
   touchpoint(input: string | undefined): Touchpoint;
   /** A period resolved in the org's timezone and cut to the plan's history (422 when unanswerable). */
   period(input: string | undefined, fallback?: string): ResolvedPeriod;
+  /** Notices of the periods resolved so far (cut to the history limit, no comparison); added to the answer. */
+  periodNotices: string[];
   scope(parts: ScopeParts): Scope;
   /** Takes up to n individual items from this month's allowance; returns how many may be shown. */
   takeItems(n: number): Promise<number>;

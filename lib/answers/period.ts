@@ -52,6 +52,8 @@ export interface ResolvedPeriod extends Window {
   /** True when the plan's history limit moved the start later than asked. */
   cut_by_history: boolean;
   history_days: number;
+  /** What the history limit changed (the period cut, no comparison), for the answer's notices. */
+  notices: string[];
 }
 
 interface Span {
@@ -91,8 +93,17 @@ function span(name: string, today: LocalDate, now: number, tz: string): Span | n
   if (range) {
     const a = parseDate(range[1]);
     const b = parseDate(range[2]);
-    if (!a || !b || compareDates(a, b) > 0) return null;
-    const days = Math.round((Date.UTC(b.y, b.m - 1, b.d) - Date.UTC(a.y, a.m - 1, a.d)) / 86_400_000) + 1;
+    if (!a || !b) return null;
+    if (compareDates(a, b) > 0) {
+      throw invalid(
+        `period "${name}": from is after to; write the earlier date first (${range[2]}..${range[1]})`,
+      );
+    }
+    // A range running past today is cut to today; the previous window has the length of what is left.
+    const last = compareDates(b, today) > 0 ? today : b;
+    const days =
+      Math.round((Date.UTC(last.y, last.m - 1, last.d) - Date.UTC(a.y, a.m - 1, a.d)) / 86_400_000) +
+      1;
     const end = Math.min(
       startOfLocalDay(addDays(b, 1), tz),
       compareDates(b, today) >= 0 ? now + 1 : Infinity,
@@ -120,15 +131,31 @@ export function resolvePeriod(name: string, now: number, tz: string, historyDays
     );
   }
   const cut = from < limitMs;
-  if (cut) from = limitMs;
+  const notices: string[] = [];
+  if (cut) {
+    from = limitMs;
+    notices.push(
+      `period cut to this plan's ${historyDays}-day history: it starts ${formatDate(limitDay)}, not ${
+        formatDate(s.first)
+      }`,
+    );
+  }
   // The previous window: same calendar shape when whole months or days, else the same length.
-  const prevFrom = Math.max(startOfLocalDay(s.previousFirst, tz), limitMs);
+  const prevFrom = startOfLocalDay(s.previousFirst, tz);
   const prevTo = startOfLocalDay(s.first, tz);
   // A period that ends now compares with the same elapsed time of the window before (today so far against
   // yesterday up to this hour); a closed period compares with the whole window before.
   const endsNow = to === now + 1;
   const prevEnd = endsNow ? Math.min(prevTo, prevFrom + (to - from)) : prevTo;
-  const previous = cut || prevTo <= limitMs ? null : { from: prevFrom, to: prevEnd };
+  // A previous window the history limit would shorten gives a misleading change: no comparison instead.
+  const previous = cut || prevFrom < limitMs ? null : { from: prevFrom, to: prevEnd };
+  if (!cut && prevFrom < limitMs) {
+    notices.push(
+      `no comparison with the period before: it starts ${
+        formatDate(s.previousFirst)
+      }, before this plan's ${historyDays}-day history`,
+    );
+  }
   const lastDay = localDateOf(to - 1, tz);
   return {
     name,
@@ -140,5 +167,6 @@ export function resolvePeriod(name: string, now: number, tz: string, historyDays
     previous: previous && previous.to > previous.from ? previous : null,
     cut_by_history: cut,
     history_days: historyDays,
+    notices,
   };
 }

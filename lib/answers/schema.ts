@@ -34,6 +34,7 @@ export const scopeSchema = z.object({
     "which traffic is counted: visitors (bots and AI agents left out), crawlers, all",
   ),
   filter: z.string().nullable().describe("a filter on an event property or a saved cohort, when any"),
+  page: z.string().nullable().describe("the page the figures are limited to, when any (counts stay exact)"),
   history_limit_days: z.number(),
 });
 export type Scope = z.infer<typeof scopeSchema>;

@@ -70,7 +70,7 @@ export async function runTool(
   };
   const answer = await tool.run(ctx, parsed.data);
   await countUsage(app.deps.kv, p.org, kind, 1, now);
-  const extra: string[] = [];
+  const extra: string[] = ctx.periodNotices.filter((n) => !answer.notices.includes(n));
   const near = allowanceNotice(kind, used + 1, p.limits, now, p.org.timezone);
   if (near) extra.push(near);
   if (askedItems) {

@@ -44,6 +44,7 @@ export async function buildToolContext(
   const touchpoints = (await app.directory.touchpoints(p.org.id)).filter((t) => !t.archived)
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   const tz = p.org.timezone;
+  const periodNotices: string[] = [];
   return {
     app,
     org: p.org,
@@ -53,8 +54,12 @@ export async function buildToolContext(
     face,
     touchpoints,
     touchpoint: (input) => pickTouchpoint(touchpoints, p.env, input),
-    period: (input, fallback = DEFAULT_PERIOD) =>
-      resolvePeriod(input ?? fallback, now, tz, p.limits.history_days),
+    period: (input, fallback = DEFAULT_PERIOD) => {
+      const period = resolvePeriod(input ?? fallback, now, tz, p.limits.history_days);
+      for (const n of period.notices) if (!periodNotices.includes(n)) periodNotices.push(n);
+      return period;
+    },
+    periodNotices,
     scope: (parts: ScopeParts): Scope => ({
       period: parts.period
         ? {
@@ -84,6 +89,7 @@ export async function buildToolContext(
         : null,
       traffic: parts.traffic,
       filter: parts.filter ?? null,
+      page: parts.page ?? null,
       history_limit_days: p.limits.history_days,
     }),
     takeItems: async (n) => {

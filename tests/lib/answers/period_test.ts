@@ -95,3 +95,33 @@ Deno.test("periods: every resolved period is non-empty, ends by now and starts a
     },
   ));
 });
+
+Deno.test("periods: a reversed date range is a 422 saying from is after to", () => {
+  assert.throws(
+    () => resolvePeriod("2026-11-10..2026-11-01", NOW, "UTC", 400),
+    (e: HttpError) => e.status === 422 && /from is after to/.test(e.message),
+  );
+});
+
+Deno.test("periods: a range running past today compares with a window as long as the part up to now", () => {
+  // Asked 2026-11-15..2026-11-30 on 2026-11-20 12:00: covers 11-15 to now, 5.5 days.
+  const p = resolvePeriod("2026-11-15..2026-11-30", NOW, "UTC", 400);
+  assert.equal(p.to, NOW + 1);
+  assert.equal(p.to_date, "2026-11-20");
+  // Like last_N_days: the 6 days before, up to the same elapsed time.
+  assert.equal(iso(p.previous!.from), "2026-11-09T00:00:00.000Z");
+  assert.equal(p.previous!.to - p.previous!.from, p.to - p.from, "same length as the capped period");
+});
+
+Deno.test("periods: a previous window the history limit would cut gives no comparison, with notices", () => {
+  // 30-day history starts 2026-10-22; last_28_days starts 10-24 and its previous window 09-26.
+  const p = resolvePeriod("last_28_days", NOW, "UTC", 30);
+  assert.equal(p.cut_by_history, false);
+  assert.equal(p.previous, null);
+  assert.ok(p.notices.some((n) => /no comparison/.test(n) && /30-day history/.test(n)), p.notices.join());
+  const cut = resolvePeriod("last_90_days", NOW, "UTC", 30);
+  assert.ok(cut.notices.some((n) => /period cut/.test(n) && /2026-10-22/.test(n)), cut.notices.join());
+  const whole = resolvePeriod("last_7_days", NOW, "UTC", 30);
+  assert.deepEqual(whole.notices, []);
+  assert.notEqual(whole.previous, null);
+});
