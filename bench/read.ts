@@ -27,6 +27,7 @@ const EVENTS = arg("events", 1_000_000),
   DAYS = arg("days", 30),
   WARM = arg("warm", 5);
 const DAY = 86_400_000;
+const loadAtStart = Deno.loadavg();
 const mb = (b: number) => Math.round(b / 1048576);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const log = (...a: unknown[]) => console.error(...a);
@@ -193,6 +194,12 @@ for (const [name, run] of Object.entries(queries)) {
 const mem = Deno.memoryUsage();
 const out = {
   bench: "read engine",
+  // the machine is shared: its load says how much of the two cores this run really had
+  machine: {
+    cores: navigator.hardwareConcurrency,
+    load_average_at_end: Deno.loadavg(),
+    load_average_at_start: loadAtStart,
+  },
   events: gen.events,
   hits: gen.hits,
   visitors: VISITORS,
