@@ -7,7 +7,7 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import { FEWER_THAN_5, guardedVisitors, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, type GuardedCount, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import { bucketsBetween, type EventField, type Filter } from "../lib/query/api.ts";
 import { label, resolve } from "./common.ts";
@@ -34,8 +34,8 @@ const point = z.object({
       "day of week 1-7 (Monday 1)",
   ),
   visitors: count.optional(),
-  events: z.number().optional(),
-  sessions: z.number().optional(),
+  events: count.optional(),
+  sessions: count.optional(),
   by: z.record(z.string(), count).optional().describe("the same figure per split value"),
 });
 
@@ -47,7 +47,7 @@ const output = answerSchema({
   total: z.object({ value: count.nullable(), previous: count.nullable(), change: z.number().nullable() })
     .describe("the figure over the whole period against the previous period"),
   series: z.array(point),
-  splits: z.array(z.object({ name: z.string(), visitors: count, events: z.number(), sessions: z.number() })),
+  splits: z.array(z.object({ name: z.string(), visitors: count, events: count, sessions: count })),
   splits_total: z.number(),
   splits_withheld: z.number().describe(
     "property values sent by fewer than 5 visitors, counted but not named",
@@ -60,8 +60,8 @@ export default defineTool({
     "One event (default $pageview) or its audience over time: visitors, events or sessions per hour, " +
     "day, week or month, or by hour of day or day of week, with the period total against the previous period. " +
     "Optionally split by page, country, device, browser, source, channel or an event property (the top 5 " +
-    "values), and filter to visitors whose event carried a property value (then groups under 5 visitors read " +
-    "'fewer than 5'). Hourly series cover at most 14 days.",
+    "values), and filter to visitors whose event carried a property value (then any visitor, event or session " +
+    "count of a group of 1 to 4 visitors reads 'fewer than 5'). Hourly series cover at most 14 days.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
     period: periodInput.optional(),
@@ -95,7 +95,9 @@ export default defineTool({
     });
     const interval = input.interval ??
       (r.period.name === "today" || r.period.name === "yesterday" ? "hour" : "day");
-    if (interval === "hour" && r.period.to - r.period.from > HOUR_MAX_DAYS * 86_400_000 + 1) {
+    // Local calendar days, not milliseconds: 14 days across the autumn change last 14 days and one hour.
+    const days = Math.round((Date.parse(r.period.to_date) - Date.parse(r.period.from_date)) / 86_400_000) + 1;
+    if (interval === "hour" && days > HOUR_MAX_DAYS) {
       throw invalid(
         `hourly series cover at most ${HOUR_MAX_DAYS} days; use interval day or a shorter period`,
       );
@@ -106,59 +108,75 @@ export default defineTool({
       ? SPLIT_FIELD[input.split_by]
       : null;
     const metrics = ["visitors", "events", "sessions"] as const;
+    // Under a property filter every count needs its visitors beside it, to tell a small group (rule 5).
+    const asked: ("visitors" | "events" | "sessions")[] = metric === "visitors"
+      ? ["visitors"]
+      : [metric, "visitors"];
     const [whole, prevWhole, series] = await Promise.all([
       r.engine.aggregate(r.scope, { metrics: [...metrics], ...(field ? { breakdown: [field] } : {}) }),
-      r.previous ? r.engine.aggregate(r.previous, { metrics: [metric] }) : Promise.resolve(null),
+      r.previous ? r.engine.aggregate(r.previous, { metrics: asked }) : Promise.resolve(null),
       r.engine.aggregate(r.scope, {
-        metrics: [metric],
+        metrics: asked,
         bucket: interval,
         ...(field ? { breakdown: [field] } : {}),
       }),
     ]);
-    const show = (v: number) => metric === "visitors" ? guardedVisitors(v, propFiltered) : v;
-    const guardedTotal = (c: Compared) => {
-      if (metric !== "visitors" || !propFiltered) return c;
-      const small = (v: number | null) => v !== null && v > 0 && v < SMALL_GROUP;
+    /** A count of a group of `visitors`: 1 to 4 visitors under a property filter read "fewer than 5". */
+    const show = (value: number, visitors: number): GuardedCount =>
+      propFiltered && visitors > 0 && visitors < SMALL_GROUP ? FEWER_THAN_5 : value;
+    const guardedTotal = (c: Compared, visNow: number | null, visBefore: number | null) => {
+      const small = (v: number | null) => propFiltered && v !== null && v > 0 && v < SMALL_GROUP;
       return {
-        value: c.value === null ? null : show(c.value),
-        previous: c.previous === null ? null : show(c.previous),
-        change: small(c.value) || small(c.previous) ? null : c.change,
+        value: c.value === null ? null : show(c.value, visNow ?? 0),
+        previous: c.previous === null ? null : show(c.previous, visBefore ?? 0),
+        change: small(visNow) || small(visBefore) ? null : c.change,
       };
     };
 
-    // Split values: the top 5 by visitors; property values need 5 visitors to be named.
+    // Split values: the top 5 by visitors; property values need 5 visitors to be named. Events without the
+    // property (the null row) are no value at all: neither named, nor withheld, nor in the total.
     let splitRows = field ? whole.rows : [];
+    let splitsTotal = field ? whole.total_rows : 0;
     let withheld = 0;
     if (field && input.split_by === "property") {
-      const named = splitRows.filter((x) =>
-        (x.metrics.visitors ?? 0) >= SMALL_GROUP && x.key[field] !== null
-      );
-      withheld = splitRows.length - named.length;
+      const valued = splitRows.filter((x) => x.key[field] !== null && x.key[field] !== undefined);
+      splitsTotal -= splitRows.length - valued.length;
+      const named = valued.filter((x) => (x.metrics.visitors ?? 0) >= SMALL_GROUP);
+      withheld = valued.length - named.length;
       splitRows = named;
     }
     const top = splitRows.slice(0, MAX_SPLITS);
     const topNames = new Set(top.map((x) => label(x.key[field!])));
 
-    const points = new Map<string, { bucket: string | number; total: number; by: Record<string, number> }>();
+    interface Cell {
+      value: number;
+      visitors: number;
+    }
+    const empty = (): Cell => ({ value: 0, visitors: 0 });
+    const cell = (m: Partial<Record<string, number | null>>): Cell => ({
+      value: m[metric] ?? 0,
+      visitors: m.visitors ?? 0,
+    });
+    const points = new Map<string, { bucket: string | number; total: Cell; by: Record<string, Cell> }>();
     for (const b of bucketsBetween(r.period.from, r.period.to, interval, ctx.org.timezone)) {
-      points.set(String(b.label), { bucket: b.label, total: 0, by: {} });
+      points.set(String(b.label), { bucket: b.label, total: empty(), by: {} });
     }
     if (!field) {
       for (const row of series.rows) {
         const p = points.get(String(row.key.bucket));
-        if (p) p.total = row.metrics[metric] ?? 0;
+        if (p) p.total = cell(row.metrics);
       }
     } else {
       // With a split, the bucket total of visitors or sessions comes from an unsplit query (not additive).
-      const unsplit = await r.engine.aggregate(r.scope, { metrics: [metric], bucket: interval });
+      const unsplit = await r.engine.aggregate(r.scope, { metrics: asked, bucket: interval });
       for (const row of unsplit.rows) {
         const p = points.get(String(row.key.bucket));
-        if (p) p.total = row.metrics[metric] ?? 0;
+        if (p) p.total = cell(row.metrics);
       }
       for (const row of series.rows) {
         const name = label(row.key[field]);
         const p = points.get(String(row.key.bucket));
-        if (p && topNames.has(name)) p.by[name] = row.metrics[metric] ?? 0;
+        if (p && topNames.has(name)) p.by[name] = cell(row.metrics);
       }
     }
     const totalNow = whole.totals[metric] ?? 0;
@@ -168,22 +186,38 @@ export default defineTool({
       metric,
       interval,
       split_by: input.split_by ?? null,
-      total: guardedTotal(compare(totalNow, prevWhole ? prevWhole.totals[metric] ?? 0 : null)),
+      total: guardedTotal(
+        compare(totalNow, prevWhole ? prevWhole.totals[metric] ?? 0 : null),
+        whole.totals.visitors ?? 0,
+        prevWhole ? prevWhole.totals.visitors ?? 0 : null,
+      ),
       series: [...points.values()].map((p) => ({
         bucket: p.bucket,
-        [metric]: show(p.total),
-        ...(field ? { by: Object.fromEntries([...topNames].map((n) => [n, show(p.by[n] ?? 0)])) } : {}),
+        [metric]: show(p.total.value, p.total.visitors),
+        ...(field
+          ? {
+            by: Object.fromEntries(
+              [...topNames].map((n) => {
+                const c = p.by[n] ?? empty();
+                return [n, show(c.value, c.visitors)];
+              }),
+            ),
+          }
+          : {}),
       })),
-      splits: top.map((x) => ({
-        name: label(x.key[field!]),
-        visitors: guardedVisitors(x.metrics.visitors ?? 0, propFiltered),
-        events: x.metrics.events ?? 0,
-        sessions: x.metrics.sessions ?? 0,
-      })),
-      splits_total: field ? whole.total_rows : 0,
+      splits: top.map((x) => {
+        const visitors = x.metrics.visitors ?? 0;
+        return {
+          name: label(x.key[field!]),
+          visitors: show(visitors, visitors),
+          events: show(x.metrics.events ?? 0, visitors),
+          sessions: show(x.metrics.sessions ?? 0, visitors),
+        };
+      }),
+      splits_total: splitsTotal,
       splits_withheld: withheld,
       notices: propFiltered
-        ? ['filtered on an event property: groups of 1 to 4 visitors read "fewer than 5"']
+        ? ['filtered on an event property: counts of groups of 1 to 4 visitors read "fewer than 5"']
         : [],
     };
   },

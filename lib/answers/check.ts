@@ -86,6 +86,15 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
       if (filtered && typeof v === "number" && v > 0 && v < SMALL_GROUP) {
         out.push(`${path}: ${v} visitors under a filter must read "fewer than 5"`);
       }
+      // The events or sessions of a small group would tell its size as well as its visitors do.
+      if (filtered && v === "fewer than 5") {
+        for (const k of ["events", "sessions", "pageviews"]) {
+          const c = obj[k];
+          if (typeof c === "number" && c > 0) {
+            out.push(`${path}.${k}: a count of fewer than 5 visitors is exact`);
+          }
+        }
+      }
       const n = typeof v === "number" ? v : v === "fewer than 5" ? 0 : null;
       if (n !== null && n < SMALL_GROUP) {
         if ("value" in obj && typeof obj.value === "string" && obj.value !== "") {

@@ -112,3 +112,21 @@ Deno.test("answer rules: IPv4 and IPv6 addresses and service keys in property va
   assert.deepEqual((out.values as { value: string }[]).map((v) => v.value), ["[ip]", "[ip]", "[key]"]);
   assert.ok(checkAnswer({ scope, x: "fe80::1", notices: [] }).some((v) => /IP address/.test(v)));
 });
+
+Deno.test("answer checker: under a filter, events or sessions of a group read 'fewer than 5' must not be exact", () => {
+  const filtered = { ...scope, filter: "sign_up.plan = team" };
+  const bad = {
+    scope: filtered,
+    splits: [{ name: "mobile", visitors: "fewer than 5", events: 3, sessions: 2 }],
+  };
+  const problems = checkAnswer({ ...bad, splits_total: 1, notices: [] });
+  assert.ok(problems.some((p) => /splits\[0\]\.events/.test(p)), problems.join());
+  assert.ok(problems.some((p) => /splits\[0\]\.sessions/.test(p)), problems.join());
+  const good = {
+    scope: filtered,
+    splits: [{ name: "mobile", visitors: "fewer than 5", events: "fewer than 5", sessions: "fewer than 5" }],
+    splits_total: 1,
+    notices: [],
+  };
+  assert.deepEqual(checkAnswer(good), []);
+});
