@@ -9,6 +9,8 @@ import type { Batch, Column } from "./columns.ts";
 export interface ColumnEntry {
   name: string;
   kind: "str" | "num";
+  /** the dictionary is packed UTF-8 ([u32 count][u32 offsets][bytes]) instead of JSON */
+  packed?: boolean;
   width: 1 | 2 | 4 | 8;
   /** the compressed segment holding the column, as a byte range of the part blob */
   off: number;
@@ -39,15 +41,42 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 export const compress = (b: Uint8Array) => pipe(b, new CompressionStream(FORMAT));
 export const decompress = (b: Uint8Array) => pipe(b, new DecompressionStream(FORMAT));
 
+/** Dictionaries of ids (unique strings, interned by their bytes at query time) are packed, not JSON. */
+const PACKED = new Set(["anon", "session"]);
+
+function packDict(dict: string[]): Uint8Array {
+  const parts = dict.map((d) => enc.encode(d));
+  const total = parts.reduce((s, p) => s + p.length, 0);
+  const out = new Uint8Array(4 + 4 * (dict.length + 1) + total);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, dict.length, true);
+  let at = 0;
+  parts.forEach((p, k) => {
+    dv.setUint32(4 + 4 * k, at, true);
+    out.set(p, 4 + 4 * (dict.length + 1) + at);
+    at += p.length;
+  });
+  dv.setUint32(4 + 4 * dict.length, at, true);
+  return out;
+}
+
+function unpackDict(block: Uint8Array): { offsets: Uint32Array; bytes: Uint8Array } {
+  const count = new DataView(block.buffer, block.byteOffset, block.byteLength).getUint32(0, true);
+  const offsets = new Uint32Array(count + 1);
+  const dv = new DataView(block.buffer, block.byteOffset + 4, 4 * (count + 1));
+  for (let k = 0; k <= count; k++) offsets[k] = dv.getUint32(4 * k, true);
+  return { offsets, bytes: block.slice(4 + 4 * (count + 1)) };
+}
+
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
-function columnBytes(c: Column): { bytes: Uint8Array; width: ColumnEntry["width"] } {
+function columnBytes(c: Column, packed = false): { bytes: Uint8Array; width: ColumnEntry["width"] } {
   if (c.kind === "num") {
     return { bytes: new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), width: 8 };
   }
-  const dict = enc.encode(JSON.stringify(c.dict));
+  const dict = packed ? packDict(c.dict) : enc.encode(JSON.stringify(c.dict));
   const head = 4 + dict.length;
   const pad = (4 - (head % 4)) % 4;
   const out = new Uint8Array(head + pad + c.codes.byteLength);
@@ -68,7 +97,11 @@ export async function encodeBatch(b: Batch): Promise<EncodedBatch> {
   const segments: Uint8Array[] = [];
   let off = 0;
   for (const group of groups) {
-    const raws = group.map((name) => ({ name, ...columnBytes(b.cols[name]) }));
+    const raws = group.map((name) => ({
+      name,
+      packed: PACKED.has(name) && b.cols[name].kind === "str",
+      ...columnBytes(b.cols[name], PACKED.has(name)),
+    }));
     const size = raws.reduce((s, r) => s + r.bytes.length + pad8(r.bytes.length), 0);
     const raw = new Uint8Array(size);
     const entries: ColumnEntry[] = [];
@@ -83,14 +116,15 @@ export async function encodeBatch(b: Batch): Promise<EncodedBatch> {
         len: 0,
         at,
         bytes: r.bytes.length,
+        ...(r.packed ? { packed: true } : {}),
       });
       at += r.bytes.length + pad8(r.bytes.length);
     }
-    const packed = await compress(raw);
-    for (const e of entries) Object.assign(e, { off, len: packed.length });
+    const squeezed = await compress(raw);
+    for (const e of entries) Object.assign(e, { off, len: squeezed.length });
     columns.push(...entries);
-    segments.push(packed);
-    off += packed.length;
+    segments.push(squeezed);
+    off += squeezed.length;
   }
   const blob = new Uint8Array(off);
   let at = 0;
@@ -116,13 +150,20 @@ function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array): Column {
     : entry.width === 2
     ? new Uint16Array(raw.buffer, start, n).slice()
     : new Uint32Array(raw.buffer, start, n).slice();
-  // the dictionary is parsed on first use: many columns are never read by a given question
+  // the dictionary is turned into strings on first use: many columns are never read by a given question
   const dictBytes = raw.slice(4, 4 + dictLen);
+  const packed = entry.packed ? unpackDict(dictBytes) : undefined;
   let dict: string[] | undefined;
-  const col = { kind: "str", codes, dictBytes: dictLen } as Column;
+  const col = { kind: "str", codes, dictBytes: dictLen, packed } as Column;
   Object.defineProperty(col, "dict", {
     enumerable: true,
-    get: () => (dict ??= JSON.parse(dec.decode(dictBytes)) as string[]),
+    get: () =>
+      dict ??= packed
+        ? Array.from(
+          { length: packed.offsets.length - 1 },
+          (_, k) => dec.decode(packed.bytes.subarray(packed.offsets[k], packed.offsets[k + 1])),
+        )
+        : JSON.parse(dec.decode(dictBytes)) as string[],
   });
   return col;
 }

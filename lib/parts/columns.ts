@@ -9,6 +9,8 @@ export interface StrCol {
   codes: Uint8Array | Uint16Array | Uint32Array;
   /** encoded dictionary size, when decoded from a part (for memory accounting) */
   dictBytes?: number;
+  /** the dictionary as UTF-8 bytes, entry k (code k + 1) at bytes[offsets[k]..offsets[k + 1]) */
+  packed?: { offsets: Uint32Array; bytes: Uint8Array };
 }
 
 export interface NumCol {

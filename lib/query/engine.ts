@@ -16,7 +16,7 @@ export function createEngine(deps: Deps): Engine {
   const ctxOf = async (s: Scope) => {
     const { batches } = await source.events(s.org, s.env, s.from, s.to);
     const interner = source.interner(s.org, s.env);
-    return makeCtx(batches, s, interner.visitors.size, interner.sessionCount);
+    return makeCtx(batches, s, interner.visitorCount, interner.sessionCount);
   };
   return {
     aggregate: async (s, o) => aggregateMany(await ctxOf(s), [o])[0],

@@ -5,40 +5,9 @@
  */
 import type { Batch, NumCol, StrCol } from "../parts/columns.ts";
 import { valueString } from "./naive.ts";
+import type { Interner } from "./intern.ts";
 
-export class Interner {
-  visitors = new Map<string, number>();
-  /** session id → number; a session id reused by another visitor is numbered under visitor + id */
-  private bySession = new Map<string, number>();
-  private shared = new Map<string, number>();
-  private owner: number[] = [];
-  generation = 0;
-  get sessionCount(): number {
-    return this.owner.length;
-  }
-  vis(s: string): number {
-    let v = this.visitors.get(s);
-    if (v === undefined) this.visitors.set(s, v = this.visitors.size);
-    return v;
-  }
-  /** The number of session `s` of visitor `v` (sessions are a visitor's own, whatever ids clients send). */
-  ses(v: number, s: string): number {
-    const id = this.bySession.get(s);
-    if (id === undefined) {
-      this.bySession.set(s, this.owner.length);
-      this.owner.push(v);
-      return this.owner.length - 1;
-    }
-    if (this.owner[id] === v) return id;
-    const key = `${v}\u0000${s}`;
-    let other = this.shared.get(key);
-    if (other === undefined) {
-      this.shared.set(key, other = this.owner.length);
-      this.owner.push(v);
-    }
-    return other;
-  }
-}
+export { Interner } from "./intern.ts";
 
 export interface EvBatch {
   b: Batch;
@@ -76,20 +45,30 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
   const anon = b.cols.anon as StrCol, session = b.cols.session as StrCol;
   const vis = new Uint32Array(n), ses = new Uint32Array(n);
   const starts: number[] = [], runSes: number[] = [], runVis: number[] = [];
-  let pa = -1, ps = -1;
+  let pa = -1, ps = -1, v = 0;
+  // a part's dictionaries are packed bytes: numbered without making strings (see intern.ts)
+  const visOf = new Int32Array(anon.packed ? anon.packed.offsets.length : anon.dict.length + 1).fill(-1);
   for (let i = 0; i < n; i++) {
     const a = anon.codes[i], s = session.codes[i];
     if (a !== pa || s !== ps) {
-      const aStr = anon.dict[a - 1];
-      const v = interner.vis(aStr);
-      const sid = interner.ses(v, session.dict[s - 1]);
+      if (a !== pa) {
+        v = visOf[a];
+        if (v < 0) {
+          v = visOf[a] = anon.packed
+            ? interner.visBytes(anon.packed.bytes, anon.packed.offsets[a - 1], anon.packed.offsets[a])
+            : interner.vis(anon.dict[a - 1]);
+        }
+      }
+      const sid = session.packed
+        ? interner.sesBytes(v, session.packed.bytes, session.packed.offsets[s - 1], session.packed.offsets[s])
+        : interner.ses(v, session.dict[s - 1]);
       starts.push(i);
       runSes.push(sid);
       runVis.push(v);
       pa = a;
       ps = s;
     }
-    vis[i] = runVis[runVis.length - 1];
+    vis[i] = v;
     ses[i] = runSes[runSes.length - 1];
   }
   starts.push(n);

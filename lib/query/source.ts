@@ -44,7 +44,7 @@ export class Source {
   interner(org: string, env: EnvName): Interner {
     const k = `${org}|${env}`;
     let i = this.interners.get(k);
-    if (!i || i.visitors.size > 5_000_000) {
+    if (!i || i.visitorCount > 5_000_000) {
       // a fresh numbering invalidates prepared batches of this environment: their cache keys carry it
       const fresh = new Interner();
       fresh.generation = (i?.generation ?? 0) + 1;
