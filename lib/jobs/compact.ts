@@ -114,6 +114,8 @@ export async function compact(
     for (let round = 0; round < 1000; round++) {
       const raw = await closedRaw(kv, org, env, kind, cutoff, opts.maxRows ?? 50_000);
       if (raw.length === 0) break;
+      // a long backlog keeps the lease: no second run starts on the same raw keys meanwhile
+      mark.lease_until = deps.clock.now() + LEASE_MS;
       for (const group of byDay(raw, kind)) {
         await publish(deps, org, env, kind, group, mark, markKey, opts);
         report.parts++;
