@@ -63,7 +63,10 @@ const output = answerSchema({
     paths_checked: z.number(),
     paths_disallowed: z.number(),
     disallowed_examples: z.array(z.string()),
-    requests: z.number().describe("requests in the period (server SDK and web SDK hits, spoofed left out)"),
+    requests: z.number().describe(
+      "requests in the period reported by the server SDK, spoofed left out (agents that ran the web SDK are " +
+        "counted by behavior_overview)",
+    ),
   })),
   crawlers_total: z.number(),
   refusals: z.array(z.object({

@@ -1,4 +1,7 @@
-/** The ready-made prompts the MCP server offers assistants that support prompts (spec: MCP server). */
+/**
+ * The ready-made prompts the MCP server offers assistants that support prompts (spec: MCP server). A prompt
+ * names only tools that exist: the app-review prompt waits for the feedback tools (docs/read-api.md).
+ */
 
 export interface ReadyPrompt {
   name: string;
@@ -49,21 +52,14 @@ export const PROMPTS: readonly ReadyPrompt[] = [
       `requests refused or failed per crawler. Suggest fixes in order of impact.`,
   },
   {
-    name: "review_themes",
-    title: "Review themes this month",
-    description: "Topics, sentiment and rising themes in app reviews this month.",
-    args: [],
-    text: () =>
-      `Summarize app-review themes this month. Call feedback_themes with period this_month and feedback_summary. ` +
-      `Name rising themes and the share of negative reviews against last month. Quote no reviewer.`,
-  },
-  {
     name: "product_pulse",
     title: "Product pulse",
-    description: "Behavior and reviews together: how the product is doing this month.",
+    description:
+      "How the product is doing this month: headline numbers, the events people do, and the trend.",
     args: [tpArg],
     text: (a) =>
       `Give a product pulse${site(a)} for this_month: call behavior_overview and behavior_events, then ` +
-      `feedback_summary and feedback_themes. Connect what visitors do with what reviewers say, in five bullets.`,
+      `behavior_trends for the custom event that moved most. Connect what visitors do with where they come ` +
+      `from, in five bullets. (App-review themes are not available through these tools yet.)`,
   },
 ];
