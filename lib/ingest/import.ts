@@ -91,12 +91,22 @@ export async function importNdjson(
 
   let group: BehaviorEventInput[] = [];
   let arrival: Arrival | null = null;
+  // Up to 8 batches are stored at once (each batch stays whole; dedupe holds across them), memory bounded.
+  const inFlight = new Set<Promise<void>>();
   const flushEvents = async () => {
     if (!group.length || !arrival) return;
-    const r = await ingestWebEvents(ctx, target, group, arrival);
-    result.imported += r.stored;
-    result.duplicates += r.duplicates;
+    const batch = group, at = arrival;
     group = [];
+    const job: Promise<void> = ingestWebEvents(ctx, target, batch, at).then((r) => {
+      result.imported += r.stored;
+      result.duplicates += r.duplicates;
+    }).finally(() => inFlight.delete(job));
+    inFlight.add(job);
+    if (inFlight.size >= 8) await Promise.race(inFlight);
+  };
+  const drainEvents = async () => {
+    await flushEvents();
+    await Promise.all(inFlight);
   };
 
   // Hits are sent in groups whose timestamps lie within 6 days: the group's newest timestamp is its
@@ -186,7 +196,7 @@ export async function importNdjson(
     }
     group.push(parsed.data);
   }
-  await flushEvents();
+  await drainEvents();
   await flushHits();
   return result;
 }
