@@ -12,6 +12,7 @@ import { invalid } from "../lib/errors.ts";
 import { bucketsBetween, type EventField, type Filter } from "../lib/query/api.ts";
 import { label, resolve } from "./common.ts";
 import { defineTool } from "./types.ts";
+import { HOUR_MS, offsetLabel, repeatedHours } from "./trends_hours.ts";
 
 const INTERVALS = ["hour", "day", "week", "month", "hour_of_day", "day_of_week"] as const;
 const SPLITS = ["page", "country", "device", "browser", "source", "channel", "property"] as const;
@@ -30,7 +31,8 @@ const HOUR_MAX_DAYS = 14;
 const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
 const point = z.object({
   bucket: z.union([z.string(), z.number()]).describe(
-    "hour 2026-11-20T13:00, day 2026-11-20, week (Monday) 2026-11-16, month 2026-11, hour of day 0-23, " +
+    "hour 2026-11-20T13:00 (an hour the autumn clock change repeats comes twice, with its UTC offset: " +
+      "2026-10-25T02:00+02:00 then 2026-10-25T02:00+01:00), day 2026-11-20, week (Monday) 2026-11-16, month 2026-11, hour of day 0-23, " +
       "day of week 1-7 (Monday 1)",
   ),
   visitors: count.optional(),
@@ -179,6 +181,31 @@ export default defineTool({
         if (p && topNames.has(name)) p.by[name] = cell(row.metrics);
       }
     }
+    // An autumn repeated hour: two points, each asked for apart (the engine merges them under one label).
+    const pointList = [...points.values()];
+    if (interval === "hour") {
+      for (const rh of repeatedHours(r.period.from, r.period.to, ctx.org.timezone)) {
+        const at = pointList.findIndex((p) => p.bucket === rh.label);
+        if (at < 0) continue;
+        const halves = await Promise.all([rh.first, rh.second].map(async (start) => {
+          const res = await r.engine.aggregate(
+            { ...r.scope, from: start, to: Math.min(start + HOUR_MS, r.period.to) },
+            { metrics: asked, ...(field ? { breakdown: [field] } : {}) },
+          );
+          const by: Record<string, Cell> = {};
+          for (const row of field ? res.rows : []) {
+            const name = label(row.key[field!]);
+            if (topNames.has(name)) by[name] = cell(row.metrics);
+          }
+          return {
+            bucket: `${rh.label}${offsetLabel(start, ctx.org.timezone)}`,
+            total: cell(res.totals),
+            by,
+          };
+        }));
+        pointList.splice(at, 1, ...halves);
+      }
+    }
     const totalNow = whole.totals[metric] ?? 0;
     return {
       scope: r.answerScope,
@@ -191,7 +218,7 @@ export default defineTool({
         whole.totals.visitors ?? 0,
         prevWhole ? prevWhole.totals.visitors ?? 0 : null,
       ),
-      series: [...points.values()].map((p) => ({
+      series: pointList.map((p) => ({
         bucket: p.bucket,
         [metric]: show(p.total.value, p.total.visitors),
         ...(field

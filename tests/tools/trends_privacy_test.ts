@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { checkAnswer } from "../../lib/answers/check.ts";
 import { harness } from "./harness.ts";
 import { countBy, distinct, humans } from "./expect.ts";
+import { storeSite } from "./generate.ts";
 
 const W28 = { from: Date.parse("2026-10-24T00:00:00Z"), to: Date.parse("2026-11-20T12:00:00Z") + 1 };
 
@@ -78,5 +79,37 @@ Deno.test("behavior_trends: an hourly series of 14 local days across the autumn 
   const tooLong = await h.askRaw("behavior_trends", { period: "2026-10-19..2026-11-02", interval: "hour" });
   assert.equal(tooLong.status, 422);
   await tooLong.body?.cancel();
+  h.close();
+});
+
+Deno.test("behavior_trends: the hour the autumn change repeats gives two points, each counted apart", async () => {
+  const h = await harness({ timezone: "Europe/Berlin" });
+  // Berlin repeats 02:00-03:00 on 2026-10-25: first at 00:00Z (+02:00), then at 01:00Z (+01:00).
+  const day = { from: Date.parse("2026-10-24T22:00:00Z"), to: Date.parse("2026-10-25T23:00:00Z") };
+  // Pageviews in both 02:00 hours: 2 in the first, 3 in the second.
+  const model = h.site.events.find((e) => e.traffic === "human" && e.event_type === "$pageview")!;
+  const extra = [0, 1, 2, 3, 4].map((i) => {
+    const t = Date.parse(i < 2 ? "2026-10-25T00:30:00Z" : "2026-10-25T01:30:00Z") + i * 1000;
+    return { ...model, id: `20000000-0000-4000-8000-00000000000${i}`, received_at: t };
+  });
+  await storeSite(h.deps.kv, { events: extra, hits: [], identifiers: [] });
+  h.site.events.push(...extra);
+  const views = humans(h.site.events, day).filter((e) => e.event_type === "$pageview");
+  const inHour = (start: number) =>
+    views.filter((e) => e.received_at >= start && e.received_at < start + 3_600_000).length;
+  const a = await h.ask("behavior_trends", {
+    period: "2026-10-25..2026-10-25",
+    interval: "hour",
+    metric: "events",
+  });
+  assert.equal(a.series.length, 25);
+  const first = a.series.find((p: { bucket: string }) => p.bucket === "2026-10-25T02:00+02:00");
+  const second = a.series.find((p: { bucket: string }) => p.bucket === "2026-10-25T02:00+01:00");
+  assert.ok(
+    inHour(Date.parse("2026-10-25T00:00:00Z")) >= 2 && inHour(Date.parse("2026-10-25T01:00:00Z")) >= 3,
+  );
+  assert.equal(first.events, inHour(Date.parse("2026-10-25T00:00:00Z")));
+  assert.equal(second.events, inHour(Date.parse("2026-10-25T01:00:00Z")));
+  assert.equal(a.series.reduce((n: number, p: { events: number }) => n + p.events, 0), views.length);
   h.close();
 });
