@@ -95,6 +95,21 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
           }
         }
       }
+      // A compared time ({value, previous}) beside compared visitors: each side needs 5 visitors.
+      const vc = v && typeof v === "object" ? v as Record<string, unknown> : null;
+      if (vc) {
+        for (const [k, t] of Object.entries(obj)) {
+          if (!TIME_FIELDS.test(k) || !t || typeof t !== "object") continue;
+          for (const side of ["value", "previous"]) {
+            const seen = vc[side];
+            const time = (t as Record<string, unknown>)[side];
+            const few = seen === "fewer than 5" || (typeof seen === "number" && seen < SMALL_GROUP);
+            if (few && time !== null && time !== undefined) {
+              out.push(`${path ? `${path}.` : ""}${k}.${side}: a time given for fewer than 5 visitors`);
+            }
+          }
+        }
+      }
       const n = typeof v === "number" ? v : v === "fewer than 5" ? 0 : null;
       if (n !== null && n < SMALL_GROUP) {
         if ("value" in obj && typeof obj.value === "string" && obj.value !== "") {

@@ -130,3 +130,14 @@ Deno.test("answer checker: under a filter, events or sessions of a group read 'f
   };
   assert.deepEqual(checkAnswer(good), []);
 });
+
+Deno.test("answer checker: a compared session duration beside fewer than 5 visitors is flagged", () => {
+  const answer = (duration: number | null) => ({
+    scope,
+    visitors: { value: 1, previous: 12, change: null },
+    session_duration_s: { value: duration, previous: 40.2, change: null },
+    notices: [],
+  });
+  assert.ok(checkAnswer(answer(31.5)).some((p) => /session_duration_s\.value/.test(p)));
+  assert.deepEqual(checkAnswer(answer(null)), []);
+});
