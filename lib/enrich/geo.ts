@@ -89,7 +89,7 @@ async function resolve(path: string | null | undefined, pkg: string, what: strin
 const BUILDER = new URL("./geo_build.ts", import.meta.url);
 
 /** Runs geo_build.ts as a process writing `out`; false when no process can be started here. */
-async function buildInProcess(job: BuildJob, out: string): Promise<boolean> {
+async function buildInChild(job: BuildJob, out: string): Promise<boolean> {
   if (BUILDER.protocol !== "file:") return false;
   let result;
   try {
@@ -112,6 +112,14 @@ async function buildInProcess(job: BuildJob, out: string): Promise<boolean> {
     return false; // no permission to run a process, or no deno binary to run
   }
   return result.success;
+}
+
+function readBuilt(file: string): Built | null {
+  try {
+    return (decodeCache(readWhole(file))?.value as Built | undefined) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** One index: from its cache when that matches the sources, else built (in a process) and cached. */
@@ -138,14 +146,15 @@ async function loadIndex(
   const out = `${cached ?? tempBase}.${crypto.randomUUID()}.tmp`;
   const job = { kind, sources };
   try {
-    let built: Built;
-    if (await buildInProcess(job, out)) {
-      built = (decodeCache(readWhole(out))?.value as Built | undefined) ?? build(job);
-      // A partial build (an unreadable file) is not kept: the next start tries that file again.
-      if (cached && !built.warnings.length) await Deno.rename(out, cached);
-    } else {
-      built = build(job);
-      if (cached && !built.warnings.length) await writeCache(cached, sources, built);
+    const fromChild = (await buildInChild(job, out)) ? readBuilt(out) : null;
+    const built = fromChild ?? build(job); // no child process possible here: build in this one
+    // A partial build (an unreadable file) is not kept: the next start tries that file again.
+    if (cached && !built.warnings.length) {
+      await (fromChild ? Deno.rename(out, cached) : writeCache(cached, sources, built)).catch((e) =>
+        warnings.push(
+          `geo: cannot write the index cache ${cached}: ${(e as Error).message}; next start builds`,
+        )
+      );
     }
     warnings.push(...built.warnings);
     return built.value;
