@@ -183,20 +183,13 @@ export function placeAt(
   b: Uint8Array,
   base: number,
   rec: number,
-  memo: Map<number, MmdbValue> = new Map(),
 ): { country: string | null; city: string | null } {
   let at = follow(b, base, base + rec);
   const head = header(b, at);
   if (head.type !== 7) return { country: null, city: null };
   at = head.next;
   let country: string | null = null, city: string | null = null;
-  // Records share their strings through pointers: each distinct one is decoded once (memo by offset).
-  const valueAt = (p: number) => {
-    const target = follow(b, base, p);
-    let v = memo.get(target);
-    if (v === undefined) memo.set(target, v = decodeValue(b, base, target).value);
-    return v;
-  };
+  const valueAt = (p: number) => decodeValue(b, base, p).value;
   for (let i = 0; i < head.size; i++) {
     const k = follow(b, base, at), kh = header(b, k);
     at = next(b, base, at);
