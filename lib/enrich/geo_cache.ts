@@ -3,7 +3,7 @@
  * arrays' bytes, 8-byte aligned, so that loading is one read and the arrays are views into it, no copies.
  * A cache names its sources (path, size, modification time); a different source set is a different file.
  */
-const MAGIC = "GEOIDX02";
+const MAGIC = "GEOIDX03"; // part of every cache name: a new layout never reads an old file
 const TYPES = { Uint8Array, Uint16Array, Uint32Array, Int32Array } as const;
 type TypeName = keyof typeof TYPES;
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array;
