@@ -1,20 +1,13 @@
 /** Creates an organization, a website and keys of every kind through the admin API. */
 import type { Plan } from "../../lib/store/records.ts";
+import type { DemoTenant } from "../../lib/dev_seed.ts";
 
 export interface Requester {
   request(path: string, init?: RequestInit): Response | Promise<Response>;
 }
 
-export interface Tenant {
-  org: string;
-  touchpoint: string;
-  domain: string;
-  publicKey: string;
-  devPublicKey: string;
-  serverKey: string;
-  devServerKey: string;
-  readKey: string;
-}
+/** The same keys the dev seed creates for the demo organization. */
+export type Tenant = DemoTenant;
 
 export async function adminCall(app: Requester, token: string, method: string, path: string, body?: unknown) {
   const res = await app.request(`/admin/v1${path}`, {
