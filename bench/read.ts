@@ -8,7 +8,6 @@
  * and retention under 500 ms warm. Writes bench/results/read.json.
  */
 import { defaultConfig } from "../lib/config.ts";
-import { systemClock } from "../lib/clock.ts";
 import type { Deps } from "../lib/deps.ts";
 import { noGeo } from "../lib/deps.ts";
 import { compact } from "../lib/jobs/compact.ts";
