@@ -1,4 +1,5 @@
 /** Calendar arithmetic in an IANA timezone, with Intl only (no timezone database of our own). */
+import { isValidTimezone, startOfLocalDay as engineStartOfLocalDay } from "../query/time.ts";
 
 export interface LocalDate {
   y: number;
@@ -26,14 +27,7 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function isValidTimezone(tz: string): boolean {
-  try {
-    formatter(tz);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isValidTimezone };
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
@@ -61,23 +55,10 @@ export function tzOffsetMs(ms: number, tz: string): number {
 
 /**
  * The first instant of a calendar date in tz: local midnight, or, where a DST change skips midnight
- * (America/Santiago, America/Havana), the first instant after the gap.
+ * (America/Santiago, America/Havana), the first instant after the gap. One implementation, the engine's.
  */
 export function startOfLocalDay(date: LocalDate, tz: string): number {
-  const guess = Date.UTC(date.y, date.m - 1, date.d);
-  let ms = guess - tzOffsetMs(guess, tz);
-  const again = guess - tzOffsetMs(ms, tz);
-  if (again !== ms) ms = again;
-  if (compareDates(localDateOf(ms, tz), date) >= 0) return ms;
-  // Midnight does not exist that day: the day starts at the transition, within a few hours after `ms`.
-  let lo = ms; // still the day before
-  let hi = ms + 4 * 3_600_000; // on the asked day
-  while (hi - lo > 1000) {
-    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-    if (compareDates(localDateOf(mid, tz), date) >= 0) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  return engineStartOfLocalDay(date.y, date.m, date.d, tz);
 }
 
 export function localDateOf(ms: number, tz: string): LocalDate {

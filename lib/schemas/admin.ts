@@ -1,22 +1,14 @@
 /** Bodies of the admin API. */
 import { z } from "zod";
 import { ENV_NAMES, PLANS } from "../store/records.ts";
-
-export const isTimezone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { isValidTimezone } from "../query/time.ts";
 
 const domain = z.string().trim().toLowerCase().regex(
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
   "must be a host name such as example.com",
 );
 const plan = z.enum(PLANS as [string, ...string[]], { error: `must be one of ${PLANS.join(", ")}` });
-const timezone = z.string().refine(isTimezone, "must be an IANA time zone such as Europe/Paris");
+const timezone = z.string().refine(isValidTimezone, "must be an IANA time zone such as Europe/Paris");
 const envName = z.enum(ENV_NAMES as [string, ...string[]], {
   error: `must be one of ${ENV_NAMES.join(", ")}`,
 });
