@@ -212,8 +212,8 @@ Deno.test("browser: no input value, unmasked email or data-no-capture text reach
   }
 });
 
-// Straight to the service needs the service's CORS preflight to allow credentials (sendBeacon always
-// sends in credentials mode "include"); that variant joins this list once routes/events.ts grants it.
+// Straight to the service works because its CORS answers allow credentials (sendBeacon always sends in
+// credentials mode "include"); through the proxy it is same-origin.
 for (const viaProxy of [false, true]) {
   const how = viaProxy ? "through the Deno/Hono first-party proxy" : "straight to the service";
   Deno.test(`browser: the last batch arrives by beacon when the page closes (${how})`, async () => {
@@ -239,7 +239,13 @@ for (const viaProxy of [false, true]) {
       assert.deepEqual(await w.stored(), [], "nothing is sent while the page is open");
       await page.close({ runBeforeUnload: true });
 
-      const events = await w.waitForStored((evs) => ofType(evs, "$pageleave").length === 1, "the page leave");
+      // The page leave and LCP may travel in separate beacons of those last moments: wait for both.
+      const hasLcp = (evs: StoredEventView[]) =>
+        ofType(evs, "$web_vitals").some((e) => e.properties.metric === "LCP");
+      const events = await w.waitForStored(
+        (evs) => ofType(evs, "$pageleave").length === 1 && hasLcp(evs),
+        "the page leave and LCP",
+      );
       assert.equal(w.sent.filter((s) => s.kind === "fetch").length, 0, "no fetch carried them");
       const beacons = await beaconsSent(w);
       assert.ok(beacons.length >= 1);
