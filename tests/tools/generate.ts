@@ -5,6 +5,7 @@
  */
 import { keys } from "../../lib/store/keys.ts";
 import type { Channel, StoredEvent, StoredHit, Verification } from "../../lib/store/records.ts";
+import { ev } from "../lib/query/fixtures.ts";
 
 export const NOW = Date.parse("2026-11-20T12:00:00Z");
 const DAY = 86_400_000;
@@ -61,40 +62,17 @@ export function generateSite(o: SiteOptions): Site {
   const days = o.days ?? 35;
   const events: StoredEvent[] = [];
   const identifiers: string[] = [];
-  const base = (t: number, over: Partial<StoredEvent>): StoredEvent => ({
-    v: 1,
-    id: uuid("00000000-0000-4000-8000-"),
-    org: o.org,
-    touchpoint: o.touchpoint,
-    env: "production",
-    received_at: t,
-    device_time: new Date(t).toISOString(),
-    anonymous_id: "anon-0",
-    user_id: null,
-    session_id: "sess-0",
-    sequence_no: 0,
-    gap_before: 0,
-    platform: "web",
-    event_type: "$pageview",
-    screen: "/",
-    path: "/",
-    host: "acme.test",
-    fingerprint: null,
-    element: null,
-    properties: {},
-    context: {},
-    geo: { country: null, city: null, asn: null, as_org: null },
-    browser: "Chrome",
-    os: "Linux",
-    device_type: "desktop",
-    referrer_host: null,
-    source: "(direct)",
-    channel: "Direct",
-    utm: null,
-    traffic: "human",
-    crawler: null,
-    ...over,
-  });
+  // The engine tests' record builder, with this site's tenant, no geo, and visitor/session set by the caller.
+  const base = (t: number, over: Partial<StoredEvent>): StoredEvent =>
+    ev({
+      org: o.org,
+      touchpoint: o.touchpoint,
+      received_at: t,
+      anonymous_id: "anon-0",
+      session_id: "sess-0",
+      geo: { country: null, city: null, asn: null, as_org: null },
+      ...over,
+    });
   const visitors = o.visitors ?? 60;
   for (let v = 0; v < visitors; v++) {
     const anon = `anon-${o.seed ?? 7}-${v}`;
