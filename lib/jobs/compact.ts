@@ -22,6 +22,7 @@ import {
   writeChunks,
   writeDir,
 } from "../parts/store.ts";
+import { unpackEvent } from "../store/event_codec.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -170,7 +171,7 @@ async function closedRaw(
       batchSize: 1000,
     })
   ) {
-    out.push(e.value);
+    out.push(kind === "ev" ? unpackEvent(e.value) : e.value);
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { makeCtx } from "./scan.ts";
 import { funnel, paths, propertyKeys, retention, sessions } from "./seq.ts";
 import { Source } from "./source.ts";
 import type { Scope } from "./types.ts";
+import { unpackEvent } from "../store/event_codec.ts";
 
 export function createEngine(deps: Deps): Engine {
   const source = new Source(deps);
@@ -38,7 +39,7 @@ export function createEngine(deps: Deps): Engine {
         const e of deps.kv.list<StoredEvent>({ prefix: keys.rawEvents(org, env) }, { batchSize: 1000 })
       ) {
         raw++;
-        last = Math.max(last ?? -Infinity, e.value.received_at);
+        last = Math.max(last ?? -Infinity, unpackEvent(e.value).received_at);
       }
       return { last_event_at: last, raw_events: raw, parts: parts.length };
     },

@@ -22,6 +22,7 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/records.ts";
 import { verificationOutcomes } from "../parts/build.ts";
 import { type EvBatch, Interner, prepareEvents } from "./prepared.ts";
+import { unpackEvent } from "../store/event_codec.ts";
 
 export interface HitBatch {
   b: Batch;
@@ -102,7 +103,7 @@ export class Source {
           batchSize: 1000,
         })
       ) {
-        raw.push(e.value);
+        raw.push(unpackEvent(e.value));
       }
       const skip = await this.pendingIds(parts);
       const tail = skip.size ? raw.filter((e) => !skip.has(e.id)) : raw;
