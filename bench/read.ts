@@ -14,7 +14,7 @@ import { compact } from "../lib/jobs/compact.ts";
 import { consoleLog } from "../lib/log.ts";
 import { openEngine, type Scope } from "../lib/query/api.ts";
 import { keys } from "../lib/store/keys.ts";
-import type { StoredEvent } from "../lib/store/records.ts";
+import { unpackEvent } from "../lib/store/event_codec.ts";
 import { generateSite } from "../scripts/generate.ts";
 
 const arg = (name: string, d: number) => {
@@ -87,11 +87,11 @@ async function generateScanCompact(): Promise<Load> {
   let pageviews = 0, scanned = 0;
   const prefix = keys.rawEvents("bench", "production");
   for await (
-    const e of kv.list<StoredEvent>({ start: [...prefix, scope.from], end: [...prefix, scope.to] }, {
+    const e of kv.list({ start: [...prefix, scope.from], end: [...prefix, scope.to] }, {
       batchSize: 1000,
     })
   ) {
-    const ev = e.value;
+    const ev = unpackEvent(e.value);
     scanned++;
     if (ev.traffic !== "human") continue;
     visitors.add(ev.anonymous_id);
