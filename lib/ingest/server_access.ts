@@ -20,7 +20,7 @@ export interface ServerAccess {
   touchpoints: Touchpoint[];
 }
 
-const addressId = async (addr: string) => (await sha256Hex(`unknown-key-address:${addr}`)).slice(0, 32);
+const addressId = (addr: string) => sha256Hex(`unknown-key-address:${addr}`).slice(0, 32);
 
 // What this instance last read about an address: a block set by another instance shows within RECHECK_MS.
 const RECHECK_MS = 1_000;
@@ -46,7 +46,7 @@ async function blockedUntilOf(ctx: AppContext, id: string, now: number): Promise
 export async function refuseBlockedAddress(ctx: AppContext, addr: string | null): Promise<void> {
   if (!addr) return;
   const now = ctx.deps.clock.now();
-  const blockedUntil = await blockedUntilOf(ctx, await addressId(addr), now);
+  const blockedUntil = await blockedUntilOf(ctx, addressId(addr), now);
   if (blockedUntil > now) {
     throw rateLimited(
       (blockedUntil - now) / 1000,
@@ -63,7 +63,7 @@ async function strike(ctx: AppContext, addr: string | null): Promise<void> {
   if (!addr) return;
   const { kv, clock } = ctx.deps;
   const now = clock.now();
-  const id = await addressId(addr);
+  const id = addressId(addr);
   await kv.set(keys.unknownKeyStrike(id, now, crypto.randomUUID()), 1, { expireIn: 2 * MINUTE_MS });
   let count = 0;
   const recent = kv.list({

@@ -154,7 +154,7 @@ export async function createKey(
     environment: env,
     touchpoint: tp?.id ?? null,
     prefix: displayPrefix(raw, body.kind, env),
-    hash: await sha256Hex(raw),
+    hash: sha256Hex(raw),
     allowed_origins: (body.allowed_origins ?? []).map((o) => o.replace(/\/$/, "")),
     rate_per_minute: body.rate_per_minute ?? null,
     expires_at: body.expires_at ?? null,

@@ -57,7 +57,7 @@ export class Directory {
 
   /** Looks a raw key up by its hash. Returns revoked and expired keys too: callers decide what that means. */
   async resolveKey(raw: string): Promise<ResolvedKey | null> {
-    const hash = await sha256Hex(raw);
+    const hash = sha256Hex(raw);
     const key = await this.#cached(
       `key:${hash}`,
       async () => (await this.kv.get<ApiKey>(keys.apiKeyByHash(hash))).value,
