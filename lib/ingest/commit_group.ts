@@ -88,28 +88,102 @@ async function absent(kv: Deno.Kv, records: GroupRecord[]): Promise<GroupRecord[
 
 const commit = async (kv: Deno.Kv, group: GroupRecord[]) => (await addGroup(kv.atomic(), group).commit()).ok;
 
+/** KV allows 100 checks per commit: the most records one merged commit holds. */
+export const MAX_COMMIT_RECORDS = 100;
+
+interface Waiting {
+  group: GroupRecord[];
+  done: (ok: boolean) => void;
+}
+
 /**
- * Stores records (distinct ids) and returns those newly stored. A group whose check fails (some record is
- * stored already: a retry) is committed again without those; if that fails too (a concurrent identical
- * request), record by record, so each is stored exactly once.
+ * Group commit: while one commit is in flight, groups from other requests wait and then go together in the
+ * next one. KV (SQLite) commits one at a time, and a few large commits cost far less than many small ones.
+ * Groups sharing an id (concurrent identical requests) never go in the same commit, so each id's check
+ * still decides alone. A merged commit that fails answers false to each of its groups, which then take
+ * the careful path on their own.
+ */
+class Committer {
+  #waiting: Waiting[] = [];
+  #busy = false;
+  constructor(private kv: Deno.Kv) {}
+
+  submit(group: GroupRecord[]): Promise<boolean> {
+    return new Promise((done) => {
+      this.#waiting.push({ group, done });
+      if (!this.#busy) this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#busy = true;
+    try {
+      while (this.#waiting.length) {
+        const batch = this.#take();
+        let ok = false;
+        try {
+          const op = this.kv.atomic();
+          for (const w of batch) addGroup(op, w.group);
+          ok = (await op.commit()).ok;
+        } catch {
+          ok = false; // the careful path retries each group and reports its own error
+        }
+        for (const w of batch) w.done(ok);
+      }
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** The waiting groups that fit one commit: by record count, bytes, and no id twice. */
+  #take(): Waiting[] {
+    const out: Waiting[] = [], rest: Waiting[] = [];
+    const ids = new Set<string>();
+    let count = 0, bytes = 0;
+    for (const w of this.#waiting) {
+      const size = w.group.reduce((n, r) => n + r.bytes, 0);
+      const clash = w.group.some((r) => ids.has(`${r.org}|${r.id}`));
+      const fits = count + w.group.length <= MAX_COMMIT_RECORDS && bytes + size <= MAX_GROUP_BYTES;
+      if (out.length && (clash || !fits)) {
+        rest.push(w);
+        continue;
+      }
+      out.push(w);
+      count += w.group.length;
+      bytes += size;
+      for (const r of w.group) ids.add(`${r.org}|${r.id}`);
+    }
+    this.#waiting = rest;
+    return out;
+  }
+}
+
+const committers = new WeakMap<Deno.Kv, Committer>();
+function committerOf(kv: Deno.Kv): Committer {
+  let c = committers.get(kv);
+  if (!c) committers.set(kv, c = new Committer(kv));
+  return c;
+}
+
+/**
+ * Stores records (distinct ids) and returns those newly stored. Groups go through the group commit; a
+ * group whose commit fails (some record is stored already: a retry) is committed again alone without
+ * those; if that fails too (a concurrent identical request), record by record, so each is stored once.
  */
 export async function storeGroups(
   kv: Deno.Kv,
   records: GroupRecord[],
   count: number,
 ): Promise<GroupRecord[]> {
-  const stored: GroupRecord[] = [];
-  for (const group of groups(records, count)) {
-    if (await commit(kv, group)) {
-      stored.push(...group);
-      continue;
-    }
+  const committer = committerOf(kv);
+  const parts = groups(records, Math.min(count, MAX_COMMIT_RECORDS));
+  const results = await Promise.all(parts.map(async (group) => {
+    if (await committer.submit(group)) return group;
     const rest = await absent(kv, group);
-    if (rest.length && await commit(kv, rest)) {
-      stored.push(...rest);
-      continue;
-    }
-    for (const r of rest) if (await commit(kv, [r])) stored.push(r);
-  }
-  return stored;
+    if (rest.length && await commit(kv, rest)) return rest;
+    const one: GroupRecord[] = [];
+    for (const r of rest) if (await commit(kv, [r])) one.push(r);
+    return one;
+  }));
+  return results.flat();
 }
