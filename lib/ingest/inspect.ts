@@ -2,6 +2,7 @@
 import type { AppContext } from "../context.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
+import { unpackEvent } from "../store/event_codec.ts";
 import { ENV_NAMES, type EnvName } from "../store/records.ts";
 import { getOrg } from "../tenancy/admin.ts";
 
@@ -17,6 +18,8 @@ export async function listStored(
   const limit = Math.min(Math.max(Number(q.limit ?? 100) || 100, 1), 1000);
   const prefix = kind === "ev" ? keys.rawEvents(org, env) : keys.rawHits(org, env);
   const out: unknown[] = [];
-  for await (const e of ctx.deps.kv.list({ prefix }, { reverse: true, limit })) out.push(e.value);
+  for await (const e of ctx.deps.kv.list({ prefix }, { reverse: true, limit })) {
+    out.push(kind === "ev" ? unpackEvent(e.value) : e.value);
+  }
   return out.reverse();
 }

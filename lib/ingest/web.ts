@@ -9,6 +9,7 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, Org, StoredEvent, Touchpoint, VerificationRecord } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
 import { enrichEvent } from "./enrich_event.ts";
+import { packEvent } from "../store/event_codec.ts";
 import { gapsInBatch } from "../enrich/sequence.ts";
 import { type GroupRecord, storeGroups } from "./commit_group.ts";
 import { catalogEntry } from "../crawl/classify.ts";
@@ -92,8 +93,8 @@ export async function ingestWebEvents(
       id: ev.id,
       receivedAt: ev.received_at,
       key: keys.rawEvent(ev.org, ev.env, ev.received_at, ev.id),
-      value: ev,
-      bytes: bytes + 1_000,
+      value: packEvent(ev),
+      bytes: bytes + 500, // the derived fields, packed
       dedupeMs: WEB_DEDUPE_MS,
       ip: arrival.ip,
       ...verificationOf(ev, arrival.ip !== null, arrival.receivedAt),

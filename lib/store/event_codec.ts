@@ -119,7 +119,9 @@ export function unpackEvent(value: unknown): StoredEvent {
     crawler,
   ] = value as Packed;
   const geo: GeoInfo = { country: g[0], city: g[1], asn: g[2], as_org: g[3] };
-  const utm: Utm | null = u ? { source: u[0], medium: u[1], campaign: u[2], term: u[3], content: u[4] } : null;
+  const utm: Utm | null = u
+    ? { source: u[0], medium: u[1], campaign: u[2], term: u[3], content: u[4] }
+    : null;
   return {
     v: 1,
     id,

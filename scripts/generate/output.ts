@@ -1,5 +1,6 @@
 /** Turning drafts into stored records (for writing straight to KV) or into import NDJSON lines. */
 import { keys } from "../../lib/store/keys.ts";
+import { packEvent } from "../../lib/store/event_codec.ts";
 import type { EnvName, StoredEvent, StoredHit } from "../../lib/store/records.ts";
 import type { HitDraft } from "./crawl.ts";
 import type { Draft } from "./model.ts";
@@ -175,7 +176,7 @@ export class RawWriter {
     if (++this.inOp >= this.perCommit) await this.flush();
   }
   event(e: StoredEvent) {
-    return this.add(keys.rawEvent(e.org, e.env, e.received_at, e.id), e);
+    return this.add(keys.rawEvent(e.org, e.env, e.received_at, e.id), packEvent(e));
   }
   hit(h: StoredHit) {
     return this.add(keys.rawHit(h.org, h.env, h.received_at, h.id), h);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import { keys } from "../../lib/store/keys.ts";
+import { unpackEvent } from "../../lib/store/event_codec.ts";
 import type { StoredEvent } from "../../lib/store/records.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { adminCall, createTenant } from "../helpers/tenant.ts";
@@ -24,7 +25,7 @@ async function setup() {
   const stored = async (env = "production") => {
     const out: StoredEvent[] = [];
     for await (const e of deps.kv.list<StoredEvent>({ prefix: keys.rawEvents(t.org, env as "production") })) {
-      out.push(e.value);
+      out.push(unpackEvent(e.value));
     }
     return out;
   };
