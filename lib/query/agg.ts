@@ -4,7 +4,8 @@
  * "last visitor seen in this group" suffices); sessions likewise, except the few split across batches.
  */
 import { sortRows } from "./naive.ts";
-import { AUTO, type EvBatch, eventView, HUMAN, LEAVE, PV, RAGE } from "./prepared.ts";
+import { isEngagedSession } from "./engaged.ts";
+import { AUTO, type EvBatch, eventView, fieldIds, HUMAN, LEAVE, PV, RAGE } from "./prepared.ts";
 import {
   compileFilters,
   type Ctx,
@@ -12,7 +13,6 @@ import {
   type SessionFacts,
   sessionFacts,
   sessionPage,
-  type VisitorOrder,
   visitorOrder,
 } from "./scan.ts";
 import { bucketer, bucketsBetween } from "./time.ts";
@@ -32,6 +32,7 @@ const SESSION_METRICS = new Set<Metric>([
   "exits",
   "entries",
   "exit_rate",
+  "engaged_visitors",
 ]);
 const SLOT = 900_000;
 
@@ -48,11 +49,6 @@ function converted(c: Ctx, goal: AggregateOptions["goal"]): Uint8Array | null {
     for (let i = 0; i < e.n; i++) if (m[i] && et.codes[i] === code && (!pred || pred(i))) out[e.vis[i]] = 1;
   });
   return out;
-}
-
-interface Grouping {
-  rowGroup: Int32Array[]; // per batch: group of each matching row, -1 otherwise
-  keys: Record<string, KeyValue>[];
 }
 
 /** Bucket number of every 15-minute slot of the scope (all bucket edges fall on such slots). */
@@ -99,7 +95,7 @@ function groupRows(
   masks: Uint8Array[],
   fields: EventField[],
   bucket: AggregateOptions["bucket"],
-): Grouping {
+): GroupSource {
   const dimIds = fields.map(() => new Map<KeyValue, number>());
   const dimValues: KeyValue[][] = fields.map(() => []);
   const idOf = (d: number, v: KeyValue) => {
@@ -181,64 +177,42 @@ function groupRows(
     fields.forEach((f, d) => (keys[g][f] = dimValues[d][p[d]]));
     if (bt) keys[g].bucket = bt.labels[p[fields.length]];
   });
-  return { rowGroup, keys };
+  return { gids: rowGroup, keys };
 }
 
-/**
- * Where a row's group comes from: rows with masks[b][i] set belong to group tables[b][codes[b][i]].
- * One breakdown field: its dictionary codes and a code → group table (no per-row work before the pass).
- */
+/** Where each matching row's group comes from: gids[b][i] for batch b, row i (rows with masks[b][i] set). */
 interface GroupSource {
-  masks: Uint8Array[];
-  codes: ArrayLike<number>[];
-  tables: Int32Array[];
+  gids: Int32Array[];
   keys: Record<string, KeyValue>[];
 }
 
-const zeros = new WeakMap<EvBatch, Uint8Array>();
-
-/** Groups straight from dictionary codes: no breakdown, or one plain field without a bucket. */
-function directGroups(
-  c: Ctx,
-  masks: Uint8Array[],
-  fields: EventField[],
-  bucket: AggregateOptions["bucket"],
-): GroupSource | null {
-  if (bucket || fields.length > 1 || fields.some((f) => f === "entry_page" || f === "exit_page")) return null;
-  const ids = new Map<KeyValue, number>();
-  const keys: Record<string, KeyValue>[] = [];
-  const zero = (e: EvBatch) => {
-    let z = zeros.get(e);
-    if (!z) zeros.set(e, z = new Uint8Array(e.n));
-    return z;
-  };
-  const codes: ArrayLike<number>[] = [], tables: Int32Array[] = [];
-  for (const e of c.batches) {
-    const v = fields.length ? eventView(e, fields[0]) : null;
-    const values = v ? v.values : [null];
-    tables.push(Int32Array.from(values, (s) => {
-      let id = ids.get(s);
-      if (id === undefined) {
-        ids.set(s, id = keys.length);
-        keys.push(fields.length ? { [fields[0]]: s } : {});
-      }
-      return id;
-    }));
-    codes.push(v && v.codes.length ? v.codes : zero(e));
+const zeros = new WeakMap<EvBatch, Int32Array>();
+const zeroIdArrays = new WeakSet<Int32Array>();
+const zeroIds = (e: EvBatch) => {
+  let z = zeros.get(e);
+  if (!z) {
+    zeros.set(e, z = new Int32Array(e.n));
+    zeroIdArrays.add(z);
   }
-  return { masks, codes, tables, keys };
+  return z;
+};
+
+/** Groups straight from process-wide value numbers: no breakdown, or one plain field without a bucket. */
+function directGroups(c: Ctx, fields: EventField[], bucket: AggregateOptions["bucket"]): GroupSource | null {
+  if (bucket || fields.length > 1 || fields.some((f) => f === "entry_page" || f === "exit_page")) return null;
+  if (!fields.length) return { gids: c.batches.map(zeroIds), keys: [{}] };
+  const f = fields[0];
+  const gids = c.batches.map((e) => fieldIds(e, f));
+  const values = c.batches.length ? c.batches[0].interner.valueIds(f).values : [];
+  return { gids, keys: values.map((v) => ({ [f]: v })) };
 }
 
-function viaRows(g: Grouping, masks: Uint8Array[]): GroupSource {
-  const identity = Int32Array.from(g.keys, (_, i) => i);
-  return { masks, codes: g.rowGroup, tables: g.rowGroup.map(() => identity), keys: g.keys };
-}
-
-/** Accumulators of every group (typed arrays: one shape, so the loops below stay optimized). */
-class Acc {
+/** Accumulators of one question's groups (typed arrays: one shape, so the pass below stays optimized). */
+class Run {
   events: Float64Array;
   pageviews: Float64Array;
   visitors: Float64Array;
+  engaged: Float64Array;
   sessions: Float64Array;
   bounces: Float64Array;
   dur: Float64Array;
@@ -251,131 +225,109 @@ class Acc {
   rage: Float64Array;
   convs: Float64Array;
   lastVis: Int32Array;
+  lastEng: Int32Array;
   lastSes: Int32Array;
   splitSeen = new Set<number>();
-  pv: Int32Array;
+  constructor(
+    readonly gs: GroupSource,
+    /** sessions, session facts, engagement, scroll depth and rage clicks too (not only events/visitors) */
+    readonly full: boolean,
+    readonly conv: Uint8Array | null,
+  ) {
+    const n = gs.keys.length, f = () => new Float64Array(full ? n : 0);
+    this.events = new Float64Array(n);
+    this.pageviews = new Float64Array(n);
+    this.visitors = new Float64Array(n);
+    this.convs = new Float64Array(conv ? n : 0);
+    [this.engaged, this.sessions, this.bounces, this.dur, this.engSum, this.engN] = [
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+      f(),
+    ];
+    [this.depthSum, this.depthN, this.exits, this.entries, this.rage] = [f(), f(), f(), f(), f()];
+    this.lastVis = new Int32Array(n).fill(-1);
+    this.lastEng = new Int32Array(full ? n : 0).fill(-1);
+    this.lastSes = new Int32Array(full ? n : 0).fill(-1);
+  }
+}
+
+/** Engaged sessions (engaged.ts) from the session facts of the scope. */
+function engagedSessions(c: Ctx, f: SessionFacts): Uint8Array {
+  const out = new Uint8Array(c.nSes);
+  for (let s = 0; s < out.length; s++) {
+    if (f.first[s] <= f.last[s] && isEngagedSession(f.last[s] - f.first[s], f.pv[s], f.act[s] === 1)) {
+      out[s] = 1;
+    }
+  }
+  return out;
+}
+
+/** What the passes share: the visitor order of the rows and the per-session facts of the scope. */
+interface Pass {
+  batches: EvBatch[];
+  masks: Uint8Array[];
+  rbq: Int32Array;
+  rs: Int32Array;
+  re: Int32Array;
+  split: Uint8Array;
+  nSes: number;
+  hasFacts: boolean;
+  engagedS: Uint8Array;
+  pvS: Int32Array;
   first: Float64Array;
   last: Float64Array;
   entryB: Int32Array;
   entryR: Int32Array;
   exitB: Int32Array;
   exitR: Int32Array;
-  constructor(
-    n: number,
-    readonly nSes: number,
-    readonly conv: Uint8Array | null,
-    readonly split: Uint8Array,
-    facts: SessionFacts | null,
-  ) {
-    const f = () => new Float64Array(n);
-    [this.events, this.pageviews, this.visitors, this.sessions, this.bounces, this.dur] = [
-      f(),
-      f(),
-      f(),
-      f(),
-      f(),
-      f(),
-    ];
-    [this.engSum, this.engN, this.depthSum, this.depthN, this.exits, this.entries, this.rage, this.convs] = [
-      f(),
-      f(),
-      f(),
-      f(),
-      f(),
-      f(),
-      f(),
-      f(),
-    ];
-    this.lastVis = new Int32Array(n).fill(-1);
-    this.lastSes = new Int32Array(n).fill(-1);
-    this.hasFacts = facts !== null;
-    const none = new Int32Array(0);
-    this.pv = facts?.pv ?? none;
-    this.first = facts?.first ?? new Float64Array(0);
-    this.last = facts?.last ?? new Float64Array(0);
-    this.entryB = facts?.entryB ?? none;
-    this.entryR = facts?.entryR ?? none;
-    this.exitB = facts?.exitB ?? none;
-    this.exitR = facts?.exitR ?? none;
-  }
-  hasFacts: boolean;
 }
 
-function add(
-  a: Acc,
-  g: number,
-  bits: number,
-  eng: number,
-  depth: number,
-  v: number,
-  s: number,
-  isExit: boolean,
-  isEntry: boolean,
-) {
-  a.events[g]++;
-  if (bits & PV) {
-    a.pageviews[g]++;
-    if (isExit) a.exits[g]++;
-    if (isEntry) a.entries[g]++;
-  } else if (bits & LEAVE) {
-    if (eng === eng) {
-      a.engSum[g] += eng;
-      a.engN[g]++;
-    }
-    if (depth === depth) {
-      a.depthSum[g] += depth;
-      a.depthN[g]++;
-    }
-  } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) a.rage[g]++;
-  if (bits & HUMAN && a.lastVis[g] !== v) {
-    a.lastVis[g] = v;
-    a.visitors[g]++;
-    if (a.conv !== null && a.conv[v]) a.convs[g]++;
-  }
-  if (a.lastSes[g] !== s) {
-    a.lastSes[g] = s;
-    if (a.split[s]) {
-      const k = g * a.nSes + s;
-      if (a.splitSeen.has(k)) return;
-      a.splitSeen.add(k);
-    }
-    a.sessions[g]++;
-    if (a.hasFacts) {
-      if (a.pv[s] <= 1) a.bounces[g]++;
-      a.dur[g] += a.last[s] - a.first[s];
-    }
+/**
+ * The matching rows, visitor by visitor, into every question's accumulators. A visitor's rows are
+ * contiguous in this order, so "last visitor counted in this group" makes visitor counts exact.
+ * One monomorphic loop per kind of question: lean ones count only events, pageviews and visitors.
+ */
+function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | null) {
+  const { rbq, rs, re, split } = visitorOrder(c);
+  const none = new Int32Array(0), noTimes = new Float64Array(0);
+  const p: Pass = {
+    batches: c.batches,
+    masks,
+    rbq,
+    rs,
+    re,
+    split,
+    nSes: c.nSes,
+    hasFacts: facts !== null,
+    engagedS: facts ? engagedSessions(c, facts) : new Uint8Array(0),
+    pvS: facts?.pv ?? none,
+    first: facts?.first ?? noTimes,
+    last: facts?.last ?? noTimes,
+    entryB: facts?.entryB ?? none,
+    entryR: facts?.entryR ?? none,
+    exitB: facts?.exitB ?? none,
+    exitR: facts?.exitR ?? none,
+  };
+  for (const r of runs) {
+    const whole = r.gs.keys.length === 1 && r.gs.gids.every((g) => zeroIdArrays.has(g));
+    if (r.full && whole) totalsLoop(p, r);
+    else if (r.full) fullLoop(p, r);
+    else leanLoop(p, r);
   }
 }
 
-/** Every row range in visitor order into the accumulators: its group, and the totals slot T unless T < 0. */
-function runRows(a: Acc, batches: EvBatch[], o: VisitorOrder, gs: GroupSource, T: number) {
-  const { rbq, rs, re } = o;
+function leanLoop(p: Pass, r: Run) {
+  const { rbq, rs, re } = p;
+  const { events, pageviews, visitors, lastVis, conv, convs } = r;
   for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = batches[b], m = gs.masks[b], codes = gs.codes[b], table = gs.tables[b];
-    const bitsRow = e.bits, engRow = e.eng, depthRow = e.depth, visRow = e.vis, sesRow = e.ses;
-    for (let i = rs[q], end = re[q]; i < end; i++) {
-      if (!m[i]) continue;
-      const g = table[codes[i]];
-      const s = sesRow[i], bits = bitsRow[i];
-      const isExit = a.hasFacts && (bits & PV) !== 0 && a.exitR[s] === i && a.exitB[s] === b;
-      const isEntry = a.hasFacts && (bits & PV) !== 0 && a.entryR[s] === i && a.entryB[s] === b;
-      add(a, g, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
-      if (T >= 0) add(a, T, bits, engRow[i], depthRow[i], visRow[i], s, isExit, isEntry);
-    }
-  }
-}
-
-/** The same for questions that need only events, pageviews and visitors (most breakdowns). */
-function runRowsLean(a: Acc, batches: EvBatch[], o: VisitorOrder, gs: GroupSource, T: number) {
-  const { rbq, rs, re } = o;
-  const { events, pageviews, visitors, lastVis, conv, convs } = a;
-  for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = batches[b], m = gs.masks[b], codes = gs.codes[b], table = gs.tables[b];
+    const b = rbq[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
     const bitsRow = e.bits, visRow = e.vis;
     for (let i = rs[q], end = re[q]; i < end; i++) {
       if (!m[i]) continue;
-      const g = table[codes[i]];
-      const bits = bitsRow[i], v = visRow[i];
+      const g = gid[i], bits = bitsRow[i], v = visRow[i];
       events[g]++;
       if (bits & PV) pageviews[g]++;
       if (bits & HUMAN && lastVis[g] !== v) {
@@ -383,77 +335,215 @@ function runRowsLean(a: Acc, batches: EvBatch[], o: VisitorOrder, gs: GroupSourc
         visitors[g]++;
         if (conv !== null && conv[v]) convs[g]++;
       }
-      if (T < 0) continue;
-      events[T]++;
-      if (bits & PV) pageviews[T]++;
-      if (bits & HUMAN && lastVis[T] !== v) {
-        lastVis[T] = v;
-        visitors[T]++;
-        if (conv !== null && conv[v]) convs[T]++;
-      }
     }
   }
 }
 
+/**
+ * A question without breakdown (one group, e.g. the totals): counters instead of per-group arrays, and the
+ * session figures summed over the sessions that had a matching row, after the pass.
+ */
+function totalsLoop(p: Pass, r: Run) {
+  const { rbq, rs, re, hasFacts, engagedS, entryB, entryR, exitB, exitR } = p;
+  const conv = r.conv;
+  const matched = new Uint8Array(p.nSes);
+  let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
+  let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
+  for (let q = 0; q < rbq.length; q++) {
+    const b = rbq[q], e = p.batches[b], m = p.masks[b];
+    const bitsRow = e.bits, visRow = e.vis, sesRow = e.ses, engRow = e.eng, depthRow = e.depth;
+    for (let i = rs[q], end = re[q]; i < end; i++) {
+      if (!m[i]) continue;
+      const bits = bitsRow[i], v = visRow[i], s = sesRow[i];
+      events++;
+      matched[s] = 1;
+      if (bits & HUMAN) {
+        if (lastVis !== v) {
+          lastVis = v;
+          visitors++;
+          if (conv !== null && conv[v]) convs++;
+        }
+        if (hasFacts && engagedS[s] && lastEng !== v) {
+          lastEng = v;
+          engaged++;
+        }
+      }
+      if (bits & PV) {
+        pageviews++;
+        if (hasFacts && exitR[s] === i && exitB[s] === b) exits++;
+        if (hasFacts && entryR[s] === i && entryB[s] === b) entries++;
+      } else if (bits & LEAVE) {
+        const x = engRow[i], y = depthRow[i];
+        if (x === x) {
+          engSum += x;
+          engN++;
+        }
+        if (y === y) {
+          depthSum += y;
+          depthN++;
+        }
+      } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) rage++;
+    }
+  }
+  let sessions = 0, bounces = 0, dur = 0;
+  const { pvS, first, last } = p;
+  for (let s = 0; s < matched.length; s++) {
+    if (!matched[s]) continue;
+    sessions++;
+    if (hasFacts) {
+      if (pvS[s] <= 1) bounces++;
+      dur += last[s] - first[s];
+    }
+  }
+  r.events[0] = events;
+  r.pageviews[0] = pageviews;
+  r.visitors[0] = visitors;
+  if (conv !== null) r.convs[0] = convs;
+  r.engaged[0] = engaged;
+  r.sessions[0] = sessions;
+  r.bounces[0] = bounces;
+  r.dur[0] = dur;
+  r.exits[0] = exits;
+  r.entries[0] = entries;
+  r.engSum[0] = engSum;
+  r.engN[0] = engN;
+  r.depthSum[0] = depthSum;
+  r.depthN[0] = depthN;
+  r.rage[0] = rage;
+}
+
+function fullLoop(p: Pass, r: Run) {
+  const { rbq, rs, re, split, nSes, hasFacts, engagedS, pvS, first, last, entryB, entryR, exitB, exitR } = p;
+  const { events, pageviews, visitors, lastVis, conv, convs, engaged, lastEng, lastSes, sessions } = r;
+  const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen } = r;
+  for (let q = 0; q < rbq.length; q++) {
+    const b = rbq[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
+    const bitsRow = e.bits, visRow = e.vis, sesRow = e.ses, engRow = e.eng, depthRow = e.depth;
+    for (let i = rs[q], end = re[q]; i < end; i++) {
+      if (!m[i]) continue;
+      const g = gid[i], bits = bitsRow[i], v = visRow[i], s = sesRow[i];
+      events[g]++;
+      if (bits & HUMAN) {
+        if (lastVis[g] !== v) {
+          lastVis[g] = v;
+          visitors[g]++;
+          if (conv !== null && conv[v]) convs[g]++;
+        }
+        if (hasFacts && engagedS[s] && lastEng[g] !== v) {
+          lastEng[g] = v;
+          engaged[g]++;
+        }
+      }
+      if (lastSes[g] !== s) {
+        lastSes[g] = s;
+        let fresh = true;
+        if (split[s]) {
+          const key = g * nSes + s;
+          if (splitSeen.has(key)) fresh = false;
+          else splitSeen.add(key);
+        }
+        if (fresh) {
+          sessions[g]++;
+          if (hasFacts) {
+            if (pvS[s] <= 1) bounces[g]++;
+            dur[g] += last[s] - first[s];
+          }
+        }
+      }
+      if (bits & PV) {
+        pageviews[g]++;
+        if (hasFacts && exitR[s] === i && exitB[s] === b) exits[g]++;
+        if (hasFacts && entryR[s] === i && entryB[s] === b) entries[g]++;
+      } else if (bits & LEAVE) {
+        const x = engRow[i], y = depthRow[i];
+        if (x === x) {
+          engSum[g] += x;
+          engN[g]++;
+        }
+        if (y === y) {
+          depthSum[g] += y;
+          depthN[g]++;
+        }
+      } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) rage[g]++;
+    }
+  }
+}
+
+function values(o: AggregateOptions, a: Run, g: number): MetricValues {
+  const r = (x: number, y: number) => (y > 0 ? x / y : null);
+  const s = a.sessions[g];
+  const all: Record<Metric, () => number | null> = {
+    visitors: () => a.visitors[g],
+    engaged_visitors: () => a.engaged[g],
+    sessions: () => s,
+    pageviews: () => a.pageviews[g],
+    events: () => a.events[g],
+    views_per_session: () => r(a.pageviews[g], s),
+    bounce_rate: () => r(a.bounces[g], s),
+    session_duration_s: () => (s > 0 ? a.dur[g] / s / 1000 : null),
+    engagement_time_s: () => (a.engN[g] > 0 ? a.engSum[g] / a.engN[g] / 1000 : null),
+    scroll_depth_percent: () => r(a.depthSum[g], a.depthN[g]),
+    exits: () => a.exits[g],
+    entries: () => a.entries[g],
+    exit_rate: () => r(a.exits[g], a.pageviews[g]),
+    rage_clicks: () => a.rage[g],
+    conversions: () => a.convs[g],
+    conversion_rate: () => r(a.convs[g], a.visitors[g]),
+  };
+  return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
+}
+
 const LEAN = new Set<Metric>(["events", "pageviews", "visitors", "conversions", "conversion_rate"]);
+const whole = (o: AggregateOptions) => !o.breakdown?.length && !o.bucket;
 
 export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult[] {
-  const needSession = list.some((o) =>
+  const needFacts = list.some((o) =>
     o.metrics.some((m) => SESSION_METRICS.has(m)) ||
     [...(o.breakdown ?? []), ...(c.scope.filters ?? []).map((f) => f.field)]
       .some((f) => f === "entry_page" || f === "exit_page")
   );
-  const facts = needSession ? sessionFacts(c) : null;
+  const facts = needFacts ? sessionFacts(c) : null;
   const masks = matchMasks(c, c.scope.filters);
-  const order = visitorOrder(c);
-  // totals depend only on the scope and the goal: computed once per goal, shared by the list
-  const totalsBy = new Map<string, { a: Acc; g: number }>();
-  return list.map((o) => {
-    const grouping = directGroups(c, masks, o.breakdown ?? [], o.bucket) ??
-      viaRows(groupRows(c, masks, o.breakdown ?? [], o.bucket), masks);
-    const conv = converted(c, o.goal);
-    const G = grouping.keys.length, T = G; // slot T holds the totals
-    const st = new Acc(G + 1, c.nSes, conv, visitorOrder(c).split, facts);
-    const lean = o.metrics.every((m) => LEAN.has(m));
-    const goalKey = JSON.stringify(o.goal ?? null);
-    // full totals serve every later question; lean ones only lean questions
-    const shared = totalsBy.get(goalKey) ?? (lean ? totalsBy.get(`lean:${goalKey}`) : undefined);
-    // without a breakdown the one group is the total: no second slot to fill
-    const whole = !o.breakdown?.length && !o.bucket;
-    const slot = shared || whole ? -1 : T;
-    if (lean) runRowsLean(st, c.batches, order, grouping, slot);
-    else runRows(st, c.batches, order, grouping, slot);
-    const mine = { a: st, g: whole ? 0 : T };
-    if (!shared) totalsBy.set(lean ? `lean:${goalKey}` : goalKey, mine);
-    const values = (a: Acc, g: number): MetricValues => {
-      const r = (x: number, y: number) => (y > 0 ? x / y : null);
-      const s = a.sessions[g];
-      const all: Record<Metric, () => number | null> = {
-        visitors: () => a.visitors[g],
-        sessions: () => s,
-        pageviews: () => a.pageviews[g],
-        events: () => a.events[g],
-        views_per_session: () => r(a.pageviews[g], s),
-        bounce_rate: () => r(a.bounces[g], s),
-        session_duration_s: () => (s > 0 ? a.dur[g] / s / 1000 : null),
-        engagement_time_s: () => (a.engN[g] > 0 ? a.engSum[g] / a.engN[g] / 1000 : null),
-        scroll_depth_percent: () => r(a.depthSum[g], a.depthN[g]),
-        exits: () => a.exits[g],
-        entries: () => a.entries[g],
-        exit_rate: () => r(a.exits[g], a.pageviews[g]),
-        rage_clicks: () => a.rage[g],
-        conversions: () => a.convs[g],
-        conversion_rate: () => r(a.convs[g], a.visitors[g]),
-      };
-      return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
-    };
+  // totals depend only on the scope and the goal: one run without breakdown per goal serves every question
+  const convs = new Map<string, Uint8Array | null>();
+  const convOf = (o: AggregateOptions) => {
+    const k = JSON.stringify(o.goal ?? null);
+    if (!convs.has(k)) convs.set(k, converted(c, o.goal));
+    return convs.get(k)!;
+  };
+  const totals = new Map<string, Run>();
+  const runs: Run[] = [];
+  const totalRun = (o: AggregateOptions) => {
+    const k = JSON.stringify(o.goal ?? null);
+    let t = totals.get(k);
+    if (!t) {
+      totals.set(k, t = new Run(directGroups(c, [], undefined)!, true, convOf(o)));
+      runs.push(t);
+    }
+    return t;
+  };
+  for (const o of list) if (whole(o)) totalRun(o);
+  const mine = list.map((o) => {
+    if (whole(o)) return totalRun(o);
+    const gs = directGroups(c, o.breakdown ?? [], o.bucket) ??
+      groupRows(c, masks, o.breakdown ?? [], o.bucket);
+    const run = new Run(gs, !o.metrics.every((m) => LEAN.has(m)), convOf(o));
+    runs.push(run);
+    return run;
+  });
+  for (const o of list) totalRun(o);
+  pass(c, runs, masks, facts);
+  return list.map((o, k) => {
+    const run = mine[k];
     const rows: Row[] = [];
-    grouping.keys.forEach((key, g) => st.events[g] > 0 && rows.push({ key, metrics: values(st, g) }));
+    if (!whole(o)) {
+      run.gs.keys.forEach((key, g) => run.events[g] > 0 && rows.push({ key, metrics: values(o, run, g) }));
+    } else if (run.events[0] > 0) rows.push({ key: {}, metrics: values(o, run, 0) });
     const by = o.sort?.by ?? o.metrics[0];
     sortRows(rows, by, o.sort?.desc ?? (by !== "key"));
     const offset = o.offset ?? 0;
     return {
-      totals: values((shared ?? mine).a, (shared ?? mine).g),
+      totals: values(o, totals.get(JSON.stringify(o.goal ?? null))!, 0),
       rows: rows.slice(offset, o.limit === undefined ? undefined : offset + o.limit),
       total_rows: rows.length,
     };

@@ -25,6 +25,7 @@ import type {
 import { createEngine } from "./engine.ts";
 
 export type * from "./types.ts";
+export { ENGAGED_MIN_MS, isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
 export { bucketOf, bucketsBetween, isValidTimezone, startOfLocalDay, zone } from "./time.ts";
 
 export interface Engine {

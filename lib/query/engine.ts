@@ -6,7 +6,7 @@ import type { StoredEvent } from "../store/records.ts";
 import { aggregateMany } from "./agg.ts";
 import type { Engine } from "./api.ts";
 import { hitsAggregate } from "./hits.ts";
-import { makeCtx } from "./scan.ts";
+import { type Derived, makeCtx } from "./scan.ts";
 import { funnel, paths, propertyKeys, retention, sessions } from "./seq.ts";
 import { Source } from "./source.ts";
 import type { Scope } from "./types.ts";
@@ -14,10 +14,22 @@ import { unpackEvent } from "../store/event_codec.ts";
 
 export function createEngine(deps: Deps): Engine {
   const source = new Source(deps);
+  // the visitor order and session facts of recent batch sets: questions come in groups over one period
+  const recent: Derived[] = [];
   const ctxOf = async (s: Scope) => {
     const { batches } = await source.events(s.org, s.env, s.from, s.to);
     const interner = source.interner(s.org, s.env);
-    return makeCtx(batches, s, interner.visitorCount, interner.sessionCount);
+    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount);
+    let d = recent.find((x) =>
+      x.nVis === c.nVis && x.nSes === c.nSes && x.batches.length === batches.length &&
+      x.batches.every((b, i) => b === batches[i])
+    );
+    if (!d) {
+      recent.unshift(d = { batches, nVis: c.nVis, nSes: c.nSes, facts: new Map() });
+      if (recent.length > 4) recent.pop();
+    }
+    c.memo = d;
+    return c;
   };
   return {
     aggregate: async (s, o) => aggregateMany(await ctxOf(s), [o])[0],

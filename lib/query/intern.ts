@@ -59,18 +59,53 @@ class ByteTable {
   get bytes(): number {
     return this.buf.length + 16 * this.next.length;
   }
+
+  /** Byte order of two numbers' strings (UTF-8 byte order is code point order, as parts sort ids). */
+  compare(a: number, b: number): number {
+    const buf = this.buf;
+    let i = this.off[a], j = this.off[b];
+    const ie = this.off[a + 1], je = this.off[b + 1];
+    for (; i < ie && j < je; i++, j++) if (buf[i] !== buf[j]) return buf[i] - buf[j];
+    return (ie - i) - (je - j);
+  }
+}
+
+/** Values of one field, numbered process-wide (so a group number means the same value in every batch). */
+export class ValueIds {
+  readonly ids = new Map<string | null, number>();
+  readonly values: (string | null)[] = [];
+  id(v: string | null): number {
+    let id = this.ids.get(v);
+    if (id === undefined) {
+      this.ids.set(v, id = this.values.length);
+      this.values.push(v);
+    }
+    return id;
+  }
 }
 
 export class Interner {
   private visitorTable = new ByteTable();
   private sessionTable = new ByteTable();
+  private fields = new Map<string, ValueIds>();
   generation = 0;
+
+  /** The process-wide numbering of a field's values (breakdowns group by these numbers). */
+  valueIds(field: string): ValueIds {
+    let f = this.fields.get(field);
+    if (!f) this.fields.set(field, f = new ValueIds());
+    return f;
+  }
 
   get visitorCount(): number {
     return this.visitorTable.size;
   }
   get sessionCount(): number {
     return this.sessionTable.size;
+  }
+  /** Order of two visitors' anonymous ids (the order rows of a part are sorted in). */
+  compareVisitors(a: number, b: number): number {
+    return this.visitorTable.compare(a, b);
   }
   /** A visitor's number from the UTF-8 bytes of its anonymous id. */
   visBytes(b: Uint8Array, s: number, e: number): number {

@@ -5,6 +5,7 @@
  */
 import type { StoredEvent, StoredHit, Verification } from "../store/records.ts";
 import { bucketer, bucketsBetween } from "./time.ts";
+import { isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
 import type {
   AggregateOptions,
   AggregateResult,
@@ -124,6 +125,8 @@ interface SessionInfo {
   last: number;
   entry: StoredEvent | null;
   exit: StoredEvent | null;
+  /** had an event that is not passive (see engaged.ts) */
+  interacted: boolean;
 }
 
 export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
@@ -131,7 +134,20 @@ export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
   for (const e of scoped) {
     const k = sessionKey(e);
     let s = out.get(k);
-    if (!s) out.set(k, s = { events: [], pv: 0, first: Infinity, last: -Infinity, entry: null, exit: null });
+    if (!s) {
+      out.set(
+        k,
+        s = {
+          events: [],
+          pv: 0,
+          first: Infinity,
+          last: -Infinity,
+          entry: null,
+          exit: null,
+          interacted: false,
+        },
+      );
+    }
     s.events.push(e);
   }
   for (const s of out.values()) {
@@ -139,6 +155,7 @@ export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
     for (const e of s.events) {
       s.first = Math.min(s.first, e.received_at);
       s.last = Math.max(s.last, e.received_at);
+      if (!PASSIVE_EVENTS.has(e.event_type)) s.interacted = true;
       if (e.event_type === "$pageview") {
         s.pv++;
         s.entry ??= e;
@@ -177,8 +194,15 @@ function metricsOf(
   const exits = pageviews.filter((e) => sessions.get(sessionKey(e))!.exit === e).length;
   const entries = pageviews.filter((e) => sessions.get(sessionKey(e))!.entry === e).length;
   const conv = [...visitors].filter((v) => converted.has(v)).length;
+  const engaged = new Set(
+    group.filter((e) => {
+      const s = sessions.get(sessionKey(e))!;
+      return e.traffic === "human" && isEngagedSession(s.last - s.first, s.pv, s.interacted);
+    }).map((e) => e.anonymous_id),
+  );
   const all: Record<Metric, number | null> = {
     visitors: visitors.size,
+    engaged_visitors: engaged.size,
     sessions: sess.size,
     pageviews: pageviews.length,
     events: group.length,

@@ -22,6 +22,9 @@ export interface EvBatch {
   runSes: Uint32Array;
   runVis: Uint32Array;
   views: Map<string, View>;
+  /** per field: each row's value as a process-wide number (see fieldIds) */
+  ids: Map<string, Int32Array>;
+  interner: Interner;
   /** rows in scope, by scope (a few recent scopes are kept: questions come in groups over one period) */
   scopeMasks: Map<string, Uint8Array>;
   /** per row: 1 pageview, 2 pageleave, 4 autocapture, 8 human traffic, 16 rage click */
@@ -97,6 +100,8 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
     runSes: Uint32Array.from(runSes),
     runVis: Uint32Array.from(runVis),
     views: new Map(),
+    ids: new Map(),
+    interner,
     scopeMasks: new Map(),
     bytes: bytes + 17 * n,
   };
@@ -120,6 +125,23 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
   out.eng = perRow("engagement_time_ms");
   out.depth = perRow("depth_percent");
   return out;
+}
+
+/** Each row's value of a field as its process-wide number (interner.valueIds(field)); cached per batch. */
+export function fieldIds(e: EvBatch, field: string): Int32Array {
+  let ids = e.ids.get(field);
+  if (ids) return ids;
+  const v = eventView(e, field), numbering = e.interner.valueIds(field);
+  const byCode = Int32Array.from(v.values, (s) => numbering.id(s));
+  ids = new Int32Array(e.n);
+  if (!v.codes.length) ids.fill(byCode[0]);
+  else mapCodes(v.codes, byCode, ids);
+  e.ids.set(field, ids);
+  return ids;
+}
+
+function mapCodes(codes: ArrayLike<number>, byCode: Int32Array, ids: Int32Array) {
+  for (let i = 0; i < ids.length; i++) ids[i] = byCode[codes[i]];
 }
 
 const NONE: View = { codes: { length: 0 }, values: [null] };

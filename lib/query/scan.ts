@@ -3,6 +3,7 @@
  * last time, entry and exit pageview), compiled filters, and the visitor-major order of session runs
  * that lets distinct counts be exact without hash sets.
  */
+import { PASSIVE_EVENTS } from "./engaged.ts";
 import { matches } from "./naive.ts";
 import { type EvBatch, eventView, type View } from "./prepared.ts";
 import type { Filter, Scope } from "./types.ts";
@@ -18,6 +19,19 @@ export interface Ctx {
   human: Uint8Array[]; // per batch and traffic code
   sess?: SessionFacts;
   order?: VisitorOrder;
+  /** derived data kept across questions over the same batches (see engine.ts) */
+  memo?: Derived;
+  /** what the rows in scope depend on (time range, touchpoint, traffic): session facts are per scope key */
+  scopeKey: string;
+}
+
+/** What questions over one set of batches can share: the visitor order, session facts per scope. */
+export interface Derived {
+  batches: EvBatch[];
+  nVis: number;
+  nSes: number;
+  order?: VisitorOrder;
+  facts: Map<string, SessionFacts>;
 }
 
 export interface SessionFacts {
@@ -28,6 +42,8 @@ export interface SessionFacts {
   entryR: Int32Array;
   exitB: Int32Array;
   exitR: Int32Array;
+  /** 1: the session had an interaction in scope (an event that is not passive, see engaged.ts) */
+  act: Uint8Array;
 }
 
 function codeMask(v: View, keep: (s: string | null) => boolean): Uint8Array {
@@ -71,7 +87,7 @@ export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: nu
     }
     inScope.push(m);
   }
-  return { batches, scope, nVis, nSes, inScope, etBits, human };
+  return { batches, scope, nVis, nSes, inScope, etBits, human, scopeKey };
 }
 
 const before = (a: EvBatch, i: number, b: EvBatch, j: number) =>
@@ -80,6 +96,8 @@ const before = (a: EvBatch, i: number, b: EvBatch, j: number) =>
 
 export function sessionFacts(c: Ctx): SessionFacts {
   if (c.sess) return c.sess;
+  const kept = c.memo?.facts.get(c.scopeKey);
+  if (kept) return c.sess = kept;
   const n = c.nSes;
   const f: SessionFacts = {
     pv: new Int32Array(n),
@@ -89,12 +107,15 @@ export function sessionFacts(c: Ctx): SessionFacts {
     entryR: new Int32Array(n),
     exitB: new Int32Array(n).fill(-1),
     exitR: new Int32Array(n),
+    act: new Uint8Array(n),
   };
   c.batches.forEach((e, b) => {
-    const m = c.inScope[b], bits = c.etBits[b], et = eventView(e, "event_type").codes;
+    const m = c.inScope[b], bits = c.etBits[b], ev = eventView(e, "event_type"), et = ev.codes;
+    const active = Uint8Array.from(ev.values, (v) => (v !== null && !PASSIVE_EVENTS.has(v) ? 1 : 0));
     for (let i = 0; i < e.n; i++) {
       if (!m[i]) continue;
       const s = e.ses[i], t = e.t[i];
+      if (active[et[i]]) f.act[s] = 1;
       if (t < f.first[s]) f.first[s] = t;
       if (t > f.last[s]) f.last[s] = t;
       if (bits[et[i]] & 1) {
@@ -110,6 +131,10 @@ export function sessionFacts(c: Ctx): SessionFacts {
       }
     }
   });
+  if (c.memo) {
+    c.memo.facts.set(c.scopeKey, f);
+    if (c.memo.facts.size > 4) c.memo.facts.delete(c.memo.facts.keys().next().value!);
+  }
   return c.sess = f;
 }
 
@@ -176,15 +201,54 @@ export interface VisitorOrder {
   re: Int32Array;
 }
 
+/**
+ * A position for every visitor of the batches, in anonymous-id order: the order rows are sorted in inside
+ * each batch, so walking visitors by position reads every batch front to back (memory-friendly on large
+ * sites). A merge of the batches' visitor sequences; any order would be exact, this one is fast.
+ */
+export function visitorRank(batches: EvBatch[], nVis: number): Int32Array {
+  const rank = new Int32Array(nVis).fill(-1);
+  if (!batches.length) return rank;
+  const interner = batches[0].interner;
+  const cur = batches.map(() => 0);
+  const heap: number[] = []; // batch numbers, ordered by their current visitor
+  const at = (b: number) => batches[b].runVis[cur[b]];
+  const less = (x: number, y: number) => interner.compareVisitors(at(x), at(y)) < 0;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < heap.length && less(heap[l], heap[m])) m = l;
+      if (r < heap.length && less(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  batches.forEach((e, b) => e.runVis.length && heap.push(b));
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  let next = 0;
+  while (heap.length) {
+    const b = heap[0], runVis = batches[b].runVis, v = runVis[cur[b]];
+    if (rank[v] < 0) rank[v] = next++;
+    while (cur[b] < runVis.length && runVis[cur[b]] === v) cur[b]++;
+    if (cur[b] >= runVis.length) heap[0] = heap[heap.length - 1], heap.pop();
+    down(0);
+  }
+  return rank;
+}
+
 /** Session runs ordered visitor by visitor (a counting sort: one visitor's runs are contiguous). */
 export function visitorOrder(c: Ctx): VisitorOrder {
   if (c.order) return c.order;
+  if (c.memo?.order) return c.order = c.memo.order;
   let total = 0;
   for (const e of c.batches) total += e.runSes.length;
+  const rank = visitorRank(c.batches, c.nVis);
   const count = new Int32Array(c.nVis + 1);
   const runs = new Uint8Array(c.nSes);
   for (const e of c.batches) {
-    for (const v of e.runVis) count[v + 1]++;
+    for (const v of e.runVis) count[rank[v] + 1]++;
     for (const s of e.runSes) if (runs[s] < 2) runs[s]++;
   }
   for (let v = 0; v < c.nVis; v++) count[v + 1] += count[v];
@@ -192,7 +256,7 @@ export function visitorOrder(c: Ctx): VisitorOrder {
   c.batches.forEach((e, b) => {
     const runVis = e.runVis;
     for (let k = 0; k < runVis.length; k++) {
-      const p = count[runVis[k]]++;
+      const p = count[rank[runVis[k]]]++;
       rb[p] = b;
       rk[p] = k;
     }
@@ -209,7 +273,7 @@ export function visitorOrder(c: Ctx): VisitorOrder {
       re.push(end);
     }
   }
-  return c.order = {
+  const order: VisitorOrder = {
     rb,
     rk,
     split: runs,
@@ -217,4 +281,6 @@ export function visitorOrder(c: Ctx): VisitorOrder {
     rs: Int32Array.from(rs),
     re: Int32Array.from(re),
   };
+  if (c.memo) c.memo.order = order;
+  return c.order = order;
 }

@@ -85,6 +85,8 @@ export interface HitScope extends Omit<Scope, "traffic" | "filters"> {
 
 export type Metric =
   | "visitors"
+  /** distinct visitors with an engaged session among the row's sessions (lib/query/engaged.ts) */
+  | "engaged_visitors"
   | "sessions"
   | "pageviews"
   | "events"

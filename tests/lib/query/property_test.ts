@@ -33,6 +33,7 @@ const eventArb = fc.record({
     "$pageview",
     "$pageleave",
     "$autocapture",
+    "$web_vitals",
     "sign_up",
     "purchase",
   ),
@@ -124,6 +125,7 @@ const queryArb = fc.record({
 
 const METRICS: AggregateOptions["metrics"] = [
   "visitors",
+  "engaged_visitors",
   "sessions",
   "pageviews",
   "events",
@@ -164,7 +166,7 @@ async function compare(
   };
   assert.deepEqual(await engine.aggregate(scope, opts), naiveAggregate(all, scope, opts));
   const other: AggregateOptions = {
-    metrics: ["visitors", "bounce_rate", "exit_rate"],
+    metrics: ["visitors", "bounce_rate", "exit_rate", "engaged_visitors"],
     breakdown: ["country"],
     limit: 2,
   };
