@@ -7,7 +7,15 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import type { AggregateResult, HitScope, Row, SessionSeq } from "../lib/query/api.ts";
+import {
+  type AggregateResult,
+  ENGAGED_MIN_MS,
+  type HitScope,
+  isEngagedSession,
+  PASSIVE_EVENTS,
+  type Row,
+  type SessionSeq,
+} from "../lib/query/api.ts";
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { guardedTime } from "../lib/answers/privacy.ts";
@@ -16,15 +24,15 @@ import { defineTool } from "./types.ts";
 
 const TOP = 10;
 
-/** Events that are not an interaction: a visit with only these (and one page) is not engaged. */
-const PASSIVE = new Set(["$pageview", "$pageleave", "$web_vitals", "$identify"]);
-export const ENGAGED_MIN_S = 10;
+export const ENGAGED_MIN_S = ENGAGED_MIN_MS / 1000;
 
-/** An engaged session lasted 10 s or more, saw 2+ pages, or had an interaction (a click or a custom event). */
+/**
+ * An engaged session lasted 10 s or more, saw 2+ pages, or had an interaction (a click or a custom event);
+ * the engine's `engaged_visitors` metric counts visitors with such a session by the same rule.
+ */
 export function isEngaged(s: SessionSeq): boolean {
-  if (s.end - s.start >= ENGAGED_MIN_S * 1000) return true;
-  if (s.steps.filter((x) => x.event_type === "$pageview").length >= 2) return true;
-  return s.steps.some((x) => !PASSIVE.has(x.event_type));
+  const pageviews = s.steps.filter((x) => x.event_type === "$pageview").length;
+  return isEngagedSession(s.end - s.start, pageviews, s.steps.some((x) => !PASSIVE_EVENTS.has(x.event_type)));
 }
 
 export function engagedVisitors(sessions: SessionSeq[]): number {
@@ -60,6 +68,7 @@ const output = answerSchema({
 
 const HEAD = [
   "visitors",
+  "engaged_visitors",
   "sessions",
   "pageviews",
   "views_per_session",
@@ -106,10 +115,6 @@ export default defineTool({
     const [cur, prev] = await Promise.all([
       r.engine.aggregateMany(r.scope, ask),
       r.previous ? r.engine.aggregateMany(r.previous, ask) : Promise.resolve(null),
-    ]);
-    const [curSessions, prevSessions] = await Promise.all([
-      r.engine.sessions(r.scope),
-      r.previous ? r.engine.sessions(r.previous) : Promise.resolve(null),
     ]);
     const head = (m: (typeof HEAD)[number], digits: number) =>
       compare(
@@ -176,10 +181,7 @@ export default defineTool({
     return {
       scope: r.answerScope,
       visitors: head("visitors", 0),
-      engaged_visitors: compare(
-        engagedVisitors(curSessions),
-        prevSessions ? engagedVisitors(prevSessions) : null,
-      ),
+      engaged_visitors: head("engaged_visitors", 0),
       sessions: head("sessions", 0),
       pageviews: head("pageviews", 0),
       views_per_session: head("views_per_session", 2),
