@@ -1,9 +1,12 @@
 /**
- * Batch ⇄ bytes. Columns are laid out one after another (8-byte aligned) and compressed with
- * CompressionStream (deflate-raw) in three segments: event ids, columns no question reads, and the rest.
- * One stream per segment keeps decoding cheap, and a query decompresses only the last.
- * A string column is [u32 dict byte length][dict JSON][pad][codes]; a number column is its Float64 bytes.
+ * Batch ⇄ bytes. Each column is compressed on its own (deflate-raw), hot columns first, then columns no
+ * question reads, then event ids: a query reads only the chunks of the columns it may need and inflates a
+ * column the first time it is touched (most questions touch a third of them). Whole numbers are stored as
+ * u32 offsets from the column's minimum when they fit (times, sequence numbers), else as Float64.
+ * A string column is [u32 dict byte length][dict][pad][codes]. Parts written before this layout (several
+ * columns per compressed segment) still decode.
  */
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Batch, Column } from "./columns.ts";
 
 export interface ColumnEntry {
@@ -12,6 +15,8 @@ export interface ColumnEntry {
   /** the dictionary is packed UTF-8 ([u32 count][u32 offsets][bytes]) instead of JSON */
   packed?: boolean;
   width: 1 | 2 | 4 | 8;
+  /** number columns stored as u32 offsets: value = base + offset */
+  base?: number;
   /** the compressed segment holding the column, as a byte range of the part blob */
   off: number;
   len: number;
@@ -26,20 +31,20 @@ export interface EncodedBatch {
   blob: Uint8Array;
 }
 
-const FORMAT = "deflate-raw";
-
 /**
- * Columns no question reads (kept for merges and completeness): they get their own segment, so a query
- * never decompresses them. Event ids are apart too (cleanup after a crash, the hit verification join).
+ * Columns no question reads (kept for merges and completeness): stored after the hot ones, so a query never
+ * reads their chunks. Event ids come last (cleanup after a crash, the hit verification join).
  */
 export const COLD_COLUMNS = new Set(["ctx", "fp", "dts", "user", "screen", "as_org", "ua"]);
 
-async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  const out = new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream));
-  return new Uint8Array(await out.arrayBuffer());
-}
-export const compress = (b: Uint8Array) => pipe(b, new CompressionStream(FORMAT));
-export const decompress = (b: Uint8Array) => pipe(b, new DecompressionStream(FORMAT));
+const plain = (b: Uint8Array) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+export const compress = (b: Uint8Array): Promise<Uint8Array> => Promise.resolve(plain(deflateRawSync(b)));
+/** Synchronous: a column inflates when a question first touches it. */
+export const inflate = (b: Uint8Array): Uint8Array => {
+  const out = plain(inflateRawSync(b));
+  return out.byteOffset % 8 === 0 ? out : out.slice(); // typed views over it need 8-byte alignment
+};
+export const decompress = (b: Uint8Array): Promise<Uint8Array> => Promise.resolve(inflate(b));
 
 /** Dictionaries of ids (unique strings, interned by their bytes at query time) are packed, not JSON. */
 const PACKED = new Set(["anon", "session"]);
@@ -65,15 +70,36 @@ function unpackDict(block: Uint8Array): { offsets: Uint32Array; bytes: Uint8Arra
   const offsets = new Uint32Array(count + 1);
   const dv = new DataView(block.buffer, block.byteOffset + 4, 4 * (count + 1));
   for (let k = 0; k <= count; k++) offsets[k] = dv.getUint32(4 * k, true);
-  return { offsets, bytes: block.slice(4 + 4 * (count + 1)) };
+  return { offsets, bytes: block.subarray(4 + 4 * (count + 1)) };
 }
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
-function columnBytes(c: Column, packed = false): { bytes: Uint8Array; width: ColumnEntry["width"] } {
+/** Whole numbers within 2^32 of their minimum: their u32 offsets and the minimum; else null. */
+function asOffsets(v: Float64Array): { base: number; offsets: Uint32Array } | null {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (!Number.isInteger(x)) return null; // NaN (null) and fractions stay Float64
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (!v.length || hi - lo > 0xffffffff || !Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
+    return null;
+  }
+  const offsets = new Uint32Array(v.length);
+  for (let i = 0; i < v.length; i++) offsets[i] = v[i] - lo;
+  return { base: lo, offsets };
+}
+
+function columnBytes(
+  c: Column,
+  packed = false,
+): { bytes: Uint8Array; width: ColumnEntry["width"]; base?: number } {
   if (c.kind === "num") {
+    const o = asOffsets(c.values);
+    if (o) return { bytes: new Uint8Array(o.offsets.buffer), width: 4, base: o.base };
     return { bytes: new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength), width: 8 };
   }
   const dict = packed ? packDict(c.dict) : enc.encode(JSON.stringify(c.dict));
@@ -86,75 +112,80 @@ function columnBytes(c: Column, packed = false): { bytes: Uint8Array; width: Col
   return { bytes: out, width: c.codes.BYTES_PER_ELEMENT as 1 | 2 | 4 };
 }
 
-export async function encodeBatch(b: Batch): Promise<EncodedBatch> {
+export function encodeBatch(b: Batch): Promise<EncodedBatch> {
   const names = Object.keys(b.cols).sort();
-  const groups = [
-    names.filter((n) => n === "id"),
-    names.filter((n) => COLD_COLUMNS.has(n)),
-    names.filter((n) => n !== "id" && !COLD_COLUMNS.has(n)),
-  ].filter((g) => g.length);
+  const order = [
+    ...names.filter((n) => n !== "id" && !COLD_COLUMNS.has(n)),
+    ...names.filter((n) => COLD_COLUMNS.has(n)),
+    ...names.filter((n) => n === "id"),
+  ];
   const columns: ColumnEntry[] = [];
-  const segments: Uint8Array[] = [];
+  const squeezed: Uint8Array[] = [];
   let off = 0;
-  for (const group of groups) {
-    const raws = group.map((name) => ({
+  for (const name of order) {
+    const col = b.cols[name];
+    const packed = PACKED.has(name) && col.kind === "str";
+    const raw = columnBytes(col, packed);
+    const z = plain(deflateRawSync(raw.bytes));
+    columns.push({
       name,
-      packed: PACKED.has(name) && b.cols[name].kind === "str",
-      ...columnBytes(b.cols[name], PACKED.has(name)),
-    }));
-    const size = raws.reduce((s, r) => s + r.bytes.length + pad8(r.bytes.length), 0);
-    const raw = new Uint8Array(size);
-    const entries: ColumnEntry[] = [];
-    let at = 0;
-    for (const r of raws) {
-      raw.set(r.bytes, at);
-      entries.push({
-        name: r.name,
-        kind: b.cols[r.name].kind,
-        width: r.width,
-        off: 0,
-        len: 0,
-        at,
-        bytes: r.bytes.length,
-        ...(r.packed ? { packed: true } : {}),
-      });
-      at += r.bytes.length + pad8(r.bytes.length);
-    }
-    const squeezed = await compress(raw);
-    for (const e of entries) Object.assign(e, { off, len: squeezed.length });
-    columns.push(...entries);
-    segments.push(squeezed);
-    off += squeezed.length;
+      kind: col.kind,
+      width: raw.width,
+      off,
+      len: z.length,
+      at: 0,
+      bytes: raw.bytes.length,
+      ...(packed ? { packed: true } : {}),
+      ...(raw.base !== undefined ? { base: raw.base } : {}),
+    });
+    squeezed.push(z);
+    off += z.length;
   }
   const blob = new Uint8Array(off);
   let at = 0;
-  for (const s of segments) {
-    blob.set(s, at);
-    at += s.length;
+  for (const z of squeezed) {
+    blob.set(z, at);
+    at += z.length;
   }
-  return { n: b.n, columns, blob };
+  return Promise.resolve({ n: b.n, columns, blob });
 }
 
-/** A column copied out of its decompressed segment, so the segment can be freed after decoding. */
-function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array): Column {
+/**
+ * A column out of its inflated segment: views when the segment is the column's own, copies when it is
+ * shared (older parts), so the segment can be freed.
+ */
+function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array, own: boolean): Column {
   const raw = seg.subarray(entry.at, entry.at + entry.bytes); // 8-byte aligned inside the segment
   if (entry.kind === "num") {
-    return { kind: "num", values: new Float64Array(raw.buffer, raw.byteOffset, n).slice() };
+    if (entry.base !== undefined) {
+      const offsets = new Uint32Array(raw.buffer, raw.byteOffset, n), values = new Float64Array(n);
+      for (let i = 0; i < n; i++) values[i] = entry.base + offsets[i];
+      return { kind: "num", values };
+    }
+    const values = new Float64Array(raw.buffer, raw.byteOffset, n);
+    return { kind: "num", values: own ? values : values.slice() };
   }
   const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   const dictLen = dv.getUint32(0, true);
   const head = 4 + dictLen;
   const start = raw.byteOffset + head + ((4 - (head % 4)) % 4);
-  const codes = entry.width === 1
-    ? new Uint8Array(raw.buffer, start, n).slice()
+  const view = entry.width === 1
+    ? new Uint8Array(raw.buffer, start, n)
     : entry.width === 2
-    ? new Uint16Array(raw.buffer, start, n).slice()
-    : new Uint32Array(raw.buffer, start, n).slice();
+    ? new Uint16Array(raw.buffer, start, n)
+    : new Uint32Array(raw.buffer, start, n);
+  const codes = own ? view : view.slice();
   // the dictionary is turned into strings on first use: many columns are never read by a given question
-  const dictBytes = raw.slice(4, 4 + dictLen);
+  const dictBytes = own ? raw.subarray(4, 4 + dictLen) : raw.slice(4, 4 + dictLen);
   const packed = entry.packed ? unpackDict(dictBytes) : undefined;
   let dict: string[] | undefined;
-  const col = { kind: "str", codes, dictBytes: dictLen, packed } as Column;
+  const col = {
+    kind: "str",
+    codes,
+    dictBytes: dictLen,
+    packed,
+    dictJson: packed ? undefined : dictBytes,
+  } as Column;
   Object.defineProperty(col, "dict", {
     enumerable: true,
     get: () =>
@@ -168,18 +199,59 @@ function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array): Column {
   return col;
 }
 
-/** Decodes the named columns (all when `only` is omitted), decompressing each needed segment once. */
-export async function decodeBatch(
+/**
+ * The named columns (all when `only` is omitted). A column with a segment of its own inflates the first
+ * time it is read; shared segments (older parts) are inflated once, right away. `blob` may be a range of
+ * the part's bytes starting at byte `base` (see readRange), covering the wanted columns.
+ */
+export function decodeBatch(
   e: { n: number; columns: ColumnEntry[] },
   blob: Uint8Array,
   only?: (name: string) => boolean,
+  base = 0,
 ): Promise<Batch> {
   const wanted = e.columns.filter((c) => !only || only(c.name));
-  const segs = new Map<number, Promise<Uint8Array>>();
-  for (const c of wanted) {
-    if (!segs.has(c.off)) segs.set(c.off, decompress(blob.subarray(c.off, c.off + c.len)));
-  }
+  const sharing = new Map<number, number>();
+  for (const c of e.columns) sharing.set(c.off, (sharing.get(c.off) ?? 0) + 1);
+  const segment = (c: ColumnEntry) => blob.subarray(c.off - base, c.off - base + c.len);
+  const shared = new Map<number, Uint8Array>();
   const cols: Batch["cols"] = {};
-  for (const c of wanted) cols[c.name] = decodeColumn(c, e.n, await segs.get(c.off)!);
-  return { n: e.n, cols };
+  for (const c of wanted) {
+    if (sharing.get(c.off)! > 1) {
+      let seg = shared.get(c.off);
+      if (!seg) shared.set(c.off, seg = inflate(segment(c)));
+      cols[c.name] = decodeColumn(c, e.n, seg, false);
+      continue;
+    }
+    const packed = segment(c);
+    Object.defineProperty(cols, c.name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const col = decodeColumn(c, e.n, inflate(packed), true);
+        Object.defineProperty(cols, c.name, {
+          value: col,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+        return col;
+      },
+    });
+  }
+  return Promise.resolve({ n: e.n, cols });
+}
+
+/** The byte range [from, to) of a part's blob that columns passing `only` occupy. */
+export function columnRange(
+  columns: ColumnEntry[],
+  only: (name: string) => boolean,
+): { from: number; to: number } {
+  let from = Infinity, to = 0;
+  for (const c of columns) {
+    if (!only(c.name)) continue;
+    from = Math.min(from, c.off);
+    to = Math.max(to, c.off + c.len);
+  }
+  return from === Infinity ? { from: 0, to: 0 } : { from, to };
 }

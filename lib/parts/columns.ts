@@ -11,6 +11,8 @@ export interface StrCol {
   dictBytes?: number;
   /** the dictionary as UTF-8 bytes, entry k (code k + 1) at bytes[offsets[k]..offsets[k + 1]) */
   packed?: { offsets: Uint32Array; bytes: Uint8Array };
+  /** the dictionary's JSON bytes, when decoded from a part (numbers can be read without making strings) */
+  dictJson?: Uint8Array;
 }
 
 export interface NumCol {

@@ -74,6 +74,30 @@ export async function readBlob(
   return blob;
 }
 
+/**
+ * Bytes [from, to) of a part's blob, reading only the chunks that hold them; returns the bytes from the
+ * first such chunk's start (`base`), so blob offset x is at index x - base.
+ */
+export async function readRange(
+  kv: Deno.Kv,
+  meta: Pick<PartMeta, "id" | "chunks" | "bytes">,
+  from: number,
+  to: number,
+): Promise<{ base: number; bytes: Uint8Array }> {
+  const first = Math.floor(from / CHUNK_BYTES), last = Math.max(first, Math.ceil(to / CHUNK_BYTES) - 1);
+  const base = first * CHUNK_BYTES;
+  const bytes = new Uint8Array(Math.min(meta.bytes, (last + 1) * CHUNK_BYTES) - base);
+  let seen = 0;
+  const range = { start: keys.partChunk(meta.id, first), end: keys.partChunk(meta.id, last + 1) };
+  for await (const e of kv.list<Uint8Array>(range, { batchSize: 100 })) {
+    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES - base);
+    seen++;
+  }
+  const expected = Math.min(last, meta.chunks - 1) - first + 1;
+  if (seen !== expected) throw new PartGoneError(`part ${meta.id}: ${seen} of ${expected} chunks`);
+  return { base, bytes };
+}
+
 /** A part's column directory (read once per part load; the index entry stays small to list). */
 export async function partColumns(
   kv: Deno.Kv,

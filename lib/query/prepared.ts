@@ -43,7 +43,11 @@ export interface View {
   values: (string | null)[];
 }
 
-export function prepareEvents(b: Batch, interner: Interner): EvBatch {
+/**
+ * `decodedBytes`: the batch's columns' decoded size when known up front (parts decode columns lazily;
+ * touching every column to measure it would decode them all).
+ */
+export function prepareEvents(b: Batch, interner: Interner, decodedBytes?: number): EvBatch {
   const n = b.n;
   const anon = b.cols.anon as StrCol, session = b.cols.session as StrCol;
   const vis = new Uint32Array(n), ses = new Uint32Array(n);
@@ -77,23 +81,40 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
   starts.push(n);
   const num = (c: string) => (b.cols[c] as NumCol).values;
   // decoded size: codes and numbers, dictionaries (strings take about twice their UTF-8 size), row arrays
-  const bytes = Object.values(b.cols).reduce(
+  const columns = decodedBytes !== undefined ? decodedBytes : Object.values(b.cols).reduce(
     (s, c) =>
       s +
       (c.kind === "num"
         ? c.values.byteLength
         : c.codes.byteLength + 3 * (c.dictBytes ?? 32 * c.codes.length)),
     0,
-  ) + 12 * starts.length + 4 * n;
+  );
+  const bytes = columns + 12 * starts.length + 4 * n;
+  // device time, sequence number, engagement and scroll depth are read by few questions: made on first use
+  let dt: Float64Array | undefined, seq: Float64Array | undefined;
+  let eng: Float64Array | undefined, depth: Float64Array | undefined;
+  const perRow = (key: string) => {
+    const p = numericProp(out, key), v = new Float64Array(n);
+    for (let i = 0; i < n; i++) v[i] = p.nums[p.codes[i] ?? 0];
+    return v;
+  };
   const out: EvBatch = {
     b,
     n,
     bits: new Uint8Array(n),
-    eng: new Float64Array(0),
-    depth: new Float64Array(0),
+    get eng() {
+      return eng ??= perRow("engagement_time_ms");
+    },
+    get depth() {
+      return depth ??= perRow("depth_percent");
+    },
     t: num("t"),
-    dt: num("dt"),
-    seq: num("seq"),
+    get dt() {
+      return dt ??= num("dt");
+    },
+    get seq() {
+      return seq ??= num("seq");
+    },
     vis,
     ses,
     runStart: Uint32Array.from(starts),
@@ -103,7 +124,7 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
     ids: new Map(),
     interner,
     scopeMasks: new Map(),
-    bytes: bytes + 17 * n,
+    bytes: bytes + 33 * n,
   };
   const et = eventView(out, "event_type"),
     tr = eventView(out, "traffic"),
@@ -117,13 +138,6 @@ export function prepareEvents(b: Batch, interner: Interner): EvBatch {
     out.bits[i] = etBits[et.codes[i]] | humanBits[tr.codes[i]] |
       (rage.codes.length ? rageBits[rage.codes[i]] : 0);
   }
-  const perRow = (key: string) => {
-    const p = numericProp(out, key), v = new Float64Array(n);
-    for (let i = 0; i < n; i++) v[i] = p.nums[p.codes[i] ?? 0];
-    return v;
-  };
-  out.eng = perRow("engagement_time_ms");
-  out.depth = perRow("depth_percent");
   return out;
 }
 
@@ -192,6 +206,7 @@ export function numericProp(e: EvBatch, key: string): { codes: ArrayLike<number>
   const src = own ?? (cols["p*"] as StrCol | undefined);
   let out: { codes: ArrayLike<number>; nums: Float64Array };
   if (!src) out = { codes: new Uint8Array(e.n), nums: new Float64Array([NaN]) };
+  else if (own?.dictJson) out = { codes: own.codes, nums: numbersOfJsonDict(own.dictJson) };
   else {
     const nums = new Float64Array(src.dict.length + 1).fill(NaN);
     src.dict.forEach((s, i) => {
@@ -208,4 +223,46 @@ export function numericProp(e: EvBatch, key: string): { codes: ArrayLike<number>
   }
   e.views.set(`#${key}`, out as unknown as View);
   return out;
+}
+
+const QUOTE = 34, COMMA = 44, MINUS = 45, ZERO = 48, NINE = 57;
+const latin = new TextDecoder("latin1");
+
+/**
+ * Numbers of a property column's dictionary (a JSON array of JSON texts) straight from its bytes: entry k
+ * at index k + 1, NaN where the value is not a number. Same answers as JSON.parse of each entry (digits
+ * only take the fast path; anything else numeric goes through Number()), without making a string per entry.
+ */
+export function numbersOfJsonDict(json: Uint8Array): Float64Array {
+  const out: number[] = [NaN];
+  let i = json.indexOf(91) + 1; // "["
+  while (i < json.length) {
+    while (i < json.length && json[i] !== QUOTE && json[i] !== 93) i++;
+    if (i >= json.length || json[i] === 93) break;
+    const s = ++i; // entry text starts after its quote; a backslash means a string, object or escape
+    let plain = true, digits = true;
+    while (json[i] !== QUOTE) {
+      const c = json[i];
+      if (c === 92) {
+        plain = false;
+        i += 2;
+        continue;
+      }
+      if (!((c >= ZERO && c <= NINE) || (c === MINUS && i === s))) digits = false;
+      i++;
+    }
+    const e = i++;
+    let x = NaN;
+    if (plain && digits && e - s > (json[s] === MINUS ? 1 : 0) && e - s <= 15) {
+      let acc = 0;
+      for (let k = json[s] === MINUS ? s + 1 : s; k < e; k++) acc = acc * 10 + (json[k] - ZERO);
+      x = json[s] === MINUS ? -acc : acc;
+    } else if (plain && e > s) {
+      const n = Number(latin.decode(json.subarray(s, e)));
+      x = Number.isFinite(n) && /^-?[0-9.eE+-]+$/.test(latin.decode(json.subarray(s, e))) ? n : NaN;
+    }
+    out.push(x);
+    while (i < json.length && json[i] !== COMMA && json[i] !== 93) i++;
+  }
+  return Float64Array.from(out);
 }

@@ -6,7 +6,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { LruCache } from "../parts/cache.ts";
-import { COLD_COLUMNS, decodeBatch } from "../parts/codec.ts";
+import { COLD_COLUMNS, columnRange, decodeBatch } from "../parts/codec.ts";
 import type { Batch, StrCol } from "../parts/columns.ts";
 import { buildEventBatch } from "../parts/event_batch.ts";
 import { buildHitBatch } from "../parts/hit_batch.ts";
@@ -17,6 +17,7 @@ import {
   type PartKind,
   type PartMeta,
   readBlob,
+  readRange,
 } from "../parts/store.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/records.ts";
@@ -34,6 +35,7 @@ export class Source {
   private cache: LruCache<EvBatch | Batch>;
   private interners = new Map<string, Interner>();
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
+  private loading = new Map<string, Promise<EvBatch>>();
   constructor(private deps: Deps) {
     this.cache = new LruCache(deps.config.partCacheBytes);
   }
@@ -74,15 +76,25 @@ export class Source {
     }
   }
 
+  /** The columns passing `only` of a part, reading only the chunks that hold them. */
+  private async partBatch(p: PartMeta, only: (name: string) => boolean) {
+    const columns = await partColumns(this.deps.kv, p);
+    const { from, to } = columnRange(columns, only);
+    const { base, bytes } = await readRange(this.deps.kv, p, from, to);
+    // decoded size: numbers as Float64, codes as stored, dictionaries ~3x their bytes once strings
+    const decodedBytes = columns.reduce((sum, c) => {
+      if (!only(c.name)) return sum;
+      if (c.kind === "num") return sum + 8 * p.rows;
+      return sum + c.width * p.rows + 3 * Math.max(0, c.bytes - c.width * p.rows);
+    }, 0);
+    return { batch: await decodeBatch({ n: p.rows, columns }, bytes, only, base), decodedBytes };
+  }
+
   private async pendingIds(parts: PartMeta[]): Promise<Set<string>> {
     const ids = new Set<string>();
     for (const p of parts.filter((x) => x.pending)) {
-      const b = await decodeBatch(
-        { n: p.rows, columns: await partColumns(this.deps.kv, p) },
-        await readBlob(this.deps.kv, p),
-        (c) => c === "id",
-      );
-      for (const id of (b.cols.id as StrCol).dict) ids.add(id);
+      const { batch } = await this.partBatch(p, (c) => c === "id");
+      for (const id of (batch.cols.id as StrCol).dict) ids.add(id);
     }
     return ids;
   }
@@ -114,18 +126,23 @@ export class Source {
     });
   }
 
-  private async eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
+  private eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
     const key = `ev|${org}|${env}|${p.id}|${interner.generation}`;
     const hit = this.cache.get(key) as EvBatch | undefined;
-    if (hit) return hit;
-    const b = await decodeBatch(
-      { n: p.rows, columns: await partColumns(this.deps.kv, p) },
-      await readBlob(this.deps.kv, p),
-      (c) => c !== "id" && !COLD_COLUMNS.has(c),
-    );
-    const prepared = prepareEvents(b, interner);
-    this.cache.set(key, prepared, prepared.bytes);
-    return prepared;
+    if (hit) return Promise.resolve(hit);
+    // questions asked together (a tool's several aggregates) share one load of a part
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c)).then(
+        ({ batch, decodedBytes }) => {
+          const prepared = prepareEvents(batch, interner, decodedBytes);
+          this.cache.set(key, prepared, prepared.bytes);
+          return prepared;
+        },
+      ).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
+    }
+    return loading;
   }
 
   /** Hit batches whose corrected timestamps may fall in [from, to), with verification outcomes joined. */
