@@ -5,7 +5,19 @@
  */
 import { sortRows } from "./naive.ts";
 import { isEngagedSession } from "./engaged.ts";
-import { AUTO, type EvBatch, eventView, fieldIds, HUMAN, LEAVE, PV, RAGE } from "./prepared.ts";
+import {
+  AUTO,
+  type EvBatch,
+  eventView,
+  fieldIds,
+  fullRuns,
+  HUMAN,
+  LEAVE,
+  PV,
+  RAGE,
+  runSums,
+  runValue,
+} from "./prepared.ts";
 import {
   compileFilters,
   type Ctx,
@@ -184,14 +196,18 @@ function groupRows(
 interface GroupSource {
   gids: Int32Array[];
   keys: Record<string, KeyValue>[];
+  /** per batch and session run: the run's group when all its rows share one, else -1 (direct groups) */
+  runGids?: Int32Array[];
 }
 
-const zeros = new WeakMap<EvBatch, Int32Array>();
+const zeros = new WeakMap<EvBatch, Int32Array>(), runZeros = new WeakMap<EvBatch, Int32Array>();
 const zeroIdArrays = new WeakSet<Int32Array>();
-const zeroIds = (e: EvBatch) => {
-  let z = zeros.get(e);
+/** Group 0 for every row (or every session run): a question without breakdown. */
+const zeroIds = (e: EvBatch, runs = false) => {
+  const cache = runs ? runZeros : zeros;
+  let z = cache.get(e);
   if (!z) {
-    zeros.set(e, z = new Int32Array(e.n));
+    cache.set(e, z = new Int32Array(runs ? e.runSes.length : e.n));
     zeroIdArrays.add(z);
   }
   return z;
@@ -200,11 +216,18 @@ const zeroIds = (e: EvBatch) => {
 /** Groups straight from process-wide value numbers: no breakdown, or one plain field without a bucket. */
 function directGroups(c: Ctx, fields: EventField[], bucket: AggregateOptions["bucket"]): GroupSource | null {
   if (bucket || fields.length > 1 || fields.some((f) => f === "entry_page" || f === "exit_page")) return null;
-  if (!fields.length) return { gids: c.batches.map(zeroIds), keys: [{}] };
+  if (!fields.length) {
+    return {
+      gids: c.batches.map((e) => zeroIds(e)),
+      keys: [{}],
+      runGids: c.batches.map((e) => zeroIds(e, true)),
+    };
+  }
   const f = fields[0];
   const gids = c.batches.map((e) => fieldIds(e, f));
+  const runGids = c.batches.map((e) => runValue(e, f));
   const values = c.batches.length ? c.batches[0].interner.valueIds(f).values : [];
-  return { gids, keys: values.map((v) => ({ [f]: v })) };
+  return { gids, keys: values.map((v) => ({ [f]: v })), runGids };
 }
 
 /** Accumulators of one question's groups (typed arrays: one shape, so the pass below stays optimized). */
@@ -269,6 +292,10 @@ function engagedSessions(c: Ctx, f: SessionFacts): Uint8Array {
 interface Pass {
   batches: EvBatch[];
   masks: Uint8Array[];
+  /** session runs in visitor order (run rk[p] of batch rb[p]), and per batch which runs match whole */
+  rb: Int32Array;
+  rk: Int32Array;
+  full: Uint8Array[];
   rbq: Int32Array;
   rs: Int32Array;
   re: Int32Array;
@@ -291,11 +318,14 @@ interface Pass {
  * One monomorphic loop per kind of question: lean ones count only events, pageviews and visitors.
  */
 function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | null) {
-  const { rbq, rs, re, split } = visitorOrder(c);
+  const { rbq, rs, re, split, rb, rk } = visitorOrder(c);
   const none = new Int32Array(0), noTimes = new Float64Array(0);
   const p: Pass = {
     batches: c.batches,
     masks,
+    rb,
+    rk,
+    full: c.batches.map((e, b) => fullRuns(e, masks[b])),
     rbq,
     rs,
     re,
@@ -315,6 +345,7 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     const whole = r.gs.keys.length === 1 && r.gs.gids.every((g) => zeroIdArrays.has(g));
     if (r.full && whole) totalsLoop(p, r);
     else if (r.full) fullLoop(p, r);
+    else if (r.gs.runGids) leanRunLoop(p, r, r.gs.runGids);
     else leanLoop(p, r);
   }
 }
@@ -339,22 +370,86 @@ function leanLoop(p: Pass, r: Run) {
   }
 }
 
+/** leanLoop by session runs: a run whose rows all match and share one group is added whole. */
+function leanRunLoop(p: Pass, r: Run, runGids: Int32Array[]) {
+  const { rb, rk } = p;
+  const { events, pageviews, visitors, lastVis, conv, convs } = r;
+  for (let q = 0; q < rb.length; q++) {
+    const b = rb[q], k = rk[q], e = p.batches[b], g0 = runGids[b][k];
+    const v = e.runVis[k];
+    if (g0 >= 0 && p.full[b][k]) {
+      events[g0] += e.runStart[k + 1] - e.runStart[k];
+      pageviews[g0] += e.runPv[k];
+      if (e.runHuman[k] > 0 && lastVis[g0] !== v) {
+        lastVis[g0] = v;
+        visitors[g0]++;
+        if (conv !== null && conv[v]) convs[g0]++;
+      }
+      continue;
+    }
+    const m = p.masks[b], gid = r.gs.gids[b], bitsRow = e.bits;
+    for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
+      if (!m[i]) continue;
+      const g = gid[i], bits = bitsRow[i];
+      events[g]++;
+      if (bits & PV) pageviews[g]++;
+      if (bits & HUMAN && lastVis[g] !== v) {
+        lastVis[g] = v;
+        visitors[g]++;
+        if (conv !== null && conv[v]) convs[g]++;
+      }
+    }
+  }
+}
+
 /**
  * A question without breakdown (one group, e.g. the totals): counters instead of per-group arrays, and the
  * session figures summed over the sessions that had a matching row, after the pass.
  */
 function totalsLoop(p: Pass, r: Run) {
-  const { rbq, rs, re, hasFacts, engagedS, entryB, entryR, exitB, exitR } = p;
+  const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR } = p;
   const conv = r.conv;
   const matched = new Uint8Array(p.nSes);
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
-  for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = p.batches[b], m = p.masks[b];
-    const bitsRow = e.bits, visRow = e.vis, sesRow = e.ses, engRow = e.eng, depthRow = e.depth;
-    for (let i = rs[q], end = re[q]; i < end; i++) {
+  for (let q = 0; q < rb.length; q++) {
+    const b = rb[q], k = rk[q], e = p.batches[b], v = e.runVis[k], s = e.runSes[k];
+    const start = e.runStart[k], end = e.runStart[k + 1];
+    if (p.full[b][k]) {
+      // every row of the run matches: its precomputed sums
+      events += end - start;
+      matched[s] = 1;
+      if (e.runHuman[k] > 0) {
+        if (lastVis !== v) {
+          lastVis = v;
+          visitors++;
+          if (conv !== null && conv[v]) convs++;
+        }
+        if (hasFacts && engagedS[s] && lastEng !== v) {
+          lastEng = v;
+          engaged++;
+        }
+      }
+      const pvs = e.runPv[k];
+      pageviews += pvs;
+      if (pvs > 0 && hasFacts) {
+        if (exitB[s] === b && exitR[s] >= start && exitR[s] < end) exits++;
+        if (entryB[s] === b && entryR[s] >= start && entryR[s] < end) entries++;
+      }
+      if (pvs < end - start) {
+        const sums = runSums(e);
+        engSum += sums.engSum[k];
+        engN += sums.engN[k];
+        depthSum += sums.depthSum[k];
+        depthN += sums.depthN[k];
+        rage += sums.rage[k];
+      }
+      continue;
+    }
+    const m = p.masks[b], bitsRow = e.bits;
+    for (let i = start; i < end; i++) {
       if (!m[i]) continue;
-      const bits = bitsRow[i], v = visRow[i], s = sesRow[i];
+      const bits = bitsRow[i];
       events++;
       matched[s] = 1;
       if (bits & HUMAN) {
@@ -373,7 +468,7 @@ function totalsLoop(p: Pass, r: Run) {
         if (hasFacts && exitR[s] === i && exitB[s] === b) exits++;
         if (hasFacts && entryR[s] === i && entryB[s] === b) entries++;
       } else if (bits & LEAVE) {
-        const x = engRow[i], y = depthRow[i];
+        const x = e.eng[i], y = e.depth[i];
         if (x === x) {
           engSum += x;
           engN++;

@@ -21,6 +21,9 @@ export interface EvBatch {
   runStart: Uint32Array;
   runSes: Uint32Array;
   runVis: Uint32Array;
+  /** per session run: its pageviews and its human rows (a run is summed whole when all its rows match) */
+  runPv: Uint32Array;
+  runHuman: Uint32Array;
   views: Map<string, View>;
   /** per field: each row's value as a process-wide number (see fieldIds) */
   ids: Map<string, Int32Array>;
@@ -120,6 +123,8 @@ export function prepareEvents(b: Batch, interner: Interner, decodedBytes?: numbe
     runStart: Uint32Array.from(starts),
     runSes: Uint32Array.from(runSes),
     runVis: Uint32Array.from(runVis),
+    runPv: new Uint32Array(runVis.length),
+    runHuman: new Uint32Array(runVis.length),
     views: new Map(),
     ids: new Map(),
     interner,
@@ -138,6 +143,15 @@ export function prepareEvents(b: Batch, interner: Interner, decodedBytes?: numbe
     out.bits[i] = etBits[et.codes[i]] | humanBits[tr.codes[i]] |
       (rage.codes.length ? rageBits[rage.codes[i]] : 0);
   }
+  for (let k = 0; k < runVis.length; k++) {
+    let pv = 0, human = 0;
+    for (let i = starts[k]; i < starts[k + 1]; i++) {
+      pv += out.bits[i] & PV;
+      if (out.bits[i] & HUMAN) human++;
+    }
+    out.runPv[k] = pv;
+    out.runHuman[k] = human;
+  }
   return out;
 }
 
@@ -152,6 +166,81 @@ export function fieldIds(e: EvBatch, field: string): Int32Array {
   else mapCodes(v.codes, byCode, ids);
   e.ids.set(field, ids);
   return ids;
+}
+
+/** Per session run: the field's value number when every row of the run has the same one, else -1. */
+export function runValue(e: EvBatch, field: string): Int32Array {
+  const key = `run:${field}`;
+  let out = e.ids.get(key);
+  if (out) return out;
+  const ids = fieldIds(e, field), starts = e.runStart;
+  out = new Int32Array(e.runSes.length);
+  for (let k = 0; k < out.length; k++) {
+    const g = ids[starts[k]];
+    let i = starts[k] + 1;
+    while (i < starts[k + 1] && ids[i] === g) i++;
+    out[k] = i === starts[k + 1] ? g : -1;
+  }
+  e.ids.set(key, out);
+  return out;
+}
+
+export interface RunSums {
+  engSum: Float64Array;
+  engN: Uint32Array;
+  depthSum: Float64Array;
+  depthN: Uint32Array;
+  rage: Uint32Array;
+}
+const runSumsOf = new WeakMap<EvBatch, RunSums>();
+
+/** Per session run: engagement and scroll depth sums of its page leaves, and its rage clicks. */
+export function runSums(e: EvBatch): RunSums {
+  let r = runSumsOf.get(e);
+  if (r) return r;
+  const n = e.runSes.length, starts = e.runStart, bits = e.bits, eng = e.eng, depth = e.depth;
+  r = {
+    engSum: new Float64Array(n),
+    engN: new Uint32Array(n),
+    depthSum: new Float64Array(n),
+    depthN: new Uint32Array(n),
+    rage: new Uint32Array(n),
+  };
+  for (let k = 0; k < n; k++) {
+    for (let i = starts[k]; i < starts[k + 1]; i++) {
+      if (bits[i] & PV) continue;
+      if (bits[i] & LEAVE) {
+        const x = eng[i], y = depth[i];
+        if (x === x) {
+          r.engSum[k] += x;
+          r.engN[k]++;
+        }
+        if (y === y) {
+          r.depthSum[k] += y;
+          r.depthN[k]++;
+        }
+      } else if ((bits[i] & (AUTO | RAGE)) === (AUTO | RAGE)) r.rage[k]++;
+    }
+  }
+  runSumsOf.set(e, r);
+  return r;
+}
+
+const fullRunsOf = new WeakMap<Uint8Array, Uint8Array>();
+
+/** Per session run: 1 when every row of the run is set in the mask (then the run is summed whole). */
+export function fullRuns(e: EvBatch, mask: Uint8Array): Uint8Array {
+  let out = fullRunsOf.get(mask);
+  if (out) return out;
+  const starts = e.runStart;
+  out = new Uint8Array(e.runSes.length);
+  for (let k = 0; k < out.length; k++) {
+    let i = starts[k];
+    while (i < starts[k + 1] && mask[i]) i++;
+    out[k] = i === starts[k + 1] ? 1 : 0;
+  }
+  fullRunsOf.set(mask, out);
+  return out;
 }
 
 function mapCodes(codes: ArrayLike<number>, byCode: Int32Array, ids: Int32Array) {
