@@ -52,7 +52,8 @@ type Ev = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 type Q = typeof queryArb extends fc.Arbitrary<infer T> ? T : never;
 
 function toEvents(raw: Ev[]): StoredEvent[] {
-  // every event gets its own time (unique slot + index), so orders are fully determined
+  // every event gets its own time (unique slot + even index; late events add 1, so they stay apart too):
+  // orders are fully determined
   return raw.map((r, i) => {
     const props: Record<string, unknown> = {};
     if (r.type === "$pageleave") {
@@ -61,7 +62,7 @@ function toEvents(raw: Ev[]): StoredEvent[] {
     if (r.type === "$autocapture") Object.assign(props, { action: "click", rage_click: r.flag });
     if (r.type === "purchase") Object.assign(props, { plan: r.plan, amount: r.num });
     return ev({
-      received_at: BASE + r.slot * 60_000 + i,
+      received_at: BASE + r.slot * 60_000 + 2 * i,
       anonymous_id: r.visitor,
       session_id: r.session,
       event_type: r.type,
