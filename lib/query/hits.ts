@@ -49,9 +49,60 @@ interface HAcc {
   key: Record<string, KeyValue>;
   requests: number;
   crawledRequests: number;
-  pages: Set<string>;
+  pages: Set<number>; // page value numbers
   last: number;
   first: number;
+}
+
+/** Values of a field numbered across batches, with a filter verdict per number. */
+class Dim {
+  ids = new Map<KeyValue, number>();
+  values: KeyValue[] = [];
+  id(v: KeyValue): number {
+    let id = this.ids.get(v);
+    if (id === undefined) {
+      this.ids.set(v, id = this.values.length);
+      this.values.push(v);
+    }
+    return id;
+  }
+}
+
+/**
+ * Each row's value number of a field in one batch: column fields map codes through a table, the effective
+ * verification applies later outcomes, status figures go through a small cache of numbers.
+ */
+function rowIds(h: HitBatch, f: HitField, dim: Dim): (i: number) => number {
+  const col = COLUMN[f] ?? (f === "verification" ? "verification" : null);
+  if (col) {
+    const c = h.b.cols[col] as StrCol;
+    const byCode = Int32Array.from({ length: c.dict.length + 1 }, (_, k) => dim.id(k ? c.dict[k - 1] : null));
+    const codes = c.codes;
+    if (f !== "verification" || !h.overrides.size) return (i) => byCode[codes[i]];
+    return (i) => {
+      const o = h.overrides.get(i);
+      return o ? dim.id(o) : byCode[codes[i]];
+    };
+  }
+  const memo = new Map<number, number>();
+  return (i) => {
+    const status = (h.b.cols.status as NumCol).values[i];
+    const crawled = (h.b.cols.crawled as NumCol).values[i];
+    const k = f === "crawled" ? crawled : status;
+    let id = memo.get(k);
+    if (id === undefined) memo.set(k, id = dim.id(hitValue(h, f, i)));
+    return id;
+  };
+}
+
+function add(a: HAcc, t: number, crawled: boolean, page: boolean, pageId: number) {
+  a.requests++;
+  if (t < a.first) a.first = t;
+  if (!crawled) return;
+  if (t > a.last) a.last = t;
+  if (!page) return;
+  a.crawledRequests++;
+  if (pageId >= 0) a.pages.add(pageId);
 }
 
 export function hitsAggregate(
@@ -60,7 +111,10 @@ export function hitsAggregate(
   opts: HitAggregateOptions,
 ): HitAggregateResult {
   const bucketOf = opts.bucket ? bucketer(opts.bucket, scope.timezone) : null;
-  const groups = new Map<string, HAcc>();
+  const fields = opts.breakdown ?? [];
+  const filters = scope.filters ?? [];
+  const needPages = opts.metrics.includes("pages");
+  const groups = new Map<number | string, HAcc>();
   const newAcc = (key: Record<string, KeyValue>): HAcc => ({
     key,
     requests: 0,
@@ -70,31 +124,48 @@ export function hitsAggregate(
     first: Infinity,
   });
   const total = newAcc({});
-  const add = (a: HAcc, h: HitBatch, i: number, t: number) => {
-    a.requests++;
-    if (t < a.first) a.first = t;
-    if ((h.b.cols.crawled as NumCol).values[i] !== 1) return;
-    if (t > a.last) a.last = t;
-    const sf = h.b.cols.site_file as StrCol;
-    if (sf.codes[i] !== 0) return;
-    a.crawledRequests++;
-    const page = h.b.cols.page as StrCol;
-    a.pages.add(page.dict[page.codes[i] - 1]);
-  };
+  const dims = fields.map(() => new Dim());
+  const filterDims = filters.map(() => new Dim());
+  const verdicts = filters.map(() => [] as boolean[]);
+  const bucketDim = new Dim(), pageDim = new Dim();
   for (const h of batches) {
     const t = (h.b.cols.t as NumCol).values, tp = h.b.cols.touchpoint as StrCol;
+    const tpCode = scope.touchpoint ? tp.dict.indexOf(scope.touchpoint) + 1 : -1;
+    if (tpCode === 0) continue; // the touchpoint never appears in this batch
+    const crawled = (h.b.cols.crawled as NumCol).values, sf = (h.b.cols.site_file as StrCol).codes;
+    const pages = rowIds(h, "page", pageDim);
+    const tests = filters.map((f, k) => ({ ids: rowIds(h, f.field, filterDims[k]), f, k }));
+    const keyParts = fields.map((f, d) => rowIds(h, f, dims[d]));
     for (let i = 0; i < h.b.n; i++) {
       if (t[i] < scope.from || t[i] >= scope.to) continue;
-      if (scope.touchpoint && tp.dict[tp.codes[i] - 1] !== scope.touchpoint) continue;
-      if (!(scope.filters ?? []).every((f) => matches(hitValue(h, f.field, i), f))) continue;
-      const key: Record<string, KeyValue> = {};
-      for (const f of opts.breakdown ?? []) key[f] = hitValue(h, f, i);
-      if (bucketOf) key.bucket = bucketOf(t[i]);
-      const id = JSON.stringify(key);
+      if (tpCode > 0 && tp.codes[i] !== tpCode) continue;
+      let ok = true;
+      for (const x of tests) {
+        const id = x.ids(i), seen = verdicts[x.k];
+        const v = seen[id] ??= matches(filterDims[x.k].values[id] as string | null, x.f);
+        if (!v) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      let id: number | string = 0;
+      const ids = keyParts.map((p) => p(i));
+      if (bucketOf) ids.push(bucketDim.id(bucketOf(t[i])));
+      id = ids.length <= 3 && ids.every((x) => x < 65536)
+        ? ids.reduce((a, x) => a * 65536 + x, 0)
+        : ids.join(",");
       let g = groups.get(id);
-      if (!g) groups.set(id, g = newAcc(key));
-      add(g, h, i, t[i]);
-      add(total, h, i, t[i]);
+      if (!g) {
+        const key: Record<string, KeyValue> = {};
+        fields.forEach((f, d) => (key[f] = dims[d].values[ids[d]]));
+        if (bucketOf) key.bucket = bucketDim.values[ids[fields.length]];
+        groups.set(id, g = newAcc(key));
+      }
+      const ti = t[i], isCrawled = crawled[i] === 1, isPage = isCrawled && sf[i] === 0;
+      const page = needPages && isPage ? pages(i) : -1;
+      add(g, ti, isCrawled, isPage, page);
+      add(total, ti, isCrawled, isPage, page);
     }
   }
   const values = (a: HAcc) => {
