@@ -76,11 +76,6 @@ function bucketTable(c: Ctx, bucket: NonNullable<AggregateOptions["bucket"]>) {
   return { labels, table, slot0 };
 }
 
-/** ids[i] = byCode[codes[i]]: one monomorphic loop shared by every query. */
-function mapCodes(codes: ArrayLike<number>, byCode: Int32Array, ids: Int32Array, n: number) {
-  for (let i = 0; i < n; i++) ids[i] = byCode[codes[i]];
-}
-
 function bucketIds(t: Float64Array, m: Uint8Array, table: Int32Array, slot0: number, ids: Int32Array) {
   for (let i = 0; i < t.length; i++) if (m[i]) ids[i] = table[Math.floor(t[i] / SLOT) - slot0];
 }
@@ -102,14 +97,38 @@ function denseGroups(
   }
 }
 
+/** denseGroups for two dimensions (a field and a bucket): key = a * width + z, for matching rows only. */
+function denseGroups2(
+  m: Uint8Array,
+  a: Int32Array,
+  z: Int32Array,
+  width: number,
+  table: Int32Array,
+  out: Int32Array,
+  fresh: (i: number) => number,
+) {
+  for (let i = 0; i < m.length; i++) {
+    if (!m[i]) continue;
+    const key = a[i] * width + z[i];
+    let g = table[key];
+    if (g < 0) g = table[key] = fresh(i);
+    out[i] = g;
+  }
+}
+
 function groupRows(
   c: Ctx,
   masks: Uint8Array[],
   fields: EventField[],
   bucket: AggregateOptions["bucket"],
 ): GroupSource {
+  // plain fields use the process-wide value numbers (cached per batch); entry/exit pages their own
+  const plain = (f: EventField) => f !== "entry_page" && f !== "exit_page";
+  const numbering = c.batches.length ? c.batches[0].interner : null;
   const dimIds = fields.map(() => new Map<KeyValue, number>());
-  const dimValues: KeyValue[][] = fields.map(() => []);
+  const dimValues: KeyValue[][] = fields.map((
+    f,
+  ) => (plain(f) && numbering ? numbering.valueIds(f).values : []));
   const idOf = (d: number, v: KeyValue) => {
     let id = dimIds[d].get(v);
     if (id === undefined) {
@@ -131,15 +150,9 @@ function groupRows(
   const allDims = c.batches.map((e, b) => {
     const m = masks[b];
     const dims = fields.map((f, d): Int32Array => {
+      if (plain(f)) return fieldIds(e, f);
       const ids = new Int32Array(e.n);
-      if (f === "entry_page" || f === "exit_page") {
-        for (let i = 0; i < e.n; i++) if (m[i]) ids[i] = idOf(d, sessionPage(c, e.ses[i], f));
-        return ids;
-      }
-      const v = eventView(e, f);
-      const byCode = Int32Array.from(v.values, (s) => idOf(d, s));
-      if (!v.codes.length) return ids.fill(byCode[0]);
-      mapCodes(v.codes, byCode, ids, e.n);
+      for (let i = 0; i < e.n; i++) if (m[i]) ids[i] = idOf(d, sessionPage(c, e.ses[i], f as "entry_page"));
       return ids;
     });
     if (bt) {
@@ -164,14 +177,9 @@ function groupRows(
     const out = new Int32Array(e.n).fill(-1);
     if (dense) {
       // one small number per row: value * width + bucket
-      let keyOf: Int32Array | null = null;
-      if (dims.length === 1) keyOf = dims[0];
-      else if (dims.length === 2) {
-        keyOf = new Int32Array(e.n);
-        const a = dims[0], z = dims[1];
-        for (let i = 0; i < e.n; i++) keyOf[i] = a[i] * width + z[i];
-      }
-      denseGroups(m, keyOf, dense, out, (_key, i) => newGroup(dims.map((x) => x[i])));
+      const fresh = (i: number) => newGroup(dims.map((x) => x[i]));
+      if (dims.length === 2) denseGroups2(m, dims[0], dims[1], width, dense, out, fresh);
+      else denseGroups(m, dims.length === 1 ? dims[0] : null, dense, out, (_key, i) => fresh(i));
     } else {
       for (let i = 0; i < e.n; i++) {
         if (!m[i]) continue;

@@ -134,27 +134,33 @@ export function hitsAggregate(
     if (tpCode === 0) continue; // the touchpoint never appears in this batch
     const crawled = (h.b.cols.crawled as NumCol).values, sf = (h.b.cols.site_file as StrCol).codes;
     const pages = rowIds(h, "page", pageDim);
-    const tests = filters.map((f, k) => ({ ids: rowIds(h, f.field, filterDims[k]), f, k }));
-    const keyParts = fields.map((f, d) => rowIds(h, f, dims[d]));
+    // rows in scope passing the filters
+    const rows: number[] = [];
     for (let i = 0; i < h.b.n; i++) {
       if (t[i] < scope.from || t[i] >= scope.to) continue;
       if (tpCode > 0 && tp.codes[i] !== tpCode) continue;
-      let ok = true;
-      for (const x of tests) {
-        const id = x.ids(i), seen = verdicts[x.k];
-        const v = seen[id] ??= matches(filterDims[x.k].values[id] as string | null, x.f);
-        if (!v) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
+      rows.push(i);
+    }
+    let kept = rows;
+    filters.forEach((f, k) => {
+      const ids = rowIds(h, f.field, filterDims[k]), seen = verdicts[k];
+      kept = kept.filter((i) => {
+        const id = ids(i);
+        return seen[id] ??= matches(filterDims[k].values[id] as string | null, f);
+      });
+    });
+    const keyParts = fields.map((f, d) => rowIds(h, f, dims[d]));
+    const ids = new Array<number>(fields.length + (bucketOf ? 1 : 0));
+    for (const i of kept) {
+      for (let d = 0; d < keyParts.length; d++) ids[d] = keyParts[d](i);
+      if (bucketOf) ids[fields.length] = bucketDim.id(bucketOf(t[i]));
       let id: number | string = 0;
-      const ids = keyParts.map((p) => p(i));
-      if (bucketOf) ids.push(bucketDim.id(bucketOf(t[i])));
-      id = ids.length <= 3 && ids.every((x) => x < 65536)
-        ? ids.reduce((a, x) => a * 65536 + x, 0)
-        : ids.join(",");
+      let small = ids.length <= 3;
+      for (const x of ids) {
+        if (x >= 65536) small = false;
+        else id = (id as number) * 65536 + x;
+      }
+      if (!small) id = ids.join(",");
       let g = groups.get(id);
       if (!g) {
         const key: Record<string, KeyValue> = {};
