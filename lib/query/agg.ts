@@ -6,6 +6,7 @@
 import { sortRows } from "./naive.ts";
 import { isEngagedSession } from "./engaged.ts";
 import {
+  ALL_ROWS,
   AUTO,
   type EvBatch,
   eventView,
@@ -13,6 +14,7 @@ import {
   fullRuns,
   HUMAN,
   LEAVE,
+  NO_ROWS,
   PV,
   RAGE,
   runSums,
@@ -83,23 +85,27 @@ function bucketIds(t: Float64Array, m: Uint8Array, table: Int32Array, slot0: num
 /** Groups of matching rows whose group key is a small number: a dense key → group table. */
 function denseGroups(
   m: Uint8Array,
+  ranges: Int32Array,
   keyOf: Int32Array | null,
   table: Int32Array,
   out: Int32Array,
   fresh: (key: number, i: number) => number,
 ) {
-  for (let i = 0; i < m.length; i++) {
-    if (!m[i]) continue;
-    const key = keyOf === null ? 0 : keyOf[i];
-    let g = table[key];
-    if (g < 0) g = table[key] = fresh(key, i);
-    out[i] = g;
+  for (let j = 0; j < ranges.length; j += 2) {
+    for (let i = ranges[j]; i < ranges[j + 1]; i++) {
+      if (!m[i]) continue;
+      const key = keyOf === null ? 0 : keyOf[i];
+      let g = table[key];
+      if (g < 0) g = table[key] = fresh(key, i);
+      out[i] = g;
+    }
   }
 }
 
 /** denseGroups for two dimensions (a field and a bucket): key = a * width + z, for matching rows only. */
 function denseGroups2(
   m: Uint8Array,
+  ranges: Int32Array,
   a: Int32Array,
   z: Int32Array,
   width: number,
@@ -107,13 +113,26 @@ function denseGroups2(
   out: Int32Array,
   fresh: (i: number) => number,
 ) {
-  for (let i = 0; i < m.length; i++) {
-    if (!m[i]) continue;
-    const key = a[i] * width + z[i];
-    let g = table[key];
-    if (g < 0) g = table[key] = fresh(i);
-    out[i] = g;
+  for (let j = 0; j < ranges.length; j += 2) {
+    for (let i = ranges[j]; i < ranges[j + 1]; i++) {
+      if (!m[i]) continue;
+      const key = a[i] * width + z[i];
+      let g = table[key];
+      if (g < 0) g = table[key] = fresh(i);
+      out[i] = g;
+    }
   }
+}
+
+/** Row ranges [r[2j], r[2j+1]) covering every session run of the batch with a matching row. */
+function matchingRanges(e: EvBatch, m: Uint8Array): Int32Array {
+  const states = fullRuns(e, m), out: number[] = [];
+  for (let k = 0; k < states.length; k++) {
+    if (states[k] === NO_ROWS) continue;
+    if (out.length && out[out.length - 1] === e.runStart[k]) out[out.length - 1] = e.runStart[k + 1];
+    else out.push(e.runStart[k], e.runStart[k + 1]);
+  }
+  return Int32Array.from(out);
 }
 
 function groupRows(
@@ -173,22 +192,24 @@ function groupRows(
     : Infinity;
   const dense = size <= 4_000_000 ? new Int32Array(size).fill(-1) : null;
   const rowGroup = c.batches.map((e, b) => {
-    const m = masks[b], dims = allDims[b];
+    const dims = allDims[b], m = masks[b], ranges = matchingRanges(e, m);
     const out = new Int32Array(e.n).fill(-1);
     if (dense) {
       // one small number per row: value * width + bucket
       const fresh = (i: number) => newGroup(dims.map((x) => x[i]));
-      if (dims.length === 2) denseGroups2(m, dims[0], dims[1], width, dense, out, fresh);
-      else denseGroups(m, dims.length === 1 ? dims[0] : null, dense, out, (_key, i) => fresh(i));
+      if (dims.length === 2) denseGroups2(m, ranges, dims[0], dims[1], width, dense, out, fresh);
+      else denseGroups(m, ranges, dims.length === 1 ? dims[0] : null, dense, out, (_key, i) => fresh(i));
     } else {
-      for (let i = 0; i < e.n; i++) {
-        if (!m[i]) continue;
-        const key = dims.length === 2
-          ? dims[0][i] * 67_108_864 + dims[1][i]
-          : dims.map((x) => x[i]).join(",");
-        let g = sparse.get(key);
-        if (g === undefined) sparse.set(key, g = newGroup(dims.map((x) => x[i])));
-        out[i] = g;
+      for (let j = 0; j < ranges.length; j += 2) {
+        for (let i = ranges[j]; i < ranges[j + 1]; i++) {
+          if (!m[i]) continue;
+          const key = dims.length === 2
+            ? dims[0][i] * 67_108_864 + dims[1][i]
+            : dims.map((x) => x[i]).join(",");
+          let g = sparse.get(key);
+          if (g === undefined) sparse.set(key, g = newGroup(dims.map((x) => x[i])));
+          out[i] = g;
+        }
       }
     }
     return out;
@@ -353,39 +374,20 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     const whole = r.gs.keys.length === 1 && r.gs.gids.every((g) => zeroIdArrays.has(g));
     if (r.full && whole) totalsLoop(p, r);
     else if (r.full) fullLoop(p, r);
-    else if (r.gs.runGids) leanRunLoop(p, r, r.gs.runGids);
-    else leanLoop(p, r);
-  }
-}
-
-function leanLoop(p: Pass, r: Run) {
-  const { rbq, rs, re } = p;
-  const { events, pageviews, visitors, lastVis, conv, convs } = r;
-  for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
-    const bitsRow = e.bits, visRow = e.vis;
-    for (let i = rs[q], end = re[q]; i < end; i++) {
-      if (!m[i]) continue;
-      const g = gid[i], bits = bitsRow[i], v = visRow[i];
-      events[g]++;
-      if (bits & PV) pageviews[g]++;
-      if (bits & HUMAN && lastVis[g] !== v) {
-        lastVis[g] = v;
-        visitors[g]++;
-        if (conv !== null && conv[v]) convs[g]++;
-      }
-    }
+    else leanRunLoop(p, r, r.gs.runGids ?? null);
   }
 }
 
 /** leanLoop by session runs: a run whose rows all match and share one group is added whole. */
-function leanRunLoop(p: Pass, r: Run, runGids: Int32Array[]) {
+function leanRunLoop(p: Pass, r: Run, runGids: Int32Array[] | null) {
   const { rb, rk } = p;
   const { events, pageviews, visitors, lastVis, conv, convs } = r;
   for (let q = 0; q < rb.length; q++) {
-    const b = rb[q], k = rk[q], e = p.batches[b], g0 = runGids[b][k];
+    const b = rb[q], k = rk[q], state = p.full[b][k];
+    if (state === NO_ROWS) continue;
+    const e = p.batches[b], g0 = runGids === null ? -1 : runGids[b][k];
     const v = e.runVis[k];
-    if (g0 >= 0 && p.full[b][k]) {
+    if (g0 >= 0 && state === ALL_ROWS) {
       events[g0] += e.runStart[k + 1] - e.runStart[k];
       pageviews[g0] += e.runPv[k];
       if (e.runHuman[k] > 0 && lastVis[g0] !== v) {
@@ -421,9 +423,11 @@ function totalsLoop(p: Pass, r: Run) {
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
   for (let q = 0; q < rb.length; q++) {
-    const b = rb[q], k = rk[q], e = p.batches[b], v = e.runVis[k], s = e.runSes[k];
+    const b = rb[q], k = rk[q], state = p.full[b][k];
+    if (state === NO_ROWS) continue;
+    const e = p.batches[b], v = e.runVis[k], s = e.runSes[k];
     const start = e.runStart[k], end = e.runStart[k + 1];
-    if (p.full[b][k]) {
+    if (state === ALL_ROWS) {
       // every row of the run matches: its precomputed sums
       events += end - start;
       matched[s] = 1;

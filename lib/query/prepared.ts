@@ -228,16 +228,21 @@ export function runSums(e: EvBatch): RunSums {
 
 const fullRunsOf = new WeakMap<Uint8Array, Uint8Array>();
 
-/** Per session run: 1 when every row of the run is set in the mask (then the run is summed whole). */
+export const NO_ROWS = 0, SOME_ROWS = 1, ALL_ROWS = 2;
+
+/**
+ * Per session run: ALL_ROWS when every row of the run is set in the mask (the run is summed whole),
+ * NO_ROWS when none is (the run is skipped), SOME_ROWS otherwise.
+ */
 export function fullRuns(e: EvBatch, mask: Uint8Array): Uint8Array {
   let out = fullRunsOf.get(mask);
   if (out) return out;
   const starts = e.runStart;
   out = new Uint8Array(e.runSes.length);
   for (let k = 0; k < out.length; k++) {
-    let i = starts[k];
-    while (i < starts[k + 1] && mask[i]) i++;
-    out[k] = i === starts[k + 1] ? 1 : 0;
+    let set = 0;
+    for (let i = starts[k]; i < starts[k + 1]; i++) set += mask[i];
+    out[k] = set === 0 ? NO_ROWS : set === starts[k + 1] - starts[k] ? ALL_ROWS : SOME_ROWS;
   }
   fullRunsOf.set(mask, out);
   return out;
