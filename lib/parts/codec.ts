@@ -17,6 +17,8 @@ export interface ColumnEntry {
   width: 1 | 2 | 4 | 8;
   /** number columns stored as u32 offsets: value = base + offset */
   base?: number;
+  /** stored as is, not deflated (random ids and times barely compress; inflating them cost most of a read) */
+  stored?: boolean;
   /** the compressed segment holding the column, as a byte range of the part blob */
   off: number;
   len: number;
@@ -36,6 +38,9 @@ export interface EncodedBatch {
  * reads their chunks. Event ids come last (cleanup after a crash, the hit verification join).
  */
 export const COLD_COLUMNS = new Set(["ctx", "fp", "dts", "user", "screen", "as_org", "ua"]);
+
+/** A column whose deflated size is above this share of its size is stored as is. */
+const STORE_ABOVE = 0.4;
 
 const plain = (b: Uint8Array) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 export const compress = (b: Uint8Array): Promise<Uint8Array> => Promise.resolve(plain(deflateRawSync(b)));
@@ -126,7 +131,13 @@ export function encodeBatch(b: Batch): Promise<EncodedBatch> {
     const col = b.cols[name];
     const packed = PACKED.has(name) && col.kind === "str";
     const raw = columnBytes(col, packed);
-    const z = plain(deflateRawSync(raw.bytes));
+    const deflated = plain(deflateRawSync(raw.bytes));
+    const hot = name !== "id" && !COLD_COLUMNS.has(name); // only columns queries read are worth the space
+    const stored = hot && deflated.length > STORE_ABOVE * raw.bytes.length;
+    const z = stored ? raw.bytes : deflated;
+    const pad = (8 - (off % 8)) % 8; // stored columns are read in place: keep every column 8-byte aligned
+    if (pad) squeezed.push(new Uint8Array(pad));
+    off += pad;
     columns.push({
       name,
       kind: col.kind,
@@ -137,6 +148,7 @@ export function encodeBatch(b: Batch): Promise<EncodedBatch> {
       bytes: raw.bytes.length,
       ...(packed ? { packed: true } : {}),
       ...(raw.base !== undefined ? { base: raw.base } : {}),
+      ...(stored ? { stored: true } : {}),
     });
     squeezed.push(z);
     off += z.length;
@@ -212,23 +224,25 @@ export function decodeBatch(
 ): Promise<Batch> {
   const wanted = e.columns.filter((c) => !only || only(c.name));
   const sharing = new Map<number, number>();
-  for (const c of e.columns) sharing.set(c.off, (sharing.get(c.off) ?? 0) + 1);
+  for (const c of e.columns) if (!c.stored) sharing.set(c.off, (sharing.get(c.off) ?? 0) + 1);
   const segment = (c: ColumnEntry) => blob.subarray(c.off - base, c.off - base + c.len);
   const shared = new Map<number, Uint8Array>();
   const cols: Batch["cols"] = {};
   for (const c of wanted) {
-    if (sharing.get(c.off)! > 1) {
+    if (!c.stored && sharing.get(c.off)! > 1) {
       let seg = shared.get(c.off);
       if (!seg) shared.set(c.off, seg = inflate(segment(c)));
       cols[c.name] = decodeColumn(c, e.n, seg, false);
       continue;
     }
     const packed = segment(c);
+    // stored columns are read in place when aligned (parts keep them 8-byte aligned), else copied
+    const bytes = () => (!c.stored ? inflate(packed) : packed.byteOffset % 8 === 0 ? packed : packed.slice());
     Object.defineProperty(cols, c.name, {
       enumerable: true,
       configurable: true,
       get() {
-        const col = decodeColumn(c, e.n, inflate(packed), true);
+        const col = decodeColumn(c, e.n, bytes(), true);
         Object.defineProperty(cols, c.name, {
           value: col,
           enumerable: true,
