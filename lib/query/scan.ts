@@ -82,7 +82,7 @@ export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: nu
       const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
       const trOk = codeMask(tr, (s) => traffic.has(s));
       m = scopeMask(e.t, scope.from, scope.to, tp.codes, tpOk, tr.codes, trOk);
-      if (e.scopeMasks.size >= 4) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
+      if (e.scopeMasks.size >= 8) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
       e.scopeMasks.set(scopeKey, m);
     }
     inScope.push(m);
@@ -178,13 +178,21 @@ export function compileFilters(
   return tests.length === 1 ? tests[0] : (i) => tests.every((t) => t(i));
 }
 
-/** Rows in scope that pass the filters, per batch. */
+/** Rows in scope that pass the filters, per batch (kept with the batch: a tool asks several questions). */
 export function matchMasks(c: Ctx, filters: Filter[] | undefined): Uint8Array[] {
+  // entry/exit pages depend on every batch of the question (a session's rows may span them): not kept
+  const sessionLevel = filters?.some((f) => f.field === "entry_page" || f.field === "exit_page");
+  const key = filters?.length ? `${c.scopeKey}#${JSON.stringify(filters)}` : "";
   return c.batches.map((e, b) => {
-    const pred = compileFilters(c, b, filters);
-    if (!pred) return c.inScope[b];
+    if (!key) return c.inScope[b];
+    const kept = sessionLevel ? undefined : e.scopeMasks.get(key);
+    if (kept) return kept;
+    const pred = compileFilters(c, b, filters)!;
     const m = new Uint8Array(e.n), s = c.inScope[b];
     for (let i = 0; i < e.n; i++) m[i] = s[i] && pred(i) ? 1 : 0;
+    if (sessionLevel) return m;
+    if (e.scopeMasks.size >= 8) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
+    e.scopeMasks.set(key, m);
     return m;
   });
 }
