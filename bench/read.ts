@@ -120,6 +120,7 @@ const queries: Record<string, (d: Deps) => Promise<unknown>> = {
       {
         metrics: [
           "visitors",
+          "engaged_visitors",
           "sessions",
           "pageviews",
           "bounce_rate",

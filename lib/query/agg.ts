@@ -285,6 +285,8 @@ class Run {
     /** sessions, session facts, engagement, scroll depth and rage clicks too (not only events/visitors) */
     readonly full: boolean,
     readonly conv: Uint8Array | null,
+    /** page-leave sums and rage clicks too (totals: only when a question asks for them) */
+    readonly detail = true,
   ) {
     const n = gs.keys.length, f = () => new Float64Array(full ? n : 0);
     this.events = new Float64Array(n);
@@ -418,7 +420,7 @@ function leanRunLoop(p: Pass, r: Run, runGids: Int32Array[] | null) {
  */
 function totalsLoop(p: Pass, r: Run) {
   const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR } = p;
-  const conv = r.conv;
+  const conv = r.conv, detail = r.detail;
   const matched = new Uint8Array(p.nSes);
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
@@ -448,7 +450,7 @@ function totalsLoop(p: Pass, r: Run) {
         if (exitB[s] === b && exitR[s] >= start && exitR[s] < end) exits++;
         if (entryB[s] === b && entryR[s] >= start && entryR[s] < end) entries++;
       }
-      if (pvs < end - start) {
+      if (detail && pvs < end - start) {
         const sums = runSums(e);
         engSum += sums.engSum[k];
         engN += sums.engN[k];
@@ -459,6 +461,7 @@ function totalsLoop(p: Pass, r: Run) {
       continue;
     }
     const m = p.masks[b], bitsRow = e.bits;
+    let engRow: Float64Array | null = null, depthRow: Float64Array | null = null;
     for (let i = start; i < end; i++) {
       if (!m[i]) continue;
       const bits = bitsRow[i];
@@ -479,8 +482,9 @@ function totalsLoop(p: Pass, r: Run) {
         pageviews++;
         if (hasFacts && exitR[s] === i && exitB[s] === b) exits++;
         if (hasFacts && entryR[s] === i && entryB[s] === b) entries++;
-      } else if (bits & LEAVE) {
-        const x = e.eng[i], y = e.depth[i];
+      } else if (!detail) continue;
+      else if (bits & LEAVE) {
+        const x = (engRow ??= e.eng)[i], y = (depthRow ??= e.depth)[i];
         if (x === x) {
           engSum += x;
           engN++;
@@ -600,6 +604,27 @@ function values(o: AggregateOptions, a: Run, g: number): MetricValues {
   return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
 }
 
+const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
+
+/** Row groups of a bucketed or several-field breakdown, kept across the questions over one period. */
+function keptGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSource {
+  const key = JSON.stringify([
+    c.scopeKey,
+    c.scope.timezone,
+    c.scope.filters ?? [],
+    o.breakdown ?? [],
+    o.bucket,
+  ]);
+  const kept = c.memo?.groups.get(key) as GroupSource | undefined;
+  if (kept) return kept;
+  const gs = groupRows(c, masks, o.breakdown ?? [], o.bucket);
+  if (c.memo) {
+    if (c.memo.groups.size >= 4) c.memo.groups.delete(c.memo.groups.keys().next().value!);
+    c.memo.groups.set(key, gs);
+  }
+  return gs;
+}
+
 const LEAN = new Set<Metric>(["events", "pageviews", "visitors", "conversions", "conversion_rate"]);
 const whole = (o: AggregateOptions) => !o.breakdown?.length && !o.bucket;
 
@@ -624,7 +649,10 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     const k = JSON.stringify(o.goal ?? null);
     let t = totals.get(k);
     if (!t) {
-      totals.set(k, t = new Run(directGroups(c, [], undefined)!, true, convOf(o)));
+      const detail = list.some((x) =>
+        JSON.stringify(x.goal ?? null) === k && x.metrics.some((m) => DETAIL.has(m))
+      );
+      totals.set(k, t = new Run(directGroups(c, [], undefined)!, true, convOf(o), detail));
       runs.push(t);
     }
     return t;
@@ -632,8 +660,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
   for (const o of list) if (whole(o)) totalRun(o);
   const mine = list.map((o) => {
     if (whole(o)) return totalRun(o);
-    const gs = directGroups(c, o.breakdown ?? [], o.bucket) ??
-      groupRows(c, masks, o.breakdown ?? [], o.bucket);
+    const gs = directGroups(c, o.breakdown ?? [], o.bucket) ?? keptGroups(c, masks, o);
     const run = new Run(gs, !o.metrics.every((m) => LEAN.has(m)), convOf(o));
     runs.push(run);
     return run;

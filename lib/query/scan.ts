@@ -32,6 +32,8 @@ export interface Derived {
   nSes: number;
   order?: VisitorOrder;
   facts: Map<string, SessionFacts>;
+  /** row groups of bucketed / several-field breakdowns (agg.ts), by question */
+  groups: Map<string, unknown>;
 }
 
 export interface SessionFacts {
