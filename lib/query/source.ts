@@ -99,6 +99,20 @@ export class Source {
     return ids;
   }
 
+  /** Raw web events (not yet in parts) received in [from, to): the one place the raw tail is read. */
+  private async rawEvents(org: string, env: EnvName, from: number, to: number): Promise<StoredEvent[]> {
+    const prefix = keys.rawEvents(org, env);
+    const raw: StoredEvent[] = [];
+    for await (
+      const e of this.deps.kv.list<StoredEvent>({ start: [...prefix, from], end: [...prefix, to] }, {
+        batchSize: 1000,
+      })
+    ) {
+      raw.push(unpackEvent(e.value));
+    }
+    return raw;
+  }
+
   /** Event batches covering [from, to) (they may hold rows outside it; callers mask by time). */
   events(
     org: string,
@@ -108,15 +122,7 @@ export class Source {
   ): Promise<{ batches: EvBatch[]; parts: number; rawRows: number }> {
     const interner = this.interner(org, env);
     return this.consistent(org, env, "ev", async (parts) => {
-      const prefix = keys.rawEvents(org, env);
-      const raw: StoredEvent[] = [];
-      for await (
-        const e of this.deps.kv.list<StoredEvent>({ start: [...prefix, from], end: [...prefix, to] }, {
-          batchSize: 1000,
-        })
-      ) {
-        raw.push(unpackEvent(e.value));
-      }
+      const raw = await this.rawEvents(org, env, from, to);
       const skip = await this.pendingIds(parts);
       const tail = skip.size ? raw.filter((e) => !skip.has(e.id)) : raw;
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
