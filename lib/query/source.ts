@@ -16,7 +16,6 @@ import {
   PartGoneError,
   type PartKind,
   type PartMeta,
-  readBlob,
   readRange,
 } from "../parts/store.ts";
 import { keys } from "../store/keys.ts";
@@ -167,10 +166,9 @@ export class Source {
         const key = `hit|${org}|${env}|${p.id}`;
         let b = this.cache.get(key) as Batch | undefined;
         if (!b) {
-          b = await decodeBatch(
-            { n: p.rows, columns: await partColumns(this.deps.kv, p) },
-            await readBlob(this.deps.kv, p),
-          );
+          // ids only for the late-outcome join of rows still pending when the part was built
+          const pending = p.pending_verification > 0;
+          ({ batch: b } = await this.partBatch(p, (c) => (c !== "id" || pending) && !COLD_COLUMNS.has(c)));
           this.cache.set(key, b, p.bytes * 6);
         }
         out.push({ b, overrides: p.pending_verification ? await this.lateOutcomes(org, b) : new Map() });
