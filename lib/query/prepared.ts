@@ -134,25 +134,31 @@ export function prepareEvents(b: Batch, interner: Interner, decodedBytes?: numbe
   const et = eventView(out, "event_type"),
     tr = eventView(out, "traffic"),
     rage = eventView(out, "prop:rage_click");
-  const etBits = et.values.map((
-    v,
-  ) => (v === "$pageview" ? PV : v === "$pageleave" ? LEAVE : v === "$autocapture" ? AUTO : 0));
-  const humanBits = tr.values.map((v) => (v === "human" ? HUMAN : 0));
-  const rageBits = rage.values.map((v) => (v === "true" ? RAGE : 0));
-  for (let i = 0; i < n; i++) {
-    out.bits[i] = etBits[et.codes[i]] | humanBits[tr.codes[i]] |
-      (rage.codes.length ? rageBits[rage.codes[i]] : 0);
-  }
+  const etBits = Uint8Array.from(
+    et.values,
+    (v) => (v === "$pageview" ? PV : v === "$pageleave" ? LEAVE : v === "$autocapture" ? AUTO : 0),
+  );
+  const humanBits = Uint8Array.from(tr.values, (v) => (v === "human" ? HUMAN : 0));
+  const rageBits = Uint8Array.from(rage.values, (v) => (v === "true" ? RAGE : 0));
+  const bits = out.bits;
+  tableBits(bits, et.codes, etBits);
+  tableBits(bits, tr.codes, humanBits);
+  if (rage.codes.length) tableBits(bits, rage.codes, rageBits);
   for (let k = 0; k < runVis.length; k++) {
     let pv = 0, human = 0;
     for (let i = starts[k]; i < starts[k + 1]; i++) {
-      pv += out.bits[i] & PV;
-      if (out.bits[i] & HUMAN) human++;
+      pv += bits[i] & PV;
+      human += (bits[i] & HUMAN) >> 3;
     }
     out.runPv[k] = pv;
     out.runHuman[k] = human;
   }
   return out;
+}
+
+/** bits[i] |= table[codes[i]] */
+function tableBits(bits: Uint8Array, codes: ArrayLike<number>, table: Uint8Array) {
+  for (let i = 0; i < bits.length; i++) bits[i] |= table[codes[i]];
 }
 
 /** Each row's value of a field as its process-wide number (interner.valueIds(field)); cached per batch. */
