@@ -372,11 +372,60 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     exitB: facts?.exitB ?? none,
     exitR: facts?.exitR ?? none,
   };
+  const lean: Run[] = [];
   for (const r of runs) {
     const whole = r.gs.keys.length === 1 && r.gs.gids.every((g) => zeroIdArrays.has(g));
     if (r.full && whole) totalsLoop(p, r);
     else if (r.full) fullLoop(p, r);
-    else leanRunLoop(p, r, r.gs.runGids ?? null);
+    else lean.push(r);
+  }
+  if (lean.length === 1) leanRunLoop(p, lean[0], lean[0].gs.runGids ?? null);
+  else if (lean.length) leanRunsTogether(p, lean);
+}
+
+/**
+ * Several lean questions in one walk over the session runs (an overview's breakdowns): the run's own
+ * figures are read once, then each question adds the run whole or row by row.
+ */
+function leanRunsTogether(p: Pass, runs: Run[]) {
+  const { rb, rk } = p;
+  const K = runs.length;
+  const runGids = runs.map((r) => r.gs.runGids ?? null);
+  const gids = runs.map((r) => r.gs.gids);
+  const events = runs.map((r) => r.events), pageviews = runs.map((r) => r.pageviews);
+  const visitors = runs.map((r) => r.visitors), lastVis = runs.map((r) => r.lastVis);
+  const convs = runs.map((r) => r.convs), conv = runs.map((r) => r.conv);
+  for (let q = 0; q < rb.length; q++) {
+    const b = rb[q], k = rk[q], state = p.full[b][k];
+    if (state === NO_ROWS) continue;
+    const e = p.batches[b], v = e.runVis[k], start = e.runStart[k], end = e.runStart[k + 1];
+    const rows = end - start, pvs = e.runPv[k], human = e.runHuman[k] > 0;
+    for (let x = 0; x < K; x++) {
+      const rg = runGids[x], g0 = state === ALL_ROWS && rg !== null ? rg[b][k] : -1;
+      const ev = events[x], pv = pageviews[x], vis = visitors[x], last = lastVis[x], cv = conv[x];
+      if (g0 >= 0) {
+        ev[g0] += rows;
+        pv[g0] += pvs;
+        if (human && last[g0] !== v) {
+          last[g0] = v;
+          vis[g0]++;
+          if (cv !== null && cv[v]) convs[x][g0]++;
+        }
+        continue;
+      }
+      const m = p.masks[b], gid = gids[x][b], bitsRow = e.bits;
+      for (let i = start; i < end; i++) {
+        if (!m[i]) continue;
+        const g = gid[i], bits = bitsRow[i];
+        ev[g]++;
+        if (bits & PV) pv[g]++;
+        if (bits & HUMAN && last[g] !== v) {
+          last[g] = v;
+          vis[g]++;
+          if (cv !== null && cv[v]) convs[x][g]++;
+        }
+      }
+    }
   }
 }
 
