@@ -287,6 +287,9 @@ class Run {
     readonly conv: Uint8Array | null,
     /** page-leave sums and rage clicks too (totals: only when a question asks for them) */
     readonly detail = true,
+    /** breakdowns: session counts (sessions, bounces, durations) and engaged visitors, when asked */
+    readonly perSession = true,
+    readonly wantEngaged = true,
   ) {
     const n = gs.keys.length, f = () => new Float64Array(full ? n : 0);
     this.events = new Float64Array(n);
@@ -576,6 +579,7 @@ function fullLoop(p: Pass, r: Run) {
   const { rbq, rs, re, split, nSes, hasFacts, engagedS, pvS, first, last, entryB, entryR, exitB, exitR } = p;
   const { events, pageviews, visitors, lastVis, conv, convs, engaged, lastEng, lastSes, sessions } = r;
   const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen } = r;
+  const perSession = r.perSession, wantEngaged = hasFacts && r.wantEngaged;
   for (let q = 0; q < rbq.length; q++) {
     const b = rbq[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
     const bitsRow = e.bits, visRow = e.vis, sesRow = e.ses, engRow = e.eng, depthRow = e.depth;
@@ -589,12 +593,12 @@ function fullLoop(p: Pass, r: Run) {
           visitors[g]++;
           if (conv !== null && conv[v]) convs[g]++;
         }
-        if (hasFacts && engagedS[s] && lastEng[g] !== v) {
+        if (wantEngaged && engagedS[s] && lastEng[g] !== v) {
           lastEng[g] = v;
           engaged[g]++;
         }
       }
-      if (lastSes[g] !== s) {
+      if (perSession && lastSes[g] !== s) {
         lastSes[g] = s;
         let fresh = true;
         if (split[s]) {
@@ -653,6 +657,7 @@ function values(o: AggregateOptions, a: Run, g: number): MetricValues {
   return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
 }
 
+const PER_SESSION = new Set<Metric>(["sessions", "views_per_session", "bounce_rate", "session_duration_s"]);
 const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
 
 /** Row groups of a bucketed or several-field breakdown, kept across the questions over one period. */
@@ -710,7 +715,15 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
   const mine = list.map((o) => {
     if (whole(o)) return totalRun(o);
     const gs = directGroups(c, o.breakdown ?? [], o.bucket) ?? keptGroups(c, masks, o);
-    const run = new Run(gs, !o.metrics.every((m) => LEAN.has(m)), convOf(o));
+    const perSession = o.metrics.some((m) => PER_SESSION.has(m));
+    const run = new Run(
+      gs,
+      !o.metrics.every((m) => LEAN.has(m)),
+      convOf(o),
+      true,
+      perSession,
+      o.metrics.includes("engaged_visitors"),
+    );
     runs.push(run);
     return run;
   });

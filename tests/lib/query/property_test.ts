@@ -172,9 +172,14 @@ async function compare(
     limit: 2,
   };
   const lean: AggregateOptions = { metrics: ["pageviews", "visitors"], breakdown: ["page"] };
+  // page figures without any per-session metric (the pages tool's shape)
+  const pages: AggregateOptions = {
+    metrics: ["pageviews", "exit_rate", "engagement_time_s", "entries", "rage_clicks"],
+    breakdown: ["page"],
+  };
   assert.deepEqual(
-    await engine.aggregateMany(scope, [lean, other, opts]),
-    [lean, other, opts].map((o) => naiveAggregate(all, scope, o)),
+    await engine.aggregateMany(scope, [lean, other, opts, pages]),
+    [lean, other, opts, pages].map((o) => naiveAggregate(all, scope, o)),
   );
   const steps = [{ event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/" } as Filter] }, {
     event_type: "sign_up",
