@@ -24,6 +24,7 @@ import {
   compileFilters,
   type Ctx,
   matchMasks,
+  type RunColumns,
   type SessionFacts,
   sessionFacts,
   sessionPage,
@@ -225,18 +226,17 @@ function groupRows(
 interface GroupSource {
   gids: Int32Array[];
   keys: Record<string, KeyValue>[];
-  /** per batch and session run: the run's group when all its rows share one, else -1 (direct groups) */
-  runGids?: Int32Array[];
+  /** per session run in visitor order: the run's group when all its rows share one, else -1 */
+  runGids?: Int32Array;
 }
 
-const zeros = new WeakMap<EvBatch, Int32Array>(), runZeros = new WeakMap<EvBatch, Int32Array>();
+const zeros = new WeakMap<EvBatch, Int32Array>();
 const zeroIdArrays = new WeakSet<Int32Array>();
-/** Group 0 for every row (or every session run): a question without breakdown. */
-const zeroIds = (e: EvBatch, runs = false) => {
-  const cache = runs ? runZeros : zeros;
-  let z = cache.get(e);
+/** Group 0 for every row: a question without breakdown. */
+const zeroIds = (e: EvBatch) => {
+  let z = zeros.get(e);
   if (!z) {
-    cache.set(e, z = new Int32Array(runs ? e.runSes.length : e.n));
+    zeros.set(e, z = new Int32Array(e.n));
     zeroIdArrays.add(z);
   }
   return z;
@@ -249,12 +249,12 @@ function directGroups(c: Ctx, fields: EventField[], bucket: AggregateOptions["bu
     return {
       gids: c.batches.map((e) => zeroIds(e)),
       keys: [{}],
-      runGids: c.batches.map((e) => zeroIds(e, true)),
+      runGids: new Int32Array(visitorOrder(c).rb.length),
     };
   }
   const f = fields[0];
   const gids = c.batches.map((e) => fieldIds(e, f));
-  const runGids = c.batches.map((e) => runValue(e, f));
+  const runGids = runValuesInOrder(c, f);
   const values = c.batches.length ? c.batches[0].interner.valueIds(f).values : [];
   return { gids, keys: values.map((v) => ({ [f]: v })), runGids };
 }
@@ -290,6 +290,8 @@ class Run {
     /** breakdowns: session counts (sessions, bounces, durations) and engaged visitors, when asked */
     readonly perSession = true,
     readonly wantEngaged = true,
+    /** totals: entries and exits, when a question asks for them */
+    readonly wantExits = true,
   ) {
     const n = gs.keys.length, f = () => new Float64Array(full ? n : 0);
     this.events = new Float64Array(n);
@@ -322,6 +324,58 @@ function engagedSessions(c: Ctx, f: SessionFacts): Uint8Array {
   return out;
 }
 
+/** Session-run figures gathered in visitor order (kept for the batch set). */
+function runColumns(c: Ctx): RunColumns {
+  if (c.memo?.runs) return c.memo.runs;
+  const { rb, rk } = visitorOrder(c), n = rb.length;
+  const out: RunColumns = {
+    vis: new Uint32Array(n),
+    ses: new Uint32Array(n),
+    rows: new Uint32Array(n),
+    pv: new Uint32Array(n),
+    human: new Uint32Array(n),
+  };
+  for (let q = 0; q < n; q++) {
+    const e = c.batches[rb[q]], k = rk[q];
+    out.vis[q] = e.runVis[k];
+    out.ses[q] = e.runSes[k];
+    out.rows[q] = e.runStart[k + 1] - e.runStart[k];
+    out.pv[q] = e.runPv[k];
+    out.human[q] = e.runHuman[k];
+  }
+  if (c.memo) c.memo.runs = out;
+  return out;
+}
+
+/** Each run's state under the masks, in visitor order (kept per scope and filters). */
+function runStates(c: Ctx, masks: Uint8Array[]): Uint8Array {
+  const sessionLevel = c.scope.filters?.some((f) => f.field === "entry_page" || f.field === "exit_page");
+  const key = `${c.scopeKey}#${JSON.stringify(c.scope.filters ?? [])}`;
+  const kept = sessionLevel ? undefined : c.memo?.runStates.get(key);
+  if (kept) return kept;
+  const { rb, rk } = visitorOrder(c);
+  const full = c.batches.map((e, b) => fullRuns(e, masks[b]));
+  const out = new Uint8Array(rb.length);
+  for (let q = 0; q < out.length; q++) out[q] = full[rb[q]][rk[q]];
+  if (c.memo && !sessionLevel) {
+    if (c.memo.runStates.size >= 4) c.memo.runStates.delete(c.memo.runStates.keys().next().value!);
+    c.memo.runStates.set(key, out);
+  }
+  return out;
+}
+
+/** A field's value number per run in visitor order, -1 where it varies inside the run. */
+function runValuesInOrder(c: Ctx, field: EventField): Int32Array {
+  const kept = c.memo?.runValues.get(field);
+  if (kept) return kept;
+  const { rb, rk } = visitorOrder(c);
+  const per = c.batches.map((e) => runValue(e, field));
+  const out = new Int32Array(rb.length);
+  for (let q = 0; q < out.length; q++) out[q] = per[rb[q]][rk[q]];
+  c.memo?.runValues.set(field, out);
+  return out;
+}
+
 /** What the passes share: the visitor order of the rows and the per-session facts of the scope. */
 interface Pass {
   batches: EvBatch[];
@@ -330,6 +384,9 @@ interface Pass {
   rb: Int32Array;
   rk: Int32Array;
   full: Uint8Array[];
+  /** the same runs' figures and states in that order (contiguous) */
+  runs: RunColumns;
+  states: Uint8Array;
   rbq: Int32Array;
   rs: Int32Array;
   re: Int32Array;
@@ -360,6 +417,8 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     rb,
     rk,
     full: c.batches.map((e, b) => fullRuns(e, masks[b])),
+    runs: runColumns(c),
+    states: runStates(c, masks),
     rbq,
     rs,
     re,
@@ -382,85 +441,51 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     else if (r.full) fullLoop(p, r);
     else lean.push(r);
   }
-  if (lean.length === 1) leanRunLoop(p, lean[0], lean[0].gs.runGids ?? null);
-  else if (lean.length) leanRunsTogether(p, lean);
+  if (lean.length) leanRunsTogether(p, lean);
 }
 
 /**
- * Several lean questions in one walk over the session runs (an overview's breakdowns): the run's own
- * figures are read once, then each question adds the run whole or row by row.
+ * Lean questions (events, pageviews, visitors) in one walk over the session runs in visitor order: the
+ * run's figures are read once (contiguous), then each question adds the run whole or row by row.
  */
 function leanRunsTogether(p: Pass, runs: Run[]) {
-  const { rb, rk } = p;
+  const { rb, rk, states } = p;
+  const { vis: runVis, rows: runRows, pv: runPv, human: runHuman } = p.runs;
   const K = runs.length;
   const runGids = runs.map((r) => r.gs.runGids ?? null);
   const gids = runs.map((r) => r.gs.gids);
   const events = runs.map((r) => r.events), pageviews = runs.map((r) => r.pageviews);
   const visitors = runs.map((r) => r.visitors), lastVis = runs.map((r) => r.lastVis);
   const convs = runs.map((r) => r.convs), conv = runs.map((r) => r.conv);
-  for (let q = 0; q < rb.length; q++) {
-    const b = rb[q], k = rk[q], state = p.full[b][k];
+  for (let q = 0; q < states.length; q++) {
+    const state = states[q];
     if (state === NO_ROWS) continue;
-    const e = p.batches[b], v = e.runVis[k], start = e.runStart[k], end = e.runStart[k + 1];
-    const rows = end - start, pvs = e.runPv[k], human = e.runHuman[k] > 0;
+    const v = runVis[q], rows = runRows[q], pvs = runPv[q], human = runHuman[q] > 0;
     for (let x = 0; x < K; x++) {
-      const rg = runGids[x], g0 = state === ALL_ROWS && rg !== null ? rg[b][k] : -1;
-      const ev = events[x], pv = pageviews[x], vis = visitors[x], last = lastVis[x], cv = conv[x];
+      const rg = runGids[x], g0 = state === ALL_ROWS && rg !== null ? rg[q] : -1;
+      const ev = events[x], pv = pageviews[x], vs = visitors[x], last = lastVis[x], cv = conv[x];
       if (g0 >= 0) {
         ev[g0] += rows;
         pv[g0] += pvs;
         if (human && last[g0] !== v) {
           last[g0] = v;
-          vis[g0]++;
+          vs[g0]++;
           if (cv !== null && cv[v]) convs[x][g0]++;
         }
         continue;
       }
+      const b = rb[q], k = rk[q], e = p.batches[b];
       const m = p.masks[b], gid = gids[x][b], bitsRow = e.bits;
-      for (let i = start; i < end; i++) {
+      for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
         if (!m[i]) continue;
         const g = gid[i], bits = bitsRow[i];
         ev[g]++;
         if (bits & PV) pv[g]++;
         if (bits & HUMAN && last[g] !== v) {
           last[g] = v;
-          vis[g]++;
+          vs[g]++;
           if (cv !== null && cv[v]) convs[x][g]++;
         }
-      }
-    }
-  }
-}
-
-/** leanLoop by session runs: a run whose rows all match and share one group is added whole. */
-function leanRunLoop(p: Pass, r: Run, runGids: Int32Array[] | null) {
-  const { rb, rk } = p;
-  const { events, pageviews, visitors, lastVis, conv, convs } = r;
-  for (let q = 0; q < rb.length; q++) {
-    const b = rb[q], k = rk[q], state = p.full[b][k];
-    if (state === NO_ROWS) continue;
-    const e = p.batches[b], g0 = runGids === null ? -1 : runGids[b][k];
-    const v = e.runVis[k];
-    if (g0 >= 0 && state === ALL_ROWS) {
-      events[g0] += e.runStart[k + 1] - e.runStart[k];
-      pageviews[g0] += e.runPv[k];
-      if (e.runHuman[k] > 0 && lastVis[g0] !== v) {
-        lastVis[g0] = v;
-        visitors[g0]++;
-        if (conv !== null && conv[v]) convs[g0]++;
-      }
-      continue;
-    }
-    const m = p.masks[b], gid = r.gs.gids[b], bitsRow = e.bits;
-    for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
-      if (!m[i]) continue;
-      const g = gid[i], bits = bitsRow[i];
-      events[g]++;
-      if (bits & PV) pageviews[g]++;
-      if (bits & HUMAN && lastVis[g] !== v) {
-        lastVis[g] = v;
-        visitors[g]++;
-        if (conv !== null && conv[v]) convs[g]++;
       }
     }
   }
@@ -471,21 +496,21 @@ function leanRunLoop(p: Pass, r: Run, runGids: Int32Array[] | null) {
  * session figures summed over the sessions that had a matching row, after the pass.
  */
 function totalsLoop(p: Pass, r: Run) {
-  const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR } = p;
-  const conv = r.conv, detail = r.detail;
+  const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR, states } = p;
+  const { vis: runVis, ses: runSes, rows: runRows, pv: runPv, human: runHuman } = p.runs;
+  const conv = r.conv, detail = r.detail, wantExits = hasFacts && r.wantExits;
   const matched = new Uint8Array(p.nSes);
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
-  for (let q = 0; q < rb.length; q++) {
-    const b = rb[q], k = rk[q], state = p.full[b][k];
+  for (let q = 0; q < states.length; q++) {
+    const state = states[q];
     if (state === NO_ROWS) continue;
-    const e = p.batches[b], v = e.runVis[k], s = e.runSes[k];
-    const start = e.runStart[k], end = e.runStart[k + 1];
+    const v = runVis[q], s = runSes[q];
     if (state === ALL_ROWS) {
-      // every row of the run matches: its precomputed sums
-      events += end - start;
+      // every row of the run matches: its precomputed figures, read in order
+      events += runRows[q];
       matched[s] = 1;
-      if (e.runHuman[k] > 0) {
+      if (runHuman[q] > 0) {
         if (lastVis !== v) {
           lastVis = v;
           visitors++;
@@ -496,9 +521,12 @@ function totalsLoop(p: Pass, r: Run) {
           engaged++;
         }
       }
-      const pvs = e.runPv[k];
+      const pvs = runPv[q];
       pageviews += pvs;
-      if (pvs > 0 && hasFacts) {
+      if (!wantExits && !detail) continue;
+      const b = rb[q], k = rk[q], e = p.batches[b];
+      const start = e.runStart[k], end = e.runStart[k + 1];
+      if (pvs > 0 && wantExits) {
         if (exitB[s] === b && exitR[s] >= start && exitR[s] < end) exits++;
         if (entryB[s] === b && entryR[s] >= start && entryR[s] < end) entries++;
       }
@@ -512,6 +540,8 @@ function totalsLoop(p: Pass, r: Run) {
       }
       continue;
     }
+    const b = rb[q], k = rk[q], e = p.batches[b];
+    const start = e.runStart[k], end = e.runStart[k + 1];
     const m = p.masks[b], bitsRow = e.bits;
     let engRow: Float64Array | null = null, depthRow: Float64Array | null = null;
     for (let i = start; i < end; i++) {
@@ -532,8 +562,8 @@ function totalsLoop(p: Pass, r: Run) {
       }
       if (bits & PV) {
         pageviews++;
-        if (hasFacts && exitR[s] === i && exitB[s] === b) exits++;
-        if (hasFacts && entryR[s] === i && entryB[s] === b) entries++;
+        if (wantExits && exitR[s] === i && exitB[s] === b) exits++;
+        if (wantExits && entryR[s] === i && entryB[s] === b) entries++;
       } else if (!detail) continue;
       else if (bits & LEAVE) {
         const x = (engRow ??= e.eng)[i], y = (depthRow ??= e.depth)[i];
@@ -658,6 +688,7 @@ function values(o: AggregateOptions, a: Run, g: number): MetricValues {
 }
 
 const PER_SESSION = new Set<Metric>(["sessions", "views_per_session", "bounce_rate", "session_duration_s"]);
+const EXITS = new Set<Metric>(["exits", "entries", "exit_rate"]);
 const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
 
 /** Row groups of a bucketed or several-field breakdown, kept across the questions over one period. */
@@ -706,7 +737,10 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
       const detail = list.some((x) =>
         JSON.stringify(x.goal ?? null) === k && x.metrics.some((m) => DETAIL.has(m))
       );
-      totals.set(k, t = new Run(directGroups(c, [], undefined)!, true, convOf(o), detail));
+      const exits = list.some((x) =>
+        JSON.stringify(x.goal ?? null) === k && x.metrics.some((m) => EXITS.has(m))
+      );
+      totals.set(k, t = new Run(directGroups(c, [], undefined)!, true, convOf(o), detail, true, true, exits));
       runs.push(t);
     }
     return t;

@@ -25,7 +25,17 @@ export function createEngine(deps: Deps): Engine {
       x.batches.every((b, i) => b === batches[i])
     );
     if (!d) {
-      recent.unshift(d = { batches, nVis: c.nVis, nSes: c.nSes, facts: new Map(), groups: new Map() });
+      recent.unshift(
+        d = {
+          batches,
+          nVis: c.nVis,
+          nSes: c.nSes,
+          facts: new Map(),
+          groups: new Map(),
+          runValues: new Map(),
+          runStates: new Map(),
+        },
+      );
       if (recent.length > 4) recent.pop();
     }
     c.memo = d;

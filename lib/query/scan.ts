@@ -34,6 +34,20 @@ export interface Derived {
   facts: Map<string, SessionFacts>;
   /** row groups of bucketed / several-field breakdowns (agg.ts), by question */
   groups: Map<string, unknown>;
+  /** session-run figures in visitor order (agg.ts), so whole-run passes read memory front to back */
+  runs?: RunColumns;
+  /** per field: each run's value number in visitor order, -1 when it varies inside the run */
+  runValues: Map<string, Int32Array>;
+  /** per mask set (scope and filters): each run's state (prepared.ts NO_ROWS / SOME_ROWS / ALL_ROWS) */
+  runStates: Map<string, Uint8Array>;
+}
+
+export interface RunColumns {
+  vis: Uint32Array;
+  ses: Uint32Array;
+  rows: Uint32Array;
+  pv: Uint32Array;
+  human: Uint32Array;
 }
 
 export interface SessionFacts {
