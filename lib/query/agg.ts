@@ -219,13 +219,15 @@ function groupRows(
     fields.forEach((f, d) => (keys[g][f] = dimValues[d][p[d]]));
     if (bt) keys[g].bucket = bt.labels[p[fields.length]];
   });
-  return { gids: rowGroup, keys };
+  return { gids: rowGroup, size: keys.length, key: (g) => keys[g] };
 }
 
 /** Where each matching row's group comes from: gids[b][i] for batch b, row i (rows with masks[b][i] set). */
 interface GroupSource {
   gids: Int32Array[];
-  keys: Record<string, KeyValue>[];
+  /** number of groups, and a group's key (made only for groups with rows: a field may have many values) */
+  size: number;
+  key: (g: number) => Record<string, KeyValue>;
   /** per session run in visitor order: the run's group when all its rows share one, else -1 */
   runGids?: Int32Array;
 }
@@ -242,21 +244,27 @@ const zeroIds = (e: EvBatch) => {
   return z;
 };
 
+const MAX_DIRECT_GROUPS = 65_536;
+
 /** Groups straight from process-wide value numbers: no breakdown, or one plain field without a bucket. */
 function directGroups(c: Ctx, fields: EventField[], bucket: AggregateOptions["bucket"]): GroupSource | null {
   if (bucket || fields.length > 1 || fields.some((f) => f === "entry_page" || f === "exit_page")) return null;
   if (!fields.length) {
     return {
       gids: c.batches.map((e) => zeroIds(e)),
-      keys: [{}],
+      size: 1,
+      key: () => ({}),
       runGids: new Int32Array(visitorOrder(c).rb.length),
     };
   }
   const f = fields[0];
   const gids = c.batches.map((e) => fieldIds(e, f));
-  const runGids = runValuesInOrder(c, f);
   const values = c.batches.length ? c.batches[0].interner.valueIds(f).values : [];
-  return { gids, keys: values.map((v) => ({ [f]: v })), runGids };
+  // many values (ids, free text): accumulators per value seen in the process would be large; number the
+  // groups of the matching rows instead
+  if (values.length > MAX_DIRECT_GROUPS) return null;
+  const runGids = runValuesInOrder(c, f);
+  return { gids, size: values.length, key: (g) => ({ [f]: values[g] }), runGids };
 }
 
 /** Accumulators of one question's groups (typed arrays: one shape, so the pass below stays optimized). */
@@ -293,7 +301,7 @@ class Run {
     /** totals: entries and exits, when a question asks for them */
     readonly wantExits = true,
   ) {
-    const n = gs.keys.length, f = () => new Float64Array(full ? n : 0);
+    const n = gs.size, f = () => new Float64Array(full ? n : 0);
     this.events = new Float64Array(n);
     this.pageviews = new Float64Array(n);
     this.visitors = new Float64Array(n);
@@ -436,7 +444,7 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
   };
   const lean: Run[] = [];
   for (const r of runs) {
-    const whole = r.gs.keys.length === 1 && r.gs.gids.every((g) => zeroIdArrays.has(g));
+    const whole = r.gs.size === 1 && r.gs.gids.every((g) => zeroIdArrays.has(g));
     if (r.full && whole) totalsLoop(p, r);
     else if (r.full) fullLoop(p, r);
     else lean.push(r);
@@ -767,7 +775,9 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     const run = mine[k];
     const rows: Row[] = [];
     if (!whole(o)) {
-      run.gs.keys.forEach((key, g) => run.events[g] > 0 && rows.push({ key, metrics: values(o, run, g) }));
+      for (let g = 0; g < run.gs.size; g++) {
+        if (run.events[g] > 0) rows.push({ key: run.gs.key(g), metrics: values(o, run, g) });
+      }
     } else if (run.events[0] > 0) rows.push({ key: {}, metrics: values(o, run, 0) });
     const by = o.sort?.by ?? o.metrics[0];
     sortRows(rows, by, o.sort?.desc ?? (by !== "key"));

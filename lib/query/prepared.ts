@@ -170,8 +170,14 @@ export function fieldIds(e: EvBatch, field: string): Int32Array {
   ids = new Int32Array(e.n);
   if (!v.codes.length) ids.fill(byCode[0]);
   else mapCodes(v.codes, byCode, ids);
-  e.ids.set(field, ids);
+  keepIds(e, field, ids);
   return ids;
+}
+
+/** Per-row numbers of the fields questions use, a bounded few per batch (the cache counts ~4 of them). */
+function keepIds(e: EvBatch, key: string, ids: Int32Array) {
+  if (e.ids.size >= 8) e.ids.delete(e.ids.keys().next().value!);
+  e.ids.set(key, ids);
 }
 
 /** Per session run: the field's value number when every row of the run has the same one, else -1. */
@@ -187,7 +193,7 @@ export function runValue(e: EvBatch, field: string): Int32Array {
     while (i < starts[k + 1] && ids[i] === g) i++;
     out[k] = i === starts[k + 1] ? g : -1;
   }
-  e.ids.set(key, out);
+  keepIds(e, key, out);
   return out;
 }
 
