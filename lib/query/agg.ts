@@ -332,56 +332,77 @@ function engagedSessions(c: Ctx, f: SessionFacts): Uint8Array {
   return out;
 }
 
-/** Session-run figures gathered in visitor order (kept for the batch set). */
-function runColumns(c: Ctx): RunColumns {
-  if (c.memo?.runs) return c.memo.runs;
-  const { rb, rk } = visitorOrder(c), n = rb.length;
-  const out: RunColumns = {
-    vis: new Uint32Array(n),
-    ses: new Uint32Array(n),
-    rows: new Uint32Array(n),
-    pv: new Uint32Array(n),
-    human: new Uint32Array(n),
-  };
-  for (let q = 0; q < n; q++) {
-    const e = c.batches[rb[q]], k = rk[q];
-    out.vis[q] = e.runVis[k];
-    out.ses[q] = e.runSes[k];
-    out.rows[q] = e.runStart[k + 1] - e.runStart[k];
-    out.pv[q] = e.runPv[k];
-    out.human[q] = e.runHuman[k];
+type PerRun = Int32Array | Uint32Array | Uint8Array;
+
+/**
+ * A per-run array in visitor order. Over the parts it is kept (under key) across questions; with a raw tail
+ * the parts' array is reused and the tail's runs are placed by the order's `from` map.
+ */
+function perRun<T extends PerRun>(
+  c: Ctx,
+  key: string | null,
+  make: (rb: Int32Array, rk: Int32Array) => T,
+): T {
+  const order = visitorOrder(c), memo = c.memo, kept = key === null ? undefined : memo?.perRun;
+  const base = c.tail ? memo?.order : order;
+  if (!base || (c.tail && !order.from)) return make(order.rb, order.rk);
+  let partsArray = kept?.get(key!) as T | undefined;
+  if (!partsArray) {
+    partsArray = make(base.rb, base.rk);
+    if (kept) {
+      if (kept.size >= 24) kept.delete(kept.keys().next().value!);
+      kept.set(key!, partsArray);
+    }
   }
-  if (c.memo) c.memo.runs = out;
+  if (!c.tail) return partsArray;
+  const tail = c.batches.length - 1, tailRuns = c.batches[tail].runSes.length;
+  const tailArray = make(
+    new Int32Array(tailRuns).fill(tail),
+    Int32Array.from({ length: tailRuns }, (_, k) => k),
+  );
+  const from = order.from!;
+  const out = new (partsArray.constructor as { new (n: number): T })(from.length);
+  for (let p = 0; p < from.length; p++) out[p] = from[p] >= 0 ? partsArray[from[p]] : tailArray[-from[p] - 1];
   return out;
+}
+
+/** Session-run figures in visitor order. */
+function runColumns(c: Ctx): RunColumns {
+  const column = (name: string, of: (e: EvBatch, k: number) => number) =>
+    perRun(c, `run:${name}`, (rb, rk) => {
+      const out = new Uint32Array(rb.length);
+      for (let q = 0; q < out.length; q++) out[q] = of(c.batches[rb[q]], rk[q]);
+      return out;
+    });
+  return {
+    vis: column("vis", (e, k) => e.runVis[k]),
+    ses: column("ses", (e, k) => e.runSes[k]),
+    rows: column("rows", (e, k) => e.runStart[k + 1] - e.runStart[k]),
+    pv: column("pv", (e, k) => e.runPv[k]),
+    human: column("human", (e, k) => e.runHuman[k]),
+  };
 }
 
 /** Each run's state under the masks, in visitor order (kept per scope and filters). */
 function runStates(c: Ctx, masks: Uint8Array[]): Uint8Array {
   const sessionLevel = c.scope.filters?.some((f) => f.field === "entry_page" || f.field === "exit_page");
-  const key = `${c.scopeKey}#${JSON.stringify(c.scope.filters ?? [])}`;
-  const kept = sessionLevel ? undefined : c.memo?.runStates.get(key);
-  if (kept) return kept;
-  const { rb, rk } = visitorOrder(c);
+  const key = sessionLevel ? null : `state:${c.scopeKey}#${JSON.stringify(c.scope.filters ?? [])}`;
   const full = c.batches.map((e, b) => fullRuns(e, masks[b]));
-  const out = new Uint8Array(rb.length);
-  for (let q = 0; q < out.length; q++) out[q] = full[rb[q]][rk[q]];
-  if (c.memo && !sessionLevel) {
-    if (c.memo.runStates.size >= 4) c.memo.runStates.delete(c.memo.runStates.keys().next().value!);
-    c.memo.runStates.set(key, out);
-  }
-  return out;
+  return perRun(c, key, (rb, rk) => {
+    const out = new Uint8Array(rb.length);
+    for (let q = 0; q < out.length; q++) out[q] = full[rb[q]][rk[q]];
+    return out;
+  });
 }
 
 /** A field's value number per run in visitor order, -1 where it varies inside the run. */
 function runValuesInOrder(c: Ctx, field: EventField): Int32Array {
-  const kept = c.memo?.runValues.get(field);
-  if (kept) return kept;
-  const { rb, rk } = visitorOrder(c);
   const per = c.batches.map((e) => runValue(e, field));
-  const out = new Int32Array(rb.length);
-  for (let q = 0; q < out.length; q++) out[q] = per[rb[q]][rk[q]];
-  c.memo?.runValues.set(field, out);
-  return out;
+  return perRun(c, `value:${field}`, (rb, rk) => {
+    const out = new Int32Array(rb.length);
+    for (let q = 0; q < out.length; q++) out[q] = per[rb[q]][rk[q]];
+    return out;
+  });
 }
 
 /** What the passes share: the visitor order of the rows and the per-session facts of the scope. */
@@ -708,12 +729,13 @@ function keptGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSour
     o.breakdown ?? [],
     o.bucket,
   ]);
-  const kept = c.memo?.groups.get(key) as GroupSource | undefined;
+  const memo = c.tail ? undefined : c.memo;
+  const kept = memo?.groups.get(key) as GroupSource | undefined;
   if (kept) return kept;
   const gs = groupRows(c, masks, o.breakdown ?? [], o.bucket);
-  if (c.memo) {
-    if (c.memo.groups.size >= 4) c.memo.groups.delete(c.memo.groups.keys().next().value!);
-    c.memo.groups.set(key, gs);
+  if (memo) {
+    if (memo.groups.size >= 4) memo.groups.delete(memo.groups.keys().next().value!);
+    memo.groups.set(key, gs);
   }
   return gs;
 }

@@ -17,23 +17,24 @@ export function createEngine(deps: Deps): Engine {
   // the visitor order and session facts of recent batch sets: questions come in groups over one period
   const recent: Derived[] = [];
   const ctxOf = async (s: Scope) => {
-    const { batches } = await source.events(s.org, s.env, s.from, s.to);
+    const { batches, rawRows } = await source.events(s.org, s.env, s.from, s.to);
     const interner = source.interner(s.org, s.env);
     const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount);
+    // the raw tail (last batch, new each question) is merged into what is kept for the parts
+    c.tail = rawRows > 0;
+    const parts = c.tail ? batches.slice(0, -1) : batches;
     let d = recent.find((x) =>
-      x.nVis === c.nVis && x.nSes === c.nSes && x.batches.length === batches.length &&
-      x.batches.every((b, i) => b === batches[i])
+      x.batches.length === parts.length && x.batches.every((b, i) => b === parts[i])
     );
     if (!d) {
       recent.unshift(
         d = {
-          batches,
+          batches: parts,
           nVis: c.nVis,
           nSes: c.nSes,
           facts: new Map(),
           groups: new Map(),
-          runValues: new Map(),
-          runStates: new Map(),
+          perRun: new Map(),
         },
       );
       if (recent.length > 4) recent.pop();

@@ -19,8 +19,12 @@ export interface Ctx {
   human: Uint8Array[]; // per batch and traffic code
   sess?: SessionFacts;
   order?: VisitorOrder;
-  /** derived data kept across questions over the same batches (see engine.ts) */
+  /**
+   * derived data kept across questions over the same parts (see engine.ts); with `tail`, the last batch is
+   * the raw tail (new each question): the memo covers the batches before it and the tail is merged in
+   */
   memo?: Derived;
+  tail?: boolean;
   /** what the rows in scope depend on (time range, touchpoint, traffic): session facts are per scope key */
   scopeKey: string;
 }
@@ -34,12 +38,10 @@ export interface Derived {
   facts: Map<string, SessionFacts>;
   /** row groups of bucketed / several-field breakdowns (agg.ts), by question */
   groups: Map<string, unknown>;
-  /** session-run figures in visitor order (agg.ts), so whole-run passes read memory front to back */
-  runs?: RunColumns;
-  /** per field: each run's value number in visitor order, -1 when it varies inside the run */
-  runValues: Map<string, Int32Array>;
-  /** per mask set (scope and filters): each run's state (prepared.ts NO_ROWS / SOME_ROWS / ALL_ROWS) */
-  runStates: Map<string, Uint8Array>;
+  /** per-run arrays in visitor order (agg.ts: run figures, states per scope, field values), by name */
+  perRun: Map<string, Int32Array | Uint32Array | Uint8Array>;
+  /** sessions with a run in these batches (a raw-tail session also here is split) */
+  sessions?: Uint8Array;
 }
 
 export interface RunColumns {
@@ -110,12 +112,8 @@ const before = (a: EvBatch, i: number, b: EvBatch, j: number) =>
   a.t[i] < b.t[j] ||
   (a.t[i] === b.t[j] && (a.dt[i] < b.dt[j] || (a.dt[i] === b.dt[j] && a.seq[i] < b.seq[j])));
 
-export function sessionFacts(c: Ctx): SessionFacts {
-  if (c.sess) return c.sess;
-  const kept = c.memo?.facts.get(c.scopeKey);
-  if (kept) return c.sess = kept;
-  const n = c.nSes;
-  const f: SessionFacts = {
+function emptyFacts(n: number): SessionFacts {
+  return {
     pv: new Int32Array(n),
     first: new Float64Array(n).fill(Infinity),
     last: new Float64Array(n).fill(-Infinity),
@@ -125,31 +123,58 @@ export function sessionFacts(c: Ctx): SessionFacts {
     exitR: new Int32Array(n),
     act: new Uint8Array(n),
   };
-  c.batches.forEach((e, b) => {
-    const m = c.inScope[b], bits = c.etBits[b], ev = eventView(e, "event_type"), et = ev.codes;
-    const active = Uint8Array.from(ev.values, (v) => (v !== null && !PASSIVE_EVENTS.has(v) ? 1 : 0));
-    for (let i = 0; i < e.n; i++) {
-      if (!m[i]) continue;
-      const s = e.ses[i], t = e.t[i];
-      if (active[et[i]]) f.act[s] = 1;
-      if (t < f.first[s]) f.first[s] = t;
-      if (t > f.last[s]) f.last[s] = t;
-      if (bits[et[i]] & 1) {
-        f.pv[s]++;
-        if (f.entryB[s] < 0 || before(e, i, c.batches[f.entryB[s]], f.entryR[s])) {
-          f.entryB[s] = b;
-          f.entryR[s] = i;
-        }
-        if (f.exitB[s] < 0 || !before(e, i, c.batches[f.exitB[s]], f.exitR[s])) {
-          f.exitB[s] = b;
-          f.exitR[s] = i;
-        }
+}
+
+/** The facts grown to n sessions (the raw tail may bring new ones), as a copy. */
+function grownFacts(f: SessionFacts, n: number): SessionFacts {
+  const g = emptyFacts(n);
+  for (const k of Object.keys(g) as (keyof SessionFacts)[]) {
+    (g[k] as Int32Array).set((f[k] as Int32Array).subarray(0, Math.min(n, f[k].length)));
+  }
+  return g;
+}
+
+/** Adds the in-scope rows of batch b to the session facts. */
+function addFacts(f: SessionFacts, c: Ctx, b: number) {
+  const e = c.batches[b];
+  const m = c.inScope[b], bits = c.etBits[b], ev = eventView(e, "event_type"), et = ev.codes;
+  const active = Uint8Array.from(ev.values, (v) => (v !== null && !PASSIVE_EVENTS.has(v) ? 1 : 0));
+  for (let i = 0; i < e.n; i++) {
+    if (!m[i]) continue;
+    const s = e.ses[i], t = e.t[i];
+    if (active[et[i]]) f.act[s] = 1;
+    if (t < f.first[s]) f.first[s] = t;
+    if (t > f.last[s]) f.last[s] = t;
+    if (bits[et[i]] & 1) {
+      f.pv[s]++;
+      if (f.entryB[s] < 0 || before(e, i, c.batches[f.entryB[s]], f.entryR[s])) {
+        f.entryB[s] = b;
+        f.entryR[s] = i;
+      }
+      if (f.exitB[s] < 0 || !before(e, i, c.batches[f.exitB[s]], f.exitR[s])) {
+        f.exitB[s] = b;
+        f.exitR[s] = i;
       }
     }
-  });
-  if (c.memo) {
-    c.memo.facts.set(c.scopeKey, f);
-    if (c.memo.facts.size > 4) c.memo.facts.delete(c.memo.facts.keys().next().value!);
+  }
+}
+
+/** Per-session facts of the scope: those of the parts are kept, the raw tail's rows are added to a copy. */
+export function sessionFacts(c: Ctx): SessionFacts {
+  if (c.sess) return c.sess;
+  const parts = c.batches.length - (c.tail ? 1 : 0);
+  let f = c.memo?.facts.get(c.scopeKey);
+  if (!f) {
+    f = emptyFacts(c.nSes);
+    for (let b = 0; b < parts; b++) addFacts(f, c, b);
+    if (c.memo) {
+      c.memo.facts.set(c.scopeKey, f);
+      if (c.memo.facts.size > 4) c.memo.facts.delete(c.memo.facts.keys().next().value!);
+    }
+  }
+  if (c.tail) {
+    f = grownFacts(f, c.nSes);
+    addFacts(f, c, parts);
   }
   return c.sess = f;
 }
@@ -223,6 +248,8 @@ export interface VisitorOrder {
   rbq: Int32Array;
   rs: Int32Array;
   re: Int32Array;
+  /** with a raw tail merged in: run p is run from[p] of the parts' order, or tail run -from[p] - 1 */
+  from?: Int32Array;
 }
 
 /**
@@ -263,21 +290,19 @@ export function visitorRank(batches: EvBatch[], nVis: number): Int32Array {
 }
 
 /** Session runs ordered visitor by visitor (a counting sort: one visitor's runs are contiguous). */
-export function visitorOrder(c: Ctx): VisitorOrder {
-  if (c.order) return c.order;
-  if (c.memo?.order) return c.order = c.memo.order;
+function orderOf(batches: EvBatch[], nVis: number, nSes: number): VisitorOrder {
   let total = 0;
-  for (const e of c.batches) total += e.runSes.length;
-  const rank = visitorRank(c.batches, c.nVis);
-  const count = new Int32Array(c.nVis + 1);
-  const runs = new Uint8Array(c.nSes);
-  for (const e of c.batches) {
+  for (const e of batches) total += e.runSes.length;
+  const rank = visitorRank(batches, nVis);
+  const count = new Int32Array(nVis + 1);
+  const runs = new Uint8Array(nSes);
+  for (const e of batches) {
     for (const v of e.runVis) count[rank[v] + 1]++;
     for (const s of e.runSes) if (runs[s] < 2) runs[s]++;
   }
-  for (let v = 0; v < c.nVis; v++) count[v + 1] += count[v];
+  for (let v = 0; v < nVis; v++) count[v + 1] += count[v];
   const rb = new Int32Array(total), rk = new Int32Array(total);
-  c.batches.forEach((e, b) => {
+  batches.forEach((e, b) => {
     const runVis = e.runVis;
     for (let k = 0; k < runVis.length; k++) {
       const p = count[rank[runVis[k]]]++;
@@ -286,25 +311,104 @@ export function visitorOrder(c: Ctx): VisitorOrder {
     }
   });
   for (let s = 0; s < runs.length; s++) runs[s] = runs[s] > 1 ? 1 : 0;
-  const rbq: number[] = [], rs: number[] = [], re: number[] = [];
-  for (let p = 0; p < total; p++) {
-    const e = c.batches[rb[p]], start = e.runStart[rk[p]], end = e.runStart[rk[p] + 1];
-    const q = rbq.length - 1;
-    if (q >= 0 && rbq[q] === rb[p] && re[q] === start) re[q] = end;
-    else {
-      rbq.push(rb[p]);
-      rs.push(start);
-      re.push(end);
+  return withRanges(batches, rb, rk, runs);
+}
+
+/** The order's row ranges (adjacent runs of one batch merged), made when first read. */
+function withRanges(
+  batches: EvBatch[],
+  rb: Int32Array,
+  rk: Int32Array,
+  split: Uint8Array,
+  from?: Int32Array,
+): VisitorOrder {
+  let ranges: { rbq: Int32Array; rs: Int32Array; re: Int32Array } | undefined;
+  const made = () => {
+    if (ranges) return ranges;
+    const rbq: number[] = [], rs: number[] = [], re: number[] = [];
+    for (let p = 0; p < rb.length; p++) {
+      const e = batches[rb[p]], start = e.runStart[rk[p]], end = e.runStart[rk[p] + 1];
+      const q = rbq.length - 1;
+      if (q >= 0 && rbq[q] === rb[p] && re[q] === start) re[q] = end;
+      else {
+        rbq.push(rb[p]);
+        rs.push(start);
+        re.push(end);
+      }
     }
-  }
-  const order: VisitorOrder = {
+    return ranges = { rbq: Int32Array.from(rbq), rs: Int32Array.from(rs), re: Int32Array.from(re) };
+  };
+  return {
     rb,
     rk,
-    split: runs,
-    rbq: Int32Array.from(rbq),
-    rs: Int32Array.from(rs),
-    re: Int32Array.from(re),
+    split,
+    from,
+    get rbq() {
+      return made().rbq;
+    },
+    get rs() {
+      return made().rs;
+    },
+    get re() {
+      return made().re;
+    },
   };
-  if (c.memo) c.memo.order = order;
-  return c.order = order;
+}
+
+/**
+ * The parts' order with the raw tail's runs merged in: each tail run right after its visitor's runs in
+ * the parts (visitors new in the tail at the end), so every visitor's runs stay contiguous.
+ */
+function withTail(c: Ctx, base: VisitorOrder, parts: number, seen: Uint8Array): VisitorOrder {
+  const tail = c.batches[parts], tv = tail.runVis;
+  const firstRun = new Map<number, number>(); // visitor → its first tail run (a visitor's runs are adjacent)
+  for (let k = tv.length - 1; k >= 0; k--) firstRun.set(tv[k], k);
+  const total = base.rb.length + tv.length;
+  const rb = new Int32Array(total), rk = new Int32Array(total), from = new Int32Array(total);
+  let p = 0;
+  const emitTail = (v: number) => {
+    const k0 = firstRun.get(v);
+    if (k0 === undefined) return;
+    for (let k = k0; k < tv.length && tv[k] === v; k++, p++) {
+      rb[p] = parts;
+      rk[p] = k;
+      from[p] = -k - 1;
+    }
+    firstRun.delete(v);
+  };
+  let prev = -1;
+  for (let q = 0; q < base.rb.length; q++) {
+    const v = c.batches[base.rb[q]].runVis[base.rk[q]];
+    if (v !== prev && prev >= 0) emitTail(prev);
+    prev = v;
+    rb[p] = base.rb[q];
+    rk[p] = base.rk[q];
+    from[p] = q;
+    p++;
+  }
+  if (prev >= 0) emitTail(prev);
+  for (let k = 0; k < tv.length; k++) if (firstRun.has(tv[k])) emitTail(tv[k]);
+  const split = new Uint8Array(c.nSes);
+  split.set(base.split.subarray(0, Math.min(c.nSes, base.split.length)));
+  for (const s of tail.runSes) if (s < seen.length && seen[s]) split[s] = 1;
+  return withRanges(c.batches, rb, rk, split, from);
+}
+
+/** Session runs ordered visitor by visitor; the parts' order is kept, a raw tail merged in per question. */
+export function visitorOrder(c: Ctx): VisitorOrder {
+  if (c.order) return c.order;
+  const parts = c.batches.length - (c.tail ? 1 : 0);
+  let base = c.memo?.order;
+  if (!base) {
+    base = orderOf(c.batches.slice(0, parts), c.nVis, c.nSes);
+    if (c.memo) c.memo.order = base;
+  }
+  if (!c.tail) return c.order = base;
+  let seen = c.memo?.sessions;
+  if (!seen) {
+    seen = new Uint8Array(c.nSes);
+    for (let b = 0; b < parts; b++) for (const s of c.batches[b].runSes) seen[s] = 1;
+    if (c.memo) c.memo.sessions = seen;
+  }
+  return c.order = withTail(c, base, parts, seen);
 }
