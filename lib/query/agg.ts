@@ -416,9 +416,6 @@ interface Pass {
   /** the same runs' figures and states in that order (contiguous) */
   runs: RunColumns;
   states: Uint8Array;
-  rbq: Int32Array;
-  rs: Int32Array;
-  re: Int32Array;
   split: Uint8Array;
   nSes: number;
   hasFacts: boolean;
@@ -438,7 +435,7 @@ interface Pass {
  * One monomorphic loop per kind of question: lean ones count only events, pageviews and visitors.
  */
 function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | null) {
-  const { rbq, rs, re, split, rb, rk } = visitorOrder(c);
+  const { split, rb, rk } = visitorOrder(c);
   const none = new Int32Array(0), noTimes = new Float64Array(0);
   const p: Pass = {
     batches: c.batches,
@@ -448,9 +445,6 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     full: c.batches.map((e, b) => fullRuns(e, masks[b])),
     runs: runColumns(c),
     states: runStates(c, masks),
-    rbq,
-    rs,
-    re,
     split,
     nSes: c.nSes,
     hasFacts: facts !== null,
@@ -635,14 +629,16 @@ function totalsLoop(p: Pass, r: Run) {
 }
 
 function fullLoop(p: Pass, r: Run) {
-  const { rbq, rs, re, split, nSes, hasFacts, engagedS, pvS, first, last, entryB, entryR, exitB, exitR } = p;
+  const { rb, rk, states, split, nSes, hasFacts, engagedS, pvS, first, last, entryB, entryR, exitB, exitR } =
+    p;
   const { events, pageviews, visitors, lastVis, conv, convs, engaged, lastEng, lastSes, sessions } = r;
   const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen } = r;
   const perSession = r.perSession, wantEngaged = hasFacts && r.wantEngaged;
-  for (let q = 0; q < rbq.length; q++) {
-    const b = rbq[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
+  for (let q = 0; q < rb.length; q++) {
+    if (states[q] === NO_ROWS) continue;
+    const b = rb[q], k = rk[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
     const bitsRow = e.bits, visRow = e.vis, sesRow = e.ses, engRow = e.eng, depthRow = e.depth;
-    for (let i = rs[q], end = re[q]; i < end; i++) {
+    for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
       if (!m[i]) continue;
       const g = gid[i], bits = bitsRow[i], v = visRow[i], s = sesRow[i];
       events[g]++;

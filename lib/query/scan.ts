@@ -244,10 +244,6 @@ export interface VisitorOrder {
   rk: Int32Array;
   /** sessions with runs in more than one batch (their rows are not contiguous in this order) */
   split: Uint8Array;
-  /** the same order as row ranges, adjacent runs of one batch merged: rows rs[q]..re[q]-1 of batch rbq[q] */
-  rbq: Int32Array;
-  rs: Int32Array;
-  re: Int32Array;
   /** with a raw tail merged in: run p is run from[p] of the parts' order, or tail run -from[p] - 1 */
   from?: Int32Array;
 }
@@ -311,48 +307,17 @@ function orderOf(batches: EvBatch[], nVis: number, nSes: number): VisitorOrder {
     }
   });
   for (let s = 0; s < runs.length; s++) runs[s] = runs[s] > 1 ? 1 : 0;
-  return withRanges(batches, rb, rk, runs);
+  return { rb, rk, split: runs };
 }
 
-/** The order's row ranges (adjacent runs of one batch merged), made when first read. */
-function withRanges(
-  batches: EvBatch[],
-  rb: Int32Array,
-  rk: Int32Array,
-  split: Uint8Array,
-  from?: Int32Array,
-): VisitorOrder {
-  let ranges: { rbq: Int32Array; rs: Int32Array; re: Int32Array } | undefined;
-  const made = () => {
-    if (ranges) return ranges;
-    const rbq: number[] = [], rs: number[] = [], re: number[] = [];
-    for (let p = 0; p < rb.length; p++) {
-      const e = batches[rb[p]], start = e.runStart[rk[p]], end = e.runStart[rk[p] + 1];
-      const q = rbq.length - 1;
-      if (q >= 0 && rbq[q] === rb[p] && re[q] === start) re[q] = end;
-      else {
-        rbq.push(rb[p]);
-        rs.push(start);
-        re.push(end);
-      }
-    }
-    return ranges = { rbq: Int32Array.from(rbq), rs: Int32Array.from(rs), re: Int32Array.from(re) };
-  };
-  return {
-    rb,
-    rk,
-    split,
-    from,
-    get rbq() {
-      return made().rbq;
-    },
-    get rs() {
-      return made().rs;
-    },
-    get re() {
-      return made().re;
-    },
-  };
+/** The visitor of every run of the parts' order (kept: the same array agg.ts keeps as "run:vis"). */
+function partsVisitors(c: Ctx, base: VisitorOrder): Uint32Array {
+  const kept = c.memo?.perRun.get("run:vis") as Uint32Array | undefined;
+  if (kept && kept.length === base.rb.length) return kept;
+  const out = new Uint32Array(base.rb.length);
+  for (let q = 0; q < out.length; q++) out[q] = c.batches[base.rb[q]].runVis[base.rk[q]];
+  c.memo?.perRun.set("run:vis", out);
+  return out;
 }
 
 /**
@@ -377,8 +342,9 @@ function withTail(c: Ctx, base: VisitorOrder, parts: number, seen: Uint8Array): 
     firstRun.delete(v);
   };
   let prev = -1;
+  const baseVis = partsVisitors(c, base);
   for (let q = 0; q < base.rb.length; q++) {
-    const v = c.batches[base.rb[q]].runVis[base.rk[q]];
+    const v = baseVis[q];
     if (v !== prev && prev >= 0) emitTail(prev);
     prev = v;
     rb[p] = base.rb[q];
@@ -391,7 +357,7 @@ function withTail(c: Ctx, base: VisitorOrder, parts: number, seen: Uint8Array): 
   const split = new Uint8Array(c.nSes);
   split.set(base.split.subarray(0, Math.min(c.nSes, base.split.length)));
   for (const s of tail.runSes) if (s < seen.length && seen[s]) split[s] = 1;
-  return withRanges(c.batches, rb, rk, split, from);
+  return { rb, rk, split, from };
 }
 
 /** Session runs ordered visitor by visitor; the parts' order is kept, a raw tail merged in per question. */
