@@ -13,6 +13,7 @@ import {
   fieldIds,
   fullRuns,
   HUMAN,
+  keepIds,
   LEAVE,
   NO_ROWS,
   PV,
@@ -716,8 +717,65 @@ const PER_SESSION = new Set<Metric>(["sessions", "views_per_session", "bounce_ra
 const EXITS = new Set<Metric>(["exits", "entries", "exit_rate"]);
 const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
 
+/**
+ * A bucketed breakdown by at most one plain field with few groups: group = value number * buckets + bucket,
+ * the same in every question over the scope, so each batch's row groups are kept with the batch (a raw tail
+ * then costs only its own rows).
+ */
+function stableGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSource | null {
+  const fields = o.breakdown ?? [];
+  const sessionLevel = (f: string) => f === "entry_page" || f === "exit_page";
+  if (!o.bucket || fields.length > 1 || fields.some(sessionLevel) || !c.batches.length) return null;
+  if (c.scope.filters?.some((x) => sessionLevel(x.field))) return null;
+  const f = fields[0];
+  const ids = f ? c.batches.map((e) => fieldIds(e, f)) : null;
+  const values = f ? c.batches[0].interner.valueIds(f).values : [null];
+  const bt = bucketTable(c, o.bucket), width = bt.labels.length;
+  if (values.length * width > MAX_DIRECT_GROUPS) return null;
+  const key = `grp:${
+    JSON.stringify([c.scopeKey, c.scope.timezone, c.scope.filters ?? [], fields, o.bucket])
+  }`;
+  const gids = c.batches.map((e, b) => {
+    const kept = e.ids.get(key);
+    if (kept) return kept;
+    const m = masks[b], out = new Int32Array(e.n).fill(-1), ranges = matchingRanges(e, m);
+    const buckets = new Int32Array(e.n);
+    bucketIds(e.t, m, bt.table, bt.slot0, buckets);
+    stableIds(m, ranges, ids ? ids[b] : null, buckets, width, out);
+    keepIds(e, key, out);
+    return out;
+  });
+  return {
+    gids,
+    size: values.length * width,
+    key: (g) => {
+      const k: Record<string, KeyValue> = {};
+      if (f) k[f] = values[Math.floor(g / width)];
+      k.bucket = bt.labels[g % width];
+      return k;
+    },
+  };
+}
+
+function stableIds(
+  m: Uint8Array,
+  ranges: Int32Array,
+  ids: Int32Array | null,
+  buckets: Int32Array,
+  width: number,
+  out: Int32Array,
+) {
+  for (let j = 0; j < ranges.length; j += 2) {
+    for (let i = ranges[j]; i < ranges[j + 1]; i++) {
+      if (m[i]) out[i] = (ids === null ? 0 : ids[i] * width) + buckets[i];
+    }
+  }
+}
+
 /** Row groups of a bucketed or several-field breakdown, kept across the questions over one period. */
 function keptGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSource {
+  const stable = stableGroups(c, masks, o);
+  if (stable) return stable;
   const key = JSON.stringify([
     c.scopeKey,
     c.scope.timezone,

@@ -175,7 +175,7 @@ export function fieldIds(e: EvBatch, field: string): Int32Array {
 }
 
 /** Per-row numbers of the fields questions use, a bounded few per batch (the cache counts ~4 of them). */
-function keepIds(e: EvBatch, key: string, ids: Int32Array) {
+export function keepIds(e: EvBatch, key: string, ids: Int32Array) {
   if (e.ids.size >= 8) e.ids.delete(e.ids.keys().next().value!);
   e.ids.set(key, ids);
 }
