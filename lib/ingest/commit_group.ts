@@ -13,6 +13,8 @@ import { addPendingVerification } from "../jobs/verify.ts";
 export const IP_RETENTION_MS = 30 * DAY;
 /** KV allows 800 KiB per commit; groups stay well under it. */
 export const MAX_GROUP_BYTES = 500_000;
+/** A record's share of its commit beside its value: its keys, dedupe key, address and marker entries. */
+export const RECORD_OVERHEAD_BYTES = 600;
 
 export interface GroupRecord {
   org: string;
@@ -20,7 +22,7 @@ export interface GroupRecord {
   receivedAt: number;
   key: Deno.KvKey;
   value: unknown;
-  bytes: number; // estimated stored size
+  bytes: number; // stored size with its share of the commit, an upper bound (lib/store/stored_size.ts)
   dedupeMs: number;
   ip: string | null;
   /** crawler token when the address can be checked: a pending verification for the group's marker */
@@ -180,6 +182,8 @@ function committerOf(kv: Deno.Kv): Committer {
  * Stores records (distinct ids) and returns those newly stored. Groups go through the group commit; a
  * group whose commit fails (some record is stored already: a retry) is committed again alone without
  * those; if that fails too (a concurrent identical request), record by record, so each is stored once.
+ * A commit that throws (KV failing, or a record KV refuses) does not stop the others: every record that
+ * can be stored is, with its dedupe key, and the first error is thrown at the end (a 500; the retry is safe).
  */
 export async function storeGroups(
   kv: Deno.Kv,
@@ -187,14 +191,24 @@ export async function storeGroups(
   count: number,
 ): Promise<GroupRecord[]> {
   const committer = committerOf(kv);
+  let error: unknown = null;
+  const tryCommit = async (group: GroupRecord[]) => {
+    try {
+      return await commit(kv, group);
+    } catch (e) {
+      error ??= e;
+      return false;
+    }
+  };
   const parts = groups(records, Math.min(count, MAX_COMMIT_RECORDS));
   const results = await Promise.all(parts.map(async (group) => {
     if (await committer.submit(group)) return group;
     const rest = await absent(kv, group);
-    if (rest.length && await commit(kv, rest)) return rest;
+    if (rest.length && await tryCommit(rest)) return rest;
     const one: GroupRecord[] = [];
-    for (const r of rest) if (await commit(kv, [r])) one.push(r);
+    for (const r of rest) if (await tryCommit([r])) one.push(r);
     return one;
   }));
+  if (error) throw error;
   return results.flat();
 }

@@ -145,7 +145,8 @@ function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
     receivedAt: hit.received_at,
     key: keys.rawHit(hit.org, hit.env, hit.received_at, hit.id),
     value: hit,
-    bytes: 1_000 + hit.user_agent.length + hit.path.length,
+    // an upper bound: every field is length-limited, and a character takes at most two bytes
+    bytes: 1_000 + 2 * (hit.user_agent.length + hit.path.length + hit.host.length),
     dedupeMs: HIT_DEDUPE_MS,
     ip,
     verifyToken: hit.verification === "pending" ? hit.crawler : null,

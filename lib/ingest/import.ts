@@ -11,7 +11,7 @@ import { keys } from "../store/keys.ts";
 import { BehaviorEvent, type BehaviorEventInput } from "../schemas/events.ts";
 import { CrawlEvent } from "../schemas/server_events.ts";
 import { describeZodError } from "../schemas/zod_errors.ts";
-import { type Arrival, ingestWebEvents } from "./web.ts";
+import { type Arrival, ingestWebEvents, tooLargeMessage } from "./web.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
 
@@ -90,23 +90,39 @@ export async function importNdjson(
   }
 
   let group: BehaviorEventInput[] = [];
+  let groupLines: number[] = [];
   let arrival: Arrival | null = null;
   // Up to 8 batches are stored at once (each batch stays whole; dedupe holds across them), memory bounded.
+  // A batch that fails is held as the import's error (thrown once all in flight have ended), never left
+  // as an unhandled rejection while more lines stream in.
   const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
   const flushEvents = async () => {
+    if (failure) {
+      await Promise.all(inFlight);
+      throw failure.error;
+    }
     if (!group.length || !arrival) return;
-    const batch = group, at = arrival;
+    const batch = group, lineNos = groupLines, at = arrival;
     group = [];
-    const job: Promise<void> = ingestWebEvents(ctx, target, batch, at).then((r) => {
+    groupLines = [];
+    const tooLarge = (i: number, bytes: number) => reject(lineNos[i], tooLargeMessage(bytes));
+    const job: Promise<void> = ingestWebEvents(ctx, target, batch, at, tooLarge).then((r) => {
       result.imported += r.stored;
       result.duplicates += r.duplicates;
+    }).catch((error) => {
+      failure ??= { error };
     }).finally(() => inFlight.delete(job));
     inFlight.add(job);
     if (inFlight.size >= 8) await Promise.race(inFlight);
   };
   const drainEvents = async () => {
-    await flushEvents();
-    await Promise.all(inFlight);
+    try {
+      await flushEvents();
+    } finally {
+      await Promise.all(inFlight);
+    }
+    if (failure) throw failure.error;
   };
 
   // Hits are sent in groups whose timestamps lie within 6 days: the group's newest timestamp is its
@@ -195,6 +211,7 @@ export async function importNdjson(
       arrival = next;
     }
     group.push(parsed.data);
+    groupLines.push(n);
   }
   await drainEvents();
   await flushHits();

@@ -11,7 +11,8 @@ import type { BehaviorEventInput } from "../schemas/events.ts";
 import { enrichEvent } from "./enrich_event.ts";
 import { packEvent } from "../store/event_codec.ts";
 import { gapsInBatch } from "../enrich/sequence.ts";
-import { type GroupRecord, storeGroups } from "./commit_group.ts";
+import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "./commit_group.ts";
+import { storedBytes } from "../store/stored_size.ts";
 import { catalogEntry } from "../crawl/classify.ts";
 import { hasCheck } from "../crawl/verify.ts";
 
@@ -19,8 +20,8 @@ import { hasCheck } from "../crawl/verify.ts";
 export const WEB_DEDUPE_MS = 35 * DAY;
 /** Events per atomic commit: each needs 1 check and 2 mutations, plus one address record per group. */
 export const CHUNK = 25;
-/** KV holds at most 64 KiB in one value; an event (as sent) must stay under this. */
-export const MAX_EVENT_BYTES = 60_000;
+/** KV holds at most 65,536 bytes in one value; an event as stored (enriched, packed) must stay under this. */
+export const MAX_EVENT_BYTES = 65_000;
 
 export interface WebTarget {
   org: Org;
@@ -39,17 +40,10 @@ export interface IngestResult {
   duplicates: number;
 }
 
-/** 422 naming the first event too large to store; a retry could never succeed. */
-export function checkEventSizes(events: BehaviorEventInput[]): number[] {
-  return events.map((e, i) => {
-    const bytes = JSON.stringify(e).length;
-    if (bytes > MAX_EVENT_BYTES) {
-      throw invalid(
-        `batch[${i}]: event is ${bytes} bytes; at most ${MAX_EVENT_BYTES} (properties, context and fingerprint together)`,
-      );
-    }
-    return bytes;
-  });
+/** Why an event cannot be stored, ever: a retry could never succeed, so it is a 422, not a 500. */
+export function tooLargeMessage(bytes: number): string {
+  return `event takes ${bytes} bytes as stored; at most ${MAX_EVENT_BYTES} (properties, context and ` +
+    "fingerprint together; a text with any character past U+00FF takes two bytes a character)";
 }
 
 /** Automated visitors are checked like crawler hits: now as unverifiable, or later through the queue. */
@@ -70,36 +64,50 @@ function verificationOf(
   return { verifyToken: null, outcome };
 }
 
+/**
+ * Stores a batch. An event too large to store makes the whole batch a 422 naming it, before anything is
+ * stored; with `onTooLarge` (the history import) that event is reported by its index and the rest stored.
+ */
 export async function ingestWebEvents(
   ctx: AppContext,
   target: WebTarget,
   events: BehaviorEventInput[],
   arrival: Arrival,
+  onTooLarge?: (index: number, bytes: number) => void,
 ): Promise<IngestResult> {
   const { kv, geo } = ctx.deps;
-  const sizes = checkEventSizes(events);
   // Repeats inside the batch are stored once: the first occurrence wins.
   const seen = new Set<string>();
-  const unique = events.map((e, i) => ({ e, bytes: sizes[i] }))
+  const unique = events.map((e, index) => ({ e, index }))
     .filter(({ e }) => !seen.has(e.event_id) && seen.add(e.event_id));
   const gaps = gapsInBatch(unique.map(({ e }) => e));
   const geoInfo = arrival.ip
     ? geo.lookup(arrival.ip)
     : { country: null, city: null, asn: null, as_org: null };
-  const records = unique.map(({ e, bytes }, i): GroupRecord => {
+  const records: GroupRecord[] = [];
+  let tooLarge = 0;
+  unique.forEach(({ e, index }, i) => {
     const ev = enrichEvent(e, target, arrival, geoInfo, gaps[i]);
-    return {
+    const value = packEvent(ev);
+    const bytes = storedBytes(value);
+    if (bytes > MAX_EVENT_BYTES) {
+      if (!onTooLarge) throw invalid(`batch[${index}]: ${tooLargeMessage(bytes)}`);
+      onTooLarge(index, bytes);
+      tooLarge++;
+      return;
+    }
+    records.push({
       org: ev.org,
       id: ev.id,
       receivedAt: ev.received_at,
       key: keys.rawEvent(ev.org, ev.env, ev.received_at, ev.id),
-      value: packEvent(ev),
-      bytes: bytes + 500, // the derived fields, packed
+      value,
+      bytes: bytes + RECORD_OVERHEAD_BYTES,
       dedupeMs: WEB_DEDUPE_MS,
       ip: arrival.ip,
       ...verificationOf(ev, arrival.ip !== null, arrival.receivedAt),
-    };
+    });
   });
   const stored = await storeGroups(kv, records, CHUNK);
-  return { stored: stored.length, duplicates: events.length - stored.length };
+  return { stored: stored.length, duplicates: events.length - tooLarge - stored.length };
 }

@@ -130,3 +130,66 @@ Deno.test("import: needs the admin token and a touchpoint of the organization", 
   assert.equal((await post("", "environment=production")).status, 422);
   deps.kv.close();
 });
+
+/** An NDJSON event line at `at` (epoch ms) with sequence number n. */
+const eventLine = (n: number, at: number, properties: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    kind: "event",
+    received_at: at,
+    event_id: uuid(n),
+    anonymous_id: "anon-1",
+    session_id: "sess-1",
+    sequence_no: n,
+    platform: "web",
+    event_type: "$pageview",
+    screen: "/pricing",
+    properties: { path: "/pricing", ...properties },
+    device_time: new Date(at).toISOString(),
+  }) + "\n";
+
+Deno.test("import: an event too large to store (two-byte text) is a rejected line; the lines around it are stored", async () => {
+  const { deps, post } = await setup();
+  const now = deps.clock.now();
+  const res = await post(
+    eventLine(1, now - 1000) + eventLine(2, now - 1000, { note: "日本語".repeat(13_334) }) +
+      eventLine(3, now - 1000),
+  );
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.imported, 2);
+  assert.equal(body.duplicates, 0);
+  assert.equal(body.rejected.length, 1);
+  assert.equal(body.rejected[0].line, 2);
+  assert.match(body.rejected[0].error, /^event takes \d+ bytes as stored/);
+});
+
+Deno.test("import: a batch failing to store while the body still streams answers 500; the process keeps running, a retry imports all", async () => {
+  const { deps, post } = await setup();
+  const now = deps.clock.now();
+  const realAtomic = deps.kv.atomic.bind(deps.kv);
+  let failing = true;
+  deps.kv.atomic = () => {
+    const op = realAtomic();
+    if (failing) op.commit = () => Promise.reject(new Error("disk full"));
+    return op;
+  };
+  const enc = new TextEncoder();
+  const streamed = () =>
+    new ReadableStream<Uint8Array>({
+      async start(c) {
+        c.enqueue(enc.encode(eventLine(1, now - 1000) + eventLine(2, now - 900)));
+        await new Promise((r) => setTimeout(r, 200)); // the store fails before the rest arrives
+        c.enqueue(enc.encode(eventLine(3, now - 800)));
+        c.close();
+      },
+    });
+  const failed = await post(streamed());
+  assert.equal(failed.status, 500);
+  await failed.body?.cancel();
+  failing = false;
+  const retry = await post(streamed());
+  assert.equal(retry.status, 200);
+  const body = await retry.json();
+  assert.equal(body.imported + body.duplicates, 3);
+  assert.equal(body.imported, 3);
+});

@@ -412,7 +412,7 @@ Deno.test("events: an event too large to store is a 422 naming it; a 1 MB batch 
     batch: [event(), event({ properties: { path: "/", x: "a".repeat(70_000) } })],
   });
   assert.equal(huge.status, 422);
-  assert.match((await huge.json()).error, /^batch\[1\]: event is \d+ bytes/);
+  assert.match((await huge.json()).error, /^batch\[1\]: event takes \d+ bytes as stored/);
   const big = Array.from(
     { length: 24 },
     (_, i) => event({ sequence_no: i, properties: { path: "/", x: "b".repeat(40_000) } }),
