@@ -46,7 +46,7 @@ export function enrichEvent(
   const origin = attribute(attributionInputOf(ev));
   return {
     v: 1,
-    id: ev.event_id,
+    id: ev.event_id.toLowerCase(), // one form per UUID: the dedupe key must not tell cases apart
     org: target.org.id,
     touchpoint: target.touchpoint.id,
     env: target.env,

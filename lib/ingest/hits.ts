@@ -113,7 +113,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown): Step {
     ip,
     hit: {
       v: 1,
-      id: e.event_id,
+      id: e.event_id.toLowerCase(), // one form per UUID: the dedupe key must not tell cases apart
       org: t.org,
       touchpoint: t.touchpoint,
       env: t.env,

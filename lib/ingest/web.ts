@@ -79,7 +79,10 @@ export async function ingestWebEvents(
   // Repeats inside the batch are stored once: the first occurrence wins.
   const seen = new Set<string>();
   const unique = events.map((e, index) => ({ e, index }))
-    .filter(({ e }) => !seen.has(e.event_id) && seen.add(e.event_id));
+    .filter(({ e }) => {
+      const id = e.event_id.toLowerCase();
+      return !seen.has(id) && seen.add(id);
+    });
   const gaps = gapsInBatch(unique.map(({ e }) => e));
   const geoInfo = arrival.ip
     ? geo.lookup(arrival.ip)

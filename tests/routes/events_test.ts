@@ -70,6 +70,16 @@ Deno.test("events: repeats inside a batch, across batches and in concurrent requ
   assert.equal(new Set(ids).size, 62);
 });
 
+Deno.test("events: a UUID sent in upper case is the same event as in lower case", async () => {
+  const { t, post, stored } = await setup();
+  const a = event();
+  const upper = { ...a, event_id: a.event_id.toUpperCase() };
+  assert.notEqual(upper.event_id, a.event_id);
+  assert.equal((await post({ api_key: t.publicKey, batch: [upper, a] })).status, 204);
+  assert.equal((await post({ api_key: t.publicKey, batch: [a] })).status, 204);
+  assert.deepEqual((await stored()).map((e) => e.id), [a.event_id]);
+});
+
 Deno.test("events: every stored event has its dedupe key (a retry after a failure is safe)", async () => {
   const { deps, t, post, stored } = await setup();
   await post({

@@ -224,3 +224,15 @@ Deno.test("server-events: addresses of hits are cleared after 30 days, the hits 
   assert.equal((await Array.fromAsync(t.deps.kv.list({ prefix: keys.ips() }))).length, 0);
   assert.equal((await t.storedHits()).length, 2);
 });
+
+Deno.test("server-events: a UUID sent in upper case is the same hit as in lower case", async () => {
+  const t = await setup();
+  const h = hit();
+  const upper = { ...h, event_id: String(h.event_id).toUpperCase() };
+  assert.deepEqual(
+    await t.send([upper, h]),
+    { accepted: 1, duplicates: 1, rejected: { invalid: 0, unknown_host: 0, not_crawler: 0 } },
+  );
+  assert.equal((await t.send([h])).duplicates, 1);
+  assert.deepEqual((await t.storedHits()).map((s) => s.id), [h.event_id]);
+});
