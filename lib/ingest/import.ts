@@ -38,6 +38,16 @@ const HIT_REASONS = {
 };
 const MAX_LISTED = 100;
 const GROUP = 200;
+/**
+ * Events and hits being stored at once: about 4 full group commits (lib/ingest/commit_group.ts merges
+ * batches that wait into commits of up to 100 records). Histories hold ~1.5 events an arrival, so the
+ * former cap of 8 batches left ~12 records a commit. Memory stays bounded by this, GROUP and HELD_HITS.
+ */
+const IN_FLIGHT = 400;
+/** Hits of one group lie within one such span, so none is older than the live 7-day limit at its time. */
+const HIT_SPAN_MS = 6 * 86_400_000;
+const HIT_GROUP = 100;
+const HELD_HITS = 1_000;
 
 /** Splits a byte stream into lines without holding more than one line (capped) in memory. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text: string | null; n: number }> {
@@ -89,45 +99,50 @@ export async function importNdjson(
     touchpoints.push(e.value);
   }
 
-  let group: BehaviorEventInput[] = [];
-  let groupLines: number[] = [];
-  let arrival: Arrival | null = null;
-  // Up to 8 batches are stored at once (each batch stays whole; dedupe holds across them), memory bounded.
-  // A batch that fails is held as the import's error (thrown once all in flight have ended), never left
-  // as an unhandled rejection while more lines stream in.
+  // Batches of events and groups of hits are stored concurrently, up to IN_FLIGHT items at once (each
+  // batch stays whole; dedupe holds across them). A batch that fails is held as the import's error (thrown
+  // once all in flight have ended), never left as an unhandled rejection while more lines stream in.
   const inFlight = new Set<Promise<void>>();
+  let inFlightItems = 0;
   let failure: { error: unknown } | null = null;
-  const flushEvents = async () => {
+  const run = async (items: number, work: () => Promise<void>) => {
     if (failure) {
       await Promise.all(inFlight);
       throw failure.error;
     }
+    const job: Promise<void> = work().catch((error) => {
+      failure ??= { error };
+    }).finally(() => {
+      inFlight.delete(job);
+      inFlightItems -= items;
+    });
+    inFlight.add(job);
+    inFlightItems += items;
+    while (inFlightItems >= IN_FLIGHT) await Promise.race(inFlight);
+  };
+
+  let group: BehaviorEventInput[] = [];
+  let groupLines: number[] = [];
+  let arrival: Arrival | null = null;
+  const flushEvents = async () => {
     if (!group.length || !arrival) return;
     const batch = group, lineNos = groupLines, at = arrival;
     group = [];
     groupLines = [];
     const tooLarge = (i: number, bytes: number) => reject(lineNos[i], tooLargeMessage(bytes));
-    const job: Promise<void> = ingestWebEvents(ctx, target, batch, at, tooLarge).then((r) => {
+    await run(batch.length, async () => {
+      const r = await ingestWebEvents(ctx, target, batch, at, tooLarge);
       result.imported += r.stored;
       result.duplicates += r.duplicates;
-    }).catch((error) => {
-      failure ??= { error };
-    }).finally(() => inFlight.delete(job));
-    inFlight.add(job);
-    if (inFlight.size >= 8) await Promise.race(inFlight);
-  };
-  const drainEvents = async () => {
-    try {
-      await flushEvents();
-    } finally {
-      await Promise.all(inFlight);
-    }
-    if (failure) throw failure.error;
+    });
   };
 
-  // Hits are sent in groups whose timestamps lie within 6 days: the group's newest timestamp is its
-  // receive time, so none counts as older than the live 7-day limit and any history imports.
-  let hits: { n: number; hit: Record<string, unknown>; at: number }[] = [];
+  // Hits are grouped by 6-day span of their timestamps (histories are seldom in time order): the group's
+  // newest timestamp is its receive time, so none counts as older than the live 7-day limit and any
+  // history imports. At most HELD_HITS wait in open groups.
+  type HitLine = { n: number; hit: Record<string, unknown>; at: number };
+  const spans = new Map<number, HitLine[]>();
+  let held = 0;
   const hitTarget = (receivedAt: number) => ({
     org: target.org.id,
     touchpoint: target.touchpoint.id,
@@ -136,10 +151,7 @@ export async function importNdjson(
     receivedAt,
     clockOffsetMs: 0,
   });
-  const flushHits = async () => {
-    if (!hits.length) return;
-    const group = hits;
-    hits = [];
+  const storeHits = async (group: HitLine[]) => {
     const receivedAt = Math.max(...group.map((h) => h.at));
     const r = await ingestHits(deps, hitTarget(receivedAt), group.map((h) => h.hit));
     result.imported += r.accepted;
@@ -154,10 +166,33 @@ export async function importNdjson(
       if (why) reject(h.n, HIT_REASONS[why]);
     }
   };
+  const flushSpan = (span: number) => {
+    const group = spans.get(span)!;
+    spans.delete(span);
+    held -= group.length;
+    return run(group.length, () => storeHits(group));
+  };
+  const flushHits = async () => {
+    for (const span of [...spans.keys()]) await flushSpan(span);
+  };
   const addHit = async (n: number, hit: Record<string, unknown>) => {
     const at = typeof hit.timestamp === "string" ? Date.parse(hit.timestamp) : deps.clock.now();
-    if (hits.length && (hits.length >= 100 || Math.abs(at - hits[0].at) > 6 * 86_400_000)) await flushHits();
-    hits.push({ n, hit, at });
+    const span = Math.floor(at / HIT_SPAN_MS);
+    const group = spans.get(span) ?? [];
+    spans.set(span, group);
+    group.push({ n, hit, at });
+    held++;
+    if (group.length >= HIT_GROUP) await flushSpan(span);
+    else if (held >= HELD_HITS) await flushHits();
+  };
+  const drain = async () => {
+    try {
+      await flushEvents();
+      await flushHits();
+    } finally {
+      await Promise.all(inFlight);
+    }
+    if (failure) throw failure.error;
   };
 
   for await (const { text, n } of lines(body)) {
@@ -213,7 +248,6 @@ export async function importNdjson(
     group.push(parsed.data);
     groupLines.push(n);
   }
-  await drainEvents();
-  await flushHits();
+  await drain();
   return result;
 }
