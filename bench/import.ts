@@ -1,13 +1,14 @@
 /**
  * History import throughput: a generated site streamed as NDJSON to the real server's import endpoint,
  * beside a bare KV write loop over the same records in the same run.
- *   deno run -A bench/import.ts [--lines 200000] [--geo]
+ *   deno run -A bench/import.ts [--lines 200000] [--rounds 2] [--geo]
  * Lines are made while they are sent (scripts/generate.ts siteLines, one streamed request body, never held
  * whole), about 10 events to 1 crawler hit like the 1M-event site. Geo lookups are off unless --geo (the
  * databases cost ~180 MB and seconds to load). The server runs as in production, its compaction cron too.
  * The reference: per record check dedupe key + set dedupe key + set raw record, 100 records per commit,
  * 3 commits in flight (as the group commit), records made before the clock starts (in slices, so memory
- * stays bounded). Writes bench/results/import.json.
+ * stays bounded). Each round imports into a new organization, its reference just before it (load from
+ * other work hits both alike). Writes bench/results/import.json.
  */
 import { siteLines, type SiteOptions } from "../scripts/generate.ts";
 import { SiteModel } from "../scripts/generate/model.ts";
@@ -15,11 +16,15 @@ import { crawlerHits } from "../scripts/generate/crawl.ts";
 import { storedEvent, storedHit, type Target } from "../scripts/generate/output.ts";
 import { packEvent } from "../lib/store/event_codec.ts";
 import { keys } from "../lib/store/keys.ts";
-import { startServer } from "../tests/helpers/server.ts";
+import { type RunningServer, startServer } from "../tests/helpers/server.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
 
-const argAt = Deno.args.indexOf("--lines");
-const LINES = argAt >= 0 ? Number(Deno.args[argAt + 1]) : 200_000;
+const arg = (name: string, d: number) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : d;
+};
+const LINES = arg("lines", 200_000);
+const ROUNDS = arg("rounds", 2);
 const GEO = Deno.args.includes("--geo");
 const DAY = 86_400_000;
 
@@ -112,23 +117,17 @@ const rssMb = async (pid: number, field: "VmRSS" | "VmHWM") => {
   return Math.round(Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024);
 };
 
-const loadBefore = Deno.loadavg();
-const srv = await startServer({ env: GEO ? { GEO_CITY_MMDB: "", GEO_ASN_CSV: "" } : {} });
-try {
+const load = () => Deno.loadavg().map((x) => Number(x.toFixed(2)));
+
+/** One round: the reference, then the import of the same site into a new organization. */
+async function round(srv: RunningServer) {
   const t = await createTenant({ request: (p, i) => fetch(srv.url + p, i) }, srv.adminToken);
   const o = siteOptions(t.org, t.touchpoint, t.domain, Date.now());
-
-  // The generator alone: what it costs to make the lines (its share of the client's time).
-  let g0 = performance.now(), made = 0;
-  for (const _ of siteLines(o)) if (++made >= LINES) break;
-  const generatorLinesPerS = made / ((performance.now() - g0) / 1000);
-
+  const loadBefore = load();
   const refPerS = await reference({ ...o, org: "org_ref" });
-
-  const rssIdle = await rssMb(srv.pid, "VmRSS");
-  let rssPeak = rssIdle;
+  let rssPeak = await rssMb(srv.pid, "VmRSS");
   const sampler = setInterval(async () => rssPeak = Math.max(rssPeak, await rssMb(srv.pid, "VmRSS")), 500);
-  g0 = performance.now();
+  const t0 = performance.now();
   const res = await fetch(
     `${srv.url}/admin/v1/orgs/${t.org}/import?touchpoint=${t.touchpoint}&environment=production`,
     {
@@ -138,18 +137,13 @@ try {
     },
   );
   const answer = await res.json();
-  const wallS = (performance.now() - g0) / 1000;
+  const wallS = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   if (!res.ok) throw new Error(`import answered ${res.status}: ${JSON.stringify(answer)}`);
-
   const linesPerS = LINES / wallS;
-  const result = {
-    bench: "history import",
-    lines: LINES,
-    geo: GEO,
-    load_average_before: loadBefore.map((x) => Number(x.toFixed(2))),
-    load_average_after: Deno.loadavg().map((x) => Number(x.toFixed(2))),
-    cores: navigator.hardwareConcurrency,
+  return {
+    load_average_before: loadBefore,
+    load_average_after: load(),
     wall_s: Number(wallS.toFixed(1)),
     lines_per_s: Math.round(linesPerS),
     imported: answer.imported,
@@ -159,10 +153,29 @@ try {
     reference_records_per_s: Math.round(refPerS),
     ratio: Number((linesPerS / refPerS).toFixed(3)),
     extrapolated_1m_lines_min: Number((1_000_000 / linesPerS / 60).toFixed(1)),
+    server_rss_mb_peak_sampled: rssPeak,
+  };
+}
+
+const srv = await startServer({ env: GEO ? { GEO_CITY_MMDB: "", GEO_ASN_CSV: "" } : {} });
+try {
+  // The generator alone: what making the lines costs (the client makes them while it sends).
+  const t0 = performance.now();
+  let made = 0;
+  for (const _ of siteLines(siteOptions("o", "tp", "acme.test", Date.now()))) made++;
+  const generatorLinesPerS = made / ((performance.now() - t0) / 1000);
+  const rssIdle = await rssMb(srv.pid, "VmRSS");
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await round(srv));
+  const result = {
+    bench: "history import",
+    lines: LINES,
+    geo: GEO,
+    cores: navigator.hardwareConcurrency,
     generator_alone_lines_per_s: Math.round(generatorLinesPerS),
     server_rss_mb_idle: rssIdle,
-    server_rss_mb_peak_sampled: rssPeak,
     server_rss_mb_high_water: await rssMb(srv.pid, "VmHWM"),
+    rounds,
   };
   console.log(JSON.stringify(result, null, 2));
   await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
