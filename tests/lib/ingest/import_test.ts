@@ -8,6 +8,67 @@ import { createTenant } from "../../helpers/tenant.ts";
 
 const DAY = 86_400_000;
 
+async function setup() {
+  const deps = await testDeps();
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  const post = (body: BodyInit) =>
+    app.request(`/admin/v1/orgs/${t.org}/import?touchpoint=${t.touchpoint}&environment=production`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/x-ndjson" },
+      body,
+    });
+  return { deps, t, post };
+}
+
+const eventLines = (
+  t: { org: string; touchpoint: string; domain: string },
+  end: number,
+  events: number,
+) => [
+  ...siteLines({
+    org: t.org,
+    touchpoint: t.touchpoint,
+    host: t.domain,
+    events,
+    hits: 0,
+    days: 2,
+    seed: 5,
+    end,
+  }),
+];
+
+Deno.test("import: a body that fails midway answers 500 (never hangs); the lines read before it are stored", async () => {
+  const { deps, t, post } = await setup();
+  const lines = eventLines(t, deps.clock.now(), 50);
+  const enc = new TextEncoder();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (sent === 30) return c.error(new Error("connection reset"));
+      c.enqueue(enc.encode(lines[sent++] + "\n"));
+    },
+  });
+  const res = await post(body);
+  assert.equal(res.status, 500);
+  await res.body?.cancel();
+  let stored = 0;
+  for await (const _ of deps.kv.list({ prefix: keys.rawEvents(t.org, "production") })) stored++;
+  assert.ok(stored > 0 && stored <= 30, `stored ${stored}`);
+  deps.kv.close();
+});
+
+Deno.test("import: a line over 1 MiB is a rejected line even when it arrives in one chunk; the next line imports", async () => {
+  const { deps, t, post } = await setup();
+  const [first, second] = eventLines(t, deps.clock.now(), 2);
+  const long = `{"kind":"event","pad":"${"x".repeat(1_100_000)}"}`;
+  const res = await post([first, long, second].join("\n"));
+  const answer = await res.json();
+  assert.deepEqual(answer.rejected, [{ line: 2, error: "line is longer than 1048576 bytes" }]);
+  assert.equal(answer.imported, 2);
+  deps.kv.close();
+});
+
 Deno.test("import: crawler hits of a 30-day history, in no time order, all import with their own timestamps", async () => {
   const deps = await testDeps();
   const app = createApp(deps);
