@@ -48,71 +48,10 @@ const IN_FLIGHT = 400;
 const HIT_SPAN_MS = 6 * 86_400_000;
 const HIT_GROUP = 100;
 const HELD_HITS = 1_000;
-/** Characters of the body read ahead of the lines being parsed. */
-const READ_AHEAD = 4 << 20;
-
-/**
- * Text of a byte stream, read up to READ_AHEAD characters ahead of its consumer. Read only when asked, the
- * body stalled whenever lines waited for storage (the sender stops once nothing reads): the import ran at
- * half the rate it has with the same lines already in memory (bench/import.ts).
- */
-function readAhead(body: ReadableStream<Uint8Array>) {
-  // The cast keeps one program type-checkable when Node's stream types are loaded beside Deno's (sdk/server tests).
-  const src = body.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>).getReader();
-  const queue: string[] = [];
-  let queued = 0, ended = false, error: { e: unknown } | null = null;
-  let wake: (() => void) | null = null, room: (() => void) | null = null;
-  const pump = async () => {
-    try {
-      while (true) {
-        while (queued >= READ_AHEAD) await new Promise<void>((r) => room = r);
-        const { done, value } = await src.read();
-        if (done) break;
-        queue.push(value);
-        queued += value.length;
-        wake?.();
-      }
-    } catch (e) {
-      error = { e };
-    }
-    ended = true;
-    wake?.();
-  };
-  pump();
-  return {
-    async read(): Promise<{ done: boolean; value?: string }> {
-      while (!queue.length && !ended) await new Promise<void>((r) => wake = r);
-      const value = queue.shift();
-      if (value === undefined) {
-        if (error) throw error.e;
-        return { done: true };
-      }
-      queued -= value.length;
-      room?.();
-      return { done: false, value };
-    },
-    /** the consumer stopped early: stop reading */
-    cancel: () => {
-      queued = 0;
-      room?.();
-      return src.cancel().catch(() => {});
-    },
-  };
-}
-
-/** Splits a byte stream into lines without holding more than one line (capped) and READ_AHEAD in memory. */
+/** Splits a byte stream into lines without holding more than one line (capped) in memory. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text: string | null; n: number }> {
-  const reader = readAhead(body);
-  try {
-    yield* splitLines(reader);
-  } finally {
-    await reader.cancel();
-  }
-}
-
-async function* splitLines(
-  reader: { read(): Promise<{ done: boolean; value?: string }> },
-): AsyncGenerator<{ text: string | null; n: number }> {
+  // The cast keeps one program type-checkable when Node's stream types are loaded beside Deno's (sdk/server tests).
+  const reader = body.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>).getReader();
   let buf = "", n = 0, tooLong = false;
   while (true) {
     const { done, value } = await reader.read();
@@ -120,6 +59,7 @@ async function* splitLines(
     let from = 0, at: number;
     while ((at = buf.indexOf("\n", from)) >= 0) {
       n++;
+      // a chunk may hold a whole over-long line: it is rejected all the same
       yield { text: tooLong || at - from > MAX_LINE_BYTES ? null : buf.slice(from, at), n };
       tooLong = false;
       from = at + 1;
