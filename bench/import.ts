@@ -171,6 +171,8 @@ try {
     bench: "history import",
     lines: LINES,
     geo: GEO,
+    notes: "server: real main.ts process (compaction cron and verification queue on), geo lookups " +
+      (GEO ? "on" : "off") + "; lines made by the client while it sends (one streamed body)",
     cores: navigator.hardwareConcurrency,
     generator_alone_lines_per_s: Math.round(generatorLinesPerS),
     server_rss_mb_idle: rssIdle,
