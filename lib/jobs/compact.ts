@@ -23,6 +23,7 @@ import {
   writeDir,
 } from "../parts/store.ts";
 import { unpackEvent } from "../store/event_codec.ts";
+import { turns } from "../turns.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -48,7 +49,8 @@ interface Mark {
 }
 
 const LEASE_MS = 10 * 60_000;
-const MERGE_MAX_ROWS = 400_000;
+/** A merge sorts all its rows at once (no turn inside a sort): this bounds that pause to ~0.1 s. */
+const MERGE_MAX_ROWS = 100_000;
 const MERGE_MAX_SOURCES = 16;
 
 export interface CompactReport {
@@ -200,7 +202,7 @@ async function publish(
   replaces: { meta: PartMeta; versionstamp: string }[] = [],
 ): Promise<PartMeta | null> {
   const { kv, clock } = deps;
-  const built = await buildPart(kv, org, kind, records);
+  const built = await buildPart(kv, org, kind, records, turns());
   const id = newPartId(clock.now());
   mark.building = id;
   await setMark(kv, markKey, mark);
@@ -304,7 +306,8 @@ async function mergeSmall(
     }
     if (take.length < 2) continue;
     const records: AnyRecord[] = [];
-    for (const p of take) records.push(...await partRecords(kv, org, env, p.meta));
+    const turn = turns();
+    for (const p of take) records.push(...await partRecords(kv, org, env, p.meta, turn));
     if (await publish(deps, org, env, kind, records, mark, markKey, opts, take)) merged += take.length;
   }
   return merged;

@@ -3,8 +3,9 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification, VerificationRecord } from "../store/records.ts";
 import { decodeBatch, encodeBatch, type EncodedBatch } from "./codec.ts";
 import type { Batch, NumCol, StrCol } from "./columns.ts";
-import { buildEventBatch, reconstructEvents } from "./event_batch.ts";
-import { buildHitBatch, reconstructHits } from "./hit_batch.ts";
+import { buildEventBatchSliced, reconstructEventsSliced } from "./event_batch.ts";
+import { buildHitBatchSliced, reconstructHitsSliced } from "./hit_batch.ts";
+import { noTurns, type Turn } from "../turns.ts";
 import { partColumns, type PartKind, type PartMeta, readBlob } from "./store.ts";
 
 export type AnyRecord = StoredEvent | StoredHit;
@@ -49,19 +50,21 @@ function range(values: Float64Array): [number, number] {
   return [lo, hi];
 }
 
+/** Builds a part; `turn` gives the event loop turns while it works (compaction runs beside ingest). */
 export async function buildPart(
   kv: Deno.Kv,
   org: string,
   kind: PartKind,
   records: AnyRecord[],
+  turn: Turn = noTurns,
 ): Promise<BuiltPart> {
   let batch: Batch;
   let pendingVerification = 0;
-  if (kind === "ev") batch = buildEventBatch(records as StoredEvent[]);
+  if (kind === "ev") batch = await buildEventBatchSliced(records as StoredEvent[], turn);
   else {
     const hits = records as StoredHit[];
     const outcomes = await verificationOutcomes(kv, org, hits.map((h) => h.id));
-    batch = buildHitBatch(hits, (h) => outcomes.get(h.id) ?? h.verification);
+    batch = await buildHitBatchSliced(hits, (h) => outcomes.get(h.id) ?? h.verification, turn);
     const v = batch.cols.verification as StrCol;
     const pendingCode = v.dict.indexOf("pending") + 1;
     if (pendingCode > 0) { for (const c of v.codes) if (c === pendingCode) pendingVerification++; }
@@ -69,7 +72,7 @@ export async function buildPart(
   const [min_t, max_t] = range((batch.cols.t as NumCol).values);
   const [min_rt, max_rt] = range((batch.cols[kind === "ev" ? "t" : "rt"] as NumCol).values);
   return {
-    encoded: await encodeBatch(batch),
+    encoded: await encodeBatch(batch, turn),
     rows: batch.n,
     min_t,
     max_t,
@@ -85,12 +88,15 @@ export async function partRecords(
   org: string,
   env: EnvName,
   meta: PartMeta,
+  turn: Turn = noTurns,
 ): Promise<AnyRecord[]> {
   const batch = await decodeBatch(
     { n: meta.rows, columns: await partColumns(kv, meta) },
     await readBlob(kv, meta),
   );
-  return meta.kind === "ev" ? reconstructEvents(batch, org, env) : reconstructHits(batch, org, env);
+  return meta.kind === "ev"
+    ? await reconstructEventsSliced(batch, org, env, turn)
+    : await reconstructHitsSliced(batch, org, env, turn);
 }
 
 /** The raw keys a part's rows came from (to delete them after publishing). */

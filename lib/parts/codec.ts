@@ -8,6 +8,7 @@
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Batch, Column } from "./columns.ts";
+import { noTurns, type Turn } from "../turns.ts";
 
 export interface ColumnEntry {
   name: string;
@@ -117,7 +118,8 @@ function columnBytes(
   return { bytes: out, width: c.codes.BYTES_PER_ELEMENT as 1 | 2 | 4 };
 }
 
-export function encodeBatch(b: Batch): Promise<EncodedBatch> {
+/** Encodes the batch's columns; `turn` gives the event loop a turn between them (compaction). */
+export async function encodeBatch(b: Batch, turn: Turn = noTurns): Promise<EncodedBatch> {
   const names = Object.keys(b.cols).sort();
   const order = [
     ...names.filter((n) => n !== "id" && !COLD_COLUMNS.has(n)),
@@ -152,6 +154,7 @@ export function encodeBatch(b: Batch): Promise<EncodedBatch> {
     });
     squeezed.push(z);
     off += z.length;
+    await turn();
   }
   const blob = new Uint8Array(off);
   let at = 0;
@@ -159,7 +162,7 @@ export function encodeBatch(b: Batch): Promise<EncodedBatch> {
     blob.set(z, at);
     at += z.length;
   }
-  return Promise.resolve({ n: b.n, columns, blob });
+  return { n: b.n, columns, blob };
 }
 
 /**

@@ -3,6 +3,8 @@
  * dictionary-encoded (code 0 = null), numbers are Float64 (NaN = null). Building and reconstructing are
  * exact inverses, so a part can be merged or re-encoded without losing anything.
  */
+import type { Turn } from "../turns.ts";
+
 export interface StrCol {
   kind: "str";
   dict: string[]; // code c > 0 is dict[c - 1]
@@ -25,6 +27,22 @@ export type Column = StrCol | NumCol;
 export interface Batch {
   n: number;
   cols: Record<string, Column>;
+}
+
+/** A column's name and how to make it: builders list these so the sliced variants can yield between. */
+export type ColumnMaker = [string, () => Column];
+
+/** Rows reconstructed between two turns in the sliced variants. */
+export const SLICE_ROWS = 2048;
+
+/** Makes the columns one by one, giving the event loop a turn between them. */
+export async function makeColumns(makers: ColumnMaker[], turn: Turn): Promise<Batch["cols"]> {
+  const cols: Batch["cols"] = {};
+  for (const [name, make] of makers) {
+    cols[name] = make();
+    await turn();
+  }
+  return cols;
 }
 
 /** Builds a string column from a value getter; `null`/`undefined` become code 0. */

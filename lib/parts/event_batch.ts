@@ -4,7 +4,20 @@
  * share a rest column. Nothing is dropped: reconstruct(build(x)) equals x in that order.
  */
 import type { StoredEvent } from "../store/records.ts";
-import { type Batch, numAt, type NumCol, numCol, strAt, type StrCol, strCol } from "./columns.ts";
+import {
+  type Batch,
+  type Column,
+  type ColumnMaker,
+  makeColumns,
+  numAt,
+  type NumCol,
+  numCol,
+  SLICE_ROWS,
+  strAt,
+  type StrCol,
+  strCol,
+} from "./columns.ts";
+import type { Turn } from "../turns.ts";
 
 /** At most this many property names get their own column per part. */
 const PROP_COLUMNS = 64;
@@ -19,6 +32,7 @@ export function eventOrder(a: StoredEvent, b: StoredEvent): number {
   return a.received_at - b.received_at || dtOf(a) - dtOf(b) || a.sequence_no - b.sequence_no;
 }
 
+/** Sorts in place by visitor, session, then session order. */
 export function sortEvents(events: StoredEvent[]): StoredEvent[] {
   return events.sort((a, b) =>
     a.anonymous_id < b.anonymous_id
@@ -37,6 +51,18 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 
 /** Builds the batch of events (sorting them in place). */
 export function buildEventBatch(input: StoredEvent[]): Batch {
+  const { n, makers } = eventColumns(input);
+  return { n, cols: Object.fromEntries(makers.map(([name, make]) => [name, make()])) };
+}
+
+/** The same, giving the event loop turns between columns (compaction runs beside ingest). */
+export async function buildEventBatchSliced(input: StoredEvent[], turn: Turn): Promise<Batch> {
+  const { n, makers } = eventColumns(input);
+  return { n, cols: await makeColumns(makers, turn) };
+}
+
+/** Sorts the events and lists how each column is made. */
+function eventColumns(input: StoredEvent[]): { n: number; makers: ColumnMaker[] } {
   const ev = sortEvents(input);
   const n = ev.length;
   const freq = new Map<string, number>();
@@ -45,8 +71,9 @@ export function buildEventBatch(input: StoredEvent[]): Batch {
     [k],
   ) => k);
   const ownSet = new Set(own);
-  const s = (get: (e: StoredEvent) => string | null | undefined) => strCol(n, (i) => get(ev[i]));
-  const cols: Batch["cols"] = {
+  const s = (get: (e: StoredEvent) => string | null | undefined) => () => strCol(n, (i) => get(ev[i]));
+  const num = (get: (e: StoredEvent) => number | null) => () => numCol(n, (i) => get(ev[i]));
+  const cols: Record<string, () => Column> = {
     id: s((e) => e.id),
     anon: s((e) => e.anonymous_id),
     session: s((e) => e.session_id),
@@ -73,11 +100,11 @@ export function buildEventBatch(input: StoredEvent[]): Batch {
     traffic: s((e) => e.traffic),
     crawler: s((e) => e.crawler),
     dts: s((e) => (new Date(dtOf(e)).toISOString() === e.device_time ? null : e.device_time)),
-    t: numCol(n, (i) => ev[i].received_at),
-    dt: numCol(n, (i) => dtOf(ev[i])),
-    seq: numCol(n, (i) => ev[i].sequence_no),
-    gap: numCol(n, (i) => ev[i].gap_before),
-    asn: numCol(n, (i) => ev[i].geo.asn),
+    t: num((e) => e.received_at),
+    dt: num(dtOf),
+    seq: num((e) => e.sequence_no),
+    gap: num((e) => e.gap_before),
+    asn: num((e) => e.geo.asn),
     "p*": s((e) => {
       const rest = Object.entries(e.properties).filter(([k]) => !ownSet.has(k));
       return rest.length ? JSON.stringify(Object.fromEntries(rest)) : null;
@@ -86,11 +113,36 @@ export function buildEventBatch(input: StoredEvent[]): Batch {
   for (const k of own) {
     cols[`p:${k}`] = s((e) => (k in e.properties ? JSON.stringify(e.properties[k]) : null));
   }
-  return { n, cols };
+  return { n, makers: Object.entries(cols) };
 }
 
 /** The stored events of a batch, in batch order; org and env come from the part. */
 export function reconstructEvents(b: Batch, org: string, env: StoredEvent["env"]): StoredEvent[] {
+  return reconstructRange(b, org, env, 0, b.n);
+}
+
+/** The same, 2,048 rows at a time, giving the event loop turns between them. */
+export async function reconstructEventsSliced(
+  b: Batch,
+  org: string,
+  env: StoredEvent["env"],
+  turn: Turn,
+): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for (let from = 0; from < b.n; from += SLICE_ROWS) {
+    out.push(...reconstructRange(b, org, env, from, Math.min(b.n, from + SLICE_ROWS)));
+    await turn();
+  }
+  return out;
+}
+
+function reconstructRange(
+  b: Batch,
+  org: string,
+  env: StoredEvent["env"],
+  from: number,
+  to: number,
+): StoredEvent[] {
   const S = (name: string) => b.cols[name] as StrCol;
   const N = (name: string) => b.cols[name] as NumCol;
   const props = Object.keys(b.cols).filter((k) => k.startsWith("p:"));
@@ -99,7 +151,7 @@ export function reconstructEvents(b: Batch, org: string, env: StoredEvent["env"]
     return v === null ? null : JSON.parse(v);
   };
   const out: StoredEvent[] = [];
-  for (let i = 0; i < b.n; i++) {
+  for (let i = from; i < to; i++) {
     const properties: Record<string, unknown> = {};
     for (const p of props) {
       const c = S(p);

@@ -4,19 +4,46 @@
  * rows still "pending" then are looked up again at query time.
  */
 import type { StoredHit } from "../store/records.ts";
-import { type Batch, numAt, type NumCol, numCol, strAt, type StrCol, strCol } from "./columns.ts";
+import {
+  type Batch,
+  type ColumnMaker,
+  makeColumns,
+  numAt,
+  type NumCol,
+  numCol,
+  SLICE_ROWS,
+  strAt,
+  type StrCol,
+  strCol,
+} from "./columns.ts";
+import type { Turn } from "../turns.ts";
 
-export function buildHitBatch(
+type Outcome = (h: StoredHit) => StoredHit["verification"];
+
+export function buildHitBatch(input: StoredHit[], verification: Outcome): Batch {
+  const { n, makers } = hitColumns(input, verification);
+  return { n, cols: Object.fromEntries(makers.map(([name, make]) => [name, make()])) };
+}
+
+/** The same, giving the event loop turns between columns (compaction runs beside ingest). */
+export async function buildHitBatchSliced(
   input: StoredHit[],
-  verification: (h: StoredHit) => StoredHit["verification"],
-): Batch {
+  verification: Outcome,
+  turn: Turn,
+): Promise<Batch> {
+  const { n, makers } = hitColumns(input, verification);
+  return { n, cols: await makeColumns(makers, turn) };
+}
+
+/** Sorts the hits and lists how each column is made. */
+function hitColumns(input: StoredHit[], verification: Outcome): { n: number; makers: ColumnMaker[] } {
   const hs = input.sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const n = hs.length;
-  const s = (get: (h: StoredHit) => string | null) => strCol(n, (i) => get(hs[i]));
-  const num = (get: (h: StoredHit) => number | null) => numCol(n, (i) => get(hs[i]));
+  const s = (get: (h: StoredHit) => string | null) => () => strCol(n, (i) => get(hs[i]));
+  const num = (get: (h: StoredHit) => number | null) => () => numCol(n, (i) => get(hs[i]));
   return {
     n,
-    cols: {
+    makers: Object.entries({
       id: s((h) => h.id),
       touchpoint: s((h) => h.touchpoint),
       host: s((h) => h.host),
@@ -38,15 +65,40 @@ export function buildHitBatch(
       status: num((h) => h.status),
       crawled: num((h) => (h.crawled ? 1 : 0)),
       asn: num((h) => h.geo.asn),
-    },
+    }),
   };
 }
 
 export function reconstructHits(b: Batch, org: string, env: StoredHit["env"]): StoredHit[] {
+  return reconstructRange(b, org, env, 0, b.n);
+}
+
+/** The same, 2,048 rows at a time, giving the event loop turns between them. */
+export async function reconstructHitsSliced(
+  b: Batch,
+  org: string,
+  env: StoredHit["env"],
+  turn: Turn,
+): Promise<StoredHit[]> {
+  const out: StoredHit[] = [];
+  for (let from = 0; from < b.n; from += SLICE_ROWS) {
+    out.push(...reconstructRange(b, org, env, from, Math.min(b.n, from + SLICE_ROWS)));
+    await turn();
+  }
+  return out;
+}
+
+function reconstructRange(
+  b: Batch,
+  org: string,
+  env: StoredHit["env"],
+  from: number,
+  to: number,
+): StoredHit[] {
   const S = (name: string) => b.cols[name] as StrCol;
   const N = (name: string) => b.cols[name] as NumCol;
   const out: StoredHit[] = [];
-  for (let i = 0; i < b.n; i++) {
+  for (let i = from; i < to; i++) {
     out.push({
       v: 1,
       id: strAt(S("id"), i)!,
