@@ -8,8 +8,8 @@ import { createTenant } from "../../helpers/tenant.ts";
 
 const DAY = 86_400_000;
 
-async function setup() {
-  const deps = await testDeps();
+async function setup(kv?: Deno.Kv) {
+  const deps = await testDeps(kv ? { kv } : {});
   const app = createApp(deps);
   const t = await createTenant(app, TEST_ADMIN_TOKEN);
   const post = (body: BodyInit) =>
@@ -55,6 +55,66 @@ Deno.test("import: a body that fails midway answers 500 (never hangs); the lines
   let stored = 0;
   for await (const _ of deps.kv.list({ prefix: keys.rawEvents(t.org, "production") })) stored++;
   assert.ok(stored > 0 && stored <= 30, `stored ${stored}`);
+  deps.kv.close();
+});
+
+/** A KV whose commits take a few milliseconds more, so reading could run far ahead of storing. */
+function slowCommits(kv: Deno.Kv, ms: number): Deno.Kv {
+  const wrap = <T extends object>(target: T, slow: (o: T, name: PropertyKey) => unknown): T => {
+    const proxy: T = new Proxy(target, {
+      get(o, name) {
+        const replaced = slow(o, name);
+        if (replaced !== undefined) return replaced;
+        const v = Reflect.get(o, name);
+        if (typeof v !== "function") return v;
+        return (...args: unknown[]) => {
+          const r = v.apply(o, args);
+          return r === o ? proxy : r; // keep chained calls (op.check().set()) on the proxy
+        };
+      },
+    });
+    return proxy;
+  };
+  return wrap(
+    kv,
+    (k, name) =>
+      name === "atomic"
+        ? () =>
+          wrap(k.atomic(), (op, name) =>
+            name === "commit"
+              ? async () => {
+                await new Promise((r) => setTimeout(r, ms));
+                return op.commit();
+              }
+              : undefined)
+        : undefined,
+  );
+}
+
+Deno.test("import: lines are stored while the body streams, never more than a bounded number read ahead", async () => {
+  const deps0 = await testDeps();
+  const { deps, t, post } = await setup(slowCommits(deps0.kv, 5));
+  const lines = eventLines(t, deps.clock.now(), 6000);
+  const enc = new TextEncoder();
+  const storedNow = async () => {
+    let n = 0;
+    for await (const _ of deps.kv.list({ prefix: keys.rawEvents(t.org, "production") })) n++;
+    return n;
+  };
+  let sent = 0, pulls = 0, maxAhead = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (++pulls % 10 === 0) maxAhead = Math.max(maxAhead, sent - await storedNow());
+      if (sent >= lines.length) return c.close();
+      c.enqueue(enc.encode(lines.slice(sent, sent += 100).join("\n") + "\n"));
+    },
+  }, { highWaterMark: 0 });
+  const res = await post(body);
+  const answer = await res.json();
+  assert.equal(answer.imported, lines.length);
+  // held at most: the events in flight (400), an open arrival group (200) and the chunk being split (100)
+  assert.ok(maxAhead > 0 && maxAhead <= 800, `read ahead of storage: ${maxAhead} lines`);
+  assert.equal(await storedNow(), lines.length);
   deps.kv.close();
 });
 
