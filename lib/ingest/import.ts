@@ -74,6 +74,17 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text: 
   if (buf.trim() || tooLong) yield { text: tooLong ? null : buf, n: n + 1 };
 }
 
+/**
+ * The line's `referrer` is the page's referrer, as the web SDK sends it in `properties.referrer` (where
+ * attribution reads it); one the event's own properties already name wins.
+ */
+function withReferrer(event: Record<string, unknown>, referrer: string | null | undefined) {
+  const props = event.properties;
+  if (!referrer || typeof props !== "object" || props === null || Array.isArray(props)) return event;
+  if ("referrer" in props) return event;
+  return { ...event, properties: { ...props, referrer } };
+}
+
 function receiveTime(v: unknown): number | null {
   if (typeof v === "number" && Number.isFinite(v)) return v;
   if (typeof v === "string") {
@@ -209,7 +220,7 @@ export async function importNdjson(
       reject(n, "not a JSON object");
       continue;
     }
-    const { kind, received_at, ip, user_agent, referrer: _referrer, ...rest } = item;
+    const { kind, received_at, ip, user_agent, referrer, ...rest } = item;
     if (kind === "hit") {
       await flushEvents();
       const { kind: _kind, ...hit } = item; // every other field is the CrawlEvent
@@ -228,7 +239,11 @@ export async function importNdjson(
       continue;
     }
     await flushHits();
-    const parsed = BehaviorEvent.safeParse(rest);
+    if (referrer !== undefined && referrer !== null && typeof referrer !== "string") {
+      reject(n, "referrer: must be a URL string");
+      continue;
+    }
+    const parsed = BehaviorEvent.safeParse(withReferrer(rest, referrer));
     if (!parsed.success) {
       reject(n, describeZodError(parsed.error));
       continue;

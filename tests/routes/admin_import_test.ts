@@ -193,3 +193,48 @@ Deno.test("import: a batch failing to store while the body still streams answers
   assert.equal(body.imported + body.duplicates, 3);
   assert.equal(body.imported, 3);
 });
+
+Deno.test("import: a line's referrer attributes its event as the SDK's properties.referrer would; bad ones are rejected lines", async () => {
+  const { deps, t, post } = await setup();
+  const at = new Date(deps.clock.now() - 3 * DAY).toISOString();
+  const line = (id: number, extra: Record<string, unknown>, props: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      kind: "event",
+      received_at: at,
+      event_id: uuid(id),
+      anonymous_id: `anon-${id}`,
+      session_id: `sess-${id}`,
+      sequence_no: 0,
+      platform: "web",
+      event_type: "$pageview",
+      screen: "/",
+      properties: { path: "/", url: `https://${t.domain}/`, ...props },
+      device_time: at,
+      ...extra,
+    });
+  const res = await post([
+    line(1, { referrer: "https://www.google.com/" }),
+    line(2, { referrer: "https://chatgpt.com/" }, { referrer: "https://www.example.org/post" }),
+    line(3, {}),
+    line(4, { referrer: 42 }),
+  ].join("\n"));
+  const r = await res.json();
+  assert.equal(r.imported, 3);
+  assert.deepEqual(r.rejected, [{ line: 4, error: "referrer: must be a URL string" }]);
+  const scope = { org: t.org, env: "production" as const, from: 0, to: deps.clock.now(), timezone: "UTC" };
+  const rows =
+    (await openEngine(deps).aggregate(scope, { metrics: ["sessions"], breakdown: ["channel", "source"] }))
+      .rows.map((x) => `${x.key.channel}/${x.key.source}:${x.metrics.sessions}`).sort();
+  assert.deepEqual(rows, ["Direct/(direct):1", "Organic Search/google:1", "Referral/example.org:1"]);
+  deps.kv.close();
+});
+
+Deno.test("import: the first 100 bad lines are listed, every bad line is counted", async () => {
+  const { post } = await setup();
+  const res = await post(Array.from({ length: 151 }, (_, i) => `{bad ${i}`).join("\n"));
+  const r = await res.json();
+  assert.equal(r.rejected_total, 151);
+  assert.equal(r.rejected.length, 100);
+  assert.deepEqual(r.rejected[99], { line: 100, error: "not a JSON object" });
+  assert.equal(r.imported, 0);
+});
