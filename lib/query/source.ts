@@ -30,6 +30,9 @@ export interface HitBatch {
   overrides: Map<number, Verification>;
 }
 
+/** Reads of one question over a changing part list before it gives up (~2.6 s of pauses in all). */
+const READ_ATTEMPTS = 8;
+
 export class Source {
   private cache: LruCache<EvBatch | Batch>;
   private interners = new Map<string, Interner>();
@@ -55,23 +58,32 @@ export class Source {
     return i;
   }
 
-  private async consistent<T>(
+  /**
+   * Runs `read` over the listed parts until the list is the same after it as before. A compaction that
+   * keeps publishing (a large backlog) gets growing pauses to finish; if it still changes the list every
+   * time, the read fails rather than answer from a moment rows may be missing from. Not private: tested.
+   */
+  async consistent<T>(
     org: string,
     env: EnvName,
     kind: PartKind,
     read: (parts: PartMeta[]) => Promise<T>,
   ): Promise<T> {
-    for (let attempt = 0;; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const before = await listParts(this.deps.kv, org, env, kind);
       try {
         const out = await read(before.map((p) => p.meta));
         const after = await listParts(this.deps.kv, org, env, kind);
         const same = after.length === before.length &&
           after.every((p, i) => p.versionstamp === before[i].versionstamp);
-        if (same || attempt >= 4) return out;
+        if (same) return out;
       } catch (err) {
-        if (!(err instanceof PartGoneError) || attempt >= 4) throw err;
+        if (!(err instanceof PartGoneError)) throw err;
       }
+      if (attempt >= READ_ATTEMPTS) {
+        throw new Error(`parts of ${kind} changed during each of ${READ_ATTEMPTS} reads; try again`);
+      }
+      await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
     }
   }
 
@@ -191,13 +203,15 @@ export class Source {
     const rows: number[] = [];
     for (let i = 0; i < b.n; i++) if (ver.codes[i] === pendingCode) rows.push(i);
     const unknown = rows.map((i) => ids.dict[ids.codes[i] - 1]).filter((id) => !this.outcomes.has(id));
-    for (const [id, o] of await verificationOutcomes(this.deps.kv, org, unknown)) {
-      if (this.outcomes.size > 1_000_000) this.outcomes.clear();
+    const fetched = await verificationOutcomes(this.deps.kv, org, unknown);
+    const known = (id: string) => fetched.get(id) ?? this.outcomes.get(id);
+    for (const [id, o] of fetched) {
+      if (this.outcomes.size > 1_000_000) this.outcomes.clear(); // the answer below reads `fetched` first
       this.outcomes.set(id, o);
     }
     const out = new Map<number, Verification>();
     for (const i of rows) {
-      const o = this.outcomes.get(ids.dict[ids.codes[i] - 1]);
+      const o = known(ids.dict[ids.codes[i] - 1]);
       if (o) out.set(i, o);
     }
     return out;
