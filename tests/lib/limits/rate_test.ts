@@ -56,3 +56,66 @@ Deno.test("rate: concurrent requests over several instances stay within the docu
   assert.ok(ok >= 50 && ok <= 50 + 2 * SYNC_EVERY, `admitted ${ok}`);
   kv.close();
 });
+
+/** A KV whose commits and reads take `delayMs` longer, counting the round trips the limiter makes. */
+function slowKv(kv: Deno.Kv, delayMs: number) {
+  const trips = { commits: 0, gets: 0 };
+  const pause = () => new Promise((resolve) => setTimeout(resolve, delayMs));
+  const wrapped = {
+    atomic() {
+      const op = kv.atomic();
+      const slowOp = {
+        sum(key: Deno.KvKey, n: bigint) {
+          op.sum(key, n);
+          return slowOp;
+        },
+        async commit() {
+          trips.commits++;
+          await pause();
+          return op.commit();
+        },
+      };
+      return slowOp;
+    },
+    async get<T>(key: Deno.KvKey) {
+      trips.gets++;
+      await pause();
+      return kv.get<T>(key);
+    },
+  };
+  return { kv: wrapped as unknown as Deno.Kv, trips };
+}
+
+for (const delayMs of [0, 20]) {
+  Deno.test(`rate: concurrent bursts on 3 instances stay within limit + instances × SYNC_EVERY (KV +${delayMs} ms)`, async () => {
+    const kv = await Deno.openKv(":memory:");
+    const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
+    const instances = [0, 1, 2].map(() => new RateLimiter(slowKv(kv, delayMs).kv, clock));
+    const limit = 100;
+    let ok = 0;
+    // Three waves; in each, every instance gets 100 requests at once.
+    for (let wave = 0; wave < 3; wave++) {
+      const burst = instances.flatMap((rl) =>
+        Array.from({ length: 100 }, () => rl.take("k", "burst", limit))
+      );
+      ok += (await Promise.all(burst)).filter((d) => d.ok).length;
+      clock.advance(2_000);
+    }
+    const bound = limit + instances.length * SYNC_EVERY;
+    assert.ok(ok >= limit && ok <= bound, `admitted ${ok}, bound ${bound}`);
+    kv.close();
+  });
+}
+
+Deno.test("rate: far from the limit, a burst costs one KV round trip per SYNC_EVERY requests, not one per request", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
+  const slow = slowKv(kv, 5);
+  const rl = new RateLimiter(slow.kv, clock);
+  const results = await Promise.all(Array.from({ length: 200 }, () => rl.take("k", "far", 10_000)));
+  assert.equal(results.filter((d) => d.ok).length, 200);
+  // 200 / 25 = 8 folds, plus the window's first read.
+  assert.ok(slow.trips.commits <= 200 / SYNC_EVERY, `commits ${slow.trips.commits}`);
+  assert.ok(slow.trips.gets <= 200 / SYNC_EVERY + 1, `gets ${slow.trips.gets}`);
+  kv.close();
+});
