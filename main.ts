@@ -4,7 +4,7 @@
  *   deno task dev     a local KV file under ./data, a demo organization, printed keys and example calls
  */
 import { createApp } from "./app.ts";
-import { ConfigError, readConfig } from "./lib/config.ts";
+import { checkConfiguredPaths, ConfigError, openConfiguredKv, readConfig } from "./lib/config.ts";
 import { systemClock } from "./lib/clock.ts";
 import { consoleLog } from "./lib/log.ts";
 import { systemDns } from "./lib/dns.ts";
@@ -19,23 +19,21 @@ import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "./lib/read/robots.ts";
 import { generateSite } from "./scripts/generate.ts";
 
 const dev = Deno.args.includes("--dev");
-let config;
-try {
-  config = readConfig(Deno.env.toObject(), { dev });
-} catch (e) {
-  if (e instanceof ConfigError) {
+const env = Deno.env.toObject();
+/** Bad configuration stops the start with one line naming the variable, never a stack trace. */
+async function configured<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
     console.error(`configuration error: ${e.message}`);
     Deno.exit(2);
   }
-  throw e;
 }
+const config = await configured(() => readConfig(env, { dev }));
+await configured(() => checkConfiguredPaths(env));
 const log = consoleLog(dev ? "warn" : "info");
-
-if (!/^https?:\/\//.test(config.kvPath) && config.kvPath !== ":memory:") {
-  const dir = config.kvPath.replace(/[^/]*$/, "");
-  if (dir) await Deno.mkdir(dir, { recursive: true });
-}
-const kv = await Deno.openKv(config.kvPath);
+const kv = await configured(() => openConfiguredKv(env, config.kvPath));
 
 if (dev && !config.adminToken) {
   // A stable local admin token, remembered in the dev store.

@@ -93,3 +93,37 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     plans: planLimits(env.PLAN_LIMITS),
   };
 }
+
+/**
+ * Paths set explicitly must exist: a typo would otherwise run the service with empty geo fields (an unset
+ * path that is missing only warns, so a checkout without `deno install` still starts). The one check that
+ * touches the disk, called by main.ts after readConfig.
+ */
+export async function checkConfiguredPaths(env: Record<string, string | undefined>): Promise<void> {
+  for (const name of ["GEO_CITY_MMDB", "GEO_ASN_CSV"]) {
+    const path = env[name];
+    if (!path || path === "off") continue;
+    try {
+      await Deno.stat(path);
+    } catch {
+      throw new ConfigError(`${name}: nothing at "${path}" (give a database file or folder, or "off")`);
+    }
+  }
+}
+
+/** Opens the configured KV; a path or URL that cannot be opened stops the start naming its variable. */
+export async function openConfiguredKv(
+  env: Record<string, string | undefined>,
+  kvPath: string,
+): Promise<Deno.Kv> {
+  const name = env.KV_URL ? "KV_URL" : "KV_PATH";
+  try {
+    if (!/^https?:\/\//.test(kvPath) && kvPath !== ":memory:") {
+      const dir = kvPath.replace(/[^/]*$/, "");
+      if (dir) await Deno.mkdir(dir, { recursive: true });
+    }
+    return await Deno.openKv(kvPath);
+  } catch (e) {
+    throw new ConfigError(`${name}: cannot open "${kvPath}": ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

