@@ -20,6 +20,11 @@ export interface App {
   ctx: AppContext;
 }
 
+const INGEST_METHODS: Record<string, string> = {
+  "/v1/behavior/events": "POST, OPTIONS",
+  "/v1/behavior/server-events": "POST",
+};
+
 export function createApp(deps: Deps): App {
   const ctx = createContext(deps);
   const app = new Hono();
@@ -32,9 +37,16 @@ export function createApp(deps: Deps): App {
     deps.log.error("unexpected error", { path: c.req.path, error: String(err?.stack ?? err).slice(0, 2000) });
     return c.json(errorBody("OPERATION_FAILED", "unexpected server error; retry later", now), 500);
   });
-  app.notFound((c) =>
-    c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, deps.clock.now()), 404)
-  );
+  app.notFound((c) => {
+    const now = deps.clock.now();
+    // The ingest endpoints answer only with the spec's five codes: a wrong method there is a bad request.
+    const allow = INGEST_METHODS[c.req.path];
+    if (allow) {
+      const msg = `${c.req.method} is not allowed on ${c.req.path}; send POST`;
+      return c.json(errorBody("VALIDATION_ERROR", msg, now), 405, { Allow: allow });
+    }
+    return c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, now), 404);
+  });
 
   app.route("/", healthRoutes(ctx));
   app.route("/", openapiRoutes(ctx));

@@ -457,3 +457,24 @@ Deno.test("events: an automated visitor's verification is queued in the commit t
   );
   assert.deepEqual(Object.keys(group.value?.ips ?? {}).length, 3);
 });
+
+Deno.test("events: another method on an ingest path is a 405 with Allow, in the Error body with an ingest code", async () => {
+  const { app } = await setup();
+  for (
+    const [method, path, allow] of [
+      ["GET", "/v1/behavior/events", "POST, OPTIONS"],
+      ["PUT", "/v1/behavior/events", "POST, OPTIONS"],
+      ["GET", "/v1/behavior/server-events", "POST"],
+    ]
+  ) {
+    const res = await app.request(path, { method });
+    assert.equal(res.status, 405, `${method} ${path}`);
+    assert.equal(res.headers.get("allow"), allow);
+    const body = await res.json();
+    assert.equal(body.code, "VALIDATION_ERROR");
+    assert.match(body.error, new RegExp(`^${method} is not allowed on ${path}`));
+    assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
+  }
+  const other = await app.request("/v1/behavior/nothing-here");
+  assert.equal(other.status, 404);
+});
