@@ -2,13 +2,15 @@ import assert from "node:assert/strict";
 import { compact, type CompactStep } from "../../lib/jobs/compact.ts";
 import { openEngine } from "../../lib/query/api.ts";
 import type { AggregateOptions, Scope } from "../../lib/query/api.ts";
-import { naiveAggregate } from "../../lib/query/naive.ts";
-import { listParts, partColumns, readBlob } from "../../lib/parts/store.ts";
-import { decodeBatch } from "../../lib/parts/codec.ts";
+import type { HitAggregateOptions, HitScope } from "../../lib/query/api.ts";
+import { naiveAggregate, naiveHitsAggregate } from "../../lib/query/naive.ts";
+import { listParts, partColumns, type PartKind, readBlob } from "../../lib/parts/store.ts";
+import { decodeBatch, inflate } from "../../lib/parts/codec.ts";
 import { keys } from "../../lib/store/keys.ts";
-import type { StoredEvent } from "../../lib/store/records.ts";
+import type { StoredEvent, StoredHit } from "../../lib/store/records.ts";
 import { createContext } from "../../lib/context.ts";
 import { ingestWebEvents } from "../../lib/ingest/web.ts";
+import { ingestHits } from "../../lib/ingest/hits.ts";
 import { testDeps } from "../helpers/deps.ts";
 import { ev, hit, store } from "../lib/query/fixtures.ts";
 
@@ -37,18 +39,37 @@ function site(n: number, dayOffset: number, tag: string): StoredEvent[] {
     }));
 }
 
+const hitScope: HitScope = { org: "org1", env: "production", from: NOW - 10 * DAY, to: NOW, timezone: "UTC" };
+const hitQ: HitAggregateOptions = {
+  metrics: ["requests", "crawled_requests", "pages", "last_crawl_at", "first_seen_at"],
+  breakdown: ["page", "crawler"],
+};
+
+/** Hits of several crawlers, paths and statuses on one closed day. */
+function crawl(n: number, dayOffset: number): StoredHit[] {
+  return Array.from({ length: n }, (_, i) =>
+    hit({
+      timestamp: NOW - dayOffset * DAY + i * 1000,
+      path: ["/", "/pricing", "/docs", "/blog"][i % 4],
+      crawler: i % 3 === 0 ? "ClaudeBot" : "GPTBot",
+      status: i % 7 === 0 ? 404 : 200,
+      crawled: i % 7 !== 0,
+    }));
+}
+
 async function chunkCount(kv: Deno.Kv) {
   let n = 0;
   for await (const _ of kv.list({ prefix: ["part_chunk"] })) n++;
   return n;
 }
 
-async function assertClean(kv: Deno.Kv) {
-  const parts = await listParts(kv, "org1", "production", "ev");
+async function assertClean(kv: Deno.Kv, kind: PartKind = "ev") {
+  const parts = await listParts(kv, "org1", "production", kind);
   assert.ok(parts.every((p) => !p.meta.pending), "no part left pending");
   assert.equal(await chunkCount(kv), parts.reduce((s, p) => s + p.meta.chunks, 0), "no orphan chunks");
   let raw = 0;
-  for await (const _ of kv.list({ prefix: keys.rawEvents("org1", "production") })) raw++;
+  const prefix = kind === "ev" ? keys.rawEvents("org1", "production") : keys.rawHits("org1", "production");
+  for await (const _ of kv.list({ prefix })) raw++;
   assert.equal(raw, 0, "raw keys of compacted windows are gone");
 }
 
@@ -98,6 +119,58 @@ for (const step of ["merge_chunks_written", "merge_swapped"] as const) {
       "the day's parts merged into one",
     );
     await assertClean(deps.kv);
+    deps.kv.close();
+  });
+}
+
+// The same crash points for crawler hits: 450 hits make the raw deletion span several commits.
+for (const step of ["chunks_written", "published", "raw_partly_deleted", "raw_deleted"] as const) {
+  Deno.test(`compaction of hits: a crash after "${step}" loses no hit and counts none twice, and a rerun finishes`, async () => {
+    const deps = await testDeps();
+    deps.clock.set(NOW);
+    const all = crawl(450, 3);
+    await store(deps.kv, { hits: all });
+    const expected = naiveHitsAggregate(all, new Map(), hitScope, hitQ);
+    assert.equal(expected.totals.requests, 450);
+    await assert.rejects(
+      compact(deps, "org1", "production", "hit", { graceMs: 0, failAt: fail(step) }),
+      /crash/,
+    );
+    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    await compact(deps, "org1", "production", "hit", { graceMs: 0 });
+    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    await assertClean(deps.kv, "hit");
+    deps.kv.close();
+  });
+}
+
+for (const step of ["merge_chunks_written", "merge_swapped"] as const) {
+  Deno.test(`compaction of hits: a crash after "${step}" of a merge keeps answers exact and leaves no garbage after a rerun`, async () => {
+    const deps = await testDeps();
+    deps.clock.set(NOW);
+    const first = crawl(120, 3);
+    await store(deps.kv, { hits: first });
+    await compact(deps, "org1", "production", "hit", { graceMs: 0 });
+    const late = crawl(80, 3).map((h) => ({
+      ...h,
+      timestamp: h.timestamp + 500,
+      received_at: h.received_at + 500,
+    }));
+    await store(deps.kv, { hits: late });
+    const expected = naiveHitsAggregate([...first, ...late], new Map(), hitScope, hitQ);
+    await assert.rejects(
+      compact(deps, "org1", "production", "hit", { graceMs: 0, failAt: fail(step) }),
+      /crash/,
+    );
+    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    await compact(deps, "org1", "production", "hit", { graceMs: 0 });
+    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    assert.equal(
+      (await listParts(deps.kv, "org1", "production", "hit")).length,
+      1,
+      "the day's parts merged into one",
+    );
+    await assertClean(deps.kv, "hit");
     deps.kv.close();
   });
 }
@@ -167,6 +240,76 @@ Deno.test("compaction: addresses never enter parts", async () => {
   const text = JSON.stringify(Object.values(b.cols).map((c) => (c.kind === "str" ? c.dict : [])));
   assert.ok(text.includes("Berlin"), "derived location is kept");
   assert.ok(!text.includes("81.2.69.142"), "the address is not");
+  deps.kv.close();
+});
+
+/** Every byte a part is made of, as text: chunks as written, each column inflated, the directory and index entry. */
+async function partText(kv: Deno.Kv, kind: PartKind): Promise<{ text: string; numbers: number[] }> {
+  const latin1 = new TextDecoder("latin1");
+  const utf8 = new TextDecoder();
+  const out: string[] = [];
+  const numbers: number[] = [];
+  for (const { meta } of await listParts(kv, "org1", "production", kind)) {
+    const columns = await partColumns(kv, meta);
+    const blob = await readBlob(kv, meta);
+    out.push(JSON.stringify(meta), JSON.stringify(columns), latin1.decode(blob));
+    for (const c of columns) {
+      const seg = blob.subarray(c.off, c.off + c.len);
+      const bytes = c.stored ? seg : inflate(seg);
+      out.push(latin1.decode(bytes), utf8.decode(bytes));
+    }
+    const b = await decodeBatch({ n: meta.rows, columns }, blob);
+    for (const col of Object.values(b.cols)) {
+      if (col.kind === "str") out.push(JSON.stringify(col.dict));
+      else numbers.push(...col.values);
+    }
+  }
+  return { text: out.join("\n"), numbers };
+}
+
+Deno.test("compaction: crawler addresses never enter hit parts", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const tp = {
+    id: "tp1",
+    org: "org1",
+    name: "s",
+    kind: "website" as const,
+    archived: false,
+    environments: { production: { domain: "acme.test", enabled: true } },
+    created_at: "",
+  };
+  const crawlHit = (n: number, ip: string) => ({
+    event_type: "$crawl",
+    event_id: `00000000-0000-4000-8000-00000000000${n}`,
+    timestamp: new Date(NOW - DAY + n).toISOString(),
+    host: "acme.test",
+    path: `/page-${n}`,
+    user_agent:
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+    ip,
+  });
+  const v4 = "81.2.69.142", v6 = "2001:db8:85a3::8a2e:370:7334";
+  const r = await ingestHits(deps, {
+    org: "org1",
+    touchpoint: "tp1",
+    env: "production",
+    touchpoints: [tp],
+    receivedAt: NOW - DAY,
+    clockOffsetMs: 0,
+  }, [crawlHit(1, v4), crawlHit(2, v6)]);
+  assert.equal(r.accepted, 2);
+  let kept = "";
+  for await (const e of deps.kv.list({ prefix: keys.ips() })) kept += JSON.stringify(e.value);
+  assert.ok(kept.includes(v4) && kept.includes(v6), "the addresses were received, and are kept apart");
+
+  await compact(deps, "org1", "production", "hit", { graceMs: 0 });
+  assert.equal((await listParts(deps.kv, "org1", "production", "hit")).length, 1);
+  const { text, numbers } = await partText(deps.kv, "hit");
+  assert.ok(text.includes("Berlin") && text.includes("/page-2"), "derived location and the hits are kept");
+  for (const ip of [v4, v6, "81.2.69", "2001:db8"]) assert.ok(!text.includes(ip), `${ip} is not in the part`);
+  const v4AsNumber = ((81 << 24) >>> 0) + (2 << 16) + (69 << 8) + 142;
+  assert.ok(!numbers.includes(v4AsNumber), "nor the address as a number");
   deps.kv.close();
 });
 
