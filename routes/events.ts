@@ -14,6 +14,8 @@ function corsHeaders(origin: string): Record<string, string> {
     "Access-Control-Allow-Methods": "POST, OPTIONS",
     "Access-Control-Allow-Headers": "Content-Type",
     "Access-Control-Max-Age": "86400",
+    // Retry-After is not a safelisted response header: unexposed, the SDK's fetch cannot read it after a 429.
+    "Access-Control-Expose-Headers": "Retry-After",
     // sendBeacon always sends in credentials mode; we set and read no cookie, and echo the exact origin.
     "Access-Control-Allow-Credentials": "true",
     "Vary": "Origin",
