@@ -1,4 +1,4 @@
-/** The admin API under /admin/v1: organizations, touchpoints, keys. Bearer ADMIN_TOKEN. */
+/** The admin API under /admin/v1: organizations, touchpoints, keys, import, compaction. Bearer ADMIN_TOKEN. */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { unauthorized } from "../lib/errors.ts";
@@ -18,6 +18,7 @@ import {
 } from "../lib/tenancy/admin.ts";
 import { listStored } from "../lib/ingest/inspect.ts";
 import { adminImportRoutes } from "./admin_import.ts";
+import { compactOrg } from "../lib/jobs/compact.ts";
 
 export function adminRoutes(ctx: AppContext): Hono {
   const { kv, clock, config } = ctx.deps;
@@ -94,6 +95,13 @@ export function adminRoutes(ctx: AppContext): Hono {
     "/orgs/:org/hits",
     async (c) => c.json({ hits: await listStored(ctx, c.req.param("org"), "hit", c.req.query()) }),
   );
+
+  // Compaction on demand (it also runs every minute): folds every raw record of the organization into
+  // parts now, e.g. after an import; answers what it did. Another run in progress makes this one a no-op.
+  app.post("/orgs/:org/compact", async (c) => {
+    const org = await getOrg(kv, c.req.param("org"));
+    return c.json(await compactOrg(ctx.deps, org.id, { graceMs: 0 }));
+  });
 
   app.route("/", adminImportRoutes(ctx));
   return app;

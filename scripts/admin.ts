@@ -13,6 +13,7 @@ const USAGE = `usage: deno task admin <command>
   key:create <org> <kind> <env> [touchpoint] create a key (printed once)
   key:list <org>                             list keys (no secrets)
   key:revoke <org> <key-id>                  revoke a key
+  compact <org>                              fold the organization's raw records into read parts now
 env: SVC_URL (default http://127.0.0.1:8000), ADMIN_TOKEN (required)`;
 
 const base = (Deno.env.get("SVC_URL") ?? "http://127.0.0.1:8000").replace(/\/$/, "");
@@ -85,6 +86,9 @@ switch (cmd) {
     break;
   case "key:revoke":
     await call("DELETE", `/orgs/${a[0]}/keys/${a[1]}`);
+    break;
+  case "compact":
+    await call("POST", `/orgs/${a[0]}/compact`);
     break;
   default:
     console.error(`unknown command ${cmd}\n${USAGE}`);

@@ -63,16 +63,24 @@ export interface CompactReport {
 export async function compactAll(deps: Deps, opts: CompactOptions = {}): Promise<CompactReport> {
   const total: CompactReport = { parts: 0, rows: 0, merged: 0 };
   for await (const o of deps.kv.list<Org>({ prefix: keys.orgs() })) {
-    for (const env of ENV_NAMES) {
-      for (const kind of ["ev", "hit"] as const) {
-        const r = await compact(deps, o.value.id, env, kind, opts);
-        total.parts += r.parts;
-        total.rows += r.rows;
-        total.merged += r.merged;
-      }
-    }
+    add(total, await compactOrg(deps, o.value.id, opts));
   }
   return total;
+}
+
+/** Compacts one organization's environments, events and hits (also on demand: the admin API). */
+export async function compactOrg(deps: Deps, org: string, opts: CompactOptions = {}): Promise<CompactReport> {
+  const total: CompactReport = { parts: 0, rows: 0, merged: 0 };
+  for (const env of ENV_NAMES) {
+    for (const kind of ["ev", "hit"] as const) add(total, await compact(deps, org, env, kind, opts));
+  }
+  return total;
+}
+
+function add(total: CompactReport, r: CompactReport) {
+  total.parts += r.parts;
+  total.rows += r.rows;
+  total.merged += r.merged;
 }
 
 /** Runs compaction every minute (call once from main.ts). */

@@ -29,6 +29,9 @@ Deno.test("e2e admin CLI: create an organization, a website and a key, list and 
     assert.ok(!listed.includes(key.key), "listing never shows the secret");
     assert.equal((await cli("key:revoke", org.id, key.id)).code, 0);
     assert.equal(JSON.parse((await cli("key:list", org.id)).out).keys[0].revoked, true);
+    const compacted = await cli("compact", org.id);
+    assert.equal(compacted.code, 0, compacted.err);
+    assert.deepEqual(JSON.parse(compacted.out), { parts: 0, rows: 0, merged: 0 }); // nothing sent yet
     const bad = await cli("org:create", "");
     assert.notEqual(bad.code, 0);
     assert.match(bad.err, /422/);

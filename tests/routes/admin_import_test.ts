@@ -238,3 +238,41 @@ Deno.test("import: the first 100 bad lines are listed, every bad line is counted
   assert.deepEqual(r.rejected[99], { line: 100, error: "not a JSON object" });
   assert.equal(r.imported, 0);
 });
+
+Deno.test("compact on demand: an import is folded into parts at once, answers the same; admin only, known orgs only", async () => {
+  const { deps, app, t, post } = await setup();
+  const lines = [
+    ...siteLines({
+      org: t.org,
+      touchpoint: t.touchpoint,
+      host: t.domain,
+      events: 300,
+      hits: 30,
+      days: 5,
+      seed: 3,
+      end: deps.clock.now(),
+    }),
+  ];
+  assert.equal((await (await post(lines.join("\n"))).json()).imported, 330);
+  const scope = { org: t.org, env: "production" as const, from: 0, to: deps.clock.now(), timezone: "UTC" };
+  const ask = async () =>
+    (await openEngine(deps).aggregate(scope, { metrics: ["events", "visitors"] })).totals;
+  const before = await ask();
+  const compactReq = (org: string, token = TEST_ADMIN_TOKEN) =>
+    app.request(`/admin/v1/orgs/${org}/compact`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    });
+  assert.equal((await compactReq(t.org, "wrong-token-wrong-token")).status, 401);
+  assert.equal((await compactReq("no-such-org")).status, 404);
+  const res = await compactReq(t.org);
+  assert.equal(res.status, 200);
+  const report = await res.json();
+  assert.equal(report.rows, 330); // every event and hit, none younger than the cron's grace left raw
+  let raw = 0;
+  for await (const _ of deps.kv.list({ prefix: ["raw_ev", t.org] })) raw++;
+  for await (const _ of deps.kv.list({ prefix: ["raw_hit", t.org] })) raw++;
+  assert.equal(raw, 0);
+  assert.deepEqual(await ask(), before);
+  deps.kv.close();
+});
