@@ -64,6 +64,13 @@ const output = answerSchema({
   }),
   top_agents: z.array(z.object({ crawler: z.string(), kind: z.string(), requests: z.number() })),
   top_agents_total: z.number(),
+  data_quality: z.object({
+    dropped_events: compared.describe(
+      "events of the counted sessions that the web SDK numbered but that never arrived (sequence gaps inside " +
+        "page loads, across batches); human traffic only",
+    ),
+    note: z.string(),
+  }),
 });
 
 const HEAD = [
@@ -109,7 +116,7 @@ export default defineTool({
   async run(ctx, input) {
     const r = resolve(ctx, input);
     const ask = [
-      { metrics: [...HEAD] },
+      { metrics: [...HEAD, "dropped_events" as const] },
       ...lists.map((l) => ({ ...l, metrics: [...l.metrics], breakdown: [...l.breakdown] })),
     ];
     const [cur, prev] = await Promise.all([
@@ -211,6 +218,15 @@ export default defineTool({
       },
       top_agents: topAgents.slice(0, TOP),
       top_agents_total: topAgents.length,
+      data_quality: {
+        dropped_events: compare(
+          cur[0].totals.dropped_events ?? 0,
+          prev ? prev[0].totals.dropped_events ?? 0 : null,
+        ),
+        note:
+          "Events lost between the browser and us (network errors, closed tabs): the figures above miss about " +
+          "this many. A lower bound: losses before the first or after the last event that arrived are not seen.",
+      },
       notices: [],
     };
   },

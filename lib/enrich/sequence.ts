@@ -2,7 +2,9 @@
  * Dropped events inside a page load, as far as one batch shows them. `sequence_no` counts from 0 per
  * page load, so within a session, ordered by device time then number, a 0 or a number lower than the
  * one before starts a new page load, and a jump of more than 1 means events were lost in between.
- * Gaps across batches need the stored history; the read engine counts those.
+ * A batch lost whole (the common case) or split across batches shows no gap here: the read engine's
+ * `dropped_events` metric (lib/query/drops.ts) counts gaps over all of a session's stored events, whatever
+ * batch they came in; `gap_before` is kept with each event but nothing reads it.
  */
 export interface Sequenced {
   session_id: string;

@@ -5,6 +5,7 @@
  */
 import { sortRows } from "./naive.ts";
 import { isEngagedSession } from "./engaged.ts";
+import { droppedBySession } from "./drops.ts";
 import {
   ALL_ROWS,
   AUTO,
@@ -285,6 +286,8 @@ class Run {
   entries: Float64Array;
   rage: Float64Array;
   convs: Float64Array;
+  /** dropped events of the group's sessions (drops.ts) */
+  dropped: Float64Array;
   lastVis: Int32Array;
   lastEng: Int32Array;
   lastSes: Int32Array;
@@ -316,6 +319,7 @@ class Run {
       f(),
     ];
     [this.depthSum, this.depthN, this.exits, this.entries, this.rage] = [f(), f(), f(), f(), f()];
+    this.dropped = f();
     this.lastVis = new Int32Array(n).fill(-1);
     this.lastEng = new Int32Array(full ? n : 0).fill(-1);
     this.lastSes = new Int32Array(full ? n : 0).fill(-1);
@@ -428,6 +432,8 @@ interface Pass {
   entryR: Int32Array;
   exitB: Int32Array;
   exitR: Int32Array;
+  /** per session: dropped events (empty when no question asks for them) */
+  drops: Float64Array;
 }
 
 /**
@@ -435,7 +441,13 @@ interface Pass {
  * contiguous in this order, so "last visitor counted in this group" makes visitor counts exact.
  * One monomorphic loop per kind of question: lean ones count only events, pageviews and visitors.
  */
-function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | null) {
+function pass(
+  c: Ctx,
+  runs: Run[],
+  masks: Uint8Array[],
+  facts: SessionFacts | null,
+  drops: Float64Array | null,
+) {
   const { split, rb, rk } = visitorOrder(c);
   const none = new Int32Array(0), noTimes = new Float64Array(0);
   const p: Pass = {
@@ -457,6 +469,7 @@ function pass(c: Ctx, runs: Run[], masks: Uint8Array[], facts: SessionFacts | nu
     entryR: facts?.entryR ?? none,
     exitB: facts?.exitB ?? none,
     exitR: facts?.exitR ?? none,
+    drops: drops ?? noTimes,
   };
   const lean: Run[] = [];
   for (const r of runs) {
@@ -602,11 +615,13 @@ function totalsLoop(p: Pass, r: Run) {
       } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) rage++;
     }
   }
-  let sessions = 0, bounces = 0, dur = 0;
-  const { pvS, first, last } = p;
+  let sessions = 0, bounces = 0, dur = 0, dropped = 0;
+  const { pvS, first, last, drops } = p;
+  const hasDrops = drops.length > 0;
   for (let s = 0; s < matched.length; s++) {
     if (!matched[s]) continue;
     sessions++;
+    if (hasDrops) dropped += drops[s];
     if (hasFacts) {
       if (pvS[s] <= 1) bounces++;
       dur += last[s] - first[s];
@@ -627,14 +642,16 @@ function totalsLoop(p: Pass, r: Run) {
   r.depthSum[0] = depthSum;
   r.depthN[0] = depthN;
   r.rage[0] = rage;
+  r.dropped[0] = dropped;
 }
 
 function fullLoop(p: Pass, r: Run) {
   const { rb, rk, states, split, nSes, hasFacts, engagedS, pvS, first, last, entryB, entryR, exitB, exitR } =
     p;
   const { events, pageviews, visitors, lastVis, conv, convs, engaged, lastEng, lastSes, sessions } = r;
-  const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen } = r;
+  const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen, dropped } = r;
   const perSession = r.perSession, wantEngaged = hasFacts && r.wantEngaged;
+  const drops = p.drops, hasDrops = drops.length > 0;
   for (let q = 0; q < rb.length; q++) {
     if (states[q] === NO_ROWS) continue;
     const b = rb[q], k = rk[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
@@ -664,6 +681,7 @@ function fullLoop(p: Pass, r: Run) {
         }
         if (fresh) {
           sessions[g]++;
+          if (hasDrops) dropped[g] += drops[s];
           if (hasFacts) {
             if (pvS[s] <= 1) bounces[g]++;
             dur[g] += last[s] - first[s];
@@ -709,11 +727,18 @@ function values(o: AggregateOptions, a: Run, g: number): MetricValues {
     rage_clicks: () => a.rage[g],
     conversions: () => a.convs[g],
     conversion_rate: () => r(a.convs[g], a.visitors[g]),
+    dropped_events: () => a.dropped[g],
   };
   return Object.fromEntries(o.metrics.map((m) => [m, all[m]()]));
 }
 
-const PER_SESSION = new Set<Metric>(["sessions", "views_per_session", "bounce_rate", "session_duration_s"]);
+const PER_SESSION = new Set<Metric>([
+  "sessions",
+  "views_per_session",
+  "bounce_rate",
+  "session_duration_s",
+  "dropped_events",
+]);
 const EXITS = new Set<Metric>(["exits", "entries", "exit_rate"]);
 const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
 
@@ -804,6 +829,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
       .some((f) => f === "entry_page" || f === "exit_page")
   );
   const facts = needFacts ? sessionFacts(c) : null;
+  const drops = list.some((o) => o.metrics.includes("dropped_events")) ? droppedBySession(c) : null;
   const masks = matchMasks(c, c.scope.filters);
   // totals depend only on the scope and the goal: one run without breakdown per goal serves every question
   const convs = new Map<string, Uint8Array | null>();
@@ -846,7 +872,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
     return run;
   });
   for (const o of list) totalRun(o);
-  pass(c, runs, masks, facts);
+  pass(c, runs, masks, facts, drops);
   return list.map((o, k) => {
     const run = mine[k];
     const rows: Row[] = [];

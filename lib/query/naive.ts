@@ -6,6 +6,7 @@
 import type { StoredEvent, StoredHit, Verification } from "../store/records.ts";
 import { bucketer, bucketsBetween } from "./time.ts";
 import { isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
+import { gapsInBatch } from "../enrich/sequence.ts";
 import type {
   AggregateOptions,
   AggregateResult,
@@ -127,6 +128,8 @@ interface SessionInfo {
   exit: StoredEvent | null;
   /** had an event that is not passive (see engaged.ts) */
   interacted: boolean;
+  /** dropped events: sequence gaps over all its human events, counted as ingest counts one batch */
+  dropped: number;
 }
 
 export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
@@ -145,6 +148,7 @@ export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
           entry: null,
           exit: null,
           interacted: false,
+          dropped: 0,
         },
       );
     }
@@ -152,6 +156,7 @@ export function sessionInfos(scoped: StoredEvent[]): Map<string, SessionInfo> {
   }
   for (const s of out.values()) {
     s.events.sort(orderCmp);
+    s.dropped = gapsInBatch(s.events.filter((e) => e.traffic === "human")).reduce((a, b) => a + b, 0);
     for (const e of s.events) {
       s.first = Math.min(s.first, e.received_at);
       s.last = Math.max(s.last, e.received_at);
@@ -222,6 +227,7 @@ function metricsOf(
       group.filter((e) => e.event_type === "$autocapture" && e.properties.rage_click === true).length,
     conversions: conv,
     conversion_rate: ratio(conv, visitors.size),
+    dropped_events: infos.reduce((n, s) => n + s.dropped, 0),
   };
   return Object.fromEntries(metrics.map((m) => [m, all[m]]));
 }

@@ -100,7 +100,12 @@ export type Metric =
   | "entries"
   | "rage_clicks"
   | "conversions"
-  | "conversion_rate";
+  | "conversion_rate"
+  /**
+   * events lost inside page loads of the row's sessions: gaps in `sequence_no` over each session's human
+   * events in scope, whatever batch they came in (lib/query/drops.ts)
+   */
+  | "dropped_events";
 
 export type HitMetric = "requests" | "pages" | "crawled_requests" | "last_crawl_at" | "first_seen_at";
 

@@ -1,6 +1,20 @@
 import assert from "node:assert/strict";
 import { harness } from "./harness.ts";
 import { countBy, distinct, humans, LAST7, PREV7, sessionsOf, within } from "./expect.ts";
+import { event } from "../helpers/events.ts";
+import type { StoredEvent } from "../../lib/store/records.ts";
+
+/** Missing sequence numbers inside page loads: per session, by device time then number. */
+function droppedIn(events: StoredEvent[]): number {
+  let n = 0;
+  for (const evs of countBy(events, (e) => e.session_id).values()) {
+    evs.sort((a, b) =>
+      Date.parse(a.device_time) - Date.parse(b.device_time) || a.sequence_no - b.sequence_no
+    );
+    for (let i = 1; i < evs.length; i++) n += Math.max(0, evs[i].sequence_no - evs[i - 1].sequence_no - 1);
+  }
+  return n;
+}
 
 Deno.test("behavior_overview: headline numbers and rankings match an independent count, against the week before", async () => {
   const h = await harness();
@@ -42,6 +56,44 @@ Deno.test("behavior_overview: headline numbers and rankings match an independent
     x.timestamp >= LAST7.from && x.timestamp < LAST7.to && x.verification !== "spoofed"
   );
   assert.equal(a.bots_and_ai_agents.crawler_requests.value, hits.length);
+  assert.equal(a.data_quality.dropped_events.value, droppedIn(cur));
+  assert.equal(a.data_quality.dropped_events.previous, droppedIn(prev));
+  assert.equal(typeof a.data_quality.note, "string");
+  h.close();
+});
+
+Deno.test("behavior_overview: a batch lost between two arriving ones is reported as dropped events", async () => {
+  const h = await harness();
+  const before = await h.ask("behavior_overview", { period: "last_7_days" });
+  const now = h.deps.clock.now(), at = now - 3_600_000;
+  // one page load in three SDK batches; the middle one (5-9) never arrives
+  const send = async (seqs: number[], start: number) => {
+    h.deps.clock.set(at + start * 1000 + 60_000);
+    const batch = seqs.map((n) =>
+      event({
+        anonymous_id: "anon-lost",
+        session_id: "sess-lost",
+        sequence_no: n,
+        event_type: "click",
+        device_time: new Date(at + n * 1000).toISOString(),
+      })
+    );
+    const res = await h.app.fetch(
+      new Request("http://svc/v1/behavior/events", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://acme.test" },
+        body: JSON.stringify({ api_key: h.t.publicKey, batch }),
+      }),
+      { remoteAddr: { hostname: "81.2.69.160" } } as unknown as Deno.ServeHandlerInfo,
+    );
+    assert.equal(res.status, 204);
+  };
+  await send([0, 1, 2, 3, 4], 0);
+  await send([10, 11, 12, 13, 14], 10);
+  h.deps.clock.set(now);
+  const after = await h.ask("behavior_overview", { period: "last_7_days" });
+  assert.equal(after.data_quality.dropped_events.value, before.data_quality.dropped_events.value + 5);
+  assert.equal(after.visitors.value, before.visitors.value + 1);
   h.close();
 });
 

@@ -46,10 +46,26 @@ const eventArb = fc.record({
   num: fc.integer({ min: 0, max: 100 }),
   flag: fc.boolean(),
   plan: fc.constantFrom("pro", "team"),
+  // sequence numbers with jumps, repeats and restarts; device times that disagree with arrival order
+  seqNo: fc.integer({ min: 0, max: 6 }),
+  clock: fc.constantFrom<"arrival" | "early" | "same" | "invalid">(
+    "arrival",
+    "arrival",
+    "early",
+    "same",
+    "invalid",
+  ),
 });
 
 type Ev = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 type Q = typeof queryArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** A device time: the arrival time, an hour early, one instant per day (order by number), or unparsable. */
+function deviceTime(t: number, kind: Ev["clock"], slot: number): string {
+  if (kind === "invalid") return "not a time";
+  if (kind === "same") return new Date(BASE + Math.floor(slot / 1440) * 86_400_000).toISOString();
+  return new Date(kind === "early" ? t - 3_600_000 : t).toISOString();
+}
 
 function toEvents(raw: Ev[]): StoredEvent[] {
   // every event gets its own time (unique slot + even index; late events add 1, so they stay apart too):
@@ -63,6 +79,8 @@ function toEvents(raw: Ev[]): StoredEvent[] {
     if (r.type === "purchase") Object.assign(props, { plan: r.plan, amount: r.num });
     return ev({
       received_at: BASE + r.slot * 60_000 + 2 * i,
+      sequence_no: r.seqNo,
+      device_time: deviceTime(BASE + r.slot * 60_000 + 2 * i, r.clock, r.slot),
       anonymous_id: r.visitor,
       session_id: r.session,
       event_type: r.type,
@@ -141,6 +159,7 @@ const METRICS: AggregateOptions["metrics"] = [
   "rage_clicks",
   "conversions",
   "conversion_rate",
+  "dropped_events",
 ];
 
 async function compare(
@@ -167,7 +186,7 @@ async function compare(
   };
   assert.deepEqual(await engine.aggregate(scope, opts), naiveAggregate(all, scope, opts));
   const other: AggregateOptions = {
-    metrics: ["visitors", "bounce_rate", "exit_rate", "engaged_visitors"],
+    metrics: ["visitors", "bounce_rate", "exit_rate", "engaged_visitors", "dropped_events"],
     breakdown: ["country"],
     limit: 2,
   };
