@@ -7,6 +7,7 @@ import type { StoredEvent, StoredHit, Verification } from "../store/records.ts";
 import { bucketer, bucketsBetween } from "./time.ts";
 import { isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
 import { gapsInBatch } from "../enrich/sequence.ts";
+import { catalogEntry } from "../crawl/classify.ts";
 import type {
   AggregateOptions,
   AggregateResult,
@@ -31,6 +32,9 @@ import type {
   SessionsOptions,
   StepDef,
 } from "./types.ts";
+
+/** The catalog category of a crawler or agent token; "unknown" automation has none. */
+export const crawlerCategory = (token: string): string | null => catalogEntry(token)?.category ?? null;
 
 export const valueString = (v: unknown): string | null =>
   v === null || v === undefined
@@ -81,6 +85,8 @@ export function fieldOf(e: StoredEvent, f: EventField): string | null {
       return e.element;
     case "crawler":
       return e.crawler;
+    case "crawler_category":
+      return e.crawler === null ? null : crawlerCategory(e.crawler);
     case "traffic":
       return e.traffic;
     case "touchpoint":

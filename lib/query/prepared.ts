@@ -4,7 +4,7 @@
  * Rows are ordered by visitor, session, time, so a session is one contiguous run inside a batch.
  */
 import type { Batch, NumCol, StrCol } from "../parts/columns.ts";
-import { valueString } from "./naive.ts";
+import { crawlerCategory, valueString } from "./naive.ts";
 import type { Interner } from "./intern.ts";
 
 export { Interner } from "./intern.ts";
@@ -277,7 +277,10 @@ export function eventView(e: EvBatch, field: string): View {
   const cols = e.b.cols;
   const col = (name: string) => cols[name] as StrCol | undefined;
   if (field === "page") v = viewOf(col("page"));
-  else if (field.startsWith("utm_")) {
+  else if (field === "crawler_category") {
+    const c = col("crawler");
+    v = c ? { codes: c.codes, values: [null, ...c.dict.map(crawlerCategory)] } : NONE;
+  } else if (field.startsWith("utm_")) {
     const k = field.slice(4);
     const c = col("utm");
     v = c ? jsonView(c, (u) => (u as Record<string, unknown> | null)?.[k] ?? null) : NONE;

@@ -25,6 +25,8 @@ export type EventField =
   | "event_type"
   | "element"
   | "crawler"
+  /** the catalog category of the crawler or agent token (bot and AI-agent events; human events: null) */
+  | "crawler_category"
   | "traffic"
   | "touchpoint"
   /** session-level: the path of the session's first / last pageview in scope */

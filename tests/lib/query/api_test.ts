@@ -66,3 +66,32 @@ Deno.test("query: a later verification outcome wins over the one stored at arriv
   ]]);
   deps.kv.close();
 });
+
+Deno.test("query: bot and AI-agent events break down and filter by their crawler's catalog category", async () => {
+  const deps = await testDeps();
+  const agent = (i: number, crawler: string, traffic: "bot" | "ai_agent") =>
+    ev({ received_at: T0 + i * 1000, anonymous_id: `x${i}`, session_id: `x${i}`, traffic, crawler });
+  await store(deps.kv, {
+    events: [
+      agent(1, "GPTBot", "ai_agent"),
+      agent(2, "ClaudeBot", "ai_agent"),
+      agent(3, "Googlebot", "bot"),
+      agent(4, "unknown", "bot"),
+      ev({ received_at: T0 + 5000, anonymous_id: "h", session_id: "h" }),
+    ],
+  });
+  const all: Scope = { ...scope, traffic: ["human", "bot", "ai_agent"] };
+  const engine = openEngine(deps);
+  const rows = (await engine.aggregate(all, { metrics: ["events"], breakdown: ["crawler_category"] })).rows
+    .map((r) => [r.key.crawler_category, r.metrics.events]);
+  assert.deepEqual(
+    new Map(rows as [string | null, number][]),
+    new Map([["ai_training", 2], ["search_engine", 1], [null, 2]]), // "unknown" automation and the human
+  );
+  const filtered = await engine.aggregate({
+    ...all,
+    filters: [{ field: "crawler_category", op: "eq", value: "ai_training" }],
+  }, { metrics: ["events"] });
+  assert.equal(filtered.totals.events, 2);
+  deps.kv.close();
+});

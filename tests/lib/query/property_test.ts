@@ -19,7 +19,8 @@ import type { StoredEvent } from "../../../lib/store/records.ts";
 import { testDeps } from "../../helpers/deps.ts";
 import { ev, store } from "./fixtures.ts";
 
-const NOW = Date.parse("2026-11-20T12:00:00Z");
+// the 10 days before NOW hold both autumn clock changes: Europe on 25 October, the US on 1 November
+const NOW = Date.parse("2026-11-03T12:00:00Z");
 const BASE = NOW - 10 * 86_400_000;
 const PAGES = ["/", "/pricing", "/blog/a", "/signup"];
 
@@ -46,6 +47,21 @@ const eventArb = fc.record({
   num: fc.integer({ min: 0, max: 100 }),
   flag: fc.boolean(),
   plan: fc.constantFrom("pro", "team"),
+  host: fc.constantFrom("acme.test", "shop.acme.test"),
+  city: fc.constantFrom("Berlin", null),
+  browser: fc.constantFrom("Chrome", "Firefox"),
+  os: fc.constantFrom("Linux", "iOS"),
+  platform: fc.constantFrom("web", "ios"),
+  channel: fc.constantFrom("Direct", "Organic Search", "AI Assistant"),
+  referrerHost: fc.constantFrom("google.com", null),
+  utm: fc.constantFrom(null, {
+    source: "news",
+    medium: "email",
+    campaign: "spring",
+    term: null,
+    content: null,
+  }),
+  agent: fc.constantFrom("GPTBot", "ClaudeBot", "Googlebot", "unknown"),
   // sequence numbers with jumps, repeats and restarts; device times that disagree with arrival order
   seqNo: fc.integer({ min: 0, max: 6 }),
   clock: fc.constantFrom<"arrival" | "early" | "same" | "invalid">(
@@ -86,11 +102,18 @@ function toEvents(raw: Ev[]): StoredEvent[] {
       event_type: r.type,
       path: r.page,
       screen: r.page,
-      geo: { country: r.country, city: null, asn: null, as_org: null },
+      geo: { country: r.country, city: r.city, asn: null, as_org: null },
       device_type: r.device as "desktop",
       source: r.source,
+      host: r.host,
+      browser: r.browser,
+      os: r.os,
+      platform: r.platform as "web",
+      channel: r.channel,
+      referrer_host: r.referrerHost,
+      utm: r.utm,
       traffic: r.traffic as "human",
-      crawler: r.traffic === "human" ? null : "GPTBot",
+      crawler: r.traffic === "human" ? null : r.agent,
       touchpoint: r.tp,
       element: r.type === "$autocapture" ? "Buy" : null,
       properties: props,
@@ -108,6 +131,18 @@ const fieldArb = fc.constantFrom<EventField>(
   "exit_page",
   "prop:plan",
   "traffic",
+  "host",
+  "city",
+  "browser",
+  "os",
+  "platform",
+  "channel",
+  "referrer_host",
+  "utm_source",
+  "utm_campaign",
+  "element",
+  "crawler",
+  "crawler_category",
 );
 const filterArb: fc.Arbitrary<Filter> = fc.record({
   field: fieldArb,
@@ -123,12 +158,32 @@ const filterArb: fc.Arbitrary<Filter> = fc.record({
     ["/", "/signup"],
     "o",
     "human",
+    "shop.acme.test",
+    "Berlin",
+    "Chrome",
+    "iOS",
+    "ios",
+    "Organic Search",
+    "google.com",
+    "news",
+    "Buy",
+    "ClaudeBot",
+    "ai_training",
+    ["ai_training", "search_engine"],
   ),
 });
 const queryArb = fc.record({
   filters: fc.array(filterArb, { maxLength: 2 }),
   breakdown: fc.array(fieldArb, { maxLength: 2 }),
-  bucket: fc.constantFrom(undefined, "day", "week", "hour_of_day", "day_of_week", "hour") as fc.Arbitrary<
+  bucket: fc.constantFrom(
+    undefined,
+    "day",
+    "week",
+    "month",
+    "hour_of_day",
+    "day_of_week",
+    "hour",
+  ) as fc.Arbitrary<
     AggregateOptions["bucket"]
   >,
   traffic: fc.constantFrom(undefined, ["human"], ["bot", "ai_agent"], [
