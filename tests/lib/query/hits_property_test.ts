@@ -25,6 +25,10 @@ const hitArb = fc.record({
   method: fc.constantFrom("GET", "GET", "HEAD"),
   verification: fc.constantFrom<Verification>("pending", "verified", "spoofed", "unverifiable"),
   later: fc.option(fc.constantFrom<Verification>("verified", "spoofed")),
+  host: fc.constantFrom("acme.test", "blog.acme.test"),
+  country: fc.constantFrom("US", "DE", null),
+  via: fc.constantFrom("server", "web"),
+  tp: fc.constantFrom("tp1", "tp2"),
 });
 type H = typeof hitArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -37,21 +41,48 @@ const fieldArb = fc.constantFrom<HitField>(
   "site_file",
   "crawled",
   "method",
+  "host",
+  "country",
+  "vendor",
+  "status",
+  "via",
+  "touchpoint",
 );
 const queryArb = fc.record({
   breakdown: fc.array(fieldArb, { maxLength: 2 }),
   filters: fc.array(
     fc.record({
       field: fieldArb,
-      op: fc.constantFrom("eq", "neq", "in") as fc.Arbitrary<Filter["op"]>,
-      value: fc.constantFrom<string | string[]>("spoofed", "/pricing", "GPTBot", "2xx", "true", [
-        "verified",
-        "unverifiable",
-      ]),
+      op: fc.constantFrom("eq", "neq", "contains", "in") as fc.Arbitrary<Filter["op"]>,
+      value: fc.constantFrom<string | string[]>(
+        "spoofed",
+        "/pricing",
+        "GPTBot",
+        "2xx",
+        "true",
+        ["verified", "unverifiable"],
+        "blog",
+        "DE",
+        "open",
+        "404",
+        "web",
+        "tp2",
+        "bot",
+      ),
     }),
     { maxLength: 2 },
   ),
-  bucket: fc.constantFrom(undefined, "day", "hour_of_day") as fc.Arbitrary<HitAggregateOptions["bucket"]>,
+  bucket: fc.constantFrom(
+    undefined,
+    "day",
+    "hour",
+    "week",
+    "month",
+    "hour_of_day",
+    "day_of_week",
+  ) as fc.Arbitrary<
+    HitAggregateOptions["bucket"]
+  >,
   days: fc.integer({ min: 1, max: 7 }),
 });
 
@@ -71,6 +102,10 @@ function toHits(raw: H[]): StoredHit[] {
       site_file: siteFile,
       crawled: r.method === "GET" && (r.status === null || r.status === 200 || r.status === 304),
       verification: r.verification,
+      host: r.host,
+      geo: { country: r.country, city: null, asn: null, as_org: null },
+      via: r.via as StoredHit["via"],
+      touchpoint: r.tp,
     });
   });
 }
