@@ -1,10 +1,9 @@
 /**
- * A deterministic, realistic site: `deno task generate --org <id> --events N --days D --seed S`.
- * Writes stored records straight to the KV store (fast: the 1M-event bench uses it) and compacts them,
- * or with `--ndjson <file|->` emits lines for POST /admin/v1/orgs/:org/import instead.
- * Options: --touchpoint <id> (default: the org's first website), --env production|staging|development,
- * --visitors V (default N/10), --hits H (default N/10), --kv <path> (default $KV_PATH or ./data/kv.sqlite3),
- * --no-compact.
+ * A deterministic, realistic site: `deno task generate --org <id> --events N --days D --seed S --end E`.
+ * The same seed and end give the same site, byte for byte. Writes stored records straight to the KV store
+ * (fast: the 1M-event bench uses it), each with its dedupe key as ingest writes it, so a rerun (or a later
+ * import of the same ids) stores nothing twice; then compacts them. With `--ndjson <file|->` it emits lines
+ * for POST /admin/v1/orgs/:org/import instead. Options: see USAGE.
  */
 import type { Deps } from "../lib/deps.ts";
 import { compact } from "../lib/jobs/compact.ts";
@@ -12,7 +11,8 @@ import { keys } from "../lib/store/keys.ts";
 import type { EnvName, Touchpoint } from "../lib/store/records.ts";
 import { crawlerHits } from "./generate/crawl.ts";
 import { SiteModel } from "./generate/model.ts";
-import { eventLine, hitLine, RawWriter, storedEvent, storedHit, type Target } from "./generate/output.ts";
+import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./generate/output.ts";
+import { RawWriter } from "./generate/raw_writer.ts";
 
 export interface SiteOptions {
   org: string;
@@ -31,11 +31,34 @@ export interface SiteOptions {
 }
 
 export interface SiteReport {
+  /** generated */
   events: number;
   hits: number;
+  /** newly stored; the others were stored already (same ids: a rerun with the same seed) */
+  events_stored: number;
+  hits_stored: number;
   write_ms: number;
   compact_ms: number;
 }
+
+const DAY_MS = 86_400_000;
+
+function targetOf(o: SiteOptions): Target {
+  return { org: o.org, touchpoint: o.touchpoint, env: o.env ?? "production", host: o.host ?? "example.com" };
+}
+
+function modelOf(o: SiteOptions, end: number): SiteModel {
+  return new SiteModel({
+    events: o.events,
+    visitors: o.visitors ?? Math.max(1, Math.round(o.events / 10)),
+    days: o.days,
+    end,
+    seed: o.seed,
+  });
+}
+
+const hitsOf = (o: SiteOptions, end: number) =>
+  crawlerHits(o.hits ?? Math.round(o.events / 10), end - o.days * DAY_MS, end, o.seed);
 
 /** Fills an environment with a generated site (raw records as ingest stores them, then compacted). */
 export async function generateSite(
@@ -44,23 +67,12 @@ export async function generateSite(
 ): Promise<SiteReport> {
   const t0 = performance.now();
   const end = o.end ?? deps.clock.now();
-  const target: Target = {
-    org: o.org,
-    touchpoint: o.touchpoint,
-    env: o.env ?? "production",
-    host: o.host ?? "example.com",
-  };
+  const target = targetOf(o);
   const w = new RawWriter(deps.kv);
-  const model = new SiteModel({
-    events: o.events,
-    visitors: o.visitors ?? Math.max(1, Math.round(o.events / 10)),
-    days: o.days,
-    end,
-    seed: o.seed,
-  });
+  const model = modelOf(o, end);
   for (const d of model.events()) await w.event(storedEvent(d, target));
   let hits = 0;
-  for (const h of crawlerHits(o.hits ?? Math.round(o.events / 10), end - o.days * 86_400_000, end, o.seed)) {
+  for (const h of hitsOf(o, end)) {
     await w.hit(storedHit(h, target));
     hits++;
   }
@@ -74,6 +86,8 @@ export async function generateSite(
   return {
     events: model.emitted,
     hits,
+    events_stored: w.stored.events,
+    hits_stored: w.stored.hits,
     write_ms: Math.round(t1 - t0),
     compact_ms: Math.round(performance.now() - t1),
   };
@@ -81,23 +95,36 @@ export async function generateSite(
 
 /** NDJSON lines of a generated site, for the import endpoint. */
 export function* siteLines(o: SiteOptions & { end: number }): Generator<string> {
-  const target: Target = {
-    org: o.org,
-    touchpoint: o.touchpoint,
-    env: o.env ?? "production",
-    host: o.host ?? "example.com",
-  };
-  const model = new SiteModel({
-    events: o.events,
-    visitors: o.visitors ?? Math.max(1, Math.round(o.events / 10)),
-    days: o.days,
-    end: o.end,
-    seed: o.seed,
-  });
-  for (const d of model.events()) yield eventLine(d, target);
-  for (
-    const h of crawlerHits(o.hits ?? Math.round(o.events / 10), o.end - o.days * 86_400_000, o.end, o.seed)
-  ) yield hitLine(h, target);
+  const target = targetOf(o);
+  for (const d of modelOf(o, o.end).events()) yield eventLine(d, target);
+  for (const h of hitsOf(o, o.end)) yield hitLine(h, target);
+}
+
+export const USAGE = `usage: deno task generate --org <id> [options]
+  --events N          events to generate (default 10000)
+  --days D            days of history, ending at --end (default 30)
+  --seed S            random seed: the same seed and --end give the same site (default 1)
+  --end <ISO date-time>  when the history ends, e.g. 2026-11-20T00:00:00Z (default: now, so runs differ)
+  --visitors V        distinct visitors (default N/10)
+  --hits H            crawler hits (default N/10)
+  --env production|staging|development  (default production)
+  --touchpoint <id>   default: the org's first website
+  --host <domain>     default: the touchpoint's domain
+  --kv <path>         default $KV_PATH or ./data/kv.sqlite3
+  --no-compact        leave the records raw
+  --ndjson <file|->   write import lines (POST /admin/v1/orgs/:org/import) instead of writing to KV
+Writing to KV twice with the same seed and sizes stores nothing new: every id has its dedupe key, as ingest
+writes it (events 35 days, hits 8).`;
+
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** The --end option as epoch ms: an ISO date or date-time, UTC unless it names an offset (never local time). */
+export function parseEnd(value: string | undefined, now: number): number {
+  if (value === undefined) return now;
+  const m = ISO.exec(value);
+  const ms = m ? Date.parse(m[1] && !m[4] ? value + "Z" : value) : NaN;
+  if (!Number.isFinite(ms)) throw new RangeError(`--end: not an ISO date-time: ${value}`);
+  return ms;
 }
 
 function args(argv: string[]): Record<string, string> {
@@ -112,10 +139,16 @@ function args(argv: string[]): Record<string, string> {
 
 async function main() {
   const a = args(Deno.args);
+  if (a.help) return console.log(USAGE);
   if (!a.org) {
-    console.error(
-      "usage: deno task generate --org <id> [--events 10000] [--days 30] [--seed 1] [--ndjson file|-]",
-    );
+    console.error(USAGE);
+    Deno.exit(2);
+  }
+  let end: number;
+  try {
+    end = parseEnd(a.end, Date.now());
+  } catch (e) {
+    console.error((e as Error).message);
     Deno.exit(2);
   }
   const base = {
@@ -129,6 +162,7 @@ async function main() {
     ...base,
     visitors: a.visitors ? Number(a.visitors) : undefined,
     hits: a.hits ? Number(a.hits) : undefined,
+    end,
   };
   const kvPath = a.kv ?? Deno.env.get("KV_PATH") ?? "./data/kv.sqlite3";
   if (a.ndjson) {
@@ -147,7 +181,6 @@ async function main() {
         ...opt,
         touchpoint: a.touchpoint ?? "tp",
         host: a.host ?? "example.com",
-        end: Date.now(),
       })
     ) {
       buf.push(line + "\n");

@@ -1,6 +1,4 @@
-/** Turning drafts into stored records (for writing straight to KV) or into import NDJSON lines. */
-import { keys } from "../../lib/store/keys.ts";
-import { packEvent } from "../../lib/store/event_codec.ts";
+/** Turning drafts into stored records (for writing straight to KV: raw_writer.ts) or into import NDJSON lines. */
 import type { EnvName, StoredEvent, StoredHit } from "../../lib/store/records.ts";
 import type { HitDraft } from "./crawl.ts";
 import type { Draft } from "./model.ts";
@@ -159,42 +157,4 @@ export function hitLine(h: HitDraft, t: Target): string {
     ip: h.ip,
     referer_host: null,
   });
-}
-
-/** Writes records as raw keys (what ingest stores), many per atomic commit, several commits in flight. */
-export class RawWriter {
-  private op: Deno.AtomicOperation;
-  private inOp = 0;
-  private flying: Promise<unknown>[] = [];
-  written = 0;
-  constructor(private kv: Deno.Kv, private perCommit = 200) {
-    this.op = kv.atomic();
-  }
-  async add(key: Deno.KvKey, value: unknown) {
-    this.op.set(key, value);
-    this.written++;
-    if (++this.inOp >= this.perCommit) await this.flush();
-  }
-  event(e: StoredEvent) {
-    return this.add(keys.rawEvent(e.org, e.env, e.received_at, e.id), packEvent(e));
-  }
-  hit(h: StoredHit) {
-    return this.add(keys.rawHit(h.org, h.env, h.received_at, h.id), h);
-  }
-  async flush() {
-    if (this.inOp) {
-      this.flying.push(
-        this.op.commit().then((r) => {
-          if (!r.ok) throw new Error("raw write failed");
-        }),
-      );
-      this.op = this.kv.atomic();
-      this.inOp = 0;
-    }
-    if (this.flying.length >= 8) await Promise.all(this.flying.splice(0));
-  }
-  async close() {
-    await this.flush();
-    await Promise.all(this.flying.splice(0));
-  }
 }
