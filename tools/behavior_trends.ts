@@ -12,7 +12,6 @@ import { invalid } from "../lib/errors.ts";
 import { bucketsBetween, type EventField, type Filter } from "../lib/query/api.ts";
 import { label, resolve } from "./common.ts";
 import { defineTool } from "./types.ts";
-import { HOUR_MS, offsetLabel, repeatedHours } from "./trends_hours.ts";
 
 const INTERVALS = ["hour", "day", "week", "month", "hour_of_day", "day_of_week"] as const;
 const SPLITS = ["page", "country", "device", "browser", "source", "channel", "property"] as const;
@@ -181,31 +180,8 @@ export default defineTool({
         if (p && topNames.has(name)) p.by[name] = cell(row.metrics);
       }
     }
-    // An autumn repeated hour: two points, each asked for apart (the engine merges them under one label).
+    // An autumn repeated hour is two points: the engine labels them with their UTC offsets.
     const pointList = [...points.values()];
-    if (interval === "hour") {
-      for (const rh of repeatedHours(r.period.from, r.period.to, ctx.org.timezone)) {
-        const at = pointList.findIndex((p) => p.bucket === rh.label);
-        if (at < 0) continue;
-        const halves = await Promise.all([rh.first, rh.second].map(async (start) => {
-          const res = await r.engine.aggregate(
-            { ...r.scope, from: start, to: Math.min(start + HOUR_MS, r.period.to) },
-            { metrics: asked, ...(field ? { breakdown: [field] } : {}) },
-          );
-          const by: Record<string, Cell> = {};
-          for (const row of field ? res.rows : []) {
-            const name = label(row.key[field!]);
-            if (topNames.has(name)) by[name] = cell(row.metrics);
-          }
-          return {
-            bucket: `${rh.label}${offsetLabel(start, ctx.org.timezone)}`,
-            total: cell(res.totals),
-            by,
-          };
-        }));
-        pointList.splice(at, 1, ...halves);
-      }
-    }
     const totalNow = whole.totals[metric] ?? 0;
     return {
       scope: r.answerScope,

@@ -115,15 +115,30 @@ function labelOfWall(wallStart: number, bucket: Bucket): string {
   return ymd;
 }
 
+const HOUR = 3_600_000;
+
+/** "+02:00" for an offset in milliseconds. */
+function offsetLabel(offsetMs: number): string {
+  const minutes = Math.round(offsetMs / 60_000), a = Math.abs(minutes);
+  return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+}
+
 /**
  * The bucket of an instant: "2026-11-20T13:00" (hour), "2026-11-20" (day), the Monday "2026-11-16"
- * (week), "2026-11" (month), 0-23 (hour_of_day), 1-7 with Monday = 1 (day_of_week).
+ * (week), "2026-11" (month), 0-23 (hour_of_day), 1-7 with Monday = 1 (day_of_week). An hour that an
+ * autumn clock change repeats is two buckets, labelled with their UTC offsets ("2026-10-25T02:00+02:00",
+ * then "2026-10-25T02:00+01:00"), so a 25-hour day has 25 hours.
  */
 export function bucketOf(ms: number, bucket: Bucket, z: Zone): string | number {
   const wall = z.wall(ms);
   if (bucket === "hour_of_day") return new Date(wall).getUTCHours();
   if (bucket === "day_of_week") return ((new Date(wall).getUTCDay() + 6) % 7) + 1;
-  return labelOfWall(bucketWallStart(wall, bucket), bucket);
+  const label = labelOfWall(bucketWallStart(wall, bucket), bucket);
+  if (bucket !== "hour") return label;
+  const hourOf = (t: number) => bucketWallStart(z.wall(t), "hour");
+  const h = bucketWallStart(wall, "hour");
+  const repeated = hourOf(ms - HOUR) === h || hourOf(ms + HOUR) === h;
+  return repeated ? label + offsetLabel(wall - ms) : label;
 }
 
 /** A fast bucketer for many instants: caches per local hour. */
@@ -152,23 +167,25 @@ export function bucketsBetween(
   if (bucket === "day_of_week") return Array.from({ length: 7 }, (_, d) => ({ label: d + 1, start: NaN }));
   const z = zone(tz);
   const out: { label: string; start: number }[] = [];
+  if (bucket === "hour") {
+    // Real hours, one after another: a skipped spring hour never appears, a repeated autumn hour twice.
+    const wallFrom = z.wall(from);
+    for (let start = from - (wallFrom - bucketWallStart(wallFrom, "hour")); start < to; start += HOUR) {
+      out.push({ label: bucketOf(start, "hour", z) as string, start });
+    }
+    return out;
+  }
   let wall = bucketWallStart(z.wall(from), bucket);
   for (let guard = 0; guard < 100_000; guard++) {
     const start = z.fromWall(wall);
     if (start >= to) break;
-    const label = labelOfWall(wall, bucket);
-    // an hour skipped by a spring-forward transition has no instant: it is no bucket
-    if (bucket !== "hour" || labelOfWall(bucketWallStart(z.wall(start), "hour"), "hour") === label) {
-      out.push({ label, start });
-    }
+    out.push({ label: labelOfWall(wall, bucket), start });
     const d = new Date(wall);
-    if (bucket === "hour") wall += 3_600_000;
-    else if (bucket === "day") wall = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+    if (bucket === "day") wall = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
     else if (bucket === "week") wall = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 7);
     else wall = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
   }
-  // hours repeated by a fall-back transition share a label: keep the first
-  return out.filter((b, i) => i === 0 || b.label !== out[i - 1].label);
+  return out;
 }
 
 /** The instant a local calendar day starts, e.g. startOfLocalDay(2026, 11, 20, "Europe/Berlin"). */
