@@ -35,6 +35,20 @@ export type ColumnMaker = [string, () => Column];
 /** Rows reconstructed between two turns in the sliced variants. */
 export const SLICE_ROWS = 2048;
 
+/** Rows [0, n) made SLICE_ROWS at a time by `range`, giving the event loop a turn between slices. */
+export async function rowsInSlices<T>(
+  n: number,
+  turn: Turn,
+  range: (from: number, to: number) => T[],
+): Promise<T[]> {
+  const out: T[] = [];
+  for (let from = 0; from < n; from += SLICE_ROWS) {
+    out.push(...range(from, Math.min(n, from + SLICE_ROWS)));
+    await turn();
+  }
+  return out;
+}
+
 /** Makes the columns one by one, giving the event loop a turn between them. */
 export async function makeColumns(makers: ColumnMaker[], turn: Turn): Promise<Batch["cols"]> {
   const cols: Batch["cols"] = {};

@@ -12,7 +12,7 @@ import {
   numAt,
   type NumCol,
   numCol,
-  SLICE_ROWS,
+  rowsInSlices,
   strAt,
   type StrCol,
   strCol,
@@ -122,18 +122,13 @@ export function reconstructEvents(b: Batch, org: string, env: StoredEvent["env"]
 }
 
 /** The same, 2,048 rows at a time, giving the event loop turns between them. */
-export async function reconstructEventsSliced(
+export function reconstructEventsSliced(
   b: Batch,
   org: string,
   env: StoredEvent["env"],
   turn: Turn,
 ): Promise<StoredEvent[]> {
-  const out: StoredEvent[] = [];
-  for (let from = 0; from < b.n; from += SLICE_ROWS) {
-    out.push(...reconstructRange(b, org, env, from, Math.min(b.n, from + SLICE_ROWS)));
-    await turn();
-  }
-  return out;
+  return rowsInSlices(b.n, turn, (from, to) => reconstructRange(b, org, env, from, to));
 }
 
 function reconstructRange(

@@ -11,7 +11,7 @@ import {
   numAt,
   type NumCol,
   numCol,
-  SLICE_ROWS,
+  rowsInSlices,
   strAt,
   type StrCol,
   strCol,
@@ -74,18 +74,13 @@ export function reconstructHits(b: Batch, org: string, env: StoredHit["env"]): S
 }
 
 /** The same, 2,048 rows at a time, giving the event loop turns between them. */
-export async function reconstructHitsSliced(
+export function reconstructHitsSliced(
   b: Batch,
   org: string,
   env: StoredHit["env"],
   turn: Turn,
 ): Promise<StoredHit[]> {
-  const out: StoredHit[] = [];
-  for (let from = 0; from < b.n; from += SLICE_ROWS) {
-    out.push(...reconstructRange(b, org, env, from, Math.min(b.n, from + SLICE_ROWS)));
-    await turn();
-  }
-  return out;
+  return rowsInSlices(b.n, turn, (from, to) => reconstructRange(b, org, env, from, to));
 }
 
 function reconstructRange(
