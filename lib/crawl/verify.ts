@@ -9,7 +9,7 @@
 import type { Deps } from "../deps.ts";
 import type { VerificationRecord } from "../store/records.ts";
 import { catalogEntry } from "./classify.ts";
-import { parseIp } from "./cidr.ts";
+import { type ParsedIp, parseIp } from "./cidr.ts";
 import { RangeRegistry } from "./ranges/registry.ts";
 import { ReverseDnsChecker } from "./rdns.ts";
 import type { CatalogEntry } from "./types.ts";
@@ -41,11 +41,8 @@ export class Verifier {
     if (lists.length === 0 && entry.verify.rdns.length === 0) {
       return { outcome: "unverifiable", method: "none", reason: "vendor documents no check" };
     }
-    for (const id of lists) {
-      if (this.ranges.get(id).has(parsed)) {
-        return { outcome: "verified", method: "ip_list", reason: `in ${id}` };
-      }
-    }
+    const listed = this.#inPublishedList(entry, parsed);
+    if (listed) return listed;
     let rdnsReason = "";
     if (entry.verify.rdns.length > 0) {
       const r = await this.rdns.check(
@@ -64,6 +61,22 @@ export class Verifier {
     const reason = [lists.length ? "not in the vendor's published list" : "", rdnsReason].filter(Boolean)
       .join("; ");
     return { outcome: "spoofed", method, reason };
+  }
+
+  /**
+   * The first step of verify() alone, for ingest: `verified` when the address is in one of the vendor's
+   * published lists as last synced, else null (the queue then runs every step). No DNS, no wait.
+   */
+  listedOutcome(token: string, ip: string): VerifyOutcome | null {
+    const parsed = parseIp(ip), entry = catalogEntry(token);
+    return parsed && entry ? this.#inPublishedList(entry, parsed) : null;
+  }
+
+  #inPublishedList(entry: CatalogEntry, ip: ParsedIp): VerifyOutcome | null {
+    for (const id of entry.verify.lists) {
+      if (this.ranges.get(id).has(ip)) return { outcome: "verified", method: "ip_list", reason: `in ${id}` };
+    }
+    return null;
   }
 }
 

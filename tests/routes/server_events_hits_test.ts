@@ -198,13 +198,15 @@ Deno.test("server-events: robots.txt, llms.txt and sitemaps are site files; a pa
   });
 });
 
-Deno.test("server-events: hits that can be checked wait as pending; no address or no documented check is unverifiable", async () => {
+Deno.test("server-events: an address in the vendor's list is verified at arrival, others that can be checked wait as pending; no address or no documented check is unverifiable", async () => {
   const t = await setup();
-  const checkable = hit(),
+  const listed = hit({ ip: "20.171.206.10" }),
+    checkable = hit({ ip: "203.0.113.9" }),
     noIp = hit({ ip: null }),
     noCheck = hit({ user_agent: "Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)" });
-  await t.send([checkable, noIp, noCheck]);
+  await t.send([listed, checkable, noIp, noCheck]);
   const byId = new Map((await t.storedHits()).map((h) => [h.id, h]));
+  assert.equal(byId.get(listed.event_id as string)!.verification, "verified");
   assert.equal(byId.get(checkable.event_id as string)!.verification, "pending");
   assert.equal(byId.get(noIp.event_id as string)!.verification, "unverifiable");
   assert.equal(byId.get(noCheck.event_id as string)!.verification, "unverifiable");
