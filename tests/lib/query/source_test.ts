@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { Source } from "../../../lib/query/source.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { testDeps } from "../../helpers/deps.ts";
+import { compact } from "../../../lib/jobs/compact.ts";
+import { ev, store } from "./fixtures.ts";
 
 /** An index entry only: enough to change the part list a read sees. */
 const publishEntry = (kv: Deno.Kv, id: string) =>
@@ -34,5 +36,27 @@ Deno.test("source: a part list that changes during every read fails the question
     /changed during each of 8 reads/,
   );
   assert.equal(reads, 8);
+  deps.kv.close();
+});
+
+Deno.test("source: decoded parts are cached within config.partCacheBytes (PART_CACHE_MB), not beyond", async () => {
+  const deps = await testDeps();
+  const t0 = Date.parse("2026-11-19T10:00:00Z");
+  await store(deps.kv, {
+    events: Array.from(
+      { length: 300 },
+      (_, i) => ev({ received_at: t0 + i * 60_000, anonymous_id: `v${i % 40}` }),
+    ),
+  });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const read = async (partCacheBytes: number) => {
+    const source = new Source({ ...deps, config: { ...deps.config, partCacheBytes } });
+    const { parts } = await source.events("org1", "production", t0, t0 + 86_400_000);
+    assert.ok(parts > 0);
+    return source.cacheBytes;
+  };
+  const roomy = await read(256 * 1024 * 1024);
+  assert.ok(roomy > 0, "a part is kept when it fits");
+  assert.equal(await read(Math.floor(roomy / 2)), 0, "a part larger than the limit is not kept");
   deps.kv.close();
 });
