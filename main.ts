@@ -12,11 +12,8 @@ import type { Deps } from "./lib/deps.ts";
 import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
 import { devBanner, ensureDemoTenant } from "./lib/dev_seed.ts";
-import { sweepAddresses } from "./lib/jobs/ip_sweep.ts";
-import { startVerificationJobs } from "./lib/jobs/verify.ts";
-import { startCompaction } from "./lib/jobs/compact.ts";
-import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "./lib/read/robots.ts";
 import { generateSite } from "./scripts/generate.ts";
+import { startJobs } from "./lib/jobs/schedule.ts";
 
 const dev = Deno.args.includes("--dev");
 const env = Deno.env.toObject();
@@ -56,17 +53,8 @@ const deps: Deps = {
 };
 const app = createApp(deps);
 
-// Background work: every job body is a plain exported function, tested directly.
-Deno.cron("sweep addresses older than 30 days", "17 * * * *", async () => {
-  const n = await sweepAddresses(kv, systemClock);
-  log.info("address sweep", { deleted: n });
-});
-startVerificationJobs(deps);
-startCompaction(deps);
-Deno.cron("refresh robots files of every website", ROBOTS_REFRESH_CRON, async () => {
-  const n = await refreshAllRobots(deps);
-  log.info("robots refresh", { sites: n });
-});
+// Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
+startJobs(deps);
 
 const server = Deno.serve({
   port: config.port,

@@ -24,6 +24,7 @@ import {
 } from "../parts/store.ts";
 import { unpackEvent } from "../store/event_codec.ts";
 import { turns } from "../turns.ts";
+import type { Cron } from "./schedule.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -83,9 +84,9 @@ function add(total: CompactReport, r: CompactReport) {
   total.merged += r.merged;
 }
 
-/** Runs compaction every minute (call once from main.ts). */
-export function startCompaction(deps: Deps): Promise<void> {
-  return Deno.cron("compact read parts", "* * * * *", async () => {
+/** Runs compaction every minute (registered once, by lib/jobs/schedule.ts). */
+export function startCompaction(deps: Deps, cron: Cron = Deno.cron): unknown {
+  return cron("compact read parts", "* * * * *", async () => {
     try {
       const r = await compactAll(deps);
       if (r.parts || r.merged) deps.log.info("compaction", { ...r });

@@ -7,6 +7,7 @@
  * Messages carry { kind: "crawl.verify" } so one listenQueue can serve several job kinds. No message or
  * marker carries an address: addresses stay under keys.ip / keys.ipGroup.
  */
+import type { Cron } from "./schedule.ts";
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../clock.ts";
 import { keys } from "../store/keys.ts";
@@ -179,17 +180,18 @@ export function refreshIpLists(deps: Deps): Promise<RefreshOutcome[]> {
  * For main.ts: the queue worker plus two crons (sweep every 5 minutes, IP-list refresh daily).
  * `listen: false` when main.ts runs one listenQueue for several job kinds and calls handleVerifyMessage itself.
  */
-export function startVerificationJobs(deps: Deps, opts: { listen?: boolean } = {}): void {
+export function startVerificationJobs(deps: Deps, opts: { listen?: boolean; cron?: Cron } = {}): void {
+  const cron = opts.cron ?? Deno.cron;
   if (opts.listen ?? true) {
     deps.kv.listenQueue(async (msg) => {
       if (!(await handleVerifyMessage(deps, msg))) deps.log.warn("queue message of unknown kind dropped");
     });
   }
-  Deno.cron("crawler verification sweep", "*/5 * * * *", async () => {
+  cron("crawler verification sweep", "*/5 * * * *", async () => {
     const r = await sweepPendingVerifications(deps);
     if (r.verified || r.failed) deps.log.info("verification sweep", r);
   });
-  Deno.cron("crawler IP list refresh", "41 3 * * *", async () => {
+  cron("crawler IP list refresh", "41 3 * * *", async () => {
     const r = await refreshIpLists(deps);
     deps.log.info("ip list refresh", {
       ok: r.filter((x) => x.ok).length,

@@ -1,0 +1,32 @@
+/** What runs when: every recurring job is registered with its schedule, and its handler does its job. */
+import assert from "node:assert/strict";
+import { startJobs } from "../../lib/jobs/schedule.ts";
+import { listParts } from "../../lib/parts/store.ts";
+import { keys } from "../../lib/store/keys.ts";
+import { testDeps } from "../helpers/deps.ts";
+import { ev, store } from "../lib/query/fixtures.ts";
+
+Deno.test("jobs: each recurring job is registered once with its schedule; the compaction job compacts", async () => {
+  const deps = await testDeps();
+  const jobs = new Map<string, { schedule: string; run: () => Promise<void> }>();
+  startJobs(deps, (name, schedule, run) => {
+    assert.ok(!jobs.has(name), `${name} registered twice`);
+    jobs.set(name, { schedule, run });
+  }, { listen: false });
+  assert.deepEqual(Object.fromEntries([...jobs].map(([n, j]) => [n, j.schedule])), {
+    "sweep addresses older than 30 days": "17 * * * *", // hourly: addresses go within an hour of 30 days
+    "crawler verification sweep": "*/5 * * * *",
+    "crawler IP list refresh": "41 3 * * *",
+    "compact read parts": "* * * * *", // every minute
+    "refresh robots files of every website": "17 */6 * * *",
+  });
+
+  await deps.kv.set(keys.org("org1"), { id: "org1" }); // compaction walks the organizations
+  const old = deps.clock.now() - 10 * 60_000; // past compaction's grace
+  await store(deps.kv, { events: Array.from({ length: 5 }, (_, i) => ev({ received_at: old + i })) });
+  await jobs.get("compact read parts")!.run();
+  const parts = await listParts(deps.kv, "org1", "production", "ev");
+  assert.equal(parts.reduce((n, p) => n + p.meta.rows, 0), 5);
+  await jobs.get("sweep addresses older than 30 days")!.run(); // runs against the same deps without failing
+  deps.kv.close();
+});
