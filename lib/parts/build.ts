@@ -3,8 +3,8 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification, VerificationRecord } from "../store/records.ts";
 import { decodeBatch, encodeBatch, type EncodedBatch } from "./codec.ts";
 import type { Batch, NumCol, StrCol } from "./columns.ts";
-import { buildEventBatchSliced, reconstructEventsSliced } from "./event_batch.ts";
-import { buildHitBatchSliced, reconstructHitsSliced } from "./hit_batch.ts";
+import { buildEventBatchSliced, reconstructEvents } from "./event_batch.ts";
+import { buildHitBatchSliced, reconstructHits } from "./hit_batch.ts";
 import { noTurns, type Turn } from "../turns.ts";
 import { partColumns, type PartKind, type PartMeta, readBlob } from "./store.ts";
 
@@ -95,8 +95,8 @@ export async function partRecords(
     await readBlob(kv, meta),
   );
   return meta.kind === "ev"
-    ? await reconstructEventsSliced(batch, org, env, turn)
-    : await reconstructHitsSliced(batch, org, env, turn);
+    ? await reconstructEvents(batch, org, env, turn)
+    : await reconstructHits(batch, org, env, turn);
 }
 
 /** The raw keys a part's rows came from (to delete them after publishing). */

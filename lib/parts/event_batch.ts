@@ -17,7 +17,7 @@ import {
   type StrCol,
   strCol,
 } from "./columns.ts";
-import type { Turn } from "../turns.ts";
+import { noTurns, type Turn } from "../turns.ts";
 
 /** At most this many property names get their own column per part. */
 const PROP_COLUMNS = 64;
@@ -116,17 +116,15 @@ function eventColumns(input: StoredEvent[]): { n: number; makers: ColumnMaker[] 
   return { n, makers: Object.entries(cols) };
 }
 
-/** The stored events of a batch, in batch order; org and env come from the part. */
-export function reconstructEvents(b: Batch, org: string, env: StoredEvent["env"]): StoredEvent[] {
-  return reconstructRange(b, org, env, 0, b.n);
-}
-
-/** The same, 2,048 rows at a time, giving the event loop turns between them. */
-export function reconstructEventsSliced(
+/**
+ * The stored records of a batch, in batch order; org and env come from the part. `turn` gives the event loop
+ * a turn every 2,048 rows (compaction runs beside ingest).
+ */
+export function reconstructEvents(
   b: Batch,
   org: string,
   env: StoredEvent["env"],
-  turn: Turn,
+  turn: Turn = noTurns,
 ): Promise<StoredEvent[]> {
   return rowsInSlices(b.n, turn, (from, to) => reconstructRange(b, org, env, from, to));
 }

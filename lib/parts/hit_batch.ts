@@ -16,7 +16,7 @@ import {
   type StrCol,
   strCol,
 } from "./columns.ts";
-import type { Turn } from "../turns.ts";
+import { noTurns, type Turn } from "../turns.ts";
 
 type Outcome = (h: StoredHit) => StoredHit["verification"];
 
@@ -69,16 +69,15 @@ function hitColumns(input: StoredHit[], verification: Outcome): { n: number; mak
   };
 }
 
-export function reconstructHits(b: Batch, org: string, env: StoredHit["env"]): StoredHit[] {
-  return reconstructRange(b, org, env, 0, b.n);
-}
-
-/** The same, 2,048 rows at a time, giving the event loop turns between them. */
-export function reconstructHitsSliced(
+/**
+ * The stored records of a batch, in batch order; org and env come from the part. `turn` gives the event loop
+ * a turn every 2,048 rows (compaction runs beside ingest).
+ */
+export function reconstructHits(
   b: Batch,
   org: string,
   env: StoredHit["env"],
-  turn: Turn,
+  turn: Turn = noTurns,
 ): Promise<StoredHit[]> {
   return rowsInSlices(b.n, turn, (from, to) => reconstructRange(b, org, env, from, to));
 }

@@ -82,7 +82,7 @@ Deno.test("parts: events survive build, encode, decode and reconstruct unchanged
         const expected = JSON.parse(JSON.stringify(sortEvents([...events])));
         // compare as plain JSON values (the generator's objects have no prototype)
         for (const [e, blob] of [[encoded, encoded.blob], await sharedSegment(encoded)] as const) {
-          const back = reconstructEvents(await decodeBatch(e, blob), "org1", "production");
+          const back = await reconstructEvents(await decodeBatch(e, blob), "org1", "production");
           assert.deepEqual(JSON.parse(JSON.stringify(back)), expected);
         }
       },
@@ -99,7 +99,7 @@ Deno.test("parts: hits survive the round trip, with the verification outcome giv
   const encoded = await encodeBatch(
     buildHitBatch([...hits], (h) => (h.verification === "pending" ? "spoofed" : h.verification)),
   );
-  const back = reconstructHits(await decodeBatch(encoded, encoded.blob), "org1", "production");
+  const back = await reconstructHits(await decodeBatch(encoded, encoded.blob), "org1", "production");
   assert.deepEqual(back, [{ ...hits[1], verification: "spoofed" }, hits[0]]);
 });
 
