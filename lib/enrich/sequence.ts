@@ -12,6 +12,13 @@ export interface Sequenced {
   device_time: string;
 }
 
+/**
+ * Numbers lost between two consecutive events of a session in (device time, number) order: a jump past
+ * prev + 1 lost the numbers in between; a repeat (a resend), a 0 or a lower number (a new page load) lost none.
+ * The one rule for gaps: here per batch at arrival, and over whole sessions in lib/query/drops.ts.
+ */
+export const missingBetween = (prev: number, n: number): number => (n > prev + 1 ? n - prev - 1 : 0);
+
 function timeOf(s: string): number {
   const t = Date.parse(s);
   return Number.isNaN(t) ? 0 : t;
@@ -37,7 +44,7 @@ export function gapsInBatch(events: readonly Sequenced[]): number[] {
       // The first event of a batch may follow events sent in an earlier batch: no gap is seen.
       // A repeat of the same number (a resend) is no gap either.
       // A 0 or a drop starts a new page load, whose first event here has no gap we can see.
-      if (prev !== null && n > prev) gaps[i] = n - prev - 1;
+      if (prev !== null) gaps[i] = missingBetween(prev, n);
       prev = n;
     }
   }

@@ -4,6 +4,7 @@
  * as sequence.ts orders them (device time, then number): a jump from n to m > n + 1 lost m - n - 1
  * events; a 0 or a lower number starts a new page load, a repeat is a resend. Human rows only.
  */
+import { missingBetween } from "../enrich/sequence.ts";
 import { eventView } from "./prepared.ts";
 import { type Ctx, type Derived, visitorOrder } from "./scan.ts";
 
@@ -23,7 +24,7 @@ export function sessionGaps(dt: number[], seq: number[]): number {
   let gaps = 0;
   for (let k = 1; k < n; k++) {
     const prev = order ? seq[order[k - 1]] : seq[k - 1], x = order ? seq[order[k]] : seq[k];
-    if (x > prev + 1) gaps += x - prev - 1;
+    gaps += missingBetween(prev, x);
   }
   return gaps;
 }
