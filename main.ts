@@ -13,7 +13,7 @@ import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
 import { devBanner, ensureDemoTenant } from "./lib/dev_seed.ts";
 import { generateSite } from "./scripts/generate.ts";
-import { startJobs } from "./lib/jobs/schedule.ts";
+import { handleQueueMessage, startJobs } from "./lib/jobs/schedule.ts";
 
 const dev = Deno.args.includes("--dev");
 const env = Deno.env.toObject();
@@ -30,7 +30,7 @@ async function configured<T>(step: () => T | Promise<T>): Promise<T> {
 const config = await configured(() => readConfig(env, { dev }));
 await configured(() => checkConfiguredPaths(env));
 const log = consoleLog(dev ? "warn" : "info");
-const kv = await configured(() => openConfiguredKv(env, config.kvPath));
+const kv = await configured(() => openConfiguredKv(env, config.kvPath, Deno.openKv));
 
 if (dev && !config.adminToken) {
   // A stable local admin token, remembered in the dev store.
@@ -54,7 +54,8 @@ const deps: Deps = {
 const app = createApp(deps);
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
-startJobs(deps);
+startJobs(deps, Deno.cron);
+kv.listenQueue((msg) => handleQueueMessage(deps, msg));
 
 const server = Deno.serve({
   port: config.port,

@@ -10,7 +10,7 @@ import { startServer } from "../tests/helpers/server.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
 import { enrichEvent } from "../lib/ingest/enrich_event.ts";
 import { packEvent } from "../lib/store/event_codec.ts";
-import type { WebTarget } from "../lib/ingest/web.ts";
+import type { WebTarget } from "../lib/ingest/enrich_event.ts";
 import type { BehaviorEventInput } from "../lib/schemas/events.ts";
 
 const arg = (name: string, d: number) => {

@@ -1,5 +1,16 @@
-/** Service configuration, read from the environment by main.ts only. */
-import { parsePlanOverrides, type PlanOverrides } from "./plans.ts";
+/**
+ * Service configuration. main.ts reads the environment and hands it to `readConfig`; everything below gets
+ * the result through Deps. Nothing here reads the environment or opens KV by itself.
+ */
+import { ALLOWANCE_KINDS, type AllowanceKind, type Plan, PLANS } from "./store/records.ts";
+
+/** An operator's change to one plan's limits; the defaults and how they apply: lib/tenancy/plans.ts. */
+export interface PlanOverride {
+  api_access?: boolean;
+  history_days?: number;
+  allowances?: Partial<Record<AllowanceKind, number>>;
+}
+export type PlanOverrides = Partial<Record<Plan, PlanOverride>>;
 
 export interface Config {
   port: number;
@@ -15,7 +26,7 @@ export interface Config {
   readKeyRatePerMinute: number;
   /** Bytes of decoded parts kept in memory by the read engine. */
   partCacheBytes: number;
-  /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/plans.ts. */
+  /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/tenancy/plans.ts. */
   plans: PlanOverrides;
   dev: boolean;
 }
@@ -45,6 +56,30 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
     throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return n;
+}
+
+/** Parses and checks the `PLAN_LIMITS` JSON; a bad value throws with a message naming the field. */
+export function parsePlanOverrides(json: string): PlanOverrides {
+  const raw = JSON.parse(json) as Record<string, unknown>;
+  const out: PlanOverrides = {};
+  for (const [plan, v] of Object.entries(raw)) {
+    if (!PLANS.includes(plan as Plan)) throw new Error(`PLAN_LIMITS: unknown plan "${plan}"`);
+    const entry = v as Record<string, unknown>;
+    const nonNeg = (name: string, x: unknown) => {
+      if (x !== undefined && (!Number.isInteger(x) || (x as number) < 0)) {
+        throw new Error(`PLAN_LIMITS.${plan}.${name} must be an integer >= 0`);
+      }
+    };
+    nonNeg("history_days", entry.history_days);
+    for (const k of ALLOWANCE_KINDS) {
+      nonNeg(`allowances.${k}`, (entry.allowances as Record<string, unknown>)?.[k]);
+    }
+    if (entry.api_access !== undefined && typeof entry.api_access !== "boolean") {
+      throw new Error(`PLAN_LIMITS.${plan}.api_access must be true or false`);
+    }
+    out[plan as Plan] = entry as PlanOverride;
+  }
+  return out;
 }
 
 function planLimits(raw: string | undefined): PlanOverrides {
@@ -111,10 +146,14 @@ export async function checkConfiguredPaths(env: Record<string, string | undefine
   }
 }
 
-/** Opens the configured KV; a path or URL that cannot be opened stops the start naming its variable. */
+/**
+ * Opens the configured KV with `open` (main.ts passes Deno.openKv); a path or URL that cannot be opened stops
+ * the start naming its variable. A local file's folder is made first.
+ */
 export async function openConfiguredKv(
   env: Record<string, string | undefined>,
   kvPath: string,
+  open: (path: string) => Promise<Deno.Kv>,
 ): Promise<Deno.Kv> {
   const name = env.KV_URL ? "KV_URL" : "KV_PATH";
   try {
@@ -122,7 +161,7 @@ export async function openConfiguredKv(
       const dir = kvPath.replace(/[^/]*$/, "");
       if (dir) await Deno.mkdir(dir, { recursive: true });
     }
-    return await Deno.openKv(kvPath);
+    return await open(kvPath);
   } catch (e) {
     throw new ConfigError(`${name}: cannot open "${kvPath}": ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,14 +1,7 @@
 import type { Clock } from "./clock.ts";
 import type { Log } from "./log.ts";
 import type { Config } from "./config.ts";
-
-/** What we derive from an address at arrival. The address itself is never part of it. */
-export interface GeoInfo {
-  country: string | null; // ISO 3166-1 alpha-2
-  city: string | null;
-  asn: number | null;
-  as_org: string | null;
-}
+import type { GeoInfo } from "./store/records.ts";
 
 /** Address to location and network. Production: DB-IP Lite MMDB + ASN table; tests: a fake. */
 export interface Geo {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { answerSchema } from "../lib/answers/schema.ts";
-import { ALLOWANCE_KINDS } from "../lib/plans.ts";
-import { ENV_NAMES } from "../lib/store/records.ts";
+import { ALLOWANCE_KINDS, ENV_NAMES } from "../lib/store/records.ts";
 import { arrivals } from "../lib/read/data.ts";
 import { resetDate, usedThisMonth } from "../lib/read/usage.ts";
 import { defineTool } from "./types.ts";

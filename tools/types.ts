@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { AppContext } from "../lib/context.ts";
 import type { EnvName, Org, Touchpoint } from "../lib/store/records.ts";
-import type { PlanLimits } from "../lib/plans.ts";
+import type { PlanLimits } from "../lib/tenancy/plans.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
 

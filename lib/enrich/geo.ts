@@ -7,7 +7,8 @@
  * missing is refused earlier, by lib/config.ts checkConfiguredPaths).
  * See docs/enrichment.md for sizes, costs and the attribution DB-IP asks for.
  */
-import type { Geo, GeoInfo } from "../deps.ts";
+import type { Geo } from "../deps.ts";
+import type { GeoInfo } from "../store/records.ts";
 import { type AsnParts, asnTableFrom } from "./asn.ts";
 import { cityLookup, type CityParts } from "./city_index.ts";
 import { build, type BuildJob, type Built } from "./geo_build.ts";

@@ -1,13 +1,25 @@
 /** Turns a validated event into its stored form with everything derived at arrival. */
-import type { GeoInfo } from "../deps.ts";
-import type { StoredEvent } from "../store/records.ts";
+import type { EnvName, GeoInfo, Org, StoredEvent, Touchpoint } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
-import type { Arrival, WebTarget } from "./web.ts";
 import { parseAgent } from "../enrich/ua.ts";
 import { classifyUserAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
 import { elementName } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
+
+/** Where a web event goes: the write key's organization, touchpoint and environment. */
+export interface WebTarget {
+  org: Org;
+  touchpoint: Touchpoint;
+  env: EnvName;
+}
+
+/** What the request adds to each of its events. */
+export interface Arrival {
+  receivedAt: number;
+  ip: string | null; // canonical form (lib/client_address.ts)
+  userAgent: string | null;
+}
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 

@@ -16,7 +16,7 @@ import { catalogEntry, classifyUserAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { truncate } from "../text.ts";
-import { type GroupRecord, storeGroups } from "./commit_group.ts";
+import { type GroupRecord, storeGroups } from "../store/commit_group.ts";
 import { hasCheck, type Verifier, verifierFor } from "../crawl/verify.ts";
 
 /** Hits are deduplicated for 8 days: their age limit is 7. */
@@ -144,7 +144,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
   };
 }
 
-/** A prepared hit as the shared group commit stores it (lib/ingest/commit_group.ts). */
+/** A prepared hit as the shared group commit stores it (lib/store/commit_group.ts). */
 function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
   return {
     org: hit.org,

@@ -11,7 +11,8 @@ import { keys } from "../store/keys.ts";
 import { BehaviorEvent, type BehaviorEventInput } from "../schemas/events.ts";
 import { CrawlEvent } from "../schemas/server_events.ts";
 import { describeZodError } from "../schemas/zod_errors.ts";
-import { type Arrival, ingestWebEvents, tooLargeMessage } from "./web.ts";
+import { ingestWebEvents, tooLargeMessage } from "./web.ts";
+import type { Arrival } from "./enrich_event.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
 
@@ -39,7 +40,7 @@ const HIT_REASONS = {
 const MAX_LISTED = 100;
 const GROUP = 200;
 /**
- * Events and hits being stored at once: about 4 full group commits (lib/ingest/commit_group.ts merges
+ * Events and hits being stored at once: about 4 full group commits (lib/store/commit_group.ts merges
  * batches that wait into commits of up to 100 records). Histories hold ~1.5 events an arrival, so the
  * former cap of 8 batches left ~12 records a commit. Memory stays bounded by this, GROUP and HELD_HITS.
  */

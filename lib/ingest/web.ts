@@ -1,17 +1,17 @@
 /**
  * The web-event pipeline: validate (the route, by schema; here, size) → attribute (the target) → enrich →
- * dedupe → store, in groups with their dedupe keys (lib/ingest/commit_group.ts).
+ * dedupe → store, in groups with their dedupe keys (lib/store/commit_group.ts).
  */
 import type { AppContext } from "../context.ts";
 import { DAY } from "../clock.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
-import type { EnvName, Org, StoredEvent, Touchpoint, VerificationRecord } from "../store/records.ts";
+import type { StoredEvent, VerificationRecord } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
-import { enrichEvent } from "./enrich_event.ts";
+import { type Arrival, enrichEvent, type WebTarget } from "./enrich_event.ts";
 import { packEvent } from "../store/event_codec.ts";
 import { gapsInBatch } from "../enrich/sequence.ts";
-import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "./commit_group.ts";
+import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "../store/commit_group.ts";
 import { storedBytes } from "../store/stored_size.ts";
 import { catalogEntry } from "../crawl/classify.ts";
 import { hasCheck } from "../crawl/verify.ts";
@@ -22,18 +22,6 @@ export const WEB_DEDUPE_MS = 35 * DAY;
 export const CHUNK = 25;
 /** KV holds at most 65,536 bytes in one value; an event as stored (enriched, packed) must stay under this. */
 export const MAX_EVENT_BYTES = 65_000;
-
-export interface WebTarget {
-  org: Org;
-  touchpoint: Touchpoint;
-  env: EnvName;
-}
-
-export interface Arrival {
-  receivedAt: number;
-  ip: string | null; // canonical form (lib/client_address.ts)
-  userAgent: string | null;
-}
 
 export interface IngestResult {
   stored: number;

@@ -4,7 +4,7 @@ import { forbidden, unauthorized } from "../errors.ts";
 import type { EnvName } from "../store/records.ts";
 import { hostAllowedFor, hostOfOrigin, isLocalHost, normalizeHost } from "../tenancy/domains.ts";
 import { keys } from "../store/keys.ts";
-import type { WebTarget } from "./web.ts";
+import type { WebTarget } from "./enrich_event.ts";
 
 export interface WebAccess extends WebTarget {
   keyId: string;

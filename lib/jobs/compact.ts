@@ -24,7 +24,6 @@ import {
 } from "../parts/store.ts";
 import { unpackEvent } from "../store/event_codec.ts";
 import { turns } from "../turns.ts";
-import type { Cron } from "./schedule.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -85,18 +84,6 @@ function add(total: CompactReport, r: CompactReport) {
   total.parts += r.parts;
   total.rows += r.rows;
   total.merged += r.merged;
-}
-
-/** Runs compaction every minute (registered once, by lib/jobs/schedule.ts). */
-export function startCompaction(deps: Deps, cron: Cron = Deno.cron): unknown {
-  return cron("compact read parts", "* * * * *", async () => {
-    try {
-      const r = await compactAll(deps);
-      if (r.parts || r.merged) deps.log.info("compaction", { ...r });
-    } catch (err) {
-      deps.log.error("compaction failed", { error: String(err).slice(0, 500) });
-    }
-  });
 }
 
 async function setMark(kv: Deno.Kv, key: Deno.KvKey, mark: Mark) {

@@ -1,24 +1,81 @@
 /**
- * Every recurring job of the service, in one place: main.ts registers them with Deno.cron; tests pass a
- * fake `cron` to see what runs when and to run the registered handlers.
+ * Every recurring job of the service, in one table: main.ts registers them with Deno.cron through
+ * `startJobs`; tests pass a recorder to see what runs when and to run the handlers. A job's body is a plain
+ * exported function of its own module; here it only gets its name, its schedule and its log line.
  */
 import type { Deps } from "../deps.ts";
-import { sweepAddresses } from "./ip_sweep.ts";
-import { startVerificationJobs } from "./verify.ts";
-import { startCompaction } from "./compact.ts";
+import type { Cron } from "./cron.ts";
+import { sweepAddresses } from "../store/address_retention.ts";
+import { handleVerifyMessage, refreshIpLists, sweepPendingVerifications } from "./verify.ts";
+import { compactAll } from "./compact.ts";
 import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../read/robots.ts";
 
-export type Cron = (name: string, schedule: string, handler: () => Promise<void>) => unknown;
+export interface Job {
+  name: string;
+  /** cron syntax, UTC */
+  schedule: string;
+  run: (deps: Deps) => Promise<void>;
+}
 
-export function startJobs(deps: Deps, cron: Cron = Deno.cron, opts: { listen?: boolean } = {}): void {
-  cron("sweep addresses older than 30 days", "17 * * * *", async () => {
-    const n = await sweepAddresses(deps.kv, deps.clock);
-    deps.log.info("address sweep", { deleted: n });
-  });
-  startVerificationJobs(deps, { listen: opts.listen, cron });
-  startCompaction(deps, cron);
-  cron("refresh robots files of every website", ROBOTS_REFRESH_CRON, async () => {
-    const n = await refreshAllRobots(deps);
-    deps.log.info("robots refresh", { sites: n });
-  });
+export const JOBS: readonly Job[] = [
+  {
+    name: "sweep addresses older than 30 days",
+    schedule: "17 * * * *", // hourly: addresses go within an hour of 30 days
+    run: async (deps) => {
+      const n = await sweepAddresses(deps.kv, deps.clock);
+      deps.log.info("address sweep", { deleted: n });
+    },
+  },
+  {
+    name: "crawler verification sweep", // markers whose queue message was lost
+    schedule: "*/5 * * * *",
+    run: async (deps) => {
+      const r = await sweepPendingVerifications(deps);
+      if (r.verified || r.failed) deps.log.info("verification sweep", r);
+    },
+  },
+  {
+    name: "crawler IP list refresh",
+    schedule: "41 3 * * *",
+    run: async (deps) => {
+      const r = await refreshIpLists(deps);
+      deps.log.info("ip list refresh", {
+        ok: r.filter((x) => x.ok).length,
+        failed: r.filter((x) => !x.ok).length,
+      });
+    },
+  },
+  {
+    name: "compact read parts",
+    schedule: "* * * * *",
+    run: async (deps) => {
+      try {
+        const r = await compactAll(deps);
+        if (r.parts || r.merged) deps.log.info("compaction", { ...r });
+      } catch (err) {
+        deps.log.error("compaction failed", { error: String(err).slice(0, 500) });
+      }
+    },
+  },
+  {
+    name: "refresh robots files of every website",
+    schedule: ROBOTS_REFRESH_CRON,
+    run: async (deps) => {
+      const n = await refreshAllRobots(deps);
+      deps.log.info("robots refresh", { sites: n });
+    },
+  },
+];
+
+/** Registers every job of the table with `cron` (main.ts passes Deno.cron). */
+export function startJobs(deps: Deps, cron: Cron, jobs: readonly Job[] = JOBS): void {
+  for (const job of jobs) cron(job.name, job.schedule, () => job.run(deps));
+}
+
+/**
+ * The queue worker's body, for main.ts's one `listenQueue`: dispatches a message by its kind. Throws to have
+ * the queue retry; a message of an unknown kind is logged and dropped.
+ */
+export async function handleQueueMessage(deps: Deps, msg: unknown): Promise<void> {
+  if (!(await handleVerifyMessage(deps, msg))) deps.log.warn("queue message of unknown kind dropped");
 }

@@ -4,51 +4,25 @@
  * same commit. The queue worker (handleVerifyMessage) verifies the marker's hits, stores each outcome under
  * keys.verification and deletes the marker; the cron sweep (sweepPendingVerifications) handles markers whose
  * message was lost. Every step is idempotent: an outcome already stored is never redone.
- * Messages carry { kind: "crawl.verify" } so one listenQueue can serve several job kinds. No message or
- * marker carries an address: addresses stay under keys.ip / keys.ipGroup.
+ * The marker and its message: lib/store/pending_verification.ts. The schedule: lib/jobs/schedule.ts.
  */
-import type { Cron } from "./schedule.ts";
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../clock.ts";
 import { keys } from "../store/keys.ts";
 import type { VerificationRecord } from "../store/records.ts";
+import {
+  addPendingVerification,
+  isVerifyMessage,
+  type PendingMarker,
+} from "../store/pending_verification.ts";
 import { catalogEntry } from "../crawl/classify.ts";
 import { hasCheck, verifierFor } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
-export const VERIFY_KIND = "crawl.verify";
 /** A check that keeps failing (DNS down) is given up after a day. */
 export const GIVE_UP_MS = 24 * 60 * MINUTE;
 /** The sweep leaves fresh markers to the queue. */
 export const SWEEP_MIN_AGE_MS = 5 * MINUTE;
-
-/**
- * What waits for verification. `grouped`: crawler hits whose addresses sit in one keys.ipGroup record named
- * like the marker; otherwise a web visitor whose address sits under keys.ip of its own event.
- */
-export interface PendingMarker {
-  org: string;
-  receivedAt: number; // ms; locates the address records
-  grouped: boolean;
-  hits: [eventId: string, token: string][];
-}
-
-export interface VerifyMessage {
-  kind: typeof VERIFY_KIND;
-  org: string;
-  marker: string;
-}
-
-export function isVerifyMessage(msg: unknown): msg is VerifyMessage {
-  const m = msg as Partial<VerifyMessage> | null;
-  return !!m && m.kind === VERIFY_KIND && typeof m.org === "string" && typeof m.marker === "string";
-}
-
-/** Adds a marker and its queue message to a commit; the message is delivered only if the commit lands. */
-export function addPendingVerification(op: Deno.AtomicOperation, id: string, marker: PendingMarker): void {
-  op.set(keys.verifyPending(marker.org, id), marker);
-  op.enqueue({ kind: VERIFY_KIND, org: marker.org, marker: id } satisfies VerifyMessage);
-}
 
 /**
  * For the web-event pipeline: verify an automated visitor seen through the SDK, the same way as a crawler
@@ -174,28 +148,4 @@ export async function sweepPendingVerifications(
 /** The daily refresh of the published IP lists (vendor and CDN edge lists). */
 export function refreshIpLists(deps: Deps): Promise<RefreshOutcome[]> {
   return refreshRanges(deps, verifierFor(deps).ranges);
-}
-
-/**
- * For main.ts: the queue worker plus two crons (sweep every 5 minutes, IP-list refresh daily).
- * `listen: false` when main.ts runs one listenQueue for several job kinds and calls handleVerifyMessage itself.
- */
-export function startVerificationJobs(deps: Deps, opts: { listen?: boolean; cron?: Cron } = {}): void {
-  const cron = opts.cron ?? Deno.cron;
-  if (opts.listen ?? true) {
-    deps.kv.listenQueue(async (msg) => {
-      if (!(await handleVerifyMessage(deps, msg))) deps.log.warn("queue message of unknown kind dropped");
-    });
-  }
-  cron("crawler verification sweep", "*/5 * * * *", async () => {
-    const r = await sweepPendingVerifications(deps);
-    if (r.verified || r.failed) deps.log.info("verification sweep", r);
-  });
-  cron("crawler IP list refresh", "41 3 * * *", async () => {
-    const r = await refreshIpLists(deps);
-    deps.log.info("ip list refresh", {
-      ok: r.filter((x) => x.ok).length,
-      failed: r.filter((x) => !x.ok).length,
-    });
-  });
 }

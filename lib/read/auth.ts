@@ -6,7 +6,7 @@ import type { AppContext } from "../context.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import { READ_KEY_PATTERN } from "../keys/apikeys.ts";
 import type { ApiKey, EnvName, Org } from "../store/records.ts";
-import { type PlanLimits, resolvePlanLimits } from "../plans.ts";
+import { type PlanLimits, resolvePlanLimits } from "../tenancy/plans.ts";
 
 export interface ReadPrincipal {
   key: ApiKey;

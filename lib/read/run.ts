@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { AppContext } from "../context.ts";
 import { HttpError, invalid, notFound, rateLimited } from "../errors.ts";
-import type { AllowanceKind } from "../plans.ts";
+import type { AllowanceKind } from "../store/records.ts";
 import { finalizeAnswer } from "../answers/rules.ts";
 import type { Tool } from "../../tools/types.ts";
 import { toolByName } from "../../tools/registry.ts";

@@ -4,8 +4,8 @@
  * own counters only: read keys never write anything else.
  */
 import { keys } from "../store/keys.ts";
-import type { Org } from "../store/records.ts";
-import { type AllowanceKind, type PlanLimits } from "../plans.ts";
+import type { AllowanceKind, Org } from "../store/records.ts";
+import type { PlanLimits } from "../tenancy/plans.ts";
 import { addMonths, formatDate, localDateOf } from "../answers/zoned.ts";
 
 export const NEAR_ALLOWANCE = 0.8;

@@ -4,8 +4,7 @@
  * object the event store ran at half the speed it does at ~0.6 KB (bench/ingest.ts). Every read of a raw
  * event goes through `unpackEvent`, which also accepts the object form (records written before this codec).
  */
-import type { GeoInfo } from "../deps.ts";
-import type { StoredEvent, Utm } from "./records.ts";
+import type { GeoInfo, StoredEvent, Utm } from "./records.ts";
 
 /** The array's first element: the layout below. A new layout gets a new number and its own branch. */
 const LAYOUT = 2;

@@ -2,10 +2,15 @@
  * The shapes stored in KV. Addresses (IPs) never sit in these records: they live under their own
  * key (`keys.ip`) and are cleared after 30 days. See docs/events.md for the property conventions.
  */
-import type { GeoInfo } from "../deps.ts";
-
 export type Plan = "free" | "starter" | "professional" | "enterprise";
 export const PLANS: readonly Plan[] = ["free", "starter", "professional", "enterprise"];
+/** What a plan allows a number of per month; usage is counted per kind under keys.usage. */
+export type AllowanceKind = "api_requests" | "assistant_requests" | "individual_items";
+export const ALLOWANCE_KINDS: readonly AllowanceKind[] = [
+  "api_requests",
+  "assistant_requests",
+  "individual_items",
+];
 export type EnvName = "production" | "staging" | "development";
 export const ENV_NAMES: readonly EnvName[] = ["production", "staging", "development"];
 export type TouchpointKind = "website" | "ios" | "android";
@@ -69,6 +74,14 @@ export interface Utm {
   campaign: string | null;
   term: string | null;
   content: string | null;
+}
+
+/** What we derive from an address at arrival. The address itself is never part of it. */
+export interface GeoInfo {
+  country: string | null; // ISO 3166-1 alpha-2
+  city: string | null;
+  asn: number | null;
+  as_org: string | null;
 }
 
 /** A web (SDK) event as stored at arrival, with everything derived from it. */

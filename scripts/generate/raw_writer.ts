@@ -1,5 +1,5 @@
 /**
- * Writes generated records as ingest stores them, through ingest's own store (lib/ingest/commit_group.ts
+ * Writes generated records as ingest stores them, through ingest's own store (lib/store/commit_group.ts
  * storeGroups): each raw record with its dedupe key, checked absent in the same atomic commit. So writing a
  * site twice, or importing the same ids later, stores nothing twice. Several batches in flight keep it fast.
  */
@@ -11,7 +11,7 @@ import {
   MAX_COMMIT_RECORDS,
   RECORD_OVERHEAD_BYTES,
   storeGroups,
-} from "../../lib/ingest/commit_group.ts";
+} from "../../lib/store/commit_group.ts";
 import { WEB_DEDUPE_MS } from "../../lib/ingest/web.ts";
 import { HIT_DEDUPE_MS } from "../../lib/ingest/hits.ts";
 

@@ -54,11 +54,14 @@ Deno.test("config: a geo path set but missing names its variable; unset or off i
 Deno.test("config: a KV path that cannot be opened names KV_PATH (or KV_URL)", async () => {
   const blocker = Deno.makeTempFileSync(); // a file where a folder would have to be
   await assert.rejects(
-    openConfiguredKv({}, `${blocker}/kv.sqlite3`),
+    openConfiguredKv({}, `${blocker}/kv.sqlite3`, Deno.openKv),
     (e) => e instanceof ConfigError && e.message.startsWith("KV_PATH: cannot open"),
   );
-  await assert.rejects(openConfiguredKv({ KV_URL: "x" }, `${blocker}/kv.sqlite3`), /KV_URL: cannot open/);
+  await assert.rejects(
+    openConfiguredKv({ KV_URL: "x" }, `${blocker}/kv.sqlite3`, Deno.openKv),
+    /KV_URL: cannot open/,
+  );
   const dir = Deno.makeTempDirSync();
-  const kv = await openConfiguredKv({}, `${dir}/new/folder/kv.sqlite3`); // folders are made
+  const kv = await openConfiguredKv({}, `${dir}/new/folder/kv.sqlite3`, Deno.openKv); // folders are made
   kv.close();
 });

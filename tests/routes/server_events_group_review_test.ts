@@ -1,7 +1,7 @@
 /** Review: overlapping crawler batches sent at once store each hit, address and pending entry exactly once. */
 import assert from "node:assert/strict";
 import { keys } from "../../lib/store/keys.ts";
-import type { PendingMarker } from "../../lib/jobs/verify.ts";
+import type { PendingMarker } from "../../lib/store/pending_verification.ts";
 import { GPTBOT_UA, setup } from "./server_events_helpers.ts";
 
 Deno.test("server-events review: overlapping batches and a retry sent at once store each hit, its address and its pending entry once", async () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { BROWSER_UA, GPTBOT_UA, hit, setup } from "./server_events_helpers.ts";
 import { keys } from "../../lib/store/keys.ts";
-import type { PendingMarker } from "../../lib/jobs/verify.ts";
-import { sweepAddresses } from "../../lib/jobs/ip_sweep.ts";
+import type { PendingMarker } from "../../lib/store/pending_verification.ts";
+import { sweepAddresses } from "../../lib/store/address_retention.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -6,11 +6,13 @@ import {
   enqueueVerification,
   GIVE_UP_MS,
   handleVerifyMessage,
-  type PendingMarker,
   sweepPendingVerifications,
+} from "../../../lib/jobs/verify.ts";
+import {
+  type PendingMarker,
   VERIFY_KIND,
   type VerifyMessage,
-} from "../../../lib/jobs/verify.ts";
+} from "../../../lib/store/pending_verification.ts";
 
 const AMAZONBOT_UA =
   "Mozilla/5.0 (compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot)";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { enrichEvent } from "../../../lib/ingest/enrich_event.ts";
-import type { WebTarget } from "../../../lib/ingest/web.ts";
+import type { WebTarget } from "../../../lib/ingest/enrich_event.ts";
 import { packEvent, unpackEvent } from "../../../lib/store/event_codec.ts";
 import type { BehaviorEventInput } from "../../../lib/schemas/events.ts";
 

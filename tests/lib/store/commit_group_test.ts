@@ -4,7 +4,7 @@ import {
   IN_FLIGHT,
   MAX_COMMIT_RECORDS,
   storeGroups,
-} from "../../../lib/ingest/commit_group.ts";
+} from "../../../lib/store/commit_group.ts";
 import { keys } from "../../../lib/store/keys.ts";
 
 const ORG = "org_group";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { createApp } from "../../app.ts";
-import { DAY, HOUR } from "../../lib/clock.ts";
-import { sweepAddresses } from "../../lib/jobs/ip_sweep.ts";
-import { keys } from "../../lib/store/keys.ts";
-import { unpackEvent } from "../../lib/store/event_codec.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
-import { createTenant } from "../helpers/tenant.ts";
-import { event } from "../helpers/events.ts";
+import { createApp } from "../../../app.ts";
+import { DAY, HOUR } from "../../../lib/clock.ts";
+import { sweepAddresses } from "../../../lib/store/address_retention.ts";
+import { keys } from "../../../lib/store/keys.ts";
+import { unpackEvent } from "../../../lib/store/event_codec.ts";
+import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
+import { createTenant } from "../../helpers/tenant.ts";
+import { event } from "../../helpers/events.ts";
 
 Deno.test("ip sweep: addresses are cleared after 30 days while events and their derived fields stay", async () => {
   const deps = await testDeps();

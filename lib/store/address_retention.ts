@@ -1,11 +1,14 @@
 /**
- * Clears addresses older than 30 days. KV's expireIn removes them too, but expiry is not immediate,
- * so an hourly sweep deletes every address whose receive day is past the retention, and on the boundary
- * day every entry whose own time (`{ip, at}` values) is past it. Events and hits are untouched.
+ * Addresses are kept 30 days, then cleared. KV's expireIn removes them too, but expiry is not immediate,
+ * so an hourly sweep (lib/jobs/schedule.ts) deletes every address whose receive day is past the retention,
+ * and on the boundary day every entry whose own time (`{ip, at}` values) is past it. Events and hits are
+ * untouched.
  */
-import type { Clock } from "../clock.ts";
-import { dayNumber, keys } from "../store/keys.ts";
-import { IP_RETENTION_MS } from "../ingest/commit_group.ts";
+import { type Clock, DAY } from "../clock.ts";
+import { dayNumber, keys } from "./keys.ts";
+
+/** How long an address is kept (KV expiry plus the hourly sweep). */
+export const IP_RETENTION_MS = 30 * DAY;
 
 export async function sweepAddresses(kv: Deno.Kv, clock: Clock): Promise<number> {
   const cutoff = clock.now() - IP_RETENTION_MS;

@@ -1,6 +1,6 @@
 /** Review of the group commit: KV limits of the widest merged commit, and behaviour when KV throws. */
 import assert from "node:assert/strict";
-import { type GroupRecord, MAX_COMMIT_RECORDS, storeGroups } from "../../../lib/ingest/commit_group.ts";
+import { type GroupRecord, MAX_COMMIT_RECORDS, storeGroups } from "../../../lib/store/commit_group.ts";
 import { keys } from "../../../lib/store/keys.ts";
 
 const ORG = "org_review";

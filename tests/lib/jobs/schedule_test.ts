@@ -1,10 +1,11 @@
 /** What runs when: every recurring job is registered with its schedule, and its handler does its job. */
 import assert from "node:assert/strict";
-import { startJobs } from "../../lib/jobs/schedule.ts";
-import { listParts } from "../../lib/parts/store.ts";
-import { keys } from "../../lib/store/keys.ts";
-import { testDeps } from "../helpers/deps.ts";
-import { ev, store } from "../lib/query/fixtures.ts";
+import { handleQueueMessage, startJobs } from "../../../lib/jobs/schedule.ts";
+import { VERIFY_KIND } from "../../../lib/store/pending_verification.ts";
+import { listParts } from "../../../lib/parts/store.ts";
+import { keys } from "../../../lib/store/keys.ts";
+import { testDeps } from "../../helpers/deps.ts";
+import { ev, store } from "../query/fixtures.ts";
 
 Deno.test("jobs: each recurring job is registered once with its schedule; the compaction job compacts", async () => {
   const deps = await testDeps();
@@ -12,7 +13,7 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   startJobs(deps, (name, schedule, run) => {
     assert.ok(!jobs.has(name), `${name} registered twice`);
     jobs.set(name, { schedule, run });
-  }, { listen: false });
+  });
   assert.deepEqual(Object.fromEntries([...jobs].map(([n, j]) => [n, j.schedule])), {
     "sweep addresses older than 30 days": "17 * * * *", // hourly: addresses go within an hour of 30 days
     "crawler verification sweep": "*/5 * * * *",
@@ -28,5 +29,16 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   const parts = await listParts(deps.kv, "org1", "production", "ev");
   assert.equal(parts.reduce((n, p) => n + p.meta.rows, 0), 5);
   await jobs.get("sweep addresses older than 30 days")!.run(); // runs against the same deps without failing
+  deps.kv.close();
+});
+
+Deno.test("jobs: the queue worker hands verification messages to their job and drops other kinds with a warning", async () => {
+  const deps = await testDeps();
+  await handleQueueMessage(deps, { kind: "something else" });
+  assert.equal(deps.log.lines.length, 1);
+  assert.match(deps.log.lines[0], /unknown kind dropped/);
+  // a message whose marker was handled already (or never written) is a quiet no-op, not a retry
+  await handleQueueMessage(deps, { kind: VERIFY_KIND, org: "org1", marker: "gone" });
+  assert.equal(deps.log.lines.length, 1);
   deps.kv.close();
 });

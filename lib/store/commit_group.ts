@@ -4,13 +4,10 @@
  * queue message) per group. So a stored record always has its dedupe key, verification work is enqueued
  * exactly when its records land, and a retried batch is safe.
  */
-import { DAY } from "../clock.ts";
-import { keys } from "../store/keys.ts";
-import type { VerificationRecord } from "../store/records.ts";
-import { addPendingVerification } from "../jobs/verify.ts";
-
-/** Addresses are kept 30 days, then cleared (KV expiry plus the hourly sweep). */
-export const IP_RETENTION_MS = 30 * DAY;
+import { keys } from "./keys.ts";
+import type { VerificationRecord } from "./records.ts";
+import { addPendingVerification } from "./pending_verification.ts";
+import { IP_RETENTION_MS } from "./address_retention.ts";
 /** KV allows 800 KiB per commit; groups stay well under it. */
 export const MAX_GROUP_BYTES = 500_000;
 /** A record's share of its commit beside its value: its keys, dedupe key, address and marker entries. */
@@ -22,7 +19,7 @@ export interface GroupRecord {
   receivedAt: number;
   key: Deno.KvKey;
   value: unknown;
-  bytes: number; // stored size with its share of the commit, an upper bound (lib/store/stored_size.ts)
+  bytes: number; // stored size with its share of the commit, an upper bound (./stored_size.ts)
   dedupeMs: number;
   ip: string | null;
   /** crawler token when the address can be checked: a pending verification for the group's marker */
