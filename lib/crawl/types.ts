@@ -1,4 +1,4 @@
-/** The crawler catalog's shapes. The data itself is generated into catalog_data.ts by scripts/build_catalog.ts. */
+/** The crawler catalog's shapes. The data itself is generated into catalog.json by scripts/build_catalog.ts. */
 import type { CrawlerCategory } from "../store/records.ts";
 
 /** How a vendor lets a site check that an address really is its crawler. Both empty: nothing documented. */

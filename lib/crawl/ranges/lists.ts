@@ -1,7 +1,7 @@
 /**
  * The published IP lists we know: vendor crawler lists (an address inside proves the crawler) and CDN edge
  * lists (an address inside is a CDN edge, so the real client is hidden). The snapshot shipped with the code
- * (snapshot.ts, built by scripts/build_catalog.ts) is refreshed daily from `urls`; a list without urls is
+ * (snapshot.json, built by scripts/build_catalog.ts) is refreshed daily from `urls`; a list without urls is
  * snapshot-only (Meta publishes routes of its ASN, not a file).
  */
 export interface RangeListDef {
