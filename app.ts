@@ -13,6 +13,8 @@ import { serverEventsRoutes } from "./routes/server_events.ts";
 import { readRoutes } from "./routes/read.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
+import { connectRoutes } from "./routes/connect.tsx";
 
 export interface App {
   fetch: (req: Request, info?: unknown) => Response | Promise<Response>;
@@ -55,6 +57,8 @@ export function createApp(deps: Deps): App {
   app.route("/v1/behavior", serverEventsRoutes(ctx));
   app.route("/v1/read", readRoutes(ctx));
   app.route("/mcp", mcpRoutes(ctx));
+  app.route("/", oauthRoutes(ctx));
+  app.route("/app/connect", connectRoutes(ctx));
 
   return { fetch: (req, info) => app.fetch(req, info), request: app.request.bind(app), ctx };
 }

@@ -28,6 +28,16 @@ export interface Config {
   partCacheBytes: number;
   /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/tenancy/plans.ts. */
   plans: PlanOverrides;
+  /**
+   * The service's public origin (PUBLIC_URL, e.g. https://analytics.example.com): names the OAuth issuer and
+   * the MCP resource assistants sign in for. Null: each request's own origin (right when nothing rewrites it).
+   */
+  publicUrl: string | null;
+  /**
+   * Tests only (OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS): a client metadata document may be served from a loopback
+   * address, as a test serves it. Never set in production: it lets the service fetch from its own host.
+   */
+  oauthAllowLoopbackClients: boolean;
   dev: boolean;
 }
 
@@ -45,6 +55,8 @@ export const defaultConfig: Config = {
   readKeyRatePerMinute: 60,
   partCacheBytes: 256 * 1024 * 1024,
   plans: {},
+  publicUrl: null,
+  oauthAllowLoopbackClients: false,
   dev: false,
 };
 
@@ -93,6 +105,21 @@ function planLimits(raw: string | undefined): PlanOverrides {
   }
 }
 
+/** PUBLIC_URL: an http(s) origin with no path, query or fragment; kept without a trailing slash. */
+function publicUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be a URL such as https://analytics.example.com, got "${raw}"`);
+  }
+  if (!["http:", "https:"].includes(u.protocol) || u.pathname !== "/" || u.search || u.hash || u.username) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) origin with no path, got "${raw}"`);
+  }
+  return u.origin;
+}
+
 const geoPath = (v: string | undefined) => (v === "off" ? null : v || undefined);
 
 /** Builds a Config from environment variables; bad values stop the start with a message naming the variable. */
@@ -126,6 +153,8 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
     partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
     plans: planLimits(env.PLAN_LIMITS),
+    publicUrl: publicUrl(env.PUBLIC_URL),
+    oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",
   };
 }
 

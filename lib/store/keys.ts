@@ -70,4 +70,20 @@ export const keys = {
 
   // read side
   robots: (org: string, tp: string, env: EnvName) => ["robots", org, tp, env] as const,
+
+  // assistants (OAuth for MCP): secrets (codes, tokens, client secrets) only ever appear here as SHA-256 hashes
+  /** A dynamically registered client (RFC 7591); metadata-document clients are fetched, never stored. */
+  oauthClient: (clientId: string) => ["oauth_client", clientId] as const,
+  /** An authorization request shown on the consent page, bound to the person who saw it (minutes). */
+  oauthPending: (id: string) => ["oauth_pending", id] as const,
+  oauthCode: (hash: string) => ["oauth_code", hash] as const,
+  oauthGrant: (grantId: string) => ["oauth_grant", grantId] as const,
+  /** When a grant was last used (ms): apart from the grant so requests never rewrite the grant itself. */
+  oauthGrantUsed: (grantId: string) => ["oauth_grant_used", grantId] as const,
+  oauthUserGrant: (user: string, grantId: string) => ["oauth_user_grant", user, grantId] as const,
+  oauthUserGrants: (user: string) => ["oauth_user_grant", user] as const,
+  oauthOrgGrant: (org: string, grantId: string) => ["oauth_org_grant", org, grantId] as const,
+  oauthOrgGrants: (org: string) => ["oauth_org_grant", org] as const,
+  oauthAccess: (hash: string) => ["oauth_access", hash] as const,
+  oauthRefresh: (hash: string) => ["oauth_refresh", hash] as const,
 };
