@@ -16,7 +16,7 @@ import {
   localDateOf,
   parseDate,
   startOfLocalDay,
-} from "./zoned.ts";
+} from "../time/dates.ts";
 
 export const PERIOD_NAMES = [
   "today",

@@ -3,7 +3,7 @@
  * page load, so within a session, ordered by device time then number, a 0 or a number lower than the
  * one before starts a new page load, and a jump of more than 1 means events were lost in between.
  * A batch lost whole (the common case) or split across batches shows no gap here: the read engine's
- * `dropped_events` metric (lib/query/drops.ts) counts gaps over all of a session's stored events, whatever
+ * `dropped_events` metric (lib/query/scan/drops.ts) counts gaps over all of a session's stored events, whatever
  * batch they came in; `gap_before` is kept with each event but nothing reads it.
  */
 export interface Sequenced {
@@ -15,7 +15,7 @@ export interface Sequenced {
 /**
  * Numbers lost between two consecutive events of a session in (device time, number) order: a jump past
  * prev + 1 lost the numbers in between; a repeat (a resend), a 0 or a lower number (a new page load) lost none.
- * The one rule for gaps: here per batch at arrival, and over whole sessions in lib/query/drops.ts.
+ * The one rule for gaps: here per batch at arrival, and over whole sessions in lib/query/scan/drops.ts.
  */
 export const missingBetween = (prev: number, n: number): number => (n > prev + 1 ? n - prev - 1 : 0);
 

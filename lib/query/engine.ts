@@ -3,13 +3,16 @@ import type { Deps } from "../deps.ts";
 import { listParts } from "../parts/store.ts";
 import { keys } from "../store/keys.ts";
 import type { StoredEvent } from "../store/records.ts";
-import { aggregateMany } from "./agg.ts";
-import type { Engine } from "./api.ts";
+import { aggregateMany } from "./aggregate/aggregate.ts";
+import { Source } from "./data/source.ts";
 import { hitsAggregate } from "./hits.ts";
-import { type Derived, makeCtx } from "./scan.ts";
-import { funnel, paths, propertyKeys, retention, sessions } from "./seq.ts";
-import { Source } from "./source.ts";
-import type { Scope } from "./types.ts";
+import { type Derived, makeCtx } from "./scan/ctx.ts";
+import { funnel } from "./sequence/funnel.ts";
+import { paths } from "./sequence/paths.ts";
+import { propertyKeys } from "./sequence/property_keys.ts";
+import { retention } from "./sequence/retention.ts";
+import { sessions } from "./sequence/sessions.ts";
+import type { Engine, Scope } from "./types.ts";
 import { unpackEvent } from "../store/event_codec.ts";
 
 export function createEngine(deps: Deps): Engine {

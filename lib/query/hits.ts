@@ -1,8 +1,9 @@
 /** Crawler-hit aggregates over columnar batches, with the effective verification outcome per row. */
 import type { NumCol, StrCol } from "../parts/columns.ts";
-import { matches, sortRows } from "./naive.ts";
-import type { HitBatch } from "./source.ts";
-import { bucketer } from "./time.ts";
+import { bucketer } from "../time/buckets.ts";
+import type { HitBatch } from "./data/source.ts";
+import { sortAndPage } from "./order.ts";
+import { matches } from "./scan/filters.ts";
 import type {
   HitAggregateOptions,
   HitAggregateResult,
@@ -185,12 +186,6 @@ export function hitsAggregate(
     return Object.fromEntries(opts.metrics.map((m) => [m, all[m]]));
   };
   const rows: Row<HitMetric>[] = [...groups.values()].map((g) => ({ key: g.key, metrics: values(g) }));
-  const by = opts.sort?.by ?? opts.metrics[0];
-  sortRows(rows, by, opts.sort?.desc ?? (by !== "key"));
-  const offset = opts.offset ?? 0;
-  return {
-    totals: values(total),
-    rows: rows.slice(offset, opts.limit === undefined ? undefined : offset + opts.limit),
-    total_rows: rows.length,
-  };
+  const page = sortAndPage(rows, opts);
+  return { totals: values(total), rows: page.rows, total_rows: page.total_rows };
 }

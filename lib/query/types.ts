@@ -1,8 +1,12 @@
 /**
- * The read engine's vocabulary: scopes, filters, fields, metrics and result shapes.
+ * The read engine's vocabulary: scopes, filters, fields, metrics, result shapes, and the questions an
+ * engine answers (`Engine`).
  * Tools build answers from these; see lib/query/README.md for examples.
  */
 import type { EnvName, Traffic } from "../store/records.ts";
+import type { Bucket } from "../time/buckets.ts";
+
+export type { Bucket };
 
 /** Fields of web events a filter or a breakdown can name. `prop:<name>` is an event property. */
 export type EventField =
@@ -64,8 +68,6 @@ export interface Filter<F extends string = EventField> {
   value: string | string[];
 }
 
-export type Bucket = "hour" | "day" | "week" | "month" | "hour_of_day" | "day_of_week";
-
 /** What a question is about. `from` inclusive, `to` exclusive, epoch ms. */
 export interface Scope {
   org: string;
@@ -87,7 +89,7 @@ export interface HitScope extends Omit<Scope, "traffic" | "filters"> {
 
 export type Metric =
   | "visitors"
-  /** distinct visitors with an engaged session among the row's sessions (lib/query/engaged.ts) */
+  /** distinct visitors with an engaged session among the row's sessions (lib/query/scan/engaged.ts) */
   | "engaged_visitors"
   | "sessions"
   | "pageviews"
@@ -105,7 +107,7 @@ export type Metric =
   | "conversion_rate"
   /**
    * events lost inside page loads of the row's sessions: gaps in `sequence_no` over each session's human
-   * events in scope, whatever batch they came in (lib/query/drops.ts)
+   * events in scope, whatever batch they came in (lib/query/scan/drops.ts)
    */
   | "dropped_events";
 
@@ -257,4 +259,29 @@ export interface Freshness {
   /** raw events not yet folded into parts (the tail queries also read) */
   raw_events: number;
   parts: number;
+}
+
+/** The questions the read engine answers (lib/query/engine.ts implements it; open one with api.ts). */
+export interface Engine {
+  /** Metrics over web events in scope, optionally broken down by fields and/or a time bucket. */
+  aggregate(scope: Scope, opts: AggregateOptions): Promise<AggregateResult>;
+  /** Several aggregates over one scope in one pass over the data (an overview asks for ~5). */
+  aggregateMany(scope: Scope, opts: AggregateOptions[]): Promise<AggregateResult[]>;
+  /** Metrics over crawler hits (placed at their corrected timestamp), verification outcome joined. */
+  hitsAggregate(scope: HitScope, opts: HitAggregateOptions): Promise<HitAggregateResult>;
+  /** Ordered per-session sequences, newest session first (`limit` keeps the newest). */
+  sessions(scope: Scope, opts?: SessionsOptions): Promise<SessionSeq[]>;
+  /** Conversion through ordered steps (2-8). */
+  funnel(scope: Scope, opts: FunnelOptions): Promise<FunnelResult>;
+  /** Where sessions go after (or came from before) an anchor page or event. */
+  paths(scope: Scope, opts: PathsOptions): Promise<PathsResult>;
+  /** Return of visitors by day, week or month, cohorts by first activity in scope. */
+  retention(scope: Scope, opts: RetentionOptions): Promise<RetentionResult>;
+  /** Property names seen on events in scope (optionally of one event type) with event and visitor counts. */
+  propertyKeys(
+    scope: Scope,
+    eventType?: string,
+  ): Promise<{ key: string; events: number; visitors: number }[]>;
+  /** How fresh the data of an environment is. */
+  freshness(org: string, env: Scope["env"]): Promise<Freshness>;
 }

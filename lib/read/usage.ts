@@ -6,7 +6,7 @@
 import { keys } from "../store/keys.ts";
 import type { AllowanceKind, Org } from "../store/records.ts";
 import type { PlanLimits } from "../tenancy/plans.ts";
-import { addMonths, formatDate, localDateOf } from "../answers/zoned.ts";
+import { addMonths, formatDate, localDateOf } from "../time/dates.ts";
 
 export const NEAR_ALLOWANCE = 0.8;
 

@@ -1,7 +1,7 @@
 /** Bodies of the admin API. */
 import { z } from "zod";
 import { ENV_NAMES, PLANS } from "../store/records.ts";
-import { isValidTimezone } from "../query/time.ts";
+import { isValidTimezone } from "../time/zone.ts";
 
 const domain = z.string().trim().toLowerCase().regex(
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,

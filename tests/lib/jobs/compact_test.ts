@@ -3,7 +3,7 @@ import { compact, type CompactStep } from "../../../lib/jobs/compact.ts";
 import { openEngine } from "../../../lib/query/api.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import type { HitAggregateOptions, HitScope } from "../../../lib/query/api.ts";
-import { naiveAggregate, naiveHitsAggregate } from "../../../lib/query/naive.ts";
+import { naiveAggregate, naiveHitsAggregate } from "../query/reference.ts";
 import { listParts, partColumns, type PartKind, readBlob } from "../../../lib/parts/store.ts";
 import { decodeBatch, inflate } from "../../../lib/parts/codec.ts";
 import { keys } from "../../../lib/store/keys.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { openEngine } from "../../../lib/query/api.ts";
 import type { Filter, HitAggregateOptions, HitField, HitScope } from "../../../lib/query/api.ts";
-import { naiveHitsAggregate } from "../../../lib/query/naive.ts";
+import { naiveHitsAggregate } from "./reference.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import type { StoredHit, Verification } from "../../../lib/store/records.ts";

@@ -1,5 +1,5 @@
 /**
- * The engine against the reference semantics (naive.ts, plain loops over the stored records): random
+ * The engine against the reference semantics (reference.ts, plain loops over the stored records): random
  * events, random questions, answered from the raw tail, after compaction into parts, and after late
  * arrivals landed in later parts. Always equal.
  */
@@ -7,13 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { openEngine } from "../../../lib/query/api.ts";
 import type { AggregateOptions, EventField, Filter, Scope } from "../../../lib/query/api.ts";
-import {
-  naiveAggregate,
-  naiveFunnel,
-  naivePaths,
-  naiveRetention,
-  naiveSessions,
-} from "../../../lib/query/naive.ts";
+import { naiveAggregate, naiveFunnel, naivePaths, naiveRetention, naiveSessions } from "./reference.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import { testDeps } from "../../helpers/deps.ts";

@@ -1,13 +1,17 @@
 /**
  * The reference semantics of every engine question, computed the plain way over stored records.
- * Slow and obvious on purpose: the columnar engine must give the same answers (see the property
- * tests), and the first engine version answered with it.
+ * Slow and obvious on purpose: the columnar engine (lib/query/) must give the same answers (see the
+ * property tests), and the first engine version answered with it. It shares with the engine only the
+ * definitions of a filter (`matches`), of row order (`sortRows`), of a value as a string, of an engaged
+ * session, of sequence gaps and of time buckets.
  */
-import type { StoredEvent, StoredHit, Verification } from "../store/records.ts";
-import { bucketer, bucketsBetween } from "./time.ts";
-import { isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
-import { gapsInBatch } from "../enrich/sequence.ts";
-import { catalogEntry } from "../crawl/classify.ts";
+import type { StoredEvent, StoredHit, Verification } from "../../../lib/store/records.ts";
+import { bucketer, bucketsBetween } from "../../../lib/time/buckets.ts";
+import { isEngagedSession, PASSIVE_EVENTS } from "../../../lib/query/scan/engaged.ts";
+import { matches } from "../../../lib/query/scan/filters.ts";
+import { crawlerCategory, valueString } from "../../../lib/query/data/values.ts";
+import { sortRows } from "../../../lib/query/order.ts";
+import { gapsInBatch } from "../../../lib/enrich/sequence.ts";
 import type {
   AggregateOptions,
   AggregateResult,
@@ -31,19 +35,7 @@ import type {
   SessionSeq,
   SessionsOptions,
   StepDef,
-} from "./types.ts";
-
-/** The catalog category of a crawler or agent token; "unknown" automation has none. */
-export const crawlerCategory = (token: string): string | null => catalogEntry(token)?.category ?? null;
-
-export const valueString = (v: unknown): string | null =>
-  v === null || v === undefined
-    ? null
-    : typeof v === "string"
-    ? v
-    : typeof v === "object"
-    ? JSON.stringify(v)
-    : String(v);
+} from "../../../lib/query/types.ts";
 
 export function fieldOf(e: StoredEvent, f: EventField): string | null {
   switch (f) {
@@ -94,19 +86,6 @@ export function fieldOf(e: StoredEvent, f: EventField): string | null {
     default:
       if (f.startsWith("prop:")) return valueString(e.properties[f.slice(5)]);
       return null; // session-level fields are resolved by the caller
-  }
-}
-
-export function matches(v: string | null, f: Filter<string>): boolean {
-  const vals = Array.isArray(f.value) ? f.value : [f.value];
-  switch (f.op) {
-    case "eq":
-    case "in":
-      return v !== null && vals.includes(v);
-    case "neq":
-      return v === null || !vals.includes(v);
-    case "contains":
-      return v !== null && vals.some((x) => v.toLowerCase().includes(x.toLowerCase()));
   }
 }
 
@@ -236,22 +215,6 @@ function metricsOf(
     dropped_events: infos.reduce((n, s) => n + s.dropped, 0),
   };
   return Object.fromEntries(metrics.map((m) => [m, all[m]]));
-}
-
-export function sortRows<M extends string>(rows: Row<M>[], by: M | "key", desc: boolean): Row<M>[] {
-  const keyStr = (r: Row<M>) => JSON.stringify(Object.values(r.key));
-  return rows.sort((a, b) => {
-    if (by !== "key") {
-      const x = a.metrics[by] ?? null, y = b.metrics[by] ?? null;
-      if (x !== y) {
-        if (x === null) return 1;
-        if (y === null) return -1;
-        return desc ? y - x : x - y;
-      }
-    }
-    const c = keyStr(a) < keyStr(b) ? -1 : keyStr(a) > keyStr(b) ? 1 : 0;
-    return by === "key" && desc ? -c : c;
-  });
 }
 
 export function naiveAggregate(all: StoredEvent[], scope: Scope, opts: AggregateOptions): AggregateResult {

@@ -1,99 +1,20 @@
 /**
- * Calendar arithmetic in an IANA timezone, DST-correct, with Intl only. Offsets are looked up once
- * per 15-minute slot (every real transition falls on such a boundary) and cached, so bucketing a
- * million events costs a million map lookups, not a million Intl calls.
+ * Time buckets of a trend in a timezone: their labels, the bucket of an instant, every bucket of a range.
+ * An hour that an autumn clock change repeats is two buckets, so a 25-hour day has 25 hours.
  */
-import type { Bucket } from "./types.ts";
+import { SLOT_MS, type Zone, zone } from "./zone.ts";
 
-const SLOT = 15 * 60_000;
-const zones = new Map<string, Zone>();
+export type Bucket = "hour" | "day" | "week" | "month" | "hour_of_day" | "day_of_week";
 
-export function isValidTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function zone(tz: string): Zone {
-  let z = zones.get(tz);
-  if (!z) {
-    z = new Zone(tz);
-    if (zones.size > 200) zones.clear();
-    zones.set(tz, z);
-  }
-  return z;
-}
-
+const HOUR = 3_600_000;
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
-
-export class Zone {
-  private fmt: Intl.DateTimeFormat;
-  private offsets = new Map<number, number>();
-  constructor(readonly tz: string) {
-    this.fmt = new Intl.DateTimeFormat("en-US", {
-      timeZone: tz,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-    });
-  }
-
-  private exact(at: number): number {
-    const p: Record<string, number> = {};
-    for (const part of this.fmt.formatToParts(new Date(at))) {
-      if (part.type !== "literal") p[part.type] = Number(part.value);
-    }
-    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - at;
-  }
-
-  /** Milliseconds to add to UTC to get local wall time at `ms`. */
-  offsetMs(ms: number): number {
-    const slot = Math.floor(ms / SLOT);
-    let off = this.offsets.get(slot);
-    if (off === undefined) {
-      // Ask Intl once per hour: when the hour's start and end agree, its four slots share the offset.
-      const h0 = Math.floor(slot / 4) * 4;
-      const a = this.exact(h0 * SLOT), b = this.exact((h0 + 4) * SLOT);
-      if (this.offsets.size > 50_000) this.offsets.clear();
-      for (let k = 0; k < 4; k++) {
-        this.offsets.set(h0 + k, a === b || k === 0 ? a : this.exact((h0 + k) * SLOT));
-      }
-      off = this.offsets.get(slot)!;
-    }
-    return off;
-  }
-
-  /** Local wall time as a UTC-based ms number (read its fields with getUTC*). */
-  wall(ms: number): number {
-    return ms + this.offsetMs(ms);
-  }
-
-  /** The first instant whose local wall time is at or after the given wall time. */
-  fromWall(wallMs: number): number {
-    let guess = wallMs - this.offsetMs(wallMs);
-    for (let i = 0; i < 3; i++) {
-      const next = wallMs - this.offsetMs(guess);
-      if (next === guess) break;
-      guess = next;
-    }
-    // In a spring-forward gap no instant has this wall time: move to the first one after it.
-    if (this.wall(guess) < wallMs) guess += wallMs - this.wall(guess);
-    return guess;
-  }
-}
 
 /** Wall time (as UTC ms) at which the bucket holding `wall` starts. Not for hour_of_day/day_of_week. */
 function bucketWallStart(wall: number, bucket: Bucket): number {
   const d = new Date(wall);
   switch (bucket) {
     case "hour":
-      return Math.floor(wall / 3_600_000) * 3_600_000;
+      return Math.floor(wall / HOUR) * HOUR;
     case "day":
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
     case "week": {
@@ -115,8 +36,6 @@ function labelOfWall(wallStart: number, bucket: Bucket): string {
   return ymd;
 }
 
-const HOUR = 3_600_000;
-
 /** "+02:00" for an offset in milliseconds. */
 function offsetLabel(offsetMs: number): string {
   const minutes = Math.round(offsetMs / 60_000), a = Math.abs(minutes);
@@ -127,7 +46,7 @@ function offsetLabel(offsetMs: number): string {
  * The bucket of an instant: "2026-11-20T13:00" (hour), "2026-11-20" (day), the Monday "2026-11-16"
  * (week), "2026-11" (month), 0-23 (hour_of_day), 1-7 with Monday = 1 (day_of_week). An hour that an
  * autumn clock change repeats is two buckets, labelled with their UTC offsets ("2026-10-25T02:00+02:00",
- * then "2026-10-25T02:00+01:00"), so a 25-hour day has 25 hours.
+ * then "2026-10-25T02:00+01:00").
  */
 export function bucketOf(ms: number, bucket: Bucket, z: Zone): string | number {
   const wall = z.wall(ms);
@@ -141,15 +60,15 @@ export function bucketOf(ms: number, bucket: Bucket, z: Zone): string | number {
   return repeated ? label + offsetLabel(wall - ms) : label;
 }
 
-/** A fast bucketer for many instants: caches per local hour. */
+/** A fast bucketer for many instants: caches per 15-minute slot. */
 export function bucketer(bucket: Bucket, tz: string): (ms: number) => string | number {
   const z = zone(tz);
   const cache = new Map<number, string | number>();
   return (ms: number) => {
-    const slot = Math.floor(ms / SLOT);
+    const slot = Math.floor(ms / SLOT_MS);
     let v = cache.get(slot);
     if (v === undefined) {
-      v = bucketOf(slot * SLOT, bucket, z);
+      v = bucketOf(slot * SLOT_MS, bucket, z);
       cache.set(slot, v);
     }
     return v;
@@ -186,9 +105,4 @@ export function bucketsBetween(
     else wall = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
   }
   return out;
-}
-
-/** The instant a local calendar day starts, e.g. startOfLocalDay(2026, 11, 20, "Europe/Berlin"). */
-export function startOfLocalDay(year: number, month: number, day: number, tz: string): number {
-  return zone(tz).fromWall(Date.UTC(year, month - 1, day));
 }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { bucketOf, bucketsBetween, startOfLocalDay, zone } from "../../../lib/query/time.ts";
+import { bucketOf, bucketsBetween } from "../../../lib/time/buckets.ts";
+import { startOfLocalDay } from "../../../lib/time/dates.ts";
+import { zone } from "../../../lib/time/zone.ts";
 
 Deno.test("time: local wall time equals Intl's at every instant of a year, in zones with odd offsets and DST", () => {
   for (
@@ -40,16 +42,16 @@ Deno.test("time: local wall time equals Intl's at every instant of a year, in zo
 Deno.test("time: day buckets follow DST (23- and 25-hour days) in the organization's timezone", () => {
   const tz = "Europe/Berlin";
   const days = bucketsBetween(
-    startOfLocalDay(2026, 10, 24, tz),
-    startOfLocalDay(2026, 10, 27, tz),
+    startOfLocalDay({ y: 2026, m: 10, d: 24 }, tz),
+    startOfLocalDay({ y: 2026, m: 10, d: 27 }, tz),
     "day",
     tz,
   );
   assert.deepEqual(days.map((d) => d.label), ["2026-10-24", "2026-10-25", "2026-10-26"]);
   assert.equal(days[2].start - days[1].start, 25 * 3_600_000); // clocks go back on the 25th
   const spring = bucketsBetween(
-    startOfLocalDay(2026, 3, 29, tz),
-    startOfLocalDay(2026, 3, 30, tz),
+    startOfLocalDay({ y: 2026, m: 3, d: 29 }, tz),
+    startOfLocalDay({ y: 2026, m: 3, d: 30 }, tz),
     "hour",
     tz,
   );
@@ -59,8 +61,8 @@ Deno.test("time: day buckets follow DST (23- and 25-hour days) in the organizati
   assert.equal(bucketOf(Date.parse("2026-10-25T01:30:00Z"), "hour", zone(tz)), "2026-10-25T02:00+01:00");
   assert.equal(bucketOf(Date.parse("2026-10-25T02:30:00Z"), "hour", zone(tz)), "2026-10-25T03:00");
   const autumn = bucketsBetween(
-    startOfLocalDay(2026, 10, 25, tz),
-    startOfLocalDay(2026, 10, 26, tz),
+    startOfLocalDay({ y: 2026, m: 10, d: 25 }, tz),
+    startOfLocalDay({ y: 2026, m: 10, d: 26 }, tz),
     "hour",
     tz,
   );

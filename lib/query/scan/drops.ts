@@ -4,9 +4,10 @@
  * as sequence.ts orders them (device time, then number): a jump from n to m > n + 1 lost m - n - 1
  * events; a 0 or a lower number starts a new page load, a repeat is a resend. Human rows only.
  */
-import { missingBetween } from "../enrich/sequence.ts";
-import { eventView } from "./prepared.ts";
-import { type Ctx, type Derived, visitorOrder } from "./scan.ts";
+import { missingBetween } from "../../enrich/sequence.ts";
+import { eventView } from "../data/views.ts";
+import type { Ctx, Derived } from "./ctx.ts";
+import { visitorOrder } from "./visitor_order.ts";
 
 /** Dropped events of one session from its rows' device times and numbers, in any order. */
 export function sessionGaps(dt: number[], seq: number[]): number {

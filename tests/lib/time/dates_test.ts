@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { localDateOf, startOfLocalDay, zonedParts } from "../../../lib/answers/zoned.ts";
+import { localDateOf, startOfLocalDay } from "../../../lib/time/dates.ts";
+import { zonedParts } from "../../../lib/time/zone.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -4,12 +4,12 @@
  * between, the read is repeated, so a row is never missed nor counted twice. Raw keys of a part that is
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
-import type { Deps } from "../deps.ts";
-import { LruCache } from "../parts/cache.ts";
-import { COLD_COLUMNS, columnRange, decodeBatch } from "../parts/codec.ts";
-import type { Batch, StrCol } from "../parts/columns.ts";
-import { buildEventBatch } from "../parts/event_batch.ts";
-import { buildHitBatch } from "../parts/hit_batch.ts";
+import type { Deps } from "../../deps.ts";
+import { LruCache } from "../../parts/cache.ts";
+import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
+import type { Batch, StrCol } from "../../parts/columns.ts";
+import { buildEventBatch } from "../../parts/event_batch.ts";
+import { buildHitBatch } from "../../parts/hit_batch.ts";
 import {
   listParts,
   partColumns,
@@ -17,12 +17,13 @@ import {
   type PartKind,
   type PartMeta,
   readRange,
-} from "../parts/store.ts";
-import { keys } from "../store/keys.ts";
-import type { EnvName, StoredEvent, StoredHit, Verification } from "../store/records.ts";
-import { verificationOutcomes } from "../parts/build.ts";
-import { type EvBatch, Interner, prepareEvents } from "./prepared.ts";
-import { unpackEvent } from "../store/event_codec.ts";
+} from "../../parts/store.ts";
+import { keys } from "../../store/keys.ts";
+import type { EnvName, StoredEvent, StoredHit, Verification } from "../../store/records.ts";
+import { verificationOutcomes } from "../../parts/build.ts";
+import { type EvBatch, prepareEvents } from "./batch.ts";
+import { Interner } from "./intern.ts";
+import { unpackEvent } from "../../store/event_codec.ts";
 
 export interface HitBatch {
   b: Batch;

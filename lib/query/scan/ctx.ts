@@ -1,0 +1,110 @@
+/**
+ * One question's view of its batches: which rows are in scope (time range, touchpoint, traffic), and the
+ * shapes of what questions over the same parts share (visitor order, session facts), kept in `Derived`.
+ */
+import type { EvBatch } from "../data/batch.ts";
+import { eventView, type View } from "../data/views.ts";
+import type { Scope } from "../types.ts";
+
+export interface Ctx {
+  batches: EvBatch[];
+  scope: Scope;
+  nVis: number;
+  nSes: number;
+  inScope: Uint8Array[];
+  /** event type bits per batch and code: 1 pageview, 2 pageleave, 4 autocapture */
+  etBits: Uint8Array[];
+  human: Uint8Array[]; // per batch and traffic code
+  sess?: SessionFacts;
+  order?: VisitorOrder;
+  /**
+   * derived data kept across questions over the same parts (see engine.ts); with `tail`, the last batch is
+   * the raw tail (new each question): the memo covers the batches before it and the tail is merged in
+   */
+  memo?: Derived;
+  tail?: boolean;
+  /** what the rows in scope depend on (time range, touchpoint, traffic): session facts are per scope key */
+  scopeKey: string;
+}
+
+/** What questions over one set of batches can share: the visitor order, session facts per scope. */
+export interface Derived {
+  batches: EvBatch[];
+  nVis: number;
+  nSes: number;
+  order?: VisitorOrder;
+  facts: Map<string, SessionFacts>;
+  /** row groups of bucketed / several-field breakdowns (aggregate/groups.ts), by question */
+  groups: Map<string, unknown>;
+  /** per-run arrays in visitor order (aggregate/per_run.ts: run figures, states per scope, field values), by name */
+  perRun: Map<string, Int32Array | Uint32Array | Uint8Array>;
+  /** sessions with a run in these batches (a raw-tail session also here is split) */
+  sessions?: Uint8Array;
+}
+
+export interface SessionFacts {
+  pv: Int32Array;
+  first: Float64Array;
+  last: Float64Array;
+  entryB: Int32Array;
+  entryR: Int32Array;
+  exitB: Int32Array;
+  exitR: Int32Array;
+  /** 1: the session had an interaction in scope (an event that is not passive, see engaged.ts) */
+  act: Uint8Array;
+}
+
+export interface VisitorOrder {
+  /** session runs, visitor by visitor: run p is run rk[p] of batch rb[p] */
+  rb: Int32Array;
+  rk: Int32Array;
+  /** sessions with runs in more than one batch (their rows are not contiguous in this order) */
+  split: Uint8Array;
+  /** with a raw tail merged in: run p is run from[p] of the parts' order, or tail run -from[p] - 1 */
+  from?: Int32Array;
+}
+
+/** A mask over a view's codes: 1 where the value is kept. */
+export function codeMask(v: View, keep: (s: string | null) => boolean): Uint8Array {
+  return Uint8Array.from(v.values, (s) => (keep(s) ? 1 : 0));
+}
+
+function scopeMask(
+  t: Float64Array,
+  from: number,
+  to: number,
+  tp: ArrayLike<number>,
+  tpOk: Uint8Array,
+  tr: ArrayLike<number>,
+  trOk: Uint8Array,
+): Uint8Array {
+  const m = new Uint8Array(t.length);
+  for (let i = 0; i < t.length; i++) m[i] = t[i] >= from && t[i] < to && tpOk[tp[i]] && trOk[tr[i]] ? 1 : 0;
+  return m;
+}
+
+export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: number): Ctx {
+  const traffic = new Set<string | null>(scope.traffic ?? ["human"]);
+  const inScope: Uint8Array[] = [], etBits: Uint8Array[] = [], human: Uint8Array[] = [];
+  const scopeKey = `${scope.from}|${scope.to}|${scope.touchpoint ?? ""}|${[...traffic].join(",")}`;
+  for (const e of batches) {
+    const tp = eventView(e, "touchpoint"), tr = eventView(e, "traffic"), et = eventView(e, "event_type");
+    human.push(codeMask(tr, (s) => s === "human"));
+    etBits.push(
+      Uint8Array.from(
+        et.values,
+        (s) => (s === "$pageview" ? 1 : s === "$pageleave" ? 2 : s === "$autocapture" ? 4 : 0),
+      ),
+    );
+    let m = e.scopeMasks.get(scopeKey);
+    if (!m) {
+      const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
+      const trOk = codeMask(tr, (s) => traffic.has(s));
+      m = scopeMask(e.t, scope.from, scope.to, tp.codes, tpOk, tr.codes, trOk);
+      if (e.scopeMasks.size >= 8) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
+      e.scopeMasks.set(scopeKey, m);
+    }
+    inScope.push(m);
+  }
+  return { batches, scope, nVis, nSes, inScope, etBits, human, scopeKey };
+}
