@@ -3,7 +3,7 @@ import { bucketOf, bucketsBetween } from "../../../lib/time/buckets.ts";
 import { startOfLocalDay } from "../../../lib/time/dates.ts";
 import { zone } from "../../../lib/time/zone.ts";
 
-Deno.test("time: local wall time equals Intl's at every instant of a year, in zones with odd offsets and DST", () => {
+Deno.test("buckets: local wall time equals Intl's at every instant of a year, in zones with odd offsets and DST", () => {
   for (
     const tz of [
       "Europe/Berlin",
@@ -39,7 +39,7 @@ Deno.test("time: local wall time equals Intl's at every instant of a year, in zo
   }
 });
 
-Deno.test("time: day buckets follow DST (23- and 25-hour days) in the organization's timezone", () => {
+Deno.test("buckets: day buckets follow DST (23- and 25-hour days) in the organization's timezone", () => {
   const tz = "Europe/Berlin";
   const days = bucketsBetween(
     startOfLocalDay({ y: 2026, m: 10, d: 24 }, tz),

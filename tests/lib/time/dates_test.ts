@@ -4,7 +4,7 @@ import { zonedParts } from "../../../lib/time/zone.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-Deno.test("zoned: a day whose midnight DST skips starts at the first instant of that date, not the day before", () => {
+Deno.test("dates: a day whose midnight DST skips starts at the first instant of that date, not the day before", () => {
   // Santiago springs forward at 2026-09-06 00:00 (UTC-4) to 01:00 (UTC-3).
   const santiago = startOfLocalDay({ y: 2026, m: 9, d: 6 }, "America/Santiago");
   assert.deepEqual(localDateOf(santiago, "America/Santiago"), { y: 2026, m: 9, d: 6 });
@@ -17,7 +17,7 @@ Deno.test("zoned: a day whose midnight DST skips starts at the first instant of 
   assert.deepEqual(localDateOf(havana - 1000, "America/Havana"), { y: 2026, m: 3, d: 7 });
 });
 
-Deno.test("zoned: ordinary and DST days still start at local midnight", () => {
+Deno.test("dates: ordinary and DST days still start at local midnight", () => {
   assert.equal(iso(startOfLocalDay({ y: 2026, m: 3, d: 29 }, "Europe/Berlin")), "2026-03-28T23:00:00.000Z");
   assert.equal(iso(startOfLocalDay({ y: 2026, m: 10, d: 25 }, "Europe/Berlin")), "2026-10-24T22:00:00.000Z");
   assert.equal(iso(startOfLocalDay({ y: 2026, m: 9, d: 7 }, "America/Santiago")), "2026-09-07T03:00:00.000Z");
