@@ -4,7 +4,7 @@ import { listParts } from "../parts/store.ts";
 import { keys } from "../store/keys.ts";
 import type { StoredEvent } from "../store/records.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
-import { Source } from "./data/source.ts";
+import { Source } from "./columns/source.ts";
 import { hitsAggregate } from "./hits.ts";
 import { type Derived, makeCtx } from "./scan/ctx.ts";
 import { funnel } from "./sequence/funnel.ts";

@@ -1,7 +1,7 @@
 /** Crawler-hit aggregates over columnar batches, with the effective verification outcome per row. */
 import type { NumCol, StrCol } from "../parts/columns.ts";
 import { bucketer } from "../time/buckets.ts";
-import type { HitBatch } from "./data/source.ts";
+import type { HitBatch } from "./columns/source.ts";
 import { sortAndPage } from "./order.ts";
 import { matches } from "./scan/filters.ts";
 import type {

@@ -3,8 +3,8 @@
  * order. Session figures count once per group and session ("last session counted in this group"; the few
  * sessions split across batches through a set).
  */
-import { AUTO, HUMAN, LEAVE, PV, RAGE } from "../data/batch.ts";
-import { NO_ROWS } from "../data/runs.ts";
+import { AUTO, HUMAN, LEAVE, PV, RAGE } from "../columns/batch.ts";
+import { NO_ROWS } from "../columns/runs.ts";
 import type { Accumulators } from "./accumulators.ts";
 import type { Pass } from "./pass.ts";
 

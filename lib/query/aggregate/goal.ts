@@ -1,5 +1,5 @@
 /** Conversion goals: which visitors have a goal event in scope. */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { compileFilters } from "../scan/filters.ts";
 import type { AggregateOptions } from "../types.ts";

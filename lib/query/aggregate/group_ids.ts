@@ -4,8 +4,8 @@
  */
 import { bucketer, bucketsBetween } from "../../time/buckets.ts";
 import { SLOT_MS as SLOT } from "../../time/zone.ts";
-import type { EvBatch } from "../data/batch.ts";
-import { fullRuns, NO_ROWS } from "../data/runs.ts";
+import type { EvBatch } from "../columns/batch.ts";
+import { fullRuns, NO_ROWS } from "../columns/runs.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import type { AggregateOptions } from "../types.ts";
 

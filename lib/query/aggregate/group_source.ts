@@ -1,5 +1,5 @@
 /** What a group-by hands the passes: a group number for every matching row, and each group's key. */
-import type { EvBatch } from "../data/batch.ts";
+import type { EvBatch } from "../columns/batch.ts";
 import type { KeyValue } from "../types.ts";
 
 /** Where each matching row's group comes from: gids[b][i] for batch b, row i (rows with masks[b][i] set). */

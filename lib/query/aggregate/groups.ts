@@ -4,7 +4,7 @@
  * breakdown by at most one field: value * buckets + bucket, kept with each batch (stable). Anything else:
  * groups numbered as they appear, kept across the questions over one period (kept).
  */
-import { fieldIds, keepIds } from "../data/row_ids.ts";
+import { fieldIds, keepIds } from "../columns/row_ids.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { sessionPage } from "../scan/session_facts.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";

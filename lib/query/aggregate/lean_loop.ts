@@ -1,6 +1,6 @@
 /** The lean loop: questions that count only events, pageviews, visitors and conversions. */
-import { HUMAN, PV } from "../data/batch.ts";
-import { ALL_ROWS, NO_ROWS } from "../data/runs.ts";
+import { HUMAN, PV } from "../columns/batch.ts";
+import { ALL_ROWS, NO_ROWS } from "../columns/runs.ts";
 import type { Accumulators } from "./accumulators.ts";
 import type { Pass } from "./pass.ts";
 

@@ -2,7 +2,7 @@
  * What the aggregate passes share: the session runs in visitor order with their figures and states under
  * the question's masks, and the per-session facts of the scope (empty arrays when no question needs them).
  */
-import type { EvBatch } from "../data/batch.ts";
+import type { EvBatch } from "../columns/batch.ts";
 import type { Ctx, SessionFacts } from "../scan/ctx.ts";
 import { engagedSessions } from "../scan/session_facts.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
@@ -14,7 +14,7 @@ export interface Pass {
   /** session runs in visitor order: run rk[p] of batch rb[p] */
   rb: Int32Array;
   rk: Int32Array;
-  /** the same runs' figures and states (data/runs.ts: all, some or no rows match) in that order */
+  /** the same runs' figures and states (columns/runs.ts: all, some or no rows match) in that order */
   runs: RunColumns;
   states: Uint8Array;
   /** sessions with runs in more than one batch */

@@ -3,9 +3,9 @@
  * run): contiguous, so the passes read them front to back. Over the parts they are kept across questions;
  * a raw tail's runs are placed by the order's `from` map.
  */
-import type { EvBatch } from "../data/batch.ts";
-import { fullRuns } from "../data/runs.ts";
-import { runValue } from "../data/row_ids.ts";
+import type { EvBatch } from "../columns/batch.ts";
+import { fullRuns } from "../columns/runs.ts";
+import { runValue } from "../columns/row_ids.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import type { EventField } from "../types.ts";

@@ -2,8 +2,8 @@
  * The totals loop: a question without breakdown (one group) counts into local counters instead of
  * per-group arrays, adding a run whose rows all match from its precomputed figures.
  */
-import { AUTO, HUMAN, LEAVE, PV, RAGE } from "../data/batch.ts";
-import { ALL_ROWS, NO_ROWS, runSums } from "../data/runs.ts";
+import { AUTO, HUMAN, LEAVE, PV, RAGE } from "../columns/batch.ts";
+import { ALL_ROWS, NO_ROWS, runSums } from "../columns/runs.ts";
 import type { Accumulators } from "./accumulators.ts";
 import type { Pass } from "./pass.ts";
 

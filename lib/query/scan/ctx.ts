@@ -2,8 +2,8 @@
  * One question's view of its batches: which rows are in scope (time range, touchpoint, traffic), and the
  * shapes of what questions over the same parts share (visitor order, session facts), kept in `Derived`.
  */
-import type { EvBatch } from "../data/batch.ts";
-import { eventView, type View } from "../data/views.ts";
+import type { EvBatch } from "../columns/batch.ts";
+import { eventView, type View } from "../columns/views.ts";
 import type { Scope } from "../types.ts";
 
 export interface Ctx {

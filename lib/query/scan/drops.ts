@@ -5,7 +5,7 @@
  * events; a 0 or a lower number starts a new page load, a repeat is a resend. Human rows only.
  */
 import { missingBetween } from "../../enrich/sequence.ts";
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx, Derived } from "./ctx.ts";
 import { visitorOrder } from "./visitor_order.ts";
 

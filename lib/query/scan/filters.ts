@@ -2,7 +2,7 @@
  * Filters: what a condition means for one value (`matches`, the one rule everything uses), a compiled row
  * predicate per batch, and the masks of rows in scope that pass all filters.
  */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Filter } from "../types.ts";
 import { codeMask, type Ctx } from "./ctx.ts";
 import { sessionPage } from "./session_facts.ts";

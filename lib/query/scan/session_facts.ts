@@ -2,8 +2,8 @@
  * Per-session facts of a scope: pageviews, first and last time, entry and exit pageview, interaction; and
  * from them, which sessions are engaged. Those of the parts are kept; a raw tail is added to a copy.
  */
-import type { EvBatch } from "../data/batch.ts";
-import { eventView } from "../data/views.ts";
+import type { EvBatch } from "../columns/batch.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx, SessionFacts } from "./ctx.ts";
 import { isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
 

@@ -3,7 +3,7 @@
  * this group" makes distinct counts exact without hash sets. The parts' order is kept; a raw tail is
  * merged in per question.
  */
-import type { EvBatch } from "../data/batch.ts";
+import type { EvBatch } from "../columns/batch.ts";
 import type { Ctx, VisitorOrder } from "./ctx.ts";
 
 /**

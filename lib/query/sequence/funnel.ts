@@ -2,7 +2,7 @@
  * Funnels: units (visitors, or sessions) that reached each step in order, optionally within a window from
  * step 1; the best start counts.
  */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import type { FunnelOptions, FunnelResult } from "../types.ts";

@@ -2,7 +2,7 @@
  * Paths: where sessions went after (or came from before) an anchor step; consecutive views of one page are
  * one step, "(end)" ends the visit.
  */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import type { PathsOptions, PathsResult } from "../types.ts";
 import { forEachSession, type Ref, str } from "./rows.ts";

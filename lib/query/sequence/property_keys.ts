@@ -1,5 +1,5 @@
 /** Property names seen on events in scope, with event and (human) visitor counts. */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { matchMasks } from "../scan/filters.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";

@@ -1,7 +1,7 @@
 /** Retention: cohorts by a visitor's first active period in scope, and who was active again later. */
 import { bucketer, bucketsBetween } from "../../time/buckets.ts";
-import type { EvBatch } from "../data/batch.ts";
-import { eventView } from "../data/views.ts";
+import type { EvBatch } from "../columns/batch.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { matchMasks } from "../scan/filters.ts";
 import type { RetentionOptions, RetentionResult } from "../types.ts";

@@ -1,5 +1,5 @@
 /** Sessions as ordered row references: the walk every sequence question starts from. */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 

@@ -1,5 +1,5 @@
 /** Funnel and path steps: which rows in scope match each step (an event type and its conditions). */
-import { eventView } from "../data/views.ts";
+import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { compileFilters } from "../scan/filters.ts";
 import type { StepDef } from "../types.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { numbersOfJsonDict } from "../../../lib/query/data/json_numbers.ts";
+import { numbersOfJsonDict } from "../../../lib/query/columns/json_numbers.ts";
 
 const reference = (dict: string[]) => {
   const out = [NaN];

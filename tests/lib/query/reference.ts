@@ -9,7 +9,7 @@ import type { StoredEvent, StoredHit, Verification } from "../../../lib/store/re
 import { bucketer, bucketsBetween } from "../../../lib/time/buckets.ts";
 import { isEngagedSession, PASSIVE_EVENTS } from "../../../lib/query/scan/engaged.ts";
 import { matches } from "../../../lib/query/scan/filters.ts";
-import { crawlerCategory, valueString } from "../../../lib/query/data/values.ts";
+import { crawlerCategory, valueString } from "../../../lib/query/columns/values.ts";
 import { sortRows } from "../../../lib/query/order.ts";
 import { gapsInBatch } from "../../../lib/enrich/sequence.ts";
 import type {

@@ -1,6 +1,6 @@
 /** A read over parts that keep changing is repeated until it sees one list, and fails rather than guess. */
 import assert from "node:assert/strict";
-import { Source } from "../../../lib/query/data/source.ts";
+import { Source } from "../../../lib/query/columns/source.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { testDeps } from "../../helpers/deps.ts";
 import { compact } from "../../../lib/jobs/compact.ts";

@@ -7,7 +7,6 @@ import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import type { Interner } from "./intern.ts";
 import { eventView, numericProp, type View, type Viewable } from "./views.ts";
 
-
 export interface EvBatch extends Viewable {
   b: Batch;
   n: number;
