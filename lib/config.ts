@@ -38,6 +38,8 @@ export interface Config {
    * address, as a test serves it. Never set in production: it lets the service fetch from its own host.
    */
   oauthAllowLoopbackClients: boolean;
+  /** AES-256 key (base64 of 32 bytes) sealing store API credentials at rest; "" refuses to store them. */
+  credentialsKey: string;
   dev: boolean;
 }
 
@@ -57,6 +59,7 @@ export const defaultConfig: Config = {
   plans: {},
   publicUrl: null,
   oauthAllowLoopbackClients: false,
+  credentialsKey: "",
   dev: false,
 };
 
@@ -120,6 +123,18 @@ function publicUrl(raw: string | undefined): string | null {
   return u.origin;
 }
 
+function credentialsKey(raw: string | undefined): string {
+  if (!raw) return "";
+  let n = -1;
+  try {
+    n = atob(raw).length;
+  } catch { /* not base64 */ }
+  if (n !== 32) {
+    throw new ConfigError("CREDENTIALS_KEY must be 32 random bytes in base64 (openssl rand -base64 32)");
+  }
+  return raw;
+}
+
 const geoPath = (v: string | undefined) => (v === "off" ? null : v || undefined);
 
 /** Builds a Config from environment variables; bad values stop the start with a message naming the variable. */
@@ -155,6 +170,7 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     plans: planLimits(env.PLAN_LIMITS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",
+    credentialsKey: credentialsKey(env.CREDENTIALS_KEY),
   };
 }
 

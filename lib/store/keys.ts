@@ -68,6 +68,27 @@ export const keys = {
   partDir: (partId: string) => ["part_dir", partId] as const,
   compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
 
+  // app-review feedback (lib/feedback): apps, their store listings, credentials, fetch status, reviews
+  feedbackApp: (org: string, app: string) => ["fb_app", org, app] as const,
+  feedbackApps: (org: string) => ["fb_app", org] as const,
+  feedbackAppsAll: () => ["fb_app"] as const,
+  /** (store, store id) → app id: one app per store listing in an organization */
+  feedbackAppByStoreId: (org: string, store: string, storeId: string) =>
+    ["fb_app_store", org, store, storeId] as const,
+  feedbackListing: (org: string, app: string) => ["fb_listing", org, app] as const,
+  /** store API credentials, AES-GCM encrypted */
+  feedbackCredential: (org: string, app: string) => ["fb_cred", org, app] as const,
+  feedbackStatus: (org: string, app: string) => ["fb_status", org, app] as const,
+  /** one review, idempotent on (store, review id): the app stands for its store and store id */
+  feedbackReview: (org: string, app: string, reviewId: string) => ["fb_review", org, app, reviewId] as const,
+  feedbackReviews: (org: string, app: string) => ["fb_review", org, app] as const,
+  /** bumped in the commit of every review write, so per-instance caches know when to reload */
+  feedbackStamp: (org: string, app: string) => ["fb_stamp", org, app] as const,
+  feedbackLease: (org: string, app: string) => ["fb_lease", org, app] as const,
+  /** an organization's verified domains (the people module writes them; ownership reads them) */
+  verifiedDomain: (org: string, domain: string) => ["vdomain", org, domain] as const,
+  verifiedDomains: (org: string) => ["vdomain", org] as const,
+
   // read side
   robots: (org: string, tp: string, env: EnvName) => ["robots", org, tp, env] as const,
 

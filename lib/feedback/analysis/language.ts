@@ -1,0 +1,27 @@
+/**
+ * The language of a review. tinyld (in-process, no model download) guesses from letters; short English
+ * texts ("great app!") are often guessed wrong, so a text mostly made of common English words is English.
+ */
+import { detect } from "tinyld";
+import { STOPWORDS, words } from "./tokens.ts";
+
+/** Languages the sentiment, intent and theme models cover. */
+export const ANALYSED_LANGUAGES: ReadonlySet<string> = new Set(["en"]);
+
+const COMMON_EN = new Set([
+  ...STOPWORDS,
+  ..."app great good love nice best awesome game easy works work useful bad worst please fix update thanks"
+    .split(" "),
+]);
+
+export function detectLanguage(text: string, given: string | null): string | null {
+  const ws = words(text);
+  if (ws.length > 0) {
+    const english = ws.filter((w) => COMMON_EN.has(w)).length / ws.length;
+    if (english >= 0.5 && ws.length <= 12) return "en";
+  }
+  const guess = detect(text);
+  if (guess) return guess;
+  if (given) return given.slice(0, 2).toLowerCase();
+  return null;
+}

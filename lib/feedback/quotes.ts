@@ -1,0 +1,18 @@
+/**
+ * Short quotes from reviews, for own apps only (answer rule 3): the sentence that names the theme, cut to
+ * QUOTE_CHARS, with emails and phone numbers masked (rule 4). Never the author.
+ */
+import { maskText } from "../answers/privacy.ts";
+import type { StoredReview } from "./types.ts";
+import { lemma, words } from "./analysis/tokens.ts";
+
+export const QUOTE_CHARS = 160;
+
+export function shortQuote(r: StoredReview, hint: Set<string> | null = null): string {
+  const full = [r.title, r.text].filter(Boolean).join(". ");
+  const sentences = full.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  const pick = (hint && sentences.find((s) => words(s).some((w) => hint.has(lemma(w))))) ?? sentences[0] ??
+    "";
+  const cut = pick.length > QUOTE_CHARS ? pick.slice(0, QUOTE_CHARS - 1).replace(/\s+\S*$/, "") + "…" : pick;
+  return maskText(cut);
+}

@@ -1,0 +1,41 @@
+/**
+ * Reviews of an app, held in memory per instance so answers over 100,000 reviews take milliseconds. Each
+ * read checks the app's stamp (one KV read): any write bumps it, so a cached copy is never stale across
+ * instances. At most MAX_CACHED reviews are kept; the least recently used app goes first.
+ */
+import type { Deps } from "../deps.ts";
+import type { StoredReview } from "./types.ts";
+import { listReviews, stampOf } from "./store.ts";
+
+const MAX_CACHED = 400_000;
+
+interface Entry {
+  stamp: bigint;
+  reviews: StoredReview[];
+}
+
+const caches = new WeakMap<Deps, Map<string, Entry>>();
+
+export async function cachedReviews(deps: Deps, org: string, app: string): Promise<StoredReview[]> {
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, cache = new Map());
+  const id = `${org}/${app}`;
+  const stamp = await stampOf(deps.kv, org, app);
+  const hit = cache.get(id);
+  if (hit && hit.stamp === stamp) {
+    cache.delete(id);
+    cache.set(id, hit); // most recently used last
+    return hit.reviews;
+  }
+  const reviews = await listReviews(deps.kv, org, app);
+  cache.delete(id);
+  cache.set(id, { stamp, reviews });
+  let total = 0;
+  for (const e of cache.values()) total += e.reviews.length;
+  for (const [k, e] of cache) {
+    if (total <= MAX_CACHED || k === id) break;
+    cache.delete(k);
+    total -= e.reviews.length;
+  }
+  return reviews;
+}
