@@ -9,10 +9,10 @@ import { lemma, normalizeText, words } from "./tokens.ts";
 const seq = (phrases: string[]) => phrases.map((p) => p.split(" ").map(lemma));
 
 const PRICE_WORDS = new Set(
-  "price pricing expensive overpriced cost costs pay paid paying money subscription subscriptions subscribe " +
+  ("price pricing expensive overpriced cost costs pay paid paying money subscription subscriptions subscribe " +
     "refund refunds charge charged charges fee fees premium purchase purchased purchases cheaper cheap " +
-    "dollar dollars euro euros bucks ripoff pricey billing billed trial"
-      .split(" ").map(lemma),
+    "dollar dollars euro euros bucks ripoff pricey billing billed trial")
+    .split(" ").map(lemma),
 );
 const PRICE_PHRASES = seq([
   "rip off",
@@ -24,10 +24,10 @@ const PRICE_PHRASES = seq([
 ]);
 
 const BUG_WORDS = new Set(
-  "crash crashes crashed crashing crashy bug bugs buggy glitch glitches glitchy error errors freeze freezes " +
+  ("crash crashes crashed crashing crashy bug bugs buggy glitch glitches glitchy error errors freeze freezes " +
     "freezing froze frozen broken broke hang hangs hanging corrupt corrupted lag laggy stuck unresponsive " +
-    "fail fails failed failing failure"
-      .split(" ").map(lemma),
+    "fail fails failed failing failure")
+    .split(" ").map(lemma),
 );
 const BUG_PHRASES = seq([
   "not work",
@@ -123,9 +123,9 @@ const QUESTION_PHRASES = seq([
 ]);
 
 const PRAISE_CUES = new Set(
-  "love great awesome amazing excellent perfect best fantastic good nice wonderful thank thanks recommend " +
-    "brilliant helpful useful beautiful favorite favourite superb"
-      .split(" ").map(lemma),
+  ("love great awesome amazing excellent perfect best fantastic good nice wonderful thank thanks recommend " +
+    "brilliant helpful useful beautiful favorite favourite superb")
+    .split(" ").map(lemma),
 );
 
 function hasPhrase(lem: string[], phrases: string[][]): boolean {
