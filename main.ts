@@ -39,6 +39,14 @@ if (dev && !config.adminToken) {
   if (!saved.value) await kv.set(keys.meta("dev_admin_token"), config.adminToken);
 }
 
+if (dev && !config.credentialsKey) {
+  // A local key sealing store credentials, remembered in the dev store (production sets CREDENTIALS_KEY).
+  const saved = await kv.get<string>(keys.meta("dev_credentials_key"));
+  config.credentialsKey = saved.value ??
+    btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  if (!saved.value) await kv.set(keys.meta("dev_credentials_key"), config.credentialsKey);
+}
+
 const geo = await openGeo({ city: config.geoCityPath, asn: config.geoAsnPath });
 for (const w of geo.warnings) log.warn("geo", { warning: w });
 

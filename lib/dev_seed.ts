@@ -2,6 +2,7 @@
 import type { Deps } from "./deps.ts";
 import { keys } from "./store/keys.ts";
 import { createKey, createOrg, createTouchpoint } from "./tenancy/admin.ts";
+import { seedDemoFeedback } from "./feedback/demo_reviews.ts";
 
 export interface DemoTenant {
   org: string;
@@ -31,6 +32,9 @@ export async function ensureDemoTenant(deps: Deps): Promise<{ tenant: DemoTenant
     domain,
     environments: { staging: { domain: `staging.${domain}` }, development: { domain: `dev.${domain}` } },
   });
+  // An iOS app of its own (its store listing names the demo site) and a followed competitor, with reviews.
+  const ios = await createTouchpoint(kv, clock, org.id, { name: "Demo Shop iOS", kind: "ios" });
+  await seedDemoFeedback(kv, clock, { org: org.id, iosTouchpoint: ios.id, domain });
   const key = async (kind: "public" | "server" | "read", environment: "production" | "development") =>
     (await createKey(kv, clock, org.id, {
       kind,
@@ -72,7 +76,10 @@ Report a crawler hit:
     -d '{"events":[{"event_type":"$crawl","event_id":"${uuid()}","host":"${t.domain}","path":"/pricing","status":200,"user_agent":"Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot)","ip":"20.171.207.1"}]}'
 
 Ask a read tool:
-  curl -s ${base}/v1/read/behavior_overview -H 'Authorization: Bearer ${t.readKey}' -H 'Content-Type: application/json' -d '{"period":"last_7_days"}'
+  curl -s ${base}/v1/read/behavior_overview -H 'Authorization: Bearer ${t.readKey}' -H 'Content-Type: application/json' -d '{"period":"last_7_days","touchpoint":"${t.domain}"}'
+
+Ask about app reviews (an own iOS app and a followed competitor):
+  curl -s ${base}/v1/read/feedback_themes -H 'Authorization: Bearer ${t.readKey}' -H 'Content-Type: application/json' -d '{"period":"last_28_days","rising_first":true}'
 
 Connect an MCP client (Streamable HTTP):
   {"mcpServers":{"behavior":{"type":"http","url":"${base}/mcp","headers":{"Authorization":"Bearer ${t.readKey}"}}}}

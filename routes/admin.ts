@@ -1,4 +1,4 @@
-/** The admin API under /admin/v1: organizations, touchpoints, keys, import, compaction. Bearer ADMIN_TOKEN. */
+/** The admin API under /admin/v1: organizations, touchpoints, keys, import, compaction, apps. Bearer ADMIN_TOKEN. */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { unauthorized } from "../lib/errors.ts";
@@ -18,6 +18,7 @@ import {
 } from "../lib/tenancy/admin.ts";
 import { listStored } from "../lib/ingest/inspect.ts";
 import { adminImportRoutes } from "./admin_import.ts";
+import { adminFeedbackRoutes } from "./admin_feedback.ts";
 import { compactOrg } from "../lib/jobs/compact.ts";
 
 export function adminRoutes(ctx: AppContext): Hono {
@@ -104,5 +105,6 @@ export function adminRoutes(ctx: AppContext): Hono {
   });
 
   app.route("/", adminImportRoutes(ctx));
+  app.route("/", adminFeedbackRoutes(ctx));
   return app;
 }

@@ -4,6 +4,7 @@ import { ALLOWANCE_KINDS, ENV_NAMES } from "../lib/store/records.ts";
 import { arrivals } from "../lib/read/data.ts";
 import { resetDate, usedThisMonth } from "../lib/read/usage.ts";
 import { defineTool } from "./types.ts";
+import { getStatus, listApps } from "../lib/feedback/store.ts";
 
 const allowance = z.object({ allowance: z.number(), used: z.number(), left: z.number() });
 
@@ -31,6 +32,18 @@ const output = answerSchema({
     ),
   })),
   touchpoints_total: z.number(),
+  apps: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    store: z.string(),
+    store_id: z.string(),
+    followed: z.boolean(),
+    last_success_at: z.string().nullable().describe("last review fetch that succeeded"),
+    last_error_at: z.string().nullable(),
+    last_error: z.string().nullable().describe("what the last failed fetch said; the next try backs off"),
+    next_attempt_at: z.string().nullable(),
+  })).describe("apps whose store reviews are collected (own touchpoints and followed apps)"),
+  apps_total: z.number(),
   data: z.object({
     environment: z.string(),
     last_event_at: z.string().nullable(),
@@ -82,6 +95,28 @@ export default defineTool({
         enabled: t.environments[e]?.enabled ?? false,
       })),
     }));
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const apps = await Promise.all((await listApps(kv, ctx.org.id)).map(async (a) => {
+      const st = await getStatus(kv, ctx.org.id, a.id);
+      return {
+        id: a.id,
+        name: a.name,
+        store: a.store,
+        store_id: a.store_id,
+        followed: a.followed,
+        last_success_at: iso(st.last_success_at),
+        last_error_at: iso(st.last_error_at),
+        last_error: st.last_error,
+        next_attempt_at: iso(st.next_attempt_at),
+      };
+    }));
+    products.push({
+      name: "app-review feedback",
+      active: apps.length > 0,
+      note: apps.length
+        ? `${apps.length} app${apps.length === 1 ? "" : "s"} followed in the stores`
+        : "no apps yet: add an iOS or Android app's store id",
+    });
     const first = ctx.touchpoints[0]?.name ?? "the site";
     const examples: string[] = [];
     if (hasEvents) {
@@ -95,6 +130,10 @@ export default defineTool({
     if (hasHits || hasEvents) {
       examples.push("Which AI crawlers read the site, and which pages has no crawler read?");
       examples.push("Does robots.txt block any AI crawler?");
+    }
+    if (apps.length) {
+      examples.push("What do app reviews complain about this month, and which themes are rising?");
+      examples.push("How did the average rating change with the latest app version?");
     }
     if (!examples.length) examples.push("What do I need to install to start collecting data?");
     return {
@@ -116,6 +155,8 @@ export default defineTool({
       products_total: products.length,
       touchpoints: touchpoints.slice(0, 25),
       touchpoints_total: touchpoints.length,
+      apps: apps.slice(0, 25),
+      apps_total: apps.length,
       data: {
         environment: ctx.env,
         last_event_at: seen.events === null ? null : new Date(seen.events).toISOString(),

@@ -14,6 +14,9 @@ import behaviorSources from "./behavior_sources.ts";
 import behaviorSessions from "./behavior_sessions.ts";
 import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
 import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
+import feedbackSummary from "./feedback_summary.ts";
+import feedbackThemes from "./feedback_themes.ts";
+import feedbackReviews from "./feedback_reviews.ts";
 
 export const TOOLS: readonly Tool[] = [
   accountOverview,
@@ -26,6 +29,9 @@ export const TOOLS: readonly Tool[] = [
   behaviorSessions,
   behaviorCrawlCoverage,
   behaviorCrawlerAccess,
+  feedbackSummary,
+  feedbackThemes,
+  feedbackReviews,
 ];
 
 export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool | undefined {

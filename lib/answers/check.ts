@@ -8,6 +8,20 @@ import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
 
 export interface CheckOptions {
   identifiers?: string[];
+  /** Review texts of apps the organization does not own (rule 3): no part of any may be quoted. */
+  followedTexts?: string[];
+}
+
+/** Fragments of followed reviews that would show they were quoted: each sentence or title of 12+ chars. */
+function fragments(texts: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of texts) {
+    for (const f of t.split(/(?<=[.!?])\s+|\n+/)) {
+      const s = f.trim().replace(/[.!?]+$/, "");
+      if (s.length >= 12) out.add(s.slice(0, 60).toLowerCase());
+    }
+  }
+  return [...out];
 }
 
 const TIME_FIELDS = /(_time_s|duration_s|_median_s|_average_s|_avg_s)$/;
@@ -51,6 +65,7 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
   }
   if (!Array.isArray(top.notices)) out.push("notices: missing");
   const filtered = typeof scope?.filter === "string" && scope.filter !== "";
+  const followed = fragments(opts.followedTexts ?? []);
 
   for (const { path, key, value, parent } of walk(answer)) {
     // Rule 2: lists of at most 25, with their total beside them.
@@ -75,8 +90,29 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
       if (hasContactDetails(value) && !/(^|\.)(from|to|from_date|to_date)$/.test(path)) {
         out.push(`${path}: unmasked email, phone number, IP address or key`);
       }
+      // Rule 3: a followed app's review is never quoted, in whole or in part.
+      const lower = followed.length ? value.toLowerCase() : "";
+      for (const f of followed) {
+        if (lower.includes(f)) out.push(`${path}: quotes a review of an app the organization does not own`);
+      }
       for (const id of opts.identifiers ?? []) {
         if (id && value.includes(id)) out.push(`${path}: carries identifier "${id}"`);
+      }
+    }
+    // Rule 3, by shape: an app marked not own carries no quotes, examples or review texts.
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const o = value as Record<string, unknown>;
+      const app = o.app as Record<string, unknown> | undefined;
+      if (app && app.own === false) {
+        for (const [k, v] of Object.entries(o)) {
+          if (k === "app") continue;
+          for (const inner of walk(v)) {
+            if (inner.key && ["examples", "quotes", "text", "title", "reply"].includes(inner.key)) {
+              const empty = inner.value === null || (Array.isArray(inner.value) && inner.value.length === 0);
+              if (!empty) out.push(`${path}.${k}: "${inner.key}" of an app the organization does not own`);
+            }
+          }
+        }
       }
     }
     // Rule 5: small groups.

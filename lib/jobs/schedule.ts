@@ -9,6 +9,7 @@ import { sweepAddresses } from "../store/address_retention.ts";
 import { handleVerifyMessage, refreshIpLists, sweepPendingVerifications } from "./verify.ts";
 import { compactAll } from "./compact.ts";
 import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../read/robots.ts";
+import { fetchDueReviews, LISTINGS_CRON, refreshAllListings, REVIEWS_CRON } from "../feedback/fetch_job.ts";
 
 export interface Job {
   name: string;
@@ -63,6 +64,22 @@ export const JOBS: readonly Job[] = [
     run: async (deps) => {
       const n = await refreshAllRobots(deps);
       deps.log.info("robots refresh", { sites: n });
+    },
+  },
+  {
+    name: "fetch new app-store reviews",
+    schedule: REVIEWS_CRON, // every 30 minutes; each app after its backoff
+    run: async (deps) => {
+      const n = await fetchDueReviews(deps);
+      deps.log.info("review fetch", { apps: n });
+    },
+  },
+  {
+    name: "refresh app-store listings",
+    schedule: LISTINGS_CRON, // daily
+    run: async (deps) => {
+      const n = await refreshAllListings(deps);
+      deps.log.info("listing refresh", { apps: n });
     },
   },
 ];

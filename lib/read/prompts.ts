@@ -1,6 +1,6 @@
 /**
  * The ready-made prompts the MCP server offers assistants that support prompts (spec: MCP server). A prompt
- * names only tools that exist: the app-review prompt waits for the feedback tools (docs/read-api.md).
+ * names only tools that exist.
  */
 
 export interface ReadyPrompt {
@@ -52,14 +52,29 @@ export const PROMPTS: readonly ReadyPrompt[] = [
       `requests refused or failed per crawler. Suggest fixes in order of impact.`,
   },
   {
+    name: "review_themes",
+    title: "Review themes this month",
+    description: "What app-store reviews talk about this month, rising themes first, with the rating trend.",
+    args: [{ name: "app", description: "app name, id or store id (optional: every own app)" }],
+    text: (a) =>
+      `Summarize this month's app-store review themes${
+        a.app ? ` for ${a.app}` : ""
+      }. Call feedback_themes with ` +
+      `period this_month and rising_first true, then feedback_summary for the same period. Lead with rising ` +
+      `themes and their dominant intent, then the largest themes with their sentiment, the negative share ` +
+      `against last month and ratings by version. Quote only the examples the tools give (followed apps have ` +
+      `none), and say what share of reviews was analysed.`,
+  },
+  {
     name: "product_pulse",
     title: "Product pulse",
     description:
-      "How the product is doing this month: headline numbers, the events people do, and the trend.",
+      "How the product is doing this month: headline numbers, the events people do, the trend, and what app reviews say.",
     args: [tpArg],
     text: (a) =>
       `Give a product pulse${site(a)} for this_month: call behavior_overview and behavior_events, then ` +
-      `behavior_trends for the custom event that moved most. Connect what visitors do with where they come ` +
-      `from, in five bullets. (App-review themes are not available through these tools yet.)`,
+      `behavior_trends for the custom event that moved most; then feedback_summary and feedback_themes ` +
+      `(rising_first true) for this_month. Connect what visitors do with what reviewers say (a rising crash ` +
+      `theme beside a drop in an event, a version with a lower rating), in five bullets.`,
   },
 ];

@@ -29,11 +29,19 @@ Deno.test("e2e dev: `task dev` creates the demo organization with a generated si
     const overview = await fetch(`${base}/v1/read/behavior_overview`, {
       method: "POST",
       headers: { authorization: `Bearer ${readKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ period: "last_7_days" }),
+      body: JSON.stringify({ period: "last_7_days", touchpoint: "demo-shop.test" }),
     });
     assert.equal(overview.status, 200);
     const body = await overview.json();
     assert.ok(body.visitors.value > 0, "the demo site has visitors to talk about");
+    const themes = await fetch(`${base}/v1/read/feedback_themes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${readKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ period: "last_28_days" }),
+    });
+    const tb = await themes.json();
+    assert.equal(themes.status, 200, JSON.stringify(tb));
+    assert.ok(tb.apps[0].app.own && tb.apps[0].themes.length > 0, "the demo's own app has review themes");
 
     // The printed web-event curl works as printed.
     const curlLine = out.split("\n").find((l) => l.includes("/v1/behavior/events"))!;

@@ -20,6 +20,8 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
     "crawler IP list refresh": "41 3 * * *",
     "compact read parts": "* * * * *", // every minute
     "refresh robots files of every website": "17 */6 * * *",
+    "fetch new app-store reviews": "7,37 * * * *", // every 30 minutes, each app after its backoff
+    "refresh app-store listings": "23 4 * * *", // daily
   });
 
   await deps.kv.set(keys.org("org1"), { id: "org1" }); // compaction walks the organizations

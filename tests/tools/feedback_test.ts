@@ -1,0 +1,164 @@
+/**
+ * The feedback tools through the HTTP read API: an own iOS app (its listing names the organization's site,
+ * which sends events) and a followed Android app. Every answer passes the answer checker, which is told
+ * the followed app's review texts: rule 3 holds when none of them is ever quoted.
+ */
+import assert from "node:assert/strict";
+import { harness } from "./harness.ts";
+import { adminCall } from "../helpers/tenant.ts";
+import { TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
+import { checkAnswer } from "../../lib/answers/check.ts";
+import { setListing } from "../../lib/feedback/store.ts";
+
+const DAY = 86_400_000;
+
+async function setup() {
+  const h = await harness({ visitors: 30, days: 20 });
+  const now = h.deps.clock.now();
+  const admin = (method: string, path: string, body?: unknown) =>
+    adminCall(h.app, TEST_ADMIN_TOKEN, method, path, body);
+  const ios = await admin("POST", `/orgs/${h.t.org}/touchpoints`, { name: "Acme iOS", kind: "ios" });
+  const own = await admin("POST", `/orgs/${h.t.org}/apps`, {
+    store: "app_store",
+    store_id: "123456789",
+    touchpoint: ios.id,
+    name: "Acme",
+  });
+  const rival = await admin("POST", `/orgs/${h.t.org}/apps`, {
+    store: "google_play",
+    store_id: "com.rival.app",
+    name: "Rival",
+  });
+  await setListing(h.deps.kv, h.t.org, own.id, {
+    name: "Acme",
+    developer: "Acme",
+    developer_website: `https://www.${h.t.domain}/`,
+    version: "2.0",
+    fetched_at: now,
+  });
+  await setListing(h.deps.kv, h.t.org, rival.id, {
+    name: "Rival",
+    developer: "Rival",
+    developer_website: "https://rival.example",
+    version: "9",
+    fetched_at: now,
+  });
+  const line = (id: string, rating: number, text: string, daysAgo: number, version = "2.0") =>
+    JSON.stringify({
+      id,
+      rating,
+      text,
+      date: new Date(now - daysAgo * DAY).toISOString(),
+      version,
+      author: `Author ${id}`,
+    });
+  const ownLines = [
+    line(
+      "o1",
+      1,
+      "App keeps crashing when I open my notes. Write me at jo.doe@example.com or +49 30 1234 5678",
+      2,
+    ),
+    line("o2", 2, "Crashes after the update, please fix", 3, "2.1"),
+    line("o3", 5, "Love it, works great", 4),
+    line("o4", 4, "Please add a dark mode, would be nice", 5),
+    line("o5", 1, "Way too expensive, the subscription doubled", 6),
+    line("o6", 2, "Keeps crashing on start", 40),
+  ];
+  const followed = [
+    "Rival drains the battery of my phone overnight",
+    "The rival sync loses all my shopping lists",
+    "Crashes whenever the rival scanner starts",
+  ];
+  const rivalLines = followed.map((t, i) => line(`r${i}`, 2, t, i + 1));
+  const imp = async (app: string, lines: string[]) =>
+    await (await h.app.request(`/admin/v1/orgs/${h.t.org}/apps/${app}/reviews/import`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/x-ndjson" },
+      body: lines.join("\n"),
+    })).json();
+  assert.equal((await imp(own.id, ownLines)).imported, 6);
+  assert.equal((await imp(rival.id, rivalLines)).imported, 3);
+  return { h, own, rival, followed };
+}
+
+Deno.test("feedback tools: summary, themes and reviews keep rules 3 and 4 (checker over every answer)", async () => {
+  const { h, rival, followed } = await setup();
+  try {
+    const answers: Record<string, unknown>[] = [];
+    const ask = async (tool: string, input: Record<string, unknown> = {}) => {
+      const a = await h.ask(tool, input);
+      answers.push(a);
+      return a;
+    };
+    const sum = await ask("feedback_summary", { period: "last_28_days" });
+    assert.equal(sum.apps_total, 1, "omitted app: the own apps");
+    assert.equal(sum.apps[0].app.own, true);
+    assert.match(sum.apps[0].app.ownership, /is the organization's site/);
+    assert.equal(sum.apps[0].reviews.value, 5);
+    assert.equal(sum.apps[0].reviews.previous, 1);
+    assert.deepEqual(sum.apps[0].versions.map((v: { version: string }) => v.version), ["2.1", "2.0"]);
+
+    const rivalSum = await ask("feedback_summary", { app: "com.rival.app" });
+    assert.equal(rivalSum.apps[0].app.own, false);
+    assert.equal(rivalSum.apps[0].reviews.value, 3);
+
+    const themes = await ask("feedback_themes", { rising_first: true });
+    const crash = themes.apps[0].themes.find((t: { id: string }) => t.id === "crashes_bugs");
+    assert.equal(crash.reviews, 2);
+    assert.equal(crash.dominant_intent, "bug_report");
+    assert.ok(crash.examples.length > 0);
+    assert.ok(crash.examples.some((e: string) => e.includes("crashing")));
+    const rivalThemes = await ask("feedback_themes", { app: rival.id });
+    assert.ok(rivalThemes.apps[0].themes.length > 0);
+    for (const t of rivalThemes.apps[0].themes) assert.deepEqual(t.examples, [], "followed apps: no quotes");
+    assert.ok(rivalThemes.notices.some((n: string) => /counts only, no quotes/.test(n)));
+
+    const reviews = await ask("feedback_reviews", { intent: "bug_report" });
+    assert.equal(reviews.reviews_total, 2);
+    const text = JSON.stringify(reviews);
+    assert.ok(text.includes("[email]") && text.includes("[phone]"), "emails and phones masked");
+    assert.ok(!text.includes("jo.doe@example.com") && !text.includes("1234 5678"));
+    assert.ok(!text.includes("Author"), "never the author");
+    await ask("feedback_reviews", { theme: "pricing and subscriptions" });
+
+    const refused = await h.askRaw("feedback_reviews", { app: "Rival" });
+    assert.equal(refused.status, 422);
+    assert.match((await refused.json()).error, /not the organization's own app.*rule 3/);
+
+    for (const a of answers) {
+      assert.deepEqual(
+        checkAnswer(a, { followedTexts: followed, identifiers: ["Author o1", "Author r0"] }),
+        [],
+      );
+    }
+    // The checker can fail: the same answer quoting a followed review is caught, by text and by shape.
+    const doctored = structuredClone(rivalThemes);
+    doctored.apps[0].themes[0].examples = ["The rival sync loses all my shopping lists"];
+    const found = checkAnswer(doctored, { followedTexts: followed });
+    assert.ok(found.some((v) => v.includes("quotes a review of an app the organization does not own")));
+    assert.ok(found.some((v) => v.includes(`"examples" of an app the organization does not own`)));
+  } finally {
+    h.close();
+  }
+});
+
+Deno.test("feedback tools: an app whose listing names neither a sending site nor a verified domain is not own", async () => {
+  const { h, own } = await setup();
+  try {
+    await setListing(h.deps.kv, h.t.org, own.id, {
+      name: "Acme",
+      developer: "Acme",
+      developer_website: "https://elsewhere.example",
+      version: "2",
+      fetched_at: 0,
+    });
+    const res = await h.askRaw("feedback_themes", { app: "Acme" });
+    const body = await res.json();
+    assert.equal(body.apps[0].app.own, false);
+    for (const t of body.apps[0].themes) assert.deepEqual(t.examples, []);
+    assert.equal((await h.askRaw("feedback_reviews", { app: "Acme" })).status, 422);
+  } finally {
+    h.close();
+  }
+});

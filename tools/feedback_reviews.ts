@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { invalid } from "../lib/errors.ts";
+import { answerSchema, limitInput, periodInput } from "../lib/answers/schema.ts";
+import { maskText } from "../lib/answers/privacy.ts";
+import { TOPIC_LABELS } from "../lib/feedback/themes/taxonomy.ts";
+import { INTENTS } from "../lib/feedback/types.ts";
+import { defineTool } from "./types.ts";
+import {
+  appInput,
+  appOut,
+  appSchema,
+  pickApps,
+  resolveApps,
+  reviewScope,
+  reviewsIn,
+} from "./feedback_common.ts";
+
+const output = answerSchema({
+  app: appSchema,
+  reviews: z.array(z.object({
+    date: z.string(),
+    rating: z.number(),
+    title: z.string().nullable(),
+    text: z.string(),
+    language: z.string().nullable(),
+    country: z.string().nullable(),
+    version: z.string().nullable(),
+    sentiment: z.string().nullable(),
+    intent: z.string().nullable(),
+    themes: z.array(z.string()),
+    reply: z.string().nullable(),
+  })),
+  reviews_total: z.number().describe("reviews matching the filters"),
+});
+
+export default defineTool({
+  name: "feedback_reviews",
+  description:
+    "Individual app-store reviews of one of the organization's own apps, newest first, at most 25, on " +
+    "request only. Filters: rating (1-5), theme (id or label, see feedback_themes), intent (bug_report, " +
+    "feature_request, praise, question, price_complaint, other), version, language (e.g. en), search (words " +
+    "in title or text). Never the author; emails and phone numbers masked. Followed apps (not own) are " +
+    "refused: use feedback_themes for their themes and counts.",
+  input: z.object({
+    app: appInput.optional(),
+    period: periodInput.optional(),
+    rating: z.number().int().min(1).max(5).optional(),
+    theme: z.string().max(100).optional(),
+    intent: z.enum(INTENTS as [string, ...string[]]).optional(),
+    version: z.string().max(50).optional(),
+    language: z.string().min(2).max(10).optional(),
+    search: z.string().min(1).max(200).optional(),
+    limit: limitInput.optional(),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const period = ctx.period(input.period);
+    const all = await resolveApps(ctx);
+    const own = all.filter((a) => a.own);
+    const [a] = input.app ? pickApps(all, input.app) : own.length === 1 ? own : pickApps(all, undefined);
+    if (!a.own) {
+      throw invalid(
+        `app: "${a.app.name}" is not the organization's own app (${a.ownership}); answer rule 3 gives only ` +
+          "themes and counts for it, never review text: ask feedback_themes or feedback_summary instead",
+      );
+    }
+    if (!input.app && own.length > 1) {
+      throw invalid(`app: name one of the own apps: ${own.map((o) => `"${o.app.name}"`).join(", ")}`);
+    }
+    const themeId = input.theme
+      ? (TOPIC_LABELS[input.theme]
+        ? input.theme
+        : Object.entries(TOPIC_LABELS).find(([, l]) => l.toLowerCase() === input.theme!.toLowerCase())?.[0] ??
+          null)
+      : null;
+    if (input.theme && !themeId) {
+      throw invalid(`theme: unknown "${input.theme}"; one of ${Object.keys(TOPIC_LABELS).join(", ")}`);
+    }
+    const q = input.search?.toLowerCase();
+    const matching = (await reviewsIn(ctx, a.app, period.from, period.to)).filter((r) =>
+      (input.rating === undefined || r.rating === input.rating) &&
+      (!themeId || r.analysis.topics.includes(themeId)) &&
+      (!input.intent || r.analysis.intent === input.intent) &&
+      (!input.version || r.version === input.version) &&
+      (!input.language || r.analysis.language === input.language.toLowerCase()) &&
+      (!q || `${r.title ?? ""} ${r.text}`.toLowerCase().includes(q))
+    ).sort((x, y) => y.created_at - x.created_at);
+    const allowed = await ctx.takeItems(Math.min(input.limit ?? 25, matching.length));
+    const notices: string[] = [];
+    if (allowed < Math.min(input.limit ?? 25, matching.length)) {
+      notices.push("this month's individual items are used: fewer reviews shown than asked");
+    }
+    return {
+      scope: reviewScope(ctx, period, [a]),
+      app: appOut(a),
+      reviews: matching.slice(0, allowed).map((r) => ({
+        date: new Date(r.created_at).toISOString(),
+        rating: r.rating,
+        title: r.title ? maskText(r.title) : null,
+        text: maskText(r.text),
+        language: r.analysis.language,
+        country: r.country,
+        version: r.version,
+        sentiment: r.analysis.sentiment,
+        intent: r.analysis.intent,
+        themes: r.analysis.topics,
+        reply: r.reply ? maskText(r.reply.text) : null,
+      })),
+      reviews_total: matching.length,
+      notices,
+    };
+  },
+});
