@@ -57,12 +57,14 @@ const describe = (apps: ResolvedApp[]) =>
     ", ",
   );
 
-/** The app named by input; with none named, every own app (or every app when `all`). */
+export const NO_APPS =
+  "this organization has no apps yet: add an iOS or Android app with its store id, or follow one";
+
+/** The app named by input; with none named, every own app (or every app when `all`); none when there are none. */
 export function pickApps(apps: ResolvedApp[], input: string | undefined, all = false): ResolvedApp[] {
   if (!apps.length) {
-    throw invalid(
-      "this organization has no apps yet: add an iOS or Android app with its store id, or follow one",
-    );
+    if (input) throw invalid(`no app "${input}": ${NO_APPS}`);
+    return [];
   }
   if (input === undefined || input === "") {
     const chosen = all ? apps : apps.filter((a) => a.own);
@@ -97,7 +99,9 @@ export function reviewScope(ctx: ToolContext, period: ResolvedPeriod, apps: Reso
   return ctx.scope({
     period,
     touchpoint: tp,
-    traffic: `app-store reviews of ${apps.map((a) => a.app.name).join(", ")}`,
+    traffic: apps.length
+      ? `app-store reviews of ${apps.map((a) => a.app.name).join(", ")}`
+      : "app-store reviews",
   });
 }
 

@@ -9,6 +9,7 @@ import {
   appInput,
   appOut,
   appSchema,
+  NO_APPS,
   pickApps,
   resolveApps,
   reviewScope,
@@ -16,7 +17,7 @@ import {
 } from "./feedback_common.ts";
 
 const output = answerSchema({
-  app: appSchema,
+  app: appSchema.nullable(),
   reviews: z.array(z.object({
     date: z.string(),
     rating: z.number(),
@@ -56,6 +57,16 @@ export default defineTool({
   async run(ctx, input) {
     const period = ctx.period(input.period);
     const all = await resolveApps(ctx);
+    if (!all.length) {
+      if (input.app) pickApps(all, input.app); // a 422 naming the app asked for
+      return {
+        scope: reviewScope(ctx, period, []),
+        app: null,
+        reviews: [],
+        reviews_total: 0,
+        notices: [NO_APPS],
+      };
+    }
     const own = all.filter((a) => a.own);
     const [a] = input.app ? pickApps(all, input.app) : own.length === 1 ? own : pickApps(all, undefined);
     if (!a.own) {

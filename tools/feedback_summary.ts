@@ -7,6 +7,7 @@ import {
   appInput,
   appOut,
   appSchema,
+  NO_APPS,
   pickApps,
   resolveApps,
   reviewScope,
@@ -51,7 +52,7 @@ export default defineTool({
   async run(ctx, input) {
     const period = ctx.period(input.period);
     const apps = pickApps(await resolveApps(ctx), input.app);
-    const notices: string[] = [];
+    const notices: string[] = apps.length ? [] : [NO_APPS];
     const rows = [];
     for (const a of apps) {
       const cur = summarize(await reviewsIn(ctx, a.app, period.from, period.to));

@@ -9,6 +9,7 @@ import {
   appInput,
   appOut,
   appSchema,
+  NO_APPS,
   pickApps,
   resolveApps,
   reviewScope,
@@ -64,7 +65,7 @@ export default defineTool({
   async run(ctx, input) {
     const period = ctx.period(input.period);
     const apps = pickApps(await resolveApps(ctx), input.app);
-    const notices: string[] = [];
+    const notices: string[] = apps.length ? [] : [NO_APPS];
     const rows = [];
     for (const a of apps) {
       const cur = await reviewsIn(ctx, a.app, period.from, period.to);

@@ -9,8 +9,9 @@ import { lemma, words } from "./analysis/tokens.ts";
 export const QUOTE_CHARS = 160;
 
 export function shortQuote(r: StoredReview, hint: Set<string> | null = null): string {
-  const full = [r.title, r.text].filter(Boolean).join(". ");
-  const sentences = full.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  // The text's sentences first: a title ("Crashing") says less than the sentence that explains it.
+  const sentences = [r.text, r.title ?? ""].flatMap((t) => t.split(/(?<=[.!?])\s+|\n+/))
+    .map((s) => s.trim()).filter(Boolean);
   const pick = (hint && sentences.find((s) => words(s).some((w) => hint.has(lemma(w))))) ?? sentences[0] ??
     "";
   const cut = pick.length > QUOTE_CHARS ? pick.slice(0, QUOTE_CHARS - 1).replace(/\s+\S*$/, "") + "…" : pick;

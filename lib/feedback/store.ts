@@ -21,7 +21,8 @@ import { analyzeReview } from "./analysis/analyze.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
 export const MAX_TEXT_CHARS = 12_000;
-const COMMIT_REVIEWS = 20;
+/** KV reads at most 10 keys at once (getMany), so a commit covers 10 reviews. */
+const COMMIT_REVIEWS = 10;
 
 export function validStoreId(store: Store, id: string): boolean {
   return store === "app_store" ? /^\d{5,12}$/.test(id) : /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/.test(id);

@@ -64,6 +64,10 @@ Deno.test("reviews: storing again writes nothing; an edit replaces; the stamp mo
     }),
     /package name/,
   );
+  // More reviews than one KV read or commit takes, at once.
+  const many = Array.from({ length: 45 }, (_, i) => review({ id: `m${i}` }));
+  assert.equal((await storeReviews(deps.kv, app, "import", many)).stored, 45);
+  assert.equal((await storeReviews(deps.kv, app, "import", many)).unchanged, 45);
   await deleteApp(deps.kv, "o", app.id);
   assert.equal((await listReviews(deps.kv, "o", app.id)).length, 0);
   deps.kv.close();
