@@ -1,11 +1,18 @@
 /**
- * Browser, OS and device type from a user agent, by ua-parser-js v2 with its bot extension.
- * Parsing costs a few hundred µs and sits on the ingest hot path, while a site sees few distinct
- * agents, so answers are kept in a small LRU. Telling bots from AI agents is the crawler catalog's
+ * Browser, OS and device type from a user agent, by ua-parser-js 1.x (MIT; 2.x is AGPL-3.0).
+ * Parsing costs tens of µs and sits on the ingest hot path, while a site sees few distinct
+ * agents, so answers are kept in a small LRU. Telling people from automation is lib/crawl/classify.ts's
  * job; here a bot is only a device type.
  */
-import { UAParser } from "ua-parser-js";
-import { Bots } from "ua-parser-js/extensions";
+import UAParserModule from "ua-parser-js";
+
+/** The part of ua-parser-js 1.x's result read here (the package ships no types). */
+interface ParsedAgent {
+  browser: { name?: string };
+  os: { name?: string };
+  device: { type?: string };
+}
+const UAParser = UAParserModule as unknown as (ua: string) => ParsedAgent;
 
 export type DeviceType = "desktop" | "mobile" | "tablet" | "bot" | "other";
 
@@ -19,27 +26,39 @@ export interface Agent {
 export const MAX_AGENT_LENGTH = 512;
 export const AGENT_CACHE_SIZE = 4096;
 
-const BOT_BROWSER_TYPES = new Set(["crawler", "fetcher", "cli", "library"]);
 const DESKTOP_OS =
   /^(windows|macos|mac os|linux|ubuntu|debian|fedora|mint|arch|gentoo|suse|red hat|centos|chrome os|chromium os|freebsd|openbsd|netbsd|solaris)/i;
-// Automation the bot extension does not name: headless browsers, generic bot words, HTTP libraries.
+// Automation by its plain signs: headless browsers, generic bot words, HTTP libraries.
 const AUTOMATION =
   /headless|phantomjs|(?:^|[^a-z])bot(?:[^a-z]|$)|[a-z]bot\/|crawl|spider|slurp|scrapy|python-|curl\/|wget\/|go-http-client|java\/|axios\/|node-fetch|undici/i;
+
+// 1.x names a few things as 2.x did not; stored values keep the 2.x names so figures stay comparable over time.
+const OS_NAMES: Record<string, string> = {
+  "Mac OS": "macOS",
+  "Windows Phone OS": "Windows Phone",
+  "Chromium OS": "Chrome OS",
+};
+function browserName(name: string | undefined, ua: string): string | null {
+  if (name === "Chrome" && /\bChrome\/[\w.]+ Mobile/i.test(ua)) return "Mobile Chrome";
+  if (name === "Firefox" && /(?:mobile|tablet);.*\bFirefox\//i.test(ua)) return "Mobile Firefox";
+  return name ?? null;
+}
 
 const NONE: Agent = Object.freeze({ browser: null, os: null, device_type: "other" });
 
 export function classifyAgent(ua: string): Agent {
-  const r = UAParser(ua, Bots);
-  const browser = r.browser.name ?? null;
-  const os = r.os.name ?? null;
+  const r = UAParser(ua);
+  const browser = browserName(r.browser.name, ua);
+  const os = r.os.name ? OS_NAMES[r.os.name] ?? r.os.name : null;
   const type = r.device.type;
   let device_type: DeviceType;
-  if (BOT_BROWSER_TYPES.has(r.browser.type ?? "") || AUTOMATION.test(ua)) device_type = "bot";
+  if (AUTOMATION.test(ua)) device_type = "bot";
   else if (type === "mobile" || type === "tablet") device_type = type;
   else if (type) device_type = "other"; // smart TV, console, wearable, XR, embedded
   else if (os && DESKTOP_OS.test(os)) device_type = "desktop";
   else device_type = "other";
-  return { browser, os, device_type };
+  // an automated agent's engine token ("WebKit" in GPTBot's agent) is no browser
+  return { browser: device_type === "bot" ? null : browser, os, device_type };
 }
 
 /** A Map in insertion order is an LRU: a hit moves its key to the end, the oldest key goes first. */

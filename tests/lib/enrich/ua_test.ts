@@ -42,7 +42,7 @@ Deno.test("ua: phones are mobile and iPads are tablets (a phone maker named Cubo
 });
 
 Deno.test("ua: crawlers, headless browsers and HTTP libraries are bots", () => {
-  assert.deepEqual(parseAgent(UA.gptbot), { browser: "GPTBot", os: null, device_type: "bot" });
+  assert.deepEqual(parseAgent(UA.gptbot), { browser: null, os: null, device_type: "bot" });
   assert.equal(parseAgent(UA.googlebot).device_type, "bot");
   assert.equal(parseAgent(UA.headless).device_type, "bot");
   assert.equal(parseAgent("curl/8.5.0").device_type, "bot");
