@@ -1,14 +1,23 @@
 /**
- * Tells automated user agents from browsers. Order: a catalog token names the crawler; otherwise generic
- * signs of automation (isbot's patterns, HTTP libraries, headless browsers, a "+http" contact URL, an agent
- * that does not start with "Mozilla/", a self-contradicting browser agent) give token "unknown".
- * null means a plain browser.
+ * Tells people from automation by the user agent, with three outcomes and the rule that decided:
+ * - crawler: a catalog token names it (token, vendor, category from the catalog);
+ * - automation: no catalog crawler, but the agent shows automation (HTTP libraries and tools, headless
+ *   browsers, bot/crawler/spider words, a "+http" contact URL, a self-contradicting browser agent, isbot's
+ *   generic patterns); token "unknown", category "other";
+ * - human: a browser, in-app browser, native app, media player or TV, feature phone, text or legacy browser,
+ *   mail or office client.
+ * Order: catalog, strong automation signs (automation_signs.ts), human clients (human_clients.ts), isbot's
+ * patterns and weak signs, then Mozilla-shaped agents are people and anything else is automation.
+ * docs/crawlers.md says the same in prose.
  */
+import { findBotPattern } from "isbot";
 import type { CrawlerCategory } from "../store/records.ts";
-import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
-import type { AgentClass, CatalogEntry } from "./types.ts";
+import { CATALOG } from "./catalog_data.ts";
+import { automationSign, weakAutomationSign } from "./automation_signs.ts";
+import { appWithDeviceDetails, humanClient } from "./human_clients.ts";
+import type { AgentClass, AgentVerdict, CatalogEntry } from "./types.ts";
 
-export type { AgentClass } from "./types.ts";
+export type { AgentClass, AgentOutcome, AgentVerdict } from "./types.ts";
 
 const AI_CATEGORIES: ReadonlySet<CrawlerCategory> = new Set(["ai_training", "ai_search", "ai_assistant"]);
 
@@ -29,45 +38,6 @@ const TOKEN_RE = new RegExp(
   })(?![a-z0-9])`,
 );
 
-const GENERIC_RE = new RegExp(GENERIC_BOT_PATTERNS.join("|"), "i");
-const AUTOMATION_RE = new RegExp(
-  [
-    "headless",
-    "puppeteer",
-    "playwright",
-    "selenium",
-    "webdriver",
-    "phantomjs",
-    "crawler",
-    "spider",
-    "fetcher",
-    "scraper",
-    "\\+https?://",
-    "^(?:curl|wget|python|go-http-client|axios|node-fetch|node|undici|okhttp|java|apache-httpclient|libwww-perl|" +
-    "postmanruntime|insomnia|guzzlehttp|ruby|php|dart|got|reqwest|deno|bun)\\b",
-  ].join("|"),
-  "i",
-);
-
-/** A browser agent that cannot be real: the sender's pre-filter rules, re-checked here. */
-function selfContradicting(ua: string): boolean {
-  // Legacy EdgeHTML's "Edge/" token never sat beside Chrome 79 or later (Chromium Edge says "Edg/").
-  if (/\bEdge\/\d/.test(ua)) {
-    const chrome = /\bChrome\/(\d+)/.exec(ua);
-    if (chrome && Number(chrome[1]) >= 79) return true;
-  }
-  // A hardware model ("iPhone14,2") where the platform belongs.
-  if (/^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)\d+,\d+/.test(ua)) return true;
-  // Safari's Version/ newer than its iOS; Safari 26+ freezes the OS token at 18_x, so only 18 and below count.
-  const ios = /\bCPU (?:iPhone )?OS (\d+)_/.exec(ua);
-  const version = /\bVersion\/(\d+)/.exec(ua);
-  if (ios && version && /Safari\//.test(ua)) {
-    const v = Number(version[1]);
-    if (v <= 18 && v > Number(ios[1])) return true;
-  }
-  return false;
-}
-
 function fromEntry(e: CatalogEntry): AgentClass {
   return {
     token: e.token,
@@ -84,28 +54,54 @@ const UNKNOWN: AgentClass = Object.freeze({
   traffic: "bot",
 });
 
-function classifyUncached(ua: string): AgentClass | null {
+/** Catalog tokens that say what they are ("…bot", "…-user", "…fetcher") are never an app's name. */
+const AUTOMATION_NAME =
+  /bot|crawl|spider|fetch|scrap|agent|user|index|archiv|search|preview|hit|check|monitor|inspect|proxy|tool/;
+
+const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
+const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
+
+function decide(ua: string): AgentVerdict {
   const trimmed = ua.trim();
-  if (trimmed === "") return UNKNOWN; // an agent that says nothing is not a browser
+  if (trimmed === "") return automation("empty agent"); // an agent that says nothing is no person's client
   const m = TOKEN_RE.exec(trimmed.toLowerCase());
-  if (m) return fromEntry(byMatch.get(m[1])!);
-  if (!/^Mozilla\//.test(trimmed) && !/^Opera\//.test(trimmed)) return UNKNOWN;
-  if (AUTOMATION_RE.test(trimmed) || GENERIC_RE.test(trimmed) || selfContradicting(trimmed)) return UNKNOWN;
-  return null;
+  const strong = automationSign(trimmed);
+  if (m) {
+    const e = byMatch.get(m[1])!;
+    // an app that shares a crawler's name (WhatsApp) is the app when it reports its own device and OS
+    if (!strong && !AUTOMATION_NAME.test(m[1]) && appWithDeviceDetails(trimmed)) {
+      return human(`app named like catalog token ${e.token}, with its device details`);
+    }
+    return { outcome: "crawler", reason: `catalog token ${e.token}`, agent: fromEntry(e) };
+  }
+  if (strong) return automation(strong);
+  const person = humanClient(trimmed);
+  if (person) return human(person);
+  const pattern = findBotPattern(trimmed);
+  if (pattern) return automation(`generic bot pattern ${pattern}`);
+  const weak = weakAutomationSign(trimmed);
+  if (weak) return automation(weak);
+  if (/^Mozilla\//i.test(trimmed)) return human("browser-shaped agent without automation signs");
+  return automation("no browser, app or device recognised");
 }
 
 // Agents repeat a lot (one crawler sends thousands of hits): remember recent answers.
-const cache = new Map<string, AgentClass | null>();
+const cache = new Map<string, AgentVerdict>();
 const CACHE_MAX = 2_000;
 
-/** Classifies a user agent: the crawler it names, "unknown" automation, or null for a plain browser. */
-export function classifyUserAgent(ua: string): AgentClass | null {
+/** Classifies a user agent: crawler, other automation or human, with the reason. Answers are frozen. */
+export function classifyAgent(ua: string): AgentVerdict {
   const hit = cache.get(ua);
   if (hit !== undefined) return hit;
-  const out = classifyUncached(ua);
+  const out = Object.freeze(decide(ua));
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(ua, out);
   return out;
+}
+
+/** The automated agent's class (a crawler, or "unknown" automation), or null for a person's client. */
+export function classifyUserAgent(ua: string): AgentClass | null {
+  return classifyAgent(ua).agent;
 }
 
 /** The catalog entry of a token ("GPTBot"), or null for "unknown" and names the catalog does not hold. */

@@ -21,10 +21,21 @@ export interface CatalogEntry {
   verify: VerifyMethod;
 }
 
-/** A classified automated user agent; null from the classifier means a plain browser. */
+/** A classified automated user agent: a catalog crawler, or token "unknown" for other automation. */
 export interface AgentClass {
   token: string; // catalog token, or "unknown"
   vendor: string | null;
   category: CrawlerCategory;
   traffic: "bot" | "ai_agent";
+}
+
+/** The three answers the classifier gives about a user agent. */
+export type AgentOutcome = "crawler" | "automation" | "human";
+
+export interface AgentVerdict {
+  outcome: AgentOutcome;
+  /** Which rule decided, in words ("catalog token GPTBot", "HTTP library or tool: curl", "native app"). */
+  reason: string;
+  /** The crawler ("crawler"), token "unknown" of category "other" ("automation"), or null ("human"). */
+  agent: AgentClass | null;
 }

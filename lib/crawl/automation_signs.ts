@@ -1,0 +1,218 @@
+/**
+ * Signs that an agent is automated although it names no crawler of the catalog. Each rule returns the reason
+ * it fired, or null. These run before the human-client rules: an agent that says "bot" or names an HTTP
+ * library as its product is automated whatever platform it claims.
+ */
+
+/**
+ * HTTP libraries and command-line tools, as the agent's own product (its first token). Inside a named app's
+ * agent ("MyApp/2.1 (Android 13) okhttp/4.9") the same library is that app's HTTP stack: see human_clients.ts.
+ */
+const TOOL_PRODUCT = new RegExp(
+  "^(?:" + [
+    "curl",
+    "libcurl",
+    "pycurl",
+    "wget2?",
+    "python(?:-\\w+)?",
+    "aiohttp",
+    "httpx",
+    "httpie",
+    "urllib\\d?",
+    "scrapy",
+    "mechanize",
+    "www-mechanize",
+    "lwp",
+    "libwww",
+    "go-http-client",
+    "go-resty",
+    "go \\d",
+    "fasthttp",
+    "java",
+    "jakarta",
+    "apache-http\\w*",
+    "okhttp",
+    "ahc",
+    "async-http-client",
+    "vert\\.x",
+    "reactornetty",
+    "netty",
+    "jersey",
+    "google-http-java-client",
+    "google-api-\\w+-client",
+    "axios",
+    "node-fetch",
+    "node",
+    "undici",
+    "got",
+    "superagent",
+    "request",
+    "needle",
+    "ky",
+    "deno",
+    "bun",
+    "ruby",
+    "faraday",
+    "typhoeus",
+    "httparty",
+    "rest-client",
+    "excon",
+    "php",
+    "guzzlehttp",
+    "guzzle",
+    "zend_http_client",
+    "laminas_http_client",
+    "symfony",
+    "http_request2?",
+    "pear",
+    "pecl",
+    "wordpress",
+    "jetpack",
+    "drupal",
+    "joomla",
+    "dart",
+    "reqwest",
+    "hyper",
+    "ureq",
+    "rust",
+    "libsoup",
+    "restsharp",
+    "winhttp",
+    "wininet",
+    "microsoft-cryptoapi",
+    "microsoft bits",
+    "windows-update-agent",
+    "postmanruntime",
+    "postman",
+    "insomnia",
+    "paw",
+    "rapidapi",
+    "k6",
+    "jmeter",
+    "apachebench",
+    "ab",
+    "siege",
+    "locust",
+    "gatling",
+    "artillery",
+    "vegeta",
+    "hey",
+    "wrk",
+    "nmap",
+    "masscan",
+    "zgrab",
+    "nuclei",
+    "sqlmap",
+    "nikto",
+    "wpscan",
+    "dirbuster",
+    "gobuster",
+    "ffuf",
+    "aws-sdk-\\w+",
+    "boto\\d?",
+    "botocore",
+    "azure",
+    "gcloud",
+    "terraform",
+    "ansible",
+    "kube-probe",
+    "prometheus",
+    "grafana",
+    "nagios",
+    "zabbix",
+    "check_http",
+    "elb-healthchecker",
+    "cloudflare-\\w+",
+    "amazon cloudfront",
+    "hwcdn",
+    "unirest",
+    "feedparser",
+    "simplepie",
+    "magpierss",
+    "rome client",
+    "apt-http",
+    "debian apt",
+    "yum",
+    "urlgrabber",
+    "pip",
+    "npm",
+    "yarn",
+    "composer",
+    "cargo",
+    "nuget",
+    "maven",
+    "gradle",
+    "git",
+    "svn",
+    "mercurial",
+    "lavf",
+    "ffmpeg",
+  ].join("|") + ")(?:[/ _;(-]|$)",
+  "i",
+);
+
+/**
+ * Automation frameworks, headless browsers and the page-speed tools built on them; site copiers and HTTP
+ * client libraries named anywhere in the agent.
+ */
+const HEADLESS =
+  /headless|phantomjs|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http ?client|http_client|httpurlconnection|\bwinhttp|libwww(?!-fm)|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
+
+/**
+ * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot;
+ * "spider", "crawl", "fetch" and "scrap" as parts of names.
+ */
+const WORDS =
+  /(?<!cu)bot(?:s|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b/i;
+
+/** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
+const DOMAIN_IN_BROWSER =
+  /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w.])[\w-]+\.(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
+
+/** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
+const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
+
+/** A plain URL or e-mail address: common in automation, but some desktop apps carry their home page too. */
+const ADDRESS = /https?:\/\/|\bwww\.[\w-]+\.|[\w.-]+@[\w-]+\.[a-z]{2,}|\w+ at \w+ dot \w+/i;
+
+/**
+ * A browser agent whose parts cannot all be true at once (the sender's pre-filter rules, made precise: real
+ * in-app agents put a hardware model beside the device word, and iOS 3 and 4 shipped Safari 4 and 5).
+ */
+export function selfContradicting(ua: string): boolean {
+  // Legacy EdgeHTML's "Edge/" token never sat beside Chrome 79 or later (Chromium Edge says "Edg/").
+  if (/\bEdge\/\d/.test(ua)) {
+    const chrome = /\bChrome\/(\d+)/.exec(ua);
+    if (chrome && Number(chrome[1]) >= 79) return true;
+  }
+  // A hardware model ("iPhone14,2") in place of the device word, right before Safari's "CPU … OS".
+  if (/^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)\d+,\d+; CPU /.test(ua)) return true;
+  // Plain Safari whose Version/ is newer than its iOS (5 to 18: Safari 26+ freezes the OS token at 18_x).
+  const ios = /\bCPU (?:iPhone )?OS (\d+)_/.exec(ua);
+  const version = /\bVersion\/(\d+)/.exec(ua);
+  if (ios && version && /Safari\/[\d.]+$/.test(ua)) {
+    const v = Number(version[1]);
+    if (Number(ios[1]) >= 5 && v <= 18 && v > Number(ios[1])) return true;
+  }
+  return false;
+}
+
+/** Why an agent is automated by its own words, or null when nothing in it says so (strong signs only). */
+export function automationSign(ua: string): string | null {
+  const tool = TOOL_PRODUCT.exec(ua);
+  if (tool) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;
+  const headless = HEADLESS.exec(ua);
+  if (headless) return `headless or scripted browser: ${headless[0]}`;
+  const word = WORDS.exec(ua.replace(/user-?agent/gi, ""));
+  if (word) return `automation word: ${word[0]}`;
+  if (CONTACT.test(ua)) return "contact URL";
+  if (DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
+  if (selfContradicting(ua)) return "self-contradicting browser agent";
+  return null;
+}
+
+/** Weaker signs, asked only of agents no human-client rule recognised. */
+export function weakAutomationSign(ua: string): string | null {
+  if (ADDRESS.test(ua)) return "URL or address in the agent";
+  return null;
+}
