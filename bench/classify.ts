@@ -14,7 +14,6 @@
 import { isbot } from "isbot";
 import { CATALOG, GENERIC_BOT_PATTERNS } from "../lib/crawl/catalog_data.ts";
 import { classifyAgent } from "../lib/crawl/classify.ts";
-import { selfContradicting } from "../lib/crawl/automation_signs.ts";
 
 const SETS = ["crawlers", "automation", "browsers", "apps"] as const;
 type SetName = typeof SETS[number];
@@ -62,6 +61,20 @@ const OLD_AUTOMATION_RE = new RegExp(
   ].join("|"),
   "i",
 );
+function oldSelfContradicting(ua: string): boolean {
+  if (/\bEdge\/\d/.test(ua)) {
+    const chrome = /\bChrome\/(\d+)/.exec(ua);
+    if (chrome && Number(chrome[1]) >= 79) return true;
+  }
+  if (/^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)\d+,\d+/.test(ua)) return true;
+  const ios = /\bCPU (?:iPhone )?OS (\d+)_/.exec(ua);
+  const version = /\bVersion\/(\d+)/.exec(ua);
+  if (ios && version && /Safari\//.test(ua)) {
+    const v = Number(version[1]);
+    if (v <= 18 && v > Number(ios[1])) return true;
+  }
+  return false;
+}
 /** The old answer: a catalog token, "unknown", or null for a browser. */
 function oldClassify(ua: string): string | null {
   const trimmed = ua.trim();
@@ -69,7 +82,7 @@ function oldClassify(ua: string): string | null {
   const m = OLD_TOKEN_RE.exec(trimmed.toLowerCase());
   if (m) return byMatch.get(m[1])!;
   if (!/^Mozilla\//.test(trimmed) && !/^Opera\//.test(trimmed)) return "unknown";
-  if (OLD_AUTOMATION_RE.test(trimmed) || OLD_GENERIC_RE.test(trimmed) || selfContradicting(trimmed)) {
+  if (OLD_AUTOMATION_RE.test(trimmed) || OLD_GENERIC_RE.test(trimmed) || oldSelfContradicting(trimmed)) {
     return "unknown";
   }
   return null;

@@ -169,6 +169,10 @@ const WORDS =
 const DOMAIN_IN_BROWSER =
   /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w.])[\w-]+\.(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
 
+/** Uptime, performance and SEO services that wear a browser's agent with their name added. */
+const SERVICES =
+  /pingdom|gomez|statuscake|site24x7|uptimerobot|newrelic|datadog|catchpoint|dynatrace|keynote|alertsite|webpagetest|sitespeed|checkly|freshping|hetrixtools|montastic|monitis|rigor|yottaa|semrush|ahrefs|majestic|screaming ?frog|sitebulb|deepcrawl|oncrawl|botify|seobility|serpstat|sistrix|ryte|contentking|xenu/i;
+
 /** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
 const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
 
@@ -203,6 +207,8 @@ export function automationSign(ua: string): string | null {
   if (tool) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;
   const headless = HEADLESS.exec(ua);
   if (headless) return `headless or scripted browser: ${headless[0]}`;
+  const service = SERVICES.exec(ua);
+  if (service) return `monitoring or SEO service: ${service[0]}`;
   const word = WORDS.exec(ua.replace(/user-?agent/gi, ""));
   if (word) return `automation word: ${word[0]}`;
   if (CONTACT.test(ua)) return "contact URL";

@@ -2,7 +2,7 @@
 import type { EnvName, GeoInfo, Org, StoredEvent, Touchpoint } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
 import { parseAgent } from "../enrich/ua.ts";
-import { classifyUserAgent } from "../crawl/classify.ts";
+import { classifyAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
 import { elementName } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
@@ -52,8 +52,9 @@ export function enrichEvent(
   const context = ev.context ?? {};
   const url = str(ev.properties.url);
   const ua = truncate(str(context.user_agent) ?? arrival.userAgent ?? "", 512);
-  // The crawler catalog decides what is automated (one place for it); ua-parser names browser, OS, device.
-  const agent = ua ? classifyUserAgent(ua) : null;
+  // lib/crawl/classify.ts decides person or automation (one place for it); ua-parser names browser, OS, device.
+  // A human client (and an event without any agent) stays "human" traffic.
+  const agent = ua ? classifyAgent(ua).agent : null;
   const parsed = parseAgent(ua);
   const origin = attribute(attributionInputOf(ev));
   return {

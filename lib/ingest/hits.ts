@@ -12,7 +12,7 @@ import { keys } from "../store/keys.ts";
 import type { EnvName, StoredHit, Touchpoint } from "../store/records.ts";
 import { CrawlEvent, UA_MAX } from "../schemas/server_events.ts";
 import { hostAllowedFor, normalizeHost } from "../tenancy/domains.ts";
-import { catalogEntry, classifyUserAgent } from "../crawl/classify.ts";
+import { catalogEntry, classifyAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { truncate } from "../text.ts";
@@ -107,8 +107,9 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
     return { rejected: "unknown_host" };
   }
   const userAgent = truncate(e.user_agent, UA_MAX);
-  const agent = classifyUserAgent(userAgent);
-  if (!agent) return { rejected: "not_crawler" }; // and its address is never stored
+  const verdict = classifyAgent(userAgent);
+  if (verdict.outcome === "human") return { rejected: "not_crawler" }; // a person: its address is never stored
+  const agent = verdict.agent!; // a catalog crawler, or other automation: token "unknown", category "other"
   // enrich
   const ip = canonicalIp(e.ip); // one stored form: reverse DNS and list matching depend on it
   const method = (e.method ?? "GET").toUpperCase();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { catalogEntry, classifyUserAgent, isAiCategory } from "../../../lib/crawl/classify.ts";
+import { catalogEntry, classifyAgent, classifyUserAgent, isAiCategory } from "../../../lib/crawl/classify.ts";
 import { CATALOG, ROBOTS_ONLY_TOKENS } from "../../../lib/crawl/catalog_data.ts";
+import { AUTOMATION_AGENTS, HUMAN_AGENTS } from "../../helpers/agent_kinds.ts";
 
 const samples: Record<string, string[]> = JSON.parse(
   await Deno.readTextFile(new URL("./ua_samples.json", import.meta.url)),
@@ -26,7 +27,7 @@ const BROWSERS = [
   "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36",
 ];
 
-Deno.test("classify: plain browsers are not automated (null)", () => {
+Deno.test("classify: plain browsers are not automated (null) and are human", () => {
   for (const ua of BROWSERS) assert.equal(classifyUserAgent(ua), null, ua);
 });
 
@@ -188,4 +189,62 @@ Deno.test("catalog: every crawlers.csv crawler is present, robots-only tokens ar
     false,
   );
   assert.equal(classifyUserAgent("Mozilla/5.0 (compatible; Google-Extended)")?.token, "unknown");
+});
+
+const UNKNOWN = { token: "unknown", vendor: null, category: "other", traffic: "bot" };
+
+Deno.test("classify: people's clients of every kind are human, with the rule that said so", () => {
+  for (const [kind, uas] of Object.entries(HUMAN_AGENTS)) {
+    for (const ua of uas) {
+      const v = classifyAgent(ua);
+      assert.equal(v.outcome, "human", `${kind}: ${ua} (${v.reason})`);
+      assert.equal(v.agent, null);
+      assert.ok(v.reason.length > 0);
+    }
+  }
+});
+
+Deno.test("classify: automation of every kind is other automation: token unknown, category other", () => {
+  for (const [kind, uas] of Object.entries(AUTOMATION_AGENTS)) {
+    for (const ua of uas) {
+      const v = classifyAgent(ua);
+      assert.equal(v.outcome, "automation", `${kind}: ${ua} (${v.reason})`);
+      assert.deepEqual(v.agent, UNKNOWN, ua);
+    }
+  }
+  assert.match(classifyAgent("curl/8.4.0").reason, /HTTP library or tool: curl/);
+  assert.match(
+    classifyAgent("Mozilla/5.0 (compatible; Acme/1.0; +https://acme.test/about)").reason,
+    /contact URL/,
+  );
+  assert.equal(classifyAgent("").reason, "empty agent");
+});
+
+Deno.test("classify: a catalog token makes a crawler, even inside a browser-shaped or app-shaped agent", () => {
+  const v = classifyAgent(
+    "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2272.96 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+  );
+  assert.equal(v.outcome, "crawler");
+  assert.equal(v.reason, "catalog token Googlebot");
+  assert.equal(v.agent?.token, "Googlebot");
+  // an app named like a crawler is the app when it reports its own device; the fetcher form stays the crawler
+  assert.equal(classifyAgent("WhatsApp/2.11.102 Android/4.3 Device/asus-Nexus_7").outcome, "human");
+  assert.equal(classifyAgent("WhatsApp/2.23.20.0 A").outcome, "crawler");
+  // an okhttp used bare is automation; inside a named app it is that app's HTTP stack
+  assert.equal(classifyAgent("okhttp/4.12.0").outcome, "automation");
+  assert.equal(classifyAgent("MyShop/5.2.1 (Android 14; Pixel 8) okhttp/4.12.0").outcome, "human");
+});
+
+Deno.test("classify: on the labelled corpus, crawlers are all caught and few people are flagged", async () => {
+  const dir = new URL("../../fixtures/user_agents/", import.meta.url);
+  const rate = async (name: string) => {
+    const lines = (await Deno.readTextFile(new URL(`${name}.txt`, dir))).split("\n").filter(Boolean);
+    const flagged = lines.filter((l) => classifyAgent(l.slice(l.indexOf("\t") + 1)).outcome !== "human");
+    return flagged.length / lines.length;
+  };
+  // bench/classify.ts prints these figures beside the old rule and isbot; here they are floors that must hold
+  assert.equal(await rate("crawlers"), 1);
+  assert.ok(await rate("automation") >= 0.97);
+  assert.ok(await rate("browsers") <= 0.002);
+  assert.ok(await rate("apps") <= 0.09);
 });
