@@ -1,7 +1,18 @@
 /**
  * Rule 4 of the sender-side reporting rules: does a user agent look automated?
- * This is a cheap pre-filter; the service classifies every hit again and drops what it does not recognize.
+ * This is a cheap, generous pre-filter; the service classifies every hit again and drops what it does not
+ * recognize. Every token of the service's crawler catalog (crawler_tokens.ts, generated from it) is reported,
+ * so the two never disagree on a known crawler; known health probes stay unreported whatever they are.
  */
+import { CRAWLER_TOKENS } from "./crawler_tokens.ts";
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The catalog's tokens bounded by non-alphanumerics, longest first: the service matches them the same way. */
+const CATALOG_TOKEN = new RegExp(
+  `(?<![a-z0-9])(?:${
+    [...CRAWLER_TOKENS].sort((a, b) => b.length - a.length).map(escape).join("|")
+  })(?![a-z0-9])`,
+);
 
 /** Uptime monitors, load balancer and orchestrator probes: never reported, whatever else they look like. */
 const HEALTH_PROBE =
@@ -55,6 +66,7 @@ export function classifyUserAgent(
   const ua = (userAgent ?? "").trim();
   if (ua === "") return "missing";
   if (HEALTH_PROBE.test(ua)) return "health_probe";
+  if (CATALOG_TOKEN.test(ua.toLowerCase())) return "automated";
   if (!ua.startsWith("Mozilla/")) return "automated";
   if (CRAWLER_TOKEN.test(ua)) return "automated";
   if (isSelfContradicting(ua)) return "automated";
