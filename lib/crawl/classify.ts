@@ -10,7 +10,7 @@
  * patterns and weak signs, then Mozilla-shaped agents are people and anything else is automation.
  * docs/crawlers.md says the same in prose.
  */
-import { findBotPattern } from "isbot";
+import { findBotPattern, isbot } from "isbot";
 import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG } from "./catalog_data.ts";
 import { automationSign, weakAutomationSign } from "./automation_signs.ts";
@@ -77,8 +77,8 @@ function decide(ua: string): AgentVerdict {
   if (strong) return automation(strong);
   const person = humanClient(trimmed);
   if (person) return human(person);
-  const pattern = findBotPattern(trimmed);
-  if (pattern) return automation(`generic bot pattern ${pattern}`);
+  // isbot() runs one compiled pattern; findBotPattern (a regex per pattern) only names the one that fired
+  if (isbot(trimmed)) return automation(`generic bot pattern ${findBotPattern(trimmed)}`);
   const weak = weakAutomationSign(trimmed);
   if (weak) return automation(weak);
   if (/^Mozilla\//i.test(trimmed)) return human("browser-shaped agent without automation signs");
