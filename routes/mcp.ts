@@ -2,6 +2,7 @@
  * The MCP server at /mcp: Streamable HTTP, no session, protocol revision 2026-07-28 plus the 2025 revisions
  * through the SDK's stateless fallback. A read key is the bearer token; tools come from the same registry
  * and the same `runTool` as the HTTP API, so structuredContent is the HTTP answer, byte for byte in JSON.
+ * Refusals before the MCP exchange (401 with its challenge, 403) are mapped by the app's `onError`.
  */
 import { Hono } from "hono";
 import {
@@ -12,18 +13,26 @@ import {
   Server,
 } from "@modelcontextprotocol/server";
 import type { AppContext } from "../lib/context.ts";
-import { errorBody, HttpError } from "../lib/errors.ts";
-import { authenticateRead, type ReadPrincipal } from "../lib/read/auth.ts";
-import { runTool } from "../lib/read/run.ts";
-import { PROMPTS } from "../lib/read/prompts.ts";
+import { HttpError } from "../lib/errors.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
-import { listing, narrowTools, toolByName } from "../tools/registry.ts";
+import { authenticate, type Caller } from "../tools/pipeline/caller.ts";
+import { runTool, ToolNotFound } from "../tools/pipeline/run.ts";
+import { PROMPTS } from "../tools/prompts.ts";
+import { narrowTools } from "../tools/registry.ts";
+import { listing } from "../tools/listing.ts";
 
 export const MCP_SERVER_INFO = { name: "behavior-read", version: "1.0.0" };
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-function buildServer(app: AppContext, principal: ReadPrincipal, url: string): Server {
+/** An expected refusal (allowance used, rate, invalid input) as a tool result the assistant can read. */
+function refusal(err: HttpError) {
+  const text = `${err.code}: ${err.message}` +
+    (err.headers["Retry-After"] ? ` (retry after ${err.headers["Retry-After"]} s)` : "");
+  return { content: [{ type: "text" as const, text }], isError: true };
+}
+
+function buildServer(app: AppContext, caller: Caller, url: string): Server {
   const tools = narrowTools(new URL(url).searchParams.get("tools"));
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, prompts: {} },
@@ -46,21 +55,20 @@ function buildServer(app: AppContext, principal: ReadPrincipal, url: string): Se
   }));
   server.setRequestHandler("tools/call", async (request) => {
     const name = request.params.name;
-    const tool = toolByName(name, tools);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     try {
-      const answer = await runTool(app, principal, name, request.params.arguments ?? {}, "mcp", tools);
+      const call = { caller, face: "mcp" as const, tools };
+      const { tool, answer } = await runTool(app, call, name, request.params.arguments ?? {});
       const result = {
         content: [{ type: "text" as const, text: renderAnswer(name, answer) }],
         structuredContent: answer,
       };
       return server.projectCallToolResult(result, listing(tool).output_schema);
     } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      // Expected refusals (allowance used, rate, invalid input) are tool results the assistant can read.
-      const text = `${err.code}: ${err.message}` +
-        (err.headers["Retry-After"] ? ` (retry after ${err.headers["Retry-After"]} s)` : "");
-      return { content: [{ type: "text" as const, text }], isError: true };
+      if (err instanceof ToolNotFound) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+      }
+      if (err instanceof HttpError) return refusal(err);
+      throw err;
     }
   });
   server.setRequestHandler("prompts/list", () => ({
@@ -87,41 +95,31 @@ function buildServer(app: AppContext, principal: ReadPrincipal, url: string): Se
   return server;
 }
 
-function unauthorizedResponse(message: string, now: number, hadToken: boolean): Response {
+/** A 401 carries the Bearer challenge MCP clients look for (RFC 6750 section 3). */
+function withChallenge(err: HttpError, hadToken: boolean): HttpError {
   const challenge = hadToken
-    ? `Bearer realm="mcp", error="invalid_token", error_description="${message.replaceAll('"', "'")}"`
+    ? `Bearer realm="mcp", error="invalid_token", error_description="${err.message.replaceAll('"', "'")}"`
     : `Bearer realm="mcp"`;
-  return Response.json(errorBody("UNAUTHORIZED", message, now), {
-    status: 401,
-    headers: { "WWW-Authenticate": challenge },
-  });
+  return new HttpError(err.status, err.code, err.message, { ...err.headers, "WWW-Authenticate": challenge });
 }
 
 export function mcpRoutes(ctx: AppContext): Hono {
   const app = new Hono();
   const handler = createMcpHandler((rc: McpRequestContext) => {
-    const principal = rc.authInfo?.extra?.principal as ReadPrincipal;
-    return buildServer(ctx, principal, rc.requestInfo?.url ?? "http://localhost/mcp");
+    const caller = rc.authInfo?.extra?.caller as Caller;
+    return buildServer(ctx, caller, rc.requestInfo?.url ?? "http://localhost/mcp");
   }, {
     legacy: "stateless",
     onerror: (e) => ctx.deps.log.warn("mcp request refused", { error: e.message.slice(0, 300) }),
   });
 
   app.all("*", async (c) => {
-    const now = ctx.deps.clock.now();
     const authorization = c.req.header("authorization");
-    let principal: ReadPrincipal;
-    try {
-      principal = await authenticateRead(ctx, authorization);
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 401) {
-        return unauthorizedResponse(err.message, now, !!authorization);
-      }
-      if (err instanceof HttpError) return c.json(errorBody(err.code, err.message, now), err.status as 403);
-      throw err;
-    }
+    const caller = await authenticate(ctx, authorization).catch((err) => {
+      throw err instanceof HttpError && err.status === 401 ? withChallenge(err, !!authorization) : err;
+    });
     return handler.fetch(c.req.raw, {
-      authInfo: { token: "read-key", clientId: principal.key.id, scopes: ["read"], extra: { principal } },
+      authInfo: { token: "read-key", clientId: caller.id, scopes: ["read"], extra: { caller } },
     });
   });
   return app;

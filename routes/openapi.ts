@@ -1,7 +1,7 @@
 /** GET /openapi.json: OpenAPI 3.1 generated from the same zod schemas the handlers validate with. */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
-import { buildOpenApi } from "../lib/schemas/openapi.ts";
+import { buildOpenApi } from "./openapi/document.ts";
 
 export function openapiRoutes(_ctx: AppContext): Hono {
   const app = new Hono();

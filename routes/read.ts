@@ -1,53 +1,48 @@
 /**
  * The HTTP tool API, mounted at /v1/read. `GET /` lists the tools this key can run with JSON Schemas;
- * `POST /:tool` runs one. Errors use the Error body with the read API's codes (see lib/schemas/read.ts).
+ * `POST /:tool` runs one. Errors use the Error body with the read API's codes (routes/openapi/read_paths.ts),
+ * mapped by the app's one `onError`.
  */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
-import { errorBody, HttpError, invalid } from "../lib/errors.ts";
-import { authenticateRead } from "../lib/read/auth.ts";
-import { runTool, takeRate } from "../lib/read/run.ts";
-import { listing, TOOLS } from "../tools/registry.ts";
+import { invalid } from "../lib/errors.ts";
+import { authenticate } from "../tools/pipeline/caller.ts";
+import { takeRate } from "../tools/pipeline/meter.ts";
+import { runTool } from "../tools/pipeline/run.ts";
+import { TOOLS } from "../tools/registry.ts";
+import { listing } from "../tools/listing.ts";
+
+/** The tool's inputs from the body: a JSON object, or nothing at all for a tool without inputs. */
+async function toolInput(req: Request): Promise<Record<string, unknown>> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    throw invalid(
+      'the body is not JSON; send a JSON object of the tool\'s inputs, e.g. {"period":"last_7_days"}',
+    );
+  }
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw invalid("the body must be a JSON object of the tool's inputs");
+  }
+  return input as Record<string, unknown>;
+}
 
 export function readRoutes(ctx: AppContext): Hono {
   const app = new Hono();
 
-  // Own error mapping, so the read API answers the same mounted anywhere.
-  app.onError((err, c) => {
-    const now = ctx.deps.clock.now();
-    if (err instanceof HttpError) {
-      return c.json(errorBody(err.code, err.message, now), err.status as 400, err.headers);
-    }
-    ctx.deps.log.error("read tool failed", {
-      path: c.req.path,
-      error: String(err?.stack ?? err).slice(0, 2000),
-    });
-    return c.json(errorBody("OPERATION_FAILED", "unexpected server error; retry later", now), 500);
-  });
-
   app.get("/", async (c) => {
-    const p = await authenticateRead(ctx, c.req.header("authorization"));
-    await takeRate(ctx, p);
+    const caller = await authenticate(ctx, c.req.header("authorization"));
+    await takeRate(ctx, caller);
     return c.json({ tools: TOOLS.map(listing) });
   });
 
   app.post("/:tool", async (c) => {
-    const p = await authenticateRead(ctx, c.req.header("authorization"));
-    let input: unknown = {};
-    const text = await c.req.text();
-    if (text.trim() !== "") {
-      try {
-        input = JSON.parse(text);
-      } catch {
-        throw invalid(
-          'the body is not JSON; send a JSON object of the tool\'s inputs, e.g. {"period":"last_7_days"}',
-        );
-      }
-    }
-    if (input === null || typeof input !== "object" || Array.isArray(input)) {
-      throw invalid("the body must be a JSON object of the tool's inputs");
-    }
-    const answer = await runTool(ctx, p, c.req.param("tool"), input, "api");
+    const caller = await authenticate(ctx, c.req.header("authorization"));
+    const input = await toolInput(c.req.raw);
+    const { answer } = await runTool(ctx, { caller, face: "api" }, c.req.param("tool"), input);
     return c.json(answer);
   });
 

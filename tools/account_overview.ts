@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { answerSchema } from "../lib/answers/schema.ts";
 import { ALLOWANCE_KINDS, ENV_NAMES } from "../lib/store/records.ts";
-import { arrivals } from "../lib/read/data.ts";
-import { resetDate, usedThisMonth } from "../lib/read/usage.ts";
-import { defineTool } from "./types.ts";
+import { arrivals } from "../lib/parts/arrivals.ts";
+import { resetDate } from "../lib/usage/allowance.ts";
+import { defineTool } from "./tool.ts";
 import { getStatus, listApps } from "../lib/feedback/store.ts";
 
 const allowance = z.object({ allowance: z.number(), used: z.number(), left: z.number() });
@@ -63,12 +63,12 @@ export default defineTool({
   output,
   async run(ctx) {
     const kv = ctx.app.deps.kv;
-    const usage = await Promise.all(ALLOWANCE_KINDS.map((k) => usedThisMonth(kv, ctx.org, k, ctx.now)));
-    const allowances = Object.fromEntries(ALLOWANCE_KINDS.map((k, i) => {
+    const allowances = Object.fromEntries(ALLOWANCE_KINDS.map((k) => {
       const total = ctx.limits.allowances[k];
-      return [k, { allowance: total, used: usage[i], left: Math.max(0, total - usage[i]) }];
+      const used = ctx.usage[k];
+      return [k, { allowance: total, used, left: Math.max(0, total - used) }];
     })) as z.infer<typeof output>["plan"]["allowances"];
-    const seen = await arrivals(ctx.app, ctx.org.id, ctx.env);
+    const seen = await arrivals(kv, ctx.org.id, ctx.env);
     const hasEvents = seen.events !== null;
     const hasHits = seen.hits !== null;
     const products = [

@@ -4,7 +4,7 @@ import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { label, resolve } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
 
 export const STALE_AFTER_DAYS = 14;

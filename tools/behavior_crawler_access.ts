@@ -4,9 +4,9 @@ import { catalogEntry, isAiCategory } from "../lib/crawl/classify.ts";
 import { ROBOTS_ONLY_TOKENS } from "../lib/crawl/catalog_data.ts";
 import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
-import { evaluateToken, groupNames, readRobots } from "../lib/read/robots.ts";
+import { evaluateToken, groupNames, readRobots } from "../lib/crawl/robots.ts";
 import { label, rate, resolve } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
 
 /** Crawlers every answer covers, seen or not: the major search engines and AI crawlers. */

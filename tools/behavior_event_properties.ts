@@ -4,7 +4,7 @@ import { nameableValues } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import type { AggregateOptions, EventField } from "../lib/query/api.ts";
 import { resolve } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const MAX_PROPERTIES = 25;
 const VALUE_CHARS = 200;

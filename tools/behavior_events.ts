@@ -8,7 +8,7 @@ import {
 } from "../lib/answers/schema.ts";
 import type { Filter } from "../lib/query/api.ts";
 import { byKey, label, resolve } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 /** Events the web SDK sends by itself; everything else is a custom event the site tracks. */
 export const AUTOMATIC_EVENTS = new Set([

@@ -20,7 +20,7 @@ import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { guardedTime } from "../lib/answers/privacy.ts";
 import { byKey, label, rate, resolve, round } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const TOP = 10;
 

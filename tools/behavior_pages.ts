@@ -9,7 +9,7 @@ import {
 import { guardedTime } from "../lib/answers/privacy.ts";
 import type { Filter, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve, round } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const SORTS = [
   "pageviews",

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { answerSchema, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { Filter, SessionSeq } from "../lib/query/api.ts";
-import { exhaustedMessage } from "../lib/read/usage.ts";
+import { exhaustedMessage } from "../lib/usage/allowance.ts";
 import { resolve } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const MAX_PAGES_LISTED = 10;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const row = z.object({
   name: z.string(),

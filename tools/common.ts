@@ -3,7 +3,7 @@ import { type Engine, type Filter, openEngine, type Scope as EngineScope } from 
 import type { ResolvedPeriod, Window } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
 import type { Touchpoint } from "../lib/store/records.ts";
-import type { ToolContext } from "./types.ts";
+import type { ToolContext } from "./tool.ts";
 
 export interface Resolved {
   engine: Engine;

@@ -7,7 +7,7 @@ import { cachedReviews } from "../lib/feedback/review_cache.ts";
 import type { FeedbackApp, StoredReview } from "../lib/feedback/types.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
-import type { ToolContext } from "./types.ts";
+import type { ToolContext } from "./tool.ts";
 
 export interface ResolvedApp {
   app: FeedbackApp;

@@ -4,7 +4,7 @@ import { answerSchema, limitInput, periodInput } from "../lib/answers/schema.ts"
 import { maskText } from "../lib/answers/privacy.ts";
 import { TOPIC_LABELS } from "../lib/feedback/themes/taxonomy.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 import {
   appInput,
   appOut,

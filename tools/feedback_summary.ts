@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerSchema, compare, compared, periodInput } from "../lib/answers/schema.ts";
 import { summarize } from "../lib/feedback/summary.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 import {
   analysedNotice,
   appInput,

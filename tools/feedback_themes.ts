@@ -3,7 +3,7 @@ import { answerSchema, periodInput } from "../lib/answers/schema.ts";
 import { MIN_RISING_REVIEWS, themeReport } from "../lib/feedback/themes/aggregate.ts";
 import { TOPICS } from "../lib/feedback/themes/taxonomy.ts";
 import { shortQuote } from "../lib/feedback/quotes.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 import {
   analysedNotice,
   appInput,

@@ -1,9 +1,9 @@
 /**
  * Every read tool, once. The HTTP API (`/v1/read`) and the MCP server (`/mcp`) both take their tools from
- * here, so an answer is the same through either face by construction.
+ * here, so an answer is the same through either face by construction. A new tool is one file beside this
+ * one and one line in TOOLS.
  */
-import { z } from "zod";
-import type { Tool } from "./types.ts";
+import type { Tool } from "./tool.ts";
 import accountOverview from "./account_overview.ts";
 import behaviorOverview from "./behavior_overview.ts";
 import behaviorTrends from "./behavior_trends.ts";
@@ -46,34 +46,4 @@ export function narrowTools(
   if (!names) return tools;
   const wanted = new Set(names.split(",").map((s) => s.trim()).filter(Boolean));
   return tools.filter((t) => wanted.has(t.name));
-}
-
-export interface ToolListing {
-  name: string;
-  description: string;
-  input_schema: Record<string, unknown>;
-  output_schema: Record<string, unknown>;
-}
-
-const listings = new WeakMap<Tool, ToolListing>();
-
-/** The tool as listed: JSON Schema of its input and output, built once from its zod schemas. */
-export function listing(tool: Tool): ToolListing {
-  let l = listings.get(tool);
-  if (!l) {
-    l = {
-      name: tool.name,
-      description: tool.description,
-      input_schema: z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Record<
-        string,
-        unknown
-      >,
-      output_schema: z.toJSONSchema(tool.output, { io: "output", unrepresentable: "any" }) as Record<
-        string,
-        unknown
-      >,
-    };
-    listings.set(tool, l);
-  }
-  return l;
 }

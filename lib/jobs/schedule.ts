@@ -8,7 +8,7 @@ import type { Cron } from "./cron.ts";
 import { sweepAddresses } from "../store/address_retention.ts";
 import { handleVerifyMessage, refreshIpLists, sweepPendingVerifications } from "./verify.ts";
 import { compactAll } from "./compact.ts";
-import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../read/robots.ts";
+import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../crawl/robots.ts";
 import { fetchDueReviews, LISTINGS_CRON, refreshAllListings, REVIEWS_CRON } from "../feedback/fetch_job.ts";
 
 export interface Job {

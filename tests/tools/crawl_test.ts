@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { harness } from "./harness.ts";
 import { DAY, humans, LAST7 } from "./expect.ts";
 import { NOW } from "./generate.ts";
-import { refreshRobots } from "../../lib/read/robots.ts";
+import { refreshRobots } from "../../lib/crawl/robots.ts";
 
 const LAST30 = { from: Date.parse("2026-10-22T00:00:00Z"), to: LAST7.to };
 

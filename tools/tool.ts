@@ -5,6 +5,10 @@ import type { EnvName, Org, Touchpoint } from "../lib/store/records.ts";
 import type { PlanLimits } from "../lib/tenancy/plans.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
+import type { MonthUsage } from "../lib/usage/allowance.ts";
+
+/** Which face a call came through: the HTTP read API or MCP. */
+export type Face = "api" | "mcp";
 
 export interface ScopeParts {
   period: ResolvedPeriod | null;
@@ -21,7 +25,7 @@ export interface ToolContext {
   env: EnvName;
   limits: PlanLimits;
   now: number;
-  face: "api" | "mcp";
+  face: Face;
   /** The organization's websites and apps that are not archived. */
   touchpoints: Touchpoint[];
   /** The named touchpoint; omitted with exactly one, that one; otherwise a 422 listing the choices. */
@@ -31,6 +35,8 @@ export interface ToolContext {
   /** Notices of the periods resolved so far (cut to the history limit, no comparison); added to the answer. */
   periodNotices: string[];
   scope(parts: ScopeParts): Scope;
+  /** This month's allowance counters as they stood before this call. */
+  usage: Readonly<MonthUsage>;
   /** Takes up to n individual items from this month's allowance; returns how many may be shown. */
   takeItems(n: number): Promise<number>;
 }

@@ -1,9 +1,15 @@
 /** The OpenAPI 3.1 document. Paths come from each interface's schema module; bodies are zod → JSON Schema. */
 import { z } from "zod";
-import { IngestBody } from "./events.ts";
-import { CreateKey, CreateOrg, CreateTouchpoint, PatchOrg, PatchTouchpoint } from "./admin.ts";
-import { serverEventsPaths } from "./server_events.ts";
-import { readPaths } from "./read.ts";
+import { IngestBody } from "../../lib/schemas/events.ts";
+import {
+  CreateKey,
+  CreateOrg,
+  CreateTouchpoint,
+  PatchOrg,
+  PatchTouchpoint,
+} from "../../lib/schemas/admin.ts";
+import { serverEventsPaths } from "../../lib/schemas/server_events.ts";
+import { readPaths } from "./read_paths.ts";
 
 export const jsonSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
 

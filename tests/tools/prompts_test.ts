@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { PROMPTS } from "../../../lib/read/prompts.ts";
-import { TOOLS } from "../../../tools/registry.ts";
+import { PROMPTS } from "../../tools/prompts.ts";
+import { TOOLS } from "../../tools/registry.ts";
 
 Deno.test("prompts: every tool a ready-made prompt tells the assistant to call exists", () => {
   const names = new Set(TOOLS.map((t) => t.name));

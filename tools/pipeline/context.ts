@@ -1,12 +1,12 @@
-/** Builds the context a tool runs with, for one authenticated call. */
-import type { AppContext } from "../context.ts";
-import { invalid } from "../errors.ts";
-import type { Touchpoint } from "../store/records.ts";
-import { resolvePeriod } from "../answers/period.ts";
-import type { Scope } from "../answers/schema.ts";
-import type { ScopeParts, ToolContext } from "../../tools/types.ts";
-import type { ReadPrincipal } from "./auth.ts";
-import { countUsage, usedThisMonth } from "./usage.ts";
+/** Builds the context a tool runs with, for one authorized call. */
+import type { AppContext } from "../../lib/context.ts";
+import { invalid } from "../../lib/errors.ts";
+import type { Touchpoint } from "../../lib/store/records.ts";
+import { resolvePeriod } from "../../lib/answers/period.ts";
+import type { Scope } from "../../lib/answers/schema.ts";
+import type { UsageMeter } from "../../lib/usage/meter.ts";
+import type { Face, ScopeParts, ToolContext } from "../tool.ts";
+import type { Grant } from "./caller.ts";
 
 export const DEFAULT_PERIOD = "last_28_days";
 
@@ -37,25 +37,26 @@ export function pickTouchpoint(tps: Touchpoint[], env: string, input: string | u
 
 export async function buildToolContext(
   app: AppContext,
-  p: ReadPrincipal,
-  face: "api" | "mcp",
+  grant: Grant,
+  face: Face,
+  meter: UsageMeter,
 ): Promise<ToolContext> {
   const now = app.deps.clock.now();
-  const touchpoints = (await app.directory.touchpoints(p.org.id)).filter((t) => !t.archived)
+  const touchpoints = (await app.directory.touchpoints(grant.org.id)).filter((t) => !t.archived)
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  const tz = p.org.timezone;
+  const tz = grant.org.timezone;
   const periodNotices: string[] = [];
   return {
     app,
-    org: p.org,
-    env: p.env,
-    limits: p.limits,
+    org: grant.org,
+    env: grant.env,
+    limits: grant.limits,
     now,
     face,
     touchpoints,
-    touchpoint: (input) => pickTouchpoint(touchpoints, p.env, input),
+    touchpoint: (input) => pickTouchpoint(touchpoints, grant.env, input),
     period: (input, fallback = DEFAULT_PERIOD) => {
-      const period = resolvePeriod(input ?? fallback, now, tz, p.limits.history_days);
+      const period = resolvePeriod(input ?? fallback, now, tz, grant.limits.history_days);
       for (const n of period.notices) if (!periodNotices.includes(n)) periodNotices.push(n);
       return period;
     },
@@ -78,25 +79,21 @@ export async function buildToolContext(
         }
         : null,
       timezone: tz,
-      environment: p.env,
+      environment: grant.env,
       touchpoint: parts.touchpoint
         ? {
           id: parts.touchpoint.id,
           name: parts.touchpoint.name,
           kind: parts.touchpoint.kind,
-          domain: parts.touchpoint.environments[p.env]?.domain ?? null,
+          domain: parts.touchpoint.environments[grant.env]?.domain ?? null,
         }
         : null,
       traffic: parts.traffic,
       filter: parts.filter ?? null,
       page: parts.page ?? null,
-      history_limit_days: p.limits.history_days,
+      history_limit_days: grant.limits.history_days,
     }),
-    takeItems: async (n) => {
-      const used = await usedThisMonth(app.deps.kv, p.org, "individual_items", now);
-      const allowed = Math.max(0, Math.min(n, p.limits.allowances.individual_items - used));
-      await countUsage(app.deps.kv, p.org, "individual_items", allowed, now);
-      return allowed;
-    },
+    usage: meter.before,
+    takeItems: (n) => Promise.resolve(meter.takeItems(n)),
   };
 }

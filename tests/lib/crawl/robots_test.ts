@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { testDeps } from "../../helpers/deps.ts";
-import { evaluateToken, fetchRobots, refreshAllRobots, type RobotsRecord } from "../../../lib/read/robots.ts";
+import {
+  evaluateToken,
+  fetchRobots,
+  refreshAllRobots,
+  type RobotsRecord,
+} from "../../../lib/crawl/robots.ts";
 import { keys } from "../../../lib/store/keys.ts";
 
 const rec = (body: string): RobotsRecord => ({

@@ -4,11 +4,14 @@
  * own counters only: read keys never write anything else.
  */
 import { keys } from "../store/keys.ts";
-import type { AllowanceKind, Org } from "../store/records.ts";
+import { ALLOWANCE_KINDS, type AllowanceKind, type Org } from "../store/records.ts";
 import type { PlanLimits } from "../tenancy/plans.ts";
 import { addMonths, formatDate, localDateOf } from "../time/dates.ts";
 
 export const NEAR_ALLOWANCE = 0.8;
+
+/** This month's count of each allowance. */
+export type MonthUsage = Record<AllowanceKind, number>;
 
 export function usageMonth(now: number, tz: string): string {
   const d = localDateOf(now, tz);
@@ -20,26 +23,32 @@ export function resetDate(now: number, tz: string): string {
   return formatDate(addMonths(localDateOf(now, tz), 1));
 }
 
-export async function usedThisMonth(
-  kv: Deno.Kv,
-  org: Org,
-  kind: AllowanceKind,
-  now: number,
-): Promise<number> {
-  const cur = await kv.get<Deno.KvU64>(keys.usage(org.id, usageMonth(now, org.timezone), kind));
-  return cur.value ? Number(cur.value.value) : 0;
+/** Every counter of this month, in one read. */
+export async function readUsage(kv: Deno.Kv, org: Org, now: number): Promise<MonthUsage> {
+  const month = usageMonth(now, org.timezone);
+  const got = await kv.getMany<Deno.KvU64[]>(ALLOWANCE_KINDS.map((k) => keys.usage(org.id, month, k)));
+  return Object.fromEntries(
+    ALLOWANCE_KINDS.map((k, i) => [k, got[i].value ? Number(got[i].value.value) : 0]),
+  ) as MonthUsage;
 }
 
-export async function countUsage(
+/** Adds to this month's counters in one commit; zero counts are skipped. */
+export async function recordUsage(
   kv: Deno.Kv,
   org: Org,
-  kind: AllowanceKind,
-  n: number,
+  counts: Partial<MonthUsage>,
   now: number,
 ): Promise<void> {
-  if (n <= 0) return;
-  const k = keys.usage(org.id, usageMonth(now, org.timezone), kind);
-  await kv.atomic().sum(k, BigInt(n)).commit();
+  const month = usageMonth(now, org.timezone);
+  const op = kv.atomic();
+  let any = false;
+  for (const k of ALLOWANCE_KINDS) {
+    const n = counts[k] ?? 0;
+    if (n <= 0) continue;
+    op.sum(keys.usage(org.id, month, k), BigInt(n));
+    any = true;
+  }
+  if (any) await op.commit();
 }
 
 const LABEL: Record<AllowanceKind, string> = {

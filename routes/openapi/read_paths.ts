@@ -2,7 +2,8 @@
  * OpenAPI paths of the read API: the listing, and one path per tool with its input and output JSON Schema
  * from the registry, plus the read API's error statuses and codes.
  */
-import { listing, TOOLS } from "../../tools/registry.ts";
+import { TOOLS } from "../../tools/registry.ts";
+import { listing } from "../../tools/listing.ts";
 
 const error = (description: string, extra: Record<string, unknown> = {}) => ({
   description,

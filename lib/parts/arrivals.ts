@@ -1,0 +1,48 @@
+/**
+ * When data last arrived in an environment: the one source of data freshness (account_overview and the
+ * notice every read answer carries). Reads only.
+ */
+import { keys } from "../store/keys.ts";
+import type { EnvName } from "../store/records.ts";
+import { listParts } from "./store.ts";
+
+export interface Arrivals {
+  events: number | null; // ms of the newest web event, null when none
+  hits: number | null; // ms of the newest crawler hit
+}
+
+async function newestRaw(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number | null> {
+  for await (const e of kv.list({ prefix }, { reverse: true, limit: 1 })) {
+    const at = e.key[3]; // raw keys sort by receive time
+    if (typeof at === "number") return at;
+  }
+  return null;
+}
+
+/** The newest receive time folded into an event part; null when there is no part. */
+async function newestEventPart(kv: Deno.Kv, org: string, env: EnvName): Promise<number | null> {
+  const parts = await listParts(kv, org, env, "ev");
+  return parts.reduce<number | null>((m, p) => Math.max(m ?? -Infinity, p.meta.max_t), null);
+}
+
+/**
+ * Arrival times of the newest event and hit of an environment. The raw tail holds the newest records, so
+ * one reverse read answers; only when compaction left no raw event are the event parts looked at.
+ * Hits are read from the raw tail only: a hit that compaction moved into a part no longer counts here.
+ */
+export async function arrivals(kv: Deno.Kv, org: string, env: EnvName): Promise<Arrivals> {
+  const [raw, hits] = await Promise.all([
+    newestRaw(kv, keys.rawEvents(org, env)),
+    newestRaw(kv, keys.rawHits(org, env)),
+  ]);
+  const events = raw ?? await newestEventPart(kv, org, env);
+  return { events, hits };
+}
+
+/** The newest arrival of either kind; null when nothing arrived yet. */
+export async function latestArrival(kv: Deno.Kv, org: string, env: EnvName): Promise<number | null> {
+  const a = await arrivals(kv, org, env);
+  if (a.events === null) return a.hits;
+  if (a.hits === null) return a.events;
+  return Math.max(a.events, a.hits);
+}

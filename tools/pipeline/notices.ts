@@ -1,0 +1,37 @@
+/**
+ * The notices the pipeline adds after a tool's own: periods cut to the history limit, allowances near their
+ * end, and how fresh the data is.
+ */
+import type { AppContext } from "../../lib/context.ts";
+import { latestArrival } from "../../lib/parts/arrivals.ts";
+import type { UsageMeter } from "../../lib/usage/meter.ts";
+import type { Answer, ToolContext } from "../tool.ts";
+
+function ago(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  if (min < 1) return "less than a minute ago";
+  if (min < 120) return `${min} minute${min === 1 ? "" : "s"} ago`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `${h} hours ago`;
+  return `${Math.round(h / 24)} days ago`;
+}
+
+/** When the newest event or hit of this environment arrived. */
+export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promise<string> {
+  const at = await latestArrival(app.deps.kv, ctx.org.id, ctx.env);
+  if (at === null) return `no data received yet in ${ctx.env}; answers fill in once the SDKs send events`;
+  return `data fresh to ${new Date(at).toISOString()} (${ago(Math.max(0, ctx.now - at))})`;
+}
+
+export async function pipelineNotices(
+  app: AppContext,
+  ctx: ToolContext,
+  meter: UsageMeter,
+  answer: Answer,
+): Promise<string[]> {
+  return [
+    ...ctx.periodNotices.filter((n) => !answer.notices.includes(n)),
+    ...meter.notices(),
+    await freshnessNotice(app, ctx),
+  ];
+}

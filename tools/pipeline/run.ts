@@ -1,0 +1,64 @@
+/**
+ * The one path a tool call takes, whichever face it came through. Both faces call `runTool`, so the same
+ * question gets the same JSON; each step is a plain function below.
+ */
+import type { AppContext } from "../../lib/context.ts";
+import { HttpError, invalid } from "../../lib/errors.ts";
+import { finalizeAnswer } from "../../lib/answers/rules.ts";
+import { describeZodError } from "../../lib/schemas/zod_errors.ts";
+import type { Face, Tool } from "../tool.ts";
+import { toolByName, TOOLS } from "../registry.ts";
+import { authorize, type Caller } from "./caller.ts";
+import { meterUsage } from "./meter.ts";
+import { buildToolContext } from "./context.ts";
+import { pipelineNotices } from "./notices.ts";
+
+/** A call names no tool this caller can run: 404 over HTTP, a protocol error over MCP. */
+export class ToolNotFound extends HttpError {
+  constructor(readonly tool: string) {
+    super(404, "NOT_FOUND", `no tool "${tool}"; GET /v1/read lists the tools this key can run`);
+  }
+}
+
+export interface ToolCall {
+  caller: Caller;
+  face: Face;
+  /** The tools this connection offers (MCP `?tools=` narrows them); all by default. */
+  tools?: readonly Tool[];
+}
+
+export interface ToolResult {
+  tool: Tool;
+  answer: Record<string, unknown>;
+}
+
+export function findTool(name: string, tools: readonly Tool[] = TOOLS): Tool {
+  const tool = toolByName(name, tools);
+  if (!tool) throw new ToolNotFound(name);
+  return tool;
+}
+
+export function validateInput(tool: Tool, input: unknown): unknown {
+  const parsed = tool.input.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw invalid(`invalid input for ${tool.name}: ${describeZodError(parsed.error, "input")}`);
+  }
+  return parsed.data;
+}
+
+export async function runTool(
+  app: AppContext,
+  call: ToolCall,
+  name: string,
+  rawInput: unknown,
+): Promise<ToolResult> {
+  const tool = findTool(name, call.tools);
+  const { grant, input: toolInput } = await authorize(call.caller, rawInput);
+  const meter = await meterUsage(app, call.caller, grant, call.face);
+  const input = validateInput(tool, toolInput);
+  const ctx = await buildToolContext(app, grant, call.face, meter);
+  const answer = await tool.run(ctx, input);
+  const final = finalizeAnswer(answer, await pipelineNotices(app, ctx, meter, answer));
+  await meter.record();
+  return { tool, answer: final };
+}
