@@ -14,7 +14,7 @@ import { findBotPattern, isbot } from "isbot";
 import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG } from "./catalog_data.ts";
 import { automationSign, weakAutomationSign } from "./automation_signs.ts";
-import { appWithDeviceDetails, humanClient } from "./human_clients.ts";
+import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogEntry } from "./types.ts";
 
 export type { AgentClass, AgentOutcome, AgentVerdict } from "./types.ts";
@@ -74,6 +74,7 @@ function decide(ua: string): AgentVerdict {
     }
     return { outcome: "crawler", reason: `catalog token ${e.token}`, agent: fromEntry(e) };
   }
+  if (strong === "contact URL" && appOnPersonalDevice(trimmed)) return human("app on a personal device");
   if (strong) return automation(strong);
   const person = humanClient(trimmed);
   if (person) return human(person);

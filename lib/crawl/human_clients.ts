@@ -99,6 +99,7 @@ const HANDSET = new RegExp(
     "Archos",
     "Dell",
     "Qtek",
+    "KWC",
     "i-mobile",
     "Vertu",
     "Sendo",
@@ -174,6 +175,12 @@ const OTHER_BROWSER = new RegExp(
     "GoBrowser",
     "Teashark",
     "SeaMonkey",
+    "Sleipnir",
+    "Flock",
+    "Lunascape",
+    "K-Meleon",
+    "Iceweasel",
+    "IceCat",
     "MQQBrowser",
     "QQBrowser",
     "UCBrowser",
@@ -293,6 +300,16 @@ const PERSONAL_APP = new RegExp(
     "Evolution/",
     "KMail",
     "Mailbird",
+    "Foxmail",
+    "Lotus-Notes",
+    "Claws Mail",
+    "Sylpheed",
+    "Mutt/",
+    "Alpine/",
+    "Eudora",
+    "Geary",
+    "Mailspring",
+    "BlueMail",
     "eM ?Client",
     "Superhuman",
     "\\w*Mail/\\d",
@@ -342,14 +359,14 @@ const PERSONAL_APP = new RegExp(
  * and Darwin, an app's okhttp or Alamofire behind its own name, or "iOS 17.1", "Android/13" in the agent.
  */
 const APP_STACK =
-  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\((?:[^)]*[;,] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Mac OS X|Linux; U; Android)\b/i;
+  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;,] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Mac OS X|Linux; U; Android)\b/i;
 
 /**
  * A phone or tablet model anywhere in the agent ("GT-I9505", "SM-N9005", "LG-P700", "iPhone12,1", "Nexus 7"),
  * or a mobile OS named as such: only software on a person's device reports them outside a browser agent.
  */
 const DEVICE_MODEL =
-  /\b(?:GT-[A-Z]?\d{3,5}|SM-[A-Z]\d{3,4}|SGH-|SCH-|SHV-|SHW-|SPH-|LG-[A-Z]{1,2}\d{2,4}|Nexus \d|Pixel \d|Xperia|ONEPLUS|Redmi|Lumia|iPhone\d+,\d|iPad\d+,\d|iPod\d+,\d|Watch\d+,\d|AppleTV\d+,\d|XT\d{3,4}\b|RM-\d{3,4}|(?:HTC|Samsung|Sony|LGE|Motorola|Huawei|Xiaomi|OnePlus|Nokia|Lenovo|Asus|ZTE|Oppo|Vivo)[ _/-][A-Z]|Windows NT \d|Mac OS X\b|macOS\b)|\b(?:android|androidOS|iOS|iPadOS|iPhone|iPad|Windows ?Phone|WindowsPhone|WP7|WP8|Symbian|BlackBerry|KaiOS|HarmonyOS|Tizen)\b/i;
+  /\b(?:GT-[A-Z]?\d{3,5}|SM-[A-Z]\d{3,4}|SGH-|SCH-|SHV-|SHW-|SPH-|LG-[A-Z]{1,2}\d{2,4}|Nexus \d|Pixel \d|Xperia|ONEPLUS|Redmi|Lumia|iPhone\d+,\d|iPad\d+,\d|iPod\d+,\d|Watch\d+,\d|AppleTV\d+,\d|XT\d{3,4}\b|RM-\d{3,4}|(?:HTC|Samsung|Sony|LGE|Motorola|Huawei|Xiaomi|OnePlus|Nokia|Lenovo|Asus|ZTE|Oppo|Vivo)[ _/-][A-Z]|Windows NT \d|Mac OS X\b|macOS\b)|\b(?:android|androidOS|iOS|iPadOS|iPhone|iPad|Windows ?Phone|WindowsPhone|Windows Mobile|Windows CE|WinCE|WP7|WP8|Symbian|BlackBerry|KaiOS|HarmonyOS|Tizen)\b/i;
 
 /** "ESPN Radio 4.7.4 rv:1032 (iPhone; …)": an iOS app's name, version and build. */
 const APP_BUILD = /^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u;
@@ -371,13 +388,25 @@ export function appWithDeviceDetails(ua: string): boolean {
     .test(ua);
 }
 
+/**
+ * A media, podcast or messaging app that names the personal device it runs on, whatever contact URL it also
+ * carries ("PodcastAddict/v5 (+https://podcastaddict.com/; Android podcast app)"); a feed service of the same
+ * vendor names no device ("PocketCasts/1.0 (Pocket Casts Feed Parser; +http://pocketcasts.com/)").
+ */
+export function appOnPersonalDevice(ua: string): boolean {
+  if (/^Mozilla\//i.test(ua)) return false;
+  return /\b(?:iOS|iPadOS|Android|iPhone|iPad|watchOS|tvOS)\b/i.test(ua) &&
+    (MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua) || /\bapp\b/i.test(ua));
+}
+
 /** Why an agent is a person's client, or null when no rule recognises it. */
 export function humanClient(ua: string): string | null {
   if (BROWSER.test(ua)) return "browser";
   if (FEATURE_PHONE.test(ua) || HANDSET.test(ua)) return "feature phone or WAP browser";
   if (OTHER_BROWSER.test(ua) || BROWSER_WORD.test(ua)) return "text, legacy or niche browser";
   if (MEDIA_AND_TV.test(ua)) return "media player or TV";
-  if (PERSONAL_APP.test(ua)) return "mail, office, messaging app or in-app browser";
+  // a bare messaging name ("Viber") is how some link-preview fetchers announce themselves: the app says more
+  if (PERSONAL_APP.test(ua) && /\d/.test(ua)) return "mail, office, messaging app or in-app browser";
   if (APP_STACK.test(ua) || APP_BUILD.test(ua)) return "native app";
   if (DEVICE_MODEL.test(ua)) return "app on a phone or tablet";
   return null;

@@ -26,6 +26,8 @@ export const HUMAN_AGENTS: Record<string, string[]> = {
     "ESPN Radio 4.7.4 rv:1032 (iPhone; iPhone OS 9.2.1; en_US)",
     "Viber/13.3.0.5 CFNetwork/1220.1 Darwin/20.3.0",
     "Pandora/1904.1 Android/8.0.0 heroqlteusc (ExoPlayerLib1.5.14.1)",
+    // a contact URL does not make an app on a named personal device a crawler
+    "PodcastAddict/v5 (+https://podcastaddict.com/; Android podcast app)",
   ],
   "feature phone or WAP browser": [
     "Nokia6300/2.0 (05.00) Profile/MIDP-2.0 Configuration/CLDC-1.1",
@@ -33,6 +35,7 @@ export const HUMAN_AGENTS: Record<string, string[]> = {
     "NetFront/3.5.1 (BREW 3.1.5; U; en-us; LG; NetFront/3.5.1/WAP) Sprint LN240 MMP/2.0 Profile/MIDP-2.1 Configuration/CLDC-1.1",
     "Opera/9.80 (J2ME/MIDP; Opera Mini/5.1.21214/19.916; U; en) Presto/2.5.25",
     "SAMSUNG-SGH-T419",
+    "ZDM/4.0; Windows Mobile 8.1",
   ],
   "text browser": [
     "Lynx/2.8.5dev.16 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/0.9.6b",
@@ -45,11 +48,13 @@ export const HUMAN_AGENTS: Record<string, string[]> = {
     "AmigaVoyager/3.4.4 (AmigaOS/PPC native)",
     "IBrowse/2.3 (AmigaOS 3.9)",
     "Dillo/2.2",
+    "Amaya/9.52 libwww/5.4.0",
   ],
   "mail or office client": [
     "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.12026; Pro)",
     "Outlook-iOS/709.2189947.prod.iphone (3.24.1)",
     "Airmail 1.0 rv:148 (Macintosh; Mac OS X 10.8.3; en_BE)",
+    "Lotus-Notes/4.5 ( Windows-NT )",
   ],
   "media player or TV": [
     "Roku/DVP-9.10 (519.10E04111A)",
@@ -81,7 +86,12 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
     "Xenu Link Sleuth/1.3.8",
     "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) PingdomTMS/0.8.5 Safari/534.34",
   ],
-  "contact URL": ["Mozilla/5.0 (compatible; Acme/1.0; +https://acme.test/about)"],
+  "contact URL": [
+    "Mozilla/5.0 (compatible; Acme/1.0; +https://acme.test/about)",
+    // a podcast app's feed service names no device
+    "PocketCasts/1.0 (Pocket Casts Feed Parser; +http://pocketcasts.com/)",
+    "Overcast/1.0 Podcast Sync (123 subscribers; feed-id=456789; +http://overcast.fm/)",
+  ],
   "bot, crawler, spider or fetcher word": [
     "Mozilla/5.0 (compatible; MyCoolBot/1.0)",
     "Mozilla/5.0 (compatible; SomeCrawler/2.0)",
