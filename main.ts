@@ -11,8 +11,8 @@ import { systemDns } from "./lib/dns.ts";
 import type { Deps } from "./lib/deps.ts";
 import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
-import { devBanner, ensureDemoTenant } from "./lib/dev_seed.ts";
-import { generateSite } from "./scripts/generate.ts";
+import { devBanner, ensureDemoTenant } from "./lib/demo/tenant.ts";
+import { generateSite } from "./lib/demo/site.ts";
 import { handleQueueMessage, startJobs } from "./lib/jobs/schedule.ts";
 
 const dev = Deno.args.includes("--dev");
@@ -85,7 +85,8 @@ if (dev) {
     });
     console.log(`demo site generated: ${site.events} events, ${site.hits} crawler hits over 30 days`);
   }
-  console.log(devBanner(`http://127.0.0.1:${server.addr.port}`, config.adminToken, tenant));
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  console.log(devBanner(deps, () => crypto.randomUUID(), base, config.adminToken, tenant));
 }
 
 for (const sig of ["SIGINT", "SIGTERM"] as const) {

@@ -2,7 +2,7 @@
  * History import throughput: a generated site streamed as NDJSON to the real server's import endpoint,
  * beside a bare KV write loop over the same records in the same run.
  *   deno run -A bench/import.ts [--lines 200000] [--rounds 2] [--geo]
- * Lines are made while they are sent (scripts/generate.ts siteLines, one streamed request body, never held
+ * Lines are made while they are sent (lib/demo/site.ts siteLines, one streamed request body, never held
  * whole), about 10 events to 1 crawler hit like the 1M-event site. Geo lookups are off unless --geo (the
  * databases cost ~180 MB and seconds to load). The server runs as in production, its compaction cron too.
  * The reference: per record check dedupe key + set dedupe key + set raw record, 100 records per commit,
@@ -10,10 +10,10 @@
  * stays bounded). Each round imports into a new organization, its reference just before it (load from
  * other work hits both alike). Writes bench/results/import.json.
  */
-import { siteLines, type SiteOptions } from "../scripts/generate.ts";
-import { SiteModel } from "../scripts/generate/model.ts";
-import { crawlerHits } from "../scripts/generate/crawl.ts";
-import { storedEvent, storedHit, type Target } from "../scripts/generate/output.ts";
+import { siteLines, type SiteOptions } from "../lib/demo/site.ts";
+import { SiteModel } from "../lib/demo/model.ts";
+import { crawlerHits } from "../lib/demo/crawl.ts";
+import { storedEvent, storedHit, type Target } from "../lib/demo/output.ts";
 import { packEvent } from "../lib/store/event_codec.ts";
 import { keys } from "../lib/store/keys.ts";
 import { type RunningServer, startServer } from "../tests/helpers/server.ts";

@@ -8,7 +8,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startServer } from "../tests/helpers/server.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
-import { siteLines } from "../scripts/generate.ts";
+import { siteLines } from "../lib/demo/site.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);

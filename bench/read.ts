@@ -15,7 +15,7 @@ import { consoleLog } from "../lib/log.ts";
 import { openEngine, type Scope } from "../lib/query/api.ts";
 import { keys } from "../lib/store/keys.ts";
 import { unpackEvent } from "../lib/store/event_codec.ts";
-import { generateSite } from "../scripts/generate.ts";
+import { generateSite } from "../lib/demo/site.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);

@@ -13,7 +13,7 @@ import { noGeo } from "../lib/deps.ts";
 import { FakeClock } from "../lib/clock.ts";
 import { consoleLog } from "../lib/log.ts";
 import { compact } from "../lib/jobs/compact.ts";
-import { generateSite } from "../scripts/generate.ts";
+import { generateSite } from "../lib/demo/site.ts";
 import { keys } from "../lib/store/keys.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
 

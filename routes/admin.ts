@@ -1,6 +1,6 @@
 /** The admin API under /admin/v1: organizations, touchpoints, keys, import, compaction, apps. Bearer ADMIN_TOKEN. */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { unauthorized } from "../lib/errors.ts";
 import { readJsonBody } from "../lib/http.ts";
 import { safeEqual } from "../lib/keys/apikeys.ts";
@@ -22,7 +22,8 @@ import { adminFeedbackRoutes } from "./admin_feedback.ts";
 import { compactOrg } from "../lib/jobs/compact.ts";
 
 export function adminRoutes(ctx: AppContext): Hono {
-  const { kv, clock, config } = ctx.deps;
+  const { deps } = ctx;
+  const { config } = deps;
   const app = new Hono();
 
   app.use("*", async (c, next) => {
@@ -38,12 +39,12 @@ export function adminRoutes(ctx: AppContext): Hono {
 
   app.post(
     "/orgs",
-    async (c) => c.json(await createOrg(kv, clock, await readJsonBody(c.req.raw, CreateOrg)), 201),
+    async (c) => c.json(await createOrg(deps, await readJsonBody(c.req.raw, CreateOrg)), 201),
   );
-  app.get("/orgs/:org", async (c) => c.json(await getOrg(kv, c.req.param("org"))));
+  app.get("/orgs/:org", async (c) => c.json(await getOrg(deps, c.req.param("org"))));
   app.patch(
     "/orgs/:org",
-    async (c) => c.json(await patchOrg(kv, c.req.param("org"), await readJsonBody(c.req.raw, PatchOrg))),
+    async (c) => c.json(await patchOrg(deps, c.req.param("org"), await readJsonBody(c.req.raw, PatchOrg))),
   );
 
   app.post(
@@ -51,8 +52,7 @@ export function adminRoutes(ctx: AppContext): Hono {
     async (c) =>
       c.json(
         await createTouchpoint(
-          kv,
-          clock,
+          deps,
           c.req.param("org"),
           await readJsonBody(c.req.raw, CreateTouchpoint),
         ),
@@ -60,15 +60,15 @@ export function adminRoutes(ctx: AppContext): Hono {
       ),
   );
   app.get("/orgs/:org/touchpoints", async (c) => {
-    await getOrg(kv, c.req.param("org"));
-    return c.json({ touchpoints: await listTouchpoints(kv, c.req.param("org")) });
+    await getOrg(deps, c.req.param("org"));
+    return c.json({ touchpoints: await listTouchpoints(deps, c.req.param("org")) });
   });
   app.patch(
     "/orgs/:org/touchpoints/:tp",
     async (c) =>
       c.json(
         await patchTouchpoint(
-          kv,
+          deps,
           c.req.param("org"),
           c.req.param("tp"),
           await readJsonBody(c.req.raw, PatchTouchpoint),
@@ -79,29 +79,29 @@ export function adminRoutes(ctx: AppContext): Hono {
   app.post(
     "/orgs/:org/keys",
     async (c) =>
-      c.json(await createKey(kv, clock, c.req.param("org"), await readJsonBody(c.req.raw, CreateKey)), 201),
+      c.json(await createKey(deps, c.req.param("org"), await readJsonBody(c.req.raw, CreateKey)), 201),
   );
-  app.get("/orgs/:org/keys", async (c) => c.json({ keys: await listKeys(kv, c.req.param("org")) }));
+  app.get("/orgs/:org/keys", async (c) => c.json({ keys: await listKeys(deps, c.req.param("org")) }));
   app.delete("/orgs/:org/keys/:id", async (c) => {
-    await revokeKey(kv, clock, c.req.param("org"), c.req.param("id"));
+    await revokeKey(deps, c.req.param("org"), c.req.param("id"));
     return c.body(null, 204);
   });
 
   // Operator views of what was stored (tests and troubleshooting); never include addresses.
   app.get(
     "/orgs/:org/events",
-    async (c) => c.json({ events: await listStored(ctx, c.req.param("org"), "ev", c.req.query()) }),
+    async (c) => c.json({ events: await listStored(deps, c.req.param("org"), "ev", c.req.query()) }),
   );
   app.get(
     "/orgs/:org/hits",
-    async (c) => c.json({ hits: await listStored(ctx, c.req.param("org"), "hit", c.req.query()) }),
+    async (c) => c.json({ hits: await listStored(deps, c.req.param("org"), "hit", c.req.query()) }),
   );
 
   // Compaction on demand (it also runs every minute): folds every raw record of the organization into
   // parts now, e.g. after an import; answers what it did. Another run in progress makes this one a no-op.
   app.post("/orgs/:org/compact", async (c) => {
-    const org = await getOrg(kv, c.req.param("org"));
-    return c.json(await compactOrg(ctx.deps, org.id, { graceMs: 0 }));
+    const org = await getOrg(deps, c.req.param("org"));
+    return c.json(await compactOrg(deps, org.id, { graceMs: 0 }));
   });
 
   app.route("/", adminImportRoutes(ctx));

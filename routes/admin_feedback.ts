@@ -4,7 +4,7 @@
  * CSV), and fetching on demand (the crons fetch every 30 minutes and refresh listings daily).
  */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { invalid, tooLarge } from "../lib/errors.ts";
 import { MB, readJsonBody } from "../lib/http.ts";
 import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
@@ -21,10 +21,10 @@ export function adminFeedbackRoutes(ctx: AppContext): Hono {
   const app = new Hono();
 
   app.post("/orgs/:org/apps", async (c) => {
-    const org = await getOrg(kv, c.req.param("org"));
+    const org = await getOrg(ctx.deps, c.req.param("org"));
     const body = await readJsonBody(c.req.raw, CreateFeedbackApp);
     if (body.touchpoint) {
-      const tp = await getTouchpoint(kv, org.id, body.touchpoint);
+      const tp = await getTouchpoint(ctx.deps, org.id, body.touchpoint);
       const want = tp.kind === "ios" ? "app_store" : tp.kind === "android" ? "google_play" : null;
       if (!want) throw invalid(`touchpoint: ${tp.id} is a website; an app is an iOS or Android touchpoint`);
       if (want !== body.store) throw invalid(`store: an ${tp.kind} touchpoint's store is ${want}`);
@@ -40,7 +40,7 @@ export function adminFeedbackRoutes(ctx: AppContext): Hono {
   });
 
   app.get("/orgs/:org/apps", async (c) => {
-    const org = await getOrg(kv, c.req.param("org"));
+    const org = await getOrg(ctx.deps, c.req.param("org"));
     const apps = await Promise.all((await listApps(kv, org.id)).map(async (a) => ({
       ...a,
       listing: await getListing(kv, org.id, a.id),

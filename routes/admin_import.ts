@@ -1,6 +1,6 @@
 /** POST /orgs/:org/import?touchpoint=&environment= (mounted under /admin/v1 behind the admin token). */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { importNdjson } from "../lib/ingest/import.ts";
 import { keys } from "../lib/store/keys.ts";
@@ -20,7 +20,7 @@ export function adminImportRoutes(ctx: AppContext): Hono {
     if (!tp) throw notFound(`no touchpoint ${tpId} in organization ${org.id}`);
     if (!tp.environments[env]) throw invalid(`environment: touchpoint ${tpId} has no ${env} environment`);
     const body = c.req.raw.body ?? new Blob([]).stream();
-    const result = await importNdjson(ctx, { org, touchpoint: tp, env }, body);
+    const result = await importNdjson(ctx.deps, { org, touchpoint: tp, env }, body);
     return c.json(result);
   });
   return app;

@@ -5,7 +5,7 @@
  * A decision must come from this service's own pages (Origin) and from the person the request is bound to.
  */
 import { type Context, Hono } from "hono";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { readBodyLimited } from "../lib/http.ts";
 import { ENV_NAMES, type EnvName } from "../lib/store/records.ts";
 import { endpoints, redirectHost } from "../lib/oauth/urls.ts";

@@ -1,6 +1,6 @@
 /** POST /v1/behavior/events: batches from the web SDK (application/json or text/plain bodies). */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { errorBody, rateLimited } from "../lib/errors.ts";
 import { MB, readJsonBody } from "../lib/http.ts";
 import { IngestBody } from "../lib/schemas/events.ts";
@@ -27,7 +27,7 @@ export function eventsRoutes(ctx: AppContext): Hono {
 
   app.options("/events", async (c) => {
     const origin = c.req.header("origin");
-    if (!origin || !(await preflightAllowed(ctx, origin))) {
+    if (!origin || !(await preflightAllowed(ctx.deps, origin))) {
       return c.json(
         errorBody("FORBIDDEN", "origin is not allowed to send events", ctx.deps.clock.now()),
         403,
@@ -47,7 +47,7 @@ export function eventsRoutes(ctx: AppContext): Hono {
 
   app.post("/events", async (c) => {
     const body = await readJsonBody(c.req.raw, IngestBody, MB);
-    const access = await authorizeWebWrite(ctx, body.api_key, c.req.header("origin") ?? null);
+    const access = await authorizeWebWrite(ctx.deps, body.api_key, c.req.header("origin") ?? null);
     const rate = await ctx.rates.take("public", access.keyId, access.ratePerMinute);
     if (!rate.ok) {
       throw rateLimited(rate.retryAfterS, "this api_key's per-minute event limit is spent; retry later");
@@ -57,7 +57,7 @@ export function eventsRoutes(ctx: AppContext): Hono {
       ip: clientAddress(c.req.raw, c.env as ConnInfo | undefined, ctx.deps.config.trustProxy),
       userAgent: c.req.header("user-agent") ?? null,
     };
-    await ingestWebEvents(ctx, access, body.batch, arrival);
+    await ingestWebEvents(ctx.deps, access, body.batch, arrival);
     return c.body(null, 204);
   });
   return app;

@@ -12,7 +12,7 @@ import {
   ProtocolErrorCode,
   Server,
 } from "@modelcontextprotocol/server";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
 import { authenticate, type Caller } from "../tools/pipeline/caller.ts";

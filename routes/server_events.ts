@@ -1,6 +1,6 @@
 /** POST /v1/behavior/server-events: crawler hits reported by a customer's web server (server key). */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/context.ts";
+import type { AppContext } from "../lib/tenancy/context.ts";
 import { forbidden, rateLimited, tooLarge } from "../lib/errors.ts";
 import { MB, parseJson, readBodyLimited, validate } from "../lib/http.ts";
 import { clientAddress, type ConnInfo } from "../lib/client_address.ts";
@@ -16,8 +16,8 @@ export function serverEventsRoutes(ctx: AppContext): Hono {
       throw forbidden("server keys are sent from servers: a request with an Origin header is refused");
     }
     const addr = clientAddress(c.req.raw, c.env as ConnInfo | undefined, deps.config.trustProxy);
-    await refuseBlockedAddress(ctx, addr);
-    const access = await authorizeServerWrite(ctx, c.req.header("authorization") ?? null, addr);
+    await refuseBlockedAddress(deps, addr);
+    const access = await authorizeServerWrite(deps, c.req.header("authorization") ?? null, addr);
     const rate = await ctx.rates.take("server", access.keyId, deps.config.serverKeyRatePerMinute);
     if (!rate.ok) {
       throw rateLimited(rate.retryAfterS, "this server key's per-minute limit is spent; retry later");

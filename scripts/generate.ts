@@ -1,104 +1,18 @@
 /**
- * A deterministic, realistic site: `deno task generate --org <id> --events N --days D --seed S --end E`.
- * The same seed and end give the same site, byte for byte. Writes stored records straight to the KV store
- * (fast: the 1M-event bench uses it), each with its dedupe key as ingest writes it, so a rerun (or a later
- * import of the same ids) stores nothing twice; then compacts them. With `--ndjson <file|->` it emits lines
- * for POST /admin/v1/orgs/:org/import instead. Options: see USAGE.
+ * `deno task generate --org <id> --events N --days D --seed S --end E`: fills an organization's environment
+ * with a generated site (lib/demo/site.ts), written straight to the KV store (fast: the 1M-event bench uses
+ * it), each record with its dedupe key as ingest writes it, so a rerun (or a later import of the same ids)
+ * stores nothing twice; then compacts them. With `--ndjson <file|->` it emits lines for
+ * POST /admin/v1/orgs/:org/import instead. Options: see USAGE.
  */
-import type { Deps } from "../lib/deps.ts";
-import { compact } from "../lib/jobs/compact.ts";
 import { keys } from "../lib/store/keys.ts";
 import type { EnvName, Touchpoint } from "../lib/store/records.ts";
-import { crawlerHits } from "./generate/crawl.ts";
-import { SiteModel } from "./generate/model.ts";
-import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./generate/output.ts";
-import { RawWriter } from "./generate/raw_writer.ts";
-
-export interface SiteOptions {
-  org: string;
-  touchpoint: string;
-  env?: EnvName;
-  host?: string;
-  events: number;
-  visitors?: number;
-  hits?: number;
-  days: number;
-  seed: number;
-  /** events end here (default: deps.clock.now()) */
-  end?: number;
-  /** fold the written records into parts right away (default true) */
-  compact?: boolean;
-}
-
-export interface SiteReport {
-  /** generated */
-  events: number;
-  hits: number;
-  /** newly stored; the others were stored already (same ids: a rerun with the same seed) */
-  events_stored: number;
-  hits_stored: number;
-  write_ms: number;
-  compact_ms: number;
-}
-
-const DAY_MS = 86_400_000;
-
-function targetOf(o: SiteOptions): Target {
-  return { org: o.org, touchpoint: o.touchpoint, env: o.env ?? "production", host: o.host ?? "example.com" };
-}
-
-function modelOf(o: SiteOptions, end: number): SiteModel {
-  return new SiteModel({
-    events: o.events,
-    visitors: o.visitors ?? Math.max(1, Math.round(o.events / 10)),
-    days: o.days,
-    end,
-    seed: o.seed,
-  });
-}
-
-const hitsOf = (o: SiteOptions, end: number) =>
-  crawlerHits(o.hits ?? Math.round(o.events / 10), end - o.days * DAY_MS, end, o.seed);
-
-/** Fills an environment with a generated site (raw records as ingest stores them, then compacted). */
-export async function generateSite(
-  deps: Pick<Deps, "kv" | "clock" | "log" | "config">,
-  o: SiteOptions,
-): Promise<SiteReport> {
-  const t0 = performance.now();
-  const end = o.end ?? deps.clock.now();
-  const target = targetOf(o);
-  const w = new RawWriter(deps.kv);
-  const model = modelOf(o, end);
-  for (const d of model.events()) await w.event(storedEvent(d, target));
-  let hits = 0;
-  for (const h of hitsOf(o, end)) {
-    await w.hit(storedHit(h, target));
-    hits++;
-  }
-  await w.close();
-  const t1 = performance.now();
-  if (o.compact !== false) {
-    const full = deps as Deps;
-    await compact(full, o.org, target.env, "ev", { graceMs: 0 });
-    await compact(full, o.org, target.env, "hit", { graceMs: 0 });
-  }
-  return {
-    events: model.emitted,
-    hits,
-    events_stored: w.stored.events,
-    hits_stored: w.stored.hits,
-    write_ms: Math.round(t1 - t0),
-    compact_ms: Math.round(performance.now() - t1),
-  };
-}
-
-/** NDJSON lines of a generated site, for the import endpoint. */
-export function* siteLines(o: SiteOptions & { end: number }): Generator<string> {
-  const target = targetOf(o);
-  for (const d of modelOf(o, o.end).events()) yield eventLine(d, target);
-  for (const h of hitsOf(o, o.end)) yield hitLine(h, target);
-}
+import { generateSite, siteLines } from "../lib/demo/site.ts";
+import { defaultConfig } from "../lib/config.ts";
+import { systemClock } from "../lib/clock.ts";
+import { consoleLog } from "../lib/log.ts";
+import { systemDns } from "../lib/dns.ts";
+import { type Deps, noGeo } from "../lib/deps.ts";
 
 export const USAGE = `usage: deno task generate --org <id> [options]
   --events N          events to generate (default 10000)
@@ -210,10 +124,16 @@ async function main() {
   }
   const host = a.host ?? tp?.environments[base.env]?.domain ?? tp?.environments.production.domain ??
     "example.com";
-  const { defaultConfig } = await import("../lib/config.ts");
-  const { systemClock } = await import("../lib/clock.ts");
-  const { consoleLog } = await import("../lib/log.ts");
-  const report = await generateSite({ kv, clock: systemClock, log: consoleLog(), config: defaultConfig }, {
+  const deps: Deps = {
+    kv,
+    clock: systemClock,
+    geo: noGeo, // records carry the generated places; nothing is looked up
+    dns: systemDns,
+    fetch: globalThis.fetch,
+    config: defaultConfig,
+    log: consoleLog(),
+  };
+  const report = await generateSite(deps, {
     ...opt,
     touchpoint,
     host,

@@ -4,7 +4,7 @@
  * everything else (followed apps, and apps whose listing is missing or names another site) gets themes and
  * counts only. Decided at every answer from the current listing, sites and domains.
  */
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../tenancy/context.ts";
 import { keys } from "../store/keys.ts";
 import { hostMatches, normalizeHost } from "../tenancy/domains.ts";
 import { openEngine } from "../query/api.ts";

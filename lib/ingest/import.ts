@@ -5,7 +5,7 @@
  * their own timestamp as receive time, so any age is accepted. Every bad line is counted; the first 100
  * are listed with their line number and reason.
  */
-import type { AppContext } from "../context.ts";
+import type { Deps } from "../deps.ts";
 import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { keys } from "../store/keys.ts";
 import { BehaviorEvent, type BehaviorEventInput } from "../schemas/events.ts";
@@ -96,11 +96,10 @@ function receiveTime(v: unknown): number | null {
 }
 
 export async function importNdjson(
-  ctx: AppContext,
+  deps: Deps,
   target: ImportTarget,
   body: ReadableStream<Uint8Array>,
 ): Promise<ImportResult> {
-  const { deps } = ctx;
   const result: ImportResult = { imported: 0, duplicates: 0, rejected: [], rejected_total: 0 };
   const reject = (line: number, error: string) => {
     result.rejected_total++;
@@ -143,7 +142,7 @@ export async function importNdjson(
     groupLines = [];
     const tooLarge = (i: number, bytes: number) => reject(lineNos[i], tooLargeMessage(bytes));
     await run(batch.length, async () => {
-      const r = await ingestWebEvents(ctx, target, batch, at, tooLarge);
+      const r = await ingestWebEvents(deps, target, batch, at, tooLarge);
       result.imported += r.stored;
       result.duplicates += r.duplicates;
     });

@@ -1,5 +1,5 @@
 /** Lists raw stored events or hits of an organization, newest last, for operators and tests. */
-import type { AppContext } from "../context.ts";
+import type { Deps } from "../deps.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import { unpackEvent } from "../store/event_codec.ts";
@@ -7,18 +7,18 @@ import { ENV_NAMES, type EnvName } from "../store/records.ts";
 import { getOrg } from "../tenancy/admin.ts";
 
 export async function listStored(
-  ctx: AppContext,
+  deps: Deps,
   org: string,
   kind: "ev" | "hit",
   q: Record<string, string>,
 ) {
-  await getOrg(ctx.deps.kv, org);
+  await getOrg(deps, org);
   const env = (q.environment ?? "production") as EnvName;
   if (!ENV_NAMES.includes(env)) throw invalid(`environment: must be one of ${ENV_NAMES.join(", ")}`);
   const limit = Math.min(Math.max(Number(q.limit ?? 100) || 100, 1), 1000);
   const prefix = kind === "ev" ? keys.rawEvents(org, env) : keys.rawHits(org, env);
   const out: unknown[] = [];
-  for await (const e of ctx.deps.kv.list({ prefix }, { reverse: true, limit })) {
+  for await (const e of deps.kv.list({ prefix }, { reverse: true, limit })) {
     out.push(kind === "ev" ? unpackEvent(e.value) : e.value);
   }
   return out.reverse();

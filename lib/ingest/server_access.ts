@@ -3,7 +3,8 @@
  * Unknown keys are counted per sending address (hashed, never stored raw): UNKNOWN_KEY_LIMIT unknown or
  * malformed keys within 60 seconds block the address for one minute, with 429 and Retry-After.
  */
-import type { AppContext } from "../context.ts";
+import type { Deps } from "../deps.ts";
+import { directoryOf } from "../tenancy/directory.ts";
 import { forbidden, rateLimited, unauthorized } from "../errors.ts";
 import { PUBLIC_KEY_PATTERN, READ_KEY_PATTERN, SERVER_KEY_PATTERN, sha256Hex } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
@@ -31,11 +32,11 @@ function knownOf(kv: Deno.Kv) {
   return m;
 }
 
-async function blockedUntilOf(ctx: AppContext, id: string, now: number): Promise<number> {
-  const known = knownOf(ctx.deps.kv);
+async function blockedUntilOf(deps: Deps, id: string, now: number): Promise<number> {
+  const known = knownOf(deps.kv);
   const seen = known.get(id);
   if (seen && now - seen.readAt < RECHECK_MS) return seen.blockedUntil;
-  const block = await ctx.deps.kv.get<number>(keys.unknownKeyBlock(id));
+  const block = await deps.kv.get<number>(keys.unknownKeyBlock(id));
   const blockedUntil = block.value ?? 0;
   if (known.size > 50_000) known.clear();
   known.set(id, { readAt: now, blockedUntil });
@@ -43,10 +44,10 @@ async function blockedUntilOf(ctx: AppContext, id: string, now: number): Promise
 }
 
 /** 429 while the address is blocked for sending too many unknown keys. */
-export async function refuseBlockedAddress(ctx: AppContext, addr: string | null): Promise<void> {
+export async function refuseBlockedAddress(deps: Deps, addr: string | null): Promise<void> {
   if (!addr) return;
-  const now = ctx.deps.clock.now();
-  const blockedUntil = await blockedUntilOf(ctx, addressId(addr), now);
+  const now = deps.clock.now();
+  const blockedUntil = await blockedUntilOf(deps, addressId(addr), now);
   if (blockedUntil > now) {
     throw rateLimited(
       (blockedUntil - now) / 1000,
@@ -59,9 +60,9 @@ export async function refuseBlockedAddress(ctx: AppContext, addr: string | null)
  * Records an unknown-key attempt as its own key (a blind write: concurrent strikes never get lost), counts
  * the attempts of the last minute, and blocks the address for a minute from the one that reaches the limit.
  */
-async function strike(ctx: AppContext, addr: string | null): Promise<void> {
+async function strike(deps: Deps, addr: string | null): Promise<void> {
   if (!addr) return;
-  const { kv, clock } = ctx.deps;
+  const { kv, clock } = deps;
   const now = clock.now();
   const id = addressId(addr);
   await kv.set(keys.unknownKeyStrike(id, now, crypto.randomUUID()), 1, { expireIn: 2 * MINUTE_MS });
@@ -79,7 +80,7 @@ async function strike(ctx: AppContext, addr: string | null): Promise<void> {
 
 /** Resolves the bearer server key, or throws the spec's 401 / 403. */
 export async function authorizeServerWrite(
-  ctx: AppContext,
+  deps: Deps,
   authorization: string | null,
   addr: string | null,
 ): Promise<ServerAccess> {
@@ -91,12 +92,12 @@ export async function authorizeServerWrite(
   }
   if (READ_KEY_PATTERN.test(raw)) throw unauthorized("a read key cannot send crawler hits; use a server key");
   if (!SERVER_KEY_PATTERN.test(raw)) {
-    await strike(ctx, addr);
+    await strike(deps, addr);
     throw unauthorized("malformed server key");
   }
-  const resolved = await ctx.directory.resolveKey(raw);
+  const resolved = await directoryOf(deps).resolveKey(raw);
   if (!resolved) {
-    await strike(ctx, addr);
+    await strike(deps, addr);
     throw unauthorized("unknown server key");
   }
   const { key, org, touchpoint } = resolved;
@@ -105,7 +106,7 @@ export async function authorizeServerWrite(
   if (!org.active) throw forbidden("the organization is not active");
   if (!touchpoint || touchpoint.archived) throw forbidden("the key's touchpoint is archived");
   if (touchpoint.kind !== "website") throw forbidden("crawler hits are only accepted for websites");
-  if (key.expires_at && Date.parse(key.expires_at) <= ctx.deps.clock.now()) {
+  if (key.expires_at && Date.parse(key.expires_at) <= deps.clock.now()) {
     throw unauthorized("this key has expired");
   }
   const env = touchpoint.environments[key.environment];
@@ -115,6 +116,6 @@ export async function authorizeServerWrite(
     org: org.id,
     touchpoint,
     env: key.environment,
-    touchpoints: await ctx.directory.touchpoints(org.id),
+    touchpoints: await directoryOf(deps).touchpoints(org.id),
   };
 }

@@ -2,7 +2,7 @@
  * The web-event pipeline: validate (the route, by schema; here, size) → attribute (the target) → enrich →
  * dedupe → store, in groups with their dedupe keys (lib/store/commit_group.ts).
  */
-import type { AppContext } from "../context.ts";
+import type { Deps } from "../deps.ts";
 import { DAY } from "../clock.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
@@ -57,13 +57,13 @@ function verificationOf(
  * stored; with `onTooLarge` (the history import) that event is reported by its index and the rest stored.
  */
 export async function ingestWebEvents(
-  ctx: AppContext,
+  deps: Deps,
   target: WebTarget,
   events: BehaviorEventInput[],
   arrival: Arrival,
   onTooLarge?: (index: number, bytes: number) => void,
 ): Promise<IngestResult> {
-  const { kv, geo } = ctx.deps;
+  const { kv, geo } = deps;
   // Repeats inside the batch are stored once: the first occurrence wins.
   const seen = new Set<string>();
   const unique = events.map((e, index) => ({ e, index }))

@@ -1,5 +1,6 @@
 /** Who may write web events: key, organization, touchpoint and environment state, and the Origin. */
-import type { AppContext } from "../context.ts";
+import type { Deps } from "../deps.ts";
+import { directoryOf } from "../tenancy/directory.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import type { EnvName } from "../store/records.ts";
 import { hostAllowedFor, hostOfOrigin, isLocalHost, normalizeHost } from "../tenancy/domains.ts";
@@ -14,11 +15,12 @@ export interface WebAccess extends WebTarget {
 /** 401 for an unknown, revoked or non-public key, an inactive organization, an archived touchpoint or a
  * disabled environment; 403 when a website key's request comes from an origin outside its environment. */
 export async function authorizeWebWrite(
-  ctx: AppContext,
+  deps: Deps,
   apiKey: string,
   origin: string | null,
 ): Promise<WebAccess> {
-  const found = await ctx.directory.resolveKey(apiKey);
+  const directory = directoryOf(deps);
+  const found = await directory.resolveKey(apiKey);
   const key = found?.key;
   if (!found || !key || key.kind !== "public" || key.revoked_at) {
     throw unauthorized("api_key is unknown or revoked");
@@ -36,7 +38,7 @@ export async function authorizeWebWrite(
     const host = hostOfOrigin(origin);
     const listed = key.allowed_origins.includes(origin.replace(/\/$/, ""));
     const owned = host !== null &&
-      hostAllowedFor(await ctx.directory.touchpoints(org.id), host, touchpoint.id, env);
+      hostAllowedFor(await directory.touchpoints(org.id), host, touchpoint.id, env);
     if (!listed && !owned) {
       throw forbidden(`origin ${origin} is not allowed for this api_key's ${env} environment`);
     }
@@ -46,18 +48,18 @@ export async function authorizeWebWrite(
     touchpoint,
     env,
     keyId: key.id,
-    ratePerMinute: key.rate_per_minute ?? ctx.deps.config.publicKeyRatePerMinute,
+    ratePerMinute: key.rate_per_minute ?? deps.config.publicKeyRatePerMinute,
   };
 }
 
 /** Preflight: an origin may send when its host (or a parent domain) is a touchpoint domain or an allowed
  * origin's host, or it is localhost. The POST itself still checks the key's own environment. */
-export async function preflightAllowed(ctx: AppContext, origin: string): Promise<boolean> {
+export async function preflightAllowed(deps: Deps, origin: string): Promise<boolean> {
   const host = hostOfOrigin(origin);
   if (!host) return false;
   if (isLocalHost(host)) return true;
   const labels = normalizeHost(host).split(".");
   const candidates = labels.map((_, i) => labels.slice(i).join("."));
-  const found = await ctx.deps.kv.getMany(candidates.slice(0, 10).map((h) => keys.corsHost(h)));
+  const found = await deps.kv.getMany(candidates.slice(0, 10).map((h) => keys.corsHost(h)));
   return found.some((e) => e.value !== null);
 }

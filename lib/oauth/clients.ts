@@ -4,7 +4,7 @@
  * loopback host) and says which it kept; it fails only when none is left.
  */
 import { z } from "zod";
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../tenancy/context.ts";
 import { keys } from "../store/keys.ts";
 import { safeEqual, sha256Hex } from "../keys/apikeys.ts";
 import { describeZodError } from "../schemas/zod_errors.ts";

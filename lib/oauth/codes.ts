@@ -2,7 +2,7 @@
  * From consent to code: the request the person saw (kept minutes, bound to them, used once) and the
  * authorization code the client exchanges (CODE_TTL_MS, once; a replay ends the grant it produced).
  */
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../tenancy/context.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
 import type { EnvName } from "../store/records.ts";
 import { keys } from "../store/keys.ts";

@@ -4,7 +4,7 @@
  * a member of each organization. An organization the person left drops out for good (rejoining does not bring
  * it back silently); with none left, the grant ends.
  */
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../tenancy/context.ts";
 import { keys } from "../store/keys.ts";
 import type { GrantCheck } from "./state.ts";
 import { type Grant, USED_MEMORY_MS } from "./types.ts";

@@ -4,7 +4,7 @@
  * (OAuth 2.1 §4.3.1: the thief or the client, one of them holds a stolen token). A replayed code ends the
  * grant it produced. Tokens are random and stored only as SHA-256 hashes.
  */
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../tenancy/context.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
 import { invalidGrant, invalidRequest, invalidTarget, OAuthError } from "./errors.ts";

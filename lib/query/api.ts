@@ -3,7 +3,7 @@
  * its cache of decoded parts live as long as the deps) and ask it questions in the vocabulary of
  * ./types.ts. Answers are exact; they never carry a visitor, session or person identifier.
  */
-import type { AppContext } from "../context.ts";
+import type { AppContext } from "../tenancy/context.ts";
 import type { Deps } from "../deps.ts";
 import type { Engine } from "./types.ts";
 import { createEngine } from "./engine.ts";

@@ -1,5 +1,6 @@
 /** Organization, touchpoint and key management: what the admin API and the dev seed call. */
 import type { Clock } from "../clock.ts";
+import type { Deps } from "../deps.ts";
 import { invalid, notFound } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import type { ApiKey, EnvName, Org, Plan, Touchpoint } from "../store/records.ts";
@@ -15,7 +16,7 @@ import type {
 
 const iso = (clock: Clock) => new Date(clock.now()).toISOString();
 
-export async function createOrg(kv: Deno.Kv, clock: Clock, body: CreateOrgBody): Promise<Org> {
+export async function createOrg({ kv, clock }: Deps, body: CreateOrgBody): Promise<Org> {
   const org: Org = {
     id: randomId("org_"),
     name: body.name,
@@ -28,14 +29,15 @@ export async function createOrg(kv: Deno.Kv, clock: Clock, body: CreateOrgBody):
   return org;
 }
 
-export async function getOrg(kv: Deno.Kv, id: string): Promise<Org> {
+export async function getOrg({ kv }: Deps, id: string): Promise<Org> {
   const org = (await kv.get<Org>(keys.org(id))).value;
   if (!org) throw notFound(`no organization ${id}`);
   return org;
 }
 
-export async function patchOrg(kv: Deno.Kv, id: string, body: PatchOrgBody): Promise<Org> {
-  const org = { ...(await getOrg(kv, id)), ...body } as Org;
+export async function patchOrg(deps: Deps, id: string, body: PatchOrgBody): Promise<Org> {
+  const { kv } = deps;
+  const org = { ...(await getOrg(deps, id)), ...body } as Org;
   await kv.set(keys.org(id), org);
   return org;
 }
@@ -47,12 +49,12 @@ async function markCorsHosts(kv: Deno.Kv, hosts: (string | null | undefined)[]) 
 }
 
 export async function createTouchpoint(
-  kv: Deno.Kv,
-  clock: Clock,
+  deps: Deps,
   orgId: string,
   body: CreateTouchpointBody,
 ): Promise<Touchpoint> {
-  await getOrg(kv, orgId);
+  const { kv, clock } = deps;
+  await getOrg(deps, orgId);
   const tp: Touchpoint = {
     id: randomId("tp_"),
     org: orgId,
@@ -71,19 +73,20 @@ export async function createTouchpoint(
   return tp;
 }
 
-export async function getTouchpoint(kv: Deno.Kv, orgId: string, tpId: string): Promise<Touchpoint> {
+export async function getTouchpoint({ kv }: Deps, orgId: string, tpId: string): Promise<Touchpoint> {
   const tp = (await kv.get<Touchpoint>(keys.touchpoint(orgId, tpId))).value;
   if (!tp) throw notFound(`no touchpoint ${tpId} in organization ${orgId}`);
   return tp;
 }
 
 export async function patchTouchpoint(
-  kv: Deno.Kv,
+  deps: Deps,
   orgId: string,
   tpId: string,
   body: PatchTouchpointBody,
 ): Promise<Touchpoint> {
-  const tp = await getTouchpoint(kv, orgId, tpId);
+  const { kv } = deps;
+  const tp = await getTouchpoint(deps, orgId, tpId);
   if (body.name !== undefined) tp.name = body.name;
   if (body.archived !== undefined) tp.archived = body.archived;
   for (
@@ -102,7 +105,7 @@ export async function patchTouchpoint(
   return tp;
 }
 
-export async function listTouchpoints(kv: Deno.Kv, orgId: string): Promise<Touchpoint[]> {
+export async function listTouchpoints({ kv }: Deps, orgId: string): Promise<Touchpoint[]> {
   const out: Touchpoint[] = [];
   for await (const e of kv.list<Touchpoint>({ prefix: keys.touchpoints(orgId) })) out.push(e.value);
   return out;
@@ -117,12 +120,12 @@ export interface CreatedKey {
 }
 
 export async function createKey(
-  kv: Deno.Kv,
-  clock: Clock,
+  deps: Deps,
   orgId: string,
   body: CreateKeyBody,
 ): Promise<CreatedKey> {
-  const org = await getOrg(kv, orgId);
+  const { kv, clock } = deps;
+  const org = await getOrg(deps, orgId);
   const env = body.environment as EnvName;
   let tp: Touchpoint | null = null;
   if (body.kind === "read") {
@@ -136,7 +139,7 @@ export async function createKey(
     }
   } else {
     if (!body.touchpoint) throw invalid(`touchpoint: required for a ${body.kind} key`);
-    tp = await getTouchpoint(kv, orgId, body.touchpoint);
+    tp = await getTouchpoint(deps, orgId, body.touchpoint);
     if (!tp.environments[env]) throw invalid(`environment: touchpoint ${tp.id} has no ${env} environment`);
     if (body.kind === "server" && tp.kind !== "website") {
       throw invalid("kind: server keys exist only for websites");
@@ -176,8 +179,9 @@ export async function createKey(
 }
 
 /** Key listing for operators: ids, kinds and prefixes, never secrets or hashes. */
-export async function listKeys(kv: Deno.Kv, orgId: string) {
-  await getOrg(kv, orgId);
+export async function listKeys(deps: Deps, orgId: string) {
+  const { kv } = deps;
+  await getOrg(deps, orgId);
   const out = [];
   for await (const e of kv.list<string>({ prefix: keys.orgApiKeys(orgId) })) {
     const k = (await kv.get<ApiKey>(keys.apiKeyByHash(e.value))).value;
@@ -199,7 +203,7 @@ export async function listKeys(kv: Deno.Kv, orgId: string) {
 }
 
 /** Revocation keeps the record (marked) so endpoints can tell a revoked key from an unknown one. */
-export async function revokeKey(kv: Deno.Kv, clock: Clock, orgId: string, keyId: string): Promise<void> {
+export async function revokeKey({ kv, clock }: Deps, orgId: string, keyId: string): Promise<void> {
   const hash = (await kv.get<string>(keys.orgApiKey(orgId, keyId))).value;
   const rec = hash ? (await kv.get<ApiKey>(keys.apiKeyByHash(hash))).value : null;
   if (!hash || !rec) throw notFound(`no key ${keyId} in organization ${orgId}`);

@@ -3,6 +3,7 @@
  * request, while a revoked key or a disabled environment stops working within CACHE_MS (well under 10 s).
  */
 import type { Clock } from "../clock.ts";
+import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { ApiKey, Org, Touchpoint } from "../store/records.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
@@ -68,4 +69,14 @@ export class Directory {
     const touchpoint = key.touchpoint ? await this.touchpoint(key.org, key.touchpoint) : null;
     return { key, org, touchpoint };
   }
+}
+
+// One directory per Deps (per process in production), so every caller that has deps shares its cache.
+const directories = new WeakMap<Deps, Directory>();
+
+/** The directory of these deps: what access checks read keys, organizations and touchpoints through. */
+export function directoryOf(deps: Deps): Directory {
+  let d = directories.get(deps);
+  if (!d) directories.set(deps, d = new Directory(deps.kv, deps.clock));
+  return d;
 }

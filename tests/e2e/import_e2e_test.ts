@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
 import { createTenant } from "../helpers/tenant.ts";
-import { siteLines } from "../../scripts/generate.ts";
+import { siteLines } from "../../lib/demo/site.ts";
 
 Deno.test("e2e import: a streamed history imports whole, bad lines are named, a second import is all duplicates", async () => {
   const srv = await startServer();

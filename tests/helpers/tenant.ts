@@ -1,6 +1,6 @@
 /** Creates an organization, a website and keys of every kind through the admin API. */
 import type { Plan } from "../../lib/store/records.ts";
-import type { DemoTenant } from "../../lib/dev_seed.ts";
+import type { DemoTenant } from "../../lib/demo/tenant.ts";
 
 export interface Requester {
   request(path: string, init?: RequestInit): Response | Promise<Response>;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import { compactAll } from "../../lib/jobs/compact.ts";
 import { openEngine } from "../../lib/query/api.ts";
-import { siteLines } from "../../scripts/generate.ts";
+import { siteLines } from "../../lib/demo/site.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { createTenant } from "../helpers/tenant.ts";
 

@@ -8,7 +8,6 @@ import { listParts, partColumns, type PartKind, readBlob } from "../../../lib/pa
 import { decodeBatch, inflate } from "../../../lib/parts/codec.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
-import { createContext } from "../../../lib/context.ts";
 import { ingestWebEvents } from "../../../lib/ingest/web.ts";
 import { ingestHits } from "../../../lib/ingest/hits.ts";
 import { testDeps } from "../../helpers/deps.ts";
@@ -201,7 +200,6 @@ Deno.test("compaction: open windows stay raw; a late arrival in a compacted wind
 Deno.test("compaction: addresses never enter parts", async () => {
   const deps = await testDeps();
   deps.clock.set(NOW);
-  const ctx = createContext(deps);
   const org = {
     id: "org1",
     name: "A",
@@ -219,7 +217,7 @@ Deno.test("compaction: addresses never enter parts", async () => {
     environments: { production: { domain: "acme.test", enabled: true } },
     created_at: "",
   };
-  await ingestWebEvents(ctx, { org, touchpoint: tp, env: "production" }, [{
+  await ingestWebEvents(deps, { org, touchpoint: tp, env: "production" }, [{
     event_id: "00000000-0000-4000-8000-000000000001",
     anonymous_id: "a",
     session_id: "s",

@@ -1,8 +1,8 @@
 /** `deno task dev`: a demo organization with a website and keys of every kind, created when the store is empty. */
-import type { Deps } from "./deps.ts";
-import { keys } from "./store/keys.ts";
-import { createKey, createOrg, createTouchpoint } from "./tenancy/admin.ts";
-import { seedDemoFeedback } from "./feedback/demo_reviews.ts";
+import type { Deps } from "../deps.ts";
+import { keys } from "../store/keys.ts";
+import { createKey, createOrg, createTouchpoint } from "../tenancy/admin.ts";
+import { seedDemoFeedback } from "../feedback/demo_reviews.ts";
 
 export interface DemoTenant {
   org: string;
@@ -20,23 +20,23 @@ export async function ensureDemoTenant(deps: Deps): Promise<{ tenant: DemoTenant
   const saved = await deps.kv.get<DemoTenant>(keys.meta("demo_tenant"));
   if (saved.value) return { tenant: saved.value, created: false };
   const { kv, clock } = deps;
-  const org = await createOrg(kv, clock, {
+  const org = await createOrg(deps, {
     name: "Demo Shop",
     plan: "professional",
     timezone: "Europe/Berlin",
   });
   const domain = "demo-shop.test";
-  const tp = await createTouchpoint(kv, clock, org.id, {
+  const tp = await createTouchpoint(deps, org.id, {
     name: "Demo Shop website",
     kind: "website",
     domain,
     environments: { staging: { domain: `staging.${domain}` }, development: { domain: `dev.${domain}` } },
   });
   // An iOS app of its own (its store listing names the demo site) and a followed competitor, with reviews.
-  const ios = await createTouchpoint(kv, clock, org.id, { name: "Demo Shop iOS", kind: "ios" });
+  const ios = await createTouchpoint(deps, org.id, { name: "Demo Shop iOS", kind: "ios" });
   await seedDemoFeedback(kv, clock, { org: org.id, iosTouchpoint: ios.id, domain });
   const key = async (kind: "public" | "server" | "read", environment: "production" | "development") =>
-    (await createKey(kv, clock, org.id, {
+    (await createKey(deps, org.id, {
       kind,
       environment,
       ...(kind === "read" ? {} : { touchpoint: tp.id }),
@@ -55,9 +55,16 @@ export async function ensureDemoTenant(deps: Deps): Promise<{ tenant: DemoTenant
   return { tenant, created: true };
 }
 
-export function devBanner(base: string, adminToken: string, t: DemoTenant): string {
-  const now = new Date().toISOString();
-  const uuid = () => crypto.randomUUID();
+/** What the dev start prints: keys, and example calls with fresh event ids (`newId`, a UUID source). */
+export function devBanner(
+  deps: Pick<Deps, "clock">,
+  newId: () => string,
+  base: string,
+  adminToken: string,
+  t: DemoTenant,
+): string {
+  const now = new Date(deps.clock.now()).toISOString();
+  const uuid = newId;
   return `
 Service running at ${base}   (KV file under ./data; demo organization ${t.org})
 

@@ -1,5 +1,5 @@
 /** Turning drafts into stored records (for writing straight to KV: raw_writer.ts) or into import NDJSON lines. */
-import type { EnvName, StoredEvent, StoredHit } from "../../lib/store/records.ts";
+import type { EnvName, StoredEvent, StoredHit } from "../store/records.ts";
 import type { HitDraft } from "./crawl.ts";
 import type { Draft } from "./model.ts";
 

@@ -3,7 +3,8 @@
  * of the site (some pages no crawler ever reads), robots.txt, sitemap and llms.txt reads, redirects,
  * not-found and failing requests, and impostors using a well-known crawler's user agent.
  */
-import { type CrawlerDef, CRAWLERS, PAGES } from "./catalog.ts";
+import { type CrawlerDef, CRAWLERS } from "./crawlers.ts";
+import { PAGES } from "./world.ts";
 import { Rng, Weighted, zipf } from "./random.ts";
 
 export interface HitDraft {

@@ -3,17 +3,17 @@
  * storeGroups): each raw record with its dedupe key, checked absent in the same atomic commit. So writing a
  * site twice, or importing the same ids later, stores nothing twice. Several batches in flight keep it fast.
  */
-import { keys } from "../../lib/store/keys.ts";
-import { packEvent } from "../../lib/store/event_codec.ts";
-import type { StoredEvent, StoredHit } from "../../lib/store/records.ts";
+import { keys } from "../store/keys.ts";
+import { packEvent } from "../store/event_codec.ts";
+import type { StoredEvent, StoredHit } from "../store/records.ts";
 import {
   type GroupRecord,
   MAX_COMMIT_RECORDS,
   RECORD_OVERHEAD_BYTES,
   storeGroups,
-} from "../../lib/store/commit_group.ts";
-import { WEB_DEDUPE_MS } from "../../lib/ingest/web.ts";
-import { HIT_DEDUPE_MS } from "../../lib/ingest/hits.ts";
+} from "../store/commit_group.ts";
+import { WEB_DEDUPE_MS } from "../ingest/web.ts";
+import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 
 type Kind = "events" | "hits";
 

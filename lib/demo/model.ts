@@ -3,16 +3,7 @@
  * an entry page, a path through the site and an exit; pageviews with scroll depth and engagement, clicks
  * (some rage clicks), web vitals, sign-ups and purchases; a little automated traffic. Deterministic per seed.
  */
-import {
-  COUNTRIES,
-  DEVICES,
-  ELEMENTS,
-  PAGES,
-  type SourceDef,
-  SOURCES,
-  TITLES,
-  userAgent,
-} from "./catalog.ts";
+import { COUNTRIES, DEVICES, ELEMENTS, PAGES, type SourceDef, SOURCES, TITLES, userAgent } from "./world.ts";
 import { Rng, Weighted, zipf } from "./random.ts";
 
 export interface Draft {

@@ -1,0 +1,94 @@
+/**
+ * A deterministic, realistic site: visitors, sessions, events and crawler hits from the traffic model
+ * (model.ts, crawl.ts), written to KV as ingest stores them or emitted as import lines. The same seed and
+ * end give the same site, byte for byte. `deno task generate` (scripts/generate.ts) and the dev start use it.
+ */
+import type { Deps } from "../deps.ts";
+import { compact } from "../jobs/compact.ts";
+import type { EnvName } from "../store/records.ts";
+import { crawlerHits } from "./crawl.ts";
+import { SiteModel } from "./model.ts";
+import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./output.ts";
+import { RawWriter } from "./raw_writer.ts";
+
+export interface SiteOptions {
+  org: string;
+  touchpoint: string;
+  env?: EnvName;
+  host?: string;
+  events: number;
+  visitors?: number;
+  hits?: number;
+  days: number;
+  seed: number;
+  /** events end here (default: deps.clock.now()) */
+  end?: number;
+  /** fold the written records into parts right away (default true) */
+  compact?: boolean;
+}
+
+export interface SiteReport {
+  /** generated */
+  events: number;
+  hits: number;
+  /** newly stored; the others were stored already (same ids: a rerun with the same seed) */
+  events_stored: number;
+  hits_stored: number;
+  write_ms: number;
+  compact_ms: number;
+}
+
+const DAY_MS = 86_400_000;
+
+function targetOf(o: SiteOptions): Target {
+  return { org: o.org, touchpoint: o.touchpoint, env: o.env ?? "production", host: o.host ?? "example.com" };
+}
+
+function modelOf(o: SiteOptions, end: number): SiteModel {
+  return new SiteModel({
+    events: o.events,
+    visitors: o.visitors ?? Math.max(1, Math.round(o.events / 10)),
+    days: o.days,
+    end,
+    seed: o.seed,
+  });
+}
+
+const hitsOf = (o: SiteOptions, end: number) =>
+  crawlerHits(o.hits ?? Math.round(o.events / 10), end - o.days * DAY_MS, end, o.seed);
+
+/** Fills an environment with a generated site (raw records as ingest stores them, then compacted). */
+export async function generateSite(deps: Deps, o: SiteOptions): Promise<SiteReport> {
+  const t0 = performance.now();
+  const end = o.end ?? deps.clock.now();
+  const target = targetOf(o);
+  const w = new RawWriter(deps.kv);
+  const model = modelOf(o, end);
+  for (const d of model.events()) await w.event(storedEvent(d, target));
+  let hits = 0;
+  for (const h of hitsOf(o, end)) {
+    await w.hit(storedHit(h, target));
+    hits++;
+  }
+  await w.close();
+  const t1 = performance.now();
+  if (o.compact !== false) {
+    await compact(deps, o.org, target.env, "ev", { graceMs: 0 });
+    await compact(deps, o.org, target.env, "hit", { graceMs: 0 });
+  }
+  return {
+    events: model.emitted,
+    hits,
+    events_stored: w.stored.events,
+    hits_stored: w.stored.hits,
+    write_ms: Math.round(t1 - t0),
+    compact_ms: Math.round(performance.now() - t1),
+  };
+}
+
+/** NDJSON lines of a generated site, for the import endpoint. */
+export function* siteLines(o: SiteOptions & { end: number }): Generator<string> {
+  const target = targetOf(o);
+  for (const d of modelOf(o, o.end).events()) yield eventLine(d, target);
+  for (const h of hitsOf(o, o.end)) yield hitLine(h, target);
+}
