@@ -2,17 +2,16 @@
  * Tells people from automation by the user agent, with three outcomes and the rule that decided:
  * - crawler: a catalog token names it (token, vendor, category from the catalog);
  * - automation: no catalog crawler, but the agent shows automation (HTTP libraries and tools, headless
- *   browsers, bot/crawler/spider words, a "+http" contact URL, a self-contradicting browser agent, isbot's
- *   generic patterns); token "unknown", category "other";
+ *   browsers, bot/crawler/spider words, a "+http" contact URL, a self-contradicting browser agent, the
+ *   generic bot patterns of catalog.json, taken from the isbot project); token "unknown", category "other";
  * - human: a browser, in-app browser, native app, media player or TV, feature phone, text or legacy browser,
  *   mail or office client.
- * Order: catalog, strong automation signs (automation_signs.ts), human clients (human_clients.ts), isbot's
- * patterns and weak signs, then Mozilla-shaped agents are people and anything else is automation.
+ * Order: catalog, strong automation signs (automation_signs.ts), human clients (human_clients.ts), generic
+ * bot patterns and weak signs, then Mozilla-shaped agents are people and anything else is automation.
  * docs/crawlers.md says the same in prose.
  */
-import { findBotPattern, isbot } from "isbot";
 import type { CrawlerCategory } from "../store/records.ts";
-import { CATALOG } from "./catalog_data.ts";
+import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
 import { automationSign, weakAutomationSign } from "./automation_signs.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogEntry } from "./types.ts";
@@ -58,6 +57,15 @@ const UNKNOWN: AgentClass = Object.freeze({
 const AUTOMATION_NAME =
   /bot|crawl|spider|fetch|scrap|agent|user|index|archiv|search|preview|hit|check|monitor|inspect|proxy|tool/;
 
+// One compiled regex over the catalog's generic patterns; the pattern-by-pattern search only runs on a hit,
+// to name the pattern in the reason.
+const GENERIC_BOT_RE = new RegExp(GENERIC_BOT_PATTERNS.join("|"), "i");
+let genericEach: RegExp[] | null = null;
+function genericPatternOf(ua: string): string {
+  genericEach ??= GENERIC_BOT_PATTERNS.map((p) => new RegExp(p, "i"));
+  return GENERIC_BOT_PATTERNS[genericEach.findIndex((re) => re.test(ua))] ?? "";
+}
+
 const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
 const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
 
@@ -78,8 +86,7 @@ function decide(ua: string): AgentVerdict {
   if (strong) return automation(strong);
   const person = humanClient(trimmed);
   if (person) return human(person);
-  // isbot() runs one compiled pattern; findBotPattern (a regex per pattern) only names the one that fired
-  if (isbot(trimmed)) return automation(`generic bot pattern ${findBotPattern(trimmed)}`);
+  if (GENERIC_BOT_RE.test(trimmed)) return automation(`generic bot pattern ${genericPatternOf(trimmed)}`);
   const weak = weakAutomationSign(trimmed);
   if (weak) return automation(weak);
   if (/^Mozilla\//i.test(trimmed)) return human("browser-shaped agent without automation signs");
