@@ -1,8 +1,5 @@
 /** Engine implementation: loads batches (cached parts + raw tail) and runs the columnar passes. */
 import type { Deps } from "../deps.ts";
-import { listParts } from "../parts/store.ts";
-import { keys } from "../store/keys.ts";
-import type { StoredEvent } from "../store/records.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
 import { hitsAggregate } from "./hits.ts";
@@ -13,7 +10,6 @@ import { propertyKeys } from "./sequence/property_keys.ts";
 import { retention } from "./sequence/retention.ts";
 import { sessions } from "./sequence/sessions.ts";
 import type { Engine, Scope } from "./types.ts";
-import { unpackEvent } from "../store/event_codec.ts";
 
 export function createEngine(deps: Deps): Engine {
   const source = new Source(deps);
@@ -54,20 +50,5 @@ export function createEngine(deps: Deps): Engine {
     paths: async (s, o) => paths(await ctxOf(s), o),
     retention: async (s, o) => retention(await ctxOf(s), o),
     propertyKeys: async (s, eventType) => propertyKeys(await ctxOf(s), eventType),
-    freshness: async (org, env) => {
-      const parts = await listParts(deps.kv, org, env, "ev");
-      let last: number | null = parts.reduce<number | null>(
-        (m, p) => Math.max(m ?? -Infinity, p.meta.max_t),
-        null,
-      );
-      let raw = 0;
-      for await (
-        const e of deps.kv.list<StoredEvent>({ prefix: keys.rawEvents(org, env) }, { batchSize: 1000 })
-      ) {
-        raw++;
-        last = Math.max(last ?? -Infinity, unpackEvent(e.value).received_at);
-      }
-      return { last_event_at: last, raw_events: raw, parts: parts.length };
-    },
   };
 }

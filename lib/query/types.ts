@@ -253,14 +253,6 @@ export interface RetentionResult {
   cohorts: { cohort: string; visitors: number; counts: number[] }[];
 }
 
-export interface Freshness {
-  /** newest event receive time in scope, or null */
-  last_event_at: number | null;
-  /** raw events not yet folded into parts (the tail queries also read) */
-  raw_events: number;
-  parts: number;
-}
-
 /** The questions the read engine answers (lib/query/engine.ts implements it; open one with api.ts). */
 export interface Engine {
   /** Metrics over web events in scope, optionally broken down by fields and/or a time bucket. */
@@ -282,6 +274,4 @@ export interface Engine {
     scope: Scope,
     eventType?: string,
   ): Promise<{ key: string; events: number; visitors: number }[]>;
-  /** How fresh the data of an environment is. */
-  freshness(org: string, env: Scope["env"]): Promise<Freshness>;
 }
