@@ -4,8 +4,8 @@
  * `authenticate` turns the bearer token into a Caller before any tool is looked at (so /mcp can answer 401
  * or 403 at the HTTP level). `authorize` then decides, per call, which organization and environment the call
  * reads and under which plan limits: a read key always reads the one environment it was made for. A caller
- * that acts for a person across several organizations would be another Caller kind whose `authorize` picks
- * the organization from the call's input and checks the membership; the rest of the pipeline is the same.
+ * that acts for a person across several organizations is another Caller kind: its `authorize` branch picks
+ * the organization from the call's `organization` input; the rest of the pipeline stays the same.
  *
  * 401: no key, unknown, revoked or expired (or not a read key). 403: plan not active or without API access.
  */
@@ -17,7 +17,7 @@ import type { PlanOverrides } from "../../lib/config.ts";
 import { type PlanLimits, resolvePlanLimits } from "../../lib/tenancy/plans.ts";
 
 /** What one call may read: one organization's environment, under its plan's limits. */
-export interface Grant {
+export interface ReadAccess {
   org: Org;
   env: EnvName;
   limits: PlanLimits;
@@ -29,7 +29,7 @@ export interface ReadKeyCaller {
   /** Whose per-minute rate a call spends. */
   id: string;
   key: ApiKey;
-  grant: Grant;
+  access: ReadAccess;
 }
 
 export type Caller = ReadKeyCaller;
@@ -68,15 +68,20 @@ export async function authenticate(
   if (key.revoked_at && Date.parse(key.revoked_at) <= now) throw unauthorized("this read key was revoked");
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthorized("this read key has expired");
   const limits = readableLimits(org, app.deps.config.plans);
-  return { kind: "read_key", id: key.id, key, grant: { org, env: key.environment, limits } };
+  return { kind: "read_key", id: key.id, key, access: { org, env: key.environment, limits } };
 }
 
 /** What a call reads, and the input left for the tool once the caller's own fields are taken off. */
 export interface Authorized {
-  grant: Grant;
+  access: ReadAccess;
   input: unknown;
 }
 
+/**
+ * A read key reads what it was made for, and the tool gets the whole input. (A person's connection would take
+ * `organization` off the input here, check it is one of the connection's organizations — a 422 naming them
+ * when it is missing and there are several — and read under that organization's plan.)
+ */
 export function authorize(caller: Caller, rawInput: unknown): Promise<Authorized> {
-  return Promise.resolve({ grant: caller.grant, input: rawInput });
+  return Promise.resolve({ access: caller.access, input: rawInput });
 }

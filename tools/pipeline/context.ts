@@ -6,7 +6,7 @@ import { resolvePeriod } from "../../lib/answers/period.ts";
 import type { Scope } from "../../lib/answers/schema.ts";
 import type { UsageMeter } from "../../lib/usage/meter.ts";
 import type { Face, ScopeParts, ToolContext } from "../tool.ts";
-import type { Grant } from "./caller.ts";
+import type { ReadAccess } from "./caller.ts";
 
 export const DEFAULT_PERIOD = "last_28_days";
 
@@ -37,26 +37,26 @@ export function pickTouchpoint(tps: Touchpoint[], env: string, input: string | u
 
 export async function buildToolContext(
   app: AppContext,
-  grant: Grant,
+  access: ReadAccess,
   face: Face,
   meter: UsageMeter,
 ): Promise<ToolContext> {
   const now = app.deps.clock.now();
-  const touchpoints = (await app.directory.touchpoints(grant.org.id)).filter((t) => !t.archived)
+  const touchpoints = (await app.directory.touchpoints(access.org.id)).filter((t) => !t.archived)
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  const tz = grant.org.timezone;
+  const tz = access.org.timezone;
   const periodNotices: string[] = [];
   return {
     app,
-    org: grant.org,
-    env: grant.env,
-    limits: grant.limits,
+    org: access.org,
+    env: access.env,
+    limits: access.limits,
     now,
     face,
     touchpoints,
-    touchpoint: (input) => pickTouchpoint(touchpoints, grant.env, input),
+    touchpoint: (input) => pickTouchpoint(touchpoints, access.env, input),
     period: (input, fallback = DEFAULT_PERIOD) => {
-      const period = resolvePeriod(input ?? fallback, now, tz, grant.limits.history_days);
+      const period = resolvePeriod(input ?? fallback, now, tz, access.limits.history_days);
       for (const n of period.notices) if (!periodNotices.includes(n)) periodNotices.push(n);
       return period;
     },
@@ -79,19 +79,19 @@ export async function buildToolContext(
         }
         : null,
       timezone: tz,
-      environment: grant.env,
+      environment: access.env,
       touchpoint: parts.touchpoint
         ? {
           id: parts.touchpoint.id,
           name: parts.touchpoint.name,
           kind: parts.touchpoint.kind,
-          domain: parts.touchpoint.environments[grant.env]?.domain ?? null,
+          domain: parts.touchpoint.environments[access.env]?.domain ?? null,
         }
         : null,
       traffic: parts.traffic,
       filter: parts.filter ?? null,
       page: parts.page ?? null,
-      history_limit_days: grant.limits.history_days,
+      history_limit_days: access.limits.history_days,
     }),
     usage: meter.before,
     takeItems: (n) => Promise.resolve(meter.takeItems(n)),

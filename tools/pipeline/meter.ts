@@ -8,7 +8,7 @@ import { rateLimited } from "../../lib/errors.ts";
 import type { AllowanceKind } from "../../lib/store/records.ts";
 import { UsageMeter } from "../../lib/usage/meter.ts";
 import type { Face } from "../tool.ts";
-import type { Caller, Grant } from "./caller.ts";
+import type { Caller, ReadAccess } from "./caller.ts";
 
 export const allowanceOfFace = (face: Face): AllowanceKind =>
   face === "api" ? "api_requests" : "assistant_requests";
@@ -28,9 +28,9 @@ export async function takeRate(app: AppContext, caller: Caller): Promise<void> {
 export async function meterUsage(
   app: AppContext,
   caller: Caller,
-  grant: Grant,
+  access: ReadAccess,
   face: Face,
 ): Promise<UsageMeter> {
   await takeRate(app, caller);
-  return UsageMeter.open(app.deps.kv, grant.org, grant.limits, allowanceOfFace(face), app.deps.clock.now());
+  return UsageMeter.open(app.deps.kv, access.org, access.limits, allowanceOfFace(face), app.deps.clock.now());
 }

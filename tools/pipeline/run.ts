@@ -53,10 +53,10 @@ export async function runTool(
   rawInput: unknown,
 ): Promise<ToolResult> {
   const tool = findTool(name, call.tools);
-  const { grant, input: toolInput } = await authorize(call.caller, rawInput);
-  const meter = await meterUsage(app, call.caller, grant, call.face);
+  const { access, input: toolInput } = await authorize(call.caller, rawInput);
+  const meter = await meterUsage(app, call.caller, access, call.face);
   const input = validateInput(tool, toolInput);
-  const ctx = await buildToolContext(app, grant, call.face, meter);
+  const ctx = await buildToolContext(app, access, call.face, meter);
   const answer = await tool.run(ctx, input);
   const final = finalizeAnswer(answer, await pipelineNotices(app, ctx, meter, answer));
   await meter.record();

@@ -50,24 +50,3 @@ Deno.test("behavior_overview: `page` narrows crawler figures and appears in the 
   assert.equal(site.scope.page, null);
   h.close();
 });
-
-Deno.test("read answers: a reversed date range is a 422 saying from is after to", async () => {
-  const h = await harness();
-  const res = await h.askRaw("behavior_overview", { period: "2026-11-10..2026-11-01" });
-  assert.equal(res.status, 422);
-  assert.match((await res.json()).error, /from is after to/);
-  h.close();
-});
-
-Deno.test("read answers: a period cut by the history limit says so in notices; a cut previous window gives no change", async () => {
-  const h = await harness({ config: { plans: { professional: { history_days: 30 } } } });
-  const cut = await h.ask("behavior_overview", { period: "last_90_days" });
-  assert.equal(cut.scope.period.cut_by_history, true);
-  assert.ok(cut.notices.some((n: string) => /period cut/.test(n) && /30-day history/.test(n)), cut.notices);
-  const noPrev = await h.ask("behavior_overview", { period: "last_28_days" });
-  assert.equal(noPrev.scope.period.previous, null);
-  assert.equal(noPrev.visitors.previous, null);
-  assert.equal(noPrev.visitors.change, null);
-  assert.ok(noPrev.notices.some((n: string) => /no comparison/.test(n)), noPrev.notices);
-  h.close();
-});
