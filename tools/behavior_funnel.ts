@@ -5,7 +5,7 @@ import { invalid } from "../lib/errors.ts";
 import type { EventField, FunnelStep } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
 import { stepInput, stepName, toStepDef } from "./steps.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const MIN_STEPS = 2, MAX_STEPS = 8, TOP_SPLITS = 10;
 const HOUR = 3_600_000, DAY = 24 * HOUR;

@@ -3,7 +3,7 @@ import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schem
 import { invalid } from "../lib/errors.ts";
 import { rate, resolve } from "./common.ts";
 import { eventNameInput, pagePatternInput, toStepDef } from "./steps.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const MAX_PATHS = 25, MAX_NEAREST = 10;
 /** The engine ends a walk with "(end)": after the anchor the visit ended there, before it the visit began. */

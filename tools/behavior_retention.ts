@@ -5,7 +5,7 @@ import { invalid } from "../lib/errors.ts";
 import { bucketsBetween } from "../lib/query/api.ts";
 import { rate, resolve } from "./common.ts";
 import { eventNameInput, toStepDef } from "./steps.ts";
-import { defineTool } from "./types.ts";
+import { defineTool } from "./tool.ts";
 
 const INTERVALS = ["day", "week", "month"] as const;
 type Interval = (typeof INTERVALS)[number];
