@@ -233,9 +233,13 @@ Deno.test("sequence tools: 422 names what to change for each question they canno
   await refused(
     "behavior_funnel",
     { steps: [{ page: "/", event: "x" }, { page: "/a" }] },
-    /steps\.0: .*either a page or an event/,
+    /steps\[0\]: .*either a page or an event/,
   );
-  await refused("behavior_funnel", { steps: [{}, { page: "/a" }] }, /steps\.0: .*either a page or an event/);
+  await refused(
+    "behavior_funnel",
+    { steps: [{}, { page: "/a" }] },
+    /steps\[0\]: .*either a page or an event/,
+  );
   await refused(
     "behavior_funnel",
     { steps: [{ event: "x", property: "plan" }, { page: "/a" }] },
@@ -244,7 +248,7 @@ Deno.test("sequence tools: 422 names what to change for each question they canno
   await refused(
     "behavior_funnel",
     { steps: [{ page: "pricing" }, { page: "/a" }] },
-    /steps\.0\.page: a page is a path/,
+    /steps\[0\]\.page: a page is a path/,
   );
   await refused("behavior_funnel", { steps: [{ page: "/a*b" }, { page: "/a" }] }, /trailing \*/);
   await refused("behavior_funnel", { steps: two, conversion_window: "1 week" }, /30m, 2h, 1d, 7d/);
