@@ -3,7 +3,8 @@
  * engine with an empty part cache) and warm time (median of --warm runs) of each tool.
  *   deno run -A bench/tools.ts [--events 1000000] [--visitors 100000] [--days 30] [--warm 5] [--kv file]
  * With --kv the generated, compacted site is kept in that file and reused by later runs.
- * Targets (DESIGN.md): behavior_overview, behavior_pages, behavior_trends under 150 ms warm and 1.5 s cold.
+ * Targets (DESIGN.md): behavior_overview, behavior_pages, behavior_trends under 150 ms warm and 1.5 s cold;
+ * behavior_funnel (4 steps), behavior_paths, behavior_retention under 500 ms warm and 1.5 s cold.
  * Writes bench/results/tools.json.
  */
 import { createApp } from "../app.ts";
@@ -30,15 +31,24 @@ const TARGETS: Record<string, { warm: number; cold: number }> = {
   behavior_overview: { warm: 150, cold: 1500 },
   behavior_pages: { warm: 150, cold: 1500 },
   behavior_trends: { warm: 150, cold: 1500 },
+  behavior_funnel: { warm: 500, cold: 1500 },
+  behavior_paths: { warm: 500, cold: 1500 },
+  behavior_retention: { warm: 500, cold: 1500 },
 };
 const QUESTIONS: [string, Record<string, unknown>][] = [
   ["account_overview", {}],
   ["behavior_overview", { period: "last_30_days" }],
   ["behavior_pages", { period: "last_30_days" }],
   ["behavior_trends", { period: "last_30_days" }],
+  ["behavior_funnel", {
+    period: "last_30_days",
+    steps: [{ page: "/" }, { page: "/pricing" }, { event: "sign_up" }, { event: "purchase" }],
+  }],
   ["behavior_events", { period: "last_30_days" }],
   ["behavior_event_properties", { period: "last_30_days", event: "purchase" }],
+  ["behavior_paths", { period: "last_30_days", page: "/pricing", depth: 3 }],
   ["behavior_sources", { period: "last_30_days", conversion_event: "sign_up" }],
+  ["behavior_retention", { period: "last_30_days", interval: "week" }],
   ["behavior_sessions", { period: "last_7_days", limit: 10 }],
   ["behavior_crawl_coverage", { period: "last_30_days" }],
   ["behavior_crawler_access", { period: "last_7_days" }],

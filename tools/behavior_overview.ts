@@ -83,7 +83,8 @@ const HEAD = [
   "session_duration_s",
 ] as const;
 const lists = [
-  { metrics: ["pageviews", "visitors"], breakdown: ["page"] },
+  // a page's visitors are the ones who viewed it (events sent from a page do not make its visitors)
+  { metrics: ["pageviews", "viewers"], breakdown: ["page"] },
   { metrics: ["visitors"], breakdown: ["source"] },
   { metrics: ["visitors"], breakdown: ["country"] },
   { metrics: ["visitors"], breakdown: ["device_type"] },
@@ -91,10 +92,11 @@ const lists = [
 
 function ranking(cur: AggregateResult, prev: AggregateResult | null, field: string) {
   const before = prev ? byKey(prev.rows, field) : null;
+  const visitors = field === "page" ? "viewers" : "visitors";
   return cur.rows.slice(0, TOP).map((r: Row) => ({
     name: label(r.key[field]),
-    visitors: r.metrics.visitors ?? 0,
-    previous_visitors: before ? (before.get(String(r.key[field]))?.metrics.visitors ?? 0) : null,
+    visitors: r.metrics[visitors] ?? 0,
+    previous_visitors: before ? (before.get(String(r.key[field]))?.metrics[visitors] ?? 0) : null,
     ...(field === "page" ? { pageviews: r.metrics.pageviews ?? 0 } : {}),
   }));
 }

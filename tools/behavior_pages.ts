@@ -22,9 +22,10 @@ const SORTS = [
   "exits",
 ] as const;
 
+/** A page's visitors are the ones who viewed it: the engine's `viewers` (events on a page count as its events). */
 const METRICS: Metric[] = [
   "pageviews",
-  "visitors",
+  "viewers",
   "engagement_time_s",
   "scroll_depth_percent",
   "exit_rate",
@@ -36,7 +37,7 @@ const METRICS: Metric[] = [
 const page = z.object({
   page: z.string(),
   pageviews: z.number(),
-  visitors: z.number(),
+  visitors: z.number().describe("visitors who viewed the page"),
   engagement_time_s: z.number().nullable().describe("mean per page view; withheld under 5 visitors"),
   scroll_depth_percent: z.number().nullable(),
   exit_rate: z.number().nullable().describe("exits / pageviews, 0-1"),
@@ -78,7 +79,7 @@ export default defineTool({
     const res = await r.engine.aggregate(r.scope, {
       metrics: METRICS,
       breakdown: ["page"],
-      sort: { by, desc: order === "desc" },
+      sort: { by: by === "visitors" ? "viewers" : by, desc: order === "desc" },
       limit: input.limit ?? 25,
       offset,
     });
@@ -88,7 +89,7 @@ export default defineTool({
       offset,
       pages: res.rows.map((row) => {
         const m = row.metrics;
-        const visitors = m.visitors ?? 0;
+        const visitors = m.viewers ?? 0;
         return {
           page: label(row.key.page),
           pageviews: m.pageviews ?? 0,

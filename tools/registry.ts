@@ -7,10 +7,13 @@ import type { Tool } from "./tool.ts";
 import accountOverview from "./account_overview.ts";
 import behaviorOverview from "./behavior_overview.ts";
 import behaviorTrends from "./behavior_trends.ts";
+import behaviorFunnel from "./behavior_funnel.ts";
 import behaviorPages from "./behavior_pages.ts";
 import behaviorEvents from "./behavior_events.ts";
 import behaviorEventProperties from "./behavior_event_properties.ts";
+import behaviorPaths from "./behavior_paths.ts";
 import behaviorSources from "./behavior_sources.ts";
+import behaviorRetention from "./behavior_retention.ts";
 import behaviorSessions from "./behavior_sessions.ts";
 import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
 import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
@@ -22,10 +25,13 @@ export const TOOLS: readonly Tool[] = [
   accountOverview,
   behaviorOverview,
   behaviorTrends,
+  behaviorFunnel,
   behaviorPages,
   behaviorEvents,
   behaviorEventProperties,
+  behaviorPaths,
   behaviorSources,
+  behaviorRetention,
   behaviorSessions,
   behaviorCrawlCoverage,
   behaviorCrawlerAccess,

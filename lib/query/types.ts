@@ -55,7 +55,8 @@ export type HitField =
   | "crawled"
   | "touchpoint";
 
-export type FilterOp = "eq" | "neq" | "contains" | "in";
+/** `prefix`: the value starts with one of the given strings (case-sensitive), e.g. pages under /docs/. */
+export type FilterOp = "eq" | "neq" | "contains" | "in" | "prefix";
 
 /**
  * One condition; several are combined with AND. Values compare as strings (numbers and booleans of
@@ -89,6 +90,8 @@ export interface HitScope extends Omit<Scope, "traffic" | "filters"> {
 
 export type Metric =
   | "visitors"
+  /** distinct visitors with a matching human `$pageview` (a page's visitors are the ones who viewed it) */
+  | "viewers"
   /** distinct visitors with an engaged session among the row's sessions (lib/query/scan/engaged.ts) */
   | "engaged_visitors"
   | "sessions"
@@ -206,20 +209,45 @@ export interface FunnelOptions {
   by?: "visitor" | "session";
   /** the whole funnel must complete within this many ms of step 1; default: no limit */
   window_ms?: number;
+  /**
+   * split the funnel by a field's value at the row where the unit's counted attempt started (its step 1):
+   * the `top` values with the most units at step 1, then one group of the rest (`other`)
+   */
+  split?: { field: EventField; top: number };
 }
 
 export interface FunnelResult {
   /** what was counted: visitors (by visitor) or sessions (by session) */
   unit: "visitor" | "session";
   steps: FunnelStep[];
+  /** with `split`: the top values by step-1 count (ties by value), then the rest when there is any */
+  splits?: FunnelSplit[];
+  /** with `split`: how many distinct values reached step 1 */
+  split_values?: number;
 }
 
+export interface FunnelSplit {
+  value: string | null;
+  /** true for the group of every value after the top ones (`value` is then null) */
+  other: boolean;
+  steps: FunnelStep[];
+}
+
+/**
+ * A unit's counted attempt is its furthest-reaching one (the earliest start among equals); its steps are
+ * matched greedily, each at the first matching row after the previous step's.
+ */
 export interface FunnelStep {
   index: number; // 1-based
   count: number; // units that reached this step in order
   conversion_from_start: number | null; // count / step 1 count
   conversion_from_previous: number | null;
   dropped: number; // previous count - count
+  /**
+   * median ms from the previous step's row to this step's, over the units that reached it (the mean of the
+   * two middle values for an even count); null for step 1 and when none reached it
+   */
+  median_ms_from_previous: number | null;
 }
 
 export interface PathsOptions {
@@ -228,28 +256,55 @@ export interface PathsOptions {
   direction: "after" | "before";
   /** how many steps to follow (1-5, default 3) */
   depth?: number;
-  /** what a step is named by: the page of a pageview (default, pageviews only) or the event type */
-  step?: "page" | "event";
+  /**
+   * what a step is: the page of a pageview (default, pageviews only), the event type of any event, or
+   * "page_or_event": a pageview named by its page and a custom event by its name (other events whose name
+   * starts with "$" are left out)
+   */
+  step?: "page" | "event" | "page_or_event";
+  /** rows and sequences kept, most common first (default 25) */
   limit?: number;
+  /** what "most common" counts: sessions (default) or distinct visitors; ties by the other, then value */
+  rank?: "sessions" | "visitors";
+}
+
+export interface PathCount {
+  sessions: number;
+  /** distinct visitors with such a session */
+  visitors: number;
 }
 
 export interface PathsResult {
   /** sessions that reached the anchor */
   sessions: number;
+  /** distinct (human) visitors with such a session */
+  visitors: number;
   /** per depth (1 = the step right after/before the anchor): how many sessions went where; "(end)" ends the visit */
-  steps: { depth: number; rows: { value: string; sessions: number }[]; total_rows: number }[];
+  steps: { depth: number; rows: ({ value: string } & PathCount)[]; total_rows: number }[];
   /** the most common full sequences up to depth */
-  sequences: { steps: string[]; sessions: number }[];
+  sequences: ({ steps: string[] } & PathCount)[];
+  /** distinct sequences before the limit */
+  total_sequences: number;
 }
 
 export interface RetentionOptions {
   period: "day" | "week" | "month";
   /** how many periods after the cohort's own to report; default up to the end of scope */
   periods?: number;
+  /** cohorts by the first time a visitor did this in scope; default: their first event in scope */
+  cohort?: StepDef;
+  /**
+   * what counts as returning: doing this, at or after the moment the visitor entered the cohort; default
+   * any event (so period 0 holds the whole cohort)
+   */
+  returning?: StepDef;
 }
 
 export interface RetentionResult {
-  /** cohort = the period of a visitor's first event in scope; counts[i] = visitors active i periods later */
+  /**
+   * cohort = the period a visitor entered it; counts[i] = its visitors returning i periods later (period 0:
+   * the cohort's own period, from the moment they entered)
+   */
   cohorts: { cohort: string; visitors: number; counts: number[] }[];
 }
 

@@ -75,6 +75,8 @@ async function httpAnswer(app: AppLike, key: string, tool: string, input: unknow
 /** Inputs each tool answers on an empty site. */
 const INPUTS: Record<string, Record<string, unknown>> = {
   behavior_event_properties: { event: "$pageview" },
+  behavior_funnel: { steps: [{ page: "/" }, { event: "sign_up" }] },
+  behavior_paths: { page: "/" },
 };
 
 for (const era of ["2026-07-28", "2025"] as const) {

@@ -18,12 +18,31 @@ export const QUESTIONS: Record<string, Record<string, unknown>[]> = {
     { period: "last_28_days", event: "sign_up", split_by: "property", property: "note" },
     { period: "today", metric: "sessions" },
   ],
+  behavior_funnel: [
+    { steps: [{ page: "/" }, { page: "/pricing" }, { event: "sign_up" }], split_by: "country" },
+    // a property condition on a small group
+    {
+      steps: [{ page: "/pricing" }, { event: "sign_up", property: "plan", value: "team" }],
+      conversion_window: "7d",
+    },
+    { period: "yesterday", steps: [{ page: "/blog/*" }, { page: "/pricing" }], conversion_window: "30m" },
+  ],
   behavior_pages: [{}, { period: "yesterday", sort_by: "engagement_time_s" }, { offset: 3, limit: 2 }],
   behavior_events: [{}, { search: "sign" }],
   behavior_event_properties: [{ event: "sign_up", period: "last_90_days", values_limit: 25 }, {
     event: "$autocapture",
   }],
+  behavior_paths: [
+    { page: "/pricing" },
+    { event: "sign_up", direction: "before", depth: 5, include_events: true },
+    { period: "last_90_days", page: "/*", depth: 5, include_events: true },
+  ],
   behavior_sources: [{}, { conversion_event: "sign_up", period: "last_90_days", limit: 25 }],
+  behavior_retention: [{}, { period: "last_7_days", cohort_event: "sign_up" }, {
+    period: "last_90_days",
+    interval: "month",
+    return_event: "sign_up",
+  }],
   behavior_sessions: [{ limit: 25 }, { page: "/pricing", period: "last_30_days" }],
   behavior_crawl_coverage: [{}, { period: "last_7_days", stale_after_days: 3 }],
   behavior_crawler_access: [{}, { crawler: "GPTBot" }],

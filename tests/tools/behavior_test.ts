@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { harness } from "./harness.ts";
+import { storeSite } from "./generate.ts";
+import { ev } from "../lib/query/fixtures.ts";
 import { countBy, distinct, humans, LAST7, PREV7, sessionsOf, within } from "./expect.ts";
 import { event } from "../helpers/events.ts";
 import type { StoredEvent } from "../../lib/store/records.ts";
@@ -105,8 +107,9 @@ Deno.test("behavior_pages: per-page figures, sorting, paging, and no engagement 
   assert.equal(a.pages_total, byPage.size);
   for (const p of a.pages) {
     const evs = byPage.get(p.page)!;
-    assert.equal(p.pageviews, evs.filter((e) => e.event_type === "$pageview").length, p.page);
-    assert.equal(p.visitors, distinct(evs.map((e) => e.anonymous_id)));
+    const views = evs.filter((e) => e.event_type === "$pageview");
+    assert.equal(p.pageviews, views.length, p.page);
+    assert.equal(p.visitors, distinct(views.map((e) => e.anonymous_id)), p.page);
     const leaves = evs.filter((e) => e.event_type === "$pageleave");
     const engagement = leaves.reduce((n, e) => n + Number(e.properties.engagement_time_ms), 0) /
       leaves.length / 1000;
@@ -129,6 +132,44 @@ Deno.test("behavior_pages: per-page figures, sorting, paging, and no engagement 
   for (const p of small.pages) assert.equal(p.engagement_time_s === null, p.visitors < 5, p.page);
   const search = await h.ask("behavior_pages", { period: "last_28_days", search: "BLOG" });
   assert.deepEqual(search.pages.map((p: { page: string }) => p.page).sort(), ["/blog/launch", "/blog/tips"]);
+  h.close();
+});
+
+Deno.test("behavior_pages, behavior_overview: a page's visitors are the ones who viewed it; its other events still count", async () => {
+  const h = await harness();
+  const at = Date.parse("2026-11-19T10:00:00Z");
+  // a visitor who sent only a custom event from /contact, and a click there, without viewing it
+  await storeSite(h.deps.kv, {
+    events: ["signal", "$autocapture"].map((event_type, i) =>
+      ev({
+        org: h.t.org,
+        touchpoint: h.t.touchpoint,
+        anonymous_id: "no-view",
+        session_id: "no-view-1",
+        received_at: at + i * 1000,
+        sequence_no: i,
+        event_type,
+        path: "/contact",
+        screen: "/contact",
+        properties: event_type === "$autocapture" ? { action: "click", rage_click: true } : {},
+      })
+    ),
+    hits: [],
+    identifiers: [],
+  });
+  const cur = humans(h.site.events, LAST7);
+  const viewers = distinct(
+    cur.filter((e) => e.path === "/contact" && e.event_type === "$pageview").map((e) => e.anonymous_id),
+  );
+  const rage = cur.filter((e) => e.path === "/contact" && e.properties.rage_click === true).length;
+  const pages = await h.ask("behavior_pages", { period: "last_7_days", search: "/contact" });
+  assert.equal(pages.pages[0].visitors, viewers);
+  assert.equal(pages.pages[0].rage_clicks, rage + 1, "the click of the visitor who did not view it counts");
+  const overview = await h.ask("behavior_overview", { period: "last_7_days" });
+  const contact = overview.top_pages.find((p: { name: string }) => p.name === "/contact");
+  assert.equal(contact.visitors, viewers);
+  const events = await h.ask("behavior_events", { period: "last_7_days", search: "signal" });
+  assert.equal(events.events[0].visitors, 1);
   h.close();
 });
 

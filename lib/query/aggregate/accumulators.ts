@@ -15,6 +15,8 @@ export interface AccumulatorOptions {
   engaged?: boolean;
   /** totals: entries and exits; default true */
   exits?: boolean;
+  /** visitors with a matching human pageview (`viewers`); default false */
+  viewers?: boolean;
 }
 
 /**
@@ -25,6 +27,9 @@ export class Accumulators {
   events: Float64Array;
   pageviews: Float64Array;
   visitors: Float64Array;
+  /** visitors with a matching human pageview, and the last one counted per group */
+  viewers: Float64Array;
+  lastViewer: Int32Array;
   engaged: Float64Array;
   sessions: Float64Array;
   bounces: Float64Array;
@@ -51,6 +56,7 @@ export class Accumulators {
   readonly perSession: boolean;
   readonly wantEngaged: boolean;
   readonly wantExits: boolean;
+  readonly wantViewers: boolean;
 
   constructor(readonly gs: GroupSource, opts: AccumulatorOptions) {
     const full = this.full = opts.full;
@@ -59,10 +65,13 @@ export class Accumulators {
     this.perSession = opts.perSession ?? true;
     this.wantEngaged = opts.engaged ?? true;
     this.wantExits = opts.exits ?? true;
+    const viewers = this.wantViewers = opts.viewers ?? false;
     const n = gs.size, f = () => new Float64Array(full ? n : 0);
     this.events = new Float64Array(n);
     this.pageviews = new Float64Array(n);
     this.visitors = new Float64Array(n);
+    this.viewers = new Float64Array(viewers ? n : 0);
+    this.lastViewer = new Int32Array(viewers ? n : 0).fill(-1);
     this.convs = new Float64Array(conv ? n : 0);
     [this.engaged, this.sessions, this.bounces, this.dur, this.engSum, this.engN] = [
       f(),

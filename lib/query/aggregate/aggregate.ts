@@ -46,6 +46,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
         converted: convOf(o),
         detail: asked.some((x) => x.metrics.some((m) => DETAIL.has(m))),
         exits: asked.some((x) => x.metrics.some((m) => EXITS.has(m))),
+        viewers: asked.some((x) => x.metrics.includes("viewers")),
       });
       totals.set(k, t);
       all.push(t);
@@ -60,6 +61,7 @@ export function aggregateMany(c: Ctx, list: AggregateOptions[]): AggregateResult
       converted: convOf(o),
       perSession: o.metrics.some((m) => PER_SESSION.has(m)),
       engaged: o.metrics.includes("engaged_visitors"),
+      viewers: o.metrics.includes("viewers"),
     });
     all.push(acc);
     return acc;

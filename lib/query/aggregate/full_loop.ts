@@ -14,6 +14,7 @@ export function fullLoop(p: Pass, r: Accumulators) {
   const { events, pageviews, visitors, lastVis, conv, convs, engaged, lastEng, lastSes, sessions } = r;
   const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen, dropped } = r;
   const perSession = r.perSession, wantEngaged = hasFacts && r.wantEngaged;
+  const wantViewers = r.wantViewers, viewers = r.viewers, lastViewer = r.lastViewer;
   const drops = p.drops, hasDrops = drops.length > 0;
   for (let q = 0; q < rb.length; q++) {
     if (states[q] === NO_ROWS) continue;
@@ -53,6 +54,10 @@ export function fullLoop(p: Pass, r: Accumulators) {
       }
       if (bits & PV) {
         pageviews[g]++;
+        if (wantViewers && bits & HUMAN && lastViewer[g] !== v) {
+          lastViewer[g] = v;
+          viewers[g]++;
+        }
         if (hasFacts && exitR[s] === i && exitB[s] === b) exits[g]++;
         if (hasFacts && entryR[s] === i && entryB[s] === b) entries[g]++;
       } else if (bits & LEAVE) {

@@ -23,7 +23,14 @@ export const PER_SESSION = new Set<Metric>([
 export const EXITS = new Set<Metric>(["exits", "entries", "exit_rate"]);
 export const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
 /** Metrics the lean loop counts (events, pageviews, visitors, conversions). */
-export const LEAN = new Set<Metric>(["events", "pageviews", "visitors", "conversions", "conversion_rate"]);
+export const LEAN = new Set<Metric>([
+  "events",
+  "pageviews",
+  "visitors",
+  "viewers",
+  "conversions",
+  "conversion_rate",
+]);
 
 export const isSessionField = (f: EventField | string) => f === "entry_page" || f === "exit_page";
 
@@ -41,6 +48,7 @@ export function metricValues(o: AggregateOptions, a: Accumulators, g: number): M
   const s = a.sessions[g];
   const all: Record<Metric, () => number | null> = {
     visitors: () => a.visitors[g],
+    viewers: () => a.viewers[g],
     engaged_visitors: () => a.engaged[g],
     sessions: () => s,
     pageviews: () => a.pageviews[g],

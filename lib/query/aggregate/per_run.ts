@@ -4,20 +4,23 @@
  * a raw tail's runs are placed by the order's `from` map.
  */
 import { remember } from "../../lru.ts";
-import type { EvBatch } from "../columns/batch.ts";
+import { type EvBatch, HUMAN, PV } from "../columns/batch.ts";
 import { fullRuns } from "../columns/runs.ts";
 import { runValue } from "../columns/row_ids.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import type { EventField } from "../types.ts";
 
-/** Session-run figures in visitor order: visitor, session, rows, pageviews, human rows. */
+const HUMAN_PV = HUMAN | PV;
+
+/** Session-run figures in visitor order: visitor, session, rows, pageviews, human rows, human pageviews. */
 export interface RunColumns {
   vis: Uint32Array;
   ses: Uint32Array;
   rows: Uint32Array;
   pv: Uint32Array;
   human: Uint32Array;
+  humanPv: Uint32Array;
 }
 
 type PerRun = Int32Array | Uint32Array | Uint8Array;
@@ -67,6 +70,11 @@ export function runColumns(c: Ctx): RunColumns {
     rows: column("rows", (e, k) => e.runStart[k + 1] - e.runStart[k]),
     pv: column("pv", (e, k) => e.runPv[k]),
     human: column("human", (e, k) => e.runHuman[k]),
+    humanPv: column("humanPv", (e, k) => {
+      let n = 0;
+      for (let i = e.runStart[k]; i < e.runStart[k + 1]; i++) if ((e.bits[i] & HUMAN_PV) === HUMAN_PV) n++;
+      return n;
+    }),
   };
 }
 

@@ -13,11 +13,12 @@ import type { Pass } from "./pass.ts";
  */
 export function totalsLoop(p: Pass, r: Accumulators) {
   const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR, states } = p;
-  const { vis: runVis, ses: runSes, rows: runRows, pv: runPv, human: runHuman } = p.runs;
-  const conv = r.conv, detail = r.detail, wantExits = hasFacts && r.wantExits;
+  const { vis: runVis, ses: runSes, rows: runRows, pv: runPv, human: runHuman, humanPv: runHumanPv } = p.runs;
+  const conv = r.conv, detail = r.detail, wantExits = hasFacts && r.wantExits, wantViewers = r.wantViewers;
   const matched = new Uint8Array(p.nSes);
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
+  let viewers = 0, lastViewer = -1;
   for (let q = 0; q < states.length; q++) {
     const state = states[q];
     if (state === NO_ROWS) continue;
@@ -39,6 +40,10 @@ export function totalsLoop(p: Pass, r: Accumulators) {
       }
       const pvs = runPv[q];
       pageviews += pvs;
+      if (wantViewers && runHumanPv[q] > 0 && lastViewer !== v) {
+        lastViewer = v;
+        viewers++;
+      }
       if (!wantExits && !detail) continue;
       const b = rb[q], k = rk[q], e = p.batches[b];
       const start = e.runStart[k], end = e.runStart[k + 1];
@@ -78,6 +83,10 @@ export function totalsLoop(p: Pass, r: Accumulators) {
       }
       if (bits & PV) {
         pageviews++;
+        if (wantViewers && bits & HUMAN && lastViewer !== v) {
+          lastViewer = v;
+          viewers++;
+        }
         if (wantExits && exitR[s] === i && exitB[s] === b) exits++;
         if (wantExits && entryR[s] === i && entryB[s] === b) entries++;
       } else if (!detail) continue;
@@ -98,6 +107,7 @@ export function totalsLoop(p: Pass, r: Accumulators) {
   r.events[0] = events;
   r.pageviews[0] = pageviews;
   r.visitors[0] = visitors;
+  if (wantViewers) r.viewers[0] = viewers;
   if (conv !== null) r.convs[0] = convs;
   r.engaged[0] = engaged;
   r.exits[0] = exits;

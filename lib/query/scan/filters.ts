@@ -9,8 +9,8 @@ import { codeMask, type Ctx } from "./ctx.ts";
 import { sessionPage } from "./session_facts.ts";
 
 /**
- * A value against one condition. Values compare as strings; a null value never equals, contains or is
- * `in`; `neq` matches it.
+ * A value against one condition. Values compare as strings; a null value never equals, contains, starts
+ * with or is `in`; `neq` matches it.
  */
 export function matches(v: string | null, f: Filter<string>): boolean {
   const vals = Array.isArray(f.value) ? f.value : [f.value];
@@ -22,6 +22,8 @@ export function matches(v: string | null, f: Filter<string>): boolean {
       return v === null || !vals.includes(v);
     case "contains":
       return v !== null && vals.some((x) => v.toLowerCase().includes(x.toLowerCase()));
+    case "prefix":
+      return v !== null && vals.some((x) => v.startsWith(x));
   }
 }
 

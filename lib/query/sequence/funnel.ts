@@ -1,36 +1,90 @@
 /**
  * Funnels: units (visitors, or sessions) that reached each step in order, optionally within a window from
- * step 1; the best start counts.
+ * step 1. A unit's counted attempt is its furthest-reaching one (the earliest start among equals), matched
+ * greedily; its step times give the median time from the previous step, its start row the split value.
  */
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
-import type { FunnelOptions, FunnelResult } from "../types.ts";
+import type { FunnelOptions, FunnelResult, FunnelSplit, FunnelStep } from "../types.ts";
 import { cmpRef, forEachSession, type Ref } from "./rows.ts";
 import { stepBits } from "./steps.ts";
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
+/** What a group of units reached: counts per step and, per step after the first, the times from the previous. */
+class Tally {
+  reached: number[];
+  gaps: number[][];
+  constructor(n: number) {
+    this.reached = new Array(n).fill(0);
+    this.gaps = Array.from({ length: n }, () => []);
+  }
+  add(best: number, times: Float64Array) {
+    for (let i = 0; i < best; i++) this.reached[i]++;
+    for (let i = 1; i < best; i++) this.gaps[i].push(times[i] - times[i - 1]);
+  }
+  merge(o: Tally) {
+    o.reached.forEach((n, i) => this.reached[i] += n);
+    o.gaps.forEach((g, i) => {
+      for (const x of g) this.gaps[i].push(x);
+    });
+  }
+  steps(): FunnelStep[] {
+    const r = this.reached;
+    return r.map((count, i) => ({
+      index: i + 1,
+      count,
+      conversion_from_start: ratio(count, r[0]),
+      conversion_from_previous: i === 0 ? null : ratio(count, r[i - 1]),
+      dropped: i === 0 ? 0 : r[i - 1] - count,
+      median_ms_from_previous: i === 0 ? null : median(this.gaps[i]),
+    }));
+  }
+}
+
+/** The middle value; for an even count, the mean of the two middle values. */
+export function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const a = Float64Array.from(xs).sort(), h = a.length >> 1;
+  return a.length % 2 ? a[h] : (a[h - 1] + a[h]) / 2;
+}
+
 export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
   const bits = stepBits(c, opts.steps);
   const nSteps = opts.steps.length;
-  const reached = new Array(nSteps).fill(0);
+  const total = new Tally(nSteps);
+  const groups = new Map<string | null, Tally>();
+  const splitField = opts.split?.field;
+  const cur = new Float64Array(nSteps), best = new Float64Array(nSteps);
   const cmp = cmpRef(c);
   const walk = (rows: Ref[]) => {
-    let best = 0;
-    for (let s = 0; s < rows.length && best < nSteps; s++) {
+    let reach = 0, start = -1;
+    for (let s = 0; s < rows.length && reach < nSteps; s++) {
       if (!(bits[rows[s].b][rows[s].i] & 1)) continue;
-      const t0 = c.batches[rows[s].b].t[rows[s].i];
+      const t0 = cur[0] = c.batches[rows[s].b].t[rows[s].i];
       let n = 1;
       for (let j = s + 1; j < rows.length && n < nSteps; j++) {
-        const r = rows[j];
-        if (opts.window_ms !== undefined && c.batches[r.b].t[r.i] - t0 > opts.window_ms) break;
-        if (bits[r.b][r.i] & (1 << n)) n++;
+        const r = rows[j], t = c.batches[r.b].t[r.i];
+        if (opts.window_ms !== undefined && t - t0 > opts.window_ms) break;
+        if (bits[r.b][r.i] & (1 << n)) cur[n++] = t;
       }
-      best = Math.max(best, n);
+      if (n > reach) {
+        reach = n;
+        start = s;
+        best.set(cur.subarray(0, n));
+      }
+      // without a window the earliest start reaches furthest
       if (opts.window_ms === undefined) break;
     }
-    for (let i = 0; i < best; i++) reached[i]++;
+    if (reach === 0) return;
+    total.add(reach, best);
+    if (splitField === undefined) return;
+    const r = rows[start], v = eventView(c.batches[r.b], splitField);
+    const value = v.codes.length ? v.values[v.codes[r.i]] : null;
+    let g = groups.get(value);
+    if (!g) groups.set(value, g = new Tally(nSteps));
+    g.add(reach, best);
   };
   if (opts.by === "session") {
     forEachSession(c, (_s, _v, rows) => walk(rows.filter((r) => bits[r.b][r.i])));
@@ -52,14 +106,23 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
       walk(rows);
     }
   }
-  return {
-    unit: opts.by === "session" ? "session" : "visitor",
-    steps: reached.map((count, i) => ({
-      index: i + 1,
-      count,
-      conversion_from_start: ratio(count, reached[0]),
-      conversion_from_previous: i === 0 ? null : ratio(count, reached[i - 1]),
-      dropped: i === 0 ? 0 : reached[i - 1] - count,
-    })),
-  };
+  const out: FunnelResult = { unit: opts.by === "session" ? "session" : "visitor", steps: total.steps() };
+  if (opts.split) {
+    const ranked = [...groups].sort(([x, a], [y, b]) =>
+      b.reached[0] - a.reached[0] || (x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1)
+    );
+    const splits: FunnelSplit[] = ranked.slice(0, opts.split.top).map(([value, t]) => ({
+      value,
+      other: false,
+      steps: t.steps(),
+    }));
+    if (ranked.length > opts.split.top) {
+      const rest = new Tally(nSteps);
+      for (const [, t] of ranked.slice(opts.split.top)) rest.merge(t);
+      splits.push({ value: null, other: true, steps: rest.steps() });
+    }
+    out.splits = splits;
+    out.split_values = groups.size;
+  }
+  return out;
 }

@@ -1,52 +1,94 @@
 /**
- * Paths: where sessions went after (or came from before) an anchor step; consecutive views of one page are
- * one step, "(end)" ends the visit.
+ * Paths: where sessions went after (or came from before) an anchor step; consecutive equal steps (a page's
+ * reloads) are one step, "(end)" ends the visit. Sessions and distinct visitors per step and per sequence:
+ * sessions come visitor by visitor, so "last visitor counted" keeps visitor counts exact.
  */
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
-import type { PathsOptions, PathsResult } from "../types.ts";
-import { forEachSession, type Ref, str } from "./rows.ts";
+import type { PathCount, PathsOptions, PathsResult } from "../types.ts";
+import { forEachSession, type Ref } from "./rows.ts";
 import { stepBits } from "./steps.ts";
+
+const SKIP = 0, PAGE = 1, EVENT = 2;
+
+interface Count extends PathCount {
+  last: number;
+}
+
+function note(m: Map<string, Count>, key: string, vis: number) {
+  let x = m.get(key);
+  if (!x) m.set(key, x = { sessions: 0, visitors: 0, last: -1 });
+  x.sessions++;
+  if (x.last !== vis) {
+    x.last = vis;
+    x.visitors++;
+  }
+}
 
 export function paths(c: Ctx, opts: PathsOptions): PathsResult {
   const depth = opts.depth ?? 3;
-  const byPage = (opts.step ?? "page") === "page";
+  const mode = opts.step ?? "page";
+  const rank = opts.rank ?? "sessions";
   const anchorBits = stepBits(c, [opts.anchor]);
-  const counts = Array.from({ length: depth }, () => new Map<string, number>());
-  const seqs = new Map<string, number>();
-  let total = 0;
-  const isPv = (r: Ref) => c.etBits[r.b][eventView(c.batches[r.b], "event_type").codes[r.i]] & 1;
-  const label = (r: Ref) => str(c, r, byPage ? "page" : "event_type")!;
-  forEachSession(c, (_s, _v, rows) => {
+  // per batch and event type code: what a row of that type is as a step
+  const kinds = c.batches.map((e) =>
+    Uint8Array.from(eventView(e, "event_type").values, (s) => {
+      if (s === null) return SKIP;
+      if (mode === "event") return EVENT;
+      if (s === "$pageview") return PAGE;
+      return mode === "page_or_event" && !s.startsWith("$") ? EVENT : SKIP;
+    })
+  );
+  const label = (r: Ref): string | null => {
+    const e = c.batches[r.b];
+    const et = eventView(e, "event_type");
+    const k = kinds[r.b][et.codes[r.i]];
+    if (k === SKIP) return null;
+    const v = k === PAGE ? eventView(e, "page") : et;
+    return v.codes.length ? v.values[v.codes[r.i]] ?? "" : "";
+  };
+  const counts = Array.from({ length: depth }, () => new Map<string, Count>());
+  const seqs = new Map<string, Count>();
+  let sessions = 0, visitors = 0, lastVis = -1;
+  const step = opts.direction === "after" ? 1 : -1;
+  forEachSession(c, (_s, vis, rows) => {
     const at = rows.findIndex((r) => anchorBits[r.b][r.i]);
     if (at < 0) return;
-    total++;
+    sessions++;
+    if (lastVis !== vis) {
+      lastVis = vis;
+      visitors++;
+    }
     const labels: string[] = [];
-    let prev = byPage && !isPv(rows[at]) ? null : label(rows[at]);
-    const step = opts.direction === "after" ? 1 : -1;
+    let prev = label(rows[at]);
     for (let j = at + step; j >= 0 && j < rows.length; j += step) {
-      if (byPage && !isPv(rows[j])) continue;
       const l = label(rows[j]);
-      if (l === prev) continue;
+      if (l === null || l === prev) continue;
       labels.push(l);
       prev = l;
       if (labels.length === depth) break;
     }
     if (labels.length < depth) labels.push("(end)");
-    labels.forEach((l, i) => counts[i].set(l, (counts[i].get(l) ?? 0) + 1));
-    const k = JSON.stringify(labels);
-    seqs.set(k, (seqs.get(k) ?? 0) + 1);
+    labels.forEach((l, i) => note(counts[i], l, vis));
+    note(seqs, JSON.stringify(labels), vis);
   });
-  const top = (m: Map<string, number>) =>
-    [...m].map(([value, n]) => ({ value, sessions: n })).sort((a, b) =>
-      b.sessions - a.sessions || (a.value < b.value ? -1 : 1)
-    );
+  const order = (a: PathCount, b: PathCount) =>
+    rank === "visitors"
+      ? b.visitors - a.visitors || b.sessions - a.sessions
+      : b.sessions - a.sessions || b.visitors - a.visitors;
   const limit = opts.limit ?? 25;
+  const top = (m: Map<string, Count>) =>
+    [...m].map(([value, x]) => ({ value, sessions: x.sessions, visitors: x.visitors }))
+      .sort((a, b) => order(a, b) || (a.value < b.value ? -1 : 1));
   return {
-    sessions: total,
+    sessions,
+    visitors,
     steps: counts.map((m, i) => ({ depth: i + 1, rows: top(m).slice(0, limit), total_rows: m.size })),
-    sequences: [...seqs].map(([k, n]) => ({ steps: JSON.parse(k) as string[], sessions: n }))
-      .sort((a, b) => b.sessions - a.sessions || (JSON.stringify(a.steps) < JSON.stringify(b.steps) ? -1 : 1))
-      .slice(0, limit),
+    sequences: top(seqs).slice(0, limit).map((x) => ({
+      steps: JSON.parse(x.value) as string[],
+      sessions: x.sessions,
+      visitors: x.visitors,
+    })),
+    total_sequences: seqs.size,
   };
 }

@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { openEngine } from "../../../lib/query/api.ts";
-import type { AggregateOptions, EventField, Filter, Scope } from "../../../lib/query/api.ts";
+import type {
+  AggregateOptions,
+  EventField,
+  Filter,
+  FunnelOptions,
+  PathsOptions,
+  RetentionOptions,
+  Scope,
+} from "../../../lib/query/api.ts";
 import { naiveAggregate, naiveFunnel, naivePaths, naiveRetention, naiveSessions } from "./reference.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
@@ -140,7 +148,7 @@ const fieldArb = fc.constantFrom<EventField>(
 );
 const filterArb: fc.Arbitrary<Filter> = fc.record({
   field: fieldArb,
-  op: fc.constantFrom("eq", "neq", "contains", "in") as fc.Arbitrary<Filter["op"]>,
+  op: fc.constantFrom("eq", "neq", "contains", "in", "prefix") as fc.Arbitrary<Filter["op"]>,
   value: fc.constantFrom<string | string[]>(
     "/",
     "/pricing",
@@ -193,6 +201,7 @@ const queryArb = fc.record({
 
 const METRICS: AggregateOptions["metrics"] = [
   "visitors",
+  "viewers",
   "engaged_visitors",
   "sessions",
   "pageviews",
@@ -239,15 +248,16 @@ async function compare(
     breakdown: ["country"],
     limit: 2,
   };
-  const lean: AggregateOptions = { metrics: ["pageviews", "visitors"], breakdown: ["page"] };
+  const lean: AggregateOptions = { metrics: ["pageviews", "visitors", "viewers"], breakdown: ["page"] };
+  const leanRuns: AggregateOptions = { metrics: ["viewers", "visitors"], breakdown: ["source"] };
   // page figures without any per-session metric (the pages tool's shape)
   const pages: AggregateOptions = {
-    metrics: ["pageviews", "exit_rate", "engagement_time_s", "entries", "rage_clicks"],
+    metrics: ["pageviews", "viewers", "exit_rate", "engagement_time_s", "entries", "rage_clicks"],
     breakdown: ["page"],
   };
   assert.deepEqual(
-    await engine.aggregateMany(scope, [lean, other, opts, pages]),
-    [lean, other, opts, pages].map((o) => naiveAggregate(all, scope, o)),
+    await engine.aggregateMany(scope, [lean, other, opts, pages, leanRuns]),
+    [lean, other, opts, pages, leanRuns].map((o) => naiveAggregate(all, scope, o)),
   );
   const steps = [{ event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/" } as Filter] }, {
     event_type: "sign_up",
@@ -256,6 +266,17 @@ async function compare(
     const f = { steps, by, window_ms: by === "visitor" ? 3 * 86_400_000 : undefined };
     assert.deepEqual(await engine.funnel(scope, f), naiveFunnel(all, scope, f));
   }
+  // pages by prefix, a property condition, a short window, split by a field (top 1 + the rest)
+  const f2: FunnelOptions = {
+    steps: [
+      { event_type: "$pageview", filters: [{ field: "page", op: "prefix", value: "/blog/" }] },
+      { event_type: "$pageview" },
+      { event_type: "purchase", filters: [{ field: "prop:plan", op: "eq", value: "pro" }] },
+    ],
+    window_ms: 6 * 3_600_000,
+    split: { field: q.breakdown[0] === "country" ? "country" : "device_type", top: 1 },
+  };
+  assert.deepEqual(await engine.funnel(scope, f2), naiveFunnel(all, scope, f2));
   const p = {
     anchor: { event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/pricing" } as Filter] },
     direction: "after" as const,
@@ -264,10 +285,28 @@ async function compare(
   assert.deepEqual(await engine.paths(scope, p), naivePaths(all, scope, p));
   const pb = { ...p, direction: "before" as const, step: "event" as const };
   assert.deepEqual(await engine.paths(scope, pb), naivePaths(all, scope, pb));
+  const pe: PathsOptions = {
+    anchor: { event_type: "sign_up" },
+    direction: "after",
+    depth: 3,
+    step: "page_or_event",
+    rank: "visitors",
+    limit: 3,
+  };
+  assert.deepEqual(await engine.paths(scope, pe), naivePaths(all, scope, pe));
   assert.deepEqual(
     await engine.retention(scope, { period: "day" }),
     naiveRetention(all, scope, { period: "day" }),
   );
+  const byEvent: RetentionOptions = {
+    period: "day",
+    periods: 4,
+    cohort: { event_type: "sign_up" },
+    returning: { event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/pricing" }] },
+  };
+  assert.deepEqual(await engine.retention(scope, byEvent), naiveRetention(all, scope, byEvent));
+  const returnAny: RetentionOptions = { period: "week", cohort: { event_type: "purchase" } };
+  assert.deepEqual(await engine.retention(scope, returnAny), naiveRetention(all, scope, returnAny));
   assert.deepEqual(await engine.sessions(scope, { limit: 5 }), naiveSessions(all, scope, { limit: 5 }));
 }
 

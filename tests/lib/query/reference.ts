@@ -19,6 +19,7 @@ import type {
   Filter,
   FunnelOptions,
   FunnelResult,
+  FunnelStep,
   HitAggregateOptions,
   HitAggregateResult,
   HitField,
@@ -190,8 +191,10 @@ function metricsOf(
       return e.traffic === "human" && isEngagedSession(s.last - s.first, s.pv, s.interacted);
     }).map((e) => e.anonymous_id),
   );
+  const viewers = new Set(pageviews.filter((e) => e.traffic === "human").map((e) => e.anonymous_id));
   const all: Record<Metric, number | null> = {
     visitors: visitors.size,
+    viewers: viewers.size,
     engaged_visitors: engaged.size,
     sessions: sess.size,
     pageviews: pageviews.length,
@@ -374,6 +377,25 @@ export function naiveSessions(all: StoredEvent[], scope: Scope, opts: SessionsOp
 const stepMatches = (e: StoredEvent, d: StepDef, infos: Map<string, SessionInfo>) =>
   e.event_type === d.event_type && eventMatches(e, d.filters, infos);
 
+/** The middle value; the mean of the two middle ones for an even count. */
+function middle(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const a = [...xs].sort((x, y) => x - y);
+  const h = Math.floor(a.length / 2);
+  return a.length % 2 === 1 ? a[h] : (a[h - 1] + a[h]) / 2;
+}
+
+function funnelSteps(reached: number[], gaps: number[][]): FunnelStep[] {
+  return reached.map((count, i) => ({
+    index: i + 1,
+    count,
+    conversion_from_start: ratio(count, reached[0]),
+    conversion_from_previous: i === 0 ? null : ratio(count, reached[i - 1]),
+    dropped: i === 0 ? 0 : reached[i - 1] - count,
+    median_ms_from_previous: i === 0 ? null : middle(gaps[i]),
+  }));
+}
+
 export function naiveFunnel(all: StoredEvent[], scope: Scope, opts: FunnelOptions): FunnelResult {
   const scoped = all.filter((e) => inScope(e, scope));
   const infos = sessionInfos(scoped);
@@ -386,74 +408,131 @@ export function naiveFunnel(all: StoredEvent[], scope: Scope, opts: FunnelOption
     if (!u) units.set(k, u = []);
     u.push(e);
   }
-  const reached = new Array(opts.steps.length).fill(0);
+  const n = opts.steps.length;
+  const tally = () => ({
+    reached: new Array(n).fill(0) as number[],
+    gaps: opts.steps.map(() => [] as number[]),
+  });
+  const total = tally();
+  const groups = new Map<string | null, ReturnType<typeof tally>>();
   for (const evs of units.values()) {
     evs.sort(orderCmp);
-    let best = 0;
-    for (let s = 0; s < evs.length && best < opts.steps.length; s++) {
+    // every start, each matched greedily; the furthest-reaching attempt counts, the earliest among equals
+    let best: number[] = [], bestStart = -1;
+    for (let s = 0; s < evs.length; s++) {
       if (!stepMatches(evs[s], opts.steps[0], infos)) continue;
-      let n = 1;
-      for (let i = s + 1; i < evs.length && n < opts.steps.length; i++) {
+      const times = [evs[s].received_at];
+      for (let i = s + 1; i < evs.length && times.length < n; i++) {
         if (opts.window_ms !== undefined && evs[i].received_at - evs[s].received_at > opts.window_ms) break;
-        if (stepMatches(evs[i], opts.steps[n], infos)) n++;
+        if (stepMatches(evs[i], opts.steps[times.length], infos)) times.push(evs[i].received_at);
       }
-      best = Math.max(best, n);
-      if (opts.window_ms === undefined) break; // the earliest start is the best one without a window
+      if (times.length > best.length) {
+        best = times;
+        bestStart = s;
+      }
     }
-    for (let i = 0; i < best; i++) reached[i]++;
+    if (!best.length) continue;
+    const add = (t: ReturnType<typeof tally>) => {
+      best.forEach((x, i) => {
+        t.reached[i]++;
+        if (i > 0) t.gaps[i].push(x - best[i - 1]);
+      });
+    };
+    add(total);
+    if (opts.split) {
+      const v = fieldOf(evs[bestStart], opts.split.field);
+      if (!groups.has(v)) groups.set(v, tally());
+      add(groups.get(v)!);
+    }
   }
-  return {
+  const out: FunnelResult = {
     unit: bySession ? "session" : "visitor",
-    steps: reached.map((count, i) => ({
-      index: i + 1,
-      count,
-      conversion_from_start: ratio(count, reached[0]),
-      conversion_from_previous: i === 0 ? null : ratio(count, reached[i - 1]),
-      dropped: i === 0 ? 0 : reached[i - 1] - count,
-    })),
+    steps: funnelSteps(total.reached, total.gaps),
   };
+  if (opts.split) {
+    // most units at step 1 first; ties by value, a missing value (null) last
+    const ranked = [...groups].sort((x, y) =>
+      y[1].reached[0] - x[1].reached[0] ||
+      (x[0] === null ? 1 : 0) - (y[0] === null ? 1 : 0) ||
+      (String(x[0]) < String(y[0]) ? -1 : String(x[0]) > String(y[0]) ? 1 : 0)
+    );
+    const top = opts.split.top;
+    out.splits = ranked.slice(0, top).map(([value, t]) => ({
+      value,
+      other: false,
+      steps: funnelSteps(t.reached, t.gaps),
+    }));
+    if (ranked.length > top) {
+      const rest = tally();
+      for (const [, t] of ranked.slice(top)) {
+        t.reached.forEach((c, i) => rest.reached[i] += c);
+        t.gaps.forEach((g, i) => rest.gaps[i].push(...g));
+      }
+      out.splits.push({ value: null, other: true, steps: funnelSteps(rest.reached, rest.gaps) });
+    }
+    out.split_values = groups.size;
+  }
+  return out;
 }
 
 export function naivePaths(all: StoredEvent[], scope: Scope, opts: PathsOptions): PathsResult {
   const scoped = all.filter((e) => inScope(e, scope));
   const infos = sessionInfos(scoped);
   const depth = opts.depth ?? 3;
-  const byPage = (opts.step ?? "page") === "page";
-  const label = (e: StoredEvent) => (byPage ? e.path : e.event_type);
-  const counts = Array.from({ length: depth }, () => new Map<string, number>());
-  const seqs = new Map<string, number>();
+  const mode = opts.step ?? "page";
+  const label = (e: StoredEvent): string | null => {
+    if (mode === "event") return e.event_type;
+    if (e.event_type === "$pageview") return e.path;
+    if (mode === "page_or_event" && !e.event_type.startsWith("$")) return e.event_type;
+    return null;
+  };
+  type Tally = { sessions: number; visitors: Set<string> };
+  const note = (m: Map<string, Tally>, k: string, visitor: string) => {
+    if (!m.has(k)) m.set(k, { sessions: 0, visitors: new Set() });
+    m.get(k)!.sessions++;
+    m.get(k)!.visitors.add(visitor);
+  };
+  const counts = Array.from({ length: depth }, () => new Map<string, Tally>());
+  const seqs = new Map<string, Tally>();
   let sessions = 0;
+  const visitors = new Set<string>();
   for (const s of infos.values()) {
     const at = s.events.findIndex((e) => stepMatches(e, opts.anchor, infos));
     if (at < 0) continue;
     sessions++;
+    visitors.add(s.events[at].anonymous_id);
     const side = opts.direction === "after" ? s.events.slice(at + 1) : s.events.slice(0, at).reverse();
     const labels: string[] = [];
-    let prev = byPage && s.events[at].event_type !== "$pageview" ? null : label(s.events[at]);
+    let prev = label(s.events[at]);
     for (const e of side) {
-      if (byPage && e.event_type !== "$pageview") continue;
       const l = label(e);
-      if (l === prev) continue; // repeated views of one page are one step
+      if (l === null || l === prev) continue; // repeated views of one page are one step
       labels.push(l);
       prev = l;
       if (labels.length === depth) break;
     }
     if (labels.length < depth) labels.push("(end)");
-    labels.forEach((l, i) => counts[i].set(l, (counts[i].get(l) ?? 0) + 1));
-    const k = JSON.stringify(labels);
-    seqs.set(k, (seqs.get(k) ?? 0) + 1);
+    labels.forEach((l, i) => note(counts[i], l, s.events[at].anonymous_id));
+    note(seqs, JSON.stringify(labels), s.events[at].anonymous_id);
   }
-  const top = (m: Map<string, number>) =>
-    [...m].map(([value, n]) => ({ value, sessions: n })).sort((a, b) =>
-      b.sessions - a.sessions || (a.value < b.value ? -1 : 1)
+  const byVisitors = opts.rank === "visitors";
+  const top = (m: Map<string, Tally>) =>
+    [...m].map(([value, t]) => ({ value, sessions: t.sessions, visitors: t.visitors.size })).sort((a, b) =>
+      (byVisitors ? b.visitors - a.visitors : b.sessions - a.sessions) ||
+      (byVisitors ? b.sessions - a.sessions : b.visitors - a.visitors) ||
+      (a.value < b.value ? -1 : 1)
     );
   const limit = opts.limit ?? 25;
   return {
     sessions,
+    visitors: visitors.size,
     steps: counts.map((m, i) => ({ depth: i + 1, rows: top(m).slice(0, limit), total_rows: m.size })),
-    sequences: [...seqs].map(([k, n]) => ({ steps: JSON.parse(k) as string[], sessions: n }))
-      .sort((a, b) => b.sessions - a.sessions || (JSON.stringify(a.steps) < JSON.stringify(b.steps) ? -1 : 1))
-      .slice(0, limit),
+    sequences: top(seqs).slice(0, limit).map((x) => ({
+      steps: JSON.parse(x.value) as string[],
+      sessions: x.sessions,
+      visitors: x.visitors,
+    })),
+    total_sequences: seqs.size,
   };
 }
 
@@ -463,26 +542,27 @@ export function naiveRetention(all: StoredEvent[], scope: Scope, opts: Retention
   const periods = bucketsBetween(scope.from, scope.to, opts.period, scope.timezone);
   const index = new Map(periods.map((p, i) => [p.label, i]));
   const bucketOf = bucketer(opts.period, scope.timezone);
-  const active = new Map<string, Set<number>>();
-  for (const e of scoped) {
-    if (!eventMatches(e, scope.filters, infos)) continue;
-    const i = index.get(bucketOf(e.received_at))!;
-    let s = active.get(e.anonymous_id);
-    if (!s) active.set(e.anonymous_id, s = new Set());
-    s.add(i);
+  const active = scoped.filter((e) => eventMatches(e, scope.filters, infos));
+  const does = (e: StoredEvent, step: StepDef | undefined) => !step || stepMatches(e, step, infos);
+  // a visitor enters at their first event doing the cohort step (any event without one)
+  const entered = new Map<string, number>();
+  for (const e of active) {
+    if (!does(e, opts.cohort)) continue;
+    entered.set(e.anonymous_id, Math.min(entered.get(e.anonymous_id) ?? Infinity, e.received_at));
   }
-  const cohorts = periods.map((p) => ({ cohort: String(p.label), visitors: 0, counts: [] as number[] }));
-  for (const set of active.values()) {
-    const first = Math.min(...set);
-    const c = cohorts[first];
-    c.visitors++;
-    const n = Math.min(opts.periods ?? Infinity, periods.length - 1 - first);
-    while (c.counts.length <= n) c.counts.push(0);
-    for (const i of set) if (i - first <= n) c.counts[i - first]++;
-  }
-  for (let i = 0; i < cohorts.length; i++) {
-    const n = Math.min(opts.periods ?? Infinity, periods.length - 1 - i);
-    while (cohorts[i].counts.length <= n) cohorts[i].counts.push(0);
+  const cohorts = periods.map((p, i) => ({
+    cohort: String(p.label),
+    visitors: 0,
+    counts: new Array(Math.min(opts.periods ?? Infinity, periods.length - 1 - i) + 1).fill(0) as number[],
+  }));
+  for (const [visitor, at] of entered) {
+    const first = index.get(bucketOf(at))!;
+    cohorts[first].visitors++;
+    const returned = new Set(
+      active.filter((e) => e.anonymous_id === visitor && e.received_at >= at && does(e, opts.returning))
+        .map((e) => index.get(bucketOf(e.received_at))! - first),
+    );
+    for (const d of returned) if (d < cohorts[first].counts.length) cohorts[first].counts[d]++;
   }
   return { cohorts };
 }
