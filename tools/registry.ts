@@ -12,6 +12,7 @@ import behaviorEvents from "./behavior_events.ts";
 import behaviorEventProperties from "./behavior_event_properties.ts";
 import behaviorSources from "./behavior_sources.ts";
 import behaviorSessions from "./behavior_sessions.ts";
+import behaviorFeatures from "./behavior_features.ts";
 import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
 import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
 import feedbackSummary from "./feedback_summary.ts";
@@ -27,6 +28,7 @@ export const TOOLS: readonly Tool[] = [
   behaviorEventProperties,
   behaviorSources,
   behaviorSessions,
+  behaviorFeatures,
   behaviorCrawlCoverage,
   behaviorCrawlerAccess,
   feedbackSummary,
