@@ -13,6 +13,7 @@ import behaviorEventProperties from "./behavior_event_properties.ts";
 import behaviorSources from "./behavior_sources.ts";
 import behaviorSessions from "./behavior_sessions.ts";
 import behaviorFeatures from "./behavior_features.ts";
+import behaviorPerformance from "./behavior_performance.ts";
 import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
 import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
 import feedbackSummary from "./feedback_summary.ts";
@@ -29,6 +30,7 @@ export const TOOLS: readonly Tool[] = [
   behaviorSources,
   behaviorSessions,
   behaviorFeatures,
+  behaviorPerformance,
   behaviorCrawlCoverage,
   behaviorCrawlerAccess,
   feedbackSummary,

@@ -26,6 +26,7 @@ export const QUESTIONS: Record<string, Record<string, unknown>[]> = {
   behavior_sources: [{}, { conversion_event: "sign_up", period: "last_90_days", limit: 25 }],
   behavior_sessions: [{ limit: 25 }, { page: "/pricing", period: "last_30_days" }],
   behavior_features: [{}, { sort_by: "rage_clicks", page: "/pricing" }],
+  behavior_performance: [{}, { by: "device", period: "last_7_days" }],
   behavior_crawl_coverage: [{}, { period: "last_7_days", stale_after_days: 3 }],
   behavior_crawler_access: [{}, { crawler: "GPTBot" }],
   // No apps on this site: the answers say so (tests/tools/feedback_test.ts asks them with reviews).
