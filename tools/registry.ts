@@ -15,6 +15,8 @@ import behaviorPaths from "./behavior_paths.ts";
 import behaviorSources from "./behavior_sources.ts";
 import behaviorRetention from "./behavior_retention.ts";
 import behaviorSessions from "./behavior_sessions.ts";
+import behaviorFeatures from "./behavior_features.ts";
+import behaviorPerformance from "./behavior_performance.ts";
 import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
 import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
 import feedbackSummary from "./feedback_summary.ts";
@@ -33,6 +35,8 @@ export const TOOLS: readonly Tool[] = [
   behaviorSources,
   behaviorRetention,
   behaviorSessions,
+  behaviorFeatures,
+  behaviorPerformance,
   behaviorCrawlCoverage,
   behaviorCrawlerAccess,
   feedbackSummary,

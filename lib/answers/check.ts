@@ -5,11 +5,16 @@
  */
 import { IDENTIFIER_FIELDS, MAX_ITEMS, MAX_SERIES_POINTS, SERIES_FIELDS } from "./rules.ts";
 import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
+import type { z } from "zod";
+import { identifierFieldsOf, readBesideSchema } from "./schema_fields.ts";
 
 export interface CheckOptions {
   identifiers?: string[];
   /** Review texts of apps the organization does not own (rule 3): no part of any may be quoted. */
   followedTexts?: string[];
+  /** The tool's output schema: identifiers are kept out by construction, so the schema declares none and
+   * the answer holds only declared fields; keys of a map (a split's `by`) are values and may be any text. */
+  output?: z.ZodType;
 }
 
 /** Fragments of followed reviews that would show they were quoted: each sentence or title of 12+ chars. */
@@ -67,6 +72,14 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
   const filtered = typeof scope?.filter === "string" && scope.filter !== "";
   const followed = fragments(opts.followedTexts ?? []);
 
+  let maps = new Set<object>();
+  if (opts.output) {
+    for (const p of identifierFieldsOf(opts.output)) out.push(`schema: declares identifier field ${p}`);
+    const reading = readBesideSchema(answer, opts.output);
+    for (const p of reading.undeclared) out.push(`${p}: a field the output schema does not declare`);
+    maps = reading.maps;
+  }
+
   for (const { path, key, value, parent } of walk(answer)) {
     // Rule 2: lists of at most 25, with their total beside them.
     if (Array.isArray(value)) {
@@ -80,7 +93,8 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
       }
     }
     // Rule 4: no identifiers, no keys, no addresses; emails and phones masked.
-    if (key && IDENTIFIER_FIELDS.has(key)) out.push(`${path}: identifier field "${key}"`);
+    const isField = !(parent && maps.has(parent));
+    if (key && isField && IDENTIFIER_FIELDS.has(key)) out.push(`${path}: identifier field "${key}"`);
     if (key && hasContactDetails(key)) {
       out.push(`${path}: unmasked email, phone number, IP address or key in a field name`);
     }

@@ -1,7 +1,10 @@
 /**
  * The answer rules, enforced in one place: every tool's answer passes through `finalizeAnswer` on its way
- * out of both faces (HTTP and MCP). It orders the answer (scope first, notices last), drops identifier
- * fields, masks emails, phone numbers, IP addresses and service keys in text, and cuts lists to 25 items keeping their total.
+ * out of both faces (HTTP and MCP). It orders the answer (scope first, notices last), masks emails, phone
+ * numbers, IP addresses and service keys in text, and cuts lists to 25 items keeping their total.
+ * Identifier fields are kept out by construction, not removed here: no output schema declares one, and the
+ * checker (check.ts) proves every answer holds only its schema's fields. Removing keys by name would drop
+ * data: a split's values are keys too, and a source may well be called "key" or "ip".
  */
 import { maskText } from "./privacy.ts";
 
@@ -10,7 +13,8 @@ export const MAX_ITEMS = 25;
 export const SERIES_FIELDS = new Set(["series"]);
 export const MAX_SERIES_POINTS = 400;
 
-/** Field names that would carry a visitor, person, device or address identifier, a key, or a review author. */
+/** Field names that would carry a visitor, person, device or address identifier, a key, or a review author:
+ * no output schema may declare one (the checker's `schema` rule). */
 export const IDENTIFIER_FIELDS = new Set([
   "ip",
   "ip_address",
@@ -42,7 +46,6 @@ function clean(value: unknown, key: string | null): unknown {
     const out: Record<string, unknown> = {};
     const obj = value as Record<string, unknown>;
     for (const [k, v] of Object.entries(obj)) {
-      if (IDENTIFIER_FIELDS.has(k)) continue;
       // Keys can be quoted text too (a split's values name the fields of `by`).
       out[maskText(k)] = clean(v, k);
       // A list cut here keeps its total beside it.

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { z } from "zod";
 import { checkAnswer } from "../../../lib/answers/check.ts";
 import { finalizeAnswer } from "../../../lib/answers/rules.ts";
 import { guardedTime, guardedVisitors, maskText, nameableValues } from "../../../lib/answers/privacy.ts";
@@ -33,7 +34,7 @@ Deno.test("answer rules: small groups read 'fewer than 5' only under a filter; t
   assert.equal(withheld, 1);
 });
 
-Deno.test("answer rules: finalize puts scope first, drops identifiers, masks text and cuts lists to 25 with a total", () => {
+Deno.test("answer rules: finalize puts scope first, keeps every key, masks text and cuts lists to 25 with a total", () => {
   const rows = Array.from({ length: 40 }, (_, i) => ({ page: `/p${i}`, visitors: 10, session_id: `s${i}` }));
   const out = finalizeAnswer({
     pages: rows,
@@ -44,10 +45,11 @@ Deno.test("answer rules: finalize puts scope first, drops identifiers, masks tex
   assert.deepEqual(Object.keys(out), ["scope", "pages", "pages_total", "note", "notices"]);
   assert.equal((out.pages as unknown[]).length, 25);
   assert.equal(out.pages_total, 40);
-  assert.ok(!JSON.stringify(out).includes("session_id"));
+  // Keys are never dropped by name: a split value "key" is data. Identifiers stay out by the schemas.
+  assert.equal((out.pages as { session_id: string }[])[0].session_id, "s0");
   assert.equal(out.note, "mail [email]");
   assert.deepEqual(out.notices, ["n1", "fresh"]);
-  assert.deepEqual(checkAnswer(out), []);
+  assert.ok(checkAnswer(out).some((p) => /identifier field "session_id"/.test(p)));
 });
 
 Deno.test("answer checker: each rule fails on an answer that breaks it", () => {
@@ -140,4 +142,35 @@ Deno.test("answer checker: a compared session duration beside fewer than 5 visit
   });
   assert.ok(checkAnswer(answer(31.5)).some((p) => /session_duration_s\.value/.test(p)));
   assert.deepEqual(checkAnswer(answer(null)), []);
+});
+
+Deno.test("answer checker with the output schema: map keys are values, undeclared and identifier fields fail", () => {
+  const output = z.object({
+    scope: z.unknown(),
+    series: z.array(z.object({ bucket: z.string(), by: z.record(z.string(), z.number()).optional() })),
+    splits: z.array(z.object({ name: z.string(), visitors: z.number() })),
+    notices: z.array(z.string()),
+  });
+  const answer = {
+    scope,
+    series: [{ bucket: "2026-11-20", by: { ip: 3, key: 4, user_id: 1 } }],
+    splits: [{ name: "ip", visitors: 9 }],
+    splits_total: 1,
+    notices: [],
+  };
+  assert.deepEqual(checkAnswer(answer, { output }), []);
+  // Without the schema, the checker cannot tell a map from an object: names alone are flagged.
+  assert.ok(checkAnswer(answer).some((p) => /identifier field "ip"/.test(p)));
+  const sneaked = { ...answer, splits: [{ name: "ip", visitors: 9, anonymous_id: "a1" }] };
+  const found = checkAnswer(sneaked, { output });
+  assert.ok(
+    found.some((p) => /splits\[0\]\.anonymous_id: a field the output schema does not declare/.test(p)),
+  );
+  assert.ok(found.some((p) => /identifier field "anonymous_id"/.test(p)));
+  const declares = output.extend({ visits: z.array(z.object({ ip: z.string().nullable() })).optional() });
+  assert.ok(
+    checkAnswer(answer, { output: declares }).some((p) =>
+      /schema: declares identifier field visits\[\]\.ip/.test(p)
+    ),
+  );
 });

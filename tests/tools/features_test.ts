@@ -1,0 +1,138 @@
+/**
+ * behavior_features against a plain computation over the generated records, with form interactions and a
+ * second element added; through HTTP and MCP, through the answer checker, and 422 for what it cannot answer.
+ */
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { checkAnswer } from "../../lib/answers/check.ts";
+import type { StoredEvent } from "../../lib/store/records.ts";
+import { toolByName } from "../../tools/registry.ts";
+import { harness } from "./harness.ts";
+import { countBy, distinct, humans } from "./expect.ts";
+import { storeSite } from "./generate.ts";
+
+const W28 = { from: Date.parse("2026-10-24T00:00:00Z"), to: Date.parse("2026-11-20T12:00:00Z") + 1 };
+
+interface Expected {
+  element: string;
+  page: string;
+  clicks: number;
+  visitors: number;
+  rage_clicks: number;
+  rage_click_visitors_share: number | null;
+  form_starts: number;
+  form_submits: number;
+}
+
+/** The answer's rows, computed plainly from the records. */
+function expected(events: StoredEvent[], page?: string): Expected[] {
+  const auto = events.filter((e) => e.event_type === "$autocapture" && (!page || e.path === page));
+  const out: Expected[] = [];
+  for (const evs of countBy(auto, (e) => JSON.stringify([e.element ?? "(none)", e.path])).values()) {
+    const clicks = evs.filter((e) => e.properties.action === "click");
+    const rage = clicks.filter((e) => e.properties.rage_click === true);
+    const visitors = distinct(clicks.map((e) => e.anonymous_id));
+    out.push({
+      element: evs[0].element ?? "(none)",
+      page: evs[0].path,
+      clicks: clicks.length,
+      visitors,
+      rage_clicks: rage.length,
+      rage_click_visitors_share: visitors
+        ? Math.round(distinct(rage.map((e) => e.anonymous_id)) / visitors * 10000) / 10000
+        : null,
+      form_starts: distinct(evs.filter((e) => e.properties.action === "change").map((e) => e.session_id)),
+      form_submits: evs.filter((e) => e.properties.action === "submit").length,
+    });
+  }
+  return out;
+}
+
+const sorted = (rows: Expected[]) =>
+  [...rows].sort((a, b) => (a.page + a.element < b.page + b.element ? -1 : 1));
+
+Deno.test("behavior_features: clicks, rage clicks, visitors and form use per element and page, as the records say", async () => {
+  const h = await harness({ visitors: 60 });
+  // Forms on /contact: some sessions change a field (twice), some of them submit; a docs link clicked.
+  const views = humans(h.site.events, W28).filter((e) => e.event_type === "$pageview");
+  let n = 0;
+  const id = () => `40000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
+  const extra: StoredEvent[] = views.slice(0, 30).flatMap((m, i) => {
+    const at = (k: number, over: Partial<StoredEvent>) =>
+      ({
+        ...m,
+        id: id(),
+        received_at: m.received_at + k * 1000,
+        screen: "/contact",
+        path: "/contact",
+        ...over,
+      }) as StoredEvent;
+    const evs = [
+      at(1, { event_type: "$autocapture", element: "Contact form", properties: { action: "change" } }),
+      at(2, { event_type: "$autocapture", element: "Contact form", properties: { action: "change" } }),
+    ];
+    if (i % 3 === 0) {
+      evs.push(
+        at(3, { event_type: "$autocapture", element: "Contact form", properties: { action: "submit" } }),
+      );
+    }
+    if (i % 2 === 0) {
+      evs.push(at(4, {
+        event_type: "$autocapture",
+        element: "Read the docs",
+        properties: { action: "click", rage_click: false },
+      }));
+    }
+    return evs;
+  });
+  await storeSite(h.deps.kv, { events: extra, hits: [], identifiers: [] });
+  h.site.events.push(...extra);
+  const all = humans(h.site.events, W28);
+  const output = toolByName("behavior_features")!.output;
+
+  const a = await h.ask("behavior_features", { period: "last_28_days" });
+  const want = expected(all);
+  assert.equal(a.elements_total, want.length);
+  assert.ok(want.length <= 25, "one page of elements");
+  assert.deepEqual(sorted(a.elements), sorted(want));
+  for (let i = 1; i < a.elements.length; i++) assert.ok(a.elements[i - 1].clicks >= a.elements[i].clicks);
+  assert.ok(a.elements.some((e: Expected) => e.element === "Contact form" && e.form_submits === 10));
+  assert.deepEqual(checkAnswer(a, { identifiers: h.site.identifiers, output }), []);
+
+  const rage = await h.ask("behavior_features", { period: "last_28_days", sort_by: "rage_clicks", limit: 3 });
+  const byRage = [...want].sort((x, y) => y.rage_clicks - x.rage_clicks);
+  assert.deepEqual(
+    rage.elements.map((e: Expected) => e.rage_clicks),
+    byRage.slice(0, 3).map((e) => e.rage_clicks),
+  );
+  assert.ok(rage.elements[0].rage_clicks > 0);
+
+  const one = await h.ask("behavior_features", { period: "last_28_days", page: "/contact" });
+  assert.deepEqual(sorted(one.elements), sorted(expected(all, "/contact")));
+  assert.equal(one.scope.page, "/contact");
+  assert.deepEqual(checkAnswer(one, { identifiers: h.site.identifiers, output }), []);
+
+  // The same answer through MCP.
+  const client = new Client({ name: "features", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("http://read.test/mcp"), {
+      fetch: (url, init) => Promise.resolve(h.app.fetch(new Request(url, init))),
+      requestInit: { headers: { authorization: `Bearer ${h.t.readKey}` } },
+    }),
+  );
+  const viaMcp = await client.callTool({
+    name: "behavior_features",
+    arguments: { period: "last_28_days", page: "/contact" },
+  });
+  assert.deepEqual(viaMcp.structuredContent, one);
+  await client.close();
+
+  for (const bad of [{ sort_by: "selector" }, { page: "contact" }, { limit: 0 }, { period: "someday" }]) {
+    const res = await h.askRaw("behavior_features", bad);
+    assert.equal(res.status, 422, JSON.stringify(bad));
+    await res.body?.cancel();
+  }
+  h.close();
+});

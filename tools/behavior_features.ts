@@ -1,0 +1,124 @@
+import { z } from "zod";
+import {
+  answerSchema,
+  limitInput,
+  offsetInput,
+  pageInput,
+  periodInput,
+  touchpointInput,
+} from "../lib/answers/schema.ts";
+import type { AggregateResult, Filter } from "../lib/query/api.ts";
+import { label, rate, resolve } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+const SORTS = ["clicks", "rage_clicks"] as const;
+
+const element = z.object({
+  element: z.string().describe("the element's name, from its fingerprint (visible text, role, #id or tag)"),
+  page: z.string(),
+  clicks: z.number(),
+  visitors: z.number().describe("visitors who clicked it"),
+  rage_clicks: z.number().describe("clicks that were the 3rd or later on it within a second"),
+  rage_click_visitors_share: z.number().nullable().describe(
+    "share (0-1) of the visitors clicking it who rage-clicked it; null without clicks",
+  ),
+  form_starts: z.number().describe("sessions that changed a field of it (forms and their fields)"),
+  form_submits: z.number().describe("times it was submitted (forms)"),
+});
+
+const output = answerSchema({
+  sort: z.object({ by: z.enum(SORTS) }),
+  offset: z.number(),
+  elements: z.array(element),
+  elements_total: z.number().describe("elements (by name and page) used in the period"),
+});
+
+type Row = z.infer<typeof element>;
+const keyOf = (k: Record<string, unknown>) => JSON.stringify([label(k.element), label(k.page)]);
+
+export default defineTool({
+  name: "behavior_features",
+  description:
+    "Which buttons, links and forms people use, per element and page: clicks, visitors clicking, rage clicks " +
+    "(the 3rd and later click on one element within a second) and the share of its visitors who rage-clicked, " +
+    "form starts (sessions that changed a field) and submits. Elements are named from their fingerprint " +
+    "(visible text, role, #id or tag) and grouped by name and page, so a changed selector does not split them. " +
+    "Sort by clicks or rage_clicks, pass `page` for one page, page through with offset. For a page's overall " +
+    "rage clicks and exits use behavior_pages; for custom events use behavior_events.",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional(),
+    page: pageInput.optional(),
+    sort_by: z.enum(SORTS).optional().describe("default clicks"),
+    limit: limitInput.optional(),
+    offset: offsetInput.optional(),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const r = resolve(ctx, {
+      ...input,
+      filters: [{ field: "event_type", op: "eq", value: "$autocapture" }],
+    });
+    const by = input.sort_by ?? "clicks";
+    const offset = input.offset ?? 0;
+    const limit = input.limit ?? 25;
+    const action = (value: string): Filter => ({ field: "prop:action", op: "eq", value });
+    const at = (...more: Filter[]) => ({ ...r.scope, filters: [...r.scope.filters ?? [], ...more] });
+    const breakdown = ["element", "page"] as ("element" | "page")[];
+    const [clicks, raging, changes, submits] = await Promise.all([
+      r.engine.aggregate(at(action("click")), { metrics: ["events", "visitors", "rage_clicks"], breakdown }),
+      r.engine.aggregate(at({ field: "prop:rage_click", op: "eq", value: "true" }), {
+        metrics: ["visitors"],
+        breakdown,
+      }),
+      r.engine.aggregate(at(action("change")), { metrics: ["sessions"], breakdown }),
+      r.engine.aggregate(at(action("submit")), { metrics: ["events"], breakdown }),
+    ]);
+    const rows = new Map<string, Row>();
+    const row = (k: Record<string, unknown>): Row => {
+      const id = keyOf(k);
+      let x = rows.get(id);
+      if (!x) {
+        x = {
+          element: label(k.element),
+          page: label(k.page),
+          clicks: 0,
+          visitors: 0,
+          rage_clicks: 0,
+          rage_click_visitors_share: null,
+          form_starts: 0,
+          form_submits: 0,
+        };
+        rows.set(id, x);
+      }
+      return x;
+    };
+    const each = (res: AggregateResult, f: (x: Row, m: Record<string, number | null>) => void) => {
+      for (const g of res.rows) f(row(g.key), g.metrics as Record<string, number | null>);
+    };
+    each(clicks, (x, m) => {
+      x.clicks = m.events ?? 0;
+      x.visitors = m.visitors ?? 0;
+      x.rage_clicks = m.rage_clicks ?? 0;
+    });
+    const ragingVisitors = new Map(raging.rows.map((g) => [keyOf(g.key), g.metrics.visitors ?? 0]));
+    for (const [id, x] of rows) {
+      x.rage_click_visitors_share = x.visitors > 0 ? rate((ragingVisitors.get(id) ?? 0) / x.visitors) : null;
+    }
+    each(changes, (x, m) => x.form_starts = m.sessions ?? 0);
+    each(submits, (x, m) => x.form_submits = m.events ?? 0);
+    // Elements used in another way (a form's fields changed, a form submitted) count with their clicks.
+    const all = [...rows.values()].sort((a, b) =>
+      b[by] - a[by] || b.clicks - a.clicks || b.form_submits - a.form_submits ||
+      b.form_starts - a.form_starts || (a.page + a.element < b.page + b.element ? -1 : 1)
+    );
+    return {
+      scope: r.answerScope,
+      sort: { by },
+      offset,
+      elements: all.slice(offset, offset + limit),
+      elements_total: all.length,
+      notices: [],
+    };
+  },
+});
