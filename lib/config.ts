@@ -14,7 +14,8 @@ export type PlanOverrides = Partial<Record<Plan, PlanOverride>>;
 
 export interface Config {
   port: number;
-  kvPath: string; // a file path, ":memory:", or a KV_URL for a remote denokv / Deno Deploy
+  /** a file path, ":memory:", a KV_URL for a remote denokv / Deno Deploy, or "" for Deno Deploy's own KV */
+  kvPath: string;
   adminToken: string;
   trustProxy: boolean;
   /** undefined: the npm package's file; null: turned off ("off"); else a file or folder path. */
@@ -159,7 +160,8 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     dev,
     port,
     adminToken,
-    kvPath: env.KV_URL || env.KV_PATH || defaultConfig.kvPath,
+    // on Deno Deploy (which sets DENO_DEPLOYMENT_ID) the default is the platform's KV: Deno.openKv() with no path
+    kvPath: env.KV_URL || env.KV_PATH || (env.DENO_DEPLOYMENT_ID ? "" : defaultConfig.kvPath),
     trustProxy: trust === "1" || trust === "true",
     geoCityPath: geoPath(env.GEO_CITY_MMDB),
     geoAsnPath: geoPath(env.GEO_ASN_CSV),
@@ -202,12 +204,15 @@ export async function openConfiguredKv(
 ): Promise<Deno.Kv> {
   const name = env.KV_URL ? "KV_URL" : "KV_PATH";
   try {
+    if (kvPath === "") return await Deno.openKv();
     if (!/^https?:\/\//.test(kvPath) && kvPath !== ":memory:") {
       const dir = kvPath.replace(/[^/]*$/, "");
       if (dir) await Deno.mkdir(dir, { recursive: true });
     }
     return await open(kvPath);
   } catch (e) {
-    throw new ConfigError(`${name}: cannot open "${kvPath}": ${e instanceof Error ? e.message : String(e)}`);
+    throw new ConfigError(
+      `${name}: cannot open "${kvPath || "the platform KV"}": ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
