@@ -200,11 +200,11 @@ export async function checkConfiguredPaths(env: Record<string, string | undefine
 export async function openConfiguredKv(
   env: Record<string, string | undefined>,
   kvPath: string,
-  open: (path: string) => Promise<Deno.Kv>,
+  open: (path?: string) => Promise<Deno.Kv>,
 ): Promise<Deno.Kv> {
   const name = env.KV_URL ? "KV_URL" : "KV_PATH";
   try {
-    if (kvPath === "") return await Deno.openKv();
+    if (kvPath === "") return await open(); // Deno Deploy's own KV
     if (!/^https?:\/\//.test(kvPath) && kvPath !== ":memory:") {
       const dir = kvPath.replace(/[^/]*$/, "");
       if (dir) await Deno.mkdir(dir, { recursive: true });

@@ -29,7 +29,9 @@ export const Fingerprint = freeForm(z.looseObject({
 export const BehaviorEvent = z.strictObject({
   event_id: z.uuid({ error: "must be a UUID" }),
   anonymous_id: str(1, 128),
-  user_id: wellFormed(z.string({ error: "must be a string or null" }).max(128, "must be at most 128 characters"))
+  user_id: wellFormed(
+    z.string({ error: "must be a string or null" }).max(128, "must be at most 128 characters"),
+  )
     .nullable()
     .optional(),
   session_id: str(1, 128),

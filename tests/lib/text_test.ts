@@ -43,5 +43,8 @@ Deno.test("jsonProblem: walks any depth without recursion and names the first pa
   });
   const limits = { ...FREE_FORM_LIMITS, keys: 2 };
   assert.equal(jsonProblem({ a: 1, b: 2 }, limits), null);
-  assert.deepEqual(jsonProblem({ a: 1, b: { c: 3 } }, limits), { path: ["b"], message: "holds more than 2 keys" });
+  assert.deepEqual(jsonProblem({ a: 1, b: { c: 3 } }, limits), {
+    path: ["b"],
+    message: "holds more than 2 keys",
+  });
 });
