@@ -67,18 +67,24 @@ export function jsonProblem(value: unknown, limits: JsonLimits = FREE_FORM_LIMIT
     for (let i = names.length - 1; i >= 0; i--) {
       const key = names[i];
       if (!key.isWellFormed()) return { path: [...pathOf(node), key], message: `key: ${NOT_WELL_FORMED}` };
+      // JSON.parse makes it an own key, but copies and object spreads drop it or change the prototype
+      if (key === "__proto__") return { path: pathOf(node), message: 'key "__proto__" is not allowed' };
       stack.push({ value: (v as Record<string, unknown>)[key], depth, parent: node, key });
     }
   }
   return null;
 }
 
-/** A schema whose value must also keep within the free-form limits; an issue names the path inside it. */
-export function freeForm<T extends z.ZodType>(schema: T, limits: JsonLimits = FREE_FORM_LIMITS): T {
-  return schema.superRefine((value, ctx) => {
+/**
+ * A schema whose value must also keep within the free-form limits; an issue names the path inside it. The
+ * walk sees the value as sent, before the schema copies it (a copy would drop a "__proto__" key unseen).
+ */
+export function freeForm<T extends z.ZodType>(schema: T, limits: JsonLimits = FREE_FORM_LIMITS) {
+  return z.preprocess((value, ctx) => {
     const problem = jsonProblem(value, limits);
-    if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: problem.path });
-  }) as unknown as T;
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: problem.path, input: value });
+    return value;
+  }, schema);
 }
 
 /** A string schema that also refuses lone surrogates (and bytes that were not UTF-8: lib/text.ts decodeUtf8). */

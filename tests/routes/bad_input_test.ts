@@ -257,3 +257,13 @@ Deno.test("bad input: admin names must be well-formed Unicode (they are shown in
   const org = await adminCall(app, TEST_ADMIN_TOKEN, "POST", "/orgs", { name: "Café \ud83d\ude00" });
   assert.equal(org.name, "Café \ud83d\ude00");
 });
+
+Deno.test('bad input: a "__proto__" key in a free-form object is refused by name (a copy would drop it unseen)', async () => {
+  const { t, postEvents, storedEvents } = await setup();
+  const ev = JSON.stringify(event()).replace(`"properties":{`, `"properties":{"__proto__":{"x":1},`);
+  await assert422(
+    await postEvents(`{"api_key":"${t.publicKey}","batch":[${ev}]}`),
+    /batch\[0\]\.properties: key "__proto__" is not allowed/,
+  );
+  assert.equal(await storedEvents(), 0);
+});
