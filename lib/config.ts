@@ -27,6 +27,11 @@ export interface Config {
   readKeyRatePerMinute: number;
   /** Bytes of decoded parts kept in memory by the read engine. */
   partCacheBytes: number;
+  /**
+   * How often pending crawler verifications are swept, and how old a marker must be first: 60 (the cron,
+   * every minute) unless set lower, for tests that cannot wait a minute (VERIFY_SWEEP_SECONDS).
+   */
+  verifySweepSeconds: number;
   /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/tenancy/plans.ts. */
   plans: PlanOverrides;
   /**
@@ -57,6 +62,7 @@ export const defaultConfig: Config = {
   serverKeyRatePerMinute: 3000,
   readKeyRatePerMinute: 60,
   partCacheBytes: 256 * 1024 * 1024,
+  verifySweepSeconds: 60,
   plans: {},
   publicUrl: null,
   oauthAllowLoopbackClients: false,
@@ -169,6 +175,7 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     serverKeyRatePerMinute: int(env, "SERVER_KEY_RATE_PER_MINUTE", defaultConfig.serverKeyRatePerMinute),
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
     partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
+    verifySweepSeconds: Math.min(60, int(env, "VERIFY_SWEEP_SECONDS", defaultConfig.verifySweepSeconds)),
     plans: planLimits(env.PLAN_LIMITS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",
