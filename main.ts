@@ -13,7 +13,7 @@ import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
 import { devBanner, ensureDemoTenant } from "./lib/demo/tenant.ts";
 import { generateSite } from "./lib/demo/site.ts";
-import { handleQueueMessage, startJobs } from "./lib/jobs/schedule.ts";
+import { listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
 
 const dev = Deno.args.includes("--dev");
 const env = Deno.env.toObject();
@@ -63,7 +63,7 @@ const app = createApp(deps);
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
 startJobs(deps, Deno.cron);
-kv.listenQueue((msg) => handleQueueMessage(deps, msg));
+listenToQueue(deps);
 
 const server = Deno.serve({
   port: config.port,

@@ -14,7 +14,8 @@ export type PlanOverrides = Partial<Record<Plan, PlanOverride>>;
 
 export interface Config {
   port: number;
-  kvPath: string; // a file path, ":memory:", or a KV_URL for a remote denokv / Deno Deploy
+  /** a file path, ":memory:", a KV_URL for a remote denokv / Deno Deploy, or "" for Deno Deploy's own KV */
+  kvPath: string;
   adminToken: string;
   trustProxy: boolean;
   /** undefined: the npm package's file; null: turned off ("off"); else a file or folder path. */
@@ -26,6 +27,11 @@ export interface Config {
   readKeyRatePerMinute: number;
   /** Bytes of decoded parts kept in memory by the read engine. */
   partCacheBytes: number;
+  /**
+   * How often pending crawler verifications are swept, and how old a marker must be first: 60 (the cron,
+   * every minute) unless set lower, for tests that cannot wait a minute (VERIFY_SWEEP_SECONDS).
+   */
+  verifySweepSeconds: number;
   /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/tenancy/plans.ts. */
   plans: PlanOverrides;
   /**
@@ -56,6 +62,7 @@ export const defaultConfig: Config = {
   serverKeyRatePerMinute: 3000,
   readKeyRatePerMinute: 60,
   partCacheBytes: 256 * 1024 * 1024,
+  verifySweepSeconds: 60,
   plans: {},
   publicUrl: null,
   oauthAllowLoopbackClients: false,
@@ -159,7 +166,8 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     dev,
     port,
     adminToken,
-    kvPath: env.KV_URL || env.KV_PATH || defaultConfig.kvPath,
+    // on Deno Deploy (which sets DENO_DEPLOYMENT_ID) the default is the platform's KV: Deno.openKv() with no path
+    kvPath: env.KV_URL || env.KV_PATH || (env.DENO_DEPLOYMENT_ID ? "" : defaultConfig.kvPath),
     trustProxy: trust === "1" || trust === "true",
     geoCityPath: geoPath(env.GEO_CITY_MMDB),
     geoAsnPath: geoPath(env.GEO_ASN_CSV),
@@ -167,6 +175,7 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     serverKeyRatePerMinute: int(env, "SERVER_KEY_RATE_PER_MINUTE", defaultConfig.serverKeyRatePerMinute),
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
     partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
+    verifySweepSeconds: Math.min(60, int(env, "VERIFY_SWEEP_SECONDS", defaultConfig.verifySweepSeconds)),
     plans: planLimits(env.PLAN_LIMITS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",
@@ -198,16 +207,19 @@ export async function checkConfiguredPaths(env: Record<string, string | undefine
 export async function openConfiguredKv(
   env: Record<string, string | undefined>,
   kvPath: string,
-  open: (path: string) => Promise<Deno.Kv>,
+  open: (path?: string) => Promise<Deno.Kv>,
 ): Promise<Deno.Kv> {
   const name = env.KV_URL ? "KV_URL" : "KV_PATH";
   try {
+    if (kvPath === "") return await open(); // Deno Deploy's own KV
     if (!/^https?:\/\//.test(kvPath) && kvPath !== ":memory:") {
       const dir = kvPath.replace(/[^/]*$/, "");
       if (dir) await Deno.mkdir(dir, { recursive: true });
     }
     return await open(kvPath);
   } catch (e) {
-    throw new ConfigError(`${name}: cannot open "${kvPath}": ${e instanceof Error ? e.message : String(e)}`);
+    throw new ConfigError(
+      `${name}: cannot open "${kvPath || "the platform KV"}": ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }

@@ -37,6 +37,7 @@ export const rateLimited = (retryAfterS: number, msg = "rate limit exceeded") =>
     "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))),
   });
 
+/** The message may quote what was sent (a key, a path): a lone surrogate in it is shown as U+FFFD. */
 export function errorBody(code: ErrorCode, message: string, now: number): ErrorBody {
-  return { error: message, code, timestamp: new Date(now).toISOString() };
+  return { error: message.toWellFormed(), code, timestamp: new Date(now).toISOString() };
 }

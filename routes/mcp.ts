@@ -27,8 +27,9 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 /** An expected refusal (allowance used, rate, invalid input) as a tool result the assistant can read. */
 function refusal(err: HttpError) {
-  const text = `${err.code}: ${err.message}` +
-    (err.headers["Retry-After"] ? ` (retry after ${err.headers["Retry-After"]} s)` : "");
+  // the message may quote what was sent (a field name): a lone surrogate in it is shown as U+FFFD
+  const text = (`${err.code}: ${err.message}` +
+    (err.headers["Retry-After"] ? ` (retry after ${err.headers["Retry-After"]} s)` : "")).toWellFormed();
   return { content: [{ type: "text" as const, text }], isError: true };
 }
 
@@ -65,7 +66,7 @@ function buildServer(app: AppContext, caller: Caller, url: string): Server {
       return server.projectCallToolResult(result, listing(tool).output_schema);
     } catch (err) {
       if (err instanceof ToolNotFound) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name.toWellFormed()} not found`);
       }
       if (err instanceof HttpError) return refusal(err);
       throw err;

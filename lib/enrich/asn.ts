@@ -16,7 +16,7 @@ export interface AsnHit {
 export interface AsnTable {
   lookup(ip: ParsedIp): AsnHit | null;
   readonly size: { v4: number; v6: number };
-  /** The arrays behind the table, for the start-up cache (geo_cache.ts). */
+  /** The arrays behind the table, for the start-up cache (geo_file.ts). */
   readonly parts: AsnParts;
 }
 

@@ -13,8 +13,10 @@ import { CrawlEvent } from "../schemas/server_events.ts";
 import { describeZodError } from "../schemas/zod_errors.ts";
 import { ingestWebEvents, tooLargeMessage } from "./web.ts";
 import type { Arrival } from "./enrich_event.ts";
+import { NOT_WELL_FORMED } from "../schemas/json_limits.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
+import { decodeUtf8 } from "../text.ts";
 
 export interface ImportTarget {
   org: Org;
@@ -49,30 +51,46 @@ const IN_FLIGHT = 400;
 const HIT_SPAN_MS = 6 * 86_400_000;
 const HIT_GROUP = 100;
 const HELD_HITS = 1_000;
-/** Splits a byte stream into lines without holding more than one line (capped) in memory. */
+/**
+ * Splits a byte stream into lines (a newline byte is never part of another UTF-8 character) without holding
+ * more than one line (capped) in memory. Each line is decoded on its own, so bytes that are not UTF-8 make
+ * that line a rejected one, naming its field, and not the import.
+ */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<{ text: string | null; n: number }> {
-  // The cast keeps one program type-checkable when Node's stream types are loaded beside Deno's (sdk/server tests).
-  const reader = body.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>).getReader();
-  let buf = "", n = 0, tooLong = false;
+  const reader = body.getReader();
+  let parts: Uint8Array[] = [], size = 0, n = 0, tooLong = false;
+  const line = () => {
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) all.set(p, at), at += p.length;
+    parts = [], size = 0;
+    return decodeUtf8(all);
+  };
+  const add = (piece: Uint8Array) => {
+    if (tooLong) return; // keep reading to the line's end, but not its bytes
+    if (size + piece.length > MAX_LINE_BYTES) {
+      tooLong = true, parts = [], size = 0;
+      return;
+    }
+    parts.push(piece), size += piece.length;
+  };
   while (true) {
     const { done, value } = await reader.read();
-    if (value) buf += value;
-    let from = 0, at: number;
-    while ((at = buf.indexOf("\n", from)) >= 0) {
-      n++;
-      // a chunk may hold a whole over-long line: it is rejected all the same
-      yield { text: tooLong || at - from > MAX_LINE_BYTES ? null : buf.slice(from, at), n };
-      tooLong = false;
-      from = at + 1;
-    }
-    buf = buf.slice(from);
-    if (buf.length > MAX_LINE_BYTES) {
-      tooLong = true; // keep reading to the line's end, but not its bytes
-      buf = "";
+    if (value) {
+      let from = 0, at: number;
+      while ((at = value.indexOf(10, from)) >= 0) {
+        add(value.subarray(from, at));
+        n++;
+        yield { text: tooLong ? null : line(), n };
+        tooLong = false;
+        from = at + 1;
+      }
+      add(value.slice(from)); // a copy: the rest of the chunk is not kept alive
     }
     if (done) break;
   }
-  if (buf.trim() || tooLong) yield { text: tooLong ? null : buf, n: n + 1 };
+  if (tooLong) yield { text: null, n: n + 1 };
+  else if (size) yield { text: line(), n: n + 1 };
 }
 
 /**
@@ -241,6 +259,10 @@ export async function importNdjson(
     await flushHits();
     if (referrer !== undefined && referrer !== null && typeof referrer !== "string") {
       reject(n, "referrer: must be a URL string");
+      continue;
+    }
+    if (typeof user_agent === "string" && !user_agent.isWellFormed()) {
+      reject(n, `user_agent: ${NOT_WELL_FORMED}`);
       continue;
     }
     const parsed = BehaviorEvent.safeParse(withReferrer(rest, referrer));

@@ -5,31 +5,34 @@
  */
 import type { Deps } from "../deps.ts";
 import type { Cron } from "./cron.ts";
+import { type LeasedJob, runLeased } from "./lease.ts";
 import { sweepAddresses } from "../store/address_retention.ts";
 import { handleVerifyMessage, refreshIpLists, sweepPendingVerifications } from "./verify.ts";
 import { compactAll } from "./compact.ts";
 import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../crawl/robots.ts";
 import { fetchDueReviews, LISTINGS_CRON, refreshAllListings, REVIEWS_CRON } from "../feedback/fetch_job.ts";
 
-export interface Job {
-  name: string;
-  /** cron syntax, UTC */
+/** A job: its cron schedule (UTC) and the period that schedule has, one run per period on any instance. */
+export interface Job extends LeasedJob {
   schedule: string;
-  run: (deps: Deps) => Promise<void>;
 }
+
+const MINUTE = 60_000, HOUR = 60 * MINUTE, DAY = 24 * HOUR;
 
 export const JOBS: readonly Job[] = [
   {
     name: "sweep addresses older than 30 days",
     schedule: "17 * * * *", // hourly: addresses go within an hour of 30 days
+    periodMs: HOUR,
     run: async (deps) => {
       const n = await sweepAddresses(deps.kv, deps.clock);
       deps.log.info("address sweep", { deleted: n });
     },
   },
   {
-    name: "crawler verification sweep", // markers whose queue message was lost
-    schedule: "*/5 * * * *",
+    name: "crawler verification sweep", // every marker: queues are a speed-up, never needed
+    schedule: "* * * * *",
+    periodMs: MINUTE,
     run: async (deps) => {
       const r = await sweepPendingVerifications(deps);
       if (r.verified || r.failed) deps.log.info("verification sweep", r);
@@ -38,6 +41,7 @@ export const JOBS: readonly Job[] = [
   {
     name: "crawler IP list refresh",
     schedule: "41 3 * * *",
+    periodMs: DAY,
     run: async (deps) => {
       const r = await refreshIpLists(deps);
       deps.log.info("ip list refresh", {
@@ -49,6 +53,7 @@ export const JOBS: readonly Job[] = [
   {
     name: "compact read parts",
     schedule: "* * * * *",
+    periodMs: MINUTE,
     run: async (deps) => {
       try {
         const r = await compactAll(deps);
@@ -61,6 +66,7 @@ export const JOBS: readonly Job[] = [
   {
     name: "refresh robots files of every website",
     schedule: ROBOTS_REFRESH_CRON,
+    periodMs: 6 * HOUR,
     run: async (deps) => {
       const n = await refreshAllRobots(deps);
       deps.log.info("robots refresh", { sites: n });
@@ -69,6 +75,7 @@ export const JOBS: readonly Job[] = [
   {
     name: "fetch new app-store reviews",
     schedule: REVIEWS_CRON, // every 30 minutes; each app after its backoff
+    periodMs: 30 * MINUTE,
     run: async (deps) => {
       const n = await fetchDueReviews(deps);
       deps.log.info("review fetch", { apps: n });
@@ -77,6 +84,7 @@ export const JOBS: readonly Job[] = [
   {
     name: "refresh app-store listings",
     schedule: LISTINGS_CRON, // daily
+    periodMs: DAY,
     run: async (deps) => {
       const n = await refreshAllListings(deps);
       deps.log.info("listing refresh", { apps: n });
@@ -84,9 +92,37 @@ export const JOBS: readonly Job[] = [
   },
 ];
 
-/** Registers every job of the table with `cron` (main.ts passes Deno.cron). */
+/**
+ * Registers every job of the table with `cron` (main.ts passes Deno.cron). Each run first claims its slot
+ * in KV (lib/jobs/lease.ts): with several instances on one KV, each slot runs once.
+ */
 export function startJobs(deps: Deps, cron: Cron, jobs: readonly Job[] = JOBS): void {
-  for (const job of jobs) cron(job.name, job.schedule, () => job.run(deps));
+  for (const job of jobs) cron(job.name, job.schedule, () => runLeased(deps, job).then(() => {}));
+  const quick = deps.config.verifySweepSeconds;
+  if (quick < 60) {
+    // tests only (VERIFY_SWEEP_SECONDS): a cron cannot run more often than every minute
+    const sweep = async () => {
+      const r = await sweepPendingVerifications(deps, { minAgeMs: quick * 1000 }).catch(() => null);
+      if (r && (r.verified || r.failed)) deps.log.info("verification sweep", r);
+    };
+    setInterval(sweep, quick * 1000);
+  }
+}
+
+/**
+ * Has the KV's queue deliver messages to `handleQueueMessage`, where it has a queue: KV Connect (KV_URL) has
+ * none, and nothing needs one (the sweeps do all the work; a queue only does it sooner).
+ */
+export function listenToQueue(deps: Deps): void {
+  const none = (e: unknown) =>
+    deps.log.info("no KV queue here; pending work is done by the sweeps", {
+      reason: String((e as Error)?.message ?? e).slice(0, 200),
+    });
+  try {
+    deps.kv.listenQueue((msg) => handleQueueMessage(deps, msg)).catch(none);
+  } catch (e) {
+    none(e);
+  }
 }
 
 /**

@@ -2,11 +2,14 @@
 import { z } from "zod";
 import { ENV_NAMES, PLANS } from "../store/records.ts";
 import { isValidTimezone } from "../time/zone.ts";
+import { wellFormed } from "./json_limits.ts";
 
 const domain = z.string().trim().toLowerCase().regex(
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
   "must be a host name such as example.com",
 );
+/** A name as shown in answers: 1 to 200 characters of well-formed Unicode. */
+const name = wellFormed(z.string().trim().min(1, "must not be empty").max(200));
 const plan = z.enum(PLANS as [string, ...string[]], { error: `must be one of ${PLANS.join(", ")}` });
 const timezone = z.string().refine(isValidTimezone, "must be an IANA time zone such as Europe/Paris");
 const envName = z.enum(ENV_NAMES as [string, ...string[]], {
@@ -14,20 +17,20 @@ const envName = z.enum(ENV_NAMES as [string, ...string[]], {
 });
 
 export const CreateOrg = z.strictObject({
-  name: z.string().trim().min(1, "must not be empty").max(200),
+  name,
   plan: plan.optional(),
   timezone: timezone.optional(),
 });
 
 export const PatchOrg = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: name.optional(),
   plan: plan.optional(),
   timezone: timezone.optional(),
   active: z.boolean().optional(),
 });
 
 export const CreateTouchpoint = z.strictObject({
-  name: z.string().trim().min(1, "must not be empty").max(200),
+  name,
   kind: z.enum(["website", "ios", "android"], { error: "must be website, ios or android" }),
   domain: domain.optional(),
   environments: z.strictObject({
@@ -41,7 +44,7 @@ export const CreateTouchpoint = z.strictObject({
 
 const envPatch = z.strictObject({ enabled: z.boolean().optional(), domain: domain.optional() });
 export const PatchTouchpoint = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: name.optional(),
   archived: z.boolean().optional(),
   environments: z.strictObject({
     production: envPatch.optional(),

@@ -1,15 +1,22 @@
-/** IngestBody and BehaviorEvent, exactly as the spec's tables say. */
+/**
+ * IngestBody and BehaviorEvent, exactly as the spec's tables say. Every string is well-formed Unicode;
+ * `properties`, `context` and `fingerprint` are free-form within the limits of json_limits.ts.
+ */
 import { z } from "zod";
 import { PUBLIC_KEY_PATTERN } from "../keys/apikeys.ts";
+import { freeForm, wellFormed } from "./json_limits.ts";
 
 const str = (min: number, max: number) =>
-  z.string({ error: "must be a string" })
-    .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`);
-const jsonObject = z.record(z.string(), z.unknown(), { error: "must be an object" });
+  wellFormed(
+    z.string({ error: "must be a string" })
+      .min(min, min === 1 ? "must not be empty" : `must be at least ${min} characters`)
+      .max(max, `must be at most ${max} characters`),
+  );
+const jsonObject = freeForm(z.record(z.string(), z.unknown(), { error: "must be an object" }));
 const nullableStr = z.string({ error: "must be a string or null" }).nullable().optional();
 
-export const Fingerprint = z.looseObject({
+// its own fields are checked here; anything else it holds is free-form
+export const Fingerprint = freeForm(z.looseObject({
   tag: z.string({ error: "must be a string" }),
   text: nullableStr,
   role: nullableStr,
@@ -17,12 +24,14 @@ export const Fingerprint = z.looseObject({
   classes: z.array(z.string(), { error: "must be an array of strings or null" }).nullable().optional(),
   selector: z.string({ error: "must be a string" }),
   ordinal: z.number({ error: "must be a number" }).optional(),
-}, { error: "must be an object or null" });
+}, { error: "must be an object or null" }));
 
 export const BehaviorEvent = z.strictObject({
   event_id: z.uuid({ error: "must be a UUID" }),
   anonymous_id: str(1, 128),
-  user_id: z.string({ error: "must be a string or null" }).max(128, "must be at most 128 characters")
+  user_id: wellFormed(
+    z.string({ error: "must be a string or null" }).max(128, "must be at most 128 characters"),
+  )
     .nullable()
     .optional(),
   session_id: str(1, 128),

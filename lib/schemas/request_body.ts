@@ -2,11 +2,12 @@
 import type { z } from "zod";
 import { invalid, tooLarge } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
+import { decodeUtf8 } from "../text.ts";
 
 export const MB = 1024 * 1024;
 
 /**
- * Reads a body as text, refusing more than maxBytes with 413: first by Content-Length, then by counting
+ * Reads a body as UTF-8 text, refusing more than maxBytes with 413: first by Content-Length, then by counting
  * bytes while streaming, so an oversized body is never buffered whole.
  */
 export async function readBodyLimited(req: Request, maxBytes: number): Promise<string> {
@@ -34,7 +35,7 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
     all.set(c, at);
     at += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return decodeUtf8(all); // bytes that are not UTF-8 are refused by the schema, naming their field
 }
 
 /** Parses JSON text; a body that is not JSON is a 422 naming the problem. */

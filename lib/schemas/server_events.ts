@@ -4,6 +4,7 @@
  * lib/ingest/hits.ts, where a failure is counted as rejected.invalid, never a 422.
  */
 import { z } from "zod";
+import { freeForm, wellFormed } from "./json_limits.ts";
 
 export const MAX_HITS = 500;
 export const UA_MAX = 512;
@@ -13,22 +14,26 @@ export const CrawlEvent = z.object({
   event_type: z.literal("$crawl", { error: 'must be "$crawl"' }),
   event_id: z.uuid({ error: "must be a UUID" }),
   timestamp: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).nullable().optional(),
-  host: z.string({ error: "must be a string" }).max(255, "must be at most 255 characters"),
-  path: z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters")
-    .regex(/^\//, "must start with /"),
+  host: wellFormed(z.string({ error: "must be a string" }).max(255, "must be at most 255 characters")),
+  path: wellFormed(
+    z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters")
+      .regex(/^\//, "must start with /"),
+  ),
   method: z.string({ error: "must be a string" }).regex(/^[A-Za-z]{1,10}$/, "must be 1 to 10 letters")
     .optional(),
   status: z.number({ error: "must be an integer or null" }).int("must be an integer")
     .min(100, "must be 100 to 599").max(599, "must be 100 to 599").nullable().optional(),
-  user_agent: z.string({ error: "must be a string" }).refine((s) => s.trim().length > 0, "must not be empty")
+  user_agent: wellFormed(z.string({ error: "must be a string" }))
+    .refine((s) => s.trim().length > 0, "must not be empty")
     .meta({ description: "length 1-512; longer values are truncated" }),
   // any value passes: an invalid address is dropped by the pipeline, never the hit
-  ip: z.unknown().optional().meta({
+  ip: freeForm(z.unknown()).optional().meta({
     type: ["string", "null"],
     description: "crawler address for verification; cleared after 30 days; an invalid value is dropped",
   }),
-  referer_host: z.string({ error: "must be a string or null" }).max(255, "must be at most 255 characters")
-    .nullable().optional(),
+  referer_host: wellFormed(
+    z.string({ error: "must be a string or null" }).max(255, "must be at most 255 characters"),
+  ).nullable().optional(),
 }, { error: "must be an object" });
 
 export type CrawlEventInput = z.infer<typeof CrawlEvent>;

@@ -25,5 +25,5 @@ export function describeZodError(error: z.ZodError, root = "body"): string {
     return `${path}: ${i.message}`;
   });
   const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : "";
-  return parts.join("; ") + more;
+  return (parts.join("; ") + more).toWellFormed(); // a quoted key may hold a lone surrogate
 }

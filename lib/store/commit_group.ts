@@ -1,12 +1,13 @@
 /**
  * How both ingest pipelines store: records are committed in groups, each record with its dedupe key
- * (checked absent in the same commit), plus ONE address record and ONE pending-verification marker (with its
- * queue message) per group. So a stored record always has its dedupe key, verification work is enqueued
- * exactly when its records land, and a retried batch is safe.
+ * (checked absent in the same commit), plus ONE address record and ONE pending-verification marker per
+ * group. So a stored record always has its dedupe key, verification work is recorded exactly when its
+ * records land, and a retried batch is safe. No commit holds a queue message (KV Connect refuses them): a
+ * landed group's marker is nudged through the queue afterwards, where there is one.
  */
 import { keys } from "./keys.ts";
 import type { VerificationRecord } from "./records.ts";
-import { addPendingVerification } from "./pending_verification.ts";
+import { addPendingVerification, nudgeVerification } from "./pending_verification.ts";
 import { IP_RETENTION_MS } from "./address_retention.ts";
 import { readMany } from "./read_many.ts";
 /** KV allows 800 KiB per commit; groups stay well under it. */
@@ -194,14 +195,17 @@ export async function storeGroups(
     }
   };
   const parts = groups(records, Math.min(count, MAX_COMMIT_RECORDS));
-  const results = await Promise.all(parts.map(async (group) => {
-    if (await committer.submit(group)) return group;
+  // the groups as committed: each landed with its own marker, named by its first record
+  const results = await Promise.all(parts.map(async (group): Promise<GroupRecord[][]> => {
+    if (await committer.submit(group)) return [group];
     const rest = await absent(kv, group);
-    if (rest.length && await tryCommit(rest)) return rest;
-    const one: GroupRecord[] = [];
-    for (const r of rest) if (await tryCommit([r])) one.push(r);
+    if (rest.length && await tryCommit(rest)) return [rest];
+    const one: GroupRecord[][] = [];
+    for (const r of rest) if (await tryCommit([r])) one.push([r]);
     return one;
   }));
+  const landed = results.flat();
+  for (const g of landed) if (g.some((r) => r.verifyToken)) nudgeVerification(kv, g[0].org, g[0].id);
   if (error) throw error;
-  return results.flat();
+  return landed.flat();
 }

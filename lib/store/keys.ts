@@ -67,6 +67,8 @@ export const keys = {
   /** a part's column directory, apart from its index entry so listing the index stays cheap */
   partDir: (partId: string) => ["part_dir", partId] as const,
   compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
+  /** Which instance runs a scheduled job's current slot (lib/jobs/lease.ts). */
+  jobLease: (job: string) => ["job_lease", job] as const,
 
   // app-review feedback (lib/feedback): apps, their store listings, credentials, fetch status, reviews
   feedbackApp: (org: string, app: string) => ["fb_app", org, app] as const,

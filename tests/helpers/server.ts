@@ -9,15 +9,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** With `kvPath`, the server opens that file and leaves it in place on stop (to test a restart). */
+/** What a Deno Deploy isolate may do: no write, no subprocess, no FFI. */
+export const DEPLOY_PERMISSIONS = ["--allow-net", "--allow-env", "--allow-read", "--allow-sys"];
+
+/**
+ * With `kvPath`, the server opens that file and leaves it in place on stop (to test a restart).
+ * `permissions` replaces `-A` (e.g. DEPLOY_PERMISSIONS).
+ */
 export async function startServer(
-  opts: { env?: Record<string, string>; kvPath?: string } = {},
+  opts: { env?: Record<string, string>; kvPath?: string; permissions?: string[] } = {},
 ): Promise<RunningServer> {
   const dir = opts.kvPath ? null : await Deno.makeTempDir({ prefix: "svc-e2e-" });
   const kvPath = opts.kvPath ?? `${dir}/kv.sqlite3`;
   const adminToken = opts.env?.ADMIN_TOKEN ?? `e2e-admin-${crypto.randomUUID()}`;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", "--unstable-cron", `${ROOT}main.ts`],
+    args: ["run", ...(opts.permissions ?? ["-A"]), "--unstable-kv", "--unstable-cron", `${ROOT}main.ts`],
     cwd: ROOT,
     // Geo databases take seconds and ~180 MB to load: off unless a test asks for them.
     env: {

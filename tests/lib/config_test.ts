@@ -23,6 +23,20 @@ Deno.test("config: defaults, and dev mode runs without an admin token", () => {
   assert.equal(readConfig({}, { dev: true }).adminToken, "");
 });
 
+Deno.test("config: on Deno Deploy (DENO_DEPLOYMENT_ID set) the default KV is the platform's (no path)", async () => {
+  const base = { ADMIN_TOKEN: "a-long-enough-admin-token", DENO_DEPLOYMENT_ID: "abc123" };
+  assert.equal(readConfig(base).kvPath, "");
+  assert.equal(readConfig({ ...base, KV_PATH: ":memory:" }).kvPath, ":memory:");
+  assert.equal(readConfig({ ...base, KV_URL: "https://kv.example/x" }).kvPath, "https://kv.example/x");
+  const asked: (string | undefined)[] = [];
+  const kv = await openConfiguredKv(base, "", (path?: string) => {
+    asked.push(path);
+    return Deno.openKv(":memory:");
+  });
+  kv.close();
+  assert.deepEqual(asked, [undefined]); // Deno.openKv() with no path at all
+});
+
 Deno.test("config: PLAN_LIMITS overrides plan defaults; bad JSON or fields name the variable", () => {
   const base = { ADMIN_TOKEN: "a-long-enough-admin-token" };
   const c = readConfig({

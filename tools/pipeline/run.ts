@@ -5,7 +5,8 @@
 import type { AppContext } from "../../lib/tenancy/context.ts";
 import { HttpError, invalid } from "../../lib/errors.ts";
 import { finalizeAnswer } from "../../lib/answers/rules.ts";
-import { describeZodError } from "../../lib/schemas/zod_errors.ts";
+import { describeZodError, formatPath } from "../../lib/schemas/zod_errors.ts";
+import { jsonProblem } from "../../lib/schemas/json_limits.ts";
 import type { Face, Tool } from "../tool.ts";
 import { toolByName, TOOLS } from "../registry.ts";
 import { authorize, type Caller } from "./caller.ts";
@@ -42,6 +43,11 @@ export function validateInput(tool: Tool, input: unknown): unknown {
   const parsed = tool.input.safeParse(input ?? {});
   if (!parsed.success) {
     throw invalid(`invalid input for ${tool.name}: ${describeZodError(parsed.error, "input")}`);
+  }
+  // answers echo their inputs (scope, filters): a lone surrogate would make them invalid for strict parsers
+  const problem = jsonProblem(parsed.data);
+  if (problem) {
+    throw invalid(`invalid input for ${tool.name}: ${formatPath(problem.path, "input")}: ${problem.message}`);
   }
   return parsed.data;
 }

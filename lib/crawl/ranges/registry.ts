@@ -1,7 +1,9 @@
 /**
  * The IP lists in use: the shipped snapshot, replaced per list by the last good refresh stored in KV.
  * Refresh (daily, through deps.fetch) writes a list only when every URL of it answered with prefixes, so a
- * failed or empty download keeps the last good list. Instances re-read KV at most every RELOAD_MS.
+ * failed or empty download keeps the last good list. Every RECHECK_MS an instance reads the lists' small
+ * headers (one KV read per 10 lists) and loads a list again only when its refresh time changed, so a list
+ * another instance refreshed is in use everywhere within seconds.
  */
 import type { Deps } from "../../deps.ts";
 import { keys } from "../../store/keys.ts";
@@ -10,7 +12,7 @@ import { extractPrefixes } from "./parse.ts";
 import { RANGE_LISTS, type RangeListDef } from "./lists.ts";
 import { RANGE_SNAPSHOT } from "./snapshot.ts";
 
-export const RELOAD_MS = 10 * 60_000;
+export const RECHECK_MS = 5_000;
 const CHUNK_CHARS = 60_000;
 const FETCH_TIMEOUT_MS = 20_000;
 
@@ -22,7 +24,9 @@ interface StoredListMeta {
 
 export class RangeRegistry {
   #sets = new Map<string, RangeSet>();
-  #loadedAt = -Infinity;
+  /** fetched_at of the stored copy in use, per list */
+  #stamps = new Map<string, number>();
+  #checkedAt = -Infinity;
   #loading: Promise<void> = Promise.resolve();
 
   /** The list's ranges; empty when nothing is known about it. */
@@ -35,8 +39,10 @@ export class RangeRegistry {
     return set;
   }
 
-  replace(id: string, prefixes: string[]): void {
+  /** Uses these prefixes for the list; `stamp`: the fetched_at of the KV copy they are. */
+  replace(id: string, prefixes: string[], stamp?: number): void {
     this.#sets.set(id, new RangeSet(prefixes));
+    if (stamp !== undefined) this.#stamps.set(id, stamp);
   }
 
   /** The CDN whose edge list holds the address ("cdn-cloudflare"), or null. */
@@ -47,18 +53,26 @@ export class RangeRegistry {
     return null;
   }
 
-  /** Takes the refreshed lists other instances stored, at most every RELOAD_MS. */
+  /** Takes the refreshed lists other instances stored, looking at most every RECHECK_MS. */
   syncFromKv(kv: Deno.Kv, now: number): Promise<void> {
-    if (now - this.#loadedAt >= RELOAD_MS) {
-      this.#loadedAt = now;
+    if (now - this.#checkedAt >= RECHECK_MS) {
+      this.#checkedAt = now;
       // concurrent callers wait for the same load instead of checking against stale lists
       this.#loading = (async () => {
-        for (const def of RANGE_LISTS) {
-          const prefixes = await readStoredList(kv, def.id);
-          if (prefixes) this.replace(def.id, prefixes);
+        const ids = RANGE_LISTS.map((d) => d.id);
+        for (let i = 0; i < ids.length; i += 10) {
+          const metas = await kv.getMany<StoredListMeta[]>(
+            ids.slice(i, i + 10).map((id) => keys.ipRanges(id)),
+          );
+          for (const [j, m] of metas.entries()) {
+            const id = ids[i + j];
+            if (!m.value || m.value.fetched_at === this.#stamps.get(id)) continue;
+            const prefixes = await readStoredList(kv, id);
+            if (prefixes) this.replace(id, prefixes, m.value.fetched_at);
+          }
         }
       })().catch((err) => {
-        this.#loadedAt = -Infinity; // try again next time
+        this.#checkedAt = -Infinity; // try again next time
         throw err;
       });
     }
@@ -128,8 +142,9 @@ export async function refreshRanges(deps: Deps, registry: RangeRegistry): Promis
     if (def.urls.length === 0) continue;
     try {
       const prefixes = await download(deps, def);
-      await storeList(deps.kv, def.id, prefixes, deps.clock.now());
-      registry.replace(def.id, prefixes);
+      const now = deps.clock.now();
+      await storeList(deps.kv, def.id, prefixes, now);
+      registry.replace(def.id, prefixes, now);
       out.push({ id: def.id, ok: true, count: prefixes.length });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);

@@ -1,9 +1,10 @@
 /**
  * Small MaxMind DB files written here (24-bit records, no pointers), read through the real openGeo path:
- * tree walk, flat and nested records, merging, IPv6 ranges that start inside a /64, and the cache.
+ * tree walk, flat and nested records, merging, IPv6 ranges that start inside a /64, built ahead and read.
  */
 import assert from "node:assert/strict";
 import { openGeo } from "../../../lib/enrich/geo.ts";
+import { buildGeoIndex } from "../../../lib/enrich/geo_build.ts";
 
 type Value = string | number | { [k: string]: Value };
 
@@ -78,9 +79,11 @@ Deno.test("mmdb: flat and nested records, merged neighbours and IPv6 ranges insi
       { prefix: [0x20010db8, 1, 0, 0], len: 65, record: { country_code: "DE", city: "Berlin" } },
     ]),
   );
-  const cache = `${dir}/cache`;
-  for (const round of ["built", "cached"]) {
-    const geo = await openGeo({ city: dir, asn: null, cache });
+  const index = `${dir}/index`;
+  for (const round of ["built", "rebuilt (kept)"]) {
+    await buildGeoIndex({ city: dir, asn: null, index });
+    const geo = await openGeo({ city: dir, asn: null, index });
+    assert.equal(geo.warnings.length, 1, geo.warnings.join("; ")); // only: ASN turned off
     const place = (ip: string) => {
       const { country, city } = geo.lookup(ip);
       return `${country}/${city}`;

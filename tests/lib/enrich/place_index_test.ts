@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { buildFamily4, buildFamily6, DEEP, NO_PLACE, placeCode } from "../../../lib/enrich/place_index.ts";
-import { decodeCache, encodeCache } from "../../../lib/enrich/geo_cache.ts";
+import { decodeIndex, encodeIndex } from "../../../lib/enrich/geo_file.ts";
 import { stringAt, stringTable } from "../../../lib/enrich/string_table.ts";
 
 /** The plain answer: the code of the last range starting at or before the address. */
@@ -78,7 +78,7 @@ Deno.test("place index: IPv6 ranges starting inside a /64 are answered exactly (
   );
 });
 
-Deno.test("geo cache: typed arrays and strings come back as they went in, arrays as views of the file", () => {
+Deno.test("geo index file: typed arrays and strings come back as they went in, arrays as views of the file", () => {
   const value = {
     a: Uint32Array.from([1, 2, 0xffffffff]),
     nested: {
@@ -89,11 +89,11 @@ Deno.test("geo cache: typed arrays and strings come back as they went in, arrays
     list: ["US", "DE"],
     none: null,
   };
-  const bytes = encodeCache([{ kind: "city", path: "/x.mmdb", size: 1, mtime: 2 }], value);
-  const back = decodeCache(bytes) as { sources: unknown; value: typeof value };
-  assert.deepEqual(back.sources, [{ kind: "city", path: "/x.mmdb", size: 1, mtime: 2 }]);
+  const bytes = encodeIndex([{ name: "x.mmdb", size: 1, mtime: 2 }], value);
+  const back = decodeIndex(bytes) as { sources: unknown; value: typeof value };
+  assert.deepEqual(back.sources, [{ name: "x.mmdb", size: 1, mtime: 2 }]);
   assert.deepEqual(back.value, value);
   assert.equal(back.value.a.buffer, bytes.buffer);
   assert.equal(stringAt(back.value.nested.names, 1), "Zürich");
-  assert.equal(decodeCache(new TextEncoder().encode("not a cache at all")), null);
+  assert.equal(decodeIndex(new TextEncoder().encode("not an index at all")), null);
 });

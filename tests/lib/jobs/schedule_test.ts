@@ -16,7 +16,7 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   });
   assert.deepEqual(Object.fromEntries([...jobs].map(([n, j]) => [n, j.schedule])), {
     "sweep addresses older than 30 days": "17 * * * *", // hourly: addresses go within an hour of 30 days
-    "crawler verification sweep": "*/5 * * * *",
+    "crawler verification sweep": "* * * * *",
     "crawler IP list refresh": "41 3 * * *",
     "compact read parts": "* * * * *", // every minute
     "refresh robots files of every website": "17 */6 * * *",

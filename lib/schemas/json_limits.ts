@@ -1,0 +1,92 @@
+/**
+ * Limits on what a free-form JSON value (an event's `properties`, `context`, `fingerprint`; a hit's `ip`)
+ * may hold, and the rule that every string is well-formed Unicode. Checked while validating, by an
+ * iterative walk, so a value nested thousands of levels deep is refused before anything recursive
+ * (JSON.stringify in storedBytes, V8's serializer in KV) ever sees it: KV stored such a value but could not
+ * read it back, and deeper still the stored-size count overflowed the stack.
+ */
+import { z } from "zod";
+
+export interface JsonLimits {
+  /** containers nested in one another, the value itself being level 1 */
+  depth: number;
+  /** object member names, at every level */
+  keys: number;
+  /** string values, at every level */
+  strings: number;
+}
+
+export const FREE_FORM_LIMITS: JsonLimits = { depth: 32, keys: 1_000, strings: 1_000 };
+
+export const NOT_WELL_FORMED = "must be well-formed Unicode (no lone surrogate, no bytes that are not UTF-8)";
+
+export interface JsonProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+interface Node {
+  value: unknown;
+  depth: number;
+  parent: Node | null;
+  key: string | number;
+}
+
+function pathOf(node: Node | null): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (let n = node; n && n.parent; n = n.parent) out.push(n.key);
+  return out.reverse();
+}
+
+/** The first thing in `value` past the limits or not well-formed, with its path from `value`; else null. */
+export function jsonProblem(value: unknown, limits: JsonLimits = FREE_FORM_LIMITS): JsonProblem | null {
+  let keys = 0, strings = 0;
+  const stack: Node[] = [{ value, depth: 1, parent: null, key: "" }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === "string") {
+      if (++strings > limits.strings) {
+        return { path: pathOf(node), message: `holds more than ${limits.strings} strings` };
+      }
+      if (!v.isWellFormed()) return { path: pathOf(node), message: NOT_WELL_FORMED };
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (node.depth > limits.depth) {
+      return { path: pathOf(node), message: `nested deeper than ${limits.depth} levels` };
+    }
+    const depth = node.depth + 1;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth, parent: node, key: i });
+      continue;
+    }
+    const names = Object.keys(v);
+    keys += names.length;
+    if (keys > limits.keys) return { path: pathOf(node), message: `holds more than ${limits.keys} keys` };
+    for (let i = names.length - 1; i >= 0; i--) {
+      const key = names[i];
+      if (!key.isWellFormed()) return { path: [...pathOf(node), key], message: `key: ${NOT_WELL_FORMED}` };
+      // JSON.parse makes it an own key, but copies and object spreads drop it or change the prototype
+      if (key === "__proto__") return { path: pathOf(node), message: 'key "__proto__" is not allowed' };
+      stack.push({ value: (v as Record<string, unknown>)[key], depth, parent: node, key });
+    }
+  }
+  return null;
+}
+
+/**
+ * A schema whose value must also keep within the free-form limits; an issue names the path inside it. The
+ * walk sees the value as sent, before the schema copies it (a copy would drop a "__proto__" key unseen).
+ */
+export function freeForm<T extends z.ZodType>(schema: T, limits: JsonLimits = FREE_FORM_LIMITS) {
+  return z.preprocess((value, ctx) => {
+    const problem = jsonProblem(value, limits);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: problem.path, input: value });
+    return value;
+  }, schema);
+}
+
+/** A string schema that also refuses lone surrogates (and bytes that were not UTF-8: lib/text.ts decodeUtf8). */
+export const wellFormed = <T extends z.ZodString>(schema: T): T =>
+  schema.refine((s) => s.isWellFormed(), NOT_WELL_FORMED) as unknown as T;
