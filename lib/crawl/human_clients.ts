@@ -399,6 +399,10 @@ export function appOnPersonalDevice(ua: string): boolean {
     (MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua) || /\bapp\b/i.test(ua));
 }
 
+// A feed reader a person runs (NetNewsWire, RssBar, a "Headline-Reader" plugin, Safari's AppleSyndication);
+// server-side feed fetchers say "fetcher", "bot" or give a contact URL, which the strong signs catch first.
+const FEED_READER = /(?:rss|feed|headline|news)[- ]?(?:reader|bar)|syndication\//i;
+
 /** Why an agent is a person's client, or null when no rule recognises it. */
 export function humanClient(ua: string): string | null {
   if (BROWSER.test(ua)) return "browser";
@@ -409,5 +413,6 @@ export function humanClient(ua: string): string | null {
   if (PERSONAL_APP.test(ua) && /\d/.test(ua)) return "mail, office, messaging app or in-app browser";
   if (APP_STACK.test(ua) || APP_BUILD.test(ua)) return "native app";
   if (DEVICE_MODEL.test(ua)) return "app on a phone or tablet";
+  if (FEED_READER.test(ua)) return "feed reader";
   return null;
 }
