@@ -359,7 +359,7 @@ const PERSONAL_APP = new RegExp(
  * and Darwin, an app's okhttp or Alamofire behind its own name, or "iOS 17.1", "Android/13" in the agent.
  */
 const APP_STACK =
-  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;,] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Mac OS X|Linux; U; Android)\b/i;
+  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+)\b/i;
 
 /**
  * A phone or tablet model anywhere in the agent ("GT-I9505", "SM-N9005", "LG-P700", "iPhone12,1", "Nexus 7"),
