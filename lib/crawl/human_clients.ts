@@ -359,7 +359,7 @@ const PERSONAL_APP = new RegExp(
  * and Darwin, an app's okhttp or Alamofire behind its own name, or "iOS 17.1", "Android/13" in the agent.
  */
 const APP_STACK =
-  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;,] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Mac OS X|Linux; U; Android)\b/i;
+  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+)\b/i;
 
 /**
  * A phone or tablet model anywhere in the agent ("GT-I9505", "SM-N9005", "LG-P700", "iPhone12,1", "Nexus 7"),
@@ -399,6 +399,10 @@ export function appOnPersonalDevice(ua: string): boolean {
     (MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua) || /\bapp\b/i.test(ua));
 }
 
+// A feed reader a person runs (NetNewsWire, RssBar, a "Headline-Reader" plugin, Safari's AppleSyndication);
+// server-side feed fetchers say "fetcher", "bot" or give a contact URL, which the strong signs catch first.
+const FEED_READER = /(?:rss|feed|headline|news)[- ]?(?:reader|bar)|syndication\//i;
+
 /** Why an agent is a person's client, or null when no rule recognises it. */
 export function humanClient(ua: string): string | null {
   if (BROWSER.test(ua)) return "browser";
@@ -409,5 +413,6 @@ export function humanClient(ua: string): string | null {
   if (PERSONAL_APP.test(ua) && /\d/.test(ua)) return "mail, office, messaging app or in-app browser";
   if (APP_STACK.test(ua) || APP_BUILD.test(ua)) return "native app";
   if (DEVICE_MODEL.test(ua)) return "app on a phone or tablet";
+  if (FEED_READER.test(ua)) return "feed reader";
   return null;
 }

@@ -1,8 +1,7 @@
 /**
  * Real user agents of every kind the classifier tells apart (docs/crawlers.md), for the classifier's own tests
- * and for the ingest endpoints' tests. Most come from the public parser test suites in
- * tests/fixtures/user_agents (uap-core, ua-parser-js 1.x, woothee) or from crawler-user-agents; the rest are
- * the published default formats of the named software.
+ * and for the ingest endpoints' tests: hand-picked examples in the published default formats of the named
+ * software, and crawler agents as crawler lists give them.
  */
 
 /** People's clients, by kind: each must classify "human". */
