@@ -3,6 +3,7 @@
  * and that name must resolve back to the same address (Baidu documents a reverse-only check).
  * Answers are cached in memory per (crawler, address) with an expiry; nothing here is persisted.
  */
+import { remember } from "../lru.ts";
 import type { Dns } from "../deps.ts";
 import { parseIp } from "./cidr.ts";
 
@@ -57,12 +58,7 @@ export class ReverseDnsChecker {
     const hit = this.#cache.get(id);
     if (hit && hit.until > now) return hit.answer;
     const answer = await this.#lookup(ip, rules, forward);
-    if (this.#cache.size >= RDNS_CACHE_MAX) {
-      // drop the oldest entry (Map keeps insertion order)
-      this.#cache.delete(this.#cache.keys().next().value!);
-    }
-    this.#cache.delete(id);
-    this.#cache.set(id, { answer, until: now + RDNS_CACHE_MS });
+    remember(this.#cache, id, { answer, until: now + RDNS_CACHE_MS }, RDNS_CACHE_MAX);
     return answer;
   }
 

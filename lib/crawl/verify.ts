@@ -23,6 +23,22 @@ export function hasCheck(entry: CatalogEntry | null, registry?: RangeRegistry): 
   return entry.verify.lists.some((id) => (registry ? registry.get(id).size > 0 : true));
 }
 
+/**
+ * How checking an automated visitor starts at arrival: with no address, or for an agent whose vendor
+ * documents no check, the outcome is known now (unverifiable); otherwise `verifyToken` names the crawler a
+ * pending verification checks later.
+ */
+export function arrivalVerification(
+  token: string | null,
+  hasIp: boolean,
+  now: number,
+): { verifyToken: string | null; outcome: VerificationRecord | null } {
+  const entry = catalogEntry(token ?? "unknown");
+  if (hasIp && hasCheck(entry)) return { verifyToken: token, outcome: null };
+  const reason = !hasIp ? "no address" : entry ? "vendor documents no check" : "unknown vendor";
+  return { verifyToken: null, outcome: { outcome: "unverifiable", method: "none", reason, checked_at: now } };
+}
+
 export class Verifier {
   readonly ranges = new RangeRegistry();
   readonly rdns: ReverseDnsChecker;

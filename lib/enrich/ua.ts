@@ -5,6 +5,7 @@
  * job; here a bot is only a device type.
  */
 import UAParserModule from "ua-parser-js";
+import { Lru } from "../lru.ts";
 
 /** The part of ua-parser-js 1.x's result read here (the package ships no types). */
 interface ParsedAgent {
@@ -61,27 +62,6 @@ export function classifyAgent(ua: string): Agent {
   return { browser: device_type === "bot" ? null : browser, os, device_type };
 }
 
-/** A Map in insertion order is an LRU: a hit moves its key to the end, the oldest key goes first. */
-class Lru<V> {
-  #map = new Map<string, V>();
-  constructor(readonly capacity: number) {}
-  get(key: string): V | undefined {
-    const v = this.#map.get(key);
-    if (v !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V) {
-    this.#map.set(key, v);
-    if (this.#map.size > this.capacity) this.#map.delete(this.#map.keys().next().value!);
-  }
-  get size() {
-    return this.#map.size;
-  }
-}
-
 const cache = new Lru<Agent>(AGENT_CACHE_SIZE);
 
 /** The cached entry point the ingest pipeline calls. Returned objects are frozen and shared. */
@@ -100,5 +80,3 @@ export function parseAgent(ua: string | null | undefined): Agent {
 export function agentCacheSize(): number {
   return cache.size;
 }
-
-export { Lru };

@@ -6,15 +6,14 @@ import type { Deps } from "../deps.ts";
 import { DAY } from "../clock.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
-import type { StoredEvent, VerificationRecord } from "../store/records.ts";
+import type { StoredEvent } from "../store/records.ts";
 import type { BehaviorEventInput } from "../schemas/events.ts";
 import { type Arrival, enrichEvent, type WebTarget } from "./enrich_event.ts";
 import { packEvent } from "../store/event_codec.ts";
 import { gapsInBatch } from "../enrich/sequence.ts";
 import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "../store/commit_group.ts";
 import { storedBytes } from "../store/stored_size.ts";
-import { catalogEntry } from "../crawl/classify.ts";
-import { hasCheck } from "../crawl/verify.ts";
+import { arrivalVerification } from "../crawl/verify.ts";
 
 /** Web events are deduplicated for 35 days (hits for 8: their age limit is 7 days). */
 export const WEB_DEDUPE_MS = 35 * DAY;
@@ -41,15 +40,7 @@ function verificationOf(
   now: number,
 ): Pick<GroupRecord, "verifyToken" | "outcome"> {
   if (ev.traffic === "human") return { verifyToken: null, outcome: null };
-  const entry = catalogEntry(ev.crawler ?? "unknown");
-  if (hasIp && hasCheck(entry)) return { verifyToken: ev.crawler, outcome: null };
-  const outcome: VerificationRecord = {
-    outcome: "unverifiable",
-    method: "none",
-    reason: !hasIp ? "no address" : entry ? "vendor documents no check" : "unknown vendor",
-    checked_at: now,
-  };
-  return { verifyToken: null, outcome };
+  return arrivalVerification(ev.crawler, hasIp, now);
 }
 
 /**

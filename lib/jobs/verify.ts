@@ -9,14 +9,14 @@
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../clock.ts";
 import { keys } from "../store/keys.ts";
+import { readMany } from "../store/read_many.ts";
 import type { VerificationRecord } from "../store/records.ts";
 import {
   addPendingVerification,
   isVerifyMessage,
   type PendingMarker,
 } from "../store/pending_verification.ts";
-import { catalogEntry } from "../crawl/classify.ts";
-import { hasCheck, verifierFor } from "../crawl/verify.ts";
+import { arrivalVerification, verifierFor } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 /** A check that keeps failing (DNS down) is given up after a day. */
@@ -33,15 +33,9 @@ export async function enqueueVerification(
   deps: Deps,
   v: { org: string; eventId: string; token: string; receivedAt: number; hasIp: boolean },
 ): Promise<void> {
-  const entry = catalogEntry(v.token);
-  if (!v.hasIp || !hasCheck(entry)) {
-    const record: VerificationRecord = {
-      outcome: "unverifiable",
-      method: "none",
-      reason: !v.hasIp ? "no address" : entry ? "vendor documents no check" : "unknown vendor",
-      checked_at: deps.clock.now(),
-    };
-    await deps.kv.set(keys.verification(v.org, v.eventId), record);
+  const { verifyToken, outcome } = arrivalVerification(v.token, v.hasIp, deps.clock.now());
+  if (outcome) {
+    await deps.kv.set(keys.verification(v.org, v.eventId), outcome);
     return;
   }
   const op = deps.kv.atomic();
@@ -49,18 +43,9 @@ export async function enqueueVerification(
     org: v.org,
     receivedAt: v.receivedAt,
     grouped: false,
-    hits: [[v.eventId, v.token]],
+    hits: [[v.eventId, verifyToken!]],
   });
   await op.commit();
-}
-
-/** Reads many keys, 10 at a time (KV's getMany limit). */
-async function readAll<T>(kv: Deno.Kv, ks: Deno.KvKey[]): Promise<(T | null)[]> {
-  const out: (T | null)[] = [];
-  for (let i = 0; i < ks.length; i += 10) {
-    for (const e of await kv.getMany<T[]>(ks.slice(i, i + 10))) out.push(e.value);
-  }
-  return out;
 }
 
 const addressIn = (v: { ip?: unknown } | string | null) =>
@@ -71,11 +56,11 @@ async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: 
     const rec = (await kv.get<{ ips?: Record<string, string> }>(keys.ipGroup(m.receivedAt, m.org, id))).value;
     return eventIds.map((e) => rec?.ips?.[e] ?? null);
   }
-  const own = await readAll<{ ip?: unknown } | string>(
+  const own = await readMany<{ ip?: unknown } | string>(
     kv,
     eventIds.map((e) => keys.ip(m.receivedAt, m.org, e)),
   );
-  return own.map(addressIn);
+  return own.map((e) => addressIn(e.value));
 }
 
 /**

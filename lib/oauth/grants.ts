@@ -4,6 +4,7 @@
  * a member of each organization. An organization the person left drops out for good (rejoining does not bring
  * it back silently); with none left, the grant ends.
  */
+import { readMany } from "../store/read_many.ts";
 import type { AppContext } from "../tenancy/context.ts";
 import { keys } from "../store/keys.ts";
 import type { GrantCheck } from "./state.ts";
@@ -106,17 +107,14 @@ export interface Connection extends Grant {
 
 async function connections(ctx: AppContext, ids: string[]): Promise<Connection[]> {
   const out: Connection[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const batch = ids.slice(i, i + 10);
-    const grants = await ctx.deps.kv.getMany<Grant[]>(batch.map((id) => keys.oauthGrant(id)));
-    const used = await ctx.deps.kv.getMany<number[]>(batch.map((id) => keys.oauthGrantUsed(id)));
-    for (let j = 0; j < batch.length; j++) {
-      const g = grants[j].value;
-      if (!g || g.disconnected_at !== null) continue;
-      const check = await checkGrant(ctx, g.id);
-      if (!check.ok) continue;
-      out.push({ ...check.grant!, last_used_at: used[j].value ?? null });
-    }
+  const grants = await readMany<Grant>(ctx.deps.kv, ids.map((id) => keys.oauthGrant(id)));
+  const used = await readMany<number>(ctx.deps.kv, ids.map((id) => keys.oauthGrantUsed(id)));
+  for (let j = 0; j < ids.length; j++) {
+    const g = grants[j].value;
+    if (!g || g.disconnected_at !== null) continue;
+    const check = await checkGrant(ctx, g.id);
+    if (!check.ok) continue;
+    out.push({ ...check.grant!, last_used_at: used[j].value ?? null });
   }
   return out.sort((a, b) => b.created_at - a.created_at);
 }

@@ -1,10 +1,11 @@
 /** Turning stored records into an encoded part (and parts back into records, for merging). */
 import { keys } from "../store/keys.ts";
+import { readMany } from "../store/read_many.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification, VerificationRecord } from "../store/records.ts";
 import { decodeBatch, encodeBatch, type EncodedBatch } from "./codec.ts";
 import type { Batch, NumCol, StrCol } from "./columns.ts";
-import { buildEventBatchSliced, reconstructEvents } from "./event_batch.ts";
-import { buildHitBatchSliced, reconstructHits } from "./hit_batch.ts";
+import { buildEventBatch, reconstructEvents } from "./event_batch.ts";
+import { buildHitBatch, reconstructHits } from "./hit_batch.ts";
 import { noTurns, type Turn } from "../turns.ts";
 import { partColumns, type PartKind, type PartMeta, readBlob } from "./store.ts";
 
@@ -17,17 +18,8 @@ export async function verificationOutcomes(
   ids: string[],
 ): Promise<Map<string, Verification>> {
   const out = new Map<string, Verification>();
-  const jobs: Promise<void>[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const slice = ids.slice(i, i + 10);
-    jobs.push(
-      kv.getMany<VerificationRecord[]>(slice.map((id) => keys.verification(org, id))).then((got) => {
-        got.forEach((g, j) => g.value && out.set(slice[j], g.value.outcome));
-      }),
-    );
-    if (jobs.length >= 32) await Promise.all(jobs.splice(0));
-  }
-  await Promise.all(jobs);
+  const got = await readMany<VerificationRecord>(kv, ids.map((id) => keys.verification(org, id)));
+  got.forEach((g, j) => g.value && out.set(ids[j], g.value.outcome));
   return out;
 }
 
@@ -60,11 +52,11 @@ export async function buildPart(
 ): Promise<BuiltPart> {
   let batch: Batch;
   let pendingVerification = 0;
-  if (kind === "ev") batch = await buildEventBatchSliced(records as StoredEvent[], turn);
+  if (kind === "ev") batch = await buildEventBatch(records as StoredEvent[], turn);
   else {
     const hits = records as StoredHit[];
     const outcomes = await verificationOutcomes(kv, org, hits.map((h) => h.id));
-    batch = await buildHitBatchSliced(hits, (h) => outcomes.get(h.id) ?? h.verification, turn);
+    batch = await buildHitBatch(hits, (h) => outcomes.get(h.id) ?? h.verification, turn);
     const v = batch.cols.verification as StrCol;
     const pendingCode = v.dict.indexOf("pending") + 1;
     if (pendingCode > 0) { for (const c of v.codes) if (c === pendingCode) pendingVerification++; }

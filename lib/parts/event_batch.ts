@@ -49,14 +49,11 @@ export function sortEvents(events: StoredEvent[]): StoredEvent[] {
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-/** Builds the batch of events (sorting them in place). */
-export function buildEventBatch(input: StoredEvent[]): Batch {
-  const { n, makers } = eventColumns(input);
-  return { n, cols: Object.fromEntries(makers.map(([name, make]) => [name, make()])) };
-}
-
-/** The same, giving the event loop turns between columns (compaction runs beside ingest). */
-export async function buildEventBatchSliced(input: StoredEvent[], turn: Turn): Promise<Batch> {
+/**
+ * Builds the batch of events (sorting them in place); with `turn`, the event loop gets a turn between
+ * columns (compaction runs beside ingest).
+ */
+export async function buildEventBatch(input: StoredEvent[], turn: Turn = noTurns): Promise<Batch> {
   const { n, makers } = eventColumns(input);
   return { n, cols: await makeColumns(makers, turn) };
 }

@@ -20,16 +20,14 @@ import { noTurns, type Turn } from "../turns.ts";
 
 type Outcome = (h: StoredHit) => StoredHit["verification"];
 
-export function buildHitBatch(input: StoredHit[], verification: Outcome): Batch {
-  const { n, makers } = hitColumns(input, verification);
-  return { n, cols: Object.fromEntries(makers.map(([name, make]) => [name, make()])) };
-}
-
-/** The same, giving the event loop turns between columns (compaction runs beside ingest). */
-export async function buildHitBatchSliced(
+/**
+ * Builds the batch of hits (sorting them in place), each with its verification as `verification` says;
+ * with `turn`, the event loop gets a turn between columns (compaction runs beside ingest).
+ */
+export async function buildHitBatch(
   input: StoredHit[],
   verification: Outcome,
-  turn: Turn,
+  turn: Turn = noTurns,
 ): Promise<Batch> {
   const { n, makers } = hitColumns(input, verification);
   return { n, cols: await makeColumns(makers, turn) };

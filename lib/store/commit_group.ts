@@ -8,6 +8,7 @@ import { keys } from "./keys.ts";
 import type { VerificationRecord } from "./records.ts";
 import { addPendingVerification } from "./pending_verification.ts";
 import { IP_RETENTION_MS } from "./address_retention.ts";
+import { readMany } from "./read_many.ts";
 /** KV allows 800 KiB per commit; groups stay well under it. */
 export const MAX_GROUP_BYTES = 500_000;
 /** A record's share of its commit beside its value: its keys, dedupe key, address and marker entries. */
@@ -74,15 +75,10 @@ function groups(records: GroupRecord[], count: number): GroupRecord[][] {
   return out;
 }
 
-/** The records whose dedupe key is not in KV yet (getMany reads at most 10 keys at a time). */
+/** The records whose dedupe key is not in KV yet. */
 async function absent(kv: Deno.Kv, records: GroupRecord[]): Promise<GroupRecord[]> {
-  const out: GroupRecord[] = [];
-  for (let i = 0; i < records.length; i += 10) {
-    const slice = records.slice(i, i + 10);
-    const found = await kv.getMany(slice.map((r) => keys.dedupe(r.org, r.id)));
-    slice.forEach((r, j) => found[j].versionstamp === null && out.push(r));
-  }
-  return out;
+  const found = await readMany(kv, records.map((r) => keys.dedupe(r.org, r.id)));
+  return records.filter((_, j) => found[j].versionstamp === null);
 }
 
 const commit = async (kv: Deno.Kv, group: GroupRecord[]) => (await addGroup(kv.atomic(), group).commit()).ok;

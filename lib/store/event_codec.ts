@@ -9,149 +9,76 @@ import type { GeoInfo, StoredEvent, Utm } from "./records.ts";
 /** The array's first element: the layout below. A new layout gets a new number and its own branch. */
 const LAYOUT = 2;
 
-type Packed = [
-  typeof LAYOUT,
-  string, // id
-  string, // org
-  string, // touchpoint
-  StoredEvent["env"],
-  number, // received_at
-  string, // device_time
-  string, // anonymous_id
-  string | null, // user_id
-  string, // session_id
-  number, // sequence_no
-  number, // gap_before
-  StoredEvent["platform"],
-  string, // event_type
-  string, // screen
-  string, // path
-  string | null, // host
-  Record<string, unknown> | null, // fingerprint
-  string | null, // element
-  Record<string, unknown>, // properties
-  Record<string, unknown>, // context
-  [string | null, string | null, number | null, string | null], // geo: country, city, asn, as_org
-  string | null, // browser
-  string | null, // os
-  StoredEvent["device_type"],
-  string | null, // referrer_host
-  string, // source
-  StoredEvent["channel"],
-  [string | null, string | null, string | null, string | null, string | null] | null, // utm
-  StoredEvent["traffic"],
-  string | null, // crawler
-];
+/**
+ * The layout: the array holds these fields in this order after LAYOUT; `geo` and `utm` as arrays of their
+ * own fields (utm null when absent). Append only: a field's place is its meaning in every stored event.
+ */
+const FIELDS = [
+  "id",
+  "org",
+  "touchpoint",
+  "env",
+  "received_at",
+  "device_time",
+  "anonymous_id",
+  "user_id",
+  "session_id",
+  "sequence_no",
+  "gap_before",
+  "platform",
+  "event_type",
+  "screen",
+  "path",
+  "host",
+  "fingerprint",
+  "element",
+  "properties",
+  "context",
+  "geo",
+  "browser",
+  "os",
+  "device_type",
+  "referrer_host",
+  "source",
+  "channel",
+  "utm",
+  "traffic",
+  "crawler",
+] as const satisfies readonly Exclude<keyof StoredEvent, "v">[];
+const GEO_FIELDS = ["country", "city", "asn", "as_org"] as const satisfies readonly (keyof GeoInfo)[];
+const UTM_FIELDS = [
+  "source",
+  "medium",
+  "campaign",
+  "term",
+  "content",
+] as const satisfies readonly (keyof Utm)[];
 
-export function packEvent(e: StoredEvent): Packed {
-  const u = e.utm;
-  return [
-    LAYOUT,
-    e.id,
-    e.org,
-    e.touchpoint,
-    e.env,
-    e.received_at,
-    e.device_time,
-    e.anonymous_id,
-    e.user_id,
-    e.session_id,
-    e.sequence_no,
-    e.gap_before,
-    e.platform,
-    e.event_type,
-    e.screen,
-    e.path,
-    e.host,
-    e.fingerprint,
-    e.element,
-    e.properties,
-    e.context,
-    [e.geo.country, e.geo.city, e.geo.asn, e.geo.as_org],
-    e.browser,
-    e.os,
-    e.device_type,
-    e.referrer_host,
-    e.source,
-    e.channel,
-    u ? [u.source, u.medium, u.campaign, u.term, u.content] : null,
-    e.traffic,
-    e.crawler,
-  ];
+// Every field of a StoredEvent but `v` is in FIELDS (a missing one fails type checking here).
+type Missing = Exclude<keyof StoredEvent, "v" | (typeof FIELDS)[number]>;
+const _complete: [Missing] extends [never] ? true : Missing = true;
+
+const GEO_AT = FIELDS.indexOf("geo") + 1, UTM_AT = FIELDS.indexOf("utm") + 1;
+
+export type PackedEvent = [typeof LAYOUT, ...unknown[]];
+
+export function packEvent(e: StoredEvent): PackedEvent {
+  const out: PackedEvent = [LAYOUT];
+  for (const f of FIELDS) out.push(e[f]);
+  const g = e.geo, u = e.utm;
+  out[GEO_AT] = GEO_FIELDS.map((f) => g[f]);
+  out[UTM_AT] = u ? UTM_FIELDS.map((f) => u[f]) : null;
+  return out;
 }
 
 /** The stored event from a KV value: the packed array, or the object form as it was. */
 export function unpackEvent(value: unknown): StoredEvent {
   if (!Array.isArray(value)) return value as StoredEvent;
   if (value[0] !== LAYOUT) throw new Error(`raw event: unknown layout ${String(value[0])}`);
-  const [
-    ,
-    id,
-    org,
-    touchpoint,
-    env,
-    received_at,
-    device_time,
-    anonymous_id,
-    user_id,
-    session_id,
-    sequence_no,
-    gap_before,
-    platform,
-    event_type,
-    screen,
-    path,
-    host,
-    fingerprint,
-    element,
-    properties,
-    context,
-    g,
-    browser,
-    os,
-    device_type,
-    referrer_host,
-    source,
-    channel,
-    u,
-    traffic,
-    crawler,
-  ] = value as Packed;
-  const geo: GeoInfo = { country: g[0], city: g[1], asn: g[2], as_org: g[3] };
-  const utm: Utm | null = u
-    ? { source: u[0], medium: u[1], campaign: u[2], term: u[3], content: u[4] }
-    : null;
-  return {
-    v: 1,
-    id,
-    org,
-    touchpoint,
-    env,
-    received_at,
-    device_time,
-    anonymous_id,
-    user_id,
-    session_id,
-    sequence_no,
-    gap_before,
-    platform,
-    event_type,
-    screen,
-    path,
-    host,
-    fingerprint,
-    element,
-    properties,
-    context,
-    geo,
-    browser,
-    os,
-    device_type,
-    referrer_host,
-    source,
-    channel,
-    utm,
-    traffic,
-    crawler,
-  };
+  const e: Record<string, unknown> = { v: 1 };
+  for (let i = 0; i < FIELDS.length; i++) e[FIELDS[i]] = value[i + 1];
+  const g = value[GEO_AT] as unknown[], u = value[UTM_AT] as unknown[] | null;
+  e.geo = Object.fromEntries(GEO_FIELDS.map((f, i) => [f, g[i]]));
+  e.utm = u ? Object.fromEntries(UTM_FIELDS.map((f, i) => [f, u[i]])) : null;
+  return e as unknown as StoredEvent;
 }

@@ -4,6 +4,7 @@
  * breakdown by at most one field: value * buckets + bucket, kept with each batch (stable). Anything else:
  * groups numbered as they appear, kept across the questions over one period (kept).
  */
+import { remember } from "../../lru.ts";
 import { fieldIds, keepIds } from "../columns/row_ids.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { sessionPage } from "../scan/session_facts.ts";
@@ -101,8 +102,7 @@ function keptGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSour
   if (kept) return kept;
   const gs = groupRows(c, masks, o.breakdown ?? [], o.bucket);
   if (memo) {
-    if (memo.groups.size >= 4) memo.groups.delete(memo.groups.keys().next().value!);
-    memo.groups.set(key, gs);
+    remember(memo.groups, key, gs, 4);
   }
   return gs;
 }

@@ -3,6 +3,7 @@
  * run): contiguous, so the passes read them front to back. Over the parts they are kept across questions;
  * a raw tail's runs are placed by the order's `from` map.
  */
+import { remember } from "../../lru.ts";
 import type { EvBatch } from "../columns/batch.ts";
 import { fullRuns } from "../columns/runs.ts";
 import { runValue } from "../columns/row_ids.ts";
@@ -37,8 +38,7 @@ function perRun<T extends PerRun>(
   if (!partsArray) {
     partsArray = make(base.rb, base.rk);
     if (kept) {
-      if (kept.size >= 24) kept.delete(kept.keys().next().value!);
-      kept.set(key!, partsArray);
+      remember(kept, key!, partsArray, 24);
     }
   }
   if (!c.tail) return partsArray;

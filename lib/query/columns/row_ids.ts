@@ -2,6 +2,7 @@
  * Each row's value of a field as a process-wide number (the interner's numbering of that field), so a
  * group number means one value in every batch; and per session run, the value when it is constant.
  */
+import { remember } from "../../lru.ts";
 import type { EvBatch } from "./batch.ts";
 import { eventView } from "./views.ts";
 
@@ -20,8 +21,7 @@ export function fieldIds(e: EvBatch, field: string): Int32Array {
 
 /** Per-row numbers of the fields questions use, a bounded few per batch (the cache counts ~4 of them). */
 export function keepIds(e: EvBatch, key: string, ids: Int32Array) {
-  if (e.ids.size >= 8) e.ids.delete(e.ids.keys().next().value!);
-  e.ids.set(key, ids);
+  remember(e.ids, key, ids, 8);
 }
 
 /** Per session run: the field's value number when every row of the run has the same one, else -1. */

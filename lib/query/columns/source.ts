@@ -5,7 +5,7 @@
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
 import type { Deps } from "../../deps.ts";
-import { LruCache } from "../../parts/cache.ts";
+import { Lru } from "../../lru.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
 import type { Batch, StrCol } from "../../parts/columns.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
@@ -35,16 +35,16 @@ export interface HitBatch {
 const READ_ATTEMPTS = 8;
 
 export class Source {
-  private cache: LruCache<EvBatch | Batch>;
+  private cache: Lru<EvBatch | Batch>;
   private interners = new Map<string, Interner>();
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
   private loading = new Map<string, Promise<EvBatch>>();
   constructor(private deps: Deps) {
-    this.cache = new LruCache(deps.config.partCacheBytes);
+    this.cache = new Lru(deps.config.partCacheBytes);
   }
 
   get cacheBytes() {
-    return this.cache.bytes;
+    return this.cache.used;
   }
 
   interner(org: string, env: EnvName): Interner {
@@ -139,7 +139,7 @@ export class Source {
       const tail = skip.size ? raw.filter((e) => !skip.has(e.id)) : raw;
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
-      if (tail.length) batches.push(prepareEvents(buildEventBatch(tail), interner));
+      if (tail.length) batches.push(prepareEvents(await buildEventBatch(tail), interner));
       return { batches, parts: used.length, rawRows: tail.length };
     });
   }
@@ -189,7 +189,7 @@ export class Source {
       if (tail.length) {
         const outcomes = await verificationOutcomes(this.deps.kv, org, tail.map((h) => h.id));
         out.push({
-          b: buildHitBatch(tail, (h) => outcomes.get(h.id) ?? h.verification),
+          b: await buildHitBatch(tail, (h) => outcomes.get(h.id) ?? h.verification),
           overrides: new Map(),
         });
       }

@@ -2,6 +2,7 @@
  * One question's view of its batches: which rows are in scope (time range, touchpoint, traffic), and the
  * shapes of what questions over the same parts share (visitor order, session facts), kept in `Derived`.
  */
+import { remember } from "../../lru.ts";
 import type { EvBatch } from "../columns/batch.ts";
 import { eventView, type View } from "../columns/views.ts";
 import type { Scope } from "../types.ts";
@@ -101,8 +102,7 @@ export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: nu
       const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
       const trOk = codeMask(tr, (s) => traffic.has(s));
       m = scopeMask(e.t, scope.from, scope.to, tp.codes, tpOk, tr.codes, trOk);
-      if (e.scopeMasks.size >= 8) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
-      e.scopeMasks.set(scopeKey, m);
+      remember(e.scopeMasks, scopeKey, m, 8);
     }
     inScope.push(m);
   }

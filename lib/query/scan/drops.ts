@@ -4,6 +4,7 @@
  * as sequence.ts orders them (device time, then number): a jump from n to m > n + 1 lost m - n - 1
  * events; a 0 or a lower number starts a new page load, a repeat is a resend. Human rows only.
  */
+import { remember } from "../../lru.ts";
 import { missingBetween } from "../../enrich/sequence.ts";
 import { eventView } from "../columns/views.ts";
 import type { Ctx, Derived } from "./ctx.ts";
@@ -86,8 +87,7 @@ export function droppedBySession(c: Ctx): Float64Array {
     base = new Float64Array(c.memo?.nSes ?? c.nSes);
     addGaps(c, base, parts, null);
     if (byScope) {
-      if (byScope.size >= 4) byScope.delete(byScope.keys().next().value!);
-      byScope.set(c.scopeKey, base);
+      remember(byScope, c.scopeKey, base, 4);
     }
   }
   if (!c.tail) return base;

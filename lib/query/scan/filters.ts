@@ -2,6 +2,7 @@
  * Filters: what a condition means for one value (`matches`, the one rule everything uses), a compiled row
  * predicate per batch, and the masks of rows in scope that pass all filters.
  */
+import { remember } from "../../lru.ts";
 import { eventView } from "../columns/views.ts";
 import type { Filter } from "../types.ts";
 import { codeMask, type Ctx } from "./ctx.ts";
@@ -67,8 +68,7 @@ export function matchMasks(c: Ctx, filters: Filter[] | undefined): Uint8Array[] 
     const m = new Uint8Array(e.n), s = c.inScope[b];
     for (let i = 0; i < e.n; i++) m[i] = s[i] && pred(i) ? 1 : 0;
     if (sessionLevel) return m;
-    if (e.scopeMasks.size >= 8) e.scopeMasks.delete(e.scopeMasks.keys().next().value!);
-    e.scopeMasks.set(key, m);
+    remember(e.scopeMasks, key, m, 8);
     return m;
   });
 }

@@ -2,6 +2,7 @@
  * Per-session facts of a scope: pageviews, first and last time, entry and exit pageview, interaction; and
  * from them, which sessions are engaged. Those of the parts are kept; a raw tail is added to a copy.
  */
+import { remember } from "../../lru.ts";
 import type { EvBatch } from "../columns/batch.ts";
 import { eventView } from "../columns/views.ts";
 import type { Ctx, SessionFacts } from "./ctx.ts";
@@ -67,8 +68,7 @@ export function sessionFacts(c: Ctx): SessionFacts {
     f = emptyFacts(c.nSes);
     for (let b = 0; b < parts; b++) addFacts(f, c, b);
     if (c.memo) {
-      c.memo.facts.set(c.scopeKey, f);
-      if (c.memo.facts.size > 4) c.memo.facts.delete(c.memo.facts.keys().next().value!);
+      remember(c.memo.facts, c.scopeKey, f, 4);
     }
   }
   if (c.tail) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Lru, MAX_AGENT_LENGTH, parseAgent } from "../../../lib/enrich/ua.ts";
+import { MAX_AGENT_LENGTH, parseAgent } from "../../../lib/enrich/ua.ts";
 
 const UA = {
   chromeWindows:
@@ -61,16 +61,4 @@ Deno.test("ua: a repeated agent is answered from the cache; an overlong one is c
   assert.equal(parseAgent(UA.chromeWindows), parseAgent(UA.chromeWindows));
   const long = UA.chromeWindows + " x".repeat(MAX_AGENT_LENGTH);
   assert.equal(parseAgent(long), parseAgent(long.slice(0, MAX_AGENT_LENGTH) + " different tail"));
-});
-
-Deno.test("ua: the LRU drops the least recently used key when full", () => {
-  const lru = new Lru<number>(2);
-  lru.set("a", 1);
-  lru.set("b", 2);
-  assert.equal(lru.get("a"), 1); // a is now the most recent
-  lru.set("c", 3);
-  assert.equal(lru.get("b"), undefined);
-  assert.equal(lru.get("a"), 1);
-  assert.equal(lru.get("c"), 3);
-  assert.equal(lru.size, 2);
 });

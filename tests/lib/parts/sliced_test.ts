@@ -1,8 +1,8 @@
-/** Compaction's sliced builders give the event loop turns and build exactly what the plain ones build. */
+/** Given turns (compaction), the builders give the event loop a turn per column and build exactly the same. */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { buildEventBatch, buildEventBatchSliced, reconstructEvents } from "../../../lib/parts/event_batch.ts";
-import { buildHitBatch, buildHitBatchSliced, reconstructHits } from "../../../lib/parts/hit_batch.ts";
+import { buildEventBatch, reconstructEvents } from "../../../lib/parts/event_batch.ts";
+import { buildHitBatch, reconstructHits } from "../../../lib/parts/hit_batch.ts";
 import { encodeBatch } from "../../../lib/parts/codec.ts";
 import { turns } from "../../../lib/turns.ts";
 import { ev, hit } from "../query/fixtures.ts";
@@ -32,9 +32,9 @@ function counting() {
 }
 
 Deno.test("parts sliced: events build the same batch, a turn after every column; reconstruct gives a turn per 2,048 rows", async () => {
-  const plain = buildEventBatch(events());
+  const plain = await buildEventBatch(events());
   const c = counting();
-  const sliced = await buildEventBatchSliced(events(), c.turn);
+  const sliced = await buildEventBatch(events(), c.turn);
   assert.equal(await blob(sliced), await blob(plain));
   assert.equal(c.count(), Object.keys(plain.cols).length);
   const r = counting();
@@ -50,9 +50,9 @@ Deno.test("parts sliced: events build the same batch, a turn after every column;
 
 Deno.test("parts sliced: hits build the same batch and reconstruct the same records", async () => {
   const outcome = () => "verified" as const;
-  const plain = buildHitBatch(hits(), outcome);
+  const plain = await buildHitBatch(hits(), outcome);
   const c = counting();
-  const sliced = await buildHitBatchSliced(hits(), outcome, c.turn);
+  const sliced = await buildHitBatch(hits(), outcome, c.turn);
   assert.equal(await blob(sliced), await blob(plain));
   assert.equal(c.count(), Object.keys(plain.cols).length);
   const r = counting();
