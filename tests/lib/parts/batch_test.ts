@@ -4,7 +4,6 @@ import { createHash } from "node:crypto";
 import { buildEventBatch, reconstructEvents } from "../../../lib/parts/event_batch.ts";
 import { buildHitBatch, reconstructHits } from "../../../lib/parts/hit_batch.ts";
 import { encodeBatch } from "../../../lib/parts/codec.ts";
-import { turns } from "../../../lib/turns.ts";
 import { ev, hit } from "../query/fixtures.ts";
 
 const T = Date.parse("2026-11-20T12:00:00Z");
@@ -31,7 +30,7 @@ function counting() {
   return { turn: () => (n++, Promise.resolve()), count: () => n };
 }
 
-Deno.test("parts sliced: events build the same batch, a turn after every column; reconstruct gives a turn per 2,048 rows", async () => {
+Deno.test("parts batch: events build the same batch, a turn after every column; reconstruct gives a turn per 2,048 rows", async () => {
   const plain = await buildEventBatch(events());
   const c = counting();
   const sliced = await buildEventBatch(events(), c.turn);
@@ -48,7 +47,7 @@ Deno.test("parts sliced: events build the same batch, a turn after every column;
   assert.equal(e.count(), Object.keys(plain.cols).length);
 });
 
-Deno.test("parts sliced: hits build the same batch and reconstruct the same records", async () => {
+Deno.test("parts batch: hits build the same batch and reconstruct the same records", async () => {
   const outcome = () => "verified" as const;
   const plain = await buildHitBatch(hits(), outcome);
   const c = counting();
@@ -61,21 +60,4 @@ Deno.test("parts sliced: hits build the same batch and reconstruct the same reco
     await reconstructHits(plain, "org1", "production"),
   );
   assert.equal(r.count(), 3);
-});
-
-Deno.test("turns: over its budget a turn lets waiting timers run; within it, none do", async () => {
-  let ran = false;
-  const always = turns(0);
-  setTimeout(() => ran = true, 0);
-  await new Promise((r) => setTimeout(r, 5)); // let the budget pass and the timer run, then schedule anew
-  ran = false;
-  setTimeout(() => ran = true, 0);
-  await always();
-  assert.equal(ran, true);
-  const never = turns(60_000);
-  ran = false;
-  const pending = setTimeout(() => ran = true, 0);
-  await never();
-  assert.equal(ran, false);
-  clearTimeout(pending);
 });

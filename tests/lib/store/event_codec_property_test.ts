@@ -1,4 +1,4 @@
-/** Review: a raw web event read back from KV equals the enriched event that was packed (property). */
+/** The event codec, as a property: a raw web event read back from KV equals the enriched event that was packed. */
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { enrichEvent } from "../../../lib/ingest/enrich_event.ts";
@@ -53,7 +53,7 @@ const geo = fc.record({
   as_org: fc.option(text, { nil: null }),
 }, { noNullPrototype: true });
 
-Deno.test("event codec review: any enriched event stored packed in KV reads back equal, field for field (property)", async () => {
+Deno.test("event codec: any enriched event stored packed in KV reads back equal, field for field (property)", async () => {
   const kv = await Deno.openKv(":memory:");
   await fc.assert(
     fc.asyncProperty(input, geo, fc.nat(9), async (e, g, gap) => {

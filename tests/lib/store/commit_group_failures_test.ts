@@ -1,9 +1,9 @@
-/** Review of the group commit: KV limits of the widest merged commit, and behaviour when KV throws. */
+/** The group commit when KV fails: the widest merged commit within KV limits, and commits that throw. */
 import assert from "node:assert/strict";
 import { type GroupRecord, MAX_COMMIT_RECORDS, storeGroups } from "../../../lib/store/commit_group.ts";
 import { keys } from "../../../lib/store/keys.ts";
 
-const ORG = "org_review";
+const ORG = "org_failing";
 
 function record(id: string, over: Partial<GroupRecord> = {}): GroupRecord {
   const at = over.receivedAt ?? 1_000;
@@ -50,7 +50,7 @@ function flaky(kv: Deno.Kv) {
   return { kv: wrapped, state };
 }
 
-Deno.test("group commit review: 100 one-record groups with address and pending marker merge within KV limits, each group keeping its own", async () => {
+Deno.test("group commit: 100 one-record groups with address and pending marker merge within KV limits, each group keeping its own", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, state } = flaky(base);
   state.failing = false;
@@ -88,7 +88,7 @@ Deno.test("group commit review: 100 one-record groups with address and pending m
   base.close();
 });
 
-Deno.test("group commit review: when KV throws on every commit the call rejects (never hangs) and stores nothing", async () => {
+Deno.test("group commit: when KV throws on every commit the call rejects (never hangs) and stores nothing", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, state } = flaky(base);
   const calls = [0, 1, 2, 3, 4].map((c) => Array.from({ length: 20 }, (_, i) => record(`t${c}-${i}`)));
@@ -107,7 +107,7 @@ Deno.test("group commit review: when KV throws on every commit the call rejects 
   base.close();
 });
 
-Deno.test("group commit review: a merged commit that throws once sends each group down the careful path; all stored once", async () => {
+Deno.test("group commit: a merged commit that throws once sends each group down the careful path; all stored once", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, state } = flaky(base);
   state.failing = false;
