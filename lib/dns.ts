@@ -1,4 +1,8 @@
-import type { Dns } from "./deps.ts";
+/** The DNS lookups crawler verification needs. Production: Deno.resolveDns; tests: a fake. */
+export interface Dns {
+  reverse(ip: string): Promise<string[]>;
+  forward(name: string): Promise<string[]>; // A and AAAA
+}
 
 /**
  * Only "no such name / no record" means no records. Any other failure (timeout, SERVFAIL, no resolver) throws,

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/tenancy/context.ts";
 import { unauthorized } from "../lib/errors.ts";
-import { readJsonBody } from "../lib/http.ts";
+import { readJsonBody } from "../lib/schemas/request_body.ts";
 import { safeEqual } from "../lib/keys/apikeys.ts";
 import { CreateKey, CreateOrg, CreateTouchpoint, PatchOrg, PatchTouchpoint } from "../lib/schemas/admin.ts";
 import {

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/tenancy/context.ts";
 import { invalid, tooLarge } from "../lib/errors.ts";
-import { MB, readJsonBody } from "../lib/http.ts";
+import { MB, readJsonBody } from "../lib/schemas/request_body.ts";
 import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
 import { CreateFeedbackApp, FeedbackCredential } from "../lib/schemas/feedback.ts";
 import { createApp, deleteApp, getApp, getListing, getStatus, listApps } from "../lib/feedback/store.ts";

@@ -2,11 +2,11 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/tenancy/context.ts";
 import { errorBody, rateLimited } from "../lib/errors.ts";
-import { MB, readJsonBody } from "../lib/http.ts";
+import { MB, readJsonBody } from "../lib/schemas/request_body.ts";
 import { IngestBody } from "../lib/schemas/events.ts";
 import { authorizeWebWrite, preflightAllowed } from "../lib/ingest/web_access.ts";
 import { ingestWebEvents } from "../lib/ingest/web.ts";
-import { clientAddress, type ConnInfo } from "../lib/client_address.ts";
+import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 
 function corsHeaders(origin: string): Record<string, string> {
   return {

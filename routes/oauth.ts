@@ -7,8 +7,8 @@
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import type { AppContext } from "../lib/tenancy/context.ts";
-import { readBodyLimited } from "../lib/http.ts";
-import { clientAddress, type ConnInfo } from "../lib/client_address.ts";
+import { readBodyLimited } from "../lib/schemas/request_body.ts";
+import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { sha256Hex } from "../lib/keys/apikeys.ts";
 import { endpoints, MCP_PATH, PRM_PATH } from "../lib/oauth/urls.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "../lib/oauth/metadata.ts";

@@ -2,8 +2,8 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/tenancy/context.ts";
 import { forbidden, rateLimited, tooLarge } from "../lib/errors.ts";
-import { MB, parseJson, readBodyLimited, validate } from "../lib/http.ts";
-import { clientAddress, type ConnInfo } from "../lib/client_address.ts";
+import { MB, parseJson, readBodyLimited, validate } from "../lib/schemas/request_body.ts";
+import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { MAX_HITS, ServerEventsEnvelope } from "../lib/schemas/server_events.ts";
 import { authorizeServerWrite, refuseBlockedAddress } from "../lib/ingest/server_access.ts";
 import { clockOffset, ingestHits } from "../lib/ingest/hits.ts";

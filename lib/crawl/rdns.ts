@@ -4,7 +4,7 @@
  * Answers are cached in memory per (crawler, address) with an expiry; nothing here is persisted.
  */
 import { remember } from "../lru.ts";
-import type { Dns } from "../deps.ts";
+import type { Dns } from "../dns.ts";
 import { parseIp } from "./cidr.ts";
 
 export const RDNS_CACHE_MS = 60 * 60_000;

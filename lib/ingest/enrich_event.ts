@@ -17,7 +17,7 @@ export interface WebTarget {
 /** What the request adds to each of its events. */
 export interface Arrival {
   receivedAt: number;
-  ip: string | null; // canonical form (lib/client_address.ts)
+  ip: string | null; // canonical form (lib/enrich/client_address.ts)
   userAgent: string | null;
 }
 

@@ -4,7 +4,7 @@
  * the service read its own network (private, loopback, link-local, carrier-grade NAT, documentation,
  * multicast, reserved, and the IPv6 forms that embed such an IPv4 address).
  */
-import type { Dns } from "../deps.ts";
+import type { Dns } from "../dns.ts";
 import { parseIp, RangeSet } from "../crawl/cidr.ts";
 
 const LOOPBACK = new RangeSet(["127.0.0.0/8", "::1/128"]);

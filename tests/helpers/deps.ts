@@ -1,7 +1,8 @@
 /** Deps for unit tests: a :memory: KV, a fake clock, fake geo and DNS, no internet. */
 import { FakeClock } from "../../lib/clock.ts";
 import { defaultConfig } from "../../lib/config.ts";
-import type { Deps, Dns, Geo } from "../../lib/deps.ts";
+import type { Deps, Geo } from "../../lib/deps.ts";
+import type { Dns } from "../../lib/dns.ts";
 import type { GeoInfo } from "../../lib/store/records.ts";
 import { memoryLog } from "../../lib/log.ts";
 

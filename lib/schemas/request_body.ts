@@ -1,7 +1,7 @@
 /** Request-body helpers shared by the routes: bounded reads and schema parsing with named paths. */
 import type { z } from "zod";
-import { invalid, tooLarge } from "./errors.ts";
-import { describeZodError } from "./schemas/zod_errors.ts";
+import { invalid, tooLarge } from "../errors.ts";
+import { describeZodError } from "./zod_errors.ts";
 
 export const MB = 1024 * 1024;
 
