@@ -112,11 +112,17 @@ Deno.test("two instances on one KV: every scheduled job runs once per slot, and 
   // both answer every tool with the same JSON (but the allowance counters, which each call moves on)
   const counters = new Set(["used", "left"]);
   const same = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (counters.has(k) ? undefined : v)));
+  // the tools that need an input to answer get a small one; the others are asked with {}
+  const INPUTS: Record<string, unknown> = {
+    behavior_event_properties: { event: "$pageview" },
+    behavior_funnel: { steps: [{ page: "/" }, { page: "/pricing" }] },
+    behavior_paths: { page: "/" },
+  };
   const ask = async (app: typeof a.app, tool: string) => {
     const r = await app.request(`/v1/read/${tool}`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${t.readKey}` },
-      body: JSON.stringify(tool === "behavior_event_properties" ? { event: "$pageview" } : {}),
+      body: JSON.stringify(INPUTS[tool] ?? {}),
     });
     return { status: r.status, body: await r.json() };
   };
