@@ -518,7 +518,11 @@ export async function fuzzEndpoint(
 export async function compactAndReadAll(w: FuzzWorld) {
   w.deps.clock.advance(10 * 60_000);
   await compactAll(w.deps);
-  const inputs: Record<string, unknown> = { behavior_event_properties: { event: "$pageview" } };
+  const inputs: Record<string, unknown> = {
+    behavior_event_properties: { event: "$pageview" },
+    behavior_funnel: { steps: [{ page: "/" }, { page: "/pricing" }] },
+    behavior_paths: { page: "/" },
+  };
   for (const tool of TOOLS) {
     const res = await w.app.request(`/v1/read/${tool.name}`, {
       method: "POST",
