@@ -1,8 +1,10 @@
 /**
  * The MCP server at /mcp: Streamable HTTP, no session, protocol revision 2026-07-28 plus the 2025 revisions
- * through the SDK's stateless fallback. A read key is the bearer token; tools come from the same registry
- * and the same `runTool` as the HTTP API, so structuredContent is the HTTP answer, byte for byte in JSON.
- * Refusals before the MCP exchange (401 with its challenge, 403) are mapped by the app's `onError`.
+ * through the SDK's stateless fallback. The bearer token is a read key or an access token of an assistant
+ * connected as a person (OAuth, routes/oauth.ts); tools come from the same registry and the same `runTool` as
+ * the HTTP API, so structuredContent is the HTTP answer, byte for byte in JSON. Refusals before the MCP
+ * exchange (401 with the challenge that points at the OAuth discovery documents, 403) go to the app's
+ * `onError`.
  */
 import { Hono } from "hono";
 import {
@@ -15,11 +17,14 @@ import {
 import type { AppContext } from "../lib/tenancy/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
-import { authenticate, type Caller } from "../tools/pipeline/caller.ts";
+import { authenticate, bearerToken, type Caller } from "../tools/pipeline/caller.ts";
+import { ORGANIZATION_DESCRIPTION, ORGANIZATION_INPUT, personCaller } from "../tools/pipeline/person.ts";
+import { authenticateAccessToken, isAccessToken, mcpUnauthorized } from "../lib/oauth/bearer.ts";
 import { runTool, ToolNotFound } from "../tools/pipeline/run.ts";
 import { PROMPTS } from "../tools/prompts.ts";
 import { narrowTools } from "../tools/registry.ts";
-import { listing } from "../tools/listing.ts";
+import { listing, personListing } from "../tools/listing.ts";
+import type { Tool } from "../tools/tool.ts";
 
 export const MCP_SERVER_INFO = { name: "behavior-read", version: "1.0.0" };
 
@@ -33,17 +38,29 @@ function refusal(err: HttpError) {
   return { content: [{ type: "text" as const, text }], isError: true };
 }
 
+const ORGANIZATION = { name: ORGANIZATION_INPUT, description: ORGANIZATION_DESCRIPTION };
+
+function instructions(caller: Caller): string {
+  const scope =
+    "every answer starts with its scope (period, timezone, environment, website or app, traffic).";
+  if (caller.kind === "read_key") {
+    return `Read-only analytics of one organization. Call account_overview first; ${scope}`;
+  }
+  const orgs = caller.orgs.map((o) => `"${o.name}"`).join(", ");
+  return `Read-only analytics of the organizations this person allowed (${orgs}). Call account_overview ` +
+    `first; pass organization (id or name) to every tool when there are several; ${scope}`;
+}
+
 function buildServer(app: AppContext, caller: Caller, url: string): Server {
   const tools = narrowTools(new URL(url).searchParams.get("tools"));
+  const listed = (t: Tool) => caller.kind === "person" ? personListing(t, ORGANIZATION) : listing(t);
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {}, prompts: {} },
-    instructions:
-      "Read-only analytics of one organization. Call account_overview first; every answer starts with " +
-      "its scope (period, timezone, environment, website or app, traffic).",
+    instructions: instructions(caller),
   });
   server.setRequestHandler("tools/list", () => ({
     tools: tools.map((t) => {
-      const l = listing(t);
+      const l = listed(t);
       return {
         name: l.name,
         title: l.name.replaceAll("_", " "),
@@ -96,12 +113,15 @@ function buildServer(app: AppContext, caller: Caller, url: string): Server {
   return server;
 }
 
-/** A 401 carries the Bearer challenge MCP clients look for (RFC 6750 section 3). */
-function withChallenge(err: HttpError, hadToken: boolean): HttpError {
-  const challenge = hadToken
-    ? `Bearer realm="mcp", error="invalid_token", error_description="${err.message.replaceAll('"', "'")}"`
-    : `Bearer realm="mcp"`;
-  return new HttpError(err.status, err.code, err.message, { ...err.headers, "WWW-Authenticate": challenge });
+/** The caller behind the bearer token: an assistant's access token or a read key; 401 with the challenge. */
+async function callerOf(ctx: AppContext, authorization: string | undefined, url: string): Promise<Caller> {
+  const token = bearerToken(authorization);
+  if (token && isAccessToken(token)) return personCaller(await authenticateAccessToken(ctx, token, url));
+  return await authenticate(ctx, authorization).catch((err) => {
+    throw err instanceof HttpError && err.status === 401
+      ? mcpUnauthorized(ctx, url, err.message, !!token)
+      : err;
+  });
 }
 
 export function mcpRoutes(ctx: AppContext): Hono {
@@ -115,12 +135,9 @@ export function mcpRoutes(ctx: AppContext): Hono {
   });
 
   app.all("*", async (c) => {
-    const authorization = c.req.header("authorization");
-    const caller = await authenticate(ctx, authorization).catch((err) => {
-      throw err instanceof HttpError && err.status === 401 ? withChallenge(err, !!authorization) : err;
-    });
+    const caller = await callerOf(ctx, c.req.header("authorization"), c.req.url);
     return handler.fetch(c.req.raw, {
-      authInfo: { token: "read-key", clientId: caller.id, scopes: ["read"], extra: { caller } },
+      authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },
     });
   });
   return app;

@@ -10,6 +10,15 @@ const allowance = z.object({ allowance: z.number(), used: z.number(), left: z.nu
 
 const output = answerSchema({
   organization: z.object({ id: z.string(), name: z.string(), timezone: z.string(), active: z.boolean() }),
+  organizations: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    plan: z.string(),
+    described: z.boolean().describe("the one this answer describes"),
+  })).describe(
+    "every organization this connection reads; name one as the `organization` input of any tool to read it",
+  ),
+  organizations_total: z.number(),
   plan: z.object({
     name: z.string(),
     history_days: z.number(),
@@ -58,9 +67,12 @@ export default defineTool({
     "Start here. Describes the organization this key reads: its plan with the history limit and the " +
     "allowances left this month, the products in use (behavior analytics, crawler visibility), its websites and " +
     "apps with their environments and domains, how fresh the data is, and example questions that fit the data " +
-    "present. Takes no input. Use the touchpoint names or ids it lists as the `touchpoint` input of other tools.",
+    "present. Takes no input. Use the touchpoint names or ids it lists as the `touchpoint` input of other tools. " +
+    "A connection that reads several organizations lists them under `organizations`: pass one's id or name as " +
+    "`organization` here and in every other tool.",
   input: z.object({}).strict(),
   output,
+  describesAccount: true,
   async run(ctx) {
     const kv = ctx.app.deps.kv;
     const allowances = Object.fromEntries(ALLOWANCE_KINDS.map((k) => {
@@ -136,6 +148,13 @@ export default defineTool({
       examples.push("How did the average rating change with the latest app version?");
     }
     if (!examples.length) examples.push("What do I need to install to start collecting data?");
+    const notices: string[] = [];
+    if (ctx.organizations.length > 1) {
+      notices.push(
+        `this connection reads ${ctx.organizations.length} organizations; this answer describes ${ctx.org.name}. ` +
+          "Name one as `organization` in every call (account_overview too).",
+      );
+    }
     return {
       scope: ctx.scope({ period: null, touchpoint: null, traffic: "all" }),
       organization: {
@@ -144,6 +163,13 @@ export default defineTool({
         timezone: ctx.org.timezone,
         active: ctx.org.active,
       },
+      organizations: ctx.organizations.slice(0, 25).map((o) => ({
+        id: o.id,
+        name: o.name,
+        plan: o.plan,
+        described: o.id === ctx.org.id,
+      })),
+      organizations_total: ctx.organizations.length,
       plan: {
         name: ctx.org.plan,
         history_days: ctx.limits.history_days,
@@ -163,7 +189,7 @@ export default defineTool({
         last_crawler_hit_at: seen.hits === null ? null : new Date(seen.hits).toISOString(),
       },
       example_questions: examples,
-      notices: [],
+      notices,
     };
   },
 });

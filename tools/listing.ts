@@ -27,3 +27,29 @@ export function listing(tool: Tool): ToolListing {
   }
   return l;
 }
+
+const withOrganization = new WeakMap<Tool, ToolListing>();
+
+/**
+ * The listing a connection acting for a person sees: the same, with an `organization` input (its id or name),
+ * which the pipeline takes off before the tool's own input is checked.
+ */
+export function personListing(tool: Tool, organization: { name: string; description: string }): ToolListing {
+  let l = withOrganization.get(tool);
+  if (!l) {
+    const base = listing(tool);
+    const input = base.input_schema as { properties?: Record<string, unknown> };
+    l = {
+      ...base,
+      input_schema: {
+        ...base.input_schema,
+        properties: {
+          [organization.name]: { type: "string", minLength: 1, description: organization.description },
+          ...input.properties,
+        },
+      },
+    };
+    withOrganization.set(tool, l);
+  }
+  return l;
+}

@@ -24,6 +24,8 @@ export interface ToolContext {
   org: Org;
   env: EnvName;
   limits: PlanLimits;
+  /** Every organization this caller may read (a read key: its own one). */
+  organizations: Org[];
   now: number;
   face: Face;
   /** The organization's websites and apps that are not archived. */
@@ -54,6 +56,11 @@ export interface Tool<I extends z.ZodType = any, O extends z.ZodType = any> {
   description: string;
   input: I;
   output: O;
+  /**
+   * The tool describes the account: a caller reading several organizations who names none gets the first
+   * (by name) instead of a 422, and the answer lists them all (account_overview).
+   */
+  describesAccount?: boolean;
   run(ctx: ToolContext, input: z.infer<I>): Promise<z.infer<O> & Answer>;
 }
 

@@ -166,7 +166,11 @@ Deno.test("mcp: 401 with WWW-Authenticate without a valid read key; 403 for an i
   });
   const none = await s.app.request("/mcp", init());
   assert.equal(none.status, 401);
-  assert.match(none.headers.get("www-authenticate") ?? "", /^Bearer /);
+  // RFC 9728 §5.1: the challenge names the resource metadata, so an MCP client can sign in by itself.
+  assert.equal(
+    none.headers.get("www-authenticate"),
+    'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp", scope="read"',
+  );
   const wrong = await s.app.request("/mcp", init("Bearer svc_rk_prod_" + "y".repeat(30)));
   assert.equal(wrong.status, 401);
   assert.match(wrong.headers.get("www-authenticate") ?? "", /invalid_token/);

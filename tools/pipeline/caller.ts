@@ -3,9 +3,9 @@
  *
  * `authenticate` turns the bearer token into a Caller before any tool is looked at (so /mcp can answer 401
  * or 403 at the HTTP level). `authorize` then decides, per call, which organization and environment the call
- * reads and under which plan limits: a read key always reads the one environment it was made for. A caller
- * that acts for a person across several organizations is another Caller kind: its `authorize` branch picks
- * the organization from the call's `organization` input; the rest of the pipeline stays the same.
+ * reads and under which plan limits: a read key always reads the one environment it was made for; a person's
+ * connection (an assistant signed in as them, tools/pipeline/person.ts) reads the organization the call names
+ * among those the person allowed and is still a member of. The rest of the pipeline is the same.
  *
  * 401: no key, unknown, revoked or expired (or not a read key). 403: plan not active or without API access.
  */
@@ -15,12 +15,16 @@ import { READ_KEY_PATTERN } from "../../lib/keys/apikeys.ts";
 import type { ApiKey, EnvName, Org } from "../../lib/store/records.ts";
 import type { PlanOverrides } from "../../lib/config.ts";
 import { type PlanLimits, resolvePlanLimits } from "../../lib/tenancy/plans.ts";
+import type { Tool } from "../tool.ts";
+import { authorizePerson } from "./person.ts";
 
 /** What one call may read: one organization's environment, under its plan's limits. */
 export interface ReadAccess {
   org: Org;
   env: EnvName;
   limits: PlanLimits;
+  /** Every organization the caller may read (a read key: its own), for account_overview to list. */
+  readable: Org[];
 }
 
 /** A read key: bound to one organization and environment when it was created. */
@@ -32,7 +36,17 @@ export interface ReadKeyCaller {
   access: ReadAccess;
 }
 
-export type Caller = ReadKeyCaller;
+/** An assistant connected as a person (OAuth): several organizations, one environment, chosen per call. */
+export interface PersonCaller {
+  kind: "person";
+  /** The connection: whose per-minute rate a call spends. */
+  id: string;
+  env: EnvName;
+  /** The organizations it reads now (granted and still a member), sorted by name. */
+  orgs: Org[];
+}
+
+export type Caller = ReadKeyCaller | PersonCaller;
 
 export function bearerToken(authorization: string | null | undefined): string | null {
   if (!authorization) return null;
@@ -68,7 +82,12 @@ export async function authenticate(
   if (key.revoked_at && Date.parse(key.revoked_at) <= now) throw unauthorized("this read key was revoked");
   if (key.expires_at && Date.parse(key.expires_at) <= now) throw unauthorized("this read key has expired");
   const limits = readableLimits(org, app.deps.config.plans);
-  return { kind: "read_key", id: key.id, key, access: { org, env: key.environment, limits } };
+  return {
+    kind: "read_key",
+    id: key.id,
+    key,
+    access: { org, env: key.environment, limits, readable: [org] },
+  };
 }
 
 /** What a call reads, and the input left for the tool once the caller's own fields are taken off. */
@@ -78,10 +97,15 @@ export interface Authorized {
 }
 
 /**
- * A read key reads what it was made for, and the tool gets the whole input. (A person's connection would take
- * `organization` off the input here, check it is one of the connection's organizations — a 422 naming them
- * when it is missing and there are several — and read under that organization's plan.)
+ * A read key reads what it was made for, and the tool gets the whole input; a person's connection takes
+ * `organization` off the input and reads that organization (tools/pipeline/person.ts).
  */
-export function authorize(caller: Caller, rawInput: unknown): Promise<Authorized> {
-  return Promise.resolve({ access: caller.access, input: rawInput });
+export function authorize(
+  caller: Caller,
+  rawInput: unknown,
+  tool: Tool,
+  plans: PlanOverrides | undefined,
+): Authorized {
+  if (caller.kind === "person") return authorizePerson(caller, rawInput, tool, plans);
+  return { access: caller.access, input: rawInput };
 }

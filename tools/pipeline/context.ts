@@ -51,6 +51,7 @@ export async function buildToolContext(
     org: access.org,
     env: access.env,
     limits: access.limits,
+    organizations: access.readable,
     now,
     face,
     touchpoints,

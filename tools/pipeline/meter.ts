@@ -20,7 +20,9 @@ export async function takeRate(app: AppContext, caller: Caller): Promise<void> {
   if (!r.ok) {
     throw rateLimited(
       r.retryAfterS,
-      `more than ${perMinute} calls a minute with this key; wait ${r.retryAfterS} s`,
+      `more than ${perMinute} calls a minute with this ${
+        caller.kind === "person" ? "connection" : "key"
+      }; wait ${r.retryAfterS} s`,
     );
   }
 }

@@ -59,7 +59,7 @@ export async function runTool(
   rawInput: unknown,
 ): Promise<ToolResult> {
   const tool = findTool(name, call.tools);
-  const { access, input: toolInput } = await authorize(call.caller, rawInput);
+  const { access, input: toolInput } = authorize(call.caller, rawInput, tool, app.deps.config.plans);
   const meter = await meterUsage(app, call.caller, access, call.face);
   const input = validateInput(tool, toolInput);
   const ctx = await buildToolContext(app, access, call.face, meter);
