@@ -7,7 +7,7 @@ import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import type { FunnelOptions, FunnelResult, FunnelSplit, FunnelStep } from "../types.ts";
-import { cmpRef, forEachSession, type Ref } from "./rows.ts";
+import { cmpRef, forEachSession, type Ref, sessionsWith } from "./rows.ts";
 import { stepBits } from "./steps.ts";
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
@@ -43,6 +43,17 @@ class Tally {
   }
 }
 
+/** The first position of a sorted list holding a value >= x. */
+function lowerBound(list: Int32Array, x: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The middle value; for an even count, the mean of the two middle values. */
 export function median(xs: number[]): number | null {
   if (!xs.length) return null;
@@ -63,10 +74,13 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
     for (let s = 0; s < rows.length && reach < nSteps; s++) {
       if (!(bits[rows[s].b][rows[s].i] & 1)) continue;
       const t0 = cur[0] = c.batches[rows[s].b].t[rows[s].i];
-      let n = 1;
+      let n = 1, cut = false;
       for (let j = s + 1; j < rows.length && n < nSteps; j++) {
         const r = rows[j], t = c.batches[r.b].t[r.i];
-        if (opts.window_ms !== undefined && t - t0 > opts.window_ms) break;
+        if (opts.window_ms !== undefined && t - t0 > opts.window_ms) {
+          cut = true;
+          break;
+        }
         if (bits[r.b][r.i] & (1 << n)) cur[n++] = t;
       }
       if (n > reach) {
@@ -74,8 +88,9 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
         start = s;
         best.set(cur.subarray(0, n));
       }
-      // without a window the earliest start reaches furthest
-      if (opts.window_ms === undefined) break;
+      // an attempt the window did not cut matched each step no later than any later start could: none of
+      // them reaches further
+      if (!cut) break;
     }
     if (reach === 0) return;
     total.add(reach, best);
@@ -87,19 +102,31 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
     g.add(reach, best);
   };
   if (opts.by === "session") {
-    forEachSession(c, (_s, _v, rows) => walk(rows.filter((r) => bits[r.b][r.i])));
+    forEachSession(c, (_s, _v, rows) => walk(rows.filter((r) => bits[r.b][r.i])), sessionsWith(c, bits));
   } else {
+    // per batch, the human rows that match a step, in row order: a visitor's runs take theirs by range
+    const hits = c.batches.map((e, b) => {
+      const hb = c.human[b], tr = eventView(e, "traffic").codes, bb = bits[b], out: number[] = [];
+      for (let i = 0; i < e.n; i++) if (bb[i] && hb[tr[i]]) out.push(i);
+      return Int32Array.from(out);
+    });
+    const cursor = new Int32Array(c.batches.length);
     const { rb, rk } = visitorOrder(c);
     let p = 0;
     while (p < rb.length) {
       const vis = c.batches[rb[p]].runVis[rk[p]];
       const rows: Ref[] = [];
       let runs = 0;
-      for (; p < rb.length && c.batches[rb[p]].runVis[rk[p]] === vis; p++, runs++) {
-        const b = rb[p], e = c.batches[b], hb = c.human[b], tr = eventView(e, "traffic").codes;
-        for (let i = e.runStart[rk[p]]; i < e.runStart[rk[p] + 1]; i++) {
-          if (bits[b][i] && hb[tr[i]]) rows.push({ b, i });
-        }
+      for (; p < rb.length && c.batches[rb[p]].runVis[rk[p]] === vis; p++) {
+        const b = rb[p], e = c.batches[b], list = hits[b];
+        const start = e.runStart[rk[p]], end = e.runStart[rk[p] + 1];
+        let q = cursor[b];
+        if (q > 0 && list[q - 1] >= start) q = lowerBound(list, start);
+        while (q < list.length && list[q] < start) q++;
+        const from = rows.length;
+        for (; q < list.length && list[q] < end; q++) rows.push({ b, i: list[q] });
+        cursor[b] = q;
+        if (rows.length > from) runs++;
       }
       if (rows.length === 0) continue;
       if (runs > 1) rows.sort(cmp);

@@ -6,7 +6,7 @@
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import type { PathCount, PathsOptions, PathsResult } from "../types.ts";
-import { forEachSession, type Ref } from "./rows.ts";
+import { forEachSession, type Ref, sessionsWith } from "./rows.ts";
 import { stepBits } from "./steps.ts";
 
 const SKIP = 0, PAGE = 1, EVENT = 2;
@@ -71,7 +71,7 @@ export function paths(c: Ctx, opts: PathsOptions): PathsResult {
     if (labels.length < depth) labels.push("(end)");
     labels.forEach((l, i) => note(counts[i], l, vis));
     note(seqs, JSON.stringify(labels), vis);
-  });
+  }, sessionsWith(c, anchorBits));
   const order = (a: PathCount, b: PathCount) =>
     rank === "visitors"
       ? b.visitors - a.visitors || b.sessions - a.sessions

@@ -15,8 +15,25 @@ export const cmpRef = (c: Ctx) => (x: Ref, y: Ref) => {
   return a.t[x.i] - b.t[y.i] || a.dt[x.i] - b.dt[y.i] || a.seq[x.i] - b.seq[y.i];
 };
 
-/** Calls `fn` once per session with its in-scope rows in order (visitor by visitor). */
-export function forEachSession(c: Ctx, fn: (ses: number, vis: number, rows: Ref[]) => void) {
+/** Sessions (by number) with a row in scope set in `bits`: the only ones a sequence question needs to walk. */
+export function sessionsWith(c: Ctx, bits: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(c.nSes);
+  c.batches.forEach((e, b) => {
+    const bb = bits[b], ses = e.ses;
+    for (let i = 0; i < e.n; i++) if (bb[i]) out[ses[i]] = 1;
+  });
+  return out;
+}
+
+/**
+ * Calls `fn` once per session with its in-scope rows in order (visitor by visitor); with `only`, just for
+ * the sessions it marks.
+ */
+export function forEachSession(
+  c: Ctx,
+  fn: (ses: number, vis: number, rows: Ref[]) => void,
+  only?: Uint8Array,
+) {
   const { rb, rk, split } = visitorOrder(c);
   const cmp = cmpRef(c);
   let pending = new Map<number, Ref[]>(); // sessions split across batches, until their visitor is done
@@ -35,6 +52,7 @@ export function forEachSession(c: Ctx, fn: (ses: number, vis: number, rows: Ref[
       if (pending.size) flush();
       pendingVis = vis;
     }
+    if (only && !only[ses]) continue;
     let rows: Ref[] | undefined = split[ses] ? pending.get(ses) : undefined;
     if (split[ses] && !rows) pending.set(ses, rows = []);
     const own: Ref[] = rows ?? [];
