@@ -15,6 +15,7 @@ import { mcpRoutes } from "./routes/mcp.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { connectRoutes } from "./routes/connect.tsx";
+import { appRoutes } from "./routes/app/index.tsx";
 
 export interface App {
   fetch: (req: Request, info?: unknown) => Response | Promise<Response>;
@@ -59,6 +60,7 @@ export function createApp(deps: Deps): App {
   app.route("/mcp", mcpRoutes(ctx));
   app.route("/", oauthRoutes(ctx));
   app.route("/app/connect", connectRoutes(ctx));
+  app.route("/app", appRoutes(ctx));
 
   return { fetch: (req, info) => app.fetch(req, info), request: app.request.bind(app), ctx };
 }

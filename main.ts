@@ -13,6 +13,8 @@ import { openGeo } from "./lib/enrich/geo.ts";
 import { keys } from "./lib/store/keys.ts";
 import { devBanner, ensureDemoTenant } from "./lib/demo/tenant.ts";
 import { generateSite } from "./lib/demo/site.ts";
+import { ensureDemoOwner } from "./lib/people/demo_owner.ts";
+import { printMailer, smtpMailer } from "./lib/mail.ts";
 import { listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
 
 const dev = Deno.args.includes("--dev");
@@ -58,6 +60,8 @@ const deps: Deps = {
   fetch: globalThis.fetch,
   config,
   log,
+  // Invitation and reset links: SMTP when configured, else printed (dev) or the operator log (lib/mail.ts).
+  mail: config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom) : dev ? printMailer() : undefined,
 };
 const app = createApp(deps);
 
@@ -86,7 +90,8 @@ if (dev) {
     console.log(`demo site generated: ${site.events} events, ${site.hits} crawler hits over 30 days`);
   }
   const base = `http://127.0.0.1:${server.addr.port}`;
-  console.log(devBanner(deps, () => crypto.randomUUID(), base, config.adminToken, tenant));
+  const owner = await ensureDemoOwner(deps, tenant.org, tenant.domain);
+  console.log(devBanner(deps, () => crypto.randomUUID(), base, config.adminToken, tenant, owner));
 }
 
 for (const sig of ["SIGINT", "SIGTERM"] as const) {

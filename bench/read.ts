@@ -40,7 +40,11 @@ const baseDeps = (): Deps => ({
   kv,
   clock,
   geo: noGeo,
-  dns: { reverse: () => Promise.resolve([]), forward: () => Promise.resolve([]) },
+  dns: {
+    reverse: () => Promise.resolve([]),
+    forward: () => Promise.resolve([]),
+    txt: () => Promise.resolve([]),
+  },
   fetch,
   config: { ...defaultConfig },
   log: consoleLog("error"),

@@ -64,7 +64,11 @@ const makeDeps = (): Deps => ({
   kv,
   clock,
   geo: noGeo,
-  dns: { reverse: () => Promise.resolve([]), forward: () => Promise.resolve([]) },
+  dns: {
+    reverse: () => Promise.resolve([]),
+    forward: () => Promise.resolve([]),
+    txt: () => Promise.resolve([]),
+  },
   fetch: () => Promise.reject(new Error("offline")),
   config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
   log: consoleLog("error"),

@@ -46,6 +46,9 @@ export interface Config {
   oauthAllowLoopbackClients: boolean;
   /** AES-256 key (base64 of 32 bytes) sealing store API credentials at rest; "" refuses to store them. */
   credentialsKey: string;
+  /** SMTP_URL for invitation and reset mail; null: the links go to the operator log. */
+  smtpUrl: string | null;
+  mailFrom: string;
   dev: boolean;
 }
 
@@ -67,6 +70,8 @@ export const defaultConfig: Config = {
   publicUrl: null,
   oauthAllowLoopbackClients: false,
   credentialsKey: "",
+  smtpUrl: null,
+  mailFrom: "Behavior service <no-reply@localhost>",
   dev: false,
 };
 
@@ -142,6 +147,14 @@ function credentialsKey(raw: string | undefined): string {
   return raw;
 }
 
+function smtpUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^smtps?:\/\/[^/\s]+/.test(raw)) {
+    throw new ConfigError("SMTP_URL must look like smtp://user:pass@host:587 or smtps://user:pass@host:465");
+  }
+  return raw;
+}
+
 const geoPath = (v: string | undefined) => (v === "off" ? null : v || undefined);
 
 /** Builds a Config from environment variables; bad values stop the start with a message naming the variable. */
@@ -180,6 +193,8 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     publicUrl: publicUrl(env.PUBLIC_URL),
     oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",
     credentialsKey: credentialsKey(env.CREDENTIALS_KEY),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || defaultConfig.mailFrom,
   };
 }
 

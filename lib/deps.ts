@@ -3,6 +3,7 @@ import type { Log } from "./log.ts";
 import type { Config } from "./config.ts";
 import type { GeoInfo } from "./store/records.ts";
 import type { Dns } from "./dns.ts";
+import type { Mailer } from "./mail.ts";
 
 /** Address to location and network. Production: DB-IP Lite MMDB + ASN table; tests: a fake. */
 export interface Geo {
@@ -18,6 +19,8 @@ export interface Deps {
   fetch: typeof fetch;
   config: Config;
   log: Log;
+  /** Absent: messages go to the operator log (lib/mail.ts). */
+  mail?: Mailer;
 }
 
 export const noGeo: Geo = { lookup: () => ({ country: null, city: null, asn: null, as_org: null }) };

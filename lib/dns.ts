@@ -1,7 +1,8 @@
-/** The DNS lookups crawler verification needs. Production: Deno.resolveDns; tests: a fake. */
+/** The DNS lookups crawler and domain verification need. Production: Deno.resolveDns; tests: a fake. */
 export interface Dns {
   reverse(ip: string): Promise<string[]>;
   forward(name: string): Promise<string[]>; // A and AAAA
+  txt(name: string): Promise<string[]>; // each TXT record, its strings joined
 }
 
 /**
@@ -17,6 +18,15 @@ async function records(name: string, type: "PTR" | "A" | "AAAA"): Promise<string
   }
 }
 
+async function txtRecords(name: string): Promise<string[]> {
+  try {
+    return (await Deno.resolveDns(name, "TXT")).map((parts) => parts.join(""));
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+}
+
 /** Production DNS through Deno.resolveDns. */
 export const systemDns: Dns = {
   reverse: (ip) => records(reverseName(ip), "PTR"),
@@ -24,6 +34,7 @@ export const systemDns: Dns = {
     const [a, aaaa] = await Promise.all([records(name, "A"), records(name, "AAAA")]);
     return [...a, ...aaaa];
   },
+  txt: txtRecords,
 };
 
 /** 1.2.3.4 → 4.3.2.1.in-addr.arpa; IPv6 → nibble form under ip6.arpa. */

@@ -19,6 +19,7 @@ import {
 import { listStored } from "../lib/ingest/inspect.ts";
 import { adminImportRoutes } from "./admin_import.ts";
 import { adminFeedbackRoutes } from "./admin_feedback.ts";
+import { adminPeopleRoutes } from "./admin_people.ts";
 import { compactOrg } from "../lib/jobs/compact.ts";
 
 export function adminRoutes(ctx: AppContext): Hono {
@@ -106,5 +107,6 @@ export function adminRoutes(ctx: AppContext): Hono {
 
   app.route("/", adminImportRoutes(ctx));
   app.route("/", adminFeedbackRoutes(ctx));
+  app.route("/", adminPeopleRoutes(ctx));
   return app;
 }

@@ -62,12 +62,14 @@ export function devBanner(
   base: string,
   adminToken: string,
   t: DemoTenant,
+  owner?: { email: string; password: string },
 ): string {
   const now = new Date(deps.clock.now()).toISOString();
   const uuid = newId;
   return `
 Service running at ${base}   (KV file under ./data; demo organization ${t.org})
 
+  app                ${base}/app${owner ? `   (sign in as ${owner.email}, password ${owner.password})` : ""}
   admin token        ${adminToken}
   public write key   ${t.publicKey}   (production, origin https://${t.domain})
   dev write key      ${t.devPublicKey}   (development, accepts localhost origins)

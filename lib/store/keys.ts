@@ -22,6 +22,25 @@ export const keys = {
   corsHost: (host: string) => ["cors_host", host] as const,
   meta: (name: string) => ["meta", name] as const,
 
+  // people (lib/people): users, memberships both ways, sessions, single-use links, flash messages
+  user: (userId: string) => ["user", userId] as const,
+  /** email (lower case) → user id; written in the same commit as the user, so an address is taken once */
+  userByEmail: (email: string) => ["user_email", email] as const,
+  membership: (org: string, userId: string) => ["member", org, userId] as const,
+  memberships: (org: string) => ["member", org] as const,
+  userOrg: (userId: string, org: string) => ["user_org", userId, org] as const,
+  userOrgs: (userId: string) => ["user_org", userId] as const,
+  session: (tokenHash: string) => ["session", tokenHash] as const,
+  userSession: (userId: string, tokenHash: string) => ["user_session", userId, tokenHash] as const,
+  userSessions: (userId: string) => ["user_session", userId] as const,
+  /** invitations and password resets, by the SHA-256 of their link token */
+  invitation: (tokenHash: string) => ["invite", tokenHash] as const,
+  orgInvitation: (org: string, inviteId: string) => ["org_invite", org, inviteId] as const,
+  orgInvitations: (org: string) => ["org_invite", org] as const,
+  passwordReset: (tokenHash: string) => ["pw_reset", tokenHash] as const,
+  /** the next page's message for a session (a new key travels in it encrypted with the session's token) */
+  flash: (sessionHash: string) => ["flash", sessionHash] as const,
+
   // ingest
   dedupe: (org: string, eventId: string) => ["dedupe", org, eventId] as const,
   rawEvent: (org: string, env: EnvName, receivedMs: number, eventId: string) =>

@@ -2,6 +2,8 @@ import type { Deps } from "../deps.ts";
 import { type Directory, directoryOf } from "./directory.ts";
 import { RateLimiter } from "../limits/rate.ts";
 import { OAuthState } from "../oauth/state.ts";
+import { PeopleCache } from "../people/cache.ts";
+import { accountsForOAuth } from "../people/oauth_people.ts";
 
 /**
  * What route handlers and read tools share: the outside world (deps) plus per-process caches built on it.
@@ -13,13 +15,13 @@ export interface AppContext {
   rates: RateLimiter;
   /** Per-process state of assistant sign-in (metadata documents, grant checks). */
   oauth: OAuthState;
+  /** User and membership lookups for every app request and grant check (seconds of cache). */
+  people: PeopleCache;
 }
 
 export function createContext(deps: Deps): AppContext {
-  return {
-    deps,
-    directory: directoryOf(deps),
-    rates: new RateLimiter(deps.kv, deps.clock),
-    oauth: new OAuthState(deps),
-  };
+  const people = new PeopleCache(deps.kv, deps.clock);
+  const oauth = new OAuthState(deps);
+  oauth.people = accountsForOAuth(deps.kv, deps.clock, people); // assistants act as the app's accounts
+  return { deps, directory: directoryOf(deps), rates: new RateLimiter(deps.kv, deps.clock), oauth, people };
 }

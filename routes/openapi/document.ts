@@ -10,6 +10,7 @@ import {
 } from "../../lib/schemas/admin.ts";
 import { serverEventsPaths } from "../../lib/schemas/server_events.ts";
 import { readPaths } from "./read_paths.ts";
+import { CreateInvitation } from "../../lib/schemas/people.ts";
 
 export const jsonSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
 
@@ -115,6 +116,14 @@ export function buildOpenApi() {
         post: admin("create a key", CreateKey, "201"),
       },
       "/admin/v1/orgs/{org}/keys/{id}": { delete: admin("revoke a key", undefined, "204") },
+      "/admin/v1/orgs/{org}/invitations": {
+        post: admin(
+          "invite someone (the first owner): answers and mails a single-use link",
+          CreateInvitation,
+          "201",
+        ),
+      },
+      "/admin/v1/orgs/{org}/members": { get: admin("list members and pending invitations (no links)") },
     },
   };
 }

@@ -54,6 +54,19 @@ Deno.test("e2e dev: `task dev` creates the demo organization with a generated si
       body: json!,
     });
     assert.equal(res.status, 204);
+
+    // The printed demo owner signs in to the app.
+    const owner = out.match(/sign in as (\S+), password (\S+)\)/);
+    assert.ok(owner, out);
+    const signIn = await fetch(`${base}/app/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base! },
+      body: new URLSearchParams({ email: owner[1], password: owner[2] }),
+      redirect: "manual",
+    });
+    await signIn.body?.cancel();
+    assert.equal(signIn.status, 303);
+    assert.match(signIn.headers.get("set-cookie") ?? "", /^svc_session=/);
   } finally {
     child.kill("SIGTERM");
     await child.status;

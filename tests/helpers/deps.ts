@@ -5,6 +5,7 @@ import type { Deps, Geo } from "../../lib/deps.ts";
 import type { Dns } from "../../lib/dns.ts";
 import type { GeoInfo } from "../../lib/store/records.ts";
 import { memoryLog } from "../../lib/log.ts";
+import { type MemoryMailer, memoryMailer } from "./mail.ts";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
 
@@ -25,11 +26,16 @@ export const fakeGeo: Geo = {
 export class FakeDns implements Dns {
   ptr = new Map<string, string[]>();
   a = new Map<string, string[]>();
+  /** name → TXT records (each record's strings joined) */
+  txtRecords = new Map<string, string[]>();
   reverse(ip: string) {
     return Promise.resolve(this.ptr.get(ip) ?? []);
   }
   forward(name: string) {
     return Promise.resolve(this.a.get(name) ?? []);
+  }
+  txt(name: string) {
+    return Promise.resolve(this.txtRecords.get(name) ?? []);
   }
 }
 
@@ -37,7 +43,7 @@ const offline: typeof fetch = () => Promise.reject(new Error("tests have no inte
 
 export async function testDeps(
   over: Partial<Deps> = {},
-): Promise<Deps & { clock: FakeClock; log: ReturnType<typeof memoryLog> }> {
+): Promise<Deps & { clock: FakeClock; log: ReturnType<typeof memoryLog>; mail: MemoryMailer }> {
   const kv = over.kv ?? await Deno.openKv(":memory:");
   return {
     kv,
@@ -47,6 +53,7 @@ export async function testDeps(
     fetch: offline,
     config: { ...defaultConfig, adminToken: TEST_ADMIN_TOKEN, kvPath: ":memory:" },
     log: memoryLog(),
+    mail: memoryMailer(),
     ...over,
-  } as Deps & { clock: FakeClock; log: ReturnType<typeof memoryLog> };
+  } as Deps & { clock: FakeClock; log: ReturnType<typeof memoryLog>; mail: MemoryMailer };
 }

@@ -79,3 +79,19 @@ Deno.test("config: a KV path that cannot be opened names KV_PATH (or KV_URL)", a
   const kv = await openConfiguredKv({}, `${dir}/new/folder/kv.sqlite3`, Deno.openKv); // folders are made
   kv.close();
 });
+
+Deno.test("config: PUBLIC_URL is an origin, SMTP_URL an smtp(s) address; each names itself when wrong", () => {
+  const base = { ADMIN_TOKEN: "a-long-enough-admin-token" };
+  const c = readConfig({
+    ...base,
+    PUBLIC_URL: "https://behavior.example.com/",
+    SMTP_URL: "smtp://u:p@mail.test:587",
+  });
+  assert.equal(c.publicUrl, "https://behavior.example.com");
+  assert.equal(c.smtpUrl, "smtp://u:p@mail.test:587");
+  assert.equal(readConfig(base).publicUrl, null);
+  assert.equal(readConfig(base).smtpUrl, null);
+  assert.throws(() => readConfig({ ...base, PUBLIC_URL: "behavior.example.com" }), /PUBLIC_URL/);
+  assert.throws(() => readConfig({ ...base, PUBLIC_URL: "https://x.test/app" }), /PUBLIC_URL/);
+  assert.throws(() => readConfig({ ...base, SMTP_URL: "mail.test:25" }), /SMTP_URL/);
+});

@@ -149,7 +149,11 @@ Deno.test("ip lists: a daily refresh replaces a list; a failed download keeps th
 });
 
 Deno.test("verify: a DNS lookup that never answers fails the check run (retried later), it is not judged", async () => {
-  const hanging = { reverse: () => new Promise<string[]>(() => {}), forward: () => Promise.resolve([]) };
+  const hanging = {
+    reverse: () => new Promise<string[]>(() => {}),
+    forward: () => Promise.resolve([]),
+    txt: () => Promise.resolve([]),
+  };
   const checker = new ReverseDnsChecker(hanging, 20);
   await assert.rejects(
     checker.check("Amazonbot", "192.0.2.70", ["crawl.amazonbot.amazon"], true, 0),

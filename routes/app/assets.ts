@@ -1,0 +1,104 @@
+/**
+ * The app's one stylesheet and one small script, served from memory (no build step). The script only adds
+ * copy buttons and confirmations; every page works without it.
+ */
+export const APP_CSS = `
+:root { --fg: #1c2430; --muted: #5b6675; --line: #d9dee5; --bg: #f6f7f9; --card: #fff; --accent: #1f5fbf;
+  --accent-fg: #fff; --danger: #b42318; --ok-bg: #e8f5ec; --ok-fg: #14532d; --err-bg: #fdecea; --err-fg: #8a1c12;
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+* { box-sizing: border-box; }
+body { margin: 0; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 9; }
+header.top { background: #14213d; color: #fff; }
+header.top .bar { max-width: 1100px; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem;
+  align-items: center; }
+header.top a, header.top summary { color: #fff; }
+.brand { font-weight: 700; text-decoration: none; margin-right: auto; }
+details.menu { position: relative; }
+details.menu summary { cursor: pointer; list-style: none; padding: .25rem .5rem; border: 1px solid #3b4a6b; border-radius: 6px; }
+details.menu summary::-webkit-details-marker { display: none; }
+details.menu ul { position: absolute; right: 0; z-index: 5; margin: .3rem 0 0; padding: .3rem 0; list-style: none; background: #fff;
+  border: 1px solid var(--line); border-radius: 6px; min-width: 14rem; box-shadow: 0 4px 16px rgba(0,0,0,.12); }
+details.menu li a, details.menu li button { display: block; width: 100%; text-align: left; padding: .45rem .8rem; color: var(--fg);
+  background: none; border: 0; font: inherit; text-decoration: none; cursor: pointer; }
+details.menu li a:hover, details.menu li button:hover { background: var(--bg); }
+nav.sections { background: #fff; border-bottom: 1px solid var(--line); }
+nav.sections ul { max-width: 1100px; margin: 0 auto; padding: 0 1rem; display: flex; gap: .25rem; list-style: none; overflow-x: auto; }
+nav.sections a { display: block; padding: .7rem .75rem; text-decoration: none; color: var(--muted); white-space: nowrap;
+  border-bottom: 3px solid transparent; }
+nav.sections a[aria-current="page"] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
+main { max-width: 1100px; margin: 0 auto; padding: 1.25rem 1rem 3rem; }
+main.narrow { max-width: 28rem; }
+h1 { font-size: 1.5rem; margin: .25rem 0 1rem; } h2 { font-size: 1.15rem; margin: 1.75rem 0 .6rem; }
+p.lead { color: var(--muted); margin-top: -.5rem; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0 0 1rem; }
+.flash { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
+.flash.notice { background: var(--ok-bg); color: var(--ok-fg); } .flash.error { background: var(--err-bg); color: var(--err-fg); }
+form.stack { display: grid; gap: .8rem; }
+form.inline { display: inline; }
+.row { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; }
+.row > label, .row > .field { flex: 1 1 12rem; }
+.field { display: grid; gap: .25rem; } .field > label { display: block; }
+.row.between { justify-content: space-between; align-items: center; }
+label { display: grid; gap: .25rem; font-weight: 600; font-size: .95rem; }
+label.check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
+.hint { font-weight: 400; color: var(--muted); font-size: .9rem; }
+input[type=text], input[type=email], input[type=password], input[type=url], input[type=date], select, textarea {
+  font: inherit; font-weight: 400; padding: .5rem .6rem; border: 1px solid #a9b2bf; border-radius: 6px; width: 100%;
+  background: #fff; }
+button, .button { font: inherit; padding: .5rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
+  color: var(--accent-fg); cursor: pointer; text-decoration: none; display: inline-block; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+button.link { background: none; border: 0; color: var(--accent); padding: 0; text-decoration: underline; }
+.table-wrap { overflow-x: auto; margin-bottom: 1rem; }
+table { width: 100%; border-collapse: collapse; background: #fff; }
+th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .85rem; color: var(--muted); font-weight: 600; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
+pre { background: #0f172a; color: #e2e8f0; padding: .8rem; border-radius: 6px; overflow-x: auto; white-space: pre; }
+.secret { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.secret code { background: #fff8e1; border: 1px solid #f0d58c; padding: .45rem .6rem; border-radius: 6px; word-break: break-all; flex: 1 1 16rem; }
+.tabs { display: flex; gap: .25rem; border-bottom: 1px solid var(--line); margin: 0 0 1rem; overflow-x: auto; }
+.tabs a { padding: .5rem .8rem; text-decoration: none; color: var(--muted); border-bottom: 3px solid transparent; white-space: nowrap; }
+.tabs a[aria-current="page"] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
+.badge { display: inline-block; font-size: .8rem; padding: .05rem .45rem; border-radius: 999px; background: #e7ecf3; color: #334155; }
+.badge.on { background: var(--ok-bg); color: var(--ok-fg); } .badge.off { background: var(--err-bg); color: var(--err-fg); }
+.muted { color: var(--muted); }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 600px) {
+  th, td { padding: .45rem .35rem; font-size: .92rem; }
+  h1 { font-size: 1.3rem; }
+  table.stack-sm thead { position: absolute; left: -9999px; }
+  table.stack-sm tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
+  table.stack-sm td { display: block; border: 0; padding: .15rem .35rem; }
+}
+`;
+
+export const APP_JS = `
+document.addEventListener("click", async (e) => {
+  const btn = e.target.closest("[data-copy]");
+  if (!btn) return;
+  const src = document.querySelector(btn.getAttribute("data-copy"));
+  if (!src) return;
+  try {
+    await navigator.clipboard.writeText(src.textContent.trim());
+    btn.textContent = "Copied";
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(src);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    btn.textContent = "Selected: press Ctrl+C";
+  }
+  const live = document.getElementById("live");
+  if (live) live.textContent = btn.textContent;
+});
+document.addEventListener("submit", (e) => {
+  const msg = e.target.getAttribute("data-confirm");
+  if (msg && !confirm(msg)) e.preventDefault();
+});
+for (const b of document.querySelectorAll("[data-copy]")) b.hidden = false;
+`;

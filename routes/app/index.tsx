@@ -1,0 +1,91 @@
+/**
+ * The app under /app: server-rendered pages (hono/jsx), no client framework. Sign-in pages work without a
+ * session; everything under /app/o/:org needs one and a membership (the role each page needs is checked
+ * by `orgMember`). Errors become pages: 403 and 404 with the app's frame, 429 with Retry-After.
+ */
+import { Hono } from "hono";
+import type { AppContext } from "../../lib/tenancy/context.ts";
+import { HttpError } from "../../lib/errors.ts";
+import { type AppEnv, type C, sessionLayer, signedIn } from "./http.ts";
+import { ErrorPage } from "./layout.tsx";
+import { frameOf } from "./frame.ts";
+import { APP_CSS, APP_JS } from "./assets.ts";
+import { signInRoutes } from "./sign_in.tsx";
+import { inviteRoutes } from "./invite.tsx";
+import { accountRoutes } from "./account.tsx";
+import { touchpointsRoutes } from "./touchpoints.tsx";
+import { touchpointRoutes } from "./touchpoint.tsx";
+import { readKeysRoutes } from "./read_keys.tsx";
+import { membersRoutes } from "./members.tsx";
+import { domainsRoutes } from "./domains.tsx";
+
+const TITLES: Record<number, string> = {
+  401: "Please sign in again",
+  403: "Not allowed",
+  404: "Not found",
+  410: "Link not valid",
+  413: "Too large",
+  422: "Please check the form",
+  429: "Too many attempts",
+};
+
+export function appRoutes(ctx: AppContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  const asset = (body: string, type: string) => () =>
+    new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
+  app.get("/assets/app.css", asset(APP_CSS, "text/css; charset=utf-8"));
+  app.get("/assets/app.js", asset(APP_JS, "text/javascript; charset=utf-8"));
+
+  app.onError(async (err, c) => {
+    const cc = c as C;
+    if (!(err instanceof HttpError)) {
+      ctx.deps.log.error("app page failed", {
+        path: c.req.path,
+        error: String(err?.stack ?? err).slice(0, 2000),
+      });
+      return c.html(
+        <ErrorPage status={500} title="Something went wrong" message="Please try again in a moment." />,
+        500,
+      );
+    }
+    if (err.status === 401 && c.req.method === "GET") return c.redirect("/app/sign-in", 303);
+    const frame = cc.get("auth") ? await frameOf(ctx, cc).catch(() => null) : null;
+    const title = TITLES[err.status] ?? "Something went wrong";
+    const action = err.status === 401
+      ? (
+        <p>
+          <a href="/app/sign-in">Sign in</a>
+        </p>
+      )
+      : undefined;
+    return c.html(
+      <ErrorPage
+        status={err.status}
+        title={title}
+        message={capitalize(err.message)}
+        frame={frame}
+        action={action}
+      />,
+      err.status as 403,
+      err.headers,
+    );
+  });
+
+  app.use("*", sessionLayer(ctx));
+  app.use("/o/*", signedIn);
+  app.route("/", signInRoutes(ctx));
+  app.route("/", inviteRoutes(ctx));
+  app.route("/", accountRoutes(ctx));
+  app.route("/", touchpointsRoutes(ctx));
+  app.route("/", touchpointRoutes(ctx));
+  app.route("/", readKeysRoutes(ctx));
+  app.route("/", membersRoutes(ctx));
+  app.route("/", domainsRoutes(ctx));
+  app.all("*", () => {
+    throw new HttpError(404, "NOT_FOUND", "there is no such page");
+  });
+  return app;
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".");
