@@ -514,22 +514,33 @@ export async function fuzzEndpoint(
   );
 }
 
+/** The least input each tool that requires some needs: the rest answer `{}`. */
+export const MINIMAL_INPUTS: Record<string, unknown> = {
+  behavior_event_properties: { event: "$pageview" },
+  behavior_funnel: { steps: [{ page: "/" }, { page: "/pricing" }] },
+  behavior_paths: { page: "/" },
+};
+
+/** A tool's least input, and whether an ordinary answer (200) can be expected from it. */
+export function minimalInput(tool: (typeof TOOLS)[number]): { input: unknown; answers: boolean } {
+  if (tool.name in MINIMAL_INPUTS) return { input: MINIMAL_INPUTS[tool.name], answers: true };
+  const required = (listing(tool).input_schema as { required?: string[] }).required ?? [];
+  return { input: {}, answers: required.length === 0 }; // a new tool's required inputs: a 422, never a 5xx
+}
+
 /** After the fuzzing: compaction folds everything stored, and every tool still answers sane JSON. */
 export async function compactAndReadAll(w: FuzzWorld) {
   w.deps.clock.advance(10 * 60_000);
   await compactAll(w.deps);
-  const inputs: Record<string, unknown> = {
-    behavior_event_properties: { event: "$pageview" },
-    behavior_funnel: { steps: [{ page: "/" }, { page: "/pricing" }] },
-    behavior_paths: { page: "/" },
-  };
   for (const tool of TOOLS) {
+    const { input, answers } = minimalInput(tool);
     const res = await w.app.request(`/v1/read/${tool.name}`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${w.t.readKey}` },
-      body: JSON.stringify(inputs[tool.name] ?? {}),
+      body: JSON.stringify(input),
     });
     const answer = await answerJson(res, `read ${tool.name} after compaction`);
-    assert.equal(res.status, 200, `${tool.name}: ${JSON.stringify(answer)}`);
+    if (answers) assert.equal(res.status, 200, `${tool.name}: ${JSON.stringify(answer)}`);
+    else assert.ok(res.status < 500, `${tool.name}: ${JSON.stringify(answer)}`);
   }
 }
