@@ -32,6 +32,11 @@ export interface Config {
    * every minute) unless set lower, for tests that cannot wait a minute (VERIFY_SWEEP_SECONDS).
    */
   verifySweepSeconds: number;
+  /**
+   * Use the KV's queue to do post-response work sooner (KV_QUEUE, default on). Off: the sweeps alone, as on
+   * a KV without queues (KV Connect is detected by itself).
+   */
+  kvQueue: boolean;
   /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/tenancy/plans.ts. */
   plans: PlanOverrides;
   /**
@@ -66,6 +71,7 @@ export const defaultConfig: Config = {
   readKeyRatePerMinute: 60,
   partCacheBytes: 256 * 1024 * 1024,
   verifySweepSeconds: 60,
+  kvQueue: true,
   plans: {},
   publicUrl: null,
   oauthAllowLoopbackClients: false,
@@ -169,6 +175,10 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
   if (adminToken !== "" && adminToken.length < 16) {
     throw new ConfigError("ADMIN_TOKEN must be at least 16 characters long");
   }
+  const queue = env.KV_QUEUE ?? "";
+  if (!["", "on", "off"].includes(queue)) {
+    throw new ConfigError(`KV_QUEUE must be "on" or "off", got "${queue}"`);
+  }
   const trust = env.TRUST_PROXY ?? "";
   if (!["", "0", "1", "true", "false"].includes(trust)) {
     throw new ConfigError(`TRUST_PROXY must be "true" or "false", got "${trust}"`);
@@ -189,6 +199,7 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
     partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
     verifySweepSeconds: Math.min(60, int(env, "VERIFY_SWEEP_SECONDS", defaultConfig.verifySweepSeconds)),
+    kvQueue: queue !== "off",
     plans: planLimits(env.PLAN_LIMITS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",

@@ -16,7 +16,7 @@ import {
   patchTouchpoint,
   revokeKey,
 } from "../lib/tenancy/admin.ts";
-import { listStored } from "../lib/ingest/inspect.ts";
+import { listQuarantine, listStored } from "../lib/ingest/inspect.ts";
 import { adminImportRoutes } from "./admin_import.ts";
 import { adminFeedbackRoutes } from "./admin_feedback.ts";
 import { adminPeopleRoutes } from "./admin_people.ts";
@@ -97,6 +97,9 @@ export function adminRoutes(ctx: AppContext): Hono {
     "/orgs/:org/hits",
     async (c) => c.json({ hits: await listStored(deps, c.req.param("org"), "hit", c.req.query()) }),
   );
+
+  // Records moved aside because they could not be read or decoded (lib/store/readable.ts): count and first 100
+  app.get("/orgs/:org/quarantine", async (c) => c.json(await listQuarantine(deps, c.req.param("org"))));
 
   // Compaction on demand (it also runs every minute): folds every raw record of the organization into
   // parts now, e.g. after an import; answers what it did. Another run in progress makes this one a no-op.

@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AppContext } from "../lib/tenancy/context.ts";
 import { HttpError } from "../lib/errors.ts";
+import { READ_BODY_LIMIT, readBodyBytes } from "../lib/schemas/request_body.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
 import { authenticate, bearerToken, type Caller } from "../tools/pipeline/caller.ts";
 import { ORGANIZATION_DESCRIPTION, ORGANIZATION_INPUT, personCaller } from "../tools/pipeline/person.ts";
@@ -136,7 +137,11 @@ export function mcpRoutes(ctx: AppContext): Hono {
 
   app.all("*", async (c) => {
     const caller = await callerOf(ctx, c.req.header("authorization"), c.req.url);
-    return handler.fetch(c.req.raw, {
+    // JSON-RPC messages are small: a body past the read API's limit is refused before it is read whole
+    const req = c.req.method === "POST"
+      ? new Request(c.req.raw, { body: await readBodyBytes(c.req.raw, READ_BODY_LIMIT) })
+      : c.req.raw;
+    return handler.fetch(req, {
       authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },
     });
   });

@@ -8,13 +8,14 @@ import type { AppContext } from "../lib/tenancy/context.ts";
 import { invalid } from "../lib/errors.ts";
 import { authenticate } from "../tools/pipeline/caller.ts";
 import { takeRate } from "../tools/pipeline/meter.ts";
-import { runTool } from "../tools/pipeline/run.ts";
+import { findTool, runTool } from "../tools/pipeline/run.ts";
+import { READ_BODY_LIMIT, readBodyLimited } from "../lib/schemas/request_body.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { listing } from "../tools/listing.ts";
 
 /** The tool's inputs from the body: a JSON object, or nothing at all for a tool without inputs. */
 async function toolInput(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
+  const text = await readBodyLimited(req, READ_BODY_LIMIT);
   if (text.trim() === "") return {};
   let input: unknown;
   try {
@@ -40,9 +41,13 @@ export function readRoutes(ctx: AppContext): Hono {
   });
 
   app.post("/:tool", async (c) => {
+    // who, which tool and the key's rate come first: the body is read only for a call that may run
     const caller = await authenticate(ctx, c.req.header("authorization"));
+    const name = c.req.param("tool");
+    findTool(name);
+    await takeRate(ctx, caller);
     const input = await toolInput(c.req.raw);
-    const { answer } = await runTool(ctx, { caller, face: "api" }, c.req.param("tool"), input);
+    const { answer } = await runTool(ctx, { caller, face: "api", rateTaken: true }, name, input);
     return c.json(answer);
   });
 

@@ -137,22 +137,27 @@ export async function refreshAllRobots(deps: Deps): Promise<number> {
   let n = 0;
   for await (const o of deps.kv.list<Org>({ prefix: keys.orgs() })) {
     if (!o.value?.active || o.key.length !== 2) continue;
-    for await (const t of deps.kv.list<Touchpoint>({ prefix: keys.touchpoints(o.value.id) })) {
-      const tp = t.value;
-      if (tp.archived || tp.kind !== "website") continue;
-      for (const env of ENV_NAMES) {
-        if (!tp.environments[env]?.enabled || !tp.environments[env]?.domain) continue;
-        try {
-          if (await refreshRobots(deps, o.value.id, tp, env)) n++;
-        } catch (err) {
-          deps.log.warn("robots.txt refresh failed", {
-            org: o.value.id,
-            touchpoint: tp.id,
-            env,
-            error: String(err),
-          });
+    try {
+      for await (const t of deps.kv.list<Touchpoint>({ prefix: keys.touchpoints(o.value.id) })) {
+        const tp = t.value;
+        if (tp.archived || tp.kind !== "website") continue;
+        for (const env of ENV_NAMES) {
+          if (!tp.environments[env]?.enabled || !tp.environments[env]?.domain) continue;
+          try {
+            if (await refreshRobots(deps, o.value.id, tp, env)) n++;
+          } catch (err) {
+            deps.log.warn("robots.txt refresh failed", {
+              org: o.value.id,
+              touchpoint: tp.id,
+              env,
+              error: String(err),
+            });
+          }
         }
       }
+    } catch (err) {
+      // one organization's records failing to load never stops the others' refresh
+      deps.log.error("robots.txt refresh of an organization failed", { org: o.value.id, error: String(err) });
     }
   }
   return n;

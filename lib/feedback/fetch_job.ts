@@ -152,11 +152,16 @@ async function* allApps(deps: Deps): AsyncGenerator<FeedbackApp> {
 export async function fetchDueReviews(deps: Deps): Promise<number> {
   let n = 0;
   for await (const app of allApps(deps)) {
-    const status = await getStatus(deps.kv, app.org, app.id);
-    if (status.next_attempt_at !== null && status.next_attempt_at > deps.clock.now()) continue;
-    if (!(await takeLease(deps, app, "reviews"))) continue;
-    await fetchAppReviews(deps, app);
-    n++;
+    try {
+      const status = await getStatus(deps.kv, app.org, app.id);
+      if (status.next_attempt_at !== null && status.next_attempt_at > deps.clock.now()) continue;
+      if (!(await takeLease(deps, app, "reviews"))) continue;
+      await fetchAppReviews(deps, app);
+      n++;
+    } catch (err) {
+      // one app failing (its records, its credentials) never stops the others' fetch
+      deps.log.error("review fetch of an app failed", { org: app.org, app: app.id, error: String(err) });
+    }
   }
   return n;
 }
@@ -164,9 +169,13 @@ export async function fetchDueReviews(deps: Deps): Promise<number> {
 export async function refreshAllListings(deps: Deps): Promise<number> {
   let n = 0;
   for await (const app of allApps(deps)) {
-    if (!(await takeLease(deps, app, "listing"))) continue;
-    await refreshListing(deps, app);
-    n++;
+    try {
+      if (!(await takeLease(deps, app, "listing"))) continue;
+      await refreshListing(deps, app);
+      n++;
+    } catch (err) {
+      deps.log.error("listing refresh of an app failed", { org: app.org, app: app.id, error: String(err) });
+    }
   }
   return n;
 }

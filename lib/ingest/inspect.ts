@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import { unpackEvent } from "../store/event_codec.ts";
+import { listQuarantined, rawEvents, rawHits } from "../store/readable.ts";
 import { ENV_NAMES, type EnvName } from "../store/records.ts";
 import { getOrg } from "../tenancy/admin.ts";
 
@@ -17,9 +18,25 @@ export async function listStored(
   if (!ENV_NAMES.includes(env)) throw invalid(`environment: must be one of ${ENV_NAMES.join(", ")}`);
   const limit = Math.min(Math.max(Number(q.limit ?? 100) || 100, 1), 1000);
   const prefix = kind === "ev" ? keys.rawEvents(org, env) : keys.rawHits(org, env);
-  const out: unknown[] = [];
-  for await (const e of deps.kv.list({ prefix }, { reverse: true, limit })) {
-    out.push(kind === "ev" ? unpackEvent(e.value) : e.value);
+  const newest = async () => {
+    const out: unknown[] = [];
+    for await (const e of deps.kv.list({ prefix }, { reverse: true, limit })) {
+      out.push(kind === "ev" ? unpackEvent(e.value) : e.value);
+    }
+    return out.reverse();
+  };
+  try {
+    return await newest();
+  } catch {
+    // a record that cannot be read or decoded: one pass in key order moves such records aside, then again
+    const where = { org, env, log: deps.log, now: deps.clock.now() };
+    for await (const _ of kind === "ev" ? rawEvents(deps.kv, where) : rawHits(deps.kv, where)) { /* heal */ }
+    return await newest();
   }
-  return out.reverse();
+}
+
+/** Records moved aside because they could not be read or decoded: how many, and the first 100. */
+export async function listQuarantine(deps: Deps, org: string) {
+  await getOrg(deps, org);
+  return await listQuarantined(deps.kv, org);
 }

@@ -52,9 +52,9 @@ export async function runLeased(deps: Deps, job: LeasedJob): Promise<boolean> {
   } catch (err) {
     deps.log.error("scheduled job failed", { job: job.name, error: String(err).slice(0, 500) });
   } finally {
-    const now = await kv.get<Lease>(key);
-    if (now.value?.holder === mine.holder) {
-      await kv.atomic().check(now).set(key, { ...mine, done: true }).commit();
+    const latest = await kv.get<Lease>(key);
+    if (latest.value?.holder === mine.holder) {
+      await kv.atomic().check(latest).set(key, { ...mine, done: true }).commit();
     }
   }
   return true;

@@ -6,6 +6,7 @@
 import type { Deps } from "../deps.ts";
 import type { Cron } from "./cron.ts";
 import { type LeasedJob, runLeased } from "./lease.ts";
+import { useNoQueue } from "../store/pending_verification.ts";
 import { sweepAddresses } from "../store/address_retention.ts";
 import { handleVerifyMessage, refreshIpLists, sweepPendingVerifications } from "./verify.ts";
 import { compactAll } from "./compact.ts";
@@ -114,6 +115,11 @@ export function startJobs(deps: Deps, cron: Cron, jobs: readonly Job[] = JOBS): 
  * none, and nothing needs one (the sweeps do all the work; a queue only does it sooner).
  */
 export function listenToQueue(deps: Deps): void {
+  if (!deps.config.kvQueue) {
+    useNoQueue(deps.kv);
+    deps.log.info("KV queue not used (KV_QUEUE=off); pending work is done by the sweeps");
+    return;
+  }
   const none = (e: unknown) =>
     deps.log.info("no KV queue here; pending work is done by the sweeps", {
       reason: String((e as Error)?.message ?? e).slice(0, 200),

@@ -130,7 +130,7 @@ export async function sweepPendingVerifications(
       verified += (await verifyMarker(deps, org, id)).length;
     } catch (err) {
       failed++;
-      deps.log.warn("pending verification failed; retried at the next sweep", { error: String(err) });
+      deps.log.warn("pending verification failed; retried at the next sweep", { org, error: String(err) });
     }
   }
   return { verified, failed };

@@ -2,8 +2,10 @@
  * When data last arrived in an environment: the one source of data freshness (account_overview and the
  * notice every read answer carries). Reads only.
  */
+import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
+import { rawEvents, rawHits } from "../store/readable.ts";
 import { listParts } from "./store.ts";
 
 export interface Arrivals {
@@ -11,12 +13,30 @@ export interface Arrivals {
   hits: number | null; // ms of the newest crawler hit
 }
 
-async function newestRaw(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number | null> {
-  for await (const e of kv.list({ prefix }, { reverse: true, limit: 1 })) {
-    const at = e.key[3]; // raw keys sort by receive time
-    if (typeof at === "number") return at;
+type Reader = Pick<Deps, "kv" | "log" | "clock">;
+
+async function newestRaw(
+  deps: Reader,
+  org: string,
+  env: EnvName,
+  kind: "ev" | "hit",
+): Promise<number | null> {
+  const prefix = kind === "ev" ? keys.rawEvents(org, env) : keys.rawHits(org, env);
+  const newest = async () => {
+    for await (const e of deps.kv.list({ prefix }, { reverse: true, limit: 1 })) {
+      const at = e.key[3]; // raw keys sort by receive time
+      if (typeof at === "number") return at;
+    }
+    return null;
+  };
+  try {
+    return await newest();
+  } catch {
+    // the newest record cannot be read: a pass in key order moves such records aside (lib/store/readable.ts)
+    const where = { org, env, log: deps.log, now: deps.clock.now() };
+    for await (const _ of kind === "ev" ? rawEvents(deps.kv, where) : rawHits(deps.kv, where)) { /* heal */ }
+    return await newest();
   }
-  return null;
 }
 
 /** The newest receive time folded into an event part; null when there is no part. */
@@ -30,18 +50,18 @@ async function newestEventPart(kv: Deno.Kv, org: string, env: EnvName): Promise<
  * one reverse read answers; only when compaction left no raw event are the event parts looked at.
  * Hits are read from the raw tail only: a hit that compaction moved into a part no longer counts here.
  */
-export async function arrivals(kv: Deno.Kv, org: string, env: EnvName): Promise<Arrivals> {
+export async function arrivals(deps: Reader, org: string, env: EnvName): Promise<Arrivals> {
   const [raw, hits] = await Promise.all([
-    newestRaw(kv, keys.rawEvents(org, env)),
-    newestRaw(kv, keys.rawHits(org, env)),
+    newestRaw(deps, org, env, "ev"),
+    newestRaw(deps, org, env, "hit"),
   ]);
-  const events = raw ?? await newestEventPart(kv, org, env);
+  const events = raw ?? await newestEventPart(deps.kv, org, env);
   return { events, hits };
 }
 
 /** The newest arrival of either kind; null when nothing arrived yet. */
-export async function latestArrival(kv: Deno.Kv, org: string, env: EnvName): Promise<number | null> {
-  const a = await arrivals(kv, org, env);
+export async function latestArrival(deps: Reader, org: string, env: EnvName): Promise<number | null> {
+  const a = await arrivals(deps, org, env);
   if (a.events === null) return a.hits;
   if (a.hits === null) return a.events;
   return Math.max(a.events, a.hits);

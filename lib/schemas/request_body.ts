@@ -5,17 +5,24 @@ import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
 
 export const MB = 1024 * 1024;
+/** The read API's and MCP's bodies: a tool's few inputs, or one JSON-RPC message. */
+export const READ_BODY_LIMIT = 64 * 1024;
 
 /**
  * Reads a body as UTF-8 text, refusing more than maxBytes with 413: first by Content-Length, then by counting
  * bytes while streaming, so an oversized body is never buffered whole.
  */
 export async function readBodyLimited(req: Request, maxBytes: number): Promise<string> {
+  return decodeUtf8(await readBodyBytes(req, maxBytes)); // bytes that are not UTF-8: refused by the schema
+}
+
+/** The body's bytes, refused with 413 past maxBytes as readBodyLimited does. */
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     throw tooLarge(`request body is larger than ${maxBytes} bytes`);
   }
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -35,7 +42,7 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
     all.set(c, at);
     at += c.byteLength;
   }
-  return decodeUtf8(all); // bytes that are not UTF-8 are refused by the schema, naming their field
+  return all;
 }
 
 /** Parses JSON text; a body that is not JSON is a 422 naming the problem. */

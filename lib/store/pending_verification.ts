@@ -40,6 +40,11 @@ export function addPendingVerification(op: Deno.AtomicOperation, id: string, mar
 /** KVs seen refusing queues ("Enqueue operations are not supported in KV Connect"): not asked again. */
 const withoutQueues = new WeakSet<Deno.Kv>();
 
+/** Never ask this KV's queue (KV_QUEUE=off): the sweeps do all the work. */
+export function useNoQueue(kv: Deno.Kv): void {
+  withoutQueues.add(kv);
+}
+
 /**
  * Asks the queue to verify a committed marker now, without waiting for it: a speed-up only. A KV without
  * queues is remembered and never asked again; any other failure leaves the marker to the sweep.

@@ -39,6 +39,7 @@ const toolPaths = () =>
           "200": { description: "the answer", content: { "application/json": { schema: l.output_schema } } },
           ...READ_ERRORS,
           "404": error("NOT_FOUND: no such tool for the organization"),
+          "413": error("VALIDATION_ERROR: a body over 64 KB (refused before it is read whole)"),
           "422": error(
             "VALIDATION_ERROR: invalid input, or a question the tool cannot answer as asked; says what to change",
           ),

@@ -11,6 +11,11 @@ Deno.test("config: bad values stop the start with the variable's name", () => {
   assert.throws(() => readConfig({ ...base, PORT: "eighty" }), /PORT/);
   assert.throws(() => readConfig({ ...base, PORT: "70000" }), /PORT/);
   assert.throws(() => readConfig({ ...base, TRUST_PROXY: "maybe" }), /TRUST_PROXY/);
+  assert.throws(() => readConfig({ ...base, KV_QUEUE: "sometimes" }), /KV_QUEUE must be "on" or "off"/);
+  assert.equal(readConfig({ ...base, KV_QUEUE: "off" }).kvQueue, false);
+  assert.equal(readConfig(base).kvQueue, true);
+  assert.equal(readConfig({ ...base, VERIFY_SWEEP_SECONDS: "2" }).verifySweepSeconds, 2);
+  assert.equal(readConfig({ ...base, VERIFY_SWEEP_SECONDS: "600" }).verifySweepSeconds, 60);
   assert.throws(() => readConfig({ ...base, READ_KEY_RATE_PER_MINUTE: "0" }), /READ_KEY_RATE_PER_MINUTE/);
   assert.throws(() => readConfig({ ...base, KV_PATH: "a", KV_URL: "http://b" }), /KV_PATH or KV_URL/);
 });

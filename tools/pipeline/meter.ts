@@ -32,7 +32,8 @@ export async function meterUsage(
   caller: Caller,
   access: ReadAccess,
   face: Face,
+  rate = true,
 ): Promise<UsageMeter> {
-  await takeRate(app, caller);
+  if (rate) await takeRate(app, caller);
   return UsageMeter.open(app.deps.kv, access.org, access.limits, allowanceOfFace(face), app.deps.clock.now());
 }

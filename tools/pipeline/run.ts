@@ -26,6 +26,8 @@ export interface ToolCall {
   face: Face;
   /** The tools this connection offers (MCP `?tools=` narrows them); all by default. */
   tools?: readonly Tool[];
+  /** The caller's per-minute token was taken already (the HTTP route takes it before reading the body). */
+  rateTaken?: boolean;
 }
 
 export interface ToolResult {
@@ -60,7 +62,7 @@ export async function runTool(
 ): Promise<ToolResult> {
   const tool = findTool(name, call.tools);
   const { access, input: toolInput } = authorize(call.caller, rawInput, tool, app.deps.config.plans);
-  const meter = await meterUsage(app, call.caller, access, call.face);
+  const meter = await meterUsage(app, call.caller, access, call.face, !call.rateTaken);
   const input = validateInput(tool, toolInput);
   const ctx = await buildToolContext(app, access, call.face, meter);
   const answer = await tool.run(ctx, input);

@@ -18,12 +18,11 @@ import {
   type PartMeta,
   readRange,
 } from "../../parts/store.ts";
-import { keys } from "../../store/keys.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification } from "../../store/records.ts";
 import { verificationOutcomes } from "../../parts/build.ts";
 import { type EvBatch, prepareEvents } from "./batch.ts";
 import { Interner } from "./intern.ts";
-import { unpackEvent } from "../../store/event_codec.ts";
+import { rawEvents, rawHits, type RawWhere } from "../../store/readable.ts";
 
 export interface HitBatch {
   b: Batch;
@@ -111,17 +110,15 @@ export class Source {
     return ids;
   }
 
+  private where(org: string, env: EnvName): RawWhere {
+    return { org, env, log: this.deps.log, now: this.deps.clock.now() };
+  }
+
   /** Raw web events (not yet in parts) received in [from, to): the one place the raw tail is read. */
   private async rawEvents(org: string, env: EnvName, from: number, to: number): Promise<StoredEvent[]> {
-    const prefix = keys.rawEvents(org, env);
     const raw: StoredEvent[] = [];
-    for await (
-      const e of this.deps.kv.list<StoredEvent>({ start: [...prefix, from], end: [...prefix, to] }, {
-        batchSize: 1000,
-      })
-    ) {
-      raw.push(unpackEvent(e.value));
-    }
+    // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
+    for await (const e of rawEvents(this.deps.kv, this.where(org, env), from, to)) raw.push(e.value);
     return raw;
   }
 
@@ -167,9 +164,7 @@ export class Source {
   hits(org: string, env: EnvName, from: number, to: number): Promise<HitBatch[]> {
     return this.consistent(org, env, "hit", async (parts) => {
       const raw: StoredHit[] = [];
-      for await (
-        const e of this.deps.kv.list<StoredHit>({ prefix: keys.rawHits(org, env) }, { batchSize: 1000 })
-      ) {
+      for await (const e of rawHits(this.deps.kv, this.where(org, env))) {
         if (e.value.timestamp >= from && e.value.timestamp < to) raw.push(e.value);
       }
       const skip = await this.pendingIds(parts);

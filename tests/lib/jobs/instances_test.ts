@@ -15,6 +15,7 @@ import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
 import { event } from "../../helpers/events.ts";
 import { hit } from "../../routes/server_events_helpers.ts";
+import { minimalInput } from "../../helpers/fuzz.ts";
 
 type Handler = () => Promise<void>;
 
@@ -112,23 +113,19 @@ Deno.test("two instances on one KV: every scheduled job runs once per slot, and 
   // both answer every tool with the same JSON (but the allowance counters, which each call moves on)
   const counters = new Set(["used", "left"]);
   const same = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (counters.has(k) ? undefined : v)));
-  // the tools that need an input to answer get a small one; the others are asked with {}
-  const INPUTS: Record<string, unknown> = {
-    behavior_event_properties: { event: "$pageview" },
-    behavior_funnel: { steps: [{ page: "/" }, { page: "/pricing" }] },
-    behavior_paths: { page: "/" },
-  };
   const ask = async (app: typeof a.app, tool: string) => {
     const r = await app.request(`/v1/read/${tool}`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${t.readKey}` },
-      body: JSON.stringify(INPUTS[tool] ?? {}),
+      body: JSON.stringify(minimalInput(TOOLS.find((x) => x.name === tool)!).input),
     });
     return { status: r.status, body: await r.json() };
   };
   for (const tool of TOOLS) {
     const [fromA, fromB] = [await ask(a.app, tool.name), await ask(b.app, tool.name)];
-    assert.equal(fromA.status, 200, `${tool.name}: ${JSON.stringify(fromA.body)}`);
+    if (minimalInput(tool).answers) {
+      assert.equal(fromA.status, 200, `${tool.name}: ${JSON.stringify(fromA.body)}`);
+    }
     assert.deepEqual(same(fromB), same(fromA), tool.name);
   }
 

@@ -9,15 +9,15 @@ const DAY = 86_400_000;
 
 Deno.test("arrivals: none yet, then the newest raw event and hit by receive time", async () => {
   const deps = await testDeps();
-  assert.deepEqual(await arrivals(deps.kv, "org1", "production"), { events: null, hits: null });
-  assert.equal(await latestArrival(deps.kv, "org1", "production"), null);
+  assert.deepEqual(await arrivals(deps, "org1", "production"), { events: null, hits: null });
+  assert.equal(await latestArrival(deps, "org1", "production"), null);
   await store(deps.kv, {
     events: [ev({ received_at: NOW - 5000 }), ev({ received_at: NOW - 9000 })],
     hits: [hit({ timestamp: NOW - 2000 })],
   });
-  assert.deepEqual(await arrivals(deps.kv, "org1", "production"), { events: NOW - 5000, hits: NOW - 2000 });
-  assert.equal(await latestArrival(deps.kv, "org1", "production"), NOW - 2000);
-  assert.deepEqual(await arrivals(deps.kv, "org1", "staging"), { events: null, hits: null });
+  assert.deepEqual(await arrivals(deps, "org1", "production"), { events: NOW - 5000, hits: NOW - 2000 });
+  assert.equal(await latestArrival(deps, "org1", "production"), NOW - 2000);
+  assert.deepEqual(await arrivals(deps, "org1", "staging"), { events: null, hits: null });
   deps.kv.close();
 });
 
@@ -30,6 +30,6 @@ Deno.test("arrivals: once compaction leaves no raw event, the newest event part 
   let raw = 0;
   for await (const _ of deps.kv.list({ prefix: ["raw_ev", "org1", "production"] })) raw++;
   assert.equal(raw, 0, "compacted");
-  assert.equal((await arrivals(deps.kv, "org1", "production")).events, NOW - 2 * DAY + 19_000);
+  assert.equal((await arrivals(deps, "org1", "production")).events, NOW - 2 * DAY + 19_000);
   deps.kv.close();
 });
