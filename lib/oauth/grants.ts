@@ -136,3 +136,22 @@ export async function orgConnections(ctx: AppContext, org: string): Promise<Conn
     c.orgs.includes(org)
   );
 }
+
+/** A person disconnects one of their own connections; false when it is not theirs (or already ended). */
+export async function disconnectOwn(ctx: AppContext, user: string, id: string): Promise<boolean> {
+  const g = (await loadGrant(ctx, id)).value;
+  if (!g || g.user !== user || g.disconnected_at !== null) return false;
+  await endGrant(ctx, id, "disconnected");
+  return true;
+}
+
+/**
+ * An owner disconnects a connection from their organization: it stops reading that organization (the
+ * person's other organizations stay connected; with none left it ends). False when it does not read it.
+ */
+export async function disconnectFromOrg(ctx: AppContext, org: string, id: string): Promise<boolean> {
+  const g = (await loadGrant(ctx, id)).value;
+  if (!g || !g.orgs.includes(org) || g.disconnected_at !== null) return false;
+  await dropOrgs(ctx, id, [org], "disconnected by an owner");
+  return true;
+}

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { connect, oauthWorld, RESOURCE, tokenRequest } from "../../helpers/oauth.ts";
 import {
   checkGrant,
+  disconnectFromOrg,
+  disconnectOwn,
   dropOrgs,
   endGrant,
   markUsed,
@@ -93,5 +95,24 @@ Deno.test("grants: listed per person and per organization with last use; an owne
   assert.equal(gone.ok, false);
   assert.match(gone.reason, /ended \(disconnected\)/);
   assert.deepEqual((await orgConnections(ctx, w.acme)).map((c) => c.user), ["bob"]);
+  w.deps.kv.close();
+});
+
+Deno.test("grants: a person disconnects only their own; an owner's disconnect removes only their organization", async () => {
+  const w = await oauthWorld();
+  const ctx = w.app.ctx;
+  const ann = await connect(w, "ann", [w.acme, w.beta]);
+  const bob = await connect(w, "bob", [w.acme]);
+  const annId = (await userConnections(ctx, "ann"))[0].id;
+  const bobId = (await userConnections(ctx, "bob"))[0].id;
+  assert.equal(await disconnectOwn(ctx, "bob", annId), false, "not bob's");
+  assert.ok((await checkAccessToken(ctx, ann.tokens.access_token, ep)).ok);
+  assert.equal(await disconnectFromOrg(ctx, w.beta, bobId), false, "bob's does not read Beta");
+  assert.equal(await disconnectFromOrg(ctx, w.acme, annId), true);
+  assert.deepEqual((await checkAccessToken(ctx, ann.tokens.access_token, ep)).grant!.orgs, [w.beta]);
+  assert.equal(await disconnectOwn(ctx, "bob", bobId), true);
+  const ended = await checkAccessToken(ctx, bob.tokens.access_token, ep);
+  assert.equal(ended.ok, false);
+  assert.equal(await disconnectOwn(ctx, "bob", bobId), false, "already ended");
   w.deps.kv.close();
 });
