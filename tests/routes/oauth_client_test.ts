@@ -4,15 +4,7 @@
  */
 import assert from "node:assert/strict";
 import * as oauth from "oauth4webapi";
-import {
-  approve,
-  BASE,
-  decide,
-  oauthWorld,
-  RESOURCE,
-  startAuthorization,
-  TestPeople,
-} from "../helpers/oauth.ts";
+import { approve, BASE, decide, oauthWorld, RESOURCE, startAuthorization } from "../helpers/oauth.ts";
 
 type App = Awaited<ReturnType<typeof oauthWorld>>["app"];
 

@@ -157,6 +157,7 @@ Deno.test("blast radius: a verification failing for one organization is logged w
   deps.dns = {
     reverse: (ip) => ip === "203.0.113.66" ? Promise.reject(new Error("SERVFAIL")) : Promise.resolve([]),
     forward: () => Promise.resolve([]),
+    txt: () => Promise.resolve([]),
   };
   const crawl = (t: typeof acme, ip: string) =>
     app.request("/v1/behavior/server-events", {
