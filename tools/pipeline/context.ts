@@ -6,7 +6,7 @@ import { resolvePeriod } from "../../lib/answers/period.ts";
 import type { Scope } from "../../lib/answers/schema.ts";
 import type { UsageMeter } from "../../lib/usage/meter.ts";
 import type { Face, ScopeParts, ToolContext } from "../tool.ts";
-import type { ReadAccess } from "./caller.ts";
+import type { ReadAccess } from "./access.ts";
 
 export const DEFAULT_PERIOD = "last_28_days";
 

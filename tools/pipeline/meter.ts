@@ -8,7 +8,7 @@ import { rateLimited } from "../../lib/errors.ts";
 import type { AllowanceKind } from "../../lib/store/records.ts";
 import { UsageMeter } from "../../lib/usage/meter.ts";
 import type { Face } from "../tool.ts";
-import type { Caller, ReadAccess } from "./caller.ts";
+import type { Caller, ReadAccess } from "./access.ts";
 
 export const allowanceOfFace = (face: Face): AllowanceKind =>
   face === "api" ? "api_requests" : "assistant_requests";

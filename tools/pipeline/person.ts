@@ -10,7 +10,7 @@ import type { Org } from "../../lib/store/records.ts";
 import { resolvePlanLimits } from "../../lib/tenancy/plans.ts";
 import type { Connected } from "../../lib/oauth/bearer.ts";
 import type { Tool } from "../tool.ts";
-import type { Authorized, PersonCaller } from "./caller.ts";
+import type { Authorized, PersonCaller } from "./access.ts";
 
 export const ORGANIZATION_INPUT = "organization";
 
