@@ -6,6 +6,8 @@ import type { CrawlerCategory } from "../lib/store/records.ts";
 import { label, resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
+import { crawlToReferral } from "../lib/crawl/referral.ts";
+import { referralSchema, referralSection } from "./crawler_findings.ts";
 
 export const STALE_AFTER_DAYS = 14;
 /** How far back "last read" and "never read" look: 90 days, or the plan's history when shorter. */
@@ -41,6 +43,9 @@ const output = answerSchema({
   stale_pages_total: z.number(),
   site_files: z.array(z.object({ file: z.string(), requests: z.number(), crawlers: z.number() })),
   site_files_total: z.number(),
+  crawl_to_referral: referralSchema.describe(
+    "per AI vendor and page: page reads by its crawlers against visitors its answer engines sent in the period",
+  ),
 });
 
 export default defineTool({
@@ -49,7 +54,9 @@ export default defineTool({
     "visibility counts only verified crawler addresses; spoofed user agents are left out everywhere), pages " +
     "no crawler has read in the last 90 days (pages known from visitors' pageviews or any crawler hit), stale " +
     `pages not read for ${STALE_AFTER_DAYS} days or more (change with stale_after_days), and reads of site ` +
-    "files (robots.txt, llms.txt, sitemaps). Pass `crawler` to look at one crawler token.",
+    "files (robots.txt, llms.txt, sitemaps). Crawl-to-referral per AI vendor and page: reads by its training, " +
+    "search and user-triggered crawlers against visitors its answer engines (ChatGPT, Perplexity, Claude, " +
+    "Gemini, Copilot, ...) sent, pages read but never visited from it. Pass `crawler` to look at one crawler token.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
     period: periodInput.optional().describe("default last_30_days"),
@@ -80,7 +87,7 @@ export default defineTool({
       : [];
     const hs: HitScope = { ...base, filters: [notSpoofed, ...oneCrawler] };
     const lookback: HitScope = { ...hs, from: Math.max(ctx.now - lookbackDays * DAY, 0), to: ctx.now + 1 };
-    const [perCrawler, verified, anyHitPages, readPages, files, views] = await Promise.all([
+    const [perCrawler, verified, anyHitPages, readPages, files, views, referral] = await Promise.all([
       r.engine.hitsAggregate(hs, {
         metrics: ["requests", "pages", "last_crawl_at"],
         breakdown: ["crawler", "vendor", "category"],
@@ -102,6 +109,7 @@ export default defineTool({
         metrics: ["pageviews", "visitors"],
         breakdown: ["page"],
       }),
+      crawlToReferral({ engine: r.engine, hits: { ...base, filters: oneCrawler }, events: r.scope }),
     ]);
 
     // Verified pages per crawler, and pages read by verified AI crawlers (AI visibility).
@@ -201,6 +209,7 @@ export default defineTool({
       stale_pages_total: stale.length,
       site_files: fileList,
       site_files_total: fileList.length,
+      crawl_to_referral: referralSection(referral),
       notices: [],
     };
   },

@@ -8,6 +8,15 @@ import { evaluateToken, groupNames, readRobots } from "../lib/crawl/robots.ts";
 import { label, rate, resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
+import { robotsViolations } from "../lib/crawl/robots_violations.ts";
+import { spoofedAgents } from "../lib/crawl/spoofed.ts";
+import {
+  spoofedSchema,
+  spoofedSection,
+  violationNotices,
+  violationsSchema,
+  violationsSection,
+} from "./crawler_findings.ts";
 
 /** Crawlers every answer covers, seen or not: the major search engines and AI crawlers. */
 export const MAJOR_CRAWLERS = [
@@ -79,6 +88,13 @@ const output = answerSchema({
     refused_or_failed_rate: z.number().nullable(),
   })),
   refusals_total: z.number(),
+  robots_violations: violationsSchema.describe(
+    "verified crawlers that requested pages their token was disallowed from by the robots.txt in force then",
+  ),
+  spoofed_agents: spoofedSchema.describe(
+    "requests whose agent claims a crawler that can be checked and whose address failed the check",
+  ),
+  spoofed_agents_total: z.number(),
 });
 
 const ACCESS_ORDER = { blocked: 0, "partly blocked": 1, allowed: 2 } as const;
@@ -89,7 +105,10 @@ export default defineTool({
     "What the site's robots.txt allows each search and AI crawler (including robots-only tokens such " +
     "as Google-Extended and Applebot-Extended, which govern AI training), checked on the home page and the " +
     "site's known pages, and, with the server SDK, requests each crawler got refused (401, 403, 429) or failed " +
-    "(5xx) in the period. robots.txt is fetched every 6 hours and read by RFC 9309. Pass `crawler` for one token.",
+    "(5xx) in the period; robots.txt violations (verified crawlers reading pages the robots.txt of the time " +
+    "disallowed, per crawler and page) and spoofed agents (a crawler's name from an address that failed its " +
+    "check, with the share of that name's requests). robots.txt is fetched every 6 hours, each version kept, " +
+    "and read by RFC 9309. Pass `crawler` for one token.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
     period: periodInput.optional().describe("for refusals and requests; default last_7_days"),
@@ -114,13 +133,21 @@ export default defineTool({
       timezone: ctx.org.timezone,
       filters: [{ field: "verification", op: "neq", value: "spoofed" }],
     };
-    const [byStatus, pageViews] = await Promise.all([
+    const [byStatus, pageViews, violations, spoofed] = await Promise.all([
       r.engine.hitsAggregate(hs, { metrics: ["requests"], breakdown: ["crawler", "status"] }),
       r.engine.aggregate({ ...r.scope, filters: [{ field: "event_type", op: "eq", value: "$pageview" }] }, {
         metrics: ["pageviews"],
         breakdown: ["page"],
         limit: MAX_PATHS,
       }),
+      robotsViolations({
+        engine: r.engine,
+        kv: ctx.app.deps.kv,
+        scope: { ...hs, touchpoint: r.touchpoint.id, filters: [] },
+        host,
+        crawler: input.crawler,
+      }),
+      spoofedAgents(r.engine, { ...hs, filters: [] }, input.crawler),
     ]);
     const paths = pageViews.rows.map((x) => String(x.key.page));
 
@@ -233,7 +260,10 @@ export default defineTool({
       crawlers_total: crawlers.length,
       refusals: refusals.slice(0, 25),
       refusals_total: refusals.length,
-      notices,
+      robots_violations: violationsSection(violations, r.scope.from, r.scope.to),
+      spoofed_agents: spoofedSection(spoofed),
+      spoofed_agents_total: spoofed.length,
+      notices: [...notices, ...violationNotices(violations)],
     };
   },
 });

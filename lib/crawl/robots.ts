@@ -11,6 +11,7 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { ENV_NAMES } from "../store/records.ts";
+import { latestVersion, recordFetch, versionBody } from "./robots_history.ts";
 
 // The package's typings declare a module, not its CommonJS function export.
 type Robots = { isAllowed(url: string, ua?: string): boolean | undefined };
@@ -32,7 +33,12 @@ export interface RobotsRecord {
   /** The rules in force: this fetch's body when ok, else the last good body of the past 30 days. */
   body: string | null;
   body_fetched_at: number | null;
+  /** set when the body is too large for this record: it is then read from the latest stored version */
+  body_in_history?: boolean;
 }
+
+/** A body larger than this is kept only in the version history (one KV value holds 64 KiB). */
+const HEAD_BODY_MAX = 60_000;
 
 async function readCapped(res: Response): Promise<string> {
   const reader = res.body?.getReader();
@@ -125,10 +131,15 @@ export async function refreshRobots(
 ): Promise<RobotsRecord | null> {
   const domain = tp.environments[env]?.domain;
   if (!domain) return null;
-  const key = keys.robots(org, tp.id, env);
-  const previous = (await deps.kv.get<RobotsRecord>(key)).value;
+  const previous = await readRobots(deps.kv, org, tp.id, env);
   const rec = await fetchRobots(deps, domain, previous);
-  await deps.kv.set(key, rec);
+  // the version history first: a hit is judged by the rules of its time (robots_history.ts)
+  await recordFetch(deps.kv, org, tp.id, env, rec);
+  const large = rec.body !== null && new TextEncoder().encode(rec.body).length > HEAD_BODY_MAX;
+  await deps.kv.set(
+    keys.robots(org, tp.id, env),
+    large ? { ...rec, body: null, body_in_history: true } : rec,
+  );
   return rec;
 }
 
@@ -163,8 +174,18 @@ export async function refreshAllRobots(deps: Deps): Promise<number> {
   return n;
 }
 
-export function readRobots(kv: Deno.Kv, org: string, tp: string, env: EnvName): Promise<RobotsRecord | null> {
-  return kv.get<RobotsRecord>(keys.robots(org, tp, env)).then((r) => r.value);
+export async function readRobots(
+  kv: Deno.Kv,
+  org: string,
+  tp: string,
+  env: EnvName,
+): Promise<RobotsRecord | null> {
+  const rec = (await kv.get<RobotsRecord>(keys.robots(org, tp, env))).value;
+  if (!rec?.body_in_history) return rec;
+  const latest = await latestVersion(kv, org, tp, env);
+  const body = latest ? await versionBody(kv, org, tp, env, latest.value) : null;
+  const { body_in_history: _, ...plain } = rec;
+  return { ...plain, body, body_fetched_at: body === null ? null : rec.body_fetched_at };
 }
 
 /** User-agent names that have a group of their own in the file (lower case, version stripped). */
@@ -187,6 +208,13 @@ export interface TokenAccess {
   paths_checked: number;
   paths_disallowed: number;
   disallowed_examples: string[];
+}
+
+/** A parsed body, for judging many paths: whether one path is disallowed for one token. */
+export function rulesOf(body: string, host: string): (token: string, path: string) => boolean {
+  const base = `https://${host}`;
+  const robots = robotsParser(`${base}/robots.txt`, body);
+  return (token, path) => robots.isAllowed(base + path, token) === false;
 }
 
 /** Evaluates the rules in force for one crawler token over a set of paths ("/" always included). */

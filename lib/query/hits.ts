@@ -53,6 +53,7 @@ interface HAcc {
   pages: Set<number>; // page value numbers
   last: number;
   first: number;
+  lastAny: number;
 }
 
 /** Values of a field numbered across batches, with a filter verdict per number. */
@@ -99,6 +100,7 @@ function rowIds(h: HitBatch, f: HitField, dim: Dim): (i: number) => number {
 function add(a: HAcc, t: number, crawled: boolean, page: boolean, pageId: number) {
   a.requests++;
   if (t < a.first) a.first = t;
+  if (t > a.lastAny) a.lastAny = t;
   if (!crawled) return;
   if (t > a.last) a.last = t;
   if (!page) return;
@@ -123,6 +125,7 @@ export function hitsAggregate(
     pages: new Set(),
     last: -Infinity,
     first: Infinity,
+    lastAny: -Infinity,
   });
   const total = newAcc({});
   const dims = fields.map(() => new Dim());
@@ -182,6 +185,7 @@ export function hitsAggregate(
       pages: a.pages.size,
       last_crawl_at: a.last === -Infinity ? null : a.last,
       first_seen_at: a.first === Infinity ? null : a.first,
+      last_seen_at: a.lastAny === -Infinity ? null : a.lastAny,
     };
     return Object.fromEntries(opts.metrics.map((m) => [m, all[m]]));
   };

@@ -114,7 +114,14 @@ export type Metric =
    */
   | "dropped_events";
 
-export type HitMetric = "requests" | "pages" | "crawled_requests" | "last_crawl_at" | "first_seen_at";
+export type HitMetric =
+  | "requests"
+  | "pages"
+  | "crawled_requests"
+  | "last_crawl_at"
+  | "first_seen_at"
+  /** the latest request of the row, crawled or not (last_crawl_at counts only pages the crawler got) */
+  | "last_seen_at";
 
 /** A conversion goal: an event type and optional conditions on that event. */
 export interface Goal {

@@ -115,6 +115,15 @@ export const keys = {
 
   // read side
   robots: (org: string, tp: string, env: EnvName) => ["robots", org, tp, env] as const,
+  /** each robots.txt version a site served, by the time it was first seen (ms) */
+  robotsVersion: (org: string, tp: string, env: EnvName, since: number) =>
+    ["robots_version", org, tp, env, since] as const,
+  robotsVersions: (org: string, tp: string, env: EnvName) => ["robots_version", org, tp, env] as const,
+  /** a version's body in chunks of at most 60 000 bytes (a KV value holds 64 KiB) */
+  robotsVersionChunk: (org: string, tp: string, env: EnvName, since: number, i: number) =>
+    ["robots_body", org, tp, env, since, i] as const,
+  robotsVersionChunks: (org: string, tp: string, env: EnvName, since: number) =>
+    ["robots_body", org, tp, env, since] as const,
 
   // assistants (OAuth for MCP): secrets (codes, tokens, client secrets) only ever appear here as SHA-256 hashes
   /** A dynamically registered client (RFC 7591); metadata-document clients are fetched, never stored. */

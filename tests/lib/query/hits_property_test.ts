@@ -128,7 +128,14 @@ Deno.test("query property: crawler-hit answers equal the reference before and af
           filters: q.filters as Filter<HitField>[],
         };
         const opts: HitAggregateOptions = {
-          metrics: ["requests", "crawled_requests", "pages", "last_crawl_at", "first_seen_at"],
+          metrics: [
+            "requests",
+            "crawled_requests",
+            "pages",
+            "last_crawl_at",
+            "first_seen_at",
+            "last_seen_at",
+          ],
           breakdown: q.breakdown,
           bucket: q.bucket,
         };

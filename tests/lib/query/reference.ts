@@ -312,6 +312,7 @@ export function naiveHitsAggregate(
       pages: new Set(pages.map((h) => h.path)).size,
       last_crawl_at: crawled.length ? Math.max(...crawled.map((h) => h.timestamp)) : null,
       first_seen_at: g.length ? Math.min(...g.map((h) => h.timestamp)) : null,
+      last_seen_at: g.length ? Math.max(...g.map((h) => h.timestamp)) : null,
     };
     return Object.fromEntries(opts.metrics.map((m) => [m, all[m]]));
   };

@@ -1,0 +1,166 @@
+/**
+ * Crawl-to-referral per AI vendor and per page: how much a vendor's crawlers read the site (training,
+ * search and user-triggered fetchers counted apart) against the visitors its answer engines sent (web
+ * events of the AI Assistant channel, by source), over one period. A search engine's own crawler (Googlebot,
+ * bingbot) feeds its search results too, so its reads are shown beside the ratio, never in it.
+ */
+import type { Engine, HitScope, Scope } from "../query/api.ts";
+
+/** Answer engines (source names of lib/enrich/sources.ts, lower case) and the catalog vendor behind each. */
+export const ENGINE_VENDOR: Record<string, string> = {
+  chatgpt: "OpenAI",
+  claude: "Anthropic",
+  perplexity: "Perplexity",
+  gemini: "Google",
+  notebooklm: "Google",
+  copilot: "Microsoft",
+  deepseek: "DeepSeek",
+  mistral: "Mistral AI",
+  "meta ai": "Meta",
+  "you.com": "You.com",
+  qwen: "Alibaba",
+  kimi: "Moonshot",
+  "duckduckgo ai": "DuckDuckGo",
+  "kagi assistant": "Kagi",
+  grok: "xAI",
+  phind: "Phind",
+  poe: "Quora",
+  huggingchat: "Hugging Face",
+  andi: "Andi",
+  "z.ai": "Zhipu AI",
+};
+
+const KIND = { ai_training: "training", ai_search: "search", ai_assistant: "user_triggered" } as const;
+type ReadKind = (typeof KIND)[keyof typeof KIND];
+
+export interface VendorReferral {
+  vendor: string;
+  answer_engines: string[];
+  reads: Record<ReadKind, number>;
+  /** training + search + user-triggered page reads: the ratio's numerator */
+  ai_reads: number;
+  /** reads by the vendor's search-engine crawler, not in the ratio */
+  search_index_reads: number;
+  pages_read: number;
+  referred_visitors: number;
+  pages_referred_to: number;
+}
+
+export interface PageReferral {
+  page: string;
+  vendor: string;
+  ai_reads: number;
+  referred_visitors: number;
+}
+
+export interface ReferralFindings {
+  vendors: VendorReferral[];
+  /** (page, vendor) pairs with AI reads or referred visitors */
+  pages: PageReferral[];
+}
+
+export interface ReferralQuery {
+  engine: Engine;
+  hits: HitScope;
+  /** web events in the same period, human traffic */
+  events: Scope;
+}
+
+export const vendorOfEngine = (source: string): string => ENGINE_VENDOR[source.toLowerCase()] ?? source;
+
+export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFindings> {
+  const [reads, visits, entries] = await Promise.all([
+    q.engine.hitsAggregate({
+      ...q.hits,
+      filters: [
+        ...(q.hits.filters ?? []),
+        { field: "verification", op: "neq", value: "spoofed" },
+        { field: "crawled", op: "eq", value: "true" },
+      ],
+    }, { metrics: ["crawled_requests"], breakdown: ["vendor", "category", "page", "site_file"] }),
+    q.engine.aggregate({ ...q.events, filters: [{ field: "channel", op: "eq", value: "AI Assistant" }] }, {
+      metrics: ["visitors"],
+      breakdown: ["source"],
+    }),
+    q.engine.aggregate({
+      ...q.events,
+      filters: [
+        { field: "channel", op: "eq", value: "AI Assistant" },
+        { field: "event_type", op: "eq", value: "$pageview" },
+      ],
+    }, { metrics: ["visitors"], breakdown: ["source", "entry_page"] }),
+  ]);
+  const vendors = new Map<string, VendorReferral & { pageSet: Set<string>; referredSet: Set<string> }>();
+  const vendor = (name: string) => {
+    let v = vendors.get(name);
+    if (!v) {
+      vendors.set(
+        name,
+        v = {
+          vendor: name,
+          answer_engines: [],
+          reads: { training: 0, search: 0, user_triggered: 0 },
+          ai_reads: 0,
+          search_index_reads: 0,
+          pages_read: 0,
+          referred_visitors: 0,
+          pages_referred_to: 0,
+          pageSet: new Set(),
+          referredSet: new Set(),
+        },
+      );
+    }
+    return v;
+  };
+  const pages = new Map<string, PageReferral>();
+  const page = (p: string, v: string) => {
+    const k = `${v}\u0000${p}`;
+    let r = pages.get(k);
+    if (!r) pages.set(k, r = { page: p, vendor: v, ai_reads: 0, referred_visitors: 0 });
+    return r;
+  };
+  for (const row of reads.rows) {
+    if (row.key.site_file !== null || row.key.vendor === null) continue;
+    const n = row.metrics.crawled_requests ?? 0;
+    if (n === 0) continue;
+    const kind = KIND[row.key.category as keyof typeof KIND];
+    if (!kind && row.key.category !== "search_engine") continue;
+    const v = vendor(String(row.key.vendor));
+    if (!kind) {
+      v.search_index_reads += n;
+      continue;
+    }
+    v.reads[kind] += n;
+    v.ai_reads += n;
+    v.pageSet.add(String(row.key.page));
+    page(String(row.key.page), v.vendor).ai_reads += n;
+  }
+  for (const row of visits.rows) {
+    if (row.key.source === null) continue;
+    const source = String(row.key.source);
+    const v = vendor(vendorOfEngine(source));
+    if (!v.answer_engines.includes(source.toLowerCase())) v.answer_engines.push(source.toLowerCase());
+    v.referred_visitors += row.metrics.visitors ?? 0; // a visitor sent by two engines of a vendor counts twice
+  }
+  for (const row of entries.rows) {
+    if (row.key.source === null || row.key.entry_page === null) continue;
+    const v = vendor(vendorOfEngine(String(row.key.source)));
+    v.referredSet.add(String(row.key.entry_page));
+    page(String(row.key.entry_page), v.vendor).referred_visitors += row.metrics.visitors ?? 0;
+  }
+  return {
+    vendors: [...vendors.values()]
+      .filter((v) => v.ai_reads > 0 || v.referred_visitors > 0)
+      .map(({ pageSet, referredSet, ...v }) => ({
+        ...v,
+        answer_engines: v.answer_engines.sort(),
+        pages_read: pageSet.size,
+        pages_referred_to: referredSet.size,
+      }))
+      .sort((a, b) => b.ai_reads - a.ai_reads || b.referred_visitors - a.referred_visitors),
+    pages: [...pages.values()].sort((a, b) =>
+      b.ai_reads - a.ai_reads || b.referred_visitors - a.referred_visitors || a.page.localeCompare(b.page) ||
+      a.vendor.localeCompare(b.vendor)
+    ),
+  };
+}
