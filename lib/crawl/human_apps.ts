@@ -1,0 +1,199 @@
+/**
+ * Apps people use, in an agent: media players, TVs and consoles, mail, office and messaging apps, in-app
+ * browsers, native app HTTP stacks, app builds and feed readers. Used by human_clients.ts and classify.ts.
+ */
+
+/** Media players, TVs, consoles and streaming boxes: their own agents, their HTTP stacks, their platforms. */
+export const MEDIA_AND_TV = new RegExp(
+  [
+    "stagefright",
+    "ExoPlayer",
+    "AppleCoreMedia",
+    "CoreMedia",
+    "AVPlayer",
+    "MediaPlayer",
+    "NexPlayer",
+    "GStreamer",
+    "\\bVLC\\b",
+    "LibVLC",
+    "MPlayer",
+    "\\bmpv\\b",
+    "Kodi/",
+    "XBMC/",
+    "\\bPlex",
+    "Winamp",
+    "foobar2000",
+    "Windows-Media-Player",
+    "NSPlayer",
+    "WMFSDK",
+    "QuickTime",
+    "iTunes",
+    "AppleTV",
+    "Apple TV",
+    "\\bRoku",
+    "Sonos",
+    "PS[345]Application",
+    "PlayStation",
+    "\\bXbox",
+    "Nintendo",
+    "HbbTV",
+    "SmartTV",
+    "SMART-TV",
+    "\\bTizen",
+    "\\bWeb0?S\\b",
+    "NetCast",
+    "BRAVIA",
+    "\\bCrKey",
+    "Chromecast",
+    "\\bAFT[A-Z]",
+    "Android ?TV",
+    "GoogleTV",
+    "\\btvOS",
+    "watchOS",
+    "HomePod",
+    "AirPlay",
+    "RealMedia",
+    "\\bRMA/",
+    "Streamium",
+    "BrightSign",
+    "Totem/",
+    "Rhythmbox",
+    "Audacious",
+    "Clementine",
+    "Amarok",
+    "Songbird",
+    "Banshee",
+    "Aqualung",
+    "Zune",
+    "MediaMonkey",
+    "Miro/",
+    "Tunes/",
+    "\\bBASS/",
+    "BSPlayer",
+    "Spotify",
+    "Pandora",
+    "Deezer",
+    "TuneIn",
+    "SoundCloud",
+    "Shazam",
+    "Podcast",
+    "Overcast",
+    "\\bCastro",
+    "Downcast",
+    "Stitcher",
+    "Pocket ?Casts",
+    "BeyondPod",
+    "DoggCatcher",
+    "Podkicker",
+    "AntennaPod",
+    "Player ?FM",
+    "\\bRadio",
+    "\\bMusic",
+    "Player\\b",
+  ].join("|"),
+  "i",
+);
+
+/** Mail, office, messaging and in-app browsers: clients whose user is a person. */
+export const PERSONAL_APP = new RegExp(
+  [
+    "Microsoft Office",
+    "MSOffice",
+    "\\bms-office",
+    "Outlook",
+    "Thunderbird",
+    "Postbox",
+    "The Bat!",
+    "Airmail",
+    "\\bSpark/",
+    "Evolution/",
+    "KMail",
+    "Mailbird",
+    "Foxmail",
+    "Lotus-Notes",
+    "Claws Mail",
+    "Sylpheed",
+    "Mutt/",
+    "Alpine/",
+    "Eudora",
+    "Geary",
+    "Mailspring",
+    "BlueMail",
+    "eM ?Client",
+    "Superhuman",
+    "\\w*Mail/\\d",
+    "\\bMail \\d",
+    "Microsoft (?:Word|Excel|PowerPoint|OneNote|Teams|Visio|Access)",
+    "\\bTeams/",
+    "Skype",
+    "\\bLync",
+    "Evernote",
+    "Dropbox",
+    "OneDrive",
+    "\\bBox(?: Sync)?/",
+    "\\bFBAN/",
+    "\\bFBAV/",
+    "\\bFB_IAB",
+    "\\[FB",
+    "Instagram",
+    "Pinterest",
+    "Twitter",
+    "LinkedInApp",
+    "Snapchat",
+    "Viber",
+    "Telegram",
+    "MicroMessenger",
+    "WeChat",
+    "\\bLine/",
+    "KAKAO",
+    "NAVER",
+    "DaumApps",
+    "Orca-Android",
+    "Messenger",
+    "Zalo",
+    "Weibo",
+    "baiduboxapp",
+    "\\bGSA/",
+    "Klarna",
+    "musical_ly",
+    "TikTok",
+    "Bytedance",
+    "Electron/",
+  ].join("|"),
+  "i",
+);
+
+/**
+ * Native app HTTP stacks and platform tokens only people's devices send: Android's Dalvik, Apple's CFNetwork
+ * and Darwin, an app's okhttp or Alamofire behind its own name, or "iOS 17.1", "Android/13" in the agent.
+ */
+export const APP_STACK =
+  /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+)\b/i;
+
+/** "ESPN Radio 4.7.4 rv:1032 (iPhone; …)": an iOS app's name, version and build. */
+export const APP_BUILD = /^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u;
+
+/**
+ * An app's own agent with its device details ("WhatsApp/2.11 Android/4.3 Device/asus-Nexus_7"), as opposed to
+ * a crawler's fetcher form of the same name ("WhatsApp/2.23.20.0 A").
+ */
+export function appWithDeviceDetails(ua: string): boolean {
+  if (/^Mozilla\//i.test(ua)) return false;
+  return /\bDevice\/|\b(?:Android|iOS|iPhone ?OS|WP7|WP8|Windows Phone|S60Version)[/ ]?\d|\bDalvik\/|\bCFNetwork\//i
+    .test(ua);
+}
+
+/**
+ * A media, podcast or messaging app that names the personal device it runs on, whatever contact URL it also
+ * carries ("PodcastAddict/v5 (+https://podcastaddict.com/; Android podcast app)"); a feed service of the same
+ * vendor names no device ("PocketCasts/1.0 (Pocket Casts Feed Parser; +http://pocketcasts.com/)").
+ */
+export function appOnPersonalDevice(ua: string): boolean {
+  if (/^Mozilla\//i.test(ua)) return false;
+  return /\b(?:iOS|iPadOS|Android|iPhone|iPad|watchOS|tvOS)\b/i.test(ua) &&
+    (MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua) || /\bapp\b/i.test(ua));
+}
+
+// A feed reader a person runs (NetNewsWire, RssBar, a "Headline-Reader" plugin, Safari's AppleSyndication);
+// server-side feed fetchers say "fetcher", "bot" or give a contact URL, which the strong signs catch first.
+export const FEED_READER = /(?:rss|feed|headline|news)[- ]?(?:reader|bar)|syndication\//i;

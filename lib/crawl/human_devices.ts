@@ -1,0 +1,118 @@
+/**
+ * People's devices in an agent: feature phones and WAP browsers, handset makers' agents, and phone or tablet
+ * models and mobile OS names that only software on a person's device reports. Used by human_clients.ts.
+ */
+
+/** Feature phones and WAP browsers: Java ME profiles, WAP stacks, phone browsers and handset makers' agents. */
+export const FEATURE_PHONE = new RegExp(
+  [
+    "Profile/ ?MIDP",
+    "\\bMIDP-?\\d",
+    "Configuration/ ?CLDC",
+    "\\bCLDC-?\\d",
+    "\\bJ2ME\\b",
+    "\\bBREW\\b",
+    "UP\\.Browser",
+    "UP\\.Link",
+    "Obigo",
+    "NetFront",
+    "Teleca",
+    "Openwave",
+    "Opera Mini",
+    "Opera Mobi",
+    "\\bUCWEB",
+    "UC ?Browser",
+    "\\bJUC\\b",
+    "Series ?[46]0",
+    "SymbianOS",
+    "Symbian/",
+    "\\bS60\\b",
+    "Polaris",
+    "Jasmine/",
+    "Dolfin/",
+    "\\bMAUI\\b",
+    "\\bMMP/",
+    "\\bWAP ?\\d",
+    "/WAP",
+    "\\bDoCoMo/",
+    "\\bKDDI-",
+    "\\bSoftBank/",
+    "\\bVodafone/",
+    "portalmmm",
+    "\\bNucleus RTOS",
+    "\\bMTK\\d",
+    "\\bUNTRUSTED/",
+  ].join("|"),
+  "i",
+);
+
+/** Agents that begin with a handset maker and model ("NOKIA-6020", "SAMSUNG-SGH-T419", "LGU400", "MOT-V226"). */
+export const HANDSET = new RegExp(
+  "^(?:[\\w.]+ )?(?:" + [
+    "Nokia",
+    "SAMSUNG",
+    "SEC-",
+    "SGH",
+    "SCH",
+    "SPH",
+    "SonyEricsson",
+    "Sony",
+    "Ericsson",
+    "MOT",
+    "Motorola",
+    "LGE?",
+    "LGU",
+    "HTC",
+    "Alcatel",
+    "Huawei",
+    "ZTE",
+    "Pantech",
+    "Sagem",
+    "SIE-",
+    "Siemens",
+    "Sharp",
+    "Kyocera",
+    "Philips",
+    "Lenovo",
+    "Micromax",
+    "Karbonn",
+    "Amoi",
+    "Haier",
+    "Hisense",
+    "Coolpad",
+    "K-Touch",
+    "Gionee",
+    "Tecno",
+    "Infinix",
+    "BlackBerry",
+    "Audiovox",
+    "Sanyo",
+    "Panasonic",
+    "Casio",
+    "Hitachi",
+    "Toshiba",
+    "BenQ",
+    "Asus",
+    "Acer",
+    "Archos",
+    "Dell",
+    "Qtek",
+    "KWC",
+    "i-mobile",
+    "Vertu",
+    "Sendo",
+    "Telit",
+    "Vodafone",
+    "T-Mobile",
+  ].join("|") + ")(?:[-_ /.]?[A-Z0-9]|$)|" +
+    // short or common words, only with a model number right after
+    "^(?:TCL|Spice|Lava|Bird|Fly|itel|Palm|NEC|Orange|Sprint|Verizon|Cricket|Zonda)[-_ /.]?[A-Z]{0,3}\\d",
+  "i",
+);
+
+/**
+ * A phone or tablet model anywhere in the agent ("GT-I9505", "SM-N9005", "LG-P700", "iPhone12,1", "Nexus 7"),
+ * or a mobile OS named as such: only software on a person's device reports them outside a browser agent.
+ */
+export const DEVICE_MODEL =
+  /\b(?:GT-[A-Z]?\d{3,5}|SM-[A-Z]\d{3,4}|SGH-|SCH-|SHV-|SHW-|SPH-|LG-[A-Z]{1,2}\d{2,4}|Nexus \d|Pixel \d|Xperia|ONEPLUS|Redmi|Lumia|iPhone\d+,\d|iPad\d+,\d|iPod\d+,\d|Watch\d+,\d|AppleTV\d+,\d|XT\d{3,4}\b|RM-\d{3,4}|(?:HTC|Samsung|Sony|LGE|Motorola|Huawei|Xiaomi|OnePlus|Nokia|Lenovo|Asus|ZTE|Oppo|Vivo)[ _/-][A-Z]|Windows NT \d|Mac OS X\b|macOS\b)|\b(?:android|androidOS|iOS|iPadOS|iPhone|iPad|Windows ?Phone|WindowsPhone|Windows Mobile|Windows CE|WinCE|WP7|WP8|Symbian|BlackBerry|KaiOS|HarmonyOS|Tizen)\b/i;
