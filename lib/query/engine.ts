@@ -2,6 +2,7 @@
 import type { Deps } from "../deps.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
+import { CohortCache } from "./cohort/cache.ts";
 import { hitsAggregate } from "./hits.ts";
 import { type Derived, makeCtx } from "./scan/ctx.ts";
 import { funnel } from "./sequence/funnel.ts";
@@ -15,10 +16,13 @@ export function createEngine(deps: Deps): Engine {
   const source = new Source(deps);
   // the visitor order and session facts of recent batch sets: questions come in groups over one period
   const recent: Derived[] = [];
+  const cohorts = new CohortCache(source);
   const ctxOf = async (s: Scope) => {
     const { batches, rawRows } = await source.events(s.org, s.env, s.from, s.to);
+    // evaluated after the question's own load: every visitor of its batches has a number by then
+    const cohort = s.cohort ? await cohorts.membership(s, s.cohort) : undefined;
     const interner = source.interner(s.org, s.env);
-    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount);
+    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort);
     // the raw tail (last batch, new each question) is merged into what is kept for the parts
     c.tail = rawRows > 0;
     const parts = c.tail ? batches.slice(0, -1) : batches;
@@ -50,5 +54,9 @@ export function createEngine(deps: Deps): Engine {
     paths: async (s, o) => paths(await ctxOf(s), o),
     retention: async (s, o) => retention(await ctxOf(s), o),
     propertyKeys: async (s, eventType) => propertyKeys(await ctxOf(s), eventType),
+    cohortSize: async (s, cohort) => {
+      const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });
+      return aggregateMany(ctx, [{ metrics: ["visitors"] }])[0].totals.visitors ?? 0;
+    },
   };
 }

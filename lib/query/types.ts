@@ -82,9 +82,30 @@ export interface Scope {
   /** web events only; default ["human"]. Bots and AI agents never count as visitors. */
   traffic?: Traffic[];
   filters?: Filter[];
+  /**
+   * Only the visitors of this cohort (exact: evaluated over the stored events, see cohort/evaluate.ts); bots
+   * and AI agents are never in a cohort, so a cohort scope counts human traffic only.
+   */
+  cohort?: CohortExpr;
 }
 
-export interface HitScope extends Omit<Scope, "traffic" | "filters"> {
+/**
+ * A set of visitors, defined by what they did. Windows are absolute (`from` inclusive, `to` exclusive, epoch
+ * ms); conditions count the human events of the scope's touchpoint.
+ * - `did`: at least `min` (default 1) events matching all `filters` in the window (`filters: []`: any event);
+ *   entry_page / exit_page are not conditions of a cohort
+ * - `first`: the visitor's first event in the window (by receive time, device time, sequence number)
+ *   matches `filter` (first-touch source, channel, campaign …)
+ * - `all` / `any` / `not`: and, or, not (`not` of a visitor with no events at all holds)
+ */
+export type CohortExpr =
+  | { all: CohortExpr[] }
+  | { any: CohortExpr[] }
+  | { not: CohortExpr }
+  | { did: { filters: Filter[]; min?: number; from: number; to: number } }
+  | { first: { filter: Filter; from: number; to: number } };
+
+export interface HitScope extends Omit<Scope, "traffic" | "filters" | "cohort"> {
   filters?: Filter<HitField>[];
 }
 
@@ -336,4 +357,9 @@ export interface Engine {
     scope: Scope,
     eventType?: string,
   ): Promise<{ key: string; events: number; visitors: number }[]>;
+  /**
+   * How many visitors of the scope (human events in its period and touchpoint, its filters ignored) are in
+   * the cohort: the same exact set a question with `scope.cohort` counts.
+   */
+  cohortSize(scope: Scope, cohort: CohortExpr): Promise<number>;
 }

@@ -3,7 +3,7 @@
  * shapes of what questions over the same parts share (visitor order, session facts), kept in `Derived`.
  */
 import { remember } from "../../lru.ts";
-import type { EvBatch } from "../columns/batch.ts";
+import { type EvBatch, HUMAN } from "../columns/batch.ts";
 import { eventView, type View } from "../columns/views.ts";
 import type { Scope } from "../types.ts";
 
@@ -24,8 +24,16 @@ export interface Ctx {
    */
   memo?: Derived;
   tail?: boolean;
-  /** what the rows in scope depend on (time range, touchpoint, traffic): session facts are per scope key */
+  /** what the rows in scope depend on (time range, touchpoint, traffic, cohort): session facts are per scope key */
   scopeKey: string;
+}
+
+/** A cohort's members by visitor number; visitors numbered after the evaluation get `dflt` (cohort/evaluate.ts). */
+export interface Membership {
+  /** unique per evaluation: masks and session facts built with it are kept under this number */
+  id: number;
+  bits: Uint8Array;
+  dflt: 0 | 1;
 }
 
 /** What questions over one set of batches can share: the visitor order, session facts per scope. */
@@ -84,10 +92,28 @@ function scopeMask(
   return m;
 }
 
-export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: number): Ctx {
+/** Keeps only rows of the cohort's visitors (a cohort holds visitors: human rows only). */
+function cohortMask(e: EvBatch, m: Uint8Array, c: Membership): Uint8Array {
+  const out = new Uint8Array(e.n), vis = e.vis, bits = c.bits, n = bits.length;
+  for (let i = 0; i < e.n; i++) {
+    if (!m[i] || !(e.bits[i] & HUMAN)) continue;
+    const v = vis[i];
+    out[i] = v < n ? bits[v] : c.dflt;
+  }
+  return out;
+}
+
+export function makeCtx(
+  batches: EvBatch[],
+  scope: Scope,
+  nVis: number,
+  nSes: number,
+  cohort?: Membership,
+): Ctx {
   const traffic = new Set<string | null>(scope.traffic ?? ["human"]);
   const inScope: Uint8Array[] = [], etBits: Uint8Array[] = [], human: Uint8Array[] = [];
-  const scopeKey = `${scope.from}|${scope.to}|${scope.touchpoint ?? ""}|${[...traffic].join(",")}`;
+  const scopeKey = `${scope.from}|${scope.to}|${scope.touchpoint ?? ""}|${[...traffic].join(",")}` +
+    (cohort ? `|cohort${cohort.id}` : "");
   for (const e of batches) {
     const tp = eventView(e, "touchpoint"), tr = eventView(e, "traffic"), et = eventView(e, "event_type");
     human.push(codeMask(tr, (s) => s === "human"));
@@ -102,6 +128,7 @@ export function makeCtx(batches: EvBatch[], scope: Scope, nVis: number, nSes: nu
       const tpOk = codeMask(tp, (s) => !scope.touchpoint || s === scope.touchpoint);
       const trOk = codeMask(tr, (s) => traffic.has(s));
       m = scopeMask(e.t, scope.from, scope.to, tp.codes, tpOk, tr.codes, trOk);
+      if (cohort) m = cohortMask(e, m, cohort);
       remember(e.scopeMasks, scopeKey, m, 8);
     }
     inScope.push(m);

@@ -1,0 +1,187 @@
+/**
+ * Cohorts against the reference (cohort_reference.ts): random definitions (conditions on events, pages,
+ * counts, first touch, windows, and / or / not) over random events; every question asked under the cohort
+ * equals the reference question over the members' events, from the raw tail, from parts, and with late
+ * arrivals; the cohort's size equals the reference's.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { openEngine } from "../../../lib/query/api.ts";
+import type { AggregateOptions, CohortExpr, Filter, Scope } from "../../../lib/query/api.ts";
+import { compact } from "../../../lib/jobs/compact.ts";
+import type { StoredEvent } from "../../../lib/store/records.ts";
+import { testDeps } from "../../helpers/deps.ts";
+import { ev, store } from "./fixtures.ts";
+import { naiveAggregate, naiveFunnel, naivePaths, naiveRetention, naiveSessions } from "./reference.ts";
+import { cohortEvents, naiveCohort } from "./cohort_reference.ts";
+
+const DAY = 86_400_000;
+const NOW = Date.parse("2026-11-03T12:00:00Z");
+const BASE = NOW - 8 * DAY;
+
+const eventArb = fc.record({
+  slot: fc.integer({ min: 0, max: 7 * 24 * 60 }),
+  visitor: fc.constantFrom("v1", "v2", "v3", "v4", "v5", "v6", "v7"),
+  session: fc.constantFrom("s1", "s2"),
+  type: fc.constantFrom("$pageview", "$pageview", "$pageleave", "$autocapture", "sign_up", "purchase"),
+  page: fc.constantFrom("/", "/pricing", "/docs/a", "/docs/b"),
+  country: fc.constantFrom("DE", "GB", null),
+  device: fc.constantFrom("desktop", "mobile"),
+  source: fc.constantFrom("(direct)", "Google", "chatgpt.com"),
+  channel: fc.constantFrom("Direct", "Organic Search", "AI Assistant"),
+  campaign: fc.constantFrom(null, "spring", "autumn"),
+  traffic: fc.constantFrom("human", "human", "human", "human", "bot"),
+  tp: fc.constantFrom("tp1", "tp1", "tp2"),
+  plan: fc.constantFrom("pro", "team"),
+});
+type Raw = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
+
+function toEvents(raw: Raw[], shift = 0): StoredEvent[] {
+  return raw.map((r, i) => {
+    const t = BASE + r.slot * 60_000 + 2 * i + shift;
+    return ev({
+      received_at: t,
+      device_time: new Date(t).toISOString(),
+      anonymous_id: r.visitor,
+      session_id: `${r.visitor}-${r.session}`,
+      event_type: r.type,
+      path: r.page,
+      screen: r.page,
+      geo: { country: r.country, city: null, asn: null, as_org: null },
+      device_type: r.device as "desktop",
+      source: r.source,
+      channel: r.channel,
+      utm: r.campaign
+        ? { source: "news", medium: "email", campaign: r.campaign, term: null, content: null }
+        : null,
+      traffic: r.traffic as "human",
+      crawler: r.traffic === "human" ? null : "GPTBot",
+      touchpoint: r.tp,
+      properties: r.type === "purchase" ? { plan: r.plan } : {},
+    });
+  });
+}
+
+const windowArb = fc.record({ fromDay: fc.integer({ min: 0, max: 6 }), days: fc.integer({ min: 1, max: 8 }) })
+  .map(({ fromDay, days }) => ({ from: BASE + fromDay * DAY, to: BASE + (fromDay + days) * DAY }));
+
+const conditionArb: fc.Arbitrary<Filter[]> = fc.constantFrom<Filter[]>(
+  [],
+  [{ field: "event_type", op: "eq", value: "sign_up" }],
+  [{ field: "event_type", op: "eq", value: "purchase" }, { field: "prop:plan", op: "eq", value: "pro" }],
+  [{ field: "event_type", op: "eq", value: "$pageview" }, { field: "page", op: "prefix", value: "/docs/" }],
+  [{ field: "event_type", op: "eq", value: "$pageview" }, { field: "page", op: "eq", value: "/pricing" }],
+  [{ field: "country", op: "in", value: ["DE", "GB"] }],
+  [{ field: "country", op: "eq", value: "DE" }],
+  [{ field: "device_type", op: "eq", value: "mobile" }],
+);
+const firstArb: fc.Arbitrary<Filter> = fc.constantFrom<Filter>(
+  { field: "source", op: "eq", value: "Google" },
+  { field: "channel", op: "in", value: ["AI Assistant", "Direct"] },
+  { field: "utm_campaign", op: "eq", value: "spring" },
+  { field: "utm_campaign", op: "neq", value: "spring" },
+);
+const leafArb: fc.Arbitrary<CohortExpr> = fc.oneof(
+  fc.record({ filters: conditionArb, min: fc.integer({ min: 1, max: 4 }), w: windowArb })
+    .map(({ filters, min, w }) => ({ did: { filters, min, ...w } })),
+  fc.record({ filter: firstArb, w: windowArb }).map(({ filter, w }) => ({ first: { filter, ...w } })),
+);
+const exprArb: fc.Arbitrary<CohortExpr> = fc.letrec<{ expr: CohortExpr }>((tie) => ({
+  expr: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leafArb,
+    leafArb,
+    fc.array(tie("expr"), { minLength: 1, maxLength: 3 }).map((all) => ({ all })),
+    fc.array(tie("expr"), { minLength: 1, maxLength: 3 }).map((any) => ({ any })),
+    tie("expr").map((not) => ({ not })),
+  ),
+})).expr;
+
+const questionArb = fc.record({
+  touchpoint: fc.constantFrom(undefined, "tp1"),
+  fromDay: fc.integer({ min: 0, max: 5 }),
+  days: fc.integer({ min: 1, max: 8 }),
+  bots: fc.boolean(),
+});
+type Question = typeof questionArb extends fc.Arbitrary<infer T> ? T : never;
+
+const AGG: AggregateOptions[] = [
+  { metrics: ["visitors", "sessions", "pageviews", "bounce_rate", "session_duration_s", "engaged_visitors"] },
+  {
+    metrics: ["pageviews", "viewers", "engagement_time_s", "exit_rate", "entries", "exits"],
+    breakdown: ["page"],
+  },
+  { metrics: ["visitors", "conversion_rate"], breakdown: ["channel"], goal: { event_type: "purchase" } },
+  { metrics: ["visitors", "events"], bucket: "day", breakdown: ["country"] },
+];
+
+async function compare(
+  deps: Awaited<ReturnType<typeof testDeps>>,
+  all: StoredEvent[],
+  cohort: CohortExpr,
+  q: Question,
+) {
+  const engine = openEngine(deps);
+  const plain: Scope = {
+    org: "org1",
+    env: "production",
+    touchpoint: q.touchpoint,
+    from: BASE + q.fromDay * DAY,
+    to: BASE + (q.fromDay + q.days) * DAY,
+    timezone: "UTC",
+    traffic: q.bots ? ["human", "bot"] : undefined,
+  };
+  const scope: Scope = { ...plain, cohort };
+  const members = naiveCohort(all, q.touchpoint, cohort);
+  const mine = cohortEvents(all, members);
+  assert.deepEqual(await engine.aggregateMany(scope, AGG), AGG.map((o) => naiveAggregate(mine, plain, o)));
+  const funnel = {
+    steps: [{ event_type: "$pageview" }, { event_type: "sign_up" }, { event_type: "purchase" }],
+    window_ms: 2 * DAY,
+  };
+  assert.deepEqual(await engine.funnel(scope, funnel), naiveFunnel(mine, plain, funnel));
+  const paths = { anchor: { event_type: "$pageview" }, direction: "after" as const, depth: 2 };
+  assert.deepEqual(await engine.paths(scope, paths), naivePaths(mine, plain, paths));
+  assert.deepEqual(
+    await engine.retention(scope, { period: "day" }),
+    naiveRetention(mine, plain, { period: "day" }),
+  );
+  assert.deepEqual(await engine.sessions(scope, { limit: 4 }), naiveSessions(mine, plain, { limit: 4 }));
+  const active = new Set(
+    all.filter((e) =>
+      e.traffic === "human" && e.received_at >= plain.from && e.received_at < plain.to &&
+      (!q.touchpoint || e.touchpoint === q.touchpoint)
+    ).map((e) => e.anonymous_id),
+  );
+  assert.equal(await engine.cohortSize(plain, cohort), [...members].filter((m) => active.has(m)).length);
+}
+
+Deno.test("cohort property: questions under a random cohort equal the reference over its members' events", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(eventArb, { minLength: 1, maxLength: 60 }),
+      fc.array(eventArb, { maxLength: 12 }),
+      exprArb,
+      questionArb,
+      async (first, late, cohort, q) => {
+        const deps = await testDeps();
+        deps.clock.set(NOW);
+        try {
+          const a = toEvents(first);
+          await store(deps.kv, { events: a });
+          await compare(deps, a, cohort, q); // raw tail only
+          await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+          await compare(deps, a, cohort, q); // parts only
+          const b = toEvents(late, 1);
+          await store(deps.kv, { events: b });
+          await compare(deps, [...a, ...b], cohort, q); // parts + late raw rows (the cohort is evaluated anew)
+          await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+          await compare(deps, [...a, ...b], cohort, q);
+        } finally {
+          deps.kv.close();
+        }
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
