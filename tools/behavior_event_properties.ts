@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { nameableValues } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import type { AggregateOptions, EventField } from "../lib/query/api.ts";
@@ -31,6 +31,7 @@ export default defineTool({
     "property.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     event: z.string().min(1).max(120).describe("event name, e.g. purchase or $pageview"),
     property: z.string().min(1).max(200).optional().describe(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   answerSchema,
+  cohortInput,
   limitInput,
   offsetInput,
   periodInput,
@@ -41,6 +42,7 @@ export default defineTool({
     "Use it to find the exact event name before calling behavior_trends or behavior_event_properties.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     search: z.string().min(1).max(120).optional().describe("part of the event name, case-insensitive"),
     custom_only: z.boolean().optional().describe("leave out the SDK's automatic events"),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   answerSchema,
+  cohortInput,
   limitInput,
   offsetInput,
   pageInput,
@@ -47,6 +48,7 @@ export default defineTool({
     "rage clicks and exits use behavior_pages; for custom events use behavior_events.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     page: pageInput.optional(),
     sort_by: z.enum(SORTS).optional().describe("default clicks"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import type { EventField, FunnelStep } from "../lib/query/api.ts";
@@ -76,6 +76,7 @@ export default defineTool({
     "behavior_paths; see whether they come back with behavior_retention.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     steps: z.array(stepInput)
       .min(MIN_STEPS, { error: (iss) => `${stepCount}, not ${(iss.input as unknown[]).length}` })
@@ -90,10 +91,11 @@ export default defineTool({
   output,
   async run(ctx, input) {
     const conditioned = input.steps.filter((s) => s.property !== undefined).map(stepName);
-    const guarded = conditioned.length > 0;
+    // a property condition or a saved cohort: groups of 1 to 4 are guarded (rule 5)
+    const guarded = conditioned.length > 0 || ctx.cohort !== null;
     const r = resolve(ctx, {
       ...input,
-      filterLabel: guarded ? `steps with a property condition: ${conditioned.join("; ")}` : null,
+      filterLabel: conditioned.length ? `steps with a property condition: ${conditioned.join("; ")}` : null,
     });
     // the period's local calendar days: a 7-day window fits last_7_days, which ends now
     const days = Math.round((Date.parse(r.period.to_date) - Date.parse(r.period.from_date)) / DAY) + 1;
@@ -139,9 +141,9 @@ export default defineTool({
       return small(last.count) || small(steps[0].count) ? null : rate(last.conversion_from_start);
     };
     const notices: string[] = [];
-    if (guarded) {
+    if (conditioned.length) {
       notices.push('a step has a property condition: groups of 1 to 4 visitors read "fewer than 5"');
-    }
+    } else if (guarded) notices.push('under a saved cohort: groups of 1 to 4 visitors read "fewer than 5"');
     return {
       scope: r.answerScope,
       unit: "visitors" as const,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   answerSchema,
+  cohortInput,
   compare,
   compared,
   pageInput,
@@ -110,6 +111,7 @@ export default defineTool({
     "numbers, crawler requests included, to that page.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     page: pageInput.optional(),
   })

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   answerSchema,
+  cohortInput,
   limitInput,
   offsetInput,
   periodInput,
@@ -62,6 +63,7 @@ export default defineTool({
     "per answer; pages_total says how many there are).",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     sort_by: z.enum(SORTS).optional().describe("default pageviews"),
     order: z.enum(["desc", "asc"]).optional().describe("default desc"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { invalid } from "../lib/errors.ts";
 import { rate, resolve } from "./common.ts";
 import { eventNameInput, pagePatternInput, toStepDef } from "./steps.ts";
@@ -46,6 +46,7 @@ export default defineTool({
     "behavior_funnel; for page-level exit rates use behavior_pages.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     page: pagePatternInput.optional().describe("the anchor page: a path, or a section with a trailing *"),
     event: eventNameInput.optional().describe("the anchor event, e.g. sign_up"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import type { AggregateResult, EventField, Scope as EngineScope } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
@@ -113,6 +113,7 @@ export default defineTool({
     "visitors leave use behavior_pages; for rage clicks on elements use behavior_features.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     page: pageInput.optional(),
     by: z.enum(["page", "device"]).optional().describe("default page"),

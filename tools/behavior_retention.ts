@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import { bucketsBetween } from "../lib/query/api.ts";
@@ -45,6 +45,7 @@ export default defineTool({
     "behavior_trends for visitors over time and behavior_funnel for conversion within a visit or a few days.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     interval: z.enum(INTERVALS).optional().describe(
       `cohort size; default day up to ${DEFAULT_DAILY_UP_TO} days, week up to ${MAX_COHORTS} weeks, else month`,

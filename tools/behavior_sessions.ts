@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { Filter, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
 import { resolve } from "./common.ts";
@@ -58,6 +58,7 @@ export default defineTool({
     "shown counts toward the monthly allowance of individual items; prefer the other tools for insights.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional().describe("default last_7_days"),
     page: pageInput.optional(),
     source: z.string().min(1).max(200).optional(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
@@ -53,6 +53,7 @@ export default defineTool({
     "convert: conversions and conversion rate per row. Lists hold up to `limit` rows (default 10) with totals.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     conversion_event: z.string().min(1).max(120).optional(),
     limit: z.number().int().min(1).max(25).optional(),

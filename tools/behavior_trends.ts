@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   answerSchema,
+  cohortInput,
   compare,
   type Compared,
   pageInput,
@@ -65,6 +66,7 @@ export default defineTool({
     "count of a group of 1 to 4 visitors reads 'fewer than 5'). Hourly series cover at most 14 days.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.optional(),
     period: periodInput.optional(),
     event: z.string().min(1).max(120).optional().describe("event name, default $pageview"),
     metric: z.enum(METRICS).optional().describe("default visitors"),
@@ -94,6 +96,8 @@ export default defineTool({
       filters,
       filterLabel: propFiltered ? `${event}.${input.property} = ${input.property_value}` : null,
     });
+    // a filter on a property or a saved cohort: small groups are guarded (rule 5)
+    const guarded = propFiltered || ctx.cohort !== null;
     const interval = input.interval ??
       (r.period.name === "today" || r.period.name === "yesterday" ? "hour" : "day");
     // Local calendar days, not milliseconds: 14 days across the autumn change last 14 days and one hour.
@@ -124,9 +128,9 @@ export default defineTool({
     ]);
     /** A count of a group of `visitors`: 1 to 4 visitors under a property filter read "fewer than 5". */
     const show = (value: number, visitors: number): GuardedCount =>
-      propFiltered && visitors > 0 && visitors < SMALL_GROUP ? FEWER_THAN_5 : value;
+      guarded && visitors > 0 && visitors < SMALL_GROUP ? FEWER_THAN_5 : value;
     const guardedTotal = (c: Compared, visNow: number | null, visBefore: number | null) => {
-      const small = (v: number | null) => propFiltered && v !== null && v > 0 && v < SMALL_GROUP;
+      const small = (v: number | null) => guarded && v !== null && v > 0 && v < SMALL_GROUP;
       return {
         value: c.value === null ? null : show(c.value, visNow ?? 0),
         previous: c.previous === null ? null : show(c.previous, visBefore ?? 0),
@@ -221,6 +225,8 @@ export default defineTool({
       splits_withheld: withheld,
       notices: propFiltered
         ? ['filtered on an event property: counts of groups of 1 to 4 visitors read "fewer than 5"']
+        : guarded
+        ? ['under a saved cohort: counts of groups of 1 to 4 visitors read "fewer than 5"']
         : [],
     };
   },

@@ -4,6 +4,9 @@ import type { ResolvedPeriod, Window } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
 import type { Touchpoint } from "../lib/store/records.ts";
 import type { ToolContext } from "./tool.ts";
+import { invalid } from "../lib/errors.ts";
+import { describeDefinition, toCohortExpr } from "../lib/saved/definition.ts";
+import { addDays, localDateOf, startOfLocalDay } from "../lib/time/dates.ts";
 
 export interface Resolved {
   engine: Engine;
@@ -28,8 +31,21 @@ export interface ResolveOptions {
 }
 
 export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
-  const touchpoint = ctx.touchpoint(o.touchpoint);
+  const cohort = ctx.cohort;
+  // a question under a cohort is about the cohort's website or app unless it names one
+  const touchpoint = ctx.touchpoint(o.touchpoint ?? cohort?.touchpoint);
+  if (cohort && cohort.touchpoint !== touchpoint.id) {
+    const own = ctx.touchpoints.find((t) => t.id === cohort.touchpoint);
+    throw invalid(
+      `cohort "${cohort.name}" is defined on ${own ? `"${own.name}"` : "another website or app"}; ` +
+        `ask about that one, or leave touchpoint out`,
+    );
+  }
   const period = ctx.period(o.period, o.defaultPeriod);
+  const historyFrom = startOfLocalDay(
+    addDays(localDateOf(ctx.now, ctx.org.timezone), -(ctx.limits.history_days - 1)),
+    ctx.org.timezone,
+  );
   const filters: Filter[] = [...(o.filters ?? [])];
   if (o.page) filters.push({ field: "page", op: "eq", value: o.page });
   const at = (w: Window): EngineScope => ({
@@ -41,6 +57,17 @@ export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
     timezone: ctx.org.timezone,
     traffic: ["human"],
     filters,
+    ...(cohort
+      ? {
+        cohort: toCohortExpr(cohort.definition, {
+          from: w.from,
+          to: w.to,
+          now: ctx.now,
+          timezone: ctx.org.timezone,
+          historyFrom,
+        }),
+      }
+      : {}),
   });
   return {
     engine: openEngine(ctx.app),
@@ -52,7 +79,11 @@ export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
       period,
       touchpoint,
       traffic: o.traffic ?? "visitors (bots and AI agents left out)",
-      filter: o.filterLabel ?? null,
+      filter: [
+        cohort ? `saved cohort "${cohort.name}": ${describeDefinition(cohort.definition)}` : null,
+        o.filterLabel,
+      ]
+        .filter(Boolean).join("; ") || null,
       page: o.page ?? null,
     }),
   };

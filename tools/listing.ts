@@ -1,6 +1,7 @@
 /** A tool as listed to callers (GET /v1/read, MCP tools/list, openapi.json): its JSON Schemas. */
 import { z } from "zod";
 import type { Tool } from "./tool.ts";
+import { guardedOutputSchema } from "../lib/answers/small_groups.ts";
 
 export interface ToolListing {
   name: string;
@@ -17,11 +18,15 @@ const schemaOf = (s: z.ZodType, io: "input" | "output") =>
 export function listing(tool: Tool): ToolListing {
   let l = listings.get(tool);
   if (!l) {
+    const input = schemaOf(tool.input, "input");
+    const output = schemaOf(tool.output, "output");
+    // under a saved cohort, small groups read "fewer than 5" (lib/answers/small_groups.ts)
+    const underCohort = !!(input.properties as Record<string, unknown> | undefined)?.cohort;
     l = {
       name: tool.name,
       description: tool.description,
-      input_schema: schemaOf(tool.input, "input"),
-      output_schema: schemaOf(tool.output, "output"),
+      input_schema: input,
+      output_schema: underCohort ? guardedOutputSchema(output) : output,
     };
     listings.set(tool, l);
   }

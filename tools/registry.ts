@@ -15,6 +15,7 @@ import behaviorPaths from "./behavior_paths.ts";
 import behaviorSources from "./behavior_sources.ts";
 import behaviorRetention from "./behavior_retention.ts";
 import behaviorSessions from "./behavior_sessions.ts";
+import behaviorSaved from "./behavior_saved.ts";
 import behaviorFeatures from "./behavior_features.ts";
 import behaviorPerformance from "./behavior_performance.ts";
 import behaviorCrawlCoverage from "./behavior_crawl_coverage.ts";
@@ -35,6 +36,7 @@ export const TOOLS: readonly Tool[] = [
   behaviorSources,
   behaviorRetention,
   behaviorSessions,
+  behaviorSaved,
   behaviorFeatures,
   behaviorPerformance,
   behaviorCrawlCoverage,

@@ -6,6 +6,7 @@ import type { PlanLimits } from "../lib/tenancy/plans.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
 import type { MonthUsage } from "../lib/usage/allowance.ts";
+import type { SavedCohort } from "../lib/saved/records.ts";
 
 /** Which face a call came through: the HTTP read API or MCP. */
 export type Face = "api" | "mcp";
@@ -41,6 +42,11 @@ export interface ToolContext {
   usage: Readonly<MonthUsage>;
   /** Takes up to n individual items from this month's allowance; returns how many may be shown. */
   takeItems(n: number): Promise<number>;
+  /**
+   * The saved cohort the question names (input `cohort`), looked up before the tool runs; `resolve`
+   * (common.ts) restricts every engine scope to it, and the pipeline applies rule 5 to the whole answer.
+   */
+  cohort: SavedCohort | null;
 }
 
 export interface Answer {

@@ -11,6 +11,10 @@ export const touchpointInput = z.string().min(1).max(200).describe(
 export const pageInput = z.string().regex(/^\//, "a page is a path starting with /").max(1024).describe(
   "Page path, e.g. /pricing (no query string).",
 );
+export const cohortInput = z.string().min(1).max(200).describe(
+  "A saved cohort's name or id (behavior_saved lists them): counts only its visitors, exactly; groups of 1 to " +
+    '4 visitors then read "fewer than 5".',
+);
 export const limitInput = z.number().int().min(1).max(25).describe("Items per page, 1 to 25 (default 25).");
 export const offsetInput = z.number().int().min(0).max(1_000_000).describe("Items to skip, for paging.");
 

@@ -113,6 +113,12 @@ export const keys = {
   verifiedDomain: (org: string, domain: string) => ["vdomain", org, domain] as const,
   verifiedDomains: (org: string) => ["vdomain", org] as const,
 
+  // saved cohorts, insights and dashboards (lib/saved)
+  saved: (org: string, kind: string, id: string) => ["saved", org, kind, id] as const,
+  savedOfKind: (org: string, kind: string) => ["saved", org, kind] as const,
+  /** name (lower case) → `{kind, id}`: written in the same commit as the item, so a name is taken once */
+  savedName: (org: string, name: string) => ["saved_name", org, name] as const,
+
   // read side
   robots: (org: string, tp: string, env: EnvName) => ["robots", org, tp, env] as const,
   /** each robots.txt version a site served, by the time it was first seen (ms) */

@@ -44,6 +44,8 @@ export const QUESTIONS: Record<string, Record<string, unknown>[]> = {
     return_event: "sign_up",
   }],
   behavior_sessions: [{ limit: 25 }, { page: "/pricing", period: "last_30_days" }],
+  // nothing saved on this site: the list says so (tests/tools/saved_test.ts asks it with saved items)
+  behavior_saved: [{}, { action: "list", kind: "cohort" }],
   behavior_features: [{}, { sort_by: "rage_clicks", page: "/pricing" }],
   behavior_performance: [{}, { by: "device", period: "last_7_days" }],
   behavior_crawl_coverage: [{}, { period: "last_7_days", stale_after_days: 3 }],

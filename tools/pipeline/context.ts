@@ -96,5 +96,6 @@ export async function buildToolContext(
     }),
     usage: meter.before,
     takeItems: (n) => Promise.resolve(meter.takeItems(n)),
+    cohort: null,
   };
 }

@@ -14,6 +14,8 @@ import type { Caller } from "./access.ts";
 import { meterUsage } from "./meter.ts";
 import { buildToolContext } from "./context.ts";
 import { pipelineNotices } from "./notices.ts";
+import { namedCohort, SMALL_GROUP_NOTICE } from "./cohort.ts";
+import { guardSmallGroups } from "../../lib/answers/small_groups.ts";
 
 /** A call names no tool this caller can run: 404 over HTTP, a protocol error over MCP. */
 export class ToolNotFound extends HttpError {
@@ -66,7 +68,9 @@ export async function runTool(
   const meter = await meterUsage(app, call.caller, access, call.face, !call.rateTaken);
   const input = validateInput(tool, toolInput);
   const ctx = await buildToolContext(app, access, call.face, meter);
+  ctx.cohort = await namedCohort(app, ctx.org.id, input);
   const answer = await tool.run(ctx, input);
+  if (ctx.cohort && guardSmallGroups(answer)) answer.notices.push(SMALL_GROUP_NOTICE);
   const final = finalizeAnswer(answer, await pipelineNotices(app, ctx, meter, answer));
   await meter.record();
   return { tool, answer: final };

@@ -1,0 +1,265 @@
+import { z } from "zod";
+import {
+  answerSchema,
+  limitInput,
+  offsetInput,
+  periodInput,
+  touchpointInput,
+} from "../lib/answers/schema.ts";
+import { FEWER_THAN_5, guardedVisitors } from "../lib/answers/privacy.ts";
+import { HttpError, invalid } from "../lib/errors.ts";
+import { getMembership } from "../lib/people/members.ts";
+import { describeDefinition } from "../lib/saved/definition.ts";
+import type {
+  SavedCohort,
+  SavedDashboard,
+  SavedInsight,
+  SavedItem,
+  SavedKind,
+} from "../lib/saved/records.ts";
+import { findSaved, getSaved, listSaved } from "../lib/saved/store.ts";
+import { resolve } from "./common.ts";
+import { namedCohort } from "./pipeline/cohort.ts";
+import { chartSeries, headlineFigures, runInsight } from "./saved_insights.ts";
+import { type Answer, defineTool, type ToolContext } from "./tool.ts";
+
+const KINDS = ["cohort", "insight", "dashboard"] as const;
+const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
+const figure = z.object({
+  name: z.string(),
+  value: count.nullable(),
+  previous: count.nullable().optional(),
+  change: z.number().nullable().optional(),
+});
+
+const output = answerSchema({
+  action: z.enum(["list", "insight", "dashboard", "cohort"]),
+  items: z.array(z.object({
+    kind: z.enum(KINDS),
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    defines: z.string().describe(
+      "what it defines, in words: a cohort's conditions, an insight's tool, a dashboard's insights",
+    ),
+    touchpoint: z.string().nullable(),
+    author_role: z.string().describe(
+      "the author's role in the organization (owner, admin, member, former member)",
+    ),
+    updated_at: z.string(),
+  })).describe("with action list"),
+  items_total: z.number(),
+  offset: z.number(),
+  insight: z.object({
+    id: z.string(),
+    name: z.string(),
+    tool: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    answer: z.record(z.string(), z.unknown()).describe(
+      "the tool's answer, as the tool gives it (scope first)",
+    ),
+  }).nullable(),
+  dashboard: z.object({
+    id: z.string(),
+    name: z.string(),
+    insights: z.array(z.object({
+      name: z.string(),
+      tool: z.string().nullable(),
+      figures: z.array(figure),
+      chart: z.object({
+        field: z.string(),
+        measure: z.string(),
+        points: z.array(z.object({ label: z.string(), value: z.number() })),
+      }).nullable(),
+      scope_filter: z.string().nullable(),
+      error: z.string().nullable().describe(
+        "why this insight could not be answered (it no longer validates)",
+      ),
+    })),
+  }).nullable(),
+  cohort: z.object({
+    id: z.string(),
+    name: z.string(),
+    defines: z.string(),
+    definition: z.unknown(),
+    visitors: count.describe('visitors of the period in the cohort, exactly; 1 to 4 read "fewer than 5"'),
+  }).nullable(),
+});
+
+const input = z.object({
+  action: z.enum(["list", "insight", "dashboard", "cohort"]).optional().describe(
+    "list (default): saved cohorts, insights and dashboards; insight: run one; dashboard: each insight's " +
+      "headline figures; cohort: a cohort's definition and size",
+  ),
+  kind: z.enum(KINDS).optional().describe("with list: only this kind"),
+  name: z.string().min(1).max(200).optional().describe(
+    "the saved item's name or id (insight, dashboard, cohort)",
+  ),
+  period: periodInput.optional().describe(
+    "run over this period instead of the insight's own; a cohort's size is given for it (default last_30_days)",
+  ),
+  touchpoint: touchpointInput.optional().describe("with list: only items of this website or app"),
+  limit: limitInput.optional(),
+  offset: offsetInput.optional(),
+}).strict();
+
+type Out = z.infer<typeof output> & Answer;
+
+const roleOf = async (ctx: ToolContext, user: string) =>
+  (await getMembership(ctx.app.deps.kv, ctx.org.id, user))?.role ?? "former member";
+
+function defines(item: SavedItem, names: Map<string, string>): string {
+  if (item.kind === "cohort") return describeDefinition(item.definition);
+  if (item.kind === "insight") return `${item.tool} ${JSON.stringify(item.input)}`;
+  return item.insights.map((id) => names.get(id) ?? "(removed insight)").join(", ");
+}
+
+async function wanted<K extends SavedKind>(ctx: ToolContext, kind: K, name: string | undefined) {
+  if (!name) throw invalid(`name: give the saved ${kind}'s name or id`);
+  const item = await findSaved(ctx.app.deps.kv, ctx.org.id, name, kind);
+  if (!item) {
+    const names = (await listSaved(ctx.app.deps.kv, ctx.org.id, kind)).slice(0, 25).map((x) => `"${x.name}"`);
+    throw invalid(`name: no saved ${kind} "${name}"${names.length ? `; saved: ${names.join(", ")}` : ""}`);
+  }
+  return item as Extract<SavedItem, { kind: K }>;
+}
+
+const empty = { items: [], items_total: 0, offset: 0, insight: null, dashboard: null, cohort: null };
+
+export default defineTool({
+  name: "behavior_saved",
+  description:
+    "Saved cohorts, insights and dashboards of the organization (people create them in the app). " +
+    "action list: their names, what each defines, the author's role and when it changed (25 per page); " +
+    "action insight: run a saved insight by name (its tool's answer today, or over `period`); action " +
+    "dashboard: each insight's headline figures; action cohort: a cohort's definition and its exact size. " +
+    "To count only a cohort's visitors in any behavior tool, pass its name as that tool's `cohort` input.",
+  input,
+  output,
+  async run(ctx, inp): Promise<Out> {
+    const action = inp.action ?? "list";
+    const kv = ctx.app.deps.kv;
+    if (action === "insight") {
+      const insight = await wanted(ctx, "insight", inp.name) as SavedInsight;
+      const answer = await runInsight(ctx, insight, inp.period);
+      const { scope, notices, ...rest } = answer as Answer;
+      return {
+        scope,
+        action,
+        ...empty,
+        insight: {
+          id: insight.id,
+          name: insight.name,
+          tool: insight.tool,
+          input: insight.input,
+          answer: rest,
+        },
+        notices,
+      };
+    }
+    if (action === "dashboard") {
+      const d = await wanted(ctx, "dashboard", inp.name) as SavedDashboard;
+      const tp = ctx.touchpoints.find((t) => t.id === d.touchpoint) ?? null;
+      const period = ctx.period(inp.period);
+      const insights: NonNullable<Out["dashboard"]>["insights"] = [];
+      for (const id of d.insights.slice(0, 25)) {
+        const insight = await getSaved(kv, ctx.org.id, "insight", id);
+        if (!insight) {
+          insights.push({
+            name: "(removed insight)",
+            tool: null,
+            figures: [],
+            chart: null,
+            scope_filter: null,
+            error: "this insight was deleted",
+          });
+          continue;
+        }
+        try {
+          const a = await runInsight(ctx, insight, inp.period);
+          insights.push({
+            name: insight.name,
+            tool: insight.tool,
+            figures: headlineFigures(a),
+            chart: chartSeries(a),
+            scope_filter: (a.scope as { filter: string | null }).filter,
+            error: null,
+          });
+        } catch (err) {
+          if (!(err instanceof HttpError) || err.status >= 500) throw err;
+          insights.push({
+            name: insight.name,
+            tool: insight.tool,
+            figures: [],
+            chart: null,
+            scope_filter: null,
+            error: err.message,
+          });
+        }
+      }
+      return {
+        scope: ctx.scope({ period, touchpoint: tp, traffic: "visitors (bots and AI agents left out)" }),
+        action,
+        ...empty,
+        dashboard: { id: d.id, name: d.name, insights },
+        notices: [],
+      };
+    }
+    if (action === "cohort") {
+      const c = await wanted(ctx, "cohort", inp.name) as SavedCohort;
+      const checked = await namedCohort(ctx.app, ctx.org.id, { cohort: c.id });
+      const r = resolve({ ...ctx, cohort: checked }, { period: inp.period, defaultPeriod: "last_30_days" });
+      const size = await r.engine.cohortSize(r.scope, r.scope.cohort!);
+      return {
+        scope: r.answerScope,
+        action,
+        ...empty,
+        cohort: {
+          id: c.id,
+          name: c.name,
+          defines: describeDefinition(c.definition),
+          definition: c.definition,
+          visitors: guardedVisitors(size, true),
+        },
+        notices: [],
+      };
+    }
+    // list
+    const tp = inp.touchpoint ? ctx.touchpoint(inp.touchpoint) : null;
+    const kinds = inp.kind ? [inp.kind] : KINDS;
+    const all: SavedItem[] = [];
+    for (const k of kinds) all.push(...await listSaved(kv, ctx.org.id, k));
+    const insightNames = new Map(
+      (inp.kind && inp.kind !== "dashboard" ? [] : await listSaved(kv, ctx.org.id, "insight")).map((
+        i,
+      ) => [i.id, i.name]),
+    );
+    const chosen = all.filter((x) => !tp || x.touchpoint === tp.id);
+    const offset = inp.offset ?? 0;
+    const page = chosen.slice(offset, offset + (inp.limit ?? 25));
+    const items = [];
+    for (const x of page) {
+      items.push({
+        kind: x.kind,
+        id: x.id,
+        name: x.name,
+        description: x.description,
+        defines: defines(x, insightNames),
+        touchpoint: ctx.touchpoints.find((t) => t.id === x.touchpoint)?.name ?? null,
+        author_role: await roleOf(ctx, x.author),
+        updated_at: x.updated_at,
+      });
+    }
+    return {
+      scope: { ...ctx.scope({ period: null, touchpoint: tp, traffic: "saved items" }) },
+      action,
+      ...empty,
+      items,
+      items_total: chosen.length,
+      offset,
+      notices: chosen.length
+        ? []
+        : ["nothing saved yet: people create cohorts, insights and dashboards in the app"],
+    };
+  },
+});
