@@ -3,6 +3,8 @@
  * texts ("great app!") are often guessed wrong, so a text mostly made of common English words is English.
  */
 import { detect } from "tinyld";
+import { buildLexicon } from "./lexicon.ts";
+import { APP_NEGATIVE, APP_POSITIVE } from "./lexicon_app.ts";
 import { STOPWORDS, words } from "./tokens.ts";
 
 /** Languages the sentiment, intent and theme models cover. */
@@ -12,6 +14,9 @@ const COMMON_EN = new Set([
   ...STOPWORDS,
   ..."app great good love nice best awesome game easy works work useful bad worst please fix update thanks"
     .split(" "),
+  // English opinion words ("excellent phone", "worst customer service") are English too.
+  ...buildLexicon((w) => w).keys(),
+  ...buildLexicon((w) => w, APP_POSITIVE, APP_NEGATIVE).keys(),
 ]);
 
 export function detectLanguage(text: string, given: string | null): string | null {

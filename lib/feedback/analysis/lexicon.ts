@@ -15,7 +15,7 @@ const POSITIVE: Record<number, string> = {
     "addictive addicting entertaining neat stable quick powerful essential worth wow yay " +
     "accurate friendly elegant polished responsive super sweet",
   1: "decent improve improved improvement like liked pretty fair better interesting relaxing calm clear " +
-    "lightweight free job exactly especially overall simply functional variety properly challenging five " +
+    "lightweight job exactly especially overall simply functional variety properly challenging five " +
     "wish suggestion feel little small",
 };
 
@@ -50,11 +50,9 @@ export const PHRASES: Record<string, number> = {
   "waste of money": -4,
   "no longer": -2,
   "used to": -1.5,
-  "not even": -1.5,
   "please fix": -2,
   "fix it": -1.5,
   "fix this": -1.5,
-  "can not": -1.5,
   "not open": -2.5,
   "not load": -2.5,
   "not let": -2,
@@ -85,8 +83,6 @@ export const PHRASES: Record<string, number> = {
   "switch to": -1.5,
   "not support": -2,
   "not supported": -2,
-  "does not": -1,
-  "will not": -1.5,
   "unable to": -2,
   "has stopped": -2.5,
   "keep stop": -2.5,
@@ -168,7 +164,11 @@ export const INTENSIFIERS: Record<string, number> = {
 };
 
 /** Builds word → valence, normalized by `norm` so the lexicon meets the review's normalized words. */
-export function buildLexicon(norm: (w: string) => string): Map<string, number> {
+export function buildLexicon(
+  norm: (w: string) => string,
+  positive: Record<number, string> = POSITIVE,
+  negative: Record<number, string> = NEGATIVE,
+): Map<string, number> {
   const out = new Map<string, number>();
   const add = (table: Record<number, string>, sign: number) => {
     for (const [v, list] of Object.entries(table)) {
@@ -178,7 +178,7 @@ export function buildLexicon(norm: (w: string) => string): Map<string, number> {
       }
     }
   };
-  add(POSITIVE, 1);
-  add(NEGATIVE, -1);
+  add(positive, 1);
+  add(negative, -1);
   return out;
 }

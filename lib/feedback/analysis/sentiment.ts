@@ -1,25 +1,43 @@
 /**
- * Sentiment of a review's text, VADER-style: lexicon valences, multi-word cues, negation (a negator in the
- * three words before flips and damps a word), intensifiers, and "but" clauses (what follows "but" counts
- * more than what precedes it). Then combined with the star rating: the text decides unless it disagrees
- * with the stars, where the two are averaged and the stars usually win.
+ * Sentiment of a review's text, VADER-style: lexicon valences (general opinion words plus the app-review
+ * vocabulary of lexicon_app.ts), multi-word cues, emoji, then these rules:
+ * - negation: a negator flips and damps an opinion word in the next four words of its clause (a comma or
+ *   the end of a sentence closes the scope); "not"/"never"/"nothing" that negate no opinion word describe a
+ *   feature that fails ("won't load", "does nothing") and count against;
+ * - contrast: what follows the last "but"/"however"/... counts more than what precedes it ("nothing but"
+ *   is no contrast; a trailing "though" is not either);
+ * - intensifiers ("very", "so", "keeps") and exclamation marks strengthen; "Not." after a sentence flips it;
+ * - numerals of ratings are read as words ("5 stars", "10/10").
+ * Then combined with the star rating: the text decides unless it disagrees with the stars, where the two are
+ * averaged and the stars usually win.
  */
 import type { SentimentLabel } from "../types.ts";
 import { buildLexicon, INTENSIFIERS, NEGATORS, PHRASES } from "./lexicon.ts";
-import { lemma, words } from "./tokens.ts";
+import { APP_NEGATIVE, APP_PHRASES, APP_POSITIVE, EMOJI } from "./lexicon_app.ts";
+import { lemma, normalizeText, words } from "./tokens.ts";
 
 const LEXICON = buildLexicon(lemma);
-const PHRASE_LIST: { parts: string[]; v: number }[] = Object.entries(PHRASES)
-  .map(([p, v]) => ({ parts: p.split(" ").map((w) => lemma(w)), v }))
-  .sort((a, b) => b.parts.length - a.parts.length);
-const PHRASES_BY_FIRST = new Map<string, { parts: string[]; v: number }[]>();
-for (const p of PHRASE_LIST) {
-  const list = PHRASES_BY_FIRST.get(p.parts[0]) ?? [];
-  list.push(p);
-  PHRASES_BY_FIRST.set(p.parts[0], list);
+for (const [w, v] of buildLexicon(lemma, APP_POSITIVE, APP_NEGATIVE)) LEXICON.set(w, v);
+interface Phrase {
+  parts: string[];
+  v: number;
 }
-const CONTRAST = new Set(["but", "however", "although", "though", "except", "unfortunately"]);
+const PHRASES_BY_FIRST = new Map<string, Phrase[]>();
+for (const [p, v] of Object.entries({ ...PHRASES, ...APP_PHRASES })) {
+  const parts = words(p).map(lemma);
+  const list = PHRASES_BY_FIRST.get(parts[0]) ?? [];
+  list.push({ parts, v });
+  PHRASES_BY_FIRST.set(parts[0], list.sort((a, b) => b.parts.length - a.parts.length));
+}
+const CONTRAST = new Set(["but", "however", "although", "though", "except", "unfortunately", "sadly"]);
+/** Negators whose scope holds no opinion word still say something failed ("it won't open"). */
+const FAILING = new Set(["not", "never", "nothing"]);
+const FAILING_VALUE = -1.2;
+const NOT_A_FAILURE_NEXT = new Set(["only", "just", "to", "sure", "that", "mention", "bad", "a", "the"]);
 const NEGATION_DAMP = -0.74;
+/** Words after a negator that it reaches ("never had any big problems"). */
+const SCOPE = 4;
+const EMOJI_RE = new RegExp(Object.keys(EMOJI).sort((a, b) => b.length - a.length).join("|"), "gu");
 /** A text score of at least this size is positive or negative; smaller is neutral. */
 export const TEXT_THRESHOLD = 0.05;
 
@@ -30,43 +48,73 @@ export interface TextSentiment {
   hits: number;
 }
 
+/** Rating numerals as words, elongations folded ("soooo gooood" → "so good"). */
+function prepare(text: string): string {
+  return normalizeText(text)
+    .replace(/\b(10|ten)\s?\/\s?10\b/g, " ten out of ten ")
+    .replace(
+      /\b([0-5])\s?(?:\/\s?5\s)?\s?stars?\b/g,
+      (_, n) => ` ${"zero one two three four five".split(" ")[+n]} stars `,
+    )
+    .replace(/([a-z])\1{2,}/g, "$1$1");
+}
+
 /** Sentiment of the title and text, from the words alone. */
 export function textSentiment(title: string | null, text: string): TextSentiment {
-  const toks = words(title ? `${title} . ${text}` : text);
-  const lem = toks.map(lemma);
+  const raw = title ? `${title}. ${text}` : text;
   const vals: number[] = [];
-  const at: number[] = [];
   let contrastAt = -1;
-  for (let i = 0; i < lem.length; i++) {
-    if (CONTRAST.has(toks[i])) contrastAt = vals.length;
-    const phrases = PHRASES_BY_FIRST.get(lem[i]);
-    let matched = false;
-    if (phrases) {
-      for (const p of phrases) {
-        if (p.parts.every((w, k) => lem[i + k] === w)) {
-          if (p.v !== 0) {
-            vals.push(p.v * boost(toks, i));
-            at.push(i);
-          }
-          i += p.parts.length - 1;
-          matched = true;
-          break;
-        }
-      }
+  const clauses = prepare(raw).split(/[.!?;,\n]+|\s[-–—]+\s/);
+  for (const clause of clauses) {
+    const toks = words(clause).map(fold);
+    if (toks.length === 1 && toks[0] === "not" && vals.length) {
+      for (let k = 0; k < vals.length; k++) vals[k] = -vals[k]; // "Super motivating. Not."
+      continue;
     }
-    if (matched) continue;
-    const v = LEXICON.get(lem[i]);
-    if (v === undefined) continue;
-    let value = v * boost(toks, i);
-    if (negated(toks, i)) value *= NEGATION_DAMP;
-    vals.push(value);
-    at.push(i);
+    const lem = toks.map(lemma);
+    let negatorAt = -1, negatorUsed = true;
+    const closeNegation = () => {
+      if (
+        !negatorUsed && FAILING.has(toks[negatorAt]) && !NOT_A_FAILURE_NEXT.has(toks[negatorAt + 1] ?? "")
+      ) {
+        vals.push(FAILING_VALUE);
+      }
+      negatorUsed = true;
+    };
+    for (let i = 0; i < lem.length; i++) {
+      if (negatorAt >= 0 && i - negatorAt > SCOPE) closeNegation();
+      if (CONTRAST.has(toks[i]) && !isFalseContrast(toks, i)) contrastAt = vals.length;
+      const p = phraseAt(lem, i);
+      if (p) {
+        if (p.v !== 0) vals.push(p.v * boost(toks, i));
+        if (negatorAt >= 0 && i - negatorAt <= SCOPE) negatorUsed = true;
+        i += p.parts.length - 1;
+        continue;
+      }
+      if (NEGATORS.has(toks[i])) {
+        if (negatorAt >= 0) closeNegation();
+        negatorAt = i;
+        negatorUsed = false;
+        continue;
+      }
+      const v = valence(toks[i], lem[i]);
+      if (v === undefined || v === 0) continue;
+      let value = v * boost(toks, i);
+      if (negatorAt >= 0 && i - negatorAt <= SCOPE) {
+        value *= NEGATION_DAMP;
+        negatorUsed = true;
+      }
+      vals.push(value);
+    }
+    if (negatorAt >= 0) closeNegation();
   }
+  for (const m of raw.matchAll(EMOJI_RE)) vals.push(EMOJI[m[0]]);
   let sum = 0;
   for (let k = 0; k < vals.length; k++) {
-    const weight = contrastAt < 0 ? 1 : k < contrastAt ? 0.6 : 1.3;
-    sum += vals[k] * weight;
+    sum += vals[k] * (contrastAt <= 0 ? 1 : k < contrastAt ? 0.5 : 1.5);
   }
+  const bangs = Math.min((raw.match(/!/g) ?? []).length, 4);
+  if (sum !== 0) sum += Math.sign(sum) * bangs * 0.3;
   const score = sum / Math.sqrt(sum * sum + 15);
   const label: SentimentLabel = score >= TEXT_THRESHOLD
     ? "positive"
@@ -76,11 +124,36 @@ export function textSentiment(title: string | null, text: string): TextSentiment
   return { score: Math.round(score * 1000) / 1000, label, hits: vals.length };
 }
 
-function negated(toks: string[], i: number): boolean {
-  for (let k = Math.max(0, i - 3); k < i; k++) {
-    if (NEGATORS.has(toks[k])) return true;
-    if (CONTRAST.has(toks[k])) return false;
+/** "soo" → "so", "goood" folded to "good": a doubled letter kept only where the word needs it. */
+function fold(w: string): string {
+  if (!/([a-z])\1/.test(w) || LEXICON.has(lemma(w)) || INTENSIFIERS[w]) return w;
+  const single = w.replace(/([a-z])\1/g, "$1");
+  return LEXICON.has(lemma(single)) || INTENSIFIERS[single] ? single : w;
+}
+
+/** A word's valence, or its adjective's for an adverb ("comfortably", "easily", "badly"). */
+function valence(tok: string, lem: string): number | undefined {
+  const v = LEXICON.get(lem) ?? LEXICON.get(tok);
+  if (v !== undefined || !tok.endsWith("ly") || tok.length < 5) return v;
+  const stem = tok.slice(0, -2);
+  for (const adj of [stem, stem.replace(/i$/, "y"), stem + "e", stem.replace(/bl$|pl$/, (m) => m + "e")]) {
+    const a = LEXICON.get(lemma(adj)) ?? LEXICON.get(adj);
+    if (a !== undefined) return a;
   }
+  return undefined;
+}
+
+function phraseAt(lem: string[], i: number): Phrase | null {
+  for (const p of PHRASES_BY_FIRST.get(lem[i]) ?? []) {
+    if (p.parts.every((w, k) => lem[i + k] === w)) return p;
+  }
+  return null;
+}
+
+/** "nothing but a grey box" and "all but" are no contrast; a clause-final "though" looks back, not on. */
+function isFalseContrast(toks: string[], i: number): boolean {
+  if (toks[i] === "but") return ["nothing", "anything", "all"].includes(toks[i - 1]);
+  if (toks[i] === "though") return i === toks.length - 1;
   return false;
 }
 

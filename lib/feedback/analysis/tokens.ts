@@ -4,6 +4,7 @@
  * function normalizes the taxonomy's terms, so both sides always agree.
  */
 
+// Comparatives stay themselves ("better app" is not "good app"; "could be better" is no praise).
 const IRREGULAR: Record<string, string> = {
   was: "be",
   were: "be",
@@ -33,10 +34,6 @@ const IRREGULAR: Record<string, string> = {
   done: "do",
   has: "have",
   had: "have",
-  better: "good",
-  best: "good",
-  worse: "bad",
-  worst: "bad",
   children: "child",
   data: "data",
   ads: "ad",
