@@ -137,6 +137,8 @@ export const NEGATORS = new Set([
   "neither",
   "nor",
   "without",
+  "hardly",
+  "rarely",
 ]);
 
 export const INTENSIFIERS: Record<string, number> = {

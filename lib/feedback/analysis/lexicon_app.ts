@@ -8,21 +8,22 @@ export const APP_POSITIVE: Record<number, string> = {
   3: "impressed impressive stunning flawlessly seamless seamlessly lifesaver pleased excelent",
   2: "deserve deserves deserved professional happily painless effortless snappy cute hooked obsessed " +
     "recommended gg slaps reliable informative motivating motivational addicted comfortable sturdy " +
-    "prompt compliment compliments winner wise pleasant",
+    "prompt compliment compliments winner wise pleasant sharp magical timely survived",
+  1: "fine",
   1.5: "chill respect respects handy",
 };
 
 export const APP_NEGATIVE: Record<number, string> = {
-  3: "scummy predatory deceptive robbery rude clickbait boring scammed scammers thieves overcharged " +
+  3: "displeased inexcusable unacceptible scummy predatory deceptive robbery rude clickbait boring scammed scammers thieves overcharged " +
     "unplayable useless",
   2.5: "stranded ripped unbearable abhor flimsy",
   2: "paywall paywalled sneaky disappeared disappear disappears vanished vanish banned meaningless upsell " +
     "complicated rejected denied ignored mediocre overrated toxic creepy lied lying lies cluttered " +
     "unusable nagging repetitive ironic disappointment disapointment drawback beware junk jerk jerks " +
-    "embarrassing embarassing hurt hurts died dies dead cheaply poorly",
+    "embarrassing embarassing hurt hurts died dies dead cheaply poorly break breaks broke breakage bland",
   1.5: "cancelled canceled invalid late delayed delay blank greedy gamified nah bots bot deleting " +
     "reinstall reinstalled reinstalling duplicates ugh",
-  1: "fee fees charged hidden forever bye ad restart restarted gone mid robotic dim tedious grey",
+  1: "fee fees hidden forever bye ad restart restarted gone mid robotic dim tedious grey short warning",
 };
 
 /** Multi-word cues of app reviews (normalized words; "n't" is " not"). */
@@ -73,6 +74,37 @@ export const APP_PHRASES: Record<string, number> = {
   "without warning": -2,
   "deal breaker": -3,
   "come on": -1.5,
+  "since the update": -1.5,
+  "since the last update": -1.5,
+  "since the latest update": -1.5,
+  "after the update": -1.5,
+  "after the last update": -1.5,
+  "after the latest update": -1.5,
+  "after updating": -1.5,
+  "since updating": -1.5,
+  "every single time": -1.5,
+  "every time i": -1,
+  "in circles": -2,
+  "is a joke": -3,
+  "what is the point": -2,
+  "what's the point": -2,
+  "lol no": -1.5,
+  "lmao no": -1.5,
+  "keeps getting better": 3,
+  "keep getting better": 3,
+  "charged me": -2,
+  "charged twice": -2.5,
+  "waste your": -3,
+  "waste my": -3,
+  "stay away": -3,
+  "defeats the purpose": -2.5,
+  "below expectations": -2.5,
+  "hoping for more": -2,
+  "expected better": -2,
+  "expected more": -2,
+  "would have expected": -1.5,
+  "on time": 1.5,
+  "right away": 1,
   "avoid this": -3,
   "avoid it": -3,
   "avoid at all costs": -4,

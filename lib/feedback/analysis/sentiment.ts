@@ -6,7 +6,8 @@
  *   feature that fails ("won't load", "does nothing") and count against;
  * - contrast: what follows the last "but"/"however"/... counts more than what precedes it ("nothing but"
  *   is no contrast; a trailing "though" is not either);
- * - intensifiers ("very", "so", "keeps") and exclamation marks strengthen; "Not." after a sentence flips it;
+ * - intensifiers ("very", "so", "keeps") and exclamation marks strengthen; "too" before a plain word ("too
+ *   big") complains; "Not." after a sentence flips it;
  * - numerals of ratings are read as words ("5 stars", "10/10").
  * Then combined with the star rating: the text decides unless it disagrees with the stars, where the two are
  * averaged and the stars usually win.
@@ -14,7 +15,7 @@
 import type { SentimentLabel } from "../types.ts";
 import { buildLexicon, INTENSIFIERS, NEGATORS, PHRASES } from "./lexicon.ts";
 import { APP_NEGATIVE, APP_PHRASES, APP_POSITIVE, EMOJI } from "./lexicon_app.ts";
-import { lemma, normalizeText, words } from "./tokens.ts";
+import { lemma, normalizeText, STOPWORDS, words } from "./tokens.ts";
 
 const LEXICON = buildLexicon(lemma);
 for (const [w, v] of buildLexicon(lemma, APP_POSITIVE, APP_NEGATIVE)) LEXICON.set(w, v);
@@ -35,6 +36,19 @@ const FAILING = new Set(["not", "never", "nothing"]);
 const FAILING_VALUE = -1.2;
 const NOT_A_FAILURE_NEXT = new Set(["only", "just", "to", "sure", "that", "mention", "bad", "a", "the"]);
 const NEGATION_DAMP = -0.74;
+const TOO_VALUE = -1.5;
+/** Words that only go with a negation and keep their sign under it ("doesn't sync anymore"). */
+const UNFLIPPED = new Set(["anymore", "whatsoever"]);
+/** Sentence adverbs that say nothing of their adjective's opinion. */
+const NOT_ADVERBS = new Set([
+  "essentially",
+  "basically",
+  "literally",
+  "actually",
+  "honestly",
+  "seriously",
+  "simply",
+]);
 /** Words after a negator that it reaches ("never had any big problems"). */
 const SCOPE = 4;
 const EMOJI_RE = new RegExp(Object.keys(EMOJI).sort((a, b) => b.length - a.length).join("|"), "gu");
@@ -56,7 +70,7 @@ function prepare(text: string): string {
       /\b([0-5])\s?(?:\/\s?5\s)?\s?stars?\b/g,
       (_, n) => ` ${"zero one two three four five".split(" ")[+n]} stars `,
     )
-    .replace(/([a-z])\1{2,}/g, "$1$1");
+    .replace(/[a-z]*([a-z])\1{2,}[a-z]*/g, fold);
 }
 
 /** Sentiment of the title and text, from the words alone. */
@@ -66,7 +80,7 @@ export function textSentiment(title: string | null, text: string): TextSentiment
   let contrastAt = -1;
   const clauses = prepare(raw).split(/[.!?;,\n]+|\s[-–—]+\s/);
   for (const clause of clauses) {
-    const toks = words(clause).map(fold);
+    const toks = words(clause);
     if (toks.length === 1 && toks[0] === "not" && vals.length) {
       for (let k = 0; k < vals.length; k++) vals[k] = -vals[k]; // "Super motivating. Not."
       continue;
@@ -91,16 +105,17 @@ export function textSentiment(title: string | null, text: string): TextSentiment
         i += p.parts.length - 1;
         continue;
       }
-      if (NEGATORS.has(toks[i])) {
+      if (NEGATORS.has(toks[i]) && toks[i + 1] !== "only") {
         if (negatorAt >= 0) closeNegation();
         negatorAt = i;
         negatorUsed = false;
         continue;
       }
       const v = valence(toks[i], lem[i]);
+      if (v === undefined && toks[i] === "too" && tooMuch(toks[i + 1])) vals.push(TOO_VALUE);
       if (v === undefined || v === 0) continue;
       let value = v * boost(toks, i);
-      if (negatorAt >= 0 && i - negatorAt <= SCOPE) {
+      if (negatorAt >= 0 && i - negatorAt <= SCOPE && !UNFLIPPED.has(toks[i])) {
         value *= NEGATION_DAMP;
         negatorUsed = true;
       }
@@ -124,17 +139,22 @@ export function textSentiment(title: string | null, text: string): TextSentiment
   return { score: Math.round(score * 1000) / 1000, label, hits: vals.length };
 }
 
-/** "soo" → "so", "goood" folded to "good": a doubled letter kept only where the word needs it. */
+/** An elongated word folded to a known one: "soooo" → "so", "gooood" → "good", "waaay" → "way". */
 function fold(w: string): string {
-  if (!/([a-z])\1/.test(w) || LEXICON.has(lemma(w)) || INTENSIFIERS[w]) return w;
-  const single = w.replace(/([a-z])\1/g, "$1");
-  return LEXICON.has(lemma(single)) || INTENSIFIERS[single] ? single : w;
+  const two = w.replace(/([a-z])\1{2,}/g, "$1$1"), one = w.replace(/([a-z])\1+/g, "$1");
+  const known = (x: string) => LEXICON.has(lemma(x)) || x in INTENSIFIERS || STOPWORDS.has(x);
+  return known(two) ? two : known(one) ? one : two;
+}
+
+/** "too big", "too long": "too" before a word of no valence of its own is a complaint. */
+function tooMuch(next: string | undefined): boolean {
+  return !!next && !STOPWORDS.has(next) && valence(next, lemma(next)) === undefined;
 }
 
 /** A word's valence, or its adjective's for an adverb ("comfortably", "easily", "badly"). */
 function valence(tok: string, lem: string): number | undefined {
   const v = LEXICON.get(lem) ?? LEXICON.get(tok);
-  if (v !== undefined || !tok.endsWith("ly") || tok.length < 5) return v;
+  if (v !== undefined || !tok.endsWith("ly") || tok.length < 5 || NOT_ADVERBS.has(tok)) return v;
   const stem = tok.slice(0, -2);
   for (const adj of [stem, stem.replace(/i$/, "y"), stem + "e", stem.replace(/bl$|pl$/, (m) => m + "e")]) {
     const a = LEXICON.get(lemma(adj)) ?? LEXICON.get(adj);

@@ -55,6 +55,7 @@ const IRREGULAR: Record<string, string> = {
   always: "always",
   update: "updat",
   anyway: "anyway",
+  pleased: "pleased", // not "please"
 };
 
 const DOUBLED = /([bdfgkmnprt])\1$/;
