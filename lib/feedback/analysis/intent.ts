@@ -1,33 +1,50 @@
 /**
- * What a review is for, from cue phrases over normalized words, checked in order: a price complaint, a bug
- * report, a question, a feature request, praise, else other. A review has one intent; the order says which
- * wins when cues of several meet ("crashes, please add a fix?" is a bug report).
+ * What a review is for, from cue phrases over normalized words. A review has one intent; checked in order:
+ * 1. price complaint: an unhappy review with a price cue (price, fee, subscription, paywall, an amount), or
+ *    with two payment cues ("paid", "charged", "refund") and no sign of a malfunction;
+ * 2. bug report: a bug word or phrase ("crash", "won't load"); in an unhappy review, also a malfunction
+ *    ("disappeared", "logs me out", a feature that doesn't or never does something);
+ * 3. question and feature request: a request ("please add", "I'd love", "needs a") beats a question; a
+ *    question ("how do I", "can I ...?") beats a weak feature cue ("add a", "option to"); a rhetorical
+ *    "why does it need ..." is no question;
+ * 4. praise: a positive review with a praise word, or positive text and stars;
+ * 5. other.
  */
 import type { Intent, SentimentLabel } from "../types.ts";
 import { lemma, normalizeText, words } from "./tokens.ts";
 
-const seq = (phrases: string[]) => phrases.map((p) => p.split(" ").map(lemma));
+const seq = (phrases: string[]) => phrases.map((p) => words(p).map(lemma));
+const set = (list: string) => new Set(list.split(/\s+/).map(lemma));
 
-const PRICE_WORDS = new Set(
-  ("price pricing expensive overpriced cost costs pay paid paying money subscription subscriptions subscribe " +
-    "refund refunds charge charged charges fee fees premium purchase purchased purchases cheaper cheap " +
-    "dollar dollars euro euros bucks ripoff pricey billing billed trial")
-    .split(" ").map(lemma),
+const PRICE_WORDS = set(
+  "price prices pricing expensive overpriced cost costs money subscription subscriptions fee fees premium " +
+    "cheaper pricey ripoff dollar dollars euro euros bucks paywall paywalled greedy membership tier plan",
+);
+const PAYMENT_WORDS = set(
+  "pay paid paying payment charge charged charges purchase purchased purchases refund refunds billing " +
+    "billed trial subscribe subscribed renewal",
 );
 const PRICE_PHRASES = seq([
   "rip off",
   "in app purchase",
   "pro version",
   "free version",
+  "free plan",
+  "free tier",
   "too much",
   "per month",
+  "a month",
+  "a year",
+  "cash grab",
+  "money grab",
+  "waste of money",
+  "behind a paywall",
 ]);
 
-const BUG_WORDS = new Set(
-  ("crash crashes crashed crashing crashy bug bugs buggy glitch glitches glitchy error errors freeze freezes " +
+const BUG_WORDS = set(
+  "crash crashes crashed crashing crashy bug bugs buggy glitch glitches glitchy error errors freeze freezes " +
     "freezing froze frozen broken broke hang hangs hanging corrupt corrupted lag laggy stuck unresponsive " +
-    "fail fails failed failing failure")
-    .split(" ").map(lemma),
+    "fail fails failed failing failure",
 );
 const BUG_PHRASES = seq([
   "not work",
@@ -39,15 +56,24 @@ const BUG_PHRASES = seq([
   "not loading",
   "not show",
   "not sync",
+  "not download",
+  "not upload",
+  "not connect",
+  "not let me",
   "can not log",
   "can not login",
   "can not sign",
   "can not open",
-  "can not connect",
-  "not connect",
+  "can not see",
+  "can not add",
+  "can not send",
   "force close",
+  "closes itself",
   "black screen",
   "white screen",
+  "grey screen",
+  "blank page",
+  "blank screen",
   "please fix",
   "fix this",
   "fix it",
@@ -55,59 +81,110 @@ const BUG_PHRASES = seq([
   "has stopped",
   "keep stop",
   "not responding",
-  "does not",
   "unable to",
   "no longer",
   "since the update",
   "after the update",
+  "since the last update",
+  "after the last update",
+  "since the latest update",
+  "after the latest update",
   "since update",
   "after update",
   "after updating",
+  "out of sync",
+  "logs me out",
+  "log me out",
+  "logging me out",
+  "logged out",
+  "does nothing",
+  "way off",
 ]);
+/** Malfunctions that make a bug report when the review is unhappy. */
+const MALFUNCTION_WORDS = set(
+  "disappear disappears disappeared vanish vanished reset resets drop drops dropped skip skips stutter " +
+    "stutters spins loops empties drain drains rejected invalid wrong offline blank flaky random randomly " +
+    "duplicates deleted deletes miscategorized stops stopped cancels expire expires late delayed slow " +
+    "inaccurate lost missing",
+);
+const MALFUNCTION_PHRASES = seq(["cuts out", "every time", "keeps saying", "never came", "off by"]);
+/** A negated verb: "won't download", "never recognize", "hasn't updated". */
+const FAILING_NEGATION =
+  /\b(?:not|never)\s+(?!only\b|just\b|sure\b|a\b|the\b|to\b|that\b|really\b|even\b)[a-z]+/;
 
-const FEATURE_PHRASES = seq([
+const FEATURE_REQUESTS = seq([
   "please add",
   "pls add",
   "plz add",
   "could you add",
   "can you add",
+  "could you guys add",
+  "can you guys add",
+  "please bring back",
+  "bring back",
   "would be nice",
   "would be great",
   "would be awesome",
+  "would be perfect",
+  "would be cool",
+  "would make it",
+  "would help",
+  "would give",
   "would love",
   "would like",
+  "i'd love",
+  "i'd like",
   "i wish",
+  "only wish",
   "wish it",
   "wish there",
   "wish you",
+  "wish i could",
   "should add",
-  "should have",
-  "need an option",
-  "needs an option",
-  "option to",
-  "ability to",
+  "need a",
+  "needs a",
+  "need an",
+  "needs an",
+  "need more",
+  "needs more",
+  "needs a way",
+  "i really need",
+  "want to be able",
+  "let me",
+  "let us",
+  "allow us",
   "feature request",
-  "add a",
-  "add an",
-  "add the",
   "add support",
-  "support for",
   "hope you add",
   "hope to see",
   "like to see",
   "love to see",
-  "allow us",
-  "let us",
-  "it would",
   "suggestion",
   "missing feature",
+  "only missing",
+  "if there was",
+  "if there were",
+  "if you add",
   "in the future",
   "next update",
   "how about",
+  "lacks",
+  "still no way",
+  "no way to",
+]);
+const FEATURE_CUES = seq([
+  "add a",
+  "add an",
+  "add the",
+  "option to",
+  "ability to",
+  "support for",
+  "it would",
+  "should have",
 ]);
 
 const QUESTION_START =
-  /^(how|why|what|when|where|which|who|is there|are there|is it|can i|can you|could you|do you|does|does it|will|would|any way|anyone|anybody)\b/;
+  /^(how|why|what|when|where|which|who|is there|are there|is it|is the|can i|can we|can you|could you|do you|does|will|would|any way|anyone|anybody)\b/;
 const QUESTION_PHRASES = seq([
   "how do i",
   "how can i",
@@ -121,11 +198,11 @@ const QUESTION_PHRASES = seq([
   "i was wondering",
   "i wonder",
 ]);
+const RHETORICAL = /^why (?:do|does|would|should) .*\bneed\b/;
 
-const PRAISE_CUES = new Set(
-  ("love great awesome amazing excellent perfect best fantastic good nice wonderful thank thanks recommend " +
-    "brilliant helpful useful beautiful favorite favourite superb")
-    .split(" ").map(lemma),
+const PRAISE_CUES = set(
+  "love great awesome amazing excellent perfect best fantastic good nice wonderful thank thanks recommend " +
+    "brilliant helpful useful beautiful favorite favourite superb impressed incredible",
 );
 
 function hasPhrase(lem: string[], phrases: string[][]): boolean {
@@ -145,30 +222,33 @@ export function classifyIntent(
   rating: number,
 ): Intent {
   const full = title ? `${title}. ${text}` : text;
+  const norm = normalizeText(full);
   const lem = words(full).map(lemma);
-  const lemSet = new Set(lem);
   const unhappy = sentiment === "negative" || rating <= 3;
 
-  const price = lem.some((w) => PRICE_WORDS.has(w)) || hasPhrase(lem, PRICE_PHRASES) ||
-    /[$€£]\s?\d/.test(full);
-  if (price && unhappy) return "price_complaint";
+  const bugWords = lem.some((w) => BUG_WORDS.has(w));
+  const bug = bugWords || hasPhrase(lem, BUG_PHRASES);
+  const malfunction = bug || lem.some((w) => MALFUNCTION_WORDS.has(w)) ||
+    hasPhrase(lem, MALFUNCTION_PHRASES) || FAILING_NEGATION.test(norm);
 
-  const bugWords = lem.filter((w) => BUG_WORDS.has(w)).length;
-  const bug = bugWords > 0 || hasPhrase(lem, BUG_PHRASES);
-  if (bug && (unhappy || bugWords > 0)) return "bug_report";
+  const priceCue = lem.some((w) => PRICE_WORDS.has(w)) || hasPhrase(lem, PRICE_PHRASES) ||
+    /[$€£]\s?\d|\d\s?[$€£]/.test(full);
+  const payments = lem.filter((w) => PAYMENT_WORDS.has(w)).length;
+  if (unhappy && (priceCue && !bugWords || payments >= 2 && !malfunction)) return "price_complaint";
 
-  const sentences = normalizeText(full).split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  if (bug && (unhappy || bugWords)) return "bug_report";
+
+  const sentences = norm.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
   const asks =
-    sentences.some((s) => s.endsWith("?") && (QUESTION_START.test(s) || s.split(" ").length <= 12)) ||
-    hasPhrase(lem, QUESTION_PHRASES);
-  const feature = hasPhrase(lem, FEATURE_PHRASES);
-  if (asks && !feature) return "question";
-  if (feature) return "feature_request";
+    sentences.some((s) =>
+      s.endsWith("?") && !RHETORICAL.test(s) && (QUESTION_START.test(s) || s.split(" ").length <= 12)
+    ) || hasPhrase(lem, QUESTION_PHRASES);
+  if (hasPhrase(lem, FEATURE_REQUESTS)) return "feature_request";
   if (asks) return "question";
+  if (unhappy && malfunction) return "bug_report";
+  if (hasPhrase(lem, FEATURE_CUES)) return "feature_request";
 
-  if ((sentiment === "positive" || rating >= 4) && [...lemSet].some((w) => PRAISE_CUES.has(w))) {
-    return "praise";
-  }
+  if ((sentiment === "positive" || rating >= 4) && lem.some((w) => PRAISE_CUES.has(w))) return "praise";
   if (sentiment === "positive" && rating >= 4) return "praise";
   return "other";
 }
