@@ -5,8 +5,8 @@
  * counts only. Decided at every answer from the current listing, sites and domains.
  */
 import type { AppContext } from "../tenancy/context.ts";
-import { keys } from "../store/keys.ts";
 import { hostMatches, normalizeHost } from "../tenancy/domains.ts";
+import { listDomains } from "../tenancy/verified_domains.ts";
 import { openEngine } from "../query/api.ts";
 import type { StoreListing } from "./types.ts";
 
@@ -48,22 +48,9 @@ export function decideOwnership(
   };
 }
 
-/**
- * The organization's verified domains. Seam over the people module's records (`keys.verifiedDomains`): a
- * domain counts only when its record says it is verified, never while a check is pending.
- */
+/** The organization's verified domains (people's records); a domain still waiting for its TXT check does not count. */
 export async function verifiedDomainsOf(kv: Deno.Kv, org: string): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of kv.list<unknown>({ prefix: keys.verifiedDomains(org) })) {
-    const v = e.value as Record<string, unknown> | boolean | null;
-    const ok = v === true ||
-      (typeof v === "object" && v !== null &&
-        (v.status === "verified" || (typeof v.verified_at === "string" && v.verified_at !== "") ||
-          (typeof v.verified_at === "number")));
-    const domain = typeof e.key[2] === "string" ? e.key[2] : null;
-    if (ok && domain) out.push(domain);
-  }
-  return out;
+  return (await listDomains(kv, org)).filter((d) => d.verified_at !== null).map((d) => d.domain);
 }
 
 const SENDING_WINDOW_MS = 90 * 86_400_000;

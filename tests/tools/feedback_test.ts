@@ -9,6 +9,8 @@ import { adminCall } from "../helpers/tenant.ts";
 import { TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
 import { checkAnswer } from "../../lib/answers/check.ts";
 import { setListing } from "../../lib/feedback/store.ts";
+import { addDomain, removeDomain, txtRecordOf, verifyDomain } from "../../lib/tenancy/verified_domains.ts";
+import type { FakeDns } from "../helpers/deps.ts";
 
 const DAY = 86_400_000;
 
@@ -158,6 +160,41 @@ Deno.test("feedback tools: an app whose listing names neither a sending site nor
     assert.equal(body.apps[0].app.own, false);
     for (const t of body.apps[0].themes) assert.deepEqual(t.examples, []);
     assert.equal((await h.askRaw("feedback_reviews", { app: "Acme" })).status, 422);
+  } finally {
+    h.close();
+  }
+});
+
+Deno.test("feedback tools: an app whose developer website is on a verified domain is own, and only while verified", async () => {
+  const { h, own } = await setup();
+  try {
+    // The listing names a site that sends no events: own only through the organization's verified domain.
+    await setListing(h.deps.kv, h.t.org, own.id, {
+      name: "Acme",
+      developer: "Acme",
+      developer_website: "https://apps.acme-labs.example/ios",
+      version: "2",
+      fetched_at: 0,
+    });
+    const ownNow = async () =>
+      (await (await h.askRaw("feedback_summary", { app: "Acme" })).json()).apps[0].app;
+    const d = await addDomain(h.deps.kv, h.deps.clock, h.t.org, "acme-labs.example");
+    let app = await ownNow();
+    assert.equal(app.own, false, "a domain waiting for its TXT check does not count");
+    assert.equal((await h.askRaw("feedback_reviews", { app: "Acme" })).status, 422);
+
+    const { name, value } = txtRecordOf(d);
+    (h.deps.dns as FakeDns).txtRecords.set(name, [value]);
+    assert.equal((await verifyDomain(h.deps.kv, h.deps.dns, h.deps.clock, h.t.org, d.domain)).verified, true);
+    app = await ownNow();
+    assert.equal(app.own, true);
+    assert.match(app.ownership, /on the verified domain acme-labs\.example/);
+    const reviews = await h.askRaw("feedback_reviews", { app: "Acme" });
+    assert.equal(reviews.status, 200);
+    assert.ok((await reviews.json()).reviews.length > 0);
+
+    await removeDomain(h.deps.kv, h.t.org, d.domain);
+    assert.equal((await ownNow()).own, false, "a removed domain no longer makes the app own");
   } finally {
     h.close();
   }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { testDeps } from "../../helpers/deps.ts";
+import { type FakeDns, testDeps } from "../../helpers/deps.ts";
+import { addDomain, removeDomain, txtRecordOf, verifyDomain } from "../../../lib/tenancy/verified_domains.ts";
 import { createApp, deleteApp, listReviews, stampOf, storeReviews } from "../../../lib/feedback/store.ts";
 import { importReviews } from "../../../lib/feedback/import_reviews.ts";
 import { decideOwnership, verifiedDomainsOf } from "../../../lib/feedback/ownership.ts";
@@ -136,17 +137,17 @@ Deno.test("ownership: developer website on a sending site, on a verified domain,
   assert.equal(decideOwnership(listing(null), ["acme.test"], []).own, false);
   assert.equal(decideOwnership(null, ["acme.test"], []).own, false);
 
+  // The people module's own records: one domain proven by its TXT record, one still waiting for it.
   const deps = await testDeps();
-  await deps.kv.set(keys.verifiedDomain("o", "acme.dev"), {
-    domain: "acme.dev",
-    verified_at: "2026-11-01T00:00:00Z",
-  });
-  await deps.kv.set(keys.verifiedDomain("o", "pending.dev"), {
-    domain: "pending.dev",
-    verified_at: null,
-    token: "x",
-  });
+  const proven = await addDomain(deps.kv, deps.clock, "o", "acme.dev");
+  await addDomain(deps.kv, deps.clock, "o", "pending.dev");
+  const { name, value } = txtRecordOf(proven);
+  (deps.dns as FakeDns).txtRecords.set(name, [value]);
+  assert.equal((await verifyDomain(deps.kv, deps.dns, deps.clock, "o", "acme.dev")).verified, true);
+  assert.equal((await verifyDomain(deps.kv, deps.dns, deps.clock, "o", "pending.dev")).verified, false);
   assert.deepEqual(await verifiedDomainsOf(deps.kv, "o"), ["acme.dev"]);
+  await removeDomain(deps.kv, "o", "acme.dev");
+  assert.deepEqual(await verifiedDomainsOf(deps.kv, "o"), []);
   deps.kv.close();
 });
 
