@@ -86,3 +86,77 @@ Deno.test("analysis: an uncovered language counts but is not analysed", () => {
   assert.equal(en.sentiment, "positive");
   assert.equal(en.intent, "praise");
 });
+
+Deno.test("sentiment: clause-scoped negation, failing features, contrast, idioms, emoji", () => {
+  const label = (s: string) => textSentiment(null, s).label;
+  // A negation reaches four words but not past a comma or a sentence end.
+  assert.equal(label("Never had any big problems with it"), "positive");
+  assert.equal(label("Not perfect, but great"), "positive");
+  assert.equal(label("No ads. Great"), "positive");
+  // A negated verb with no opinion word is a feature that fails.
+  assert.equal(label("Photos won't upload"), "negative");
+  assert.equal(label("Checkout does nothing"), "negative");
+  assert.equal(label("Readings don't sync anymore"), "negative", "'anymore' keeps its sign");
+  assert.equal(label("Not only fast, it is also pretty"), "positive", "'not only' negates nothing");
+  // What follows "but" outweighs what precedes; "nothing but" is no contrast.
+  assert.equal(label("Nice design but it keeps crashing"), "negative");
+  assert.equal(label("Had some bugs at first but now it is excellent"), "positive");
+  assert.equal(label("The widget shows nothing but a grey screen"), "negative");
+  // App-review idioms and rating numerals.
+  assert.equal(label("Don't waste your money"), "negative");
+  assert.equal(label("Worth every penny"), "positive");
+  assert.equal(label("Price hike again"), "negative");
+  assert.equal(label("10/10"), "positive");
+  assert.equal(label("1 star"), "negative");
+  assert.equal(label("waaay too big"), "negative");
+  assert.equal(label("soooo gooood"), "positive");
+  assert.equal(label("Can't add my account"), "negative", "'add' is not folded into 'ad'");
+  assert.equal(label("Good app"), "positive", "'good app' is not the phrase 'better app'");
+  assert.equal(label("Refund please"), "negative", "'please' is not 'pleased'");
+  assert.equal(label("👍"), "positive");
+  assert.equal(label("Super motivating. Not."), "negative");
+});
+
+Deno.test("intent: payments, malfunctions, requests against questions", () => {
+  const t = (text: string, rating: number) =>
+    classifyIntent(null, text, textSentiment(null, text).label, rating);
+  assert.equal(
+    t("Payment failed but my card was charged anyway", 1),
+    "bug_report",
+    "a failed payment is a bug",
+  );
+  assert.equal(t("They locked the workout log behind a paywall", 1), "price_complaint");
+  assert.equal(t("Shipping is $12 now", 2), "price_complaint");
+  assert.equal(
+    t("I pay for a music app and get podcasts", 1),
+    "other",
+    "one payment word is no price complaint",
+  );
+  assert.equal(t("My saved playlists disappeared", 1), "bug_report");
+  assert.equal(t("Episodes won't download on mobile data", 2), "bug_report");
+  assert.equal(t("Good app, I'd like a unified inbox", 4), "feature_request");
+  assert.equal(t("Needs a tablet layout", 3), "feature_request");
+  assert.equal(t("Can I add a second passenger after booking?", 3), "question");
+  assert.equal(t("Could you add an option to hide my status?", 5), "feature_request");
+  assert.equal(t("Why does a keyboard need network access? Uninstalled.", 1), "other", "rhetorical");
+  assert.equal(t("Why did my backup disappear? Is this expected?", 2), "question");
+});
+
+Deno.test("analysis: floors on the reviews written for this project (tests/fixtures/reviews)", async () => {
+  const list: { stars: number; intent: string; text: string }[] = JSON.parse(
+    await Deno.readTextFile(new URL("../../fixtures/reviews/authored_reviews.json", import.meta.url)),
+  );
+  assert.ok(list.length >= 400);
+  let polar = 0, agree = 0, correct = 0;
+  for (const r of list) {
+    const s = textSentiment(null, r.text);
+    if (r.stars !== 3) {
+      polar++;
+      if (s.label === (r.stars > 3 ? "positive" : "negative")) agree++;
+    }
+    if (classifyIntent(null, r.text, s.label, r.stars) === r.intent) correct++;
+  }
+  // Floors under the figures bench/feedback.ts reports, so that a change that loses ground is seen.
+  assert.ok(agree / polar >= 0.82, `sentiment agreement ${agree / polar}`);
+  assert.ok(correct / list.length >= 0.84, `intent accuracy ${correct / list.length}`);
+});
