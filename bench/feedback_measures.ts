@@ -19,7 +19,8 @@ export interface LabelledReview {
 }
 
 /** Polarity from stars: 1-2 negative, 4-5 positive, 3 none (left out of the agreement). */
-export const starPolarity = (rating: number) => rating <= 2 ? "negative" : rating >= 4 ? "positive" : null;
+export const starPolarity = (rating: number): "positive" | "negative" | null =>
+  rating <= 2 ? "negative" : rating >= 4 ? "positive" : null;
 
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 

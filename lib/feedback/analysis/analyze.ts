@@ -10,7 +10,7 @@ import { classifyIntent } from "./intent.ts";
 import { lemma, normalizeText, words } from "./tokens.ts";
 import { keyPhrases, topicsOf } from "../themes/match.ts";
 
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 export interface AnalysisInput {
   rating: number;

@@ -13,7 +13,16 @@
 import type { Intent, SentimentLabel } from "../types.ts";
 import { lemma, normalizeText, words } from "./tokens.ts";
 
-const seq = (phrases: string[]) => phrases.map((p) => words(p).map(lemma));
+/** Phrases as lemma sequences, indexed by their first lemma. */
+type Phrases = Map<string, string[][]>;
+const seq = (phrases: string[]): Phrases => {
+  const out: Phrases = new Map();
+  for (const p of phrases) {
+    const parts = words(p).map(lemma);
+    out.set(parts[0], [...(out.get(parts[0]) ?? []), parts]);
+  }
+  return out;
+};
 const set = (list: string) => new Set(list.split(/\s+/).map(lemma));
 
 const PRICE_WORDS = set(
@@ -205,10 +214,10 @@ const PRAISE_CUES = set(
     "brilliant helpful useful beautiful favorite favourite superb impressed incredible",
 );
 
-function hasPhrase(lem: string[], phrases: string[][]): boolean {
+function hasPhrase(lem: string[], phrases: Phrases): boolean {
   for (let i = 0; i < lem.length; i++) {
-    for (const p of phrases) {
-      if (p[0] === lem[i] && p.every((w, k) => lem[i + k] === w)) return true;
+    for (const p of phrases.get(lem[i]) ?? []) {
+      if (p.every((w, k) => lem[i + k] === w)) return true;
     }
   }
   return false;
