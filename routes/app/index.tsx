@@ -18,6 +18,7 @@ import { touchpointRoutes } from "./touchpoint.tsx";
 import { readKeysRoutes } from "./read_keys.tsx";
 import { membersRoutes } from "./members.tsx";
 import { domainsRoutes } from "./domains.tsx";
+import { storeCredentialsRoutes } from "./store_credentials.tsx";
 
 const TITLES: Record<number, string> = {
   401: "Please sign in again",
@@ -82,6 +83,7 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route("/", readKeysRoutes(ctx));
   app.route("/", membersRoutes(ctx));
   app.route("/", domainsRoutes(ctx));
+  app.route("/", storeCredentialsRoutes(ctx));
   app.all("*", () => {
     throw new HttpError(404, "NOT_FOUND", "there is no such page");
   });

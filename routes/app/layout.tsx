@@ -27,6 +27,7 @@ export const SECTIONS: { id: string; label: string; path: string }[] = [
   { id: "read-keys", label: "Read keys", path: "settings/read-keys" },
   { id: "members", label: "Members", path: "settings/members" },
   { id: "domains", label: "Verified domains", path: "settings/domains" },
+  { id: "store-credentials", label: "Store credentials", path: "settings/store-credentials" },
 ];
 
 export const orgPath = (org: string, path = "") => `/app/o/${org}${path ? `/${path}` : ""}`;
