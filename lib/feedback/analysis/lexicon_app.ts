@@ -9,8 +9,8 @@ export const APP_POSITIVE: Record<number, string> = {
   2: "deserve deserves deserved professional happily painless effortless snappy cute hooked obsessed " +
     "recommended gg slaps reliable informative motivating motivational addicted comfortable sturdy " +
     "prompt compliment compliments winner wise pleasant sharp magical timely survived",
-  1: "fine",
-  1.5: "chill respect respects handy",
+  1.5: "chill respect respects handy comfort",
+  1: "fine fits quality",
 };
 
 export const APP_NEGATIVE: Record<number, string> = {
@@ -25,6 +25,12 @@ export const APP_NEGATIVE: Record<number, string> = {
     "reinstall reinstalled reinstalling duplicates ugh",
   1: "fee fees hidden forever bye ad restart restarted gone mid robotic dim tedious grey short warning",
 };
+
+/**
+ * Word forms whose lemma would mean something else: "works" and "worked" say that the thing works ("for
+ * work" does not); failures are caught before ("doesn't work", "used to work", "when it works").
+ */
+export const TOKEN_VALENCE: Record<string, number> = { works: 1, worked: 1 };
 
 /** Multi-word cues of app reviews (normalized words; "n't" is " not"). */
 export const APP_PHRASES: Record<string, number> = {
@@ -74,6 +80,31 @@ export const APP_PHRASES: Record<string, number> = {
   "without warning": -2,
   "deal breaker": -3,
   "come on": -1.5,
+  "i have to": -1,
+  "you have to hold": -1.5,
+  "had to": -1,
+  "buy again": 2.5,
+  "order again": 2.5,
+  "use again": 2,
+  "from them again": 2.5,
+  "looking for a new": -2,
+  "looking for another": -2,
+  "only a few": -1.5,
+  "all the features": 1.5,
+  "priced right": 2,
+  "well priced": 2,
+  "could not have been easier": 3,
+  "could not have been simpler": 3,
+  "could not have been better": 3,
+  "could not be easier": 3,
+  "could not be simpler": 3,
+  "could not be better": 3,
+  "could not be happier": 3,
+  "hard to find": 0,
+  "forget about it": -2,
+  "you can forget": -2,
+  "in their right mind": -2,
+  "be careful": -2,
   "since the update": -1.5,
   "since the last update": -1.5,
   "since the latest update": -1.5,

@@ -14,7 +14,7 @@
  */
 import type { SentimentLabel } from "../types.ts";
 import { buildLexicon, INTENSIFIERS, NEGATORS, PHRASES } from "./lexicon.ts";
-import { APP_NEGATIVE, APP_PHRASES, APP_POSITIVE, EMOJI } from "./lexicon_app.ts";
+import { APP_NEGATIVE, APP_PHRASES, APP_POSITIVE, EMOJI, TOKEN_VALENCE } from "./lexicon_app.ts";
 import { lemma, normalizeText, STOPWORDS, words } from "./tokens.ts";
 
 const LEXICON = buildLexicon(lemma);
@@ -51,6 +51,7 @@ const NOT_ADVERBS = new Set([
 ]);
 /** Words after a negator that it reaches ("never had any big problems"). */
 const SCOPE = 4;
+const RAISING = new Set(["think", "believe", "feel", "find"]);
 const EMOJI_RE = new RegExp(Object.keys(EMOJI).sort((a, b) => b.length - a.length).join("|"), "gu");
 /** A text score of at least this size is positive or negative; smaller is neutral. */
 export const TEXT_THRESHOLD = 0.05;
@@ -86,7 +87,7 @@ export function textSentiment(title: string | null, text: string): TextSentiment
       continue;
     }
     const lem = toks.map(lemma);
-    let negatorAt = -1, negatorUsed = true;
+    let negatorAt = -1, negatorUsed = true, scope = SCOPE;
     const closeNegation = () => {
       if (
         !negatorUsed && FAILING.has(toks[negatorAt]) && !NOT_A_FAILURE_NEXT.has(toks[negatorAt + 1] ?? "")
@@ -96,12 +97,12 @@ export function textSentiment(title: string | null, text: string): TextSentiment
       negatorUsed = true;
     };
     for (let i = 0; i < lem.length; i++) {
-      if (negatorAt >= 0 && i - negatorAt > SCOPE) closeNegation();
+      if (negatorAt >= 0 && i - negatorAt > scope) closeNegation();
       if (CONTRAST.has(toks[i]) && !isFalseContrast(toks, i)) contrastAt = vals.length;
       const p = phraseAt(lem, i);
       if (p) {
         if (p.v !== 0) vals.push(p.v * boost(toks, i));
-        if (negatorAt >= 0 && i - negatorAt <= SCOPE) negatorUsed = true;
+        if (negatorAt >= 0 && i - negatorAt <= scope) negatorUsed = true;
         i += p.parts.length - 1;
         continue;
       }
@@ -109,13 +110,15 @@ export function textSentiment(title: string | null, text: string): TextSentiment
         if (negatorAt >= 0) closeNegation();
         negatorAt = i;
         negatorUsed = false;
+        // "I don't think it is good": a negated opinion verb reaches the end of its clause.
+        scope = RAISING.has(toks[i + 1]) ? toks.length : SCOPE;
         continue;
       }
       const v = valence(toks[i], lem[i]);
       if (v === undefined && toks[i] === "too" && tooMuch(toks[i + 1])) vals.push(TOO_VALUE);
       if (v === undefined || v === 0) continue;
       let value = v * boost(toks, i);
-      if (negatorAt >= 0 && i - negatorAt <= SCOPE && !UNFLIPPED.has(toks[i])) {
+      if (negatorAt >= 0 && i - negatorAt <= scope && !UNFLIPPED.has(toks[i])) {
         value *= NEGATION_DAMP;
         negatorUsed = true;
       }
@@ -153,7 +156,7 @@ function tooMuch(next: string | undefined): boolean {
 
 /** A word's valence, or its adjective's for an adverb ("comfortably", "easily", "badly"). */
 function valence(tok: string, lem: string): number | undefined {
-  const v = LEXICON.get(lem) ?? LEXICON.get(tok);
+  const v = TOKEN_VALENCE[tok] ?? LEXICON.get(lem) ?? LEXICON.get(tok);
   if (v !== undefined || !tok.endsWith("ly") || tok.length < 5 || NOT_ADVERBS.has(tok)) return v;
   const stem = tok.slice(0, -2);
   for (const adj of [stem, stem.replace(/i$/, "y"), stem + "e", stem.replace(/bl$|pl$/, (m) => m + "e")]) {
