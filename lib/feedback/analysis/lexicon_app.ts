@@ -14,13 +14,13 @@ export const APP_POSITIVE: Record<number, string> = {
 };
 
 export const APP_NEGATIVE: Record<number, string> = {
-  3: "displeased inexcusable unacceptible scummy predatory deceptive robbery rude clickbait boring scammed scammers thieves overcharged " +
+  3: "pitiful displeased inexcusable unacceptible scummy predatory deceptive robbery rude clickbait boring scammed scammers thieves overcharged " +
     "unplayable useless",
   2.5: "stranded ripped unbearable abhor flimsy",
   2: "paywall paywalled sneaky disappeared disappear disappears vanished vanish banned meaningless upsell " +
     "complicated rejected denied ignored mediocre overrated toxic creepy lied lying lies cluttered " +
     "unusable nagging repetitive ironic disappointment disapointment drawback beware junk jerk jerks " +
-    "embarrassing embarassing hurt hurts died dies dead cheaply poorly break breaks broke breakage bland",
+    "regret trouble cumbersome dissapointing dissapointed disapointed disapointing embarrassing embarassing hurt hurts died dies dead cheaply poorly break breaks broke breakage bland",
   1.5: "cancelled canceled invalid late delayed delay blank greedy gamified nah bots bot deleting " +
     "reinstall reinstalled reinstalling duplicates ugh",
   1: "fee fees hidden forever bye ad restart restarted gone mid robotic dim tedious grey short warning",
@@ -80,6 +80,14 @@ export const APP_PHRASES: Record<string, number> = {
   "without warning": -2,
   "deal breaker": -3,
   "come on": -1.5,
+  "save your money": -3,
+  "steer clear": -3,
+  "get what you pay for": -1.5,
+  "far below": -2,
+  "does everything": 2,
+  "everything it should": 2,
+  "can not beat": 2.5,
+  "could not ask for more": 3,
   "i have to": -1,
   "you have to hold": -1.5,
   "had to": -1,
