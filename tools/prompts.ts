@@ -38,8 +38,9 @@ export const PROMPTS: readonly ReadyPrompt[] = [
       `Find what changed${site(a)} in ${
         a.period ?? "last_7_days"
       } against the period before. Call behavior_overview, ` +
-      `then behavior_trends on the metric that moved most, split by channel, page and device, and ` +
-      `behavior_sources. Say what changed, where it came from, and what is not explained by the data.`,
+      `then behavior_explain_change on the metric that moved most (visitors, sessions, pageviews, bounce_rate, ` +
+      `or conversion_rate with its event), and behavior_trends on it to see when it moved. Say what changed, ` +
+      `which segments drove it (with their contributions), and what is not explained by the data.`,
   },
   {
     name: "crawler_gaps",

@@ -8,6 +8,7 @@ import accountOverview from "./account_overview.ts";
 import behaviorOverview from "./behavior_overview.ts";
 import behaviorTrends from "./behavior_trends.ts";
 import behaviorFunnel from "./behavior_funnel.ts";
+import behaviorExplainChange from "./behavior_explain_change.ts";
 import behaviorPages from "./behavior_pages.ts";
 import behaviorEvents from "./behavior_events.ts";
 import behaviorEventProperties from "./behavior_event_properties.ts";
@@ -29,6 +30,7 @@ export const TOOLS: readonly Tool[] = [
   behaviorOverview,
   behaviorTrends,
   behaviorFunnel,
+  behaviorExplainChange,
   behaviorPages,
   behaviorEvents,
   behaviorEventProperties,

@@ -10,6 +10,14 @@ import { createEngine } from "./engine.ts";
 
 export type * from "./types.ts";
 export { ENGAGED_MIN_MS, isEngagedSession, PASSIVE_EVENTS } from "./scan/engaged.ts";
+export {
+  type Contribution,
+  contributions,
+  type MetricKind,
+  metricOf,
+  type Side,
+  sumSides,
+} from "./contributions.ts";
 export { bucketOf, bucketsBetween } from "../time/buckets.ts";
 export { startOfLocalDay } from "../time/dates.ts";
 export { isValidTimezone, zone } from "../time/zone.ts";

@@ -5,6 +5,7 @@ import { Source } from "./columns/source.ts";
 import { CohortCache } from "./cohort/cache.ts";
 import { hitsAggregate } from "./hits.ts";
 import { type Derived, makeCtx } from "./scan/ctx.ts";
+import { attribution } from "./sequence/attribution.ts";
 import { funnel } from "./sequence/funnel.ts";
 import { paths } from "./sequence/paths.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
@@ -53,6 +54,7 @@ export function createEngine(deps: Deps): Engine {
     funnel: async (s, o) => funnel(await ctxOf(s), o),
     paths: async (s, o) => paths(await ctxOf(s), o),
     retention: async (s, o) => retention(await ctxOf(s), o),
+    attribution: async (s, o) => attribution(await ctxOf(s), o),
     propertyKeys: async (s, eventType) => propertyKeys(await ctxOf(s), eventType),
     cohortSize: async (s, cohort) => {
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });

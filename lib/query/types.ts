@@ -336,6 +336,37 @@ export interface RetentionResult {
   cohorts: { cohort: string; visitors: number; counts: number[] }[];
 }
 
+export interface AttributionOptions {
+  /** fields whose values split the units (not entry_page / exit_page: a unit's first event gives its page) */
+  fields: EventField[];
+  /** what is counted once: a visitor (default) or a session */
+  unit: "visitor" | "session";
+  /** units that did this event in scope count as converted */
+  goal?: Goal;
+}
+
+/** Figures of one value of a field (or of the whole scope). */
+export interface AttributionRow {
+  value: string | null;
+  /** units whose first event in scope had this value: the rows of one field add up to the total */
+  units: number;
+  /** pageviews with this value (each under its own value) */
+  pageviews: number;
+  /** units that are sessions with at most one pageview in scope (unit session only; else 0) */
+  bounced: number;
+  /** units that did the goal event in scope */
+  converted: number;
+}
+
+export interface AttributionResult {
+  units: number;
+  pageviews: number;
+  bounced: number;
+  converted: number;
+  /** per field: its values, in no particular order */
+  by: Record<string, AttributionRow[]>;
+}
+
 /** The questions the read engine answers (lib/query/engine.ts implements it; open one with api.ts). */
 export interface Engine {
   /** Metrics over web events in scope, optionally broken down by fields and/or a time bucket. */
@@ -352,6 +383,11 @@ export interface Engine {
   paths(scope: Scope, opts: PathsOptions): Promise<PathsResult>;
   /** Return of visitors by day, week or month, cohorts by first activity in scope. */
   retention(scope: Scope, opts: RetentionOptions): Promise<RetentionResult>;
+  /**
+   * Units (visitors or sessions) counted once each under the values of their first event in scope, and
+   * pageviews under their own: per field, counts that add up to the total (explaining a change).
+   */
+  attribution(scope: Scope, opts: AttributionOptions): Promise<AttributionResult>;
   /** Property names seen on events in scope (optionally of one event type) with event and visitor counts. */
   propertyKeys(
     scope: Scope,

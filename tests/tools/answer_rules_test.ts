@@ -27,6 +27,11 @@ export const QUESTIONS: Record<string, Record<string, unknown>[]> = {
     },
     { period: "yesterday", steps: [{ page: "/blog/*" }, { page: "/pricing" }], conversion_window: "30m" },
   ],
+  behavior_explain_change: [
+    {},
+    { period: "last_7_days", metric: "conversion_rate", conversion_event: "sign_up" },
+    { period: "yesterday", metric: "bounce_rate", dimensions: ["page", "device"], segments_per_dimension: 1 },
+  ],
   behavior_pages: [{}, { period: "yesterday", sort_by: "engagement_time_s" }, { offset: 3, limit: 2 }],
   behavior_events: [{}, { search: "sign" }],
   behavior_event_properties: [{ event: "sign_up", period: "last_90_days", values_limit: 25 }, {

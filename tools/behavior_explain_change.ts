@@ -1,0 +1,326 @@
+import { z } from "zod";
+import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { invalid } from "../lib/errors.ts";
+import {
+  type AttributionResult,
+  type AttributionRow,
+  type Contribution,
+  contributions,
+  type EventField,
+  metricOf,
+  type Side,
+  sumSides,
+} from "../lib/query/api.ts";
+import { label, rate, resolve, round } from "./common.ts";
+import { defineTool } from "./tool.ts";
+
+const METRICS = ["visitors", "sessions", "pageviews", "conversion_rate", "bounce_rate"] as const;
+type MetricName = (typeof METRICS)[number];
+export const DIMENSIONS = ["channel", "source", "page", "country", "device", "browser"] as const;
+type Dimension = (typeof DIMENSIONS)[number];
+const FIELD: Record<Dimension, EventField> = {
+  channel: "channel",
+  source: "source",
+  page: "page",
+  country: "country",
+  device: "device_type",
+  browser: "browser",
+};
+const DEFAULT_SEGMENTS = 5, MAX_SEGMENTS = 10, MAX_DRIVERS = 5;
+export const OTHER = "(other)";
+
+const isRate = (m: MetricName) => m === "conversion_rate" || m === "bounce_rate";
+/** What one unit is: conversion is a share of visitors, bounce a share of sessions. */
+const UNIT: Record<MetricName, "visitor" | "session"> = {
+  visitors: "visitor",
+  sessions: "session",
+  pageviews: "session",
+  conversion_rate: "visitor",
+  bounce_rate: "session",
+};
+
+const figures = z.object({
+  value: z.number().nullable().describe("this period: a count, or a rate 0-1 (null without units)"),
+  previous: z.number().nullable().describe("the period before, the same way"),
+  difference: z.number().nullable().describe(
+    "value - previous (for rates, in fractions: 0.012 = 1.2 points)",
+  ),
+  change: z.number().nullable().describe("relative change of the value, -0.25 means 25% down"),
+});
+
+const segment = figures.extend({
+  name: z.string().describe(
+    `the value (a page, a source…); "${OTHER}" gathers the values after the top ones`,
+  ),
+  units: z.object({ value: z.number(), previous: z.number() }).describe(
+    "visitors or sessions placed in this segment (for rates, the denominator)",
+  ),
+  contribution: z.number().describe("its part of the total difference; a dimension's segments add up to it"),
+  contribution_share: z.number().nullable().describe("contribution / total difference (null when it is 0)"),
+  mix: z.number().nullable().describe("rates only: the part due to the segment's share of units moving"),
+  rate: z.number().nullable().describe("rates only: the part due to the segment's own rate moving"),
+  effect: z.enum(["volume", "mix", "rate"]).describe(
+    "volume: a count moved; mix: mostly its share of units moved; rate: mostly its own rate moved",
+  ),
+});
+
+const output = answerSchema({
+  metric: z.enum(METRICS),
+  conversion_event: z.string().nullable(),
+  attribution: z.string().describe("how units are placed into segments"),
+  total: figures,
+  summary: z.string().describe("one line: the total change and its main driver"),
+  drivers: z.array(segment.extend({
+    dimension: z.enum(DIMENSIONS),
+    finding: z.string().describe("one line an assistant can quote"),
+  })).describe(`the segments that moved the total most, across dimensions, at most ${MAX_DRIVERS}`),
+  drivers_total: z.number().describe("named segments with a contribution other than 0, across dimensions"),
+  dimensions: z.array(z.object({
+    dimension: z.enum(DIMENSIONS),
+    segments: z.array(segment).describe(`the top segments by size of contribution, then ${OTHER}`),
+    segments_total: z.number().describe("distinct values seen in either period"),
+  })),
+  dimensions_total: z.number(),
+});
+type Segment = z.infer<typeof segment>;
+
+const ATTRIBUTION: Record<"visitor" | "session" | "pageview", string> = {
+  visitor: "each visitor counted once, under the values of their first event in the period (the page they " +
+    "landed on, the channel and source they came from)",
+  session:
+    "each session counted once, under the values of its first event (its landing page, channel, source)",
+  pageview:
+    "each pageview under its own page and the channel, source, country, device and browser it came with",
+};
+
+function sideOf(metric: MetricName, row: AttributionRow | AttributionResult | undefined): Side {
+  if (!row) return { units: 0, count: 0 };
+  const count = metric === "pageviews"
+    ? row.pageviews
+    : metric === "conversion_rate"
+    ? row.converted
+    : metric === "bounce_rate"
+    ? row.bounced
+    : row.units;
+  return { units: row.units, count };
+}
+
+const digitsOf = (metric: MetricName) => (isRate(metric) ? 6 : 0);
+
+const NOUN: Record<MetricName, string> = {
+  visitors: "visitors",
+  sessions: "sessions",
+  pageviews: "pageviews",
+  conversion_rate: "conversion rate",
+  bounce_rate: "bounce rate",
+};
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+const signed = (x: number, f: (n: number) => string) => (x > 0 ? `+${f(x)}` : x < 0 ? `-${f(-x)}` : f(0));
+const count = (n: number) => n.toLocaleString("en-US");
+const points = (x: number) => `${Math.round(x * 1000) / 10} points`;
+const fig = (metric: MetricName, v: number | null) =>
+  v === null ? "none" : isRate(metric) ? pct(v) : count(v);
+const diffText = (metric: MetricName, d: number) => signed(d, isRate(metric) ? points : count);
+
+/** One line per driver: its before and after, its part of the total change, and why (for rates). */
+function describeDriver(
+  metric: MetricName,
+  dimension: Dimension,
+  s: Segment,
+  totalDiff: number | null,
+): string {
+  const head = `${dimension} ${s.name}: ${NOUN[metric]} ${fig(metric, s.previous)} → ${fig(metric, s.value)}`;
+  const share = s.contribution_share === null ? "" : ` (${pct(s.contribution_share)} of it)`;
+  const part = totalDiff === null ? "" : `; ${diffText(metric, s.contribution)} of the total ` +
+    `${diffText(metric, totalDiff)}${share}`;
+  if (!isRate(metric)) return head + part;
+  const units = `${count(s.units.previous)} → ${count(s.units.value)} ${UNIT[metric]}s`;
+  const why = s.effect === "mix"
+    ? `mostly because its share of ${UNIT[metric]}s moved (${units})`
+    : `mostly because its own rate moved (on ${units})`;
+  return `${head}${part}, ${why}`;
+}
+
+function summaryLine(
+  metric: MetricName,
+  total: z.infer<typeof figures>,
+  first: (Segment & { dimension: Dimension }) | null,
+): string {
+  if (total.difference === null) return `${NOUN[metric]}: no comparison (no units in one of the periods)`;
+  if (total.difference === 0) {
+    return `${NOUN[metric]} did not change: ${fig(metric, total.value)} in both periods`;
+  }
+  const verb = total.difference > 0 ? "rose" : "fell";
+  const rel = total.change === null ? "" : `, ${signed(total.change, pct)}`;
+  const main = first
+    ? `; the largest part: ${first.dimension} ${first.name} (${diffText(metric, first.contribution)})`
+    : "";
+  return `${NOUN[metric]} ${verb} from ${fig(metric, total.previous)} to ${fig(metric, total.value)} ` +
+    `(${diffText(metric, total.difference)}${rel})${main}`;
+}
+
+export default defineTool({
+  name: "behavior_explain_change",
+  description:
+    "What changed between the period and the one before it, and why: for one metric (visitors, sessions, " +
+    "pageviews, conversion_rate to an event, bounce_rate) the total change, then per dimension (channel, " +
+    "source, page, country, device, browser) the segments that moved it most, each with its before and after " +
+    "and its contribution to the total difference (a dimension's contributions, with (other), add up to it), " +
+    "and the top drivers across dimensions with a one-line finding each. Visitors and sessions are counted " +
+    "once, under their first event's values (landing page, channel, source), so the parts add up. For rates, " +
+    "mix (a segment grew in share) is told apart from rate (a segment's own rate moved). Pass " +
+    "`conversion_event` with conversion_rate. Use behavior_overview for the headline numbers and " +
+    "behavior_trends to see when within the period a change happened.",
+  input: z.object({
+    touchpoint: touchpointInput.optional(),
+    period: periodInput.optional(),
+    metric: z.enum(METRICS).optional().describe("default visitors"),
+    conversion_event: z.string().min(1).max(120).optional().describe(
+      "the event a conversion is (metric conversion_rate), e.g. sign_up",
+    ),
+    dimensions: z.array(z.enum(DIMENSIONS)).min(1).max(DIMENSIONS.length).optional().describe(
+      "which dimensions to explain by; default all",
+    ),
+    segments_per_dimension: z.number().int().min(1).max(MAX_SEGMENTS).optional().describe(
+      `top segments shown per dimension before ${OTHER}, 1 to ${MAX_SEGMENTS} (default ${DEFAULT_SEGMENTS})`,
+    ),
+  }).strict(),
+  output,
+  async run(ctx, input) {
+    const metric: MetricName = input.metric ?? "visitors";
+    if (metric === "conversion_rate" && !input.conversion_event) {
+      throw invalid("metric conversion_rate needs `conversion_event`: the event that counts as converting");
+    }
+    if (metric !== "conversion_rate" && input.conversion_event !== undefined) {
+      throw invalid("conversion_event is used only with metric conversion_rate: drop it or set the metric");
+    }
+    const dims = [...new Set(input.dimensions ?? DIMENSIONS)];
+    const top = input.segments_per_dimension ?? DEFAULT_SEGMENTS;
+    const r = resolve(ctx, input);
+    if (!r.previous) {
+      throw invalid(
+        "there is no previous period to compare with (it would reach before the plan's history limit): " +
+          "use a shorter or later period",
+      );
+    }
+    const ask = {
+      fields: dims.map((d) => FIELD[d]),
+      unit: UNIT[metric],
+      ...(input.conversion_event ? { goal: { event_type: input.conversion_event } } : {}),
+    };
+    const [now, before] = await Promise.all([
+      r.engine.attribution(r.scope, ask),
+      r.engine.attribution(r.previous, ask),
+    ]);
+    const kind = isRate(metric) ? "rate" : "count";
+    const digits = digitsOf(metric);
+    const totalSides = { now: sideOf(metric, now), before: sideOf(metric, before) };
+    const totalValue = metricOf(kind, totalSides.now), totalPrev = metricOf(kind, totalSides.before);
+    const totalDiff = totalValue === null || totalPrev === null ? null : totalValue - totalPrev;
+    const notices: string[] = [];
+    const show = (c: Contribution, name: string): Segment => {
+      const value = round(c.value, digits), previous = round(c.previous, digits);
+      const difference = value === null || previous === null ? null : round(value - previous, digits);
+      const mixBig = c.mix !== null && c.rate !== null && Math.abs(c.mix) > Math.abs(c.rate);
+      return {
+        name,
+        value,
+        previous,
+        difference,
+        change: c.value === null || c.previous === null || c.previous === 0
+          ? null
+          : rate((c.value - c.previous) / c.previous),
+        units: { value: c.now.units, previous: c.before.units },
+        contribution: round(c.contribution, digits) ?? 0,
+        contribution_share: totalDiff ? rate(c.contribution / totalDiff) : null,
+        mix: c.mix === null ? null : round(c.mix, digits),
+        rate: c.rate === null ? null : round(c.rate, digits),
+        effect: kind === "count" ? "volume" : mixBig ? "mix" : "rate",
+      };
+    };
+
+    const dimensions = dims.map((dimension) => {
+      const field = FIELD[dimension];
+      const values = new Map<string, { now: Side; before: Side }>();
+      const add = (rows: AttributionRow[], which: "now" | "before") => {
+        for (const row of rows) {
+          const name = label(row.value);
+          const s = values.get(name) ?? { now: { units: 0, count: 0 }, before: { units: 0, count: 0 } };
+          s[which] = sideOf(metric, row);
+          values.set(name, s);
+        }
+      };
+      add(now.by[field] ?? [], "now");
+      add(before.by[field] ?? [], "before");
+      const names = [...values.keys()];
+      const parts = contributions(kind, totalSides, [...values.values()]);
+      if (!parts) return { dimension, segments: [] as Segment[], segments_total: names.length };
+      // A rate of fewer than 5 units says too much about a few people: such segments are only part of (other).
+      const nameable = (c: Contribution) =>
+        kind === "count" || c.now.units >= SMALL_GROUP || c.before.units >= SMALL_GROUP;
+      const ranked = parts.map((c, i) => ({ c, name: names[i] })).sort((a, b) =>
+        Math.abs(b.c.contribution) - Math.abs(a.c.contribution) || (a.name < b.name ? -1 : 1)
+      );
+      const shown = ranked.filter((x) => nameable(x.c)).slice(0, top);
+      const rest = ranked.filter((x) => !shown.includes(x));
+      const segments = shown.map((x) => show(x.c, x.name));
+      if (rest.length) {
+        const sides = sumSides(rest.map((x) => x.c));
+        const sum = (k: "contribution" | "mix" | "rate") =>
+          kind === "count" && k !== "contribution" ? null : rest.reduce((n, x) => n + (x.c[k] ?? 0), 0);
+        segments.push(show({
+          ...sides,
+          value: metricOf(kind, sides.now),
+          previous: metricOf(kind, sides.before),
+          contribution: sum("contribution")!,
+          mix: sum("mix"),
+          rate: sum("rate"),
+        }, OTHER));
+      }
+      return { dimension, segments, segments_total: names.length };
+    });
+    if (kind === "rate") {
+      notices.push(
+        `segments with fewer than ${SMALL_GROUP} visitors or sessions in both periods are part of ${OTHER}`,
+      );
+    }
+    if (totalDiff === null) {
+      notices.push("a rate needs visitors or sessions in both periods: nothing to explain");
+    }
+
+    const moved = dimensions.flatMap((d) =>
+      d.segments.filter((s) => s.name !== OTHER && s.contribution !== 0).map((s) => ({
+        ...s,
+        dimension: d.dimension,
+      }))
+    ).sort((a, b) =>
+      Math.abs(b.contribution) - Math.abs(a.contribution) || DIMENSIONS.indexOf(a.dimension) -
+        DIMENSIONS.indexOf(b.dimension)
+    );
+    const drivers = moved.slice(0, MAX_DRIVERS).map((s) => ({
+      ...s,
+      finding: describeDriver(metric, s.dimension, s, totalDiff),
+    }));
+
+    const total = {
+      value: round(totalValue, digits),
+      previous: round(totalPrev, digits),
+      difference: totalDiff === null ? null : round(totalDiff, digits),
+      change: totalValue === null || !totalPrev ? null : rate((totalValue - totalPrev) / totalPrev),
+    };
+    return {
+      scope: r.answerScope,
+      metric,
+      conversion_event: input.conversion_event ?? null,
+      attribution: ATTRIBUTION[metric === "pageviews" ? "pageview" : UNIT[metric]],
+      total,
+      summary: summaryLine(metric, total, drivers[0] ?? null),
+      drivers,
+      drivers_total: moved.length,
+      dimensions,
+      dimensions_total: dimensions.length,
+      notices,
+    };
+  },
+});
