@@ -1,9 +1,21 @@
 /**
  * The traffic model: visitors with a place and a device, returning over days; sessions with a source,
  * an entry page, a path through the site and an exit; pageviews with scroll depth and engagement, clicks
- * (some rage clicks), web vitals, sign-ups and purchases; a little automated traffic. Deterministic per seed.
+ * (some rage clicks), form field changes and submits, web vitals, sign-ups and purchases; a little automated
+ * traffic. Deterministic per seed.
  */
-import { COUNTRIES, DEVICES, ELEMENTS, PAGES, type SourceDef, SOURCES, TITLES, userAgent } from "./world.ts";
+import { elementName } from "../enrich/element.ts";
+import {
+  COUNTRIES,
+  DEVICES,
+  ELEMENTS,
+  FORMS,
+  PAGES,
+  type SourceDef,
+  SOURCES,
+  TITLES,
+  userAgent,
+} from "./world.ts";
 import { Rng, Weighted, zipf } from "./random.ts";
 
 export interface Draft {
@@ -263,13 +275,54 @@ export class SiteModel {
           yield* emit("$autocapture", page, seq++, { action: "click", rage_click: b >= 2 }, fp, e.text);
         }
       }
-      if (page === "/signup" && r.chance(0.35)) {
+      const signs = page === "/signup" && r.chance(0.35), buys = page === "/checkout" && r.chance(0.45);
+      const form = FORMS[page];
+      if (form && (signs || buys || r.chance(form.start))) {
+        // fields changed one by one (the SDK names a field by its fingerprint), then maybe the form submitted
+        const fields = form.fields.map((x) => ({ name: x.name, type: x.type }));
+        const filled = signs || buys ? form.fields.length : r.int(1, form.fields.length);
+        for (const x of form.fields.slice(0, filled)) {
+          t += r.int(1500, 12000);
+          const fp = {
+            tag: "input",
+            text: x.label,
+            role: null,
+            id: x.name,
+            classes: null,
+            selector: `#${x.name}`,
+          };
+          yield* emit(
+            "$autocapture",
+            page,
+            seq++,
+            { action: "change", rage_click: false, form: { fields } },
+            {
+              ...fp,
+              ordinal: 0,
+            },
+            elementName(fp),
+          );
+        }
+        if (signs || buys || (filled === form.fields.length && r.chance(form.submit))) {
+          t += r.int(500, 3000);
+          const fp = { ...form.form, role: null, classes: null, ordinal: 0 };
+          yield* emit(
+            "$autocapture",
+            page,
+            seq++,
+            { action: "submit", rage_click: false, form: { fields } },
+            fp,
+            elementName(fp),
+          );
+        }
+      }
+      if (signs) {
         t += r.int(5000, 40000);
         yield* emit("sign_up", page, seq++, { method: r.chance(0.6) ? "email" : "google" });
         this.user[v] ??= `user_${this.anon[v].slice(0, 8)}`;
         yield* emit("$identify", page, seq++, {});
       }
-      if (page === "/checkout" && r.chance(0.45)) {
+      if (buys) {
         t += r.int(10000, 60000);
         const [plan, amount] = r.pick(
           [["starter", 29], ["pro", 99], ["pro", 99], ["team", 249], ["enterprise", 499]] as const,

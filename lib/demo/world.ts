@@ -276,3 +276,62 @@ export const ELEMENTS: Record<string, { tag: string; text: string; selector: str
   "/signup": [{ tag: "button", text: "Create account", selector: "form#signup button[type=submit]" }],
   "/checkout": [{ tag: "button", text: "Pay now", selector: "form#checkout button" }],
 };
+
+/** A form as the web SDK describes it: the form's fingerprint (submits) and its fields' (changes). */
+export interface FormDef {
+  form: { tag: "form"; text: string; id: string; selector: string };
+  fields: { name: string; type: string; label: string }[];
+  /**
+   * share of page views (that do not convert) that change a field; of those filling every field, the share
+   * that submit anyway (refused, or a form with no conversion event); a converting view always submits
+   */
+  start: number;
+  submit: number;
+}
+
+export const FORMS: Record<string, FormDef> = {
+  "/signup": {
+    form: {
+      tag: "form",
+      text: "Create your account Email Password Create account",
+      id: "signup",
+      selector: "form#signup",
+    },
+    fields: [
+      { name: "email", type: "email", label: "Email" },
+      { name: "password", type: "password", label: "Password" },
+    ],
+    start: 0.5,
+    submit: 0.2,
+  },
+  "/checkout": {
+    form: {
+      tag: "form",
+      text: "Payment Card Name on card Country Pay now",
+      id: "checkout",
+      selector: "form#checkout",
+    },
+    fields: [
+      { name: "card", type: "text", label: "Card" },
+      { name: "name", type: "text", label: "Name on card" },
+      { name: "country", type: "select-one", label: "Country" },
+    ],
+    start: 0.6,
+    submit: 0.25,
+  },
+  "/contact": {
+    form: {
+      tag: "form",
+      text: "Write to us Name Email Message Send",
+      id: "contact",
+      selector: "form#contact",
+    },
+    fields: [
+      { name: "name", type: "text", label: "Name" },
+      { name: "email", type: "email", label: "Email" },
+      { name: "message", type: "textarea", label: "Message" },
+    ],
+    start: 0.3,
+    submit: 0.5,
+  },
+};

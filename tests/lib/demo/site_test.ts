@@ -6,6 +6,7 @@ import { keys } from "../../../lib/store/keys.ts";
 import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
 import { generateSite, siteLines, type SiteOptions } from "../../../lib/demo/site.ts";
 import { PAGES } from "../../../lib/demo/world.ts";
+import { elementName } from "../../../lib/enrich/element.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
 
@@ -235,6 +236,34 @@ Deno.test("generated site: autocapture clicks with fingerprints, some rage click
   assert.ok(new Set(clicks.map((c) => c.fingerprint!.selector)).size >= 5);
   const rage = clicks.filter((c) => c.properties.rage_click === true);
   assert.ok(rage.length >= 0.01 * clicks.length && rage.length < 0.3 * clicks.length, `${rage.length} rage`);
+});
+
+Deno.test("generated site: form field changes and submits, named as ingest names them (behavior_features' forms)", async () => {
+  const s = await featureSite();
+  const forms = ofType(s, "$autocapture").filter((e) => e.properties.action !== "click");
+  const changes = forms.filter((e) => e.properties.action === "change");
+  const submits = forms.filter((e) => e.properties.action === "submit");
+  assert.ok(
+    changes.length >= 100 && submits.length >= 20,
+    `${changes.length} changes, ${submits.length} submits`,
+  );
+  for (const e of forms) {
+    assert.equal(e.element, elementName(e.fingerprint), JSON.stringify(e.fingerprint));
+    assert.equal(e.properties.rage_click, false);
+    // the SDK describes the form's fields, never what was typed
+    const fields = (e.properties.form as { fields: Record<string, unknown>[] }).fields;
+    assert.ok(fields.length > 0 && fields.every((f) => Object.keys(f).sort().join() === "name,type"));
+  }
+  assert.deepEqual(
+    [...new Set(submits.map((e) => e.path))].sort(),
+    ["/checkout", "/contact", "/signup"],
+  );
+  assert.ok(new Set(changes.map((e) => e.element)).size >= 5, "fields are elements of their own");
+  // every sign-up follows a submit of the sign-up form in its session; not every started form is sent
+  const sent = new Set(submits.filter((e) => e.path === "/signup").map((e) => e.session_id));
+  assert.ok(ofType(s, "sign_up").every((e) => sent.has(e.session_id)));
+  const started = new Set(changes.filter((e) => e.path === "/signup").map((e) => e.session_id));
+  assert.ok(started.size > sent.size, `${started.size} started, ${sent.size} sent`);
 });
 
 Deno.test("generated site: scroll depth on page leave and Core Web Vitals", async () => {
