@@ -2,7 +2,8 @@
  * The consent step of an assistant's sign-in, at /app/connect/:id (under /app, where the session cookie
  * lives). The id names a checked authorization request (lib/oauth/codes.ts); the first signed-in person to
  * open it owns it. Allow issues a code and sends the browser back to the assistant; Deny sends access_denied.
- * A decision must come from this service's own pages (Origin) and from the person the request is bound to.
+ * A decision must come from this service's own pages (Origin), carry the sign-in session's CSRF token, and
+ * come from the person the request is bound to.
  */
 import { type Context, Hono } from "hono";
 import type { AppContext } from "../lib/tenancy/context.ts";
@@ -12,6 +13,7 @@ import { endpoints, redirectHost } from "../lib/oauth/urls.ts";
 import { isMetadataDocumentUrl } from "../lib/oauth/metadata_document.ts";
 import { issueCode, pendingFor, settlePending } from "../lib/oauth/codes.ts";
 import { redirectBack } from "../lib/oauth/authorization.ts";
+import { safeEqual } from "../lib/keys/apikeys.ts";
 import type { Person } from "../lib/oauth/people.ts";
 import type { PendingAuthorization } from "../lib/oauth/types.ts";
 import { ConsentPage, type ConsentView, MessagePage, type OrgOption } from "./connect_page.tsx";
@@ -60,6 +62,7 @@ function view(
       : "name given by the assistant itself",
     redirectHost: redirectHost(p.redirect_uri),
     email: person.email,
+    csrf: person.csrf,
     orgs,
     chosen: [],
     env: "production",
@@ -102,6 +105,9 @@ export function connectRoutes(ctx: AppContext): Hono {
     const person = await ctx.oauth.people.signedIn(c.req.raw);
     if (!person) return page(c, 401, "Signed out", "Your session ended. Start again from the assistant.");
     const form = new URLSearchParams(await readBodyLimited(c.req.raw, 16 * 1024));
+    if (!safeEqual(form.get("_csrf") ?? "", person.csrf)) {
+      return page(c, 403, "Refused", "This form has expired or was not sent from this page. Reload it.");
+    }
     const entry = await pendingFor(ctx, id, person.id);
     if (!entry) return page(c, 410, "Sign-in request not valid", GONE);
     const p = entry.value;

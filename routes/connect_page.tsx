@@ -53,6 +53,7 @@ export interface ConsentView {
   clientSource: string;
   redirectHost: string;
   email: string;
+  csrf: string;
   orgs: OrgOption[];
   chosen: string[];
   env: string;
@@ -87,6 +88,7 @@ export const ConsentPage: FC<{ v: ConsentView }> = ({ v }) => (
       )
       : null}
     <form method="post" action={v.action}>
+      <input type="hidden" name="_csrf" value={v.csrf} />
       {v.orgs.length > 0 && (
         <fieldset>
           <legend>Organizations it may read</legend>

@@ -8,6 +8,8 @@ export type Role = "owner" | "admin" | "member";
 export interface Person {
   id: string;
   email: string;
+  /** The sign-in session's CSRF token: the consent form must carry it back. */
+  csrf: string;
 }
 
 export interface Membership {

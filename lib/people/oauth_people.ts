@@ -22,7 +22,7 @@ export function accountsForOAuth(kv: Deno.Kv, clock: Clock, cache: PeopleCache):
       const token = cookieValue(req.headers.get("cookie"), SESSION_COOKIES);
       if (!token) return null;
       const live = await resumeSession(kv, clock, token, (id) => cache.user(id));
-      return live ? { id: live.user.id, email: live.user.email } : null;
+      return live ? { id: live.user.id, email: live.user.email, csrf: live.session.csrf } : null;
     },
     memberships: (userId) => cache.orgsOf(userId),
     async signedOutEverywhereAt(userId) {

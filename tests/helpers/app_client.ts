@@ -65,7 +65,7 @@ export class AppClient {
   /** Posts a form with this session's CSRF token (unless `csrf: null`) and the browser's Origin. */
   post(
     path: string,
-    fields: Record<string, string>,
+    fields: Record<string, string> | [string, string][],
     opts: { csrf?: string | null; origin?: string | null } = {},
   ) {
     const body = new URLSearchParams(fields);

@@ -1,45 +1,94 @@
 /**
- * OAuth test helpers: people (a stand-in for the app's accounts, signed in by a test cookie), PKCE pairs,
- * and the consent walk (authorize → consent page → Allow) through app.request.
+ * OAuth test helpers: real accounts (users, memberships and sessions in KV, signed in with real cookies), PKCE
+ * pairs, and the consent walk (authorize → consent page → Allow, with the session's CSRF token) through
+ * app.request.
  */
 import assert from "node:assert/strict";
-import type { Membership, People, Person } from "../../lib/oauth/people.ts";
 import { s256 } from "../../lib/oauth/secrets.ts";
+import { addMember, removeMember } from "../../lib/people/members.ts";
+import { hashPassword } from "../../lib/people/passwords.ts";
+import type { Role, User } from "../../lib/people/records.ts";
+import { createSession, SESSION_COOKIES } from "../../lib/people/sessions.ts";
+import { keys } from "../../lib/store/keys.ts";
 import { adminCall, type Requester } from "./tenant.ts";
-import { createApp } from "../../app.ts";
+import { AppClient } from "./app_client.ts";
+import { type App, createApp } from "../../app.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "./deps.ts";
 
-export class TestPeople implements People {
-  people = new Map<string, { person: Person; memberships: Membership[]; signedOutAt: number | null }>();
+export const PASSWORD = "correct horse battery staple";
+let passwordHash: Promise<string> | undefined;
 
-  add(id: string, memberships: Membership[]): Person {
-    const person = { id, email: `${id}@example.test` };
-    this.people.set(id, { person, memberships, signedOutAt: null });
-    return person;
+/** People of a test world by short name ("ann" is ann@example.test): each a real account with a browser. */
+export class Accounts {
+  #clients = new Map<string, AppClient>();
+  #ids = new Map<string, string>();
+  constructor(private app: App) {}
+
+  static email = (name: string) => `${name}@example.test`;
+
+  /**
+   * Makes `name` a member of an organization: a real account (the first time; its password hash computed
+   * once per test module, scrypt being slow on purpose) signed in with a real session, and a membership.
+   * Invitations and sign-in pages have their own tests (tests/routes/app).
+   */
+  async join(name: string, org: string, role: Role): Promise<void> {
+    const { kv, clock } = this.app.ctx.deps;
+    if (!this.#clients.has(name)) {
+      const user: User = {
+        id: `usr_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+        email: Accounts.email(name),
+        password_hash: await (passwordHash ??= hashPassword(PASSWORD)),
+        created_at: new Date(clock.now()).toISOString(),
+        sessions_valid_after: 0,
+      };
+      const made = await kv.atomic().check({ key: keys.userByEmail(user.email), versionstamp: null })
+        .set(keys.userByEmail(user.email), user.id).set(keys.user(user.id), user).commit();
+      assert.ok(made.ok);
+      const client = new AppClient(this.app);
+      const session = await createSession(kv, clock, user.id);
+      client.cookies.set(SESSION_COOKIES[1], session.token);
+      this.#clients.set(name, client);
+      this.#ids.set(name, user.id);
+    }
+    await addMember(kv, clock, org, this.id(name), role);
+    this.app.ctx.people.invalidate();
+    await this.client(name).get("/app/account"); // a page of the session: its CSRF token
   }
-  leave(id: string, org: string) {
-    const p = this.people.get(id)!;
-    p.memberships = p.memberships.filter((m) => m.org !== org);
+
+  /** The person's browser: their session cookie and the CSRF token of the last page they saw. */
+  client(name: string): AppClient {
+    const c = this.#clients.get(name);
+    if (!c) throw new Error(`no account named ${name}`);
+    return c;
   }
-  signOutEverywhere(id: string, at: number) {
-    this.people.get(id)!.signedOutAt = at;
+  id(name: string): string {
+    return this.#ids.get(name)!;
   }
-  signedIn(req: Request) {
-    const m = /(?:^|;\s*)test_person=([^;]+)/.exec(req.headers.get("cookie") ?? "");
-    return Promise.resolve(m ? this.people.get(m[1])?.person ?? null : null);
+  /** Request headers with the person's session cookie. */
+  as(name: string): { cookie: string } {
+    return { cookie: [...this.client(name).cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
   }
-  memberships(userId: string) {
-    return Promise.resolve(this.people.get(userId)?.memberships ?? []);
+  /** The person's membership ends (as when an owner removes them or they leave). */
+  async leave(name: string, org: string): Promise<void> {
+    await removeMember(this.app.ctx.deps.kv, org, this.id(name));
+    this.app.ctx.people.invalidate();
   }
-  signedOutEverywhereAt(userId: string) {
-    return Promise.resolve(this.people.get(userId)?.signedOutAt ?? null);
+  /** The person presses "Sign out everywhere" in the app. */
+  async signOutEverywhere(name: string): Promise<void> {
+    const c = this.client(name);
+    await c.get("/app/account");
+    const res = await c.post("/app/sign-out-everywhere", {});
+    assert.equal(res.status, 303, res.html);
+    assert.equal(c.cookies.size, 0);
   }
-  signInPath(returnTo: string) {
-    return `/app/sign-in?next=${encodeURIComponent(returnTo)}`;
+  async signIn(name: string): Promise<void> {
+    const c = this.client(name);
+    const res = await c.post("/app/sign-in", { email: Accounts.email(name), password: PASSWORD }, {
+      csrf: null,
+    });
+    assert.equal(res.status, 303, res.html);
   }
 }
-
-export const asPerson = (id: string) => ({ cookie: `test_person=${id}` });
 
 export async function pkce() {
   const verifier = crypto.randomUUID() + crypto.randomUUID(); // 72 characters
@@ -72,32 +121,29 @@ export async function startAuthorization(app: Requester, url: string): Promise<s
   return to;
 }
 
+/** The person posts the consent form from their browser (session cookie, Origin and CSRF token). */
 export async function decide(
-  app: Requester,
+  w: { people: Accounts },
   path: string,
   person: string,
   fields: [string, string][],
 ): Promise<Response> {
-  return await app.request(path, {
-    method: "POST",
-    headers: { ...asPerson(person), origin: BASE, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
+  const page = await w.people.client(person).post(path, fields);
+  return new Response(page.html, { status: page.status, headers: page.headers });
 }
 
 /** The whole consent walk: authorize, open the page as `person`, Allow with these organizations. */
 export async function approve(
-  app: Requester,
+  w: { app: Requester; people: Accounts },
   url: string,
   person: string,
   orgs: string[],
   env = "production",
 ): Promise<URL> {
-  const path = await startAuthorization(app, url);
-  const page = await app.request(path, { headers: asPerson(person) });
-  assert.equal(page.status, 200);
-  await page.text();
-  const res = await decide(app, path, person, [
+  const path = await startAuthorization(w.app, url);
+  const page = await w.people.client(person).get(path);
+  assert.equal(page.status, 200, page.html);
+  const res = await decide(w, path, person, [
     ["decision", "approve"],
     ["environment", env],
     ...orgs.map((o) => ["organization", o] as [string, string]),
@@ -121,16 +167,21 @@ export async function tokenRequest(
 
 export const REDIRECT = "http://127.0.0.1:7777/callback";
 
-/** An app with two organizations (Acme on free, Beta on enterprise), two people and a registered client. */
+/**
+ * An app with two organizations (Acme on free, Beta on enterprise) and real accounts: Ann (member of Acme,
+ * owner of Beta), Bob (admin of Acme) and Olga (Beta's other owner, so Ann may leave it); and a registered
+ * client.
+ */
 export async function oauthWorld() {
   const deps = await testDeps();
   const app = createApp(deps);
-  const people = new TestPeople();
-  app.ctx.oauth.people = people;
   const acme = await adminCall(app, TEST_ADMIN_TOKEN, "POST", "/orgs", { name: "Acme", plan: "free" });
   const beta = await adminCall(app, TEST_ADMIN_TOKEN, "POST", "/orgs", { name: "Beta", plan: "enterprise" });
-  people.add("ann", [{ org: acme.id, role: "member" }, { org: beta.id, role: "owner" }]);
-  people.add("bob", [{ org: acme.id, role: "admin" }]);
+  const people = new Accounts(app);
+  await people.join("ann", acme.id, "member");
+  await people.join("ann", beta.id, "owner");
+  await people.join("bob", acme.id, "admin");
+  await people.join("olga", beta.id, "owner");
   const reg = await app.request("/oauth/register", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -154,7 +205,7 @@ export type World = Awaited<ReturnType<typeof oauthWorld>>;
 export async function connect(w: World, person = "ann", orgs = [w.acme], env = "production") {
   const { verifier, challenge } = await pkce();
   const back = await approve(
-    w.app,
+    w,
     authorizeUrl({ client_id: w.clientId, redirect_uri: REDIRECT, code_challenge: challenge }),
     person,
     orgs,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { FakeDns } from "../helpers/deps.ts";
-import { asPerson, decide, oauthWorld, REDIRECT, startAuthorization, type World } from "../helpers/oauth.ts";
+import { decide, oauthWorld, REDIRECT, startAuthorization, type World } from "../helpers/oauth.ts";
 import { TestOAuthProvider } from "../helpers/mcp_oauth.ts";
 import { MetadataDocuments } from "../../lib/oauth/metadata_document.ts";
 
@@ -20,8 +20,8 @@ async function connect(w: World, provider: TestOAuthProvider, person: string, or
   await assert.rejects(first.connect(transport), UnauthorizedError);
   const url = provider.authorizationUrls.at(-1)!;
   const path = await startAuthorization(w.app, url.toString());
-  await (await w.app.request(path, { headers: asPerson(person) })).text();
-  const res = await decide(w.app, path, person, [
+  await w.people.client(person).get(path);
+  const res = await decide(w, path, person, [
     ["decision", "approve"],
     ...orgs.map((o) => ["organization", o] as [string, string]),
   ]);

@@ -144,7 +144,7 @@ Deno.test("mcp as a person: 401 with the discovery challenge once the token expi
   assert.equal((await expired.json()).code, "UNAUTHORIZED");
 
   const b = await connect(w, "ann", [w.acme, w.beta]);
-  w.people.leave("ann", w.acme);
+  await w.people.leave("ann", w.acme);
   w.deps.clock.advance(CHECK_CACHE_MS);
   const client = await mcpClient(w, b.tokens.access_token);
   const left = await client.callTool({ name: "account_overview", arguments: {} });
@@ -155,7 +155,7 @@ Deno.test("mcp as a person: 401 with the discovery challenge once the token expi
   const gone = await client.callTool({ name: "behavior_pages", arguments: { organization: "Acme" } });
   assert.match(text(gone), /does not read "Acme"/);
   await client.close();
-  w.people.leave("ann", w.beta);
+  await w.people.leave("ann", w.beta);
   w.deps.clock.advance(CHECK_CACHE_MS);
   const ended = await rpc(w, b.tokens.access_token);
   assert.equal(ended.status, 401);

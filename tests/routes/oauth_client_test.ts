@@ -90,7 +90,7 @@ Deno.test("independent client: discovery, registration, PKCE code flow with iss 
   assert.equal(c.as.issuer, BASE);
   assert.equal(c.as.authorization_response_iss_parameter_supported, true);
   const { url, verifier, state } = await c.start();
-  const back = await approve(w.app, url, "ann", [w.acme]);
+  const back = await approve(w, url, "ann", [w.acme]);
   const tokens = await c.exchange(back, state, verifier);
   assert.equal(tokens.token_type, "bearer");
   assert.equal(tokens.expires_in, 3600);
@@ -105,7 +105,7 @@ Deno.test("independent client: a callback whose iss is not the issuer is rejecte
   const w = await oauthWorld();
   const c = await independentClient(w.app);
   const { url, state } = await c.start();
-  const back = await approve(w.app, url, "ann", [w.acme]);
+  const back = await approve(w, url, "ann", [w.acme]);
   back.searchParams.set("iss", "https://mix-up.example");
   assert.throws(
     () => oauth.validateAuthResponse(c.as, c.client, back, state),
@@ -130,7 +130,7 @@ Deno.test("independent client: wrong resource, PKCE mismatch, reused code, redir
   assert.match(desc, /resource must be http:\/\/localhost\/mcp/);
   // PKCE mismatch at the token endpoint.
   const a = await c.start();
-  const backA = await approve(w.app, a.url, "ann", [w.acme]);
+  const backA = await approve(w, a.url, "ann", [w.acme]);
   await refusedWith(c.exchange(backA, a.state, oauth.generateRandomCodeVerifier()), "invalid_grant");
   // Wrong resource at the token endpoint.
   await refusedWith(
@@ -150,7 +150,7 @@ Deno.test("independent client: wrong resource, PKCE mismatch, reused code, redir
   const d = await c.start();
   const path = await startAuthorization(w.app, d.url);
   await (await w.app.request(path, { headers: { cookie: "test_person=ann" } })).text();
-  const denied = await decide(w.app, path, "ann", [["decision", "deny"]]);
+  const denied = await decide(w, path, "ann", [["decision", "deny"]]);
   await refusedWith(
     Promise.resolve().then(() =>
       oauth.validateAuthResponse(c.as, c.client, new URL(denied.headers.get("location")!), d.state)
@@ -164,7 +164,7 @@ Deno.test("independent client: a reused refresh token revokes the grant", async 
   const w = await oauthWorld();
   const c = await independentClient(w.app);
   const { url, verifier, state } = await c.start();
-  const tokens = await c.exchange(await approve(w.app, url, "ann", [w.acme]), state, verifier);
+  const tokens = await c.exchange(await approve(w, url, "ann", [w.acme]), state, verifier);
   const rotated = await c.refresh(tokens.refresh_token!);
   assert.match(await refusedWith(c.refresh(tokens.refresh_token!), "invalid_grant"), /already used/);
   assert.match(await refusedWith(c.refresh(rotated.refresh_token!), "invalid_grant"), /refresh token reused/);

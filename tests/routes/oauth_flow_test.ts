@@ -3,7 +3,6 @@ import { FakeDns } from "../helpers/deps.ts";
 import { MetadataDocuments } from "../../lib/oauth/metadata_document.ts";
 import {
   approve,
-  asPerson,
   authorizeUrl,
   BASE,
   connect,
@@ -31,7 +30,9 @@ Deno.test("oauth: allow sends code, state and iss back; the code buys tokens bou
   assert.equal(tokens.expires_in, 3600);
   assert.equal(tokens.scope, "read");
   const grants = [];
-  for await (const g of e.deps.kv.list({ prefix: keys.oauthUserGrants("ann") })) grants.push(g.key[2]);
+  for await (const g of e.deps.kv.list({ prefix: keys.oauthUserGrants(e.people.id("ann")) })) {
+    grants.push(g.key[2]);
+  }
   assert.equal(grants.length, 1);
   const check = await checkGrant(e.app.ctx, String(grants[0]));
   assert.ok(check.ok);
@@ -56,7 +57,7 @@ Deno.test("oauth: the consent page shows the client, its redirect host, the pers
   const anon = await e.app.request(path);
   assert.equal(anon.status, 303);
   assert.equal(anon.headers.get("location"), `/app/sign-in?next=${encodeURIComponent(path)}`);
-  const res = await e.app.request(path, { headers: asPerson("ann") });
+  const res = await e.app.request(path, { headers: e.people.as("ann") });
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("x-frame-options"), "DENY");
   assert.match(res.headers.get("content-security-policy")!, /frame-ancestors 'none'/);
@@ -77,7 +78,7 @@ Deno.test("oauth: the consent page shows the client, its redirect host, the pers
   assert.match(html, /<legend>Organizations it may read<\/legend>/);
   assert.match(html, /value="production" checked/);
   // Bound to ann once she opened it: bob gets nothing.
-  const other = await e.app.request(path, { headers: asPerson("bob") });
+  const other = await e.app.request(path, { headers: e.people.as("bob") });
   assert.equal(other.status, 410);
   e.deps.kv.close();
 });
@@ -89,33 +90,33 @@ Deno.test("oauth: deny sends access_denied with state and iss; the request canno
     e.app,
     authorizeUrl({ client_id: e.clientId, redirect_uri: REDIRECT, code_challenge: challenge }),
   );
-  await (await e.app.request(path, { headers: asPerson("ann") })).text();
-  const res = await decide(e.app, path, "ann", [["decision", "deny"]]);
+  await (await e.app.request(path, { headers: e.people.as("ann") })).text();
+  const res = await decide(e, path, "ann", [["decision", "deny"]]);
   assert.equal(res.status, 303);
   const back = new URL(res.headers.get("location")!);
   assert.equal(back.searchParams.get("error"), "access_denied");
   assert.equal(back.searchParams.get("state"), "st-123");
   assert.equal(back.searchParams.get("iss"), BASE);
   assert.equal(back.searchParams.get("code"), null);
-  const again = await decide(e.app, path, "ann", [["decision", "approve"], ["organization", e.acme]]);
+  const again = await decide(e, path, "ann", [["decision", "approve"], ["organization", e.acme]]);
   assert.equal(again.status, 410);
   e.deps.kv.close();
 });
 
-Deno.test("oauth: consent refuses no organization, a foreign one, a cross-site post and a signed-out post", async () => {
+Deno.test("oauth: consent refuses no organization, a foreign one, a cross-site post, a post without the session's CSRF token and a signed-out post", async () => {
   const e = await oauthWorld();
   const { challenge } = await pkce();
   const path = await startAuthorization(
     e.app,
     authorizeUrl({ client_id: e.clientId, redirect_uri: REDIRECT, code_challenge: challenge }),
   );
-  await (await e.app.request(path, { headers: asPerson("bob") })).text();
-  const none = await decide(e.app, path, "bob", [["decision", "approve"], ["environment", "production"]]);
+  await (await e.app.request(path, { headers: e.people.as("bob") })).text();
+  const none = await decide(e, path, "bob", [["decision", "approve"], ["environment", "production"]]);
   assert.equal(none.status, 422);
   assert.match(await none.text(), /role="alert">Choose at least one organization/);
-  const foreign = await decide(e.app, path, "bob", [["decision", "approve"], ["organization", e.beta]]);
+  const foreign = await decide(e, path, "bob", [["decision", "approve"], ["organization", e.beta]]);
   assert.equal(foreign.status, 422);
-  const badEnv = await decide(e.app, path, "bob", [["decision", "approve"], ["organization", e.acme], [
+  const badEnv = await decide(e, path, "bob", [["decision", "approve"], ["organization", e.acme], [
     "environment",
     "prod",
   ]]);
@@ -123,7 +124,7 @@ Deno.test("oauth: consent refuses no organization, a foreign one, a cross-site p
   const cross = await e.app.request(path, {
     method: "POST",
     headers: {
-      ...asPerson("bob"),
+      ...e.people.as("bob"),
       origin: "https://evil.example",
       "content-type": "application/x-www-form-urlencoded",
     },
@@ -132,10 +133,19 @@ Deno.test("oauth: consent refuses no organization, a foreign one, a cross-site p
   assert.equal(cross.status, 403);
   const noOrigin = await e.app.request(path, {
     method: "POST",
-    headers: { ...asPerson("bob"), "content-type": "application/x-www-form-urlencoded" },
+    headers: { ...e.people.as("bob"), "content-type": "application/x-www-form-urlencoded" },
     body: "decision=approve&organization=" + e.acme,
   });
   assert.equal(noOrigin.status, 403);
+  const noCsrf = await e.people.client("bob").post(path, { decision: "approve", organization: e.acme }, {
+    csrf: null,
+  });
+  assert.equal(noCsrf.status, 403);
+  assert.match(noCsrf.html, /not sent from this page/);
+  const othersCsrf = await e.people.client("bob").post(path, { decision: "approve", organization: e.acme }, {
+    csrf: e.people.client("ann").csrf,
+  });
+  assert.equal(othersCsrf.status, 403, "another session's token is not this one's");
   const signedOut = await e.app.request(path, {
     method: "POST",
     headers: { origin: BASE, "content-type": "application/x-www-form-urlencoded" },
@@ -143,7 +153,7 @@ Deno.test("oauth: consent refuses no organization, a foreign one, a cross-site p
   });
   assert.equal(signedOut.status, 401);
   // Still undecided after all that: a proper approval works.
-  const ok = await decide(e.app, path, "bob", [["decision", "approve"], ["organization", e.acme], [
+  const ok = await decide(e, path, "bob", [["decision", "approve"], ["organization", e.acme], [
     "environment",
     "staging",
   ]]);
@@ -231,7 +241,7 @@ Deno.test("oauth: code exchange refuses PKCE mismatch, another redirect, another
   const { challenge, verifier } = await pkce();
   const fresh = async () =>
     (await approve(
-      e.app,
+      e,
       authorizeUrl({ client_id: e.clientId, redirect_uri: REDIRECT, code_challenge: challenge }),
       "ann",
       [e.acme],
@@ -335,7 +345,7 @@ Deno.test("oauth: refresh rotates both tokens; presenting a used refresh token e
 Deno.test("oauth: refresh is refused after leaving every granted organization or signing out everywhere", async () => {
   const e = await oauthWorld();
   const a = await connect(e, "bob", [e.acme]);
-  e.people.leave("bob", e.acme);
+  await e.people.leave("bob", e.acme);
   let r = await tokenRequest(e.app, {
     grant_type: "refresh_token",
     refresh_token: a.tokens.refresh_token,
@@ -345,7 +355,7 @@ Deno.test("oauth: refresh is refused after leaving every granted organization or
   assert.match(r.body.error_description, /no longer a member/);
   const b = await connect(e, "ann", [e.acme, e.beta]);
   e.deps.clock.advance(1000);
-  e.people.signOutEverywhere("ann", e.deps.clock.now());
+  await e.people.signOutEverywhere("ann");
   r = await tokenRequest(e.app, {
     grant_type: "refresh_token",
     refresh_token: b.tokens.refresh_token,
@@ -353,7 +363,8 @@ Deno.test("oauth: refresh is refused after leaving every granted organization or
   });
   assert.deepEqual([r.status, r.body.error], [400, "invalid_grant"]);
   assert.match(r.body.error_description, /signed out everywhere/);
-  // A connection made after the sign-out works.
+  // A connection made after the sign-out (and a new sign-in) works.
+  await e.people.signIn("ann");
   const c = await connect(e, "ann", [e.beta]);
   r = await tokenRequest(e.app, {
     grant_type: "refresh_token",
@@ -413,9 +424,9 @@ Deno.test("oauth: a metadata-document client connects with its URL as client_id;
     e.app,
     authorizeUrl({ client_id: id, redirect_uri: REDIRECT, code_challenge: challenge }),
   );
-  const html = await (await e.app.request(path, { headers: asPerson("ann") })).text();
+  const html = await (await e.app.request(path, { headers: e.people.as("ann") })).text();
   assert.ok(html.includes("Doc Assistant") && html.includes("identified by assistant.example"));
-  const ok = await decide(e.app, path, "ann", [["decision", "approve"], ["organization", e.beta]]);
+  const ok = await decide(e, path, "ann", [["decision", "approve"], ["organization", e.beta]]);
   const code = new URL(ok.headers.get("location")!).searchParams.get("code")!;
   const t = await tokenRequest(e.app, {
     grant_type: "authorization_code",

@@ -26,8 +26,6 @@ async function connectAs(w: Awaited<ReturnType<typeof peopleWorld>>, client: App
     decision: "approve",
     environment: "production",
     organization: w.org,
-  }, {
-    csrf: null,
   });
   assert.equal(back.status, 303, back.html);
   const code = new URL(back.location!).searchParams.get("code")!;
