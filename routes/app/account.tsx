@@ -81,7 +81,10 @@ export function accountRoutes(ctx: AppContext): Hono<AppEnv> {
           <button type="submit">Change password</button>
         </form>
         <h2>Sign out everywhere</h2>
-        <p>Ends every session of your account on every device, this one included.</p>
+        <p>
+          Ends every session of your account on every device, this one included, and every assistant you
+          connected.
+        </p>
         <PostButton
           action="/app/sign-out-everywhere"
           csrf={frame.csrf}

@@ -67,6 +67,8 @@ pre { background: #0f172a; color: #e2e8f0; padding: .8rem; border-radius: 6px; o
 .badge { display: inline-block; font-size: .8rem; padding: .05rem .45rem; border-radius: 999px; background: #e7ecf3; color: #334155; }
 .badge.on { background: var(--ok-bg); color: var(--ok-fg); } .badge.off { background: var(--err-bg); color: var(--err-fg); }
 .muted { color: var(--muted); }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .5rem 0 .75rem; }
+.facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 600px) {
   th, td { padding: .45rem .35rem; font-size: .92rem; }

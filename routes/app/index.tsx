@@ -19,6 +19,7 @@ import { readKeysRoutes } from "./read_keys.tsx";
 import { membersRoutes } from "./members.tsx";
 import { domainsRoutes } from "./domains.tsx";
 import { storeCredentialsRoutes } from "./store_credentials.tsx";
+import { assistantsRoutes } from "./assistants.tsx";
 
 const TITLES: Record<number, string> = {
   401: "Please sign in again",
@@ -84,6 +85,7 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route("/", membersRoutes(ctx));
   app.route("/", domainsRoutes(ctx));
   app.route("/", storeCredentialsRoutes(ctx));
+  app.route("/", assistantsRoutes(ctx));
   app.all("*", () => {
     throw new HttpError(404, "NOT_FOUND", "there is no such page");
   });

@@ -28,6 +28,7 @@ export const SECTIONS: { id: string; label: string; path: string }[] = [
   { id: "members", label: "Members", path: "settings/members" },
   { id: "domains", label: "Verified domains", path: "settings/domains" },
   { id: "store-credentials", label: "Store credentials", path: "settings/store-credentials" },
+  { id: "assistants", label: "Connected assistants", path: "settings/assistants" },
 ];
 
 export const orgPath = (org: string, path = "") => `/app/o/${org}${path ? `/${path}` : ""}`;
@@ -91,6 +92,9 @@ const Header: FC<{ frame: Frame }> = ({ frame }) => (
         <ul>
           <li>
             <a href="/app/account">Account</a>
+          </li>
+          <li>
+            <a href="/app/assistants">Connected assistants</a>
           </li>
           <li>
             <form method="post" action="/app/sign-out">
