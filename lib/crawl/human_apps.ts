@@ -90,6 +90,11 @@ export const MEDIA_AND_TV = new RegExp(
     "\\bRadio",
     "\\bMusic",
     "Player\\b",
+    // a product named for what it plays ("FStream", "AudiMusicStream/3020", GNOME's "Videos/3.8.2")
+    "Stream(?:ing)?\\b",
+    "\\bVideos?/\\d",
+    "\\bMovies?/\\d",
+    "\\bNero\\b",
   ].join("|"),
   "i",
 );

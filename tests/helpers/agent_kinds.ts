@@ -62,6 +62,10 @@ export const HUMAN_AGENTS: Record<string, string[]> = {
     "QuickTime/7.5.6 (qtver=7.5.6;cpu=IA32;os=Mac 10.5.8)",
     "AppleCoreMedia/1.0.0.15D61 (HomePod; U; CPU OS 11_2_5 like Mac OS X; en_us)",
     "Player/1.0 (Linux;Android 10) ExoPlayerLib/2.11.7",
+    // products named for what they play
+    "AudiMusicStream/3020.130826151911",
+    "Videos/3.8.2",
+    "Nero Home/1.5.3.0 (compatible; Nero AG; Nero Home 1.5.3.0)",
   ],
 };
 
@@ -75,6 +79,7 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
     "Java/1.8.0_392",
     "okhttp/4.12.0",
     "Apache-HttpClient/4.5.13 (Java/17.0.8)",
+    "Cloudflare-Stream-Hook",
   ],
   "headless browser": [
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
@@ -96,6 +101,8 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
     "Mozilla/5.0 (compatible; SomeCrawler/2.0)",
     "Mozilla/5.0 (compatible; examplespider)",
     "Mozilla/5.0 (compatible; ThingFetcher/1.0)",
+    // a media word does not make a stream service's bot a person
+    "Mozilla/5.0 (compatible; StreamBot/1.0)",
   ],
   "self-contradicting browser agent": [
     "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/18.19041",
