@@ -45,12 +45,14 @@ export const PROMPTS: readonly ReadyPrompt[] = [
   {
     name: "crawler_gaps",
     title: "Where crawlers miss the site",
-    description: "Pages no search or AI crawler read, stale pages, and what robots.txt blocks.",
+    description:
+      "Pages no search or AI crawler read, stale pages, what robots.txt blocks and who ignores it, crawl-to-referral.",
     args: [tpArg],
     text: (a) =>
       `Show where crawlers miss the site${site(a)}. Call behavior_crawl_coverage for last_30_days and ` +
       `behavior_crawler_access. List pages no crawler read and stale pages, name AI crawlers robots.txt blocks, and ` +
-      `requests refused or failed per crawler. Suggest fixes in order of impact.`,
+      `requests refused or failed per crawler, crawlers that ignored robots.txt, agents spoofing a crawler, and ` +
+      `which AI vendors read much but send few visitors back. Suggest fixes in order of impact.`,
   },
   {
     name: "review_themes",
