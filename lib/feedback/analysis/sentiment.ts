@@ -1,6 +1,7 @@
 /**
  * Sentiment of a review's text, VADER-style: lexicon valences (general opinion words plus the app-review
- * vocabulary of lexicon_app.ts), multi-word cues, emoji, then these rules:
+ * vocabulary of lexicon_app.ts; VADER's general lexicon where those find nothing), multi-word cues, emoji,
+ * then these rules:
  * - negation: a negator flips and damps an opinion word in the next four words of its clause (a comma or
  *   the end of a sentence closes the scope); "not"/"never"/"nothing" that negate no opinion word describe a
  *   feature that fails ("won't load", "does nothing") and count against;
@@ -16,9 +17,19 @@ import type { SentimentLabel } from "../types.ts";
 import { buildLexicon, INTENSIFIERS, NEGATORS, PHRASES } from "./lexicon.ts";
 import { APP_NEGATIVE, APP_PHRASES, APP_POSITIVE, EMOJI, TOKEN_VALENCE } from "./lexicon_app.ts";
 import { lemma, normalizeText, STOPWORDS, words } from "./tokens.ts";
+import { lexicon as VADER } from "vader-sentiment/src/vader_lexicon.js";
 
 const LEXICON = buildLexicon(lemma);
 for (const [w, v] of buildLexicon(lemma, APP_POSITIVE, APP_NEGATIVE)) LEXICON.set(w, v);
+/**
+ * VADER's general lexicon (7,500 words, npm vader-sentiment, Apache-2.0), damped, for texts in which our own
+ * lexicons find nothing: it names everyday opinion words ours lack, but used everywhere it would outvote the
+ * app-review vocabulary (measured: it cost 4 points on negative app reviews).
+ */
+const GENERAL = new Map<string, number>();
+for (const [w, v] of Object.entries(VADER as Record<string, number>)) {
+  if (/^[a-z]+$/.test(w) && Math.abs(v) >= 1) GENERAL.set(w, v * 0.6);
+}
 interface Phrase {
   parts: string[];
   v: number;
@@ -77,7 +88,7 @@ function prepare(text: string): string {
 /** Sentiment of the title and text, from the words alone. */
 export function textSentiment(title: string | null, text: string): TextSentiment {
   const raw = title ? `${title}. ${text}` : text;
-  const vals: number[] = [];
+  const vals: number[] = [], general: number[] = [];
   let contrastAt = -1;
   const clauses = prepare(raw).split(/[.!?;,\n]+|\s[-–—]+\s/);
   for (const clause of clauses) {
@@ -116,6 +127,10 @@ export function textSentiment(title: string | null, text: string): TextSentiment
       }
       const v = valence(toks[i], lem[i]);
       if (v === undefined && toks[i] === "too" && tooMuch(toks[i + 1])) vals.push(TOO_VALUE);
+      if (v === undefined && GENERAL.has(toks[i])) {
+        const g = GENERAL.get(toks[i])!;
+        general.push(negatorAt >= 0 && i - negatorAt <= scope ? g * NEGATION_DAMP : g);
+      }
       if (v === undefined || v === 0) continue;
       let value = v * boost(toks, i);
       if (negatorAt >= 0 && i - negatorAt <= scope && !UNFLIPPED.has(toks[i])) {
@@ -127,6 +142,8 @@ export function textSentiment(title: string | null, text: string): TextSentiment
     if (negatorAt >= 0) closeNegation();
   }
   for (const m of raw.matchAll(EMOJI_RE)) vals.push(EMOJI[m[0]]);
+  // Only where our own lexicons found nothing, the general one (VADER's) decides.
+  if (vals.length === 0) vals.push(...general);
   let sum = 0;
   for (let k = 0; k < vals.length; k++) {
     sum += vals[k] * (contrastAt <= 0 ? 1 : k < contrastAt ? 0.5 : 1.5);
