@@ -15,6 +15,7 @@ import {
   isEngagedSession,
   PASSIVE_EVENTS,
   type Row,
+  type Scope as EngineScope,
   type SessionSeq,
 } from "../lib/query/api.ts";
 import { isAiCategory } from "../lib/crawl/classify.ts";
@@ -119,13 +120,20 @@ export default defineTool({
   output,
   async run(ctx, input) {
     const r = resolve(ctx, input);
+    // With `page`, the figures are about the visitors and sessions who viewed it: an event sent from the page
+    // without viewing it (a click, a custom event) does not make a visitor of it, as for a page's visitors
+    // everywhere. Bots' events and crawler requests below still count every event on the page.
+    const people = (s: EngineScope): EngineScope =>
+      input.page
+        ? { ...s, filters: [...(s.filters ?? []), { field: "event_type", op: "eq", value: "$pageview" }] }
+        : s;
     const ask = [
       { metrics: [...HEAD, "dropped_events" as const] },
       ...lists.map((l) => ({ ...l, metrics: [...l.metrics], breakdown: [...l.breakdown] })),
     ];
     const [cur, prev] = await Promise.all([
-      r.engine.aggregateMany(r.scope, ask),
-      r.previous ? r.engine.aggregateMany(r.previous, ask) : Promise.resolve(null),
+      r.engine.aggregateMany(people(r.scope), ask),
+      r.previous ? r.engine.aggregateMany(people(r.previous), ask) : Promise.resolve(null),
     ]);
     const head = (m: (typeof HEAD)[number], digits: number) =>
       compare(
