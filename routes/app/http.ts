@@ -105,7 +105,7 @@ export function sessionLayer(ctx: AppContext): MiddlewareHandler<AppEnv> {
     c.header("X-Frame-Options", "DENY");
     c.header(
       "Content-Security-Policy",
-      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; " +
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; " +
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {

@@ -20,6 +20,9 @@ import { membersRoutes } from "./members.tsx";
 import { domainsRoutes } from "./domains.tsx";
 import { storeCredentialsRoutes } from "./store_credentials.tsx";
 import { assistantsRoutes } from "./assistants.tsx";
+import { cohortsRoutes } from "./saved_cohorts.tsx";
+import { insightsRoutes } from "./saved_insights.tsx";
+import { dashboardsRoutes } from "./saved_dashboards.tsx";
 
 const TITLES: Record<number, string> = {
   401: "Please sign in again",
@@ -86,6 +89,9 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route("/", domainsRoutes(ctx));
   app.route("/", storeCredentialsRoutes(ctx));
   app.route("/", assistantsRoutes(ctx));
+  app.route("/", cohortsRoutes(ctx));
+  app.route("/", insightsRoutes(ctx));
+  app.route("/", dashboardsRoutes(ctx));
   app.all("*", () => {
     throw new HttpError(404, "NOT_FOUND", "there is no such page");
   });

@@ -29,6 +29,9 @@ export const SECTIONS: { id: string; label: string; path: string }[] = [
   { id: "domains", label: "Verified domains", path: "settings/domains" },
   { id: "store-credentials", label: "Store credentials", path: "settings/store-credentials" },
   { id: "assistants", label: "Connected assistants", path: "settings/assistants" },
+  { id: "cohorts", label: "Cohorts", path: "cohorts" },
+  { id: "insights", label: "Insights", path: "insights" },
+  { id: "dashboards", label: "Dashboards", path: "dashboards" },
 ];
 
 export const orgPath = (org: string, path = "") => `/app/o/${org}${path ? `/${path}` : ""}`;
