@@ -37,6 +37,8 @@ export interface VendorReferral {
   vendor: string;
   answer_engines: string[];
   reads: Record<ReadKind, number>;
+  /** distinct pages each kind of crawler read */
+  pages: Record<ReadKind, number>;
   /** training + search + user-triggered page reads: the ratio's numerator */
   ai_reads: number;
   /** reads by the vendor's search-engine crawler, not in the ratio */
@@ -68,6 +70,12 @@ export interface ReferralQuery {
 
 export const vendorOfEngine = (source: string): string => ENGINE_VENDOR[source.toLowerCase()] ?? source;
 
+type Acc = VendorReferral & {
+  pageSet: Set<string>;
+  referredSet: Set<string>;
+  kindPages: Record<ReadKind, Set<string>>;
+};
+
 export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFindings> {
   const [reads, visits, entries] = await Promise.all([
     q.engine.hitsAggregate({
@@ -90,7 +98,7 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
       ],
     }, { metrics: ["visitors"], breakdown: ["source", "entry_page"] }),
   ]);
-  const vendors = new Map<string, VendorReferral & { pageSet: Set<string>; referredSet: Set<string> }>();
+  const vendors = new Map<string, Acc>();
   const vendor = (name: string) => {
     let v = vendors.get(name);
     if (!v) {
@@ -100,6 +108,7 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
           vendor: name,
           answer_engines: [],
           reads: { training: 0, search: 0, user_triggered: 0 },
+          pages: { training: 0, search: 0, user_triggered: 0 },
           ai_reads: 0,
           search_index_reads: 0,
           pages_read: 0,
@@ -107,6 +116,7 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
           pages_referred_to: 0,
           pageSet: new Set(),
           referredSet: new Set(),
+          kindPages: { training: new Set(), search: new Set(), user_triggered: new Set() },
         },
       );
     }
@@ -133,6 +143,7 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
     v.reads[kind] += n;
     v.ai_reads += n;
     v.pageSet.add(String(row.key.page));
+    v.kindPages[kind].add(String(row.key.page));
     page(String(row.key.page), v.vendor).ai_reads += n;
   }
   for (const row of visits.rows) {
@@ -151,8 +162,13 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
   return {
     vendors: [...vendors.values()]
       .filter((v) => v.ai_reads > 0 || v.referred_visitors > 0)
-      .map(({ pageSet, referredSet, ...v }) => ({
+      .map(({ pageSet, referredSet, kindPages, ...v }) => ({
         ...v,
+        pages: {
+          training: kindPages.training.size,
+          search: kindPages.search.size,
+          user_triggered: kindPages.user_triggered.size,
+        },
         answer_engines: v.answer_engines.sort(),
         pages_read: pageSet.size,
         pages_referred_to: referredSet.size,

@@ -39,6 +39,8 @@ export interface FetchSeen {
 }
 
 const CHUNK_BYTES = 60_000;
+/** A version replaced longer ago than the longest plan history (1,100 days) can judge no readable hit. */
+const KEEP_REPLACED_MS = 1_100 * 86_400_000;
 
 async function sha256(body: string): Promise<string> {
   const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
@@ -105,7 +107,19 @@ export async function recordFetch(
   }
   const res = await tx.commit();
   if (!res.ok) throw new Error("robots.txt version was not stored");
+  await dropReplaced(kv, org, tp, env, seen.fetched_at - KEEP_REPLACED_MS);
   return version;
+}
+
+/** Deletes the versions (and their bodies) whose successor began before `before`. */
+async function dropReplaced(kv: Deno.Kv, org: string, tp: string, env: EnvName, before: number) {
+  const all = await listVersions(kv, org, tp, env);
+  for (let i = 0; i + 1 < all.length && all[i + 1].since < before; i++) {
+    await kv.delete(keys.robotsVersion(org, tp, env, all[i].since));
+    for await (const c of kv.list({ prefix: keys.robotsVersionChunks(org, tp, env, all[i].since) })) {
+      await kv.delete(c.key);
+    }
+  }
 }
 
 /** Every version, oldest first (a site changes its robots.txt rarely: the list is short). */

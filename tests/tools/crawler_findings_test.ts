@@ -167,6 +167,8 @@ Deno.test("crawler findings: crawl-to-referral per AI vendor and page, through H
   assert.equal(openai.training_reads, gptReads.length);
   assert.equal(openai.ai_reads, gptReads.length);
   assert.equal(openai.pages_read, new Set(gptReads.map((x) => x.path)).size);
+  assert.equal(openai.training_pages, openai.pages_read, "GPTBot is OpenAI's only crawler on this site");
+  assert.equal(openai.search_pages, 0);
   assert.equal(openai.referred_visitors, visitorsOf("ChatGPT"));
   assert.ok(openai.referred_visitors > 0);
   assert.equal(openai.sends_visitors, true);
@@ -181,6 +183,10 @@ Deno.test("crawler findings: crawl-to-referral per AI vendor and page, through H
   assert.equal(anthropic.sends_visitors, false);
   const perplexity = c.vendors.find((v: { vendor: string }) => v.vendor === "Perplexity");
   assert.equal(perplexity.search_reads, reads.filter((x) => x.vendor === "Perplexity").length);
+  assert.equal(
+    perplexity.search_pages,
+    new Set(reads.filter((x) => x.vendor === "Perplexity").map((x) => x.path)).size,
+  );
   assert.equal(perplexity.referred_visitors, visitorsOf("Perplexity"));
   // Google: Googlebot's reads are beside the ratio, never in it.
   const google = c.vendors.find((v: { vendor: string }) => v.vendor === "Google");

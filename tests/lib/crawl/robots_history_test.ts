@@ -63,6 +63,24 @@ Deno.test("robots history: a robots.txt larger than one KV value is kept whole a
   deps.kv.close();
 });
 
+Deno.test("robots history: a version replaced more than 1,100 days ago is dropped with its body", async () => {
+  const deps = await testDeps();
+  const body = (n: number) => () => new Response(`User-agent: *\nDisallow: /v${n}\n`);
+  const t0 = deps.clock.now();
+  for (const [at, n] of [[0, 1], [10, 2], [1_200, 3]] as const) {
+    deps.clock.set(t0 + at * 86_400_000);
+    deps.fetch = () => Promise.resolve(body(n)());
+    await refreshRobots(deps, "o1", tp, "production");
+  }
+  const left = await listVersions(deps.kv, "o1", "tp1", "production");
+  // v1 was replaced 1,190 days before the last fetch: gone; v2 was replaced just now: kept
+  assert.deepEqual(left.map((v) => (v.since - t0) / 86_400_000), [10, 1_200]);
+  const chunks = [];
+  for await (const c of deps.kv.list({ prefix: ["robots_body", "o1"] })) chunks.push(c.key);
+  assert.equal(chunks.length, 2);
+  deps.kv.close();
+});
+
 const v = (since: number, seen_until: number): RobotsVersion => ({
   since,
   seen_until,
