@@ -33,7 +33,9 @@ const PAGE_HEADERS: Record<string, string> = {
   "X-Frame-Options": "DENY",
   "Content-Security-Policy":
     "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer a browser posts the form with "Origin: null", which the
+  // origin check refuses; other sites (the assistant's callback) still get no Referer.
+  "Referrer-Policy": "same-origin",
 };
 
 const GONE = "This sign-in request expired, was already answered, or belongs to someone else. Start again " +

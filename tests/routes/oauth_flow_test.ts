@@ -61,6 +61,8 @@ Deno.test("oauth: the consent page shows the client, its redirect host, the pers
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("x-frame-options"), "DENY");
   assert.match(res.headers.get("content-security-policy")!, /frame-ancestors 'none'/);
+  // Not no-referrer: under it Chromium posts the consent form with "Origin: null", which is refused.
+  assert.equal(res.headers.get("referrer-policy"), "same-origin");
   const html = await res.text();
   for (
     const s of [
