@@ -2,6 +2,7 @@
  * The read tools end to end (HTTP read API, in process) on a generated, compacted site: cold time (a fresh
  * engine with an empty part cache) and warm time (median of --warm runs) of each tool.
  *   deno run -A bench/tools.ts [--events 1000000] [--visitors 100000] [--days 30] [--warm 5] [--kv file]
+ *     [--only tool,tool]   (ask only these tools; the reference is always measured)
  * With --kv the generated, compacted site is kept in that file and reused by later runs.
  * Targets (DESIGN.md): behavior_overview, behavior_pages, behavior_trends under 150 ms warm and 1.5 s cold;
  * behavior_funnel (4 steps), behavior_paths, behavior_retention, behavior_explain_change under 500 ms warm;
@@ -202,8 +203,11 @@ const reference = await (async () => {
 })();
 console.log(`reference: events over 30 days, warm ${reference.toFixed(1)} ms`);
 
+const onlyArg = Deno.args.indexOf("--only") >= 0 ? Deno.args[Deno.args.indexOf("--only") + 1] : null;
+const only = onlyArg ? new Set(onlyArg.split(",")) : null;
+
 const results = [];
-for (const [tool, input] of QUESTIONS) {
+for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name))) {
   const app = createApp(makeDeps()); // a fresh engine: an empty part cache
   const cold = await ask(app, tool, input);
   const warm: number[] = [];

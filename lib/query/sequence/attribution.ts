@@ -15,29 +15,33 @@ const before = (c: Ctx, b: number, i: number, b2: number, j: number) => {
     (x.t[i] === y.t[j] && (x.dt[i] < y.dt[j] || (x.dt[i] === y.dt[j] && x.seq[i] < y.seq[j])));
 };
 
-/** Value groups of one field: a group number per batch and code, made once per code. */
+/** Value groups of one field: a group number per batch and code, made once per batch. */
 class FieldGroups {
   index = new Map<string | null, number>();
   rows: AttributionRow[] = [];
   private perBatch: Int32Array[] = [];
   constructor(readonly c: Ctx, readonly field: string) {}
-  group(b: number, i: number): number {
-    let table = this.perBatch[b];
+  /** The batch's codes (null: the field is absent, all rows null) and its code → group table. */
+  table(b: number): { codes: ArrayLike<number> | null; groups: Int32Array } {
     const v = eventView(this.c.batches[b], this.field);
-    if (!table) this.perBatch[b] = table = new Int32Array(v.values.length).fill(-1);
-    const code = v.codes.length ? v.codes[i] : 0;
-    let g = table[code];
-    if (g < 0) {
-      const value = v.values[code] ?? null;
-      g = this.index.get(value) ?? -1;
-      if (g < 0) {
-        g = this.rows.length;
-        this.index.set(value, g);
-        this.rows.push({ value, units: 0, pageviews: 0, bounced: 0, converted: 0 });
-      }
-      table[code] = g;
+    let groups = this.perBatch[b];
+    if (!groups) {
+      groups = this.perBatch[b] = Int32Array.from(v.values, (value) => {
+        const key = value ?? null;
+        let g = this.index.get(key);
+        if (g === undefined) {
+          g = this.rows.length;
+          this.index.set(key, g);
+          this.rows.push({ value: key, units: 0, pageviews: 0, bounced: 0, converted: 0 });
+        }
+        return g;
+      });
     }
-    return g;
+    return { codes: v.codes.length ? v.codes : null, groups };
+  }
+  group(b: number, i: number): number {
+    const { codes, groups } = this.table(b);
+    return groups[codes ? codes[i] : 0];
   }
 }
 
@@ -55,6 +59,7 @@ export function attribution(c: Ctx, o: AttributionOptions): AttributionResult {
     const goalCode = o.goal ? et.values.indexOf(o.goal.event_type) : -1;
     const goalPred = goalCode >= 1 ? compileFilters(c, b, o.goal!.filters) : null;
     const units = byVisitor ? e.vis : e.ses;
+    const tables = groups.map((g) => g.table(b));
     for (let i = 0; i < e.n; i++) {
       if (!m[i] || (pred && !pred(i))) continue;
       const u = units[i];
@@ -66,7 +71,10 @@ export function attribution(c: Ctx, o: AttributionOptions): AttributionResult {
       if (bits[code] & 1) {
         pvOfSession[e.ses[i]]++;
         pageviews++;
-        for (const g of groups) g.rows[g.group(b, i)].pageviews++;
+        for (let k = 0; k < tables.length; k++) {
+          const { codes, groups: gs } = tables[k];
+          groups[k].rows[gs[codes ? codes[i] : 0]].pageviews++;
+        }
       }
       if (goalCode >= 1 && code === goalCode && (!goalPred || goalPred(i))) goal[u] = 1;
     }
@@ -85,6 +93,7 @@ export function attribution(c: Ctx, o: AttributionOptions): AttributionResult {
       row.converted += goal[u];
     }
   }
-  for (const g of groups) out.by[g.field] = g.rows;
+  // tables are made for a batch's whole dictionary: values no unit or pageview in scope had are no rows
+  for (const g of groups) out.by[g.field] = g.rows.filter((r) => r.units > 0 || r.pageviews > 0);
   return out;
 }
