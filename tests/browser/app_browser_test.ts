@@ -266,6 +266,7 @@ Deno.test("app in Chromium: a form posted from another origin or without the CSR
           "settings/read-keys",
           "settings/members",
           "settings/domains",
+          "settings/assistants",
         ]
       ) {
         await page.goto(`${w.base}/app/o/${w.tenant.org}/${path}`);
