@@ -15,7 +15,8 @@ import { devBanner, ensureDemoTenant } from "./lib/demo/tenant.ts";
 import { generateSite } from "./lib/demo/site.ts";
 import { ensureDemoOwner } from "./lib/people/demo_owner.ts";
 import { printMailer, smtpMailer } from "./lib/mail.ts";
-import { listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
+import { JOBS, listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
+import { generateDueReports, reportJobs } from "./tools/reports_generate.ts";
 
 const dev = Deno.args.includes("--dev");
 const env = Deno.env.toObject();
@@ -66,7 +67,8 @@ const deps: Deps = {
 const app = createApp(deps);
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
-startJobs(deps, Deno.cron);
+// Report generation runs the read tools, so its job comes from tools/ (tools/reports_generate.ts).
+startJobs(deps, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
 listenToQueue(deps);
 
 const server = Deno.serve({
@@ -89,6 +91,9 @@ if (dev) {
     });
     console.log(`demo site generated: ${site.events} events, ${site.hits} crawler hits over 30 days`);
   }
+  // The demo's last week and month as reports now, not at the next hourly run.
+  const reports = await generateDueReports(app.ctx);
+  if (reports) console.log(`demo reports generated: ${reports}`);
   const base = `http://127.0.0.1:${server.addr.port}`;
   const owner = await ensureDemoOwner(deps, tenant.org, tenant.domain);
   console.log(devBanner(deps, () => crypto.randomUUID(), base, config.adminToken, tenant, owner));

@@ -19,14 +19,17 @@ export const PROMPTS: readonly ReadyPrompt[] = [
   {
     name: "weekly_report",
     title: "Weekly report",
-    description: "A short weekly report: headline numbers against the week before, top pages and sources.",
+    description:
+      "The latest weekly intelligence report: its summary and findings, each with the call that shows it.",
     args: [tpArg],
     text: (a) =>
-      `Write a weekly report${
-        site(a)
-      }. Call behavior_overview with period last_7_days, then behavior_pages and ` +
-      `behavior_sources for the same period. Lead with the three changes that matter most against the previous ` +
-      `week, then top pages and sources. Quote numbers exactly as the tools give them and keep the scope line.`,
+      `Present the latest weekly report${site(a)}. Call report_get with kind weekly${
+        a.touchpoint ? ` and touchpoint ${a.touchpoint}` : ""
+      } (reports_list lists older ones). ` +
+      `Give its summary, then its findings grouped as they come, quoting each claim's numbers exactly and ` +
+      `keeping the scope line; offer to run a finding's reproduce calls for detail. When no report is ` +
+      `complete yet, call behavior_overview with period last_7_days, then behavior_pages and behavior_sources, ` +
+      `and lead with the three changes that matter most against the previous week.`,
   },
   {
     name: "what_changed",

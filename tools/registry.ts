@@ -24,6 +24,8 @@ import behaviorCrawlerAccess from "./behavior_crawler_access.ts";
 import feedbackSummary from "./feedback_summary.ts";
 import feedbackThemes from "./feedback_themes.ts";
 import feedbackReviews from "./feedback_reviews.ts";
+import reportsList from "./reports_list.ts";
+import reportGet from "./report_get.ts";
 
 export const TOOLS: readonly Tool[] = [
   accountOverview,
@@ -46,6 +48,8 @@ export const TOOLS: readonly Tool[] = [
   feedbackSummary,
   feedbackThemes,
   feedbackReviews,
+  reportsList,
+  reportGet,
 ];
 
 export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool | undefined {

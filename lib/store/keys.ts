@@ -131,6 +131,15 @@ export const keys = {
   robotsVersionChunks: (org: string, tp: string, env: EnvName, since: number) =>
     ["robots_body", org, tp, env, since] as const,
 
+  // intelligence reports (lib/reports): one key per (touchpoint, kind, period), a claim until it is complete
+  report: (org: string, env: EnvName, id: string) => ["report", org, env, id] as const,
+  reports: (org: string, env: EnvName) => ["report", org, env] as const,
+  /** Set once the report's mail went out, so a retried job never mails twice. */
+  reportMailed: (org: string, env: EnvName, id: string) => ["report_mailed", org, env, id] as const,
+  /** A member who asked for reports by mail. */
+  reportMailOptIn: (org: string, userId: string) => ["report_mail", org, userId] as const,
+  reportMailOptIns: (org: string) => ["report_mail", org] as const,
+
   // assistants (OAuth for MCP): secrets (codes, tokens, client secrets) only ever appear here as SHA-256 hashes
   /** A dynamically registered client (RFC 7591); metadata-document clients are fetched, never stored. */
   oauthClient: (clientId: string) => ["oauth_client", clientId] as const,

@@ -38,6 +38,11 @@ export class UsageMeter {
     return new UsageMeter(kv, org, limits, kind, before, now);
   }
 
+  /** The service's own calls (scheduled reports): never refused, and nothing is recorded for them. */
+  static async unmetered(kv: Deno.Kv, org: Org, limits: PlanLimits, now: number): Promise<UsageMeter> {
+    return new UsageMeter(kv, org, limits, "api_requests", await readUsage(kv, org, now), now);
+  }
+
   /** Takes up to n individual items from what is left this month; returns how many may be shown. */
   takeItems(n: number): number {
     this.#itemsAsked = true;

@@ -59,6 +59,13 @@ export const QUESTIONS: Record<string, Record<string, unknown>[]> = {
   feedback_summary: [{}],
   feedback_themes: [{ rising_first: true }],
   feedback_reviews: [{}],
+  // No report is stored here: the answers say so (tests/lib/reports checks every generated report).
+  reports_list: [{ touchpoint: "Acme site" }, {
+    touchpoint: "Acme site",
+    kind: "weekly",
+    period: "last_90_days",
+  }],
+  report_get: [{ touchpoint: "Acme site" }],
 };
 
 Deno.test("answer rules: every answer of every tool keeps every rule on generated data", async () => {

@@ -16,6 +16,8 @@ import { buildToolContext } from "./context.ts";
 import { pipelineNotices } from "./notices.ts";
 import { namedCohort, SMALL_GROUP_NOTICE } from "./cohort.ts";
 import { guardSmallGroups } from "../../lib/answers/small_groups.ts";
+import type { ReadAccess } from "./access.ts";
+import { UsageMeter } from "../../lib/usage/meter.ts";
 
 /** A call names no tool this caller can run: 404 over HTTP, a protocol error over MCP. */
 export class ToolNotFound extends HttpError {
@@ -68,10 +70,39 @@ export async function runTool(
   const meter = await meterUsage(app, call.caller, access, call.face, !call.rateTaken);
   const input = validateInput(tool, toolInput);
   const ctx = await buildToolContext(app, access, call.face, meter);
+  const final = await answerCall(app, tool, input, ctx, meter);
+  await meter.record();
+  return { tool, answer: final };
+}
+
+/** What every call does once its access and usage are settled: the cohort, the tool, the answer rules. */
+async function answerCall(
+  app: AppContext,
+  tool: Tool,
+  input: unknown,
+  ctx: Awaited<ReturnType<typeof buildToolContext>>,
+  meter: UsageMeter,
+): Promise<Record<string, unknown>> {
   ctx.cohort = await namedCohort(app, ctx.org.id, input);
   const answer = await tool.run(ctx, input);
   if (ctx.cohort && guardSmallGroups(answer)) answer.notices.push(SMALL_GROUP_NOTICE);
-  const final = finalizeAnswer(answer, await pipelineNotices(app, ctx, meter, answer));
-  await meter.record();
-  return { tool, answer: final };
+  return finalizeAnswer(answer, await pipelineNotices(app, ctx, meter, answer));
+}
+
+/**
+ * The service asking on an organization's behalf (a scheduled or requested report): the same tools, input
+ * checks, context and answer rules as a caller's call, without a per-minute rate or allowance, since the
+ * organization did not make the call.
+ */
+export async function runServiceTool(
+  app: AppContext,
+  access: ReadAccess,
+  name: string,
+  rawInput: unknown,
+): Promise<ToolResult> {
+  const tool = findTool(name);
+  const input = validateInput(tool, rawInput);
+  const meter = await UsageMeter.unmetered(app.deps.kv, access.org, access.limits, app.deps.clock.now());
+  const ctx = await buildToolContext(app, access, "api", meter);
+  return { tool, answer: await answerCall(app, tool, input, ctx, meter) };
 }

@@ -1,0 +1,62 @@
+/** App reviews of an app touchpoint: rising themes (feedback_themes) and ratings by version (feedback_summary). */
+import { THRESHOLDS } from "../thresholds.ts";
+import type { Finding } from "../types.ts";
+import { call, type FindingContext, type Json, num } from "./common.ts";
+
+const share = (x: number) => `${Math.round(x * 100)}%`;
+
+export function themeFindings(c: FindingContext, themes: Json, appId: string): Finding[] {
+  const out: Finding[] = [];
+  for (const app of themes.apps as Json[]) {
+    for (const th of (app.themes as Json[]).filter((x) => x.rising)) {
+      out.push({
+        kind: "review_theme_rising",
+        claim: `Reviews about "${th.label}" are rising in ${app.app.name}: ${num(th.reviews)} reviews, ${
+          share(th.share)
+        } of those analysed (was ${th.previous_share === null ? "none" : share(th.previous_share)})${
+          th.dominant_intent ? `, mostly ${String(th.dominant_intent).replace("_", " ")}` : ""
+        }.`,
+        numbers: {
+          app: app.app.name,
+          theme: th.label,
+          reviews: th.reviews,
+          share: th.share,
+          previous_share: th.previous_share,
+        },
+        weight: th.share_change ?? th.share,
+        reproduce: [
+          call("feedback_themes", { app: appId, period: c.period.period, rising_first: true, theme: th.id }),
+        ],
+      });
+    }
+  }
+  return out;
+}
+
+/** A version rated clearly below the app's average in the period. */
+export function versionFindings(c: FindingContext, summary: Json, appId: string): Finding[] {
+  const t = THRESHOLDS.versions;
+  const out: Finding[] = [];
+  for (const app of summary.apps as Json[]) {
+    const avg = app.average_rating?.value as number | null;
+    if (avg === null) continue;
+    for (const v of app.versions as Json[]) {
+      if (v.reviews < t.min_reviews || avg - v.average_rating < t.min_drop) continue;
+      out.push({
+        kind: "rating_by_version",
+        claim: `${app.app.name} ${v.version} is rated ${num(v.average_rating)} on average over ${
+          num(v.reviews)
+        } reviews, below the app's ${num(avg)} in the period.`,
+        numbers: {
+          app: app.app.name,
+          version: v.version,
+          average_rating: v.average_rating,
+          app_average: avg,
+        },
+        weight: avg - v.average_rating,
+        reproduce: [call("feedback_summary", { app: appId, period: c.period.period })],
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,173 @@
+/**
+ * Generating one report: claim its (touchpoint, kind, period) key, ask the read tools what an assistant would
+ * ask (through `ask`, which runs them on the tools pipeline), turn the answers into findings by the documented
+ * thresholds, write the summary, and store the report in place of the claim. Asking in parallel keeps a
+ * weekly report of a large site within seconds.
+ */
+import type { Deps } from "../deps.ts";
+import type { EnvName, Org, Touchpoint } from "../store/records.ts";
+import { listApps } from "../feedback/store.ts";
+import type { Scope } from "../answers/schema.ts";
+import type { ReportPeriod } from "./periods.ts";
+import { claimReport, completeReport, getReport, releaseClaim, reportId } from "./store.ts";
+import type { Finding, Report, ReportCharts } from "./types.ts";
+import type { Ask, FindingContext, Json } from "./findings/common.ts";
+import { headlineFindings, pageFindings, sourceFindings } from "./findings/behavior.ts";
+import { crawlerFindings, notCrawledFindings } from "./findings/crawlers.ts";
+import { vitalsFindings } from "./findings/vitals.ts";
+import { themeFindings, versionFindings } from "./findings/reviews.ts";
+import { headline, sectionRank, summarize } from "./summary.ts";
+
+export interface ReportRequest {
+  org: Org;
+  env: EnvName;
+  touchpoint: Touchpoint;
+  period: ReportPeriod;
+  trigger: Report["trigger"];
+  ask: Ask;
+}
+
+export type Generated =
+  | { state: "created"; report: Report }
+  | { state: "exists"; report: Report }
+  | { state: "busy" };
+
+/** Most findings a report holds (answer rule 2: at most 25 items). */
+export const MAX_FINDINGS = 25;
+
+export async function generateReport(deps: Deps, r: ReportRequest): Promise<Generated> {
+  const id = reportId(r.period.kind, r.period.key, r.touchpoint.id);
+  const claimed = await claimReport(deps.kv, r.org.id, r.env, id, deps.clock.now());
+  if (claimed.state === "complete") return { state: "exists", report: claimed.report };
+  if (claimed.state === "busy") return { state: "busy" };
+  try {
+    const report = await buildReport(deps, r, id);
+    if (await completeReport(deps.kv, report, claimed.versionstamp)) return { state: "created", report };
+  } catch (err) {
+    await releaseClaim(deps.kv, r.org.id, r.env, id, claimed.versionstamp);
+    throw err;
+  }
+  // our claim lapsed and another instance finished first: theirs stands
+  const stored = await getReport(deps.kv, r.org.id, r.env, id);
+  return stored ? { state: "exists", report: stored } : { state: "busy" };
+}
+
+async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Report> {
+  const c: FindingContext = { touchpoint: r.touchpoint, period: r.period, ask: r.ask };
+  const notes: string[] = [];
+  const tp = r.touchpoint.id;
+  const cur = { touchpoint: tp, period: r.period.period };
+  const prev = { touchpoint: tp, period: r.period.previous };
+  /** A tool that fails leaves its findings out and says so in the report's notes; the rest still stand. */
+  const tryAsk = (tool: string, input: Record<string, unknown>): Promise<Json | null> =>
+    r.ask(tool, input).catch((err) => {
+      notes.push(
+        `${tool} could not be asked (${
+          String(err?.message ?? err).slice(0, 200)
+        }); its findings are left out`,
+      );
+      return null;
+    });
+  const website = r.touchpoint.kind === "website";
+  const apps = website ? [] : (await listApps(deps.kv, r.org.id)).filter((a) => a.touchpoint === tp);
+  const [
+    overview,
+    trendNow,
+    trendBefore,
+    pagesNow,
+    pagesBefore,
+    sources,
+    covNow,
+    covBefore,
+    perfNow,
+    perfBefore,
+  ] = await Promise.all([
+    r.ask("behavior_overview", cur), // the report's scope: without it there is no report
+    tryAsk("behavior_trends", { ...cur, metric: "visitors", interval: "day" }),
+    tryAsk("behavior_trends", { ...prev, metric: "visitors", interval: "day" }),
+    tryAsk("behavior_pages", { ...cur, limit: 25 }),
+    tryAsk("behavior_pages", { ...prev, limit: 25 }),
+    tryAsk("behavior_sources", { ...cur, limit: 25 }),
+    website ? tryAsk("behavior_crawl_coverage", cur) : null,
+    website ? tryAsk("behavior_crawl_coverage", prev) : null,
+    tryAsk("behavior_performance", { ...cur, by: "page" }),
+    tryAsk("behavior_performance", { ...prev, by: "page" }),
+  ]);
+  const reviews = await Promise.all(apps.map(async (a) => ({
+    id: a.id,
+    themes: await tryAsk("feedback_themes", { app: a.id, period: r.period.period, rising_first: true }),
+    summary: await tryAsk("feedback_summary", { app: a.id, period: r.period.period }),
+  })));
+
+  const found: Finding[][] = [headlineFindings(c, overview)];
+  const later: Promise<Finding[]>[] = [];
+  if (pagesNow && pagesBefore) later.push(pageFindings(c, pagesNow, pagesBefore));
+  if (sources) found.push(sourceFindings(c, sources));
+  if (covNow && covBefore) {
+    later.push(crawlerFindings(c, covNow, covBefore));
+    found.push(notCrawledFindings(c, covNow));
+  }
+  if (perfNow && perfBefore) found.push(vitalsFindings(c, perfNow, perfBefore));
+  for (const a of reviews) {
+    if (a.themes) found.push(themeFindings(c, a.themes, a.id));
+    if (a.summary) found.push(versionFindings(c, a.summary, a.id));
+  }
+  found.push(...await Promise.all(later));
+  const findings = found.flat()
+    .sort((a, b) => sectionRank(a.kind) - sectionRank(b.kind) || b.weight - a.weight)
+    .slice(0, MAX_FINDINGS);
+
+  return {
+    id,
+    org: r.org.id,
+    env: r.env,
+    touchpoint: tp,
+    touchpoint_name: r.touchpoint.name,
+    kind: r.period.kind,
+    period_key: r.period.key,
+    period: r.period.period,
+    previous_period: r.period.previous,
+    scope: overview.scope as Scope,
+    generated_at: new Date(deps.clock.now()).toISOString(),
+    trigger: r.trigger,
+    headline: headline(r.period, overview, findings),
+    summary: summarize(r.period, r.touchpoint.name, overview, findings),
+    findings,
+    charts: charts(trendNow, trendBefore, pagesNow, pagesBefore),
+    notes,
+  };
+}
+
+const DAY = 86_400_000;
+const shift = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+const countOf = (x: unknown) => typeof x === "number" ? x : 0; // "fewer than 5" is drawn as 0
+
+function charts(
+  now: Json | null,
+  before: Json | null,
+  pagesNow: Json | null,
+  pagesBefore: Json | null,
+): ReportCharts {
+  const days = (a: Json | null) =>
+    ((a?.series ?? []) as Json[]).map((p) => ({ date: String(p.bucket), value: countOf(p.visitors) }));
+  const cur = days(now);
+  const prev = days(before);
+  // the period before, drawn over the same days: shifted by its distance to this one
+  const offset = cur.length && prev.length
+    ? Math.round((Date.parse(cur[0].date) - Date.parse(prev[0].date)) / DAY)
+    : 0;
+  const pageBefore = new Map<string, number>(
+    ((pagesBefore?.pages ?? []) as Json[]).map((p) => [p.page, p.pageviews]),
+  );
+  return {
+    visitors_by_day: cur,
+    previous_by_day: prev.map((p) => ({ date: shift(p.date, offset), value: p.value })),
+    top_pages: ((pagesNow?.pages ?? []) as Json[]).slice(0, 10).map((p) => ({
+      label: p.page,
+      value: p.pageviews,
+      previous: pageBefore.get(p.page) ??
+        (pagesBefore && pagesBefore.pages_total <= pagesBefore.pages.length ? 0 : null),
+    })),
+  };
+}

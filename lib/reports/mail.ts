@@ -1,0 +1,64 @@
+/**
+ * Report mail: members opt in (per organization, on the reports page); when a report completes and a mailer is
+ * configured (SMTP_URL, or the dev console), each opted-in member still in the organization gets the headline,
+ * the summary, the findings and a link. A marker set with an atomic check first means a retried job never
+ * mails a report twice. Links need PUBLIC_URL (a job has no request to take an origin from).
+ */
+import type { Deps } from "../deps.ts";
+import { keys } from "../store/keys.ts";
+import { listMembers } from "../people/members.ts";
+import type { Report } from "./types.ts";
+
+export async function setMailOptIn(kv: Deno.Kv, org: string, userId: string, on: boolean): Promise<void> {
+  if (on) await kv.set(keys.reportMailOptIn(org, userId), true);
+  else await kv.delete(keys.reportMailOptIn(org, userId));
+}
+
+export async function mailOptedIn(kv: Deno.Kv, org: string, userId: string): Promise<boolean> {
+  return (await kv.get(keys.reportMailOptIn(org, userId))).value !== null;
+}
+
+export const reportPath = (r: Pick<Report, "org" | "id">) => `/app/o/${r.org}/reports/${r.id}`;
+
+export function reportText(r: Report, link: string): string {
+  const lines = [r.headline, "", r.summary, ""];
+  if (r.findings.length) {
+    lines.push("Findings:");
+    for (const f of r.findings) lines.push(`- ${f.claim}`);
+    lines.push("");
+  }
+  lines.push(
+    `Open the report: ${link}`,
+    "",
+    "You get this because you asked for reports by mail; turn it off on the reports page.",
+  );
+  return lines.join("\n");
+}
+
+/** Mails a complete report to its opted-in members once; returns how many were sent. */
+export async function mailReport(deps: Deps, r: Report): Promise<number> {
+  if (!deps.mail) return 0;
+  const marker = keys.reportMailed(r.org, r.env, r.id);
+  const set = await deps.kv.atomic().check({ key: marker, versionstamp: null })
+    .set(marker, { at: deps.clock.now() }).commit();
+  if (!set.ok) return 0; // another run mailed it
+  const members = await listMembers(deps.kv, r.org);
+  const link = `${deps.config.publicUrl ?? ""}${reportPath(r)}`;
+  let sent = 0;
+  for (const m of members) {
+    if (!(await mailOptedIn(deps.kv, r.org, m.user))) continue;
+    try {
+      await deps.mail.send({
+        to: m.email,
+        subject: `${
+          r.kind === "weekly" ? "Weekly" : "Monthly"
+        } report: ${r.touchpoint_name}, ${r.period_key}`,
+        text: reportText(r, link),
+      });
+      sent++;
+    } catch (err) {
+      deps.log.error("report mail failed", { org: r.org, report: r.id, error: String(err).slice(0, 300) });
+    }
+  }
+  return sent;
+}
