@@ -48,6 +48,12 @@ export interface BarChart {
 
 export type ChartSpec = LineChart | BarChart;
 
+/** What Plot's removed <style> did, for the stylesheet of a page that shows charts. */
+export const CHART_CSS = `
+svg.chart { display: block; max-width: 100%; height: auto; background: #fff; overflow: visible; }
+svg.chart text, svg.chart tspan { white-space: pre; }
+`;
+
 /** Series colours in order (colour-blind safe, Okabe–Ito); a dashed series is grey. */
 export const PALETTE = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"] as const;
 const GREY = "#8a8a8a";
@@ -60,6 +66,9 @@ const shorten = (s: string) => s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 
 export async function renderChart(spec: ChartSpec): Promise<string> {
   const { Plot, document } = await drawing();
   const svg = spec.kind === "line" ? lineChart(Plot, document, spec) : barChart(Plot, document, spec);
+  // Plot's own <style> element would need 'unsafe-inline' under the app's CSP: CHART_CSS goes in the page's
+  // stylesheet instead
+  svg.querySelector("style")?.remove();
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", spec.title);
   svg.setAttribute("class", `${svg.getAttribute("class") ?? ""} chart chart-${spec.kind}`.trim());

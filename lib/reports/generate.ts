@@ -101,10 +101,20 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
 
   const found: Finding[][] = [headlineFindings(c, overview)];
   const later: Promise<Finding[]>[] = [];
-  if (pagesNow && pagesBefore) later.push(pageFindings(c, pagesNow, pagesBefore));
-  if (sources) found.push(sourceFindings(c, sources));
+  // With no visitors (or no crawler requests) at all the period before, everything would be "new": the
+  // summary says there is nothing to compare with instead.
+  const visitorsBefore = (overview.visitors?.previous ?? 0) > 0;
+  const crawlersBefore = (covBefore?.crawlers?.length ?? 0) > 0;
+  if (!visitorsBefore && (overview.visitors?.value ?? 0) > 0) {
+    notes.push("no visitors the period before: pages and sources are not compared");
+  }
+  if (!crawlersBefore && (covNow?.crawlers?.length ?? 0) > 0) {
+    notes.push("no crawler requests the period before: crawlers are not compared");
+  }
+  if (pagesNow && pagesBefore && visitorsBefore) later.push(pageFindings(c, pagesNow, pagesBefore));
+  if (sources && visitorsBefore) found.push(sourceFindings(c, sources));
   if (covNow && covBefore) {
-    later.push(crawlerFindings(c, covNow, covBefore));
+    if (crawlersBefore) later.push(crawlerFindings(c, covNow, covBefore));
     found.push(notCrawledFindings(c, covNow));
   }
   if (perfNow && perfBefore) found.push(vitalsFindings(c, perfNow, perfBefore));

@@ -2,6 +2,9 @@
  * The app's one stylesheet and one small script, served from memory (no build step). The script only adds
  * copy buttons and confirmations; every page works without it.
  */
+import { CHART_CSS } from "../../lib/charts/charts.ts";
+import { REPORT_CSS } from "./report_styles.ts";
+
 export const APP_CSS = `
 :root { --fg: #1c2430; --muted: #5b6675; --line: #d9dee5; --bg: #f6f7f9; --card: #fff; --accent: #1f5fbf;
   --accent-fg: #fff; --danger: #b42318; --ok-bg: #e8f5ec; --ok-fg: #14532d; --err-bg: #fdecea; --err-fg: #8a1c12;
@@ -77,7 +80,7 @@ pre { background: #0f172a; color: #e2e8f0; padding: .8rem; border-radius: 6px; o
   table.stack-sm tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
   table.stack-sm td { display: block; border: 0; padding: .15rem .35rem; }
 }
-`;
+${CHART_CSS}${REPORT_CSS}`;
 
 export const APP_JS = `
 document.addEventListener("click", async (e) => {

@@ -23,6 +23,7 @@ import { assistantsRoutes } from "./assistants.tsx";
 import { cohortsRoutes } from "./saved_cohorts.tsx";
 import { insightsRoutes } from "./saved_insights.tsx";
 import { dashboardsRoutes } from "./saved_dashboards.tsx";
+import { reportsRoutes } from "./reports.tsx";
 
 const TITLES: Record<number, string> = {
   401: "Please sign in again",
@@ -92,6 +93,7 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route("/", cohortsRoutes(ctx));
   app.route("/", insightsRoutes(ctx));
   app.route("/", dashboardsRoutes(ctx));
+  app.route("/", reportsRoutes(ctx));
   app.all("*", () => {
     throw new HttpError(404, "NOT_FOUND", "there is no such page");
   });

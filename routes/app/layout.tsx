@@ -32,6 +32,7 @@ export const SECTIONS: { id: string; label: string; path: string }[] = [
   { id: "cohorts", label: "Cohorts", path: "cohorts" },
   { id: "insights", label: "Insights", path: "insights" },
   { id: "dashboards", label: "Dashboards", path: "dashboards" },
+  { id: "reports", label: "Reports", path: "reports" },
 ];
 
 export const orgPath = (org: string, path = "") => `/app/o/${org}${path ? `/${path}` : ""}`;

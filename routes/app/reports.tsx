@@ -1,0 +1,168 @@
+/**
+ * Reports in the app: the list (every member), "generate now" (owners and admins), mail opt-in (each member
+ * for themselves), and a report's printable page with its charts drawn on the server (lib/charts).
+ */
+import { Hono } from "hono";
+import type { AppContext } from "../../lib/tenancy/context.ts";
+import { invalid, notFound } from "../../lib/errors.ts";
+import { listTouchpoints } from "../../lib/tenancy/admin.ts";
+import { getReport, listReports } from "../../lib/reports/store.ts";
+import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
+import { REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
+import { can } from "../../lib/people/roles.ts";
+import { generateNow, REPORT_ENV } from "../../tools/reports_generate.ts";
+import { act, type AppEnv, field, orgMember, pageFlash } from "./http.ts";
+import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { frameOf } from "./frame.ts";
+import { ReportView } from "./report_view.tsx";
+import { reportCharts } from "./report_charts.ts";
+
+const path = (org: string) => orgPath(org, "reports");
+
+export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { kv } = ctx.deps;
+  app.use("/o/:org/reports", orgMember(ctx, "member"));
+  app.use("/o/:org/reports/*", orgMember(ctx, "member"));
+
+  app.get("/o/:org/reports", async (c) => {
+    const org = c.get("org");
+    const role = c.get("membership")!.role;
+    const frame = (await frameOf(ctx, c))!;
+    const { flash } = await pageFlash(ctx, c);
+    const [reports, touchpoints, mail] = await Promise.all([
+      listReports(kv, org.id, REPORT_ENV),
+      listTouchpoints(ctx.deps, org.id),
+      mailOptedIn(kv, org.id, c.get("auth")!.user.id),
+    ]);
+    return c.html(
+      <Layout title={`Reports · ${org.name}`} frame={frame} section="reports" flash={flash}>
+        <h1>Reports</h1>
+        <p class="lead">
+          Weekly (Monday to Sunday,{" "}
+          {org.timezone}) and monthly reports of each website and app: what changed and what the data shows,
+          each finding with the question that reproduces it.
+        </p>
+        {reports.length === 0
+          ? <p class="card">No report yet. Weekly reports are made each Monday for the week before.</p>
+          : (
+            <div class="table-wrap">
+              <table class="stack-sm" id="reports">
+                <thead>
+                  <tr>
+                    <th scope="col">Report</th>
+                    <th scope="col">Touchpoint</th>
+                    <th scope="col">Headline</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {reports.map((r) => (
+                    <tr>
+                      <td>
+                        <a href={`${path(org.id)}/${r.id}`}>
+                          {r.kind === "weekly" ? "Week" : "Month"} {r.period_key}
+                        </a>
+                      </td>
+                      <td>{r.touchpoint_name}</td>
+                      <td>{r.headline}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        {can.manageSettings(role) && touchpoints.some((t) => !t.archived) && (
+          <>
+            <h2 id="generate">Generate now</h2>
+            <form
+              method="post"
+              action={`${path(org.id)}/generate`}
+              class="card stack"
+              aria-labelledby="generate"
+            >
+              <CsrfField csrf={frame.csrf} />
+              <div class="row">
+                <div class="field">
+                  <label for="report-touchpoint">Website or app</label>
+                  <select id="report-touchpoint" name="touchpoint">
+                    {touchpoints.filter((t) => !t.archived).map((t) => (
+                      <option value={t.id}>{t.name}</option>
+                    ))}
+                  </select>
+                </div>
+                <div class="field">
+                  <label for="report-kind">Report</label>
+                  <select id="report-kind" name="kind">
+                    <option value="weekly">last week</option>
+                    <option value="monthly">last month</option>
+                  </select>
+                </div>
+              </div>
+              <div>
+                <button type="submit">Generate report</button>
+              </div>
+            </form>
+          </>
+        )}
+        <h2 id="mail">By mail</h2>
+        <div class="card">
+          <p>
+            {mail
+              ? "You get each new report of this organization by mail."
+              : "Get each new report of this organization by mail."}
+          </p>
+          <PostButton
+            action={`${path(org.id)}/mail`}
+            csrf={frame.csrf}
+            label={mail ? "Stop report mail" : "Send me reports by mail"}
+            fields={{ on: mail ? "0" : "1" }}
+          />
+        </div>
+      </Layout>,
+    );
+  });
+
+  app.post("/o/:org/reports/generate", (c) => {
+    const org = c.get("org");
+    const role = c.get("membership")!.role;
+    return act(ctx, c, path(org.id), async () => {
+      if (!can.manageSettings(role)) throw invalid("only owners and admins can generate a report");
+      const kind = field(c, "kind") as ReportKind;
+      if (!REPORT_KINDS.includes(kind)) throw invalid("kind: choose weekly or monthly");
+      const tp = (await listTouchpoints(ctx.deps, org.id)).find((t) => t.id === field(c, "touchpoint"));
+      if (!tp || tp.archived) throw invalid("touchpoint: choose one of the organization's websites and apps");
+      const g = await generateNow(ctx, org, tp, kind);
+      if (g.state === "busy") return "That report is being generated right now; it appears here in a moment.";
+      return g.state === "created"
+        ? `Report ${g.report.period_key} of ${tp.name} generated.`
+        : `Report ${g.report.period_key} of ${tp.name} was already there; reports never change once made.`;
+    });
+  });
+
+  app.post("/o/:org/reports/mail", (c) => {
+    const org = c.get("org");
+    const on = field(c, "on") === "1";
+    return act(ctx, c, path(org.id), async () => {
+      await setMailOptIn(kv, org.id, c.get("auth")!.user.id, on);
+      return on ? "You will get new reports by mail." : "Report mail turned off.";
+    });
+  });
+
+  app.get("/o/:org/reports/:id", async (c) => {
+    const org = c.get("org");
+    const report = await getReport(kv, org.id, REPORT_ENV, c.req.param("id"));
+    if (!report) throw notFound("no such report");
+    const frame = (await frameOf(ctx, c))!;
+    const charts = await reportCharts(report);
+    return c.html(
+      <Layout title={`${report.headline} · ${org.name}`} frame={frame} section="reports">
+        <p class="no-print">
+          <a href={path(org.id)}>← All reports</a>
+        </p>
+        <ReportView report={report} charts={charts} />
+      </Layout>,
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+/**
+ * `deno task dev` has completed reports for the demo site, and a report page in Chromium shows its charts:
+ * SVG drawn on the server, with lines and bars, under the app's CSP (no inline style needed).
+ */
+import assert from "node:assert/strict";
+import { launchChromium } from "./browser.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test("reports in the browser: the dev start's demo report opens with its charts", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
+    cwd: ROOT,
+    env: { PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, GEO_CITY_MMDB: "off", GEO_ASN_CSV: "off" },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const browser = await launchChromium();
+  let out = "";
+  try {
+    while (!out.includes("Admin API:")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`dev start ended early:\n${out}`);
+      out += value;
+    }
+    assert.match(out, /demo reports generated: [1-9]/);
+    const base = out.match(/Service running at (http:\/\/127\.0\.0\.1:\d+)/)![1];
+    const org = out.match(/demo organization (org_[A-Za-z0-9_-]+)/)![1];
+    const owner = out.match(/sign in as (\S+), password (\S+)\)/)!;
+
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("console", (m) => {
+      // a missing resource is reported by its response below (the browser asks for /favicon.ico on its own)
+      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
+    });
+    page.on("response", (r) => {
+      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+    });
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.goto(`${base}/app/sign-in`);
+    await page.fill('input[name="email"]', owner[1]);
+    await page.fill('input[name="password"]', owner[2]);
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    await page.goto(`${base}/app/o/${org}/reports`);
+    await page.getByRole("link", { name: "Reports" }).first().waitFor();
+    const rows = await page.locator("#reports tbody tr").count();
+    assert.ok(rows >= 2, `the demo's weekly and monthly reports are listed (${rows})`);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.locator("#reports tr", { hasText: "Demo Shop website" }).locator("a", { hasText: /^Week / })
+        .first()
+        .click(),
+    ]);
+    const charts = page.locator("figure svg.chart");
+    assert.equal(await charts.count(), 2);
+    const line = page.locator('svg.chart-line[role="img"]');
+    assert.equal(await line.getAttribute("aria-label"), "Visitors by day");
+    assert.ok(await line.locator("path").count() >= 2, "this week's line and the week before");
+    assert.ok(await page.locator("svg.chart-bar rect").count() >= 1, "bars of the top pages");
+    const box = await line.boundingBox();
+    assert.ok(
+      box && box.width > 200 && box.height > 100,
+      `the chart is drawn at size: ${JSON.stringify(box)}`,
+    );
+    assert.match(await page.locator(".report-summary").innerText(), /visitors/);
+    assert.deepEqual(problems, [], "no console errors (a CSP refusal would show here)");
+    // printable: the nav and forms leave the page in print
+    await page.emulateMedia({ media: "print" });
+    assert.equal(await page.locator("nav.sections").isVisible(), false);
+    assert.equal(await charts.first().isVisible(), true);
+  } finally {
+    await browser.close();
+    child.kill("SIGTERM");
+    await child.status;
+    await reader.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
