@@ -80,7 +80,6 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     covNow,
     covBefore,
     perfNow,
-    perfBefore,
   ] = await Promise.all([
     r.ask("behavior_overview", cur), // the report's scope: without it there is no report
     tryAsk("behavior_trends", { ...cur, metric: "visitors", interval: "day" }),
@@ -91,7 +90,6 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     website ? tryAsk("behavior_crawl_coverage", cur) : null,
     website ? tryAsk("behavior_crawl_coverage", prev) : null,
     tryAsk("behavior_performance", { ...cur, by: "page" }),
-    tryAsk("behavior_performance", { ...prev, by: "page" }),
   ]);
   const reviews = await Promise.all(apps.map(async (a) => ({
     id: a.id,
@@ -117,7 +115,9 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     if (crawlersBefore) later.push(crawlerFindings(c, covNow, covBefore));
     found.push(notCrawledFindings(c, covNow));
   }
-  if (perfNow && perfBefore) found.push(vitalsFindings(c, perfNow, perfBefore));
+  if (perfNow) {
+    later.push(vitalsFindings(c, perfNow, () => tryAsk("behavior_performance", { ...prev, by: "page" })));
+  }
   for (const a of reviews) {
     if (a.themes) found.push(themeFindings(c, a.themes, a.id));
     if (a.summary) found.push(versionFindings(c, a.summary, a.id));

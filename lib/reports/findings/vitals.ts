@@ -12,12 +12,30 @@ const WORDS = ["good", "needs improvement", "poor"];
 const unit = (v: Vital, x: number) =>
   v === "CLS" ? num(Math.round(x * 1000) / 1000) : `${num(Math.round(x))} ms`;
 
-export function vitalsFindings(c: FindingContext, perf: Json, previous: Json): Finding[] {
+/**
+ * `previous` is asked only when some page looks worse, for its page loads the period before: a quiet week
+ * costs one call.
+ */
+export async function vitalsFindings(
+  c: FindingContext,
+  perf: Json,
+  previous: () => Promise<Json | null>,
+): Promise<Finding[]> {
+  const found = worse(c, perf);
+  if (!found.length) return [];
+  const before = await previous();
+  if (!before) return [];
   const t = THRESHOLDS.vitals;
-  const loadsBefore = new Map<string, number>((previous.groups as Json[]).map((g) => [g.name, g.page_loads]));
+  const loadsBefore = new Map<string, number>((before.groups as Json[]).map((g) => [g.name, g.page_loads]));
+  return found.filter((f) => (loadsBefore.get(String(f.numbers.page)) ?? 0) >= t.min_page_loads)
+    .sort((a, b) => b.weight - a.weight).slice(0, t.max);
+}
+
+function worse(c: FindingContext, perf: Json): Finding[] {
+  const t = THRESHOLDS.vitals;
   const out: Finding[] = [];
   for (const g of perf.groups as Json[]) {
-    if (g.page_loads < t.min_page_loads || (loadsBefore.get(g.name) ?? 0) < t.min_page_loads) continue;
+    if (g.page_loads < t.min_page_loads) continue;
     for (const v of Object.keys(LIMITS) as Vital[]) {
       const m = g.vitals[v];
       if (m.p75 === null || m.previous_p75 === null) continue;
@@ -50,5 +68,5 @@ export function vitalsFindings(c: FindingContext, perf: Json, previous: Json): F
       });
     }
   }
-  return out.sort((a, b) => b.weight - a.weight).slice(0, t.max);
+  return out;
 }

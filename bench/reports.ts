@@ -1,0 +1,157 @@
+/**
+ * A weekly report of the generated 1,000,000-event site, end to end: claim, every tool call through the
+ * tools pipeline, findings, summary, store. Cold: a fresh app (empty part cache); warm: the median of
+ * --warm more runs on the same app (the stored report is deleted between runs, so each run generates).
+ *   deno run -A bench/reports.ts [--kv file] [--warm 3]
+ * The site is bench/tools.ts's (same generator, seed and clock); with --kv a file that bench/tools.ts
+ * built with --kv is reused. Target (issue 21): a weekly report in at most 5 s.
+ * Reference, same run: behavior_overview for the report's week, cold and warm, through the read API; the
+ * report is also given as a ratio to it.
+ * Writes bench/results/reports.json.
+ */
+import { createApp } from "../app.ts";
+import { defaultConfig } from "../lib/config.ts";
+import type { Deps } from "../lib/deps.ts";
+import { noGeo } from "../lib/deps.ts";
+import { FakeClock } from "../lib/clock.ts";
+import { consoleLog } from "../lib/log.ts";
+import { compact } from "../lib/jobs/compact.ts";
+import { generateSite } from "../lib/demo/site.ts";
+import { keys } from "../lib/store/keys.ts";
+import { createTenant } from "../tests/helpers/tenant.ts";
+import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
+import { generateNow } from "../tools/reports_generate.ts";
+import { lastClosedPeriod } from "../lib/reports/periods.ts";
+
+const arg = (name: string, d: number) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : d;
+};
+const WARM = arg("warm", 3);
+const TARGET_MS = 5000;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const log = (...a: unknown[]) => console.error(...a);
+
+const kvArg = Deno.args.indexOf("--kv") >= 0 ? Deno.args[Deno.args.indexOf("--kv") + 1] : null;
+const dir = kvArg ? null : await Deno.makeTempDir({ prefix: "bench-reports-" });
+const kv = await Deno.openKv(kvArg ?? `${dir}/kv.sqlite3`);
+const loadAtStart = Deno.loadavg();
+const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
+const ADMIN = "bench-admin-token-0123456789";
+const makeDeps = (): Deps => ({
+  kv,
+  clock,
+  geo: noGeo,
+  dns: {
+    reverse: () => Promise.resolve([]),
+    forward: () => Promise.resolve([]),
+    txt: () => Promise.resolve([]),
+  },
+  fetch: () => Promise.reject(new Error("offline")),
+  config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
+  log: consoleLog("error"),
+});
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>;
+const kept = (await kv.get<{ t: Tenant; events: number }>(keys.meta("bench_tools_site"))).value;
+const { t, events } = kept ?? await buildSite();
+if (!kept && kvArg) await kv.set(keys.meta("bench_tools_site"), { t, events });
+
+async function buildSite(): Promise<{ t: Tenant; events: number }> {
+  const setup = createApp(makeDeps());
+  const t = await createTenant(setup, ADMIN, { plan: "enterprise" });
+  log("generating 1,000,000 events, 100,000 visitors, 30 days");
+  const gen = await generateSite(makeDeps(), {
+    org: t.org,
+    touchpoint: t.touchpoint,
+    host: t.domain,
+    events: 1_000_000,
+    visitors: 100_000,
+    days: 30,
+    seed: 1,
+    end: clock.now() - 60_000,
+    compact: false,
+  });
+  await compact(makeDeps(), t.org, "production", "ev", { graceMs: 0 });
+  await compact(makeDeps(), t.org, "production", "hit", { graceMs: 0 });
+  return { t, events: gen.events };
+}
+
+const deps0 = makeDeps();
+const org = await getOrg(deps0, t.org);
+const touchpoint = await getTouchpoint(deps0, t.org, t.touchpoint);
+const period = lastClosedPeriod("weekly", clock.now(), org.timezone);
+
+async function overview(app: ReturnType<typeof createApp>): Promise<number> {
+  const t0 = performance.now();
+  const res = await app.request("/v1/read/behavior_overview", {
+    method: "POST",
+    headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ period: period.period }),
+  });
+  await res.text();
+  if (!res.ok) throw new Error(`behavior_overview: ${res.status}`);
+  return performance.now() - t0;
+}
+
+let findings = 0;
+async function report(app: ReturnType<typeof createApp>): Promise<number> {
+  // a report is stored once: remove it so this run generates again
+  for await (const e of kv.list({ prefix: keys.reports(t.org, "production") })) await kv.delete(e.key);
+  const t0 = performance.now();
+  const g = await generateNow(app.ctx, org, touchpoint, "weekly");
+  const ms = performance.now() - t0;
+  if (g.state !== "created") throw new Error(`report not generated: ${g.state}`);
+  findings = g.report.findings.length;
+  return ms;
+}
+
+const refApp = createApp(makeDeps());
+const refCold = await overview(refApp);
+const refWarm: number[] = [];
+for (let i = 0; i < WARM; i++) refWarm.push(await overview(refApp));
+
+const app = createApp(makeDeps()); // a fresh engine: an empty part cache
+const cold = await report(app);
+const warm: number[] = [];
+for (let i = 0; i < WARM; i++) warm.push(await report(app));
+
+const row = {
+  period: period.period,
+  findings,
+  cold_ms: Math.round(cold),
+  warm_ms: Math.round(median(warm)),
+  reference_overview_cold_ms: Math.round(refCold),
+  reference_overview_warm_ms: Math.round(median(refWarm)),
+  cold_vs_reference_cold: Math.round((cold / refCold) * 10) / 10,
+  warm_vs_reference_warm: Math.round((median(warm) / median(refWarm)) * 10) / 10,
+  target_ms: TARGET_MS,
+  ok: cold <= TARGET_MS,
+};
+console.log(
+  `weekly report ${period.period} (${findings} findings): cold ${row.cold_ms} ms, warm ${row.warm_ms} ms ` +
+    `(target ${TARGET_MS} ms) ${
+      row.ok ? "OK" : "MISSED"
+    }; behavior_overview for the week: cold ${row.reference_overview_cold_ms} ms, ` +
+    `warm ${row.reference_overview_warm_ms} ms; ratios ${row.cold_vs_reference_cold}x cold, ${row.warm_vs_reference_warm}x warm`,
+);
+await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+await Deno.writeTextFile(
+  new URL("./results/reports.json", import.meta.url),
+  JSON.stringify(
+    {
+      measured_at: new Date().toISOString(),
+      machine: {
+        cores: navigator.hardwareConcurrency,
+        load_average_at_start: loadAtStart,
+        load_average_at_end: Deno.loadavg(),
+      },
+      events,
+      ...row,
+    },
+    null,
+    2,
+  ) + "\n",
+);
+kv.close();
+if (dir) await Deno.remove(dir, { recursive: true });
