@@ -12,7 +12,8 @@ import type { ReportPeriod } from "./periods.ts";
 import { claimReport, completeReport, getReport, releaseClaim, reportId } from "./store.ts";
 import type { Finding, Report, ReportCharts } from "./types.ts";
 import type { Ask, FindingContext, Json } from "./findings/common.ts";
-import { headlineFindings, pageFindings, sourceFindings } from "./findings/behavior.ts";
+import { driverFindings, headlineFindings, pageFindings, sourceFindings } from "./findings/behavior.ts";
+import { crawlerAccessFindings } from "./findings/crawler_access.ts";
 import { crawlerFindings, notCrawledFindings } from "./findings/crawlers.ts";
 import { vitalsFindings } from "./findings/vitals.ts";
 import { themeFindings, versionFindings } from "./findings/reviews.ts";
@@ -80,6 +81,7 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     covNow,
     covBefore,
     perfNow,
+    access,
   ] = await Promise.all([
     r.ask("behavior_overview", cur), // the report's scope: without it there is no report
     tryAsk("behavior_trends", { ...cur, metric: "visitors", interval: "day" }),
@@ -90,6 +92,7 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     website ? tryAsk("behavior_crawl_coverage", cur) : null,
     website ? tryAsk("behavior_crawl_coverage", prev) : null,
     tryAsk("behavior_performance", { ...cur, by: "page" }),
+    website ? tryAsk("behavior_crawler_access", cur) : null,
   ]);
   const reviews = await Promise.all(apps.map(async (a) => ({
     id: a.id,
@@ -97,8 +100,10 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     summary: await tryAsk("feedback_summary", { app: a.id, period: r.period.period }),
   })));
 
-  const found: Finding[][] = [headlineFindings(c, overview)];
-  const later: Promise<Finding[]>[] = [];
+  const head = headlineFindings(c, overview);
+  const found: Finding[][] = [head];
+  const later: Promise<Finding[]>[] = [driverFindings(c, head)];
+  if (access) found.push(crawlerAccessFindings(c, access));
   // With no visitors (or no crawler requests) at all the period before, everything would be "new": the
   // summary says there is nothing to compare with instead.
   const visitorsBefore = (overview.visitors?.previous ?? 0) > 0;

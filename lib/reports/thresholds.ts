@@ -12,6 +12,12 @@ export const THRESHOLDS = {
   ai_engines: { min_visitors: 5, rise: 0.5, fall: -0.33, max: 5 },
   /** A crawler started (none before) or stopped (none now) reading the site: requests in the other period. */
   crawlers: { min_requests: 5 },
+  /** Verified crawlers reading pages robots.txt disallowed at the time: requests in the period. */
+  robots_violations: { min_requests: 3, max: 5 },
+  /** Requests under a crawler's name from addresses that failed its vendor's check. */
+  spoofed: { min_requests: 5, max: 5 },
+  /** What drove a headline change (behavior_explain_change): a segment's share of the difference. */
+  drivers: { min_share: 0.25, max: 3 },
   /** Pages people visit that no crawler read in the last 90 days: visitors in the period. */
   not_crawled: { min_visitors: 10, max_named: 5 },
   /**

@@ -112,3 +112,37 @@ export function sourceFindings(c: FindingContext, sources: Json): Finding[] {
     ...pick((sources.sources as Json[]).filter((r) => !engines.has(r.name)), "source_change"),
   ];
 }
+
+/**
+ * What drove each headline change: behavior_explain_change for the metric, asked only when the headline
+ * moved; the segments that carry the threshold's share of the difference.
+ */
+export async function driverFindings(c: FindingContext, headline: Finding[]): Promise<Finding[]> {
+  const t = THRESHOLDS.drivers;
+  const out: Finding[] = [];
+  for (const h of headline) {
+    const metric = String(h.numbers.metric);
+    const input = { touchpoint: c.touchpoint.id, period: c.period.period, metric };
+    const a = await c.ask("behavior_explain_change", input).catch(() => null);
+    if (!a) continue;
+    const drivers = (a.drivers as Json[])
+      .filter((d) => d.contribution_share !== null && Math.abs(d.contribution_share) >= t.min_share)
+      .slice(0, t.max);
+    for (const d of drivers) {
+      out.push({
+        kind: "change_driver",
+        claim: String(d.finding),
+        numbers: {
+          metric,
+          dimension: d.dimension,
+          segment: d.name,
+          contribution: d.contribution,
+          contribution_share: d.contribution_share,
+        },
+        weight: Math.abs(d.contribution_share),
+        reproduce: [call("behavior_explain_change", input)],
+      });
+    }
+  }
+  return out;
+}

@@ -50,6 +50,15 @@ Deno.test("reports: the planted page, crawlers, vitals regression and review the
   assert.ok(find("crawler_stopped", "crawler", "Bytespider"), `stopped crawler: ${kinds}`);
   const lcp = find("vitals_regression", "page", "/");
   assert.ok(lcp && lcp.numbers.metric === "LCP" && lcp.numbers.rating === "needs improvement", `${kinds}`);
+  const visitors = find("headline_change", "metric", "visitors");
+  assert.ok(visitors && visitors.numbers.value === 210 && visitors.numbers.previous === 140, `${kinds}`);
+  const driver = site.findings.find((f: Json) =>
+    f.kind === "change_driver" && f.numbers.metric === "visitors"
+  );
+  assert.ok(driver && /newsletter|Email|blog/.test(String(driver.numbers.segment)), JSON.stringify(driver));
+  assert.ok(find("robots_violation", "crawler", "GPTBot"), `robots.txt violation: ${kinds}`);
+  const spoof = find("spoofed_agent", "crawler", "GPTBot");
+  assert.ok(spoof && spoof.numbers.spoofed_requests === 14, `spoofed agent: ${JSON.stringify(spoof)}`);
   assert.equal(site.period_key, "2026-W47");
   const n = sentences(site.summary);
   assert.ok(n >= 3 && n <= 5, `3-5 sentences: ${site.summary}`);

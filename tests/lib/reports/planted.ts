@@ -1,7 +1,8 @@
 /**
  * Two weeks of a small site, the same every day, with findings planted in the second week when asked: a page
  * whose pageviews double, a crawler that starts, one that stops, LCP on the home page going from good to
- * needs improvement, and an own iOS app whose reviews start talking about crashes. Without `planted` the two
+ * needs improvement, a verified GPTBot reading a page robots.txt disallows, requests spoofing GPTBot, and an
+ * own iOS app whose reviews start talking about crashes. Without `planted` the two
  * weeks are alike and a report must find nothing.
  */
 import assert from "node:assert/strict";
@@ -11,6 +12,7 @@ import { adminCall, createTenant } from "../../helpers/tenant.ts";
 import { ev, hit } from "../query/fixtures.ts";
 import { storeSite } from "../../tools/generate.ts";
 import { setListing } from "../../../lib/feedback/store.ts";
+import { refreshRobots } from "../../../lib/crawl/robots.ts";
 import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
 
 const DAY = 86_400_000;
@@ -59,6 +61,23 @@ export async function plantedWorld(planted: boolean) {
         // the planted page: /pricing's views double in the second week
         if (planted && second && v % 3 === 0) view("/pricing");
       }
+      // planted: a newsletter brings 10 more visitors a day to /blog/launch (visitors +50%, one driver)
+      for (let v = 0; planted && second && v < 10; v++) {
+        const visitor = `news-${v}-${d}`, session = `news-s-${v}-${d}`;
+        identifiers.push(visitor, session);
+        events.push(ev({
+          org: t.org,
+          touchpoint: t.touchpoint,
+          anonymous_id: visitor,
+          session_id: session,
+          id: id(),
+          received_at: start + d * DAY + 12 * 3_600_000 + v * 60_000,
+          path: "/blog/launch",
+          screen: "/blog/launch",
+          source: "newsletter",
+          channel: "Email",
+        }));
+      }
       // crawlers: Googlebot reads every page both weeks; Bytespider only the first week, ClaudeBot the second
       const crawl = (crawler: string, vendor: string, category: StoredHit["category"], path: string) =>
         hits.push(hit({
@@ -77,7 +96,23 @@ export async function plantedWorld(planted: boolean) {
       if (planted && second) crawl("ClaudeBot", "Anthropic", "ai_training", PAGES[d % 4]);
     }
   }
+  // robots.txt (fetched before both weeks) disallows /private to GPTBot; planted: a verified GPTBot reads it,
+  // and requests under GPTBot's name come from addresses that failed OpenAI's check
+  if (planted) {
+    for (let i = 0; i < 6; i++) {
+      const timestamp = WEEK_START + DAY + i * 3_600_000;
+      const base = { org: t.org, touchpoint: t.touchpoint, timestamp, crawler: "GPTBot", vendor: "OpenAI" };
+      hits.push(hit({ ...base, path: "/private/plans", verification: i < 4 ? "verified" : "spoofed" }));
+      hits.push(hit({ ...base, timestamp: timestamp + 1, path: "/", verification: "spoofed" }));
+      hits.push(hit({ ...base, timestamp: timestamp + 2, path: "/docs", verification: "spoofed" }));
+    }
+  }
   await storeSite(deps.kv, { events, hits, identifiers });
+  deps.clock.set(PREV_START - DAY);
+  deps.fetch = () =>
+    Promise.resolve(new Response("User-agent: GPTBot\nDisallow: /private\n", { status: 200 }));
+  await refreshRobots(deps, t.org, (await app.ctx.directory.touchpoints(t.org))[0], "production");
+  deps.clock.set(NOW);
 
   // An own iOS app: its listing names the site that sends events; reviews alike both weeks, plus crashes.
   const admin = (method: string, path: string, body?: unknown) =>
