@@ -14,6 +14,8 @@ import type { Finding, Report, ReportCharts } from "./types.ts";
 import type { Ask, FindingContext, Json } from "./findings/common.ts";
 import { driverFindings, headlineFindings, pageFindings, sourceFindings } from "./findings/behavior.ts";
 import { crawlerAccessFindings } from "./findings/crawler_access.ts";
+import { funnelFindings } from "./findings/funnels.ts";
+import { listSaved } from "../saved/store.ts";
 import { crawlerFindings, notCrawledFindings } from "./findings/crawlers.ts";
 import { vitalsFindings } from "./findings/vitals.ts";
 import { themeFindings, versionFindings } from "./findings/reviews.ts";
@@ -104,6 +106,7 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
   const found: Finding[][] = [head];
   const later: Promise<Finding[]>[] = [driverFindings(c, head)];
   if (access) found.push(crawlerAccessFindings(c, access));
+  later.push(listSaved(deps.kv, r.org.id, "insight").then((saved) => funnelFindings(c, saved)));
   // With no visitors (or no crawler requests) at all the period before, everything would be "new": the
   // summary says there is nothing to compare with instead.
   const visitorsBefore = (overview.visitors?.previous ?? 0) > 0;

@@ -25,6 +25,11 @@ export const THRESHOLDS = {
    * worse (good → needs improvement → poor) or the p75 grew by half while not good.
    */
   vitals: { min_page_loads: 20, min_growth: 0.5, max: 5 },
+  /**
+   * A saved funnel's overall conversion moved: visitors at step 1 in both periods, and the change in
+   * percentage points and relative to before. At most `max_insights` saved funnels per report are asked.
+   */
+  funnels: { min_visitors: 20, min_points: 0.05, min_change: 0.2, max_insights: 5 },
   /** Review themes: the tool's own "rising" rule (feedback_themes); ratings by version: enough reviews. */
   versions: { min_reviews: 5, min_drop: 0.5 },
 } as const;

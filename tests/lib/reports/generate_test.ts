@@ -59,6 +59,8 @@ Deno.test("reports: the planted page, crawlers, vitals regression and review the
   assert.ok(find("robots_violation", "crawler", "GPTBot"), `robots.txt violation: ${kinds}`);
   const spoof = find("spoofed_agent", "crawler", "GPTBot");
   assert.ok(spoof && spoof.numbers.spoofed_requests === 14, `spoofed agent: ${JSON.stringify(spoof)}`);
+  const funnel = find("funnel_change", "insight", "Home to docs");
+  assert.ok(funnel && funnel.numbers.conversion === 0.7 && funnel.numbers.previous === 0.35, `${kinds}`);
   assert.equal(site.period_key, "2026-W47");
   const n = sentences(site.summary);
   assert.ok(n >= 3 && n <= 5, `3-5 sentences: ${site.summary}`);

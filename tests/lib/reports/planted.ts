@@ -2,7 +2,7 @@
  * Two weeks of a small site, the same every day, with findings planted in the second week when asked: a page
  * whose pageviews double, a crawler that starts, one that stops, LCP on the home page going from good to
  * needs improvement, a verified GPTBot reading a page robots.txt disallows, requests spoofing GPTBot, and an
- * own iOS app whose reviews start talking about crashes. Without `planted` the two
+ * own iOS app whose reviews start talking about crashes, and a saved funnel that converts twice as well. Without `planted` the two
  * weeks are alike and a report must find nothing.
  */
 import assert from "node:assert/strict";
@@ -13,6 +13,7 @@ import { ev, hit } from "../query/fixtures.ts";
 import { storeSite } from "../../tools/generate.ts";
 import { setListing } from "../../../lib/feedback/store.ts";
 import { refreshRobots } from "../../../lib/crawl/robots.ts";
+import { createSaved } from "../../../lib/saved/store.ts";
 import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
 
 const DAY = 86_400_000;
@@ -60,6 +61,8 @@ export async function plantedWorld(planted: boolean) {
         view(PAGES[1 + (v % 3)]);
         // the planted page: /pricing's views double in the second week
         if (planted && second && v % 3 === 0) view("/pricing");
+        // and the saved funnel / → /docs converts twice as well (7 of 20 a day, then 14)
+        if (planted && second && v % 3 === 0) view("/docs");
       }
       // planted: a newsletter brings 10 more visitors a day to /blog/launch (visitors +50%, one driver)
       for (let v = 0; planted && second && v < 10; v++) {
@@ -113,6 +116,25 @@ export async function plantedWorld(planted: boolean) {
     Promise.resolve(new Response("User-agent: GPTBot\nDisallow: /private\n", { status: 200 }));
   await refreshRobots(deps, t.org, (await app.ctx.directory.touchpoints(t.org))[0], "production");
   deps.clock.set(NOW);
+
+  // A saved funnel insight of the site: the report follows its conversion.
+  await createSaved(
+    {
+      kv: deps.kv,
+      clock: deps.clock,
+      org: t.org,
+      editor: { user: "user-1", role: "owner" },
+      touchpoints: [t.touchpoint],
+      checkInsight: (_tool, input) => input,
+    },
+    "insight",
+    {
+      name: "Home to docs",
+      touchpoint: t.touchpoint,
+      tool: "behavior_funnel",
+      input: { steps: [{ page: "/" }, { page: "/docs" }] },
+    },
+  );
 
   // An own iOS app: its listing names the site that sends events; reviews alike both weeks, plus crashes.
   const admin = (method: string, path: string, body?: unknown) =>
