@@ -101,7 +101,7 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
     if (typeof value === "string") {
       if (KEY_LIKE.test(value)) out.push(`${path}: carries an API key`);
       if (IPV4.test(value)) out.push(`${path}: carries an IP address`);
-      if (hasContactDetails(value) && !/(^|\.)(from|to|from_date|to_date)$/.test(path)) {
+      if (hasContactDetails(value) && !/(^|\.)(from|to|from_date|to_date|store_id)$/.test(path)) {
         out.push(`${path}: unmasked email, phone number, IP address or key`);
       }
       // Rule 3: a followed app's review is never quoted, in whole or in part.

@@ -33,8 +33,19 @@ export const IDENTIFIER_FIELDS = new Set([
   "key",
 ]);
 
-/** Keys whose string values are machine values (dates, names of fields), never quoted text. */
-const NOT_TEXT = new Set(["from", "to", "from_date", "to_date", "timezone", "environment"]);
+/**
+ * Keys whose string values are machine values (dates, names of fields, an app's public store id such as
+ * App Store "123456789", which would otherwise read as a phone number), never quoted text.
+ */
+const NOT_TEXT = new Set([
+  "from",
+  "to",
+  "from_date",
+  "to_date",
+  "timezone",
+  "environment",
+  "store_id",
+]);
 
 function clean(value: unknown, key: string | null): unknown {
   if (typeof value === "string") return key !== null && NOT_TEXT.has(key) ? value : maskText(value);

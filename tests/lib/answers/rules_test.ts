@@ -174,3 +174,15 @@ Deno.test("answer checker with the output schema: map keys are values, undeclare
     ),
   );
 });
+
+Deno.test("answer rules: an app's numeric store id is a machine value, not masked as a phone number; quoted text still is", () => {
+  const out = finalizeAnswer({
+    scope,
+    apps: [{ name: "Acme", store: "app_store", store_id: "123456789", quote: "call 123456789 now" }],
+    apps_total: 1,
+    notices: [],
+  }) as { apps: { store_id: string; quote: string }[] };
+  assert.equal(out.apps[0].store_id, "123456789");
+  assert.equal(out.apps[0].quote, "call [phone] now");
+  assert.deepEqual(checkAnswer(out), []);
+});
