@@ -10,18 +10,11 @@
  * Writes bench/results/reports.json.
  */
 import { createApp } from "../app.ts";
-import { defaultConfig } from "../lib/config.ts";
-import type { Deps } from "../lib/deps.ts";
-import { noGeo } from "../lib/deps.ts";
-import { FakeClock } from "../lib/clock.ts";
-import { consoleLog } from "../lib/log.ts";
-import { compact } from "../lib/jobs/compact.ts";
-import { generateSite } from "../lib/demo/site.ts";
 import { keys } from "../lib/store/keys.ts";
-import { createTenant } from "../tests/helpers/tenant.ts";
 import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
 import { generateNow } from "../tools/reports_generate.ts";
 import { lastClosedPeriod } from "../lib/reports/periods.ts";
+import { kvArgument, openBenchSite } from "./site.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -30,52 +23,15 @@ const arg = (name: string, d: number) => {
 const WARM = arg("warm", 3);
 const TARGET_MS = 5000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const log = (...a: unknown[]) => console.error(...a);
 
-const kvArg = Deno.args.indexOf("--kv") >= 0 ? Deno.args[Deno.args.indexOf("--kv") + 1] : null;
-const dir = kvArg ? null : await Deno.makeTempDir({ prefix: "bench-reports-" });
-const kv = await Deno.openKv(kvArg ?? `${dir}/kv.sqlite3`);
 const loadAtStart = Deno.loadavg();
-const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
-const ADMIN = "bench-admin-token-0123456789";
-const makeDeps = (): Deps => ({
-  kv,
-  clock,
-  geo: noGeo,
-  dns: {
-    reverse: () => Promise.resolve([]),
-    forward: () => Promise.resolve([]),
-    txt: () => Promise.resolve([]),
-  },
-  fetch: () => Promise.reject(new Error("offline")),
-  config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
-  log: consoleLog("error"),
+const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
+  kv: kvArgument(),
+  prefix: "bench-reports-",
+  events: 1_000_000,
+  visitors: 100_000,
+  days: 30,
 });
-
-type Tenant = Awaited<ReturnType<typeof createTenant>>;
-const kept = (await kv.get<{ t: Tenant; events: number }>(keys.meta("bench_tools_site"))).value;
-const { t, events } = kept ?? await buildSite();
-if (!kept && kvArg) await kv.set(keys.meta("bench_tools_site"), { t, events });
-
-async function buildSite(): Promise<{ t: Tenant; events: number }> {
-  const setup = createApp(makeDeps());
-  const t = await createTenant(setup, ADMIN, { plan: "enterprise" });
-  log("generating 1,000,000 events, 100,000 visitors, 30 days");
-  const gen = await generateSite(makeDeps(), {
-    org: t.org,
-    touchpoint: t.touchpoint,
-    host: t.domain,
-    events: 1_000_000,
-    visitors: 100_000,
-    days: 30,
-    seed: 1,
-    end: clock.now() - 60_000,
-    compact: false,
-  });
-  await compact(makeDeps(), t.org, "production", "ev", { graceMs: 0 });
-  await compact(makeDeps(), t.org, "production", "hit", { graceMs: 0 });
-  return { t, events: gen.events };
-}
 
 const deps0 = makeDeps();
 const org = await getOrg(deps0, t.org);
@@ -153,5 +109,4 @@ await Deno.writeTextFile(
     2,
   ) + "\n",
 );
-kv.close();
-if (dir) await Deno.remove(dir, { recursive: true });
+await close();

@@ -15,20 +15,12 @@
  * Writes bench/results/tools.json.
  */
 import { createApp } from "../app.ts";
-import { defaultConfig } from "../lib/config.ts";
-import type { Deps } from "../lib/deps.ts";
-import { noGeo } from "../lib/deps.ts";
-import { FakeClock } from "../lib/clock.ts";
-import { consoleLog } from "../lib/log.ts";
-import { compact } from "../lib/jobs/compact.ts";
-import { generateSite } from "../lib/demo/site.ts";
-import { keys } from "../lib/store/keys.ts";
-import { createTenant } from "../tests/helpers/tenant.ts";
 import { openEngine } from "../lib/query/api.ts";
 import { createContext } from "../lib/tenancy/context.ts";
 import { createSaved, findSaved, updateSaved } from "../lib/saved/store.ts";
 import { previewCohort } from "../tools/app_runs.ts";
 import { checkInsightInput } from "../tools/saved_insights.ts";
+import { kvArgument, openBenchSite } from "./site.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -81,52 +73,14 @@ const QUESTIONS: [string, Record<string, unknown>][] = [
   ["behavior_pages", { period: "last_30_days", cohort: COHORT }],
 ];
 
-const kvArg = Deno.args.indexOf("--kv") >= 0 ? Deno.args[Deno.args.indexOf("--kv") + 1] : null;
-const dir = kvArg ? null : await Deno.makeTempDir({ prefix: "bench-tools-" });
-const kv = await Deno.openKv(kvArg ?? `${dir}/kv.sqlite3`);
 const loadAtStart = Deno.loadavg();
-const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
-const ADMIN = "bench-admin-token-0123456789";
-const makeDeps = (): Deps => ({
-  kv,
-  clock,
-  geo: noGeo,
-  dns: {
-    reverse: () => Promise.resolve([]),
-    forward: () => Promise.resolve([]),
-    txt: () => Promise.resolve([]),
-  },
-  fetch: () => Promise.reject(new Error("offline")),
-  config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
-  log: consoleLog("error"),
+const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
+  kv: kvArgument(),
+  prefix: "bench-tools-",
+  events: EVENTS,
+  visitors: VISITORS,
+  days: DAYS,
 });
-
-type Tenant = Awaited<ReturnType<typeof createTenant>>;
-const kept = (await kv.get<{ t: Tenant; events: number }>(keys.meta("bench_tools_site"))).value;
-const { t, events } = kept ?? await buildSite();
-if (!kept && kvArg) await kv.set(keys.meta("bench_tools_site"), { t, events });
-
-async function buildSite(): Promise<{ t: Tenant; events: number }> {
-  const setup = createApp(makeDeps());
-  const t = await createTenant(setup, ADMIN, { plan: "enterprise" });
-  log(`generating ${EVENTS} events, ${VISITORS} visitors, ${DAYS} days`);
-  const gen = await generateSite(makeDeps(), {
-    org: t.org,
-    touchpoint: t.touchpoint,
-    host: t.domain,
-    events: EVENTS,
-    visitors: VISITORS,
-    days: DAYS,
-    seed: 1,
-    end: clock.now() - 60_000,
-    compact: false,
-  });
-  const c0 = performance.now();
-  await compact(makeDeps(), t.org, "production", "ev", { graceMs: 0 });
-  await compact(makeDeps(), t.org, "production", "hit", { graceMs: 0 });
-  log(`written in ${gen.write_ms} ms, compacted in ${Math.round(performance.now() - c0)} ms`);
-  return { t, events: gen.events };
-}
 
 /** Saves the candidate definition whose cohort is nearest 10% of the period's visitors (exact sizes). */
 async function saveCohort(): Promise<{ definition: unknown; share: number }> {
@@ -264,5 +218,4 @@ await Deno.writeTextFile(
   ) +
     "\n",
 );
-kv.close();
-if (dir) await Deno.remove(dir, { recursive: true });
+await close();
