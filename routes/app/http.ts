@@ -196,6 +196,13 @@ export async function pageFlash<T>(
 }
 
 /**
+ * A refusal the person can act on (a 422 naming the field, the last-owner rule, ...): shown on the page,
+ * not as an error page. A 429 is not one (it has its own page) and neither is a 5xx.
+ */
+export const isRefusal = (err: unknown): err is HttpError =>
+  err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429;
+
+/**
  * Runs a change and redirects back with its outcome: a 4xx refusal (a 422 naming the field, the last-owner
  * rule, ...) becomes the next page's error message instead of an error page.
  */
@@ -204,7 +211,7 @@ export async function act(ctx: AppContext, c: C, back: string, change: () => Pro
     const done = await change();
     return await redirectWith(ctx, c, back, typeof done === "string" ? { notice: done } : done);
   } catch (err) {
-    if (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+    if (isRefusal(err)) {
       return await redirectWith(ctx, c, back, { error: err.message });
     }
     throw err;

@@ -18,7 +18,7 @@ import { describeDefinition } from "../../lib/saved/definition.ts";
 import type { SavedCohort } from "../../lib/saved/records.ts";
 import { FEWER_THAN_5, guardedVisitors } from "../../lib/answers/privacy.ts";
 import { previewCohort } from "../../tools/app_runs.ts";
-import { act, type AppEnv, type C, field, orgMember, pageFlash, redirectWith } from "./http.ts";
+import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
 import {
@@ -241,7 +241,7 @@ async function saveOrShow(ctx: AppContext, c: C, cohort: SavedCohort | null) {
       : await createSaved(o, "cohort", { ...body, definition });
     return await redirectWith(ctx, c, cohortsPath(org.id), { notice: `Cohort “${saved.name}” saved.` });
   } catch (err) {
-    if (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+    if (isRefusal(err)) {
       return cohortForm(ctx, c, cohort, valuesPosted(c), err.message, err.status);
     }
     throw err;

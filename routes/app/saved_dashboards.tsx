@@ -19,7 +19,7 @@ import type { SavedDashboard } from "../../lib/saved/records.ts";
 import { PERIOD_PATTERN } from "../../lib/answers/period.ts";
 import { renderChart } from "../../lib/charts/charts.ts";
 import { runForApp } from "../../tools/app_runs.ts";
-import { act, type AppEnv, type C, field, orgMember, pageFlash, redirectWith } from "./http.ts";
+import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
 import { activeTouchpoints, editor, saveOptions, TouchpointSelect } from "./saved_common.tsx";
@@ -156,7 +156,7 @@ async function saveOrShow(ctx: AppContext, c: C, d: SavedDashboard | null) {
       notice: `Dashboard “${saved.name}” saved.`,
     });
   } catch (err) {
-    if (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+    if (isRefusal(err)) {
       return editorPage(ctx, c, d, err.message, err.status);
     }
     throw err;

@@ -17,7 +17,7 @@ import {
 import type { SavedInsight } from "../../lib/saved/records.ts";
 import { insightTools } from "../../tools/saved_insights.ts";
 import { listing } from "../../tools/listing.ts";
-import { act, type AppEnv, type C, field, orgMember, pageFlash, redirectWith } from "./http.ts";
+import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
 import { fieldValue, type InputField, inputFields, inputFromForm } from "./saved_form.ts";
@@ -177,7 +177,7 @@ async function saveOrShow(ctx: AppContext, c: C, insight: SavedInsight | null) {
       : await createSaved(o, "insight", { ...body, tool, input });
     return await redirectWith(ctx, c, insightsPath(org.id), { notice: `Insight “${saved.name}” saved.` });
   } catch (err) {
-    if (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+    if (isRefusal(err)) {
       return insightForm(
         ctx,
         c,
