@@ -4,27 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { launchChromium } from "./browser.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { startDevServer } from "../helpers/server.ts";
 
 Deno.test("reports in the browser: the dev start's demo report opens with its charts", async () => {
-  const dir = await Deno.makeTempDir();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
-    cwd: ROOT,
-    env: { PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, GEO_CITY_MMDB: "off", GEO_ASN_CSV: "off" },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const browser = await launchChromium();
-  let out = "";
+  const { out, stop } = await startDevServer();
+  const browser = await launchChromium().catch(async (err) => {
+    await stop();
+    throw err;
+  });
   try {
-    while (!out.includes("Admin API:")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`dev start ended early:\n${out}`);
-      out += value;
-    }
     assert.match(out, /demo reports generated: [1-9]/);
     const base = out.match(/Service running at (http:\/\/127\.0\.0\.1:\d+)/)![1];
     const org = out.match(/demo organization (org_[A-Za-z0-9_-]+)/)![1];
@@ -74,9 +62,6 @@ Deno.test("reports in the browser: the dev start's demo report opens with its ch
     assert.equal(await charts.first().isVisible(), true);
   } finally {
     await browser.close();
-    child.kill("SIGTERM");
-    await child.status;
-    await reader.cancel().catch(() => {});
-    await Deno.remove(dir, { recursive: true });
+    await stop();
   }
 });

@@ -1,24 +1,9 @@
 import assert from "node:assert/strict";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { startDevServer } from "../helpers/server.ts";
 
 Deno.test("e2e dev: `task dev` creates the demo organization with a generated site and prints working keys and calls", async () => {
-  const dir = await Deno.makeTempDir();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
-    cwd: ROOT,
-    env: { PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, GEO_CITY_MMDB: "off", GEO_ASN_CSV: "off" },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
+  const { out, stop } = await startDevServer();
   try {
-    while (!out.includes("Admin API:")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`dev start ended early:\n${out}`);
-      out += value;
-    }
     const base = out.match(/Service running at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
     const readKey = out.match(/svc_rk_prod_[A-Za-z0-9_-]+/)?.[0];
     const publicKey = out.match(/public write key\s+(svc_pk_[A-Za-z0-9_-]+)/)?.[1];
@@ -68,9 +53,6 @@ Deno.test("e2e dev: `task dev` creates the demo organization with a generated si
     assert.equal(signIn.status, 303);
     assert.match(signIn.headers.get("set-cookie") ?? "", /^svc_session=/);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await reader.cancel().catch(() => {});
-    await Deno.remove(dir, { recursive: true });
+    await stop();
   }
 });

@@ -74,3 +74,37 @@ export async function startServer(
     },
   };
 }
+
+/**
+ * `deno task dev`'s start (main.ts --dev) on a temporary KV file: resolves with what it printed up to the
+ * admin API line (the demo's keys, sign-in and calls); `stop()` ends it and removes the file.
+ */
+export async function startDevServer(): Promise<{ out: string; stop(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-dev-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
+    cwd: ROOT,
+    env: { PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, GEO_CITY_MMDB: "off", GEO_ASN_CSV: "off" },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await child.status;
+    await reader.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  };
+  let out = "";
+  try {
+    while (!out.includes("Admin API:")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`dev start ended early:\n${out}`);
+      out += value;
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { out, stop };
+}
