@@ -12,6 +12,7 @@ import { invalidClient } from "./errors.ts";
 import { hostProblem } from "./address_guard.ts";
 import { redirectUriProblem } from "./urls.ts";
 import type { OAuthClient } from "./types.ts";
+import { readBodyBytes } from "../schemas/request_body.ts";
 
 export const DOC_MAX_BYTES = 5 * 1024;
 export const DOC_TIMEOUT_MS = 5_000;
@@ -37,29 +38,12 @@ export function isMetadataDocumentUrl(clientId: string): boolean {
 class DocumentProblem extends Error {}
 
 async function readLimited(res: Response, max: number): Promise<string> {
-  const tooLarge = () => new DocumentProblem(`the document is larger than ${max} bytes`);
-  if (Number(res.headers.get("content-length") ?? "0") > max) throw tooLarge();
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readBodyBytes(
+    res,
+    max,
+    () => new DocumentProblem(`the document is larger than ${max} bytes`),
+  );
+  return new TextDecoder().decode(bytes);
 }
 
 function cacheFor(res: Response): number {

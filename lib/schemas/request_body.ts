@@ -16,14 +16,19 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
   return decodeUtf8(await readBodyBytes(req, maxBytes)); // bytes that are not UTF-8: refused by the schema
 }
 
-/** The body's bytes, refused with 413 past maxBytes as readBodyLimited does. */
-export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) {
-    throw tooLarge(`request body is larger than ${maxBytes} bytes`);
-  }
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
+/**
+ * The body's bytes (of a request, or of a response the service fetched), refused past maxBytes as
+ * readBodyLimited does: with 413, or with the error `refuse` makes.
+ */
+export async function readBodyBytes(
+  msg: Request | Response,
+  maxBytes: number,
+  refuse: () => Error = () => tooLarge(`request body is larger than ${maxBytes} bytes`),
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = msg.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw refuse();
+  if (!msg.body) return new Uint8Array();
+  const reader = msg.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (true) {
@@ -32,7 +37,7 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(`request body is larger than ${maxBytes} bytes`);
+      throw refuse();
     }
     chunks.push(value);
   }
