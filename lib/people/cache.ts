@@ -9,19 +9,12 @@ import { CACHE_MS } from "../tenancy/directory.ts";
 import { getMembership, listUserOrgs } from "./members.ts";
 import type { Membership, Role, User } from "./records.ts";
 import { getUser } from "./users.ts";
+import { ShortCache } from "../short_cache.ts";
 
 export class PeopleCache {
-  #cache = new Map<string, { value: unknown; at: number }>();
-  constructor(private kv: Deno.Kv, private clock: Clock) {}
-
-  async #cached<T>(id: string, load: () => Promise<T>): Promise<T> {
-    const now = this.clock.now();
-    const hit = this.#cache.get(id);
-    if (hit && now - hit.at < CACHE_MS) return hit.value as T;
-    const value = await load();
-    if (this.#cache.size > 50_000) this.#cache.clear();
-    this.#cache.set(id, { value, at: now });
-    return value;
+  #cache: ShortCache;
+  constructor(private kv: Deno.Kv, clock: Clock) {
+    this.#cache = new ShortCache(clock, CACHE_MS);
   }
 
   invalidate(): void {
@@ -29,14 +22,14 @@ export class PeopleCache {
   }
 
   user(id: string): Promise<User | null> {
-    return this.#cached(`user:${id}`, () => getUser(this.kv, id));
+    return this.#cache.get(`user:${id}`, () => getUser(this.kv, id));
   }
 
   membership(org: string, userId: string): Promise<Membership | null> {
-    return this.#cached(`member:${org}:${userId}`, () => getMembership(this.kv, org, userId));
+    return this.#cache.get(`member:${org}:${userId}`, () => getMembership(this.kv, org, userId));
   }
 
   orgsOf(userId: string): Promise<{ org: string; role: Role }[]> {
-    return this.#cached(`orgs:${userId}`, () => listUserOrgs(this.kv, userId));
+    return this.#cache.get(`orgs:${userId}`, () => listUserOrgs(this.kv, userId));
   }
 }

@@ -7,13 +7,9 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { ApiKey, Org, Touchpoint } from "../store/records.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
+import { ShortCache } from "../short_cache.ts";
 
 export const CACHE_MS = 5_000;
-
-interface Entry<T> {
-  value: T;
-  at: number;
-}
 
 export interface ResolvedKey {
   key: ApiKey;
@@ -22,17 +18,9 @@ export interface ResolvedKey {
 }
 
 export class Directory {
-  #cache = new Map<string, Entry<unknown>>();
-  constructor(private kv: Deno.Kv, private clock: Clock) {}
-
-  async #cached<T>(id: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.#cache.get(id);
-    const now = this.clock.now();
-    if (hit && now - hit.at < CACHE_MS) return hit.value as T;
-    const value = await load();
-    if (this.#cache.size > 50_000) this.#cache.clear();
-    this.#cache.set(id, { value, at: now });
-    return value;
+  #cache: ShortCache;
+  constructor(private kv: Deno.Kv, clock: Clock) {
+    this.#cache = new ShortCache(clock, CACHE_MS);
   }
 
   /** Drops cached records; admin writes in this process call it so changes apply at once here. */
@@ -41,11 +29,11 @@ export class Directory {
   }
 
   org(id: string): Promise<Org | null> {
-    return this.#cached(`org:${id}`, async () => (await this.kv.get<Org>(keys.org(id))).value);
+    return this.#cache.get(`org:${id}`, async () => (await this.kv.get<Org>(keys.org(id))).value);
   }
 
   touchpoints(org: string): Promise<Touchpoint[]> {
-    return this.#cached(`tps:${org}`, async () => {
+    return this.#cache.get(`tps:${org}`, async () => {
       const out: Touchpoint[] = [];
       for await (const e of this.kv.list<Touchpoint>({ prefix: keys.touchpoints(org) })) out.push(e.value);
       return out;
@@ -59,7 +47,7 @@ export class Directory {
   /** Looks a raw key up by its hash. Returns revoked and expired keys too: callers decide what that means. */
   async resolveKey(raw: string): Promise<ResolvedKey | null> {
     const hash = sha256Hex(raw);
-    const key = await this.#cached(
+    const key = await this.#cache.get(
       `key:${hash}`,
       async () => (await this.kv.get<ApiKey>(keys.apiKeyByHash(hash))).value,
     );
