@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import { unpackEvent } from "../store/event_codec.ts";
-import { listQuarantined, rawEvents, rawHits } from "../store/readable.ts";
+import { healingRaw, listQuarantined } from "../store/readable.ts";
 import { ENV_NAMES, type EnvName } from "../store/records.ts";
 import { getOrg } from "../tenancy/admin.ts";
 
@@ -25,14 +25,8 @@ export async function listStored(
     }
     return out.reverse();
   };
-  try {
-    return await newest();
-  } catch {
-    // a record that cannot be read or decoded: one pass in key order moves such records aside, then again
-    const where = { org, env, log: deps.log, now: deps.clock.now() };
-    for await (const _ of kind === "ev" ? rawEvents(deps.kv, where) : rawHits(deps.kv, where)) { /* heal */ }
-    return await newest();
-  }
+  // a record that cannot be read or decoded is moved aside, then the listing is read again
+  return await healingRaw(deps.kv, { org, env, log: deps.log, now: deps.clock.now() }, kind, newest);
 }
 
 /** Records moved aside because they could not be read or decoded: how many, and the first 100. */

@@ -5,7 +5,7 @@
 import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
-import { rawEvents, rawHits } from "../store/readable.ts";
+import { healingRaw } from "../store/readable.ts";
 import { listParts } from "./store.ts";
 
 export interface Arrivals {
@@ -29,14 +29,8 @@ async function newestRaw(
     }
     return null;
   };
-  try {
-    return await newest();
-  } catch {
-    // the newest record cannot be read: a pass in key order moves such records aside (lib/store/readable.ts)
-    const where = { org, env, log: deps.log, now: deps.clock.now() };
-    for await (const _ of kind === "ev" ? rawEvents(deps.kv, where) : rawHits(deps.kv, where)) { /* heal */ }
-    return await newest();
-  }
+  // the newest record may be one KV cannot read: it is moved aside, then read again
+  return await healingRaw(deps.kv, { org, env, log: deps.log, now: deps.clock.now() }, kind, newest);
 }
 
 /** The newest receive time folded into an event part; null when there is no part. */

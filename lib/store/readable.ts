@@ -248,3 +248,21 @@ export function rawHits(kv: Deno.Kv, w: RawWhere, from?: number, to?: number, li
     ...(to === undefined ? {} : { end: [...prefix, to] }),
   }, { org: w.org, decode: decodeHit, log: w.log, now: w.now, limit, batchSize: 1000 });
 }
+
+/**
+ * A read of one raw listing that KV may fail on (a newest-first list cannot skip a record it cannot read
+ * back): on failure, one pass in key order moves such records aside, then the read runs again.
+ */
+export async function healingRaw<T>(
+  kv: Deno.Kv,
+  w: RawWhere,
+  kind: "ev" | "hit",
+  read: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await read();
+  } catch {
+    for await (const _ of kind === "ev" ? rawEvents(kv, w) : rawHits(kv, w)) { /* heal */ }
+    return await read();
+  }
+}
