@@ -2,7 +2,7 @@ import { z } from "zod";
 import { answerSchema, periodInput } from "../lib/answers/schema.ts";
 import { MIN_RISING_REVIEWS, themeReport } from "../lib/feedback/themes/aggregate.ts";
 import { TOPICS } from "../lib/feedback/themes/taxonomy.ts";
-import { shortQuote } from "../lib/feedback/quotes.ts";
+import { distinctQuotes } from "../lib/feedback/quotes.ts";
 import { defineTool } from "./tool.ts";
 import {
   analysedNotice,
@@ -94,11 +94,7 @@ export default defineTool({
           const { members, phrases: _p, ...rest } = t;
           const hint = new Set(TOPICS.find((x) => x.id === t.id)?.words ?? t.label.split(" "));
           // Rule 3: only the organization's own apps are ever quoted.
-          const examples = a.own
-            ? members.slice().sort((p, q) => q.created_at - p.created_at).slice(0, 3).map((r) =>
-              shortQuote(r, hint)
-            )
-            : [];
+          const examples = a.own ? distinctQuotes(members, hint, 3) : [];
           return { ...rest, examples };
         }),
         themes_total: themes.length,

@@ -17,3 +17,23 @@ export function shortQuote(r: StoredReview, hint: Set<string> | null = null): st
   const cut = pick.length > QUOTE_CHARS ? pick.slice(0, QUOTE_CHARS - 1).replace(/\s+\S*$/, "") + "…" : pick;
   return maskText(cut);
 }
+
+/** Letters and digits only, lower case: quotes that differ in case, spacing or punctuation are one. */
+const quoteKey = (q: string) => q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+/**
+ * Up to `max` quotes from the newest reviews, no two alike: reviews often repeat a sentence ("Keeps
+ * crashing."), and three copies of it would say less than one.
+ */
+export function distinctQuotes(reviews: StoredReview[], hint: Set<string> | null, max = 3): string[] {
+  const out: string[] = [], seen = new Set<string>();
+  const newestFirst = reviews.slice().sort((p, q) => q.created_at - p.created_at);
+  for (const r of newestFirst) {
+    if (out.length >= max) break;
+    const q = shortQuote(r, hint), k = quoteKey(q);
+    if (!k || seen.has(k)) continue;
+    seen.add(k);
+    out.push(q);
+  }
+  return out;
+}

@@ -81,7 +81,7 @@ async function setup() {
     })).json();
   assert.equal((await imp(own.id, ownLines)).imported, 6);
   assert.equal((await imp(rival.id, rivalLines)).imported, 3);
-  return { h, own, rival, followed };
+  return { h, own, rival, followed, imp, line };
 }
 
 Deno.test("feedback tools: summary, themes and reviews keep rules 3 and 4 (checker over every answer)", async () => {
@@ -195,6 +195,29 @@ Deno.test("feedback tools: an app whose developer website is on a verified domai
 
     await removeDomain(h.deps.kv, h.t.org, d.domain);
     assert.equal((await ownNow()).own, false, "a removed domain no longer makes the app own");
+  } finally {
+    h.close();
+  }
+});
+
+Deno.test("feedback tools: a theme's example quotes are distinct, even when reviews repeat one sentence", async () => {
+  const { h, own, imp, line } = await setup();
+  try {
+    // Three newer reviews whose crash sentence is the same (one with another case and spacing) and one
+    // whose text differs only in what follows it: the quotes are the sentence naming the theme.
+    const same = [
+      line("d1", 1, "Keeps crashing on start.", 0),
+      line("d2", 1, "keeps  crashing on START.", 0.5),
+      line("d3", 2, "Keeps crashing on start. Deleting it.", 1),
+    ];
+    assert.equal((await imp(own.id, same)).imported, 3);
+    const themes = await h.ask("feedback_themes", { theme: "crashes_bugs" });
+    const crash = themes.apps[0].themes[0];
+    assert.equal(crash.reviews, 5);
+    assert.equal(crash.examples.length, 3);
+    const folded = crash.examples.map((e: string) => e.toLowerCase().replace(/\s+/g, " "));
+    assert.equal(new Set(folded).size, 3, `distinct quotes: ${JSON.stringify(crash.examples)}`);
+    assert.ok(folded.includes("keeps crashing on start."), "the newest of the repeated sentence is kept");
   } finally {
     h.close();
   }
