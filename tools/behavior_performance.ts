@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
-import type { AggregateResult, EventField, Scope as EngineScope } from "../lib/query/api.ts";
+import type { EventField, NumberRuns, Scope as EngineScope, SeriesGroup } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
@@ -52,34 +52,10 @@ export function ratingOf(metric: Vital, value: number): Rating {
   return value <= good ? "good" : value <= poor ? "needs_improvement" : "poor";
 }
 
-type Hists = Map<string, Map<Vital, Map<number, number>>>;
+type Counts = NumberRuns;
 
-/** Value counts per group and metric: a counting pass over stored values, exact, no list of every value. */
-function histograms(res: AggregateResult, field: EventField | null): Hists {
-  const out: Hists = new Map();
-  for (const row of res.rows) {
-    const metric = row.key["prop:metric"] as Vital;
-    const value = Number(row.key["prop:value"]);
-    if (!(metric in THRESHOLDS) || !Number.isFinite(value)) continue;
-    const g = field ? label(row.key[field]) : "";
-    let byMetric = out.get(g);
-    if (!byMetric) out.set(g, byMetric = new Map());
-    let h = byMetric.get(metric);
-    if (!h) byMetric.set(metric, h = new Map());
-    h.set(value, (h.get(value) ?? 0) + (row.metrics.events ?? 0));
-  }
-  return out;
-}
-
-function summarize(
-  metric: Vital,
-  h: Map<number, number> | undefined,
-  prev: Map<number, number> | undefined,
-  enough: boolean,
-) {
-  const sorted = [...(h ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
+function summarize(metric: Vital, sorted: Counts = [], prevSorted: Counts = [], enough: boolean) {
   const n = sorted.reduce((s, [, c]) => s + c, 0);
-  const prevSorted = [...(prev ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
   const prevN = prevSorted.reduce((s, [, c]) => s + c, 0);
   const show = enough && n > 0;
   const p75 = show ? percentile(sorted, n, 0.75) : null;
@@ -106,7 +82,7 @@ export default defineTool({
   name: "behavior_performance",
   description:
     "Core Web Vitals measured in visitors' browsers ($web_vitals events): LCP and INP in ms, CLS unitless, " +
-    "each as exact p50, p75 and p95 of the stored values, rated good / needs_improvement / poor at p75 by the " +
+    "each as exact p50, p75 and p95 of the stored values (JSON numbers), rated good / needs_improvement / poor at p75 by the " +
     "published thresholds (LCP 2.5 s / 4 s, INP 200 ms / 500 ms, CLS 0.1 / 0.25), with the share of page " +
     "loads in each rating and the p75 of the previous period. Overall and by page (default) or by device; " +
     "pass `page` for one page. A group measured from fewer than 5 visitors gets no percentiles. For where " +
@@ -123,71 +99,43 @@ export default defineTool({
     const r = resolve(ctx, { ...input, filters: [{ field: "event_type", op: "eq", value: "$web_vitals" }] });
     const by = input.by ?? "page";
     const field: EventField = GROUPS[by];
-    const values = (s: EngineScope, f: EventField | null) =>
-      r.engine.aggregate(s, {
-        metrics: ["events"],
-        breakdown: [...(f ? [f] : []), "prop:metric", "prop:value"] as EventField[],
-      });
-    const lcpOnly = { field: "prop:metric" as EventField, op: "eq" as const, value: "LCP" };
-    const [now, before, groups, head] = await Promise.all([
-      values(r.scope, field),
-      r.previous ? values(r.previous, field) : Promise.resolve(null),
-      r.engine.aggregate(r.scope, { metrics: ["visitors"], breakdown: [field] }),
-      r.engine.aggregate(r.scope, { metrics: ["visitors"] }),
-    ]);
-    // Page loads: each load reports LCP once.
-    const [loads, loadsAll] = await Promise.all([
-      r.engine.aggregate({ ...r.scope, filters: [...r.scope.filters ?? [], lcpOnly] }, {
-        metrics: ["events"],
-        breakdown: [field],
-      }),
-      r.engine.aggregate({ ...r.scope, filters: [...r.scope.filters ?? [], lcpOnly] }, {
-        metrics: ["events"],
-      }),
-    ]);
-    const hNow = histograms(now, field);
-    const hBefore = before ? histograms(before, field) : new Map() as Hists;
-    // The overall figures fold the groups' counts together.
-    const fold = (hs: Hists) => {
-      const all = new Map<Vital, Map<number, number>>();
-      for (const byMetric of hs.values()) {
-        for (const [m, h] of byMetric) {
-          let a = all.get(m);
-          if (!a) all.set(m, a = new Map());
-          for (const [v, c] of h) a.set(v, (a.get(v) ?? 0) + c);
-        }
-      }
-      return all;
-    };
-    const allNow = fold(hNow);
-    const allBefore = fold(hBefore);
-    const vitalsOf = (n: Map<Vital, Map<number, number>> | undefined, p: typeof n, enough: boolean) =>
-      Object.fromEntries(VITALS.map((m) => [m, summarize(m, n?.get(m), p?.get(m), enough)])) as z.infer<
+    // per group and over all: rows, visitors and how often each value of each metric occurs
+    const series = (s: EngineScope) =>
+      r.engine.valueSeries(s, { by: field, series: "metric", value: "value" });
+    const [now, before] = await Promise.all([series(r.scope), r.previous ? series(r.previous) : null]);
+    const countsOf = (g: SeriesGroup | undefined) =>
+      new Map(VITALS.map((m) => [m, g?.series[m]?.counts ?? []] as const));
+    const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) => {
+      const n = countsOf(g), p = countsOf(prev), enough = g.visitors >= SMALL_GROUP;
+      return Object.fromEntries(VITALS.map((m) => [m, summarize(m, n.get(m), p.get(m), enough)])) as z.infer<
         typeof vitals
       >;
-    const loadsBy = new Map(loads.rows.map((x) => [label(x.key[field]), x.metrics.events ?? 0]));
-    const totalVisitors = head.totals.visitors ?? 0;
-    const rows = groups.rows.map((g) => {
-      const name = label(g.key[field]);
-      const visitors = g.metrics.visitors ?? 0;
-      return {
-        name,
-        page_loads: loadsBy.get(name) ?? 0,
-        visitors,
-        vitals: vitalsOf(hNow.get(name), hBefore.get(name), visitors >= SMALL_GROUP),
-      };
-    }).sort((a, b) => b.page_loads - a.page_loads || b.visitors - a.visitors || (a.name < b.name ? -1 : 1));
+    };
+    // Page loads: each load reports LCP once.
+    const loads = (g: SeriesGroup) => g.series.LCP?.rows ?? 0;
+    const previous = new Map(before?.groups.map((g) => [label(g.value), g]));
+    const rows = now.groups.map((g) => ({
+      name: label(g.value),
+      page_loads: loads(g),
+      visitors: g.visitors,
+      g,
+    }))
+      .sort((a, b) => b.page_loads - a.page_loads || b.visitors - a.visitors || (a.name < b.name ? -1 : 1));
     const few = rows.filter((x) => x.visitors < SMALL_GROUP).length;
     return {
       scope: r.answerScope,
       by,
       units: { LCP: "ms" as const, INP: "ms" as const, CLS: "unitless" as const },
       overall: {
-        page_loads: loadsAll.totals.events ?? 0,
-        visitors: totalVisitors,
-        vitals: vitalsOf(allNow, allBefore, totalVisitors >= SMALL_GROUP),
+        page_loads: loads(now.total),
+        visitors: now.total.visitors,
+        vitals: vitalsOf(now.total, before?.total),
       },
-      groups: rows.slice(0, 25),
+      // percentiles only for the groups shown
+      groups: rows.slice(0, 25).map(({ g, ...row }) => ({
+        ...row,
+        vitals: vitalsOf(g, previous.get(row.name)),
+      })),
       groups_total: rows.length,
       notices: few
         ? [

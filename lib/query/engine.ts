@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
 import { CohortCache } from "./cohort/cache.ts";
+import { valueSeries } from "./aggregate/value_series.ts";
 import { hitsAggregate } from "./hits.ts";
 import { type Derived, makeCtx } from "./scan/ctx.ts";
 import { attribution } from "./sequence/attribution.ts";
@@ -49,6 +50,7 @@ export function createEngine(deps: Deps): Engine {
   return {
     aggregate: async (s, o) => aggregateMany(await ctxOf(s), [o])[0],
     aggregateMany: async (s, os) => aggregateMany(await ctxOf(s), os),
+    valueSeries: async (s, o) => valueSeries(await ctxOf(s), o),
     hitsAggregate: async (s, o) => hitsAggregate(await source.hits(s.org, s.env, s.from, s.to), s, o),
     sessions: async (s, o) => sessions(await ctxOf(s), o ?? {}),
     funnel: async (s, o) => funnel(await ctxOf(s), o),

@@ -367,12 +367,45 @@ export interface AttributionResult {
   by: Record<string, AttributionRow[]>;
 }
 
+export interface ValueSeriesOptions {
+  /** a plain field to group the rows by (none: only the total), e.g. page */
+  by?: EventField;
+  /** the property whose values name the series, e.g. "metric" */
+  series: string;
+  /** the property whose numbers are counted, e.g. "value" (values that are not numbers are not counted) */
+  value: string;
+}
+
+/** [number, rows with it], ascending by number. */
+export type NumberRuns = [number, number][];
+
+/** One group's matching rows and visitors, and per series its rows and how often each number occurs. */
+export interface SeriesGroup {
+  /** the value of `by` (null in the total) */
+  value: KeyValue;
+  rows: number;
+  visitors: number;
+  series: Record<string, { rows: number; counts: NumberRuns }>;
+}
+
+export interface ValueSeriesResult {
+  /** over every matching row */
+  total: SeriesGroup;
+  /** per value of `by`, in no particular order */
+  groups: SeriesGroup[];
+}
+
 /** The questions the read engine answers (lib/query/engine.ts implements it; open one with api.ts). */
 export interface Engine {
   /** Metrics over web events in scope, optionally broken down by fields and/or a time bucket. */
   aggregate(scope: Scope, opts: AggregateOptions): Promise<AggregateResult>;
   /** Several aggregates over one scope in one pass over the data (an overview asks for ~5). */
   aggregateMany(scope: Scope, opts: AggregateOptions[]): Promise<AggregateResult[]>;
+  /**
+   * How often each number of a property occurs among the matching rows, split into series by another
+   * property, per value of a field and over all (exact percentiles, e.g. web vitals per page and metric).
+   */
+  valueSeries(scope: Scope, opts: ValueSeriesOptions): Promise<ValueSeriesResult>;
   /** Metrics over crawler hits (placed at their corrected timestamp), verification outcome joined. */
   hitsAggregate(scope: HitScope, opts: HitAggregateOptions): Promise<HitAggregateResult>;
   /** Ordered per-session sequences, newest session first (`limit` keeps the newest). */

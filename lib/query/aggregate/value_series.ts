@@ -1,0 +1,113 @@
+/**
+ * Numeric series per group: the numbers a property takes (e.g. `value`), split into series by another
+ * property (e.g. `metric`), per value of a plain field (e.g. page), with each group's rows and visitors
+ * and the same over all groups. Exact percentiles from one walk over the rows in visitor order: visitors
+ * are distinct by "last visitor counted", numbers are gathered per group and series, sorted as typed
+ * arrays and counted in runs (no group per distinct number, no map per number).
+ */
+import { HUMAN } from "../columns/batch.ts";
+import { NO_ROWS } from "../columns/runs.ts";
+import { fieldIds } from "../columns/row_ids.ts";
+import { numericProp } from "../columns/views.ts";
+import type { Ctx } from "../scan/ctx.ts";
+import { matchMasks } from "../scan/filters.ts";
+import { visitorOrder } from "../scan/visitor_order.ts";
+import type { EventField, NumberRuns, SeriesGroup, ValueSeriesOptions, ValueSeriesResult } from "../types.ts";
+import { runStates } from "./per_run.ts";
+
+export function valueSeries(c: Ctx, o: ValueSeriesOptions): ValueSeriesResult {
+  const masks = matchMasks(c, c.scope.filters);
+  const seriesField = `prop:${o.series}` as EventField;
+  const perBatch = c.batches.map((e) => ({
+    by: o.by ? fieldIds(e, o.by) : new Int32Array(e.n),
+    series: fieldIds(e, seriesField),
+    values: numericProp(e, o.value),
+  }));
+  // value numbers are process-wide and every batch's are assigned by now: flat arrays by group and series
+  const interner = c.batches[0]?.interner;
+  const byNames = interner && o.by ? interner.valueIds(o.by).values : [null];
+  const seriesNames = interner ? interner.valueIds(seriesField).values : [];
+  const nG = byNames.length, nS = seriesNames.length;
+  const rows = new Int32Array(nG), visitors = new Int32Array(nG), last = new Int32Array(nG).fill(-1);
+  const srows = new Int32Array(nG * nS);
+  const nums: number[][] = Array.from({ length: nG * nS }, () => []);
+  let totalVisitors = 0, lastVisitor = -1;
+  const { rb, rk } = visitorOrder(c);
+  const states = runStates(c, masks);
+  for (let p = 0; p < rb.length; p++) {
+    if (states[p] === NO_ROWS) continue;
+    const b = rb[p], e = c.batches[b], m = masks[b], pb = perBatch[b], bits = e.bits, vis = e.vis;
+    const by = pb.by, series = pb.series, codes = pb.values.codes, values = pb.values.nums;
+    const coded = codes.length > 0;
+    for (let i = e.runStart[rk[p]], end = e.runStart[rk[p] + 1]; i < end; i++) {
+      if (!m[i]) continue;
+      const g = by[i], gs = g * nS + series[i], x = values[coded ? codes[i] : 0];
+      rows[g]++;
+      srows[gs]++;
+      if (x === x) nums[gs].push(x); // NaN: not a number
+      if (bits[i] & HUMAN) {
+        const v = vis[i];
+        if (last[g] !== v) last[g] = v, visitors[g]++;
+        if (lastVisitor !== v) lastVisitor = v, totalVisitors++;
+      }
+    }
+  }
+  const groups: SeriesGroup[] = [];
+  const perSeries: NumberRuns[][] = seriesNames.map(() => []);
+  const totalRows = new Int32Array(nS);
+  for (let g = 0; g < nG; g++) {
+    if (!rows[g]) continue;
+    const series: SeriesGroup["series"] = {};
+    for (let s = 0; s < nS; s++) {
+      const n = srows[g * nS + s], name = seriesNames[s];
+      if (!n || name === null) continue;
+      const counts = runsOf(Float64Array.from(nums[g * nS + s]).sort());
+      series[name] = { rows: n, counts };
+      perSeries[s].push(counts);
+      totalRows[s] += n;
+    }
+    if (o.by) groups.push({ value: byNames[g], rows: rows[g], visitors: visitors[g], series });
+  }
+  // over all groups: the groups' counts merged pairwise (cheaper than sorting every number again)
+  const series: SeriesGroup["series"] = {};
+  seriesNames.forEach((name, s) => {
+    if (totalRows[s] && name !== null) series[name] = { rows: totalRows[s], counts: mergeAll(perSeries[s]) };
+  });
+  const total = { value: null, rows: rows.reduce((a, b) => a + b, 0), visitors: totalVisitors, series };
+  return { total, groups };
+}
+
+/** [number, how often] of sorted numbers. */
+function runsOf(sorted: Float64Array): NumberRuns {
+  const out: NumberRuns = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    out.push([sorted[i], j - i]);
+    i = j;
+  }
+  return out;
+}
+
+/** Two ascending counts as one. */
+function merge(a: NumberRuns, b: NumberRuns): NumberRuns {
+  const out: NumberRuns = [];
+  let i = 0, j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i][0] < b[j][0])) out.push(a[i++]);
+    else if (i >= a.length || b[j][0] < a[i][0]) out.push(b[j++]);
+    else out.push([a[i][0], a[i++][1] + b[j++][1]]);
+  }
+  return out;
+}
+
+function mergeAll(list: NumberRuns[]): NumberRuns {
+  while (list.length > 1) {
+    const next: NumberRuns[] = [];
+    for (let k = 0; k < list.length; k += 2) {
+      next.push(k + 1 < list.length ? merge(list[k], list[k + 1]) : list[k]);
+    }
+    list = next;
+  }
+  return list[0] ?? [];
+}
