@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { Deps } from "./lib/deps.ts";
-import { type AppContext, createContext } from "./lib/tenancy/context.ts";
+import { type AppContext, createContext } from "./lib/context.ts";
 import { errorBody, HttpError } from "./lib/errors.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { adminRoutes } from "./routes/admin.ts";

@@ -16,7 +16,7 @@
  */
 import { createApp } from "../app.ts";
 import { openEngine } from "../lib/query/api.ts";
-import { createContext } from "../lib/tenancy/context.ts";
+import { createContext } from "../lib/context.ts";
 import { createSaved, findSaved, updateSaved } from "../lib/saved/store.ts";
 import { previewCohort } from "../tools/app_runs.ts";
 import { checkInsightInput } from "../tools/saved_insights.ts";

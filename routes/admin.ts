@@ -1,6 +1,6 @@
 /** The admin API under /admin/v1: organizations, touchpoints, keys, import, compaction, apps. Bearer ADMIN_TOKEN. */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { unauthorized } from "../lib/errors.ts";
 import { readJsonBody } from "../lib/schemas/request_body.ts";
 import { safeEqual } from "../lib/keys/apikeys.ts";

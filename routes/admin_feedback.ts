@@ -4,7 +4,7 @@
  * CSV), and fetching on demand (the crons fetch every 30 minutes and refresh listings daily).
  */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { invalid, tooLarge } from "../lib/errors.ts";
 import { MB, readJsonBody } from "../lib/schemas/request_body.ts";
 import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";

@@ -1,6 +1,6 @@
 /** POST /orgs/:org/import?touchpoint=&environment= (mounted under /admin/v1 behind the admin token). */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { importNdjson } from "../lib/ingest/import.ts";
 import { keys } from "../lib/store/keys.ts";

@@ -3,7 +3,7 @@
  * owner is invited here; after that owners and admins invite from the app.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { readJsonBody } from "../lib/schemas/request_body.ts";
 import { CreateInvitation } from "../lib/schemas/people.ts";
 import { sendInvitation } from "../lib/people/notify.ts";

@@ -6,7 +6,7 @@
  * come from the person the request is bound to.
  */
 import { type Context, Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { readBodyLimited } from "../lib/schemas/request_body.ts";
 import { ENV_NAMES, type EnvName } from "../lib/store/records.ts";
 import { endpoints, redirectHost } from "../lib/oauth/urls.ts";

@@ -1,6 +1,6 @@
 /** POST /v1/behavior/events: batches from the web SDK (application/json or text/plain bodies). */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { errorBody, rateLimited } from "../lib/errors.ts";
 import { MB, readJsonBody } from "../lib/schemas/request_body.ts";
 import { IngestBody } from "../lib/schemas/events.ts";

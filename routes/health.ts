@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 
 export function healthRoutes(ctx: AppContext): Hono {
   const app = new Hono();

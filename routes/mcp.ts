@@ -14,7 +14,7 @@ import {
   ProtocolErrorCode,
   Server,
 } from "@modelcontextprotocol/server";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { HttpError } from "../lib/errors.ts";
 import { READ_BODY_LIMIT, readBodyBytes } from "../lib/schemas/request_body.ts";
 import { renderAnswer } from "../lib/answers/render.ts";

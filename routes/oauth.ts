@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { readBodyLimited } from "../lib/schemas/request_body.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { sha256Hex } from "../lib/keys/apikeys.ts";

@@ -1,6 +1,6 @@
 /** GET /openapi.json: OpenAPI 3.1 generated from the same zod schemas the handlers validate with. */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { buildOpenApi } from "./openapi/document.ts";
 
 export function openapiRoutes(_ctx: AppContext): Hono {

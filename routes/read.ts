@@ -4,7 +4,7 @@
  * mapped by the app's one `onError`.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { invalid } from "../lib/errors.ts";
 import { authenticate } from "../tools/pipeline/caller.ts";
 import { takeRate } from "../tools/pipeline/meter.ts";

@@ -1,6 +1,6 @@
 /** POST /v1/behavior/server-events: crawler hits reported by a customer's web server (server key). */
 import { Hono } from "hono";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import { forbidden, rateLimited, tooLarge } from "../lib/errors.ts";
 import { MB, parseJson, readBodyLimited, validate } from "../lib/schemas/request_body.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";

@@ -3,7 +3,7 @@
  * same tools and rules as the read API, in the organization's production environment, without spending the
  * API allowance (the app is not an API client) or a read key's rate.
  */
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import type { Org } from "../lib/store/records.ts";
 import { resolvePlanLimits } from "../lib/tenancy/plans.ts";
 import { UsageMeter } from "../lib/usage/meter.ts";

@@ -4,7 +4,7 @@
  * organization's production environment. Also the scheduled job (every hour: each active touchpoint's last
  * closed week and month, when not stored yet) and "generate now" for the app.
  */
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import type { Job } from "../lib/jobs/schedule.ts";
 import { keys } from "../lib/store/keys.ts";
 import type { EnvName, Org, Touchpoint } from "../lib/store/records.ts";

@@ -1,6 +1,6 @@
 /** What a read tool is, and what it gets to answer with. One definition serves the HTTP API and MCP. */
 import type { z } from "zod";
-import type { AppContext } from "../lib/tenancy/context.ts";
+import type { AppContext } from "../lib/context.ts";
 import type { EnvName, Org, Touchpoint } from "../lib/store/records.ts";
 import type { PlanLimits } from "../lib/tenancy/plans.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";

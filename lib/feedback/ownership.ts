@@ -4,7 +4,8 @@
  * everything else (followed apps, and apps whose listing is missing or names another site) gets themes and
  * counts only. Decided at every answer from the current listing, sites and domains.
  */
-import type { AppContext } from "../tenancy/context.ts";
+import type { Deps } from "../deps.ts";
+import type { Directory } from "../tenancy/directory.ts";
 import { hostMatches, normalizeHost } from "../tenancy/domains.ts";
 import { listDomains } from "../tenancy/verified_domains.ts";
 import { openEngine } from "../query/api.ts";
@@ -56,7 +57,11 @@ export async function verifiedDomainsOf(kv: Deno.Kv, org: string): Promise<strin
 const SENDING_WINDOW_MS = 90 * 86_400_000;
 
 /** Production domains of the organization's websites that received events in the last 90 days. */
-export async function sitesSendingEvents(app: AppContext, org: string, now: number): Promise<string[]> {
+export async function sitesSendingEvents(
+  app: { deps: Deps; directory: Directory },
+  org: string,
+  now: number,
+): Promise<string[]> {
   const sites = (await app.directory.touchpoints(org)).filter((t) => t.kind === "website" && !t.archived);
   const engine = openEngine(app);
   const out: string[] = [];

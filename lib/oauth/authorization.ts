@@ -3,7 +3,7 @@
  * shown. A bad client or redirect URI is told to the person on the page, never sent to an unverified
  * redirect URI; every other problem goes back to the client as an error redirect carrying state and iss.
  */
-import type { AppContext } from "../tenancy/context.ts";
+import type { OAuthContext } from "./state.ts";
 import { findClient } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
 import { CHALLENGE_PATTERN } from "./secrets.ts";
@@ -54,7 +54,7 @@ const SINGLE = [
 const KNOWN_SCOPES = new Set([READ_SCOPE, "offline_access"]);
 
 export async function checkAuthorizationRequest(
-  ctx: AppContext,
+  ctx: OAuthContext,
   q: URLSearchParams,
   ep: Endpoints,
 ): Promise<Checked> {

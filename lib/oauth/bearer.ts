@@ -2,7 +2,8 @@
  * /mcp's side of OAuth: an access token in, the connection it belongs to out, or a 401 whose challenge
  * points the client at the resource metadata (RFC 9728 §5.1), so it can sign in again by itself.
  */
-import type { AppContext } from "../tenancy/context.ts";
+import type { Directory } from "../tenancy/directory.ts";
+import type { OAuthContext } from "./state.ts";
 import { HttpError } from "../errors.ts";
 import type { Org } from "../store/records.ts";
 import { bearerChallenge } from "./metadata.ts";
@@ -15,7 +16,7 @@ export const isAccessToken = (token: string) => token.startsWith(ACCESS_PREFIX);
 
 /** A 401 for /mcp with the discovery challenge; `error` only when a token was sent (RFC 6750 §3.1). */
 export function mcpUnauthorized(
-  ctx: AppContext,
+  ctx: OAuthContext & { directory: Directory },
   requestUrl: string,
   message: string,
   hadToken: boolean,
@@ -36,7 +37,7 @@ export interface Connected {
 
 /** The connection behind an access token, checked now (cached seconds); 401 with the challenge otherwise. */
 export async function authenticateAccessToken(
-  ctx: AppContext,
+  ctx: OAuthContext & { directory: Directory },
   token: string,
   requestUrl: string,
 ): Promise<Connected> {

@@ -4,7 +4,7 @@
  * loopback host) and says which it kept; it fails only when none is left.
  */
 import { z } from "zod";
-import type { AppContext } from "../tenancy/context.ts";
+import type { OAuthContext } from "./state.ts";
 import { keys } from "../store/keys.ts";
 import { safeEqual, sha256Hex } from "../keys/apikeys.ts";
 import { describeZodError } from "../schemas/zod_errors.ts";
@@ -29,7 +29,7 @@ export const registrationSchema = z.object({
 export type RegistrationRequest = z.infer<typeof registrationSchema>;
 
 /** Registers a client; the answer is the RFC 7591 registration response (the secret shown this once). */
-export async function registerClient(ctx: AppContext, body: unknown): Promise<Record<string, unknown>> {
+export async function registerClient(ctx: OAuthContext, body: unknown): Promise<Record<string, unknown>> {
   const parsed = registrationSchema.safeParse(body);
   if (!parsed.success) {
     const method = (body as Record<string, unknown> | null)?.token_endpoint_auth_method;
@@ -83,7 +83,7 @@ export async function registerClient(ctx: AppContext, body: unknown): Promise<Re
 }
 
 /** The client behind a client_id: its metadata document, or its registration. 401 invalid_client if neither. */
-export async function findClient(ctx: AppContext, clientId: string): Promise<OAuthClient> {
+export async function findClient(ctx: OAuthContext, clientId: string): Promise<OAuthClient> {
   if (isMetadataDocumentUrl(clientId)) return await ctx.oauth.documents.resolve(clientId);
   if (!/^oc_[A-Za-z0-9_-]{8,64}$/.test(clientId)) {
     throw invalidClient(
@@ -100,7 +100,7 @@ export async function findClient(ctx: AppContext, clientId: string): Promise<OAu
  * registered with a secret; public clients (metadata documents, "none") identify themselves by client_id.
  */
 export async function authenticateClient(
-  ctx: AppContext,
+  ctx: OAuthContext,
   authorization: string | undefined,
   form: URLSearchParams,
 ): Promise<OAuthClient> {

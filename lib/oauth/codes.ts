@@ -2,7 +2,7 @@
  * From consent to code: the request the person saw (kept minutes, bound to them, used once) and the
  * authorization code the client exchanges (CODE_TTL_MS, once; a replay ends the grant it produced).
  */
-import type { AppContext } from "../tenancy/context.ts";
+import type { OAuthContext } from "./state.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
 import type { EnvName } from "../store/records.ts";
 import { keys } from "../store/keys.ts";
@@ -17,7 +17,7 @@ import {
 } from "./types.ts";
 
 export async function savePending(
-  ctx: AppContext,
+  ctx: OAuthContext,
   req: AuthorizationRequest,
   issuer: string,
 ): Promise<PendingAuthorization> {
@@ -43,7 +43,7 @@ export async function savePending(
  * expired, already decided, or was opened by someone else.
  */
 export async function pendingFor(
-  ctx: AppContext,
+  ctx: OAuthContext,
   id: string,
   user: string,
 ): Promise<Deno.KvEntry<PendingAuthorization> | null> {
@@ -62,7 +62,7 @@ export async function pendingFor(
 
 /** Removes the pending request as it is decided; false when another decision came first. */
 export async function settlePending(
-  ctx: AppContext,
+  ctx: OAuthContext,
   entry: Deno.KvEntry<PendingAuthorization>,
 ): Promise<boolean> {
   return (await ctx.deps.kv.atomic().check(entry).delete(entry.key).commit()).ok;
@@ -70,7 +70,7 @@ export async function settlePending(
 
 /** Issues the code for an approved request; the code itself is returned once and stored hashed. */
 export async function issueCode(
-  ctx: AppContext,
+  ctx: OAuthContext,
   p: PendingAuthorization & { user: string },
   orgs: string[],
   env: EnvName,

@@ -5,9 +5,8 @@
  * it back silently); with none left, the grant ends.
  */
 import { readMany } from "../store/read_many.ts";
-import type { AppContext } from "../tenancy/context.ts";
 import { keys } from "../store/keys.ts";
-import type { GrantCheck } from "./state.ts";
+import type { GrantCheck, OAuthContext } from "./state.ts";
 import { type Grant, USED_MEMORY_MS } from "./types.ts";
 
 /** Adds a new grant and its indexes to an atomic operation. */
@@ -18,12 +17,12 @@ export function writeNewGrant(op: Deno.AtomicOperation, grant: Grant): Deno.Atom
   return op;
 }
 
-export async function loadGrant(ctx: AppContext, id: string): Promise<Deno.KvEntryMaybe<Grant>> {
+export async function loadGrant(ctx: OAuthContext, id: string): Promise<Deno.KvEntryMaybe<Grant>> {
   return await ctx.deps.kv.get<Grant>(keys.oauthGrant(id));
 }
 
 /** Ends a grant for good: its tokens stop working everywhere within CHECK_CACHE_MS. */
-export async function endGrant(ctx: AppContext, id: string, because: string): Promise<void> {
+export async function endGrant(ctx: OAuthContext, id: string, because: string): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const entry = await loadGrant(ctx, id);
     const g = entry.value;
@@ -41,7 +40,12 @@ export async function endGrant(ctx: AppContext, id: string, because: string): Pr
 }
 
 /** Removes organizations from a grant (left, or disconnected by an owner); ends it when none is left. */
-export async function dropOrgs(ctx: AppContext, id: string, drop: string[], because: string): Promise<void> {
+export async function dropOrgs(
+  ctx: OAuthContext,
+  id: string,
+  drop: string[],
+  because: string,
+): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const entry = await loadGrant(ctx, id);
     const g = entry.value;
@@ -58,7 +62,7 @@ export async function dropOrgs(ctx: AppContext, id: string, drop: string[], beca
 
 const refused = (reason: string): GrantCheck => ({ ok: false, grant: null, reason });
 
-async function freshCheck(ctx: AppContext, id: string): Promise<GrantCheck> {
+async function freshCheck(ctx: OAuthContext, id: string): Promise<GrantCheck> {
   const g = (await loadGrant(ctx, id)).value;
   if (!g) return refused("this connection does not exist");
   if (g.disconnected_at !== null) {
@@ -80,7 +84,7 @@ async function freshCheck(ctx: AppContext, id: string): Promise<GrantCheck> {
 }
 
 /** Whether a grant may be used now, and over which organizations; cached for a few seconds. */
-export async function checkGrant(ctx: AppContext, id: string): Promise<GrantCheck> {
+export async function checkGrant(ctx: OAuthContext, id: string): Promise<GrantCheck> {
   const now = ctx.deps.clock.now();
   const cached = ctx.oauth.grantChecks.get(id, now);
   if (cached) return cached;
@@ -90,7 +94,7 @@ export async function checkGrant(ctx: AppContext, id: string): Promise<GrantChec
 }
 
 /** Records the grant's last use, at most once a minute per instance. */
-export async function markUsed(ctx: AppContext, id: string): Promise<void> {
+export async function markUsed(ctx: OAuthContext, id: string): Promise<void> {
   const now = ctx.deps.clock.now();
   if (ctx.oauth.lastUsedWritten.get(id, now)) return;
   ctx.oauth.lastUsedWritten.set(id, true, now);
@@ -105,7 +109,7 @@ export interface Connection extends Grant {
   last_used_at: number | null;
 }
 
-async function connections(ctx: AppContext, ids: string[]): Promise<Connection[]> {
+async function connections(ctx: OAuthContext, ids: string[]): Promise<Connection[]> {
   const out: Connection[] = [];
   const grants = await readMany<Grant>(ctx.deps.kv, ids.map((id) => keys.oauthGrant(id)));
   const used = await readMany<number>(ctx.deps.kv, ids.map((id) => keys.oauthGrantUsed(id)));
@@ -119,26 +123,26 @@ async function connections(ctx: AppContext, ids: string[]): Promise<Connection[]
   return out.sort((a, b) => b.created_at - a.created_at);
 }
 
-async function indexIds(ctx: AppContext, prefix: Deno.KvKey): Promise<string[]> {
+async function indexIds(ctx: OAuthContext, prefix: Deno.KvKey): Promise<string[]> {
   const ids: string[] = [];
   for await (const e of ctx.deps.kv.list({ prefix })) ids.push(String(e.key[e.key.length - 1]));
   return ids;
 }
 
 /** A person's live connections, newest first. */
-export async function userConnections(ctx: AppContext, user: string): Promise<Connection[]> {
+export async function userConnections(ctx: OAuthContext, user: string): Promise<Connection[]> {
   return await connections(ctx, await indexIds(ctx, keys.oauthUserGrants(user)));
 }
 
 /** The live connections that can read an organization (what its owners see), newest first. */
-export async function orgConnections(ctx: AppContext, org: string): Promise<Connection[]> {
+export async function orgConnections(ctx: OAuthContext, org: string): Promise<Connection[]> {
   return (await connections(ctx, await indexIds(ctx, keys.oauthOrgGrants(org)))).filter((c) =>
     c.orgs.includes(org)
   );
 }
 
 /** A person disconnects one of their own connections; false when it is not theirs (or already ended). */
-export async function disconnectOwn(ctx: AppContext, user: string, id: string): Promise<boolean> {
+export async function disconnectOwn(ctx: OAuthContext, user: string, id: string): Promise<boolean> {
   const g = (await loadGrant(ctx, id)).value;
   if (!g || g.user !== user || g.disconnected_at !== null) return false;
   await endGrant(ctx, id, "disconnected");
@@ -149,7 +153,7 @@ export async function disconnectOwn(ctx: AppContext, user: string, id: string): 
  * An owner disconnects a connection from their organization: it stops reading that organization (the
  * person's other organizations stay connected; with none left it ends). False when it does not read it.
  */
-export async function disconnectFromOrg(ctx: AppContext, org: string, id: string): Promise<boolean> {
+export async function disconnectFromOrg(ctx: OAuthContext, org: string, id: string): Promise<boolean> {
   const g = (await loadGrant(ctx, id)).value;
   if (!g || !g.orgs.includes(org) || g.disconnected_at !== null) return false;
   await dropOrgs(ctx, id, [org], "disconnected by an owner");

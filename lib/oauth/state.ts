@@ -35,6 +35,12 @@ export class TimedCache<T> {
   }
 }
 
+/** What the OAuth functions take: the outside world and this per-process state. */
+export interface OAuthContext {
+  deps: Deps;
+  oauth: OAuthState;
+}
+
 export class OAuthState {
   documents: MetadataDocuments;
   readonly grantChecks = new TimedCache<GrantCheck>(CHECK_CACHE_MS);

@@ -4,7 +4,7 @@
  * (OAuth 2.1 §4.3.1: the thief or the client, one of them holds a stolen token). A replayed code ends the
  * grant it produced. Tokens are random and stored only as SHA-256 hashes.
  */
-import type { AppContext } from "../tenancy/context.ts";
+import type { OAuthContext } from "./state.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
 import { invalidGrant, invalidRequest, invalidTarget, OAuthError } from "./errors.ts";
@@ -70,7 +70,7 @@ function checkResource(form: URLSearchParams, expected: string): void {
 
 /** grant_type=authorization_code: checks the code, PKCE and redirect URI, then creates the grant. */
 export async function exchangeCode(
-  ctx: AppContext,
+  ctx: OAuthContext,
   client: OAuthClient,
   form: URLSearchParams,
 ): Promise<TokenAnswer> {
@@ -121,7 +121,7 @@ export async function exchangeCode(
 
 /** grant_type=refresh_token: rotates; a used refresh token ends the grant. */
 export async function refreshTokens(
-  ctx: AppContext,
+  ctx: OAuthContext,
   client: OAuthClient,
   form: URLSearchParams,
 ): Promise<TokenAnswer> {
@@ -153,7 +153,7 @@ export async function refreshTokens(
 
 /** RFC 7009: a refresh token ends its grant; an access token stops at once. Unknown tokens are fine. */
 export async function revokeToken(
-  ctx: AppContext,
+  ctx: OAuthContext,
   client: OAuthClient,
   form: URLSearchParams,
 ): Promise<void> {
@@ -183,7 +183,11 @@ export interface AccessCheck {
 }
 
 /** Checks a bearer access token for this resource: known, unexpired, for this resource, grant still good. */
-export async function checkAccessToken(ctx: AppContext, token: string, ep: Endpoints): Promise<AccessCheck> {
+export async function checkAccessToken(
+  ctx: OAuthContext,
+  token: string,
+  ep: Endpoints,
+): Promise<AccessCheck> {
   const hash = sha256Hex(token);
   const now = ctx.deps.clock.now();
   let rec = ctx.oauth.accessTokens.get(hash, now);

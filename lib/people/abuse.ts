@@ -3,7 +3,8 @@
  * address and per recipient (reset links, invitations). Counted per minute in KV by lib/limits/rate.ts, so
  * they hold across instances; addresses and emails are hashed before they become part of a key.
  */
-import type { AppContext } from "../tenancy/context.ts";
+import type { Deps } from "../deps.ts";
+import type { RateLimiter } from "../limits/rate.ts";
 import { rateLimited } from "../errors.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
 import { normalizeEmail } from "./users.ts";
@@ -20,15 +21,21 @@ export const LIMITS = {
   invitesPerOrg: 30,
 } as const;
 
+/** What the people actions that send mail or check passwords take: the outside world and the shared rate limiter. */
+export interface PeopleContext {
+  deps: Deps;
+  rates: RateLimiter;
+}
+
 const id = (kind: string, value: string) => sha256Hex(`people-limit:${kind}:${value}`).slice(0, 32);
 
-async function take(ctx: AppContext, scope: string, value: string, limit: number, what: string) {
+async function take(ctx: PeopleContext, scope: string, value: string, limit: number, what: string) {
   const d = await ctx.rates.take(scope, id(scope, value), limit);
   if (!d.ok) throw rateLimited(d.retryAfterS, `too many ${what}; wait ${d.retryAfterS} s and try again`);
 }
 
 /** Both limits are taken before the password is checked, so guessing costs the same whatever the answer. */
-export async function takeSignInAttempt(ctx: AppContext, addr: string | null, email: string) {
+export async function takeSignInAttempt(ctx: PeopleContext, addr: string | null, email: string) {
   if (addr) await take(ctx, "signin_addr", addr, LIMITS.signInPerAddress, "sign-in attempts from here");
   await take(
     ctx,
@@ -39,7 +46,7 @@ export async function takeSignInAttempt(ctx: AppContext, addr: string | null, em
   );
 }
 
-export async function takeResetRequest(ctx: AppContext, addr: string | null, email: string) {
+export async function takeResetRequest(ctx: PeopleContext, addr: string | null, email: string) {
   if (addr) await take(ctx, "reset_addr", addr, LIMITS.resetPerAddress, "reset requests from here");
   await take(
     ctx,
@@ -50,6 +57,6 @@ export async function takeResetRequest(ctx: AppContext, addr: string | null, ema
   );
 }
 
-export async function takeInvitation(ctx: AppContext, org: string) {
+export async function takeInvitation(ctx: PeopleContext, org: string) {
   await take(ctx, "invite_org", org, LIMITS.invitesPerOrg, "invitations from this organization");
 }

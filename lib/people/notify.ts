@@ -2,21 +2,20 @@
  * The two messages people get: an invitation and a password reset link. The one place that writes them
  * and sends them, for the admin API and the app alike.
  */
-import type { AppContext } from "../tenancy/context.ts";
 import { logMailer } from "../mail.ts";
 import { getOrg } from "../tenancy/admin.ts";
 import { createInvitation, INVITATION_MS, invitationPath } from "./invitations.ts";
 import type { Invitation, Role } from "./records.ts";
 import { createReset, RESET_MS, resetPath } from "./resets.ts";
-import { takeInvitation, takeResetRequest } from "./abuse.ts";
+import { type PeopleContext, takeInvitation, takeResetRequest } from "./abuse.ts";
 import { aRole } from "./roles.ts";
 
-const mailer = (ctx: AppContext) => ctx.deps.mail ?? logMailer(ctx.deps.log);
+const mailer = (ctx: PeopleContext) => ctx.deps.mail ?? logMailer(ctx.deps.log);
 const days = (ms: number) => Math.round(ms / 86_400_000);
 
 /** Creates an invitation and mails its link; answers the link too (the admin API shows it to the operator). */
 export async function sendInvitation(
-  ctx: AppContext,
+  ctx: PeopleContext,
   input: { org: string; email: string; role: Role; invitedBy: string | null; baseUrl: string },
 ): Promise<{ invitation: Invitation; url: string }> {
   const org = await getOrg(ctx.deps, input.org);
@@ -41,7 +40,7 @@ export async function sendInvitation(
 
 /** Mails a reset link when the address has an account; the caller answers the same either way. */
 export async function sendPasswordReset(
-  ctx: AppContext,
+  ctx: PeopleContext,
   input: { email: string; addr: string | null; baseUrl: string },
 ): Promise<void> {
   await takeResetRequest(ctx, input.addr, input.email);

@@ -1,7 +1,8 @@
 /** The people records stored in KV (keys in lib/store/keys.ts). Secrets are stored only as hashes. */
 
-export type Role = "owner" | "admin" | "member";
-export const ROLES: readonly Role[] = ["owner", "admin", "member"];
+// A person's role sits with the other stored enums (plans, environments) so request schemas can name it.
+import type { Role } from "../store/records.ts";
+export { type Role, ROLES } from "../store/records.ts";
 
 export interface User {
   id: string;

@@ -2,17 +2,16 @@
  * Checking a password. A wrong password and an unknown address get the same answer and cost the same time
  * (an unknown address is checked against a dummy hash). A hash made with older parameters is upgraded.
  */
-import type { AppContext } from "../tenancy/context.ts";
 import { unauthorized } from "../errors.ts";
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 import type { User } from "./records.ts";
-import { takeSignInAttempt } from "./abuse.ts";
+import { type PeopleContext, takeSignInAttempt } from "./abuse.ts";
 import { findUserByEmail, updateUser } from "./users.ts";
 
 export const WRONG_CREDENTIALS = "wrong email or password";
 
 export async function checkPassword(
-  ctx: AppContext,
+  ctx: PeopleContext,
   input: { email: string; password: string; addr: string | null },
 ): Promise<User> {
   await takeSignInAttempt(ctx, input.addr, input.email);

@@ -3,7 +3,6 @@
  * its cache of decoded parts live as long as the deps) and ask it questions in the vocabulary of
  * ./types.ts. Answers are exact; they never carry a visitor, session or person identifier.
  */
-import type { AppContext } from "../tenancy/context.ts";
 import type { Deps } from "../deps.ts";
 import type { Engine } from "./types.ts";
 import { createEngine } from "./engine.ts";
@@ -25,7 +24,7 @@ export { isValidTimezone, zone } from "../time/zone.ts";
 const engines = new WeakMap<Deps, Engine>();
 
 /** The engine of these deps (one per process and store; it holds the decoded-part cache). */
-export function openEngine(ctx: AppContext | Deps): Engine {
+export function openEngine(ctx: { deps: Deps } | Deps): Engine {
   const deps = "deps" in ctx ? ctx.deps : ctx;
   let e = engines.get(deps);
   if (!e) engines.set(deps, e = createEngine(deps));

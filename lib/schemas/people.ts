@@ -1,6 +1,6 @@
 /** Bodies of the admin API's people calls. */
 import { z } from "zod";
-import { ROLES } from "../people/records.ts";
+import { ROLES } from "../store/records.ts";
 
 export const CreateInvitation = z.strictObject({
   email: z.string().trim().regex(/^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@]{1,63}$/, "must be an email address"),

@@ -13,6 +13,9 @@ export const ALLOWANCE_KINDS: readonly AllowanceKind[] = [
 ];
 export type EnvName = "production" | "staging" | "development";
 export const ENV_NAMES: readonly EnvName[] = ["production", "staging", "development"];
+/** A person's role in an organization (memberships and invitations, lib/people/records.ts). */
+export type Role = "owner" | "admin" | "member";
+export const ROLES: readonly Role[] = ["owner", "admin", "member"];
 export type TouchpointKind = "website" | "ios" | "android";
 export type KeyKind = "public" | "server" | "read";
 

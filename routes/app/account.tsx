@@ -1,6 +1,6 @@
 /** The signed-in person's own pages: home (organization picker), account, password, sign out (everywhere). */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { endAllSessions, endSession } from "../../lib/people/sessions.ts";
 import { checkPassword } from "../../lib/people/sign_in.ts";

@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import type { FC } from "hono/jsx";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import {
   type Connection,
   disconnectFromOrg,

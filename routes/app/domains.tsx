@@ -1,6 +1,6 @@
 /** Settings → Verified domains (owners and admins add, verify, remove; members see them). */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import {
   addDomain,
   listDomains,

@@ -1,5 +1,5 @@
 /** Builds the page frame (who is signed in, their organizations) and the app's error pages. */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import type { Frame, OrgChoice } from "./layout.tsx";
 import type { C } from "./http.ts";
 

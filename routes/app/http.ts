@@ -4,7 +4,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { forbidden, HttpError, unauthorized } from "../../lib/errors.ts";
 import { readBodyLimited } from "../../lib/schemas/request_body.ts";
 import { safeEqual } from "../../lib/keys/apikeys.ts";

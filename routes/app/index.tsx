@@ -4,7 +4,7 @@
  * by `orgMember`). Errors become pages: 403 and 404 with the app's frame, 429 with Retry-After.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { type AppEnv, type C, sessionLayer, signedIn } from "./http.ts";
 import { ErrorPage } from "./layout.tsx";

@@ -4,7 +4,7 @@
  * organization with the invitation's role and starts a fresh session.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { acceptInvitation, findInvitation, LINK_PROBLEM } from "../../lib/people/invitations.ts";
 import { checkPassword } from "../../lib/people/sign_in.ts";

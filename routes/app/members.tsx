@@ -3,7 +3,7 @@
  * owners change roles and remove people; anyone may leave. The organization always keeps an owner.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { forbidden, HttpError, invalid } from "../../lib/errors.ts";
 import { changeRole, listMembers, removeFromOrganization } from "../../lib/people/members.ts";
 import { listInvitations, revokeInvitation } from "../../lib/people/invitations.ts";

@@ -1,6 +1,6 @@
 /** Settings → Read keys (owners and admins; Professional and Enterprise plans): create (shown once), list, revoke. */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { validate } from "../../lib/schemas/request_body.ts";
 import { resolvePlanLimits } from "../../lib/tenancy/plans.ts";
 import { CreateKey } from "../../lib/schemas/admin.ts";

@@ -3,7 +3,7 @@
  * for themselves), and a report's printable page with its charts drawn on the server (lib/charts).
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { invalid, notFound } from "../../lib/errors.ts";
 import { listTouchpoints } from "../../lib/tenancy/admin.ts";
 import { getReport, listReports } from "../../lib/reports/store.ts";

@@ -4,7 +4,7 @@
  * and admins). Saved through the domain functions behavior_saved reads.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import {
   canEdit,

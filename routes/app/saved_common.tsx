@@ -1,5 +1,5 @@
 /** What the cohort, insight and dashboard pages share: the editor, the touchpoint choice, the preview script. */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
 import type { Editor, SaveOptions } from "../../lib/saved/store.ts";
 import { checkInsightInput } from "../../tools/saved_insights.ts";

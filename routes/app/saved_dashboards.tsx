@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { raw } from "hono/html";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import {
   canEdit,

@@ -4,7 +4,7 @@
  * schema when saved, and a refusal names the field.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import {
   canEdit,

@@ -1,6 +1,6 @@
 /** Sign in and password reset (request a link, use it). These pages work without a session. */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
 import { checkPassword } from "../../lib/people/sign_in.ts";
 import { createSession, endSession } from "../../lib/people/sessions.ts";

@@ -5,7 +5,7 @@
  * back, not even in part. Followed apps have none: they are read from public sources.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { invalid } from "../../lib/errors.ts";
 import { getApp, listApps } from "../../lib/feedback/store.ts";
 import { credentialKind, deleteCredential, saveCredential } from "../../lib/feedback/credentials.ts";

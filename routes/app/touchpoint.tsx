@@ -3,7 +3,7 @@
  * websites only) and public write keys. A new key is shown once, on the page the creation redirects to.
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { validate } from "../../lib/schemas/request_body.ts";
 import { CreateKey, PatchTouchpoint } from "../../lib/schemas/admin.ts";
 import { createKey, getTouchpoint, listKeys, patchTouchpoint, revokeKey } from "../../lib/tenancy/admin.ts";

@@ -3,7 +3,7 @@
  * Each touchpoint's environments and keys are on its own page (touchpoint.tsx).
  */
 import { Hono } from "hono";
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { validate } from "../../lib/schemas/request_body.ts";
 import { CreateTouchpoint, PatchTouchpoint } from "../../lib/schemas/admin.ts";
 import { createTouchpoint, listTouchpoints, patchTouchpoint } from "../../lib/tenancy/admin.ts";

@@ -9,7 +9,7 @@
  *
  * 401: no key, unknown, revoked or expired (or not a read key). 403: plan not active or without API access.
  */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { forbidden, unauthorized } from "../../lib/errors.ts";
 import { READ_KEY_PATTERN } from "../../lib/keys/apikeys.ts";
 import type { Org } from "../../lib/store/records.ts";

@@ -1,5 +1,5 @@
 /** The saved cohort a question names (input `cohort`: its name or id), or a 422 saying what to ask instead. */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { invalid } from "../../lib/errors.ts";
 import { findSaved, listSaved } from "../../lib/saved/store.ts";
 import type { SavedCohort } from "../../lib/saved/records.ts";

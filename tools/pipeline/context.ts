@@ -1,5 +1,5 @@
 /** Builds the context a tool runs with, for one authorized call. */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { invalid } from "../../lib/errors.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
 import { resolvePeriod } from "../../lib/answers/period.ts";

@@ -3,7 +3,7 @@
  * counters, read once (402 when the call's allowance is used up). The HTTP API counts against API requests,
  * MCP against assistant requests.
  */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { rateLimited } from "../../lib/errors.ts";
 import type { AllowanceKind } from "../../lib/store/records.ts";
 import { UsageMeter } from "../../lib/usage/meter.ts";

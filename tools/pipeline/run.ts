@@ -2,7 +2,7 @@
  * The one path a tool call takes, whichever face it came through. Both faces call `runTool`, so the same
  * question gets the same JSON; each step is a plain function below.
  */
-import type { AppContext } from "../../lib/tenancy/context.ts";
+import type { AppContext } from "../../lib/context.ts";
 import { HttpError, invalid } from "../../lib/errors.ts";
 import { finalizeAnswer } from "../../lib/answers/rules.ts";
 import { describeZodError, formatPath } from "../../lib/schemas/zod_errors.ts";

@@ -1,13 +1,15 @@
-import type { Deps } from "../deps.ts";
-import { type Directory, directoryOf } from "./directory.ts";
-import { RateLimiter } from "../limits/rate.ts";
-import { OAuthState } from "../oauth/state.ts";
-import { PeopleCache } from "../people/cache.ts";
-import { accountsForOAuth } from "../people/oauth_people.ts";
+import type { Deps } from "./deps.ts";
+import { type Directory, directoryOf } from "./tenancy/directory.ts";
+import { RateLimiter } from "./limits/rate.ts";
+import { OAuthState } from "./oauth/state.ts";
+import { PeopleCache } from "./people/cache.ts";
+import { accountsForOAuth } from "./people/oauth_people.ts";
 
 /**
  * What route handlers and read tools share: the outside world (deps) plus per-process caches built on it.
- * lib/ functions take Deps; routes hand them `ctx.deps`.
+ * It sits above the lib/ domain folders because it builds from several of them; nothing in a domain folder
+ * imports it: a lib/ function takes Deps or the few parts it uses (`{ deps, rates }`, `{ deps, oauth }`), which
+ * an AppContext passed by a route or a tool already satisfies.
  */
 export interface AppContext {
   deps: Deps;
