@@ -6,7 +6,7 @@ import type { CrawlerCategory } from "../lib/store/records.ts";
 import { label, resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
-import { crawlToReferral } from "../lib/crawl/referral.ts";
+import { crawlToReferral } from "../lib/crawler_findings/referral.ts";
 import { referralSchema, referralSection } from "./crawler_findings.ts";
 
 export const STALE_AFTER_DAYS = 14;

@@ -8,8 +8,8 @@ import { evaluateToken, groupNames, readRobots } from "../lib/crawl/robots.ts";
 import { label, rate, resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
-import { robotsViolations } from "../lib/crawl/robots_violations.ts";
-import { spoofedAgents } from "../lib/crawl/spoofed.ts";
+import { robotsViolations } from "../lib/crawler_findings/robots_violations.ts";
+import { spoofedAgents } from "../lib/crawler_findings/spoofed.ts";
 import {
   spoofedSchema,
   spoofedSection,

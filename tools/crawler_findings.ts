@@ -4,9 +4,9 @@
  * The figures come from lib/crawl/; this file turns them into answer sections and says what was left out.
  */
 import { z } from "zod";
-import type { ReferralFindings } from "../lib/crawl/referral.ts";
-import type { ViolationFindings } from "../lib/crawl/robots_violations.ts";
-import type { SpoofedFinding } from "../lib/crawl/spoofed.ts";
+import type { ReferralFindings } from "../lib/crawler_findings/referral.ts";
+import type { ViolationFindings } from "../lib/crawler_findings/robots_violations.ts";
+import type { SpoofedFinding } from "../lib/crawler_findings/spoofed.ts";
 import { rate } from "./common.ts";
 
 const iso = (t: number | null) => t === null || !Number.isFinite(t) ? null : new Date(t).toISOString();

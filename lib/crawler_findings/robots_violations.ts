@@ -12,8 +12,8 @@
  */
 import type { Engine, HitScope } from "../query/api.ts";
 import type { EnvName } from "../store/records.ts";
-import { rulesOf } from "./robots.ts";
-import { listVersions, type RobotsVersion, versionBody } from "./robots_history.ts";
+import { rulesOf } from "../crawl/robots.ts";
+import { listVersions, type RobotsVersion, versionBody } from "../crawl/robots_history.ts";
 
 /** RFC 9309 2.4: crawlers should not use a cached robots.txt for more than 24 hours. */
 export const CACHE_GRACE_MS = 24 * 3_600_000;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { testDeps } from "../../helpers/deps.ts";
 import { evaluateToken, readRobots, refreshRobots } from "../../../lib/crawl/robots.ts";
 import { listVersions, type RobotsVersion, versionBody } from "../../../lib/crawl/robots_history.ts";
-import { CACHE_GRACE_MS, judgingWindows } from "../../../lib/crawl/robots_violations.ts";
+import { CACHE_GRACE_MS, judgingWindows } from "../../../lib/crawler_findings/robots_violations.ts";
 import type { Touchpoint } from "../../../lib/store/records.ts";
 
 const HOUR = 3_600_000;
