@@ -9,13 +9,13 @@
  */
 import { defaultConfig } from "../lib/config.ts";
 import type { Deps } from "../lib/deps.ts";
-import { noGeo } from "../lib/deps.ts";
 import { compact } from "../lib/jobs/compact.ts";
-import { consoleLog } from "../lib/log.ts";
 import { openEngine, type Scope } from "../lib/query/api.ts";
 import { keys } from "../lib/store/keys.ts";
 import { unpackEvent } from "../lib/store/event_codec.ts";
 import { generateSite } from "../lib/demo/site.ts";
+import { benchDeps } from "./site.ts";
+import { benchRun } from "./results.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -26,7 +26,7 @@ const EVENTS = arg("events", 1_000_000),
   DAYS = arg("days", 30),
   WARM = arg("warm", 5);
 const DAY = 86_400_000;
-const loadAtStart = Deno.loadavg();
+const run = benchRun();
 const mb = (b: number) => Math.round(b / 1048576);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const log = (...a: unknown[]) => console.error(...a);
@@ -36,19 +36,7 @@ const dir = kvArg ? null : await Deno.makeTempDir({ prefix: "bench-read-" });
 const kv = await Deno.openKv(kvArg ?? `${dir}/kv.sqlite3`);
 const end = Date.parse("2026-11-20T00:00:00Z");
 const clock = { now: () => end + 3_600_000 };
-const baseDeps = (): Deps => ({
-  kv,
-  clock,
-  geo: noGeo,
-  dns: {
-    reverse: () => Promise.resolve([]),
-    forward: () => Promise.resolve([]),
-    txt: () => Promise.resolve([]),
-  },
-  fetch,
-  config: { ...defaultConfig },
-  log: consoleLog("error"),
-});
+const baseDeps = () => benchDeps(kv, clock);
 const deps = baseDeps();
 
 interface Load {
@@ -198,12 +186,6 @@ for (const [name, run] of Object.entries(queries)) {
 const mem = Deno.memoryUsage();
 const out = {
   bench: "read engine",
-  // the machine is shared: its load says how much of the two cores this run really had
-  machine: {
-    cores: navigator.hardwareConcurrency,
-    load_average_at_end: Deno.loadavg(),
-    load_average_at_start: loadAtStart,
-  },
   events: gen.events,
   hits: gen.hits,
   visitors: VISITORS,
@@ -223,11 +205,6 @@ const out = {
     part_cache_limit_mb: mb(defaultConfig.partCacheBytes),
   },
 };
-console.log(JSON.stringify(out, null, 2));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/read.json", import.meta.url),
-  JSON.stringify(out, null, 2) + "\n",
-);
+console.log(JSON.stringify(await run.write("read", out), null, 2));
 kv.close();
 if (dir) await Deno.remove(dir, { recursive: true });

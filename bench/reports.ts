@@ -15,6 +15,7 @@ import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
 import { generateNow } from "../tools/reports_generate.ts";
 import { lastClosedPeriod } from "../lib/reports/periods.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
+import { benchRun } from "./results.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -24,7 +25,7 @@ const WARM = arg("warm", 3);
 const TARGET_MS = 5000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const loadAtStart = Deno.loadavg();
+const run = benchRun();
 const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
   kv: kvArgument(),
   prefix: "bench-reports-",
@@ -91,22 +92,5 @@ console.log(
     }; behavior_overview for the week: cold ${row.reference_overview_cold_ms} ms, ` +
     `warm ${row.reference_overview_warm_ms} ms; ratios ${row.cold_vs_reference_cold}x cold, ${row.warm_vs_reference_warm}x warm`,
 );
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/reports.json", import.meta.url),
-  JSON.stringify(
-    {
-      measured_at: new Date().toISOString(),
-      machine: {
-        cores: navigator.hardwareConcurrency,
-        load_average_at_start: loadAtStart,
-        load_average_at_end: Deno.loadavg(),
-      },
-      events,
-      ...row,
-    },
-    null,
-    2,
-  ) + "\n",
-);
+await run.write("reports", { events, ...row });
 await close();

@@ -2,12 +2,13 @@
  * The generated, compacted site the read benches ask (bench/tools.ts, bench/reports.ts): one generator,
  * seed and clock, so both measure the same data. With `kv` (a file) the site is kept there under one meta
  * key and reused by later runs of either bench; without it a temporary KV file is removed by `close()`.
+ * `benchDeps` is how every read bench (bench/read.ts too) builds its deps.
  */
 import { createApp } from "../app.ts";
 import { defaultConfig } from "../lib/config.ts";
 import type { Deps } from "../lib/deps.ts";
 import { noGeo } from "../lib/deps.ts";
-import { FakeClock } from "../lib/clock.ts";
+import { type Clock, FakeClock } from "../lib/clock.ts";
 import { consoleLog } from "../lib/log.ts";
 import { compact } from "../lib/jobs/compact.ts";
 import { generateSite } from "../lib/demo/site.ts";
@@ -29,23 +30,27 @@ export interface BenchSiteOptions {
 export const ADMIN = "bench-admin-token-0123456789";
 const log = (...a: unknown[]) => console.error(...a);
 
+/** Deps over a bench's KV and clock: no geo, DNS or network, errors-only log, no per-minute read limit to speak of.
+ * Each call is a new object, so `openEngine` gives it a new engine with an empty part cache (a cold start). */
+export const benchDeps = (kv: Deno.Kv, clock: Clock): Deps => ({
+  kv,
+  clock,
+  geo: noGeo,
+  dns: {
+    reverse: () => Promise.resolve([]),
+    forward: () => Promise.resolve([]),
+    txt: () => Promise.resolve([]),
+  },
+  fetch: () => Promise.reject(new Error("offline")),
+  config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
+  log: consoleLog("error"),
+});
+
 export async function openBenchSite(o: BenchSiteOptions) {
   const dir = o.kv ? null : await Deno.makeTempDir({ prefix: o.prefix });
   const kv = await Deno.openKv(o.kv ?? `${dir}/kv.sqlite3`);
   const clock = new FakeClock(Date.parse("2026-11-20T12:00:00Z"));
-  const makeDeps = (): Deps => ({
-    kv,
-    clock,
-    geo: noGeo,
-    dns: {
-      reverse: () => Promise.resolve([]),
-      forward: () => Promise.resolve([]),
-      txt: () => Promise.resolve([]),
-    },
-    fetch: () => Promise.reject(new Error("offline")),
-    config: { ...defaultConfig, adminToken: ADMIN, readKeyRatePerMinute: 1_000_000 },
-    log: consoleLog("error"),
-  });
+  const makeDeps = () => benchDeps(kv, clock);
 
   const build = async (): Promise<{ t: Tenant; events: number }> => {
     const t = await createTenant(createApp(makeDeps()), ADMIN, { plan: "enterprise" });

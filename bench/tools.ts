@@ -21,6 +21,7 @@ import { createSaved, findSaved, updateSaved } from "../lib/saved/store.ts";
 import { previewCohort } from "../tools/app_runs.ts";
 import { checkInsightInput } from "../tools/saved_insights.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
+import { benchRun } from "./results.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -73,7 +74,7 @@ const QUESTIONS: [string, Record<string, unknown>][] = [
   ["behavior_pages", { period: "last_30_days", cohort: COHORT }],
 ];
 
-const loadAtStart = Deno.loadavg();
+const run = benchRun();
 const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
   kv: kvArgument(),
   prefix: "bench-tools-",
@@ -195,27 +196,11 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name)
       (target ? `  (target ${target.warm} / ${target.cold} ms) ${row.ok ? "OK" : "MISSED"}` : ""),
   );
 }
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/tools.json", import.meta.url),
-  JSON.stringify(
-    {
-      measured_at: new Date().toISOString(),
-      // the machine is shared: its load says how much of the two cores this run really had
-      machine: {
-        cores: navigator.hardwareConcurrency,
-        load_average_at_start: loadAtStart,
-        load_average_at_end: Deno.loadavg(),
-      },
-      events,
-      visitors: VISITORS,
-      reference: { question: "events over the last 30 days (engine, warm median)", warm_ms: reference },
-      cohort: { definition: cohort.definition, share_of_visitors: Math.round(cohort.share * 1000) / 1000 },
-      results,
-    },
-    null,
-    2,
-  ) +
-    "\n",
-);
+await run.write("tools", {
+  events,
+  visitors: VISITORS,
+  reference: { question: "events over the last 30 days (engine, warm median)", warm_ms: reference },
+  cohort: { definition: cohort.definition, share_of_visitors: Math.round(cohort.share * 1000) / 1000 },
+  results,
+});
 await close();
