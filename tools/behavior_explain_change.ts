@@ -1,5 +1,6 @@
+/** behavior_explain_change: a metric's change between two periods, split by the segments that moved it. */
 import { z } from "zod";
-import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import {
@@ -14,11 +15,18 @@ import {
 } from "../lib/query/api.ts";
 import { label, rate, resolve, round } from "./common.ts";
 import { defineTool } from "./tool.ts";
+import {
+  describeDriver,
+  type Dimension,
+  DIMENSIONS,
+  isRate,
+  type MetricName,
+  METRICS,
+  OTHER,
+  summaryLine,
+  UNIT,
+} from "./explain_change_words.ts";
 
-const METRICS = ["visitors", "sessions", "pageviews", "conversion_rate", "bounce_rate"] as const;
-type MetricName = (typeof METRICS)[number];
-export const DIMENSIONS = ["channel", "source", "page", "country", "device", "browser"] as const;
-type Dimension = (typeof DIMENSIONS)[number];
 const FIELD: Record<Dimension, EventField> = {
   channel: "channel",
   source: "source",
@@ -28,17 +36,6 @@ const FIELD: Record<Dimension, EventField> = {
   browser: "browser",
 };
 const DEFAULT_SEGMENTS = 5, MAX_SEGMENTS = 10, MAX_DRIVERS = 5;
-export const OTHER = "(other)";
-
-const isRate = (m: MetricName) => m === "conversion_rate" || m === "bounce_rate";
-/** What one unit is: conversion is a share of visitors, bounce a share of sessions. */
-const UNIT: Record<MetricName, "visitor" | "session"> = {
-  visitors: "visitor",
-  sessions: "session",
-  pageviews: "session",
-  conversion_rate: "visitor",
-  bounce_rate: "session",
-};
 
 const figures = z.object({
   value: z.number().nullable().describe("this period: a count, or a rate 0-1 (null without units)"),
@@ -106,59 +103,26 @@ function sideOf(metric: MetricName, row: AttributionRow | AttributionResult | un
   return { units: row.units, count };
 }
 
+const small = (n: number | undefined) => n !== undefined && n > 0 && n < SMALL_GROUP;
+
+/**
+ * The visitors behind a segment's figures: those of the units placed in it, and for pageviews also those
+ * whose pageviews it counts (a visitor's sessions or pageviews may fall under several values).
+ */
+const fewBehind = (metric: MetricName, row: AttributionRow) =>
+  small(row.visitors) || (metric === "pageviews" && small(row.viewers));
+
+/** Rule 5 under a cohort: a change among 1 to 4 visitors is not explained, whichever figures it would show. */
+function refuseSmallCohort(name: string, now: number, before: number): void {
+  const where = small(now) ? "in this period" : small(before) ? "in the period before" : null;
+  if (!where) return;
+  throw invalid(
+    `cohort "${name}" has fewer than ${SMALL_GROUP} visitors ${where}: a change among so few people is not ` +
+      "explained (small-group rule); ask over a longer period, or without the cohort",
+  );
+}
+
 const digitsOf = (metric: MetricName) => (isRate(metric) ? 6 : 0);
-
-const NOUN: Record<MetricName, string> = {
-  visitors: "visitors",
-  sessions: "sessions",
-  pageviews: "pageviews",
-  conversion_rate: "conversion rate",
-  bounce_rate: "bounce rate",
-};
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-const signed = (x: number, f: (n: number) => string) => (x > 0 ? `+${f(x)}` : x < 0 ? `-${f(-x)}` : f(0));
-const count = (n: number) => n.toLocaleString("en-US");
-const points = (x: number) => `${Math.round(x * 1000) / 10} points`;
-const fig = (metric: MetricName, v: number | null) =>
-  v === null ? "none" : isRate(metric) ? pct(v) : count(v);
-const diffText = (metric: MetricName, d: number) => signed(d, isRate(metric) ? points : count);
-
-/** One line per driver: its before and after, its part of the total change, and why (for rates). */
-function describeDriver(
-  metric: MetricName,
-  dimension: Dimension,
-  s: Segment,
-  totalDiff: number | null,
-): string {
-  const head = `${dimension} ${s.name}: ${NOUN[metric]} ${fig(metric, s.previous)} → ${fig(metric, s.value)}`;
-  const share = s.contribution_share === null ? "" : ` (${pct(s.contribution_share)} of it)`;
-  const part = totalDiff === null ? "" : `; ${diffText(metric, s.contribution)} of the total ` +
-    `${diffText(metric, totalDiff)}${share}`;
-  if (!isRate(metric)) return head + part;
-  const units = `${count(s.units.previous)} → ${count(s.units.value)} ${UNIT[metric]}s`;
-  const why = s.effect === "mix"
-    ? `mostly because its share of ${UNIT[metric]}s moved (${units})`
-    : `mostly because its own rate moved (on ${units})`;
-  return `${head}${part}, ${why}`;
-}
-
-function summaryLine(
-  metric: MetricName,
-  total: z.infer<typeof figures>,
-  first: (Segment & { dimension: Dimension }) | null,
-): string {
-  if (total.difference === null) return `${NOUN[metric]}: no comparison (no units in one of the periods)`;
-  if (total.difference === 0) {
-    return `${NOUN[metric]} did not change: ${fig(metric, total.value)} in both periods`;
-  }
-  const verb = total.difference > 0 ? "rose" : "fell";
-  const rel = total.change === null ? "" : `, ${signed(total.change, pct)}`;
-  const main = first
-    ? `; the largest part: ${first.dimension} ${first.name} (${diffText(metric, first.contribution)})`
-    : "";
-  return `${NOUN[metric]} ${verb} from ${fig(metric, total.previous)} to ${fig(metric, total.value)} ` +
-    `(${diffText(metric, total.difference)}${rel})${main}`;
-}
 
 export default defineTool({
   name: "behavior_explain_change",
@@ -170,10 +134,16 @@ export default defineTool({
     "and the top drivers across dimensions with a one-line finding each. Visitors and sessions are counted " +
     "once, under their first event's values (landing page, channel, source), so the parts add up. For rates, " +
     "mix (a segment grew in share) is told apart from rate (a segment's own rate moved). Pass " +
-    "`conversion_event` with conversion_rate. Use behavior_overview for the headline numbers and " +
-    "behavior_trends to see when within the period a change happened.",
+    "`conversion_event` with conversion_rate. Optional `cohort` explains the change among a saved cohort's " +
+    "visitors. Use behavior_overview for the headline numbers and behavior_trends to see when within the " +
+    "period a change happened.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
+    cohort: cohortInput.describe(
+      "A saved cohort's name or id (behavior_saved lists them): explains the change among its visitors only, " +
+        `exactly; segments of 1 to 4 of its visitors in either period are part of ${OTHER}, and a cohort of ` +
+        "1 to 4 visitors in either period is not explained (422)",
+    ).optional(),
     period: periodInput.optional(),
     metric: z.enum(METRICS).optional().describe("default visitors"),
     conversion_event: z.string().min(1).max(120).optional().describe(
@@ -204,15 +174,19 @@ export default defineTool({
           "use a shorter or later period",
       );
     }
+    const cohort = ctx.cohort;
     const ask = {
       fields: dims.map((d) => FIELD[d]),
       unit: UNIT[metric],
       ...(input.conversion_event ? { goal: { event_type: input.conversion_event } } : {}),
+      // under a cohort, rule 5 is about the visitors behind each figure
+      ...(cohort ? { visitors: true } : {}),
     };
     const [now, before] = await Promise.all([
       r.engine.attribution(r.scope, ask),
       r.engine.attribution(r.previous, ask),
     ]);
+    if (cohort) refuseSmallCohort(cohort.name, now.visitors ?? 0, before.visitors ?? 0);
     const kind = isRate(metric) ? "rate" : "count";
     const digits = digitsOf(metric);
     const totalSides = { now: sideOf(metric, now), before: sideOf(metric, before) };
@@ -243,12 +217,15 @@ export default defineTool({
     const dimensions = dims.map((dimension) => {
       const field = FIELD[dimension];
       const values = new Map<string, { now: Side; before: Side }>();
+      // under a cohort: values with 1 to 4 visitors behind their figures in either period
+      const few = new Set<string>();
       const add = (rows: AttributionRow[], which: "now" | "before") => {
         for (const row of rows) {
           const name = label(row.value);
           const s = values.get(name) ?? { now: { units: 0, count: 0 }, before: { units: 0, count: 0 } };
           s[which] = sideOf(metric, row);
           values.set(name, s);
+          if (cohort && fewBehind(metric, row)) few.add(name);
         }
       };
       add(now.by[field] ?? [], "now");
@@ -257,12 +234,13 @@ export default defineTool({
       const parts = contributions(kind, totalSides, [...values.values()]);
       if (!parts) return { dimension, segments: [] as Segment[], segments_total: names.length };
       // A rate of fewer than 5 units says too much about a few people: such segments are only part of (other).
-      const nameable = (c: Contribution) =>
-        kind === "count" || c.now.units >= SMALL_GROUP || c.before.units >= SMALL_GROUP;
+      // Under a cohort, no value is named for 1 to 4 of its visitors in either period (rule 5).
+      const nameable = (c: Contribution, name: string) =>
+        (kind === "count" || c.now.units >= SMALL_GROUP || c.before.units >= SMALL_GROUP) && !few.has(name);
       const ranked = parts.map((c, i) => ({ c, name: names[i] })).sort((a, b) =>
         Math.abs(b.c.contribution) - Math.abs(a.c.contribution) || (a.name < b.name ? -1 : 1)
       );
-      const shown = ranked.filter((x) => nameable(x.c)).slice(0, top);
+      const shown = ranked.filter((x) => nameable(x.c, x.name)).slice(0, top);
       const rest = ranked.filter((x) => !shown.includes(x));
       const segments = shown.map((x) => show(x.c, x.name));
       if (rest.length) {
@@ -283,6 +261,11 @@ export default defineTool({
     if (kind === "rate") {
       notices.push(
         `segments with fewer than ${SMALL_GROUP} visitors or sessions in both periods are part of ${OTHER}`,
+      );
+    }
+    if (cohort) {
+      notices.push(
+        `under a saved cohort, segments with 1 to 4 of its visitors in either period are part of ${OTHER}`,
       );
     }
     if (totalDiff === null) {

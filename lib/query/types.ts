@@ -343,6 +343,11 @@ export interface AttributionOptions {
   unit: "visitor" | "session";
   /** units that did this event in scope count as converted */
   goal?: Goal;
+  /**
+   * also count distinct visitors: of the whole scope and, per value, behind its units and behind its
+   * pageviews (what the small-group rule needs; a visitor's sessions may fall under several values)
+   */
+  visitors?: boolean;
 }
 
 /** Figures of one value of a field (or of the whole scope). */
@@ -356,10 +361,16 @@ export interface AttributionRow {
   bounced: number;
   /** units that did the goal event in scope */
   converted: number;
+  /** with `visitors`: distinct visitors of the units placed under this value (unit visitor: the units) */
+  visitors?: number;
+  /** with `visitors`: distinct visitors with a pageview counted under this value */
+  viewers?: number;
 }
 
 export interface AttributionResult {
   units: number;
+  /** with `visitors`: distinct visitors in scope */
+  visitors?: number;
   pageviews: number;
   bounced: number;
   converted: number;

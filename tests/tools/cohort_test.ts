@@ -1,7 +1,8 @@
 /**
  * Every behavior tool that counts visitors, asked under a saved cohort: exact counts of the cohort's visitors,
- * the scope says so, rule 5 over the whole answer (groups of 1, 4, 5 and 6 visitors), the same JSON through
- * MCP (whose client checks it against the published output schema), and clear 422s.
+ * the scope says so, rule 5 over the whole answer (groups of 1, 4, 5 and 6 visitors; behavior_explain_change
+ * refuses a cohort of 1 to 4, see explain_change_cohort_test.ts), the same JSON through MCP (whose client checks
+ * it against the published output schema), and clear 422s.
  */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -29,6 +30,8 @@ const QUESTIONS: Record<string, Record<string, unknown>> = {
   behavior_sessions: { limit: 5 },
   behavior_features: {},
   behavior_performance: {},
+  // 18 days and the 18 before: both cohorts have 5+ visitors in each (a smaller one is refused, below)
+  behavior_explain_change: { period: "2026-11-03..2026-11-20", metric: "sessions" },
 };
 
 function mcpClient(h: Awaited<ReturnType<typeof harness>>) {
@@ -147,6 +150,13 @@ Deno.test("cohort input: rule 5 with cohorts of 1, 4, 5 and 6 visitors", async (
       const s = await h.ask("behavior_saved", { action: "cohort", name: `vip ${n}`, period: "last_7_days" });
       assert.equal(s.cohort.visitors, small ? "fewer than 5" : n);
       for (const [tool, input] of Object.entries(QUESTIONS)) {
+        if (tool === "behavior_explain_change" && small) {
+          // a change among 1 to 4 visitors is not explained at all
+          const res = await h.askRaw(tool, { ...input, cohort: `vip ${n}` });
+          assert.equal(res.status, 422, `${tool} vip ${n}`);
+          assert.match((await res.json()).error, /fewer than 5 visitors in this period/);
+          continue;
+        }
         const answer = await h.ask(tool, { ...input, cohort: `vip ${n}` });
         assert.deepEqual(checkAnswer(answer, { identifiers: h.site.identifiers }), [], `${tool} vip ${n}`);
         const text = JSON.stringify(answer);

@@ -2,7 +2,8 @@
  * Attribution, for explaining a change: every visitor (or session) in scope is counted once, under the values
  * of its first event in scope (the page it landed on, the source it came from), so the counts of one field's
  * values add up to the total; pageviews are counted under their own values, which add up as well. Per value
- * also: bounced sessions (at most one pageview in scope) and units that did the goal event in scope.
+ * also: bounced sessions (at most one pageview in scope) and units that did the goal event in scope, and when
+ * asked, the distinct visitors behind a value's units and behind its pageviews (for the small-group rule).
  */
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
@@ -45,6 +46,19 @@ class FieldGroups {
   }
 }
 
+/** Distinct (value group, visitor) pairs of one field: counts each visitor once per group. */
+class Distinct {
+  private seen = new Set<number>();
+  constructor(private nVis: number) {}
+  /** true the first time this visitor is seen in this group */
+  add(group: number, visitor: number): boolean {
+    const k = group * this.nVis + visitor;
+    if (this.seen.has(k)) return false;
+    this.seen.add(k);
+    return true;
+  }
+}
+
 export function attribution(c: Ctx, o: AttributionOptions): AttributionResult {
   const byVisitor = o.unit === "visitor";
   const n = byVisitor ? c.nVis : c.nSes;
@@ -52,6 +66,7 @@ export function attribution(c: Ctx, o: AttributionOptions): AttributionResult {
   const pvOfSession = new Int32Array(c.nSes);
   const goal = new Uint8Array(n);
   const groups = o.fields.map((f) => new FieldGroups(c, f));
+  const viewers = o.visitors ? groups.map(() => new Distinct(c.nVis)) : null;
   let pageviews = 0;
   c.batches.forEach((e, b) => {
     const m = c.inScope[b], pred = compileFilters(c, b, c.scope.filters);
@@ -73,27 +88,46 @@ export function attribution(c: Ctx, o: AttributionOptions): AttributionResult {
         pageviews++;
         for (let k = 0; k < tables.length; k++) {
           const { codes, groups: gs } = tables[k];
-          groups[k].rows[gs[codes ? codes[i] : 0]].pageviews++;
+          const g = gs[codes ? codes[i] : 0], row = groups[k].rows[g];
+          row.pageviews++;
+          if (viewers && viewers[k].add(g, e.vis[i])) row.viewers = (row.viewers ?? 0) + 1;
         }
       }
       if (goalCode >= 1 && code === goalCode && (!goalPred || goalPred(i))) goal[u] = 1;
     }
   });
   const out: AttributionResult = { units: 0, pageviews, bounced: 0, converted: 0, by: {} };
+  // a unit's visitor: itself, or a session's visitor (counted once per value and once in all)
+  const placed = o.visitors ? groups.map(() => new Distinct(c.nVis)) : null;
+  const inScope = o.visitors && !byVisitor ? new Uint8Array(c.nVis) : null;
+  if (o.visitors) out.visitors = 0;
   for (let u = 0; u < n; u++) {
     if (firstB[u] < 0) continue;
     const bounced = !byVisitor && pvOfSession[u] <= 1 ? 1 : 0;
+    const v = byVisitor ? u : c.batches[firstB[u]].vis[firstR[u]];
     out.units++;
     out.bounced += bounced;
     out.converted += goal[u];
-    for (const g of groups) {
-      const row = g.rows[g.group(firstB[u], firstR[u])];
+    if (o.visitors && !(inScope && inScope[v])) {
+      out.visitors!++;
+      if (inScope) inScope[v] = 1;
+    }
+    for (let k = 0; k < groups.length; k++) {
+      const g = groups[k], gi = g.group(firstB[u], firstR[u]), row = g.rows[gi];
       row.units++;
       row.bounced += bounced;
       row.converted += goal[u];
+      if (placed && placed[k].add(gi, v)) row.visitors = (row.visitors ?? 0) + 1;
     }
   }
   // tables are made for a batch's whole dictionary: values no unit or pageview in scope had are no rows
-  for (const g of groups) out.by[g.field] = g.rows.filter((r) => r.units > 0 || r.pageviews > 0);
+  for (const g of groups) {
+    out.by[g.field] = g.rows.filter((r) => r.units > 0 || r.pageviews > 0);
+    if (!o.visitors) continue;
+    for (const r of out.by[g.field]) {
+      r.visitors ??= 0;
+      r.viewers ??= 0;
+    }
+  }
   return out;
 }
