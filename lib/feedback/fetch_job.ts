@@ -9,7 +9,7 @@
 import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { FeedbackApp, FetchStatus, ReviewSource } from "./types.ts";
-import { getStatus, listApps, setListing, setStatus, storeReviews } from "./store.ts";
+import { allApps, getStatus, setListing, setStatus, storeReviews } from "./store.ts";
 import { loadCredential } from "./credentials.ts";
 import { ASC_BASE, ascReviewsPage, ascToken } from "./sources/app_store_connect.ts";
 import { PLAY_BASE, playAccessToken, playReviewsPage } from "./sources/google_play.ts";
@@ -142,16 +142,10 @@ async function takeLease(deps: Deps, app: FeedbackApp, what: string): Promise<bo
   return (await deps.kv.atomic().check(cur).set(key, deps.clock.now(), { expireIn: LEASE_MS }).commit()).ok;
 }
 
-async function* allApps(deps: Deps): AsyncGenerator<FeedbackApp> {
-  const orgs = new Set<string>();
-  for await (const e of deps.kv.list<FeedbackApp>({ prefix: keys.feedbackAppsAll() })) orgs.add(e.value.org);
-  for (const org of orgs) yield* await listApps(deps.kv, org);
-}
-
 /** The cron body: every app whose backoff has passed, one at a time. */
 export async function fetchDueReviews(deps: Deps): Promise<number> {
   let n = 0;
-  for await (const app of allApps(deps)) {
+  for await (const app of allApps(deps.kv)) {
     try {
       const status = await getStatus(deps.kv, app.org, app.id);
       if (status.next_attempt_at !== null && status.next_attempt_at > deps.clock.now()) continue;
@@ -168,7 +162,7 @@ export async function fetchDueReviews(deps: Deps): Promise<number> {
 
 export async function refreshAllListings(deps: Deps): Promise<number> {
   let n = 0;
-  for await (const app of allApps(deps)) {
+  for await (const app of allApps(deps.kv)) {
     try {
       if (!(await takeLease(deps, app, "listing"))) continue;
       await refreshListing(deps, app);

@@ -1,11 +1,13 @@
 /**
  * Reviews of an app, held in memory per instance so answers over 100,000 reviews take milliseconds. Each
  * read checks the app's stamp (one KV read): any write bumps it, so a cached copy is never stale across
- * instances. At most MAX_CACHED reviews are kept; the least recently used app goes first.
+ * instances. At most MAX_CACHED reviews are kept; the least recently used app goes first. Reviews stored
+ * under an older analysis are re-analysed on load, a bounded number at a time (reanalyse.ts).
  */
 import type { Deps } from "../deps.ts";
 import type { StoredReview } from "./types.ts";
 import { listReviews, stampOf } from "./store.ts";
+import { refreshStale } from "./reanalyse.ts";
 
 const MAX_CACHED = 400_000;
 
@@ -27,7 +29,9 @@ export async function cachedReviews(deps: Deps, org: string, app: string): Promi
     cache.set(id, hit); // most recently used last
     return hit.reviews;
   }
-  const reviews = await listReviews(deps.kv, org, app);
+  // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed.
+  const reviews = refreshStale(await listReviews(deps.kv, org, app))
+    .sort((a, b) => b.created_at - a.created_at);
   cache.delete(id);
   cache.set(id, { stamp, reviews });
   let total = 0;

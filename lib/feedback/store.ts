@@ -72,6 +72,13 @@ export async function listApps(kv: Deno.Kv, org: string): Promise<FeedbackApp[]>
   return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
+/** Every app of every organization, one organization at a time. */
+export async function* allApps(kv: Deno.Kv): AsyncGenerator<FeedbackApp> {
+  const orgs = new Set<string>();
+  for await (const e of kv.list<FeedbackApp>({ prefix: keys.feedbackAppsAll() })) orgs.add(e.value.org);
+  for (const org of orgs) yield* await listApps(kv, org);
+}
+
 export async function getApp(kv: Deno.Kv, org: string, id: string): Promise<FeedbackApp> {
   const app = (await kv.get<FeedbackApp>(keys.feedbackApp(org, id))).value;
   if (!app) throw notFound(`no app ${id} in organization ${org}`);
@@ -87,6 +94,7 @@ export async function deleteApp(kv: Deno.Kv, org: string, id: string): Promise<v
     .delete(keys.feedbackListing(org, id))
     .delete(keys.feedbackCredential(org, id))
     .delete(keys.feedbackStatus(org, id))
+    .delete(keys.feedbackReanalysis(org, id))
     .sum(keys.feedbackStamp(org, id), 1n)
     .commit();
   let op = kv.atomic();

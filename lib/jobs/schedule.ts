@@ -12,6 +12,7 @@ import { handleVerifyMessage, refreshIpLists, sweepPendingVerifications } from "
 import { compactAll } from "./compact.ts";
 import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../crawl/robots.ts";
 import { fetchDueReviews, LISTINGS_CRON, refreshAllListings, REVIEWS_CRON } from "../feedback/fetch_job.ts";
+import { reanalyseStale } from "../feedback/reanalyse.ts";
 
 /** A job: its cron schedule (UTC) and the period that schedule has, one run per period on any instance. */
 export interface Job extends LeasedJob {
@@ -79,7 +80,9 @@ export const JOBS: readonly Job[] = [
     periodMs: 30 * MINUTE,
     run: async (deps) => {
       const n = await fetchDueReviews(deps);
-      deps.log.info("review fetch", { apps: n });
+      // Reviews stored under an older analysis, a bounded batch a run (lib/feedback/reanalyse.ts).
+      const re = await reanalyseStale(deps);
+      deps.log.info("review fetch", { apps: n, reanalysed: re.reviews });
     },
   },
   {

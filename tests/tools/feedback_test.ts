@@ -11,6 +11,9 @@ import { checkAnswer } from "../../lib/answers/check.ts";
 import { setListing } from "../../lib/feedback/store.ts";
 import { addDomain, removeDomain, txtRecordOf, verifyDomain } from "../../lib/tenancy/verified_domains.ts";
 import type { FakeDns } from "../helpers/deps.ts";
+import { keys } from "../../lib/store/keys.ts";
+import { ANALYSIS_VERSION } from "../../lib/feedback/analysis/analyze.ts";
+import type { StoredReview } from "../../lib/feedback/types.ts";
 
 const DAY = 86_400_000;
 
@@ -218,6 +221,37 @@ Deno.test("feedback tools: a theme's example quotes are distinct, even when revi
     const folded = crash.examples.map((e: string) => e.toLowerCase().replace(/\s+/g, " "));
     assert.equal(new Set(folded).size, 3, `distinct quotes: ${JSON.stringify(crash.examples)}`);
     assert.ok(folded.includes("keeps crashing on start."), "the newest of the repeated sentence is kept");
+  } finally {
+    h.close();
+  }
+});
+
+Deno.test("feedback tools: a review stored under an older analysis is answered with the current one", async () => {
+  const { h, own } = await setup();
+  try {
+    // o2 ("Crashes after the update, please fix", 2 stars) as an older analysis version left it: praise,
+    // positive, no topic. The instance reads it for the first time (a new deployment starts with no cache).
+    const key = keys.feedbackReview(h.t.org, own.id, "o2");
+    const stored = (await h.deps.kv.get<StoredReview>(key)).value!;
+    assert.equal(stored.analysis.v, ANALYSIS_VERSION, "stored with the current version");
+    await h.deps.kv.set(key, {
+      ...stored,
+      analysis: {
+        ...stored.analysis,
+        v: ANALYSIS_VERSION - 1,
+        sentiment: "positive",
+        intent: "praise",
+        topics: [],
+        phrases: [],
+      },
+    });
+    const bugs = await h.ask("feedback_reviews", { intent: "bug_report" });
+    const o2 = bugs.reviews.find((r: { text: string }) => r.text.startsWith("Crashes after the update"));
+    assert.ok(o2, "answered with the current intent");
+    assert.equal(o2.sentiment, "negative");
+    assert.deepEqual(o2.themes, ["crashes_bugs"]);
+    const themes = await h.ask("feedback_themes", { theme: "crashes_bugs" });
+    assert.equal(themes.apps[0].themes[0].reviews, 2);
   } finally {
     h.close();
   }
