@@ -37,16 +37,12 @@ export function sessionGaps(dt: number[], seq: number[]): number {
  */
 function addGaps(c: Ctx, out: Float64Array, below: number, want: Uint8Array | null) {
   const { rb, rk, split } = visitorOrder(c);
-  const human = c.batches.map((e, b) => {
-    const h = c.human[b], m = c.inScope[b], tr = eventView(e, "traffic").codes;
-    return (i: number) => m[i] === 1 && h[tr[i]] === 1;
-  });
+  const trCodes = c.batches.map((e) => eventView(e, "traffic").codes);
   const pending = new Map<number, { dt: number[]; seq: number[] }>();
   const flush = () => {
     for (const [s, rows] of pending) out[s] = sessionGaps(rows.dt, rows.seq);
     pending.clear();
   };
-  const own = { dt: [] as number[], seq: [] as number[] };
   let vis = -1;
   for (let p = 0; p < rb.length; p++) {
     const b = rb[p], k = rk[p], e = c.batches[b];
@@ -56,20 +52,51 @@ function addGaps(c: Ctx, out: Float64Array, below: number, want: Uint8Array | nu
     }
     const s = e.runSes[k];
     if (b >= below || (want && !want[s]) || e.runHuman[k] === 0) continue;
-    let rows = own;
-    if (split[s]) {
-      rows = pending.get(s) ?? { dt: [], seq: [] };
-      pending.set(s, rows);
-    } else own.dt.length = own.seq.length = 0;
-    const ok = human[b], dt = e.dt, seq = e.seq;
-    for (let i = e.runStart[k]; i < e.runStart[k + 1]; i++) {
-      if (!ok(i)) continue;
+    const h = c.human[b], m = c.inScope[b], tr = trCodes[b], dt = e.dt, seq = e.seq;
+    const start = e.runStart[k], end = e.runStart[k + 1];
+    if (!split[s]) {
+      // the common case: a run in device-time order counts its gaps as it goes, without gathering rows
+      const gaps = gapsInOrder(m, h, tr, dt, seq, start, end);
+      if (gaps >= 0) {
+        out[s] = gaps;
+        continue;
+      }
+    }
+    const rows = split[s] ? (pending.get(s) ?? { dt: [], seq: [] }) : { dt: [], seq: [] };
+    if (split[s]) pending.set(s, rows);
+    for (let i = start; i < end; i++) {
+      if (m[i] !== 1 || h[tr[i]] !== 1) continue;
       rows.dt.push(dt[i]);
       rows.seq.push(seq[i]);
     }
-    if (!split[s]) out[s] = sessionGaps(own.dt, own.seq);
+    if (!split[s]) out[s] = sessionGaps(rows.dt, rows.seq);
   }
   flush();
+}
+
+/** Gaps of a run's human rows in scope when they are in (device time, number) order; -1 when not. */
+function gapsInOrder(
+  m: Uint8Array,
+  h: Uint8Array,
+  tr: ArrayLike<number>,
+  dt: Float64Array,
+  seq: Float64Array,
+  start: number,
+  end: number,
+): number {
+  let gaps = 0, prevDt = -Infinity, prevSeq = 0, first = true;
+  for (let i = start; i < end; i++) {
+    if (m[i] !== 1 || h[tr[i]] !== 1) continue;
+    const t = dt[i], n = seq[i];
+    if (!first) {
+      if (t < prevDt || (t === prevDt && n < prevSeq)) return -1;
+      gaps += missingBetween(prevSeq, n);
+    }
+    first = false;
+    prevDt = t;
+    prevSeq = n;
+  }
+  return gaps;
 }
 
 const kept = new WeakMap<Derived, Map<string, Float64Array>>();
