@@ -71,30 +71,34 @@ class Dim {
 }
 
 /**
- * Each row's value number of a field in one batch: column fields map codes through a table, the effective
- * verification applies later outcomes, status figures go through a small cache of numbers.
+ * The value numbers of a field at the given rows of one batch: column fields map codes through a table,
+ * the effective verification applies later outcomes, status figures go through a small cache of numbers.
  */
-function rowIds(h: HitBatch, f: HitField, dim: Dim): (i: number) => number {
+function idsAt(h: HitBatch, f: HitField, dim: Dim, rows: Int32Array): Int32Array {
+  const out = new Int32Array(rows.length);
   const col = COLUMN[f] ?? (f === "verification" ? "verification" : null);
   if (col) {
     const c = h.b.cols[col] as StrCol;
     const byCode = Int32Array.from({ length: c.dict.length + 1 }, (_, k) => dim.id(k ? c.dict[k - 1] : null));
     const codes = c.codes;
-    if (f !== "verification" || !h.overrides.size) return (i) => byCode[codes[i]];
-    return (i) => {
-      const o = h.overrides.get(i);
-      return o ? dim.id(o) : byCode[codes[i]];
-    };
+    for (let k = 0; k < rows.length; k++) out[k] = byCode[codes[rows[k]]];
+    if (f === "verification" && h.overrides.size) {
+      for (let k = 0; k < rows.length; k++) {
+        const o = h.overrides.get(rows[k]);
+        if (o) out[k] = dim.id(o);
+      }
+    }
+    return out;
   }
   const memo = new Map<number, number>();
-  return (i) => {
-    const status = (h.b.cols.status as NumCol).values[i];
-    const crawled = (h.b.cols.crawled as NumCol).values[i];
-    const k = f === "crawled" ? crawled : status;
-    let id = memo.get(k);
-    if (id === undefined) memo.set(k, id = dim.id(hitValue(h, f, i)));
-    return id;
-  };
+  const status = (h.b.cols.status as NumCol).values, crawled = (h.b.cols.crawled as NumCol).values;
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k], x = f === "crawled" ? crawled[i] : status[i];
+    let id = memo.get(x);
+    if (id === undefined) memo.set(x, id = dim.id(hitValue(h, f, i)));
+    out[k] = id;
+  }
+  return out;
 }
 
 function add(a: HAcc, t: number, crawled: boolean, page: boolean, pageId: number) {
@@ -137,26 +141,31 @@ export function hitsAggregate(
     const tpCode = scope.touchpoint ? tp.dict.indexOf(scope.touchpoint) + 1 : -1;
     if (tpCode === 0) continue; // the touchpoint never appears in this batch
     const crawled = (h.b.cols.crawled as NumCol).values, sf = (h.b.cols.site_file as StrCol).codes;
-    const pages = rowIds(h, "page", pageDim);
     // rows in scope passing the filters
-    const rows: number[] = [];
+    let n = 0;
+    const inScope = new Int32Array(h.b.n);
     for (let i = 0; i < h.b.n; i++) {
       if (t[i] < scope.from || t[i] >= scope.to) continue;
       if (tpCode > 0 && tp.codes[i] !== tpCode) continue;
-      rows.push(i);
+      inScope[n++] = i;
     }
-    let kept = rows;
+    let kept = inScope.subarray(0, n);
     filters.forEach((f, k) => {
-      const ids = rowIds(h, f.field, filterDims[k]), seen = verdicts[k];
-      kept = kept.filter((i) => {
-        const id = ids(i);
-        return seen[id] ??= matches(filterDims[k].values[id] as string | null, f);
-      });
+      const ids = idsAt(h, f.field, filterDims[k], kept), seen = verdicts[k];
+      let m = 0;
+      for (let j = 0; j < kept.length; j++) {
+        const id = ids[j];
+        seen[id] ??= matches(filterDims[k].values[id] as string | null, f);
+        if (seen[id]) kept[m++] = kept[j];
+      }
+      kept = kept.subarray(0, m);
     });
-    const keyParts = fields.map((f, d) => rowIds(h, f, dims[d]));
+    const keyParts = fields.map((f, d) => idsAt(h, f, dims[d], kept));
+    const pages = needPages ? idsAt(h, "page", pageDim, kept) : null;
     const ids = new Array<number>(fields.length + (bucketOf ? 1 : 0));
-    for (const i of kept) {
-      for (let d = 0; d < keyParts.length; d++) ids[d] = keyParts[d](i);
+    for (let j = 0; j < kept.length; j++) {
+      const i = kept[j];
+      for (let d = 0; d < keyParts.length; d++) ids[d] = keyParts[d][j];
       if (bucketOf) ids[fields.length] = bucketDim.id(bucketOf(t[i]));
       let id: number | string = 0;
       let small = ids.length <= 3;
@@ -173,7 +182,7 @@ export function hitsAggregate(
         groups.set(id, g = newAcc(key));
       }
       const ti = t[i], isCrawled = crawled[i] === 1, isPage = isCrawled && sf[i] === 0;
-      const page = needPages && isPage ? pages(i) : -1;
+      const page = pages && isPage ? pages[j] : -1;
       add(g, ti, isCrawled, isPage, page);
       add(total, ti, isCrawled, isPage, page);
     }

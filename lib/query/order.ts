@@ -6,7 +6,9 @@ import type { Row } from "./types.ts";
  * the JSON of their values.
  */
 export function sortRows<M extends string>(rows: Row<M>[], by: M | "key", desc: boolean): Row<M>[] {
-  const keyStr = (r: Row<M>) => JSON.stringify(Object.values(r.key));
+  // each key's JSON once per row, not on every comparison
+  const keys = new Map<Row<M>, string>();
+  for (const r of rows) keys.set(r, JSON.stringify(Object.values(r.key)));
   return rows.sort((a, b) => {
     if (by !== "key") {
       const x = a.metrics[by] ?? null, y = b.metrics[by] ?? null;
@@ -16,7 +18,8 @@ export function sortRows<M extends string>(rows: Row<M>[], by: M | "key", desc: 
         return desc ? y - x : x - y;
       }
     }
-    const c = keyStr(a) < keyStr(b) ? -1 : keyStr(a) > keyStr(b) ? 1 : 0;
+    const ka = keys.get(a)!, kb = keys.get(b)!;
+    const c = ka < kb ? -1 : ka > kb ? 1 : 0;
     return by === "key" && desc ? -c : c;
   });
 }

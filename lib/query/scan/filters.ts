@@ -66,10 +66,25 @@ export function matchMasks(c: Ctx, filters: Filter[] | undefined): Uint8Array[] 
     if (!key) return c.inScope[b];
     const kept = sessionLevel ? undefined : e.scopeMasks.get(key);
     if (kept) return kept;
-    const pred = compileFilters(c, b, filters)!;
-    const m = new Uint8Array(e.n), s = c.inScope[b];
-    for (let i = 0; i < e.n; i++) m[i] = s[i] && pred(i) ? 1 : 0;
-    if (sessionLevel) return m;
+    const s = c.inScope[b];
+    let m: Uint8Array;
+    if (sessionLevel) {
+      const pred = compileFilters(c, b, filters)!;
+      m = new Uint8Array(e.n);
+      for (let i = 0; i < e.n; i++) m[i] = s[i] && pred(i) ? 1 : 0;
+      return m;
+    }
+    // row-level filters: each is a mask over its column's codes, applied in a plain loop (no closure per row)
+    m = s.slice();
+    for (const f of filters!) {
+      const v = eventView(e, f.field);
+      if (!v.codes.length) {
+        if (!matches(null, f)) m.fill(0);
+        continue;
+      }
+      const keep = codeMask(v, (x) => matches(x, f)), codes = v.codes;
+      for (let i = 0; i < e.n; i++) if (m[i]) m[i] = keep[codes[i]];
+    }
     remember(e.scopeMasks, key, m, 8);
     return m;
   });
