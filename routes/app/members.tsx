@@ -12,6 +12,7 @@ import { type Role, ROLES } from "../../lib/people/records.ts";
 import { can, ROLE_LABEL } from "../../lib/people/roles.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 
 const path = (org: string) => orgPath(org, "settings/members");
@@ -41,100 +42,70 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
           Owners manage members and roles; owners and admins manage touchpoints, keys and verified domains;
           members read.
         </p>
-        <div class="table-wrap">
-          <table class="stack-sm">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Member since</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((m) => (
-                <tr>
-                  <td>{m.email} {m.user === me.user && <span class="badge">you</span>}</td>
-                  <td>
-                    {can.manageMembers(me.role)
-                      ? (
-                        <form method="post" action={`${path(org.id)}/${m.user}/role`} class="row">
-                          <CsrfField csrf={frame.csrf} />
-                          <select name="role" aria-label={`Role of ${m.email}`}>
-                            {ROLES.map((r) => (
-                              <option value={r} selected={r === m.role}>{ROLE_LABEL[r]}</option>
-                            ))}
-                          </select>
-                          <button type="submit" class="secondary">Change</button>
-                        </form>
-                      )
-                      : ROLE_LABEL[m.role]}
-                  </td>
-                  <td>{m.created_at.slice(0, 10)}</td>
-                  <td>
-                    {m.user === me.user
-                      ? (
-                        <PostButton
-                          action={`${path(org.id)}/leave`}
-                          csrf={frame.csrf}
-                          label="Leave"
-                          kind="danger"
-                          confirm={`Leave ${org.name}?`}
-                        />
-                      )
-                      : can.manageMembers(me.role) && (
-                        <PostButton
-                          action={`${path(org.id)}/${m.user}/remove`}
-                          csrf={frame.csrf}
-                          label="Remove"
-                          kind="danger"
-                          confirm={`Remove ${m.email} from ${org.name}?`}
-                        />
-                      )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={["Email", "Role", "Member since"]} actions>
+          {members.map((m) => (
+            <tr>
+              <td>{m.email} {m.user === me.user && <span class="badge">you</span>}</td>
+              <td>
+                {can.manageMembers(me.role)
+                  ? (
+                    <form method="post" action={`${path(org.id)}/${m.user}/role`} class="row">
+                      <CsrfField csrf={frame.csrf} />
+                      <select name="role" aria-label={`Role of ${m.email}`}>
+                        {ROLES.map((r) => <option value={r} selected={r === m.role}>{ROLE_LABEL[r]}</option>)}
+                      </select>
+                      <button type="submit" class="secondary">Change</button>
+                    </form>
+                  )
+                  : ROLE_LABEL[m.role]}
+              </td>
+              <td>{m.created_at.slice(0, 10)}</td>
+              <td>
+                {m.user === me.user
+                  ? (
+                    <PostButton
+                      action={`${path(org.id)}/leave`}
+                      csrf={frame.csrf}
+                      label="Leave"
+                      kind="danger"
+                      confirm={`Leave ${org.name}?`}
+                    />
+                  )
+                  : can.manageMembers(me.role) && (
+                    <PostButton
+                      action={`${path(org.id)}/${m.user}/remove`}
+                      csrf={frame.csrf}
+                      label="Remove"
+                      kind="danger"
+                      confirm={`Remove ${m.email} from ${org.name}?`}
+                    />
+                  )}
+              </td>
+            </tr>
+          ))}
+        </Table>
         {invitations.length > 0 && (
           <>
             <h2>Pending invitations</h2>
-            <div class="table-wrap">
-              <table class="stack-sm">
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invitations.map((i) => (
-                    <tr>
-                      <td>{i.email}</td>
-                      <td>{ROLE_LABEL[i.role]}</td>
-                      <td>
-                        {i.expires_at <= now ? "expired" : new Date(i.expires_at).toISOString().slice(0, 10)}
-                      </td>
-                      <td>
-                        <PostButton
-                          action={`${orgPath(org.id, "settings/invitations")}/${i.id}/revoke`}
-                          csrf={frame.csrf}
-                          label="Withdraw"
-                          kind="danger"
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={["Email", "Role", "Expires"]} actions>
+              {invitations.map((i) => (
+                <tr>
+                  <td>{i.email}</td>
+                  <td>{ROLE_LABEL[i.role]}</td>
+                  <td>
+                    {i.expires_at <= now ? "expired" : new Date(i.expires_at).toISOString().slice(0, 10)}
+                  </td>
+                  <td>
+                    <PostButton
+                      action={`${orgPath(org.id, "settings/invitations")}/${i.id}/revoke`}
+                      csrf={frame.csrf}
+                      label="Withdraw"
+                      kind="danger"
+                    />
+                  </td>
+                </tr>
+              ))}
+            </Table>
           </>
         )}
         {invitable.length > 0 && (

@@ -9,6 +9,7 @@ import { ENV_NAMES, type EnvName } from "../../lib/store/records.ts";
 import { sealSecret } from "../../lib/people/flash.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CodeBlock, CsrfField, Layout, orgPath, PostButton, SecretBox } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 
 const path = (org: string) => orgPath(org, "settings/read-keys");
@@ -48,48 +49,31 @@ export function readKeysRoutes(ctx: AppContext): Hono<AppEnv> {
           </p>
         )}
         {rows.length > 0 && (
-          <div class="table-wrap">
-            <table class="stack-sm">
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Environment</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((k) => (
-                  <tr>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{k.environment}</td>
-                    <td>{k.expires_at ? k.expires_at.slice(0, 10) : "never"}</td>
-                    <td>
-                      {k.revoked
-                        ? <span class="badge off">revoked</span>
-                        : <span class="badge on">active</span>}
-                    </td>
-                    <td>
-                      {!k.revoked && (
-                        <PostButton
-                          action={`${path(org.id)}/${k.id}/revoke`}
-                          csrf={frame.csrf}
-                          label="Revoke"
-                          kind="danger"
-                          confirm={`Revoke ${k.prefix}…?`}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={["Key", "Environment", "Expires", "Status"]} actions>
+            {rows.map((k) => (
+              <tr>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.environment}</td>
+                <td>{k.expires_at ? k.expires_at.slice(0, 10) : "never"}</td>
+                <td>
+                  {k.revoked ? <span class="badge off">revoked</span> : <span class="badge on">active</span>}
+                </td>
+                <td>
+                  {!k.revoked && (
+                    <PostButton
+                      action={`${path(org.id)}/${k.id}/revoke`}
+                      csrf={frame.csrf}
+                      label="Revoke"
+                      kind="danger"
+                      confirm={`Revoke ${k.prefix}…?`}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
         {allowed && (
           <>

@@ -13,6 +13,7 @@ import { can } from "../../lib/people/roles.ts";
 import { generateNow, REPORT_ENV } from "../../tools/reports_generate.ts";
 import { act, type AppEnv, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { ReportView } from "./report_view.tsx";
 import { reportCharts } from "./report_charts.ts";
@@ -46,30 +47,19 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
         {reports.length === 0
           ? <p class="card">No report yet. Weekly reports are made each Monday for the week before.</p>
           : (
-            <div class="table-wrap">
-              <table class="stack-sm" id="reports">
-                <thead>
-                  <tr>
-                    <th scope="col">Report</th>
-                    <th scope="col">Touchpoint</th>
-                    <th scope="col">Headline</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {reports.map((r) => (
-                    <tr>
-                      <td>
-                        <a href={`${path(org.id)}/${r.id}`}>
-                          {r.kind === "weekly" ? "Week" : "Month"} {r.period_key}
-                        </a>
-                      </td>
-                      <td>{r.touchpoint_name}</td>
-                      <td>{r.headline}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={["Report", "Touchpoint", "Headline"]} id="reports">
+              {reports.map((r) => (
+                <tr>
+                  <td>
+                    <a href={`${path(org.id)}/${r.id}`}>
+                      {r.kind === "weekly" ? "Week" : "Month"} {r.period_key}
+                    </a>
+                  </td>
+                  <td>{r.touchpoint_name}</td>
+                  <td>{r.headline}</td>
+                </tr>
+              ))}
+            </Table>
           )}
         {can.manageSettings(role) && touchpoints.some((t) => !t.archived) && (
           <>

@@ -20,6 +20,7 @@ import { FEWER_THAN_5, guardedVisitors } from "../../lib/answers/privacy.ts";
 import { previewCohort } from "../../tools/app_runs.ts";
 import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import {
   definitionFromForm,
@@ -283,45 +284,32 @@ export function cohortsRoutes(ctx: AppContext): Hono<AppEnv> {
         <p>
           <a class="button" href={`${cohortsPath(org.id)}/new`}>New cohort</a>
         </p>
-        {items.length === 0 ? <p>No cohorts yet.</p> : (
-          <div class="table-wrap">
-            <table class="stack-sm">
-              <thead>
+        {items.length === 0
+          ? <p>No cohorts yet.</p>
+          : (
+            <Table columns={["Name", "Visitors who", "Website or app", "Updated"]} actions>
+              {items.map((x) => (
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Visitors who</th>
-                  <th scope="col">Website or app</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
+                  <td>
+                    {canEdit(me, x) ? <a href={`${cohortsPath(org.id)}/${x.id}`}>{x.name}</a> : x.name}
+                  </td>
+                  <td>{describeDefinition(x.definition)}</td>
+                  <td>{tps.find((t) => t.id === x.touchpoint)?.name ?? "—"}</td>
+                  <td>{x.updated_at.slice(0, 10)}</td>
+                  <td>
+                    {canEdit(me, x) && (
+                      <PostButton
+                        action={`${cohortsPath(org.id)}/${x.id}/delete`}
+                        csrf={frame.csrf}
+                        label="Delete"
+                        confirm={`Delete the cohort “${x.name}”?`}
+                      />
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {items.map((x) => (
-                  <tr>
-                    <td>
-                      {canEdit(me, x) ? <a href={`${cohortsPath(org.id)}/${x.id}`}>{x.name}</a> : x.name}
-                    </td>
-                    <td>{describeDefinition(x.definition)}</td>
-                    <td>{tps.find((t) => t.id === x.touchpoint)?.name ?? "—"}</td>
-                    <td>{x.updated_at.slice(0, 10)}</td>
-                    <td>
-                      {canEdit(me, x) && (
-                        <PostButton
-                          action={`${cohortsPath(org.id)}/${x.id}/delete`}
-                          csrf={frame.csrf}
-                          label="Delete"
-                          confirm={`Delete the cohort “${x.name}”?`}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              ))}
+            </Table>
+          )}
       </Layout>,
     );
   });

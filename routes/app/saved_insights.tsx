@@ -19,6 +19,7 @@ import { insightTools } from "../../tools/saved_insights.ts";
 import { listing } from "../../tools/listing.ts";
 import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { fieldValue, type InputField, inputFields, inputFromForm } from "./saved_form.ts";
 import { activeTouchpoints, editor, saveOptions, TouchpointSelect } from "./saved_common.tsx";
@@ -215,51 +216,37 @@ export function insightsRoutes(ctx: AppContext): Hono<AppEnv> {
         <p>
           <a class="button" href={`${insightsPath(org.id)}/new`}>New insight</a>
         </p>
-        {items.length === 0 ? <p>No insights yet.</p> : (
-          <div class="table-wrap">
-            <table class="stack-sm">
-              <thead>
+        {items.length === 0
+          ? <p>No insights yet.</p>
+          : (
+            <Table columns={["Name", "Question", "Inputs", "Website or app", "Updated"]} actions>
+              {items.map((x) => (
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Question</th>
-                  <th scope="col">Inputs</th>
-                  <th scope="col">Website or app</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
+                  <td>
+                    {canEdit(me, x)
+                      ? <a href={`${insightsPath(org.id)}/${x.id}?tool=${x.tool}`}>{x.name}</a>
+                      : x.name}
+                  </td>
+                  <td>{x.tool}</td>
+                  <td>
+                    <code>{JSON.stringify(x.input)}</code>
+                  </td>
+                  <td>{tps.find((t) => t.id === x.touchpoint)?.name ?? "—"}</td>
+                  <td>{x.updated_at.slice(0, 10)}</td>
+                  <td>
+                    {canEdit(me, x) && (
+                      <PostButton
+                        action={`${insightsPath(org.id)}/${x.id}/delete`}
+                        csrf={frame.csrf}
+                        label="Delete"
+                        confirm={`Delete the insight “${x.name}”?`}
+                      />
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {items.map((x) => (
-                  <tr>
-                    <td>
-                      {canEdit(me, x)
-                        ? <a href={`${insightsPath(org.id)}/${x.id}?tool=${x.tool}`}>{x.name}</a>
-                        : x.name}
-                    </td>
-                    <td>{x.tool}</td>
-                    <td>
-                      <code>{JSON.stringify(x.input)}</code>
-                    </td>
-                    <td>{tps.find((t) => t.id === x.touchpoint)?.name ?? "—"}</td>
-                    <td>{x.updated_at.slice(0, 10)}</td>
-                    <td>
-                      {canEdit(me, x) && (
-                        <PostButton
-                          action={`${insightsPath(org.id)}/${x.id}/delete`}
-                          csrf={frame.csrf}
-                          label="Delete"
-                          confirm={`Delete the insight “${x.name}”?`}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              ))}
+            </Table>
+          )}
       </Layout>,
     );
   });

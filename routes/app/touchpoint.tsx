@@ -11,6 +11,7 @@ import { ENV_NAMES, type EnvName, type KeyKind, type Touchpoint } from "../../li
 import { sealSecret } from "../../lib/people/flash.ts";
 import { act, type AppEnv, baseUrl, type C, field, orgMember, pageFlash } from "./http.ts";
 import { CodeBlock, CsrfField, Layout, PostButton, SecretBox } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { ArchiveButton, touchpointPath, touchpointsPath } from "./touchpoints.tsx";
 import { serverSdkSnippet, webSdkSnippet } from "./snippets.ts";
@@ -35,48 +36,35 @@ const envOf = (c: C): EnvName => {
 };
 
 const KeyTable = (p: { rows: KeyRow[]; action: (id: string) => string; csrf: string; origins?: boolean }) =>
-  p.rows.length === 0 ? <p class="muted">None yet.</p> : (
-    <div class="table-wrap">
-      <table class="stack-sm">
-        <thead>
+  p.rows.length === 0
+    ? <p class="muted">None yet.</p>
+    : (
+      <Table columns={["Key", !!p.origins && "Extra origins", "Created", "Status"]} actions>
+        {p.rows.map((k) => (
           <tr>
-            <th scope="col">Key</th>
-            {p.origins && <th scope="col">Extra origins</th>}
-            <th scope="col">Created</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="sr-only">Actions</span>
-            </th>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            {p.origins && <td>{k.allowed_origins.join(", ") || <span class="muted">none</span>}</td>}
+            <td>{k.created_at.slice(0, 10)}</td>
+            <td>
+              {k.revoked ? <span class="badge off">revoked</span> : <span class="badge on">active</span>}
+            </td>
+            <td>
+              {!k.revoked && (
+                <PostButton
+                  action={p.action(k.id)}
+                  csrf={p.csrf}
+                  label="Revoke"
+                  kind="danger"
+                  confirm={`Revoke ${k.prefix}…? It stops working within seconds.`}
+                />
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {p.rows.map((k) => (
-            <tr>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              {p.origins && <td>{k.allowed_origins.join(", ") || <span class="muted">none</span>}</td>}
-              <td>{k.created_at.slice(0, 10)}</td>
-              <td>
-                {k.revoked ? <span class="badge off">revoked</span> : <span class="badge on">active</span>}
-              </td>
-              <td>
-                {!k.revoked && (
-                  <PostButton
-                    action={p.action(k.id)}
-                    csrf={p.csrf}
-                    label="Revoke"
-                    kind="danger"
-                    confirm={`Revoke ${k.prefix}…? It stops working within seconds.`}
-                  />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+        ))}
+      </Table>
+    );
 
 export function touchpointRoutes(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

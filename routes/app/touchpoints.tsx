@@ -10,6 +10,7 @@ import { createTouchpoint, listTouchpoints, patchTouchpoint } from "../../lib/te
 import { can } from "../../lib/people/roles.ts";
 import { act, type AppEnv, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 
 export const touchpointsPath = (org: string) => orgPath(org, "settings/touchpoints");
@@ -32,34 +33,24 @@ export function touchpointsRoutes(ctx: AppContext): Hono<AppEnv> {
       <Layout title={`Touchpoints · ${org.name}`} frame={frame} section="touchpoints" flash={flash}>
         <h1>Touchpoints</h1>
         <p class="lead">Your websites and apps. Each has production, staging and development environments.</p>
-        {tps.length === 0 ? <p>No touchpoints yet.</p> : (
-          <div class="table-wrap">
-            <table class="stack-sm">
-              <thead>
+        {tps.length === 0
+          ? <p>No touchpoints yet.</p>
+          : (
+            <Table columns={["Name", "Kind", "Production domain", "Status"]}>
+              {tps.map((tp) => (
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Production domain</th>
-                  <th scope="col">Status</th>
+                  <td>{manage ? <a href={touchpointPath(org.id, tp.id)}>{tp.name}</a> : tp.name}</td>
+                  <td>{KIND_LABEL[tp.kind]}</td>
+                  <td>{tp.environments.production.domain ?? <span class="muted">none</span>}</td>
+                  <td>
+                    {tp.archived
+                      ? <span class="badge off">archived</span>
+                      : <span class="badge on">active</span>}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {tps.map((tp) => (
-                  <tr>
-                    <td>{manage ? <a href={touchpointPath(org.id, tp.id)}>{tp.name}</a> : tp.name}</td>
-                    <td>{KIND_LABEL[tp.kind]}</td>
-                    <td>{tp.environments.production.domain ?? <span class="muted">none</span>}</td>
-                    <td>
-                      {tp.archived
-                        ? <span class="badge off">archived</span>
-                        : <span class="badge on">active</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              ))}
+            </Table>
+          )}
         {manage && (
           <>
             <h2 id="add">Add a website or app</h2>
