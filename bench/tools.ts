@@ -10,8 +10,10 @@
  * Reference, measured in the same run on the same engine: the warm time of the barest question over the
  * period (events counted, one pass over the rows in scope); each tool's warm time is also given as a ratio
  * to it, which says more than milliseconds on a shared machine.
- * behavior_overview and behavior_pages under a saved cohort of ~10% of visitors under 300 ms warm (the
- * cohort is saved here: the definition of those tried nearest 10% of the period's visitors).
+ * behavior_overview and behavior_pages under a saved cohort of ~10% of visitors under 300 ms warm, also when
+ * each question ends at a new "now" (the clock moved 1 s), as in production (the cohort is saved here: the
+ * definition of those tried nearest 10% of the period's visitors); the same two tools without the cohort are
+ * timed at a new "now" as well, to compare with.
  * Writes bench/results/tools.json.
  */
 import { createApp } from "../app.ts";
@@ -45,6 +47,8 @@ const TARGETS: Record<string, { warm: number; cold: number }> = {
 };
 const COHORT = "bench ~10% of visitors";
 const COHORT_TARGET = { warm: 300, cold: 2000 };
+/** Tools also timed at a new "now" without the cohort: the cohort's own part of that time shows beside them. */
+const MOVING = new Set(["behavior_overview", "behavior_pages"]);
 const QUESTIONS: [string, Record<string, unknown>][] = [
   ["account_overview", {}],
   ["behavior_overview", { period: "last_30_days" }],
@@ -167,9 +171,10 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name)
   const cold = await ask(app, tool, input);
   const warm: number[] = [];
   for (let i = 0; i < WARM; i++) warm.push(await ask(app, tool, input));
-  // in production every question ends at a new "now": the cohort is evaluated anew each time (parts cached)
+  // in production every question ends at a new "now" (the clock moves 1 s before each): the period's scope
+  // is new each time; measured under the cohort and, to compare with, for the same tools without it
   const moving: number[] = [];
-  if (input.cohort) {
+  if (input.cohort || MOVING.has(tool)) {
     for (let i = 0; i < WARM; i++) {
       clock.advance(1_000);
       moving.push(await ask(app, tool, input));
@@ -185,7 +190,11 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name)
     ...(moving.length ? { warm_new_now_ms: Math.round(median(moving)) } : {}),
     target_warm_ms: target?.warm ?? null,
     target_cold_ms: target?.cold ?? null,
-    ok: target ? median(warm) <= target.warm && cold <= target.cold : null,
+    // in production a question's "now" is always new: under a cohort that figure is held to the target too
+    ok: target
+      ? median(warm) <= target.warm && cold <= target.cold &&
+        (!input.cohort || median(moving) <= target.warm)
+      : null,
   };
   results.push(row);
   console.log(

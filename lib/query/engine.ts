@@ -20,9 +20,12 @@ export function createEngine(deps: Deps): Engine {
   const recent: Derived[] = [];
   const cohorts = new CohortCache(source);
   const ctxOf = async (s: Scope) => {
-    const { batches, rawRows } = await source.events(s.org, s.env, s.from, s.to);
+    const load = await source.events(s.org, s.env, s.from, s.to);
+    const { batches, rawRows } = load;
     // evaluated after the question's own load: every visitor of its batches has a number by then
-    const cohort = s.cohort ? await cohorts.membership(s, s.cohort) : undefined;
+    const cohort = s.cohort
+      ? await cohorts.membership(s, s.cohort, { from: s.from, to: s.to, load })
+      : undefined;
     const interner = source.interner(s.org, s.env);
     const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort);
     // the raw tail (last batch, new each question) is merged into what is kept for the parts

@@ -1,48 +1,81 @@
 /**
- * Cohorts evaluated once and kept while the data they were evaluated over is unchanged: the same batch
- * objects (immutable parts, shared from the part cache) and the same raw-tail size for every window. Any
- * new part, merge or raw event gives a new evaluation (and a new membership number, so masks built with the
- * old one are not reused).
+ * Cohorts evaluated once and kept while the data they were evaluated over is unchanged. Each question ends at
+ * its own "now", so a definition's windows move with it; what the parts give (evaluate.ts) depends only on
+ * their rows inside each window, so windows are cut to the parts' time range for the key: a later "now"
+ * with no newer part finds the same entry. The key also names the parts read (immutable: a new part or
+ * a merge has a new id), the interner's generation (visitor numbers) and the touchpoint. The raw tail is
+ * added per question; when it is the same events as last time the same membership is given back, so the
+ * masks and session facts built with its number are reused too. Bounded by memory.
  */
-import { remember } from "../../lru.ts";
-import type { Source } from "../columns/source.ts";
-import type { EvBatch } from "../columns/batch.ts";
+import { Lru } from "../../lru.ts";
+import type { EventLoad, Source } from "../columns/source.ts";
 import type { Membership } from "../scan/ctx.ts";
 import type { CohortExpr, Scope } from "../types.ts";
-import { cohortWindows, evaluateCohort } from "./evaluate.ts";
+import { cohortWindows, evaluateParts, membershipOf, type PartsState, withWindows } from "./evaluate.ts";
+
+/** Memory for kept cohorts: per condition ~4-28 bytes per visitor of the environment. */
+const CAPACITY_BYTES = 32 * 1024 * 1024;
 
 interface Kept {
-  membership: Membership;
-  batches: EvBatch[][];
-  rawRows: number[];
+  state: PartsState;
+  /** the last membership given, and the raw tail (event ids per window) it was made with */
+  last: { tailIds: string[][]; membership: Membership } | null;
+}
+
+const sameTail = (a: string[][], b: string[][]) =>
+  a.length === b.length &&
+  a.every((ids, k) => ids.length === b[k].length && ids.every((id, j) => id === b[k][j]));
+
+/** A window cut to the rows the parts hold (empty when they hold none of it). */
+function partsWindow(w: { from: number; to: number }, l: EventLoad) {
+  if (!l.partSpan) return { from: 0, to: 0 };
+  const from = Math.max(w.from, l.partSpan.min), to = Math.min(w.to, l.partSpan.max + 1);
+  return from < to ? { from, to } : { from: 0, to: 0 };
 }
 
 export class CohortCache {
-  private kept = new Map<string, Kept>();
+  private kept = new Lru<Kept>(CAPACITY_BYTES);
   constructor(private source: Source) {}
 
-  async membership(s: Scope, expr: CohortExpr): Promise<Membership> {
-    const interner = this.source.interner(s.org, s.env);
-    const key = JSON.stringify([s.org, s.env, s.touchpoint ?? null, interner.generation, expr]);
+  /** Memory held by kept cohorts (bytes). */
+  get bytes(): number {
+    return this.kept.used;
+  }
+
+  /** The members for a question's scope; `own` is the question's own load, reused for a window it covers. */
+  async membership(s: Scope, expr: CohortExpr, own?: { from: number; to: number; load: EventLoad }) {
     const windows = cohortWindows(expr);
-    const loads = await Promise.all(windows.map((w) => this.source.events(s.org, s.env, w.from, w.to)));
-    const batches = loads.map((l) => l.batches.slice(0, l.parts));
-    const rawRows = loads.map((l) => l.rawRows);
-    const old = this.kept.get(key);
-    if (
-      old && old.rawRows.every((r, i) => r === rawRows[i]) &&
-      old.batches.every((bs, i) => bs.length === batches[i].length && bs.every((b, j) => b === batches[i][j]))
-    ) return old.membership;
-    const byWindow = new Map(windows.map((w, i) => [`${w.from}|${w.to}`, loads[i].batches]));
-    const membership = await evaluateCohort(
-      {
-        events: (from, to) => Promise.resolve(byWindow.get(`${from}|${to}`)!),
-        visitorCount: () => this.source.interner(s.org, s.env).visitorCount,
-      },
-      s,
-      expr,
+    const loads = await Promise.all(
+      windows.map((w) =>
+        own && own.from === w.from && own.to === w.to
+          ? own.load
+          : this.source.events(s.org, s.env, w.from, w.to)
+      ),
     );
-    remember(this.kept, key, { membership, batches, rawRows }, 16);
+    // read after the loads: every visitor of their batches has a number by then
+    const interner = this.source.interner(s.org, s.env);
+    const cut = new Map(windows.map((w, k) => [`${w.from}|${w.to}`, partsWindow(w, loads[k])]));
+    const key = JSON.stringify([
+      s.org,
+      s.env,
+      s.touchpoint ?? null,
+      interner.generation,
+      withWindows(expr, (w) => cut.get(`${w.from}|${w.to}`)!),
+      loads.map((l) => l.partIds),
+    ]);
+    const tailIds = loads.map((l) => l.tailIds);
+    let kept = this.kept.get(key);
+    if (kept?.last && sameTail(kept.last.tailIds, tailIds)) return kept.last.membership;
+    const where = { org: s.org, env: s.env, touchpoint: s.touchpoint };
+    const n = interner.visitorCount;
+    kept ??= {
+      state: evaluateParts(expr, where, loads.map((l) => l.batches.slice(0, l.parts)), n),
+      last: null,
+    };
+    const tails = loads.map((l) => (l.rawRows ? l.batches[l.parts] : null));
+    const membership = membershipOf(expr, where, kept.state, tails, n);
+    kept.last = { tailIds, membership };
+    this.kept.set(key, kept, kept.state.bytes + membership.bits.byteLength);
     return membership;
   }
 }

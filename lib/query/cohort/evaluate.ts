@@ -3,33 +3,34 @@
  * window (parts plus raw tail, as questions read them) into one bit per visitor number, then combined. The
  * result is a `Membership` a question's scan masks rows with (scan/ctx.ts). Only human events count; a
  * visitor is a member or not as a whole, so per-run sums of the aggregate loops stay exact.
+ *
+ * In two steps, so the costly one can be kept (cache.ts): `evaluateParts` reads the parts (per condition,
+ * each visitor's count of matching rows, or its first row and whether that matches); `membershipOf` adds
+ * the raw tail to a copy of that, which changes with every new event but is small, and combines.
  */
-import type { EnvName } from "../../store/records.ts";
 import type { EvBatch } from "../columns/batch.ts";
-import { HUMAN } from "../columns/batch.ts";
-import { eventView } from "../columns/views.ts";
-import { codeMask, type Membership } from "../scan/ctx.ts";
-import { matches } from "../scan/filters.ts";
-import type { CohortExpr, Filter } from "../types.ts";
+import type { Membership } from "../scan/ctx.ts";
+import type { CohortExpr } from "../types.ts";
+import {
+  addCounts,
+  addFirsts,
+  baseMask,
+  type CohortWhere,
+  firstMatches,
+  type Firsts,
+  type FirstTimes,
+  isEarlier,
+  newFirsts,
+} from "./conditions.ts";
 
-export type { Membership };
-
-/** What evaluation needs from the engine: the batches of a window, and the visitor count after loading. */
-export interface CohortLoader {
-  events(from: number, to: number): Promise<EvBatch[]>;
-  visitorCount(): number;
-}
-
-export interface CohortWhere {
-  org: string;
-  env: EnvName;
-  touchpoint?: string | null;
-}
+export type { CohortWhere, Membership };
 
 let nextId = 1;
 
 type Leaf = Extract<CohortExpr, { did: unknown } | { first: unknown }>;
+type Window = { from: number; to: number };
 
+/** The conditions of a definition, in a fixed order (the same for every definition of the same shape). */
 function leaves(x: CohortExpr, out: Leaf[] = []): Leaf[] {
   if ("all" in x) x.all.forEach((y) => leaves(y, out));
   else if ("any" in x) x.any.forEach((y) => leaves(y, out));
@@ -38,147 +39,144 @@ function leaves(x: CohortExpr, out: Leaf[] = []): Leaf[] {
   return out;
 }
 
-const windowOf = (l: Leaf) => ("did" in l ? l.did : l.first);
+const windowOf = (l: Leaf): Window => ("did" in l ? l.did : l.first);
+const windowKey = (w: Window) => `${w.from}|${w.to}`;
 
 /** The distinct windows a definition's conditions read, in order of first use. */
-export function cohortWindows(expr: CohortExpr): { from: number; to: number }[] {
-  const seen = new Map<string, { from: number; to: number }>();
+export function cohortWindows(expr: CohortExpr): Window[] {
+  const seen = new Map<string, Window>();
   for (const l of leaves(expr)) {
     const w = windowOf(l);
-    if (!seen.has(`${w.from}|${w.to}`)) seen.set(`${w.from}|${w.to}`, { from: w.from, to: w.to });
+    if (!seen.has(windowKey(w))) seen.set(windowKey(w), { from: w.from, to: w.to });
   }
   return [...seen.values()];
 }
 
-/** Rows of a batch that are human events of the touchpoint inside [from, to). */
-function baseMask(e: EvBatch, where: CohortWhere, from: number, to: number): Uint8Array {
-  const tp = eventView(e, "touchpoint");
-  const tpOk = codeMask(tp, (s) => !where.touchpoint || s === where.touchpoint);
-  const m = new Uint8Array(e.n), t = e.t, bits = e.bits, codes = tp.codes;
-  for (let i = 0; i < e.n; i++) {
-    m[i] = (bits[i] & HUMAN) && t[i] >= from && t[i] < to && tpOk[codes[i]] ? 1 : 0;
-  }
-  return m;
+/** The same definition with each condition's window replaced (windows as `cohortWindows` lists them). */
+export function withWindows(expr: CohortExpr, replace: (w: Window) => Window): CohortExpr {
+  if ("all" in expr) return { all: expr.all.map((x) => withWindows(x, replace)) };
+  if ("any" in expr) return { any: expr.any.map((x) => withWindows(x, replace)) };
+  if ("not" in expr) return { not: withWindows(expr.not, replace) };
+  if ("did" in expr) return { did: { ...expr.did, ...replace(expr.did) } };
+  return { first: { ...expr.first, ...replace(expr.first) } };
 }
 
-/** Visitors with at least `min` rows matching every filter. */
-function didBits(batches: EvBatch[], base: Uint8Array[], filters: Filter[], min: number, n: number) {
-  const counts = new Uint32Array(n);
-  batches.forEach((e, b) => {
-    const m = base[b], vis = e.vis;
-    const tests = filters.map((f) => {
-      const v = eventView(e, f.field);
-      if (!v.codes.length) return matches(null, f) ? null : "none" as const;
-      return { codes: v.codes, ok: codeMask(v, (s) => matches(s, f)) };
-    });
-    if (tests.includes("none")) return;
-    const live = tests.filter((x) => x !== null) as { codes: ArrayLike<number>; ok: Uint8Array }[];
-    for (let i = 0; i < e.n; i++) {
-      if (!m[i]) continue;
-      let ok = true;
-      for (const x of live) {
-        if (!x.ok[x.codes[i]]) {
-          ok = false;
-          break;
-        }
-      }
-      if (ok) counts[vis[i]]++;
-    }
-  });
-  const out = new Uint8Array(n);
-  for (let v = 0; v < n; v++) out[v] = counts[v] >= min ? 1 : 0;
-  return out;
+/** What the parts give one condition: counts of matching rows, or first rows and whether they match. */
+type LeafState = { counts: Uint32Array } | { firsts: FirstTimes; bits: Uint8Array };
+
+export interface PartsState {
+  leaves: LeafState[];
+  /** memory held, for the cache's bound */
+  bytes: number;
 }
 
-/** Each visitor's first row in the window: batch and row (-1: none), ordered by time, device time, number. */
-function firstRows(batches: EvBatch[], base: Uint8Array[], n: number) {
-  const fb = new Int32Array(n).fill(-1), fi = new Int32Array(n);
-  const ft = new Float64Array(n), fdt = new Float64Array(n), fseq = new Float64Array(n);
-  batches.forEach((e, b) => {
-    const m = base[b], vis = e.vis, t = e.t;
-    for (let i = 0; i < e.n; i++) {
-      if (!m[i]) continue;
-      const v = vis[i];
-      if (fb[v] >= 0) {
-        if (t[i] > ft[v]) continue;
-        if (t[i] === ft[v]) {
-          const dt = e.dt[i], seq = e.seq[i];
-          if (dt > fdt[v] || (dt === fdt[v] && seq >= fseq[v])) continue;
-        }
-      }
-      fb[v] = b;
-      fi[v] = i;
-      ft[v] = t[i];
-      fdt[v] = e.dt[i];
-      fseq[v] = e.seq[i];
-    }
-  });
-  return { fb, fi };
-}
-
-function firstBits(batches: EvBatch[], first: ReturnType<typeof firstRows>, f: Filter, n: number) {
-  const out = new Uint8Array(n);
-  const oks = batches.map((e) => {
-    const v = eventView(e, f.field);
-    return { v, ok: codeMask(v, (s) => matches(s, f)), none: matches(null, f) };
-  });
-  for (let vis = 0; vis < n; vis++) {
-    const b = first.fb[vis];
-    if (b < 0) continue;
-    const { v, ok, none } = oks[b];
-    out[vis] = (v.codes.length ? ok[v.codes[first.fi[vis]]] : none) ? 1 : 0;
-  }
-  return out;
-}
-
-/** Evaluates a definition: one load per distinct window, one pass per condition. */
-export async function evaluateCohort(
-  load: CohortLoader,
-  where: CohortWhere,
+/** Reads the parts of each window (`parts[k]`: the parts of `cohortWindows(expr)[k]`) for every condition. */
+export function evaluateParts(
   expr: CohortExpr,
-): Promise<Membership> {
+  where: CohortWhere,
+  parts: EvBatch[][],
+  n: number,
+): PartsState {
+  const windows = cohortWindows(expr).map(windowKey);
+  const masks = new Map<number, Uint8Array[]>();
+  const firsts = new Map<number, Firsts>();
+  let bytes = 0;
+  const state = leaves(expr).map((l): LeafState => {
+    const w = windowOf(l), k = windows.indexOf(windowKey(w)), batches = parts[k];
+    let m = masks.get(k);
+    if (!m) masks.set(k, m = batches.map((e) => baseMask(e, where, w.from, w.to)));
+    if ("did" in l) {
+      const counts = new Uint32Array(n);
+      batches.forEach((e, b) => addCounts(counts, e, m[b], l.did.filters));
+      bytes += counts.byteLength;
+      return { counts };
+    }
+    let f = firsts.get(k);
+    if (!f) {
+      firsts.set(k, f = newFirsts(n));
+      batches.forEach((e, b) => addFirsts(f!, e, b, m[b]));
+      bytes += 28 * n;
+    }
+    const bits = firstMatches(f, batches, l.first.filter);
+    bytes += n;
+    return { firsts: { t: f.t, dt: f.dt, seq: f.seq, b: f.b }, bits };
+  });
+  return { leaves: state, bytes };
+}
+
+function grown<T extends Uint8Array | Uint32Array>(a: T, n: number): T {
+  if (a.length >= n) return a.slice() as T;
+  const out = new (a.constructor as new (n: number) => T)(n);
+  out.set(a);
+  return out;
+}
+
+/**
+ * The members: the parts' state with each window's raw tail (`tails[k]`, or null) added, combined. `n`:
+ * visitors numbered now; a visitor numbered later has no events in these windows and gets `dflt`.
+ */
+export function membershipOf(
+  expr: CohortExpr,
+  where: CohortWhere,
+  state: PartsState,
+  tails: (EvBatch | null)[],
+  n: number,
+): Membership {
+  const windows = cohortWindows(expr).map(windowKey);
+  const tailFirsts = new Map<number, Firsts>();
   const all = leaves(expr);
-  const windows = new Map<string, { from: number; to: number; batches?: EvBatch[] }>();
-  for (const l of all) {
-    const w = windowOf(l);
-    windows.set(`${w.from}|${w.to}`, { from: w.from, to: w.to });
-  }
-  for (const w of windows.values()) w.batches = await load.events(w.from, w.to);
-  const n = load.visitorCount();
-  const leafBits = new Map<Leaf, Uint8Array>();
-  for (const [k, w] of windows) {
-    const batches = w.batches!;
-    const base = batches.map((e) => baseMask(e, where, w.from, w.to));
-    let first: ReturnType<typeof firstRows> | undefined;
-    for (const l of all) {
-      const lw = windowOf(l);
-      if (`${lw.from}|${lw.to}` !== k) continue;
-      if ("did" in l) {
-        leafBits.set(l, didBits(batches, base, l.did.filters, Math.max(1, l.did.min ?? 1), n));
-      } else {
-        first ??= firstRows(batches, base, n);
-        leafBits.set(l, firstBits(batches, first, l.first.filter, n));
+  const leafBits = all.map((l, x): Uint8Array => {
+    const w = windowOf(l), k = windows.indexOf(windowKey(w)), tail = tails[k], s = state.leaves[x];
+    const m = tail ? baseMask(tail, where, w.from, w.to) : null;
+    if ("did" in l && "counts" in s) {
+      const counts = grown(s.counts, n);
+      if (tail) addCounts(counts, tail, m!, l.did.filters);
+      const min = Math.max(1, l.did.min ?? 1), bits = new Uint8Array(n);
+      for (let v = 0; v < n; v++) bits[v] = counts[v] >= min ? 1 : 0;
+      return bits;
+    }
+    if (!("first" in l) || !("bits" in s)) throw new Error("cohort state does not fit its definition");
+    const bits = grown(s.bits, n);
+    if (!tail) return bits;
+    let tf = tailFirsts.get(k);
+    if (!tf) {
+      tailFirsts.set(k, tf = newFirsts(n));
+      addFirsts(tf, tail, 0, m!);
+    }
+    const tailBits = firstMatches(tf, [tail], l.first.filter);
+    const known = s.bits.length;
+    for (let v = 0; v < n; v++) {
+      // the tail's first row counts when the parts have none for this visitor or it comes strictly first
+      if (tf.b[v] >= 0 && (v >= known || isEarlier(s.firsts, v, tf.t[v], tf.dt[v], tf.seq[v]))) {
+        bits[v] = tailBits[v];
       }
     }
-  }
-  const combine = (x: CohortExpr): { bits: Uint8Array; dflt: 0 | 1 } => {
-    if ("did" in x || "first" in x) return { bits: leafBits.get(x)!, dflt: 0 };
-    if ("not" in x) {
-      const inner = combine(x.not);
-      const bits = new Uint8Array(n);
-      for (let v = 0; v < n; v++) bits[v] = inner.bits[v] ^ 1;
-      return { bits, dflt: inner.dflt ? 0 : 1 };
-    }
-    const and = "all" in x;
-    const parts = (and ? x.all : x.any).map(combine);
-    const bits = new Uint8Array(n).fill(and ? 1 : 0);
-    let dflt: 0 | 1 = and ? 1 : 0;
-    for (const p of parts) {
-      for (let v = 0; v < n; v++) bits[v] = and ? bits[v] & p.bits[v] : bits[v] | p.bits[v];
-      dflt = (and ? dflt & p.dflt : dflt | p.dflt) as 0 | 1;
-    }
-    return { bits, dflt };
-  };
-  const { bits, dflt } = combine(expr);
+    return bits;
+  });
+  const bitsOf = new Map(all.map((l, x) => [l, leafBits[x]]));
+  const { bits, dflt } = combine(expr, bitsOf, n);
   return { id: nextId++, bits, dflt };
+}
+
+function combine(
+  x: CohortExpr,
+  leafBits: Map<Leaf, Uint8Array>,
+  n: number,
+): { bits: Uint8Array; dflt: 0 | 1 } {
+  if ("did" in x || "first" in x) return { bits: leafBits.get(x)!, dflt: 0 };
+  if ("not" in x) {
+    const inner = combine(x.not, leafBits, n);
+    const bits = new Uint8Array(n);
+    for (let v = 0; v < n; v++) bits[v] = inner.bits[v] ^ 1;
+    return { bits, dflt: inner.dflt ? 0 : 1 };
+  }
+  const and = "all" in x;
+  const parts = (and ? x.all : x.any).map((y) => combine(y, leafBits, n));
+  const bits = new Uint8Array(n).fill(and ? 1 : 0);
+  let dflt: 0 | 1 = and ? 1 : 0;
+  for (const p of parts) {
+    for (let v = 0; v < n; v++) bits[v] = and ? bits[v] & p.bits[v] : bits[v] | p.bits[v];
+    dflt = (and ? dflt & p.dflt : dflt | p.dflt) as 0 | 1;
+  }
+  return { bits, dflt };
 }

@@ -30,6 +30,19 @@ export interface HitBatch {
   overrides: Map<number, Verification>;
 }
 
+/** What a question over a time range reads: the parts' batches, then the raw tail's (when any) last. */
+export interface EventLoad {
+  batches: EvBatch[];
+  /** batches that are parts (the rest, at most one, is the raw tail) */
+  parts: number;
+  rawRows: number;
+  /** the parts read (immutable: a merge or a new part has a new id) and the range of their rows' times */
+  partIds: string[];
+  partSpan: { min: number; max: number } | null;
+  /** the raw tail's events, in the order read */
+  tailIds: string[];
+}
+
 /** Reads of one question over a changing part list before it gives up (~2.6 s of pauses in all). */
 const READ_ATTEMPTS = 8;
 
@@ -123,12 +136,7 @@ export class Source {
   }
 
   /** Event batches covering [from, to) (they may hold rows outside it; callers mask by time). */
-  events(
-    org: string,
-    env: EnvName,
-    from: number,
-    to: number,
-  ): Promise<{ batches: EvBatch[]; parts: number; rawRows: number }> {
+  events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);
     return this.consistent(org, env, "ev", async (parts) => {
       const raw = await this.rawEvents(org, env, from, to);
@@ -137,7 +145,16 @@ export class Source {
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
       if (tail.length) batches.push(prepareEvents(await buildEventBatch(tail), interner));
-      return { batches, parts: used.length, rawRows: tail.length };
+      return {
+        batches,
+        parts: used.length,
+        rawRows: tail.length,
+        partIds: used.map((p) => p.id),
+        partSpan: used.length
+          ? { min: Math.min(...used.map((p) => p.min_t)), max: Math.max(...used.map((p) => p.max_t)) }
+          : null,
+        tailIds: tail.map((e) => e.id),
+      };
     });
   }
 
