@@ -4,10 +4,12 @@
  * ./types.ts. Answers are exact; they never carry a visitor, session or person identifier.
  */
 import type { Deps } from "../deps.ts";
-import type { Engine } from "./types.ts";
+import type { Engine } from "./questions.ts";
 import { createEngine } from "./engine.ts";
 
 export type * from "./types.ts";
+export type * from "./sequence_types.ts";
+export type * from "./questions.ts";
 export { ENGAGED_MIN_MS, isEngagedSession, PASSIVE_EVENTS } from "./scan/engaged.ts";
 export {
   type Contribution,

@@ -12,7 +12,8 @@ import { paths } from "./sequence/paths.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
 import { retention } from "./sequence/retention.ts";
 import { sessions } from "./sequence/sessions.ts";
-import type { Engine, Scope } from "./types.ts";
+import type { Scope } from "./types.ts";
+import type { Engine } from "./questions.ts";
 
 export function createEngine(deps: Deps): Engine {
   const source = new Source(deps);

@@ -8,7 +8,7 @@
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { compileFilters } from "../scan/filters.ts";
-import type { AttributionOptions, AttributionResult, AttributionRow } from "../types.ts";
+import type { AttributionOptions, AttributionResult, AttributionRow } from "../sequence_types.ts";
 
 const before = (c: Ctx, b: number, i: number, b2: number, j: number) => {
   const x = c.batches[b], y = c.batches[b2];

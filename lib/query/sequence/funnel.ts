@@ -6,7 +6,7 @@
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
-import type { FunnelOptions, FunnelResult, FunnelSplit, FunnelStep } from "../types.ts";
+import type { FunnelOptions, FunnelResult, FunnelSplit, FunnelStep } from "../sequence_types.ts";
 import { cmpRef, forEachSession, type Ref, sessionsWith } from "./rows.ts";
 import { stepBits } from "./steps.ts";
 

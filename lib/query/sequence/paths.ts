@@ -5,7 +5,7 @@
  */
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
-import type { PathCount, PathsOptions, PathsResult } from "../types.ts";
+import type { PathCount, PathsOptions, PathsResult } from "../sequence_types.ts";
 import { forEachSession, type Ref, sessionsWith } from "./rows.ts";
 import { stepBits } from "./steps.ts";
 

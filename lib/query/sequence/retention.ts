@@ -7,7 +7,7 @@ import { bucketsBetween } from "../../time/buckets.ts";
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { matchMasks } from "../scan/filters.ts";
-import type { RetentionOptions, RetentionResult } from "../types.ts";
+import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
 import { stepBits } from "./steps.ts";
 
 /** The period of an instant in scope: the last period starting at or before it (starts ascending). */

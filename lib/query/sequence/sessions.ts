@@ -1,7 +1,7 @@
 /** The sessions question: sessions in scope, newest first, each with its ordered steps (no identifiers). */
 import type { Ctx } from "../scan/ctx.ts";
 import { matchMasks } from "../scan/filters.ts";
-import type { SessionSeq, SessionsOptions } from "../types.ts";
+import type { SessionSeq, SessionsOptions } from "../sequence_types.ts";
 import { cmpRef, forEachSession, type Ref, str } from "./rows.ts";
 
 export function sessions(c: Ctx, opts: SessionsOptions): SessionSeq[] {

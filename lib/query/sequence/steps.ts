@@ -2,7 +2,7 @@
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { compileFilters } from "../scan/filters.ts";
-import type { StepDef } from "../types.ts";
+import type { StepDef } from "../sequence_types.ts";
 
 /** Per batch and row: bit k set when the row (in scope) matches step k. One pass over the rows per batch. */
 export function stepBits(c: Ctx, steps: StepDef[]): Uint8Array[] {

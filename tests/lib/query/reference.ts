@@ -17,9 +17,6 @@ import type {
   AggregateResult,
   EventField,
   Filter,
-  FunnelOptions,
-  FunnelResult,
-  FunnelStep,
   HitAggregateOptions,
   HitAggregateResult,
   HitField,
@@ -27,16 +24,21 @@ import type {
   HitScope,
   KeyValue,
   Metric,
+  Row,
+  Scope,
+} from "../../../lib/query/types.ts";
+import type {
+  FunnelOptions,
+  FunnelResult,
+  FunnelStep,
   PathsOptions,
   PathsResult,
   RetentionOptions,
   RetentionResult,
-  Row,
-  Scope,
   SessionSeq,
   SessionsOptions,
   StepDef,
-} from "../../../lib/query/types.ts";
+} from "../../../lib/query/sequence_types.ts";
 
 export function fieldOf(e: StoredEvent, f: EventField): string | null {
   switch (f) {
