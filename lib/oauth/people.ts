@@ -3,7 +3,9 @@
  * when they last signed out everywhere. The app's accounts and sessions answer it; until they are wired in,
  * nobody is signed in (no consent can be given, no grant passes its check).
  */
-export type Role = "owner" | "admin" | "member";
+import type { Role } from "../store/records.ts";
+
+export type { Role };
 
 export interface Person {
   id: string;
