@@ -1,6 +1,6 @@
 /**
  * App-review understanding, measured on every labelled set this machine has (tests/fixtures/README.md):
- * - "authored": 447 app-store reviews written and labelled for this project (stars and intent), committed;
+ * - "authored": 800 app-store reviews written and labelled for this project (stars and intent), committed;
  *   the analysis rules were developed against them;
  * - "authored_holdout": 80 more, written after the rules and kept out of their development;
  * - "uci_amazon": the 1,000 Amazon product-review sentences of the UCI "Sentiment Labelled Sentences"

@@ -81,7 +81,8 @@ export function measureIntent(rows: LabelledReview[]): IntentMeasure | null {
   for (const r of labelled) {
     const gold = r.intent!;
     const rating = r.rating ?? 3;
-    const got = classifyIntent(null, r.text, textSentiment(null, r.text).label, rating);
+    const text = textSentiment(null, r.text);
+    const got = classifyIntent(null, r.text, text.label, rating, text.habit);
     confusion[gold] ??= {};
     confusion[gold][got] = (confusion[gold][got] ?? 0) + 1;
     if (got === gold) inc(tp, gold);

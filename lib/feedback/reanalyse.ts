@@ -14,8 +14,8 @@ import type { FeedbackApp, StoredReview } from "./types.ts";
 import { allApps } from "./store.ts";
 import { ANALYSIS_VERSION, analyzeReview } from "./analysis/analyze.ts";
 
-/** Stale reviews one cache load re-analyses in memory (~tens of milliseconds). */
-export const READ_BUDGET = 1_000;
+/** Stale reviews one cache load re-analyses in memory (~0.1-0.3 s: language detection costs most). */
+export const READ_BUDGET = 300;
 /** Stale reviews one run of the review job re-analyses and stores, over all apps. */
 export const JOB_BUDGET = 5_000;
 /** Reviews one run lists at most (most may be current already): the scan is bounded too. */

@@ -10,7 +10,7 @@ import { classifyIntent } from "./intent.ts";
 import { lemma, normalizeText, words } from "./tokens.ts";
 import { keyPhrases, topicsOf } from "../themes/match.ts";
 
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 export interface AnalysisInput {
   rating: number;
@@ -45,7 +45,7 @@ export function analyzeReview(r: AnalysisInput): ReviewAnalysis {
     analysed: true,
     text_score: text.score,
     sentiment,
-    intent: classifyIntent(r.title, r.text, text.label, r.rating),
+    intent: classifyIntent(r.title, r.text, text.label, r.rating, text.habit),
     topics: topicsOf(sentences.flat()),
     phrases: keyPhrases(sentences),
   };

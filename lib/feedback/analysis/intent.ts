@@ -1,17 +1,22 @@
 /**
- * What a review is for, from cue phrases over normalized words. A review has one intent; checked in order:
- * 1. price complaint: an unhappy review with a price cue (price, fee, subscription, paywall, an amount), or
- *    with two payment cues ("paid", "charged", "refund") and no sign of a malfunction;
- * 2. bug report: a bug word or phrase ("crash", "won't load"); in an unhappy review, also a malfunction
- *    ("disappeared", "logs me out", a feature that doesn't or never does something);
- * 3. question and feature request: a request ("please add", "I'd love", "needs a") beats a question; a
- *    question ("how do I", "can I ...?") beats a weak feature cue ("add a", "option to"); a rhetorical
- *    "why does it need ..." is no question;
- * 4. praise: a positive review with a praise word, or positive text and stars;
+ * What a review is for, from cue phrases over normalized words (no phrase spans a comma). A review has one
+ * intent; checked in order:
+ * 1. price complaint: an unhappy review with a price cue (price, fee, subscription, paywall, an amount, an
+ *    amount per month), or with two payment cues ("paid", "charged", "refund") and no sign of a malfunction;
+ *    a price praised ("good prices") is no cue;
+ * 2. bug report: a bug word or phrase ("crash", "won't load"), though a content review (4-5 stars, positive
+ *    words) mentioning one in passing needs a plea to fix it; in an unhappy review, also a malfunction
+ *    ("disappeared", "logs me out", "keeps loading", "by itself", a feature that doesn't or never does
+ *    something; the reviewer deleting the app is none);
+ * 3. question and feature request: a request ("please add", "I'd love", "needs a", a sentence opening
+ *    "Needs …" or "Missing …") beats a question; a question ("how do I", "can I ...?") beats a weak feature
+ *    cue ("add a", "option to"); a rhetorical "why does it need ...", "why even ..." is no question;
+ * 4. praise: a positive review with a praise word, or positive text and stars (not a habit told plainly:
+ *    "use it every day" is a statement);
  * 5. other.
  */
 import type { Intent, SentimentLabel } from "../types.ts";
-import { lemma, normalizeText, words } from "./tokens.ts";
+import { lemma, normalizeText, STOPWORDS, words } from "./tokens.ts";
 
 /** Phrases as lemma sequences, indexed by their first lemma. */
 type Phrases = Map<string, string[][]>;
@@ -40,15 +45,18 @@ const PRICE_PHRASES = seq([
   "free version",
   "free plan",
   "free tier",
-  "too much",
-  "per month",
-  "a month",
-  "a year",
   "cash grab",
   "money grab",
   "waste of money",
   "behind a paywall",
 ]);
+
+/** An amount per period ("4.99 a month", "40 a year", "$3/week"): not "once a year". */
+const AMOUNT_PER =
+  /\d\s*(?:[$€£]|dollars?|euros?|bucks|pounds)?\s*(?:\/|a|per|every|each)\s*(?:month|year|week|mo|yr|wk)\b/;
+/** "costs too much", "pay too much", "too much money": "too much gamification" is no price. */
+const COSTS_TOO_MUCH =
+  /\b(?:cost|costs|charge|charges|charging|pay|paying|ask|asking) (?:way )?too much\b|\btoo much (?:money|for)\b/;
 
 const BUG_WORDS = set(
   "crash crashes crashed crashing crashy bug bugs buggy glitch glitches glitchy error errors freeze freezes " +
@@ -109,17 +117,44 @@ const BUG_PHRASES = seq([
   "does nothing",
   "way off",
 ]);
+const PLEAS = seq(["please fix", "pls fix", "plz fix", "fix this", "fix it", "needs fixing"]);
 /** Malfunctions that make a bug report when the review is unhappy. */
 const MALFUNCTION_WORDS = set(
   "disappear disappears disappeared vanish vanished reset resets drop drops dropped skip skips stutter " +
     "stutters spins loops empties drain drains rejected invalid wrong offline blank flaky random randomly " +
     "duplicates deleted deletes miscategorized stops stopped cancels expire expires late delayed slow " +
-    "inaccurate lost missing",
+    "inaccurate lost missing blurry pixelated distorted pending ignores ignored sideways twice gone",
 );
-const MALFUNCTION_PHRASES = seq(["cuts out", "every time", "keeps saying", "never came", "off by"]);
+const MALFUNCTION_PHRASES = seq([
+  "cuts out",
+  "every time",
+  "keeps saying",
+  "never came",
+  "off by",
+  "by itself",
+  "on its own",
+  "on their own",
+  "half the time",
+  "grey box",
+  "gray box",
+  "nothing loads",
+  "nothing happens",
+  "nothing shows",
+]);
+const DELETE = lemma("deleted");
+const UNINSTALL =
+  /\b(?:(?:i|i've|i'm|we)\s+(?:just\s+)?delet\w*|delet(?:ed|ing|e)\s+(?:it|this|the app|after|now)\b|delet(?:ed|ing)\s*(?:[.!]|$))/;
+/** "keeps logging me out", "keep loading the same stories": something done again and again, unasked. */
+const REPEATED = /\bkeeps? (?!using|playing|coming|getting better|me\b|up\b|track\b)[a-z]+ing\b/;
 /** A negated verb: "won't download", "never recognize", "hasn't updated". */
-const FAILING_NEGATION =
-  /\b(?:not|never)\s+(?!only\b|just\b|sure\b|a\b|the\b|to\b|that\b|really\b|even\b)[a-z]+/;
+const FAILING_NEGATION = /\b(?:not|never)\s+([a-z]+)/g;
+/** After "not": words that make no failing verb ("not saying much", "not in my country", "not good"). */
+const NOT_A_VERB = new Set([
+  ...STOPWORDS,
+  ..."sure saying bad good great worth enough much many happy fun cheap free impressed big fan".split(" "),
+]);
+const failingNegation = (norm: string) =>
+  [...norm.matchAll(FAILING_NEGATION)].some((m) => !NOT_A_VERB.has(m[1]));
 
 const FEATURE_REQUESTS = seq([
   "please add",
@@ -181,6 +216,9 @@ const FEATURE_REQUESTS = seq([
   "still no way",
   "no way to",
 ]);
+/** A sentence that opens by naming what is lacking: "Needs chapter support.", "Missing batch editing." */
+const REQUEST_START =
+  /^(?:(?:it |this app |the app |app )?(?:needs|need)|missing|give us|bring back)\s+(?!work\b|fixing\b|to be fixed\b|improvement)/;
 const FEATURE_CUES = seq([
   "add a",
   "add an",
@@ -207,12 +245,20 @@ const QUESTION_PHRASES = seq([
   "i was wondering",
   "i wonder",
 ]);
-const RHETORICAL = /^why (?:do|does|would|should) .*\bneed\b/;
+/** Questions that ask nothing: "why does a keyboard need my contacts?", "why even call it free?" */
+const RHETORICAL =
+  /^why (?:do|does|would|should) .*\bneed\b|^why even\b|^when will (?:i|anyone) ever\b|^who (?:asked|thought|wants)\b|^what(?:'s| is) the point\b|^seriously\b/;
 
 const PRAISE_CUES = set(
   "love great awesome amazing excellent perfect best fantastic good nice wonderful thank thanks recommend " +
     "brilliant helpful useful beautiful favorite favourite superb impressed incredible",
 );
+
+/** Lemmas clause by clause, a "|" between clauses: no cue phrase spans a comma ("does, nothing"). */
+const lemmasOf = (norm: string) => norm.split(/[.!?;,:\n]+/).flatMap((c) => [...words(c).map(lemma), "|"]);
+
+const PRICE_PRAISED =
+  /\b(?:good|great|fair|low|cheap|reasonable|decent|affordable|nice|best|amazing|unbeatable) (?:prices?|deals?|value)\b|\b(?:prices?|pricing) (?:is|are) (?:good|great|fair|low|reasonable|decent|fine|ok|okay)\b/g;
 
 function hasPhrase(lem: string[], phrases: Phrases): boolean {
   for (let i = 0; i < lem.length; i++) {
@@ -229,35 +275,47 @@ export function classifyIntent(
   text: string,
   sentiment: SentimentLabel,
   rating: number,
+  habitOnly = false,
 ): Intent {
   const full = title ? `${title}. ${text}` : text;
   const norm = normalizeText(full);
-  const lem = words(full).map(lemma);
+  const lem = lemmasOf(norm);
   const unhappy = sentiment === "negative" || rating <= 3;
 
   const bugWords = lem.some((w) => BUG_WORDS.has(w));
   const bug = bugWords || hasPhrase(lem, BUG_PHRASES);
-  const malfunction = bug || lem.some((w) => MALFUNCTION_WORDS.has(w)) ||
-    hasPhrase(lem, MALFUNCTION_PHRASES) || FAILING_NEGATION.test(norm);
+  // "Deleted." / "deleting it": the reviewer removing the app, not the app losing their things.
+  const removedApp = UNINSTALL.test(norm);
+  const malfunction = bug || lem.some((w) => MALFUNCTION_WORDS.has(w) && !(removedApp && w === DELETE)) ||
+    hasPhrase(lem, MALFUNCTION_PHRASES) || failingNegation(norm) || REPEATED.test(norm);
 
-  const priceCue = lem.some((w) => PRICE_WORDS.has(w)) || hasPhrase(lem, PRICE_PHRASES) ||
-    /[$€£]\s?\d|\d\s?[$€£]/.test(full);
+  // "good prices", "the price is fair": a price praised is no price complaint.
+  const unpraised = norm.replace(PRICE_PRAISED, " ");
+  const priceLem = unpraised === norm ? lem : lemmasOf(unpraised);
+  const priceCue = priceLem.some((w) => PRICE_WORDS.has(w)) || hasPhrase(priceLem, PRICE_PHRASES) ||
+    /[$€£]\s?\d|\d\s?[$€£]/.test(full) || AMOUNT_PER.test(norm) || COSTS_TOO_MUCH.test(norm);
   const payments = lem.filter((w) => PAYMENT_WORDS.has(w)).length;
   if (unhappy && (priceCue && !bugWords || payments >= 2 && !malfunction)) return "price_complaint";
 
-  if (bug && (unhappy || bugWords)) return "bug_report";
+  // A content review (4-5 stars, positive words) that mentions a bug in passing is praise, unless it
+  // pleads for a fix.
+  const content = sentiment === "positive" && rating >= 4;
+  if (bug && (unhappy || bugWords && (!content || hasPhrase(lem, PLEAS)))) return "bug_report";
 
   const sentences = norm.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
   const asks =
     sentences.some((s) =>
       s.endsWith("?") && !RHETORICAL.test(s) && (QUESTION_START.test(s) || s.split(" ").length <= 12)
     ) || hasPhrase(lem, QUESTION_PHRASES);
-  if (hasPhrase(lem, FEATURE_REQUESTS)) return "feature_request";
+  if (hasPhrase(lem, FEATURE_REQUESTS) || sentences.some((x) => REQUEST_START.test(x))) {
+    return "feature_request";
+  }
   if (asks) return "question";
   if (unhappy && malfunction) return "bug_report";
   if (hasPhrase(lem, FEATURE_CUES)) return "feature_request";
 
   if ((sentiment === "positive" || rating >= 4) && lem.some((w) => PRAISE_CUES.has(w))) return "praise";
-  if (sentiment === "positive" && rating >= 4) return "praise";
+  // A habit told plainly ("use it every day") is a statement, not praise.
+  if (sentiment === "positive" && rating >= 4 && !habitOnly) return "praise";
   return "other";
 }

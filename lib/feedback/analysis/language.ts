@@ -19,13 +19,22 @@ const COMMON_EN = new Set([
   ...buildLexicon((w) => w, APP_POSITIVE, APP_NEGATIVE).keys(),
 ]);
 
+/**
+ * The languages app stores are reviewed in (the App Store's and Google Play's localisations), for tinyld to
+ * choose from: left to itself it reads short English reviews as Latin, Klingon or Kirundi.
+ */
+const STORE_LANGUAGES = (
+  "en de fr es it pt nl sv da no fi pl cs sk hu ro tr ru uk el bg hr sr sl lt lv et ca ja ko zh ar he hi " +
+  "th vi id ms fa bn ta ur"
+).split(" ");
+
 export function detectLanguage(text: string, given: string | null): string | null {
   const ws = words(text);
   if (ws.length > 0) {
     const english = ws.filter((w) => COMMON_EN.has(w)).length / ws.length;
     if (english >= 0.5 && ws.length <= 12) return "en";
   }
-  const guess = detect(text);
+  const guess = detect(text, { only: STORE_LANGUAGES });
   if (guess) return guess;
   if (given) return given.slice(0, 2).toLowerCase();
   return null;

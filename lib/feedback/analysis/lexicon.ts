@@ -48,8 +48,6 @@ export const PHRASES: Record<string, number> = {
   "force close": -3,
   "waste of time": -4,
   "waste of money": -4,
-  "no longer": -2,
-  "used to": -1.5,
   "please fix": -2,
   "fix it": -1.5,
   "fix this": -1.5,
@@ -71,8 +69,8 @@ export const PHRASES: Record<string, number> = {
   "when it works": -2.5,
   "if it works": -2,
   "used to work": -3,
+  "no longer work": -3,
   "use to work": -3,
-  "use to": -1.5,
   "need work": -2,
   "needs work": -2,
   "other app": -1.5,
@@ -139,6 +137,31 @@ export const NEGATORS = new Set([
   "without",
   "hardly",
   "rarely",
+]);
+
+/**
+ * Word pairs that negate like "not" ("no longer crashes" is praise, "used to love it" a complaint), and
+ * that say something was lost when they negate no opinion word ("no longer syncs"): that loss's valence.
+ */
+export const NEGATOR_PHRASES: Record<string, number> = {
+  "no longer": -2,
+  "used to": -1.5,
+  "not anymore": -1.5,
+};
+/** "used to" after these is "accustomed to" ("once you get used to it"), no negation. */
+export const ACCUSTOMED = new Set([
+  "get",
+  "got",
+  "getting",
+  "gets",
+  "be",
+  "am",
+  "is",
+  "are",
+  "was",
+  "were",
+  "been",
+  "i'm",
 ]);
 
 export const INTENSIFIERS: Record<string, number> = {

@@ -5,32 +5,36 @@
  */
 
 export const APP_POSITIVE: Record<number, string> = {
-  3: "impressed impressive stunning flawlessly seamless seamlessly lifesaver pleased excelent",
+  3: "genius impressed impressive stunning flawlessly seamless seamlessly lifesaver pleased excelent",
   2: "deserve deserves deserved professional happily painless effortless snappy cute hooked obsessed " +
     "recommended gg slaps reliable informative motivating motivational addicted comfortable sturdy " +
     "prompt compliment compliments winner wise pleasant sharp magical timely survived",
-  1.5: "chill respect respects handy comfort",
+  1.5: "chill respect respects handy comfort unreal fixed resolved solved",
+  1.2: "fixes",
   1: "fine fits quality",
 };
 
 export const APP_NEGATIVE: Record<number, string> = {
   3: "pitiful displeased inexcusable unacceptible scummy predatory deceptive robbery rude clickbait boring scammed scammers thieves overcharged " +
     "unplayable useless",
-  2.5: "stranded ripped unbearable abhor flimsy",
+  2.5: "stranded ripped unbearable abhor flimsy shady sketchy",
   2: "paywall paywalled sneaky disappeared disappear disappears vanished vanish banned meaningless upsell " +
     "complicated rejected denied ignored mediocre overrated toxic creepy lied lying lies cluttered " +
     "unusable nagging repetitive ironic disappointment disapointment drawback beware junk jerk jerks " +
     "regret trouble cumbersome dissapointing dissapointed disapointed disapointing embarrassing embarassing hurt hurts died dies dead cheaply poorly break breaks broke breakage bland",
   1.5: "cancelled canceled invalid late delayed delay blank greedy gamified nah bots bot deleting " +
+    "skip skips skipped skipping reset resets duplicated " +
     "reinstall reinstalled reinstalling duplicates ugh",
-  1: "fee fees hidden forever bye ad restart restarted gone mid robotic dim tedious grey short warning",
+  // Money talk in a review is mostly a grievance; praise of a price says so ("fair price", "worth it").
+  0.8: "subscription premium price pricing charge charged paid dollar",
+  1: "waited fee fees hidden forever bye ad restart restarted gone mid robotic dim tedious grey short warning",
 };
 
 /**
  * Word forms whose lemma would mean something else: "works" and "worked" say that the thing works ("for
  * work" does not); failures are caught before ("doesn't work", "used to work", "when it works").
  */
-export const TOKEN_VALENCE: Record<string, number> = { works: 1, worked: 1 };
+export const TOKEN_VALENCE: Record<string, number> = { works: 1, worked: 1, helped: 1.5, helps: 1 };
 
 /** Multi-word cues of app reviews (normalized words; "n't" is " not"). */
 export const APP_PHRASES: Record<string, number> = {
@@ -177,7 +181,6 @@ export const APP_PHRASES: Record<string, number> = {
   "keeps freezing": -3,
   "takes forever": -2,
   "spins forever": -2,
-  "oh great": -2,
   "thanks for nothing": -3,
   "nothing special": -1.5,
   "nothing happens": -2.5,
@@ -197,6 +200,25 @@ export const APP_PHRASES: Record<string, number> = {
   "free plan": 0,
   "free tier": 0,
   "for free": 0.5,
+  // Something the app does unasked: "scrolls to the top on its own", "locked itself".
+  "by itself": -1.5,
+  "locked itself": -2,
+  "never looked back": 3,
+  "not looked back": 3,
+  "saved my": 2,
+  "got me through": 2,
+  "got us through": 2,
+  "no nonsense": 2,
+  "on track": 1.5,
+  "finally a": 2,
+  "finally an": 2,
+  "finally found": 2,
+  "finally someone": 2,
+  "a gem": 3,
+  "hidden gem": 3,
+  "real gem": 3,
+  "keeps me going": 2,
+  "keep me going": 2,
 };
 
 /** Emoji that carry sentiment (the tokenizer drops them, so they are counted from the raw text). */

@@ -56,6 +56,10 @@ const IRREGULAR: Record<string, string> = {
   update: "updat",
   anyway: "anyway",
   pleased: "pleased", // not "please"
+  fixed: "fixed", // a fix done is no plea to fix ("fixed it" is not "fix it")
+  fixes: "fixes",
+  added: "add", // not "ad"
+  adding: "add",
 };
 
 const DOUBLED = /([bdfgkmnprt])\1$/;
