@@ -28,7 +28,7 @@ export function createEngine(deps: Deps): Engine {
       ? await cohorts.membership(s, s.cohort, { from: s.from, to: s.to, load })
       : undefined;
     const interner = source.interner(s.org, s.env);
-    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort);
+    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort, load.partSpan);
     // the raw tail (last batch, new each question) is merged into what is kept for the parts
     c.tail = rawRows > 0;
     const parts = c.tail ? batches.slice(0, -1) : batches;

@@ -46,6 +46,9 @@ export function directGroups(
   return { gids, size: values.length, key: (g) => ({ [f]: values[g] }), runGids };
 }
 
+/** A bucketed breakdown's buckets are those of the scope's whole range, not only of the rows in it. */
+const bucketRange = (c: Ctx, o: AggregateOptions) => (o.bucket ? [c.scope.from, c.scope.to] : null);
+
 /**
  * A bucketed breakdown by at most one plain field with few groups: group = value number * buckets + bucket,
  * the same in every question over the scope, so each batch's row groups are kept with the batch (a raw tail
@@ -62,7 +65,7 @@ function stableGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSo
   const bt = bucketTable(c, o.bucket), width = bt.labels.length;
   if (values.length * width > MAX_DIRECT_GROUPS) return null;
   const key = `grp:${
-    JSON.stringify([c.scopeKey, c.scope.timezone, c.scope.filters ?? [], fields, o.bucket])
+    JSON.stringify([c.scopeKey, bucketRange(c, o), c.scope.timezone, c.scope.filters ?? [], fields, o.bucket])
   }`;
   const gids = c.batches.map((e, b) => {
     const kept = e.ids.get(key);
@@ -92,6 +95,7 @@ function keptGroups(c: Ctx, masks: Uint8Array[], o: AggregateOptions): GroupSour
   if (stable) return stable;
   const key = JSON.stringify([
     c.scopeKey,
+    bucketRange(c, o),
     c.scope.timezone,
     c.scope.filters ?? [],
     o.breakdown ?? [],

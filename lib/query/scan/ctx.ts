@@ -24,7 +24,12 @@ export interface Ctx {
    */
   memo?: Derived;
   tail?: boolean;
-  /** what the rows in scope depend on (time range, touchpoint, traffic, cohort): session facts are per scope key */
+  /**
+   * what the rows in scope of the parts depend on (time range, touchpoint, traffic, cohort): masks, session
+   * facts and run states are kept per scope key. The time range is cut to the parts' rows (`keyWindow`), so
+   * a question ending at a later "now" with no newer part shares them; a bucketed breakdown also keys on the
+   * uncut range (its buckets are the period's). The raw tail is a new batch each question: never reused.
+   */
   scopeKey: string;
 }
 
@@ -103,17 +108,29 @@ function cohortMask(e: EvBatch, m: Uint8Array, c: Membership): Uint8Array {
   return out;
 }
 
+/**
+ * The scope's time range as far as rows of the parts go: those of the parts lie in [span.min, span.max], so
+ * a range cut to that selects the same rows of them ("" when it selects none); uncut without a span.
+ */
+export function keyWindow(from: number, to: number, span: { min: number; max: number } | null): string {
+  if (!span) return `${from}|${to}`;
+  const a = Math.max(from, span.min), b = Math.min(to, span.max + 1);
+  return a < b ? `${a}|${b}` : "none";
+}
+
+/** `span`: the time range of the parts' rows (`EventLoad.partSpan`), for the scope key; null: none read. */
 export function makeCtx(
   batches: EvBatch[],
   scope: Scope,
   nVis: number,
   nSes: number,
   cohort?: Membership,
+  span: { min: number; max: number } | null = null,
 ): Ctx {
   const traffic = new Set<string | null>(scope.traffic ?? ["human"]);
   const inScope: Uint8Array[] = [], etBits: Uint8Array[] = [], human: Uint8Array[] = [];
-  const scopeKey = `${scope.from}|${scope.to}|${scope.touchpoint ?? ""}|${[...traffic].join(",")}` +
-    (cohort ? `|cohort${cohort.id}` : "");
+  const scopeKey = `${keyWindow(scope.from, scope.to, span)}|${scope.touchpoint ?? ""}|` +
+    `${[...traffic].join(",")}` + (cohort ? `|cohort${cohort.id}` : "");
   for (const e of batches) {
     const tp = eventView(e, "touchpoint"), tr = eventView(e, "traffic"), et = eventView(e, "event_type");
     human.push(codeMask(tr, (s) => s === "human"));
