@@ -4,8 +4,9 @@
  * their rows inside each window, so windows are cut to the parts' time range for the key: a later "now"
  * with no newer part finds the same entry. The key also names the parts read (immutable: a new part or
  * a merge has a new id), the interner's generation (visitor numbers) and the touchpoint. The raw tail is
- * added per question; when it is the same events as last time the same membership is given back, so the
- * masks and session facts built with its number are reused too. Bounded by memory.
+ * added per question; when it is the same events as last time, or its new events changed nobody's
+ * membership, the same membership is given back, so the masks and session facts built with its number are
+ * reused too. Bounded by memory.
  */
 import { Lru } from "../../lru.ts";
 import type { EventLoad, Source } from "../columns/source.ts";
@@ -25,6 +26,16 @@ interface Kept {
 const sameTail = (a: string[][], b: string[][]) =>
   a.length === b.length &&
   a.every((ids, k) => ids.length === b[k].length && ids.every((id, j) => id === b[k][j]));
+
+/** The same visitors in both (a visitor past the end of the bits is in as `dflt` says). */
+function sameMembers(a: Membership, b: Membership): boolean {
+  if (a.dflt !== b.dflt) return false;
+  const n = Math.max(a.bits.length, b.bits.length);
+  for (let v = 0; v < n; v++) {
+    if ((v < a.bits.length ? a.bits[v] : a.dflt) !== (v < b.bits.length ? b.bits[v] : b.dflt)) return false;
+  }
+  return true;
+}
 
 /** A window cut to the rows the parts hold (empty when they hold none of it). */
 function partsWindow(w: { from: number; to: number }, l: EventLoad) {
@@ -73,7 +84,9 @@ export class CohortCache {
       last: null,
     };
     const tails = loads.map((l) => (l.rawRows ? l.batches[l.parts] : null));
-    const membership = membershipOf(expr, where, kept.state, tails, n);
+    const fresh = membershipOf(expr, where, kept.state, tails, n);
+    // new events that changed nobody's membership: the same one, so what was built with its number stays
+    const membership = kept.last && sameMembers(kept.last.membership, fresh) ? kept.last.membership : fresh;
     kept.last = { tailIds, membership };
     this.kept.set(key, kept, kept.state.bytes + membership.bits.byteLength);
     return membership;

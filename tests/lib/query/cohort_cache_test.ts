@@ -1,7 +1,8 @@
 /**
- * The kept cohort evaluation: a question at a later "now" with nothing new gets the same membership back
- * (no evaluation, the same number for its masks); a window ending before rows the parts hold, a new raw
- * event, a compaction, another touchpoint or another definition each get their own, exact one.
+ * The kept cohort evaluation: a question at a later "now" with nothing new, or with new events that change
+ * nobody's membership, gets the same membership back (the same number for its masks); a window ending before
+ * rows the parts hold, a new raw event that adds a member, a compaction, another touchpoint or another
+ * definition each get their own, exact one.
  */
 import assert from "node:assert/strict";
 import { CohortCache } from "../../../lib/query/cohort/cache.ts";
@@ -79,6 +80,11 @@ Deno.test("cohort cache: reused at a later now while nothing changed; any change
     assert.notEqual(withTail, first);
     assert.deepEqual(members(withTail), ["a", "b", "d"]);
     assert.equal(await ask(signedUp(NOW + 3_000), NOW + 3_000), withTail);
+    // new events that change nobody's membership (c browses again, b signs up again): still the same one
+    await store(deps.kv, {
+      events: [...visit("c", NOW - 5 * 60_000, "browse"), ...visit("b", NOW - 4 * 60_000)],
+    });
+    assert.equal(await ask(signedUp(NOW + 3_500), NOW + 3_500), withTail);
 
     // compacted: new parts, the same members
     await compact(deps, "org1", "production", "ev", { graceMs: 0 });
