@@ -37,3 +37,29 @@ export function elementName(fingerprint: Record<string, unknown> | null | undefi
 
   return tag;
 }
+
+/** Property ingest sets on an `$autocapture` event: the name of the form its `form.fingerprint` describes. */
+export const FORM_ELEMENT = "form_element";
+
+/**
+ * An `$autocapture` event's properties with `form_element` named from `form.fingerprint` (the form a changed
+ * field belongs to, or the submitted form) the way `element` is named from `fingerprint`. The server owns
+ * that property: without a usable fingerprint it is left out, whatever the client sent under that name.
+ * Other events' properties are the caller's and stay as they are.
+ */
+export function withFormElement(
+  eventType: string,
+  properties: Record<string, unknown>,
+): Record<string, unknown> {
+  if (eventType !== "$autocapture") return properties;
+  const form = properties.form;
+  const fp = form && typeof form === "object" && !Array.isArray(form)
+    ? (form as Record<string, unknown>).fingerprint
+    : null;
+  const name = fp && typeof fp === "object" && !Array.isArray(fp)
+    ? elementName(fp as Record<string, unknown>)
+    : null;
+  if (name === null && !(FORM_ELEMENT in properties)) return properties;
+  const { [FORM_ELEMENT]: _, ...rest } = properties;
+  return name === null ? rest : { ...rest, [FORM_ELEMENT]: name };
+}

@@ -4,7 +4,7 @@ import type { BehaviorEventInput } from "../schemas/events.ts";
 import { parseAgent } from "../enrich/ua.ts";
 import { classifyAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
-import { elementName } from "../enrich/element.ts";
+import { elementName, withFormElement } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
 
 /** Where a web event goes: the write key's organization, touchpoint and environment. */
@@ -77,7 +77,7 @@ export function enrichEvent(
     host: hostOf(url),
     fingerprint: ev.fingerprint ?? null,
     element: elementName(ev.fingerprint ?? null),
-    properties: ev.properties,
+    properties: withFormElement(ev.event_type, ev.properties),
     context,
     geo,
     browser: parsed.browser,

@@ -396,6 +396,70 @@ Deno.test("events: source and channel from referrer and UTM, element names from 
   assert.equal(by.get("click0")!.gap_before, 0);
 });
 
+Deno.test("events: a field change names its form from form.fingerprint as element names fingerprints; junk there is ignored", async () => {
+  const { t, post, stored } = await setup();
+  const change = (sequence_no: number, form: unknown, more: Record<string, unknown> = {}) =>
+    event({
+      anonymous_id: "form",
+      session_id: "s-form",
+      sequence_no,
+      event_type: "$autocapture",
+      fingerprint: { tag: "input", text: null, role: "email", id: "email", selector: "#email" },
+      properties: { path: "/signup", action: "change", rage_click: false, form, ...more },
+    });
+  const signup = { tag: "form", text: "  Email   Sign up ", id: "signup", selector: "#signup", ordinal: 1 };
+  const junk = [
+    "a string",
+    42,
+    null,
+    [signup],
+    { fields: [] },
+    { fields: [], fingerprint: "form" },
+    { fields: [], fingerprint: [1, 2] },
+    { fields: [], fingerprint: { tag: 7, text: { x: 1 } } },
+    { fields: [], fingerprint: {} },
+    { fields: [], fingerprint: { tag: "not a tag", text: "   " } },
+  ];
+  const res = await post({
+    api_key: t.publicKey,
+    batch: [
+      change(0, { fields: [{ name: "email", type: "email" }], fingerprint: signup }),
+      change(1, { fingerprint: { tag: "form", text: "Write to ann@example.com", id: "contact" } }),
+      ...junk.map((form, i) => change(2 + i, form, { form_element: "sent by the client" })),
+      event({
+        anonymous_id: "form",
+        session_id: "s-form",
+        sequence_no: 20,
+        event_type: "signup",
+        properties: {
+          form: { fingerprint: signup },
+          form_element: "the caller's own",
+        },
+      }),
+    ],
+  });
+  assert.equal(res.status, 204);
+  const by = new Map((await stored()).map((e) => [e.sequence_no, e]));
+  assert.equal(by.size, 3 + junk.length);
+  assert.equal(by.get(0)!.properties.form_element, "Email Sign up");
+  assert.equal(by.get(0)!.element, "email (input)", "the field keeps its own name");
+  assert.deepEqual((by.get(0)!.properties.form as { fields: unknown }).fields, [{
+    name: "email",
+    type: "email",
+  }]);
+  assert.equal(by.get(1)!.properties.form_element, "#contact", "text that looks personal never names it");
+  junk.forEach((form, i) => {
+    const e = by.get(2 + i)!;
+    assert.equal("form_element" in e.properties, false, JSON.stringify(form));
+    assert.deepEqual(e.properties.form, form, "the property itself is stored as sent");
+  });
+  assert.equal(
+    by.get(20)!.properties.form_element,
+    "the caller's own",
+    "other events' properties are theirs",
+  );
+});
+
 Deno.test("events: answers the SDK can act on carry CORS headers, a 500 included", async () => {
   const { deps, t, post } = await setup();
   const ok = await post({ api_key: t.publicKey, batch: [event()] }, { origin: "https://www.acme.test" });

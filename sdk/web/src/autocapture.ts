@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * $autocapture: clicks on interactive elements, form submits and field changes, with rage clicks
- * (three or more clicks on one element within a second) flagged. A click on a non-interactive element
+ * (three or more clicks on one element within a second) flagged. A field change inside a form carries the
+ * form's fingerprint as well (never values). A click on a non-interactive element
  * is reported only when it is a rage click: that is where visitors expect something to happen.
  */
 import { type Fingerprint, fingerprint, formFields, interactiveTarget, isNoCapture } from "./fingerprint.ts";
@@ -48,7 +49,11 @@ export function installAutocapture(doc: Document, emit: Emit, now: () => number)
     const field = e.target as Element | null;
     if (!field || field.nodeType !== 1 || isNoCapture(field)) return;
     const form = field.closest("form");
-    const fields = form && !isNoCapture(form) ? formFields(form) : formFields(field);
-    emit({ action: "change", rage_click: false, form: { fields } }, fingerprint(field));
+    // Inside a form the change also names the form (the fingerprint its submit sends), so a form's starts
+    // and submits meet on one element; a field outside any form names nothing more.
+    const info = form && !isNoCapture(form)
+      ? { fields: formFields(form), fingerprint: fingerprint(form) }
+      : { fields: formFields(field) };
+    emit({ action: "change", rage_click: false, form: info }, fingerprint(field));
   }, true);
 }
