@@ -23,7 +23,10 @@ const element = z.object({
   rage_click_visitors_share: z.number().nullable().describe(
     "share (0-1) of the visitors clicking it who rage-clicked it; null without clicks",
   ),
-  form_starts: z.number().describe("sessions that changed a field of it (forms and their fields)"),
+  form_starts: z.number().describe(
+    "sessions that changed a field of it: on a form's row its fields' changes; on a field's row changes that " +
+      "named no form (a field outside any form, or sent before changes named their form)",
+  ),
   form_submits: z.number().describe("times it was submitted (forms)"),
 });
 
@@ -42,7 +45,8 @@ export default defineTool({
   description:
     "Which buttons, links and forms people use, per element and page: clicks, visitors clicking, rage clicks " +
     "(the 3rd and later click on one element within a second) and the share of its visitors who rage-clicked, " +
-    "form starts (sessions that changed a field) and submits. Elements are named from their fingerprint " +
+    "form starts (sessions that changed a field) and submits: a field's change counts on its form's row, so " +
+    "a form's starts and submits sit side by side (changes that name no form stay on the field's row). Elements are named from their fingerprint " +
     "(visible text, role, #id or tag) and grouped by name and page, so a changed selector does not split them. " +
     "Sort by clicks or rage_clicks, pass `page` for one page, page through with offset. For a page's overall " +
     "rage clicks and exits use behavior_pages; for custom events use behavior_events.",
@@ -67,13 +71,18 @@ export default defineTool({
     const action = (value: string): Filter => ({ field: "prop:action", op: "eq", value });
     const at = (...more: Filter[]) => ({ ...r.scope, filters: [...r.scope.filters ?? [], ...more] });
     const breakdown = ["element", "page"] as ("element" | "page")[];
-    const [clicks, raging, changes, submits] = await Promise.all([
+    // A change that names its form (properties.form_element, set at ingest) starts that form; one that does
+    // not (a field outside any form, an event stored before changes named their form) starts its own field.
+    const formOf = "prop:form_element" as const;
+    const named: Filter = { field: formOf, op: "prefix", value: "" }; // any form name at all
+    const [clicks, raging, formChanges, fieldChanges, submits] = await Promise.all([
       r.engine.aggregate(at(action("click")), { metrics: ["events", "visitors", "rage_clicks"], breakdown }),
       r.engine.aggregate(at({ field: "prop:rage_click", op: "eq", value: "true" }), {
         metrics: ["visitors"],
         breakdown,
       }),
-      r.engine.aggregate(at(action("change")), { metrics: ["sessions"], breakdown }),
+      r.engine.aggregate(at(action("change"), named), { metrics: ["sessions"], breakdown: [formOf, "page"] }),
+      r.engine.aggregate(at(action("change")), { metrics: ["sessions"], breakdown: [formOf, ...breakdown] }),
       r.engine.aggregate(at(action("submit")), { metrics: ["events"], breakdown }),
     ]);
     const rows = new Map<string, Row>();
@@ -107,7 +116,12 @@ export default defineTool({
     for (const [id, x] of rows) {
       x.rage_click_visitors_share = x.visitors > 0 ? rate((ragingVisitors.get(id) ?? 0) / x.visitors) : null;
     }
-    each(changes, (x, m) => x.form_starts = m.sessions ?? 0);
+    for (const g of formChanges.rows) {
+      row({ element: g.key[formOf], page: g.key.page }).form_starts = g.metrics.sessions ?? 0;
+    }
+    for (const g of fieldChanges.rows) {
+      if (g.key[formOf] === null) row(g.key).form_starts = g.metrics.sessions ?? 0;
+    }
     each(submits, (x, m) => x.form_submits = m.events ?? 0);
     // Elements used in another way (a form's fields changed, a form submitted) count with their clicks.
     const all = [...rows.values()].sort((a, b) =>

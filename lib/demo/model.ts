@@ -278,8 +278,10 @@ export class SiteModel {
       const signs = page === "/signup" && r.chance(0.35), buys = page === "/checkout" && r.chance(0.45);
       const form = FORMS[page];
       if (form && (signs || buys || r.chance(form.start))) {
-        // fields changed one by one (the SDK names a field by its fingerprint), then maybe the form submitted
+        // fields changed one by one (the SDK names a field by its fingerprint, and its form by the fingerprint
+        // the submit sends), then maybe the form submitted
         const fields = form.fields.map((x) => ({ name: x.name, type: x.type }));
+        const formFp = { ...form.form, role: null, classes: null, ordinal: 0 };
         const filled = signs || buys ? form.fields.length : r.int(1, form.fields.length);
         for (const x of form.fields.slice(0, filled)) {
           t += r.int(1500, 12000);
@@ -295,7 +297,7 @@ export class SiteModel {
             "$autocapture",
             page,
             seq++,
-            { action: "change", rage_click: false, form: { fields } },
+            { action: "change", rage_click: false, form: { fields, fingerprint: formFp } },
             {
               ...fp,
               ordinal: 0,
@@ -305,14 +307,13 @@ export class SiteModel {
         }
         if (signs || buys || (filled === form.fields.length && r.chance(form.submit))) {
           t += r.int(500, 3000);
-          const fp = { ...form.form, role: null, classes: null, ordinal: 0 };
           yield* emit(
             "$autocapture",
             page,
             seq++,
             { action: "submit", rage_click: false, form: { fields } },
-            fp,
-            elementName(fp),
+            formFp,
+            elementName(formFp),
           );
         }
       }

@@ -2,6 +2,7 @@
 import type { EnvName, StoredEvent, StoredHit } from "../store/records.ts";
 import type { HitDraft } from "./crawl.ts";
 import type { Draft } from "./model.ts";
+import { withFormElement } from "../enrich/element.ts";
 
 export interface Target {
   org: string;
@@ -71,7 +72,7 @@ export function storedEvent(d: Draft, t: Target): StoredEvent {
     host: t.host,
     fingerprint: d.fingerprint,
     element: d.element,
-    properties: properties(d, t.host),
+    properties: withFormElement(d.type, properties(d, t.host)), // what ingest derives from the form's fingerprint
     context: context(d),
     geo: { country: d.visitor.country.code, city: d.visitor.city, asn: null, as_org: null },
     browser: d.automated ? null : d.visitor.browser,

@@ -137,6 +137,12 @@ Deno.test("browser: a visit with links, a form, a single-page navigation, scroll
       "password",
       "plan",
     ]);
+    // each change names its form with the fingerprint the submit sends; ingest names the form from it
+    for (const c of changes) {
+      assert.deepEqual((c.properties.form as { fingerprint: unknown }).fingerprint, submit[0].fingerprint);
+      assert.equal(c.properties.form_element, submit[0].element);
+    }
+    assert.ok(submit[0].element, "the form has a name");
 
     const leave = ofType(events, "$pageleave", "/");
     assert.equal(leave.length, 1);

@@ -24,16 +24,22 @@ interface Expected {
   form_submits: number;
 }
 
+/** The element an event counts on: a change that names its form counts on the form, all else on its own. */
+const homeOf = (e: StoredEvent) =>
+  e.properties.action === "change" && typeof e.properties.form_element === "string"
+    ? e.properties.form_element
+    : e.element ?? "(none)";
+
 /** The answer's rows, computed plainly from the records. */
 function expected(events: StoredEvent[], page?: string): Expected[] {
   const auto = events.filter((e) => e.event_type === "$autocapture" && (!page || e.path === page));
   const out: Expected[] = [];
-  for (const evs of countBy(auto, (e) => JSON.stringify([e.element ?? "(none)", e.path])).values()) {
+  for (const evs of countBy(auto, (e) => JSON.stringify([homeOf(e), e.path])).values()) {
     const clicks = evs.filter((e) => e.properties.action === "click");
     const rage = clicks.filter((e) => e.properties.rage_click === true);
     const visitors = distinct(clicks.map((e) => e.anonymous_id));
     out.push({
-      element: evs[0].element ?? "(none)",
+      element: homeOf(evs[0]),
       page: evs[0].path,
       clicks: clicks.length,
       visitors,
@@ -48,12 +54,15 @@ function expected(events: StoredEvent[], page?: string): Expected[] {
   return out;
 }
 
+const SIGNUP = "Create your account";
+
 const sorted = (rows: Expected[]) =>
   [...rows].sort((a, b) => (a.page + a.element < b.page + b.element ? -1 : 1));
 
 Deno.test("behavior_features: clicks, rage clicks, visitors and form use per element and page, as the records say", async () => {
   const h = await harness({ visitors: 60 });
-  // Forms on /contact: some sessions change a field (twice), some of them submit; a docs link clicked.
+  // On /contact, changes as stored before they named their form (on the field's row), some submits; on /signup,
+  // changes naming their form on two fields, some submits of that form; a docs link clicked.
   const views = humans(h.site.events, W28).filter((e) => e.event_type === "$pageview");
   let n = 0;
   const id = () => `40000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
@@ -68,9 +77,21 @@ Deno.test("behavior_features: clicks, rage clicks, visitors and form use per ele
         ...over,
       }) as StoredEvent;
     const evs = [
-      at(1, { event_type: "$autocapture", element: "Contact form", properties: { action: "change" } }),
-      at(2, { event_type: "$autocapture", element: "Contact form", properties: { action: "change" } }),
+      at(1, { event_type: "$autocapture", element: "#message", properties: { action: "change" } }),
+      at(2, { event_type: "$autocapture", element: "#message", properties: { action: "change" } }),
     ];
+    if (i % 4 !== 3) {
+      const signup = (k: number, element: string, action: string) =>
+        at(k, {
+          event_type: "$autocapture",
+          screen: "/signup",
+          path: "/signup",
+          element,
+          properties: action === "change" ? { action, form_element: SIGNUP } : { action },
+        });
+      evs.push(signup(5, "email (input)", "change"), signup(6, "#password", "change"));
+      if (i % 4 === 0) evs.push(signup(7, SIGNUP, "submit"));
+    }
     if (i % 3 === 0) {
       evs.push(
         at(3, { event_type: "$autocapture", element: "Contact form", properties: { action: "submit" } }),
@@ -97,6 +118,18 @@ Deno.test("behavior_features: clicks, rage clicks, visitors and form use per ele
   assert.deepEqual(sorted(a.elements), sorted(want));
   for (let i = 1; i < a.elements.length; i++) assert.ok(a.elements[i - 1].clicks >= a.elements[i].clicks);
   assert.ok(a.elements.some((e: Expected) => e.element === "Contact form" && e.form_submits === 10));
+  // The signup form's row holds its starts and its submits; its fields have no rows of their own.
+  const form = a.elements.find((e: Expected) => e.element === SIGNUP && e.page === "/signup");
+  const started = distinct(
+    extra.filter((e) => e.properties.form_element === SIGNUP).map((e) => e.session_id),
+  );
+  assert.deepEqual([form?.form_starts, form?.form_submits], [started, 8]);
+  assert.ok(started > 8, "more sessions start the form than submit it");
+  assert.ok(!a.elements.some((e: Expected) => e.page === "/signup" && e.element !== SIGNUP));
+  // Changes that name no form stay on the field's row.
+  assert.ok(
+    a.elements.some((e: Expected) => e.element === "#message" && e.form_starts > 0 && e.page === "/contact"),
+  );
   assert.deepEqual(checkAnswer(a, { identifiers: h.site.identifiers, output }), []);
 
   const rage = await h.ask("behavior_features", { period: "last_28_days", sort_by: "rage_clicks", limit: 3 });

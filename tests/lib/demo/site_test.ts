@@ -264,6 +264,13 @@ Deno.test("generated site: form field changes and submits, named as ingest names
   assert.ok(ofType(s, "sign_up").every((e) => sent.has(e.session_id)));
   const started = new Set(changes.filter((e) => e.path === "/signup").map((e) => e.session_id));
   assert.ok(started.size > sent.size, `${started.size} started, ${sent.size} sent`);
+  // a change names its form as its submit's element, so a form's starts and submits meet on one row
+  const formOf = new Map(submits.map((e) => [e.path, e.element]));
+  for (const e of changes) {
+    assert.equal(e.properties.form_element, formOf.get(e.path), JSON.stringify(e.properties));
+    const fp = (e.properties.form as { fingerprint: Record<string, unknown> }).fingerprint;
+    assert.equal(e.properties.form_element, elementName(fp));
+  }
 });
 
 Deno.test("generated site: scroll depth on page leave and Core Web Vitals", async () => {

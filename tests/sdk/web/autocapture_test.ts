@@ -16,7 +16,8 @@ function page(body: string) {
   return { sent, fire };
 }
 
-const BODY = `<form id="signup"><label>Your e-mail <input id="email" name="email" type="email" value="ann@example.com">
+const BODY =
+  `<form id="signup"><label>Your e-mail <input id="email" name="email" type="email" value="ann@example.com">
   </label><input id="ssn" name="ssn" data-no-capture value="123"><button type="submit">Sign up</button></form>
   <input id="search" name="q" value="shoes">`;
 
