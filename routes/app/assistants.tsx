@@ -110,7 +110,7 @@ export function assistantsRoutes(ctx: AppContext): Hono<AppEnv> {
         </p>
         {list.length === 0
           ? <Empty text="You have not connected an assistant." />
-          : list.map((row) => <ConnectionCard key={row.id} row={row} csrf={frame.csrf} />)}
+          : list.map((row) => <ConnectionCard row={row} csrf={frame.csrf} />)}
       </Layout>,
     );
   });
@@ -158,7 +158,7 @@ export function assistantsRoutes(ctx: AppContext): Hono<AppEnv> {
               text={owner ? `No assistant reads ${org.name}.` : `None of your assistants reads ${org.name}.`}
             />
           )
-          : list.map((row) => <ConnectionCard key={row.id} row={row} csrf={frame.csrf} />)}
+          : list.map((row) => <ConnectionCard row={row} csrf={frame.csrf} />)}
       </Layout>,
     );
   });

@@ -58,7 +58,7 @@ export const PostButton: FC<
 > = (p) => (
   <form method="post" action={p.action} class="inline" data-confirm={p.confirm}>
     <CsrfField csrf={p.csrf} />
-    {Object.entries(p.fields ?? {}).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+    {Object.entries(p.fields ?? {}).map(([k, v]) => <input type="hidden" name={k} value={v} />)}
     <button type="submit" class={p.kind ?? "secondary"}>{p.label}</button>
   </form>
 );

@@ -84,7 +84,7 @@ export function readKeysRoutes(ctx: AppContext): Hono<AppEnv> {
                 <div class="field">
                   <label for="read-key-env">Environment</label>
                   <select id="read-key-env" name="environment">
-                    {ENV_NAMES.map((e) => <option key={e} value={e}>{e}</option>)}
+                    {ENV_NAMES.map((e) => <option value={e}>{e}</option>)}
                   </select>
                 </div>
                 <label>

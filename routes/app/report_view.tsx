@@ -35,7 +35,7 @@ export const ReportView: FC<{ report: Report; charts: RenderedChart[] }> = ({ re
     </p>
     <p class="report-summary">{r.summary}</p>
     <section class="charts" aria-label="Charts">
-      {charts.map((ch) => <ChartFigure key={ch.caption} caption={ch.caption} svg={ch.svg} />)}
+      {charts.map((ch) => <ChartFigure caption={ch.caption} svg={ch.svg} />)}
     </section>
     <h2>Findings</h2>
     {r.findings.length === 0
@@ -61,7 +61,7 @@ export const ReportView: FC<{ report: Report; charts: RenderedChart[] }> = ({ re
     {r.notes.length > 0 && (
       <>
         <h2>Left out</h2>
-        <ul>{r.notes.map((n) => <li key={n}>{n}</li>)}</ul>
+        <ul>{r.notes.map((n) => <li>{n}</li>)}</ul>
       </>
     )}
   </article>

@@ -65,7 +65,7 @@ const ConditionRow = ({ i, r }: { i: number; r: Row }) => (
         Check
         <select name={`c${i}_kind`}>
           <option value="" selected={r.kind === ""}>(nothing)</option>
-          {KINDS.map((k) => <option key={k} value={k} selected={r.kind === k}>{KIND_LABEL[k]}</option>)}
+          {KINDS.map((k) => <option value={k} selected={r.kind === k}>{KIND_LABEL[k]}</option>)}
         </select>
       </label>
       <label>
@@ -109,7 +109,7 @@ const ConditionRow = ({ i, r }: { i: number; r: Row }) => (
       <label>
         When
         <select name={`c${i}_window`}>
-          {WINDOWS.map((w) => <option key={w} value={w} selected={r.window === w}>{WINDOW_LABEL[w]}</option>)}
+          {WINDOWS.map((w) => <option value={w} selected={r.window === w}>{WINDOW_LABEL[w]}</option>)}
         </select>
       </label>
     </div>
@@ -198,7 +198,7 @@ async function cohortForm(
             <option value="any" selected={v.match === "any"}>any condition (or)</option>
           </select>
         </label>
-        {v.rows.map((r, i) => <ConditionRow key={i} i={i} r={r} />)}
+        {v.rows.map((r, i) => <ConditionRow i={i} r={r} />)}
         <details open={v.json.trim() !== ""}>
           <summary>
             Advanced: the definition as JSON (nested all / any / not); used instead of the rows when filled

@@ -28,7 +28,7 @@ export const TouchpointSelect = ({ tps, value }: { tps: Touchpoint[]; value?: st
   <label>
     Website or app
     <select name="touchpoint">
-      {tps.map((t) => <option key={t.id} value={t.id} selected={t.id === value}>{t.name}</option>)}
+      {tps.map((t) => <option value={t.id} selected={t.id === value}>{t.name}</option>)}
     </select>
   </label>
 );

@@ -259,7 +259,7 @@ export function dashboardsRoutes(ctx: AppContext): Hono<AppEnv> {
             <select name="period">
               <option value="" selected={!period}>each insight's own (default last 28 days)</option>
               {["last_7_days", "last_28_days", "last_30_days", "last_90_days", "this_month", "last_month"]
-                .map((x) => <option key={x} value={x} selected={x === period}>{label(x)}</option>)}
+                .map((x) => <option value={x} selected={x === period}>{label(x)}</option>)}
             </select>
           </label>
           <p>

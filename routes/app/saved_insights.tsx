@@ -47,7 +47,7 @@ const InputRow = ({ f, value }: { f: InputField; value: string }) => {
         {f.name}
         <select name={name}>
           <option value="" selected={value === ""}>(default)</option>
-          {f.options.map((o) => <option key={o} value={o} selected={o === value}>{o}</option>)}
+          {f.options.map((o) => <option value={o} selected={o === value}>{o}</option>)}
         </select>
         {hint}
       </label>
@@ -115,9 +115,7 @@ async function insightForm(
           Question (read tool)
           <select name="tool" id="tool-choice">
             <option value="" selected={!tool}>(choose)</option>
-            {insightTools().map((t) => (
-              <option key={t.name} value={t.name} selected={t.name === tool}>{t.name}</option>
-            ))}
+            {insightTools().map((t) => <option value={t.name} selected={t.name === tool}>{t.name}</option>)}
           </select>
         </label>
         <p>
