@@ -8,8 +8,8 @@ import { createKey, listKeys, revokeKey } from "../../lib/tenancy/admin.ts";
 import { ENV_NAMES, type EnvName } from "../../lib/store/records.ts";
 import { sealSecret } from "../../lib/people/flash.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
-import { CodeBlock, CsrfField, Layout, orgPath, PostButton, SecretBox } from "./layout.tsx";
-import { Table } from "./table.tsx";
+import { CodeBlock, CsrfField, Layout, orgPath, SecretBox } from "./layout.tsx";
+import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 
 const path = (org: string) => orgPath(org, "settings/read-keys");
@@ -57,20 +57,12 @@ export function readKeysRoutes(ctx: AppContext): Hono<AppEnv> {
                 </td>
                 <td>{k.environment}</td>
                 <td>{k.expires_at ? k.expires_at.slice(0, 10) : "never"}</td>
-                <td>
-                  {k.revoked ? <span class="badge off">revoked</span> : <span class="badge on">active</span>}
-                </td>
-                <td>
-                  {!k.revoked && (
-                    <PostButton
-                      action={`${path(org.id)}/${k.id}/revoke`}
-                      csrf={frame.csrf}
-                      label="Revoke"
-                      kind="danger"
-                      confirm={`Revoke ${k.prefix}…?`}
-                    />
-                  )}
-                </td>
+                <KeyStateCells
+                  revoked={k.revoked}
+                  action={`${path(org.id)}/${k.id}/revoke`}
+                  csrf={frame.csrf}
+                  confirm={`Revoke ${k.prefix}…?`}
+                />
               </tr>
             ))}
           </Table>

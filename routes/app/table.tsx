@@ -4,6 +4,7 @@
  * `actions`: the last column's header then says "Actions" to screen readers only.
  */
 import type { Child, FC } from "hono/jsx";
+import { PostButton } from "./layout.tsx";
 
 export const Table: FC<{
   /** Column headers in order; `false` leaves a column out (e.g. one a key kind does not have). */
@@ -27,4 +28,16 @@ export const Table: FC<{
       <tbody>{children}</tbody>
     </table>
   </div>
+);
+
+/** The last two cells of a key's row: its state, and a Revoke button while it is active. */
+export const KeyStateCells: FC<{ revoked: boolean; action: string; csrf: string; confirm: string }> = (p) => (
+  <>
+    <td>{p.revoked ? <span class="badge off">revoked</span> : <span class="badge on">active</span>}</td>
+    <td>
+      {!p.revoked && (
+        <PostButton action={p.action} csrf={p.csrf} label="Revoke" kind="danger" confirm={p.confirm} />
+      )}
+    </td>
+  </>
 );

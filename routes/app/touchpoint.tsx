@@ -10,8 +10,8 @@ import { createKey, getTouchpoint, listKeys, patchTouchpoint, revokeKey } from "
 import { ENV_NAMES, type EnvName, type KeyKind, type Touchpoint } from "../../lib/store/records.ts";
 import { sealSecret } from "../../lib/people/flash.ts";
 import { act, type AppEnv, baseUrl, type C, field, orgMember, pageFlash } from "./http.ts";
-import { CodeBlock, CsrfField, Layout, PostButton, SecretBox } from "./layout.tsx";
-import { Table } from "./table.tsx";
+import { CodeBlock, CsrfField, Layout, SecretBox } from "./layout.tsx";
+import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { ArchiveButton, touchpointPath, touchpointsPath } from "./touchpoints.tsx";
 import { serverSdkSnippet, webSdkSnippet } from "./snippets.ts";
@@ -47,20 +47,12 @@ const KeyTable = (p: { rows: KeyRow[]; action: (id: string) => string; csrf: str
             </td>
             {p.origins && <td>{k.allowed_origins.join(", ") || <span class="muted">none</span>}</td>}
             <td>{k.created_at.slice(0, 10)}</td>
-            <td>
-              {k.revoked ? <span class="badge off">revoked</span> : <span class="badge on">active</span>}
-            </td>
-            <td>
-              {!k.revoked && (
-                <PostButton
-                  action={p.action(k.id)}
-                  csrf={p.csrf}
-                  label="Revoke"
-                  kind="danger"
-                  confirm={`Revoke ${k.prefix}…? It stops working within seconds.`}
-                />
-              )}
-            </td>
+            <KeyStateCells
+              revoked={k.revoked}
+              action={p.action(k.id)}
+              csrf={p.csrf}
+              confirm={`Revoke ${k.prefix}…? It stops working within seconds.`}
+            />
           </tr>
         ))}
       </Table>
