@@ -31,6 +31,8 @@ export async function generateFor(
   touchpoint: Touchpoint,
   period: ReportPeriod,
   trigger: Report["trigger"],
+  /** the app's origin when a person asked for it (mail links; PUBLIC_URL wins) */
+  origin: string | null = null,
 ): Promise<Generated> {
   const g = await generateReport(app.deps, {
     org,
@@ -40,18 +42,25 @@ export async function generateFor(
     trigger,
     ask: serviceAsk(app, org),
   });
-  if (g.state === "created") await mailReport(app.deps, g.report);
+  if (g.state === "created") await mailReport(app.deps, g.report, origin);
   return g;
 }
 
 /** "Generate now" in the app: the last closed period of a kind (a stored one is returned as it is). */
-export function generateNow(app: AppContext, org: Org, touchpoint: Touchpoint, kind: ReportKind) {
+export function generateNow(
+  app: AppContext,
+  org: Org,
+  touchpoint: Touchpoint,
+  kind: ReportKind,
+  origin: string | null = null,
+) {
   return generateFor(
     app,
     org,
     touchpoint,
     lastClosedPeriod(kind, app.deps.clock.now(), org.timezone),
     "request",
+    origin,
   );
 }
 

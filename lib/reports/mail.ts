@@ -2,7 +2,9 @@
  * Report mail: members opt in (per organization, on the reports page); when a report completes and a mailer is
  * configured (SMTP_URL, or the dev console), each opted-in member still in the organization gets the headline,
  * the summary, the findings and a link. A marker set with an atomic check first means a retried job never
- * mails a report twice. Links need PUBLIC_URL (a job has no request to take an origin from).
+ * mails a report twice. A link needs an origin: PUBLIC_URL, or the request's when someone generated the report
+ * in the app; a scheduled report without PUBLIC_URL names where to find it instead of a link no mail client
+ * can open.
  */
 import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
@@ -20,7 +22,7 @@ export async function mailOptedIn(kv: Deno.Kv, org: string, userId: string): Pro
 
 export const reportPath = (r: Pick<Report, "org" | "id">) => `/app/o/${r.org}/reports/${r.id}`;
 
-export function reportText(r: Report, link: string): string {
+export function reportText(r: Report, origin: string | null): string {
   const lines = [r.headline, "", r.summary, ""];
   if (r.findings.length) {
     lines.push("Findings:");
@@ -28,7 +30,9 @@ export function reportText(r: Report, link: string): string {
     lines.push("");
   }
   lines.push(
-    `Open the report: ${link}`,
+    origin
+      ? `Open the report: ${origin}${reportPath(r)}`
+      : `Open the report in the app: Reports, ${r.touchpoint_name}, ${r.period_key}.`,
     "",
     "You get this because you asked for reports by mail; turn it off on the reports page.",
   );
@@ -36,14 +40,18 @@ export function reportText(r: Report, link: string): string {
 }
 
 /** Mails a complete report to its opted-in members once; returns how many were sent. */
-export async function mailReport(deps: Deps, r: Report): Promise<number> {
+export async function mailReport(
+  deps: Deps,
+  r: Report,
+  requestOrigin: string | null = null,
+): Promise<number> {
   if (!deps.mail) return 0;
   const marker = keys.reportMailed(r.org, r.env, r.id);
   const set = await deps.kv.atomic().check({ key: marker, versionstamp: null })
     .set(marker, { at: deps.clock.now() }).commit();
   if (!set.ok) return 0; // another run mailed it
   const members = await listMembers(deps.kv, r.org);
-  const link = `${deps.config.publicUrl ?? ""}${reportPath(r)}`;
+  const origin = deps.config.publicUrl ?? requestOrigin;
   let sent = 0;
   for (const m of members) {
     if (!(await mailOptedIn(deps.kv, r.org, m.user))) continue;
@@ -53,7 +61,7 @@ export async function mailReport(deps: Deps, r: Report): Promise<number> {
         subject: `${
           r.kind === "weekly" ? "Weekly" : "Monthly"
         } report: ${r.touchpoint_name}, ${r.period_key}`,
-        text: reportText(r, link),
+        text: reportText(r, origin),
       });
       sent++;
     } catch (err) {

@@ -11,7 +11,7 @@ import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
 import { REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
 import { can } from "../../lib/people/roles.ts";
 import { generateNow, REPORT_ENV } from "../../tools/reports_generate.ts";
-import { act, type AppEnv, field, orgMember, pageFlash } from "./http.ts";
+import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
@@ -121,7 +121,7 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
       if (!REPORT_KINDS.includes(kind)) throw invalid("kind: choose weekly or monthly");
       const tp = (await listTouchpoints(ctx.deps, org.id)).find((t) => t.id === field(c, "touchpoint"));
       if (!tp || tp.archived) throw invalid("touchpoint: choose one of the organization's websites and apps");
-      const g = await generateNow(ctx, org, tp, kind);
+      const g = await generateNow(ctx, org, tp, kind, baseUrl(ctx, c));
       if (g.state === "busy") return "That report is being generated right now; it appears here in a moment.";
       return g.state === "created"
         ? `Report ${g.report.period_key} of ${tp.name} generated.`
