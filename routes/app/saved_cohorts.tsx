@@ -6,20 +6,13 @@
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
-import {
-  canEdit,
-  createSaved,
-  deleteSaved,
-  getSaved,
-  listSaved,
-  updateSaved,
-} from "../../lib/saved/store.ts";
+import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import { describeDefinition } from "../../lib/saved/definition.ts";
 import type { SavedCohort } from "../../lib/saved/records.ts";
 import { FEWER_THAN_5, guardedVisitors } from "../../lib/answers/privacy.ts";
 import { previewCohort } from "../../tools/app_runs.ts";
-import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
-import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
+import { CsrfField, Layout, orgPath } from "./layout.tsx";
 import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import {
@@ -32,7 +25,16 @@ import {
   rowsOf,
   WINDOWS,
 } from "./saved_form.ts";
-import { activeTouchpoints, editor, SAVED_JS, saveOptions, TouchpointSelect } from "./saved_common.tsx";
+import {
+  activeTouchpoints,
+  deleteSavedAction,
+  editor,
+  SAVED_JS,
+  savedOr404,
+  SavedRowEnd,
+  saveOptions,
+  TouchpointSelect,
+} from "./saved_common.tsx";
 
 export const cohortsPath = (org: string) => orgPath(org, "cohorts");
 
@@ -294,18 +296,13 @@ export function cohortsRoutes(ctx: AppContext): Hono<AppEnv> {
                     {canEdit(me, x) ? <a href={`${cohortsPath(org.id)}/${x.id}`}>{x.name}</a> : x.name}
                   </td>
                   <td>{describeDefinition(x.definition)}</td>
-                  <td>{tps.find((t) => t.id === x.touchpoint)?.name ?? "—"}</td>
-                  <td>{x.updated_at.slice(0, 10)}</td>
-                  <td>
-                    {canEdit(me, x) && (
-                      <PostButton
-                        action={`${cohortsPath(org.id)}/${x.id}/delete`}
-                        csrf={frame.csrf}
-                        label="Delete"
-                        confirm={`Delete the cohort “${x.name}”?`}
-                      />
-                    )}
-                  </td>
+                  <SavedRowEnd
+                    item={x}
+                    tps={tps}
+                    me={me}
+                    action={`${cohortsPath(org.id)}/${x.id}/delete`}
+                    csrf={frame.csrf}
+                  />
                 </tr>
               ))}
             </Table>
@@ -343,22 +340,8 @@ export function cohortsRoutes(ctx: AppContext): Hono<AppEnv> {
 
   app.post(p, (c) => saveOrShow(ctx, c, null));
 
-  app.get(`${p}/:id`, async (c) => {
-    const cohort = await getSaved(kv, c.get("org").id, "cohort", c.req.param("id"));
-    if (!cohort) throw new HttpError(404, "NOT_FOUND", "no such cohort");
-    return cohortForm(ctx, c, cohort);
-  });
-
-  app.post(`${p}/:id`, async (c) => {
-    const cohort = await getSaved(kv, c.get("org").id, "cohort", c.req.param("id"));
-    if (!cohort) throw new HttpError(404, "NOT_FOUND", "no such cohort");
-    return saveOrShow(ctx, c, cohort);
-  });
-
-  app.post(`${p}/:id/delete`, (c) =>
-    act(ctx, c, cohortsPath(c.get("org").id), async () => {
-      await deleteSaved(kv, c.get("org").id, editor(c), "cohort", c.req.param("id"));
-      return "Cohort deleted.";
-    }));
+  app.get(`${p}/:id`, async (c) => cohortForm(ctx, c, await savedOr404(ctx, c, "cohort")));
+  app.post(`${p}/:id`, async (c) => saveOrShow(ctx, c, await savedOr404(ctx, c, "cohort")));
+  app.post(`${p}/:id/delete`, deleteSavedAction(ctx, "cohort", cohortsPath));
   return app;
 }

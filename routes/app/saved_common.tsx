@@ -1,9 +1,16 @@
-/** What the cohort, insight and dashboard pages share: the editor, the touchpoint choice, the preview script. */
+/**
+ * What the cohort, insight and dashboard pages share: the editor, the touchpoint choice, loading and deleting
+ * the item an address names, a list row's closing cells, the preview script.
+ */
+import type { FC } from "hono/jsx";
 import type { AppContext } from "../../lib/context.ts";
+import { HttpError } from "../../lib/errors.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
-import type { Editor, SaveOptions } from "../../lib/saved/store.ts";
+import type { SavedItem, SavedKind, SavedOf } from "../../lib/saved/records.ts";
+import { canEdit, deleteSaved, type Editor, getSaved, type SaveOptions } from "../../lib/saved/store.ts";
 import { checkInsightInput } from "../../tools/saved_insights.ts";
-import type { C } from "./http.ts";
+import { act, type C } from "./http.ts";
+import { PostButton } from "./layout.tsx";
 
 export const editor = (c: C): Editor => ({ user: c.get("auth")!.user.id, role: c.get("membership").role });
 
@@ -23,6 +30,43 @@ export async function saveOptions(ctx: AppContext, c: C): Promise<SaveOptions> {
     checkInsight: checkInsightInput,
   };
 }
+
+/** The saved item of this kind the address names (`:id`), or a 404 naming the kind. */
+export async function savedOr404<K extends SavedKind>(ctx: AppContext, c: C, kind: K): Promise<SavedOf<K>> {
+  const item = await getSaved(ctx.deps.kv, c.get("org").id, kind, c.req.param("id") ?? "");
+  if (!item) throw new HttpError(404, "NOT_FOUND", `no such ${kind}`);
+  return item;
+}
+
+/** The delete action of a kind's pages: the editor's rights are checked by the store; back to the list. */
+export const deleteSavedAction =
+  (ctx: AppContext, kind: SavedKind, list: (org: string) => string) => (c: C) =>
+    act(ctx, c, list(c.get("org").id), async () => {
+      await deleteSaved(ctx.deps.kv, c.get("org").id, editor(c), kind, c.req.param("id") ?? "");
+      return `${kind[0].toUpperCase()}${kind.slice(1)} deleted.`;
+    });
+
+/** A list row's last cells: its website or app, when it was updated, and Delete for those who may. */
+export const SavedRowEnd: FC<
+  { item: SavedItem; tps: Touchpoint[]; me: Editor; action: string; csrf: string }
+> = (
+  { item, tps, me, action, csrf },
+) => (
+  <>
+    <td>{tps.find((t) => t.id === item.touchpoint)?.name ?? "—"}</td>
+    <td>{item.updated_at.slice(0, 10)}</td>
+    <td>
+      {canEdit(me, item) && (
+        <PostButton
+          action={action}
+          csrf={csrf}
+          label="Delete"
+          confirm={`Delete the ${item.kind} “${item.name}”?`}
+        />
+      )}
+    </td>
+  </>
+);
 
 export const TouchpointSelect = ({ tps, value }: { tps: Touchpoint[]; value?: string }) => (
   <label>

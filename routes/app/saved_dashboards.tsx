@@ -6,23 +6,22 @@
 import { Hono } from "hono";
 import { raw } from "hono/html";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError } from "../../lib/errors.ts";
-import {
-  canEdit,
-  createSaved,
-  deleteSaved,
-  getSaved,
-  listSaved,
-  updateSaved,
-} from "../../lib/saved/store.ts";
+import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import type { SavedDashboard } from "../../lib/saved/records.ts";
 import { PERIOD_PATTERN } from "../../lib/answers/period.ts";
 import { renderChart } from "../../lib/charts/charts.ts";
 import { runForApp } from "../../tools/app_runs.ts";
-import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
+import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
-import { activeTouchpoints, editor, saveOptions, TouchpointSelect } from "./saved_common.tsx";
+import {
+  activeTouchpoints,
+  deleteSavedAction,
+  editor,
+  savedOr404,
+  saveOptions,
+  TouchpointSelect,
+} from "./saved_common.tsx";
 import { insightsPath } from "./saved_insights.tsx";
 
 export const dashboardsPath = (org: string) => orgPath(org, "dashboards");
@@ -212,18 +211,10 @@ export function dashboardsRoutes(ctx: AppContext): Hono<AppEnv> {
   app.get(`${p}/new`, (c) => editorPage(ctx, c, null));
   app.post(p, (c) => saveOrShow(ctx, c, null));
 
-  const load = async (c: C) => {
-    const d = await getSaved(kv, c.get("org").id, "dashboard", c.req.param("id") ?? "");
-    if (!d) throw new HttpError(404, "NOT_FOUND", "no such dashboard");
-    return d;
-  };
+  const load = (c: C) => savedOr404(ctx, c, "dashboard");
   app.get(`${p}/:id/edit`, async (c) => editorPage(ctx, c, await load(c)));
   app.post(`${p}/:id/edit`, async (c) => saveOrShow(ctx, c, await load(c)));
-  app.post(`${p}/:id/delete`, (c) =>
-    act(ctx, c, dashboardsPath(c.get("org").id), async () => {
-      await deleteSaved(kv, c.get("org").id, editor(c), "dashboard", c.req.param("id"));
-      return "Dashboard deleted.";
-    }));
+  app.post(`${p}/:id/delete`, deleteSavedAction(ctx, "dashboard", dashboardsPath));
 
   app.get(`${p}/:id`, async (c) => {
     const org = c.get("org");

@@ -6,23 +6,24 @@
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
-import {
-  canEdit,
-  createSaved,
-  deleteSaved,
-  getSaved,
-  listSaved,
-  updateSaved,
-} from "../../lib/saved/store.ts";
+import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import type { SavedInsight } from "../../lib/saved/records.ts";
 import { insightTools } from "../../tools/saved_insights.ts";
 import { listing } from "../../tools/listing.ts";
-import { act, type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
-import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
+import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
+import { CsrfField, Layout, orgPath } from "./layout.tsx";
 import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { fieldValue, type InputField, inputFields, inputFromForm } from "./saved_form.ts";
-import { activeTouchpoints, editor, saveOptions, TouchpointSelect } from "./saved_common.tsx";
+import {
+  activeTouchpoints,
+  deleteSavedAction,
+  editor,
+  savedOr404,
+  SavedRowEnd,
+  saveOptions,
+  TouchpointSelect,
+} from "./saved_common.tsx";
 
 export const insightsPath = (org: string) => orgPath(org, "insights");
 
@@ -229,18 +230,13 @@ export function insightsRoutes(ctx: AppContext): Hono<AppEnv> {
                   <td>
                     <code>{JSON.stringify(x.input)}</code>
                   </td>
-                  <td>{tps.find((t) => t.id === x.touchpoint)?.name ?? "—"}</td>
-                  <td>{x.updated_at.slice(0, 10)}</td>
-                  <td>
-                    {canEdit(me, x) && (
-                      <PostButton
-                        action={`${insightsPath(org.id)}/${x.id}/delete`}
-                        csrf={frame.csrf}
-                        label="Delete"
-                        confirm={`Delete the insight “${x.name}”?`}
-                      />
-                    )}
-                  </td>
+                  <SavedRowEnd
+                    item={x}
+                    tps={tps}
+                    me={me}
+                    action={`${insightsPath(org.id)}/${x.id}/delete`}
+                    csrf={frame.csrf}
+                  />
                 </tr>
               ))}
             </Table>
@@ -253,19 +249,10 @@ export function insightsRoutes(ctx: AppContext): Hono<AppEnv> {
   app.post(p, (c) => saveOrShow(ctx, c, null));
 
   app.get(`${p}/:id`, async (c) => {
-    const insight = await getSaved(kv, c.get("org").id, "insight", c.req.param("id"));
-    if (!insight) throw new HttpError(404, "NOT_FOUND", "no such insight");
+    const insight = await savedOr404(ctx, c, "insight");
     return insightForm(ctx, c, insight, c.req.query("tool") || insight.tool);
   });
-  app.post(`${p}/:id`, async (c) => {
-    const insight = await getSaved(kv, c.get("org").id, "insight", c.req.param("id"));
-    if (!insight) throw new HttpError(404, "NOT_FOUND", "no such insight");
-    return saveOrShow(ctx, c, insight);
-  });
-  app.post(`${p}/:id/delete`, (c) =>
-    act(ctx, c, insightsPath(c.get("org").id), async () => {
-      await deleteSaved(kv, c.get("org").id, editor(c), "insight", c.req.param("id"));
-      return "Insight deleted.";
-    }));
+  app.post(`${p}/:id`, async (c) => saveOrShow(ctx, c, await savedOr404(ctx, c, "insight")));
+  app.post(`${p}/:id/delete`, deleteSavedAction(ctx, "insight", insightsPath));
   return app;
 }
