@@ -30,10 +30,10 @@ import {
   deleteSavedAction,
   editor,
   SAVED_JS,
+  SavedBasics,
   savedOr404,
   SavedRowEnd,
   saveOptions,
-  TouchpointSelect,
 } from "./saved_common.tsx";
 
 export const cohortsPath = (org: string) => orgPath(org, "cohorts");
@@ -182,17 +182,7 @@ async function cohortForm(
         data-preview={`${cohortsPath(org.id)}/preview`}
       >
         <CsrfField csrf={frame.csrf} />
-        <div class="row">
-          <label>
-            Name
-            <input type="text" name="name" required maxlength={80} value={v.name} />
-          </label>
-          <TouchpointSelect tps={tps} value={v.touchpoint} />
-        </div>
-        <label>
-          Description
-          <input type="text" name="description" maxlength={500} value={v.description} />
-        </label>
+        <SavedBasics tps={tps} name={v.name} touchpoint={v.touchpoint} description={v.description} />
         <label>
           Visitors must match
           <select name="match">

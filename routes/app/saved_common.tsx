@@ -68,7 +68,27 @@ export const SavedRowEnd: FC<
   </>
 );
 
-export const TouchpointSelect = ({ tps, value }: { tps: Touchpoint[]; value?: string }) => (
+/** The fields every saved item has: name and website or app side by side, then the description. */
+export const SavedBasics: FC<{ tps: Touchpoint[]; name: string; touchpoint?: string; description: string }> =
+  (
+    p,
+  ) => (
+    <>
+      <div class="row">
+        <label>
+          Name
+          <input type="text" name="name" required maxlength={80} value={p.name} />
+        </label>
+        <TouchpointSelect tps={p.tps} value={p.touchpoint} />
+      </div>
+      <label>
+        Description
+        <input type="text" name="description" maxlength={500} value={p.description} />
+      </label>
+    </>
+  );
+
+const TouchpointSelect = ({ tps, value }: { tps: Touchpoint[]; value?: string }) => (
   <label>
     Website or app
     <select name="touchpoint">

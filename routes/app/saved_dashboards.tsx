@@ -18,9 +18,9 @@ import {
   activeTouchpoints,
   deleteSavedAction,
   editor,
+  SavedBasics,
   savedOr404,
   saveOptions,
-  TouchpointSelect,
 } from "./saved_common.tsx";
 import { insightsPath } from "./saved_insights.tsx";
 
@@ -83,28 +83,12 @@ async function editorPage(
             class="stack"
           >
             <CsrfField csrf={frame.csrf} />
-            <div class="row">
-              <label>
-                Name
-                <input
-                  type="text"
-                  name="name"
-                  required
-                  maxlength={80}
-                  value={form ? field(c, "name") : d?.name ?? ""}
-                />
-              </label>
-              <TouchpointSelect tps={tps} value={form ? field(c, "touchpoint") : d?.touchpoint} />
-            </div>
-            <label>
-              Description
-              <input
-                type="text"
-                name="description"
-                maxlength={500}
-                value={form ? field(c, "description") : d?.description ?? ""}
-              />
-            </label>
+            <SavedBasics
+              tps={tps}
+              name={form ? field(c, "name") : d?.name ?? ""}
+              touchpoint={form ? field(c, "touchpoint") : d?.touchpoint}
+              description={form ? field(c, "description") : d?.description ?? ""}
+            />
             <fieldset class="card">
               <legend>Insights, in order (1 first)</legend>
               {insights.map((i) => (

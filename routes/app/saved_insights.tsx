@@ -19,10 +19,10 @@ import {
   activeTouchpoints,
   deleteSavedAction,
   editor,
+  SavedBasics,
   savedOr404,
   SavedRowEnd,
   saveOptions,
-  TouchpointSelect,
 } from "./saved_common.tsx";
 
 export const insightsPath = (org: string) => orgPath(org, "insights");
@@ -132,17 +132,7 @@ async function insightForm(
           <CsrfField csrf={frame.csrf} />
           <input type="hidden" name="tool" value={tool} />
           <p class="muted">{insightTools().find((t) => t.name === tool)!.description}</p>
-          <div class="row">
-            <label>
-              Name
-              <input type="text" name="name" required maxlength={80} value={v.name} />
-            </label>
-            <TouchpointSelect tps={tps} value={v.touchpoint} />
-          </div>
-          <label>
-            Description
-            <input type="text" name="description" maxlength={500} value={v.description} />
-          </label>
+          <SavedBasics tps={tps} name={v.name} touchpoint={v.touchpoint} description={v.description} />
           <fieldset class="card">
             <legend>Inputs of {tool}</legend>
             {fields.map((f) => (
