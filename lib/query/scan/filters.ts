@@ -3,6 +3,7 @@
  * predicate per batch, and the masks of rows in scope that pass all filters.
  */
 import { remember } from "../../lru.ts";
+import type { EvBatch } from "../columns/batch.ts";
 import { eventView } from "../columns/views.ts";
 import type { Filter } from "../types.ts";
 import { codeMask, type Ctx } from "./ctx.ts";
@@ -27,6 +28,26 @@ export function matches(v: string | null, f: Filter<string>): boolean {
   }
 }
 
+const sessionLevel = (f: Filter) => f.field === "entry_page" || f.field === "exit_page";
+
+/** An entry/exit-page filter as a row test: the session's page, decided once per session. */
+function sessionTest(c: Ctx, e: EvBatch, f: Filter): (i: number) => boolean {
+  const memo = new Map<number, boolean>();
+  return (i) => {
+    const s = e.ses[i];
+    let ok = memo.get(s);
+    if (ok === undefined) memo.set(s, ok = matches(sessionPage(c, s, f.field as "entry_page"), f));
+    return ok;
+  };
+}
+
+/** A row-level filter over a batch: a keep-mask over its column's codes, or one answer for every row. */
+function codeFilter(e: EvBatch, f: Filter): { keep: Uint8Array; codes: ArrayLike<number> } | boolean {
+  const v = eventView(e, f.field);
+  if (!v.codes.length) return matches(null, f);
+  return { keep: codeMask(v, (s) => matches(s, f)), codes: v.codes };
+}
+
 /** A row predicate for a batch: all filters hold. */
 export function compileFilters(
   c: Ctx,
@@ -36,56 +57,43 @@ export function compileFilters(
   if (!filters?.length) return null;
   const e = c.batches[b];
   const tests = filters.map((f): (i: number) => boolean => {
-    if (f.field === "entry_page" || f.field === "exit_page") {
-      const memo = new Map<number, boolean>();
-      return (i) => {
-        const s = e.ses[i];
-        let ok = memo.get(s);
-        if (ok === undefined) memo.set(s, ok = matches(sessionPage(c, s, f.field as "entry_page"), f));
-        return ok;
-      };
-    }
-    const v = eventView(e, f.field);
-    if (!v.codes.length) {
-      const ok = matches(null, f);
-      return () => ok;
-    }
-    const mask = codeMask(v, (s) => matches(s, f));
-    const codes = v.codes;
-    return (i) => mask[codes[i]] === 1;
+    if (sessionLevel(f)) return sessionTest(c, e, f);
+    const cf = codeFilter(e, f);
+    if (typeof cf === "boolean") return () => cf;
+    const { keep, codes } = cf;
+    return (i) => keep[codes[i]] === 1;
   });
   return tests.length === 1 ? tests[0] : (i) => tests.every((t) => t(i));
 }
 
-/** Rows in scope that pass the filters, per batch (kept with the batch: a tool asks several questions). */
+/**
+ * Rows in scope that pass the filters, per batch: each filter narrows the mask in a plain loop (row-level
+ * ones through their column's code mask, no closure per row). Kept with the batch (a tool asks several
+ * questions), except with entry/exit pages: those depend on every batch of the question.
+ */
 export function matchMasks(c: Ctx, filters: Filter[] | undefined): Uint8Array[] {
-  // entry/exit pages depend on every batch of the question (a session's rows may span them): not kept
-  const sessionLevel = filters?.some((f) => f.field === "entry_page" || f.field === "exit_page");
+  const keep = !filters?.some(sessionLevel);
   const key = filters?.length ? `${c.scopeKey}#${JSON.stringify(filters)}` : "";
   return c.batches.map((e, b) => {
     if (!key) return c.inScope[b];
-    const kept = sessionLevel ? undefined : e.scopeMasks.get(key);
+    const kept = keep ? e.scopeMasks.get(key) : undefined;
     if (kept) return kept;
-    const s = c.inScope[b];
-    let m: Uint8Array;
-    if (sessionLevel) {
-      const pred = compileFilters(c, b, filters)!;
-      m = new Uint8Array(e.n);
-      for (let i = 0; i < e.n; i++) m[i] = s[i] && pred(i) ? 1 : 0;
-      return m;
-    }
-    // row-level filters: each is a mask over its column's codes, applied in a plain loop (no closure per row)
-    m = s.slice();
+    const m = c.inScope[b].slice();
     for (const f of filters!) {
-      const v = eventView(e, f.field);
-      if (!v.codes.length) {
-        if (!matches(null, f)) m.fill(0);
+      if (sessionLevel(f)) {
+        const test = sessionTest(c, e, f);
+        for (let i = 0; i < e.n; i++) if (m[i] && !test(i)) m[i] = 0;
         continue;
       }
-      const keep = codeMask(v, (x) => matches(x, f)), codes = v.codes;
-      for (let i = 0; i < e.n; i++) if (m[i]) m[i] = keep[codes[i]];
+      const cf = codeFilter(e, f);
+      if (typeof cf === "boolean") {
+        if (!cf) m.fill(0);
+        continue;
+      }
+      const { keep: ok, codes } = cf;
+      for (let i = 0; i < e.n; i++) if (m[i]) m[i] = ok[codes[i]];
     }
-    remember(e.scopeMasks, key, m, 8);
+    if (keep) remember(e.scopeMasks, key, m, 8);
     return m;
   });
 }
