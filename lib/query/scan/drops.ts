@@ -10,12 +10,16 @@ import { eventView } from "../columns/views.ts";
 import type { Ctx, Derived } from "./ctx.ts";
 import { visitorOrder } from "./visitor_order.ts";
 
+/** Row a comes no later than row b in (device time, number) order. */
+const inOrder = (dtA: number, seqA: number, dtB: number, seqB: number) =>
+  dtA < dtB || (dtA === dtB && seqA <= seqB);
+
 /** Dropped events of one session from its rows' device times and numbers, in any order. */
 export function sessionGaps(dt: number[], seq: number[]): number {
   const n = dt.length;
   let sorted = true;
   for (let k = 1; k < n && sorted; k++) {
-    sorted = dt[k - 1] < dt[k] || (dt[k - 1] === dt[k] && seq[k - 1] <= seq[k]);
+    sorted = inOrder(dt[k - 1], seq[k - 1], dt[k], seq[k]);
   }
   // rows come in receive-time order, which nearly always is device-time order: sort only when not
   let order: number[] | null = null;
@@ -89,7 +93,7 @@ function gapsInOrder(
     if (m[i] !== 1 || h[tr[i]] !== 1) continue;
     const t = dt[i], n = seq[i];
     if (!first) {
-      if (t < prevDt || (t === prevDt && n < prevSeq)) return -1;
+      if (!inOrder(prevDt, prevSeq, t, n)) return -1;
       gaps += missingBetween(prevSeq, n);
     }
     first = false;
