@@ -103,14 +103,11 @@ export default defineTool({
     const series = (s: EngineScope) =>
       r.engine.valueSeries(s, { by: field, series: "metric", value: "value" });
     const [now, before] = await Promise.all([series(r.scope), r.previous ? series(r.previous) : null]);
-    const countsOf = (g: SeriesGroup | undefined) =>
-      new Map(VITALS.map((m) => [m, g?.series[m]?.counts ?? []] as const));
-    const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) => {
-      const n = countsOf(g), p = countsOf(prev), enough = g.visitors >= SMALL_GROUP;
-      return Object.fromEntries(VITALS.map((m) => [m, summarize(m, n.get(m), p.get(m), enough)])) as z.infer<
-        typeof vitals
-      >;
-    };
+    const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) =>
+      Object.fromEntries(VITALS.map((m) => [
+        m,
+        summarize(m, g.series[m]?.counts, prev?.series[m]?.counts, g.visitors >= SMALL_GROUP),
+      ])) as z.infer<typeof vitals>;
     // Page loads: each load reports LCP once.
     const loads = (g: SeriesGroup) => g.series.LCP?.rows ?? 0;
     const previous = new Map(before?.groups.map((g) => [label(g.value), g]));
