@@ -22,3 +22,15 @@ export class FakeClock implements Clock {
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
+
+/**
+ * The times the service accepts as when something happened or arrived: from 2000-01-01 to a day past now
+ * (clock skew). A time outside it (1e20, year +275760) is refused at the door, and a stored record with one
+ * is moved aside on read, so no date arithmetic downstream ever sees it.
+ */
+export const EARLIEST_TIME_MS = Date.UTC(2000, 0, 1);
+export const AHEAD_ALLOWED_MS = DAY;
+
+export function timeInRange(ms: number, now: number, ahead = AHEAD_ALLOWED_MS): boolean {
+  return Number.isFinite(ms) && ms >= EARLIEST_TIME_MS && ms <= now + ahead;
+}

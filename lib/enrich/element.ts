@@ -11,14 +11,23 @@ const VALUE_TAGS = new Set(["input", "textarea", "select", "option"]);
 // An e-mail address, or a long run of digits (card, phone, account numbers).
 const PERSONAL = /[^\s@]+@[^\s@]+\.[^\s@]+|\d(?:[\s.-]?\d){8,}/;
 
+// Only a text's start can become a name; the personal-data check reads a little past the cut, so nothing
+// hidden by the cut is judged and the work stays bounded whatever length a client sends.
+const LOOK_CODE_POINTS = 4 * MAX_ELEMENT_NAME;
+
+/** The string's first LOOK_CODE_POINTS code points, spaces collapsed and trimmed; null when empty. */
 function str(v: unknown): string | null {
   if (typeof v !== "string") return null;
-  const s = v.replace(/\s+/g, " ").trim();
+  const head = Array.from(v.slice(0, 8 * LOOK_CODE_POINTS).replace(/\s+/g, " ").trim())
+    .slice(0, LOOK_CODE_POINTS).join("");
+  const s = head.isWellFormed() ? head : head.toWellFormed();
   return s === "" ? null : s;
 }
 
+/** Cut to MAX_ELEMENT_NAME code points (a surrogate pair is never split). */
 function cut(s: string): string {
-  return s.length > MAX_ELEMENT_NAME ? s.slice(0, MAX_ELEMENT_NAME - 1).trimEnd() + "…" : s;
+  const chars = Array.from(s);
+  return chars.length > MAX_ELEMENT_NAME ? chars.slice(0, MAX_ELEMENT_NAME - 1).join("").trimEnd() + "…" : s;
 }
 
 export function elementName(fingerprint: Record<string, unknown> | null | undefined): string | null {

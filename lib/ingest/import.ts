@@ -17,6 +17,7 @@ import { NOT_WELL_FORMED } from "../schemas/json_limits.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
 import { decodeUtf8 } from "../text.ts";
+import { timeInRange } from "../clock.ts";
 
 export interface ImportTarget {
   org: Org;
@@ -104,14 +105,13 @@ function withReferrer(event: Record<string, unknown>, referrer: string | null | 
   return { ...event, properties: { ...props, referrer } };
 }
 
-function receiveTime(v: unknown): number | null {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  if (typeof v === "string") {
-    const t = Date.parse(v);
-    return Number.isFinite(t) ? t : null;
-  }
-  return null;
+/** A line's time as epoch ms; null when it is not a time or lies outside what the service accepts. */
+function lineTime(v: unknown, now: number): number | null {
+  const t = typeof v === "number" ? v : typeof v === "string" ? Date.parse(v) : NaN;
+  return timeInRange(t, now) ? t : null;
 }
+
+const TIME_RANGE = "between 2000-01-01 and a day past now";
 
 export async function importNdjson(
   deps: Deps,
@@ -205,7 +205,7 @@ export async function importNdjson(
     for (const span of [...spans.keys()]) await flushSpan(span);
   };
   const addHit = async (n: number, hit: Record<string, unknown>) => {
-    const at = typeof hit.timestamp === "string" ? Date.parse(hit.timestamp) : deps.clock.now();
+    const at = typeof hit.timestamp === "string" ? Date.parse(hit.timestamp) : deps.clock.now(); // checked by the caller
     const span = Math.floor(at / HIT_SPAN_MS);
     const group = spans.get(span) ?? [];
     spans.set(span, group);
@@ -244,16 +244,18 @@ export async function importNdjson(
       const { kind: _kind, ...hit } = item; // every other field is the CrawlEvent
       const parsed = CrawlEvent.safeParse(hit);
       if (!parsed.success) reject(n, describeZodError(parsed.error));
-      else await addHit(n, hit);
+      else if (typeof hit.timestamp === "string" && lineTime(hit.timestamp, deps.clock.now()) === null) {
+        reject(n, `timestamp: must be ${TIME_RANGE}`);
+      } else await addHit(n, hit);
       continue;
     }
     if (kind !== "event") {
       reject(n, 'kind must be "event" or "hit"');
       continue;
     }
-    const at = receiveTime(received_at);
+    const at = lineTime(received_at, deps.clock.now());
     if (at === null) {
-      reject(n, "received_at: must be an ISO 8601 date-time or epoch milliseconds");
+      reject(n, `received_at: must be an ISO 8601 date-time or epoch milliseconds ${TIME_RANGE}`);
       continue;
     }
     await flushHits();

@@ -5,7 +5,7 @@
 import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
-import { healingRaw } from "../store/readable.ts";
+import { badTime, healingRaw } from "../store/readable.ts";
 import { listParts } from "./store.ts";
 
 export interface Arrivals {
@@ -22,10 +22,15 @@ async function newestRaw(
   kind: "ev" | "hit",
 ): Promise<number | null> {
   const prefix = kind === "ev" ? keys.rawEvents(org, env) : keys.rawHits(org, env);
+  const now = deps.clock.now();
   const newest = async () => {
     for await (const e of deps.kv.list({ prefix }, { reverse: true, limit: 1 })) {
       const at = e.key[3]; // raw keys sort by receive time
-      if (typeof at === "number") return at;
+      // a time no date can hold: the healing pass below moves its record aside (it fails to decode)
+      if (badTime("receive time", at, now)) {
+        throw new Error(`raw ${kind}: receive time ${String(at)} unusable`);
+      }
+      return at as number;
     }
     return null;
   };

@@ -15,6 +15,7 @@ import type { Log } from "../log.ts";
 import { keys } from "./keys.ts";
 import { unpackEvent } from "./event_codec.ts";
 import type { EnvName, StoredEvent, StoredHit } from "./records.ts";
+import { DAY, timeInRange } from "../clock.ts";
 
 export interface Quarantined {
   key: Deno.KvKey;
@@ -36,7 +37,8 @@ export interface ReadableOptions<T> {
   org: string;
   /** parts after `prefix` in every key listed */
   tail?: TailShape;
-  decode: (value: unknown) => T;
+  /** the stored value, or a throw naming why it cannot be used; `now` bounds the times it may carry */
+  decode: (value: unknown, now: number) => T;
   log: Log;
   now: number;
   limit?: number;
@@ -70,7 +72,7 @@ export async function* listReadable<T>(
         last = e.key;
         let value: T;
         try {
-          value = o.decode(e.value);
+          value = o.decode(e.value, o.now);
         } catch (err) {
           await quarantine(kv, o, e.key, `not decodable: ${String((err as Error)?.message ?? err)}`, e.value);
           continue;
@@ -203,22 +205,41 @@ export async function listQuarantined(kv: Deno.Kv, org: string, limit = 100) {
   return { count, records };
 }
 
+/**
+ * How far past now a stored time may lie before its record is moved aside. Ingest never writes one past a
+ * day ahead; the margin is wide so a clock set back (tests, a wrong host clock) never hides real data.
+ */
+export const STORED_AHEAD_MS = 365 * DAY;
+
+/** Why a stored time cannot be used, or null. Dates past year 275760 or NaN break every date computation. */
+export function badTime(name: string, t: unknown, now: number): string | null {
+  if (typeof t !== "number") return `${name} is not a number`;
+  return timeInRange(t, now, STORED_AHEAD_MS)
+    ? null
+    : `${name} ${t} is outside 2000-01-01 .. a year past now`;
+}
+
 /** A raw event as stored, checked for what compaction and the engine rely on. */
-const decodeEvent = (v: unknown): StoredEvent => {
+const decodeEvent = (v: unknown, now: number): StoredEvent => {
   const e = unpackEvent(v);
   const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
   if (
     !isObject(e) || typeof e.id !== "string" || typeof e.received_at !== "number" ||
     !isObject(e.properties) || !isObject(e.context) || !isObject(e.geo)
   ) throw new Error("not a stored web event");
+  const why = badTime("received_at", e.received_at, now);
+  if (why) throw new Error(why);
   return e;
 };
 
-const decodeHit = (v: unknown): StoredHit => {
+const decodeHit = (v: unknown, now: number): StoredHit => {
   const h = v as StoredHit | null;
   if (!h || typeof h !== "object" || typeof h.id !== "string" || typeof h.timestamp !== "number") {
     throw new Error("not a stored crawler hit");
   }
+  const why = badTime("timestamp", h.timestamp, now) ??
+    (h.received_at === undefined ? null : badTime("received_at", h.received_at, now));
+  if (why) throw new Error(why);
   return h;
 };
 

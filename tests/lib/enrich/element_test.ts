@@ -57,3 +57,25 @@ Deno.test("element: null or an empty fingerprint gives null", () => {
   assert.equal(elementName({}), null);
   assert.equal(elementName({ tag: "<script>", selector: "x" }), null);
 });
+
+Deno.test("element: only a text's start is read, so a huge text costs what a short one does and is judged by what is shown", () => {
+  // 1 MB without a space or "@": the personal-data check used to scan it from every position (quadratic)
+  const huge = "a".repeat(1_000_000);
+  assert.equal(elementName({ tag: "button", text: huge, selector: "b" }), "a".repeat(59) + "…");
+  // personal data far past the cut cannot show, so it does not hide the name
+  assert.equal(
+    elementName({ tag: "a", text: "Read more " + "x".repeat(5_000) + " jane@example.com", selector: "a" }),
+    ("Read more " + "x".repeat(49)).trimEnd() + "…",
+  );
+  // personal data inside what is shown is still refused
+  assert.equal(elementName({ tag: "a", text: "Mail jane@example.com now", selector: "a" }), "a");
+});
+
+Deno.test("element: names are cut by code points, never inside a surrogate pair, and lone surrogates are replaced", () => {
+  const name = elementName({ tag: "button", text: "😀".repeat(100), selector: "b" })!;
+  assert.ok(name.isWellFormed());
+  assert.equal(Array.from(name).length, 60);
+  const lone = elementName({ tag: "button", text: "Buy \uD800 now", selector: "b" })!;
+  assert.ok(lone.isWellFormed());
+  assert.equal(lone, "Buy \uFFFD now");
+});
