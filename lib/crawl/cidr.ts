@@ -1,63 +1,11 @@
 /**
  * Address ranges (IPv4 and IPv6) as sorted, merged intervals, so a lookup is a binary search.
  * IPv4 fits a JS number; IPv6 uses bigint. IPv4-mapped IPv6 ("::ffff:1.2.3.4") is matched as IPv4.
+ * Addresses are read by the one parser, lib/ip.ts.
  */
+import { ipv6BigInt, type ParsedIp, parseIp } from "../ip.ts";
 
-export type ParsedIp = { v: 4; n: number } | { v: 6; n: bigint };
-
-const V4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
-function parseV4(s: string): number | null {
-  const m = V4.exec(s);
-  if (!m) return null;
-  let n = 0;
-  for (let i = 1; i <= 4; i++) {
-    const part = m[i];
-    if (part.length > 1 && part[0] === "0") return null; // no octal-looking octets
-    const o = Number(part);
-    if (o > 255) return null;
-    n = n * 256 + o;
-  }
-  return n;
-}
-
-function parseV6(s: string): bigint | null {
-  const zone = s.indexOf("%");
-  if (zone >= 0) s = s.slice(0, zone);
-  if (s.length < 2 || !/^[0-9a-fA-F:.]+$/.test(s)) return null;
-  if (s.includes(".")) {
-    // an embedded IPv4 tail ("::ffff:1.2.3.4") becomes two hex groups
-    const lastColon = s.lastIndexOf(":");
-    const v4 = parseV4(s.slice(lastColon + 1));
-    if (v4 === null) return null;
-    s = s.slice(0, lastColon + 1) + Math.floor(v4 / 65536).toString(16) + ":" + (v4 % 65536).toString(16);
-  }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const head = halves[0] === "" ? [] : halves[0].split(":");
-  const tail = halves.length === 2 && halves[1] !== "" ? halves[1].split(":") : [];
-  const given = head.length + tail.length;
-  if (halves.length === 1 ? given !== 8 : given > 7) return null;
-  const groups = [...head, ...Array(8 - given).fill("0"), ...tail];
-  let n = 0n;
-  for (const g of groups) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-    n = (n << 16n) | BigInt(parseInt(g, 16));
-  }
-  return n;
-}
-
-/** Parses an IPv4 or IPv6 address; IPv4-mapped IPv6 becomes IPv4. Null when it is not an address. */
-export function parseIp(raw: string): ParsedIp | null {
-  const s = raw.trim();
-  if (s.length === 0 || s.length > 45) return null;
-  const v4 = parseV4(s);
-  if (v4 !== null) return { v: 4, n: v4 };
-  const v6 = parseV6(s);
-  if (v6 === null) return null;
-  if (v6 >> 32n === 0xffffn) return { v: 4, n: Number(v6 & 0xffffffffn) };
-  return { v: 6, n: v6 };
-}
+export { type ParsedIp, parseIp } from "../ip.ts";
 
 export const isIp = (raw: string) => parseIp(raw) !== null;
 
@@ -82,7 +30,7 @@ export function parseCidr(
     return { v: 4, lo, hi: lo + size - 1 };
   }
   const size = 1n << BigInt(128 - len);
-  const lo = (ip.n / size) * size;
+  const lo = (ipv6BigInt(ip.words) / size) * size;
   return { v: 6, lo, hi: lo + size - 1n };
 }
 
@@ -137,7 +85,7 @@ export class RangeSet {
   has(ip: string | ParsedIp): boolean {
     const p = typeof ip === "string" ? parseIp(ip) : ip;
     if (!p) return false;
-    return p.v === 4 ? search(this.v4, p.n) : search(this.v6, p.n);
+    return p.v === 4 ? search(this.v4, p.n) : search(this.v6, ipv6BigInt(p.words));
   }
 }
 

@@ -29,7 +29,8 @@ export function nameMatches(name: string, rule: string): boolean {
 
 function sameAddress(a: string, b: string): boolean {
   const x = parseIp(a), y = parseIp(b);
-  return !!x && !!y && x.v === y.v && x.n === y.n;
+  if (!x || !y || x.v !== y.v) return false;
+  return x.v === 4 ? x.n === (y as typeof x).n : x.words.every((w, i) => w === (y as typeof x).words[i]);
 }
 
 export const DNS_TIMEOUT_MS = 5_000;

@@ -5,7 +5,7 @@
  * 40 per IPv6 range, each organization name stored once. The CSV is parsed from bytes so that no
  * string of the whole file is kept alive by the names sliced out of it.
  */
-import { type ParsedIp, parseIp } from "./ip.ts";
+import { type ParsedIp, parseIp } from "../ip.ts";
 import { stringAt, type StringTable, stringTable } from "./string_table.ts";
 
 export interface AsnHit {

@@ -2,7 +2,7 @@
  * The city databases turned into a place index (place_index.ts) plus a dictionary of places: each
  * distinct (country, city) pair once, country codes and city names each stored once.
  */
-import type { ParsedIp } from "./ip.ts";
+import type { ParsedIp } from "../ip.ts";
 import { stringAt, type StringTable, stringTable } from "./string_table.ts";
 import { placeAt, placeSpans, readMetadata, stringIn, treeRanges } from "./mmdb.ts";
 import {

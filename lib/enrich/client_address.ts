@@ -3,7 +3,7 @@
  * proxy in front of the service), the last X-Forwarded-For hop, which that proxy appended. Hops further left
  * are written by the client and never trusted. An unparseable value falls back to the socket peer.
  */
-import { canonicalIp } from "./ip.ts";
+import { canonicalIp } from "../ip.ts";
 
 export interface ConnInfo {
   remoteAddr?: { hostname?: string };

@@ -22,7 +22,7 @@ import {
   sourcesOf,
   WHAT,
 } from "./geo_sources.ts";
-import { parseIp } from "./ip.ts";
+import { parseIp } from "../ip.ts";
 
 export type { GeoPaths } from "./geo_sources.ts";
 

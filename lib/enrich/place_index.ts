@@ -6,7 +6,7 @@
  * The few IPv6 ranges that start inside a /64 go to a small `deep` table of full 128-bit starts; their
  * /64 block's row carries the code DEEP. Place codes: 0 none, 1 DEEP, 2 + i the place dictionary's row i.
  */
-import type { ParsedIp } from "./ip.ts";
+import type { ParsedIp } from "../ip.ts";
 
 export const NO_PLACE = 0, DEEP = 1, FIRST_PLACE = 2;
 

@@ -50,7 +50,7 @@ Deno.test("cidr: a v4 address is in a /n range exactly when its first n bits agr
   fc.assert(
     fc.property(fc.ipV4(), fc.ipV4(), fc.integer({ min: 0, max: 32 }), (base, probe, len) => {
       const range = parseCidr(`${base}/${len}`)!;
-      const p = parseIp(probe)!;
+      const p = parseIp(probe)! as { v: 4; n: number };
       const bits = (s: string) => s.split(".").map((o) => Number(o).toString(2).padStart(8, "0")).join("");
       const expected = bits(base).slice(0, len) === bits(probe).slice(0, len);
       assert.equal(new RangeSet([`${base}/${len}`]).has(probe), expected);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { buildAsnTable } from "../../../lib/enrich/asn.ts";
-import { parseIp } from "../../../lib/enrich/ip.ts";
+import { parseIp } from "../../../lib/ip.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const look = (table: ReturnType<typeof buildAsnTable>, ip: string) => table.lookup(parseIp(ip)!);

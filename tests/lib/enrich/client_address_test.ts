@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { clientAddress } from "../../../lib/enrich/client_address.ts";
-import { canonicalIp } from "../../../lib/enrich/ip.ts";
+import { canonicalIp } from "../../../lib/ip.ts";
 
 Deno.test("client address: canonical forms; ports, brackets, zones and mapped IPv4 are normalised; junk is null", () => {
   assert.equal(canonicalIp("81.2.69.160"), "81.2.69.160");

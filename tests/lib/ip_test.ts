@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatIpv4, parseIp, parseIpv4 } from "../../../lib/enrich/ip.ts";
+import { formatIpv4, parseIp, parseIpv4 } from "../../lib/ip.ts";
 
 Deno.test("ip: IPv4 becomes one unsigned number and formats back", () => {
   assert.deepEqual(parseIp("8.8.8.8"), { v: 4, n: 0x08080808 });
@@ -41,4 +41,20 @@ Deno.test("ip: malformed addresses are refused", () => {
   ) {
     assert.equal(parseIp(bad), null, bad);
   }
+});
+
+Deno.test("ip: one parser for every reader: octets with a leading zero are refused, IPv6 reads the same as words and as one number", async () => {
+  const { parseCidr, RangeSet } = await import("../../lib/crawl/cidr.ts");
+  for (const bad of ["010.1.1.1", "1.2.3.04", "::ffff:01.2.3.4", "x".repeat(100)]) {
+    assert.equal(parseIp(bad), null, bad);
+    assert.equal(parseCidr(bad), null, bad);
+  }
+  assert.deepEqual(parseCidr("2001:db8::/32"), {
+    v: 6,
+    lo: 0x20010db8n << 96n,
+    hi: (0x20010db8n << 96n) + (1n << 96n) - 1n,
+  });
+  const set = new RangeSet(["2001:db8::/32"]);
+  assert.ok(set.has("2001:db8:ffff::1") && set.has(parseIp("2001:db8::1")!));
+  assert.ok(!set.has("2001:db9::1"));
 });
