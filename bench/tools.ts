@@ -14,7 +14,9 @@
  * each question ends at a new "now" (the clock moved 1 s), as in production (the cohort is saved here: the
  * definition of those tried nearest 10% of the period's visitors); the same two tools without the cohort are
  * timed at a new "now" as well, to compare with.
- * Writes bench/results/tools.json.
+ * Writes bench/results/tools.json, and adds this run (each tool's cold and warm time, the process's peak RSS
+ * while the tools ran, the load) under its event count and `--label` to bench/results/tools_scale.json, so
+ * one file holds the 1M, 3M and 10M figures before and after a change.
  */
 import { createApp } from "../app.ts";
 import { openEngine } from "../lib/query/api.ts";
@@ -78,6 +80,26 @@ const QUESTIONS: [string, Record<string, unknown>][] = [
   ["behavior_pages", { period: "last_30_days", cohort: COHORT }],
 ];
 
+const labelAt = Deno.args.indexOf("--label");
+const LABEL = labelAt >= 0 ? Deno.args[labelAt + 1] : "current";
+
+/** The process's resident set now and at its peak since the last reset (Linux /proc), in MB. */
+async function rss(): Promise<{ now: number; peak: number } | null> {
+  try {
+    const s = await Deno.readTextFile("/proc/self/status");
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN) / 1024;
+    return { now: Math.round(kb("VmRSS")), peak: Math.round(kb("VmHWM")) };
+  } catch {
+    return null;
+  }
+}
+/** Starts the peak over (writing 5 to clear_refs resets VmHWM), so generating the site does not count. */
+async function resetPeak(): Promise<void> {
+  try {
+    await Deno.writeTextFile("/proc/self/clear_refs", "5");
+  } catch { /* not Linux: the peak includes the generation */ }
+}
+
 const run = benchRun();
 const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
   kv: kvArgument(),
@@ -122,6 +144,8 @@ async function saveCohort(): Promise<{ definition: unknown; share: number }> {
   return best;
 }
 const cohort = await saveCohort();
+await resetPeak();
+const loadBeforeTools = Deno.loadavg();
 log(
   `cohort: ${JSON.stringify(cohort.definition)}, ${
     (cohort.share * 100).toFixed(1)
@@ -165,7 +189,13 @@ console.log(`reference: events over 30 days, warm ${reference.toFixed(1)} ms`);
 const onlyArg = Deno.args.indexOf("--only") >= 0 ? Deno.args[Deno.args.indexOf("--only") + 1] : null;
 const only = onlyArg ? new Set(onlyArg.split(",")) : null;
 
-const results = [];
+const results: {
+  tool: string;
+  input: Record<string, unknown>;
+  cold_ms: number;
+  warm_ms: number;
+  ok: boolean | null;
+}[] = [];
 for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name))) {
   const app = createApp(makeDeps()); // a fresh engine: an empty part cache
   const cold = await ask(app, tool, input);
@@ -191,6 +221,7 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name)
     target_warm_ms: target?.warm ?? null,
     target_cold_ms: target?.cold ?? null,
     // in production a question's "now" is always new: under a cohort that figure is held to the target too
+    rss_after_mb: (await rss())?.now ?? null,
     ok: target
       ? median(warm) <= target.warm && cold <= target.cold &&
         (!input.cohort || median(moving) <= target.warm)
@@ -205,11 +236,44 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name)
       (target ? `  (target ${target.warm} / ${target.cold} ms) ${row.ok ? "OK" : "MISSED"}` : ""),
   );
 }
-await run.write("tools", {
+const memory = await rss();
+const written = await run.write("tools", {
   events,
+  peak_rss_mb: memory?.peak ?? null,
   visitors: VISITORS,
   reference: { question: "events over the last 30 days (engine, warm median)", warm_ms: reference },
   cohort: { definition: cohort.definition, share_of_visitors: Math.round(cohort.share * 1000) / 1000 },
   results,
 });
+console.log(`peak RSS while the tools ran: ${memory?.peak} MB`);
+await addToScale(written);
 await close();
+
+/** bench/results/tools_scale.json: { "<events>": { "<label>": run } }, one entry per size and label. */
+async function addToScale(out: Record<string, unknown>) {
+  const file = new URL("./results/tools_scale.json", import.meta.url);
+  let all: Record<string, Record<string, unknown>> = {};
+  try {
+    all = JSON.parse(await Deno.readTextFile(file));
+  } catch { /* first run */ }
+  const size = String(events);
+  all[size] = {
+    ...all[size],
+    [LABEL]: {
+      measured_at: out.measured_at,
+      load_average_before_tools: loadBeforeTools,
+      load_average_at_end: Deno.loadavg(),
+      part_cache_mb: Math.round(makeDeps().config.partCacheBytes / 1048576),
+      peak_rss_mb: memory?.peak ?? null,
+      reference_warm_ms: Math.round(reference * 10) / 10,
+      tools: Object.fromEntries(
+        results.map((r) => [r.tool + (r.input.metric ? ` (${r.input.metric})` : ""), {
+          cold_ms: r.cold_ms,
+          warm_ms: r.warm_ms,
+          ok: r.ok,
+        }]),
+      ),
+    },
+  };
+  await Deno.writeTextFile(file, JSON.stringify(all, null, 2) + "\n");
+}

@@ -26,6 +26,8 @@ export const USAGE = `usage: deno task generate --org <id> [options]
   --host <domain>     default: the touchpoint's domain
   --kv <path>         default $KV_PATH or ./data/kv.sqlite3
   --no-compact        leave the records raw
+  --via-raw           write raw records then compact them (default: a new site's parts are written straight,
+                      as compaction would leave them, which is far faster; a rerun always takes the raw path)
   --ndjson <file|->   write import lines (POST /admin/v1/orgs/:org/import) instead of writing to KV
 Writing to KV twice with the same seed and sizes stores nothing new: every id has its dedupe key, as ingest
 writes it (events 35 days, hits 8).`;
@@ -138,6 +140,7 @@ async function main() {
     touchpoint,
     host,
     compact: a["no-compact"] !== "true",
+    direct: a["via-raw"] !== "true",
   });
   console.log(JSON.stringify(report));
   kv.close();
