@@ -12,7 +12,8 @@ export function shortQuote(r: StoredReview, hint: Set<string> | null = null): st
   // The text's sentences first: a title ("Crashing") says less than the sentence that explains it.
   const sentences = [r.text, r.title ?? ""].flatMap((t) => t.split(/(?<=[.!?])\s+|\n+/))
     .map((s) => s.trim()).filter(Boolean);
-  const pick = (hint && sentences.find((s) => words(s).some((w) => hint.has(lemma(w))))) ?? sentences[0] ??
+  const pick = (hint && sentences.find((s) => words(s).some((w) => hint.has(lemma(w)) || hint.has(w)))) ??
+    sentences[0] ??
     "";
   const cut = pick.length > QUOTE_CHARS ? pick.slice(0, QUOTE_CHARS - 1).replace(/\s+\S*$/, "") + "…" : pick;
   return maskText(cut);

@@ -9,8 +9,9 @@ import { combinedSentiment, textSentiment } from "./sentiment.ts";
 import { classifyIntent } from "./intent.ts";
 import { lemma, normalizeText, words } from "./tokens.ts";
 import { keyPhrases, topicsOf } from "../themes/match.ts";
+import { withoutPersonal } from "./personal.ts";
 
-export const ANALYSIS_VERSION = 3;
+export const ANALYSIS_VERSION = 4;
 
 export interface AnalysisInput {
   rating: number;
@@ -19,7 +20,13 @@ export interface AnalysisInput {
   language: string | null;
 }
 
-export function analyzeReview(r: AnalysisInput): ReviewAnalysis {
+export function analyzeReview(input: AnalysisInput): ReviewAnalysis {
+  // Nothing is derived from emails, web addresses, handles or phone numbers (answer rule 4).
+  const r = {
+    ...input,
+    title: input.title && withoutPersonal(input.title),
+    text: withoutPersonal(input.text),
+  };
   const full = r.title ? `${r.title}. ${r.text}` : r.text;
   const language = detectLanguage(full, r.language);
   if (!language || !ANALYSED_LANGUAGES.has(language)) {
@@ -36,9 +43,7 @@ export function analyzeReview(r: AnalysisInput): ReviewAnalysis {
   }
   const text = textSentiment(r.title, r.text);
   const sentiment = combinedSentiment(text, r.rating);
-  const sentences = normalizeText(full).split(/[.!?;:\n]+/).map((s) => words(s).map(lemma)).filter((s) =>
-    s.length
-  );
+  const sentences = normalizeText(full).split(/[.!?;:\n]+/).map((s) => words(s)).filter((s) => s.length);
   return {
     v: ANALYSIS_VERSION,
     language,
@@ -46,7 +51,7 @@ export function analyzeReview(r: AnalysisInput): ReviewAnalysis {
     text_score: text.score,
     sentiment,
     intent: classifyIntent(r.title, r.text, text.label, r.rating, text.habit),
-    topics: topicsOf(sentences.flat()),
+    topics: topicsOf(sentences.flat().map(lemma)),
     phrases: keyPhrases(sentences),
   };
 }

@@ -8,6 +8,7 @@
 import type { Intent, SentimentLabel, StoredReview } from "../types.ts";
 import { INTENTS } from "../types.ts";
 import { TAXONOMY } from "./taxonomy.ts";
+import { phraseKey } from "./match.ts";
 
 export const MIN_RISING_REVIEWS = 10;
 const RISE_FACTOR = 1.5;
@@ -107,44 +108,61 @@ export function themeReport(current: StoredReview[], previous: StoredReview[]): 
   return { analysed: cur.length, previous_analysed: prev.length, themes };
 }
 
-/** Frequent key phrases, clustered by a shared word, each cluster a theme named by its top phrase. */
+/** Analyses before this version stored phrases as stems ("checkout sinc"): they name no theme. */
+const READABLE_PHRASES_SINCE = 4;
+
+/**
+ * Frequent key phrases, grouped when their words share lemmas ("ruins browsing", "ruined browsing"), clustered
+ * by a shared word, each cluster a theme named by its most frequent phrase as reviewers wrote it.
+ */
 function emergent(cur: StoredReview[], prev: StoredReview[]): ThemeStat[] {
-  const byPhrase = new Map<string, StoredReview[]>();
+  const keyOf = new Map<string, string>();
+  const key = (p: string) => {
+    let k = keyOf.get(p);
+    if (k === undefined) keyOf.set(p, k = phraseKey(p));
+    return k;
+  };
+  const byKey = new Map<string, StoredReview[]>();
+  const surface = new Map<string, Map<string, number>>();
   for (const r of cur) {
+    if (r.analysis.v < READABLE_PHRASES_SINCE) continue;
     for (const p of r.analysis.phrases) {
-      let list = byPhrase.get(p);
-      if (!list) byPhrase.set(p, list = []);
-      list.push(r);
+      const k = key(p);
+      let list = byKey.get(k);
+      if (!list) byKey.set(k, list = []);
+      if (list[list.length - 1] !== r) list.push(r);
+      let forms = surface.get(k);
+      if (!forms) surface.set(k, forms = new Map());
+      forms.set(p, (forms.get(p) ?? 0) + 1);
     }
   }
+  const readable = (k: string) =>
+    [...surface.get(k)!].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
   const min = Math.max(MIN_EMERGENT_REVIEWS, Math.ceil(cur.length * 0.005));
-  const frequent = [...byPhrase].filter(([, rs]) => rs.length >= min)
+  const frequent = [...byKey].filter(([, rs]) => rs.length >= min)
     .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).slice(0, 200);
-  const clusters: { words: Set<string>; phrases: string[] }[] = [];
-  for (const [phrase] of frequent) {
-    const ws = phrase.split(" ");
+  const clusters: { words: Set<string>; keys: string[] }[] = [];
+  for (const [k] of frequent) {
+    const ws = k.split(" ");
     const home = clusters.find((c) => ws.some((w) => c.words.has(w)));
     if (home) {
-      home.phrases.push(phrase);
+      home.keys.push(k);
       for (const w of ws) home.words.add(w);
     } else if (clusters.length < MAX_EMERGENT) {
-      clusters.push({ words: new Set(ws), phrases: [phrase] });
+      clusters.push({ words: new Set(ws), keys: [k] });
     }
   }
   return clusters.map((c) => {
-    const phrases = new Set(c.phrases);
-    const members = [...new Set(c.phrases.flatMap((p) => byPhrase.get(p) ?? []))];
-    const before = prev.filter((r) => r.analysis.phrases.some((p) => phrases.has(p))).length;
-    const s = stat(
-      `emergent:${c.phrases[0]}`,
-      c.phrases[0],
-      "emergent",
-      members,
-      before,
-      cur.length,
-      prev.length,
-    );
-    s.phrases = c.phrases.slice(0, 5);
+    const keys = new Set(c.keys);
+    const members = [...new Set(c.keys.flatMap((k) => byKey.get(k) ?? []))];
+    const before = prev.filter((r) =>
+      r.analysis.v >= READABLE_PHRASES_SINCE && r.analysis.phrases.some((p) =>
+        keys.has(key(p))
+      )
+    ).length;
+    const label = readable(c.keys[0]);
+    const s = stat(`emergent:${label}`, label, "emergent", members, before, cur.length, prev.length);
+    s.phrases = c.keys.slice(0, 5).map(readable);
     return s;
   });
 }

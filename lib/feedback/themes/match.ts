@@ -45,20 +45,43 @@ const GENERIC = new Set(
 const MAX_PHRASES = 6;
 
 /**
- * Key phrases: runs of two content words in a sentence (no stopword, number or generic word between),
- * deduplicated; the phrases that use a topic's word are left out, since the taxonomy already covers them.
+ * Words that join or place other words, left out of the general stopwords because the rules read them: a
+ * phrase that holds one ("checkout since", "really wish") names nothing.
  */
-export function keyPhrases(sentenceLemmas: string[][]): string[] {
+const FUNCTION_WORDS = new Set(
+  ("since until till via per within without against among through during ago yet already always never " +
+    "anymore though although whether unless otherwise else instead besides etc okay ok yes yeah wow lol " +
+    "omg pls really actually literally basically totally definitely probably maybe also quite pretty " +
+    "super extremely highly absolutely completely constantly sometimes often usually every everyday " +
+    "today yesterday tomorrow tonight recently finally suddenly anyway anyone someone everyone nobody " +
+    "could would should might must shall wish wished hope able unable getting got gets went gone made").split(
+      " ",
+    ),
+);
+
+/**
+ * Key phrases: runs of two content words in a sentence (no stopword, number or generic word between), as
+ * the review wrote them (lower case: "ruins browsing", never the stems "ruin brows"), deduplicated; the
+ * phrases that use a topic's word are left out, since the taxonomy already covers them. `sentenceWords` are
+ * the words of each sentence of a text already rid of personal details (analysis/personal.ts).
+ */
+export function keyPhrases(sentenceWords: string[][]): string[] {
   const out = new Set<string>();
-  for (const s of sentenceLemmas) {
+  for (const s of sentenceWords) {
+    const lemmas = s.map(lemma);
     for (let i = 0; i + 1 < s.length && out.size < MAX_PHRASES; i++) {
-      const a = s[i], b = s[i + 1];
-      if (!content(a) || !content(b) || a === b) continue;
+      const a = lemmas[i], b = lemmas[i + 1];
+      if (!content(s[i], a) || !content(s[i + 1], b) || a === b) continue;
       if (TOPIC_WORDS.has(a) || TOPIC_WORDS.has(b)) continue;
-      out.add(`${a} ${b}`);
+      out.add(`${s[i]} ${s[i + 1]}`);
     }
   }
   return [...out];
 }
 
-const content = (w: string) => w.length > 2 && !STOPWORDS.has(w) && !GENERIC.has(w) && !/\d/.test(w);
+/** The key that phrases meaning the same share ("ruins browsing", "ruined browsing"): their words' lemmas. */
+export const phraseKey = (phrase: string) => phrase.split(" ").map(lemma).join(" ");
+
+const content = (word: string, l: string) =>
+  l.length > 2 && !/'/.test(word) && !STOPWORDS.has(word) && !STOPWORDS.has(l) && !GENERIC.has(l) &&
+  !FUNCTION_WORDS.has(word) && !/\d/.test(word);

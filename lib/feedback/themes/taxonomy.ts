@@ -81,10 +81,18 @@ export const TAXONOMY: readonly TopicDef[] = [
   {
     id: "ui_usability",
     label: "UI and usability",
-    words: "ui interface design layout button buttons menu navigation font theme dark intuitive confusing " +
-      "cluttered usability widget icon icons screen scroll",
+    // "theme" would meet "them" (one lemma) and "screen" every "loading screen": both only in phrases.
+    words: "ui interface design layout button buttons menu navigation font dark intuitive confusing " +
+      "cluttered usability widget icon icons scroll",
     phrases: [
       "dark mode",
+      "dark theme",
+      "light theme",
+      "color theme",
+      "home screen",
+      "screen size",
+      "small screen",
+      "split screen",
       "hard to find",
       "easy to use",
       "user friendly",
@@ -109,7 +117,9 @@ export const TAXONOMY: readonly TopicDef[] = [
   {
     id: "customer_support",
     label: "customer support",
-    words: "support developer developers dev devs response respond responded reply replied email contacted " +
+    // "contacted" would meet "contacts" (one lemma): the reviewer's address book is privacy, so only the
+    // phrases of getting in touch count.
+    words: "support developer developers dev devs response respond responded reply replied email " +
       "helpdesk service",
     phrases: [
       "customer service",
@@ -117,6 +127,9 @@ export const TAXONOMY: readonly TopicDef[] = [
       "no response",
       "never replied",
       "contact them",
+      "contacted them",
+      "contacted the",
+      "contact the developer",
       "emailed them",
     ],
   },
@@ -130,9 +143,25 @@ export const TAXONOMY: readonly TopicDef[] = [
   {
     id: "privacy",
     label: "privacy",
-    words: "privacy permission permissions tracking tracker trackers spyware personal gdpr encryption " +
+    // "tracking" alone is mostly a delivery's or a habit's ("delivery tracking works perfectly"): only the
+    // phrases that track the reviewer count.
+    words: "privacy permission permissions tracker trackers spyware personal gdpr encryption " +
       "encrypted security secure",
-    phrases: ["personal data", "my data", "access to my", "location access", "third party", "sell data"],
+    phrases: [
+      "personal data",
+      "my data",
+      "access to my",
+      "location access",
+      "third party",
+      "sell data",
+      "tracking me",
+      "tracks me",
+      "track me",
+      "tracking my",
+      "tracks my",
+      "like tracking",
+      "my contacts",
+    ],
   },
 ];
 
