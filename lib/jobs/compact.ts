@@ -24,6 +24,7 @@ import {
 } from "../parts/store.ts";
 import { rawEvents, rawHits } from "../store/readable.ts";
 import { turns } from "../turns.ts";
+import { CompactLease, LeaseLostError } from "./compact_lease.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -51,7 +52,6 @@ interface Mark {
   lease_until: number;
 }
 
-const LEASE_MS = 10 * 60_000;
 /** A merge holds and sorts all its rows at once (no turn inside a sort): this bounds its memory and pause. */
 const MERGE_MAX_ROWS = 50_000;
 const MERGE_MAX_SOURCES = 16;
@@ -99,8 +99,17 @@ function add(total: CompactReport, r: CompactReport) {
   total.merged += r.merged;
 }
 
-async function setMark(kv: Deno.Kv, key: Deno.KvKey, mark: Mark) {
-  await kv.set(key, mark);
+/** Where a run writes its mark, and the lease those writes are checked against. */
+interface Writer {
+  kv: Deno.Kv;
+  markKey: Deno.KvKey;
+  lease: CompactLease;
+}
+
+/** Writes the mark while the lease is this run's (a run that lost it stops here). */
+async function setMark(w: Writer, mark: Mark) {
+  const res = await w.lease.guarded((check) => w.kv.atomic().check(check).set(w.markKey, mark).commit());
+  if (!res.ok) throw new LeaseLostError("compaction lease lost");
 }
 
 export async function compact(
@@ -113,34 +122,36 @@ export async function compact(
   const { kv, clock } = deps;
   const report: CompactReport = { parts: 0, rows: 0, merged: 0 };
   const markKey = keys.compactMark(org, env, kind);
-  const cur = await kv.get<Mark>(markKey);
   const now = clock.now();
-  if (cur.value && cur.value.lease_until > now) return report; // another run holds it
-  const mark: Mark = {
-    building: cur.value?.building ?? null,
-    garbage: cur.value?.garbage ?? [],
-    lease_until: now + LEASE_MS,
-  };
-  const got = await kv.atomic().check(cur).set(markKey, mark).commit();
-  if (!got.ok) return report;
+  // a run of the version before leased through the mark (10 minutes, never renewed)
+  const before = await kv.get<Mark>(markKey);
+  if (before.value && before.value.lease_until > now) return report;
+  const lease = await CompactLease.claim(kv, keys.compactLease(org, env, kind), clock);
+  if (!lease) return report; // another run holds it
   try {
-    await recover(deps, org, env, kind, mark, markKey, opts);
+    const cur = await kv.get<Mark>(markKey); // as the last run left it, now that no other run writes it
+    const mark: Mark = {
+      building: cur.value?.building ?? null,
+      garbage: cur.value?.garbage ?? [],
+      lease_until: 0,
+    };
+    const w: Writer = { kv, markKey, lease };
+    await recover(deps, org, env, kind, mark, w, opts);
     const cutoff = now - (opts.graceMs ?? 120_000);
     for (let round = 0; round < 1000; round++) {
       const raw = await closedRaw(deps, org, env, kind, cutoff, opts.maxRows ?? 20_000);
       if (raw.length === 0) break;
       // a long backlog keeps the lease: no second run starts on the same raw keys meanwhile
-      mark.lease_until = deps.clock.now() + LEASE_MS;
+      await lease.renew();
       for (const group of byDay(raw, kind)) {
-        await publish(deps, org, env, kind, group, mark, markKey, opts);
+        await publish(deps, org, env, kind, group, mark, w, opts);
         report.parts++;
         report.rows += group.length;
       }
     }
-    report.merged = await mergeSmall(deps, org, env, kind, cutoff, mark, markKey, opts);
+    report.merged = await mergeSmall(deps, org, env, kind, cutoff, mark, w, opts);
   } finally {
-    mark.lease_until = 0;
-    await setMark(kv, markKey, mark);
+    await lease.release();
   }
   return report;
 }
@@ -152,7 +163,7 @@ async function recover(
   env: EnvName,
   kind: PartKind,
   mark: Mark,
-  markKey: Deno.KvKey,
+  w: Writer,
   opts: CompactOptions,
 ) {
   const { kv } = deps;
@@ -163,7 +174,7 @@ async function recover(
   }
   for (const id of mark.garbage) await deleteChunks(kv, id);
   mark.garbage = [];
-  await setMark(kv, markKey, mark);
+  await setMark(w, mark);
   for (const { meta } of await listParts(kv, org, env, kind)) {
     if (meta.pending) await deleteRaw(deps, org, env, meta, opts);
   }
@@ -206,7 +217,7 @@ async function publish(
   kind: PartKind,
   records: AnyRecord[],
   mark: Mark,
-  markKey: Deno.KvKey,
+  w: Writer,
   opts: CompactOptions,
   replaces: { meta: PartMeta; versionstamp: string }[] = [],
 ): Promise<PartMeta | null> {
@@ -214,7 +225,7 @@ async function publish(
   const built = await buildPart(kv, org, kind, records, turns());
   const id = newPartId(clock.now());
   mark.building = id;
-  await setMark(kv, markKey, mark);
+  await setMark(w, mark);
   const chunks = await writeChunks(kv, id, built.encoded.blob);
   await writeDir(kv, id, built.encoded.columns);
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
@@ -234,17 +245,19 @@ async function publish(
     created_at: clock.now(),
   };
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };
-  const op = kv.atomic().set(keys.part(org, env, kind, id), meta).set(markKey, next);
-  for (const r of replaces) {
-    op.check({ key: keys.part(org, env, kind, r.meta.id), versionstamp: r.versionstamp }).delete(
-      keys.part(org, env, kind, r.meta.id),
-    );
-  }
-  const res = await op.commit();
+  const res = await w.lease.guarded((check) => {
+    const op = kv.atomic().check(check).set(keys.part(org, env, kind, id), meta).set(w.markKey, next);
+    for (const r of replaces) {
+      op.check({ key: keys.part(org, env, kind, r.meta.id), versionstamp: r.versionstamp }).delete(
+        keys.part(org, env, kind, r.meta.id),
+      );
+    }
+    return op.commit();
+  });
   if (!res.ok) {
     await deleteChunks(kv, id); // a source part changed under a merge: drop the merged copy
     mark.building = null;
-    await setMark(kv, markKey, mark);
+    await setMark(w, mark);
     return null;
   }
   Object.assign(mark, next);
@@ -252,7 +265,7 @@ async function publish(
     opts.failAt?.("merge_swapped");
     for (const g of mark.garbage) await deleteChunks(kv, g);
     mark.garbage = [];
-    await setMark(kv, markKey, mark);
+    await setMark(w, mark);
     return meta;
   }
   opts.failAt?.("published");
@@ -290,7 +303,7 @@ async function mergeSmall(
   kind: PartKind,
   cutoff: number,
   mark: Mark,
-  markKey: Deno.KvKey,
+  w: Writer,
   opts: CompactOptions,
 ) {
   const { kv } = deps;
@@ -317,7 +330,7 @@ async function mergeSmall(
     const records: AnyRecord[] = [];
     const turn = turns();
     for (const p of take) records.push(...await partRecords(kv, org, env, p.meta, turn));
-    if (await publish(deps, org, env, kind, records, mark, markKey, opts, take)) merged += take.length;
+    if (await publish(deps, org, env, kind, records, mark, w, opts, take)) merged += take.length;
   }
   return merged;
 }

@@ -56,6 +56,7 @@ export const JOBS: readonly Job[] = [
     name: "compact read parts",
     schedule: "* * * * *",
     periodMs: MINUTE,
+    maxRunMs: 2 * MINUTE, // a killed run blocks the next ones this long at most (each environment has its own lease)
     run: async (deps) => {
       try {
         const r = await compactAll(deps);

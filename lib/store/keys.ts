@@ -86,6 +86,8 @@ export const keys = {
   /** a part's column directory, apart from its index entry so listing the index stays cheap */
   partDir: (partId: string) => ["part_dir", partId] as const,
   compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
+  /** The run compacting an environment's events or hits now, renewed while it runs (lib/jobs/compact_lease.ts). */
+  compactLease: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_lease", org, env, kind] as const,
   /** A record that could not be read or decoded, moved aside from `key` (lib/store/readable.ts). */
   quarantined: (org: string, key: Deno.KvKey) => ["quarantine", org, ...key] as const,
   quarantine: (org: string) => ["quarantine", org] as const,
