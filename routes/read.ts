@@ -8,7 +8,7 @@ import type { AppContext } from "../lib/context.ts";
 import { invalid } from "../lib/errors.ts";
 import { authenticate } from "../tools/pipeline/caller.ts";
 import { takeRate } from "../tools/pipeline/meter.ts";
-import { findTool, runTool } from "../tools/pipeline/run.ts";
+import { CATALOG, LaterInput, runCall } from "../tools/pipeline/run.ts";
 import { READ_BODY_LIMIT, readBodyLimited } from "../lib/schemas/request_body.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { listing } from "../tools/listing.ts";
@@ -41,13 +41,19 @@ export function readRoutes(ctx: AppContext): Hono {
   });
 
   app.post("/:tool", async (c) => {
-    // who, which tool and the key's rate come first: the body is read only for a call that may run
+    // who comes first (401/403 before anything else); the pipeline then finds the tool and takes the key's
+    // rate before it reads the body, so the body is read only for a call that may run
     const caller = await authenticate(ctx, c.req.header("authorization"));
-    const name = c.req.param("tool");
-    findTool(name);
-    await takeRate(ctx, caller);
-    const input = await toolInput(c.req.raw);
-    const { answer } = await runTool(ctx, { caller, face: "api", rateTaken: true }, name, input);
+    const { answer } = await runCall(
+      ctx,
+      {
+        face: "api",
+        metering: { kind: "caller", caller, face: "api" },
+        catalog: CATALOG,
+      },
+      c.req.param("tool"),
+      new LaterInput(() => toolInput(c.req.raw)),
+    );
     return c.json(answer);
   });
 

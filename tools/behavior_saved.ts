@@ -20,7 +20,7 @@ import type {
 import { findSaved, getSaved, listSaved } from "../lib/saved/store.ts";
 import { resolve } from "./common.ts";
 import { namedCohort } from "./pipeline/cohort.ts";
-import { chartSeries, headlineFigures, runInsight } from "./saved_insights.ts";
+import { chartSeries, headlineFigures, runInsight } from "./insight_runs.ts";
 import { type Answer, defineTool, type ToolContext } from "./tool.ts";
 
 const KINDS = ["cohort", "insight", "dashboard"] as const;

@@ -1,7 +1,8 @@
 /**
  * Every read tool, once. The HTTP API (`/v1/read`) and the MCP server (`/mcp`) both take their tools from
  * here, so an answer is the same through either face by construction. A new tool is one file beside this
- * one and one line in TOOLS.
+ * one and one line in TOOLS (and in INSIGHT_TOOLS when a saved insight may ask it). Nothing a tool imports
+ * may import this file back: the pipeline passes the lists in (tools/pipeline/run.ts).
  */
 import type { Tool } from "./tool.ts";
 import accountOverview from "./account_overview.ts";
@@ -50,6 +51,31 @@ export const TOOLS: readonly Tool[] = [
   feedbackReviews,
   reportsList,
   reportGet,
+];
+
+/**
+ * The tools a saved insight may ask: the behavior and feedback questions; not the account, not the saved
+ * items themselves (an insight of behavior_saved would run insights), not the reports.
+ */
+export const INSIGHT_TOOLS: readonly Tool[] = [
+  behaviorOverview,
+  behaviorTrends,
+  behaviorFunnel,
+  behaviorExplainChange,
+  behaviorPages,
+  behaviorEvents,
+  behaviorEventProperties,
+  behaviorPaths,
+  behaviorSources,
+  behaviorRetention,
+  behaviorSessions,
+  behaviorFeatures,
+  behaviorPerformance,
+  behaviorCrawlCoverage,
+  behaviorCrawlerAccess,
+  feedbackSummary,
+  feedbackThemes,
+  feedbackReviews,
 ];
 
 export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool | undefined {

@@ -8,8 +8,10 @@ import type { Scope } from "../lib/answers/schema.ts";
 import type { MonthUsage } from "../lib/usage/allowance.ts";
 import type { SavedCohort } from "../lib/saved/records.ts";
 
-/** Which face a call came through: the HTTP read API or MCP. */
-export type Face = "api" | "mcp";
+/** The faces a caller reaches the tools through: the HTTP read API or MCP (each with its own allowance). */
+export type CallerFace = "api" | "mcp";
+/** Which face a question came through: a caller's, the app's own pages, or the service (reports). */
+export type Face = CallerFace | "app" | "service";
 
 export interface ScopeParts {
   period: ResolvedPeriod | null;
@@ -29,6 +31,8 @@ export interface ToolContext {
   organizations: Org[];
   now: number;
   face: Face;
+  /** The tools a saved insight may ask (tools/registry.ts declares them; the pipeline passes them in). */
+  insightTools: readonly Tool[];
   /** The organization's websites and apps that are not archived. */
   touchpoints: Touchpoint[];
   /** The named touchpoint; omitted with exactly one, that one; otherwise a 422 listing the choices. */

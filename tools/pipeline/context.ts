@@ -5,10 +5,16 @@ import type { Touchpoint } from "../../lib/store/records.ts";
 import { resolvePeriod } from "../../lib/answers/period.ts";
 import type { Scope } from "../../lib/answers/schema.ts";
 import type { UsageMeter } from "../../lib/usage/meter.ts";
-import type { Face, ScopeParts, ToolContext } from "../tool.ts";
+import type { Face, ScopeParts, Tool, ToolContext } from "../tool.ts";
 import type { ReadAccess } from "./access.ts";
 
 export const DEFAULT_PERIOD = "last_28_days";
+
+/** The tools a call may name, and those a saved insight may ask; passed in by whoever starts the call. */
+export interface Catalog {
+  tools: readonly Tool[];
+  insightTools: readonly Tool[];
+}
 
 function describeChoices(tps: Touchpoint[], env: string): string {
   return tps.map((t) => {
@@ -40,6 +46,7 @@ export async function buildToolContext(
   access: ReadAccess,
   face: Face,
   meter: UsageMeter,
+  catalog: Catalog,
 ): Promise<ToolContext> {
   const now = app.deps.clock.now();
   const touchpoints = (await app.directory.touchpoints(access.org.id)).filter((t) => !t.archived)
@@ -54,6 +61,7 @@ export async function buildToolContext(
     organizations: access.readable,
     now,
     face,
+    insightTools: catalog.insightTools,
     touchpoints,
     touchpoint: (input) => pickTouchpoint(touchpoints, access.env, input),
     period: (input, fallback = DEFAULT_PERIOD) => {

@@ -1,16 +1,25 @@
 /**
- * Metering a read call: a token from the caller's per-minute rate (429 with Retry-After), then this month's
- * counters, read once (402 when the call's allowance is used up). The HTTP API counts against API requests,
- * MCP against assistant requests.
+ * Metering a read call. A caller's call (read API, MCP) takes a token from the caller's per-minute rate (429
+ * with Retry-After), then reads this month's counters once (402 when its face's allowance is used up), and
+ * records what it used at its end: the HTTP API counts against API requests, MCP against assistant
+ * requests. The app's own pages and the service's reports are not metered: never refused for usage, nothing
+ * recorded (docs/saved.md).
  */
 import type { AppContext } from "../../lib/context.ts";
 import { rateLimited } from "../../lib/errors.ts";
 import type { AllowanceKind } from "../../lib/store/records.ts";
 import { UsageMeter } from "../../lib/usage/meter.ts";
-import type { Face } from "../tool.ts";
+import type { CallerFace } from "../tool.ts";
 import type { Caller, ReadAccess } from "./access.ts";
 
-export const allowanceOfFace = (face: Face): AllowanceKind =>
+/** Who pays for a call. */
+export type Metering =
+  /** A read key or an assistant's connection: its rate, then its face's allowance; the call is recorded. */
+  | { kind: "caller"; caller: Caller; face: CallerFace; rateTaken?: boolean }
+  /** The app's own questions and the service's reports, for an organization whose access is settled. */
+  | { kind: "none"; access: ReadAccess };
+
+export const allowanceOfFace = (face: CallerFace): AllowanceKind =>
   face === "api" ? "api_requests" : "assistant_requests";
 
 /** Refuses the call when this caller used its per-minute calls (429 with Retry-After). */
@@ -27,13 +36,9 @@ export async function takeRate(app: AppContext, caller: Caller): Promise<void> {
   }
 }
 
-export async function meterUsage(
-  app: AppContext,
-  caller: Caller,
-  access: ReadAccess,
-  face: Face,
-  rate = true,
-): Promise<UsageMeter> {
-  if (rate) await takeRate(app, caller);
-  return UsageMeter.open(app.deps.kv, access.org, access.limits, allowanceOfFace(face), app.deps.clock.now());
+/** This month's usage as the call sees it: refused (402) when a caller's allowance is used up. */
+export function openMeter(app: AppContext, metering: Metering, access: ReadAccess): Promise<UsageMeter> {
+  const now = app.deps.clock.now();
+  if (metering.kind === "none") return UsageMeter.unmetered(app.deps.kv, access.org, access.limits, now);
+  return UsageMeter.open(app.deps.kv, access.org, access.limits, allowanceOfFace(metering.face), now);
 }

@@ -26,12 +26,13 @@ export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promis
 export async function pipelineNotices(
   app: AppContext,
   ctx: ToolContext,
-  meter: UsageMeter,
+  /** The call's meter when it is metered (a caller's call); the app and the service see no usage notices. */
+  meter: UsageMeter | null,
   answer: Answer,
 ): Promise<string[]> {
   return [
     ...ctx.periodNotices.filter((n) => !answer.notices.includes(n)),
-    ...meter.notices(),
+    ...(meter?.notices() ?? []),
     await freshnessNotice(app, ctx),
   ];
 }

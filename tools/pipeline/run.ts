@@ -1,23 +1,28 @@
 /**
- * The one path a tool call takes, whichever face it came through. Both faces call `runTool`, so the same
- * question gets the same JSON; each step is a plain function below.
+ * The one path a question takes, whichever face asked it: the read API, MCP, the app's own pages or the
+ * service's reports. `runCall` takes the face and the metering policy as arguments; each step is a plain
+ * function: find the tool, authorize, meter, validate, build the context, answer (cohort, tool, small-group
+ * rule: ./answer.ts), the pipeline's notices, the answer rules, record the usage. The tools are passed in
+ * (`Catalog`), never imported back by what they run.
+ *
+ * `runTool`, `runServiceTool` (and `runForApp` in tools/app_runs.ts) are the faces' short names for it.
  */
 import type { AppContext } from "../../lib/context.ts";
 import { HttpError, invalid } from "../../lib/errors.ts";
 import { finalizeAnswer } from "../../lib/answers/rules.ts";
 import { describeZodError, formatPath } from "../../lib/schemas/zod_errors.ts";
 import { jsonProblem } from "../../lib/schemas/json_limits.ts";
-import type { Face, Tool } from "../tool.ts";
-import { toolByName, TOOLS } from "../registry.ts";
+import type { CallerFace, Face, Tool } from "../tool.ts";
+import { INSIGHT_TOOLS, toolByName, TOOLS } from "../registry.ts";
 import { authorize } from "./caller.ts";
-import type { Caller } from "./access.ts";
-import { meterUsage } from "./meter.ts";
-import { buildToolContext } from "./context.ts";
+import type { Caller, ReadAccess } from "./access.ts";
+import { type Metering, openMeter, takeRate } from "./meter.ts";
+import { buildToolContext, type Catalog } from "./context.ts";
 import { pipelineNotices } from "./notices.ts";
-import { namedCohort, SMALL_GROUP_NOTICE } from "./cohort.ts";
-import { guardSmallGroups } from "../../lib/answers/small_groups.ts";
-import type { ReadAccess } from "./access.ts";
-import { UsageMeter } from "../../lib/usage/meter.ts";
+import { answerTool } from "./answer.ts";
+
+export type { Catalog } from "./context.ts";
+export type { Metering } from "./meter.ts";
 
 /** A call names no tool this caller can run: 404 over HTTP, a protocol error over MCP. */
 export class ToolNotFound extends HttpError {
@@ -26,13 +31,19 @@ export class ToolNotFound extends HttpError {
   }
 }
 
-export interface ToolCall {
-  caller: Caller;
+/** Every read tool, and those a saved insight may ask (tools/registry.ts declares both). */
+export const CATALOG: Catalog = { tools: TOOLS, insightTools: INSIGHT_TOOLS };
+
+export interface Call {
   face: Face;
-  /** The tools this connection offers (MCP `?tools=` narrows them); all by default. */
-  tools?: readonly Tool[];
-  /** The caller's per-minute token was taken already (the HTTP route takes it before reading the body). */
-  rateTaken?: boolean;
+  metering: Metering;
+  /** The tools this call may name (MCP `?tools=` narrows them) and those an insight may ask. */
+  catalog: Catalog;
+}
+
+/** Inputs read only once the rate is taken (the read API's body), so a refused call reads no body. */
+export class LaterInput {
+  constructor(readonly read: () => Promise<unknown>) {}
 }
 
 export interface ToolResult {
@@ -59,50 +70,77 @@ export function validateInput(tool: Tool, input: unknown): unknown {
   return parsed.data;
 }
 
-export async function runTool(
+/**
+ * Answers one question. Refusals come in step order: unknown tool (404), rate (429), allowance (402), input
+ * (422). Only a caller's call is metered and recorded; a refused call records nothing.
+ */
+export async function runCall(
+  app: AppContext,
+  call: Call,
+  name: string,
+  rawInput: unknown,
+): Promise<ToolResult> {
+  const { metering } = call;
+  const tool = findTool(name, call.catalog.tools);
+  if (metering.kind === "caller" && !metering.rateTaken) await takeRate(app, metering.caller);
+  const raw = rawInput instanceof LaterInput ? await rawInput.read() : rawInput;
+  const { access, input: toolInput } = metering.kind === "caller"
+    ? authorize(metering.caller, raw, tool, app.deps.config.plans)
+    : { access: metering.access, input: raw };
+  const meter = await openMeter(app, metering, access);
+  const input = validateInput(tool, toolInput);
+  const ctx = await buildToolContext(app, access, call.face, meter, call.catalog);
+  const answer = await answerTool(ctx, tool, input);
+  const final = finalizeAnswer(
+    answer,
+    await pipelineNotices(app, ctx, metering.kind === "caller" ? meter : null, answer),
+  );
+  if (metering.kind === "caller") await meter.record();
+  return { tool, answer: final };
+}
+
+/** A read key's or a connection's call through the read API or MCP (routes/read.ts, routes/mcp.ts). */
+export interface ToolCall {
+  caller: Caller;
+  face: CallerFace;
+  /** The tools this connection offers (MCP `?tools=` narrows them); all by default. */
+  tools?: readonly Tool[];
+  /** The caller's per-minute token was taken already. */
+  rateTaken?: boolean;
+}
+
+export function runTool(
   app: AppContext,
   call: ToolCall,
   name: string,
   rawInput: unknown,
 ): Promise<ToolResult> {
-  const tool = findTool(name, call.tools);
-  const { access, input: toolInput } = authorize(call.caller, rawInput, tool, app.deps.config.plans);
-  const meter = await meterUsage(app, call.caller, access, call.face, !call.rateTaken);
-  const input = validateInput(tool, toolInput);
-  const ctx = await buildToolContext(app, access, call.face, meter);
-  const final = await answerCall(app, tool, input, ctx, meter);
-  await meter.record();
-  return { tool, answer: final };
-}
-
-/** What every call does once its access and usage are settled: the cohort, the tool, the answer rules. */
-async function answerCall(
-  app: AppContext,
-  tool: Tool,
-  input: unknown,
-  ctx: Awaited<ReturnType<typeof buildToolContext>>,
-  meter: UsageMeter,
-): Promise<Record<string, unknown>> {
-  ctx.cohort = await namedCohort(app, ctx.org.id, input);
-  const answer = await tool.run(ctx, input);
-  if (ctx.cohort && guardSmallGroups(answer)) answer.notices.push(SMALL_GROUP_NOTICE);
-  return finalizeAnswer(answer, await pipelineNotices(app, ctx, meter, answer));
+  return runCall(
+    app,
+    {
+      face: call.face,
+      metering: { kind: "caller", caller: call.caller, face: call.face, rateTaken: call.rateTaken },
+      catalog: { ...CATALOG, tools: call.tools ?? CATALOG.tools },
+    },
+    name,
+    rawInput,
+  );
 }
 
 /**
- * The service asking on an organization's behalf (a scheduled or requested report): the same tools, input
- * checks, context and answer rules as a caller's call, without a per-minute rate or allowance, since the
- * organization did not make the call.
+ * The service asking on an organization's behalf (a scheduled or requested report): the same pipeline as a
+ * caller's call, not metered, since the organization did not make the call.
  */
-export async function runServiceTool(
+export function runServiceTool(
   app: AppContext,
   access: ReadAccess,
   name: string,
   rawInput: unknown,
 ): Promise<ToolResult> {
-  const tool = findTool(name);
-  const input = validateInput(tool, rawInput);
-  const meter = await UsageMeter.unmetered(app.deps.kv, access.org, access.limits, app.deps.clock.now());
-  const ctx = await buildToolContext(app, access, "api", meter);
-  return { tool, answer: await answerCall(app, tool, input, ctx, meter) };
+  return runCall(
+    app,
+    { face: "service", metering: { kind: "none", access }, catalog: CATALOG },
+    name,
+    rawInput,
+  );
 }
