@@ -6,6 +6,7 @@
 import type { Clock } from "../clock.ts";
 import type { IncomingReview } from "./types.ts";
 import { createApp, setListing, storeReviews } from "./store.ts";
+import { DEMO_APPS } from "./demo_apps.ts";
 
 type Template = [rating: number, title: string, text: string];
 
@@ -96,18 +97,9 @@ export async function seedDemoFeedback(
   o: { org: string; iosTouchpoint: string; domain: string },
 ): Promise<{ own: number; followed: number }> {
   const now = clock.now();
-  const own = await createApp(kv, clock, o.org, {
-    store: "app_store",
-    store_id: "6450000001",
-    touchpoint: o.iosTouchpoint,
-    name: "Demo Shop",
-  });
-  const rival = await createApp(kv, clock, o.org, {
-    store: "google_play",
-    store_id: "com.rivalmart.shopping",
-    touchpoint: null,
-    name: "RivalMart",
-  });
+  // Marked demo: the App Store id is made up, and the review job must not ask the public feed for it.
+  const own = await createApp(kv, clock, o.org, { ...DEMO_APPS[0], touchpoint: o.iosTouchpoint, demo: true });
+  const rival = await createApp(kv, clock, o.org, { ...DEMO_APPS[1], touchpoint: null, demo: true });
   await setListing(kv, o.org, own.id, {
     name: "Demo Shop",
     developer: "Demo Shop GmbH",

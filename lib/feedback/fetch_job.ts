@@ -17,6 +17,7 @@ import { feedPage, ITUNES_BASE } from "./sources/app_store_feed.ts";
 import { fetchListing, PLAY_WEB_BASE } from "./sources/listing.ts";
 import { SourceError } from "./sources/http.ts";
 import type { Page } from "./sources/page.ts";
+import { DEMO_APPS } from "./demo_apps.ts";
 
 export const REVIEWS_CRON = "7,37 * * * *"; // every 30 minutes
 export const LISTINGS_CRON = "23 4 * * *"; // daily
@@ -31,7 +32,24 @@ export interface Plan {
   note: string | null;
 }
 
+/**
+ * The demo's made-up apps: marked since the mark was added, and before it by the demo's own store ids and
+ * names (a dev store seeded earlier), so their reviews never send a request to a store.
+ */
+export function isDemoApp(app: FeedbackApp): boolean {
+  return app.demo === true || DEMO_APPS.some((d) =>
+    d.store === app.store && d.store_id === app.store_id &&
+    d.name === app.name
+  );
+}
+
 export async function sourceOf(deps: Deps, app: FeedbackApp): Promise<Plan> {
+  if (isDemoApp(app)) {
+    return {
+      source: null,
+      note: "a demo app: its reviews are generated for the demo, never fetched from a store",
+    };
+  }
   const cred = (await deps.kv.get<{ kind: string }>(keys.feedbackCredential(app.org, app.id))).value;
   if (!app.followed && cred?.kind === "app_store_connect" && app.store === "app_store") {
     return { source: "app_store_connect", note: null };
@@ -117,6 +135,7 @@ export async function fetchAppReviews(deps: Deps, app: FeedbackApp): Promise<Fet
 
 /** Refreshes one app's store listing; a failure keeps the last listing and is recorded on the status. */
 export async function refreshListing(deps: Deps, app: FeedbackApp): Promise<string | null> {
+  if (isDemoApp(app)) return null; // the demo's listing is written with its reviews
   let error: string | null = null;
   try {
     const listing = await fetchListing(
@@ -147,6 +166,7 @@ export async function fetchDueReviews(deps: Deps): Promise<number> {
   let n = 0;
   for await (const app of allApps(deps.kv)) {
     try {
+      if (isDemoApp(app)) continue;
       const status = await getStatus(deps.kv, app.org, app.id);
       if (status.next_attempt_at !== null && status.next_attempt_at > deps.clock.now()) continue;
       if (!(await takeLease(deps, app, "reviews"))) continue;
@@ -164,6 +184,7 @@ export async function refreshAllListings(deps: Deps): Promise<number> {
   let n = 0;
   for await (const app of allApps(deps.kv)) {
     try {
+      if (isDemoApp(app)) continue;
       if (!(await takeLease(deps, app, "listing"))) continue;
       await refreshListing(deps, app);
       n++;

@@ -34,6 +34,8 @@ export interface NewApp {
   touchpoint: string | null;
   name?: string;
   countries?: string[];
+  /** A made-up app of the demo (lib/feedback/demo_reviews.ts): never fetched. */
+  demo?: boolean;
 }
 
 export async function createApp(kv: Deno.Kv, clock: Clock, org: string, body: NewApp): Promise<FeedbackApp> {
@@ -54,6 +56,7 @@ export async function createApp(kv: Deno.Kv, clock: Clock, org: string, body: Ne
     name: body.name ?? body.store_id,
     countries: body.countries?.length ? body.countries.map((c) => c.toLowerCase()) : ["us"],
     created_at: new Date(clock.now()).toISOString(),
+    ...(body.demo ? { demo: true as const } : {}),
   };
   const index = keys.feedbackAppByStoreId(org, app.store, app.store_id);
   const res = await kv.atomic().check({ key: index, versionstamp: null })

@@ -24,6 +24,8 @@ export interface FeedbackApp {
   /** App Store countries whose public feed is read (followed App Store apps); default ["us"]. */
   countries: string[];
   created_at: string;
+  /** True for the dev start's made-up apps: their reviews are generated here and no store is ever asked. */
+  demo?: true;
 }
 
 /** The public store listing, refreshed daily; ownership (answer rule 3) is decided from it. */
