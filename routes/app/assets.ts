@@ -15,7 +15,7 @@ a { color: var(--accent); }
 :focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 9; }
 header.top { background: #14213d; color: #fff; }
-header.top .bar { max-width: 1100px; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem;
+header.top .bar { max-width: 1320px; margin: 0 auto; padding: .6rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem;
   align-items: center; }
 header.top a, header.top summary { color: #fff; }
 .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
@@ -27,12 +27,35 @@ details.menu ul { position: absolute; right: 0; z-index: 5; margin: .3rem 0 0; p
 details.menu li a, details.menu li button { display: block; width: 100%; text-align: left; padding: .45rem .8rem; color: var(--fg);
   background: none; border: 0; font: inherit; text-decoration: none; cursor: pointer; }
 details.menu li a:hover, details.menu li button:hover { background: var(--bg); }
-nav.sections { background: #fff; border-bottom: 1px solid var(--line); }
-nav.sections ul { max-width: 1100px; margin: 0 auto; padding: 0 1rem; display: flex; gap: .25rem; list-style: none; overflow-x: auto; }
-nav.sections a { display: block; padding: .7rem .75rem; text-decoration: none; color: var(--muted); white-space: nowrap;
-  border-bottom: 3px solid transparent; }
-nav.sections a[aria-current="page"] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
-main { max-width: 1100px; margin: 0 auto; padding: 1.25rem 1rem 3rem; }
+/* navigation: a grouped side bar on wide screens, a <details> menu in the header on phones */
+.shell { max-width: 1320px; margin: 0 auto; }
+.nav-label { margin: .9rem 0 .2rem; padding: 0 .75rem; font-size: .75rem; font-weight: 700; letter-spacing: .06em;
+  text-transform: uppercase; color: var(--muted); }
+.nav-group ul { list-style: none; margin: 0; padding: 0; }
+.nav-group a { display: block; padding: .4rem .75rem; border-radius: 6px; text-decoration: none; color: var(--fg); }
+.nav-group a:hover { background: #e9edf3; }
+.nav-group a[aria-current="page"] { background: #e3ebf8; color: var(--accent); font-weight: 600; }
+nav.sections { padding: .25rem .5rem 1rem; }
+details.phone-nav { display: none; }
+details.phone-nav summary { cursor: pointer; list-style: none; padding: .25rem .6rem; border: 1px solid #3b4a6b;
+  border-radius: 6px; color: #fff; white-space: nowrap; }
+details.phone-nav summary::-webkit-details-marker { display: none; }
+.muted-light { color: #c9d3e3; font-weight: 400; }
+details.phone-nav nav { position: absolute; left: 0; right: 0; z-index: 6; background: #fff; color: var(--fg);
+  border-bottom: 1px solid var(--line); box-shadow: 0 8px 20px rgba(0,0,0,.15); padding: 0 .75rem .75rem;
+  display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem; }
+details.phone-nav nav a { color: var(--fg); }
+details.phone-nav nav a[aria-current="page"] { color: var(--accent); }
+@media (min-width: 860px) {
+  .shell.with-nav { display: grid; grid-template-columns: 13rem minmax(0, 1fr); gap: 0 1rem; }
+  nav.sections { position: sticky; top: 0; align-self: start; }
+}
+@media (max-width: 859.98px) {
+  nav.sections { display: none; }
+  details.phone-nav { display: block; }
+  header.top { position: relative; }
+}
+main { max-width: 1100px; margin: 0 auto; min-width: 0; padding: 1.25rem 1rem 3rem; }
 main.narrow { max-width: 28rem; }
 h1 { font-size: 1.5rem; margin: .25rem 0 1rem; } h2 { font-size: 1.15rem; margin: 1.75rem 0 .6rem; }
 p.lead { color: var(--muted); margin-top: -.5rem; }
@@ -79,8 +102,21 @@ pre { background: #0f172a; color: #e2e8f0; padding: .8rem; border-radius: 6px; o
   table.stack-sm thead { position: absolute; left: -9999px; }
   table.stack-sm tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
   table.stack-sm td { display: block; border: 0; padding: .15rem .35rem; }
+  /* each cell keeps its column's name (data-label, set on the server or copied from the header row) */
+  table.stack-sm td[data-label] { position: relative; padding-left: 42%; min-height: 1.6rem; overflow-wrap: anywhere; }
+  table.stack-sm td[data-label]::before { content: attr(data-label); position: absolute; left: .35rem; width: calc(42% - 1rem);
+    color: var(--muted); font-size: .85rem; font-weight: 600; }
+  table.stack-sm td[data-label=""] { padding-left: .35rem; }
+  header.top .bar { gap: .4rem .5rem; padding: .5rem .75rem; }
+  details.menu summary { max-width: 11rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 }
 ${CHART_CSS}${REPORT_CSS}`;
+
+/** The app's icon: a small bar chart, so the browser never asks for a missing /favicon.ico. */
+export const FAVICON_SVG =
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#14213d"/>` +
+  `<rect x="7" y="16" width="4" height="9" fill="#56b4e9"/><rect x="14" y="10" width="4" height="15" fill="#e69f00"/>` +
+  `<rect x="21" y="6" width="4" height="19" fill="#009e73"/></svg>`;
 
 export const APP_JS = `
 document.addEventListener("click", async (e) => {
@@ -106,4 +142,11 @@ document.addEventListener("submit", (e) => {
   if (msg && !confirm(msg)) e.preventDefault();
 });
 for (const b of document.querySelectorAll("[data-copy]")) b.hidden = false;
+// phone tables stack their cells: each cell without a label gets its column's name from the header row
+for (const t of document.querySelectorAll("table.stack-sm")) {
+  const names = [...t.querySelectorAll("thead th")].map((th) => th.getAttribute("data-label") ?? th.textContent.trim());
+  for (const tr of t.querySelectorAll("tbody tr")) {
+    [...tr.cells].forEach((td, i) => { if (!td.hasAttribute("data-label")) td.setAttribute("data-label", names[i] ?? ""); });
+  }
+}
 `;

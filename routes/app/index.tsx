@@ -9,7 +9,7 @@ import { HttpError } from "../../lib/errors.ts";
 import { type AppEnv, type C, sessionLayer, signedIn } from "./http.ts";
 import { ErrorPage } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
-import { APP_CSS, APP_JS } from "./assets.ts";
+import { APP_CSS, APP_JS, FAVICON_SVG } from "./assets.ts";
 import { signInRoutes } from "./sign_in.tsx";
 import { inviteRoutes } from "./invite.tsx";
 import { accountRoutes } from "./account.tsx";
@@ -42,6 +42,7 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
     new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
   app.get("/assets/app.css", asset(APP_CSS, "text/css; charset=utf-8"));
   app.get("/assets/app.js", asset(APP_JS, "text/javascript; charset=utf-8"));
+  app.get("/assets/favicon.svg", asset(FAVICON_SVG, "image/svg+xml"));
 
   app.onError(async (err, c) => {
     const cc = c as C;

@@ -21,19 +21,39 @@ export interface Frame {
   org?: OrgChoice;
 }
 
-/** The sections of an organization, in nav order; later pages (cohorts, insights, reports) add theirs here. */
-export const SECTIONS: { id: string; label: string; path: string }[] = [
-  { id: "touchpoints", label: "Touchpoints", path: "settings/touchpoints" },
-  { id: "read-keys", label: "Read keys", path: "settings/read-keys" },
-  { id: "members", label: "Members", path: "settings/members" },
-  { id: "domains", label: "Verified domains", path: "settings/domains" },
-  { id: "store-credentials", label: "Store credentials", path: "settings/store-credentials" },
-  { id: "assistants", label: "Connected assistants", path: "settings/assistants" },
-  { id: "cohorts", label: "Cohorts", path: "cohorts" },
-  { id: "insights", label: "Insights", path: "insights" },
-  { id: "dashboards", label: "Dashboards", path: "dashboards" },
-  { id: "reports", label: "Reports", path: "reports" },
+/** One link of the organization's navigation. */
+export interface Section {
+  id: string;
+  label: string;
+  path: string;
+}
+
+/** The organization's navigation in two groups: what people read (analytics) and how it is set up. */
+export const NAV_GROUPS: { label: string; sections: Section[] }[] = [
+  {
+    label: "Analytics",
+    sections: [
+      { id: "dashboards", label: "Dashboards", path: "dashboards" },
+      { id: "insights", label: "Insights", path: "insights" },
+      { id: "cohorts", label: "Cohorts", path: "cohorts" },
+      { id: "reports", label: "Reports", path: "reports" },
+    ],
+  },
+  {
+    label: "Settings",
+    sections: [
+      { id: "touchpoints", label: "Touchpoints", path: "settings/touchpoints" },
+      { id: "read-keys", label: "Read keys", path: "settings/read-keys" },
+      { id: "members", label: "Members", path: "settings/members" },
+      { id: "domains", label: "Verified domains", path: "settings/domains" },
+      { id: "store-credentials", label: "Store credentials", path: "settings/store-credentials" },
+      { id: "assistants", label: "Connected assistants", path: "settings/assistants" },
+    ],
+  },
 ];
+
+/** Every section, settings first: an organization opens on its touchpoints (the first thing to set up). */
+export const SECTIONS: Section[] = [...NAV_GROUPS[1].sections, ...NAV_GROUPS[0].sections];
 
 export const orgPath = (org: string, path = "") => `/app/o/${org}${path ? `/${path}` : ""}`;
 
@@ -70,10 +90,11 @@ const FlashBox: FC<{ flash: Flash | null | undefined }> = ({ flash }) => (
   </>
 );
 
-const Header: FC<{ frame: Frame }> = ({ frame }) => (
+const Header: FC<{ frame: Frame; section?: string }> = ({ frame, section }) => (
   <header class="top">
     <div class="bar">
       <a class="brand" href="/app">Behavior</a>
+      {frame.org && <PhoneNav org={frame.org.id} current={section} />}
       {frame.orgs.length > 0 && (
         <details class="menu">
           <summary aria-label="Switch organization">{frame.org?.name ?? "Organizations"} ▾</summary>
@@ -112,17 +133,46 @@ const Header: FC<{ frame: Frame }> = ({ frame }) => (
   </header>
 );
 
+const NavGroups: FC<{ org: string; current?: string }> = ({ org, current }) => (
+  <>
+    {NAV_GROUPS.map((g) => (
+      <div class="nav-group" role="group" aria-label={g.label}>
+        <p class="nav-label">{g.label}</p>
+        <ul>
+          {g.sections.map((s) => (
+            <li>
+              <a href={orgPath(org, s.path)} aria-current={s.id === current ? "page" : undefined}>
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+    ))}
+  </>
+);
+
+/** The side navigation on wide screens (hidden on phones, where the header's menu holds the same links). */
 const SectionNav: FC<{ org: string; current?: string }> = ({ org, current }) => (
-  <nav class="sections" aria-label="Settings">
-    <ul>
-      {SECTIONS.map((s) => (
-        <li>
-          <a href={orgPath(org, s.path)} aria-current={s.id === current ? "page" : undefined}>{s.label}</a>
-        </li>
-      ))}
-    </ul>
+  <nav class="sections" aria-label="Organization">
+    <NavGroups org={org} current={current} />
   </nav>
 );
+
+/** The phone menu: a <details> that opens without any script, naming the page it is on. */
+const PhoneNav: FC<{ org: string; current?: string }> = ({ org, current }) => {
+  const here = SECTIONS.find((s) => s.id === current);
+  return (
+    <details class="phone-nav">
+      <summary>
+        <span aria-hidden="true">☰</span> Menu{here ? <span class="muted-light">: {here.label}</span> : null}
+      </summary>
+      <nav aria-label="Organization (menu)">
+        <NavGroups org={org} current={current} />
+      </nav>
+    </details>
+  );
+};
 
 export const Layout: FC<
   PropsWithChildren<
@@ -136,17 +186,20 @@ export const Layout: FC<
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{p.title} · Behavior</title>
+        <link rel="icon" href="/app/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/app/assets/app.css" />
         <script src="/app/assets/app.js" defer></script>
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
-        {p.frame && <Header frame={p.frame} />}
-        {p.frame?.org && <SectionNav org={p.frame.org.id} current={p.section} />}
-        <main id="main" class={p.narrow ? "narrow" : undefined} tabindex={-1}>
-          <FlashBox flash={p.flash} />
-          {p.children}
-        </main>
+        {p.frame && <Header frame={p.frame} section={p.section} />}
+        <div class={p.frame?.org ? "shell with-nav" : "shell"}>
+          {p.frame?.org && <SectionNav org={p.frame.org.id} current={p.section} />}
+          <main id="main" class={p.narrow ? "narrow" : undefined} tabindex={-1}>
+            <FlashBox flash={p.flash} />
+            {p.children}
+          </main>
+        </div>
         <p id="live" class="sr-only" aria-live="polite"></p>
       </body>
     </html>

@@ -19,7 +19,7 @@ export const Table: FC<{
         <tr>
           {columns.map((name) => name !== false && <th scope="col">{name}</th>)}
           {actions && (
-            <th scope="col">
+            <th scope="col" data-label="">
               <span class="sr-only">Actions</span>
             </th>
           )}
