@@ -1,7 +1,9 @@
 /**
- * Checks the floors of docs/architecture.md on the import graph: no circle between folders, no import that
- * points up a floor, nothing in the service importing tests/, bench/ or scripts/. Paths are resolved from
- * each relative import (`import`, `import type`, `export … from`, `import("…")`), never matched by base name.
+ * Checks the floors of docs/architecture.md on the import graph: no circle between folders, no circle between
+ * files, no import that points up a floor, nothing in the service importing tests/, bench/ or scripts/.
+ * Paths are resolved from each relative import (`import`, `import type`, `export … from`, `import("…")`),
+ * never matched by base name. File circles are looked for on the real module graph as Deno resolves it from
+ * main.ts (`deno info --json main.ts`), type-only imports included.
  *
  *   deno run -A scripts/import_floors.ts    # prints what it finds; exits 1 when anything is wrong
  */
@@ -80,16 +82,58 @@ export async function serviceImports(root: string): Promise<Import[]> {
   return all;
 }
 
+/**
+ * The imports between the project's own files on the module graph Deno resolves from `entry` (code and type
+ * imports; packages left out), as paths relative to `root`.
+ */
+export async function moduleGraph(root: string, entry = "main.ts"): Promise<Import[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`deno info ${entry} failed: ${new TextDecoder().decode(out.stderr)}`);
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier?: string }; type?: { specifier?: string } }[];
+    }[];
+  };
+  const base = new URL(`file://${root}/`).href;
+  const local = (spec: string | undefined) => spec?.startsWith(base) ? spec.slice(base.length) : null;
+  const imports: Import[] = [];
+  for (const m of info.modules) {
+    const from = local(m.specifier);
+    if (!from) continue;
+    for (const d of m.dependencies ?? []) {
+      for (const to of new Set([local(d.code?.specifier), local(d.type?.specifier)])) {
+        if (to && to !== from) imports.push({ from, to });
+      }
+    }
+  }
+  return imports;
+}
+
+/** Groups of files that import each other, directly or round a circle (components of more than one file). */
+export function fileCircles(imports: Import[]): string[][] {
+  return circles(imports.map(({ from, to }) => [from, to]));
+}
+
 /** Groups of folders that import each other (strongly connected components of more than one folder). */
 export function folderCircles(imports: Import[]): string[][] {
+  return circles(imports.map(({ from, to }) => [folderOf(from), folderOf(to)]));
+}
+
+/** Strongly connected components of more than one node (Tarjan's algorithm). */
+function circles(edges: [string, string][]): string[][] {
   const graph = new Map<string, Set<string>>();
-  for (const { from, to } of imports) {
-    const a = folderOf(from), b = folderOf(to);
+  for (const [a, b] of edges) {
     if (!graph.has(a)) graph.set(a, new Set());
     if (!graph.has(b)) graph.set(b, new Set());
     if (a !== b) graph.get(a)!.add(b);
   }
-  // Tarjan's algorithm; the graph has a few dozen nodes, so recursion is fine.
+  // Recursion depth is the longest import chain: a few dozen files, so recursion is fine.
   let next = 0;
   const index = new Map<string, number>(), low = new Map<string, number>();
   const stack: string[] = [], onStack = new Set<string>(), circles: string[][] = [];
@@ -116,11 +160,15 @@ export function wrongWay(imports: Import[]): Import[] {
 if (import.meta.main) {
   const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
   const imports = await serviceImports(root);
-  const circles = folderCircles(imports);
-  const wrong = wrongWay(imports);
-  console.log(`${imports.length} relative imports`);
-  for (const group of circles) {
-    console.log(`circle: ${group.join(" ↔ ")}`);
+  const graph = await moduleGraph(root);
+  const folders = folderCircles([...imports, ...graph]);
+  const files = fileCircles(graph);
+  const wrong = wrongWay([...imports, ...graph.filter((i) => SERVICE.test(i.from))]);
+  console.log(
+    `${imports.length} relative imports; ${graph.length} between files on the module graph of main.ts`,
+  );
+  for (const group of folders) {
+    console.log(`folder circle: ${group.join(" ↔ ")}`);
     for (const i of imports) {
       if (
         group.includes(folderOf(i.from)) && group.includes(folderOf(i.to)) &&
@@ -130,9 +178,16 @@ if (import.meta.main) {
       }
     }
   }
+  for (const group of files) {
+    console.log(`file circle: ${group.join(" ↔ ")}`);
+    for (const i of graph) {
+      if (group.includes(i.from) && group.includes(i.to)) console.log(`  ${i.from} → ${i.to}`);
+    }
+  }
   for (const i of wrong) {
     console.log(`up a floor: ${i.from} (${floorOf(i.from).name}) → ${i.to} (${floorOf(i.to).name})`);
   }
-  if (!circles.length && !wrong.length) console.log("no folder circle, no import up a floor");
-  if (circles.length || wrong.length) Deno.exit(1);
+  const bad = folders.length + files.length + wrong.length;
+  if (!bad) console.log("no folder circle, no file circle, no import up a floor");
+  if (bad) Deno.exit(1);
 }

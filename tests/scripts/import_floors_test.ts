@@ -1,6 +1,13 @@
 /** The floors of docs/architecture.md, checked on the real import graph, and the checker on planted faults. */
 import assert from "node:assert/strict";
-import { folderCircles, importsOf, serviceImports, wrongWay } from "../../scripts/import_floors.ts";
+import {
+  fileCircles,
+  folderCircles,
+  importsOf,
+  moduleGraph,
+  serviceImports,
+  wrongWay,
+} from "../../scripts/import_floors.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -9,6 +16,30 @@ Deno.test("import floors: the service has no folder circle and no import pointin
   assert.ok(imports.length > 500, `only ${imports.length} imports found: the walk missed files`);
   assert.deepEqual(folderCircles(imports), []);
   assert.deepEqual(wrongWay(imports), []);
+});
+
+Deno.test("import floors: the module graph Deno resolves from main.ts has no file circle and no folder circle", async () => {
+  const graph = await moduleGraph(ROOT);
+  assert.ok(graph.length > 500, `only ${graph.length} imports on the module graph`);
+  assert.ok(graph.some((i) => i.from === "tools/registry.ts" && i.to === "tools/behavior_saved.ts"));
+  assert.ok(graph.some((i) => i.to === "tools/tool.ts"), "type-only imports are part of the graph");
+  assert.deepEqual(fileCircles(graph), []);
+  assert.deepEqual(folderCircles(graph), []);
+});
+
+Deno.test("import floors: a circle of files inside one folder is found, one folder's files are one folder", () => {
+  const edges = [
+    ...importsOf("tools/registry.ts", 'import saved from "./behavior_saved.ts";'),
+    ...importsOf("tools/behavior_saved.ts", 'import { runInsight } from "./saved_insights.ts";'),
+    ...importsOf("tools/saved_insights.ts", 'import { TOOLS } from "./registry.ts";'),
+    ...importsOf("tools/listing.ts", 'import type { Tool } from "./tool.ts";'),
+  ];
+  assert.deepEqual(folderCircles(edges), [], "the folder graph folds tools/ into one node");
+  assert.deepEqual(fileCircles(edges), [[
+    "tools/behavior_saved.ts",
+    "tools/registry.ts",
+    "tools/saved_insights.ts",
+  ]]);
 });
 
 Deno.test("import floors: type imports, re-exports and paths count; base names do not", () => {
