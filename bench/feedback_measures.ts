@@ -1,28 +1,35 @@
 /**
- * The measures of bench/feedback.ts, the same for every labelled set: sentiment agreement of the text alone
- * with the labelled polarity (overall, on the negative and on the positive reviews; a neutral answer is a
- * miss), and intent macro-F1 where a set has intent labels.
+ * The measures of bench/feedback.ts, the same for every labelled set, for the hand rules alone ("before") and
+ * for what the service answers, the learned models on top of the rules ("after"): sentiment agreement of the
+ * text alone with the labelled polarity (overall, on the negative and on the positive reviews; a neutral
+ * answer is a miss), and intent macro-F1 where a set has intent labels.
  */
-import { analyzeReview } from "../lib/feedback/analysis/analyze.ts";
-import { textSentiment } from "../lib/feedback/analysis/sentiment.ts";
-import { classifyIntent } from "../lib/feedback/analysis/intent.ts";
+import { analyzeReview, readReview, type ReviewReading } from "../lib/feedback/analysis/analyze.ts";
+import { withoutPersonal } from "../lib/feedback/analysis/personal.ts";
 import type { Intent } from "../lib/feedback/types.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
+import type { LabelledReview } from "../scripts/review_corpora.ts";
 
-export interface LabelledReview {
-  id: string;
-  text: string;
-  /** 1-5 stars; null where the set has only a polarity (then the classifier is not told any stars). */
-  rating: number | null;
-  polarity: "positive" | "negative" | null;
-  intent?: Intent;
+export type { LabelledReview };
+export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export interface Read {
+  row: LabelledReview;
+  /** False when the review's language is one the models do not cover (left out of the sentiment figures). */
+  analysed: boolean;
+  reading: ReviewReading;
 }
 
-/** Polarity from stars: 1-2 negative, 4-5 positive, 3 none (left out of the agreement). */
-export const starPolarity = (rating: number): "positive" | "negative" | null =>
-  rating <= 2 ? "negative" : rating >= 4 ? "positive" : null;
+export function readAll(rows: LabelledReview[]): Read[] {
+  return rows.map((row) => ({
+    row,
+    analysed:
+      analyzeReview({ rating: row.rating ?? 3, title: null, text: row.text, language: null }).analysed,
+    reading: readReview(null, withoutPersonal(row.text), row.rating),
+  }));
+}
 
-export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+export type Stage = "before" | "after";
 
 export interface SentimentMeasure {
   polar_analysed: number;
@@ -35,20 +42,19 @@ export interface SentimentMeasure {
   neutral_answers: number;
 }
 
-export function measureSentiment(rows: LabelledReview[]): SentimentMeasure {
+export function measureSentiment(read: Read[], stage: Stage): SentimentMeasure {
   let skipped = 0, neutral = 0;
   const tally = { negative: [0, 0], positive: [0, 0] }; // [reviews, agreeing]
-  for (const r of rows) {
-    if (!r.polarity) continue;
-    const a = analyzeReview({ rating: r.rating ?? 3, title: null, text: r.text, language: null });
-    if (!a.analysed) {
+  for (const { row, analysed, reading } of read) {
+    if (!row.polarity) continue;
+    if (!analysed) {
       skipped++;
       continue;
     }
-    const got = textSentiment(null, r.text).label;
+    const got = (stage === "before" ? reading.rules : reading.text).label;
     if (got === "neutral") neutral++;
-    tally[r.polarity][0]++;
-    if (got === r.polarity) tally[r.polarity][1]++;
+    tally[row.polarity][0]++;
+    if (got === row.polarity) tally[row.polarity][1]++;
   }
   const [neg, negOk] = tally.negative, [pos, posOk] = tally.positive;
   return {
@@ -72,17 +78,15 @@ export interface IntentMeasure {
   confusion: Record<string, Record<string, number>>;
 }
 
-export function measureIntent(rows: LabelledReview[]): IntentMeasure | null {
-  const labelled = rows.filter((r) => r.intent);
+export function measureIntent(read: Read[], stage: Stage): IntentMeasure | null {
+  const labelled = read.filter((r) => r.row.intent);
   if (!labelled.length) return null;
   const tp = new Map<Intent, number>(), fp = new Map<Intent, number>(), fn = new Map<Intent, number>();
   const inc = (m: Map<Intent, number>, k: Intent) => m.set(k, (m.get(k) ?? 0) + 1);
   const confusion: Record<string, Record<string, number>> = {};
-  for (const r of labelled) {
-    const gold = r.intent!;
-    const rating = r.rating ?? 3;
-    const text = textSentiment(null, r.text);
-    const got = classifyIntent(null, r.text, text.label, rating, text.habit);
+  for (const { row, reading } of labelled) {
+    const gold = row.intent!;
+    const got = stage === "before" ? reading.ruleIntent : reading.intent;
     confusion[gold] ??= {};
     confusion[gold][got] = (confusion[gold][got] ?? 0) + 1;
     if (got === gold) inc(tp, gold);

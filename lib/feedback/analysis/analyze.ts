@@ -3,15 +3,43 @@
  * the stars), intent, taxonomy topics and key phrases. Stored beside the review; `ANALYSIS_VERSION` changes
  * when the models do, so stored analyses can be told apart from current ones.
  */
-import type { ReviewAnalysis } from "../types.ts";
+import type { Intent, ReviewAnalysis } from "../types.ts";
 import { ANALYSED_LANGUAGES, detectLanguage } from "./language.ts";
-import { combinedSentiment, textSentiment } from "./sentiment.ts";
+import { combinedSentiment, type TextSentiment, textSentiment } from "./sentiment.ts";
+import { learnedIntent, learnedSentiment } from "./learned.ts";
+import { reviewFeatures } from "./features.ts";
 import { classifyIntent } from "./intent.ts";
 import { lemma, normalizeText, words } from "./tokens.ts";
 import { keyPhrases, topicsOf } from "../themes/match.ts";
 import { withoutPersonal } from "./personal.ts";
 
-export const ANALYSIS_VERSION = 4;
+export const ANALYSIS_VERSION = 5;
+
+export interface ReviewReading {
+  /** The hand rules' sentiment and intent alone. */
+  rules: TextSentiment;
+  ruleIntent: Intent;
+  /** What the service answers: the learned models over the words, with the rules' answer among their features. */
+  text: TextSentiment;
+  intent: Intent;
+}
+
+/**
+ * Sentiment of the text and intent, by the rules and by the learned models on top of them (analysis/learned.ts).
+ * `rating` null: no stars known (the rules are then told 3). The text is expected rid of personal details.
+ */
+export function readReview(title: string | null, text: string, rating: number | null): ReviewReading {
+  const rules = textSentiment(title, text);
+  const ruleIntent = classifyIntent(title, text, rules.label, rating ?? 3, rules.habit);
+  const features = reviewFeatures(title ? `${title}. ${text}` : text);
+  const learned = learnedSentiment(features, rules);
+  return {
+    rules,
+    ruleIntent,
+    text: learned,
+    intent: learnedIntent(features, ruleIntent, learned.label, rating),
+  };
+}
 
 export interface AnalysisInput {
   rating: number;
@@ -41,16 +69,16 @@ export function analyzeReview(input: AnalysisInput): ReviewAnalysis {
       phrases: [],
     };
   }
-  const text = textSentiment(r.title, r.text);
-  const sentiment = combinedSentiment(text, r.rating);
+  const read = readReview(r.title, r.text, r.rating);
+  const sentiment = combinedSentiment(read.text, r.rating);
   const sentences = normalizeText(full).split(/[.!?;:\n]+/).map((s) => words(s)).filter((s) => s.length);
   return {
     v: ANALYSIS_VERSION,
     language,
     analysed: true,
-    text_score: text.score,
+    text_score: read.text.score,
     sentiment,
-    intent: classifyIntent(r.title, r.text, text.label, r.rating, text.habit),
+    intent: read.intent,
     topics: topicsOf(sentences.flat().map(lemma)),
     phrases: keyPhrases(sentences),
   };
