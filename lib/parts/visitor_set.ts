@@ -1,0 +1,91 @@
+/**
+ * Exact sets of visitor numbers (dense per organization and environment: lib/parts/visitor_numbers.ts) as
+ * rollups keep them: sorted, distinct, stored as deltas in LEB128 varints. A rollup row's visitors of one
+ * hour are a small share of all visitors, so the gaps are small and most take one or two bytes (an array
+ * container of a Roaring bitmap takes two per member; a bitset container pays off only past 1/16 density).
+ * Counting a union of many sets is `DistinctCounter`: one mark per visitor number, reused for every group,
+ * so a period's visitors of every page cost the sum of the sets' sizes and one array for all groups.
+ */
+
+/** Bytes of `values` (any order, repeats allowed) as a sorted, distinct delta-varint list. */
+export function encodeSet(values: ArrayLike<number>): Uint8Array {
+  const sorted = Uint32Array.from(values).sort();
+  const out = new Uint8Array(sorted.length * 5);
+  let o = 0, prev = -1;
+  for (const v of sorted) {
+    if (v === prev) continue;
+    let d = v - prev - 1; // 0 for consecutive numbers
+    prev = v;
+    while (d >= 0x80) {
+      out[o++] = (d & 0x7f) | 0x80;
+      d >>>= 7;
+    }
+    out[o++] = d;
+  }
+  return out.slice(0, o);
+}
+
+/** Calls `each` with every member of an encoded set at bytes[from, to), in ascending order. */
+export function forEachMember(bytes: Uint8Array, from: number, to: number, each: (v: number) => void): void {
+  let prev = -1;
+  for (let i = from; i < to;) {
+    let d = 0, shift = 0, b: number;
+    do {
+      b = bytes[i++];
+      d += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    prev += d + 1;
+    each(prev);
+  }
+}
+
+/** Members of an encoded set (tests, small sets). */
+export function decodeSet(bytes: Uint8Array, from = 0, to = bytes.length): number[] {
+  const out: number[] = [];
+  forEachMember(bytes, from, to, (v) => out.push(v));
+  return out;
+}
+
+/**
+ * Distinct members over several sets, group after group: `next()` starts a group, `add` counts members not
+ * seen in it yet. One Int32Array mark per visitor number serves every group (a group number is its mark).
+ */
+export class DistinctCounter {
+  private marks: Int32Array;
+  private group = 1;
+  count = 0;
+
+  constructor(size: number) {
+    this.marks = new Int32Array(Math.max(1, size));
+  }
+
+  /** Starts a new group (its count from 0). */
+  next(): void {
+    this.group++;
+    this.count = 0;
+  }
+
+  add(v: number): void {
+    if (v >= this.marks.length) this.grow(v + 1);
+    if (this.marks[v] !== this.group) {
+      this.marks[v] = this.group;
+      this.count++;
+    }
+  }
+
+  /** Adds every member of an encoded set at bytes[from, to). */
+  addEncoded(bytes: Uint8Array, from: number, to: number): void {
+    forEachMember(bytes, from, to, (v) => this.add(v));
+  }
+
+  get bytes(): number {
+    return this.marks.byteLength;
+  }
+
+  private grow(size: number) {
+    const next = new Int32Array(Math.max(size, this.marks.length * 2));
+    next.set(this.marks);
+    this.marks = next;
+  }
+}

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { decodeSet, DistinctCounter, encodeSet } from "../../../lib/parts/visitor_set.ts";
+
+const numbers = fc.array(
+  fc.oneof(fc.nat({ max: 300 }), fc.nat({ max: 2 ** 32 - 1 }), fc.constantFrom(0, 127, 128, 16_383, 16_384)),
+  { maxLength: 200 },
+);
+
+Deno.test("visitor sets: decoding gives the distinct members in order, whatever the input order and repeats", () => {
+  fc.assert(
+    fc.property(numbers, (xs) => {
+      assert.deepEqual(decodeSet(encodeSet(xs)), [...new Set(xs)].sort((a, b) => a - b));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("visitor sets: consecutive members take a byte each", () => {
+  assert.equal(encodeSet(Array.from({ length: 1000 }, (_, i) => 5_000 + i)).length, 2 + 999);
+});
+
+Deno.test("distinct counter: a group's count is the size of the union of its sets; groups are independent", () => {
+  const small = fc.array(fc.oneof(fc.nat({ max: 300 }), fc.nat({ max: 100_000 })), { maxLength: 100 });
+  fc.assert(
+    fc.property(fc.array(fc.array(small, { maxLength: 5 }), { maxLength: 6 }), (groups) => {
+      const c = new DistinctCounter(16);
+      for (const sets of groups) {
+        c.next();
+        for (const s of sets) {
+          const bytes = new Uint8Array([9, ...encodeSet(s), 9]); // a set inside a larger buffer
+          c.addEncoded(bytes, 1, bytes.length - 1);
+        }
+        assert.equal(c.count, new Set(sets.flat()).size);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
