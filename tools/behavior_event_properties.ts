@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { nameableValues } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -9,16 +10,22 @@ import { defineTool } from "./tool.ts";
 const MAX_PROPERTIES = 25;
 const VALUE_CHARS = 200;
 
-const value = z.object({ value: z.string(), visitors: z.number(), events: z.number() });
+const value = z.object({
+  value: z.string(),
+  visitors: groupSize(z.number()),
+  events: groupCount("events", z.number()),
+});
 const output = answerSchema({
   event: z.string(),
   properties: z.array(z.object({
     property: z.string(),
-    events: z.number().describe("events of this name that carried the property"),
-    visitors: z.number(),
+    events: groupCount("events", z.number()).describe("events of this name that carried the property"),
+    visitors: groupSize(z.number()),
     values: z.array(value).describe("most common values sent by 5 or more visitors"),
-    values_total: z.number().describe("distinct values, named or not"),
-    values_withheld: z.number().describe("values sent by fewer than 5 visitors: counted, never named"),
+    values_total: notACount(z.number()).describe("distinct values, named or not"),
+    values_withheld: notACount(z.number()).describe(
+      "values sent by fewer than 5 visitors: counted, never named",
+    ),
   })),
   properties_total: z.number(),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -26,11 +27,11 @@ const output = answerSchema({
   events: z.array(z.object({
     name: z.string(),
     kind: z.enum(["automatic", "custom"]),
-    events: z.number(),
-    visitors: z.number(),
-    previous_events: z.number().nullable(),
+    events: groupCount("events", z.number()),
+    visitors: groupSize(z.number()),
+    previous_events: groupCount("events", z.number().nullable()),
   })),
-  events_total: z.number().describe("event names recorded in the period (matching the search)"),
+  events_total: notACount(z.number()).describe("event names recorded in the period (matching the search)"),
 });
 
 export default defineTool({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -17,17 +18,19 @@ const SORTS = ["clicks", "rage_clicks"] as const;
 const element = z.object({
   element: z.string().describe("the element's name, from its fingerprint (visible text, role, #id or tag)"),
   page: z.string(),
-  clicks: z.number(),
-  visitors: z.number().describe("visitors who clicked it"),
-  rage_clicks: z.number().describe("clicks that were the 3rd or later on it within a second"),
+  clicks: groupCount("events", z.number()),
+  visitors: groupSize(z.number()).describe("visitors who clicked it"),
+  rage_clicks: groupCount("events", z.number()).describe(
+    "clicks that were the 3rd or later on it within a second",
+  ),
   rage_click_visitors_share: z.number().nullable().describe(
     "share (0-1) of the visitors clicking it who rage-clicked it; null without clicks",
   ),
-  form_starts: z.number().describe(
+  form_starts: groupCount("events", z.number()).describe(
     "sessions that changed a field of it: on a form's row its fields' changes; on a field's row changes that " +
       "named no form (a field outside any form, or sent before changes named their form)",
   ),
-  form_submits: z.number().describe("times it was submitted (forms)"),
+  form_submits: groupCount("events", z.number()).describe("times it was submitted (forms)"),
 });
 
 const output = answerSchema({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -24,10 +25,12 @@ const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
 const step = z.object({
   step: z.number().describe("1-based position"),
   name: z.string().describe('the step as asked: "/pricing", "/docs/*", "sign_up where plan = pro"'),
-  visitors: count.describe("visitors who reached this step after the ones before it, in order"),
+  visitors: groupSize(count).describe("visitors who reached this step after the ones before it, in order"),
   conversion_from_first: z.number().nullable().describe("visitors / visitors of step 1, 0-1"),
   conversion_from_previous: z.number().nullable().describe("visitors / visitors of the step before, 0-1"),
-  dropped_off: z.number().nullable().describe("visitors of the step before who did not reach this one"),
+  dropped_off: groupCount("visitors", z.number().nullable()).describe(
+    "visitors of the step before who did not reach this one",
+  ),
   drop_off_rate: z.number().nullable().describe("dropped_off / visitors of the step before, 0-1"),
   time_from_previous_median_s: z.number().nullable().describe(
     "median seconds from the step before to this one; null for step 1 and under 5 visitors",
@@ -45,7 +48,7 @@ const output = answerSchema({
     name: z.string().describe(
       'the value at the visitor\'s step 1; "(other)" gathers the values after the top 10',
     ),
-    visitors: count.describe("visitors at step 1"),
+    visitors: groupSize(count).describe("visitors at step 1"),
     overall_conversion: z.number().nullable(),
     steps: z.array(step),
   })).describe("the whole funnel per value, top 10 by visitors at step 1, then the rest as (other)"),

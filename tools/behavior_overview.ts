@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -41,16 +42,20 @@ export function engagedVisitors(sessions: SessionSeq[]): number {
   return new Set(sessions.filter(isEngaged).map((s) => s.visitor)).size;
 }
 
-const ranked = z.object({ name: z.string(), visitors: z.number(), previous_visitors: z.number().nullable() });
+const ranked = z.object({
+  name: z.string(),
+  visitors: groupSize(z.number()),
+  previous_visitors: groupCount("visitors", z.number().nullable()),
+});
 const output = answerSchema({
-  visitors: compared,
-  engaged_visitors: compared,
-  sessions: compared,
-  pageviews: compared,
+  visitors: groupSize(compared),
+  engaged_visitors: groupCount("visitors", compared),
+  sessions: groupCount("visits", compared),
+  pageviews: groupCount("events", compared),
   views_per_session: compared,
   bounce_rate: compared.describe("share 0-1 of sessions with at most one pageview"),
   session_duration_s: compared.describe("mean session duration in seconds; null under 5 visitors"),
-  top_pages: z.array(ranked.extend({ pageviews: z.number() })),
+  top_pages: z.array(ranked.extend({ pageviews: groupCount("events", z.number()) })),
   top_pages_total: z.number(),
   sources: z.array(ranked),
   sources_total: z.number(),
@@ -59,15 +64,16 @@ const output = answerSchema({
   devices: z.array(ranked),
   devices_total: z.number(),
   bots_and_ai_agents: z.object({
-    bot_events: compared.describe("events of bots that ran the web SDK"),
-    ai_agent_events: compared.describe("events of AI agents that ran the web SDK"),
+    // bots and AI agents are not visitors: no saved cohort holds them, and rule 5 is about people
+    bot_events: notACount(compared).describe("events of bots that ran the web SDK"),
+    ai_agent_events: notACount(compared).describe("events of AI agents that ran the web SDK"),
     crawler_requests: compared.describe("crawler requests reported by the server SDK (spoofed left out)"),
     ai_crawler_requests: compared,
   }),
   top_agents: z.array(z.object({ crawler: z.string(), kind: z.string(), requests: z.number() })),
   top_agents_total: z.number(),
   data_quality: z.object({
-    dropped_events: compared.describe(
+    dropped_events: groupCount("events", compared).describe(
       "events of the counted sessions that the web SDK numbered but that never arrived (sequence gaps inside " +
         "page loads, across batches); human traffic only",
     ),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -37,14 +38,14 @@ const METRICS: Metric[] = [
 
 const page = z.object({
   page: z.string(),
-  pageviews: z.number(),
-  visitors: z.number().describe("visitors who viewed the page"),
+  pageviews: groupCount("events", z.number()),
+  visitors: groupSize(z.number()).describe("visitors who viewed the page"),
   engagement_time_s: z.number().nullable().describe("mean per page view; withheld under 5 visitors"),
   scroll_depth_percent: z.number().nullable(),
   exit_rate: z.number().nullable().describe("exits / pageviews, 0-1"),
-  rage_clicks: z.number(),
-  entries: z.number(),
-  exits: z.number(),
+  rage_clicks: groupCount("events", z.number()),
+  entries: groupCount("visits", z.number()),
+  exits: groupCount("visits", z.number()),
 });
 
 const output = answerSchema({

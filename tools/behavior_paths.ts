@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { invalid } from "../lib/errors.ts";
 import { rate, resolve } from "./common.ts";
@@ -17,18 +18,27 @@ const output = answerSchema({
   direction: z.enum(["after", "before"]),
   depth: z.number(),
   steps_shown: z.enum(["pages", "pages_and_events"]),
-  anchor_visitors: z.number().describe("visitors with a visit that reached the anchor"),
-  anchor_visits: z.number().describe("visits that reached the anchor (the first time in each visit counts)"),
+  anchor_visitors: groupSize(z.number()).describe("visitors with a visit that reached the anchor"),
+  anchor_visits: groupCount("visits", z.number()).describe(
+    "visits that reached the anchor (the first time in each visit counts)",
+  ),
   paths: z.array(z.object({
     steps: z.array(z.string()).describe(
       `the steps in order away from the anchor; ${EXIT} = the visit ended, ${ENTRY} = the visit began there`,
     ),
-    visitors: z.number().describe("visitors with a visit that took this path (one may take several)"),
-    visits: z.number(),
+    visitors: groupSize(z.number()).describe(
+      "visitors with a visit that took this path (one may take several)",
+    ),
+    visits: groupCount("visits", z.number()),
     share,
   })).describe("the most common paths, by visitors"),
   paths_total: z.number().describe("distinct paths"),
-  nearest_steps: z.array(z.object({ name: z.string(), visitors: z.number(), visits: z.number(), share }))
+  nearest_steps: z.array(z.object({
+    name: z.string(),
+    visitors: groupSize(z.number()),
+    visits: groupCount("visits", z.number()),
+    share,
+  }))
     .describe("the step right after (or before) the anchor, top 10 by visitors"),
   nearest_steps_total: z.number(),
 });

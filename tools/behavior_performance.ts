@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import type { EventField, NumberRuns, Scope as EngineScope, SeriesGroup } from "../lib/query/api.ts";
@@ -14,7 +15,7 @@ const RATINGS = ["good", "needs_improvement", "poor"] as const;
 type Rating = (typeof RATINGS)[number];
 
 const vital = z.object({
-  measured: z.number().describe("page loads that reported this metric"),
+  measured: groupCount("events", z.number()).describe("page loads that reported this metric"),
   p50: z.number().nullable(),
   p75: z.number().nullable(),
   p95: z.number().nullable(),
@@ -28,11 +29,15 @@ const vitals = z.object({ LCP: vital, INP: vital, CLS: vital });
 const output = answerSchema({
   by: z.enum(["page", "device"]),
   units: z.object({ LCP: z.literal("ms"), INP: z.literal("ms"), CLS: z.literal("unitless") }),
-  overall: z.object({ page_loads: z.number(), visitors: z.number(), vitals }),
+  overall: z.object({
+    page_loads: groupCount("events", z.number()),
+    visitors: groupSize(z.number()),
+    vitals,
+  }),
   groups: z.array(z.object({
     name: z.string().describe("the page or the device type"),
-    page_loads: z.number().describe("page loads with a web vitals report"),
-    visitors: z.number(),
+    page_loads: groupCount("events", z.number()).describe("page loads with a web vitals report"),
+    visitors: groupSize(z.number()),
     vitals,
   })),
   groups_total: z.number(),

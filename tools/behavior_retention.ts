@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -19,8 +20,8 @@ const output = answerSchema({
   returning: z.string().describe("what counts as coming back: any visit, or doing an event"),
   cohorts: z.array(z.object({
     cohort: z.string().describe("the day, week (its Monday) or month visitors entered"),
-    visitors: z.union([z.number(), z.literal(FEWER_THAN_5)]).describe("visitors who entered then"),
-    returned: z.array(z.number()).nullable().describe(
+    visitors: groupSize(z.union([z.number(), z.literal(FEWER_THAN_5)])).describe("visitors who entered then"),
+    returned: groupCount("visitors", z.array(z.number())).nullable().describe(
       "visitors of the cohort who came back 0, 1, 2 … intervals later (0: its own interval, from entering on); " +
         "null under 5 visitors",
     ),

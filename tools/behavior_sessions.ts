@@ -1,22 +1,29 @@
 import { z } from "zod";
+import { groupCount, notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { Filter, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
+import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { resolve } from "./common.ts";
 import { defineTool } from "./tool.ts";
 
 const MAX_PAGES_LISTED = 10;
+
+const COHORT_VISITS_WITHHELD =
+  "under a saved cohort, visits are listed only when 5 or more of its visitors came in the period";
 
 const visit = z.object({
   started_at: z.string().describe("start, to the minute"),
   duration_s: z.number(),
   entry_page: z.string().nullable(),
   exit_page: z.string().nullable(),
-  pages_seen: z.number().describe("pageviews in the visit"),
+  // one visit's own figures, not a group's: a visit is shown only when its group has 5+ visitors
+  pages_seen: notACount(z.number()).describe("pageviews in the visit"),
   pages: z.array(z.string()).describe(
     `the pages in order, consecutive repeats merged, at most ${MAX_PAGES_LISTED}`,
   ),
-  events: z.number(),
+  events: notACount(z.number()),
   source: z.string(),
   channel: z.string(),
   country: z.string().nullable(),
@@ -25,7 +32,9 @@ const visit = z.object({
 
 const output = answerSchema({
   sessions: z.array(visit),
-  sessions_total: z.number().describe("visits in the period matching the filters"),
+  sessions_total: groupCount("visits", z.union([z.number(), z.literal(FEWER_THAN_5)])).describe(
+    "visits in the period matching the filters",
+  ),
 });
 
 /** One visit as shown: what happened and where it came from, never who. */
@@ -73,10 +82,17 @@ export default defineTool({
     if (input.country) filters.push({ field: "country", op: "eq", value: input.country.toUpperCase() });
     if (input.device) filters.push({ field: "device_type", op: "eq", value: input.device });
     const r = resolve(ctx, { ...input, defaultPeriod: "last_7_days", filters });
-    const total = await r.engine.aggregate(r.scope, { metrics: ["sessions"] });
-    const wanted = Math.min(input.limit ?? 10, total.totals.sessions ?? 0);
-    const allowed = wanted > 0 ? await ctx.takeItems(wanted) : 0;
+    const total = await r.engine.aggregate(r.scope, {
+      metrics: ctx.cohort ? ["sessions", "visitors"] : ["sessions"],
+    });
+    const sessions = total.totals.sessions ?? 0;
     const notices: string[] = [];
+    // under a saved cohort, visits are examples of a group: shown (and their number told) only at 5+ visitors
+    const visitors = total.totals.visitors ?? 0;
+    const small = ctx.cohort !== null && visitors > 0 && visitors < SMALL_GROUP;
+    if (small) notices.push(SMALL_GROUP_NOTICE, COHORT_VISITS_WITHHELD);
+    const wanted = small ? 0 : Math.min(input.limit ?? 10, sessions);
+    const allowed = wanted > 0 ? await ctx.takeItems(wanted) : 0;
     if (allowed < wanted) {
       notices.push(exhaustedMessage("individual_items", ctx.limits, ctx.now, ctx.org.timezone));
     }
@@ -85,7 +101,7 @@ export default defineTool({
     return {
       scope: r.answerScope,
       sessions: newest.map(describeVisit),
-      sessions_total: total.totals.sessions ?? 0,
+      sessions_total: small ? FEWER_THAN_5 : sessions,
       notices,
     };
   },

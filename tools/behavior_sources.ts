@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
@@ -6,10 +7,12 @@ import { defineTool } from "./tool.ts";
 
 const row = z.object({
   name: z.string(),
-  visitors: z.number(),
-  sessions: z.number(),
-  previous_visitors: z.number().nullable(),
-  conversions: z.number().nullable().describe("visitors who sent the conversion event (when one is given)"),
+  visitors: groupSize(z.number()),
+  sessions: groupCount("visits", z.number()),
+  previous_visitors: groupCount("visitors", z.number().nullable()),
+  conversions: groupCount("visitors", z.number().nullable()).describe(
+    "visitors who sent the conversion event (when one is given)",
+  ),
   conversion_rate: z.number().nullable().describe("conversions / visitors, 0-1"),
 });
 

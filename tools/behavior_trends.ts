@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -35,9 +36,9 @@ const point = z.object({
       "2026-10-25T02:00+02:00 then 2026-10-25T02:00+01:00), day 2026-11-20, week (Monday) 2026-11-16, month 2026-11, hour of day 0-23, " +
       "day of week 1-7 (Monday 1)",
   ),
-  visitors: count.optional(),
-  events: count.optional(),
-  sessions: count.optional(),
+  visitors: groupSize(count).optional(),
+  events: groupCount("events", count).optional(),
+  sessions: groupCount("visits", count).optional(),
   by: z.record(z.string(), count).optional().describe("the same figure per split value"),
 });
 
@@ -46,10 +47,18 @@ const output = answerSchema({
   metric: z.enum(METRICS),
   interval: z.enum(INTERVALS),
   split_by: z.string().nullable(),
-  total: z.object({ value: count.nullable(), previous: count.nullable(), change: z.number().nullable() })
+  total: groupCount(
+    "visitors",
+    z.object({ value: count.nullable(), previous: count.nullable(), change: z.number().nullable() }),
+  )
     .describe("the figure over the whole period against the previous period"),
   series: z.array(point),
-  splits: z.array(z.object({ name: z.string(), visitors: count, events: count, sessions: count })),
+  splits: z.array(z.object({
+    name: z.string(),
+    visitors: groupSize(count),
+    events: groupCount("events", count),
+    sessions: groupCount("visits", count),
+  })),
   splits_total: z.number(),
   splits_withheld: z.number().describe(
     "property values sent by fewer than 5 visitors, counted but not named",

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { Tool } from "./tool.ts";
 import { guardedOutputSchema } from "../lib/answers/small_groups.ts";
+import { markGroupCounts } from "../lib/answers/group_counts.ts";
 
 export interface ToolListing {
   name: string;
@@ -11,17 +12,25 @@ export interface ToolListing {
 }
 
 const listings = new WeakMap<Tool, ToolListing>();
-const schemaOf = (s: z.ZodType, io: "input" | "output") =>
-  z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
+const schemaOf = (s: z.ZodType, io: "input" | "output", marked = false) =>
+  z.toJSONSchema(s, {
+    io,
+    unrepresentable: "any",
+    ...(marked ? { override: markGroupCounts } : {}),
+  }) as Record<
+    string,
+    unknown
+  >;
 
 /** JSON Schema of the tool's input and output, built once from its zod schemas. */
 export function listing(tool: Tool): ToolListing {
   let l = listings.get(tool);
   if (!l) {
     const input = schemaOf(tool.input, "input");
-    const output = schemaOf(tool.output, "output");
-    // under a saved cohort, small groups read "fewer than 5" (lib/answers/small_groups.ts)
+    // under a saved cohort, the counts the schema declares of a group may read "fewer than 5"
+    // (lib/answers/small_groups.ts)
     const underCohort = !!(input.properties as Record<string, unknown> | undefined)?.cohort;
+    const output = schemaOf(tool.output, "output", underCohort);
     l = {
       name: tool.name,
       description: tool.description,

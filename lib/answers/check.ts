@@ -6,14 +6,17 @@
 import { IDENTIFIER_FIELDS, MAX_ITEMS, MAX_SERIES_POINTS, SERIES_FIELDS } from "./rules.ts";
 import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
 import type { z } from "zod";
-import { identifierFieldsOf, readBesideSchema } from "./schema_fields.ts";
+import { identifierFieldsOf, readBesideSchema, walkBesideSchema } from "./schema_fields.ts";
+import { TIME_FIELD } from "./group_counts.ts";
+import { countsOf, isCompared, smallSides } from "./small_groups.ts";
 
 export interface CheckOptions {
   identifiers?: string[];
   /** Review texts of apps the organization does not own (rule 3): no part of any may be quoted. */
   followedTexts?: string[];
   /** The tool's output schema: identifiers are kept out by construction, so the schema declares none and
-   * the answer holds only declared fields; keys of a map (a split's `by`) are values and may be any text. */
+   * the answer holds only declared fields; keys of a map (a split's `by`) are values and may be any text.
+   * Under a filter, every field it declares as a count of a group (group_counts.ts) keeps rule 5. */
   output?: z.ZodType;
 }
 
@@ -29,7 +32,7 @@ function fragments(texts: string[]): string[] {
   return [...out];
 }
 
-const TIME_FIELDS = /(_time_s|duration_s|_median_s|_average_s|_avg_s)$/;
+const TIME_FIELDS = TIME_FIELD;
 const KEY_LIKE = /svc_(pk|sk|rk)_/;
 const IPV4 = /\b(?:\d{1,3}\.){3}\d{1,3}\b/;
 
@@ -78,6 +81,7 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
     const reading = readBesideSchema(answer, opts.output);
     for (const p of reading.undeclared) out.push(`${p}: a field the output schema does not declare`);
     maps = reading.maps;
+    if (filtered) out.push(...declaredCountsOfSmallGroups(answer, opts.output));
   }
 
   for (const { path, key, value, parent } of walk(answer)) {
@@ -173,5 +177,32 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
       }
     }
   }
+  return out;
+}
+
+/**
+ * Rule 5 on the fields the output schema declares as counts of a group, the declaration the pipeline's
+ * guard reads: none reads 1 to 4, and none of an object whose group size is 1 to 4 is exact (but 0).
+ */
+function declaredCountsOfSmallGroups(answer: unknown, output: z.ZodType): string[] {
+  const out: string[] = [];
+  const exact = (x: unknown, groupSmall: boolean) =>
+    typeof x === "number" && x > 0 && (x < SMALL_GROUP || groupSmall);
+  walkBesideSchema(answer, output, (obj, fields, path) => {
+    if (path === "scope") return;
+    const counts = countsOf(obj, fields);
+    const sides = smallSides(obj, counts);
+    for (const [k, meta] of counts) {
+      const v = obj[k], p = path ? `${path}.${k}` : k;
+      const says = (where: string, x: unknown) =>
+        out.push(`${where}: ${x} counts a group of fewer than 5 under a filter; it must read "fewer than 5"`);
+      if (Array.isArray(v)) v.forEach((x, i) => exact(x, sides.has("plain")) && says(`${p}[${i}]`, x));
+      else if (isCompared(v)) {
+        for (const s of ["value", "previous"] as const) {
+          if (exact(v[s], !meta.size && sides.has(s))) says(`${p}.${s}`, v[s]);
+        }
+      } else if (exact(v, !meta.size && sides.has("plain"))) says(p, v);
+    }
+  });
   return out;
 }

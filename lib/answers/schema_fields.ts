@@ -108,3 +108,50 @@ function visit(value: unknown, schema: z.ZodType, path: string, r: SchemaReading
     }
   }
 }
+
+/** The fields an object's schema declares, by name. */
+export type FieldsOf = Record<string, z.ZodType>;
+
+/** The option of a union that declares the most of a value (the one `readBesideSchema` reads it with). */
+function optionFor(value: unknown, options: z.ZodType[]): z.ZodType {
+  let best = options[0], fewest = Infinity;
+  for (const o of options) {
+    const trial: SchemaReading = { undeclared: [], maps: new Set() };
+    visit(value, o, "", trial);
+    if (trial.undeclared.length < fewest) best = o, fewest = trial.undeclared.length;
+  }
+  return best;
+}
+
+/**
+ * Calls `fn` with every object of an answer whose schema is an object, and the fields that schema declares,
+ * parents before their children; `path` is the dotted path of the object ("" for the answer itself).
+ */
+export function walkBesideSchema(
+  value: unknown,
+  schema: z.ZodType,
+  fn: (obj: Record<string, unknown>, fields: FieldsOf, path: string) => void,
+  path = "",
+): void {
+  if (value === null || typeof value !== "object") return;
+  const s = unwrap(schema);
+  const d = defOf(s);
+  if (d.type === "union" && d.options) return walkBesideSchema(value, optionFor(value, d.options), fn, path);
+  if (Array.isArray(value)) {
+    if (d.type === "array" && d.element) {
+      value.forEach((v, i) => walkBesideSchema(v, d.element!, fn, `${path}[${i}]`));
+    }
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  if (d.type === "record" && d.valueType) {
+    for (const [k, v] of Object.entries(obj)) walkBesideSchema(v, d.valueType, fn, `${path}.${k}`);
+    return;
+  }
+  if (d.type === "object" && d.shape) {
+    fn(obj, d.shape, path);
+    for (const [k, v] of Object.entries(obj)) {
+      if (d.shape[k]) walkBesideSchema(v, d.shape[k], fn, path ? `${path}.${k}` : k);
+    }
+  }
+}

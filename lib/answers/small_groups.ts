@@ -1,80 +1,146 @@
 /**
- * Rule 5 over a whole answer asked under a saved cohort: wherever an object carries `visitors` of 1 to 4,
- * that count reads "fewer than 5", the events, sessions and pageviews beside it too (they would tell the
- * group's size), its times are withheld and a value it names is not named. Compared figures
- * (`{value, previous, change}`) are guarded side by side. `guardedOutputSchema` widens a tool's published
- * output schema to match: exactly the fields this pass may change.
+ * Rule 5 over a whole answer asked under a saved cohort, driven by the answer's schema: the fields each tool
+ * declares as counts of a group (group_counts.ts) are the ones guarded, so a new field is guarded by being
+ * declared, wherever it sits.
+ *
+ * - Every declared count of 1 to 4 reads "fewer than 5" (a compared figure side by side, its change then
+ *   withheld).
+ * - Where an object's group size (its visitors) is 1 to 4, its other counts read "fewer than 5" whatever
+ *   they are (they would tell the group's size), its times are withheld and a value it names is not named.
+ *
+ * `guardedOutputSchema` widens a tool's published output schema to match: exactly the fields this pass may
+ * change.
  */
+import type { z } from "zod";
 import { FEWER_THAN_5, SMALL_GROUP } from "./privacy.ts";
+import { declarationOf, GROUP_COUNT_KEYWORD, type GroupCountMeta, TIME_FIELD } from "./group_counts.ts";
+import { type FieldsOf, walkBesideSchema } from "./schema_fields.ts";
 
-/** Counts that tell a group's size as well as its visitors do. */
-const SIZE_FIELDS = new Set([
-  "visitors",
-  "viewers",
-  "engaged_visitors",
-  "events",
-  "sessions",
-  "pageviews",
-  "count",
-  "entries",
-  "exits",
-  "conversions",
-  "returned",
-]);
-const TIME_FIELD = /(_time_s|duration_s|_median_s|_average_s|_avg_s|median_s_from_previous)$/;
+export const SMALL_GROUP_NOTICE =
+  'under a saved cohort, groups of 1 to 4 visitors read "fewer than 5": their times are withheld and the ' +
+  "values they sent are not named";
 
 const small = (v: unknown) => typeof v === "number" && v > 0 && v < SMALL_GROUP;
-const isCompared = (v: unknown): v is { value: unknown; previous: unknown; change?: unknown } =>
+const fewOrSmall = (v: unknown) => small(v) || v === FEWER_THAN_5;
+export const isCompared = (
+  v: unknown,
+): v is Record<string, unknown> & { value: unknown; previous: unknown } =>
   !!v && typeof v === "object" && !Array.isArray(v) && "value" in v && "previous" in v;
+const SIDES = ["value", "previous"] as const;
 
-function guardObject(o: Record<string, unknown>): boolean {
+/** The declared counts of an object, by field. */
+export function countsOf(obj: Record<string, unknown>, fields: FieldsOf): Map<string, GroupCountMeta> {
+  const out = new Map<string, GroupCountMeta>();
+  for (const k of Object.keys(obj)) {
+    const schema = fields[k];
+    const meta = schema ? declarationOf(schema) : null;
+    if (meta?.counts) out.set(k, meta);
+  }
+  return out;
+}
+
+/** Which sides of the object's group are 1 to 4 visitors: "plain" for a plain count, else compared sides. */
+export function smallSides(obj: Record<string, unknown>, counts: Map<string, GroupCountMeta>): Set<string> {
+  const out = new Set<string>();
+  for (const [k, meta] of counts) {
+    if (!meta.size) continue;
+    const v = obj[k];
+    if (fewOrSmall(v)) out.add("plain");
+    else if (isCompared(v)) { for (const s of SIDES) if (fewOrSmall(v[s])) out.add(s); }
+  }
+  return out;
+}
+
+/** A count as it may be shown: 1 to 4 (or any count but 0 of a small group) reads "fewer than 5". */
+function guardCount(v: unknown, groupSmall: boolean): unknown {
+  if (typeof v !== "number" || v === 0) return v;
+  return small(v) || groupSmall ? FEWER_THAN_5 : v;
+}
+
+function guardObject(o: Record<string, unknown>, fields: FieldsOf): boolean {
+  const counts = countsOf(o, fields);
+  const sides = smallSides(o, counts);
+  const plainSmall = sides.has("plain");
   let changed = false;
-  const v = o.visitors;
-  if (small(v)) {
-    changed = true;
+  const set = (target: Record<string, unknown>, k: string, v: unknown) => {
+    if (target[k] !== v) changed = true;
+    target[k] = v;
+  };
+  for (const [k, meta] of counts) {
+    const v = o[k];
+    const others = !meta.size; // the group's size is guarded as a count itself
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const g = guardCount(v[i], plainSmall);
+        if (g !== v[i]) v[i] = g, changed = true;
+      }
+    } else if (isCompared(v)) {
+      const before = JSON.stringify(v);
+      for (const s of SIDES) set(v, s, guardCount(v[s], others && sides.has(s)));
+      if (JSON.stringify(v) !== before && "change" in v) v.change = null;
+    } else set(o, k, guardCount(v, others && plainSmall));
+  }
+  if (plainSmall) {
     for (const k of Object.keys(o)) {
-      if (SIZE_FIELDS.has(k) && typeof o[k] === "number" && (o[k] as number) > 0) o[k] = FEWER_THAN_5;
-      else if (TIME_FIELD.test(k) && o[k] !== null && typeof o[k] !== "object") o[k] = null;
-      else if (k === "value" && typeof o[k] === "string") o[k] = null;
+      if (TIME_FIELD.test(k) && o[k] !== null && typeof o[k] !== "object") set(o, k, null);
+      else if (k === "value" && typeof o[k] === "string") set(o, k, null);
     }
-  } else if (isCompared(v)) {
-    const sides = (["value", "previous"] as const).filter((s) => small(v[s]));
-    if (sides.length) {
-      changed = true;
-      for (const k of Object.keys(o)) {
-        const f = o[k];
-        if (!isCompared(f) || !(SIZE_FIELDS.has(k) || TIME_FIELD.test(k))) continue;
-        for (const s of sides) {
-          if (f[s] !== null) f[s] = TIME_FIELD.test(k) ? null : (f[s] === 0 ? 0 : FEWER_THAN_5);
-        }
-        if ("change" in f) f.change = null;
+  }
+  for (const s of SIDES) {
+    if (!sides.has(s)) continue;
+    for (const [k, t] of Object.entries(o)) {
+      if (TIME_FIELD.test(k) && isCompared(t) && t[s] !== null) {
+        t[s] = null;
+        if ("change" in t) t.change = null;
+        changed = true;
       }
     }
   }
   return changed;
 }
 
-/** Guards every object of an answer in place; true when something was changed. */
-export function guardSmallGroups(value: unknown): boolean {
+/** Guards every object of an answer in place, beside the tool's output schema; true when something changed. */
+export function guardSmallGroups(answer: unknown, output: z.ZodType): boolean {
   let changed = false;
-  if (Array.isArray(value)) {
-    for (const x of value) changed = guardSmallGroups(x) || changed;
-  } else if (value && typeof value === "object") {
-    const o = value as Record<string, unknown>;
-    for (const [k, x] of Object.entries(o)) if (k !== "scope") changed = guardSmallGroups(x) || changed;
-    changed = guardObject(o) || changed;
-  }
+  walkBesideSchema(answer, output, (obj, fields, path) => {
+    if (path === "scope") return;
+    changed = guardObject(obj, fields) || changed;
+  });
   return changed;
 }
 
 type Json = Record<string, unknown>;
 const FEWER: Json = { type: "string", const: FEWER_THAN_5 };
+const NULL: Json = { type: "null" };
 
-function widen(s: Json, extra: Json[]): Json {
-  return { anyOf: [s, ...extra] };
+const widen = (s: Json | undefined, extra: Json[]): Json => s ? { anyOf: [s, ...extra] } : { anyOf: extra };
+const isMarked = (s: Json) =>
+  !!s[GROUP_COUNT_KEYWORD] ||
+  (Array.isArray(s.anyOf) && (s.anyOf as Json[]).some((x) => x?.[GROUP_COUNT_KEYWORD]));
+
+function unmark(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(unmark);
+  if (!s || typeof s !== "object") return s;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(s as Json)) if (k !== GROUP_COUNT_KEYWORD) out[k] = unmark(v);
+  return out;
 }
 
-/** A JSON Schema with the fields `guardSmallGroups` may change widened: counts may read "fewer than 5", times and values may be null. */
+/** A compared figure's or a list's schema, if the property is one (under a nullable's anyOf too). */
+function shapeOf(s: Json): { compared?: Json; list?: Json } {
+  const options = [s, ...((s.anyOf as Json[] | undefined) ?? [])];
+  for (const o of options) {
+    const p = o.properties as Json | undefined;
+    if (p && p.previous) return { compared: o };
+    if (o.type === "array" || (Array.isArray(o.type) && o.type.includes("array"))) return { list: o };
+  }
+  return {};
+}
+
+/**
+ * A JSON Schema (converted with `markGroupCounts`) with the fields `guardSmallGroups` may change widened:
+ * declared counts may read "fewer than 5", times and named values may be null. The marks are removed.
+ */
 export function guardedOutputSchema(schema: Json): Json {
   const walk = (s: unknown): unknown => {
     if (Array.isArray(s)) return s.map(walk);
@@ -87,23 +153,34 @@ export function guardedOutputSchema(schema: Json): Json {
     const out: Json = {};
     for (const [k, v] of Object.entries(p)) {
       const inner = walk(v) as Json;
-      if (SIZE_FIELDS.has(k) || TIME_FIELD.test(k) || k === "value") {
-        const compared = inner.properties && (inner.properties as Json).previous;
-        if (compared) {
-          const ip = inner.properties as Json;
-          out[k] = {
-            ...inner,
-            properties: {
-              ...ip,
-              value: widen(ip.value as Json, [FEWER, { type: "null" }]),
-              previous: widen(ip.previous as Json, [FEWER, { type: "null" }]),
-              ...(ip.change ? { change: widen(ip.change as Json, [{ type: "null" }]) } : {}),
-            },
-          };
-        } else out[k] = widen(inner, [FEWER, { type: "null" }]);
-      } else out[k] = inner;
+      const marked = isMarked(v as Json);
+      if (!marked && !TIME_FIELD.test(k) && k !== "value") {
+        out[k] = inner;
+        continue;
+      }
+      const { compared, list } = shapeOf(inner);
+      if (compared) {
+        const ip = compared.properties as Json;
+        const widened = {
+          ...compared,
+          properties: {
+            ...ip,
+            value: widen(ip.value as Json, [FEWER, NULL]),
+            previous: widen(ip.previous as Json, [FEWER, NULL]),
+            ...(ip.change ? { change: widen(ip.change as Json, [NULL]) } : {}),
+          },
+        };
+        out[k] = compared === inner
+          ? widened
+          : { ...inner, anyOf: (inner.anyOf as Json[]).map((o) => o === compared ? widened : o) };
+      } else if (list && marked) {
+        const widened = { ...list, items: widen(list.items as Json, [FEWER]) };
+        out[k] = list === inner
+          ? widened
+          : { ...inner, anyOf: (inner.anyOf as Json[]).map((o) => o === list ? widened : o) };
+      } else out[k] = widen(inner, [FEWER, NULL]);
     }
     return out;
   };
-  return walk(schema) as Json;
+  return unmark(walk(schema)) as Json;
 }

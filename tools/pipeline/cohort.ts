@@ -5,9 +5,7 @@ import { findSaved, listSaved } from "../../lib/saved/store.ts";
 import type { SavedCohort } from "../../lib/saved/records.ts";
 import { definitionSchema } from "../../lib/saved/definition.ts";
 
-export const SMALL_GROUP_NOTICE =
-  'under a saved cohort, groups of 1 to 4 visitors read "fewer than 5": their times are withheld and the ' +
-  "values they sent are not named";
+export { SMALL_GROUP_NOTICE } from "../../lib/answers/small_groups.ts";
 
 export async function namedCohort(app: AppContext, org: string, input: unknown): Promise<SavedCohort | null> {
   const name = (input as { cohort?: unknown } | null)?.cohort;

@@ -1,0 +1,78 @@
+/**
+ * Which output fields count the people of a group, declared once in each tool's output schema and read by
+ * everything that applies or checks the small-group rule (spec answer rule 5): the pipeline's guard
+ * (small_groups.ts), the published output schema (tools/listing.ts) and the answer checker (check.ts).
+ *
+ * - `groupSize(s)`: the visitors of the group an object describes (a page's viewers, a path's visitors).
+ *   When it is 1 to 4, every other count of that object would tell the group's size too.
+ * - `groupCount(kind, s)`: another count of a group: its visitors in the period before, its visits
+ *   (sessions), its events or pageviews, the visitors of a part of it (conversions).
+ * - `notACount(s)`: a figure whose name reads like a count but is not one of a group (how many event names,
+ *   a rate); declared so the coverage test (tests/tools/group_counts_test.ts) knows it was looked at.
+ *
+ * A declaration may be a number, a number-or-"fewer than 5" union, a compared figure ({value, previous,
+ * change}) or a list of numbers (a retention curve); descriptions added after it keep it.
+ */
+import { z } from "zod";
+
+export type Counted = "visitors" | "visits" | "events";
+
+export interface GroupCountMeta {
+  /** What the field counts; false: it reads like a count but is none. */
+  counts: Counted | false;
+  /** The group's own size (its visitors): when small, the object's other counts read "fewer than 5" too. */
+  size?: boolean;
+}
+
+const declared = z.registry<GroupCountMeta>();
+
+function declare<T extends z.ZodType>(schema: T, meta: GroupCountMeta): T {
+  // a copy: the schema given may be shared (`compared`), and its other uses are not counts
+  const copy = schema.clone() as T;
+  declared.add(copy, meta);
+  return copy;
+}
+
+export const groupSize = <T extends z.ZodType>(schema: T): T =>
+  declare(schema, { counts: "visitors", size: true });
+export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T): T =>
+  declare(schema, { counts: kind });
+export const notACount = <T extends z.ZodType>(schema: T): T => declare(schema, { counts: false });
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The declaration of a field's schema, looked up through optional, nullable, default and pipe wrappers. */
+export function declarationOf(schema: z.ZodType): GroupCountMeta | null {
+  let s: z.ZodType | undefined = schema;
+  for (let i = 0; s && i < 20; i++) {
+    const meta = declared.get(s);
+    if (meta) return meta;
+    const d = defOf(s);
+    if (
+      d.innerType && ["optional", "nullable", "default", "readonly", "nonoptional", "catch"].includes(d.type)
+    ) {
+      s = d.innerType;
+    } else if (d.type === "pipe") s = d.in;
+    else if (d.type === "lazy" && d.getter) s = d.getter();
+    else return null;
+  }
+  return null;
+}
+
+/** Times of a group (averages, medians, durations): withheld when fewer than 5 visitors stand behind them. */
+export const TIME_FIELD = /(_time_s|duration_s|_median_s|_average_s|_avg_s|median_s_from_previous)$/;
+
+/** The JSON Schema keyword tools/listing.ts marks declared fields with while it widens them, then removes. */
+export const GROUP_COUNT_KEYWORD = "x-group-count";
+
+/** A `toJSONSchema` override that marks declared count fields (for `guardedOutputSchema`). */
+export function markGroupCounts(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const meta = declared.get(ctx.zodSchema as z.ZodType);
+  if (meta?.counts) ctx.jsonSchema[GROUP_COUNT_KEYWORD] = meta.counts;
+}
