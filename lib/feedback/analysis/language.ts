@@ -32,7 +32,9 @@ export function detectLanguage(text: string, given: string | null): string | nul
   const ws = words(text);
   if (ws.length > 0) {
     const english = ws.filter((w) => COMMON_EN.has(w)).length / ws.length;
-    if (english >= 0.5 && ws.length <= 12) return "en";
+    // Short texts at half common English words; longer ones at 60% (no other store language shares that
+    // many words with English), which also spares most English reviews tinyld's cost.
+    if (english >= (ws.length <= 12 ? 0.5 : 0.6)) return "en";
   }
   const guess = detect(text, { only: STORE_LANGUAGES });
   if (guess) return guess;
