@@ -116,31 +116,32 @@ const READABLE_PHRASES_SINCE = 4;
  * by a shared word, each cluster a theme named by its most frequent phrase as reviewers wrote it.
  */
 function emergent(cur: StoredReview[], prev: StoredReview[]): ThemeStat[] {
-  const keyOf = new Map<string, string>();
-  const key = (p: string) => {
-    let k = keyOf.get(p);
-    if (k === undefined) keyOf.set(p, k = phraseKey(p));
-    return k;
-  };
-  const byKey = new Map<string, StoredReview[]>();
-  const surface = new Map<string, Map<string, number>>();
+  // Reviews by phrase as written, then phrases merged by key: a few hundred distinct phrases, not every review.
+  const byPhrase = new Map<string, StoredReview[]>();
   for (const r of cur) {
     if (r.analysis.v < READABLE_PHRASES_SINCE) continue;
     for (const p of r.analysis.phrases) {
-      const k = key(p);
-      let list = byKey.get(k);
-      if (!list) byKey.set(k, list = []);
-      if (list[list.length - 1] !== r) list.push(r);
-      let forms = surface.get(k);
-      if (!forms) surface.set(k, forms = new Map());
-      forms.set(p, (forms.get(p) ?? 0) + 1);
+      let list = byPhrase.get(p);
+      if (!list) byPhrase.set(p, list = []);
+      list.push(r);
     }
   }
-  const readable = (k: string) =>
-    [...surface.get(k)!].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
+  const byKey = new Map<string, { label: string; labelCount: number; reviews: StoredReview[] }>();
+  for (const [p, rs] of byPhrase) {
+    const k = phraseKey(p);
+    const g = byKey.get(k);
+    if (!g) byKey.set(k, { label: p, labelCount: rs.length, reviews: rs });
+    else {
+      g.reviews = [...new Set([...g.reviews, ...rs])];
+      if (rs.length > g.labelCount || (rs.length === g.labelCount && p < g.label)) {
+        g.label = p;
+        g.labelCount = rs.length;
+      }
+    }
+  }
   const min = Math.max(MIN_EMERGENT_REVIEWS, Math.ceil(cur.length * 0.005));
-  const frequent = [...byKey].filter(([, rs]) => rs.length >= min)
-    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).slice(0, 200);
+  const frequent = [...byKey].filter(([, g]) => g.reviews.length >= min)
+    .sort((a, b) => b[1].reviews.length - a[1].reviews.length || a[0].localeCompare(b[0])).slice(0, 200);
   const clusters: { words: Set<string>; keys: string[] }[] = [];
   for (const [k] of frequent) {
     const ws = k.split(" ");
@@ -152,17 +153,29 @@ function emergent(cur: StoredReview[], prev: StoredReview[]): ThemeStat[] {
       clusters.push({ words: new Set(ws), keys: [k] });
     }
   }
-  return clusters.map((c) => {
-    const keys = new Set(c.keys);
-    const members = [...new Set(c.keys.flatMap((k) => byKey.get(k) ?? []))];
-    const before = prev.filter((r) =>
-      r.analysis.v >= READABLE_PHRASES_SINCE && r.analysis.phrases.some((p) =>
-        keys.has(key(p))
-      )
-    ).length;
-    const label = readable(c.keys[0]);
-    const s = stat(`emergent:${label}`, label, "emergent", members, before, cur.length, prev.length);
-    s.phrases = c.keys.slice(0, 5).map(readable);
+  // The previous period in one pass: each review counted once per cluster its phrases meet.
+  const clusterOf = new Map<string, number>();
+  clusters.forEach((c, i) => c.keys.forEach((k) => clusterOf.set(k, i)));
+  const keyOf = new Map<string, string>();
+  const before = clusters.map(() => 0);
+  for (const r of prev) {
+    if (r.analysis.v < READABLE_PHRASES_SINCE) continue;
+    let hit = 0; // bit set of clusters met (at most MAX_EMERGENT = 10)
+    for (const p of r.analysis.phrases) {
+      let k = keyOf.get(p);
+      if (k === undefined) keyOf.set(p, k = phraseKey(p));
+      const c = clusterOf.get(k);
+      if (c !== undefined && !(hit & (1 << c))) {
+        hit |= 1 << c;
+        before[c]++;
+      }
+    }
+  }
+  return clusters.map((c, i) => {
+    const members = [...new Set(c.keys.flatMap((k) => byKey.get(k)!.reviews))];
+    const label = byKey.get(c.keys[0])!.label;
+    const s = stat(`emergent:${label}`, label, "emergent", members, before[i], cur.length, prev.length);
+    s.phrases = c.keys.slice(0, 5).map((k) => byKey.get(k)!.label);
     return s;
   });
 }
