@@ -95,6 +95,26 @@ pre { background: #0f172a; color: #e2e8f0; padding: .8rem; border-radius: 6px; o
 .muted { color: var(--muted); }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .5rem 0 .75rem; }
 .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
+/* answers: dashboards, insights */
+.dashboard { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(min(100%, 470px), 1fr)); align-items: start; }
+.dashboard .card h2 { margin-top: 0; }
+dl.figures { display: flex; flex-wrap: wrap; gap: .6rem 1.4rem; margin: .25rem 0 .75rem; }
+dl.figures dt { color: var(--muted); font-size: .85rem; }
+dl.figures dd { margin: 0; } dl.figures .figure { font-size: 1.35rem; font-weight: 650; }
+figure.chart { margin: .5rem 0; }
+table caption { text-align: left; font-weight: 600; padding: .3rem 0; }
+ul.notices { font-size: .85rem; padding-left: 1.1rem; }
+.builder { display: grid; gap: 1rem; align-items: start; }
+@media (min-width: 1100px) { .builder { grid-template-columns: minmax(0, 24rem) minmax(0, 1fr); } }
+.result[aria-busy="true"] { opacity: .6; }
+fieldset { border: 1px solid var(--line); border-radius: 8px; }
+fieldset.steps ol { padding-left: 0; list-style: none; margin: 0; display: grid; gap: .5rem; }
+fieldset.steps .step { align-items: end; }
+.step-buttons { display: flex; gap: .25rem; }
+.step-buttons button { padding: .4rem .6rem; }
+fieldset.choices { display: flex; flex-wrap: wrap; gap: .3rem 1rem; }
+.period-picker .custom-range { display: none; }
+.period-picker:has(option[value="custom"]:checked) .custom-range { display: flex; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 600px) {
   th, td { padding: .45rem .35rem; font-size: .92rem; }

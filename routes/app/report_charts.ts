@@ -1,5 +1,5 @@
 /** A report's charts as SVG (lib/charts): visitors by day against the period before, and the top pages. */
-import { renderChart } from "../../lib/charts/charts.ts";
+import { renderSized } from "../../lib/charts/charts.ts";
 import type { Report } from "../../lib/reports/types.ts";
 
 export interface RenderedChart {
@@ -14,7 +14,7 @@ export async function reportCharts(r: Report): Promise<RenderedChart[]> {
   return [
     {
       caption: visitors,
-      svg: await renderChart({
+      svg: await renderSized({
         kind: "line",
         title: visitors,
         y_label: "visitors",
@@ -26,7 +26,7 @@ export async function reportCharts(r: Report): Promise<RenderedChart[]> {
     },
     {
       caption: pages,
-      svg: await renderChart({
+      svg: await renderSized({
         kind: "bar",
         title: pages,
         x_label: "pageviews",

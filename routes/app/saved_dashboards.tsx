@@ -4,12 +4,9 @@
  * insight's first list as a small bar chart (SVG rendered on the server, lib/charts).
  */
 import { Hono } from "hono";
-import { raw } from "hono/html";
 import type { AppContext } from "../../lib/context.ts";
 import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import type { SavedDashboard } from "../../lib/saved/records.ts";
-import { PERIOD_PATTERN } from "../../lib/answers/period.ts";
-import { renderChart } from "../../lib/charts/charts.ts";
 import { runForApp } from "../../tools/app_runs.ts";
 import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
@@ -22,30 +19,11 @@ import {
   savedOr404,
   saveOptions,
 } from "./saved_common.tsx";
-import { insightsPath } from "./saved_insights.tsx";
+import { insightsPath, insightSummary, questionLabel } from "./saved_insights.tsx";
+import { AnswerBlock, showAnswer } from "./answer_view.tsx";
+import { periodFromForm, PeriodPicker } from "./period_picker.tsx";
 
 export const dashboardsPath = (org: string) => orgPath(org, "dashboards");
-
-interface Figure {
-  name: string;
-  value: number | string | null;
-  previous?: number | string | null;
-  change?: number | null;
-}
-interface Shown {
-  name: string;
-  tool: string | null;
-  figures: Figure[];
-  chart: { field: string; measure: string; points: { label: string; value: number }[] } | null;
-  scope_filter: string | null;
-  error: string | null;
-}
-
-const label = (s: string) => s.replaceAll("_", " ");
-const show = (v: unknown) =>
-  v === null || v === undefined ? "—" : typeof v === "number" ? v.toLocaleString("en") : String(v);
-const changeText = (c: number | null | undefined) =>
-  c === null || c === undefined ? "" : ` (${c > 0 ? "+" : ""}${Math.round(c * 1000) / 10}%)`;
 
 async function editorPage(
   ctx: AppContext,
@@ -95,7 +73,7 @@ async function editorPage(
                 <div class="row">
                   <label class="check">
                     <input type="checkbox" name="insight" value={i.id} checked={chosen.includes(i.id)} />{" "}
-                    {i.name} <span class="muted">({i.tool})</span>
+                    {i.name} <span class="muted">({questionLabel(i.tool)})</span>
                   </label>
                   <label>
                     Position of {i.name}
@@ -205,73 +183,66 @@ export function dashboardsRoutes(ctx: AppContext): Hono<AppEnv> {
     const d = await load(c);
     const frame = (await frameOf(ctx, c))!;
     const { flash } = await pageFlash(ctx, c);
-    const period = c.req.query("period");
-    const answer = await runForApp(ctx, org, "behavior_saved", {
-      action: "dashboard",
-      name: d.id,
-      ...(period && PERIOD_PATTERN.test(period) ? { period } : {}),
-    });
-    const shown = (answer.dashboard as { insights: Shown[] }).insights;
-    const charts = await Promise.all(shown.map((s) =>
-      s.chart && s.chart.points.length
-        ? renderChart({
-          kind: "bar",
-          title: `${s.name}: ${label(s.chart.measure)} by ${label(s.chart.field)}`,
-          bars: s.chart.points,
-          x_label: label(s.chart.measure),
-          width: 480,
-        })
-        : Promise.resolve(null)
-    ));
-    const scope = answer.scope as { period: { from_date: string; to_date: string } | null };
+    const q = (k: string) => c.req.query(k) ?? "";
+    let period = "", periodError: string | null = null;
+    try {
+      period = periodFromForm(q);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      periodError = err.message;
+    }
+    const tps = await activeTouchpoints(ctx, org.id);
+    const byId = new Map((await listSaved(kv, org.id, "insight")).map((i) => [i.id, i]));
+    // each insight asked through its own tool, so a tile has the whole answer (every bucket of a series)
+    const tiles = await Promise.all(
+      d.insights.slice(0, 25).map(async (id) => {
+        const insight = byId.get(id);
+        if (!insight) {
+          return {
+            name: "(removed insight)",
+            insight: null,
+            shown: null,
+            error: "This insight was deleted.",
+          };
+        }
+        try {
+          const answer = await runForApp(ctx, org, insight.tool, {
+            ...insight.input,
+            touchpoint: insight.touchpoint,
+            ...(period ? { period } : {}),
+          });
+          return { name: insight.name, insight, shown: await showAnswer(insight.name, answer), error: null };
+        } catch (err) {
+          if (!isRefusal(err)) throw err;
+          return { name: insight.name, insight, shown: null, error: err.message };
+        }
+      }),
+    );
     return c.html(
       <Layout title={`${d.name} · ${org.name}`} frame={frame} section="dashboards" flash={flash}>
         <h1>{d.name}</h1>
         {d.description && <p class="lead">{d.description}</p>}
-        <form method="get" class="row">
-          <label>
-            Period
-            <select name="period">
-              <option value="" selected={!period}>each insight's own (default last 28 days)</option>
-              {["last_7_days", "last_28_days", "last_30_days", "last_90_days", "this_month", "last_month"]
-                .map((x) => <option value={x} selected={x === period}>{label(x)}</option>)}
-            </select>
-          </label>
+        <form method="get" class="row period-form">
+          <PeriodPicker value={period} defaultLabel="Each insight's own period" />
           <p>
             <button type="submit" class="secondary">Show</button>
           </p>
         </form>
-        {scope.period && (
-          <p class="muted">
-            Insights that name no period of their own cover {scope.period.from_date} to{" "}
-            {scope.period.to_date}.
-          </p>
-        )}
+        {periodError && <p class="flash error" role="alert">{periodError}</p>}
         <div class="dashboard">
-          {shown.map((s, i) => (
+          {tiles.map((t, i) => (
             <section class="card insight" aria-labelledby={`insight-${i}`}>
-              <h2 id={`insight-${i}`}>{s.name}</h2>
-              {s.tool && <p class="muted">{s.tool}{s.scope_filter ? ` · ${s.scope_filter}` : ""}</p>}
-              {s.error ? <p class="flash error">{s.error}</p> : (
-                <>
-                  {s.figures.length > 0 && (
-                    <dl class="figures">
-                      {s.figures.map((f) => (
-                        <div>
-                          <dt>{label(f.name)}</dt>
-                          <dd>
-                            {show(f.value)}
-                            {f.previous !== undefined && f.previous !== null && (
-                              <span class="muted">vs {show(f.previous)}{changeText(f.change)}</span>
-                            )}
-                          </dd>
-                        </div>
-                      ))}
-                    </dl>
-                  )}
-                  {charts[i] && <figure class="chart">{raw(charts[i])}</figure>}
-                </>
+              <h2 id={`insight-${i}`}>{t.name}</h2>
+              {t.insight && (
+                <p class="muted">
+                  {insightSummary(t.insight, tps)}
+                  {t.shown?.period ? ` · ${t.shown.period}` : ""} ·{" "}
+                  <a href={`${insightsPath(org.id)}/${t.insight.id}`}>Open</a>
+                </p>
               )}
+              {t.error
+                ? <p class="flash error">{t.error}</p>
+                : t.shown && <AnswerBlock shown={t.shown} compact />}
             </section>
           ))}
         </div>

@@ -174,8 +174,8 @@ export function rowsOf(def: CohortNode): { match: "all" | "any"; rows: Row[] } |
 
 export interface InputField {
   name: string;
-  /** text, number, integer, boolean, enum, json (arrays and objects) */
-  type: "text" | "number" | "integer" | "boolean" | "enum" | "json";
+  /** text, number, integer, boolean, enum, multi (a list of choices), json (other arrays and objects) */
+  type: "text" | "number" | "integer" | "boolean" | "enum" | "multi" | "json";
   options: string[];
   description: string;
   required: boolean;
@@ -188,9 +188,13 @@ export function inputFields(schema: Json): InputField[] {
   const props = (schema.properties ?? {}) as Record<string, Json>;
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(props).filter(([name]) => name !== "touchpoint").map(([name, s]) => {
-    const e = (s.enum as string[] | undefined) ?? null;
+    const items = (s.items ?? {}) as Json;
+    const multi = s.type === "array" && Array.isArray(items.enum) ? items.enum as string[] : null;
+    const e = (s.enum as string[] | undefined) ?? multi;
     const t = s.type as string | undefined;
-    const type: InputField["type"] = e
+    const type: InputField["type"] = multi
+      ? "multi"
+      : e
       ? "enum"
       : t === "string"
       ? "text"
@@ -220,6 +224,11 @@ export function inputFromForm(fields: InputField[], form: URLSearchParams): Reco
       if (v === "true") out[f.name] = true;
       continue;
     }
+    if (f.type === "multi") {
+      const chosen = form.getAll(`in_${f.name}`).filter((x) => f.options.includes(x));
+      if (chosen.length) out[f.name] = chosen;
+      continue;
+    }
     if (!v) continue;
     if (f.type === "number" || f.type === "integer") {
       const n = Number(v);
@@ -240,5 +249,5 @@ export function inputFromForm(fields: InputField[], form: URLSearchParams): Reco
 export function fieldValue(f: InputField, input: Record<string, unknown>): string {
   const v = input[f.name];
   if (v === undefined || v === null) return "";
-  return f.type === "json" ? JSON.stringify(v) : String(v);
+  return f.type === "json" ? JSON.stringify(v) : Array.isArray(v) ? v.join(",") : String(v);
 }

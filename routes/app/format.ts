@@ -1,0 +1,136 @@
+/**
+ * Figures as people read them: a metric's name from its label ("Bounce rate", not bounce_rate), rates as
+ * percentages, seconds as durations, counts with thousands separators, changes signed ("+4.2%", "−11.6%"),
+ * and "547 vs 619 (−11.6%)" with its spaces. Pure functions, shared by dashboards, insights and reports.
+ */
+
+/** Labels of the names answers use; any other name is turned into words by `metricLabel`. */
+const LABELS: Record<string, string> = {
+  visitors: "Visitors",
+  engaged_visitors: "Engaged visitors",
+  sessions: "Sessions",
+  pageviews: "Pageviews",
+  views_per_session: "Views per session",
+  bounce_rate: "Bounce rate",
+  session_duration_s: "Session duration",
+  engagement_time_s: "Engagement time",
+  scroll_depth_percent: "Scroll depth",
+  exit_rate: "Exit rate",
+  rage_clicks: "Rage clicks",
+  overall_conversion: "Overall conversion",
+  conversion_rate: "Conversion rate",
+  conversion_from_first: "Conversion from step 1",
+  conversion_from_previous: "Conversion from the step before",
+  drop_off_rate: "Drop-off rate",
+  dropped_off: "Dropped off",
+  time_from_previous_median_s: "Median time from the step before",
+  splits_withheld: "Groups withheld (fewer than 5 visitors)",
+  previous_visitors: "Visitors in the period before",
+  average_rating: "Average rating",
+  reviews: "Reviews",
+  negative_share: "Negative share",
+  lcp_ms: "Largest contentful paint",
+  inp_ms: "Interaction to next paint",
+  total: "Total",
+  events: "Events",
+  count: "Count",
+  requests: "Requests",
+  entries: "Entries",
+  exits: "Exits",
+  clicks: "Clicks",
+  returned: "Returned",
+  name: "Name",
+  page: "Page",
+  bucket: "When",
+  step: "Step",
+  source: "Source",
+  channel: "Channel",
+  country: "Country",
+  device: "Device",
+  browser: "Browser",
+  event: "Event",
+  cohort: "Cohort",
+  value: "Value",
+  label: "Label",
+  series: "Over time",
+  pages: "Pages",
+  steps: "Steps",
+  channels: "Channels",
+  ai_answer_engines: "AI answer engines",
+  campaigns: "Campaigns",
+  referrers: "Referrers",
+  cohorts: "Cohorts",
+  top_pages: "Top pages",
+  properties: "Properties",
+  paths: "Paths",
+  features: "Features",
+  crawlers: "Crawlers",
+  themes: "Themes",
+  apps: "Apps",
+};
+
+/** A metric's or column's name in words: its label, or the name with its unit suffix dropped, capitalised. */
+export function metricLabel(name: string): string {
+  if (LABELS[name]) return LABELS[name];
+  const words = name.replace(/^\$/, "").replace(/_(s|ms|percent)$/, "").replaceAll("_", " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export type Unit = "percent" | "fraction" | "seconds" | "ms" | "count" | "decimal";
+
+/** How a named figure is measured, from its name (answers name units in their field names). */
+export function unitOf(name: string): Unit {
+  if (name.endsWith("_percent")) return "percent";
+  if (/(_rate|^rate|conversion|_share|conversion_from_first|conversion_from_previous)$/.test(name)) {
+    return "fraction";
+  }
+  if (name.endsWith("_ms")) return "ms";
+  if (name.endsWith("_s")) return "seconds";
+  if (/per_|average|_avg|cls/.test(name)) return "decimal";
+  return "count";
+}
+
+const thousands = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+
+/** Seconds as a duration: "45 s", "1 min 22 s", "2 h 5 min". */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${seconds < 10 && seconds % 1 ? seconds.toFixed(1) : s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
+}
+
+/** One value as people read it; null is a dash, a text (e.g. "fewer than 5") stays as it is. */
+export function formatValue(name: string, v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v !== "number") return String(v);
+  switch (unitOf(name)) {
+    case "fraction":
+      return `${thousands(v * 100, 1)}%`;
+    case "percent":
+      return `${thousands(v, 1)}%`;
+    case "seconds":
+      return duration(v);
+    case "ms":
+      return `${thousands(v)} ms`;
+    case "decimal":
+      return thousands(v, 2);
+    default:
+      return thousands(v, Number.isInteger(v) ? 0 : 1);
+  }
+}
+
+/** A relative change (0.042 = 4.2 %) signed, with a real minus sign: "+4.2%", "−11.6%", "±0%". */
+export function signedChange(change: number): string {
+  const pct = Math.round(change * 1000) / 10;
+  if (pct === 0) return "±0%";
+  return `${pct > 0 ? "+" : "−"}${thousands(Math.abs(pct), 1)}%`;
+}
+
+/** "547 vs 619 (−11.6%)": a figure against the period before, spaced. */
+export function versus(name: string, value: unknown, previous: unknown, change?: number | null): string {
+  const base = `${formatValue(name, value)} vs ${formatValue(name, previous)}`;
+  return change === null || change === undefined ? base : `${base} (${signedChange(change)})`;
+}
