@@ -26,16 +26,39 @@ export class HttpError extends Error {
   }
 }
 
-export const unauthorized = (msg: string) => new HttpError(401, "UNAUTHORIZED", msg);
-export const forbidden = (msg: string) => new HttpError(403, "FORBIDDEN", msg);
-export const notFound = (msg: string) => new HttpError(404, "NOT_FOUND", msg);
-export const invalid = (msg: string) => new HttpError(422, "VALIDATION_ERROR", msg);
-/** 413 keeps the ingest endpoints' code list (spec, Errors rule 1): the body is not acceptable as sent. */
-export const tooLarge = (msg: string) => new HttpError(413, "VALIDATION_ERROR", msg);
+/**
+ * The service's one vocabulary of expected failures, each mapped to its HTTP status and code here and nowhere
+ * else: a file says what went wrong (`conflict(…)`, `exhausted(…)`), never which status that is.
+ */
+export const FAILURES = {
+  unauthorized: { status: 401, code: "UNAUTHORIZED" },
+  /** This month's allowance of the call's kind is used (the read API's 402). */
+  exhausted: { status: 402, code: "ALLOWANCE_EXHAUSTED" },
+  forbidden: { status: 403, code: "FORBIDDEN" },
+  notFound: { status: 404, code: "NOT_FOUND" },
+  /** What was to be changed changed meanwhile, or a name is taken: reload and try again. */
+  conflict: { status: 409, code: "OPERATION_FAILED" },
+  /** 413 keeps the ingest endpoints' code list (spec, Errors rule 1): the body is not acceptable as sent. */
+  tooLarge: { status: 413, code: "VALIDATION_ERROR" },
+  invalid: { status: 422, code: "VALIDATION_ERROR" },
+  rateLimited: { status: 429, code: "RATE_LIMIT_EXCEEDED" },
+} as const satisfies Record<string, { status: number; code: ErrorCode }>;
+
+export type Failure = keyof typeof FAILURES;
+
+export function failure(kind: Failure, msg: string, headers: Record<string, string> = {}): HttpError {
+  return new HttpError(FAILURES[kind].status, FAILURES[kind].code, msg, headers);
+}
+
+export const unauthorized = (msg: string) => failure("unauthorized", msg);
+export const exhausted = (msg: string) => failure("exhausted", msg);
+export const forbidden = (msg: string) => failure("forbidden", msg);
+export const notFound = (msg: string) => failure("notFound", msg);
+export const conflict = (msg: string) => failure("conflict", msg);
+export const invalid = (msg: string) => failure("invalid", msg);
+export const tooLarge = (msg: string) => failure("tooLarge", msg);
 export const rateLimited = (retryAfterS: number, msg = "rate limit exceeded") =>
-  new HttpError(429, "RATE_LIMIT_EXCEEDED", msg, {
-    "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))),
-  });
+  failure("rateLimited", msg, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))) });
 
 /** The message may quote what was sent (a key, a path): a lone surrogate in it is shown as U+FFFD. */
 export function errorBody(code: ErrorCode, message: string, now: number): ErrorBody {

@@ -8,7 +8,7 @@
  * `runTool`, `runServiceTool` (and `runForApp` in tools/app_runs.ts) are the faces' short names for it.
  */
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError, invalid } from "../../lib/errors.ts";
+import { FAILURES, HttpError, invalid } from "../../lib/errors.ts";
 import { finalizeAnswer } from "../../lib/answers/rules.ts";
 import { describeZodError, formatPath } from "../../lib/schemas/zod_errors.ts";
 import { jsonProblem } from "../../lib/schemas/json_limits.ts";
@@ -27,7 +27,11 @@ export type { Metering } from "./meter.ts";
 /** A call names no tool this caller can run: 404 over HTTP, a protocol error over MCP. */
 export class ToolNotFound extends HttpError {
   constructor(readonly tool: string) {
-    super(404, "NOT_FOUND", `no tool "${tool}"; GET /v1/read lists the tools this key can run`);
+    super(
+      FAILURES.notFound.status,
+      FAILURES.notFound.code,
+      `no tool "${tool}"; GET /v1/read lists the tools this key can run`,
+    );
   }
 }
 
