@@ -24,11 +24,17 @@ const quoteKey = (q: string) => q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")
 
 /**
  * Up to `max` quotes from the newest reviews, no two alike: reviews often repeat a sentence ("Keeps
- * crashing."), and three copies of it would say less than one.
+ * crashing."), and three copies of it would say less than one. Reviews of the theme's prevailing sentiment
+ * come first, so an example says what most of the theme's reviews say (a praise review that mentions
+ * "no crashes" is no example of a theme of crash complaints).
  */
 export function distinctQuotes(reviews: StoredReview[], hint: Set<string> | null, max = 3): string[] {
   const out: string[] = [], seen = new Set<string>();
-  const newestFirst = reviews.slice().sort((p, q) => q.created_at - p.created_at);
+  const counts = new Map<string | null, number>();
+  for (const r of reviews) counts.set(r.analysis.sentiment, (counts.get(r.analysis.sentiment) ?? 0) + 1);
+  const prevailing = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  const typical = (r: StoredReview) => (r.analysis.sentiment === prevailing ? 0 : 1);
+  const newestFirst = reviews.slice().sort((p, q) => typical(p) - typical(q) || q.created_at - p.created_at);
   for (const r of newestFirst) {
     if (out.length >= max) break;
     const q = shortQuote(r, hint), k = quoteKey(q);

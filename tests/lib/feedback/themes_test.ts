@@ -5,6 +5,7 @@ import { themeReport } from "../../../lib/feedback/themes/aggregate.ts";
 import { TAXONOMY } from "../../../lib/feedback/themes/taxonomy.ts";
 import { demoReviews } from "../../../lib/feedback/demo_reviews.ts";
 import { hasContactDetails } from "../../../lib/answers/privacy.ts";
+import { distinctQuotes } from "../../../lib/feedback/quotes.ts";
 import type { IncomingReview, StoredReview } from "../../../lib/feedback/types.ts";
 
 function stored(r: Omit<IncomingReview, "author" | "reply">, i: number): StoredReview {
@@ -165,4 +166,28 @@ Deno.test("intent: a price that is too high is a price complaint, never a bug re
   const reviews = demoReviews("own", 320, Date.parse("2026-11-01T00:00:00Z"), 11).map((r, i) => stored(r, i));
   const pricing = themeReport(reviews, []).themes.find((t) => t.id === "pricing_subscriptions");
   assert.equal(pricing?.dominant_intent, "price_complaint");
+});
+
+Deno.test("quotes: a theme's examples say what most of its reviews say", () => {
+  const review = (i: number, rating: number, text: string) =>
+    stored({
+      id: `q${i}`,
+      rating,
+      title: null,
+      text,
+      language: "en",
+      country: null,
+      version: null,
+      created_at: i,
+      updated_at: i,
+    }, i);
+  const members = [
+    review(1, 1, "Crashes every time I open a photo."),
+    review(2, 2, "The app crashed and I lost my draft."),
+    review(3, 1, "Crash on startup since the update."),
+    review(9, 5, "Love it, no crashes at all and very fast."), // the newest
+  ];
+  const quotes = distinctQuotes(members, new Set(["crash"]), 3);
+  assert.equal(quotes.length, 3);
+  assert.ok(!quotes.some((q) => q.includes("Love it")), quotes.join(" | "));
 });
