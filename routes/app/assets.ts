@@ -4,6 +4,7 @@
  */
 import { CHART_CSS } from "../../lib/charts/charts.ts";
 import { REPORT_CSS } from "./report_styles.ts";
+import { COHORT_CSS } from "./saved_cohorts.tsx";
 
 export const APP_CSS = `
 :root { --fg: #1c2430; --muted: #5b6675; --line: #d9dee5; --bg: #f6f7f9; --card: #fff; --accent: #1f5fbf;
@@ -130,7 +131,7 @@ fieldset.choices { display: flex; flex-wrap: wrap; gap: .3rem 1rem; }
   header.top .bar { gap: .4rem .5rem; padding: .5rem .75rem; }
   details.menu summary { max-width: 11rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 }
-${CHART_CSS}${REPORT_CSS}`;
+${CHART_CSS}${REPORT_CSS}${COHORT_CSS}`;
 
 /** The app's icon: a small bar chart, so the browser never asks for a missing /favicon.ico. */
 export const FAVICON_SVG =

@@ -1,6 +1,6 @@
 /**
  * Cohorts: the list (every member), a form that builds the definition row by row (or as JSON for nested
- * ones) with a live "about N visitors in the last 30 days" preview, changing and deleting (the author, owners
+ * ones) with a live "exactly N visitors in the last 30 days" preview, changing and deleting (the author, owners
  * and admins). Saved through the domain functions behavior_saved reads.
  */
 import { Hono } from "hono";
@@ -52,6 +52,26 @@ const WINDOW_LABEL: Record<(typeof WINDOWS)[number], string> = {
   "90": "in the last 90 days",
 };
 
+/**
+ * The fields a condition shows depend on what it checks (the stylesheet's :has rules, COHORT_CSS): a page
+ * has its match and a count, an event its property and a count, the others only their values; an empty
+ * condition shows only its first row, and a condition after an empty one is hidden until that one is used.
+ */
+export const COHORT_CSS = `
+fieldset.condition .k-page, fieldset.condition .k-ft, fieldset.condition .k-event, fieldset.condition .k-min,
+fieldset.condition .k-value, fieldset.condition .k-when, fieldset.condition .k-more { display: none; }
+fieldset.condition:has(option[value="page"]:checked) .k-page,
+fieldset.condition:has(option[value="first_touch"]:checked) .k-ft,
+fieldset.condition:has(option[value="event"]:checked) .k-event,
+fieldset.condition:has(option[value="event"]:checked) .k-min,
+fieldset.condition:has(option[value="page"]:checked) .k-min { display: grid; }
+fieldset.condition:not(:has(select[name$="_kind"] option[value=""]:checked)) .k-value,
+fieldset.condition:not(:has(select[name$="_kind"] option[value=""]:checked)) .k-when { display: grid; }
+fieldset.condition:not(:has(select[name$="_kind"] option[value=""]:checked)) .k-more { display: flex; }
+fieldset.condition:has(select[name$="_kind"] option[value=""]:checked)
+  ~ fieldset.condition:has(select[name$="_kind"] option[value=""]:checked) { display: none; }
+`;
+
 const ConditionRow = ({ i, r }: { i: number; r: Row }) => (
   <fieldset class="card condition">
     <legend>Condition {i + 1}</legend>
@@ -70,7 +90,7 @@ const ConditionRow = ({ i, r }: { i: number; r: Row }) => (
           {KINDS.map((k) => <option value={k} selected={r.kind === k}>{KIND_LABEL[k]}</option>)}
         </select>
       </label>
-      <label>
+      <label class="k-value">
         Value
         <input
           type="text"
@@ -80,15 +100,15 @@ const ConditionRow = ({ i, r }: { i: number; r: Row }) => (
         />
       </label>
     </div>
-    <div class="row">
-      <label>
+    <div class="row k-more">
+      <label class="k-page">
         Page match
         <select name={`c${i}_page_match`}>
           <option value="exact" selected={r.page_match === "exact"}>exact path</option>
           <option value="prefix" selected={r.page_match === "prefix"}>starts with</option>
         </select>
       </label>
-      <label>
+      <label class="k-ft">
         First-touch field
         <select name={`c${i}_field`}>
           {(["source", "channel", "campaign"] as const).map((f) => (
@@ -96,19 +116,19 @@ const ConditionRow = ({ i, r }: { i: number; r: Row }) => (
           ))}
         </select>
       </label>
-      <label>
+      <label class="k-event">
         Event property
         <input type="text" name={`c${i}_prop_name`} value={r.prop_name} placeholder="plan" />
       </label>
-      <label>
+      <label class="k-event">
         equals
         <input type="text" name={`c${i}_prop_value`} value={r.prop_value} placeholder="pro" />
       </label>
-      <label>
+      <label class="k-min">
         At least (times)
         <input type="number" min="1" name={`c${i}_min`} value={r.min} />
       </label>
-      <label>
+      <label class="k-when">
         When
         <select name={`c${i}_window`}>
           {WINDOWS.map((w) => <option value={w} selected={r.window === w}>{WINDOW_LABEL[w]}</option>)}
@@ -245,7 +265,7 @@ const sizeText = (n: number) => {
   const g = guardedVisitors(n, true);
   return g === FEWER_THAN_5
     ? "fewer than 5 visitors in the last 30 days"
-    : `about ${g.toLocaleString("en")} visitor${g === 1 ? "" : "s"} in the last 30 days`;
+    : `exactly ${g.toLocaleString("en-US")} visitor${g === 1 ? "" : "s"} in the last 30 days`;
 };
 
 export function cohortsRoutes(ctx: AppContext): Hono<AppEnv> {

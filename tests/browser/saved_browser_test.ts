@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Saved items in Debian's Chromium against the real service (main.ts in a child process): an owner builds a
- * cohort in the form (the live preview counts its visitors), an insight from a tool's schema and a dashboard
+ * cohort in the form (the live preview counts its visitors exactly), an insight by its question and a dashboard
  * (its view draws a chart), then behavior_saved, asked with a read key, lists and runs them.
  */
 import assert from "node:assert/strict";
@@ -88,7 +88,7 @@ Deno.test("saved in Chromium: a cohort with a live preview, an insight from the 
     const first = page.locator("fieldset.condition").first();
     await first.getByLabel("Check").selectOption("page");
     await first.getByLabel("Value").fill("/pricing");
-    await page.locator("#cohort-preview", { hasText: "about 6 visitors in the last 30 days" }).waitFor();
+    await page.locator("#cohort-preview", { hasText: "exactly 6 visitors in the last 30 days" }).waitFor();
     const second = page.locator("fieldset.condition").nth(1);
     await second.getByLabel("Check").selectOption("event");
     await second.getByLabel("Value").fill("sign_up");
@@ -97,7 +97,7 @@ Deno.test("saved in Chromium: a cohort with a live preview, an insight from the 
     await page.locator("#cohort-preview", { hasText: "fewer than 5 visitors" }).waitFor();
     await second.getByLabel("Visitors who").selectOption("did");
     await second.getByLabel("Check").selectOption("");
-    await page.locator("#cohort-preview", { hasText: "about 6 visitors" }).waitFor();
+    await page.locator("#cohort-preview", { hasText: "exactly 6 visitors" }).waitFor();
     await page.getByRole("button", { name: "Create cohort" }).click();
     await page.getByText("Cohort “Pricing viewers” saved.").waitFor();
     assert.ok(await page.getByRole("cell", { name: "viewed /pricing" }).isVisible());
@@ -105,17 +105,17 @@ Deno.test("saved in Chromium: a cohort with a live preview, an insight from the 
     // an insight: pick the tool, then its inputs come from its schema
     await page.getByRole("link", { name: "Insights" }).click();
     await page.getByRole("link", { name: "New insight" }).click();
-    await page.getByLabel("Question (read tool)").selectOption("behavior_pages");
-    await page.getByRole("button", { name: "Use this tool" }).click();
+    await page.getByLabel("Question").selectOption({ label: "Top pages" });
+    await page.waitForURL(/tool=behavior_pages/);
     await page.getByLabel("Name", { exact: true }).fill("Pages of pricing viewers");
-    await page.getByLabel(/^cohort/).fill("Pricing viewers");
-    await page.getByLabel(/^sort_by/).selectOption("visitors");
-    await page.getByLabel(/^limit/).fill("99");
+    await page.getByLabel("Only visitors in the cohort").selectOption("Pricing viewers");
+    await page.getByRole("combobox", { name: /^Sort by/ }).selectOption("visitors");
+    await page.getByRole("spinbutton", { name: /^Rows to show/ }).fill("99");
     await page.getByRole("button", { name: "Create insight" }).click();
     // a refusal names the field and keeps what was typed
     await page.getByText(/input of behavior_pages: limit/).waitFor();
     assert.equal(await page.getByLabel("Name", { exact: true }).inputValue(), "Pages of pricing viewers");
-    await page.getByLabel(/^limit/).fill("10");
+    await page.getByRole("spinbutton", { name: /^Rows to show/ }).fill("10");
     await page.getByRole("button", { name: "Create insight" }).click();
     await page.getByText("Insight “Pages of pricing viewers” saved.").waitFor();
 
@@ -127,9 +127,9 @@ Deno.test("saved in Chromium: a cohort with a live preview, an insight from the 
     await page.getByRole("button", { name: "Create dashboard" }).click();
     await page.getByRole("heading", { name: "Pricing", level: 1 }).waitFor();
     await page.getByRole("heading", { name: "Pages of pricing viewers" }).waitFor();
-    const chart = page.locator("figure.chart svg[role=img]");
+    const chart = page.locator("figure.chart .chart-wide svg[role=img]");
     assert.match(String(await chart.getAttribute("aria-label")), /Pages of pricing viewers/);
-    assert.ok(await page.getByText(/saved cohort "Pricing viewers"/).isVisible());
+    assert.ok(await page.getByText(/only the cohort “Pricing viewers”/).isVisible());
 
     // an assistant (here: the read API with a read key) finds all three
     const ask = (input: Record<string, unknown>) =>
