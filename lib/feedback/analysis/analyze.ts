@@ -79,7 +79,7 @@ export function analyzeReview(input: AnalysisInput): ReviewAnalysis {
     text_score: read.text.score,
     sentiment,
     intent: read.intent,
-    topics: topicsOf(sentences.flat().map(lemma)),
+    topics: topicsOf(sentences.flat().map(lemma), sentences.flat()),
     phrases: keyPhrases(sentences),
   };
 }

@@ -1,10 +1,14 @@
 /** Which taxonomy topics a review is about, and its key phrases (candidates for emergent themes). */
 import { lemma, STOPWORDS } from "../analysis/tokens.ts";
-import { TOPIC_WORDS, TOPICS } from "./taxonomy.ts";
+import { TOPIC_EXACT, TOPIC_WORDS, TOPICS } from "./taxonomy.ts";
 
-/** Topic ids whose words or phrases occur among the review's normalized words. */
-export function topicsOf(lemmas: string[]): string[] {
+/**
+ * Topic ids whose words or phrases occur among the review's normalized words (`lemmas`); a topic's exact-form
+ * words are looked up among the words as written (`written`, lower case), when given.
+ */
+export function topicsOf(lemmas: string[], written: string[] = []): string[] {
   const set = new Set(lemmas);
+  const raw = new Set(written);
   const out: string[] = [];
   for (const t of TOPICS) {
     let hit = false;
@@ -14,6 +18,7 @@ export function topicsOf(lemmas: string[]): string[] {
         break;
       }
     }
+    if (!hit) { for (const w of t.exact) if (raw.has(w)) hit = true; }
     if (!hit) {
       hit = t.phrases.some((p) => {
         for (let i = 0; i + p.length <= lemmas.length; i++) {
@@ -72,7 +77,9 @@ export function keyPhrases(sentenceWords: string[][]): string[] {
     for (let i = 0; i + 1 < s.length && out.size < MAX_PHRASES; i++) {
       const a = lemmas[i], b = lemmas[i + 1];
       if (!content(s[i], a) || !content(s[i + 1], b) || a === b) continue;
-      if (TOPIC_WORDS.has(a) || TOPIC_WORDS.has(b)) continue;
+      if (TOPIC_WORDS.has(a) || TOPIC_WORDS.has(b) || TOPIC_EXACT.has(s[i]) || TOPIC_EXACT.has(s[i + 1])) {
+        continue;
+      }
       out.add(`${s[i]} ${s[i + 1]}`);
     }
   }

@@ -75,7 +75,7 @@ export const TAXONOMY: readonly TopicDef[] = [
   {
     id: "notifications",
     label: "notifications",
-    words: "notification notifications notify alert alerts reminder reminders push badge",
+    words: "notification notifications notify alert alerts reminder reminders =push badge",
     phrases: ["push notification", "no sound"],
   },
   {
@@ -104,14 +104,29 @@ export const TAXONOMY: readonly TopicDef[] = [
   {
     id: "pricing_subscriptions",
     label: "pricing and subscriptions",
+    // Paying is what a banking or shopping app is for ("paid my rent"): only paying for the app counts.
     words: "price pricing expensive overpriced subscription subscribe refund premium purchase paywall cost " +
-      "charged cheaper money trial pay paid",
-    phrases: ["in app purchase", "pro version", "free version", "rip off", "per month", "per year"],
+      "charged cheaper money trial",
+    phrases: [
+      "in app purchase",
+      "pro version",
+      "free version",
+      "paid version",
+      "rip off",
+      "per month",
+      "per year",
+      "pay to win",
+      "pay for",
+      "paid for",
+      "have to pay",
+      "paid app",
+    ],
   },
   {
     id: "ads",
     label: "ads",
-    words: "ad ads advert adverts advertisement advertisements advertising commercials popup",
+    // Exact forms: "advertised $2.99" is a price, not an ad.
+    words: "ad ads =advert =adverts =advertisement =advertisements =advertising commercials popup",
     phrases: ["pop up", "too many ads", "ad free", "remove ads"],
   },
   {
@@ -120,10 +135,12 @@ export const TAXONOMY: readonly TopicDef[] = [
     // "contacted" would meet "contacts" (one lemma): the reviewer's address book is privacy, so only the
     // phrases of getting in touch count.
     words: "support developer developers dev devs response respond responded reply replied email " +
-      "helpdesk service",
+      "helpdesk",
     phrases: [
       "customer service",
       "customer support",
+      "support team",
+      "service desk",
       "no response",
       "never replied",
       "contact them",
@@ -137,7 +154,7 @@ export const TAXONOMY: readonly TopicDef[] = [
     id: "content",
     label: "content",
     words: "content article articles video videos music song songs episode episodes podcast podcasts news " +
-      "recipe recipes level levels game games puzzle puzzles story stories book books comic comics",
+      "recipe recipes level levels game games puzzle puzzles story stories =book =books =ebook =ebooks comic comics",
     phrases: ["new content", "more content", "more levels"],
   },
   {
@@ -168,14 +185,20 @@ export const TAXONOMY: readonly TopicDef[] = [
 export interface CompiledTopic {
   id: string;
   label: string;
+  /** Lemmas: any inflection matches. */
   words: Set<string>;
+  /** Words written "=word" in the taxonomy: only that very form matches ("book", not "booked"). */
+  exact: Set<string>;
   phrases: string[][];
 }
+
+const wordsOf = (t: TopicDef) => t.words.split(/\s+/).filter(Boolean);
 
 export const TOPICS: readonly CompiledTopic[] = TAXONOMY.map((t) => ({
   id: t.id,
   label: t.label,
-  words: new Set(t.words.split(/\s+/).filter(Boolean).map(lemma)),
+  words: new Set(wordsOf(t).filter((w) => !w.startsWith("=")).map(lemma)),
+  exact: new Set(wordsOf(t).filter((w) => w.startsWith("=")).map((w) => w.slice(1))),
   phrases: t.phrases.map((p) => p.split(" ").map(lemma)),
 }));
 
@@ -185,3 +208,6 @@ export const TOPIC_LABELS: Record<string, string> = Object.fromEntries(TAXONOMY.
 export const TOPIC_WORDS: ReadonlySet<string> = new Set(
   TOPICS.flatMap((t) => [...t.words, ...t.phrases.flat()]),
 );
+
+/** The exact-form topic words: a key phrase using one of them, as written, is not emergent either. */
+export const TOPIC_EXACT: ReadonlySet<string> = new Set(TOPICS.flatMap((t) => [...t.exact]));

@@ -146,6 +146,15 @@ Deno.test("themes: a review is filed under what it says", () => {
   // Getting in touch still is support; being tracked still is privacy.
   assert.ok(topicsOf("I contacted them twice and nobody answered.", 1).includes("customer_support"));
   assert.ok(topicsOf("This app keeps tracking me even when closed.", 1).includes("privacy"));
+  // Words that share a lemma or a sense with a topic's word but not its topic.
+  assert.ok(!topicsOf("Booked my whole trip through the app, easy changes.", 5).includes("content"));
+  assert.ok(topicsOf("Great selection of books to read.", 5).includes("content"));
+  assert.ok(!topicsOf("Advertised at $2.99 a month but they charged $89.", 1).includes("ads"));
+  assert.ok(topicsOf("Advertising everywhere, can't read a page.", 1).includes("ads"));
+  assert.ok(!topicsOf("Super easy, paid my rent in under a minute.", 5).includes("pricing_subscriptions"));
+  assert.ok(topicsOf("Pay to win garbage.", 1).includes("pricing_subscriptions"));
+  assert.ok(!topicsOf("Recommendations keep pushing the same five shows.", 2).includes("notifications"));
+  assert.ok(!topicsOf("Paying for four streaming services is too much.", 2).includes("customer_support"));
   // "them" is no UI word (the lemma of "theme" once was "them").
   assert.ok(!topicsOf("Too many notifications, I can't turn them off.", 2).includes("ui_usability"));
 });
