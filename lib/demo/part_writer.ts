@@ -13,6 +13,7 @@ import type { EnvName, StoredHit } from "../store/records.ts";
 import { type AnyRecord, buildPart } from "../parts/build.ts";
 import { newPartId, type PartKind, type PartMeta, writeChunks, writeDir } from "../parts/store.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
+import { partRollup, writeRollup } from "../query/rollup/store.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
@@ -60,6 +61,7 @@ export class PartWriter {
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
+    if (this.kind === "ev") await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
     const meta: PartMeta = {
       id,
       kind: this.kind,

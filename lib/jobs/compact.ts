@@ -25,6 +25,7 @@ import {
 import { rawEvents, rawHits } from "../store/readable.ts";
 import { turns } from "../turns.ts";
 import { CompactLease, LeaseLostError } from "./compact_lease.ts";
+import { partRollup, writeRollup } from "../query/rollup/store.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -228,6 +229,8 @@ async function publish(
   await setMark(w, mark);
   const chunks = await writeChunks(kv, id, built.encoded.blob);
   await writeDir(kv, id, built.encoded.columns);
+  // the part's hourly rollup, under the same building mark (a crash deletes it with the chunks)
+  if (kind === "ev") await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta: PartMeta = {
     id,

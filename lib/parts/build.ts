@@ -25,6 +25,8 @@ export async function verificationOutcomes(
 
 export interface BuiltPart {
   encoded: EncodedBatch;
+  /** the rows as columns (event parts: their rollup is built from it) */
+  batch: Batch;
   rows: number;
   min_t: number;
   max_t: number;
@@ -65,6 +67,7 @@ export async function buildPart(
   const [min_rt, max_rt] = range((batch.cols[kind === "ev" ? "t" : "rt"] as NumCol).values);
   return {
     encoded: await encodeBatch(batch, turn),
+    batch,
     rows: batch.n,
     min_t,
     max_t,

@@ -14,12 +14,23 @@ import { retention } from "./sequence/retention.ts";
 import { sessions } from "./sequence/sessions.ts";
 import type { Scope } from "./types.ts";
 import type { Engine } from "./questions.ts";
+import { RollupSource } from "./rollup/source.ts";
+import type { AggregateOptions, AggregateResult } from "./types.ts";
 
 export function createEngine(deps: Deps): Engine {
   const source = new Source(deps);
   // the visitor order and session facts of recent batch sets: questions come in groups over one period
   const recent: Derived[] = [];
   const cohorts = new CohortCache(source);
+  const rollups = new RollupSource(deps, source);
+  /** Questions rollups can answer are answered from them; the others by one scan together. */
+  const aggregate = async (s: Scope, os: AggregateOptions[]): Promise<AggregateResult[]> => {
+    const fromRollups = await rollups.answer(s, os);
+    if (fromRollups.every((r) => r !== null)) return fromRollups as AggregateResult[];
+    const scanned = aggregateMany(await ctxOf(s), os.filter((_, i) => fromRollups[i] === null));
+    let k = 0;
+    return fromRollups.map((r) => r ?? scanned[k++]);
+  };
   const ctxOf = async (s: Scope) => {
     const load = await source.events(s.org, s.env, s.from, s.to);
     const { batches, rawRows } = load;
@@ -52,8 +63,8 @@ export function createEngine(deps: Deps): Engine {
     return c;
   };
   return {
-    aggregate: async (s, o) => aggregateMany(await ctxOf(s), [o])[0],
-    aggregateMany: async (s, os) => aggregateMany(await ctxOf(s), os),
+    aggregate: async (s, o) => (await aggregate(s, [o]))[0],
+    aggregateMany: (s, os) => aggregate(s, os),
     valueSeries: async (s, o) => valueSeries(await ctxOf(s), o),
     hitsAggregate: async (s, o) => hitsAggregate(await source.hits(s.org, s.env, s.from, s.to), s, o),
     sessions: async (s, o) => sessions(await ctxOf(s), o ?? {}),

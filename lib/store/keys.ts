@@ -86,6 +86,15 @@ export const keys = {
   /** a part's column directory, apart from its index entry so listing the index stays cheap */
   partDir: (partId: string) => ["part_dir", partId] as const,
   compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
+  /** Dense visitor numbers per organization and environment (lib/parts/visitor_numbers.ts): id → number. */
+  visitorNumber: (org: string, env: EnvName, anonymousId: string) =>
+    ["visitor_no", org, env, anonymousId] as const,
+  /** The next visitor number to give out in an environment. */
+  visitorCount: (org: string, env: EnvName) => ["visitor_count", org, env] as const,
+  /** An event part's hourly rollup (lib/query/rollup/store.ts): its size and chunk count; chunks beside. */
+  rollup: (partId: string) => ["rollup", partId] as const,
+  rollupChunk: (partId: string, index: number) => ["rollup_chunk", partId, index] as const,
+  rollupChunks: (partId: string) => ["rollup_chunk", partId] as const,
   /** The run compacting an environment's events or hits now, renewed while it runs (lib/jobs/compact_lease.ts). */
   compactLease: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_lease", org, env, kind] as const,
   /** A record that could not be read or decoded, moved aside from `key` (lib/store/readable.ts). */

@@ -135,6 +135,26 @@ export class Source {
     return raw;
   }
 
+  /**
+   * The parts covering [from, to) and the raw tail's events, read as consistently as `events` reads them,
+   * without reading any part's columns (rollups answer from their own keys).
+   */
+  partsAndTail(
+    org: string,
+    env: EnvName,
+    from: number,
+    to: number,
+  ): Promise<{ parts: PartMeta[]; tail: StoredEvent[] }> {
+    return this.consistent(org, env, "ev", async (parts) => {
+      const raw = await this.rawEvents(org, env, from, to);
+      const skip = await this.pendingIds(parts);
+      return {
+        parts: parts.filter((p) => p.min_t < to && p.max_t >= from),
+        tail: skip.size ? raw.filter((e) => !skip.has(e.id)) : raw,
+      };
+    });
+  }
+
   /** Event batches covering [from, to) (they may hold rows outside it; callers mask by time). */
   events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);

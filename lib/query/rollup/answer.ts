@@ -1,0 +1,191 @@
+/**
+ * Aggregate questions answered from hourly rollups (build.ts) instead of scanning events: the cost grows
+ * with hours × values asked about (plus the visitor sets' sizes), not with the events. A question qualifies
+ * when everything it asks is in the rollups (`rollupBlocker` says why not otherwise: then the scan answers):
+ * event-level metrics, at most one breakdown field and filters on that same field (or, without a
+ * breakdown, on one field), no cohort, no goal, a timezone whose offsets are whole hours over the period,
+ * and every part's hour either wholly inside the period or wholly outside (else `answerFromRollups` gives
+ * null). Exact: sums of counts, and distinct visitors as unions of the hours' visitor sets.
+ */
+import { DistinctCounter } from "../../parts/visitor_set.ts";
+import { bucketer } from "../../time/buckets.ts";
+import { zone } from "../../time/zone.ts";
+import { sortAndPage } from "../order.ts";
+import { matches } from "../scan/filters.ts";
+import type {
+  AggregateOptions,
+  AggregateResult,
+  KeyValue,
+  Metric,
+  MetricValues,
+  Row,
+  Scope,
+} from "../types.ts";
+import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
+
+export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
+  "events",
+  "pageviews",
+  "visitors",
+  "viewers",
+  "rage_clicks",
+  "engagement_time_s",
+  "scroll_depth_percent",
+]);
+
+const FIELD_INDEX = new Map<string, number>(ROLLUP_FIELDS.map((f, i) => [f, i]));
+
+/** Why rollups cannot answer this question (the scan does), or null when they can. */
+export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
+  if (s.cohort) return "a cohort";
+  if (o.goal) return "a conversion goal";
+  const metric = o.metrics.find((m) => !ROLLUP_METRICS.has(m));
+  if (metric) return `the metric ${metric}`;
+  const by = o.breakdown ?? [];
+  if (by.length > 1) return "a breakdown by several fields";
+  if (by.length && !FIELD_INDEX.has(by[0])) return `a breakdown by ${by[0]}`;
+  const filtered = new Set((s.filters ?? []).map((f) => f.field));
+  if (filtered.size > 1) return "filters on several fields";
+  const [f] = filtered;
+  if (f !== undefined && !FIELD_INDEX.has(f)) return `a filter on ${f}`;
+  if (f !== undefined && by.length && f !== by[0]) return "a filter on another field than the breakdown";
+  if (!wholeHourOffsets(s.timezone, s.from, s.to)) return "a timezone offset that is not whole hours";
+  return null;
+}
+
+/** Whether the zone's offset is a whole number of hours all over [from, to) (checked each day and at the ends). */
+export function wholeHourOffsets(tz: string, from: number, to: number): boolean {
+  const z = zone(tz);
+  const whole = (ms: number) => z.offsetMs(ms) % HOUR_MS === 0;
+  if (!whole(from) || !whole(Math.max(from, to - 1))) return false;
+  for (let t = from; t < to; t += 6 * HOUR_MS) if (!whole(t)) return false;
+  return true;
+}
+
+interface Group {
+  key: Record<string, KeyValue>;
+  events: number;
+  pageviews: number;
+  rage: number;
+  engN: number;
+  engSum: number;
+  scrollN: number;
+  scrollSum: number;
+  /** rows contributing: rollup index, row index */
+  refs: number[];
+}
+
+/**
+ * The answer from `rollups` (the parts' and the raw tail's), or null when an hour of a part straddles the
+ * period's ends (the scan answers). `visitorSpace` is the count of visitor numbers (a bound for the marks).
+ */
+export function answerFromRollups(
+  rollups: Rollup[],
+  s: Scope,
+  o: AggregateOptions,
+  visitorSpace: number,
+): AggregateResult | null {
+  // which hours of each rollup are in the period
+  const inside: Set<number>[] = [];
+  for (const r of rollups) {
+    const hours = new Set<number>();
+    for (const h of r.hours) {
+      if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
+      else if (!(h.max < s.from || h.min >= s.to)) return null;
+    }
+    inside.push(hours);
+  }
+  const by = o.breakdown?.[0];
+  const filters = s.filters ?? [];
+  const fieldName = by ?? filters[0]?.field;
+  const traffic = new Set<string>(s.traffic ?? ["human"]);
+  const bucketOf = o.bucket ? bucketer(o.bucket, s.timezone) : null;
+  const bucketCache = new Map<number, KeyValue>();
+  const groups = new Map<string, Group>();
+  const totals = newGroup({});
+  const fieldOf = (name: string | undefined) => (name === undefined ? TOTAL : FIELD_INDEX.get(name)!);
+  const rowField = fieldOf(fieldName);
+  // totals without filters come from the hours' totals rows; else from the filtered field's rows
+  const totalField = filters.length ? rowField : TOTAL;
+
+  rollups.forEach((r, ri) => {
+    const hours = inside[ri];
+    const tpOk = r.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+    const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
+    const valueOk = r.values.map((v) => filters.every((f) => matches(v, f)));
+    for (let i = 0; i < r.n; i++) {
+      const f = r.field[i];
+      if ((f !== rowField && f !== totalField) || !tpOk[r.tp[i]] || !trOk[r.traffic[i]]) continue;
+      if (!hours.has(r.hour[i]) || (f !== TOTAL && !valueOk[r.value[i]])) continue;
+      if (f === totalField) add(totals, r, ri, i);
+      if (f !== rowField || (!by && !bucketOf)) continue;
+      const key: Record<string, KeyValue> = {};
+      if (by) key[by] = r.values[r.value[i]];
+      if (bucketOf) {
+        let b = bucketCache.get(r.hour[i]);
+        if (b === undefined) bucketCache.set(r.hour[i], b = bucketOf(r.hour[i] * HOUR_MS));
+        key.bucket = b;
+      }
+      const id = JSON.stringify(key);
+      let g = groups.get(id);
+      if (!g) groups.set(id, g = newGroup(key));
+      add(g, r, ri, i);
+    }
+  });
+
+  const counter = new DistinctCounter(visitorSpace);
+  const rows: Row[] = [...groups.values()].map((g) => ({
+    key: g.key,
+    metrics: figures(g, rollups, o, counter),
+  }));
+  const whole = figures(totals, rollups, o, counter);
+  // without a breakdown or bucket, the matching events are one row with an empty key
+  if (!by && !bucketOf && totals.events > 0) rows.push({ key: {}, metrics: { ...whole } });
+  return { totals: whole, ...sortAndPage(rows, o) };
+}
+
+function newGroup(key: Record<string, KeyValue>): Group {
+  return { key, events: 0, pageviews: 0, rage: 0, engN: 0, engSum: 0, scrollN: 0, scrollSum: 0, refs: [] };
+}
+
+function add(g: Group, r: Rollup, ri: number, i: number) {
+  g.events += r.events[i];
+  g.pageviews += r.pageviews[i];
+  g.rage += r.rage[i];
+  g.engN += r.engN[i];
+  g.engSum += r.engSum[i];
+  g.scrollN += r.scrollN[i];
+  g.scrollSum += r.scrollSum[i];
+  if (r.visAt[i + 1] > r.visAt[i]) g.refs.push(ri, i);
+}
+
+function figures(g: Group, rollups: Rollup[], o: AggregateOptions, counter: DistinctCounter): MetricValues {
+  const distinct = (viewers: boolean) => {
+    counter.next();
+    for (let k = 0; k < g.refs.length; k += 2) {
+      const r = rollups[g.refs[k]], i = g.refs[k + 1];
+      if (viewers) counter.addEncoded(r.sets, r.viewAt[i], r.visAt[i + 1]);
+      else counter.addEncoded(r.sets, r.visAt[i], r.viewAt[i]);
+    }
+    return counter.count;
+  };
+  const out: MetricValues = {};
+  for (const m of o.metrics) {
+    out[m] = m === "events"
+      ? g.events
+      : m === "pageviews"
+      ? g.pageviews
+      : m === "rage_clicks"
+      ? g.rage
+      : m === "visitors"
+      ? distinct(false)
+      : m === "viewers"
+      ? distinct(true)
+      : m === "engagement_time_s"
+      ? (g.engN ? g.engSum / g.engN / 1000 : null)
+      : m === "scroll_depth_percent"
+      ? (g.scrollN ? g.scrollSum / g.scrollN : null)
+      : null;
+  }
+  return out;
+}

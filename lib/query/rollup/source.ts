@@ -1,0 +1,54 @@
+/**
+ * Where rollup answers read from: the rollups of the parts covering a period (decoded once, cached by part
+ * id: parts are immutable) and a rollup of the raw tail built per question, its visitors numbered as the
+ * parts' are (ids not numbered yet get numbers past all given ones, for this question only).
+ */
+import type { Deps } from "../../deps.ts";
+import { Lru } from "../../lru.ts";
+import { buildEventBatch } from "../../parts/event_batch.ts";
+import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
+import type { Source } from "../columns/source.ts";
+import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
+import { answerFromRollups, rollupBlocker } from "./answer.ts";
+import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
+import { readRollup } from "./store.ts";
+
+/** Decoded rollups kept: a share of the part cache's budget. */
+const CACHE_SHARE = 4;
+
+export class RollupSource {
+  private cache: Lru<Rollup>;
+  constructor(private deps: Deps, private source: Source) {
+    this.cache = new Lru(Math.floor(deps.config.partCacheBytes / CACHE_SHARE));
+  }
+
+  /** Each question's answer from rollups, or null for those the scan must answer. */
+  async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
+    const served = questions.map((o) => rollupBlocker(s, o) === null);
+    const none = questions.map(() => null);
+    if (!served.some(Boolean)) return none;
+    const { kv } = this.deps;
+    const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const rollups: Rollup[] = [];
+    for (const p of parts) {
+      let r = this.cache.get(p.id);
+      if (!r) {
+        const read = await readRollup(kv, p.id);
+        if (!read) return none; // a part without a rollup yet (the backfill adds it): the scan answers
+        this.cache.set(p.id, r = read, weight(read));
+      }
+      rollups.push(r);
+    }
+    let space: number;
+    if (tail.length) {
+      const b = await buildEventBatch(tail);
+      const { numbers, size } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(b));
+      const rows = rowVisitors(b, numbers);
+      rollups.push(buildRollup(b, (i) => rows[i]));
+      space = size;
+    } else space = await visitorCount(kv, s.org, s.env);
+    return questions.map((o, i) => (served[i] ? answerFromRollups(rollups, s, o, space) : null));
+  }
+}
+
+const weight = (r: Rollup) => r.sets.length + r.n * 56 + r.values.length * 40;
