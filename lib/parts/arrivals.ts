@@ -38,23 +38,34 @@ async function newestRaw(
   return await healingRaw(deps.kv, { org, env, log: deps.log, now: deps.clock.now() }, kind, newest);
 }
 
-/** The newest receive time folded into an event part; null when there is no part. */
-async function newestEventPart(kv: Deno.Kv, org: string, env: EnvName): Promise<number | null> {
-  const parts = await listParts(kv, org, env, "ev");
-  return parts.reduce<number | null>((m, p) => Math.max(m ?? -Infinity, p.meta.max_t), null);
+/**
+ * The newest receive time folded into a part of that kind; null when there is no part. Hit parts place rows
+ * by corrected timestamp (max_t), so their receive time is max_rt.
+ */
+async function newestPart(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  kind: "ev" | "hit",
+): Promise<number | null> {
+  const parts = await listParts(kv, org, env, kind);
+  return parts.reduce<number | null>((m, p) => Math.max(m ?? -Infinity, p.meta.max_rt ?? p.meta.max_t), null);
 }
 
 /**
  * Arrival times of the newest event and hit of an environment. The raw tail holds the newest records, so
- * one reverse read answers; only when compaction left no raw event are the event parts looked at.
- * Hits are read from the raw tail only: a hit that compaction moved into a part no longer counts here.
+ * one reverse read answers; only when compaction (or the demo generator, which writes parts directly) left no
+ * raw record of a kind are that kind's parts looked at.
  */
 export async function arrivals(deps: Reader, org: string, env: EnvName): Promise<Arrivals> {
-  const [raw, hits] = await Promise.all([
+  const [rawEvents, rawHits] = await Promise.all([
     newestRaw(deps, org, env, "ev"),
     newestRaw(deps, org, env, "hit"),
   ]);
-  const events = raw ?? await newestEventPart(deps.kv, org, env);
+  const [events, hits] = await Promise.all([
+    rawEvents ?? newestPart(deps.kv, org, env, "ev"),
+    rawHits ?? newestPart(deps.kv, org, env, "hit"),
+  ]);
   return { events, hits };
 }
 

@@ -33,3 +33,18 @@ Deno.test("arrivals: once compaction leaves no raw event, the newest event part 
   assert.equal((await arrivals(deps, "org1", "production")).events, NOW - 2 * DAY + 19_000);
   deps.kv.close();
 });
+
+Deno.test("arrivals: a hit compacted into a part still counts, by its receive time", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const hits = Array.from({ length: 20 }, (_, i) => hit({ timestamp: NOW - 2 * DAY + i * 1000 }));
+  hits[19] = { ...hits[19], timestamp: NOW - 3 * DAY }; // received last, stamped earlier
+  await store(deps.kv, { hits });
+  await compact(deps, "org1", "production", "hit");
+  let raw = 0;
+  for await (const _ of deps.kv.list({ prefix: ["raw_hit", "org1", "production"] })) raw++;
+  assert.equal(raw, 0, "compacted");
+  assert.equal((await arrivals(deps, "org1", "production")).hits, NOW - 2 * DAY + 19_000);
+  assert.equal(await latestArrival(deps, "org1", "production"), NOW - 2 * DAY + 19_000);
+  deps.kv.close();
+});
