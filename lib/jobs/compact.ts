@@ -26,6 +26,7 @@ import { rawEvents, rawHits } from "../store/readable.ts";
 import { turns } from "../turns.ts";
 import { CompactLease, LeaseLostError } from "./compact_lease.ts";
 import { partRollup, writeRollup } from "../query/rollup/store.ts";
+import { backfillRollups } from "./rollup_backfill.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -61,6 +62,8 @@ export interface CompactReport {
   parts: number;
   rows: number;
   merged: number;
+  /** parts written before rollups that got theirs (lib/jobs/rollup_backfill.ts) */
+  rollups?: number;
   /** organizations whose compaction failed this pass (compactAll only) */
   failed?: number;
 }
@@ -151,6 +154,8 @@ export async function compact(
       }
     }
     report.merged = await mergeSmall(deps, org, env, kind, cutoff, mark, w, opts);
+    // parts from before rollups get theirs a few at a time, under this run's lease (no merge meanwhile)
+    if (kind === "ev" && !lease.lost) report.rollups = (await backfillRollups(deps, org, env)).parts;
   } finally {
     await lease.release();
   }

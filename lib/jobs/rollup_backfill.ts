@@ -1,0 +1,45 @@
+/**
+ * Rollups for event parts written before rollups existed (or of an older rollup version): each compaction
+ * run of an environment's events adds them to a few such parts after its own work, under its lease (so no
+ * merge removes a part while its rollup is written), until every part has one. Resumable by nature: what
+ * is done is what has a rollup entry. Until then aggregate questions over those parts scan, as before.
+ */
+import type { Deps } from "../deps.ts";
+import { decodeBatch } from "../parts/codec.ts";
+import { listParts, partColumns, readBlob } from "../parts/store.ts";
+import { hasRollup, partRollup, writeRollup } from "../query/rollup/store.ts";
+import type { EnvName } from "../store/records.ts";
+import { keys } from "../store/keys.ts";
+
+export interface BackfillOptions {
+  /** parts given a rollup per call at most (default 8: a compaction run stays short) */
+  maxParts?: number;
+  /** stop starting new parts after this long (ms; default 20 s) */
+  budgetMs?: number;
+}
+
+/** Adds rollups to parts of one environment that have none; answers how many, and whether some remain. */
+export async function backfillRollups(
+  deps: Deps,
+  org: string,
+  env: EnvName,
+  o: BackfillOptions = {},
+): Promise<{ parts: number; remaining: number }> {
+  const { kv } = deps;
+  const t0 = performance.now();
+  const missing = [];
+  for (const p of await listParts(kv, org, env, "ev")) if (!(await hasRollup(kv, p.meta.id))) missing.push(p);
+  let done = 0;
+  for (const { meta } of missing) {
+    if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
+    const columns = await partColumns(kv, meta);
+    const batch = await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
+    await writeRollup(kv, meta.id, await partRollup(kv, org, env, batch));
+    // a part merged away meanwhile (only outside a compaction run): its rollup goes with it
+    if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) {
+      await kv.delete(keys.rollup(meta.id));
+    }
+    done++;
+  }
+  return { parts: done, remaining: missing.length - done };
+}
