@@ -37,7 +37,9 @@ for (const plan of ["free", "starter", "professional"] as Plan[]) {
         c0_kind: "page",
         c0_value: "/pricing",
       });
-      assert.deepEqual(JSON.parse(preview.html), { ok: true, text: "about 7 visitors in the last 30 days" });
+      const shown = JSON.parse(preview.html);
+      assert.equal(shown.ok, true, shown.text);
+      assert.match(shown.text, /\b7 visitors in the last 30 days/);
 
       const pages = await saveItem(w.deps, w.org, w.tenant.touchpoint, "insight", {
         name: "Pages",
@@ -50,7 +52,7 @@ for (const plan of ["free", "starter", "professional"] as Plan[]) {
       });
       const view = await mia.open(`${orgUrl(w.org, "dashboards")}/${board.id}`);
       assert.equal(view.status, 200, view.html.slice(0, 400));
-      assert.match(view.html, /<h2 id="insight-0">Pages<\/h2>/);
+      assert.match(view.html, />Pages</);
       assert.doesNotMatch(view.html, /API requests/);
       assert.deepEqual(await readUsage(w.deps.kv, org, now), before, "the app's questions are not counted");
     } finally {
