@@ -11,6 +11,7 @@ import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.t
 import { CodeBlock, CsrfField, Layout, orgPath, SecretBox } from "./layout.tsx";
 import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
+import { readKeySnippet } from "./snippets.ts";
 
 const path = (org: string) => orgPath(org, "settings/read-keys");
 
@@ -39,7 +40,7 @@ export function readKeysRoutes(ctx: AppContext): Hono<AppEnv> {
             <CodeBlock
               id="read-example"
               label="Try it (put the key in READ_KEY first):"
-              code={`curl -s ${base}/v1/read/behavior_overview -H "Authorization: Bearer $READ_KEY" \\\n  -H 'Content-Type: application/json' -d '{"period":"last_7_days"}'`}
+              code={readKeySnippet(base)}
             />
           </>
         )}

@@ -20,3 +20,12 @@ bsdk("init", { apiKey: "${publicKey}", host: "${base}" });
 </script>
 <script async src="https://${siteHost ?? "www.example.com"}/assets/sdk.iife.js"></script>`;
 }
+
+/**
+ * The first call with a new read key. account_overview needs no touchpoint, so it answers for an organization
+ * with any number of websites and apps, and names them for the next call.
+ */
+export function readKeySnippet(base: string): string {
+  return `curl -s ${base}/v1/read/account_overview -H "Authorization: Bearer $READ_KEY" \\
+  -H 'Content-Type: application/json' -d '{}'`;
+}
