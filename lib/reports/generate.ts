@@ -10,7 +10,7 @@ import { listApps } from "../feedback/store.ts";
 import type { Scope } from "../answers/schema.ts";
 import type { ReportPeriod } from "./periods.ts";
 import { claimReport, completeReport, getReport, releaseClaim, reportId } from "./store.ts";
-import type { Finding, Report, ReportCharts } from "./types.ts";
+import type { Finding, Report, ReportCharts, ReviewFigures } from "./types.ts";
 import type { Ask, FindingContext, Json } from "./findings/common.ts";
 import { driverFindings, headlineFindings, pageFindings, sourceFindings } from "./findings/behavior.ts";
 import { crawlerAccessFindings } from "./findings/crawler_access.ts";
@@ -135,6 +135,11 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     .sort((a, b) => sectionRank(a.kind) - sectionRank(b.kind) || b.weight - a.weight)
     .slice(0, MAX_FINDINGS);
 
+  const reviewed = reviewFigures(reviews.map((a) => a.summary));
+  const drawn = charts(trendNow, trendBefore, pagesNow, pagesBefore);
+  // an app that sends no events: its report is its reviews, not empty web charts
+  const sendsEvents = (overview.visitors?.value ?? 0) > 0 || (overview.visitors?.previous ?? 0) > 0;
+  if (!website) Object.assign(drawn, appCharts(reviews.map((a) => a.summary), sendsEvents));
   return {
     id,
     org: r.org.id,
@@ -148,10 +153,11 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     scope: overview.scope as Scope,
     generated_at: new Date(deps.clock.now()).toISOString(),
     trigger: r.trigger,
-    headline: headline(r.period, overview, findings),
-    summary: summarize(r.period, r.touchpoint.name, overview, findings),
+    headline: headline(r.period, overview, findings, reviewed),
+    summary: summarize(r.period, r.touchpoint.name, overview, findings, reviewed),
     findings,
-    charts: charts(trendNow, trendBefore, pagesNow, pagesBefore),
+    charts: drawn,
+    ...(reviewed ? { reviews: reviewed } : {}),
     notes,
   };
 }
@@ -186,6 +192,65 @@ function charts(
       value: p.pageviews,
       previous: pageBefore.get(p.page) ??
         (pagesBefore && pagesBefore.pages_total <= pagesBefore.pages.length ? 0 : null),
+    })),
+  };
+}
+
+type Compared = { value: number | null; previous: number | null } | undefined;
+
+/** The app's review figures over its own listings (feedback_summary answers), or null without any. */
+function reviewFigures(summaries: (Json | null)[]): ReviewFigures | null {
+  const apps = summaries.flatMap((s) => (s?.apps ?? []) as Json[]);
+  if (!apps.length) return null;
+  const sum = (f: (a: Json) => number | null) => apps.reduce((n, a) => n + (f(a) ?? 0), 0);
+  const reviews = sum((a) => (a.reviews as Compared)?.value ?? 0);
+  const before = apps.some((a) => typeof (a.reviews as Compared)?.previous === "number")
+    ? sum((a) => (a.reviews as Compared)?.previous ?? 0)
+    : null;
+  // averages weighted by each listing's reviews
+  const mean = (pick: (a: Json) => Compared, weight: (a: Json) => number) => {
+    const rated = apps.filter((a) => typeof pick(a)?.value === "number" && weight(a) > 0);
+    const w = rated.reduce((n, a) => n + weight(a), 0);
+    return w ? Math.round(rated.reduce((n, a) => n + pick(a)!.value! * weight(a), 0) / w * 100) / 100 : null;
+  };
+  const meanBefore = (a: Json) => ({
+    value: (a.average_rating as Compared)?.previous ?? null,
+    previous: null,
+  });
+  return {
+    reviews,
+    reviews_before: before,
+    average_rating: mean((a) => a.average_rating as Compared, (a) => (a.reviews as Compared)?.value ?? 0),
+    average_rating_before: mean(meanBefore, (a) => (a.reviews as Compared)?.previous ?? 0),
+  };
+}
+
+/** An app's charts: reviews by star and by version; the web charts stay only when the app sends events. */
+function appCharts(summaries: (Json | null)[], sendsEvents: boolean): Partial<ReportCharts> {
+  const apps = summaries.flatMap((s) => (s?.apps ?? []) as Json[]);
+  const stars = [1, 2, 3, 4, 5].map((n) => ({
+    label: `${n} star${n === 1 ? "" : "s"}`,
+    value: apps.reduce((t, a) => t + countOf((a.rating_distribution as Json | undefined)?.[String(n)]), 0),
+  }));
+  const versions = new Map<string, { value: number; rated: number; sum: number }>();
+  for (const a of apps) {
+    for (const v of (a.versions ?? []) as Json[]) {
+      const x = versions.get(String(v.version)) ?? { value: 0, rated: 0, sum: 0 };
+      x.value += countOf(v.reviews);
+      if (typeof v.average_rating === "number") {
+        x.rated += countOf(v.reviews);
+        x.sum += v.average_rating * countOf(v.reviews);
+      }
+      versions.set(String(v.version), x);
+    }
+  }
+  return {
+    ...(sendsEvents ? {} : { visitors_by_day: [], previous_by_day: [], top_pages: [] }),
+    ratings: stars.some((s) => s.value > 0) ? stars : [],
+    versions: [...versions].sort((a, b) => b[1].value - a[1].value).slice(0, 10).map(([label, x]) => ({
+      label,
+      value: x.value,
+      average_rating: x.rated ? Math.round(x.sum / x.rated * 100) / 100 : null,
     })),
   };
 }

@@ -77,3 +77,15 @@ export function periodOfKey(kind: ReportKind, key: string): ReportPeriod | null 
   const p = weekOf(addDays(week1, (Number(w[2]) - 1) * 7));
   return p.key === key ? p : null;
 }
+
+/** The closed periods of a kind, newest first: the last `n` weeks or months before the current one. */
+export function closedPeriods(kind: ReportKind, now: number, tz: string, n: number): ReportPeriod[] {
+  const out: ReportPeriod[] = [];
+  let p = lastClosedPeriod(kind, now, tz);
+  for (let i = 0; i < n; i++) {
+    out.push(p);
+    const first = parseDate(p.from)!;
+    p = kind === "monthly" ? monthOf(addMonths(first, -1)) : weekOf(addDays(first, -7));
+  }
+  return out;
+}

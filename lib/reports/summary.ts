@@ -3,7 +3,7 @@
  * external service): three to five sentences, the largest findings first, and a plain "nothing cleared the
  * thresholds" on a quiet week.
  */
-import type { Finding, FindingKind } from "./types.ts";
+import type { Finding, FindingKind, ReviewFigures } from "./types.ts";
 import { type Json, movement, num, pct } from "./findings/common.ts";
 import type { ReportPeriod } from "./periods.ts";
 
@@ -34,21 +34,52 @@ function periodWords(p: ReportPeriod): string {
 }
 
 /** One line for lists: the visitors and how many findings. */
-export function headline(p: ReportPeriod, overview: Json, findings: Finding[]): string {
+export function headline(
+  p: ReportPeriod,
+  overview: Json,
+  findings: Finding[],
+  reviews: ReviewFigures | null = null,
+): string {
   const v = overview.visitors as { value: number | null; change: number | null };
-  const visitors = v.value === null
+  const visitors = !v.value && reviews
+    ? reviewWords(reviews)
+    : v.value === null
     ? "no visitors"
     : `${num(v.value)} visitors${v.change === null ? "" : ` (${pct(v.change)})`}`;
   const what = findings.length ? plural(findings.length, "finding") : "a quiet period, no findings";
   return `${p.kind === "weekly" ? "Week" : "Month"} ${p.key}: ${visitors}; ${what}.`;
 }
 
-export function summarize(p: ReportPeriod, touchpoint: string, overview: Json, findings: Finding[]): string {
+/** "44 reviews, average rating 2.91" */
+const reviewWords = (r: ReviewFigures) =>
+  `${plural(r.reviews, "review")}${
+    r.average_rating === null ? "" : `, average rating ${num(r.average_rating)}`
+  }`;
+
+export function summarize(
+  p: ReportPeriod,
+  touchpoint: string,
+  overview: Json,
+  findings: Finding[],
+  reviews: ReviewFigures | null = null,
+): string {
   const sentences: string[] = [];
   const v = overview.visitors as { value: number | null; previous: number | null };
   const pv = overview.pageviews as { value: number | null };
   const than = p.kind === "weekly" ? "the week before" : "the month before";
-  if (!v.value) {
+  if (reviews) {
+    // an app: its reviews lead; visitors only when it sends events
+    const before = reviews.reviews_before === null ? "" : ` (${num(reviews.reviews_before)} ${than})`;
+    const rating = reviews.average_rating === null
+      ? ""
+      : `, with an average rating of ${num(reviews.average_rating)}${
+        reviews.average_rating_before === null ? "" : ` (${num(reviews.average_rating_before)} ${than})`
+      }`;
+    sentences.push(
+      `In ${periodWords(p)}, ${touchpoint} got ${plural(reviews.reviews, "review")}${before}${rating}.`,
+    );
+    if (v.value) sentences.push(`It had ${num(v.value)} visitors and ${num(pv.value ?? 0)} pageviews.`);
+  } else if (!v.value) {
     sentences.push(`${touchpoint} had no visitors in ${periodWords(p)}.`);
   } else {
     sentences.push(
@@ -72,7 +103,11 @@ export function summarize(p: ReportPeriod, touchpoint: string, overview: Json, f
   }
   if (!findings.length) {
     sentences.push(`No change against ${than} cleared the report's thresholds.`);
-    sentences.push("Pages, sources, crawlers and page speed held steady within them.");
+    sentences.push(
+      reviews && !v.value
+        ? "Review themes and ratings by version held steady within them."
+        : "Pages, sources, crawlers and page speed held steady within them.",
+    );
   } else if (sentences.length < 3) {
     sentences.push("Each finding below names the tool call that shows it.");
   }

@@ -44,6 +44,18 @@ export interface ReportCharts {
   visitors_by_day: { date: string; value: number }[];
   previous_by_day: { date: string; value: number }[];
   top_pages: { label: string; value: number; previous: number | null }[];
+  /** An app's reviews in the period by star (1 to 5), over its own store listings. */
+  ratings?: { label: string; value: number }[];
+  /** An app's reviews in the period by app version, with the average rating of each. */
+  versions?: { label: string; value: number; average_rating: number | null }[];
+}
+
+/** An app's review figures in the period against the one before (reports of apps; absent for websites). */
+export interface ReviewFigures {
+  reviews: number;
+  reviews_before: number | null;
+  average_rating: number | null;
+  average_rating_before: number | null;
 }
 
 export interface Report {
@@ -67,6 +79,8 @@ export interface Report {
   summary: string;
   findings: Finding[];
   charts: ReportCharts;
+  /** An app's reviews (apps only): what an app's report leads with when it sends no events. */
+  reviews?: ReviewFigures;
   /** What generation could not ask (a tool that failed), so a reader knows what the report leaves out. */
   notes: string[];
 }

@@ -10,7 +10,8 @@ import { getReport, listReports } from "../../lib/reports/store.ts";
 import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
 import { REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
 import { can } from "../../lib/people/roles.ts";
-import { generateNow, REPORT_ENV } from "../../tools/reports_generate.ts";
+import { generateFor, REPORT_ENV } from "../../tools/reports_generate.ts";
+import { closedPeriods, periodOfKey } from "../../lib/reports/periods.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { Table } from "./table.tsx";
@@ -81,10 +82,22 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
                   </select>
                 </div>
                 <div class="field">
-                  <label for="report-kind">Report</label>
-                  <select id="report-kind" name="kind">
-                    <option value="weekly">last week</option>
-                    <option value="monthly">last month</option>
+                  <label for="report-period">Period</label>
+                  <select id="report-period" name="period">
+                    <optgroup label="Weeks (Monday to Sunday)">
+                      {closedPeriods("weekly", ctx.deps.clock.now(), org.timezone, 26).map((p, i) => (
+                        <option value={`weekly:${p.key}`} selected={i === 0}>
+                          {i === 0 ? "Last week" : `Week ${p.key.slice(-3)}`}: {p.from} to {p.to}
+                        </option>
+                      ))}
+                    </optgroup>
+                    <optgroup label="Months">
+                      {closedPeriods("monthly", ctx.deps.clock.now(), org.timezone, 12).map((p, i) => (
+                        <option value={`monthly:${p.key}`}>
+                          {i === 0 ? "Last month" : "Month"}: {p.key}
+                        </option>
+                      ))}
+                    </optgroup>
                   </select>
                 </div>
               </div>
@@ -117,11 +130,17 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
     const role = c.get("membership")!.role;
     return act(ctx, c, path(org.id), async () => {
       if (!can.manageSettings(role)) throw invalid("only owners and admins can generate a report");
-      const kind = field(c, "kind") as ReportKind;
-      if (!REPORT_KINDS.includes(kind)) throw invalid("kind: choose weekly or monthly");
+      // "weekly:2026-W47" from the period list; a form of before ("kind" alone) means the last closed one
+      const [kindField, key] = field(c, "period") ? field(c, "period").split(":") : [field(c, "kind"), ""];
+      const kind = kindField as ReportKind;
+      if (!REPORT_KINDS.includes(kind)) throw invalid("period: choose a week or a month from the list");
       const tp = (await listTouchpoints(ctx.deps, org.id)).find((t) => t.id === field(c, "touchpoint"));
       if (!tp || tp.archived) throw invalid("touchpoint: choose one of the organization's websites and apps");
-      const g = await generateNow(ctx, org, tp, kind, baseUrl(ctx, c));
+      const last = closedPeriods(kind, ctx.deps.clock.now(), org.timezone, 1)[0];
+      const period = key ? periodOfKey(kind, key) : last;
+      if (!period) throw invalid(`period: "${key}" is not a week (2026-W47) or a month (2026-11)`);
+      if (period.to > last.to) throw invalid("period: only a week or month that has ended can be reported");
+      const g = await generateFor(ctx, org, tp, period, "request", baseUrl(ctx, c));
       if (g.state === "busy") return "That report is being generated right now; it appears here in a moment.";
       return g.state === "created"
         ? `Report ${g.report.period_key} of ${tp.name} generated.`
