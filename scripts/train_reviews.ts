@@ -7,7 +7,7 @@
 import { textSentiment } from "../lib/feedback/analysis/sentiment.ts";
 import { classifyIntent } from "../lib/feedback/analysis/intent.ts";
 import { reviewFeatures } from "../lib/feedback/analysis/features.ts";
-import { intentContext } from "../lib/feedback/analysis/learned.ts";
+import { intentContext, sentimentWith } from "../lib/feedback/analysis/learned.ts";
 import { withoutPersonal } from "../lib/feedback/analysis/personal.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
 import { loadCorpora } from "./review_corpora.ts";
@@ -141,17 +141,6 @@ const sentimentModel = {
 const sentEx = sentAll;
 
 // --- intent: multinomial logistic regression over the same words plus the rules' answer ---
-const learnedLabel = (features: string[], rules: { score: number; hits: number }) => {
-  const weights = sentimentModel.weights as Record<string, number>;
-  const z = sentimentModel.bias + sentimentModel.rule * rules.score +
-    (rules.hits === 0 ? sentimentModel.no_rule : 0) + features.reduce((s, f) => s + (weights[f] ?? 0), 0);
-  const score = 2 / (1 + Math.exp(-z)) - 1;
-  return score > sentimentModel.neutral_band
-    ? "positive"
-    : score < -sentimentModel.neutral_band
-    ? "negative"
-    : "neutral";
-};
 const classes = [...INTENTS];
 const withIntent = train.filter((r) => r.intent).map((r) => {
   const text = withoutPersonal(r.text);
@@ -162,7 +151,10 @@ const withIntent = train.filter((r) => r.intent).map((r) => {
     id: r.id,
     y: classes.indexOf(r.intent!),
     rule: classes.indexOf(ruleIntent),
-    features: [...features, ...intentContext(ruleIntent, learnedLabel(features, rules) as never, r.rating)],
+    features: [
+      ...features,
+      ...intentContext(ruleIntent, sentimentWith(sentimentModel, features, rules).label, r.rating),
+    ],
   };
 });
 type IntentEx = (typeof withIntent)[number];

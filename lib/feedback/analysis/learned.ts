@@ -28,14 +28,29 @@ const SENT_W = new Map(Object.entries(M.sentiment.weights));
 const INTENT_W = new Map(Object.entries(M.intent.weights));
 const RULE_FIRST = new Set(M.intent.rule_first);
 
+export type SentimentWeights = Model["sentiment"];
+
+/** The text sentiment a set of weights gives (the training script passes weights it has not written yet). */
+export function sentimentWith(
+  w: SentimentWeights,
+  features: string[],
+  rules: TextSentiment,
+  weight: (feature: string) => number | undefined = (f) => w.weights[f],
+): TextSentiment {
+  let z = w.bias + w.rule * rules.score + (rules.hits === 0 ? w.no_rule : 0);
+  for (const f of features) z += weight(f) ?? 0;
+  const score = Math.round((2 / (1 + Math.exp(-z)) - 1) * 1000) / 1000;
+  const label: SentimentLabel = score > w.neutral_band
+    ? "positive"
+    : score < -w.neutral_band
+    ? "negative"
+    : "neutral";
+  return { score, label, hits: rules.hits + (label === "neutral" ? 0 : 1), habit: rules.habit };
+}
+
 /** The learned text sentiment, given the text's features and the rules' own reading. */
 export function learnedSentiment(features: string[], rules: TextSentiment): TextSentiment {
-  let z = M.sentiment.bias + M.sentiment.rule * rules.score + (rules.hits === 0 ? M.sentiment.no_rule : 0);
-  for (const f of features) z += SENT_W.get(f) ?? 0;
-  const score = Math.round((2 / (1 + Math.exp(-z)) - 1) * 1000) / 1000;
-  const band = M.sentiment.neutral_band;
-  const label: SentimentLabel = score > band ? "positive" : score < -band ? "negative" : "neutral";
-  return { score, label, hits: rules.hits + (label === "neutral" ? 0 : 1), habit: rules.habit };
+  return sentimentWith(M.sentiment, features, rules, (f) => SENT_W.get(f));
 }
 
 /** Context features of intent: the rules' answer, the text's sentiment, the stars. */
