@@ -1,36 +1,56 @@
 /**
- * How well user agents are told apart, on the labelled corpus in tests/fixtures/user_agents/:
- * recall on known crawlers and on other automation (share flagged automated), and false-positive rates on
- * browsers and on apps (share of people flagged automated), for three classifiers in the same run:
+ * How well user agents are told apart, on two labelled corpora kept apart so a change can be compared on each:
+ * the first corpus (tests/fixtures/user_agents/: crawlers, automation, browsers, apps) and the grown part
+ * (tests/fixtures/agents/: the same kinds plus devices, with each crawler's category; built by build.ts there
+ * from crawler lists, parser test data and vendors' documentation). Per kind: recall on crawlers and on other
+ * automation (share flagged automated), and the share of people flagged automated on browsers, apps and devices,
+ * for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
  *   starting with Mozilla/ or Opera/, else automation words, isbot's patterns or a self-contradicting agent);
  * - isbot: the isbot project's generic patterns alone (catalog.json's generic_bot_patterns; a reference);
  * - new: lib/crawl/classify.ts.
- * Also: the share of known-crawler agents given their own catalog token, and µs per agent (uncached).
- *   deno run -A bench/classify.ts [--show browsers|apps|crawlers|automation] [--by-source]
- * --show lists the agents the new classifier gets wrong in that set, with the rule that decided.
- * Writes bench/results/classify.json. Targets (held-out corpora): crawlers ≥ 99%, browsers ≤ 0.5%, apps ≤ 3%.
+ * Also: the share of known-crawler agents given their own catalog token, crawler recall by category on the grown
+ * part, and agents per second, uncached (each agent's first sight) and cached (the same agents again).
+ *   deno run -A bench/classify.ts [--show browsers|apps|devices|crawlers|automation] [--by-source]
+ * --show lists the agents the new classifier gets wrong in that set (both corpora), with the rule that decided.
+ * Writes bench/results/classify.json. Targets: crawlers ≥ 99%, browsers ≤ 0.2–0.5%, apps ≤ 2%.
  */
 import { CATALOG, GENERIC_BOT_PATTERNS } from "../lib/crawl/catalog_data.ts";
 import { classifyAgent } from "../lib/crawl/classify.ts";
 
-const SETS = ["crawlers", "automation", "browsers", "apps"] as const;
+const SETS = ["crawlers", "automation", "browsers", "apps", "devices"] as const;
 type SetName = typeof SETS[number];
 const AUTOMATED: ReadonlySet<SetName> = new Set(["crawlers", "automation"]);
+type Agent = { source: string; category: string; ua: string };
+type Corpus = Record<SetName, Agent[]>;
+const empty = (): Corpus => ({ crawlers: [], automation: [], browsers: [], apps: [], devices: [] });
 
-const dir = new URL("../tests/fixtures/user_agents/", import.meta.url);
-const corpus: Record<SetName, { source: string; ua: string }[]> = {
-  crawlers: [],
-  automation: [],
-  browsers: [],
-  apps: [],
-};
-for (const name of SETS) {
-  for (const line of (await Deno.readTextFile(new URL(`${name}.txt`, dir))).split("\n")) {
-    const tab = line.indexOf("\t");
-    if (tab > 0) corpus[name].push({ source: line.slice(0, tab), ua: line.slice(tab + 1) });
+/** Reads `source<TAB>agent` (first corpus) or `source<TAB>category<TAB>agent` (grown part) lines. */
+async function readCorpus(dir: URL, withCategory: boolean): Promise<Corpus> {
+  const out = empty();
+  for (const name of SETS) {
+    let text = "";
+    try {
+      text = await Deno.readTextFile(new URL(`${name}.txt`, dir));
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) continue;
+      throw e;
+    }
+    for (const line of text.split("\n")) {
+      const parts = line.split("\t");
+      if (withCategory && parts.length >= 3) {
+        out[name].push({ source: parts[0], category: parts[1], ua: parts.slice(2).join("\t") });
+      } else if (!withCategory && parts.length >= 2) {
+        out[name].push({ source: parts[0], category: "", ua: parts.slice(1).join("\t") });
+      }
+    }
   }
+  return out;
 }
+const first = await readCorpus(new URL("../tests/fixtures/user_agents/", import.meta.url), false);
+const grown = await readCorpus(new URL("../tests/fixtures/agents/", import.meta.url), true);
+const all = empty();
+for (const s of SETS) all[s] = [...first[s], ...grown[s]];
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -104,45 +124,88 @@ const showAt = Deno.args.indexOf("--show");
 const show = showAt >= 0 ? Deno.args[showAt + 1] as SetName : null;
 
 const pct = (x: number, n: number) => (n ? (100 * x / n).toFixed(2) : "-") + "%";
-const results: Record<string, Record<string, unknown>> = {};
-console.log(
-  `corpus: ${SETS.map((s) => `${s} ${corpus[s].length}`).join(", ")} (tests/fixtures/user_agents)\n`,
-);
-console.log(
-  "classifier  crawlers recall  own token  automation recall  browsers flagged  apps flagged  µs/agent",
-);
-for (const c of classifiers) {
-  const row: Record<string, unknown> = {};
-  let agents = 0;
-  const t0 = performance.now();
-  for (const set of SETS) {
-    let flagged = 0;
-    for (const { ua } of corpus[set]) if (c.automated(ua)) flagged++;
-    agents += corpus[set].length;
-    row[set] = { n: corpus[set].length, flagged, rate: flagged / corpus[set].length };
-  }
-  const us = 1000 * (performance.now() - t0) / agents;
-  let own = 0;
-  if (c.token) {
-    for (const { ua } of corpus.crawlers) {
-      const expected = byMatch.get(OLD_TOKEN_RE.exec(ua.toLowerCase())?.[1] ?? "");
-      if (expected && c.token(ua) === expected) own++;
-    }
-    row.own_token = own / corpus.crawlers.length;
-  }
-  row.us_per_agent = us;
-  results[c.name] = row;
-  const r = (s: SetName) => row[s] as { n: number; flagged: number };
+const results: Record<string, Record<string, Record<string, unknown>>> = {};
+
+// Speed first, on the whole corpus: the first pass sees every agent once (uncached), the second pass asks a
+// window of 1,000 agents again and again (cached).
+const everyAgent = SETS.flatMap((s) => all[s].map((a) => a.ua));
+const t0 = performance.now();
+for (const ua of everyAgent) classifyAgent(ua);
+const uncachedPerSec = everyAgent.length / ((performance.now() - t0) / 1000);
+const windowAgents = everyAgent.slice(0, 1000);
+const t1 = performance.now();
+for (let i = 0; i < 50; i++) for (const ua of windowAgents) classifyAgent(ua);
+const cachedPerSec = (50 * windowAgents.length) / ((performance.now() - t1) / 1000);
+
+function table(label: string, corpus: Corpus) {
+  console.log(`\n${label}: ${SETS.map((s) => `${s} ${corpus[s].length}`).join(", ")}`);
   console.log(
-    [
-      c.name.padEnd(10),
-      pct(r("crawlers").flagged, r("crawlers").n).padStart(15),
-      (c.token ? pct(own, corpus.crawlers.length) : "-").padStart(10),
-      pct(r("automation").flagged, r("automation").n).padStart(18),
-      pct(r("browsers").flagged, r("browsers").n).padStart(17),
-      pct(r("apps").flagged, r("apps").n).padStart(13),
-      us.toFixed(1).padStart(9),
-    ].join(" "),
+    "classifier  crawlers recall  own token  automation recall  browsers flagged  apps flagged  devices flagged",
+  );
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const c of classifiers) {
+    const row: Record<string, unknown> = {};
+    for (const set of SETS) {
+      let flagged = 0;
+      for (const { ua } of corpus[set]) if (c.automated(ua)) flagged++;
+      row[set] = {
+        n: corpus[set].length,
+        flagged,
+        rate: corpus[set].length ? flagged / corpus[set].length : null,
+      };
+    }
+    let own = 0, named = 0;
+    if (c.token) {
+      for (const { ua } of corpus.crawlers) {
+        const expected = byMatch.get(OLD_TOKEN_RE.exec(ua.toLowerCase())?.[1] ?? "");
+        if (!expected) continue;
+        named++;
+        if (c.token(ua) === expected) own++;
+      }
+      row.own_token = named ? own / named : null;
+    }
+    out[c.name] = row;
+    const r = (s: SetName) => row[s] as { n: number; flagged: number };
+    console.log(
+      [
+        c.name.padEnd(10),
+        pct(r("crawlers").flagged, r("crawlers").n).padStart(15),
+        (c.token ? pct(own, named) : "-").padStart(10),
+        pct(r("automation").flagged, r("automation").n).padStart(18),
+        pct(r("browsers").flagged, r("browsers").n).padStart(17),
+        pct(r("apps").flagged, r("apps").n).padStart(13),
+        pct(r("devices").flagged, r("devices").n).padStart(16),
+      ].join(" "),
+    );
+  }
+  return out;
+}
+results.first = table("first corpus (tests/fixtures/user_agents)", first);
+results.grown = table("grown part (tests/fixtures/agents)", grown);
+results.all = table("both", all);
+console.log(
+  `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
+);
+
+// Crawler recall by the category the grown part's sources give, and how often the answer names that category.
+console.log(
+  "\ngrown part, crawlers by category: n, flagged (new), named crawler (new), same category (new), isbot",
+);
+const byCategory: Record<string, Record<string, number>> = {};
+for (const { category, ua } of grown.crawlers) {
+  const b = byCategory[category] ??= { n: 0, flagged: 0, named: 0, same: 0, isbot: 0 };
+  const v = classifyAgent(ua);
+  b.n++;
+  if (v.outcome !== "human") b.flagged++;
+  if (v.outcome === "crawler") b.named++;
+  if (v.agent?.category === category) b.same++;
+  if (OLD_GENERIC_RE.test(ua)) b.isbot++;
+}
+for (const [category, b] of Object.entries(byCategory).sort((x, y) => y[1].n - x[1].n)) {
+  console.log(
+    `  ${category.padEnd(17)} ${String(b.n).padStart(5)} ${pct(b.flagged, b.n).padStart(8)} ${
+      pct(b.named, b.n).padStart(8)
+    } ${pct(b.same, b.n).padStart(8)} ${pct(b.isbot, b.n).padStart(8)}`,
   );
 }
 
@@ -150,7 +213,7 @@ if (bySource) {
   console.log("\nby source (new; old in brackets): flagged automated");
   for (const set of SETS) {
     const sources = new Map<string, [number, number, number]>();
-    for (const { source, ua } of corpus[set]) {
+    for (const { source, ua } of all[set]) {
       const s = sources.get(source) ?? [0, 0, 0];
       s[0]++;
       if (classifyAgent(ua).outcome !== "human") s[1]++;
@@ -159,7 +222,7 @@ if (bySource) {
     }
     for (const [source, [n, nw, old]] of sources) {
       console.log(
-        `  ${set.padEnd(11)} ${source.padEnd(20)} ${String(n).padStart(6)}  ${pct(nw, n)} (${pct(old, n)})`,
+        `  ${set.padEnd(11)} ${source.padEnd(36)} ${String(n).padStart(6)}  ${pct(nw, n)} (${pct(old, n)})`,
       );
     }
   }
@@ -167,9 +230,11 @@ if (bySource) {
 
 if (show) {
   const wantAutomated = AUTOMATED.has(show);
-  const wrong = corpus[show].filter(({ ua }) => (classifyAgent(ua).outcome !== "human") !== wantAutomated);
-  console.log(`\n${wrong.length} of ${corpus[show].length} ${show} misjudged by the new classifier:`);
-  for (const { source, ua } of wrong) console.log(`  [${classifyAgent(ua).reason}] (${source}) ${ua}`);
+  const wrong = all[show].filter(({ ua }) => (classifyAgent(ua).outcome !== "human") !== wantAutomated);
+  console.log(`\n${wrong.length} of ${all[show].length} ${show} misjudged by the new classifier:`);
+  for (const { source, category, ua } of wrong) {
+    console.log(`  [${classifyAgent(ua).reason}] (${source}${category ? " " + category : ""}) ${ua}`);
+  }
 }
 
 await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
@@ -178,8 +243,13 @@ await Deno.writeTextFile(
   JSON.stringify(
     {
       at: new Date().toISOString(),
-      corpus: Object.fromEntries(SETS.map((s) => [s, corpus[s].length])),
+      corpus: {
+        first: Object.fromEntries(SETS.map((s) => [s, first[s].length])),
+        grown: Object.fromEntries(SETS.map((s) => [s, grown[s].length])),
+      },
+      agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
       results,
+      grown_crawlers_by_category: byCategory,
     },
     null,
     2,
