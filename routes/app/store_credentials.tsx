@@ -12,6 +12,7 @@ import { credentialKind, deleteCredential, saveCredential } from "../../lib/feed
 import { FeedbackCredential } from "../../lib/schemas/feedback.ts";
 import type { FeedbackApp } from "../../lib/feedback/types.ts";
 import { can } from "../../lib/people/roles.ts";
+import { checkPrivateKey } from "./credential_shape.ts";
 import { act, type AppEnv, type C, field, orgMember, pageFlash, secretField } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
@@ -22,12 +23,14 @@ const STORE_NAMES = { app_store: "App Store", google_play: "Google Play" } as co
 /** The credential a form describes, checked by the same schema as the admin API (422 naming the field). */
 function credentialOf(c: C, app: FeedbackApp) {
   if (app.store === "app_store") {
-    return parse({
+    const cred = parse({
       kind: "app_store_connect",
       issuer_id: field(c, "issuer_id"),
       key_id: field(c, "key_id"),
       private_key: secretField(c, "private_key").trim(),
     });
+    checkPrivateKey(secretField(c, "private_key"), "private_key");
+    return cred;
   }
   let account: Record<string, unknown>;
   try {
@@ -38,12 +41,14 @@ function credentialOf(c: C, app: FeedbackApp) {
   if (typeof account !== "object" || account === null) {
     throw invalid("service_account: paste the service account's JSON key file as it is");
   }
-  return parse({
+  const cred = parse({
     kind: "google_play",
     client_email: account.client_email,
     private_key: account.private_key,
     ...(account.token_uri ? { token_uri: account.token_uri } : {}),
   });
+  checkPrivateKey(String(account.private_key), "service_account.private_key");
+  return cred;
 }
 
 function parse(body: unknown) {
