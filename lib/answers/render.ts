@@ -1,39 +1,115 @@
 /**
- * The short text rendering of an answer that MCP results carry beside the structured JSON. Generated from
- * the JSON alone, so it can never say something the JSON does not.
+ * The text rendering of an answer that MCP results carry beside the structured JSON. Generated from the JSON
+ * alone, so it can never say something the JSON does not; and complete enough that a reader who sees only
+ * the text can answer the question: every figure keeps its name, a compared figure keeps what it is of, and
+ * lists (also lists inside list items) are printed as indented lists.
  */
 const label = (k: string) => k.replaceAll("_", " ");
 
-function scalar(v: unknown): string {
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+const isList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some(isObj);
+const present = (v: unknown) => v !== null && v !== undefined;
+
+/** Fields that say what an item is: printed first, as "dimension name", before its figures. */
+const IDENTITY = [
+  "step",
+  "dimension",
+  "name",
+  "label",
+  "crawler",
+  "vendor",
+  "page",
+  "path",
+  "step",
+  "file",
+  "source",
+];
+
+/** Fractions whose names say so are shown as percentages (conversion 0.26 reads as 26%). */
+const isFraction = (key: string) =>
+  /(^|_)(rate|share|conversion)($|_)/.test(key) || key.startsWith("conversion_") || key.endsWith("_pct");
+
+function round(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
+}
+
+function scalar(v: unknown, key = ""): string {
   if (v === null || v === undefined) return "n/a";
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
+  if (typeof v === "number") {
+    return isFraction(key) && !key.endsWith("_pct") ? `${round(Math.round(v * 1000) / 10)}%` : round(v);
+  }
   if (typeof v === "object") return JSON.stringify(v);
   return String(v);
 }
 
-function isCompared(v: unknown): v is { value: unknown; previous: unknown; change: unknown } {
-  return !!v && typeof v === "object" && "value" in v && "previous" in v && "change" in v;
+function isCompared(v: Obj): boolean {
+  return "value" in v && "previous" in v && "change" in v;
 }
 
-function inline(v: unknown): string {
+function comparison(v: Obj, key: string): string {
+  const change = typeof v.change === "number"
+    ? `, ${v.change >= 0 ? "+" : ""}${Math.round(v.change * 1000) / 10}%`
+    : "";
+  return `${scalar(v.value, key)} (previous ${scalar(v.previous, key)}${change})`;
+}
+
+/** The identity words of an item: "channel Organic Search", "page /pricing". */
+function identity(v: Obj): { text: string; keys: Set<string> } {
+  const keys = new Set<string>();
+  const words: string[] = [];
+  for (const k of IDENTITY) {
+    const x = v[k];
+    if (typeof x === "string" || (k === "step" && typeof x === "number")) {
+      keys.add(k);
+      const bare = k === "name" || k === "label" || k === "dimension"; // "browser Chrome", not "dimension browser"
+      words.push(bare ? String(x) : `${label(k)} ${x}`);
+    }
+  }
+  return { text: words.join(" "), keys };
+}
+
+/** `pages_total` beside a `pages` list: said in the list's heading instead. */
+const listTotal = (v: Obj, k: string) => k.endsWith("_total") && Array.isArray(v[k.slice(0, -6)]);
+
+/** One line for a value: an item's identity first, then its comparison, then its other figures by name. */
+function inline(v: unknown, key = ""): string {
+  if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, key)).join("; ") : "none";
+  if (!isObj(v)) return scalar(v, key);
+  const id = identity(v);
+  const parts: string[] = [];
+  const skip = new Set(id.keys);
   if (isCompared(v)) {
-    const change = typeof v.change === "number"
-      ? `, ${v.change >= 0 ? "+" : ""}${Math.round(v.change * 1000) / 10}%`
-      : "";
-    return `${scalar(v.value)} (previous ${scalar(v.previous)}${change})`;
+    parts.push(comparison(v, key));
+    for (const k of ["value", "previous", "change", "difference", "units"]) skip.add(k);
   }
-  if (Array.isArray(v)) return v.map(inline).join(", ");
-  if (v && typeof v === "object") {
-    return Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== null && x !== undefined)
-      .map(([k, x]) => `${label(k)} ${inline(x)}`).join(", ");
+  for (const [k, x] of Object.entries(v)) {
+    if (skip.has(k) || !present(x) || isList(x) || listTotal(v, k)) continue;
+    parts.push(`${label(k)} ${inline(x, k)}`);
   }
-  return scalar(v);
+  const body = parts.join(", ");
+  if (!id.text) return body;
+  return body ? `${id.text}: ${body}` : id.text;
 }
 
-function renderScope(scope: Record<string, unknown>): string {
-  const p = scope.period as Record<string, unknown> | null;
-  const tp = scope.touchpoint as Record<string, unknown> | null;
+/** Lists inside a value (an item's segments, a section's vendors) printed under it, one level deeper. */
+function nested(v: Obj, indent: string, lines: string[], answer: Obj): void {
+  for (const [k, x] of Object.entries(v)) if (isList(x)) list(k, x, indent, lines, answer);
+}
+
+function list(key: string, items: unknown[], indent: string, lines: string[], total: Obj): void {
+  const t = total[`${key}_total`];
+  lines.push(`${indent}${label(key)} (${items.length}${typeof t === "number" ? ` of ${t}` : ""}):`);
+  for (const item of items) {
+    lines.push(`${indent}- ${inline(item)}`);
+    if (isObj(item)) nested(item, `${indent}  `, lines, item);
+  }
+}
+
+function renderScope(scope: Obj): string {
+  const p = scope.period as Obj | null;
+  const tp = scope.touchpoint as Obj | null;
   const parts = [
     p ? `${p.from_date} to ${p.to_date} (${p.name})` : null,
     String(scope.timezone),
@@ -41,22 +117,26 @@ function renderScope(scope: Record<string, unknown>): string {
     tp ? `${tp.kind} ${tp.name}` : null,
     `traffic: ${scope.traffic}`,
     scope.filter ? `filter: ${scope.filter}` : null,
+    scope.page ? `page: ${scope.page}` : null,
   ];
   return `Scope: ${parts.filter(Boolean).join("; ")}`;
 }
 
-export function renderAnswer(tool: string, answer: Record<string, unknown>): string {
+export function renderAnswer(tool: string, answer: Obj): string {
   const lines = [`${tool}`];
-  if (answer.scope) lines.push(renderScope(answer.scope as Record<string, unknown>));
+  if (answer.scope) lines.push(renderScope(answer.scope as Obj));
   for (const [k, v] of Object.entries(answer)) {
-    if (k === "scope" || k === "notices" || k.endsWith("_total")) continue;
-    if (Array.isArray(v) && v.some((x) => x && typeof x === "object")) {
-      const total = answer[`${k}_total`];
-      lines.push(`${label(k)} (${v.length}${typeof total === "number" ? ` of ${total}` : ""}):`);
-      for (const item of v) lines.push(`- ${inline(item)}`);
-    } else {
-      lines.push(`${label(k)}: ${inline(v)}`);
-    }
+    if (k === "scope" || k === "notices" || listTotal(answer, k)) continue;
+    if (isList(v)) list(k, v, "", lines, answer);
+    else if (isObj(v) && !isCompared(v) && Object.values(v).some(isList)) {
+      // a section holding lists: its own figures on one line, its lists under it
+      const own = inline(
+        Object.fromEntries(Object.entries(v).filter(([j, x]) => !isList(x) && !listTotal(v, j))),
+      );
+      lines.push(own ? `${label(k)}: ${own}` : `${label(k)}:`);
+      nested(v, "  ", lines, v);
+    } else if (Array.isArray(v) && v.length === 0) lines.push(`${label(k)}: none`);
+    else lines.push(`${label(k)}: ${inline(v, k)}`);
   }
   const notices = answer.notices as string[] | undefined;
   if (notices?.length) lines.push(`Notes: ${notices.join(" | ")}`);

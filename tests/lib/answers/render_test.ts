@@ -23,8 +23,50 @@ Deno.test("render: the text of an answer is generated from its JSON: scope, comp
       "Scope: 2026-11-14 to 2026-11-20 (last_7_days); Europe/Berlin; production; website Acme; traffic: visitors",
       "visitors: 120 (previous 100, +20%)",
       "top pages (1 of 9):",
-      "- name /pricing, visitors 40",
+      "- /pricing: visitors 40",
       "Notes: data fresh to 2026-11-20T11:58:00.000Z (2 minutes ago)",
+    ].join("\n"),
+  );
+});
+
+Deno.test("render: compared items keep their names; lists inside items are lists; fractions read as percent", () => {
+  const text = renderAnswer("behavior_explain_change", {
+    total: { value: 102, previous: 114, difference: -12, change: -0.1053 },
+    drivers: [{
+      name: "Chrome",
+      dimension: "browser",
+      value: 50,
+      previous: 65,
+      difference: -15,
+      change: -0.2308,
+      contribution_share: 1.25,
+    }],
+    drivers_total: 28,
+    dimensions: [{
+      dimension: "channel",
+      segments: [{ name: "Email", value: 10, previous: 6, change: 0.6667 }],
+    }],
+    bounce_rate: { value: 0.578, previous: 0.493, change: 0.172 },
+    crawl_to_referral: {
+      vendors: [{ vendor: "OpenAI", answer_engines: [], ai_reads: 74 }],
+      vendors_total: 1,
+    },
+  });
+  assert.equal(
+    text,
+    [
+      "behavior_explain_change",
+      "total: 102 (previous 114, -10.5%)",
+      "drivers (1 of 28):",
+      "- browser Chrome: 50 (previous 65, -23.1%), contribution share 125%",
+      "dimensions (1):",
+      "- channel",
+      "  segments (1):",
+      "  - Email: 10 (previous 6, +66.7%)",
+      "bounce rate: 57.8% (previous 49.3%, +17.2%)",
+      "crawl to referral:",
+      "  vendors (1 of 1):",
+      "  - vendor OpenAI: answer engines none, ai reads 74",
     ].join("\n"),
   );
 });
