@@ -171,7 +171,7 @@ export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ sho
             <dt>{f.label}</dt>
             <dd>
               <span class="figure">{f.text}</span>
-              {f.compared && <span class="muted">{f.compared}</span>}
+              {f.compared && <span class="muted">{` ${f.compared}`}</span>}
             </dd>
           </div>
         ))}
