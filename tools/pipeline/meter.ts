@@ -15,7 +15,7 @@ import type { Caller, ReadAccess } from "./access.ts";
 /** Who pays for a call. */
 export type Metering =
   /** A read key or an assistant's connection: its rate, then its face's allowance; the call is recorded. */
-  | { kind: "caller"; caller: Caller; face: CallerFace; rateTaken?: boolean }
+  | { kind: "caller"; caller: Caller; face: CallerFace }
   /** The app's own questions and the service's reports, for an organization whose access is settled. */
   | { kind: "none"; access: ReadAccess };
 

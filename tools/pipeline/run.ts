@@ -86,7 +86,7 @@ export async function runCall(
 ): Promise<ToolResult> {
   const { metering } = call;
   const tool = findTool(name, call.catalog.tools);
-  if (metering.kind === "caller" && !metering.rateTaken) await takeRate(app, metering.caller);
+  if (metering.kind === "caller") await takeRate(app, metering.caller);
   const raw = rawInput instanceof LaterInput ? await rawInput.read() : rawInput;
   const { access, input: toolInput } = metering.kind === "caller"
     ? authorize(metering.caller, raw, tool, app.deps.config.plans)
@@ -109,8 +109,6 @@ export interface ToolCall {
   face: CallerFace;
   /** The tools this connection offers (MCP `?tools=` narrows them); all by default. */
   tools?: readonly Tool[];
-  /** The caller's per-minute token was taken already. */
-  rateTaken?: boolean;
 }
 
 export function runTool(
@@ -123,7 +121,7 @@ export function runTool(
     app,
     {
       face: call.face,
-      metering: { kind: "caller", caller: call.caller, face: call.face, rateTaken: call.rateTaken },
+      metering: { kind: "caller", caller: call.caller, face: call.face },
       catalog: { ...CATALOG, tools: call.tools ?? CATALOG.tools },
     },
     name,
