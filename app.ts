@@ -2,10 +2,12 @@
  * The whole HTTP app, built from deps with no globals. main.ts is the only caller in production;
  * tests call createApp with a :memory: KV and a fake clock.
  */
-import { Hono } from "hono";
+import { type Context, Hono, type Next } from "hono";
 import type { Deps } from "./lib/deps.ts";
 import { type AppContext, createContext } from "./lib/context.ts";
-import { errorBody, HttpError } from "./lib/errors.ts";
+import { errorBody, HttpError, invalid } from "./lib/errors.ts";
+import { hostProblem } from "./lib/schemas/host.ts";
+import { guardedJsonStream } from "./lib/schemas/json_limits.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { eventsRoutes } from "./routes/events.ts";
@@ -50,6 +52,26 @@ export function createApp(deps: Deps): App {
     }
     return c.json(errorBody("NOT_FOUND", `no route ${c.req.method} ${c.req.path}`, now), 404);
   });
+
+  // A Host that is not an authority makes a URL that does not parse: refused before any route builds one.
+  app.use("*", async (c, next) => {
+    const problem = hostProblem(c.req.raw);
+    if (problem) return c.json(errorBody("VALIDATION_ERROR", problem, deps.clock.now()), 400);
+    await next();
+  });
+  // The read API and MCP read their own bodies: the body guard watches the bytes as those routes pull them.
+  const guardBody = async (c: Context, next: Next) => {
+    const raw = c.req.raw;
+    if (raw.body) {
+      c.req.raw = new Request(
+        raw,
+        { body: guardedJsonStream(raw.body, invalid), duplex: "half" } as RequestInit,
+      );
+    }
+    await next();
+  };
+  app.use("/v1/read/*", guardBody);
+  app.use("/mcp", guardBody);
 
   app.route("/", healthRoutes(ctx));
   app.route("/", openapiRoutes(ctx));

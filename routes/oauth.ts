@@ -8,6 +8,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import type { AppContext } from "../lib/context.ts";
 import { readBodyLimited } from "../lib/schemas/request_body.ts";
+import { BODY_LIMITS, guardJson } from "../lib/schemas/json_limits.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { sha256Hex } from "../lib/keys/apikeys.ts";
 import { endpoints, MCP_PATH, PRM_PATH } from "../lib/oauth/urls.ts";
@@ -113,15 +114,23 @@ export function oauthRoutes(ctx: AppContext): Hono {
           },
         );
       }
-      let body: unknown;
+      let text: string;
       try {
-        body = JSON.parse(await readBodyLimited(c.req.raw, FORM_LIMIT));
+        text = await readBodyLimited(c.req.raw, FORM_LIMIT);
       } catch {
         throw new OAuthError(
           "invalid_client_metadata",
-          "send the client metadata as a JSON object (at most 16 KiB)",
+          `the client metadata is larger than ${FORM_LIMIT} bytes`,
         );
       }
+      const guarded = guardJson(text, BODY_LIMITS, "metadata");
+      if (!guarded.ok) {
+        throw new OAuthError(
+          "invalid_client_metadata",
+          guarded.notJson ? "send the client metadata as a JSON object (at most 16 KiB)" : guarded.message,
+        );
+      }
+      const body = guarded.value;
       return c.json(await registerClient(ctx, body), 201, noStore);
     }));
 

@@ -6,6 +6,7 @@
  * read it back, and deeper still the stored-size count overflowed the stack.
  */
 import { z } from "zod";
+import { formatPath } from "./zod_errors.ts";
 
 export interface JsonLimits {
   /** containers nested in one another, the value itself being level 1 */
@@ -90,3 +91,103 @@ export function freeForm<T extends z.ZodType>(schema: T, limits: JsonLimits = FR
 /** A string schema that also refuses lone surrogates (and bytes that were not UTF-8: lib/text.ts decodeUtf8). */
 export const wellFormed = <T extends z.ZodString>(schema: T): T =>
   schema.refine((s) => s.isWellFormed(), NOT_WELL_FORMED) as unknown as T;
+
+/** What one request body may hold as a whole, checked before the endpoint's own schema sees it. */
+export interface BodyLimits extends JsonLimits {
+  /** the longest string as sent (escapes counted as written) */
+  stringChars: number;
+}
+
+/**
+ * Bodies of every endpoint: deep enough for an ingest batch (the envelope plus free-form values 32 deep),
+ * counts no 1 MB body of real events reaches, strings far longer than any field the service keeps.
+ */
+export const BODY_LIMITS: BodyLimits = { depth: 64, keys: 100_000, strings: 200_000, stringChars: 65_536 };
+
+/**
+ * A linear pass over JSON bytes, chunk by chunk as they arrive: nesting depth, number of strings and the
+ * longest string. Bytes that are not JSON pass (the parser names that). Brackets and quotes are ASCII, so
+ * they never occur inside a multi-byte UTF-8 sequence and bytes can be scanned without decoding.
+ */
+export class JsonShapeScanner {
+  #depth = 0;
+  #strings = 0;
+  #inString = false;
+  #escaped = false;
+  #length = 0;
+  constructor(readonly limits: BodyLimits = BODY_LIMITS) {}
+
+  /** The first limit these bytes pass, or null. */
+  feed(bytes: Uint8Array): string | null {
+    const { depth, keys, strings, stringChars } = this.limits;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (this.#inString) {
+        if (this.#escaped) this.#escaped = false;
+        else if (b === 0x5c) this.#escaped = true;
+        else if (b === 0x22) {
+          this.#inString = false;
+          continue;
+        }
+        if (++this.#length > stringChars) return `holds a string longer than ${stringChars} bytes`;
+      } else if (b === 0x22) {
+        this.#inString = true;
+        this.#length = 0;
+        if (++this.#strings > keys + strings) return `holds more than ${keys + strings} strings and keys`;
+      } else if (b === 0x5b || b === 0x7b) {
+        if (++this.#depth > depth) return `nested deeper than ${depth} levels`;
+      } else if (b === 0x5d || b === 0x7d) {
+        this.#depth--;
+      }
+    }
+    return null;
+  }
+}
+
+/** The scanner over a whole text: the first limit it passes, or null. */
+export function jsonTextProblem(text: string, limits: BodyLimits = BODY_LIMITS): string | null {
+  return new JsonShapeScanner(limits).feed(new TextEncoder().encode(text));
+}
+
+/**
+ * A body stream that errors with `refuse(problem)` as soon as the bytes pass a limit: the guard for
+ * endpoints that read their body themselves (the read API, MCP), so nothing deeper is ever buffered or parsed.
+ */
+export function guardedJsonStream(
+  body: ReadableStream<Uint8Array>,
+  refuse: (message: string) => Error,
+  limits: BodyLimits = BODY_LIMITS,
+): ReadableStream<Uint8Array> {
+  const scanner = new JsonShapeScanner(limits);
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const problem = scanner.feed(chunk);
+        if (problem) controller.error(refuse(`body: ${problem}`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+export type GuardedJson = { ok: true; value: unknown } | { ok: false; notJson: boolean; message: string };
+
+/**
+ * The one body guard: the text's shape checked before parsing, then the value's counts and well-formed
+ * Unicode by the iterative walk. `message` names the path from `root` ("body.events[0].properties.x: …").
+ */
+export function guardJson(text: string, limits: BodyLimits = BODY_LIMITS, root = "body"): GuardedJson {
+  const before = jsonTextProblem(text, limits);
+  if (before) return { ok: false, notJson: false, message: `${root}: ${before}` };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, notJson: true, message: `${root}: not valid JSON` };
+  }
+  const problem = jsonProblem(value, limits);
+  if (problem) {
+    return { ok: false, notJson: false, message: `${formatPath(problem.path, root)}: ${problem.message}` };
+  }
+  return { ok: true, value };
+}

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { invalid, tooLarge } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
+import { BODY_LIMITS, type BodyLimits, guardJson } from "./json_limits.ts";
 
 export const MB = 1024 * 1024;
 /** The read API's and MCP's bodies: a tool's few inputs, or one JSON-RPC message. */
@@ -50,14 +51,28 @@ export async function readBodyBytes(
   return all;
 }
 
-/** Parses JSON text; a body that is not JSON is a 422 naming the problem. */
-export function parseJson(text: string): unknown {
+/**
+ * Parses JSON text through the body guard (lib/schemas/json_limits.ts: depth, counts, string length and
+ * well-formed Unicode before anything recursive sees the value); a body that is not JSON or passes a limit
+ * is a 422 naming the problem. The ingest endpoints pass `PER_VALUE`: their schemas walk each event and hit
+ * with the same guard (freeForm) so one bad value is named by its path, or counted as one invalid hit,
+ * instead of refusing the whole batch; V8's JSON.parse itself is not recursive.
+ */
+/** The body is guarded value by value by the endpoint's schema (ingest), not as a whole. */
+export const PER_VALUE = "per-value" as const;
+
+export function parseJson(text: string, limits: BodyLimits | typeof PER_VALUE = BODY_LIMITS): unknown {
   if (text.trim() === "") throw invalid("body: empty; send a JSON object");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalid("body: not valid JSON");
+  if (limits === PER_VALUE) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw invalid("body: not valid JSON");
+    }
   }
+  const guarded = guardJson(text, limits);
+  if (!guarded.ok) throw invalid(guarded.message);
+  return guarded.value;
 }
 
 /** Validates with a zod schema; failure is a 422 whose message names the offending path. */
@@ -71,6 +86,7 @@ export async function readJsonBody<S extends z.ZodType>(
   req: Request,
   schema: S,
   maxBytes = MB,
+  limits: BodyLimits | typeof PER_VALUE = BODY_LIMITS,
 ): Promise<z.infer<S>> {
-  return validate(schema, parseJson(await readBodyLimited(req, maxBytes)));
+  return validate(schema, parseJson(await readBodyLimited(req, maxBytes), limits));
 }
