@@ -66,6 +66,7 @@ export async function openBenchSite(o: BenchSiteOptions) {
       seed: 1,
       end: clock.now() - 60_000,
       direct: true, // parts written straight, as compaction would leave them (10M events in minutes)
+      dedupeKeys: false, // no import follows: KV writes of 10M dedupe keys would dominate
     });
     const c0 = performance.now();
     await compact(makeDeps(), t.org, "production", "ev", { graceMs: 0 });

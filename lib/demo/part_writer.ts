@@ -22,6 +22,7 @@ export class PartWriter {
   private days = new Map<number, AnyRecord[]>();
   private dedupe: [string, number][] = [];
   private dedupeWrites: Promise<unknown>[] = [];
+  private added = false;
   parts = 0;
   rows = 0;
 
@@ -31,6 +32,8 @@ export class PartWriter {
     private env: EnvName,
     private kind: PartKind,
     private rowsPerPart = DIRECT_ROWS_PER_PART,
+    /** false: only the first record's dedupe key (a rerun still finds the site; benches, where KV writes dominate) */
+    private allDedupeKeys = true,
   ) {}
 
   async add(r: AnyRecord): Promise<void> {
@@ -38,7 +41,8 @@ export class PartWriter {
     let list = this.days.get(day);
     if (!list) this.days.set(day, list = []);
     list.push(r);
-    this.dedupe.push([r.id, r.received_at]);
+    if (this.allDedupeKeys || !this.added) this.dedupe.push([r.id, r.received_at]);
+    this.added = true;
     if (this.dedupe.length >= 1_000) await this.flushDedupe();
     if (list.length >= this.rowsPerPart) {
       this.days.delete(day);

@@ -34,6 +34,8 @@ export interface SiteOptions {
   direct?: boolean;
   /** rows per part written straight (default 50,000) */
   partRows?: number;
+  /** parts written straight: every record's dedupe key (default), or only the first's (benches) */
+  dedupeKeys?: boolean;
 }
 
 export interface SiteReport {
@@ -102,7 +104,7 @@ export async function generateSite(deps: Deps, o: SiteOptions): Promise<SiteRepo
 /** The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
   const model = modelOf(o, end);
-  const events = new PartWriter(deps, o.org, target.env, "ev", o.partRows);
+  const events = new PartWriter(deps, o.org, target.env, "ev", o.partRows, o.dedupeKeys);
   let first = true;
   for (const d of model.events()) {
     const e = storedEvent(d, target);
@@ -111,7 +113,7 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
     await events.add(e);
   }
   await events.close();
-  const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows);
+  const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, o.dedupeKeys);
   for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
   await hits.close();
   return { events: model.emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
