@@ -214,6 +214,7 @@ function lineChart(Plot: any, document: unknown, spec: LineChart) {
     }
   });
   const legend = legendRows(series, width);
+  const days = Math.max(...series.map((s) => s.points.length));
   const y = valueAxis(max);
   const longestTick = Math.max(...[0, y.domain[1]].map((v) => v.toLocaleString("en-US").length));
   return Plot.plot({
@@ -222,10 +223,12 @@ function lineChart(Plot: any, document: unknown, spec: LineChart) {
     height: height + legend * (FONT_SIZE + 8),
     marginTop: 12 + legend * (FONT_SIZE + 8),
     marginLeft: Math.max(40, 14 + textWidth("0".repeat(longestTick))),
-    marginRight: 16,
-    marginBottom: 30,
-    x: { type: "utc", label: null, ticks: Math.max(2, Math.floor(width / 90)) },
-    y: { grid: true, label: spec.y_label ?? null, ...y },
+    marginRight: 28,
+    marginBottom: 36,
+    // whole days as ticks (never hours) when they fit, else as many as fit
+    x: { type: "utc", label: null, ticks: days <= width / 70 ? "day" : Math.max(2, Math.floor(width / 90)) },
+    // the axis label sits above the plot, where a legend's row is: with a legend the series name it instead
+    y: { grid: true, label: legend ? null : spec.y_label ?? null, ...y },
     marks,
   });
 }
@@ -252,10 +255,13 @@ function barChart(Plot: any, document: unknown, spec: BarChart) {
     height: 40 + rows.length * (FONT_SIZE + 14),
     marginLeft: Math.min(12 + longest, width / 2),
     marginRight: 12 + widestValue,
-    marginBottom: 34,
+    // the axis label on a row of its own under the tick labels (at the end of their row it met the last one)
+    marginBottom: spec.x_label ? 30 + FONT_SIZE + 6 : 30,
     x: {
       grid: true,
       label: spec.x_label ?? null,
+      labelAnchor: "center",
+      labelOffset: 28 + FONT_SIZE,
       ...valueAxis(max),
       ticks: Math.max(2, Math.floor(width / 110)),
     },

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import { renderChart } from "../../../lib/charts/charts.ts";
+import { renderChart, renderSized } from "../../../lib/charts/charts.ts";
 
 const days = (n: number, f: (i: number) => number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -69,4 +69,24 @@ Deno.test("charts: the same data gives the same markup", async () => {
   assert.equal(await renderChart(spec), await renderChart(spec));
   const none = await renderChart({ kind: "bar", title: "none", bars: [] });
   assert.ok(none.includes("No data"));
+});
+
+Deno.test("charts: a period with no visitors has a readable axis; text is drawn at 13 px; two sizes", async () => {
+  const zero = [{ date: "2026-11-16", value: 0 }, { date: "2026-11-17", value: 0 }];
+  const svg = await renderChart({
+    kind: "line",
+    title: "Visitors by day",
+    series: [{ name: "this week", points: zero }, { name: "week before", points: zero, dashed: true }],
+  });
+  assert.ok(!svg.includes("0.0000"), "no 0..0 axis printed with six decimals");
+  assert.match(svg, /<svg[^>]* font-size="13"/);
+  assert.match(svg, /class="legend"/, "two series get a legend, not labels at the lines' ends");
+  const both = await renderSized({
+    kind: "bar",
+    title: "Pages",
+    bars: [{ label: "/", value: 3, previous: 9 }],
+  });
+  assert.equal((both.match(/<svg/g) ?? []).length, 2, "a wide and a phone copy");
+  assert.match(both, /width="440"/);
+  assert.match(both, /width="300"/);
 });
