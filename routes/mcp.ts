@@ -27,8 +27,28 @@ import { PROMPTS } from "../tools/prompts.ts";
 import { narrowTools } from "../tools/registry.ts";
 import { listing, personListing } from "../tools/listing.ts";
 import type { Tool } from "../tools/tool.ts";
+import { toolIcons, toolTitle } from "../tools/titles.ts";
+import { portableSchema } from "../lib/answers/portable_schema.ts";
+import { hasView, UI_EXTENSION, VIEW_MIME, VIEW_TOOLS, VIEWS_DIR, viewUri } from "../views/catalog.ts";
 
 export const MCP_SERVER_INFO = { name: "behavior-read", version: "1.0.0" };
+
+/** The tool list changes only with a deploy; it differs per caller (a person's lists add organization). */
+const TOOL_LIST_CACHE = { ttlMs: 3_600_000, cacheScope: "private" as const };
+
+/** A view's HTML, read once from the build (the file system is read-only at run time on Deno Deploy). */
+const viewHtml = new Map<string, Promise<string>>();
+function readView(tool: string): Promise<string> {
+  let html = viewHtml.get(tool);
+  if (!html) {
+    html = Deno.readTextFile(new URL(`${tool}.html`, VIEWS_DIR)).catch(() => {
+      viewHtml.delete(tool);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `view of ${tool} not built (deno task build)`);
+    });
+    viewHtml.set(tool, html);
+  }
+  return html;
+}
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -57,19 +77,23 @@ function buildServer(app: AppContext, caller: Caller, url: string): Server {
   const tools = narrowTools(new URL(url).searchParams.get("tools"));
   const listed = (t: Tool) => caller.kind === "person" ? personListing(t, ORGANIZATION) : listing(t);
   const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {}, prompts: {} },
+    // MCP Apps: hosts that render views read them with resources/read; others ignore _meta.ui
+    capabilities: { tools: {}, prompts: {}, resources: {}, extensions: { [UI_EXTENSION]: {} } },
     instructions: instructions(caller),
+    cacheHints: { "tools/list": TOOL_LIST_CACHE },
   });
   server.setRequestHandler("tools/list", () => ({
     tools: tools.map((t) => {
       const l = listed(t);
       return {
         name: l.name,
-        title: l.name.replaceAll("_", " "),
+        title: toolTitle(l.name),
         description: l.description,
-        inputSchema: l.input_schema as { type: "object" },
-        outputSchema: l.output_schema as { type: "object" },
-        annotations: READ_ONLY,
+        icons: toolIcons(l.name),
+        inputSchema: portableSchema(l.input_schema) as { type: "object" },
+        outputSchema: portableSchema(l.output_schema) as { type: "object" },
+        annotations: { title: toolTitle(l.name), ...READ_ONLY },
+        ...(hasView(l.name) ? { _meta: { ui: { resourceUri: viewUri(l.name) } } } : {}),
       };
     }),
   }));
@@ -90,6 +114,34 @@ function buildServer(app: AppContext, caller: Caller, url: string): Server {
       if (err instanceof HttpError) return refusal(err);
       throw err;
     }
+  });
+  const views = VIEW_TOOLS.filter((v) => tools.some((t) => t.name === v));
+  server.setRequestHandler("resources/list", () => ({
+    resources: views.map((v) => ({
+      uri: viewUri(v),
+      name: `${v} view`,
+      title: `${toolTitle(v)} (chart)`,
+      description: `Draws the answer of ${v} as a chart.`,
+      mimeType: VIEW_MIME,
+    })),
+  }));
+  server.setRequestHandler("resources/read", async (request) => {
+    const tool = views.find((v) => viewUri(v) === request.params.uri);
+    if (!tool) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Resource ${request.params.uri.toWellFormed()} not found`,
+      );
+    }
+    return {
+      contents: [{
+        uri: viewUri(tool),
+        mimeType: VIEW_MIME,
+        text: await readView(tool),
+        // no outside origin at all: the host's default CSP (no connect, no remote scripts) is what it needs
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
+      }],
+    };
   });
   server.setRequestHandler("prompts/list", () => ({
     prompts: PROMPTS.map((p) => ({

@@ -1,9 +1,11 @@
 /**
- * `deno task build`: what a start only reads, made ahead. Today the geo indexes (lib/enrich/geo_build.ts)
+ * `deno task build`: what a start only reads, made ahead. The geo indexes (lib/enrich/geo_build.ts)
  * in build/geo/, from the databases GEO_CITY_MMDB and GEO_ASN_CSV name (as the server reads them: unset,
- * the npm packages; "off", none). Files already built from the same sources are kept, so a rerun is quick.
+ * the npm packages; "off", none); files already built from the same sources are kept, so a rerun is quick.
+ * And the MCP Apps views (views/build.ts): one HTML document per tool in build/views/.
  */
 import { buildGeoIndex } from "../lib/enrich/geo_build.ts";
+import { buildViews } from "../views/build.ts";
 
 const setting = (v: string | undefined) => (v === "off" ? null : v || undefined);
 
@@ -19,4 +21,7 @@ if (import.meta.main) {
   }
   if (report.kept.length) console.log(`up to date: ${report.kept.join(", ")}`);
   console.log(`geo index ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const views = await buildViews();
+  const largest = Math.max(...views.map((v) => v.bytes));
+  console.log(`built ${views.length} views in build/views/ (largest ${(largest / 1024).toFixed(1)} KB)`);
 }

@@ -1,0 +1,469 @@
+/// <reference lib="dom" />
+/**
+ * What each tool's answer looks like as a picture: the tool's structuredContent in, DOM out. A tool without
+ * a drawing of its own gets the generic one (compared figures as tiles, its first list as bars).
+ */
+import { type Band, bands, type Bar, bars, change, fmt, grid, h, lines } from "./svg.ts";
+
+type Obj = Record<string, unknown>;
+type Ask = (args: Obj) => Promise<Obj | null>;
+
+export interface ViewInput {
+  tool: string;
+  answer: Obj;
+  args: Obj;
+  width: number;
+  /** the same tool asked again with other arguments, through the host; null when the host will not */
+  ask: Ask;
+}
+
+const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const num = (v: unknown): number => (typeof v === "number" ? v : 0);
+const isCompared = (v: unknown): v is Obj => isObj(v) && "value" in v && "previous" in v;
+const words = (k: string) => k.replaceAll("_", " ");
+
+function section(title: string, ...children: (Node | null)[]) {
+  return h("section", {}, h("h2", {}, title), ...children);
+}
+
+function tiles(answer: Obj): HTMLElement | null {
+  const entries = Object.entries(answer).filter(([, v]) => isCompared(v));
+  if (!entries.length) return null;
+  const rate = (k: string) => /rate|share|conversion/.test(k);
+  return h(
+    "div",
+    { class: "tiles" },
+    ...entries.map(([k, v]) => {
+      const c = v as Obj;
+      const unit = rate(k) ? "%" : "";
+      const dir = typeof c.change === "number" ? (c.change >= 0 ? "up" : "down") : "";
+      return h(
+        "div",
+        { class: "tile", "data-label": k, "data-value": String(c.value) },
+        h("div", { class: "name" }, words(k)),
+        h("div", { class: "figure" }, fmt(c.value, unit)),
+        h("div", { class: `change ${dir}` }, `${change(c.change)} vs ${fmt(c.previous, unit)} before`),
+      );
+    }),
+  );
+}
+
+const named = (rows: Obj[], value: string, label = "name"): Bar[] =>
+  rows.map((r) => ({ label: String(r[label] ?? r.name ?? r.page ?? ""), value: num(r[value]) }));
+
+function overview(v: ViewInput): Node[] {
+  const a = v.answer;
+  return [
+    tiles(a),
+    list(a.top_pages).length
+      ? section(
+        "Top pages (visitors)",
+        bars("Top pages by visitors", named(list(a.top_pages), "visitors"), v.width),
+      )
+      : null,
+    list(a.sources).length
+      ? section(
+        "Sources (visitors)",
+        bars("Sources by visitors", named(list(a.sources), "visitors"), v.width),
+      )
+      : null,
+    list(a.countries).length
+      ? section(
+        "Countries (visitors)",
+        bars("Countries by visitors", named(list(a.countries), "visitors"), v.width),
+      )
+      : null,
+  ].filter((x): x is HTMLElement => x !== null);
+}
+
+/** Dates of the period just before a scope's period, as the tools' `from..to` form. */
+function previousPeriod(scope: Obj): string | null {
+  const p = scope.period as Obj | null;
+  if (!p || typeof p.from_date !== "string" || typeof p.to_date !== "string") return null;
+  const day = 86_400_000;
+  const from = Date.parse(`${p.from_date}T00:00:00Z`);
+  const to = Date.parse(`${p.to_date}T00:00:00Z`);
+  const days = Math.round((to - from) / day) + 1;
+  const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+  return `${iso(from - days * day)}..${iso(from - day)}`;
+}
+
+function trends(v: ViewInput): Node[] {
+  const a = v.answer;
+  const metric = String(a.metric ?? "value");
+  const series = list(a.series).map((p) => ({ x: String(p.bucket), y: num(p[metric]) }));
+  const chart = h("div", { class: "chart" });
+  const draw = (before: { x: string; y: number }[] | null) => {
+    chart.replaceChildren(
+      lines(`${words(metric)} per ${a.interval}`, [
+        { name: "this period", points: series },
+        ...(before ? [{ name: "period before", points: before, dashed: true }] : []),
+      ], v.width),
+    );
+  };
+  draw(null);
+  const prev = previousPeriod(a.scope as Obj);
+  if (prev) {
+    // the period before, asked through the host; drawn under this one when the host answers
+    v.ask({ ...v.args, period: prev }).then((b) => {
+      if (b) draw(list(b.series).map((p) => ({ x: String(p.bucket), y: num(p[metric]) })));
+    }).catch(() => {});
+  }
+  const splits = list(a.splits);
+  return [
+    tiles(a),
+    section(`${words(metric)} per ${a.interval}`, chart),
+    splits.length
+      ? section(
+        `By ${a.split_by}`,
+        bars(`${words(metric)} by ${a.split_by}`, named(splits, "total", "value"), v.width),
+      )
+      : null,
+  ].filter((x): x is HTMLElement => x !== null);
+}
+
+function pages(v: ViewInput): Node[] {
+  const a = v.answer;
+  const by = String((a.sort as Obj | undefined)?.by ?? "pageviews");
+  const rows = list(a.pages);
+  const key = rows.length && typeof rows[0][by] === "number" ? by : "pageviews";
+  return [
+    section(`Pages by ${words(key)}`, bars(`Pages by ${words(key)}`, named(rows, key, "page"), v.width)),
+  ];
+}
+
+function sources(v: ViewInput): Node[] {
+  const a = v.answer;
+  const out: Node[] = [];
+  for (const k of ["channels", "ai_answer_engines", "sources", "campaigns", "referring_sites"]) {
+    const rows = list(a[k]);
+    if (!rows.length) continue;
+    out.push(section(
+      `${words(k)} (visitors)`,
+      bars(
+        `${words(k)} by visitors`,
+        rows.map((r) => ({
+          label: String(r.name),
+          value: num(r.visitors),
+          note: typeof r.previous_visitors === "number" ? `before ${r.previous_visitors}` : undefined,
+        })),
+        v.width,
+      ),
+    ));
+  }
+  return out;
+}
+
+function funnel(v: ViewInput): Node[] {
+  const a = v.answer;
+  const steps = list(a.steps);
+  const rows: Bar[] = steps.map((st) => ({
+    label: `${st.step}. ${st.name}`,
+    value: num(st.visitors),
+    note: st.step === 1
+      ? ""
+      : `${fmt(st.conversion_from_previous, "%")} kept, ${fmt(st.dropped_off)} dropped`,
+  }));
+  const overall = h("p", {
+    class: "lead",
+    "data-label": "overall_conversion",
+    "data-value": String(a.overall_conversion),
+  }, `Overall conversion ${fmt(a.overall_conversion, "%")} (${a.unit}, within ${a.conversion_window})`);
+  const out: Node[] = [overall, section("Steps and drop-off", bars("Funnel steps", rows, v.width))];
+  for (const sp of list(a.splits)) {
+    out.push(
+      section(
+        `${a.split_by}: ${sp.value ?? sp.name}`,
+        bars(
+          `Funnel for ${sp.value ?? sp.name}`,
+          list(sp.steps).map((st) => ({
+            label: `${st.step}. ${st.name}`,
+            value: num(st.visitors),
+          })),
+          v.width,
+        ),
+      ),
+    );
+  }
+  return out;
+}
+
+function retention(v: ViewInput): Node[] {
+  const a = v.answer;
+  const cohorts = list(a.cohorts);
+  const n = Math.max(0, ...cohorts.map((c) => (Array.isArray(c.rates) ? c.rates.length : 0)));
+  const cols = Array.from({ length: n }, (_, i) => `${a.interval} ${i}`);
+  return [section(
+    "Share of each cohort that came back",
+    grid("Retention by cohort", cohorts.map((c) => `${c.cohort} (${c.visitors})`), cols, (r, c) => {
+      const rates = cohorts[r].rates as (number | null)[];
+      return c < rates.length ? rates[c] : null;
+    }, v.width),
+  )];
+}
+
+function paths(v: ViewInput): Node[] {
+  const a = v.answer;
+  return [
+    h("p", { class: "lead" }, `${a.direction} ${a.anchor}: ${fmt(a.anchor_visitors)} visitors`),
+    section(
+      "Next steps (share of visitors)",
+      bars(
+        "Nearest steps",
+        list(a.nearest_steps).map((r) => ({ label: String(r.name), value: num(r.share) })),
+        v.width,
+        "%",
+      ),
+    ),
+    section(
+      "Paths (share of visitors)",
+      bars(
+        "Paths",
+        list(a.paths).map((r) => ({
+          label: (r.steps as string[]).join(" → "),
+          value: num(r.share),
+        })),
+        v.width,
+        "%",
+      ),
+    ),
+  ];
+}
+
+const THRESHOLDS: Record<string, [number, number]> = { LCP: [2500, 4000], INP: [200, 500], CLS: [0.1, 0.25] };
+
+function performance(v: ViewInput): Node[] {
+  const a = v.answer;
+  const units = (a.units ?? {}) as Record<string, string>;
+  const vitals = ((a.overall as Obj | undefined)?.vitals ?? {}) as Record<string, Obj | null>;
+  const rows: Band[] = Object.entries(vitals).filter(([, x]) => x && typeof x.p75 === "number").map((
+    [k, x],
+  ) => ({
+    label: k,
+    p50: num(x!.p50),
+    p75: num(x!.p75),
+    p95: num(x!.p95),
+    good: THRESHOLDS[k]?.[0] ?? num(x!.p75),
+    poor: THRESHOLDS[k]?.[1] ?? num(x!.p95),
+    unit: units[k] === "ms" ? " ms" : "",
+  }));
+  const groups = list(a.groups);
+  return [
+    section("Core Web Vitals: p50 to p95, the line at p75", bands("Vitals percentiles", rows, v.width)),
+    groups.length
+      ? section(
+        `LCP p75 by ${a.by}`,
+        bars(
+          `LCP p75 by ${a.by}`,
+          groups.map((g) => ({
+            label: String(g.name),
+            value: num(((g.vitals as Obj)?.LCP as Obj | null)?.p75),
+          })),
+          v.width,
+          " ms",
+        ),
+      )
+      : null,
+  ].filter((x): x is HTMLElement => x !== null);
+}
+
+function crawlCoverage(v: ViewInput): Node[] {
+  const a = v.answer;
+  const summary = (a.summary ?? {}) as Obj;
+  const out: Node[] = [
+    h(
+      "div",
+      { class: "tiles" },
+      ...Object.entries(summary).map(([k, x]) =>
+        h(
+          "div",
+          { class: "tile", "data-label": k, "data-value": String(x) },
+          h("div", { class: "name" }, words(k)),
+          h("div", { class: "figure" }, fmt(x)),
+        )
+      ),
+    ),
+    section(
+      "Pages read per crawler",
+      bars(
+        "Pages read per crawler",
+        list(a.crawlers).map((c) => ({
+          label: String(c.crawler),
+          value: num(c.pages_read),
+          note: `${c.vendor}`,
+        })),
+        v.width,
+      ),
+    ),
+  ];
+  const ctr = (a.crawl_to_referral ?? {}) as Obj;
+  const cells = list(ctr.pages);
+  if (cells.length) {
+    const vendors = [...new Set(cells.map((c) => String(c.vendor)))];
+    const pagesOf = [...new Set(cells.map((c) => String(c.page)))].slice(0, 15);
+    const at = new Map(cells.map((c) => [`${c.vendor}|${c.page}`, num(c.ai_reads)]));
+    const max = Math.max(1, ...at.values());
+    out.push(
+      section(
+        "AI reads by crawler vendor and page",
+        grid(
+          "AI reads: vendor by page",
+          pagesOf,
+          vendors,
+          (r, c) => at.get(`${vendors[c]}|${pagesOf[r]}`) ?? null,
+          v.width,
+          "",
+          max,
+        ),
+      ),
+    );
+  }
+  const vendors = list(ctr.vendors);
+  if (vendors.length) {
+    out.push(
+      section(
+        "Reads against visitors sent back",
+        bars(
+          "Referred visitors per vendor",
+          vendors.map((x) => ({
+            label: String(x.vendor),
+            value: num(x.referred_visitors),
+            note: `from ${fmt(x.ai_reads)} AI reads`,
+          })),
+          v.width,
+        ),
+      ),
+    );
+  }
+  return out;
+}
+
+function crawlerAccess(v: ViewInput): Node[] {
+  const a = v.answer;
+  const crawlers = list(a.crawlers);
+  const states = ["allowed", "partly_blocked", "blocked"];
+  return [
+    section(
+      "What robots.txt lets each crawler read",
+      grid(
+        "Crawler access",
+        crawlers.map((c) => String(c.crawler)),
+        states,
+        (r, c) => (crawlers[r].access === states[c] ? 1 : null),
+        v.width,
+        "",
+        1,
+      ),
+    ),
+    section(
+      "Requests per crawler",
+      bars("Requests per crawler", named(crawlers, "requests", "crawler"), v.width),
+    ),
+  ];
+}
+
+function explainChange(v: ViewInput): Node[] {
+  const a = v.answer;
+  return [
+    h("p", { class: "lead" }, String(a.summary ?? "")),
+    tiles({ total: a.total }) ?? h("div"),
+    section(
+      "What moved the total (contribution)",
+      bars(
+        "Drivers",
+        list(a.drivers).map((d) => ({
+          label: `${d.dimension} ${d.name}`,
+          value: num(d.contribution),
+          note: `${fmt(d.previous)} → ${fmt(d.value)}`,
+        })),
+        v.width,
+      ),
+    ),
+  ];
+}
+
+function feedbackSummary(v: ViewInput): Node[] {
+  return list(v.answer.apps).flatMap((app) => {
+    const dist = (app.rating_distribution ?? {}) as Record<string, number>;
+    return [section(
+      `${(app.app as Obj)?.name}: ratings`,
+      tiles({ reviews: app.reviews, average_rating: app.average_rating }),
+      bars(
+        "Reviews per star rating",
+        ["5", "4", "3", "2", "1"].map((k) => ({ label: `${k} ★`, value: num(dist[k]) })),
+        v.width,
+      ),
+    )];
+  });
+}
+
+function feedbackThemes(v: ViewInput): Node[] {
+  return list(v.answer.apps).map((app) =>
+    section(
+      `${(app.app as Obj)?.name}: themes (share of reviews)`,
+      bars(
+        "Themes",
+        list(app.themes).map((t) => ({
+          label: String(t.label),
+          value: num(t.share),
+          note: t.rising ? "rising" : undefined,
+        })),
+        v.width,
+        "%",
+      ),
+    )
+  );
+}
+
+/** Any answer: its compared figures as tiles, then each list with a number as bars. */
+function generic(v: ViewInput): Node[] {
+  const out: Node[] = [];
+  const t = tiles(v.answer);
+  if (t) out.push(t);
+  const walk = (o: Obj, depth: number) => {
+    for (const [k, x] of Object.entries(o)) {
+      const rows = list(x);
+      const key = rows.length ? Object.keys(rows[0]).find((f) => typeof rows[0][f] === "number") : undefined;
+      if (rows.length && key) {
+        const label = Object.keys(rows[0]).find((f) => typeof rows[0][f] === "string") ?? key;
+        out.push(section(`${words(k)} (${words(key)})`, bars(words(k), named(rows, key, label), v.width)));
+      } else if (isObj(x) && depth < 2 && !isCompared(x) && k !== "scope") walk(x, depth + 1);
+    }
+  };
+  walk(v.answer, 0);
+  return out;
+}
+
+const VIEWS: Record<string, (v: ViewInput) => Node[]> = {
+  behavior_overview: overview,
+  behavior_trends: trends,
+  behavior_pages: pages,
+  behavior_sources: sources,
+  behavior_funnel: funnel,
+  behavior_retention: retention,
+  behavior_paths: paths,
+  behavior_performance: performance,
+  behavior_crawl_coverage: crawlCoverage,
+  behavior_crawler_access: crawlerAccess,
+  behavior_explain_change: explainChange,
+  feedback_summary: feedbackSummary,
+  feedback_themes: feedbackThemes,
+};
+
+export function render(v: ViewInput): Node[] {
+  return (VIEWS[v.tool] ?? generic)(v);
+}
+
+/** The scope line every answer starts with: what the figures are of. */
+export function scopeLine(answer: Obj): string {
+  const sc = (answer.scope ?? {}) as Obj;
+  const p = sc.period as Obj | null;
+  const tp = sc.touchpoint as Obj | null;
+  return [
+    tp ? String(tp.name) : null,
+    p ? `${p.from_date} to ${p.to_date}` : null,
+    sc.environment ? String(sc.environment) : null,
+    sc.traffic ? String(sc.traffic) : null,
+  ].filter(Boolean).join(" · ");
+}
