@@ -27,11 +27,60 @@ export function nameableValues<T extends { visitors: number }>(
   return { named, withheld: values.length - named.length };
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-// A phone number: optional +, 9 to 15 digits with spaces, dots, dashes or brackets between them,
-// not part of a path or a word, and not an ISO date or time.
-const PHONE = /(?<![\w/.-])\+?\(?\d[\d\s().-]{7,}\d(?![\w/])/g;
+// Bounded parts and a start that is not inside a longer run: one pass over any text (an unbounded local part
+// made a long run of digits and dashes quadratic).
+const EMAIL =
+  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z])/g;
+/**
+ * A phone number candidate: optional +, digits with single spaces, dots, dashes or brackets between them,
+ * not inside a word or a longer number. Bounded (at most 25 digits), so a scan over any text is linear.
+ * Whether a candidate is a phone number is phoneLike's decision.
+ */
+const SEP = String.raw`(?:[ \u00a0.\-]|\)[ \u00a0]?|[ \u00a0]?\()`;
+const PHONE = new RegExp(String.raw`(?<![\p{L}\p{N}_])\+?\(?\d(?:${SEP}?\d){0,24}(?![\p{L}\p{N}_])`, "gu");
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** A date, written year first or day/month first, possibly followed by a time. */
+const DATE_START = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})(?:$|[ T\u00a0])/;
+/** 1.234.567.890 or 1 234 567: a number with thousands separators (a phone number never reads so). */
+const THOUSANDS = /^[1-9]\d{0,2}(?:([ .\u00a0])\d{3})(?:\1\d{3})*$/;
+/** A UUID, whose last group may be all digits. */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** A North American number (area code and exchange start 2-9), with or without the leading 1. */
+const NANP = /^1?[2-9]\d{2}[2-9]\d{6}$/;
+/** A national number with its trunk 0 (030 1234567, 020 7946 0958, 06 12345678). */
+const NATIONAL = /^0[1-9]\d{8,11}$/;
+
+/**
+ * Whether a candidate is a phone number. Written with + or 00 it is (9 to 15 digits). In running text any
+ * 9 to 15 digits are, as people write them; inside a path, an element id or a key (`/call/4155550134`,
+ * `#f-4155550134`) only a number shaped like one (North American, or national with its leading 0), so
+ * `/product/1234567890` and other plain ids stay. Dates, times, decimals and thousands are never phones.
+ */
+function phoneLike(m: string, embedded: boolean, next: string): boolean {
+  const digits = m.replace(/\D/g, "");
+  if (next === ":" || DATE_START.test(m) || ISO_LIKE.test(m)) return false;
+  if (m.startsWith("+")) return digits.length >= 9 && digits.length <= 15;
+  if (digits.startsWith("00") && digits.length >= 11 && digits.length <= 17) return true;
+  if (digits.length < 9 || digits.length > 15) return false;
+  if (!digits.startsWith("0") && THOUSANDS.test(m)) return false;
+  if (/^\d+\.\d+$/.test(m)) return false; // a decimal
+  if (!embedded) return true;
+  return NANP.test(digits) || NATIONAL.test(digits);
+}
+
+/** Text in running prose starts after a space, a bracket, a quote or punctuation; else it is embedded. */
+const TEXT_BEFORE = /[\s([{"'<>,;:!?*|]/;
+
+function maskPhones(text: string): string {
+  const uuids: [number, number][] = [];
+  for (const u of text.matchAll(UUID)) uuids.push([u.index, u.index + u[0].length]);
+  return text.replace(PHONE, (m: string, at: number) => {
+    if (uuids.some(([a, b]) => at < b && at + m.length > a)) return m;
+    const before = at > 0 ? text[at - 1] : "";
+    const embedded = before !== "" && !TEXT_BEFORE.test(before);
+    return phoneLike(m, embedded, text[at + m.length] ?? "") ? PHONE_MASK : m;
+  });
+}
 
 // Service keys (public, server, read) and IP addresses: never part of an answer, wherever they are quoted.
 const SERVICE_KEY = /svc_(?:pk|sk|rk)_[A-Za-z0-9_-]*/g;
@@ -57,13 +106,7 @@ export function maskText(text: string): string {
   out = out.replace(EMAIL, EMAIL_MASK);
   out = out.replace(IPV6, (m) => m.length >= 3 ? IP_MASK : m);
   out = out.replace(IPV4, IP_MASK);
-  out = out.replace(PHONE, (m) => {
-    const digits = m.replace(/\D/g, "").length;
-    if (digits < 9 || digits > 15) return m;
-    if (ISO_LIKE.test(m.trim())) return m;
-    return PHONE_MASK;
-  });
-  return out;
+  return maskPhones(out);
 }
 
 /** True when text still holds an email, phone number, IP address or key (the checker's view of masking). */
