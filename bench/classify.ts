@@ -198,7 +198,8 @@ for (const { category, ua } of grown.crawlers) {
   b.n++;
   if (v.outcome !== "human") b.flagged++;
   if (v.outcome === "crawler") b.named++;
-  if (v.agent?.category === category) b.same++;
+  // the corpus says "preview" where the catalog says "social_preview" (link previews and image proxies)
+  if (v.agent?.category === (category === "preview" ? "social_preview" : category)) b.same++;
   if (OLD_GENERIC_RE.test(ua)) b.isbot++;
 }
 for (const [category, b] of Object.entries(byCategory).sort((x, y) => y[1].n - x[1].n)) {

@@ -5,13 +5,25 @@
  * ../shared/data/crawlers (or DATA_DIR). Run: deno run -A scripts/build_catalog.ts
  *
  * Sources: crawlers.csv (curated table: vendor, category, verification), ai-robots-txt_robots.json (AI agents),
- * crawler-user-agents.json (sample user agents), isbot_patterns.json (generic automation), ranges/ (copies of the published IP lists).
+ * crawler-user-agents.json (monperrus/crawler-user-agents, MIT: names by tag, and sample user agents),
+ * lib/crawl/sources/well-known-bots.json (arcjet/well-known-bots, MIT: names by category), vendors' crawler pages
+ * (catalog_curated.ts), isbot_patterns.json (generic automation), ranges/ (copies of the published IP lists).
+ * Every catalog entry says which of these it comes from. The known human product tokens
+ * (lib/crawl/human_tokens.json) come from ua-parser-js's browser rules and the curated list in
+ * catalog_curated.ts, each token with its source.
  */
-import type { CatalogEntry } from "../lib/crawl/types.ts";
+import type { CatalogCategory, CatalogEntry } from "../lib/crawl/types.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { RANGE_LISTS } from "../lib/crawl/ranges/lists.ts";
+import { automationSign } from "../lib/crawl/automation_signs.ts";
 import { extractPrefixes } from "../lib/crawl/ranges/parse.ts";
-import { CURATED, GENERIC_AI_NAMES, ROBOTS_ONLY } from "./catalog_curated.ts";
+import {
+  CURATED,
+  CURATED_HUMAN_TOKENS,
+  GENERIC_AI_NAMES,
+  LIST_NAMES_SKIPPED,
+  ROBOTS_ONLY,
+} from "./catalog_curated.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const dataDir = Deno.env.get("DATA_DIR") ?? `${root}../shared/data/crawlers`;
@@ -73,6 +85,7 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       vendor: operatorName(info.operator ?? ""),
       category: aiCategory(info.function ?? "", info.description ?? ""),
       verify: { lists: [], rdns: [], forward: true },
+      source: "ai.robots.txt",
     });
   }
 
@@ -88,9 +101,167 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       throw new Error(`crawlers.csv token ${t} has no curated entry`);
     }
   }
+  // 3. the crawler lists' names, where a list's pattern is one literal name and no entry holds it yet
+  const matched = new Set([...byToken.values()].flatMap((e) => e.match));
+  const addListed = (source: string, pattern: string, tags: string[], instances: string[]) => {
+    if (tags.some((t) => TOOL_TAGS.has(t))) return; // HTTP libraries and drivers: automation_signs.ts
+    const token = literalToken(pattern);
+    if (!token) return;
+    const lower = token.toLowerCase();
+    if (matched.has(lower) || LIST_NAMES_SKIPPED.has(lower) || humanWords.has(lower)) return;
+    if (ROBOTS_ONLY.has(lower) || GENERIC_AI_NAMES.has(lower)) return;
+    // HTTP libraries, command-line tools and headless browsers stay other automation, named by their sign;
+    // security scanners among them get the catalog's category
+    const sign = automationSign(token) ?? "";
+    if (/^(?:HTTP library|headless)/.test(sign) && listCategory(tags) !== "security_scanner") return;
+    const re = new RegExp(`(?<![a-z0-9])${escape(lower)}(?![a-z0-9])`);
+    if (instances.length && !instances.some((ua) => re.test(ua.toLowerCase()))) return; // the name is in its agents
+    matched.add(lower);
+    put({
+      token,
+      match: [lower],
+      vendor: null,
+      category: listCategory(tags),
+      verify: { lists: [], rdns: [], forward: true },
+      source,
+    });
+  };
+  const monperrus = await readJson("crawler-user-agents.json") as {
+    pattern: string;
+    tags?: string[];
+    instances?: string[];
+  }[];
+  for (const p of monperrus) addListed("crawler-user-agents", p.pattern, p.tags ?? [], p.instances ?? []);
+  const arcjet = JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/well-known-bots.json`)) as {
+    pattern: { accepted: string[] };
+    categories?: string[];
+    instances?: { accepted?: string[] };
+  }[];
+  for (const b of arcjet) {
+    for (const p of b.pattern.accepted) {
+      addListed("well-known-bots", p, b.categories ?? [], b.instances?.accepted ?? []);
+    }
+  }
   // longest match tokens first, so "googlebot-image" wins over "googlebot"
   return [...byToken.values()].sort((a, b) => a.token.localeCompare(b.token));
 }
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The lists' tags and categories that mean a library or a driver, not a crawler. */
+const TOOL_TAGS = new Set(["http-library", "browser-automation", "programmatic", "webhook"]);
+/** The lists' tags and categories → ours, most telling first. */
+const LIST_CATEGORY: [string, CatalogCategory][] = [
+  ["ai-crawler", "ai_training"],
+  ["ai", "ai_training"],
+  ["scanner", "security_scanner"],
+  ["feed-reader", "feed_fetcher"],
+  ["feedfetcher", "feed_fetcher"],
+  ["archiver", "archiver"],
+  ["archive", "archiver"],
+  ["social-preview", "social_preview"],
+  ["preview", "social_preview"],
+  ["social", "social_preview"],
+  ["monitoring", "monitoring"],
+  ["monitor", "monitoring"],
+  ["seo", "seo_tool"],
+  ["optimizer", "seo_tool"],
+  ["advertising", "seo_tool"],
+  ["search-engine", "search_engine"],
+];
+function listCategory(tags: string[]): CatalogCategory {
+  for (const [tag, category] of LIST_CATEGORY) if (tags.includes(tag)) return category;
+  return "other";
+}
+
+/**
+ * A list's pattern when it is one literal name ("Googlebot\\/" → "Googlebot", "[wW]get" → "wget"), else null:
+ * patterns with alternatives, wildcards or anchors in the middle say more than a name and stay out.
+ */
+export function literalToken(pattern: string): string | null {
+  let p = pattern.replace(/^\^/, "").replace(/\$$/, "");
+  p = p.replace(
+    /\[([a-zA-Z])([a-zA-Z])\]/g,
+    (m, a: string, b: string) => a.toLowerCase() === b.toLowerCase() ? a : m,
+  );
+  p = p.replace(/\\([/.\- _:;!])/g, "$1").replace(/\/$/, "").replace(/^[ ;(]+|[ ;(]+$/g, "");
+  if (/[\\[\](){}|?*+^$]/.test(p)) return null;
+  if (p.length < 4 || !/[a-z]/i.test(p) || !/^[a-z0-9]/i.test(p) || !/[a-z0-9]$/i.test(p)) return null;
+  return p;
+}
+
+/** Known human product tokens, from ua-parser-js's browser rules and the curated list, each with its source. */
+async function buildHumanTokens(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  // ua-parser-js (MIT), the version deno.json pins: the names in its browser rules' patterns
+  const pkg = `${root}node_modules/ua-parser-js`;
+  const version = JSON.parse(await Deno.readTextFile(`${pkg}/package.json`)).version;
+  const src = await Deno.readTextFile(`${pkg}/src/ua-parser.js`);
+  const browserRules = src.slice(src.indexOf("browser : [["), src.indexOf("cpu : [["));
+  for (const literal of browserRules.match(/^\s*\/(?:[^/\n\\]|\\.)+\/[gi]*/gm) ?? []) {
+    for (const word of regexWords(literal.trim())) {
+      // the rules also name headless browsers; those stay automation
+      if (!/headless|phantom|slimer/.test(word)) out[word] ??= `ua-parser-js ${version} browser rules`;
+    }
+  }
+  for (const [source, tokens] of Object.entries(CURATED_HUMAN_TOKENS)) {
+    for (const t of tokens) out[t.toLowerCase()] ??= source;
+  }
+  return out;
+}
+
+/** The literal names inside a regex's source: alternatives split, escapes and classes removed. */
+function regexWords(literal: string): string[] {
+  const body = literal.slice(1, literal.lastIndexOf("/"));
+  const cleaned = body
+    .replace(/\\[bdwsDWS]/g, " ")
+    .replace(/\[[^\]]*\]/g, " ")
+    .replace(/\(\?[:=!<]+/g, "(")
+    .replace(/\\(.)/g, "$1")
+    .replace(/[{][^}]*[}]/g, " ");
+  const words: string[] = [];
+  for (const part of cleaned.split(/[|()?*+^$/.,;:]+/)) {
+    const w = part.trim().toLowerCase();
+    if (/^[a-z][a-z0-9 _-]{2,}$/.test(w) && !HUMAN_WORD_STOP.has(w)) words.push(w);
+  }
+  return words;
+}
+/** Pattern fragments that are parts of every agent, not product names. */
+const HUMAN_WORD_STOP = new Set([
+  ...["like", "like gecko", "gecko", "mobile", "mobile vr", "version", "webkit", "khtml", "mozilla", "rv"],
+  // pieces of names the rules spell in parts ("slim(?:browser|boat|jet)", "kakao(?:talk|story)")
+  ...[
+    "and",
+    "app_",
+    "apps",
+    "boat",
+    "client",
+    "comodo_",
+    "droid",
+    "ekiohf",
+    "iab",
+    "ice",
+    "jet",
+    "juc",
+    "microm",
+  ],
+  ...[
+    "ome",
+    "opt",
+    "qihu",
+    "saf",
+    "search",
+    "slim",
+    "story",
+    "talk",
+    "uhd",
+    "flow",
+    "focus",
+    "coast",
+    "iron",
+  ],
+]);
+const humanWords = new Set<string>();
 
 async function buildSnapshot(): Promise<Record<string, { prefixes: string[]; taken_at: string }>> {
   const seeds: Record<string, [string, string][]> = {
@@ -172,6 +343,8 @@ async function buildSamples(catalog: CatalogEntry[]): Promise<Record<string, str
   return samples;
 }
 
+const humanTokens = await buildHumanTokens();
+for (const w of Object.keys(humanTokens)) humanWords.add(w);
 const catalog = await buildCatalog();
 const genericPatterns = await readJson("isbot_patterns.json") as string[];
 const snapshot = await buildSnapshot();
@@ -187,6 +360,18 @@ const catalogJson = {
   generic_bot_patterns: genericPatterns,
 };
 await Deno.writeTextFile(`${root}lib/crawl/catalog.json`, JSON.stringify(catalogJson, null, 1) + "\n");
+await Deno.writeTextFile(
+  `${root}lib/crawl/human_tokens.json`,
+  JSON.stringify(
+    {
+      _generated:
+        "by scripts/build_catalog.ts from ua-parser-js and scripts/catalog_curated.ts; do not edit by hand",
+      tokens: humanTokens,
+    },
+    null,
+    1,
+  ) + "\n",
+);
 await Deno.writeTextFile(
   `${root}lib/crawl/ranges/snapshot.json`,
   JSON.stringify({ _generated: catalogJson._generated, lists: snapshot }, null, 1) + "\n",
@@ -204,6 +389,7 @@ await Deno.writeTextFile(`${root}tests/lib/crawl/ua_samples.json`, JSON.stringif
 // keep the generated files in `deno fmt` form so a rebuild shows only real changes
 const outputs = [
   "lib/crawl/catalog.json",
+  "lib/crawl/human_tokens.json",
   "lib/crawl/ranges/snapshot.json",
   "tests/lib/crawl/ua_samples.json",
   "sdk/server/src/crawler_tokens.ts",

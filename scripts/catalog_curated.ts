@@ -3,8 +3,7 @@
  * verification), plus a few well-known non-AI agents with published lists (monitoring, link previews).
  * ai-robots-txt_robots.json supplies the other AI agents; these entries win where both name a token.
  */
-import type { CatalogEntry } from "../lib/crawl/types.ts";
-import type { CrawlerCategory } from "../lib/store/records.ts";
+import type { CatalogCategory, CatalogEntry } from "../lib/crawl/types.ts";
 
 /** Tokens that only exist as robots.txt names: no request ever carries them. */
 export const ROBOTS_ONLY = new Set(["google-extended", "applebot-extended", "webzio-extended"]);
@@ -28,9 +27,10 @@ export const GENERIC_AI_NAMES = new Set([
 function c(
   token: string,
   vendor: string,
-  category: CrawlerCategory,
+  category: CatalogCategory,
   verify: { lists?: string[]; rdns?: string[]; forward?: boolean } = {},
   alsoMatch: string[] = [],
+  source = "crawlers.csv",
 ): CatalogEntry {
   return {
     token,
@@ -38,8 +38,26 @@ function c(
     vendor,
     category,
     verify: { lists: verify.lists ?? [], rdns: verify.rdns ?? [], forward: verify.forward ?? true },
+    source,
   };
 }
+
+/** An entry from a vendor's own crawler page (the source named is that page). */
+const doc = (
+  url: string,
+  token: string,
+  vendor: string,
+  category: CatalogCategory,
+  verify: { lists?: string[]; rdns?: string[]; forward?: boolean } = {},
+  alsoMatch: string[] = [],
+) => c(token, vendor, category, verify, alsoMatch, url);
+const GOOGLE_SPECIAL =
+  "https://developers.google.com/search/docs/crawling-indexing/google-special-case-crawlers";
+const GOOGLE_USER =
+  "https://developers.google.com/search/docs/crawling-indexing/google-user-triggered-fetchers";
+const BING = "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0";
+const YANDEX = "https://yandex.com/support/webmaster/en/robot-workings/check-yandex-robots.html";
+const yandexVerify = { lists: ["yandex"], rdns: ["yandex.ru", "yandex.net", "yandex.com"] };
 
 const googleCommon = {
   lists: ["google-common"],
@@ -64,7 +82,7 @@ export const CURATED: CatalogEntry[] = [
   c("Mediapartners-Google", "Google", "other", googleSpecial),
   c("APIs-Google", "Google", "other", googleSpecial),
   c("Google-Safety", "Google", "other", googleSpecial),
-  c("FeedFetcher-Google", "Google", "other", googleUser),
+  c("FeedFetcher-Google", "Google", "feed_fetcher", googleUser),
   c("Google-Read-Aloud", "Google", "other", googleUser),
   c("Google-Site-Verification", "Google", "other", googleUser),
   c("Google-NotebookLM", "Google", "ai_assistant", googleUser, ["Google-GeminiNotebook"]),
@@ -136,6 +154,93 @@ export const CURATED: CatalogEntry[] = [
   c("Better Uptime Bot", "Better Stack", "monitoring", { lists: ["betterstack"] }),
   c("PTST", "WebPageTest", "monitoring", { lists: ["webpagetest"] }),
   c("Screaming Frog SEO Spider", "Screaming Frog", "seo_tool"),
-  c("Sogou web spider", "Sogou", "search_engine"),
+  c("Sogou web spider", "Sogou", "search_engine", {}, ["Sogou inst spider", "Sogou Pic Spider"]),
   c("Yeti", "Naver", "search_engine"),
+  // Google's special-case crawlers and user-triggered fetchers, as their pages name them
+  doc(GOOGLE_SPECIAL, "Google-Adwords-Instant", "Google", "other", googleSpecial),
+  doc(GOOGLE_SPECIAL, "Google-AMPHTML", "Google", "other", googleSpecial),
+  doc(GOOGLE_SPECIAL, "Google-HotelAdsVerifier", "Google", "other", googleSpecial),
+  doc(GOOGLE_SPECIAL, "Google-Ads-Conversions", "Google", "other", googleSpecial),
+  doc(GOOGLE_SPECIAL, "Google-Ads-Creatives-Assistant", "Google", "other", googleSpecial),
+  doc(GOOGLE_SPECIAL, "Googlebot-Mobile", "Google", "search_engine", googleCommon),
+  doc(GOOGLE_SPECIAL, "Google Web Light", "Google", "other", googleSpecial, ["googleweblight"]),
+  doc(GOOGLE_SPECIAL, "GoogleProducer", "Google", "other", googleUser),
+  doc(GOOGLE_USER, "DuplexWeb-Google", "Google", "ai_assistant", googleUser),
+  doc(GOOGLE_USER, "Google-Publisher-Center", "Google", "monitoring", googleUser),
+  doc(GOOGLE_USER, "Google-Business-Link-Verification", "Google", "monitoring", googleUser),
+  doc(GOOGLE_USER, "Google-PageRenderer", "Google", "social_preview", googleUser),
+  doc(GOOGLE_USER, "Google-Structured-Data-Testing-Tool", "Google", "monitoring", googleUser),
+  doc(GOOGLE_USER, "GoogleImageProxy", "Google", "social_preview", googleUser),
+  doc(GOOGLE_USER, "Chrome-Lighthouse", "Google", "monitoring", googleUser),
+  doc(GOOGLE_USER, "Google Page Speed Insights", "Google", "monitoring", googleUser),
+  doc(GOOGLE_USER, "Google Web Preview", "Google", "social_preview", googleUser),
+  doc(BING, "AdIdxBot", "Microsoft", "other", { lists: ["bingbot"], rdns: ["search.msn.com"] }),
+  doc(BING, "BingPreview", "Microsoft", "social_preview", { lists: ["bingbot"], rdns: ["search.msn.com"] }),
+  doc(BING, "MicrosoftPreview", "Microsoft", "social_preview", {
+    lists: ["bingbot"],
+    rdns: ["search.msn.com"],
+  }),
+  doc(BING, "msnbot", "Microsoft", "search_engine", { rdns: ["search.msn.com"] }, ["msnbot-media"]),
+  doc(YANDEX, "YandexMetrika", "Yandex", "monitoring", yandexVerify),
+  doc(YANDEX, "YandexDirect", "Yandex", "other", yandexVerify, ["YaDirectFetcher", "YandexDirectDyn"]),
+  doc(YANDEX, "YandexScreenshotBot", "Yandex", "social_preview", yandexVerify),
+  doc(YANDEX, "YandexFavicons", "Yandex", "social_preview", yandexVerify),
+  doc(YANDEX, "YandexBlogs", "Yandex", "feed_fetcher", yandexVerify),
+  doc(YANDEX, "YandexRenderResourcesBot", "Yandex", "search_engine", yandexVerify),
+  doc(YANDEX, "YandexAdNet", "Yandex", "other", yandexVerify, [
+    "YandexPartner",
+    "YandexTracker",
+    "YandexVerticals",
+  ]),
+  doc(
+    "https://help.baidu.com/question?prod_id=99&class=476&id=2996",
+    "Baiduspider-render",
+    "Baidu",
+    "search_engine",
+    {
+      rdns: ["baidu.com", "baidu.jp"],
+      forward: false,
+    },
+  ),
+  doc("https://cs.daum.net/faq/15/4118.html", "Daumoa", "Kakao", "search_engine", {}, ["Daum"]),
+  doc(
+    "https://developers.facebook.com/docs/sharing/webmasters/web-crawlers",
+    "facebookcatalog",
+    "Meta",
+    "other",
+    meta,
+  ),
+  doc("https://bytedance.com/en/bot", "TikTokSpider", "ByteDance", "ai_training"),
 ];
+
+/**
+ * Names in the crawler lists that are too common to find inside an agent safely (they name people's software
+ * or are plain words); the generic rules still catch the crawlers that carry them.
+ */
+export const LIST_NAMES_SKIPPED = new Set<string>([
+  // apps and browsers people run, whose own agents carry the name (the lists hold their server-side fetchers)
+  ...["overcast", "notion", "grammarly", "asana", "tumblr", "goodreads", "mastodon", "bluesky", "nextcloud"],
+  ...["paypal", "odin", "upday", "feeder", "feedflow", "instapaper", "tweakers", "swisscows", "btwebclient"],
+  ...["blackboard", "hatena", "metaiab facebook", "mail.ru"],
+  // plain words and other people's tokens: an Android build number, common nouns
+  ...["ap3a.240617.008", "make", "buck", "butterfly", "golfe", "magellan", "sonic", "verity", "spectate"],
+  ...["speedy", "fluffy", "grover", "synapse", "potions", "trove", "watchful", "vigil", "upflow", "yanga"],
+  ...[
+    "linko",
+    "crusty",
+    "adventurer",
+    "fever",
+    "hello world",
+    "ning",
+    "eright",
+    "moreover",
+    "uptime",
+    "fetch",
+  ],
+]);
+
+/**
+ * Product tokens of software people use that ua-parser-js's browser rules do not name, by where the names come
+ * from: the products themselves (their names as their makers spell them in their agents).
+ */
+export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {};

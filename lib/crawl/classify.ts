@@ -14,14 +14,14 @@ import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
 import { automationSign, weakAutomationSign } from "./automation_signs.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
-import type { AgentClass, AgentVerdict, CatalogEntry } from "./types.ts";
+import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
 export type { AgentClass, AgentOutcome, AgentVerdict } from "./types.ts";
 
-const AI_CATEGORIES: ReadonlySet<CrawlerCategory> = new Set(["ai_training", "ai_search", "ai_assistant"]);
+const AI_CATEGORIES: ReadonlySet<CatalogCategory> = new Set(["ai_training", "ai_search", "ai_assistant"]);
 
 /** AI training, AI search and AI assistant agents are "ai_agent" traffic; every other crawler is "bot". */
-export function isAiCategory(category: CrawlerCategory): boolean {
+export function isAiCategory(category: CatalogCategory): boolean {
   return AI_CATEGORIES.has(category);
 }
 
@@ -41,7 +41,8 @@ function fromEntry(e: CatalogEntry): AgentClass {
   return {
     token: e.token,
     vendor: e.vendor,
-    category: e.category,
+    // feed_fetcher and security_scanner are stored as they are until records.ts names them (types.ts)
+    category: e.category as CrawlerCategory,
     traffic: isAiCategory(e.category) ? "ai_agent" : "bot",
   };
 }

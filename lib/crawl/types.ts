@@ -11,14 +11,23 @@ export interface VerifyMethod {
   forward: boolean;
 }
 
+/**
+ * A catalog entry's category: the stored hit categories (records.ts) and two more the catalog already tells
+ * apart, feed fetchers and security scanners. Until records.ts lists them, a hit stores them as they are
+ * (categories are plain strings in every read answer).
+ */
+export type CatalogCategory = CrawlerCategory | "feed_fetcher" | "security_scanner";
+
 export interface CatalogEntry {
   /** The product token as the vendor spells it ("GPTBot"). */
   token: string;
   /** Lower-case user-agent product tokens that identify this crawler (the token itself and its variants). */
   match: string[];
   vendor: string | null;
-  category: CrawlerCategory;
+  category: CatalogCategory;
   verify: VerifyMethod;
+  /** Where the entry comes from: crawlers.csv, ai.robots.txt, a crawler list, or a vendor's page (its URL). */
+  source: string;
 }
 
 /** A classified automated user agent: a catalog crawler, or token "unknown" for other automation. */
