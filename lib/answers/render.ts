@@ -22,7 +22,6 @@ const IDENTITY = [
   "vendor",
   "page",
   "path",
-  "step",
   "file",
   "source",
 ];
