@@ -112,25 +112,30 @@ export function answerFromRollups(
     const hours = inside[ri];
     const tpOk = r.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
     const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
-    const valueOk = r.values.map((v) => filters.every((f) => matches(v, f)));
-    for (let i = 0; i < r.n; i++) {
-      const f = r.field[i];
-      if ((f !== rowField && f !== totalField) || !tpOk[r.tp[i]] || !trOk[r.traffic[i]]) continue;
-      if (!hours.has(r.hour[i]) || (f !== TOTAL && !valueOk[r.value[i]])) continue;
+    const valueOk = filters.length ? r.values.map((v) => filters.every((f) => matches(v, f))) : null;
+    const visit = (f: number, i: number) => {
+      if (!tpOk[r.tp[i]] || !trOk[r.traffic[i]] || !hours.has(r.hour[i])) return;
+      if (valueOk && f !== TOTAL && !valueOk[r.value[i]]) return;
       if (f === totalField) add(totals, r, ri, i);
-      if (f !== rowField || (!by && !bucketOf)) continue;
-      const key: Record<string, KeyValue> = {};
-      if (by) key[by] = r.values[r.value[i]];
+      if (f !== rowField || (!by && !bucketOf)) return;
+      const value = r.values[r.value[i]];
+      let bucket: KeyValue = null;
       if (bucketOf) {
-        let b = bucketCache.get(r.hour[i]);
-        if (b === undefined) bucketCache.set(r.hour[i], b = bucketOf(r.hour[i] * HOUR_MS));
-        key.bucket = b;
+        bucket = bucketCache.get(r.hour[i]) ?? null;
+        if (bucket === null) bucketCache.set(r.hour[i], bucket = bucketOf(r.hour[i] * HOUR_MS));
       }
-      const id = JSON.stringify(key);
+      const id = `${value === null ? "\u0000" : "v" + value}\u0001${bucket}`;
       let g = groups.get(id);
-      if (!g) groups.set(id, g = newGroup(key));
+      if (!g) {
+        const key: Record<string, KeyValue> = {};
+        if (by) key[by] = value;
+        if (bucketOf) key.bucket = bucket;
+        groups.set(id, g = newGroup(key));
+      }
       add(g, r, ri, i);
-    }
+    };
+    for (const i of rowsOfField(r, rowField)) visit(rowField, i);
+    if (totalField !== rowField) { for (const i of rowsOfField(r, totalField)) visit(totalField, i); }
   });
 
   const counter = new DistinctCounter(visitorSpace);
@@ -142,6 +147,23 @@ export function answerFromRollups(
   // without a breakdown or bucket, the matching events are one row with an empty key
   if (!by && !bucketOf && totals.events > 0) rows.push({ key: {}, metrics: { ...whole } });
   return { totals: whole, ...sortAndPage(rows, o) };
+}
+
+/** A rollup's rows by field (built once per decoded rollup): a question reads only its field's rows. */
+const fieldRows = new WeakMap<Rollup, Map<number, Uint32Array>>();
+function rowsOfField(r: Rollup, field: number): Uint32Array {
+  let index = fieldRows.get(r);
+  if (!index) {
+    const lists = new Map<number, number[]>();
+    for (let i = 0; i < r.n; i++) {
+      let l = lists.get(r.field[i]);
+      if (!l) lists.set(r.field[i], l = []);
+      l.push(i);
+    }
+    index = new Map([...lists].map(([f, l]) => [f, Uint32Array.from(l)]));
+    fieldRows.set(r, index);
+  }
+  return index.get(field) ?? new Uint32Array(0);
 }
 
 function newGroup(key: Record<string, KeyValue>): Group {
