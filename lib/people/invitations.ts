@@ -5,7 +5,7 @@
  */
 import type { Clock } from "../clock.ts";
 import { DAY } from "../clock.ts";
-import { HttpError, invalid } from "../errors.ts";
+import { conflict, invalid } from "../errors.ts";
 import { randomId } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
 import type { Invitation, Membership, Role } from "./records.ts";
@@ -99,7 +99,7 @@ export async function acceptInvitation(
       .commit();
     if (res.ok) return m;
   }
-  throw new HttpError(409, "OPERATION_FAILED", "the invitation changed meanwhile; try again");
+  throw conflict("the invitation changed meanwhile; try again");
 }
 
 /** Invitations not yet accepted (expired ones included until their records go). */

@@ -4,7 +4,7 @@
  * record in the same commit, so two owners demoting each other at once cannot both succeed.
  */
 import type { Clock } from "../clock.ts";
-import { HttpError, invalid, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import type { Membership, Role, User } from "./records.ts";
 import { higherRole } from "./roles.ts";
@@ -33,7 +33,7 @@ export async function addMember(
       .commit();
     if (res.ok) return m;
   }
-  throw new HttpError(409, "OPERATION_FAILED", "the membership changed meanwhile; try again");
+  throw conflict("the membership changed meanwhile; try again");
 }
 
 export interface MemberView {
@@ -94,7 +94,7 @@ async function changeMembership(kv: Deno.Kv, org: string, userId: string, next: 
     }
     if ((await op.commit()).ok) return;
   }
-  throw new HttpError(409, "OPERATION_FAILED", "the members changed meanwhile; try again");
+  throw conflict("the members changed meanwhile; try again");
 }
 
 export const changeRole = (kv: Deno.Kv, org: string, userId: string, role: Role) =>

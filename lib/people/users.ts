@@ -1,6 +1,6 @@
 /** Users: one per email address (case-insensitive), a scrypt password hash, a "sessions valid after" stamp. */
 import type { Clock } from "../clock.ts";
-import { HttpError, invalid, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import { randomId } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
 import { hashPassword, passwordProblem } from "./passwords.ts";
@@ -61,5 +61,5 @@ export async function updateUser(kv: Deno.Kv, userId: string, change: (u: User) 
     const res = await kv.atomic().check(cur).set(keys.user(userId), next).commit();
     if (res.ok) return next;
   }
-  throw new HttpError(409, "OPERATION_FAILED", "the account changed meanwhile; try again");
+  throw conflict("the account changed meanwhile; try again");
 }

@@ -3,7 +3,7 @@
  * allowance is used up), individual items are taken from that reading, and everything the call used is
  * written in one commit at its end.
  */
-import { HttpError } from "../errors.ts";
+import { exhausted } from "../errors.ts";
 import type { AllowanceKind, Org } from "../store/records.ts";
 import type { PlanLimits } from "../tenancy/plans.ts";
 import { allowanceNotice, exhaustedMessage, type MonthUsage, readUsage, recordUsage } from "./allowance.ts";
@@ -33,7 +33,7 @@ export class UsageMeter {
   ): Promise<UsageMeter> {
     const before = await readUsage(kv, org, now);
     if (before[kind] >= limits.allowances[kind]) {
-      throw new HttpError(402, "ALLOWANCE_EXHAUSTED", exhaustedMessage(kind, limits, now, org.timezone));
+      throw exhausted(exhaustedMessage(kind, limits, now, org.timezone));
     }
     return new UsageMeter(kv, org, limits, kind, before, now);
   }
