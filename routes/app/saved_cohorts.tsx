@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
 import { HttpError } from "../../lib/errors.ts";
-import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
+import { canEdit, createSaved, getSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import { describeDefinition } from "../../lib/saved/definition.ts";
 import type { SavedCohort } from "../../lib/saved/records.ts";
 import { FEWER_THAN_5, guardedVisitors } from "../../lib/answers/privacy.ts";
@@ -179,6 +179,8 @@ async function cohortForm(
   posted?: Values,
   error?: string,
   errorStatus = 422,
+  /** the size asked for with the Preview button (without the script), shown in place of the live preview */
+  preview?: string,
 ) {
   const org = c.get("org");
   const frame = (await frameOf(ctx, c))!;
@@ -221,13 +223,18 @@ async function cohortForm(
           </label>
         </details>
         <p id="cohort-preview" class="card" role="status" aria-live="polite">
-          {cohort
-            ? "Change a condition to see the size."
-            : "Fill in a condition to see how many visitors match."}
+          {preview ??
+            (cohort
+              ? "Change a condition to see the size."
+              : "Fill in a condition to see how many visitors match.")}
         </p>
         <p>
           <button type="submit" id="save-cohort">{cohort ? "Save changes" : "Create cohort"}</button>{" "}
-          <button type="submit" class="secondary" formaction={`${cohortsPath(org.id)}/preview?page=1`}>
+          <button
+            type="submit"
+            class="secondary"
+            formaction={`${cohortsPath(org.id)}/preview?page=1${cohort ? `&id=${cohort.id}` : ""}`}
+          >
             Preview
           </button>
         </p>
@@ -336,14 +343,10 @@ export function cohortsRoutes(ctx: AppContext): Hono<AppEnv> {
       ok = false;
     }
     if (c.req.query("page")) {
-      const frame = (await frameOf(ctx, c))!;
-      return c.html(
-        <Layout title="Cohort preview" frame={frame} section="cohorts">
-          <h1>Cohort preview</h1>
-          <p class="card" role="status">{text}</p>
-          <p>Go back to the form to change or save it.</p>
-        </Layout>,
-      );
+      // without the script: the same form again, with what was typed and the size beside it
+      const id = c.req.query("id");
+      const cohort = id ? await getSaved(kv, org.id, "cohort", id) : null;
+      return cohortForm(ctx, c, cohort, valuesPosted(c), undefined, 200, text);
     }
     return c.json({ ok, text });
   });

@@ -520,6 +520,8 @@ export const INSIGHTS_JS = `
   const later = () => { clearTimeout(timer); timer = setTimeout(ask, 500); };
   form.addEventListener("input", later);
   form.addEventListener("change", later);
+  // a button sends the form (save, show, a step moved): no preview is asked as the page leaves
+  form.addEventListener("submit", () => { clearTimeout(timer); asked++; });
 })();
 `;
 

@@ -20,7 +20,12 @@ function watch(page: Page): string[] {
   const problems: string[] = [];
   page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
-  page.on("requestfailed", (r) => problems.push(`failed ${r.url()}`));
+  // a request the browser dropped because the page moved on (a form sent meanwhile) is no failure a person sees
+  page.on("requestfailed", (r) => {
+    if (r.failure()?.errorText !== "net::ERR_ABORTED") {
+      problems.push(`failed ${r.url()}: ${r.failure()?.errorText}`);
+    }
+  });
   page.on("pageerror", (e) => problems.push(String(e)));
   return problems;
 }
