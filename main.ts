@@ -17,6 +17,7 @@ import { ensureDemoOwner } from "./lib/people/demo_owner.ts";
 import { printMailer, smtpMailer } from "./lib/mail.ts";
 import { JOBS, listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
 import { generateDueReports, reportJobs } from "./tools/reports_generate.ts";
+import { issuerPolicy } from "./lib/oauth/urls.ts";
 
 const dev = Deno.args.includes("--dev");
 const env = Deno.env.toObject();
@@ -76,6 +77,10 @@ const server = Deno.serve({
   hostname: dev ? "127.0.0.1" : "0.0.0.0",
   onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
 }, app.fetch);
+// Set before the first request is served: the issuer never follows a Host header in production.
+const issuer = issuerPolicy(config, env, server.addr.port);
+config.publicUrl = issuer.publicUrl;
+if (issuer.warning) log.warn("configuration", { warning: issuer.warning });
 
 if (dev) {
   const { tenant, created } = await ensureDemoTenant(deps);

@@ -44,6 +44,11 @@ export const isLoopbackHost = (hostname: string) => LOOPBACK_HOSTS.has(hostname.
 export function redirectUriProblem(raw: unknown): string | null {
   if (typeof raw !== "string" || raw.length === 0) return "a redirect URI must be a non-empty string";
   if (raw.length > 2000) return "a redirect URI may have at most 2000 characters";
+  // The URL parser drops leading and trailing spaces and control characters and removes tabs and newlines:
+  // such a URI would be kept as one string and followed as another.
+  if (CONTROL_OR_SPACE.test(raw)) {
+    return `${JSON.stringify(raw.slice(0, 200))} holds a space or control character; send the URI alone`;
+  }
   let u: URL;
   try {
     u = new URL(raw);
@@ -57,8 +62,16 @@ export function redirectUriProblem(raw: unknown): string | null {
   return `"${raw.slice(0, 200)}" is neither https nor http on a loopback host (localhost, 127.0.0.1, [::1])`;
 }
 
-/** The redirect URI as requested, if one registered URI matches it (exactly, or loopback with any port). */
+// deno-lint-ignore no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f]/;
+
+/**
+ * Whether the requested redirect URI is one registered, compared as strings: exactly, or for a loopback
+ * registration the same string with only the port changed. Spellings the URL parser would turn into a
+ * registered URI (`HTTP://…`, `http://127.1:…`, a leading space or NUL) are different strings and refused.
+ */
 export function redirectMatches(registered: readonly string[], requested: string): boolean {
+  if (CONTROL_OR_SPACE.test(requested)) return false;
   if (registered.includes(requested)) return true;
   let want: URL;
   try {
@@ -66,12 +79,13 @@ export function redirectMatches(registered: readonly string[], requested: string
   } catch {
     return false;
   }
-  if (want.protocol !== "http:" || !isLoopbackHost(want.hostname)) return false;
+  if (want.href !== requested || want.protocol !== "http:" || !isLoopbackHost(want.hostname)) return false;
   return registered.some((r) => {
     try {
       const u = new URL(r);
-      return u.protocol === "http:" && u.hostname === want.hostname && u.pathname === want.pathname &&
-        u.search === want.search && redirectUriProblem(requested) === null;
+      if (u.href !== r || u.protocol !== "http:" || !isLoopbackHost(u.hostname)) return false;
+      u.port = want.port;
+      return u.href === requested;
     } catch {
       return false;
     }
@@ -85,4 +99,26 @@ export function redirectHost(uri: string): string {
   } catch {
     return uri.slice(0, 100);
   }
+}
+
+/**
+ * The issuer policy of a start (README, Configuration): PUBLIC_URL when set. Without it a development
+ * start follows the request (loopback only), and so does Deno Deploy, whose edge routes only the project's
+ * own domains; a self-hosted production start pins the issuer to the address it listens on and says so,
+ * so a forged Host header can never name the issuer or the endpoints.
+ */
+export function issuerPolicy(
+  config: Pick<Config, "publicUrl" | "dev">,
+  env: Record<string, string | undefined>,
+  listeningPort: number,
+): { publicUrl: string | null; warning: string | null } {
+  if (config.publicUrl || config.dev || env.DENO_DEPLOYMENT_ID) {
+    return { publicUrl: config.publicUrl, warning: null };
+  }
+  const pinned = `http://127.0.0.1:${listeningPort}`;
+  return {
+    publicUrl: pinned,
+    warning: `PUBLIC_URL is not set: the OAuth issuer and MCP resource are pinned to ${pinned}; ` +
+      "set PUBLIC_URL to the service's public origin (https://analytics.example.com) for assistants to connect",
+  };
 }
