@@ -65,6 +65,8 @@ export function figuresOf(answer: Answer): ShownFigure[] {
   const out: ShownFigure[] = [];
   for (const [k, v] of Object.entries(answer)) {
     if (SKIP.has(k) || k.endsWith("_total") || out.length >= 8) continue;
+    // nothing withheld is nothing to say
+    if (k.endsWith("_withheld") && v === 0) continue;
     if (typeof v === "number" || v === "fewer than 5") {
       out.push({ name: k, label: metricLabel(k), text: formatValue(k, v), compared: null });
     } else if (isCompared(v)) {

@@ -236,8 +236,9 @@ export function dashboardsRoutes(ctx: AppContext): Hono<AppEnv> {
               {t.insight && (
                 <p class="muted">
                   {insightSummary(t.insight, tps)}
-                  {t.shown?.period ? ` · ${t.shown.period}` : ""} ·{" "}
-                  <a href={`${insightsPath(org.id)}/${t.insight.id}`}>Open</a>
+                  {t.shown?.period && !insightSummary(t.insight, tps).includes(t.shown.period)
+                    ? ` · ${t.shown.period}`
+                    : ""} · <a href={`${insightsPath(org.id)}/${t.insight.id}`}>Open</a>
                 </p>
               )}
               {t.error
