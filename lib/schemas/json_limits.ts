@@ -53,6 +53,10 @@ export function jsonProblem(value: unknown, limits: JsonLimits = FREE_FORM_LIMIT
       if (!v.isWellFormed()) return { path: pathOf(node), message: NOT_WELL_FORMED };
       continue;
     }
+    if (typeof v === "number" && !Number.isFinite(v)) {
+      // JSON.parse reads 1e400 as Infinity, which would be stored (and served) as null
+      return { path: pathOf(node), message: "is a number beyond the range of a double (such as 1e400)" };
+    }
     if (v === null || typeof v !== "object") continue;
     if (node.depth > limits.depth) {
       return { path: pathOf(node), message: `nested deeper than ${limits.depth} levels` };
