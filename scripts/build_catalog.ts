@@ -20,6 +20,7 @@ import { extractPrefixes } from "../lib/crawl/ranges/parse.ts";
 import {
   CURATED,
   CURATED_HUMAN_TOKENS,
+  CURATED_STANDALONE_APPS,
   GENERIC_AI_NAMES,
   LIST_NAMES_SKIPPED,
   ROBOTS_ONLY,
@@ -367,6 +368,10 @@ await Deno.writeTextFile(
       _generated:
         "by scripts/build_catalog.ts from ua-parser-js and scripts/catalog_curated.ts; do not edit by hand",
       tokens: humanTokens,
+      /** Apps that send their name alone: an agent starting with one is that app (catalog_curated.ts). */
+      standalone: Object.fromEntries(
+        Object.entries(CURATED_STANDALONE_APPS).flatMap(([source, names]) => names.map((n) => [n, source])),
+      ),
     },
     null,
     1,

@@ -243,4 +243,166 @@ export const LIST_NAMES_SKIPPED = new Set<string>([
  * Product tokens of software people use that ua-parser-js's browser rules do not name, by where the names come
  * from: the products themselves (their names as their makers spell them in their agents).
  */
-export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {};
+export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {
+  // the parts every browser agent is made of (engines, platforms, the "Mobile/15E148" and "Version/17.0" tokens)
+  "browser agent conventions (engines, platforms, build and locale parts)": [
+    ...["mozilla", "applewebkit", "webkit", "khtml", "like", "gecko", "trident", "presto", "blink", "safari"],
+    ...[
+      "mobile",
+      "version",
+      "chrome",
+      "chromium",
+      "firefox",
+      "edge",
+      "mobile safari",
+      "tablet",
+      "touch",
+      "pro",
+    ],
+    ...[
+      "android",
+      "iphone",
+      "ipad",
+      "ipod",
+      "linux",
+      "windows",
+      "macintosh",
+      "x11",
+      "cros",
+      "kaios",
+      "tizen",
+    ],
+    ...[
+      "webos",
+      "web0s",
+      "smarttv",
+      "smart-tv",
+      "hbbtv",
+      "netcast",
+      "crkey",
+      "aftb",
+      "aftt",
+      "aftm",
+      "aftmm",
+    ],
+    ...["playstation", "xbox", "nintendo", "wii", "vr", "quest", "pixel", "smartwatch", "webtv", "standard"],
+    ...["wv", "webview", "webview2", "build", "u", "rv", "sa", "un", "pre", "mob", "ppc", "gzip", "language"],
+  ],
+  // in-app browsers' suffixes: WeChat and QQ ("NetType/WIFI Language/zh_CN"), Facebook, carrier and OEM builds
+  "in-app browser and carrier suffixes": [
+    ...["nettype", "micromessenger", "wechat", "miniprogramenv", "xweb", "mmwebid", "mmwebsdk", "qq", "abi"],
+    ...[
+      "fbcr",
+      "fbav",
+      "fban",
+      "fbios",
+      "fb_iab",
+      "untrusted",
+      "mms",
+      "configuration",
+      "profile",
+      "vodafone",
+    ],
+    ...[
+      "sprint",
+      "xiaomi",
+      "miuibrowser",
+      "heytapbrowser",
+      "opt",
+      "opr",
+      "opx",
+      "opver",
+      "yabrowser",
+      "yowser",
+    ],
+    ...["sznprohlizec", "samsungbrowser", "ucbrowser", "mqqbrowser", "baiduboxapp", "gsa", "whale", "naver"],
+    ...["kakaotalk", "line", "instagram", "snapchat", "twitter", "linkedinapp", "pinterest", "tiktok"],
+  ],
+  // desktop, TV and media software that embeds a browser engine and appends its own name
+  "desktop, TV and media software (the products' own names)": [
+    ...[
+      "nwjs",
+      "nw",
+      "desktop",
+      "electron",
+      "cef",
+      "qtwebengine",
+      "qtwebkit",
+      "adobeair",
+      "adobecep",
+      "slack",
+      "slack_ssb",
+      "teams",
+    ],
+    ...["discord", "spotify", "steam", "valve", "obs", "roblox", "robloxapp", "qgis", "arcgis", "zoom"],
+    ...["skype", "thunderbird", "postbox", "evolution", "kmail2", "outlook", "mailapp", "netnewswire"],
+    ...["flipboard", "mirall", "nextcloud", "owncloud", "dropbox", "onedrive", "webappmanager", "yahoodtv"],
+    ...["cobalt", "vewd", "espial", "maple", "viera", "bravia", "aquos", "vidaa", "titanos", "zeasn"],
+    ...["mypal", "seamonkey", "palemoon", "waterfox", "librewolf", "iceweasel", "icecat", "k-meleon"],
+    ...["epiphany", "midori", "falkon", "qutebrowser", "surf", "luakit", "vimprobable2", "otter"],
+  ],
+};
+
+/**
+ * Apps that send their product name alone ("Barca/2.8.2", "Doppler 2.9.5.4", "Spotify/1.0"): desktop, TV and
+ * media software and podcast players, named as their makers spell them. An agent that starts with one of these
+ * is that app unless it also shows a strong automation sign (a contact URL, a library, a bot word).
+ */
+export const CURATED_STANDALONE_APPS: Record<string, string[]> = {
+  "media and podcast players (the products' own names)": [
+    ...["spotify", "pandora", "deezer", "tidal", "soundcloud", "shazam", "tunein", "iheartradio", "audible"],
+    ...["pocket casts", "castbox", "podcast addict", "podcastaddict", "podbean", "stitcher", "castro"],
+    ...["downcast", "antennapod", "player fm", "beyondpod", "doggcatcher", "podkicker", "podcruncher"],
+    ...[
+      "doppler",
+      "bpod",
+      "jpodder",
+      "bashpodder",
+      "podracer",
+      "goldenpod",
+      "podcasts",
+      "rssradio",
+      "rss_radio",
+    ],
+    ...["vlc", "kodi", "plex", "plexamp", "emby", "jellyfin", "infuse", "winamp", "foobar2000", "musicbee"],
+    ...["aimp", "itunes", "zune", "mediamonkey", "clementine", "amarok", "rhythmbox", "banshee", "audacious"],
+    ...["quicktime", "realplayer", "nsplayer", "wmplayer", "mediago", "replay av", "kinoma", "kinoma5"],
+    ...[
+      "quicknews",
+      "espndownloadmanager",
+      "pockettunes",
+      "vox",
+      "sonos",
+      "roku",
+      "appletv",
+      "alexamediaplayer",
+    ],
+  ],
+  "desktop and mobile software (the products' own names)": [
+    ...[
+      "superhuman",
+      "barca",
+      "barcapro",
+      "airmail",
+      "spark",
+      "thunderbird",
+      "postbox",
+      "mailbird",
+      "em client",
+    ],
+    ...[
+      "transmit",
+      "cyberduck",
+      "filezilla",
+      "winscp",
+      "tableau",
+      "arcgis pro",
+      "qgis",
+      "josm",
+      "anyconnect",
+    ],
+    ...["globalprotect", "pan globalprotect", "steam", "roblox", "luminary", "ancestryandroid", "evernote"],
+    ...["dropbox", "onedrive", "box sync", "boxnotes", "nextcloud", "owncloud", "mirall", "zoom", "webex"],
+    ...["teams", "skype", "slack", "discord", "signal", "telegram desktop", "whatsapp desktop", "obs"],
+  ],
+};

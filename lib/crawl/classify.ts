@@ -13,6 +13,7 @@
 import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
 import { automationSign, weakAutomationSign } from "./automation_signs.ts";
+import { standaloneApp, unknownTrailingProduct } from "./browser_shape.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
@@ -85,8 +86,12 @@ function decide(ua: string): AgentVerdict {
   }
   if (strong === "contact URL" && appOnPersonalDevice(trimmed)) return human("app on a personal device");
   if (strong) return automation(strong);
+  const appended = unknownTrailingProduct(trimmed);
+  if (appended) return automation(appended);
   const person = humanClient(trimmed);
   if (person) return human(person);
+  const app = standaloneApp(trimmed);
+  if (app) return human(`app known by its name alone: ${app}`);
   if (GENERIC_BOT_RE.test(trimmed)) return automation(`generic bot pattern ${genericPatternOf(trimmed)}`);
   const weak = weakAutomationSign(trimmed);
   if (weak) return automation(weak);

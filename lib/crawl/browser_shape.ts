@@ -1,0 +1,99 @@
+/**
+ * The structural rule for browser-shaped agents: a browser, webview, in-app browser or OS component ends its
+ * agent with a product token people's software is known by; monitors, SEO and marketing tools, test clouds and
+ * scanners that append their own product to a browser's agent end it with theirs ("… Safari/537.36 DareBoost").
+ * The known tokens are data (human_tokens.json, built by scripts/build_catalog.ts with each token's source).
+ */
+import data from "./human_tokens.json" with { type: "json" };
+import { OTHER_BROWSER } from "./human_browsers.ts";
+import { FEATURE_PHONE } from "./human_devices.ts";
+import { FEED_READER, MEDIA_AND_TV, PERSONAL_APP } from "./human_apps.ts";
+
+const KNOWN: ReadonlySet<string> = new Set([...Object.keys(data.tokens), ...Object.keys(data.standalone)]);
+const STANDALONE: ReadonlySet<string> = new Set(Object.keys(data.standalone));
+
+/**
+ * The app an agent that is not browser-shaped starts with, when it is one that sends its name alone
+ * ("Barca/2.8.2", "Doppler 2.9.5.4", "Pocket Casts"), or null.
+ */
+export function standaloneApp(ua: string): string | null {
+  if (/^(?:Mozilla|Opera)\//i.test(ua)) return null;
+  const m = /^([a-z][\w.!+-]*)(?:[ %20]+([a-z][\w.!+-]*))?/i.exec(ua.replace(/%20/g, " "));
+  if (!m) return null;
+  const one = m[1].replace(/[^a-z0-9!+_]+$/i, "").toLowerCase();
+  const two = m[2] ? `${one} ${m[2].replace(/[^a-z0-9!+_]+$/i, "").toLowerCase()}` : "";
+  if (two && STANDALONE.has(two)) return two;
+  return STANDALONE.has(one) ? one : null;
+}
+
+/** Agents that start the way browsers do and name a browser engine. */
+export const BROWSER_SHAPED = /^(?:Mozilla|Opera)\/\d.*\b(?:AppleWebKit|Gecko|Trident|Presto)\//;
+
+/** A product token: its lower-case name and its version ("" when bare). */
+export interface Product {
+  name: string;
+  version: string;
+}
+
+/**
+ * The product tokens outside parentheses and brackets, in order ("… Safari/537.36 DareBoost/1.0" ends with
+ * safari 537.36, dareboost 1.0); pure numbers and locales are left out.
+ */
+export function productTokens(ua: string): Product[] {
+  let s = ua;
+  for (let i = 0; i < 3 && /[([]/.test(s); i++) s = s.replace(/\([^()]*\)|\[[^[\]]*\]/g, " ");
+  const out: Product[] = [];
+  for (const part of s.replace(/[()[\]]/g, " ").split(/\s+/)) {
+    const slash = part.indexOf("/");
+    const name = (slash < 0 ? part : part.slice(0, slash)).replace(/^[^a-z0-9]+|[^a-z0-9!+]+$/gi, "")
+      .toLowerCase();
+    if (!/[a-z]{2}/.test(name) || /^[a-z]{2}[-_][a-z]{2}$/.test(name)) continue;
+    out.push({ name, version: slash < 0 ? "" : part.slice(slash + 1) });
+  }
+  return out;
+}
+
+/** Products a complete browser agent ends with; whatever follows one of them was appended. */
+const BROWSER_END = new Set(["safari", "firefox", "chrome", "edg", "edge", "opr"]);
+
+/**
+ * A version that marks a browser's own build: four parts ("95.5.4464.65") or a major of 20 or more, the way
+ * Chromium and Firefox forks number theirs; tools that append their name number it 1.0, 2.1, 3.0.
+ */
+const BROWSER_BUILD = /^(?:\d+\.\d+\.\d+\.\d+|[2-9]\d|\d{3,})/;
+
+/** Whether a product name is one people's software is known by (a browser, webview, app or OS component). */
+export function knownHumanProduct(name: string): boolean {
+  if (KNOWN.has(name)) return true;
+  // a known name with a platform or edition suffix: "edga", "edgios", "focusios"
+  for (let cut = name.length - 1; cut >= 3 && cut >= name.length - 3; cut--) {
+    if (KNOWN.has(name.slice(0, cut))) return true;
+  }
+  if (/browser|webview/.test(name)) return true; // a browser that says so
+  return OTHER_BROWSER.test(name) || MEDIA_AND_TV.test(name) || PERSONAL_APP.test(name) ||
+    FEED_READER.test(name);
+}
+
+/**
+ * Webviews and in-app browsers (an app's name after the engine is the app, whatever it is called), and the
+ * legacy "; U;" agents of stock browsers that carriers and makers suffixed with their own names.
+ */
+const IN_APP = /; wv\)|Version\/4\.0 Chrome\/|\bMobile\/\w+(?! Safari)(?:\s|$)|; U;/;
+
+/**
+ * Why a browser-shaped agent is automation by the product appended after a complete browser agent, or null:
+ * the agent is no full browser agent, the appended product is known, or it numbers itself like a browser build.
+ */
+export function unknownTrailingProduct(ua: string): string | null {
+  if (!BROWSER_SHAPED.test(ua) || FEATURE_PHONE.test(ua) || IN_APP.test(ua)) return null;
+  // TVs, media software and in-app browsers add their own parts; their rules recognise them
+  if (MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua)) return null;
+  const products = productTokens(ua);
+  if (products.length < 2) return null;
+  const last = products[products.length - 1];
+  const before = products[products.length - 2];
+  if (!BROWSER_END.has(before.name) || BROWSER_END.has(last.name)) return null;
+  // a name with a digit in it is mostly a device model or a build ("SCH-U380", "VN271"), rarely a tool
+  if (/\d/.test(last.name) || BROWSER_BUILD.test(last.version) || knownHumanProduct(last.name)) return null;
+  return `unknown product after a browser agent: ${last.name}`;
+}
