@@ -86,7 +86,7 @@ export function bars(title: string, rows: Bar[], width: number, unit = ""): SVGE
       s(
         "text",
         { x: labelW + w + 4, y: y + 14, class: "value" },
-        `${fmt(r.value, unit)}${r.note ? ` ${r.note}` : ""}`,
+        `${fmt(r.value, unit)}${r.note ? ` · ${r.note}` : ""}`,
       ),
     );
     root.append(g);
