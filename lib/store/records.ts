@@ -132,6 +132,8 @@ export type CrawlerCategory =
   | "social_preview"
   | "monitoring"
   | "archiver"
+  | "feed_fetcher"
+  | "security_scanner"
   | "other";
 
 export type Verification = "pending" | "verified" | "spoofed" | "unverifiable";

@@ -74,7 +74,7 @@ function members(t: { org: string; touchpoint: string }, event: string, n: numbe
       device_type: "mobile" as const,
       referrer_host: "news.example",
       source: "news.example",
-      channel: "Referral",
+      channel: "Referral" as const,
     };
     return [
       ev({ ...base, received_at: at + v, sequence_no: 0, event_type: "$pageview", path: "/" }),
