@@ -122,3 +122,24 @@ Deno.test("reports: duplicated job runs store one report per touchpoint, kind an
   assert.equal(missing.status, 404);
   w.close();
 });
+
+Deno.test("reports: an app's report is built from its reviews (summary, ratings and versions charts)", async () => {
+  const w = await plantedWorld(true);
+  const org = await getOrg(w.deps, w.t.org);
+  const g = await generateNow(w.app.ctx, org, await getTouchpoint(w.deps, w.t.org, w.ios), "weekly");
+  assert.equal(g.state, "created");
+  const r = g.state === "created" ? g.report : null;
+  assert.ok(r?.reviews && r.reviews.reviews > 0, JSON.stringify(r?.reviews));
+  assert.match(r!.summary, /got \d+ reviews?/);
+  assert.match(r!.headline, /\d+ reviews?/);
+  assert.equal(r!.charts.ratings?.length, 5);
+  assert.equal(
+    r!.charts.ratings!.reduce((n, s) => n + s.value, 0),
+    r!.reviews!.reviews,
+    "the stars add up to the reviews",
+  );
+  assert.ok((r!.charts.versions?.length ?? 0) >= 1);
+  const sentEvents = r!.charts.visitors_by_day.some((d) => d.value > 0);
+  if (!sentEvents) assert.deepEqual(r!.charts.top_pages, [], "no web charts for an app without events");
+  w.close();
+});
