@@ -28,7 +28,7 @@ const valueBytes = (v: unknown): number =>
     ? v.length
     : v === null || v === undefined
     ? 0
-    : enc.encode(JSON.stringify(v)).length;
+    : enc.encode(JSON.stringify(v, (_, x) => (typeof x === "bigint" ? String(x) : x))).length;
 
 // stored bytes by the first element of the key
 const stored: Record<string, { keys: number; bytes: number }> = {};
