@@ -30,6 +30,17 @@ const INGEST_METHODS: Record<string, string> = {
   "/v1/behavior/server-events": "POST",
 };
 
+/** The headers of routes/app/http.ts's pages, for answers under /app that did not pass through it. */
+const PAGE_SECURITY_HEADERS: Record<string, string> = {
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "same-origin",
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; " +
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
 export function createApp(deps: Deps): App {
   const ctx = createContext(deps);
   const app = new Hono();
@@ -70,6 +81,13 @@ export function createApp(deps: Deps): App {
     }
     await next();
   };
+  // Every page's security headers, also on the answers the app's own middleware never reached (the 403 of
+  // a form sent from another origin is thrown before routes/app/http.ts sets them).
+  app.use("/app/*", async (c, next) => {
+    await next();
+    if (c.res.headers.has("Content-Security-Policy")) return;
+    for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) c.res.headers.set(name, value);
+  });
   app.use("/v1/read/*", guardBody);
   app.use("/mcp", guardBody);
 

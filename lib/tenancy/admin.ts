@@ -148,6 +148,9 @@ export async function createKey(
   if (body.allowed_origins && body.kind !== "public") throw invalid("allowed_origins: only for public keys");
   if (body.rate_per_minute && body.kind !== "public") throw invalid("rate_per_minute: only for public keys");
   if (body.expires_at && body.kind !== "read") throw invalid("expires_at: only for read keys");
+  if (body.expires_at && Date.parse(body.expires_at) <= clock.now()) {
+    throw invalid(`expires_at: ${body.expires_at} has passed; a new key must expire in the future`);
+  }
 
   const raw = generateKey(body.kind, env);
   const record: ApiKey = {
