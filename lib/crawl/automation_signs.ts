@@ -173,6 +173,13 @@ const DOMAIN_IN_BROWSER =
 const SERVICES =
   /pingdom|gomez|statuscake|site24x7|uptimerobot|newrelic|datadog|catchpoint|dynatrace|keynote|alertsite|webpagetest|sitespeed|checkly|freshping|hetrixtools|montastic|monitis|rigor|yottaa|semrush|ahrefs|majestic|screaming ?frog|sitebulb|deepcrawl|oncrawl|botify|seobility|serpstat|sistrix|ryte|contentking|xenu/i;
 
+/**
+ * Attack payloads in the agent: a shell function (Shellshock), a JNDI lookup (Log4Shell), SQL, markup or a
+ * template expression, path climbing. No person's software sends these; scanners probing for injections do.
+ */
+const PAYLOAD =
+  /\(\)\s*\{|\$\{jndi:|\$\{[^}]*\}|<\s*script|<\?php|\bunion\s+(?:all\s+)?select\b|['"]\s*(?:or|and)\s+['"\d]|\bsleep\(\d|--\s*$|\.\.\/\.\.\/|\/etc\/passwd|\bcmd\.exe\b|\/bin\/(?:ba)?sh\b/i;
+
 /** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
 const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
 
@@ -203,6 +210,8 @@ export function selfContradicting(ua: string): boolean {
 
 /** Why an agent is automated by its own words, or null when nothing in it says so (strong signs only). */
 export function automationSign(ua: string): string | null {
+  const payload = PAYLOAD.exec(ua);
+  if (payload) return `attack payload in the agent: ${payload[0]}`;
   const tool = TOOL_PRODUCT.exec(ua);
   if (tool) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;
   const headless = HEADLESS.exec(ua);

