@@ -194,6 +194,14 @@ Deno.test("the app for people: built through forms, read at 375 and 1280 px, mea
     })
       .first().getAttribute("href");
     const report = `${base}${href}`;
+    // the demo app's report: built from its reviews
+    const appHref = await page.locator("#reports tr", { hasText: "Demo Shop iOS" }).locator("a", {
+      hasText: /^Week /,
+    })
+      .first().getAttribute("href");
+    await page.goto(`${base}${appHref}`);
+    assert.match(await page.locator(".report-summary").innerText(), /got \d+ reviews?/);
+    assert.ok(await page.getByText("Reviews by rating").first().isVisible());
     const insight = await page.goto(at("insights")).then(() =>
       page.getByRole("link", { name: "Daily visitors" }).getAttribute("href")
     );
@@ -203,6 +211,7 @@ Deno.test("the app for people: built through forms, read at 375 and 1280 px, mea
       ["insight", `${base}${insight}`, true],
       ["insights", at("insights"), true],
       ["report", report, true],
+      ["app-report", `${base}${appHref}`, true],
       ["reports", at("reports"), false],
       ["cohorts", at("cohorts/new"), false],
       ["touchpoints", at("settings/touchpoints"), false],
