@@ -416,6 +416,36 @@ function feedbackThemes(v: ViewInput): Node[] {
   );
 }
 
+/** A report: headline, summary, and each finding with its figures (numbers as tiles) and how to see it. */
+function report(v: ViewInput): Node[] {
+  const r = v.answer.report as Obj | null;
+  if (!r) return [h("p", { class: "lead" }, "No report is complete yet.")];
+  const findings = list(r.findings);
+  return [
+    h("p", { class: "lead", "data-label": "headline" }, String(r.headline)),
+    h("p", {}, String(r.summary)),
+    ...findings.map((f) =>
+      section(
+        String(f.claim),
+        h(
+          "div",
+          { class: "tiles" },
+          ...Object.entries((f.numbers ?? {}) as Obj).map(([k, x]) =>
+            h(
+              "div",
+              { class: "tile", "data-label": k, "data-value": String(x) },
+              h("div", { class: "name" }, words(k)),
+              h("div", { class: "figure" }, fmt(x, /rate|share/.test(k) ? "%" : "")),
+            )
+          ),
+        ),
+        h("p", { class: "scope" }, `See it: ${list(f.reproduce).map((c) => c.tool).join(", ")}`),
+      )
+    ),
+    ...(Array.isArray(r.notes) && r.notes.length ? [h("p", { class: "scope" }, r.notes.join(" "))] : []),
+  ];
+}
+
 /** Any answer: its compared figures as tiles, then each list with a number as bars. */
 function generic(v: ViewInput): Node[] {
   const out: Node[] = [];
@@ -449,6 +479,7 @@ const VIEWS: Record<string, (v: ViewInput) => Node[]> = {
   behavior_explain_change: explainChange,
   feedback_summary: feedbackSummary,
   feedback_themes: feedbackThemes,
+  report_get: report,
 };
 
 export function render(v: ViewInput): Node[] {
