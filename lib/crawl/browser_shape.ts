@@ -57,10 +57,11 @@ export function productTokens(ua: string): Product[] {
 const BROWSER_END = new Set(["safari", "firefox", "chrome", "edg", "edge", "opr"]);
 
 /**
- * A version that marks a browser's own build: four parts ("95.5.4464.65") or a major of 20 or more, the way
- * Chromium and Firefox forks number theirs; tools that append their name number it 1.0, 2.1, 3.0.
+ * A version that marks a browser's own build: four parts ("95.5.4464.65"), a major of 20 or more or a part of
+ * 100 or more ("1.233.355"), the way Chromium and Firefox forks number theirs; tools that append their name
+ * number it 1.0, 2.1, 3.0.
  */
-const BROWSER_BUILD = /^(?:\d+\.\d+\.\d+\.\d+|[2-9]\d|\d{3,})/;
+const BROWSER_BUILD = /^(?:\d+\.\d+\.\d+\.\d+|[2-9]\d|\d{3,})|\.\d{3,}/;
 
 /** Whether a product name is one people's software is known by (a browser, webview, app or OS component). */
 export function knownHumanProduct(name: string): boolean {
@@ -69,7 +70,8 @@ export function knownHumanProduct(name: string): boolean {
   for (let cut = name.length - 1; cut >= 3 && cut >= name.length - 3; cut--) {
     if (KNOWN.has(name.slice(0, cut))) return true;
   }
-  if (/browser|webview/.test(name)) return true; // a browser that says so
+  // a browser that says so, or names the browser it is built on ("MRCHROME", "CravingExplorer")
+  if (/browser|webview|chrome|firefox|explorer/.test(name)) return true;
   return OTHER_BROWSER.test(name) || MEDIA_AND_TV.test(name) || PERSONAL_APP.test(name) ||
     FEED_READER.test(name);
 }
