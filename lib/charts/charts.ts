@@ -252,7 +252,9 @@ function barChart(Plot: any, document: unknown, spec: BarChart) {
   return Plot.plot({
     document,
     width,
-    height: 40 + rows.length * (FONT_SIZE + 14),
+    // the margins plus a row per bar (one bar alone used to leave no room for itself)
+    height: 16 + (spec.x_label ? 30 + FONT_SIZE + 6 : 30) + rows.length * (FONT_SIZE + 14),
+    marginTop: 16,
     marginLeft: Math.min(12 + longest, width / 2),
     marginRight: 12 + widestValue,
     // the axis label on a row of its own under the tick labels (at the end of their row it met the last one)
