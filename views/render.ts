@@ -233,6 +233,9 @@ function paths(v: ViewInput): Node[] {
 
 const THRESHOLDS: Record<string, [number, number]> = { LCP: [2500, 4000], INP: [200, 500], CLS: [0.1, 0.25] };
 
+/** A group whose LCP was measured often enough to be given (null below the answer's threshold). */
+const lcpMeasured = (g: Obj) => typeof ((g.vitals as Obj | undefined)?.LCP as Obj | null)?.p75 === "number";
+
 function performance(v: ViewInput): Node[] {
   const a = v.answer;
   const units = (a.units ?? {}) as Record<string, string>;
@@ -248,7 +251,7 @@ function performance(v: ViewInput): Node[] {
     poor: THRESHOLDS[k]?.[1] ?? num(x!.p95),
     unit: units[k] === "ms" ? " ms" : "",
   }));
-  const groups = list(a.groups);
+  const groups = list(a.groups).filter(lcpMeasured);
   return [
     section("Core Web Vitals: p50 to p95, the line at p75", bands("Vitals percentiles", rows, v.width)),
     groups.length
