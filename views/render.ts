@@ -37,7 +37,10 @@ function tiles(answer: Obj): HTMLElement | null {
     ...entries.map(([k, v]) => {
       const c = v as Obj;
       const unit = rate(k) ? "%" : "";
-      const dir = typeof c.change === "number" ? (c.change >= 0 ? "up" : "down") : "";
+      // a rise is good news except for figures where less is better
+      const worse = /bounce|exit|drop_off|rage|refus|poor/.test(k);
+      const rising = typeof c.change === "number" ? c.change >= 0 : null;
+      const dir = rising === null ? "" : rising !== worse ? "up" : "down";
       return h(
         "div",
         { class: "tile", "data-label": k, "data-value": String(c.value) },
@@ -345,25 +348,33 @@ function crawlCoverage(v: ViewInput): Node[] {
 function crawlerAccess(v: ViewInput): Node[] {
   const a = v.answer;
   const crawlers = list(a.crawlers);
-  const states = ["allowed", "partly_blocked", "blocked"];
+  const robots = (a.robots_txt ?? {}) as Obj;
   return [
+    h("p", { class: "lead" }, `robots.txt: ${words(String(robots.outcome ?? "unknown"))}`),
     section(
-      "What robots.txt lets each crawler read",
-      grid(
-        "Crawler access",
-        crawlers.map((c) => String(c.crawler)),
-        states,
-        (r, c) => (crawlers[r].access === states[c] ? 1 : null),
+      "Paths robots.txt keeps each crawler from (of those checked)",
+      bars(
+        "Paths disallowed per crawler",
+        crawlers.map((c) => ({
+          label: String(c.crawler),
+          value: num(c.paths_disallowed),
+          note: `${words(String(c.access))}, ${fmt(c.paths_checked)} checked, ${fmt(c.requests)} requests`,
+        })),
         v.width,
-        "",
-        1,
       ),
     ),
-    section(
-      "Requests per crawler",
-      bars("Requests per crawler", named(crawlers, "requests", "crawler"), v.width),
-    ),
-  ];
+    list(a.refusals).length
+      ? section(
+        "Requests refused or failed",
+        bars(
+          "Refused or failed share per crawler",
+          list(a.refusals).map((r) => ({ label: String(r.crawler), value: num(r.refused_or_failed_rate) })),
+          v.width,
+          "%",
+        ),
+      )
+      : null,
+  ].filter((x): x is HTMLElement => x !== null);
 }
 
 function explainChange(v: ViewInput): Node[] {

@@ -131,6 +131,9 @@ async function expectDrawn(tool: string, frame: Frame, a: Obj) {
       for (const [l, v] of b) assert.equal(v, vitals[l].p75);
       break;
     }
+    case "behavior_crawler_access":
+      for (const c of list(a.crawlers)) has(String(c.crawler), c.paths_disallowed as number);
+      break;
     case "behavior_explain_change":
       for (const d of list(a.drivers)) has(`${d.dimension} ${d.name}`, d.contribution as number);
       break;
