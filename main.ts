@@ -18,6 +18,7 @@ import { printMailer, smtpMailer } from "./lib/mail.ts";
 import { JOBS, listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
 import { generateDueReports, reportJobs } from "./tools/reports_generate.ts";
 import { issuerPolicy } from "./lib/oauth/urls.ts";
+import { guardLimits, serveGuarded } from "./lib/server/connection_guard.ts";
 
 const dev = Deno.args.includes("--dev");
 const env = Deno.env.toObject();
@@ -72,11 +73,17 @@ const app = createApp(deps);
 startJobs(deps, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
 listenToQueue(deps);
 
-const server = Deno.serve({
+// Self-hosted, the public port is the connection guard (header and idle deadlines, a per-address cap:
+// lib/server/connection_guard.ts); on Deno Deploy the platform terminates connections.
+const listen = {
   port: config.port,
   hostname: dev ? "127.0.0.1" : "0.0.0.0",
-  onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
-}, app.fetch);
+  onListen: ({ port }: Deno.NetAddr) => console.log(`listening on http://127.0.0.1:${port}`),
+};
+const guard = await configured(() => guardLimits(env, config.trustProxy));
+const server = env.DENO_DEPLOYMENT_ID
+  ? Deno.serve(listen, app.fetch)
+  : serveGuarded(listen, app.fetch, guard);
 // Set before the first request is served: the issuer never follows a Host header in production.
 const issuer = issuerPolicy(config, env, server.addr.port);
 config.publicUrl = issuer.publicUrl;

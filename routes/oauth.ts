@@ -8,6 +8,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import type { AppContext } from "../lib/context.ts";
 import { readBodyLimited } from "../lib/schemas/request_body.ts";
+import { HttpError } from "../lib/errors.ts";
 import { BODY_LIMITS, guardJson } from "../lib/schemas/json_limits.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { sha256Hex } from "../lib/keys/apikeys.ts";
@@ -24,6 +25,9 @@ const FORM_LIMIT = 16 * 1024;
 /** Dynamic registrations from one address per minute: enough for any client, not for filling the store. */
 export const REGISTRATIONS_PER_MINUTE = 20;
 
+/** A body that did not arrive in time is answered with the service's 408, not as bad metadata. */
+const tooSlow = (err: unknown) => err instanceof HttpError && err.status === 408;
+
 async function readForm(req: Request): Promise<URLSearchParams> {
   const type = req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
@@ -31,7 +35,8 @@ async function readForm(req: Request): Promise<URLSearchParams> {
   }
   try {
     return new URLSearchParams(await readBodyLimited(req, FORM_LIMIT));
-  } catch {
+  } catch (err) {
+    if (tooSlow(err)) throw err;
     throw invalidRequest(`the body is larger than ${FORM_LIMIT} bytes`);
   }
 }
@@ -117,7 +122,8 @@ export function oauthRoutes(ctx: AppContext): Hono {
       let text: string;
       try {
         text = await readBodyLimited(c.req.raw, FORM_LIMIT);
-      } catch {
+      } catch (err) {
+        if (tooSlow(err)) throw err;
         throw new OAuthError(
           "invalid_client_metadata",
           `the client metadata is larger than ${FORM_LIMIT} bytes`,

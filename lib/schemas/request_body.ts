@@ -1,6 +1,6 @@
 /** Request-body helpers shared by the routes: bounded reads and schema parsing with named paths. */
 import type { z } from "zod";
-import { invalid, tooLarge } from "../errors.ts";
+import { HttpError, invalid, tooLarge } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
 import { BODY_LIMITS, type BodyLimits, guardJson } from "./json_limits.ts";
@@ -32,8 +32,9 @@ export async function readBodyBytes(
   const reader = msg.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const deadline = Date.now() + bodyDeadline.ms;
   while (true) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readBefore(reader, deadline);
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -58,6 +59,38 @@ export async function readBodyBytes(
  * with the same guard (freeForm) so one bad value is named by its path, or counted as one invalid hit,
  * instead of refusing the whole batch; V8's JSON.parse itself is not recursive.
  */
+/**
+ * A body still arriving this long after its first read is refused (408): a client sending a byte now and
+ * then would otherwise hold its connection and buffer for as long as it likes. Wall time, not the clock of
+ * deps: it bounds a connection, not a business rule. The connection guard sets it (BODY_TIMEOUT_S).
+ */
+export const bodyDeadline = { ms: 30_000 };
+
+async function readBefore(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  deadline: number,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // refused first: cancelling ends the pending read as if the body were complete
+      reject(
+        new HttpError(
+          408,
+          "VALIDATION_ERROR",
+          `request body not complete within ${bodyDeadline.ms / 1000} s`,
+        ),
+      );
+      reader.cancel().catch(() => {});
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([reader.read(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The body is guarded value by value by the endpoint's schema (ingest), not as a whole. */
 export const PER_VALUE = "per-value" as const;
 

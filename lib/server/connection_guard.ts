@@ -1,0 +1,250 @@
+/**
+ * The self-hosted process's front door. Deno.serve (Deno 2.9) has no header, body or idle timeouts and no
+ * hook per connection, and node:http's headersTimeout is not honoured under Deno, so the public port is a
+ * small TCP relay in front of Deno.serve on a private loopback port. Per connection it enforces:
+ *   - a header deadline: a request's headers complete within `headerMs` of its first byte (else 408);
+ *   - an idle deadline: nothing sent either way for `idleMs` closes the connection (keep-alive included);
+ *   - a per-address cap: past `perAddress` open connections from one address the next is refused (503).
+ * Slow bodies are bounded where the body is read (lib/schemas/request_body.ts, bodyDeadline).
+ * The app still sees the client's address: the relay's own port on loopback maps back to it.
+ * On Deno Deploy the platform terminates connections, so main.ts serves directly there.
+ */
+import { ConfigError } from "../config.ts";
+import { bodyDeadline } from "../schemas/request_body.ts";
+
+export interface GuardLimits {
+  /** how long a request body may take to arrive (lib/schemas/request_body.ts applies it) */
+  bodyMs: number;
+  headerMs: number;
+  idleMs: number;
+  perAddress: number;
+}
+
+export const DEFAULT_GUARD: GuardLimits = {
+  bodyMs: 30_000,
+  headerMs: 10_000,
+  idleMs: 30_000,
+  perAddress: 64,
+};
+
+/**
+ * The limits from the environment: HEADER_TIMEOUT_S, BODY_TIMEOUT_S, IDLE_TIMEOUT_S, MAX_CONNECTIONS_PER_ADDRESS. Behind a
+ * trusted proxy every connection comes from the proxy, so there the cap is off unless set.
+ */
+export function guardLimits(env: Record<string, string | undefined>, trustProxy: boolean): GuardLimits {
+  const seconds = (name: string, d: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return d * 1000;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > 3_600) {
+      throw new ConfigError(`${name} must be a whole number of seconds from 1 to 3600, got "${raw}"`);
+    }
+    return n * 1000;
+  };
+  const cap = env.MAX_CONNECTIONS_PER_ADDRESS;
+  let perAddress = trustProxy ? Infinity : DEFAULT_GUARD.perAddress;
+  if (cap !== undefined && cap !== "") {
+    perAddress = Number(cap);
+    if (!Number.isInteger(perAddress) || perAddress < 1) {
+      throw new ConfigError(`MAX_CONNECTIONS_PER_ADDRESS must be a whole number above 0, got "${cap}"`);
+    }
+  }
+  return {
+    bodyMs: seconds("BODY_TIMEOUT_S", DEFAULT_GUARD.bodyMs / 1000),
+    headerMs: seconds("HEADER_TIMEOUT_S", DEFAULT_GUARD.headerMs / 1000),
+    idleMs: seconds("IDLE_TIMEOUT_S", DEFAULT_GUARD.idleMs / 1000),
+    perAddress,
+  };
+}
+
+type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
+
+interface Conn {
+  client: Deno.TcpConn;
+  inner: Deno.TcpConn | null;
+  address: string;
+  last: number;
+  /** when the current request's first byte arrived, while its headers are incomplete; else null */
+  headersFrom: number | null;
+  /** the last bytes of incomplete headers (a blank line may span two reads) */
+  tail: string;
+  /** the server has answered since the last request's headers: the client's next bytes start a new one */
+  answered: boolean;
+  closed: boolean;
+}
+
+const LATIN1 = new TextDecoder("latin1");
+/** How long the rest of a request is read and dropped after the server's answer ended the connection. */
+const LINGER_MS = 2_000;
+
+const plain = (status: string, message: string) => {
+  const body = JSON.stringify({
+    error: message,
+    code: "OPERATION_FAILED",
+    timestamp: new Date().toISOString(),
+  });
+  return new TextEncoder().encode(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nConnection: close\r\n` +
+      `Content-Length: ${new TextEncoder().encode(body).length}\r\n\r\n${body}`,
+  );
+};
+
+export interface GuardedServer {
+  addr: Deno.NetAddr;
+  /** open connections by client address (for tests and the bench) */
+  open(): number;
+  shutdown(): Promise<void>;
+}
+
+export function serveGuarded(
+  opts: { port: number; hostname: string; onListen?: (addr: Deno.NetAddr) => void },
+  handler: Handler,
+  limits: GuardLimits = DEFAULT_GUARD,
+): GuardedServer {
+  /** the relay's local port on loopback → the client's address */
+  const byRelayPort = new Map<number, Deno.NetAddr>();
+  const inner = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req, info) => {
+    const client = byRelayPort.get(info.remoteAddr.port);
+    return handler(req, client ? { ...info, remoteAddr: client } : info);
+  });
+  bodyDeadline.ms = limits.bodyMs;
+  const listener = Deno.listen({ hostname: opts.hostname, port: opts.port });
+  const conns = new Set<Conn>();
+  const perAddress = new Map<string, number>();
+
+  const close = (c: Conn) => {
+    if (c.closed) return;
+    c.closed = true;
+    conns.delete(c);
+    const n = (perAddress.get(c.address) ?? 1) - 1;
+    if (n > 0) perAddress.set(c.address, n);
+    else perAddress.delete(c.address);
+    if (c.inner) byRelayPort.delete((c.inner.localAddr as Deno.NetAddr).port);
+    for (const s of [c.client, c.inner]) {
+      try {
+        s?.close();
+      } catch { /* already closed */ }
+    }
+  };
+  const refuse = async (c: Conn, status: string, message: string) => {
+    await c.client.write(plain(status, message)).catch(() => {});
+    close(c);
+  };
+
+  // One sweep a second instead of a timer per connection.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const c of conns) {
+      if (c.headersFrom !== null && now - c.headersFrom > limits.headerMs) {
+        void refuse(
+          c,
+          "408 Request Timeout",
+          `request headers not complete within ${limits.headerMs / 1000} s`,
+        );
+      } else if (now - c.last > limits.idleMs) close(c);
+    }
+  }, 1_000);
+
+  const relay = async (c: Conn) => {
+    const up = c.inner!;
+    let upOpen = true;
+    const fromClient = (async () => {
+      const buf = new Uint8Array(16 * 1024);
+      while (!c.closed) {
+        const n = await c.client.read(buf).catch(() => null);
+        if (n === null) break;
+        c.last = Date.now();
+        if (c.headersFrom === null && c.answered) {
+          c.headersFrom = c.last;
+          c.answered = false;
+        }
+        if (c.headersFrom !== null) {
+          const seen = c.tail + LATIN1.decode(buf.subarray(0, n));
+          if (seen.includes("\r\n\r\n")) [c.headersFrom, c.tail] = [null, ""];
+          else c.tail = seen.slice(-3);
+        }
+        // once the server is gone the rest is read and dropped: closing with unread bytes would reset the
+        // connection and lose the answer (a 429 or 413 sent before the body was read)
+        if (upOpen) upOpen = await writeAll(up, buf.subarray(0, n));
+      }
+      try {
+        await up.closeWrite();
+      } catch { /* gone */ }
+    })();
+    const fromServer = (async () => {
+      const buf = new Uint8Array(16 * 1024);
+      while (!c.closed) {
+        const n = await up.read(buf).catch(() => null);
+        if (n === null) break;
+        c.last = Date.now();
+        // after an answer the next bytes from the client start a new request with its own header deadline
+        if (c.headersFrom === null) c.answered = true;
+        if (!(await writeAll(c.client, buf.subarray(0, n)))) break;
+      }
+    })();
+    await fromServer;
+    // the answer is complete: end our side, let the client finish sending (bounded), then close
+    try {
+      await c.client.closeWrite();
+    } catch { /* gone */ }
+    await Promise.race([fromClient, new Promise((r) => setTimeout(r, LINGER_MS))]);
+    close(c);
+  };
+
+  const accept = (async () => {
+    for await (const client of listener) {
+      const remote = client.remoteAddr as Deno.NetAddr;
+      const c: Conn = {
+        client,
+        inner: null,
+        address: remote.hostname,
+        last: Date.now(),
+        headersFrom: Date.now(),
+        tail: "",
+        answered: false,
+        closed: false,
+      };
+      conns.add(c);
+      const count = (perAddress.get(c.address) ?? 0) + 1;
+      perAddress.set(c.address, count);
+      if (count > limits.perAddress) {
+        void refuse(
+          c,
+          "503 Service Unavailable",
+          `more than ${limits.perAddress} connections from one address`,
+        );
+        continue;
+      }
+      Deno.connect({ hostname: "127.0.0.1", port: inner.addr.port }).then((up) => {
+        c.inner = up;
+        byRelayPort.set((up.localAddr as Deno.NetAddr).port, remote);
+        if (c.closed) return close(c);
+        return relay(c);
+      }).catch(() => close(c));
+    }
+  })();
+
+  const addr = listener.addr as Deno.NetAddr;
+  opts.onListen?.(addr);
+  return {
+    addr,
+    open: () => conns.size,
+    async shutdown() {
+      clearInterval(sweep);
+      listener.close();
+      for (const c of [...conns]) close(c);
+      await accept.catch(() => {});
+      await inner.shutdown();
+    },
+  };
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<boolean> {
+  try {
+    let at = 0;
+    while (at < bytes.length) at += await conn.write(bytes.subarray(at));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Issue 32, finding 3: the self-hosted front door closes slow-header and idle connections and caps the
+ * connections of one address, over real sockets on 127.0.0.1 (short limits, bounded waits).
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../app.ts";
+import { DEFAULT_GUARD, guardLimits, serveGuarded } from "../../lib/server/connection_guard.ts";
+import { testDeps } from "../helpers/deps.ts";
+import { rawRequest, wire } from "../helpers/raw_http.ts";
+
+const LIMITS = { bodyMs: 1_500, headerMs: 1_500, idleMs: 1_500, perAddress: 5 };
+
+async function world() {
+  const deps = await testDeps();
+  const app = createApp(deps);
+  const server = serveGuarded({ hostname: "127.0.0.1", port: 0 }, app.fetch, LIMITS);
+  return { deps, server, port: server.addr.port };
+}
+
+/** Reads until the server closes the socket or `maxMs` passes; says which. */
+async function readUntilClosed(conn: Deno.Conn, maxMs: number): Promise<{ closed: boolean; text: string }> {
+  let text = "";
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    conn.close();
+  }, maxMs);
+  const buf = new Uint8Array(8192);
+  while (true) {
+    const n = await conn.read(buf).catch(() => null);
+    if (n === null) break;
+    text += new TextDecoder().decode(buf.subarray(0, n));
+  }
+  clearTimeout(timer);
+  if (!timedOut) conn.close();
+  return { closed: !timedOut, text };
+}
+
+Deno.test("connection guard: an ordinary request is answered, with the client's address seen by the app", async () => {
+  const { deps, server, port } = await world();
+  const res = await rawRequest(port, wire("GET", "/healthz", { Host: "127.0.0.1" }));
+  assert.equal(res.status, 200);
+  await server.shutdown();
+  deps.kv.close();
+});
+
+Deno.test("connection guard: headers that never complete get a 408 and the connection is closed", async () => {
+  const { deps, server, port } = await world();
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "));
+  const out = await readUntilClosed(conn, 8_000);
+  assert.ok(out.closed, "the server closed the slow-header connection");
+  assert.match(out.text, /^HTTP\/1\.1 408/);
+  assert.match(out.text, /"error":"request headers not complete/);
+  await server.shutdown();
+  deps.kv.close();
+});
+
+Deno.test("connection guard: an idle keep-alive connection is closed after its answer", async () => {
+  const { deps, server, port } = await world();
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  const out = await readUntilClosed(conn, 8_000);
+  assert.match(out.text, /^HTTP\/1\.1 200/);
+  assert.ok(out.closed, "the server closed the idle connection");
+  await server.shutdown();
+  deps.kv.close();
+});
+
+Deno.test("connection guard: past the per-address cap the next connection is refused with 503", async () => {
+  const { deps, server, port } = await world();
+  const held: Deno.Conn[] = [];
+  for (let i = 0; i < LIMITS.perAddress; i++) held.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+  const res = await rawRequest(port, wire("GET", "/healthz", { Host: "127.0.0.1" }), 5_000);
+  assert.equal(res.status, 503);
+  assert.match(res.body, /more than 5 connections from one address/);
+  for (const c of held) c.close();
+  // once they are gone the address is served again
+  let again = 0;
+  for (let i = 0; i < 20 && again !== 200; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    again = (await rawRequest(port, wire("GET", "/healthz", { Host: "127.0.0.1" }), 5_000)).status;
+  }
+  assert.equal(again, 200);
+  await server.shutdown();
+  deps.kv.close();
+});
+
+Deno.test("connection guard: a body that trickles in past its deadline gets a 408 with the spec's Error body", async () => {
+  const { deps, server, port } = await world();
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(
+    new TextEncoder().encode(
+      "POST /oauth/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+        'Content-Length: 500\r\n\r\n{"redirect_uris":',
+    ),
+  );
+  // a byte every half second keeps the connection busy, but the body is never complete
+  let sent = 0;
+  const drip = setInterval(() => void conn.write(new TextEncoder().encode(" ")).catch(() => {}), 500);
+  const out = await readUntilClosed(conn, 8_000).finally(() => clearInterval(drip));
+  sent++;
+  assert.ok(sent > 0);
+  assert.match(out.text, /^HTTP\/1\.1 408/);
+  assert.match(out.text, /request body not complete within 1\.5 s/);
+  await server.shutdown();
+  deps.kv.close();
+});
+
+Deno.test("connection guard: limits from the environment, with defaults; behind a trusted proxy no cap", () => {
+  assert.deepEqual(guardLimits({}, false), DEFAULT_GUARD);
+  assert.equal(guardLimits({}, true).perAddress, Infinity);
+  assert.deepEqual(
+    guardLimits({
+      HEADER_TIMEOUT_S: "5",
+      BODY_TIMEOUT_S: "20",
+      IDLE_TIMEOUT_S: "15",
+      MAX_CONNECTIONS_PER_ADDRESS: "10",
+    }, true),
+    { headerMs: 5_000, bodyMs: 20_000, idleMs: 15_000, perAddress: 10 },
+  );
+  assert.throws(() => guardLimits({ HEADER_TIMEOUT_S: "0" }, false), /HEADER_TIMEOUT_S/);
+  assert.throws(
+    () => guardLimits({ MAX_CONNECTIONS_PER_ADDRESS: "x" }, false),
+    /MAX_CONNECTIONS_PER_ADDRESS/,
+  );
+});
