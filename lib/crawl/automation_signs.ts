@@ -180,6 +180,22 @@ const SERVICES =
 const PAYLOAD =
   /\(\)\s*\{|\$\{jndi:|\$\{[^}]*\}|<\s*script|<\?php|\bunion\s+(?:all\s+)?select\b|['"]\s*(?:or|and)\s+['"\d]|\bsleep\(\d|--\s*$|\.\.\/\.\.\/|\/etc\/passwd|\bcmd\.exe\b|\/bin\/(?:ba)?sh\b/i;
 
+/** Every payload above has one of these in it; looking for them first keeps the regex off ordinary agents. */
+const PAYLOAD_HINTS = [
+  "{",
+  "<",
+  "'",
+  '"',
+  "--",
+  "../",
+  "/etc/",
+  "cmd.exe",
+  "/bin/",
+  "union",
+  "UNION",
+  "sleep(",
+];
+
 /** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
 const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
 
@@ -210,7 +226,7 @@ export function selfContradicting(ua: string): boolean {
 
 /** Why an agent is automated by its own words, or null when nothing in it says so (strong signs only). */
 export function automationSign(ua: string): string | null {
-  const payload = PAYLOAD.exec(ua);
+  const payload = PAYLOAD_HINTS.some((h) => ua.includes(h)) ? PAYLOAD.exec(ua) : null;
   if (payload) return `attack payload in the agent: ${payload[0]}`;
   const tool = TOOL_PRODUCT.exec(ua);
   if (tool) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;

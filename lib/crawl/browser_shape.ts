@@ -87,9 +87,7 @@ const IN_APP = /; wv\)|Version\/4\.0 Chrome\/|\bMobile\/\w+(?! Safari)(?:\s|$)|;
  * the agent is no full browser agent, the appended product is known, or it numbers itself like a browser build.
  */
 export function unknownTrailingProduct(ua: string): string | null {
-  if (!BROWSER_SHAPED.test(ua) || FEATURE_PHONE.test(ua) || IN_APP.test(ua)) return null;
-  // TVs, media software and in-app browsers add their own parts; their rules recognise them
-  if (MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua)) return null;
+  if (!BROWSER_SHAPED.test(ua)) return null;
   const products = productTokens(ua);
   if (products.length < 2) return null;
   const last = products[products.length - 1];
@@ -97,5 +95,10 @@ export function unknownTrailingProduct(ua: string): string | null {
   if (!BROWSER_END.has(before.name) || BROWSER_END.has(last.name)) return null;
   // a name with a digit in it is mostly a device model or a build ("SCH-U380", "VN271"), rarely a tool
   if (/\d/.test(last.name) || BROWSER_BUILD.test(last.version) || knownHumanProduct(last.name)) return null;
+  // phones' WAP stacks, webviews, TVs, media software and in-app browsers add parts of their own; their rules
+  // recognise them (asked last: these are the costly patterns, and most agents never get here)
+  if (FEATURE_PHONE.test(ua) || IN_APP.test(ua) || MEDIA_AND_TV.test(ua) || PERSONAL_APP.test(ua)) {
+    return null;
+  }
   return `unknown product after a browser agent: ${last.name}`;
 }

@@ -26,17 +26,34 @@ export function isAiCategory(category: CatalogCategory): boolean {
   return AI_CATEGORIES.has(category);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-// One pass over the agent: every catalog token, longest first so a variant wins over its stem at one position,
-// bounded by non-alphanumerics so "YouBot" is not found inside "MyYouBotter".
+// One pass over the agent: at each position that starts a word (not after a letter or digit), the catalog
+// tokens that begin with the next three characters, longest first, so a variant wins over its stem and the
+// leftmost token wins; a token must end at a non-alphanumeric, so "YouBot" is not found in "MyYouBotter". The
+// same answer as one alternation regex of all tokens, without trying every token at every position.
 const byMatch = new Map<string, CatalogEntry>();
 for (const e of CATALOG) for (const m of e.match) byMatch.set(m, e);
-const TOKEN_RE = new RegExp(
-  `(?<![a-z0-9])(${
-    [...byMatch.keys()].sort((a, b) => b.length - a.length).map(escape).join("|")
-  })(?![a-z0-9])`,
-);
+const byPrefix = new Map<string, string[]>();
+for (const m of [...byMatch.keys()].sort((a, b) => b.length - a.length)) {
+  const key = m.slice(0, 3);
+  const list = byPrefix.get(key);
+  if (list) list.push(m);
+  else byPrefix.set(key, [m]);
+}
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122);
+
+/** The leftmost, longest catalog token in a lower-case agent, or null. */
+function catalogToken(lower: string): string | null {
+  for (let i = 0; i + 3 <= lower.length; i++) {
+    if (i > 0 && isAlnum(lower.charCodeAt(i - 1))) continue;
+    const candidates = byPrefix.get(lower.slice(i, i + 3));
+    if (!candidates) continue;
+    for (const m of candidates) {
+      if (lower.startsWith(m, i) && !isAlnum(lower.charCodeAt(i + m.length))) return m;
+    }
+  }
+  return null;
+}
 
 function fromEntry(e: CatalogEntry): AgentClass {
   return {
@@ -74,12 +91,12 @@ const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, age
 function decide(ua: string): AgentVerdict {
   const trimmed = ua.trim();
   if (trimmed === "") return automation("empty agent"); // an agent that says nothing is no person's client
-  const m = TOKEN_RE.exec(trimmed.toLowerCase());
+  const token = catalogToken(trimmed.toLowerCase());
   const strong = automationSign(trimmed);
-  if (m) {
-    const e = byMatch.get(m[1])!;
+  if (token) {
+    const e = byMatch.get(token)!;
     // an app that shares a crawler's name (WhatsApp) is the app when it reports its own device and OS
-    if (!strong && !AUTOMATION_NAME.test(m[1]) && appWithDeviceDetails(trimmed)) {
+    if (!strong && !AUTOMATION_NAME.test(token) && appWithDeviceDetails(trimmed)) {
       return human(`app named like catalog token ${e.token}, with its device details`);
     }
     return { outcome: "crawler", reason: `catalog token ${e.token}`, agent: fromEntry(e) };
