@@ -47,7 +47,13 @@ Deno.test("app reports: generate now (owners and admins), opt-in mail sent once,
   assert.ok(link, "the list links the report");
   const page = await member.open(link);
   assert.equal(page.status, 200);
-  assert.equal((page.html.match(/<svg[^>]* class="[^"]*chart[^"]*"/g) ?? []).length, 2, "two charts");
+  // each chart is drawn at a wide and at a phone's width (the stylesheet shows one): two charts, four drawings
+  assert.equal((page.html.match(/<div class="chart-wide"><svg/g) ?? []).length, 2, "two charts");
+  assert.equal(
+    (page.html.match(/<div class="chart-narrow"><svg/g) ?? []).length,
+    2,
+    "each also at a phone's width",
+  );
   assert.ok(!page.html.includes("<style"), "no inline style: the CSP allows none");
   const stranger = await member.open(orgUrl(w.org, "reports/weekly-2020-W01-nope"));
   assert.equal(stranger.status, 404);

@@ -41,7 +41,7 @@ Deno.test("app saved pages: authors, roles, forms, refusals and the preview", as
       JSON.parse((await mia.post(`${cohorts}/preview`, { touchpoint: w.tenant.touchpoint, ...fields })).html);
     assert.deepEqual(await preview(row("page", "/pricing")), {
       ok: true,
-      text: "about 6 visitors in the last 30 days",
+      text: "exactly 6 visitors in the last 30 days",
     });
     assert.deepEqual(await preview(row("event", "purchase")), {
       ok: true,
@@ -53,7 +53,7 @@ Deno.test("app saved pages: authors, roles, forms, refusals and the preview", as
     });
     assert.deepEqual(
       await preview({ definition_json: '{"not":{"kind":"event","event":"purchase"}}' }),
-      { ok: true, text: "about 6 visitors in the last 30 days" },
+      { ok: true, text: "exactly 6 visitors in the last 30 days" },
     );
 
     // a refusal shows the form again with what was typed
