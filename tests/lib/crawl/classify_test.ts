@@ -282,9 +282,9 @@ Deno.test("classify: on the grown corpus, crawlers are caught and few people are
     const flagged = lines.filter((l) => classifyAgent(l.split("\t").slice(2).join("\t")).outcome !== "human");
     return flagged.length / lines.length;
   };
-  // measured (bench/classify.ts): crawlers 99.66%, browsers 2.00%, apps 3.68%, devices 0.08%
+  // measured (bench/classify.ts): crawlers 99.66%, browsers 1.45%, apps 3.68%, devices 0.08%
   assert.ok(await rate("crawlers") >= 0.99);
-  assert.ok(await rate("browsers") <= 0.025);
+  assert.ok(await rate("browsers") <= 0.02);
   assert.ok(await rate("apps") <= 0.045);
   assert.ok(await rate("devices") <= 0.005);
 });
