@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Tool } from "./tool.ts";
 import { guardedOutputSchema } from "../lib/answers/small_groups.ts";
 import { markGroupCounts } from "../lib/answers/group_counts.ts";
+import { portableSchema } from "../lib/answers/portable_schema.ts";
 
 export interface ToolListing {
   name: string;
@@ -34,8 +35,10 @@ export function listing(tool: Tool): ToolListing {
     l = {
       name: tool.name,
       description: tool.description,
-      input_schema: input,
-      output_schema: underCohort ? guardedOutputSchema(output) : output,
+      // every face publishes the same portable forms (anyOf, not type arrays), so clients that check
+      // schemas accept them
+      input_schema: portableSchema(input),
+      output_schema: portableSchema(underCohort ? guardedOutputSchema(output) : output),
     };
     listings.set(tool, l);
   }

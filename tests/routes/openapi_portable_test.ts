@@ -37,3 +37,20 @@ Deno.test("portableSchema: a type array becomes anyOf with each type's own keywo
   });
   assert.deepEqual(out.properties.c, { const: { type: ["kept"] } });
 });
+
+Deno.test("GET /v1/read: the tool list's schemas are portable too (one listing for every face)", async () => {
+  const deps = await testDeps();
+  try {
+    const { createTenant } = await import("../helpers/tenant.ts");
+    const { TEST_ADMIN_TOKEN } = await import("../helpers/deps.ts");
+    const app = createApp(deps);
+    const t = await createTenant(app, TEST_ADMIN_TOKEN);
+    const res = await app.request("/v1/read", { headers: { authorization: `Bearer ${t.readKey}` } });
+    assert.equal(res.status, 200);
+    const { tools } = await res.json();
+    assert.ok(tools.length >= 20);
+    assert.deepEqual(portabilityProblems(tools), []);
+  } finally {
+    deps.kv.close();
+  }
+});
