@@ -2,10 +2,14 @@
  * The fuzz suite of tests/routes/fuzz_test.ts at scale: hostile bodies against every endpoint through
  * `app.request` (tests/helpers/fuzz.ts), 100,000 cases by default, every check collected rather than
  * stopping at the first. Each round starts a fresh :memory: KV, so memory stays flat.
- *   deno run -A bench/fuzz.ts [--cases 100000] [--seed 1]
+ * Then Host, method, header and framing mutations over a real loopback socket against every public
+ * endpoint behind the connection guard (tests/helpers/fuzz_wire.ts), --wire cases (default 2,000).
+ *   deno run -A bench/fuzz.ts [--cases 100000] [--wire 2000] [--seed 1]
  * Reports cases, statuses and 5xx per endpoint, and writes bench/results/fuzz.json.
  */
 import { compactAndReadAll, ENDPOINTS, fuzzEndpoint, fuzzWorld } from "../tests/helpers/fuzz.ts";
+import { fuzzWire } from "../tests/helpers/fuzz_wire.ts";
+import { serveGuarded } from "../lib/server/connection_guard.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -44,6 +48,32 @@ for (const endpoint of ENDPOINTS) {
     left -= n;
     console.log(`${endpoint}: ${row.cases} cases, ${row.server_errors} 5xx, ${row.failures} failed checks`);
   }
+}
+// The wire: what a Request object cannot carry.
+const WIRE = arg("wire", 2_000);
+const wireStatuses = new Map<number, number>();
+const wireFailures: string[] = [];
+if (WIRE > 0) {
+  const w = await fuzzWorld();
+  const guard = { bodyMs: 2_000, headerMs: 2_000, idleMs: 2_000, perAddress: 10_000 };
+  const server = serveGuarded({ hostname: "127.0.0.1", port: 0 }, w.app.fetch, guard);
+  for (let done = 0; done < WIRE; done += 500) {
+    await fuzzWire(w, server.addr.port, Math.min(500, WIRE - done), {
+      seed: SEED + done,
+      failures: wireFailures,
+      statuses: wireStatuses,
+    });
+    console.log(`wire: ${Math.min(done + 500, WIRE)} cases, ${wireFailures.length} 5xx`);
+  }
+  await server.shutdown();
+  w.deps.kv.close();
+  rows["wire"] = {
+    cases: WIRE,
+    statuses: Object.fromEntries([...wireStatuses].map(([s, c]) => [String(s), c])),
+    server_errors: wireFailures.length,
+    failures: wireFailures.length,
+  };
+  failures.push(...wireFailures.slice(0, 5));
 }
 const seconds = (performance.now() - started) / 1000;
 const total = Object.values(rows).reduce((n, r) => n + r.cases, 0);
