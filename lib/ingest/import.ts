@@ -17,7 +17,11 @@ import { NOT_WELL_FORMED } from "../schemas/json_limits.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
 import { decodeUtf8 } from "../text.ts";
+import { type BodyLimits, jsonTextProblem } from "../schemas/json_limits.ts";
 import { timeInRange } from "../clock.ts";
+
+/** An import line's nesting, bounded before parsing (its values are then guarded by the event schemas). */
+const LINE_SHAPE: BodyLimits = { depth: 10_000, keys: Infinity, strings: Infinity, stringChars: Infinity };
 
 export interface ImportTarget {
   org: Org;
@@ -231,6 +235,11 @@ export async function importNdjson(
     }
     if (!text.trim()) continue;
     let item: Record<string, unknown>;
+    const deep = jsonTextProblem(text, LINE_SHAPE); // V8's parse of very deep nesting is superlinear
+    if (deep) {
+      reject(n, deep);
+      continue;
+    }
     try {
       item = JSON.parse(text);
       if (typeof item !== "object" || item === null || Array.isArray(item)) throw new Error();

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { HttpError, invalid, tooLarge } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
-import { BODY_LIMITS, type BodyLimits, guardJson } from "./json_limits.ts";
+import { BODY_LIMITS, type BodyLimits, guardJson, jsonTextProblem } from "./json_limits.ts";
 
 export const MB = 1024 * 1024;
 /** The read API's and MCP's bodies: a tool's few inputs, or one JSON-RPC message. */
@@ -91,12 +91,21 @@ async function readBefore(
   }
 }
 
+/**
+ * Only the nesting of an ingest body is bounded as a whole (far past the 32 levels a value may have, so the
+ * schema still names the path of a value nested 33 to 10,000 deep); the rest is guarded value by value.
+ */
+const INGEST_SHAPE: BodyLimits = { depth: 10_000, keys: Infinity, strings: Infinity, stringChars: Infinity };
+
 /** The body is guarded value by value by the endpoint's schema (ingest), not as a whole. */
 export const PER_VALUE = "per-value" as const;
 
 export function parseJson(text: string, limits: BodyLimits | typeof PER_VALUE = BODY_LIMITS): unknown {
   if (text.trim() === "") throw invalid("body: empty; send a JSON object");
   if (limits === PER_VALUE) {
+    // V8's parse of very deep nesting is superlinear (1 MB of "[" takes ~0.4 s): refused by the linear scan
+    const deep = jsonTextProblem(text, INGEST_SHAPE);
+    if (deep) throw invalid(`body: ${deep}`);
     try {
       return JSON.parse(text);
     } catch {

@@ -72,9 +72,11 @@ Deno.test("bad input: properties, context or fingerprint nested past 32 levels i
   const ok = await postEvents(withProps(nested(32, '"x"')));
   assert.equal(ok.status, 204, await ok.text());
   await assert422(await postEvents(withProps(nested(33))), new RegExp(path33));
-  for (const levels of [2_700, 3_600, 120_000]) {
+  for (const levels of [2_700, 3_600]) {
     await assert422(await postEvents(withProps(nested(levels))), new RegExp(path33));
   }
+  // past 10,000 levels the body is refused before parsing (V8's parse of such nesting is superlinear)
+  await assert422(await postEvents(withProps(nested(120_000))), /body: nested deeper than 10000 levels/);
   await assert422(
     await postEvents(withProps(nested(40), "context")),
     /batch\[0\]\.context(\.a){32}: nested deeper than 32 levels/,
@@ -90,10 +92,11 @@ Deno.test("bad input: properties, context or fingerprint nested past 32 levels i
 Deno.test("bad input: a 1 MB body of [[[[… is a 422, not a crash", async () => {
   const { postEvents, postHits, storedEvents, storedHits } = await setup();
   const body = "[".repeat(1_000_000);
-  await assert422(await postEvents(body), /body: not valid JSON/);
+  // refused by the linear scan before JSON.parse, which takes ~0.4 s over such nesting
+  await assert422(await postEvents(body), /body: nested deeper than 10000 levels/);
   const closed = "[".repeat(500_000) + "]".repeat(500_000);
-  await assert422(await postEvents(closed), /body: must be a JSON object/);
-  await assert422(await postHits(closed), /body: must be a JSON object/);
+  await assert422(await postEvents(closed), /body: nested deeper than 10000 levels/);
+  await assert422(await postHits(closed), /body: nested deeper than 10000 levels/);
   assert.equal(await storedEvents() + await storedHits(), 0);
 });
 
