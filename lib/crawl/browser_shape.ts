@@ -27,7 +27,13 @@ export function standaloneApp(ua: string): string | null {
 }
 
 /** Agents that start the way browsers do and name a browser engine. */
-export const BROWSER_SHAPED = /^(?:Mozilla|Opera)\/\d.*\b(?:AppleWebKit|Gecko|Trident|Presto)\//;
+export function browserShaped(ua: string): boolean {
+  return (ua.startsWith("Mozilla/") || ua.startsWith("Opera/")) &&
+    (ua.includes("AppleWebKit/") || ua.includes("Gecko/") || ua.includes("Trident/") ||
+      ua.includes("Presto/"));
+}
+/** The last word of an agent that ends with a browser's own product. */
+const BROWSER_TAIL = /^(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+$/;
 
 /** A product token: its lower-case name and its version ("" when bare). */
 export interface Product {
@@ -87,7 +93,8 @@ const IN_APP = /; wv\)|Version\/4\.0 Chrome\/|\bMobile\/\w+(?! Safari)(?:\s|$)|;
  * the agent is no full browser agent, the appended product is known, or it numbers itself like a browser build.
  */
 export function unknownTrailingProduct(ua: string): string | null {
-  if (!BROWSER_SHAPED.test(ua)) return null;
+  // most agents end with the browser itself ("… Safari/537.36"): no need to take them apart
+  if (BROWSER_TAIL.test(ua.slice(ua.lastIndexOf(" ") + 1)) || !browserShaped(ua)) return null;
   const products = productTokens(ua);
   if (products.length < 2) return null;
   const last = products[products.length - 1];
