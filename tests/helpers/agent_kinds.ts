@@ -69,7 +69,11 @@ export const HUMAN_AGENTS: Record<string, string[]> = {
   ],
 };
 
-/** Automation that names no catalog crawler, by kind: each must classify "automation". */
+/**
+ * Automation that names no catalog crawler, by kind: each must classify "automation". (StatusCake, Xenu Link
+ * Sleuth and Pocket Casts' feed parser left this list when the catalog took them in from the public crawler
+ * lists: tests/routes/agent_kinds_catalog_test.ts has them as named crawlers.)
+ */
 export const AUTOMATION_AGENTS: Record<string, string[]> = {
   "HTTP library or tool": [
     "curl/8.4.0",
@@ -86,14 +90,10 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
     "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1",
   ],
   "monitoring or SEO tool": [
-    "Mozilla/5.0 (compatible; StatusCake)",
-    "Xenu Link Sleuth/1.3.8",
     "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) PingdomTMS/0.8.5 Safari/534.34",
   ],
   "contact URL": [
     "Mozilla/5.0 (compatible; Acme/1.0; +https://acme.test/about)",
-    // a podcast app's feed service names no device
-    "PocketCasts/1.0 (Pocket Casts Feed Parser; +http://pocketcasts.com/)",
     "Overcast/1.0 Podcast Sync (123 subscribers; feed-id=456789; +http://overcast.fm/)",
   ],
   "bot, crawler, spider or fetcher word": [
