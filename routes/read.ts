@@ -10,6 +10,7 @@ import { authenticate } from "../tools/pipeline/caller.ts";
 import { takeRate } from "../tools/pipeline/meter.ts";
 import { CATALOG, LaterInput, runCall } from "../tools/pipeline/run.ts";
 import { READ_BODY_LIMIT, readBodyLimited } from "../lib/schemas/request_body.ts";
+import { guardJson } from "../lib/schemas/json_limits.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { listing } from "../tools/listing.ts";
 
@@ -17,14 +18,16 @@ import { listing } from "../tools/listing.ts";
 async function toolInput(req: Request): Promise<Record<string, unknown>> {
   const text = await readBodyLimited(req, READ_BODY_LIMIT);
   if (text.trim() === "") return {};
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch {
+  // the one body guard (depth, sizes, well-formed text, numbers a double can hold), with this API's own
+  // wording for a body that is not JSON at all
+  const guarded = guardJson(text);
+  if (!guarded.ok && guarded.notJson) {
     throw invalid(
       'the body is not JSON; send a JSON object of the tool\'s inputs, e.g. {"period":"last_7_days"}',
     );
   }
+  if (!guarded.ok) throw invalid(guarded.message);
+  const input = guarded.value;
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw invalid("the body must be a JSON object of the tool's inputs");
   }

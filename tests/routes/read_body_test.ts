@@ -91,3 +91,31 @@ Deno.test("read body: no key, an unknown tool or a spent rate answer before the 
   assert.ok(Number(third.headers.get("retry-after")) >= 1);
   assert.ok(big.state.pulled <= 65_536, `pulled ${big.state.pulled} bytes`);
 });
+
+Deno.test("read body: the one body guard refuses a lone surrogate and a number no double holds, naming where", async () => {
+  const { createApp } = await import("../../app.ts");
+  const { TEST_ADMIN_TOKEN, testDeps } = await import("../helpers/deps.ts");
+  const { createTenant } = await import("../helpers/tenant.ts");
+  const deps = await testDeps();
+  try {
+    const app = createApp(deps);
+    const t = await createTenant(app, TEST_ADMIN_TOKEN);
+    const ask = (body: string) =>
+      app.request("/v1/read/behavior_pages", {
+        method: "POST",
+        headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
+        body,
+      });
+    for (const [body, where] of [['{"page":"/\\ud800"}', /page/], ['{"limit":1e400}', /limit/]] as const) {
+      const res = await ask(body);
+      const err = await res.json();
+      assert.equal(res.status, 422, body);
+      assert.match(err.error, where, body);
+    }
+    const notJson = await ask("{nope");
+    assert.equal(notJson.status, 422);
+    assert.match((await notJson.json()).error, /not JSON; send a JSON object/);
+  } finally {
+    deps.kv.close();
+  }
+});
