@@ -124,7 +124,9 @@ export function answerFromRollups(
         bucket = bucketCache.get(r.hour[i]) ?? null;
         if (bucket === null) bucketCache.set(r.hour[i], bucket = bucketOf(r.hour[i] * HOUR_MS));
       }
-      const id = `${value === null ? "\u0000" : "v" + value}\u0001${bucket}`;
+      // the value is part of the group only when it is the breakdown (a filtered field without a breakdown
+      // only chooses rows: its values share their bucket's group)
+      const id = by ? `${value === null ? "\u0000" : "v" + value}\u0001${bucket}` : `\u0001${bucket}`;
       let g = groups.get(id);
       if (!g) {
         const key: Record<string, KeyValue> = {};

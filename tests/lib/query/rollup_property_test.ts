@@ -191,3 +191,43 @@ Deno.test("rollups: answers equal the reference over parts, late arrivals, merge
   // most questions qualify (not: entry pages, Kathmandu's +05:45)
   assert.ok(served > asked / 3, `${served} of ${asked} answered from rollups`);
 });
+
+Deno.test("rollups: a filtered field without a breakdown gives one row per bucket, not one per value (found by the property)", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const base: Ev = {
+    minute: 60,
+    visitor: 0,
+    session: 0,
+    type: "$pageview",
+    page: "/",
+    country: "DE",
+    channel: "Direct",
+    utm: null,
+    traffic: "human",
+    tp: "tp1",
+    num: 0,
+    flag: false,
+  };
+  const events = toEvents([base, { ...base, visitor: 1, page: "/pricing", minute: 61 }]);
+  await store(deps.kv, { events });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const servedBefore = served;
+  const q: Question = {
+    metrics: ["events", "visitors", "scroll_depth_percent"],
+    breakdown: [],
+    filterField: "page",
+    filters: 1,
+    filterArbs: [{ field: "page", op: "neq", value: "Buy" }, { field: "page", op: "eq", value: "/" }],
+    bucket: "week",
+    traffic: undefined,
+    touchpoint: undefined,
+    tz: "UTC",
+    fromDay: 0,
+    days: 10,
+    limit: undefined,
+  };
+  await check(deps, events, [q]);
+  assert.equal(served, servedBefore + 1, "the question is one rollups answer");
+  deps.kv.close();
+});
