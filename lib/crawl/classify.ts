@@ -26,7 +26,6 @@ export function isAiCategory(category: CatalogCategory): boolean {
   return AI_CATEGORIES.has(category);
 }
 
-
 // One pass over the agent: at each position that starts a word (not after a letter or digit), the catalog
 // tokens that begin with the next three characters, longest first, so a variant wins over its stem and the
 // leftmost token wins; a token must end at a non-alphanumeric, so "YouBot" is not found in "MyYouBotter". The
