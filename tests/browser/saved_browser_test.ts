@@ -105,6 +105,9 @@ Deno.test("saved in Chromium: a cohort with a live preview, an insight from the 
     // an insight: pick the tool, then its inputs come from its schema
     await page.getByRole("link", { name: "Insights" }).click();
     await page.getByRole("link", { name: "New insight" }).click();
+    // the question picker submits itself from the page's script: wait until the script has run (a busy
+    // machine may show the form first)
+    await page.waitForLoadState("load");
     await page.getByLabel("Question").selectOption({ label: "Top pages" });
     await page.waitForURL(/tool=behavior_pages/);
     await page.getByLabel("Name", { exact: true }).fill("Pages of pricing viewers");
