@@ -4,6 +4,17 @@
  */
 import type { CohortNode, CohortWindow, Condition } from "../../lib/saved/definition.ts";
 import { invalid } from "../../lib/errors.ts";
+import { guardJson } from "../../lib/schemas/json_limits.ts";
+
+/**
+ * A form field holding JSON, read by the one body guard (depth, sizes, well-formed text, numbers a double
+ * holds) as every JSON body is; a refusal names the field.
+ */
+export function formJson(text: string, name: string): unknown {
+  const g = guardJson(text, undefined, name);
+  if (g.ok) return g.value;
+  throw invalid(g.notJson ? `${name}: not valid JSON` : g.message);
+}
 
 export const ROWS = 6;
 export const KINDS = ["event", "page", "first_touch", "country", "device"] as const;
@@ -86,11 +97,7 @@ function conditionOf(r: Row, n: number): Condition {
 export function definitionFromForm(form: URLSearchParams): unknown {
   const json = (form.get("definition_json") ?? "").trim();
   if (json) {
-    try {
-      return JSON.parse(json);
-    } catch {
-      throw invalid("definition (JSON): not valid JSON");
-    }
+    return formJson(json, "definition (JSON)");
   }
   const rows = readRows(form).filter((r) => r.kind !== "");
   if (!rows.length) throw invalid("add at least one condition");
@@ -235,11 +242,7 @@ export function inputFromForm(fields: InputField[], form: URLSearchParams): Reco
       if (!Number.isFinite(n)) throw invalid(`input.${f.name}: a number`);
       out[f.name] = n;
     } else if (f.type === "json") {
-      try {
-        out[f.name] = JSON.parse(v);
-      } catch {
-        throw invalid(`input.${f.name}: not valid JSON`);
-      }
+      out[f.name] = formJson(v, `input.${f.name}`);
     } else out[f.name] = v;
   }
   return out;

@@ -18,7 +18,7 @@ import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWi
 import { CsrfField, Layout, orgPath } from "./layout.tsx";
 import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
-import { fieldValue, type InputField, inputFields, inputFromForm } from "./saved_form.ts";
+import { fieldValue, formJson, type InputField, inputFields, inputFromForm } from "./saved_form.ts";
 import {
   activeTouchpoints,
   deleteSavedAction,
@@ -146,11 +146,7 @@ function inputOf(form: URLSearchParams, fields: InputField[]): Record<string, un
   if (fields.some((f) => f.name === "steps")) {
     if (form.has("step_count")) input.steps = stepsInput(stepRowsOf(form, {}));
     else if (form.get("in_steps")) {
-      try {
-        input.steps = JSON.parse(form.get("in_steps")!);
-      } catch {
-        throw invalid("steps: not valid JSON");
-      }
+      input.steps = formJson(form.get("in_steps")!, "steps");
     }
   }
   return input;

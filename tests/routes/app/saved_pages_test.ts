@@ -55,6 +55,13 @@ Deno.test("app saved pages: authors, roles, forms, refusals and the preview", as
       await preview({ definition_json: '{"not":{"kind":"event","event":"purchase"}}' }),
       { ok: true, text: "exactly 6 visitors in the last 30 days" },
     );
+    // the JSON field passes the one body guard: too deep, or a number no double holds, is refused by name
+    const deep = await preview({ definition_json: '{"not":'.repeat(200) + "{}" + "}".repeat(200) });
+    assert.equal(deep.ok, false);
+    assert.match(deep.text, /^definition \(JSON\).*nested deeper than 64 levels/);
+    const huge = await preview({ definition_json: '{"kind":"event","event":"purchase","min":1e400}' });
+    assert.equal(huge.ok, false);
+    assert.match(huge.text, /min: .*beyond the range of a double/);
 
     // a refusal shows the form again with what was typed
     const refused = await mia.post(cohorts, {
