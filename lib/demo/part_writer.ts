@@ -10,8 +10,8 @@
 import type { Deps } from "../deps.ts";
 import { dayNumber, keys } from "../store/keys.ts";
 import type { EnvName, StoredHit } from "../store/records.ts";
-import { type AnyRecord, buildPart } from "../parts/build.ts";
-import { newPartId, type PartKind, type PartMeta, writeChunks, writeDir } from "../parts/store.ts";
+import { type AnyRecord, buildPart, builtPartMeta } from "../parts/build.ts";
+import { newPartId, type PartKind, writeChunks, writeDir } from "../parts/store.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { partRollup, writeRollup } from "../query/rollup/store.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
@@ -66,21 +66,7 @@ export class PartWriter {
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
     if (this.kind === "ev") await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
-    const meta: PartMeta = {
-      id,
-      kind: this.kind,
-      rows: built.rows,
-      min_t: built.min_t,
-      max_t: built.max_t,
-      min_rt: built.min_rt,
-      max_rt: built.max_rt,
-      day: dayNumber(built.min_t),
-      chunks,
-      bytes: built.encoded.blob.length,
-      pending: false,
-      pending_verification: built.pending_verification,
-      created_at: clock.now(),
-    };
+    const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await kv.set(keys.part(this.org, this.env, this.kind, id), meta);
     this.parts++;
     this.rows += built.rows;

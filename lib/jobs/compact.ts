@@ -12,7 +12,7 @@
 import type { Deps } from "../deps.ts";
 import { dayNumber, keys } from "../store/keys.ts";
 import { ENV_NAMES, type EnvName, type Org } from "../store/records.ts";
-import { type AnyRecord, buildPart, partRawKeys, partRecords } from "../parts/build.ts";
+import { type AnyRecord, buildPart, builtPartMeta, partRawKeys, partRecords } from "../parts/build.ts";
 import {
   deleteChunks,
   listParts,
@@ -237,21 +237,7 @@ async function publish(
   // the part's hourly rollup, under the same building mark (a crash deletes it with the chunks)
   if (kind === "ev") await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
-  const meta: PartMeta = {
-    id,
-    kind,
-    rows: built.rows,
-    min_t: built.min_t,
-    max_t: built.max_t,
-    min_rt: built.min_rt,
-    max_rt: built.max_rt,
-    day: dayNumber(built.min_t),
-    chunks,
-    bytes: built.encoded.blob.length,
-    pending: replaces.length === 0,
-    pending_verification: built.pending_verification,
-    created_at: clock.now(),
-  };
+  const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };
   const res = await w.lease.guarded((check) => {
     const op = kv.atomic().check(check).set(keys.part(org, env, kind, id), meta).set(w.markKey, next);

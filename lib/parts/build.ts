@@ -1,5 +1,5 @@
 /** Turning stored records into an encoded part (and parts back into records, for merging). */
-import { keys } from "../store/keys.ts";
+import { dayNumber, keys } from "../store/keys.ts";
 import { readMany } from "../store/read_many.ts";
 import type { EnvName, StoredEvent, StoredHit, Verification, VerificationRecord } from "../store/records.ts";
 import { decodeBatch, encodeBatch, type EncodedBatch } from "./codec.ts";
@@ -42,6 +42,35 @@ function range(values: Float64Array): [number, number] {
     if (v > hi) hi = v;
   }
   return [lo, hi];
+}
+
+/**
+ * The index entry of a built part whose chunks are written: compaction (which publishes it pending while
+ * raw keys remain, or done when it replaces merged parts) and the generator's direct parts share it.
+ */
+export function builtPartMeta(
+  built: BuiltPart,
+  id: string,
+  kind: PartKind,
+  chunks: number,
+  pending: boolean,
+  now: number,
+): PartMeta {
+  return {
+    id,
+    kind,
+    rows: built.rows,
+    min_t: built.min_t,
+    max_t: built.max_t,
+    min_rt: built.min_rt,
+    max_rt: built.max_rt,
+    day: dayNumber(built.min_t),
+    chunks,
+    bytes: built.encoded.blob.length,
+    pending,
+    pending_verification: built.pending_verification,
+    created_at: now,
+  };
 }
 
 /** Builds a part; `turn` gives the event loop turns while it works (compaction runs beside ingest). */
