@@ -57,26 +57,8 @@ export const TOOLS: readonly Tool[] = [
  * The tools a saved insight may ask: the behavior and feedback questions; not the account, not the saved
  * items themselves (an insight of behavior_saved would run insights), not the reports.
  */
-export const INSIGHT_TOOLS: readonly Tool[] = [
-  behaviorOverview,
-  behaviorTrends,
-  behaviorFunnel,
-  behaviorExplainChange,
-  behaviorPages,
-  behaviorEvents,
-  behaviorEventProperties,
-  behaviorPaths,
-  behaviorSources,
-  behaviorRetention,
-  behaviorSessions,
-  behaviorFeatures,
-  behaviorPerformance,
-  behaviorCrawlCoverage,
-  behaviorCrawlerAccess,
-  feedbackSummary,
-  feedbackThemes,
-  feedbackReviews,
-];
+const NOT_FOR_INSIGHTS: ReadonlySet<Tool> = new Set([accountOverview, behaviorSaved, reportsList, reportGet]);
+export const INSIGHT_TOOLS: readonly Tool[] = TOOLS.filter((t) => !NOT_FOR_INSIGHTS.has(t));
 
 export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool | undefined {
   return tools.find((t) => t.name === name);
