@@ -15,6 +15,7 @@ import { sessions } from "./sequence/sessions.ts";
 import type { Scope } from "./types.ts";
 import type { Engine } from "./questions.ts";
 import { RollupSource } from "./rollup/source.ts";
+import { rollupBlocker } from "./rollup/answer.ts";
 import type { AggregateOptions, AggregateResult } from "./types.ts";
 
 export function createEngine(deps: Deps): Engine {
@@ -23,13 +24,18 @@ export function createEngine(deps: Deps): Engine {
   const recent: Derived[] = [];
   const cohorts = new CohortCache(source);
   const rollups = new RollupSource(deps, source);
-  /** Questions rollups can answer are answered from them; the others by one scan together. */
+  /**
+   * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
+   * by one scan. The scan answers a batch in one pass, so a question it answers beside the others costs
+   * little more; splitting a batch paid both paths (the overview's lists from rollups, its headline by the
+   * scan: 243 ms warm at 1M against 54 ms for the whole batch scanned).
+   */
   const aggregate = async (s: Scope, os: AggregateOptions[]): Promise<AggregateResult[]> => {
-    const fromRollups = await rollups.answer(s, os);
-    if (fromRollups.every((r) => r !== null)) return fromRollups as AggregateResult[];
-    const scanned = aggregateMany(await ctxOf(s), os.filter((_, i) => fromRollups[i] === null));
-    let k = 0;
-    return fromRollups.map((r) => r ?? scanned[k++]);
+    if (os.every((o) => rollupBlocker(s, o) === null)) {
+      const fromRollups = await rollups.answer(s, os);
+      if (fromRollups.every((r) => r !== null)) return fromRollups as AggregateResult[];
+    }
+    return aggregateMany(await ctxOf(s), os);
   };
   const ctxOf = async (s: Scope) => {
     const load = await source.events(s.org, s.env, s.from, s.to);
