@@ -77,15 +77,20 @@ export class DistinctCounter {
   /** Adds every member of an encoded set at bytes[from, to). */
   addEncoded(bytes: Uint8Array, from: number, to: number): void {
     // forEachMember inlined: this is the rollup answers' innermost loop
-    let prev = -1, marks = this.marks;
+    let prev = -1, marks = this.marks, count = this.count;
     const group = this.group;
     for (let i = from; i < to;) {
-      let d = 0, shift = 0, b: number;
-      do {
-        b = bytes[i++];
-        d += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (b & 0x80);
+      let d = bytes[i++];
+      if (d >= 0x80) {
+        // a gap of 128 or more: the rest of its varint (numbers stay below 2^32, so shifts suffice)
+        d &= 0x7f;
+        let shift = 7, b: number;
+        do {
+          b = bytes[i++];
+          d += (b & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (b & 0x80);
+      }
       prev += d + 1;
       if (prev >= marks.length) {
         this.grow(prev + 1);
@@ -93,9 +98,10 @@ export class DistinctCounter {
       }
       if (marks[prev] !== group) {
         marks[prev] = group;
-        this.count++;
+        count++;
       }
     }
+    this.count = count;
   }
 
   get bytes(): number {

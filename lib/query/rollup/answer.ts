@@ -100,38 +100,60 @@ export function answerFromRollups(
   const fieldName = by ?? filters[0]?.field;
   const traffic = new Set<string>(s.traffic ?? ["human"]);
   const bucketOf = o.bucket ? bucketer(o.bucket, s.timezone) : null;
-  const bucketCache = new Map<number, KeyValue>();
-  const groups = new Map<string, Group>();
+  // groups by number: a value's number (the same string in every rollup) × the bucket's number
+  const bucketOfHour = new Map<number, number>(), bucketKeys: KeyValue[] = [];
+  const valueIds = new Map<string | null, number>();
+  const groups = new Map<number, Group>();
   const totals = newGroup({});
   const fieldOf = (name: string | undefined) => (name === undefined ? TOTAL : FIELD_INDEX.get(name)!);
   const rowField = fieldOf(fieldName);
   // totals without filters come from the hours' totals rows; else from the filtered field's rows
   const totalField = filters.length ? rowField : TOTAL;
+  const grouped = by !== undefined || bucketOf !== null;
 
   rollups.forEach((r, ri) => {
     const hours = inside[ri];
     const tpOk = r.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
     const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
     const valueOk = filters.length ? r.values.map((v) => filters.every((f) => matches(v, f))) : null;
+    // this rollup's value code → the value's number (-1: not seen yet)
+    const valueId = by ? new Int32Array(r.values.length).fill(-1) : null;
     const visit = (f: number, i: number) => {
       if (!tpOk[r.tp[i]] || !trOk[r.traffic[i]] || !hours.has(r.hour[i])) return;
       if (valueOk && f !== TOTAL && !valueOk[r.value[i]]) return;
       if (f === totalField) add(totals, r, ri, i);
-      if (f !== rowField || (!by && !bucketOf)) return;
-      const value = r.values[r.value[i]];
-      let bucket: KeyValue = null;
+      if (f !== rowField || !grouped) return;
+      let bucket = 0;
       if (bucketOf) {
-        bucket = bucketCache.get(r.hour[i]) ?? null;
-        if (bucket === null) bucketCache.set(r.hour[i], bucket = bucketOf(r.hour[i] * HOUR_MS));
+        const hour = r.hour[i];
+        let b = bucketOfHour.get(hour);
+        if (b === undefined) {
+          const key = bucketOf(hour * HOUR_MS);
+          b = bucketKeys.indexOf(key);
+          if (b < 0) b = bucketKeys.push(key) - 1;
+          bucketOfHour.set(hour, b);
+        }
+        bucket = b;
       }
       // the value is part of the group only when it is the breakdown (a filtered field without a breakdown
       // only chooses rows: its values share their bucket's group)
-      const id = by ? `${value === null ? "\u0000" : "v" + value}\u0001${bucket}` : `\u0001${bucket}`;
+      let value = 0;
+      if (valueId) {
+        const code = r.value[i];
+        value = valueId[code];
+        if (value < 0) {
+          const v = r.values[code];
+          value = valueIds.get(v) ?? -1;
+          if (value < 0) valueIds.set(v, value = valueIds.size);
+          valueId[code] = value;
+        }
+      }
+      const id = value * 1_048_576 + bucket;
       let g = groups.get(id);
       if (!g) {
         const key: Record<string, KeyValue> = {};
-        if (by) key[by] = value;
-        if (bucketOf) key.bucket = bucket;
+        if (by) key[by] = r.values[r.value[i]];
+        if (bucketOf) key.bucket = bucketKeys[bucket];
         groups.set(id, g = newGroup(key));
       }
       add(g, r, ri, i);
