@@ -4,8 +4,16 @@
  * type array. The same meaning written with `anyOf` of single-type branches is valid 2020-12 too, and
  * portable. Applied where schemas are published (MCP tools/list, /v1/read, /openapi.json); validation keeps
  * using the zod schemas themselves.
+ *
+ * The `$schema` zod writes (the 2020-12 URI) is left out too: MCP reads a schema without `$schema` as
+ * 2020-12, and a checker built on a draft-07 validator (the MCP Inspector's first version compiles output
+ * schemas with ajv's default class) refuses a 2020-12 `$schema` it has no meta-schema for, where the same
+ * schema without it compiles. Our schemas use no keyword whose meaning differs between the two drafts.
  */
 type Schema = Record<string, unknown>;
+
+/** The dialect MCP assumes when a schema names none. */
+const DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
 /** Keywords that only constrain one JSON type: they move into that type's branch. */
 const BY_TYPE: Record<string, string[]> = {
@@ -77,6 +85,7 @@ export function portableSchema<T>(schema: T): T {
     const node = v as Schema;
     const out: Schema = {};
     for (const [k, x] of Object.entries(node)) {
+      if (k === "$schema" && x === DIALECT_2020_12) continue;
       // enum, const, default and examples hold data, not schemas
       out[k] = k === "enum" || k === "const" || k === "default" || k === "examples" ? x : walk(x);
     }
@@ -98,6 +107,7 @@ export function portabilityProblems(schema: unknown, path = "#"): string[] {
   const node = schema as Schema;
   if (Array.isArray(node.type)) out.push(`${path}: type array ${JSON.stringify(node.type)}`);
   if ("nullable" in node) out.push(`${path}: nullable (OpenAPI 3.0 only)`);
+  if (node.$schema === DIALECT_2020_12) out.push(`${path}: $schema a draft-07 checker cannot resolve`);
   for (const [k, x] of Object.entries(node)) {
     if (k === "enum" || k === "const" || k === "default" || k === "examples") continue;
     out.push(...portabilityProblems(x, `${path}/${k}`));
