@@ -211,6 +211,72 @@ async function buildHumanTokens(): Promise<Record<string, string>> {
   return out;
 }
 
+/**
+ * People's browsers and apps as ua-parser/uap-core's user-agent parsers name them (Apache-2.0; the section is
+ * copied in lib/crawl/sources/ with its commit). An entry whose comment, pattern or family speaks of bots,
+ * crawlers, headless or scripted clients, libraries or SDKs is left out, and so is a name an automation sign
+ * claims or the catalog holds: these names make an agent a person's, never a crawler's.
+ */
+async function uapHumanNames(catalogMatches: Set<string>): Promise<string[]> {
+  const text = await Deno.readTextFile(`${root}lib/crawl/sources/uap-core-user-agent-parsers.yaml`);
+  const names = new Set<string>();
+  let comment = "", pattern = "", family = "";
+  const flush = () => {
+    if (pattern && !UAP_AUTOMATION.test(`${comment} ${pattern} ${family}`)) {
+      for (const w of regexWords(`/${familyPart(pattern)}/`)) {
+        // libraries by their naming conventions ("minio-go", "pyamf") are no person's client either
+        if (w.length < 3 || /[-_]$|^py|-go$|^go-|headless|phantom|slimer/.test(w) || automationSign(w)) {
+          continue;
+        }
+        if (catalogMatches.has(w) || [...catalogMatches].some((m) => m.length > 4 && w.includes(m))) continue;
+        names.add(w);
+      }
+    }
+    comment = pattern = family = "";
+  };
+  for (const line of text.split("\n")) {
+    const regex = /^\s*- regex: '(.*)'\s*$/.exec(line);
+    const fam = /^\s+family_replacement: '(.*)'\s*$/.exec(line);
+    const note = /^\s*#(.*)$/.exec(line);
+    if (regex) {
+      const keep = comment;
+      flush();
+      comment = keep;
+      pattern = regex[1].replaceAll("''", "'");
+    } else if (fam) family = fam[1];
+    else if (note) {
+      if (pattern) flush();
+      comment += note[1];
+    } else if (line.trim() === "" && pattern) flush();
+  }
+  flush();
+  return [...names].sort();
+}
+/**
+ * The part of a uap-core pattern that is the family it reports: its first capturing group ("(Sparrow)",
+ * "(AlohaBrowser|ABB)/…"), or the whole pattern when it captures nothing. The words around the group are
+ * context ("Windows", "compatible", "Mobile"), not names.
+ */
+function familyPart(pattern: string): string {
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === "\\") {
+      i++;
+      continue;
+    }
+    if (pattern[i] !== "(" || pattern[i + 1] === "?") continue;
+    let depth = 0;
+    for (let j = i; j < pattern.length; j++) {
+      if (pattern[j] === "\\") j++;
+      else if (pattern[j] === "(") depth++;
+      else if (pattern[j] === ")" && --depth === 0) return pattern.slice(i + 1, j);
+    }
+  }
+  return pattern;
+}
+/** What in a uap-core entry's comment, pattern or family says it is automation, not a person's client. */
+const UAP_AUTOMATION =
+  /bot|spider|crawl|scrap|headless|automat|librar|sdk|http.?client|request|fetch|monitor|check|ping|ptst|webpagetest|proxy|preview|feed ?parser|download(?:er)?\b|sync|cli\b|curl|wget|api|cloud|server|update|agent/i;
+
 /** The literal names inside a regex's source: alternatives split, escapes and classes removed. */
 function regexWords(literal: string): string[] {
   const body = literal.slice(1, literal.lastIndexOf("/"));
@@ -347,6 +413,9 @@ async function buildSamples(catalog: CatalogEntry[]): Promise<Record<string, str
 const humanTokens = await buildHumanTokens();
 for (const w of Object.keys(humanTokens)) humanWords.add(w);
 const catalog = await buildCatalog();
+const uapNames = await uapHumanNames(new Set(catalog.flatMap((e) => e.match)));
+const UAP_SOURCE = "ua-parser/uap-core user_agent_parsers (Apache-2.0)";
+for (const n of uapNames) humanTokens[n] ??= UAP_SOURCE;
 const genericPatterns = await readJson("isbot_patterns.json") as string[];
 const snapshot = await buildSnapshot();
 const samples = await buildSamples(catalog);
@@ -369,9 +438,13 @@ await Deno.writeTextFile(
         "by scripts/build_catalog.ts from ua-parser-js and scripts/catalog_curated.ts; do not edit by hand",
       tokens: humanTokens,
       /** Apps that send their name alone: an agent starting with one is that app (catalog_curated.ts). */
-      standalone: Object.fromEntries(
-        Object.entries(CURATED_STANDALONE_APPS).flatMap(([source, names]) => names.map((n) => [n, source])),
-      ),
+      standalone: Object.fromEntries([
+        ...Object.entries(CURATED_STANDALONE_APPS).flatMap(([source, names]) =>
+          names.map((n) => [n, source])
+        ),
+        // a three-letter family ("ABB") is safe after a browser agent, not as the first word of any agent
+        ...uapNames.filter((n) => n.length >= 4).map((n) => [n, UAP_SOURCE]),
+      ]),
     },
     null,
     1,

@@ -163,7 +163,7 @@ const HEADLESS =
  * "spider", "crawl", "fetch" and "scrap" as parts of names.
  */
 const WORDS =
-  /(?<!cu)bot(?:s|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b/i;
+  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b/i;
 
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =
@@ -240,6 +240,11 @@ export function automationSign(ua: string): string | null {
   if (DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
   if (selfContradicting(ua)) return "self-contradicting browser agent";
   return null;
+}
+
+/** Whether the agent carries a URL or an e-mail address. */
+export function carriesAddress(ua: string): boolean {
+  return ADDRESS.test(ua);
 }
 
 /** Weaker signs, asked only of agents no human-client rule recognised. */

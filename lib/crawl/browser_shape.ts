@@ -18,12 +18,15 @@ const STANDALONE: ReadonlySet<string> = new Set(Object.keys(data.standalone));
  */
 export function standaloneApp(ua: string): string | null {
   if (/^(?:Mozilla|Opera)\//i.test(ua)) return null;
-  const m = /^([a-z][\w.!+-]*)(?:[ %20]+([a-z][\w.!+-]*))?/i.exec(ua.replace(/%20/g, " "));
+  // up to three words of a name ("RCM CardDAV plugin/2.0"), longest first
+  const m = /^([a-z][\w.!+-]*)(?: +([a-z][\w.!+-]*))?(?: +([a-z][\w.!+-]*))?/i.exec(ua.replace(/%20/g, " "));
   if (!m) return null;
-  const one = m[1].replace(/[^a-z0-9!+_]+$/i, "").toLowerCase();
-  const two = m[2] ? `${one} ${m[2].replace(/[^a-z0-9!+_]+$/i, "").toLowerCase()}` : "";
-  if (two && STANDALONE.has(two)) return two;
-  return STANDALONE.has(one) ? one : null;
+  const words = [m[1], m[2], m[3]].filter(Boolean).map((w) => w.replace(/[^a-z0-9!+_]+$/i, "").toLowerCase());
+  for (let n = words.length; n >= 1; n--) {
+    const name = words.slice(0, n).join(" ");
+    if (STANDALONE.has(name)) return name;
+  }
+  return null;
 }
 
 /** Agents that start the way browsers do and name a browser engine. */

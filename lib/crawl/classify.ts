@@ -12,7 +12,7 @@
  */
 import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
-import { automationSign, weakAutomationSign } from "./automation_signs.ts";
+import { automationSign, carriesAddress, weakAutomationSign } from "./automation_signs.ts";
 import { standaloneApp, unknownTrailingProduct } from "./browser_shape.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
@@ -84,6 +84,10 @@ function genericPatternOf(ua: string): string {
   return GENERIC_BOT_PATTERNS[genericEach.findIndex((re) => re.test(ua))] ?? "";
 }
 
+/** The platform a desktop or mobile app names beside its own product; a service's fetcher names none. */
+const PLATFORM =
+  /\b(?:Windows|Win(?:32|64)|Linux|X11|Macintosh|Mac ?OS|Darwin|Android|iOS|iPhone|iPad|FreeBSD|OpenBSD|CrOS)\b/i;
+
 const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
 const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
 
@@ -101,13 +105,24 @@ function decide(ua: string): AgentVerdict {
     return { outcome: "crawler", reason: `catalog token ${e.token}`, agent: fromEntry(e) };
   }
   if (strong === "contact URL" && appOnPersonalDevice(trimmed)) return human("app on a personal device");
+  // a desktop app known by its name may give its home page with the platform it runs on ("Juice/2.2 (Windows)
+  // +http://juicereceiver.sf.net/") or name the runtime it is built on ("JOSM/1.5 (…) Java/1.8.0"); a
+  // service's fetcher under an app's name gives no platform ("Overcast/1.0 Podcast Sync (+http://overcast.fm/)")
+  if (strong === "contact URL" || strong?.startsWith("headless or scripted browser: Java/")) {
+    const app = standaloneApp(trimmed);
+    if (app && (strong !== "contact URL" || PLATFORM.test(trimmed))) {
+      return human(`app known by its name alone: ${app}`);
+    }
+  }
   if (strong) return automation(strong);
   const appended = unknownTrailingProduct(trimmed);
   if (appended) return automation(appended);
   const person = humanClient(trimmed);
   if (person) return human(person);
   const app = standaloneApp(trimmed);
-  if (app) return human(`app known by its name alone: ${app}`);
+  if (app && (!carriesAddress(trimmed) || PLATFORM.test(trimmed))) {
+    return human(`app known by its name alone: ${app}`);
+  }
   if (GENERIC_BOT_RE.test(trimmed)) return automation(`generic bot pattern ${genericPatternOf(trimmed)}`);
   const weak = weakAutomationSign(trimmed);
   if (weak) return automation(weak);
