@@ -1,5 +1,6 @@
 /** behavior_explain_change: a metric's change between two periods, split by the segments that moved it. */
 import { z } from "zod";
+import { notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -54,9 +55,14 @@ const segment = figures.extend({
     "visitors or sessions placed in this segment (for rates, the denominator)",
   ),
   contribution: z.number().describe("its part of the total difference; a dimension's segments add up to it"),
-  contribution_share: z.number().nullable().describe("contribution / total difference (null when it is 0)"),
+  // parts of the change, not rates of a group: a segment of fewer than 5 units is only part of (other)
+  contribution_share: notACount(z.number().nullable()).describe(
+    "contribution / total difference (null when it is 0)",
+  ),
   mix: z.number().nullable().describe("rates only: the part due to the segment's share of units moving"),
-  rate: z.number().nullable().describe("rates only: the part due to the segment's own rate moving"),
+  rate: notACount(z.number().nullable()).describe(
+    "rates only: the part due to the segment's own rate moving",
+  ),
   effect: z.enum(["volume", "mix", "rate"]).describe(
     "volume: a count moved; mix: mostly its share of units moved; rate: mostly its own rate moved",
   ),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -23,7 +23,7 @@ const element = z.object({
   rage_clicks: groupCount("events", z.number()).describe(
     "clicks that were the 3rd or later on it within a second",
   ),
-  rage_click_visitors_share: z.number().nullable().describe(
+  rage_click_visitors_share: groupRate(["rage_clicks"], z.number().nullable()).describe(
     "share (0-1) of the visitors clicking it who rage-clicked it; null without clicks",
   ),
   form_starts: groupCount("events", z.number()).describe(

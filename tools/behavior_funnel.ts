@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -26,12 +26,16 @@ const step = z.object({
   step: z.number().describe("1-based position"),
   name: z.string().describe('the step as asked: "/pricing", "/docs/*", "sign_up where plan = pro"'),
   visitors: groupSize(count).describe("visitors who reached this step after the ones before it, in order"),
-  conversion_from_first: z.number().nullable().describe("visitors / visitors of step 1, 0-1"),
-  conversion_from_previous: z.number().nullable().describe("visitors / visitors of the step before, 0-1"),
+  conversion_from_first: groupRate([], z.number().nullable()).describe("visitors / visitors of step 1, 0-1"),
+  conversion_from_previous: groupRate([], z.number().nullable()).describe(
+    "visitors / visitors of the step before, 0-1",
+  ),
   dropped_off: groupCount("visitors", z.number().nullable()).describe(
     "visitors of the step before who did not reach this one",
   ),
-  drop_off_rate: z.number().nullable().describe("dropped_off / visitors of the step before, 0-1"),
+  drop_off_rate: groupRate(["dropped_off"], z.number().nullable()).describe(
+    "dropped_off / visitors of the step before, 0-1",
+  ),
   time_from_previous_median_s: z.number().nullable().describe(
     "median seconds from the step before to this one; null for step 1 and under 5 visitors",
   ),
@@ -42,14 +46,15 @@ const output = answerSchema({
   conversion_window: z.string().describe("the whole funnel completes within this time of step 1"),
   steps: z.array(step),
   steps_total: z.number(),
-  overall_conversion: z.number().nullable().describe("last step's visitors / step 1's, 0-1"),
+  // the funnel's group is step 1, in the list: the tool withholds this itself where a step is 1 to 4
+  overall_conversion: groupRate([], z.number().nullable()).describe("last step's visitors / step 1's, 0-1"),
   split_by: z.enum(SPLITS).nullable(),
   splits: z.array(z.object({
     name: z.string().describe(
       'the value at the visitor\'s step 1; "(other)" gathers the values after the top 10',
     ),
     visitors: groupSize(count).describe("visitors at step 1"),
-    overall_conversion: z.number().nullable(),
+    overall_conversion: groupRate([], z.number().nullable()),
     steps: z.array(step),
   })).describe("the whole funnel per value, top 10 by visitors at step 1, then the rest as (other)"),
   splits_total: z.number().describe("distinct values among visitors who reached step 1"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -52,8 +52,8 @@ const output = answerSchema({
   engaged_visitors: groupCount("visitors", compared),
   sessions: groupCount("visits", compared),
   pageviews: groupCount("events", compared),
-  views_per_session: compared,
-  bounce_rate: compared.describe("share 0-1 of sessions with at most one pageview"),
+  views_per_session: groupRate(["pageviews", "sessions"], compared),
+  bounce_rate: groupRate(["sessions"], compared).describe("share 0-1 of sessions with at most one pageview"),
   session_duration_s: compared.describe("mean session duration in seconds; null under 5 visitors"),
   top_pages: z.array(ranked.extend({ pageviews: groupCount("events", z.number()) })),
   top_pages_total: z.number(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -41,8 +41,10 @@ const page = z.object({
   pageviews: groupCount("events", z.number()),
   visitors: groupSize(z.number()).describe("visitors who viewed the page"),
   engagement_time_s: z.number().nullable().describe("mean per page view; withheld under 5 visitors"),
-  scroll_depth_percent: z.number().nullable(),
-  exit_rate: z.number().nullable().describe("exits / pageviews, 0-1"),
+  scroll_depth_percent: groupRate([], z.number().nullable()).describe(
+    "mean scroll depth (0-100) the page was left at",
+  ),
+  exit_rate: groupRate(["exits", "pageviews"], z.number().nullable()).describe("exits / pageviews, 0-1"),
   rage_clicks: groupCount("events", z.number()),
   entries: groupCount("visits", z.number()),
   exits: groupCount("visits", z.number()),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { invalid } from "../lib/errors.ts";
 import { rate, resolve } from "./common.ts";
@@ -11,7 +11,9 @@ const MAX_PATHS = 25, MAX_NEAREST = 10;
 const END = "(end)";
 const EXIT = "(exit)", ENTRY = "(entry)";
 
-const share = z.number().nullable().describe("visitors / visitors who reached the anchor, 0-1");
+const share = groupRate([], z.number().nullable()).describe(
+  "visitors / visitors who reached the anchor, 0-1",
+);
 
 const output = answerSchema({
   anchor: z.string().describe("the page or event the paths start from (after) or lead to (before)"),

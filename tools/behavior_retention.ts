@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -25,7 +25,9 @@ const output = answerSchema({
       "visitors of the cohort who came back 0, 1, 2 … intervals later (0: its own interval, from entering on); " +
         "null under 5 visitors",
     ),
-    rates: z.array(z.number()).nullable().describe("returned / visitors, 0-1; null under 5 visitors"),
+    rates: groupRate(["returned"], z.array(z.number()).nullable()).describe(
+      "returned / visitors, 0-1; null under 5 visitors",
+    ),
   })).describe("oldest first: a triangle, each cohort followed to the end of the period"),
   cohorts_total: z.number(),
   average_curve: z.array(z.number().nullable()).describe(

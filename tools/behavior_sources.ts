@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve } from "./common.ts";
@@ -13,7 +13,7 @@ const row = z.object({
   conversions: groupCount("visitors", z.number().nullable()).describe(
     "visitors who sent the conversion event (when one is given)",
   ),
-  conversion_rate: z.number().nullable().describe("conversions / visitors, 0-1"),
+  conversion_rate: groupRate(["conversions"], z.number().nullable()).describe("conversions / visitors, 0-1"),
 });
 
 const output = answerSchema({

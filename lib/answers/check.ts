@@ -8,7 +8,7 @@ import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
 import type { z } from "zod";
 import { identifierFieldsOf, readBesideSchema, walkBesideSchema } from "./schema_fields.ts";
 import { TIME_FIELD } from "./group_counts.ts";
-import { countsOf, isCompared, smallSides } from "./small_groups.ts";
+import { countsOf, isCompared, ratesOf, rateWithheld, smallSides } from "./small_groups.ts";
 
 export interface CheckOptions {
   identifiers?: string[];
@@ -182,7 +182,8 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
 
 /**
  * Rule 5 on the fields the output schema declares as counts of a group, the declaration the pipeline's
- * guard reads: none reads 1 to 4, and none of an object whose group size is 1 to 4 is exact (but 0).
+ * guard reads: none reads 1 to 4, and none of an object whose group size is 1 to 4 is exact (but 0). A
+ * declared rate of a group or count of 1 to 4 is null.
  */
 function declaredCountsOfSmallGroups(answer: unknown, output: z.ZodType): string[] {
   const out: string[] = [];
@@ -202,6 +203,18 @@ function declaredCountsOfSmallGroups(answer: unknown, output: z.ZodType): string
           if (exact(v[s], !meta.size && sides.has(s))) says(`${p}.${s}`, v[s]);
         }
       } else if (exact(v, !meta.size && sides.has("plain"))) says(p, v);
+    }
+    for (const [k, of] of ratesOf(obj, fields)) {
+      const v = obj[k], p = path ? `${path}.${k}` : k;
+      const given = (where: string, x: unknown) =>
+        out.push(`${where}: ${x} is a rate of a group of fewer than 5 under a filter; it must be null`);
+      if (Array.isArray(v)) {
+        v.forEach((x, i) => x !== null && rateWithheld(obj, sides, of, "plain", i) && given(`${p}[${i}]`, x));
+      } else if (isCompared(v)) {
+        for (const s of ["value", "previous"] as const) {
+          if (v[s] !== null && rateWithheld(obj, sides, of, s)) given(`${p}.${s}`, v[s]);
+        }
+      } else if (v !== null && v !== undefined && rateWithheld(obj, sides, of, "plain")) given(p, v);
     }
   });
   return out;

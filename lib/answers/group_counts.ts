@@ -7,8 +7,12 @@
  *   When it is 1 to 4, every other count of that object would tell the group's size too.
  * - `groupCount(kind, s)`: another count of a group: its visitors in the period before, its visits
  *   (sessions), its events or pageviews, the visitors of a part of it (conversions).
- * - `notACount(s)`: a figure whose name reads like a count but is not one of a group (how many event names,
- *   a rate); declared so the coverage test (tests/tools/group_counts_test.ts) knows it was looked at.
+ * - `groupRate(of, s)`: a rate, share or average of the group (a conversion rate, a drop-off rate, a share
+ *   of visitors), worked out from the group's size and the counts named in `of`. Where any of them reads 1
+ *   to 4 the rate is withheld (null): multiplied back, it would tell the small count.
+ * - `notACount(s)`: a figure whose name reads like a count or a rate but is not one of a group (how many
+ *   event names, a part of a change);
+ *   declared so the coverage test (tests/tools/small_groups_test.ts) knows it was looked at.
  *
  * A declaration may be a number, a number-or-"fewer than 5" union, a compared figure ({value, previous,
  * change}) or a list of numbers (a retention curve); descriptions added after it keep it.
@@ -22,6 +26,8 @@ export interface GroupCountMeta {
   counts: Counted | false;
   /** The group's own size (its visitors): when small, the object's other counts read "fewer than 5" too. */
   size?: boolean;
+  /** A rate of the group: the counts of the same object it is worked out from (besides the group's size). */
+  rateOf?: string[];
 }
 
 const declared = z.registry<GroupCountMeta>();
@@ -38,6 +44,8 @@ export const groupSize = <T extends z.ZodType>(schema: T): T =>
 export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T): T =>
   declare(schema, { counts: kind });
 export const notACount = <T extends z.ZodType>(schema: T): T => declare(schema, { counts: false });
+export const groupRate = <T extends z.ZodType>(of: string[], schema: T): T =>
+  declare(schema, { counts: false, rateOf: of });
 
 interface Def {
   type: string;
@@ -71,8 +79,12 @@ export const TIME_FIELD = /(_time_s|duration_s|_median_s|_average_s|_avg_s|media
 /** The JSON Schema keyword tools/listing.ts marks declared fields with while it widens them, then removes. */
 export const GROUP_COUNT_KEYWORD = "x-group-count";
 
-/** A `toJSONSchema` override that marks declared count fields (for `guardedOutputSchema`). */
+/** The keyword's value on a declared rate (a count's is what it counts). */
+export const GROUP_RATE_MARK = "rate";
+
+/** A `toJSONSchema` override that marks declared counts and rates (for `guardedOutputSchema`). */
 export function markGroupCounts(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
   const meta = declared.get(ctx.zodSchema as z.ZodType);
   if (meta?.counts) ctx.jsonSchema[GROUP_COUNT_KEYWORD] = meta.counts;
+  else if (meta?.rateOf) ctx.jsonSchema[GROUP_COUNT_KEYWORD] = GROUP_RATE_MARK;
 }

@@ -7,13 +7,21 @@
  *   withheld).
  * - Where an object's group size (its visitors) is 1 to 4, its other counts read "fewer than 5" whatever
  *   they are (they would tell the group's size), its times are withheld and a value it names is not named.
+ * - A declared rate (a conversion or drop-off rate, a share) is withheld (null) where the group's size or a
+ *   count it is worked out from reads 1 to 4: multiplied back, it would tell that count.
  *
  * `guardedOutputSchema` widens a tool's published output schema to match: exactly the fields this pass may
  * change.
  */
 import type { z } from "zod";
 import { FEWER_THAN_5, SMALL_GROUP } from "./privacy.ts";
-import { declarationOf, GROUP_COUNT_KEYWORD, type GroupCountMeta, TIME_FIELD } from "./group_counts.ts";
+import {
+  declarationOf,
+  GROUP_COUNT_KEYWORD,
+  GROUP_RATE_MARK,
+  type GroupCountMeta,
+  TIME_FIELD,
+} from "./group_counts.ts";
 import { type FieldsOf, walkBesideSchema } from "./schema_fields.ts";
 
 export const SMALL_GROUP_NOTICE =
@@ -37,6 +45,37 @@ export function countsOf(obj: Record<string, unknown>, fields: FieldsOf): Map<st
     if (meta?.counts) out.set(k, meta);
   }
   return out;
+}
+
+/** The declared rates of an object, by field, each with the counts it is worked out from. */
+export function ratesOf(obj: Record<string, unknown>, fields: FieldsOf): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const k of Object.keys(obj)) {
+    const schema = fields[k];
+    const meta = schema ? declarationOf(schema) : null;
+    if (meta?.rateOf) out.set(k, meta.rateOf);
+  }
+  return out;
+}
+
+/**
+ * Whether a rate of the object is withheld on a side ("plain" for a plain figure) or, in a list of rates, at
+ * an index: when the group's size there is 1 to 4, or a count the rate is worked out from reads 1 to 4.
+ */
+export function rateWithheld(
+  obj: Record<string, unknown>,
+  sides: Set<string>,
+  of: string[],
+  side: "plain" | "value" | "previous",
+  index?: number,
+): boolean {
+  if (sides.has("plain") || sides.has(side)) return true;
+  return of.some((f) => {
+    const c = obj[f];
+    if (index !== undefined) return Array.isArray(c) && fewOrSmall(c[index]);
+    if (isCompared(c)) return side !== "plain" && fewOrSmall(c[side]);
+    return fewOrSmall(c);
+  });
 }
 
 /** Which sides of the object's group are 1 to 4 visitors: "plain" for a plain count, else compared sides. */
@@ -80,6 +119,24 @@ function guardObject(o: Record<string, unknown>, fields: FieldsOf): boolean {
       if (JSON.stringify(v) !== before && "change" in v) v.change = null;
     } else set(o, k, guardCount(v, others && plainSmall));
   }
+  for (const [k, of] of ratesOf(o, fields)) {
+    const v = o[k];
+    if (Array.isArray(v)) {
+      if (plainSmall) set(o, k, null);
+      else {
+        for (let i = 0; i < v.length; i++) {
+          if (v[i] !== null && rateWithheld(o, sides, of, "plain", i)) v[i] = null, changed = true;
+        }
+      }
+    } else if (isCompared(v)) {
+      for (const s of SIDES) {
+        if (v[s] === null || !rateWithheld(o, sides, of, s)) continue;
+        v[s] = null;
+        if ("change" in v) v.change = null;
+        changed = true;
+      }
+    } else if (v !== null && v !== undefined && rateWithheld(o, sides, of, "plain")) set(o, k, null);
+  }
   if (plainSmall) {
     for (const k of Object.keys(o)) {
       if (TIME_FIELD.test(k) && o[k] !== null && typeof o[k] !== "object") set(o, k, null);
@@ -114,9 +171,12 @@ const FEWER: Json = { type: "string", const: FEWER_THAN_5 };
 const NULL: Json = { type: "null" };
 
 const widen = (s: Json | undefined, extra: Json[]): Json => s ? { anyOf: [s, ...extra] } : { anyOf: extra };
-const isMarked = (s: Json) =>
-  !!s[GROUP_COUNT_KEYWORD] ||
-  (Array.isArray(s.anyOf) && (s.anyOf as Json[]).some((x) => x?.[GROUP_COUNT_KEYWORD]));
+/** The mark `markGroupCounts` left on a property (under a nullable's anyOf too): what it counts, or a rate. */
+const markOf = (s: Json): unknown =>
+  s[GROUP_COUNT_KEYWORD] ??
+    (Array.isArray(s.anyOf)
+      ? (s.anyOf as Json[]).find((x) => x?.[GROUP_COUNT_KEYWORD])?.[GROUP_COUNT_KEYWORD]
+      : undefined);
 
 function unmark(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(unmark);
@@ -139,7 +199,8 @@ function shapeOf(s: Json): { compared?: Json; list?: Json } {
 
 /**
  * A JSON Schema (converted with `markGroupCounts`) with the fields `guardSmallGroups` may change widened:
- * declared counts may read "fewer than 5", times and named values may be null. The marks are removed.
+ * declared counts may read "fewer than 5", rates (and a list of rates, or its items), times and named values
+ * may be null. The marks are removed.
  */
 export function guardedOutputSchema(schema: Json): Json {
   const walk = (s: unknown): unknown => {
@@ -153,12 +214,17 @@ export function guardedOutputSchema(schema: Json): Json {
     const out: Json = {};
     for (const [k, v] of Object.entries(p)) {
       const inner = walk(v) as Json;
-      const marked = isMarked(v as Json);
+      const mark = markOf(v as Json);
+      const marked = !!mark;
       if (!marked && !TIME_FIELD.test(k) && k !== "value") {
         out[k] = inner;
         continue;
       }
       const { compared, list } = shapeOf(inner);
+      if (mark === GROUP_RATE_MARK) {
+        out[k] = widenRate(inner, compared, list);
+        continue;
+      }
       if (compared) {
         const ip = compared.properties as Json;
         const widened = {
@@ -183,4 +249,24 @@ export function guardedOutputSchema(schema: Json): Json {
     return out;
   };
   return unmark(walk(schema)) as Json;
+}
+
+/** A declared rate's schema widened: null, each side of a compared rate null, a list's items null. */
+function widenRate(inner: Json, compared?: Json, list?: Json): Json {
+  const swap = (from: Json, to: Json): Json =>
+    from === inner ? to : { ...inner, anyOf: (inner.anyOf as Json[]).map((o) => o === from ? to : o) };
+  if (compared) {
+    const ip = compared.properties as Json;
+    return swap(compared, {
+      ...compared,
+      properties: {
+        ...ip,
+        value: widen(ip.value as Json, [NULL]),
+        previous: widen(ip.previous as Json, [NULL]),
+        ...(ip.change ? { change: widen(ip.change as Json, [NULL]) } : {}),
+      },
+    });
+  }
+  if (list) return widen(swap(list, { ...list, items: widen(list.items as Json, [NULL]) }), [NULL]);
+  return widen(inner, [NULL]);
 }

@@ -43,6 +43,52 @@ const QUESTIONS: Record<string, Record<string, unknown>> = {
 /** Fields that count people, visits, sessions or events, found by name (not by the declarations). */
 const COUNT_NAME =
   /(^|_)(visitors|visits|sessions|events|pageviews|entries|exits|conversions|returned|page_loads|clicks|starts|submits|dropped_off|measured)$/;
+/** Fields that are rates, shares or averages of a group, found by name (not by the declarations). */
+const RATE_NAME =
+  /(^|_)(rates?|share|conversion|conversion_from_(first|previous)|views_per_session|scroll_depth_percent)$/;
+/** Each rate beside the count it is worked out from: when the count reads "fewer than 5", the rate is null. */
+const RATE_OF: Record<string, string> = {
+  conversion_rate: "conversions",
+  drop_off_rate: "dropped_off",
+  exit_rate: "exits",
+  rates: "returned",
+  rage_click_visitors_share: "rage_clicks",
+};
+
+/** Rates given (not null) where the group or the count they come from reads "fewer than 5", by path. */
+function ratesOfSmallGroups(v: unknown, path = "", out: string[] = []): string[] {
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => ratesOfSmallGroups(x, `${path}[${i}]`, out));
+    return out;
+  }
+  if (!v || typeof v !== "object") return out;
+  const o = v as Record<string, unknown>;
+  const few = (x: unknown) => x === "fewer than 5";
+  const isCompared = (x: unknown): x is Record<string, unknown> =>
+    !!x && typeof x === "object" && !Array.isArray(x) && "previous" in x;
+  for (const [k, x] of Object.entries(o)) {
+    const p = path ? `${path}.${k}` : k;
+    if (k === "scope" || k === "notices") continue;
+    ratesOfSmallGroups(x, p, out);
+    if (!RATE_NAME.test(k) || x === null) continue;
+    const source = RATE_OF[k] === undefined ? undefined : o[RATE_OF[k]];
+    if (isCompared(x)) {
+      for (const side of ["value", "previous"]) {
+        const groupFew = few(isCompared(o.visitors) ? o.visitors[side] : o.visitors);
+        const sourceFew = few(isCompared(source) ? source[side] : source);
+        if (x[side] !== null && (groupFew || sourceFew)) out.push(`${p}.${side}`);
+      }
+    } else if (Array.isArray(x)) {
+      x.forEach((r, i) => {
+        if (r !== null && (few(o.visitors) || (Array.isArray(source) && few(source[i])))) {
+          out.push(`${p}[${i}]`);
+        }
+      });
+    } else if (few(o.visitors) || few(source)) out.push(p);
+  }
+  return out;
+}
+
 /** Named like counts, but of something else: event names, property values, one shown visit's own figures. */
 const NOT_OF_A_GROUP = /^(events_total|values_total|values_withheld|sessions\[\d+\]\.(events|pages_seen))$/;
 
@@ -153,6 +199,7 @@ Deno.test("small groups: every cohort tool, a cohort of 1-4 visitors now or in t
           [],
           where,
         );
+        assert.deepEqual(ratesOfSmallGroups(answer), [], `${where}: rates of groups of fewer than 5`);
         for (const [path, key, n] of numbers(answer)) {
           if (!COUNT_NAME.test(key) || NOT_OF_A_GROUP.test(path.replace(/^notices.*/, ""))) continue;
           assert.ok(n === 0 || n >= 5, `${where}: ${path} is ${n}, a count of a group of fewer than 5`);
@@ -185,6 +232,53 @@ Deno.test("small groups: every cohort tool, a cohort of 1-4 visitors now or in t
   }
 });
 
+Deno.test("small groups: a rate worked out from 1 to 4 visitors of a larger cohort is withheld", async () => {
+  const h = await harness({ visitors: 40 });
+  try {
+    // 8 visitors this week looked; 3 of them bought (as a conversion, a funnel's last step, a page's exits)
+    const lookers = members(h.t, "look", 8, NOW - 2 * DAY);
+    const buyers = lookers.filter((e) => e.event_type === "look" && /-[0-2]$/.test(e.anonymous_id))
+      .map((e) => ({ ...e, event_type: "buy", sequence_no: 5, received_at: e.received_at + 1000 }));
+    await store(h.deps.kv, { events: [...lookers, ...buyers] });
+    await saveCohort(h.deps, h.t.org, h.t.touchpoint, "lookers", { kind: "event", event: "look" });
+    const sources = await h.ask("behavior_sources", {
+      period: "last_7_days",
+      cohort: "lookers",
+      conversion_event: "buy",
+    });
+    const referral = sources.channels.find((c: { name: string }) => c.name === "Referral");
+    assert.deepEqual(
+      [referral.visitors, referral.conversions, referral.conversion_rate],
+      [8, "fewer than 5", null],
+      "3 of 8 as a rate (0.375) would tell the 3",
+    );
+    const funnel = await h.ask("behavior_funnel", {
+      period: "last_7_days",
+      cohort: "lookers",
+      steps: [{ page: "/" }, { event: "look" }, { event: "buy" }],
+    });
+    const last = funnel.steps[2];
+    assert.deepEqual(
+      [last.visitors, last.conversion_from_first, last.conversion_from_previous, last.drop_off_rate],
+      ["fewer than 5", null, null, null],
+    );
+    assert.deepEqual(
+      [funnel.steps[1].visitors, funnel.steps[1].conversion_from_previous],
+      [8, 1],
+      "a rate of 5 or more is kept",
+    );
+    for (
+      const [tool, input] of Object.entries(QUESTIONS).filter(([t]) => t !== "behavior_explain_change")
+    ) {
+      const answer = await h.ask(tool, { ...input, cohort: "lookers" });
+      assert.deepEqual(ratesOfSmallGroups(answer), [], tool);
+      assert.deepEqual(checkAnswer(answer, { output: outputOf(tool) }), [], tool);
+    }
+  } finally {
+    h.close();
+  }
+});
+
 Deno.test("small groups: every count-like field of a cohort tool's output schema is declared, as a count or as none", () => {
   const undeclared: string[] = [];
   const visit = (s: z.ZodType, path: string) => {
@@ -199,6 +293,7 @@ Deno.test("small groups: every count-like field of a cohort tool's output schema
           '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"array","items":{"type":"object"',
         );
         if (k !== "scope" && COUNT_NAME.test(k) && !listOfObjects && !declarationOf(v)) undeclared.push(p);
+        if (RATE_NAME.test(k) && !declarationOf(v)) undeclared.push(`${p} (a rate)`);
         visit(v, p);
       }
     } else if (d.type === "array") visit(d.element, `${path}[]`);
