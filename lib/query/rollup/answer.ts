@@ -22,6 +22,7 @@ import type {
   Scope,
 } from "../types.ts";
 import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
+import { sessionTotals } from "./sessions.ts";
 
 export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "events",
@@ -33,14 +34,28 @@ export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "scroll_depth_percent",
 ]);
 
+/** Session metrics: from the session facts, for the period's totals (no breakdown, bucket or filter). */
+export const SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
+  "sessions",
+  "views_per_session",
+  "bounce_rate",
+  "session_duration_s",
+  "engaged_visitors",
+  "dropped_events",
+]);
+
 const FIELD_INDEX = new Map<string, number>(ROLLUP_FIELDS.map((f, i) => [f, i]));
 
 /** Why rollups cannot answer this question (the scan does), or null when they can. */
 export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
   if (s.cohort) return "a cohort";
   if (o.goal) return "a conversion goal";
-  const metric = o.metrics.find((m) => !ROLLUP_METRICS.has(m));
+  const metric = o.metrics.find((m) => !ROLLUP_METRICS.has(m) && !SESSION_METRICS.has(m));
   if (metric) return `the metric ${metric}`;
+  const perSession = o.metrics.find((m) => SESSION_METRICS.has(m));
+  if (perSession && (o.breakdown?.length || o.bucket || s.filters?.length)) {
+    return `the metric ${perSession} with a breakdown, bucket or filter`;
+  }
   const by = o.breakdown ?? [];
   if (by.length > 1) return "a breakdown by several fields";
   if (by.length && !FIELD_INDEX.has(by[0])) return `a breakdown by ${by[0]}`;
@@ -168,6 +183,20 @@ export function answerFromRollups(
     metrics: figures(g, rollups, o, counter),
   }));
   const whole = figures(totals, rollups, o, counter);
+  if (o.metrics.some((m) => SESSION_METRICS.has(m))) {
+    const st = sessionTotals(rollups, inside, s.touchpoint, traffic, visitorSpace);
+    if (!st) return null;
+    const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
+    for (const m of o.metrics) {
+      if (m === "sessions") whole[m] = st.sessions;
+      else if (m === "views_per_session") whole[m] = per(totals.pageviews);
+      else if (m === "bounce_rate") whole[m] = per(st.bounces);
+      else if (m === "session_duration_s") {
+        whole[m] = st.sessions > 0 ? st.durationMs / st.sessions / 1000 : null;
+      } else if (m === "engaged_visitors") whole[m] = st.engagedVisitors;
+      else if (m === "dropped_events") whole[m] = st.dropped;
+    }
+  }
   // without a breakdown or bucket, the matching events are one row with an empty key
   if (!by && !bucketOf && totals.events > 0) rows.push({ key: {}, metrics: { ...whole } });
   return { totals: whole, ...sortAndPage(rows, o) };

@@ -11,6 +11,7 @@ import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { encodeSet } from "../../parts/visitor_set.ts";
 import { eventView, numericProp, type Viewable } from "../columns/views.ts";
 import type { EventField } from "../types.ts";
+import { buildSessionFacts, type SessionFacts } from "./session_facts.ts";
 
 /** The fields rollups break down by (event-level fields; entry/exit pages and properties are not here). */
 export const ROLLUP_FIELDS = [
@@ -65,6 +66,8 @@ export interface Rollup {
   traffics: (string | null)[];
   /** each hour with rows: its number and the receive-time range of its rows */
   hours: { hour: number; min: number; max: number }[];
+  /** per session × hour × touchpoint × traffic kind: what session metrics need (session_facts.ts) */
+  facts: SessionFacts;
 }
 
 interface Acc {
@@ -114,6 +117,7 @@ export function buildRollup(b: Batch, visitorOf: (row: number) => number): Rollu
     const i = list.indexOf(s);
     return i >= 0 ? i : list.push(s) - 1;
   };
+  const rowTp = new Uint16Array(b.n), rowTr = new Uint8Array(b.n);
   let hour0 = Infinity;
   for (let i = 0; i < b.n; i++) hour0 = Math.min(hour0, Math.floor(t[i] / HOUR_MS));
   for (let i = 0; i < b.n; i++) {
@@ -125,6 +129,8 @@ export function buildRollup(b: Batch, visitorOf: (row: number) => number): Rollu
       if (t[i] > h.max) h.max = t[i];
     }
     const tp = small(tps, at(tpView, i)), traffic = small(trs, at(trView, i));
+    rowTp[i] = tp;
+    rowTr[i] = traffic;
     const type = at(typeView, i);
     const human = trs[traffic] === "human";
     const pageview = type === "$pageview", leave = type === "$pageleave";
@@ -176,7 +182,8 @@ export function buildRollup(b: Batch, visitorOf: (row: number) => number): Rollu
       }
     }
   }
-  return pack(accs, values, tps, trs, [...hours.values()].sort((a, b) => a.hour - b.hour));
+  const facts = buildSessionFacts(b, visitorOf, (i) => rowTp[i], (i) => rowTr[i]);
+  return pack(accs, values, tps, trs, [...hours.values()].sort((a, b) => a.hour - b.hour), facts);
 }
 
 function pack(
@@ -185,6 +192,7 @@ function pack(
   tps: (string | null)[],
   traffics: (string | null)[],
   hours: Rollup["hours"],
+  facts: SessionFacts,
 ): Rollup {
   const n = accs.length;
   const col = <T>(make: new (n: number) => T) => new make(n);
@@ -209,6 +217,7 @@ function pack(
     tps,
     traffics,
     hours,
+    facts,
   };
   const sets: Uint8Array[] = [];
   let bytes = 0;

@@ -51,4 +51,4 @@ export class RollupSource {
   }
 }
 
-const weight = (r: Rollup) => r.sets.length + r.n * 56 + r.values.length * 40;
+const weight = (r: Rollup) => r.sets.length + r.n * 56 + r.values.length * 40 + r.facts.n * 72;

@@ -11,8 +11,11 @@ import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
+import { FACT_LAYOUT, type SessionFacts } from "./session_facts.ts";
 
-export const ROLLUP_VERSION = 1;
+/** 2: session facts (session_facts.ts) after the visitor sets; parts with a version-1 rollup get a new one
+ * from the backfill, their questions scanning meanwhile. */
+export const ROLLUP_VERSION = 2;
 
 interface RollupEntry {
   v: number;
@@ -59,6 +62,8 @@ const LAYOUT: [
   ["field", Uint8Array, 0],
 ];
 
+const bytesOf = (T: unknown) => (T as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+
 export function encodeRollup(r: Rollup): Uint8Array {
   const header = new TextEncoder().encode(JSON.stringify({
     v: ROLLUP_VERSION,
@@ -68,11 +73,15 @@ export function encodeRollup(r: Rollup): Uint8Array {
     traffics: r.traffics,
     hours: r.hours,
     sets: r.sets.length,
+    facts: r.facts.n,
   }));
   const start = Math.ceil((4 + header.length) / 8) * 8;
   let size = start;
   for (const [, T, extra] of LAYOUT) size += Math.ceil(((r.n + extra) * T.BYTES_PER_ELEMENT) / 8) * 8;
-  const out = new Uint8Array(size + r.sets.length);
+  const setsEnd = size + Math.ceil(r.sets.length / 8) * 8;
+  size = setsEnd;
+  for (const [, T] of FACT_LAYOUT) size += Math.ceil((r.facts.n * bytesOf(T)) / 8) * 8;
+  const out = new Uint8Array(size);
   new DataView(out.buffer).setUint32(0, header.length, true);
   out.set(header, 4);
   let o = start;
@@ -82,6 +91,12 @@ export function encodeRollup(r: Rollup): Uint8Array {
     o += Math.ceil(((r.n + extra) * T.BYTES_PER_ELEMENT) / 8) * 8;
   }
   out.set(r.sets, o);
+  o = setsEnd;
+  for (const [name, T] of FACT_LAYOUT) {
+    const a = r.facts[name] as unknown as Uint8Array;
+    out.set(new Uint8Array(a.buffer, a.byteOffset, r.facts.n * bytesOf(T)), o);
+    o += Math.ceil((r.facts.n * bytesOf(T)) / 8) * 8;
+  }
   return deflateRawSync(out);
 }
 
@@ -98,10 +113,22 @@ export function decodeRollup(stored: Uint8Array): Rollup {
     arrays[name] = new T(buf, o, n + extra);
     o += Math.ceil(((n + extra) * T.BYTES_PER_ELEMENT) / 8) * 8;
   }
+  const sets = new Uint8Array(buf, o, h.sets);
+  o += Math.ceil(h.sets / 8) * 8;
+  const facts = { n: h.facts } as Record<string, unknown>;
+  for (const [name, T] of FACT_LAYOUT) {
+    facts[name] = new (T as unknown as new (b: ArrayBuffer, o: number, n: number) => unknown)(
+      buf,
+      o,
+      h.facts,
+    );
+    o += Math.ceil((h.facts * bytesOf(T)) / 8) * 8;
+  }
   return {
     ...(arrays as unknown as Arrays),
     n,
-    sets: new Uint8Array(buf, o, h.sets),
+    sets,
+    facts: facts as unknown as SessionFacts,
     values: h.values,
     tps: h.tps,
     traffics: h.traffics,

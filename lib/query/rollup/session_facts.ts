@@ -1,0 +1,181 @@
+/**
+ * Session facts of a batch (a part, or the raw tail at question time), kept beside its hourly rollup: one
+ * row per session × UTC hour × touchpoint × traffic kind with the figures the session metrics need over
+ * those rows: pageviews, first and last receive time, whether something other than a passive event
+ * happened, and for people's rows the dropped events inside the segment with its first and last
+ * (device time, number), so segments join exactly (`sessions.ts`).
+ *
+ * Why rows per hour: session figures count a session's events in the period, and a period of whole hours
+ * takes exactly the session's hours inside it. Why no session numbers: a session in several parts (it
+ * crossed midnight UTC, or events of it arrived late) is joined at read by its visitor number and a 64-bit
+ * hash of its id; two sessions of one visitor share a hash with a chance below 2^-60 (the only way two
+ * sessions could be taken for one).
+ */
+import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
+import { eventView, type Viewable } from "../columns/views.ts";
+import { sessionGaps } from "../scan/drops.ts";
+import { PASSIVE_EVENTS } from "../scan/engaged.ts";
+
+export const HOUR = 3_600_000;
+
+export interface SessionFacts {
+  n: number;
+  /** the session: its visitor's number and two 32-bit hashes of its id */
+  vis: Uint32Array;
+  h1: Uint32Array;
+  h2: Uint32Array;
+  hour: Uint32Array;
+  /** indices into the rollup's touchpoints and traffic kinds */
+  tp: Uint16Array;
+  traffic: Uint8Array;
+  pv: Uint32Array;
+  /** receive times as ms after the hour's start */
+  first: Uint32Array;
+  last: Uint32Array;
+  /** 1: an event that is not passive (engaged.ts) */
+  act: Uint8Array;
+  /** dropped events inside the segment (people's rows only; 0 else) */
+  gaps: Uint32Array;
+  /** the segment's first and last row in (device time, number) order */
+  dt0: Float64Array;
+  seq0: Float64Array;
+  dt1: Float64Array;
+  seq1: Float64Array;
+}
+
+/** Array columns in stored order (widest first, so each starts aligned). */
+export const FACT_LAYOUT: [keyof Omit<SessionFacts, "n">, new (n: number) => ArrayLike<number>][] = [
+  ["dt0", Float64Array],
+  ["seq0", Float64Array],
+  ["dt1", Float64Array],
+  ["seq1", Float64Array],
+  ["vis", Uint32Array],
+  ["h1", Uint32Array],
+  ["h2", Uint32Array],
+  ["hour", Uint32Array],
+  ["pv", Uint32Array],
+  ["first", Uint32Array],
+  ["last", Uint32Array],
+  ["gaps", Uint32Array],
+  ["tp", Uint16Array],
+  ["traffic", Uint8Array],
+  ["act", Uint8Array],
+];
+
+/** Two independent 32-bit hashes of a string (FNV-1a, and a multiply-xorshift one). */
+export function idHashes(s: string): [number, number] {
+  let a = 0x811c9dc5, b = 0x9e3779b9 ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  b = Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
+  return [a >>> 0, (b ^ (b >>> 16)) >>> 0];
+}
+
+interface Seg {
+  vis: number;
+  h1: number;
+  h2: number;
+  hour: number;
+  tp: number;
+  traffic: number;
+  pv: number;
+  first: number;
+  last: number;
+  act: number;
+  human: boolean;
+  dt: number[];
+  seq: number[];
+}
+
+/**
+ * The facts of batch b. `visitorOf(i)`: row i's visitor number; `tpIndex`/`trafficIndex`: a row's touchpoint
+ * and traffic kind as the rollup numbers them.
+ */
+export function buildSessionFacts(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  tpIndex: (row: number) => number,
+  trafficIndex: (row: number) => number,
+): SessionFacts {
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const t = (b.cols.t as NumCol).values,
+    dt = (b.cols.dt as NumCol).values,
+    seq = (b.cols.seq as NumCol).values;
+  const session = b.cols.session as StrCol;
+  const typeView = eventView(v, "event_type"), trView = eventView(v, "traffic");
+  const pvCode = typeView.values.indexOf("$pageview");
+  const active = Uint8Array.from(typeView.values, (x) => (x !== null && !PASSIVE_EVENTS.has(x) ? 1 : 0));
+  const humanCode = trView.values.indexOf("human");
+  const hashes = new Map<number, [number, number]>();
+  const segs = new Map<string, Seg>();
+  for (let i = 0; i < b.n; i++) {
+    const sc = session.codes[i];
+    let h = hashes.get(sc);
+    if (!h) hashes.set(sc, h = idHashes(sc === 0 ? "" : session.dict[sc - 1]));
+    const vis = visitorOf(i), hour = Math.floor(t[i] / HOUR), tp = tpIndex(i), traffic = trafficIndex(i);
+    const key = `${vis}.${sc}.${hour}.${tp}.${traffic}`;
+    let s = segs.get(key);
+    if (!s) {
+      const human = trView.codes.length > 0 && trView.codes[i] === humanCode;
+      s = {
+        vis,
+        h1: h[0],
+        h2: h[1],
+        hour,
+        tp,
+        traffic,
+        pv: 0,
+        first: t[i],
+        last: t[i],
+        act: 0,
+        human,
+        dt: [],
+        seq: [],
+      };
+      segs.set(key, s);
+    }
+    const et = typeView.codes.length ? typeView.codes[i] : 0;
+    if (et === pvCode && pvCode > 0) s.pv++;
+    if (active[et]) s.act = 1;
+    if (t[i] < s.first) s.first = t[i];
+    if (t[i] > s.last) s.last = t[i];
+    if (s.human) {
+      s.dt.push(dt[i]);
+      s.seq.push(seq[i]);
+    }
+  }
+  const n = segs.size;
+  const f = Object.fromEntries(FACT_LAYOUT.map(([name, T]) => [name, new T(n)])) as unknown as SessionFacts;
+  f.n = n;
+  let k = 0;
+  for (const s of segs.values()) {
+    f.vis[k] = s.vis;
+    f.h1[k] = s.h1;
+    f.h2[k] = s.h2;
+    f.hour[k] = s.hour;
+    f.tp[k] = s.tp;
+    f.traffic[k] = s.traffic;
+    f.pv[k] = s.pv;
+    f.first[k] = s.first - s.hour * HOUR;
+    f.last[k] = s.last - s.hour * HOUR;
+    f.act[k] = s.act;
+    if (s.dt.length) {
+      f.gaps[k] = sessionGaps(s.dt, s.seq);
+      let lo = 0, hi = 0;
+      for (let j = 1; j < s.dt.length; j++) {
+        if (s.dt[j] < s.dt[lo] || (s.dt[j] === s.dt[lo] && s.seq[j] < s.seq[lo])) lo = j;
+        if (s.dt[j] > s.dt[hi] || (s.dt[j] === s.dt[hi] && s.seq[j] >= s.seq[hi])) hi = j;
+      }
+      f.dt0[k] = s.dt[lo];
+      f.seq0[k] = s.seq[lo];
+      f.dt1[k] = s.dt[hi];
+      f.seq1[k] = s.seq[hi];
+    }
+    k++;
+  }
+  return f;
+}
