@@ -24,6 +24,7 @@ import {
   type LabelledReview,
   measureIntent,
   measureSentiment,
+  pct,
   printIntent,
   printSentiment,
   readAll,
@@ -43,10 +44,20 @@ const results: Record<string, unknown> = { at: new Date().toISOString(), sets: {
 const sets = results.sets as Record<string, unknown>;
 const corpora = await loadCorpora();
 const named: [string, string, LabelledReview[]][] = [
+  [
+    "real_app_heldout",
+    "tests/fixtures/reviews/minibar_reviews.json, every Samsung Health review (Mini-BAR, MIT)",
+    corpora.realAppHeldOut,
+  ],
   ["real_heldout", "npm:sentiment@5.0.2/test/fixtures/{yelp,imdb}.json, held-out 40%", corpora.realHeldOut],
   ["authored_holdout", "tests/fixtures/reviews/authored_holdout.json", corpora.authoredHoldout],
   ["authored (training)", "tests/fixtures/reviews/authored_reviews.json", corpora.authored],
   ["uci_amazon (training)", "npm:sentiment@5.0.2/test/fixtures/amazon.json", corpora.amazon],
+  [
+    "real_app (training)",
+    "tests/fixtures/reviews/minibar_reviews.json, Garmin Connect and Huawei Health",
+    corpora.realAppTrain,
+  ],
 ];
 for (const [name, source, rows] of named) {
   if (!rows.length) continue;
@@ -70,7 +81,12 @@ results.targets = {
 };
 
 // Analysis speed and themes over N reviews: the analysed reviews of every set repeated over 60 days.
-const pool = [...corpora.train, ...corpora.realHeldOut, ...corpora.authoredHoldout];
+const pool = [
+  ...corpora.train,
+  ...corpora.realHeldOut,
+  ...corpora.authoredHoldout,
+  ...corpora.realAppHeldOut,
+];
 const analyseAll = () =>
   pool.map((r) => ({
     r,
@@ -87,6 +103,38 @@ console.log(
   `analysis: ${results.analysis_per_second} reviews/s over ${pool.length} (target 1,000/s); ` +
     `${results.analysis_per_cpu_second} per CPU second`,
 );
+// The figures of the issue, one line each, before (hand rules alone) and after (what the service answers).
+type Stage = { sentiment: ReturnType<typeof measureSentiment>; intent: ReturnType<typeof measureIntent> };
+const stages = (name: string) => sets[name] as { reviews: number; before: Stage; after: Stage } | undefined;
+const line = (figure: string, before: string, after: string, target: string) =>
+  console.log(
+    `  ${figure.padEnd(24)} before ${before.padStart(6)}   after ${after.padStart(6)}   (target ${target})`,
+  );
+for (
+  const [name, title] of [
+    ["real_app_heldout", "real app reviews held out (Mini-BAR, Samsung Health: an app never trained on)"],
+    ["real_heldout", "real reviews held out (UCI Yelp + IMDb sentences, 40%)"],
+  ]
+) {
+  const s = stages(name);
+  if (!s) continue;
+  console.log(`${title}, ${s.reviews} reviews:`);
+  line("sentiment agreement", pct(s.before.sentiment.agreement), pct(s.after.sentiment.agreement), "85%");
+  line(
+    "negative reviews caught",
+    pct(s.before.sentiment.negative_agreement),
+    pct(s.after.sentiment.negative_agreement),
+    "75%",
+  );
+  if (s.before.intent && s.after.intent) {
+    line("intent macro-F1", s.before.intent.macro_f1.toFixed(3), s.after.intent.macro_f1.toFixed(3), "0.70");
+  }
+}
+console.log(
+  `  analysis speed: ${results.analysis_per_second} reviews/s, ${results.analysis_per_cpu_second} per CPU ` +
+    `second (target 1,000/s)`,
+);
+
 const base: StoredReview[] = analysed.filter((x) => x.a.analysed).map(({ r, a }, i) => ({
   v: 1,
   app: "bench",

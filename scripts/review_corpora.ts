@@ -7,17 +7,30 @@
  * - UCI "Sentiment Labelled Sentences" (Kotzias et al., KDD 2015; CC BY 4.0), real reviews with polarity
  *   labels, from npm sentiment@5.0.2's test fixtures: the Amazon sentences (whose misses the rules' authors
  *   read) train; of the Yelp and IMDb sentences, never used before, 40% (by a hash of the text) are held out
- *   and 60% train.
+ *   and 60% train;
+ * - Mini-BAR (Wei et al., ICTAI 2023; MIT): 6,000 real Google Play reviews of three health apps with their
+ *   stars and human labels (problem report, feature request, or neither), vendored by
+ *   scripts/import_minibar_reviews.ts: Garmin Connect and Huawei Health train; every Samsung Health review is
+ *   held out (a whole app the models never saw), for agreement with the stars and for intent.
  */
 import type { Intent } from "../lib/feedback/types.ts";
 
 export interface LabelledReview {
   id: string;
+  /** The app reviewed, where the set names it. */
+  app?: string;
   text: string;
   /** 1-5 stars; null where the set has only a polarity (then the classifier is not told any stars). */
   rating: number | null;
   polarity: "positive" | "negative" | null;
   intent?: Intent;
+  /**
+   * The set's labels tell only bug report, feature request or neither ("other"): an answer is folded the same
+   * way (praise, question, price complaint and other are all "other") before it is compared.
+   */
+  coarse?: boolean;
+  /** A second label (a review that is both a problem report and a feature request): either answer is right. */
+  alsoIntent?: Intent;
 }
 
 /** Polarity from stars: 1-2 negative, 4-5 positive, 3 none (left out of the agreement). */
@@ -64,6 +77,34 @@ function fnv(text: string): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h;
 }
+export const MINIBAR = `${ROOT}tests/fixtures/reviews/minibar_reviews.json`;
+/** The app whose reviews are all held out: the models and rules never saw a review of it. */
+export const MINIBAR_HELD_OUT_APP = "Samsung Health";
+
+export async function loadMinibar(path = MINIBAR): Promise<LabelledReview[]> {
+  const list: {
+    id: string;
+    app: string;
+    stars: number;
+    problem_report: boolean;
+    feature_request: boolean;
+    text: string;
+  }[] = JSON.parse(await Deno.readTextFile(path));
+  return list.map((r) => ({
+    id: `minibar:${r.id}`,
+    app: r.app,
+    text: r.text,
+    rating: r.stars,
+    polarity: starPolarity(r.stars),
+    intent: r.problem_report ? "bug_report" : r.feature_request ? "feature_request" : "other",
+    alsoIntent: r.problem_report && r.feature_request ? "feature_request" : undefined,
+    coarse: true,
+  }));
+}
+
+/** Texts that differ only in case, spacing or end punctuation count as one. */
+const sameText = (text: string) => text.toLowerCase().replace(/[\s.!]+/g, " ").trim();
+
 export const isHeldOut = (r: LabelledReview) => fnv(r.text) % 10 < 4;
 
 export interface Corpora {
@@ -74,6 +115,10 @@ export interface Corpora {
   authored: LabelledReview[];
   authoredHoldout: LabelledReview[];
   amazon: LabelledReview[];
+  /** Real app reviews of an app no rule or weight was drawn from (Mini-BAR's Samsung Health). */
+  realAppHeldOut: LabelledReview[];
+  /** Real app reviews that train (Mini-BAR's Garmin Connect and Huawei Health). */
+  realAppTrain: LabelledReview[];
 }
 
 export async function loadCorpora(): Promise<Corpora> {
@@ -81,11 +126,22 @@ export async function loadCorpora(): Promise<Corpora> {
   const authoredHoldout = await loadAuthored(HOLDOUT);
   const amazon = (await loadUci("amazon")) ?? [];
   const fresh = [...((await loadUci("yelp")) ?? []), ...((await loadUci("imdb")) ?? [])];
+  const minibar = await loadMinibar();
+  const realAppTrain = minibar.filter((r) => r.app !== MINIBAR_HELD_OUT_APP);
+  const realAppHeldOut = minibar.filter((r) => r.app === MINIBAR_HELD_OUT_APP);
+  const heldOutTexts = new Set(
+    [...fresh.filter(isHeldOut), ...authoredHoldout, ...realAppHeldOut].map((r) => sameText(r.text)),
+  );
   return {
-    train: [...authored, ...amazon, ...fresh.filter((r) => !isHeldOut(r))],
+    // A text that also stands in a held-out set ("Great app!" is in every app's reviews) does not train.
+    train: [...authored, ...amazon, ...fresh.filter((r) => !isHeldOut(r)), ...realAppTrain].filter((r) =>
+      !heldOutTexts.has(sameText(r.text))
+    ),
     realHeldOut: fresh.filter(isHeldOut),
     authored,
     authoredHoldout,
     amazon,
+    realAppHeldOut,
+    realAppTrain,
   };
 }

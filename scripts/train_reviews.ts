@@ -9,8 +9,8 @@ import { classifyIntent } from "../lib/feedback/analysis/intent.ts";
 import { reviewFeatures } from "../lib/feedback/analysis/features.ts";
 import { intentContext, sentimentWith } from "../lib/feedback/analysis/learned.ts";
 import { withoutPersonal } from "../lib/feedback/analysis/personal.ts";
-import { INTENTS } from "../lib/feedback/types.ts";
-import { loadCorpora } from "./review_corpora.ts";
+import { type Intent, INTENTS } from "../lib/feedback/types.ts";
+import { type LabelledReview, loadCorpora } from "./review_corpora.ts";
 
 const flag = (name: string) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -142,6 +142,15 @@ const sentEx = sentAll;
 
 // --- intent: multinomial logistic regression over the same words plus the rules' answer ---
 const classes = [...INTENTS];
+/**
+ * A set that tells only bug report, feature request or neither (Mini-BAR): "neither" takes the finer intent
+ * the rules give when it is one of the neither kinds, else praise at 4-5 stars and other below.
+ */
+function finerIntent(r: LabelledReview, ruleIntent: Intent): Intent {
+  if (!r.coarse || r.intent !== "other") return r.intent!;
+  if (ruleIntent !== "bug_report" && ruleIntent !== "feature_request") return ruleIntent;
+  return (r.rating ?? 3) >= 4 ? "praise" : "other";
+}
 const withIntent = train.filter((r) => r.intent).map((r) => {
   const text = withoutPersonal(r.text);
   const features = reviewFeatures(text);
@@ -149,7 +158,11 @@ const withIntent = train.filter((r) => r.intent).map((r) => {
   const ruleIntent = classifyIntent(null, text, rules.label, r.rating ?? 3, rules.habit);
   return {
     id: r.id,
-    y: classes.indexOf(r.intent!),
+    y: classes.indexOf(finerIntent(r, ruleIntent)),
+    coarse: r.coarse === true,
+    /** The set's own label and second label (for a coarse set, what the measure compares against). */
+    gold: classes.indexOf(r.intent!),
+    also: r.alsoIntent ? classes.indexOf(r.alsoIntent) : -1,
     rule: classes.indexOf(ruleIntent),
     features: [
       ...features,
@@ -159,7 +172,11 @@ const withIntent = train.filter((r) => r.intent).map((r) => {
 });
 type IntentEx = (typeof withIntent)[number];
 
-function trainIntent(examples: IntentEx[]) {
+/** How many times an authored (finely labelled) review counts in intent training, beside the coarse sets. */
+const AUTHORED_WEIGHT = Number(flag("authored-weight") ?? 1);
+
+function trainIntent(given: IntentEx[]) {
+  const examples = given.flatMap((e) => e.coarse ? [e] : Array(AUTHORED_WEIGHT).fill(e) as IntentEx[]);
   const vocab = vocabulary(examples.map((e) => e.features));
   const iw = new Map<string, number[]>(), ig = new Map<string, number[]>();
   const bias = classes.map(() => 0), biasG = classes.map(() => 1e-8);
@@ -221,15 +238,36 @@ function macroF1(pairs: [gold: number, got: number][]): number {
 
 /**
  * Which of the rules' intents to trust over the model: 5-fold cross-validation on the training reviews
- * (never the held-out ones); a class's rule goes first only when that raises the folds' macro-F1.
+ * (never the held-out ones); a class's rule goes first unless that lowers the folds' score by more than
+ * 0.002: a tie goes to the rule, which a person can read (and which keeps the short price complaints the
+ * real training sets hardly hold: their health-app reviews seldom talk about price).
  */
 const foldModels = Array.from(
   { length: FOLDS },
   (_, k) => trainIntent(withIntent.filter((e) => foldOf(e.id) !== k)),
 );
+const OTHER = classes.indexOf("other"), BUG = classes.indexOf("bug_report");
+const FEATURE = classes.indexOf("feature_request");
+/**
+ * The cross-validation score: macro-F1 on the finely labelled reviews and, on a coarse set, macro-F1 against
+ * its own labels with the answer folded to bug report, feature request or other (as bench/feedback.ts
+ * measures it), averaged; the imputed finer labels of a coarse set are never the yardstick.
+ */
+function intentScore(examples: IntentEx[], predict: (e: IntentEx) => number): number {
+  const fine: [number, number][] = [], coarse: [number, number][] = [];
+  for (const e of examples) {
+    const p = predict(e);
+    if (!e.coarse) fine.push([e.y, p]);
+    else {
+      const folded = p === BUG || p === FEATURE ? p : OTHER;
+      coarse.push([folded === e.also ? folded : e.gold, folded]);
+    }
+  }
+  return coarse.length ? (macroF1(fine) + macroF1(coarse)) / 2 : macroF1(fine);
+}
 const cv = (ruleFirst: Set<number>) =>
-  macroF1(withIntent.map((e) => [e.y, predictIntent(foldModels[foldOf(e.id)], e, ruleFirst)]));
-const rulesOnly = macroF1(withIntent.map((e) => [e.y, e.rule]));
+  intentScore(withIntent, (e) => predictIntent(foldModels[foldOf(e.id)], e, ruleFirst));
+const rulesOnly = intentScore(withIntent, (e) => e.rule);
 // The same folds without the rules' answer among the features: what the words alone would do.
 const noRuleFeature = withIntent.map((e) => ({
   ...e,
@@ -239,8 +277,9 @@ const wordsOnlyModels = Array.from(
   { length: FOLDS },
   (_, k) => trainIntent(noRuleFeature.filter((e) => foldOf(e.id) !== k)),
 );
-const intentWordsOnly = macroF1(
-  noRuleFeature.map((e) => [e.y, predictIntent(wordsOnlyModels[foldOf(e.id)], e, new Set())]),
+const intentWordsOnly = intentScore(
+  noRuleFeature,
+  (e) => predictIntent(wordsOnlyModels[foldOf(e.id)], e, new Set()),
 );
 console.log(`intent, 5-fold on training: words alone ${intentWordsOnly.toFixed(3)}`);
 let ruleFirst = new Set<number>();
@@ -254,8 +293,8 @@ for (let c = 0; c < classes.length; c++) {
   const tried = new Set([...ruleFirst, c]);
   const f = cv(tried);
   console.log(`  rule first for ${classes[c]}: ${f.toFixed(3)}`);
-  if (f > best + 0.002) {
-    best = f;
+  if (f >= best - 0.002) {
+    best = Math.max(best, f);
     ruleFirst = tried;
   }
 }
@@ -263,7 +302,7 @@ const final = trainIntent(withIntent);
 const intentModel = {
   classes,
   rule_first: [...ruleFirst].map((c) => classes[c]),
-  cv_macro_f1: { rules: r3(rulesOnly), words: r3(intentWordsOnly), words_and_rules: r3(best) },
+  cv_macro_f1: { rules: r3(rulesOnly), words: r3(intentWordsOnly), words_and_rules: r3(cv(ruleFirst)) },
   bias: final.bias.map(r3),
   weights: Object.fromEntries(
     [...final.weights].filter(([, w]) => w.some((x) => Math.abs(x) >= 0.02)).sort((a, b) =>
@@ -279,9 +318,13 @@ const model = {
     "tests/fixtures/reviews/authored_reviews.json (this project's own; stars and intent)",
     "UCI Sentiment Labelled Sentences (Kotzias, Denil, de Freitas, Smyth, KDD 2015; CC BY 4.0) via npm " +
     "sentiment@5.0.2 test/fixtures: amazon.json, and the 60% of yelp.json and imdb.json not held out",
+    "Mini-BAR (Wei et al., ICTAI 2023; MIT) via tests/fixtures/reviews/minibar_reviews.json: the Garmin " +
+    "Connect and Huawei Health reviews (stars; problem report, feature request or neither); Samsung Health " +
+    "held out",
   ],
   trained_on: { sentiment: sentEx.length, intent: withIntent.length },
   epochs: EPOCHS,
+  authored_weight: AUTHORED_WEIGHT,
   sentiment: sentimentModel,
   intent: intentModel,
 };

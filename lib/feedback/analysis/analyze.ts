@@ -13,7 +13,7 @@ import { lemma, normalizeText, words } from "./tokens.ts";
 import { keyPhrases, topicsOf } from "../themes/match.ts";
 import { withoutPersonal } from "./personal.ts";
 
-export const ANALYSIS_VERSION = 5;
+export const ANALYSIS_VERSION = 6;
 
 export interface ReviewReading {
   /** The hand rules' sentiment and intent alone. */
