@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Clock } from "../clock.ts";
-import { forbidden, HttpError, invalid, notFound } from "../errors.ts";
+import { conflict, forbidden, invalid, notFound } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import type { Role } from "../people/records.ts";
 import { atLeast } from "../people/roles.ts";
@@ -116,8 +116,8 @@ async function fields<K extends SavedKind>(o: SaveOptions, kind: K, body: SavedB
   return { ...common, insights: ids };
 }
 
-const taken = (n: string) =>
-  new HttpError(409, "VALIDATION_ERROR", `the name "${n}" is taken in this organization`);
+const changedMeanwhile = () => conflict("it changed meanwhile; reload and try again");
+const taken = (n: string) => conflict(`the name "${n}" is taken in this organization`);
 
 export async function createSaved<K extends SavedKind>(
   o: SaveOptions,
@@ -172,7 +172,7 @@ export async function updateSaved<K extends SavedKind>(
   const res = await op.commit();
   if (!res.ok) {
     if (oldName !== newName && (await o.kv.get(keys.savedName(o.org, newName))).value) throw taken(next.name);
-    throw new HttpError(409, "OPERATION_FAILED", "it changed meanwhile; reload and try again");
+    throw changedMeanwhile();
   }
   return next;
 }
@@ -185,5 +185,5 @@ export async function deleteSaved(kv: Deno.Kv, org: string, editor: Editor, kind
   }
   const res = await kv.atomic().check(cur).delete(keys.saved(org, kind, id))
     .delete(keys.savedName(org, cur.value.name.toLowerCase())).commit();
-  if (!res.ok) throw new HttpError(409, "OPERATION_FAILED", "it changed meanwhile; reload and try again");
+  if (!res.ok) throw changedMeanwhile();
 }

@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppContext } from "../../lib/context.ts";
-import { forbidden, HttpError, unauthorized } from "../../lib/errors.ts";
+import { forbidden, HttpError, notFound, unauthorized } from "../../lib/errors.ts";
 import { readBodyLimited } from "../../lib/schemas/request_body.ts";
 import { safeEqual } from "../../lib/keys/apikeys.ts";
 import { clientAddress, type ConnInfo } from "../../lib/enrich/client_address.ts";
@@ -163,7 +163,7 @@ export function orgMember(ctx: AppContext, min: Role): MiddlewareHandler<AppEnv>
     const membership = await ctx.people.membership(orgId, auth.user.id);
     const org = membership ? await ctx.directory.org(orgId) : null;
     if (!membership || !org) {
-      throw new HttpError(404, "NOT_FOUND", "no such organization, or you are not a member");
+      throw notFound("no such organization, or you are not a member");
     }
     c.set("org", org); // the 403 page keeps the organization's frame
     c.set("membership", membership);

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError } from "../../lib/errors.ts";
+import { HttpError, notFound } from "../../lib/errors.ts";
 import { type AppEnv, type C, sessionLayer, signedIn } from "./http.ts";
 import { ErrorPage } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
@@ -25,10 +25,13 @@ import { insightsRoutes } from "./saved_insights.tsx";
 import { dashboardsRoutes } from "./saved_dashboards.tsx";
 import { reportsRoutes } from "./reports.tsx";
 
-const TITLES: Record<number, string> = {
+/** A page title for every status the failures of lib/errors.ts map to (and the app's own 410). */
+export const TITLES: Record<number, string> = {
   401: "Please sign in again",
+  402: "This month's allowance is used",
   403: "Not allowed",
   404: "Not found",
+  409: "Not saved",
   410: "Link not valid",
   413: "Too large",
   422: "Please check the form",
@@ -96,7 +99,7 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
   app.route("/", dashboardsRoutes(ctx));
   app.route("/", reportsRoutes(ctx));
   app.all("*", () => {
-    throw new HttpError(404, "NOT_FOUND", "there is no such page");
+    throw notFound("there is no such page");
   });
   return app;
 }

@@ -4,7 +4,7 @@
  */
 import type { FC } from "hono/jsx";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError } from "../../lib/errors.ts";
+import { notFound } from "../../lib/errors.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
 import type { SavedItem, SavedKind, SavedOf } from "../../lib/saved/records.ts";
 import { canEdit, deleteSaved, type Editor, getSaved, type SaveOptions } from "../../lib/saved/store.ts";
@@ -34,7 +34,7 @@ export async function saveOptions(ctx: AppContext, c: C): Promise<SaveOptions> {
 /** The saved item of this kind the address names (`:id`), or a 404 naming the kind. */
 export async function savedOr404<K extends SavedKind>(ctx: AppContext, c: C, kind: K): Promise<SavedOf<K>> {
   const item = await getSaved(ctx.deps.kv, c.get("org").id, kind, c.req.param("id") ?? "");
-  if (!item) throw new HttpError(404, "NOT_FOUND", `no such ${kind}`);
+  if (!item) throw notFound(`no such ${kind}`);
   return item;
 }
 

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
 import type { Org } from "../../lib/store/records.ts";
-import { HttpError, invalid } from "../../lib/errors.ts";
+import { invalid } from "../../lib/errors.ts";
 import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import type { SavedCohort, SavedInsight } from "../../lib/saved/records.ts";
 import { insightTools } from "../../tools/saved_insights.ts";
@@ -463,7 +463,7 @@ async function saveOrShow(ctx: AppContext, c: C, insight: SavedInsight | null) {
   };
   try {
     if (!fields) {
-      throw new HttpError(422, "VALIDATION_ERROR", `question: choose one of the questions in the list`);
+      throw invalid("question: choose one of the questions in the list");
     }
     const input = inputOf(c.get("form"), fields);
     const o = await saveOptions(ctx, c);
