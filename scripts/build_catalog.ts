@@ -143,9 +143,26 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       addListed("well-known-bots", p, b.categories ?? [], b.instances?.accepted ?? []);
     }
   }
+  // nginx-ultimate-bad-bot-blocker's list of bad agents (MIT): names only, no categories or sample agents; a
+  // name that could be an ordinary word ("Titan", "Collector", "Reaper") stays out unless it says bot, spider or
+  // crawl
+  const badList = await Deno.readTextFile(`${root}lib/crawl/sources/nginx-bad-user-agents.list`);
+  for (const line of badList.split("\n")) {
+    const name = line.trim();
+    if (name === "" || name.startsWith("#") || /\/|::/.test(name)) continue;
+    const plain = /^[A-Z]?[a-z]+$/.test(name); // "Collector", "Reaper": an app's or a device's word too
+    if (
+      plain ? !/bot|spider|crawl/i.test(name) : !CRAWLER_WORD.test(name) && !/[a-z][A-Z]|[\d._-]/.test(name)
+    ) continue;
+    addListed("nginx-ultimate-bad-bot-blocker", escape(name), [], []);
+  }
   // longest match tokens first, so "googlebot-image" wins over "googlebot"
   return [...byToken.values()].sort((a, b) => a.token.localeCompare(b.token));
 }
+
+/** Words that say a list name is automation whatever else it could mean. */
+const CRAWLER_WORD =
+  /bot|spider|spyder|crawl|scan|grab|fetch|sucker|download|extract|harvest|collect|copier|leech|ripper|siphon|whack|stripper|reaper|vampire|walker|seo|rank|link|index|search/i;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -222,10 +239,16 @@ async function uapHumanNames(catalogMatches: Set<string>): Promise<string[]> {
   const names = new Set<string>();
   let comment = "", pattern = "", family = "";
   const flush = () => {
-    if (pattern && !UAP_AUTOMATION.test(`${comment} ${pattern} ${family}`)) {
+    // the comment and family judge the entry; the pattern's words one by one, since one alternation may list
+    // browsers beside a crawler ("…|Epiphany|Googlebot|kmail2|…")
+    if (pattern && !UAP_AUTOMATION.test(`${comment} ${family}`)) {
       for (const w of regexWords(`/${familyPart(pattern)}/`)) {
         // libraries by their naming conventions ("minio-go", "pyamf") are no person's client either
-        if (w.length < 3 || /[-_]$|^py|-go$|^go-|headless|phantom|slimer/.test(w) || automationSign(w)) {
+        if (
+          UAP_AUTOMATION.test(w) || /http|secur|^sap\b/.test(w) || w.length < 3 ||
+          /[-_]$|^py|-go$|^go-|headless|phantom|slimer/.test(w) ||
+          automationSign(w)
+        ) {
           continue;
         }
         if (catalogMatches.has(w) || [...catalogMatches].some((m) => m.length > 4 && w.includes(m))) continue;

@@ -222,6 +222,8 @@ export const LIST_NAMES_SKIPPED = new Set<string>([
   ...["overcast", "notion", "grammarly", "asana", "tumblr", "goodreads", "mastodon", "bluesky", "nextcloud"],
   ...["paypal", "odin", "upday", "feeder", "feedflow", "instapaper", "tweakers", "swisscows", "btwebclient"],
   ...["blackboard", "hatena", "metaiab facebook", "mail.ru"],
+  // a browser engine's own name (Ladybird's LibWeb), listed by nginx-ultimate-bad-bot-blocker for another LibWeb
+  "libweb",
   // plain words and other people's tokens: an Android build number, common nouns
   ...["ap3a.240617.008", "make", "buck", "butterfly", "golfe", "magellan", "sonic", "verity", "spectate"],
   ...["speedy", "fluffy", "grover", "synapse", "potions", "trove", "watchful", "vigil", "upflow", "yanga"],

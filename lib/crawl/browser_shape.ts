@@ -18,10 +18,10 @@ const STANDALONE: ReadonlySet<string> = new Set(Object.keys(data.standalone));
  */
 export function standaloneApp(ua: string): string | null {
   if (/^(?:Mozilla|Opera)\//i.test(ua)) return null;
-  // up to three words of a name ("RCM CardDAV plugin/2.0"), longest first
-  const m = /^([a-z][\w.!+-]*)(?: +([a-z][\w.!+-]*))?(?: +([a-z][\w.!+-]*))?/i.exec(ua.replace(/%20/g, " "));
+  // up to four words of a name ("RCM CardDAV plugin/2.0", "ArcGIS Client Using WinInet"), longest first
+  const m = /^[a-z][\w.!+-]*(?: +[a-z][\w.!+-]*){0,3}/i.exec(ua.replace(/%20/g, " "));
   if (!m) return null;
-  const words = [m[1], m[2], m[3]].filter(Boolean).map((w) => w.replace(/[^a-z0-9!+_]+$/i, "").toLowerCase());
+  const words = m[0].split(/ +/).map((w) => w.replace(/[^a-z0-9!+_]+$/i, "").toLowerCase());
   for (let n = words.length; n >= 1; n--) {
     const name = words.slice(0, n).join(" ");
     if (STANDALONE.has(name)) return name;
@@ -111,4 +111,18 @@ export function unknownTrailingProduct(ua: string): string | null {
     return null;
   }
   return `unknown product after a browser agent: ${last.name}`;
+}
+
+/**
+ * The product a "Mozilla/x (compatible; Name/1.0; …)" agent names first, when no browser or app people use is
+ * known by it, else null. The form is the crawlers' convention for wearing a browser's prefix; the browsers
+ * that wrote it named themselves there (MSIE, Konqueror) and are known products. Asked only of agents that
+ * nothing else recognised.
+ */
+export function compatibleProduct(ua: string): string | null {
+  const m = /^Mozilla\/[\d.]+ ?\(compatible; ?([a-z][^;)/]*)/i.exec(ua);
+  if (!m) return null;
+  const name = m[1].trim().toLowerCase().replace(/[\s\d.]+$/, "");
+  if (name === "" || knownHumanProduct(name) || knownHumanProduct(name.split(" ")[0])) return null;
+  return name;
 }

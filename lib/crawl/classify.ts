@@ -13,7 +13,7 @@
 import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
 import { automationSign, carriesAddress, weakAutomationSign } from "./automation_signs.ts";
-import { standaloneApp, unknownTrailingProduct } from "./browser_shape.ts";
+import { compatibleProduct, standaloneApp, unknownTrailingProduct } from "./browser_shape.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
@@ -126,7 +126,11 @@ function decide(ua: string): AgentVerdict {
   if (GENERIC_BOT_RE.test(trimmed)) return automation(`generic bot pattern ${genericPatternOf(trimmed)}`);
   const weak = weakAutomationSign(trimmed);
   if (weak) return automation(weak);
-  if (/^Mozilla\//i.test(trimmed)) return human("browser-shaped agent without automation signs");
+  if (/^Mozilla\//i.test(trimmed)) {
+    const compatible = compatibleProduct(trimmed);
+    if (compatible) return automation(`unknown product in a compatible agent: ${compatible}`);
+    return human("browser-shaped agent without automation signs");
+  }
   return automation("no browser, app or device recognised");
 }
 
