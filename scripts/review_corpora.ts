@@ -11,7 +11,9 @@
  * - Mini-BAR (Wei et al., ICTAI 2023; MIT): 6,000 real Google Play reviews of three health apps with their
  *   stars and human labels (problem report, feature request, or neither), vendored by
  *   scripts/import_minibar_reviews.ts: Garmin Connect and Huawei Health train; every Samsung Health review is
- *   held out (a whole app the models never saw), for agreement with the stars and for intent.
+ *   held out (a whole app the models never saw), for agreement with the stars and for intent; a 31% sample
+ *   of it also carries finer labels of ours (praise, question, price complaint, other) where Mini-BAR says
+ *   neither, for six-class intent on real text.
  */
 import type { Intent } from "../lib/feedback/types.ts";
 
@@ -105,6 +107,27 @@ export async function loadMinibar(path = MINIBAR): Promise<LabelledReview[]> {
 /** Texts that differ only in case, spacing or end punctuation count as one. */
 const sameText = (text: string) => text.toLowerCase().replace(/[\s.!]+/g, " ").trim();
 
+export const MINIBAR_FINER = `${ROOT}tests/fixtures/reviews/minibar_samsung_finer.json`;
+/** The sample of the held-out app whose "neither" reviews carry finer labels of ours. */
+const inFinerSample = (r: LabelledReview) => fnv(r.text) % 100 < 31;
+
+/**
+ * The held-out app's sample with six-class intent: Mini-BAR's labels for its problem reports and feature
+ * requests, this project's own labels (praise, question, price complaint, other) for the reviews it labels
+ * neither (tests/fixtures/reviews/minibar_samsung_finer.json, written blind to the analysis's answers).
+ */
+export async function finerSample(
+  heldOut: LabelledReview[],
+  path = MINIBAR_FINER,
+): Promise<LabelledReview[]> {
+  const { labels } = JSON.parse(await Deno.readTextFile(path)) as { labels: Record<string, Intent> };
+  return heldOut.filter(inFinerSample).map((r) => {
+    const ours = labels[r.id.replace(/^minibar:/, "")];
+    if (r.intent === "other" && !ours) throw new Error(`${r.id}: no finer label in ${path}`);
+    return { ...r, coarse: false, intent: r.intent === "other" ? ours : r.intent };
+  });
+}
+
 export const isHeldOut = (r: LabelledReview) => fnv(r.text) % 10 < 4;
 
 export interface Corpora {
@@ -117,6 +140,8 @@ export interface Corpora {
   amazon: LabelledReview[];
   /** Real app reviews of an app no rule or weight was drawn from (Mini-BAR's Samsung Health). */
   realAppHeldOut: LabelledReview[];
+  /** A sample of realAppHeldOut with six-class intent (finer labels of ours where Mini-BAR has neither). */
+  realAppHeldOutFiner: LabelledReview[];
   /** Real app reviews that train (Mini-BAR's Garmin Connect and Huawei Health). */
   realAppTrain: LabelledReview[];
 }
@@ -142,6 +167,7 @@ export async function loadCorpora(): Promise<Corpora> {
     authoredHoldout,
     amazon,
     realAppHeldOut,
+    realAppHeldOutFiner: await finerSample(realAppHeldOut),
     realAppTrain,
   };
 }
