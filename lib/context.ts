@@ -4,6 +4,7 @@ import { RateLimiter } from "./limits/rate.ts";
 import { OAuthState } from "./oauth/state.ts";
 import { PeopleCache } from "./people/cache.ts";
 import { accountsForOAuth } from "./people/oauth_people.ts";
+import { type Verifier, verifierFor } from "./crawl/verify.ts";
 
 /**
  * What route handlers and read tools share: the outside world (deps) plus per-process caches built on it.
@@ -19,11 +20,22 @@ export interface AppContext {
   oauth: OAuthState;
   /** User and membership lookups for every app request and grant check (seconds of cache). */
   people: PeopleCache;
+  /** Crawler verification: the published IP lists and DNS answers (lib/jobs/verify.ts takes it). */
+  verifier: Verifier;
 }
 
 export function createContext(deps: Deps): AppContext {
   const people = new PeopleCache(deps.kv, deps.clock);
   const oauth = new OAuthState(deps);
   oauth.people = accountsForOAuth(deps.kv, deps.clock, people); // assistants act as the app's accounts
-  return { deps, directory: directoryOf(deps), rates: new RateLimiter(deps.kv, deps.clock), oauth, people };
+  return {
+    deps,
+    // the directory and the verifier are still reached by deps too (lib/ingest, lib/jobs/schedule.ts): these
+    // calls return the one instance per store those reach, until those callers take them from here
+    directory: directoryOf(deps),
+    rates: new RateLimiter(deps.kv, deps.clock),
+    oauth,
+    people,
+    verifier: verifierFor(deps),
+  };
 }

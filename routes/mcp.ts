@@ -37,17 +37,22 @@ export const MCP_SERVER_INFO = { name: "behavior-read", version: "1.0.0" };
 const TOOL_LIST_CACHE = { ttlMs: 3_600_000, cacheScope: "private" as const };
 
 /** A view's HTML, read once from the build (the file system is read-only at run time on Deno Deploy). */
-const viewHtml = new Map<string, Promise<string>>();
-function readView(tool: string): Promise<string> {
-  let html = viewHtml.get(tool);
-  if (!html) {
-    html = Deno.readTextFile(new URL(`${tool}.html`, VIEWS_DIR)).catch(() => {
-      viewHtml.delete(tool);
-      throw new ProtocolError(ProtocolErrorCode.InternalError, `view of ${tool} not built (deno task build)`);
-    });
-    viewHtml.set(tool, html);
-  }
-  return html;
+function viewReader(): (tool: string) => Promise<string> {
+  const viewHtml = new Map<string, Promise<string>>();
+  return (tool) => {
+    let html = viewHtml.get(tool);
+    if (!html) {
+      html = Deno.readTextFile(new URL(`${tool}.html`, VIEWS_DIR)).catch(() => {
+        viewHtml.delete(tool);
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `view of ${tool} not built (deno task build)`,
+        );
+      });
+      viewHtml.set(tool, html);
+    }
+    return html;
+  };
 }
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -73,7 +78,12 @@ function instructions(caller: Caller): string {
     `first; pass organization (id or name) to every tool when there are several; ${scope}`;
 }
 
-function buildServer(app: AppContext, caller: Caller, url: string): Server {
+function buildServer(
+  app: AppContext,
+  caller: Caller,
+  url: string,
+  readView: (tool: string) => Promise<string>,
+): Server {
   const tools = narrowTools(new URL(url).searchParams.get("tools"));
   const listed = (t: Tool) => caller.kind === "person" ? personListing(t, ORGANIZATION) : listing(t);
   const server = new Server(MCP_SERVER_INFO, {
@@ -180,9 +190,10 @@ async function callerOf(ctx: AppContext, authorization: string | undefined, url:
 
 export function mcpRoutes(ctx: AppContext): Hono {
   const app = new Hono();
+  const readView = viewReader(); // this app's: read once per view, for as long as the process serves
   const handler = createMcpHandler((rc: McpRequestContext) => {
     const caller = rc.authInfo?.extra?.caller as Caller;
-    return buildServer(ctx, caller, rc.requestInfo?.url ?? "http://localhost/mcp");
+    return buildServer(ctx, caller, rc.requestInfo?.url ?? "http://localhost/mcp", readView);
   }, {
     legacy: "stateless",
     onerror: (e) => ctx.deps.log.warn("mcp request refused", { error: e.message.slice(0, 300) }),

@@ -7,6 +7,9 @@
  * Either verifies the marker's hits, stores each outcome under keys.verification and deletes the marker.
  * Every step is idempotent: an outcome already stored is never redone.
  * The marker and its message: lib/store/pending_verification.ts. The schedule: lib/jobs/schedule.ts.
+ *
+ * The verifier (published lists, DNS answers) is the process's one, built by createContext (lib/context.ts)
+ * and passed in; a caller that does not pass it yet gets the same instance from lib/crawl/verify.ts.
  */
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../clock.ts";
@@ -19,7 +22,7 @@ import {
   nudgeVerification,
   type PendingMarker,
 } from "../store/pending_verification.ts";
-import { arrivalVerification, verifierFor } from "../crawl/verify.ts";
+import { arrivalVerification, type Verifier, verifierFor } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 /** A check that keeps failing (DNS down) is given up after a day. */
@@ -74,7 +77,12 @@ async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: 
  * A marker already handled (deleted) is a no-op; two workers on one marker store once (the commit checks
  * the marker is unchanged). Returns the outcomes stored now.
  */
-export async function verifyMarker(deps: Deps, org: string, id: string): Promise<VerificationRecord[]> {
+export async function verifyMarker(
+  deps: Deps,
+  org: string,
+  id: string,
+  verifier: Verifier = verifierFor(deps),
+): Promise<VerificationRecord[]> {
   const { kv } = deps;
   const entry = await kv.get<PendingMarker>(keys.verifyPending(org, id));
   const m = entry.value;
@@ -82,7 +90,6 @@ export async function verifyMarker(deps: Deps, org: string, id: string): Promise
   // outcomes are stored in the same commit that deletes the marker: while it exists, none of its hits is done
   const todo = m.hits;
   const addrs = await addressesOf(kv, id, m, todo.map(([e]) => e));
-  const verifier = verifierFor(deps);
   const now = deps.clock.now();
   const records = await Promise.all(todo.map(async ([, token], j): Promise<VerificationRecord> => {
     try {
@@ -103,9 +110,13 @@ export async function verifyMarker(deps: Deps, org: string, id: string): Promise
 }
 
 /** The queue worker's body. Returns false for messages of other kinds. Throws to have the queue retry. */
-export async function handleVerifyMessage(deps: Deps, msg: unknown): Promise<boolean> {
+export async function handleVerifyMessage(
+  deps: Deps,
+  msg: unknown,
+  verifier: Verifier = verifierFor(deps),
+): Promise<boolean> {
   if (!isVerifyMessage(msg)) return false;
-  await verifyMarker(deps, msg.org, msg.marker);
+  await verifyMarker(deps, msg.org, msg.marker, verifier);
   return true;
 }
 
@@ -113,6 +124,7 @@ export async function handleVerifyMessage(deps: Deps, msg: unknown): Promise<boo
 export async function sweepPendingVerifications(
   deps: Deps,
   opts: { minAgeMs?: number; limit?: number } = {},
+  verifier: Verifier = verifierFor(deps),
 ): Promise<{ verified: number; failed: number }> {
   const minAge = opts.minAgeMs ?? SWEEP_MIN_AGE_MS;
   const now = deps.clock.now();
@@ -127,7 +139,7 @@ export async function sweepPendingVerifications(
   let verified = 0, failed = 0;
   for (const [org, id] of due) {
     try {
-      verified += (await verifyMarker(deps, org, id)).length;
+      verified += (await verifyMarker(deps, org, id, verifier)).length;
     } catch (err) {
       failed++;
       deps.log.warn("pending verification failed; retried at the next sweep", { org, error: String(err) });
@@ -137,6 +149,9 @@ export async function sweepPendingVerifications(
 }
 
 /** The daily refresh of the published IP lists (vendor and CDN edge lists). */
-export function refreshIpLists(deps: Deps): Promise<RefreshOutcome[]> {
-  return refreshRanges(deps, verifierFor(deps).ranges);
+export function refreshIpLists(
+  deps: Deps,
+  verifier: Verifier = verifierFor(deps),
+): Promise<RefreshOutcome[]> {
+  return refreshRanges(deps, verifier.ranges);
 }
