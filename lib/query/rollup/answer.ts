@@ -56,7 +56,8 @@ export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
   if (perSession && (o.breakdown?.length || o.bucket || s.filters?.length)) {
     return `the metric ${perSession} with a breakdown, bucket or filter`;
   }
-  const by = o.breakdown ?? [];
+  // traffic is a dimension of every rollup row: it may come beside one field
+  const by = (o.breakdown ?? []).filter((f) => f !== "traffic");
   if (by.length > 1) return "a breakdown by several fields";
   if (by.length && !FIELD_INDEX.has(by[0])) return `a breakdown by ${by[0]}`;
   const filtered = new Set((s.filters ?? []).map((f) => f.field));
@@ -110,7 +111,8 @@ export function answerFromRollups(
     }
     inside.push(hours);
   }
-  const by = o.breakdown?.[0];
+  const byTraffic = o.breakdown?.includes("traffic") ?? false;
+  const by = o.breakdown?.find((f) => f !== "traffic");
   const filters = s.filters ?? [];
   const fieldName = by ?? filters[0]?.field;
   const traffic = new Set<string>(s.traffic ?? ["human"]);
@@ -124,7 +126,8 @@ export function answerFromRollups(
   const rowField = fieldOf(fieldName);
   // totals without filters come from the hours' totals rows; else from the filtered field's rows
   const totalField = filters.length ? rowField : TOTAL;
-  const grouped = by !== undefined || bucketOf !== null;
+  const grouped = by !== undefined || bucketOf !== null || byTraffic;
+  const trafficIds = new Map<string | null, number>();
 
   rollups.forEach((r, ri) => {
     const hours = inside[ri];
@@ -133,6 +136,11 @@ export function answerFromRollups(
     const valueOk = filters.length ? r.values.map((v) => filters.every((f) => matches(v, f))) : null;
     // this rollup's value code → the value's number (-1: not seen yet)
     const valueId = by ? new Int32Array(r.values.length).fill(-1) : null;
+    const trafficId = r.traffics.map((t) => {
+      let id = trafficIds.get(t);
+      if (id === undefined) trafficIds.set(t, id = trafficIds.size);
+      return id;
+    });
     const visit = (f: number, i: number) => {
       if (!tpOk[r.tp[i]] || !trOk[r.traffic[i]] || !hours.has(r.hour[i])) return;
       if (valueOk && f !== TOTAL && !valueOk[r.value[i]]) return;
@@ -163,11 +171,13 @@ export function answerFromRollups(
           valueId[code] = value;
         }
       }
-      const id = value * 1_048_576 + bucket;
+      const id = (value * 64 + (byTraffic ? trafficId[r.traffic[i]] : 0)) * 1_048_576 + bucket;
       let g = groups.get(id);
       if (!g) {
         const key: Record<string, KeyValue> = {};
-        if (by) key[by] = r.values[r.value[i]];
+        for (const f of o.breakdown ?? []) {
+          key[f] = f === "traffic" ? r.traffics[r.traffic[i]] : r.values[r.value[i]];
+        }
         if (bucketOf) key.bucket = bucketKeys[bucket];
         groups.set(id, g = newGroup(key));
       }
@@ -185,7 +195,6 @@ export function answerFromRollups(
   const whole = figures(totals, rollups, o, counter);
   if (o.metrics.some((m) => SESSION_METRICS.has(m))) {
     const st = sessionTotals(rollups, inside, s.touchpoint, traffic, visitorSpace);
-    if (!st) return null;
     const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
     for (const m of o.metrics) {
       if (m === "sessions") whole[m] = st.sessions;
@@ -198,7 +207,7 @@ export function answerFromRollups(
     }
   }
   // without a breakdown or bucket, the matching events are one row with an empty key
-  if (!by && !bucketOf && totals.events > 0) rows.push({ key: {}, metrics: { ...whole } });
+  if (!grouped && totals.events > 0) rows.push({ key: {}, metrics: { ...whole } });
   return { totals: whole, ...sortAndPage(rows, o) };
 }
 

@@ -41,10 +41,20 @@ export interface SessionFacts {
   seq0: Float64Array;
   dt1: Float64Array;
   seq1: Float64Array;
+  /**
+   * each people's segment's rows as (device time, number), sorted: row k's at [listAt[k], listAt[k + 1]).
+   * Read only for a session whose segments overlap in device time (sessions.ts).
+   */
+  listAt: Uint32Array;
+  listDt: Float64Array;
+  listSeq: Float64Array;
 }
 
-/** Array columns in stored order (widest first, so each starts aligned). */
-export const FACT_LAYOUT: [keyof Omit<SessionFacts, "n">, new (n: number) => ArrayLike<number>][] = [
+/** Array columns in stored order (widest first, so each starts aligned); the lists are stored after them. */
+export const FACT_LAYOUT: [
+  keyof Omit<SessionFacts, "n" | "listAt" | "listDt" | "listSeq">,
+  new (n: number) => ArrayLike<number>,
+][] = [
   ["dt0", Float64Array],
   ["seq0", Float64Array],
   ["dt1", Float64Array],
@@ -151,6 +161,8 @@ export function buildSessionFacts(
   const n = segs.size;
   const f = Object.fromEntries(FACT_LAYOUT.map(([name, T]) => [name, new T(n)])) as unknown as SessionFacts;
   f.n = n;
+  f.listAt = new Uint32Array(n + 1);
+  const listDt: number[] = [], listSeq: number[] = [];
   let k = 0;
   for (const s of segs.values()) {
     f.vis[k] = s.vis;
@@ -163,19 +175,23 @@ export function buildSessionFacts(
     f.first[k] = s.first - s.hour * HOUR;
     f.last[k] = s.last - s.hour * HOUR;
     f.act[k] = s.act;
+    f.listAt[k] = listDt.length;
     if (s.dt.length) {
       f.gaps[k] = sessionGaps(s.dt, s.seq);
-      let lo = 0, hi = 0;
-      for (let j = 1; j < s.dt.length; j++) {
-        if (s.dt[j] < s.dt[lo] || (s.dt[j] === s.dt[lo] && s.seq[j] < s.seq[lo])) lo = j;
-        if (s.dt[j] > s.dt[hi] || (s.dt[j] === s.dt[hi] && s.seq[j] >= s.seq[hi])) hi = j;
+      const order = s.dt.map((_, j) => j).sort((a, b) => s.dt[a] - s.dt[b] || s.seq[a] - s.seq[b]);
+      for (const j of order) {
+        listDt.push(s.dt[j]);
+        listSeq.push(s.seq[j]);
       }
-      f.dt0[k] = s.dt[lo];
-      f.seq0[k] = s.seq[lo];
-      f.dt1[k] = s.dt[hi];
-      f.seq1[k] = s.seq[hi];
+      f.dt0[k] = s.dt[order[0]];
+      f.seq0[k] = s.seq[order[0]];
+      f.dt1[k] = s.dt[order[order.length - 1]];
+      f.seq1[k] = s.seq[order[order.length - 1]];
     }
     k++;
   }
+  f.listAt[n] = listDt.length;
+  f.listDt = Float64Array.from(listDt);
+  f.listSeq = Float64Array.from(listSeq);
   return f;
 }

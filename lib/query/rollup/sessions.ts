@@ -3,11 +3,13 @@
  * session's segments inside the period (its hours, touchpoint and traffic kind in scope, in any part) are
  * joined by visitor number and id hash, then counted as the scan counts them over the session's events in
  * scope: sessions, bounces (at most one pageview), duration (last - first), engaged sessions' visitors and
- * dropped events. Dropped events join exactly when a session's segments follow each other in device-time
- * order; when two overlap (a device clock gone back across hours) the answer is null and the scan answers.
+ * dropped events. Dropped events join from the segments' own counts when a session's segments follow each
+ * other in device-time order; when two overlap (events sent across an hour's end, a clock gone back), the
+ * session's people's rows (kept sorted with the facts) are gathered from all its segments and counted again.
  */
 import { missingBetween } from "../../enrich/sequence.ts";
 import { DistinctCounter } from "../../parts/visitor_set.ts";
+import { sessionGaps } from "../scan/drops.ts";
 import { isEngagedSession } from "../scan/engaged.ts";
 import type { Rollup } from "./build.ts";
 import { HOUR } from "./session_facts.ts";
@@ -37,6 +39,8 @@ class Joined {
   seq0 = new Float64Array(1024);
   dt1 = new Float64Array(1024);
   seq1 = new Float64Array(1024);
+  /** 1: segments overlapping in device time (dropped events counted again from all their rows) */
+  overlap = new Uint8Array(1024);
 
   add(): number {
     if (this.n === this.h1.length) {
@@ -57,8 +61,7 @@ class Joined {
 
 /**
  * The session totals of the scope's hours (`inside[i]`: rollup i's hours in the period), touchpoint and
- * traffic kinds; null when some session's segments overlap in device time (its dropped events would need
- * its rows: the scan answers).
+ * traffic kinds.
  */
 export function sessionTotals(
   rollups: Rollup[],
@@ -66,7 +69,7 @@ export function sessionTotals(
   touchpoint: string | null | undefined,
   traffic: Set<string>,
   visitorSpace: number,
-): SessionTotals | null {
+): SessionTotals {
   // visitor number → its first joined session (the chain runs through `next`)
   let head = new Int32Array(Math.max(1, visitorSpace)).fill(-1);
   const j = new Joined();
@@ -130,9 +133,10 @@ export function sessionTotals(
         j.gaps[s] += f.gaps[k] + missingBetween(f.seq1[k], j.seq0[s]);
         j.dt0[s] = f.dt0[k];
         j.seq0[s] = f.seq0[k];
-      } else return null;
+      } else j.overlap[s] = 1;
     }
   }
+  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(rollups, inside, touchpoint, traffic, head, j);
   const counter = new DistinctCounter(head.length);
   counter.next();
   const out: SessionTotals = { sessions: j.n, bounces: 0, durationMs: 0, engagedVisitors: 0, dropped: 0 };
@@ -146,6 +150,36 @@ export function sessionTotals(
   }
   out.engagedVisitors = counter.count;
   return out;
+}
+
+/** Dropped events of the sessions whose segments overlap, from all their people's rows in scope. */
+function rejoinOverlaps(
+  rollups: Rollup[],
+  inside: Set<number>[],
+  touchpoint: string | null | undefined,
+  traffic: Set<string>,
+  head: Int32Array,
+  j: Joined,
+) {
+  const rows = new Map<number, { dt: number[]; seq: number[] }>();
+  for (let ri = 0; ri < rollups.length; ri++) {
+    const r = rollups[ri], f = r.facts, hours = inside[ri];
+    const ok = r.traffics.map((t) => t === "human" && traffic.has(t));
+    const tpOk = r.tps.map((tp) => !touchpoint || tp === touchpoint);
+    for (let k = 0; k < f.n; k++) {
+      if (!ok[f.traffic[k]] || !tpOk[f.tp[k]] || !hours.has(f.hour[k])) continue;
+      let s = head[f.vis[k]];
+      while (s >= 0 && (j.h1[s] !== f.h1[k] || j.h2[s] !== f.h2[k])) s = j.next[s];
+      if (s < 0 || !j.overlap[s]) continue;
+      let list = rows.get(s);
+      if (!list) rows.set(s, list = { dt: [], seq: [] });
+      for (let x = f.listAt[k]; x < f.listAt[k + 1]; x++) {
+        list.dt.push(f.listDt[x]);
+        list.seq.push(f.listSeq[x]);
+      }
+    }
+  }
+  for (const [s, list] of rows) j.gaps[s] = sessionGaps(list.dt, list.seq);
 }
 
 /** Row a comes no later than row b in (device time, number) order. */

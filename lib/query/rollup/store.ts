@@ -13,9 +13,10 @@ import type { EnvName } from "../../store/records.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
 import { FACT_LAYOUT, type SessionFacts } from "./session_facts.ts";
 
-/** 2: session facts (session_facts.ts) after the visitor sets; parts with a version-1 rollup get a new one
+/** 2: session facts (session_facts.ts) after the visitor sets; 3: with their rows' device times and numbers. Parts
+ * with an older rollup get a new one
  * from the backfill, their questions scanning meanwhile. */
-export const ROLLUP_VERSION = 2;
+export const ROLLUP_VERSION = 3;
 
 interface RollupEntry {
   v: number;
@@ -74,6 +75,7 @@ export function encodeRollup(r: Rollup): Uint8Array {
     hours: r.hours,
     sets: r.sets.length,
     facts: r.facts.n,
+    list: r.facts.listDt.length,
   }));
   const start = Math.ceil((4 + header.length) / 8) * 8;
   let size = start;
@@ -81,6 +83,8 @@ export function encodeRollup(r: Rollup): Uint8Array {
   const setsEnd = size + Math.ceil(r.sets.length / 8) * 8;
   size = setsEnd;
   for (const [, T] of FACT_LAYOUT) size += Math.ceil((r.facts.n * bytesOf(T)) / 8) * 8;
+  const list = r.facts.listDt.length;
+  size += 16 * list + Math.ceil(((r.facts.n + 1) * 4) / 8) * 8;
   const out = new Uint8Array(size);
   new DataView(out.buffer).setUint32(0, header.length, true);
   out.set(header, 4);
@@ -96,6 +100,10 @@ export function encodeRollup(r: Rollup): Uint8Array {
     const a = r.facts[name] as unknown as Uint8Array;
     out.set(new Uint8Array(a.buffer, a.byteOffset, r.facts.n * bytesOf(T)), o);
     o += Math.ceil((r.facts.n * bytesOf(T)) / 8) * 8;
+  }
+  for (const a of [r.facts.listDt, r.facts.listSeq, r.facts.listAt]) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
+    o += Math.ceil(a.byteLength / 8) * 8;
   }
   return deflateRawSync(out);
 }
@@ -124,6 +132,11 @@ export function decodeRollup(stored: Uint8Array): Rollup {
     );
     o += Math.ceil((h.facts * bytesOf(T)) / 8) * 8;
   }
+  facts.listDt = new Float64Array(buf, o, h.list);
+  o += 8 * h.list;
+  facts.listSeq = new Float64Array(buf, o, h.list);
+  o += 8 * h.list;
+  facts.listAt = new Uint32Array(buf, o, h.facts + 1);
   return {
     ...(arrays as unknown as Arrays),
     n,
