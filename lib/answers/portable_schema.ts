@@ -77,26 +77,119 @@ function splitTypes(node: Schema, types: string[]): Schema {
   return outer;
 }
 
-/** A copy of a schema with every type array written as anyOf; everything else unchanged. */
+/** Keywords whose value is one subschema (`items` may also be an array of them). */
+const SUBSCHEMA = [
+  "items",
+  "contains",
+  "not",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "additionalItems",
+  "unevaluatedItems",
+  "contentSchema",
+];
+/** Keywords whose value is an array of subschemas. */
+const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
+/** Keywords whose value maps names to subschemas. */
+const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
+/** Positions where a bare `true` is the usual spelling of "anything". */
+const BOOLEAN_VALUED = new Set([
+  "additionalProperties",
+  "unevaluatedProperties",
+  "additionalItems",
+  "unevaluatedItems",
+]);
+/** Keywords that constrain a value; a schema with none of them (zod's `z.unknown()` is `{}`) accepts anything. */
+const CONSTRAINING = new Set([
+  "type",
+  "enum",
+  "const",
+  ...Object.values(BY_TYPE).flat(),
+  "dependencies",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "additionalItems",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
+]);
+
+/** "Any JSON value" spelled with one type per branch, for positions where `{}` would be read as untyped. */
+const ANY_JSON = ["object", "array", "string", "number", "boolean", "null"].map((type) => ({ type }));
+
+const isRecord = (v: unknown): v is Schema => !!v && typeof v === "object" && !Array.isArray(v);
+const constrains = (node: Schema) =>
+  Object.keys(node).some((k) => CONSTRAINING.has(k)) || ("if" in node && ("then" in node || "else" in node));
+
+/**
+ * One schema in portable form, knowing which of its keywords hold subschemas: type arrays as anyOf, no
+ * 2020-12 `$schema`, and a schema that constrains nothing written as what it means (`true` where a boolean
+ * is usual, else anyOf every JSON type), since checkers such as the MCP Inspector warn on a bare `{}`.
+ */
+function portableNode(v: unknown, keyword?: string): unknown {
+  if (!isRecord(v)) return v;
+  const out: Schema = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === "$schema" && x === DIALECT_2020_12) continue;
+    if (SUBSCHEMA_MAP.includes(k) && isRecord(x)) {
+      out[k] = Object.fromEntries(Object.entries(x).map(([name, s]) => [name, portableNode(s, k)]));
+    } else if ((SUBSCHEMA_LIST.includes(k) || k === "items") && Array.isArray(x)) {
+      out[k] = x.map((s) => portableNode(s, k));
+    } else if (SUBSCHEMA.includes(k)) out[k] = portableNode(x, k);
+    else out[k] = x; // data (enum, const, default, examples) and annotations, as they are
+  }
+  if (Array.isArray(out.type)) {
+    const types = out.type as string[];
+    if (types.length === 1) out.type = types[0];
+    else return splitTypes(out, types);
+  }
+  if (keyword !== "not" && !constrains(out)) {
+    if (keyword && BOOLEAN_VALUED.has(keyword)) return true;
+    return { ...out, anyOf: ANY_JSON.map((b) => ({ ...b })) };
+  }
+  return out;
+}
+
+/**
+ * A document that holds schemas (an OpenAPI document): every value under `schema`, and each entry under
+ * `schemas`, is a schema; everything else is walked for type arrays only.
+ */
+function portableDocument(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(portableDocument);
+  if (!isRecord(v)) return v;
+  const out: Schema = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === "schema") out[k] = portableNode(x);
+    else if (k === "schemas" && isRecord(x)) {
+      out[k] = Object.fromEntries(Object.entries(x).map(([name, s]) => [name, portableNode(s)]));
+    } else {out[k] = k === "enum" || k === "const" || k === "default" || k === "examples"
+        ? x
+        : portableDocument(x);}
+  }
+  if (Array.isArray(out.type)) {
+    const types = out.type as string[];
+    if (types.length === 1) out.type = types[0];
+    else return splitTypes(out, types);
+  }
+  return out;
+}
+
+/**
+ * A copy of a schema (or of an OpenAPI document's schemas) in portable form: every type array written as
+ * anyOf, no 2020-12 `$schema`, no schema that constrains nothing; the meaning unchanged.
+ */
 export function portableSchema<T>(schema: T): T {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (!v || typeof v !== "object") return v;
-    const node = v as Schema;
-    const out: Schema = {};
-    for (const [k, x] of Object.entries(node)) {
-      if (k === "$schema" && x === DIALECT_2020_12) continue;
-      // enum, const, default and examples hold data, not schemas
-      out[k] = k === "enum" || k === "const" || k === "default" || k === "examples" ? x : walk(x);
-    }
-    if (Array.isArray(out.type)) {
-      const types = out.type as string[];
-      if (types.length === 1) out.type = types[0];
-      else return splitTypes(out, types);
-    }
-    return out;
-  };
-  return walk(schema) as T;
+  const isDocument = isRecord(schema) && typeof schema.openapi === "string";
+  return (isDocument ? portableDocument(schema) : portableNode(schema)) as T;
 }
 
 /** Where a published schema still uses a form clients warn about; empty when portable. */
