@@ -25,37 +25,40 @@ export interface SessionTotals {
 /** Growable per-session arrays of the join. */
 class Joined {
   n = 0;
-  h1 = new Uint32Array(1024);
-  h2 = new Uint32Array(1024);
-  vis = new Uint32Array(1024);
-  next = new Int32Array(1024);
-  pv = new Uint32Array(1024);
-  first = new Float64Array(1024);
-  last = new Float64Array(1024);
-  act = new Uint8Array(1024);
-  human = new Uint8Array(1024);
-  gaps = new Float64Array(1024);
-  dt0 = new Float64Array(1024);
-  seq0 = new Float64Array(1024);
-  dt1 = new Float64Array(1024);
-  seq1 = new Float64Array(1024);
+  h1: Uint32Array;
+  h2: Uint32Array;
+  vis: Uint32Array;
+  next: Int32Array;
+  pv: Uint32Array;
+  first: Float64Array;
+  last: Float64Array;
+  act: Uint8Array;
+  human: Uint8Array;
+  gaps: Float64Array;
+  dt0: Float64Array;
+  seq0: Float64Array;
+  dt1: Float64Array;
+  seq1: Float64Array;
   /** 1: segments overlapping in device time (dropped events counted again from all their rows) */
-  overlap = new Uint8Array(1024);
+  overlap: Uint8Array;
 
-  add(): number {
-    if (this.n === this.h1.length) {
-      for (const k of Object.keys(this) as (keyof this)[]) {
-        const a = this[k];
-        if (ArrayBuffer.isView(a)) {
-          const b = new (a.constructor as new (n: number) => typeof a & { set(x: unknown): void })(
-            this.n * 2,
-          );
-          b.set(a);
-          this[k] = b;
-        }
-      }
-    }
-    return this.n++;
+  /** room for `size` sessions: the fact rows in scope bound them */
+  constructor(size: number) {
+    this.h1 = new Uint32Array(size);
+    this.h2 = new Uint32Array(size);
+    this.vis = new Uint32Array(size);
+    this.next = new Int32Array(size);
+    this.pv = new Uint32Array(size);
+    this.first = new Float64Array(size);
+    this.last = new Float64Array(size);
+    this.act = new Uint8Array(size);
+    this.human = new Uint8Array(size);
+    this.gaps = new Float64Array(size);
+    this.dt0 = new Float64Array(size);
+    this.seq0 = new Float64Array(size);
+    this.dt1 = new Float64Array(size);
+    this.seq1 = new Float64Array(size);
+    this.overlap = new Uint8Array(size);
   }
 }
 
@@ -72,14 +75,18 @@ export function sessionTotals(
 ): SessionTotals {
   // visitor number → its first joined session (the chain runs through `next`)
   let head = new Int32Array(Math.max(1, visitorSpace)).fill(-1);
-  const j = new Joined();
+  const j = new Joined(rollups.reduce((n, r) => n + r.facts.n, 0));
+  // each fact row's joined session (-1: not in scope), for the overlaps' second look
+  const slots = rollups.map((r) => new Int32Array(r.facts.n).fill(-1));
   for (let ri = 0; ri < rollups.length; ri++) {
-    const r = rollups[ri], f = r.facts, hours = inside[ri];
+    const r = rollups[ri], f = r.facts, slot = slots[ri];
+    const { base, inHour } = hourMask(inside[ri]);
     const tpOk = r.tps.map((tp) => !touchpoint || tp === touchpoint);
     const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
     const isHuman = r.traffics.map((t) => t === "human");
     for (let k = 0; k < f.n; k++) {
-      if (!tpOk[f.tp[k]] || !trOk[f.traffic[k]] || !hours.has(f.hour[k])) continue;
+      const ho = f.hour[k] - base;
+      if (!tpOk[f.tp[k]] || !trOk[f.traffic[k]] || !(ho >= 0 && ho < inHour.length && inHour[ho])) continue;
       const v = f.vis[k], a = f.h1[k], b = f.h2[k];
       if (v >= head.length) {
         const grown = new Int32Array(Math.max(v + 1, head.length * 2)).fill(-1);
@@ -91,12 +98,13 @@ export function sessionTotals(
       const start = f.hour[k] * HOUR;
       const human = isHuman[f.traffic[k]];
       if (s < 0) {
-        s = j.add();
+        s = j.n++;
         j.h1[s] = a;
         j.h2[s] = b;
         j.vis[s] = v;
         j.next[s] = head[v];
         head[v] = s;
+        slot[k] = s;
         j.pv[s] = f.pv[k];
         j.first[s] = start + f.first[k];
         j.last[s] = start + f.last[k];
@@ -111,6 +119,7 @@ export function sessionTotals(
         }
         continue;
       }
+      slot[k] = s;
       j.pv[s] += f.pv[k];
       j.first[s] = Math.min(j.first[s], start + f.first[k]);
       j.last[s] = Math.max(j.last[s], start + f.last[k]);
@@ -136,7 +145,7 @@ export function sessionTotals(
       } else j.overlap[s] = 1;
     }
   }
-  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(rollups, inside, touchpoint, traffic, head, j);
+  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(rollups, slots, j);
   const counter = new DistinctCounter(head.length);
   counter.next();
   const out: SessionTotals = { sessions: j.n, bounces: 0, durationMs: 0, engagedVisitors: 0, dropped: 0 };
@@ -153,24 +162,13 @@ export function sessionTotals(
 }
 
 /** Dropped events of the sessions whose segments overlap, from all their people's rows in scope. */
-function rejoinOverlaps(
-  rollups: Rollup[],
-  inside: Set<number>[],
-  touchpoint: string | null | undefined,
-  traffic: Set<string>,
-  head: Int32Array,
-  j: Joined,
-) {
+function rejoinOverlaps(rollups: Rollup[], slots: Int32Array[], j: Joined) {
   const rows = new Map<number, { dt: number[]; seq: number[] }>();
   for (let ri = 0; ri < rollups.length; ri++) {
-    const r = rollups[ri], f = r.facts, hours = inside[ri];
-    const ok = r.traffics.map((t) => t === "human" && traffic.has(t));
-    const tpOk = r.tps.map((tp) => !touchpoint || tp === touchpoint);
+    const f = rollups[ri].facts, slot = slots[ri];
     for (let k = 0; k < f.n; k++) {
-      if (!ok[f.traffic[k]] || !tpOk[f.tp[k]] || !hours.has(f.hour[k])) continue;
-      let s = head[f.vis[k]];
-      while (s >= 0 && (j.h1[s] !== f.h1[k] || j.h2[s] !== f.h2[k])) s = j.next[s];
-      if (s < 0 || !j.overlap[s]) continue;
+      const s = slot[k];
+      if (s < 0 || !j.overlap[s] || f.listAt[k + 1] === f.listAt[k]) continue;
       let list = rows.get(s);
       if (!list) rows.set(s, list = { dt: [], seq: [] });
       for (let x = f.listAt[k]; x < f.listAt[k + 1]; x++) {
@@ -180,6 +178,19 @@ function rejoinOverlaps(
     }
   }
   for (const [s, list] of rows) j.gaps[s] = sessionGaps(list.dt, list.seq);
+}
+
+/** The hours of a set as a mask from its smallest. */
+function hourMask(hours: Set<number>): { base: number; inHour: Uint8Array } {
+  if (!hours.size) return { base: 0, inHour: new Uint8Array(0) };
+  let lo = Infinity, hi = -Infinity;
+  for (const h of hours) {
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  const inHour = new Uint8Array(hi - lo + 1);
+  for (const h of hours) inHour[h - lo] = 1;
+  return { base: lo, inHour };
 }
 
 /** Row a comes no later than row b in (device time, number) order. */
