@@ -14,16 +14,21 @@ import { retention } from "./sequence/retention.ts";
 import { sessions } from "./sequence/sessions.ts";
 import type { Scope } from "./types.ts";
 import type { Engine } from "./questions.ts";
-import { RollupSource } from "./rollup/source.ts";
+import { rollupCacheBytes, RollupSource } from "./rollup/source.ts";
 import { rollupBlocker } from "./rollup/answer.ts";
 import type { AggregateOptions, AggregateResult } from "./types.ts";
 
 export function createEngine(deps: Deps): Engine {
-  const source = new Source(deps);
+  // one memory budget (PART_CACHE_MB): decoded rollups take their share of it, decoded parts the rest
+  const rollupBytes = rollupCacheBytes(deps.config.partCacheBytes);
+  const source = new Source({
+    ...deps,
+    config: { ...deps.config, partCacheBytes: deps.config.partCacheBytes - rollupBytes },
+  });
   // the visitor order and session facts of recent batch sets: questions come in groups over one period
   const recent: Derived[] = [];
   const cohorts = new CohortCache(source);
-  const rollups = new RollupSource(deps, source);
+  const rollups = new RollupSource(deps, source, rollupBytes);
   /**
    * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
    * by one scan. The scan answers a batch in one pass, so a question it answers beside the others costs

@@ -13,13 +13,17 @@ import { answerFromRollups, rollupBlocker } from "./answer.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
 import { readRollup } from "./store.ts";
 
-/** Decoded rollups kept: a share of the part cache's budget. */
-const CACHE_SHARE = 4;
+/** Decoded rollups kept: a quarter of the one budget (PART_CACHE_MB); the engine gives parts the rest. */
+export const rollupCacheBytes = (budget: number): number => Math.floor(budget / 4);
 
 export class RollupSource {
   private cache: Lru<Rollup>;
-  constructor(private deps: Deps, private source: Source) {
-    this.cache = new Lru(Math.floor(deps.config.partCacheBytes / CACHE_SHARE));
+  constructor(
+    private deps: Deps,
+    private source: Source,
+    bytes = rollupCacheBytes(deps.config.partCacheBytes),
+  ) {
+    this.cache = new Lru(bytes);
   }
 
   /** Each question's answer from rollups, or null for those the scan must answer. */
@@ -51,4 +55,6 @@ export class RollupSource {
   }
 }
 
-const weight = (r: Rollup) => r.sets.length + r.n * 56 + r.values.length * 40 + r.facts.n * 72;
+/** A decoded rollup's bytes: its arrays, sets, session facts with their rows' lists, and its strings. */
+const weight = (r: Rollup) =>
+  r.sets.length + r.n * 56 + r.values.length * 40 + r.facts.n * 72 + r.facts.listDt.length * 16;
