@@ -9,6 +9,7 @@ import { classifyIntent } from "../lib/feedback/analysis/intent.ts";
 import { reviewFeatures } from "../lib/feedback/analysis/features.ts";
 import { intentContext, sentimentWith } from "../lib/feedback/analysis/learned.ts";
 import { withoutPersonal } from "../lib/feedback/analysis/personal.ts";
+import { words } from "../lib/feedback/analysis/tokens.ts";
 import { type Intent, INTENTS } from "../lib/feedback/types.ts";
 import { type LabelledReview, loadCorpora } from "./review_corpora.ts";
 
@@ -311,6 +312,18 @@ const intentModel = {
   ),
 };
 
+/**
+ * English words for language detection (analysis/language.ts): every word written in at least ENGLISH_MIN
+ * training reviews of the English sets. A word of another language turns up in one or two reviews at most,
+ * so it stays out.
+ */
+const ENGLISH_MIN = 4;
+const wordReviews = new Map<string, number>();
+for (const r of train) {
+  for (const w of new Set(words(r.text))) wordReviews.set(w, (wordReviews.get(w) ?? 0) + 1);
+}
+const english = [...wordReviews].filter(([w, n]) => n >= ENGLISH_MIN && w.length > 1).map(([w]) => w).sort();
+
 const model = {
   about:
     "Weights of lib/feedback/analysis/learned.ts, written by scripts/train_reviews.ts; do not edit by hand.",
@@ -327,6 +340,7 @@ const model = {
   authored_weight: AUTHORED_WEIGHT,
   sentiment: sentimentModel,
   intent: intentModel,
+  english_words: english,
 };
 await Deno.writeTextFile(OUT, JSON.stringify(model) + "\n");
 // Formatted as the repository's formatter leaves it, so a retrain's diff shows the weights that moved.

@@ -6,6 +6,7 @@ import { detect } from "tinyld";
 import { buildLexicon } from "./lexicon.ts";
 import { APP_NEGATIVE, APP_POSITIVE } from "./lexicon_app.ts";
 import { STOPWORDS, words } from "./tokens.ts";
+import model from "./review_model.json" with { type: "json" };
 
 /** Languages the sentiment, intent and theme models cover. */
 export const ANALYSED_LANGUAGES: ReadonlySet<string> = new Set(["en"]);
@@ -17,6 +18,9 @@ const COMMON_EN = new Set([
   // English opinion words ("excellent phone", "worst customer service") are English too.
   ...buildLexicon((w) => w).keys(),
   ...buildLexicon((w) => w, APP_POSITIVE, APP_NEGATIVE).keys(),
+  // The words of the English training reviews (scripts/train_reviews.ts): "connection issues to main
+  // server", "quite user friendly" are English too.
+  ...model.english_words,
 ]);
 
 /**

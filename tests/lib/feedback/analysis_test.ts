@@ -279,6 +279,12 @@ Deno.test("language: short English reviews are English, whatever letters they us
       "Since iOS 18 the widget shows nothing but a grey box.",
       "Calm voices and good variety. The app nags me with reminders a bit.",
       "Autocorrect changes correct words into wrong ones. It turned 'meeting' into 'meeting's' all day.",
+      // Real reviews (Mini-BAR's training apps) that were once read as another language and left unanalysed.
+      "Connection issues to main server.",
+      "Quite user friendly",
+      "Stops reporting often",
+      "I prefer old version.",
+      "Lousy",
     ]
   ) {
     assert.equal(analyzeReview({ rating: 3, title: null, text, language: null }).language, "en", text);
@@ -290,4 +296,6 @@ Deno.test("language: short English reviews are English, whatever letters they us
     language: null,
   });
   assert.equal(fr.language, "fr");
+  const de = "Top App. Noch mit meiner Garmin Uhr, habe ich alles was ich brauche.";
+  assert.equal(analyzeReview({ rating: 5, title: null, text: de, language: null }).language, "de");
 });
