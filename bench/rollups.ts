@@ -2,7 +2,7 @@
  * The same aggregate questions answered from rollups and by the scan, interleaved in one process on one
  * site, so the machine's load (shared) weighs on both alike: cold (a new engine / rollup source) and warm
  * (median of --warm) per question and path, and whether the answers are equal.
- *   deno run -A bench/rollups.ts --kv file [--events N] [--warm 5]
+ *   deno run -A bench/rollups.ts --kv file [--events N] [--warm 5] [--only <part of a question's name>]
  * Adds its figures under the site's event count to bench/results/rollups.json.
  */
 import { assert } from "node:console";
@@ -58,6 +58,18 @@ const QUESTIONS: [string, AggregateOptions[]][] = [
     sort: { by: "key" },
   }]],
   ["visitors of the period", [{ metrics: ["visitors"] }]],
+  ["overview headline (session facts)", [{
+    metrics: [
+      "visitors",
+      "engaged_visitors",
+      "sessions",
+      "pageviews",
+      "views_per_session",
+      "bounce_rate",
+      "session_duration_s",
+      "dropped_events",
+    ],
+  }]],
   ["pages engagement and rage clicks", [{
     metrics: ["pageviews", "engagement_time_s", "scroll_depth_percent", "rage_clicks"],
     breakdown: ["page"],
@@ -87,8 +99,10 @@ async function time<T>(f: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t0, out];
 }
 
+// --only <text>: the questions whose name holds it
+const only = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : null;
 const results = [];
-for (const [name, os] of QUESTIONS) {
+for (const [name, os] of QUESTIONS.filter(([name]) => !only || name.includes(only))) {
   const rollups = new RollupSource(deps, new Source(deps)), scan = new Source(deps);
   const [rCold, rAnswer] = await time(() => viaRollups(rollups, os));
   const [sCold, sAnswer] = await time(() => viaScan(scan, os));
