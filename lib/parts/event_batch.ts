@@ -18,6 +18,7 @@ import {
   strCol,
 } from "./columns.ts";
 import { noTurns, type Turn } from "../turns.ts";
+import { sortInSlices } from "./slice_sort.ts";
 
 /** At most this many property names get their own column per part. */
 const PROP_COLUMNS = 64;
@@ -32,35 +33,37 @@ export function eventOrder(a: StoredEvent, b: StoredEvent): number {
   return a.received_at - b.received_at || dtOf(a) - dtOf(b) || a.sequence_no - b.sequence_no;
 }
 
+/** Batch order: visitor, session, then session order. */
+const batchOrder = (a: StoredEvent, b: StoredEvent) =>
+  a.anonymous_id < b.anonymous_id
+    ? -1
+    : a.anonymous_id > b.anonymous_id
+    ? 1
+    : a.session_id < b.session_id
+    ? -1
+    : a.session_id > b.session_id
+    ? 1
+    : eventOrder(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** Sorts in place by visitor, session, then session order. */
 export function sortEvents(events: StoredEvent[]): StoredEvent[] {
-  return events.sort((a, b) =>
-    a.anonymous_id < b.anonymous_id
-      ? -1
-      : a.anonymous_id > b.anonymous_id
-      ? 1
-      : a.session_id < b.session_id
-      ? -1
-      : a.session_id > b.session_id
-      ? 1
-      : eventOrder(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  );
+  return events.sort(batchOrder);
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /**
- * Builds the batch of events (sorting them in place); with `turn`, the event loop gets a turn between
- * columns (compaction runs beside ingest).
+ * Builds the batch of events (sorting them in place); with `turn`, the event loop gets turns while they are
+ * sorted and between columns (compaction runs beside ingest, and a question over a large raw tail beside
+ * everything else).
  */
 export async function buildEventBatch(input: StoredEvent[], turn: Turn = noTurns): Promise<Batch> {
-  const { n, makers } = eventColumns(input);
+  const { n, makers } = eventColumns(await sortInSlices(input, batchOrder, turn));
   return { n, cols: await makeColumns(makers, turn) };
 }
 
-/** Sorts the events and lists how each column is made. */
-function eventColumns(input: StoredEvent[]): { n: number; makers: ColumnMaker[] } {
-  const ev = sortEvents(input);
+/** Lists how each column of the sorted events is made. */
+function eventColumns(ev: StoredEvent[]): { n: number; makers: ColumnMaker[] } {
   const n = ev.length;
   const freq = new Map<string, number>();
   for (const e of ev) for (const k of Object.keys(e.properties)) freq.set(k, (freq.get(k) ?? 0) + 1);

@@ -17,25 +17,29 @@ import {
   strCol,
 } from "./columns.ts";
 import { noTurns, type Turn } from "../turns.ts";
+import { sortInSlices } from "./slice_sort.ts";
 
 type Outcome = (h: StoredHit) => StoredHit["verification"];
 
 /**
  * Builds the batch of hits (sorting them in place), each with its verification as `verification` says;
- * with `turn`, the event loop gets a turn between columns (compaction runs beside ingest).
+ * with `turn`, the event loop gets turns while they are sorted and between columns (compaction runs beside
+ * ingest, and a question over a large raw tail beside everything else).
  */
 export async function buildHitBatch(
   input: StoredHit[],
   verification: Outcome,
   turn: Turn = noTurns,
 ): Promise<Batch> {
-  const { n, makers } = hitColumns(input, verification);
+  const { n, makers } = hitColumns(await sortInSlices(input, hitOrder, turn), verification);
   return { n, cols: await makeColumns(makers, turn) };
 }
 
-/** Sorts the hits and lists how each column is made. */
-function hitColumns(input: StoredHit[], verification: Outcome): { n: number; makers: ColumnMaker[] } {
-  const hs = input.sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const hitOrder = (a: StoredHit, b: StoredHit) =>
+  a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Lists how each column of the sorted hits is made. */
+function hitColumns(hs: StoredHit[], verification: Outcome): { n: number; makers: ColumnMaker[] } {
   const n = hs.length;
   const s = (get: (h: StoredHit) => string | null) => () => strCol(n, (i) => get(hs[i]));
   const num = (get: (h: StoredHit) => number | null) => () => numCol(n, (i) => get(hs[i]));

@@ -55,7 +55,7 @@ export async function* listReadable<T>(
   kv: Deno.Kv,
   range: Range,
   o: ReadableOptions<T>,
-): AsyncGenerator<{ key: Deno.KvKey; value: T }> {
+): AsyncGenerator<{ key: Deno.KvKey; value: T; versionstamp: string }> {
   let from: Deno.KvKey = range.start ?? range.prefix;
   const end = range.end ?? [...range.prefix, true]; // `true` sorts after every other key part
   let left = o.limit ?? Infinity;
@@ -78,7 +78,7 @@ export async function* listReadable<T>(
           continue;
         }
         left--;
-        yield { key: e.key, value };
+        yield { key: e.key, value, versionstamp: e.versionstamp };
       }
       return;
     } catch (err) {

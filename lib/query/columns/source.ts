@@ -5,7 +5,7 @@
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
 import type { Deps } from "../../deps.ts";
-import { Lru } from "../../lru.ts";
+import { Lru, remember } from "../../lru.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
 import type { Batch, StrCol } from "../../parts/columns.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
@@ -18,11 +18,13 @@ import {
   type PartMeta,
   readRange,
 } from "../../parts/store.ts";
-import type { EnvName, StoredEvent, StoredHit, Verification } from "../../store/records.ts";
+import type { EnvName, StoredEvent, Verification } from "../../store/records.ts";
 import { verificationOutcomes } from "../../parts/build.ts";
 import { type EvBatch, prepareEvents } from "./batch.ts";
 import { Interner } from "./intern.ts";
-import { rawEvents, rawHits, type RawWhere } from "../../store/readable.ts";
+import type { RawWhere } from "../../store/readable.ts";
+import { type RawTail, readEventTail, readHitTail, sameRecords } from "../../store/raw_tail.ts";
+import { turns } from "../../turns.ts";
 
 export interface HitBatch {
   b: Batch;
@@ -46,11 +48,40 @@ export interface EventLoad {
 /** Reads of one question over a changing part list before it gives up (~2.6 s of pauses in all). */
 const READ_ATTEMPTS = 8;
 
+/**
+ * A raw tail as last read and what was built from it, kept while later reads find the same records: a tool
+ * asks several questions, and a large tail took seconds to build for each (issue 32: 10k raw hits, 1.7 s).
+ */
+interface KeptTail<R> {
+  tail: RawTail<R>;
+  /** the events' batch, its visitors numbered by the interner of that generation */
+  ev?: { generation: number; batch: Promise<EvBatch> };
+  hit?: Promise<Batch>;
+}
+
+/** Raw tails kept: one per environment and kind read lately. */
+const KEPT_TAILS = 8;
+
+/**
+ * The kept tail batch as one question's own: the same columns, but its own scope masks (scope keys are cut to
+ * the parts' time range, which a tail's rows lie outside, so one question's mask is not another's).
+ */
+const ownMasks = (b: EvBatch): EvBatch =>
+  Object.defineProperties({}, {
+    ...Object.getOwnPropertyDescriptors(b),
+    scopeMasks: { value: new Map(), writable: true, enumerable: true, configurable: true },
+  }) as EvBatch;
+
 export class Source {
   private cache: Lru<EvBatch | Batch>;
   private interners = new Map<string, Interner>();
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
   private loading = new Map<string, Promise<EvBatch>>();
+  // deno-lint-ignore no-explicit-any
+  private tails = new Map<string, KeptTail<any>>();
+  // deno-lint-ignore no-explicit-any
+  private tailReads = new Map<string, { started: number; done: Promise<KeptTail<any>> }>();
+  private asked = 0;
   constructor(private deps: Deps) {
     this.cache = new Lru(deps.config.partCacheBytes);
   }
@@ -127,17 +158,73 @@ export class Source {
     return { org, env, log: this.deps.log, now: this.deps.clock.now() };
   }
 
-  /** Raw web events (not yet in parts) received in [from, to): the one place the raw tail is read. */
-  private async rawEvents(org: string, env: EnvName, from: number, to: number): Promise<StoredEvent[]> {
-    const raw: StoredEvent[] = [];
-    // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
-    for await (const e of rawEvents(this.deps.kv, this.where(org, env), from, to)) raw.push(e.value);
-    return raw;
+  /**
+   * The raw tail of an environment, read whole: the one place it is read. A load asked at `since` (a number
+   * from `ask`) may use a read that started listing after it (so it holds every write done before the
+   * question): the loads of one question, started together, share one. When a new read finds the records of
+   * the kept one, the kept one comes back, with what was built from it.
+   */
+  private rawTail<R>(
+    kind: PartKind,
+    org: string,
+    env: EnvName,
+    since: number,
+    read: (kv: Deno.Kv, w: RawWhere) => Promise<RawTail<R>>,
+  ): Promise<KeptTail<R>> {
+    const k = `${kind}|${org}|${env}`;
+    const reading = this.tailReads.get(k);
+    if (reading && reading.started > since) return reading.done;
+    const started = this.ask();
+    const done = (async () => {
+      // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
+      const tail = await read(this.deps.kv, this.where(org, env));
+      const kept = this.tails.get(k) as KeptTail<R> | undefined;
+      if (kept && sameRecords(kept.tail, tail)) return kept;
+      const fresh: KeptTail<R> = { tail };
+      remember(this.tails, k, fresh, KEPT_TAILS);
+      return fresh;
+    })();
+    this.tailReads.set(k, { started, done });
+    done.catch(() => this.tailReads.get(k)?.done === done && this.tailReads.delete(k));
+    return done;
+  }
+
+  /** Orders questions and raw reads: a read started after a question began sees what was written before. */
+  private ask(): number {
+    return ++this.asked;
+  }
+
+  /** The raw tail's events without those of a part being published (`skip`: its raw keys go next). */
+  private async eventTail(org: string, env: EnvName, since: number, parts: PartMeta[]) {
+    const kept = await this.rawTail("ev", org, env, since, readEventTail);
+    const skip = await this.pendingIds(parts);
+    const events = kept.tail.records;
+    return { kept, skip, events: skip.size ? events.filter((e) => !skip.has(e.id)) : events };
   }
 
   /**
-   * The parts covering [from, to) and the raw tail's events, read as consistently as `events` reads them,
-   * without reading any part's columns (rollups answer from their own keys).
+   * The tail's batch, built once per read and visitor numbering, giving the event loop turns meanwhile (a
+   * large tail takes seconds); with `skip`, built for this question only.
+   */
+  private async eventTailBatch(
+    kept: KeptTail<StoredEvent>,
+    events: StoredEvent[],
+    skip: Set<string>,
+    interner: Interner,
+  ): Promise<EvBatch> {
+    const build = async () => prepareEvents(await buildEventBatch([...events], turns()), interner);
+    if (skip.size) return await build();
+    if (kept.ev?.generation !== interner.generation) {
+      const batch = build();
+      kept.ev = { generation: interner.generation, batch };
+      batch.catch(() => kept.ev?.batch === batch && delete kept.ev);
+    }
+    return ownMasks(await kept.ev.batch);
+  }
+
+  /**
+   * The parts covering [from, to) and the raw tail's events received in it, read as consistently as `events`
+   * reads them, without reading any part's columns (rollups answer from their own keys).
    */
   partsAndTail(
     org: string,
@@ -145,35 +232,39 @@ export class Source {
     from: number,
     to: number,
   ): Promise<{ parts: PartMeta[]; tail: StoredEvent[] }> {
+    const since = this.ask();
     return this.consistent(org, env, "ev", async (parts) => {
-      const raw = await this.rawEvents(org, env, from, to);
-      const skip = await this.pendingIds(parts);
+      const { events } = await this.eventTail(org, env, since, parts);
       return {
         parts: parts.filter((p) => p.min_t < to && p.max_t >= from),
-        tail: skip.size ? raw.filter((e) => !skip.has(e.id)) : raw,
+        tail: events.filter((e) => e.received_at >= from && e.received_at < to),
       };
     });
   }
 
-  /** Event batches covering [from, to) (they may hold rows outside it; callers mask by time). */
+  /**
+   * Event batches covering [from, to) (they may hold rows outside it; callers mask by time). The raw tail's
+   * batch, when it has events in [from, to), is last and holds the whole tail; `rawRows` counts those events.
+   */
   events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);
+    const since = this.ask();
     return this.consistent(org, env, "ev", async (parts) => {
-      const raw = await this.rawEvents(org, env, from, to);
-      const skip = await this.pendingIds(parts);
-      const tail = skip.size ? raw.filter((e) => !skip.has(e.id)) : raw;
+      const { kept, skip, events } = await this.eventTail(org, env, since, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
-      if (tail.length) batches.push(prepareEvents(await buildEventBatch(tail), interner));
+      // the tail's events of the question (those the cohort cache compares); the batch holds the whole tail
+      const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
+      if (asked.length) batches.push(await this.eventTailBatch(kept, events, skip, interner));
       return {
         batches,
         parts: used.length,
-        rawRows: tail.length,
+        rawRows: asked.length,
         partIds: used.map((p) => p.id),
         partSpan: used.length
           ? { min: Math.min(...used.map((p) => p.min_t)), max: Math.max(...used.map((p) => p.max_t)) }
           : null,
-        tailIds: tail.map((e) => e.id),
+        tailIds: asked.map((e) => e.id),
       };
     });
   }
@@ -197,15 +288,16 @@ export class Source {
     return loading;
   }
 
-  /** Hit batches whose corrected timestamps may fall in [from, to), with verification outcomes joined. */
+  /**
+   * Hit batches whose corrected timestamps may fall in [from, to), with verification outcomes joined (rows
+   * outside it too: callers mask by time). The raw tail's batch is built once per read, with the outcomes
+   * its hits arrived with; later ones are joined per question as for a part's pending rows.
+   */
   hits(org: string, env: EnvName, from: number, to: number): Promise<HitBatch[]> {
+    const since = this.ask();
     return this.consistent(org, env, "hit", async (parts) => {
-      const raw: StoredHit[] = [];
-      for await (const e of rawHits(this.deps.kv, this.where(org, env))) {
-        if (e.value.timestamp >= from && e.value.timestamp < to) raw.push(e.value);
-      }
+      const kept = await this.rawTail("hit", org, env, since, readHitTail);
       const skip = await this.pendingIds(parts);
-      const tail = skip.size ? raw.filter((h) => !skip.has(h.id)) : raw;
       const out: HitBatch[] = [];
       for (const p of parts.filter((x) => x.min_t < to && x.max_t >= from)) {
         const key = `hit|${org}|${env}|${p.id}`;
@@ -218,12 +310,18 @@ export class Source {
         }
         out.push({ b, overrides: p.pending_verification ? await this.lateOutcomes(org, b) : new Map() });
       }
+      const raw = kept.tail.records;
+      const tail = skip.size ? raw.filter((h) => !skip.has(h.id)) : raw;
       if (tail.length) {
-        const outcomes = await verificationOutcomes(this.deps.kv, org, tail.map((h) => h.id));
-        out.push({
-          b: await buildHitBatch(tail, (h) => outcomes.get(h.id) ?? h.verification),
-          overrides: new Map(),
-        });
+        const build = () => buildHitBatch([...tail], (h) => h.verification, turns());
+        let b: Batch;
+        if (skip.size) b = await build();
+        else {
+          const building = kept.hit ??= build();
+          building.catch(() => kept.hit === building && delete kept.hit);
+          b = await building;
+        }
+        out.push({ b, overrides: await this.lateOutcomes(org, b) });
       }
       return out;
     });
