@@ -39,6 +39,59 @@ function periodPicker(): HTMLElement | null {
   return h("label", { class: "picker" }, "Period ", select);
 }
 
+/** The splits a person may pick, for the tools that split (their input's split_by, less "property"). */
+const SPLITS: Record<string, string[]> = {
+  behavior_trends: ["page", "country", "device", "browser", "source", "channel"],
+  behavior_funnel: ["channel", "source", "country", "device", "browser"],
+};
+/** Tools whose question narrows to one page (their `page` input; for paths, the page the paths go through). */
+const PAGE_TOOLS = new Set([
+  "behavior_overview",
+  "behavior_trends",
+  "behavior_paths",
+  "behavior_performance",
+]);
+
+/** `args` with one input set, or left out when empty (the tool's default). */
+function withInput(key: string, value: string): Record<string, unknown> {
+  const next = { ...args };
+  if (value) next[key] = value;
+  else delete next[key];
+  return next;
+}
+
+function splitPicker(): HTMLElement | null {
+  const options = SPLITS[tool];
+  if (!options) return null;
+  const select = h("select", { "aria-label": "split by" });
+  for (const s of ["", ...options]) {
+    const o = h("option", { value: s }, s ? s : "no split");
+    if (s === String(args.split_by ?? "")) o.selected = true;
+    select.append(o);
+  }
+  select.addEventListener("change", () => ask(withInput("split_by", select.value), true));
+  return h("label", { class: "picker" }, "Split ", select);
+}
+
+function pagePicker(): HTMLElement | null {
+  if (!PAGE_TOOLS.has(tool)) return null;
+  const input = h("input", {
+    type: "text",
+    "aria-label": "page",
+    placeholder: "/ a page",
+    pattern: "/.*",
+    value: String(args.page ?? ""),
+  });
+  // no <form>: a sandbox without allow-forms never submits one (nor fires its submit event)
+  const go = h("button", { type: "button" }, "Ask");
+  const send = () => ask(withInput("page", input.value.trim()), true);
+  go.addEventListener("click", send);
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") send();
+  });
+  return h("span", { class: "picker" }, "Page ", input, " ", go);
+}
+
 /** The same tool with other arguments, through the host; `show` draws the answer in place of this one. */
 async function ask(next: Record<string, unknown>, show = false): Promise<Record<string, unknown> | null> {
   try {
@@ -70,7 +123,7 @@ function draw() {
     {},
     h("h1", {}, document.title),
     h("p", { class: "scope" }, scopeLine(answer)),
-    periodPicker(),
+    h("div", { class: "pickers" }, periodPicker(), splitPicker(), pagePicker()),
   );
   const body = render({ tool, answer, args, width, ask });
   const notes = (answer.notices as string[] | undefined) ?? [];

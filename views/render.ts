@@ -120,7 +120,7 @@ function trends(v: ViewInput): Node[] {
     splits.length
       ? section(
         `By ${a.split_by}`,
-        bars(`${words(metric)} by ${a.split_by}`, named(splits, "total", "value"), v.width),
+        bars(`${words(metric)} by ${a.split_by}`, named(splits, metric), v.width),
       )
       : null,
   ].filter((x): x is HTMLElement => x !== null);

@@ -11,8 +11,10 @@ body{margin:0;background:var(--bg);color:var(--fg);font-size:14px}
 main{padding:12px 14px;max-width:1100px}
 h1{font-size:16px;margin:0 0 2px}h2{font-size:13px;font-weight:600;margin:14px 0 6px;color:var(--muted)}
 .scope{color:var(--muted);margin:0 0 8px;font-size:12px}.lead{margin:6px 0}
-header{position:relative}.picker{font-size:12px;color:var(--muted)}
-select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:2px 4px}
+header{position:relative}.picker{font-size:12px;color:var(--muted);margin:0}
+.pickers{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center}.pickers input{width:9em}
+select,input,button{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:2px 4px}
+button{cursor:pointer}
 .tiles{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}
 .tile{border:1px solid var(--line);border-radius:6px;padding:6px 10px;min-width:110px}
 .tile .name{font-size:12px;color:var(--muted)}.tile .figure{font-size:20px;font-weight:600}

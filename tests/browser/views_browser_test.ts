@@ -306,6 +306,60 @@ Deno.test({
         },
         want,
       );
+      // the split and the page, changed in the view, are asked again through the host too
+      const show = async (tool: string, args: Obj) => {
+        await page.evaluate(
+          ([src]) =>
+            (globalThis as unknown as { startView: (...a: unknown[]) => Promise<void> }).startView(
+              src,
+              "light",
+              600,
+              "2026-01-26",
+            ),
+          [`${base}/view/${tool}`] as const,
+        );
+        const r = await mcp.callTool({ name: tool, arguments: args });
+        await page.evaluate(([a, r]) => {
+          const send = (globalThis as unknown as { send: (m: string, p: unknown) => void }).send;
+          send("ui/notifications/tool-input", { arguments: a });
+          send("ui/notifications/tool-result", r);
+        }, [args, r] as const);
+        const f = page.frame({ url: `${base}/view/${tool}` })!;
+        await f.waitForSelector(`#app[data-rendered=${tool}]`);
+        return f;
+      };
+      const trends = await show("behavior_trends", inputs.behavior_trends);
+      await trends.selectOption("select[aria-label='split by']", "device");
+      const split = await mcp.callTool({
+        name: "behavior_trends",
+        arguments: { ...inputs.behavior_trends, split_by: "device" },
+      });
+      const splits = list((split.structuredContent as Obj).splits);
+      assert.ok(splits.length > 0, "the demo's trend splits by device");
+      await trends.waitForFunction(
+        (w) =>
+          w.every(([label, value]) =>
+            document.querySelector(`svg[data-chart=bars] .mark[data-label="${label}"][data-value="${value}"]`)
+          ),
+        splits.map((sp) => [String(sp.name), sp[String((split.structuredContent as Obj).metric)]]),
+      );
+      const overview = await show("behavior_overview", inputs.behavior_overview);
+      const allPages = await overview.$eval(
+        ".tile[data-label=visitors]",
+        (e) => e.getAttribute("data-value"),
+      );
+      await overview.fill("input[aria-label=page]", "/pricing");
+      await overview.click(".picker button");
+      const onePage = await mcp.callTool({
+        name: "behavior_overview",
+        arguments: { ...inputs.behavior_overview, page: "/pricing" },
+      });
+      const visitors = ((onePage.structuredContent as Obj).visitors as Obj).value;
+      assert.notEqual(String(visitors), allPages, "one page has fewer visitors than the site");
+      await overview.waitForFunction(
+        (v) => document.querySelector(".tile[data-label=visitors]")?.getAttribute("data-value") === String(v),
+        visitors,
+      );
       assert.deepEqual(failures.filter((f) => !/favicon/.test(f)), [], "no script or CSP errors");
     } finally {
       await browser?.close();
