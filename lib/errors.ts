@@ -38,6 +38,8 @@ export const FAILURES = {
   notFound: { status: 404, code: "NOT_FOUND" },
   /** What was to be changed changed meanwhile, or a name is taken: reload and try again. */
   conflict: { status: 409, code: "OPERATION_FAILED" },
+  /** The request's body did not arrive in time (the connection guard's deadline). */
+  tooSlow: { status: 408, code: "VALIDATION_ERROR" },
   /** 413 keeps the ingest endpoints' code list (spec, Errors rule 1): the body is not acceptable as sent. */
   tooLarge: { status: 413, code: "VALIDATION_ERROR" },
   invalid: { status: 422, code: "VALIDATION_ERROR" },
@@ -50,6 +52,10 @@ export function failure(kind: Failure, msg: string, headers: Record<string, stri
   return new HttpError(FAILURES[kind].status, FAILURES[kind].code, msg, headers);
 }
 
+/** Whether an error is this expected failure (a route that answers one kind its own way asks this). */
+export const isFailure = (err: unknown, kind: Failure): err is HttpError =>
+  err instanceof HttpError && err.status === FAILURES[kind].status;
+
 export const unauthorized = (msg: string) => failure("unauthorized", msg);
 export const exhausted = (msg: string) => failure("exhausted", msg);
 export const forbidden = (msg: string) => failure("forbidden", msg);
@@ -57,6 +63,7 @@ export const notFound = (msg: string) => failure("notFound", msg);
 export const conflict = (msg: string) => failure("conflict", msg);
 export const invalid = (msg: string) => failure("invalid", msg);
 export const tooLarge = (msg: string) => failure("tooLarge", msg);
+export const tooSlow = (msg: string) => failure("tooSlow", msg);
 export const rateLimited = (retryAfterS: number, msg = "rate limit exceeded") =>
   failure("rateLimited", msg, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))) });
 

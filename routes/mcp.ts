@@ -15,7 +15,7 @@ import {
   Server,
 } from "@modelcontextprotocol/server";
 import type { AppContext } from "../lib/context.ts";
-import { HttpError } from "../lib/errors.ts";
+import { HttpError, isFailure } from "../lib/errors.ts";
 import { READ_BODY_LIMIT, readBodyBytes } from "../lib/schemas/request_body.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
 import { authenticate, bearerToken } from "../tools/pipeline/caller.ts";
@@ -182,9 +182,7 @@ async function callerOf(ctx: AppContext, authorization: string | undefined, url:
   const token = bearerToken(authorization);
   if (token && isAccessToken(token)) return personCaller(await authenticateAccessToken(ctx, token, url));
   return await authenticate(ctx, authorization).catch((err) => {
-    throw err instanceof HttpError && err.status === 401
-      ? mcpUnauthorized(ctx, url, err.message, !!token)
-      : err;
+    throw isFailure(err, "unauthorized") ? mcpUnauthorized(ctx, url, err.message, !!token) : err;
   });
 }
 

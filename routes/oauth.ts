@@ -8,7 +8,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import type { AppContext } from "../lib/context.ts";
 import { readBodyLimited } from "../lib/schemas/request_body.ts";
-import { HttpError } from "../lib/errors.ts";
+import { isFailure } from "../lib/errors.ts";
 import { BODY_LIMITS, guardJson } from "../lib/schemas/json_limits.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { sha256Hex } from "../lib/keys/apikeys.ts";
@@ -26,7 +26,7 @@ const FORM_LIMIT = 16 * 1024;
 export const REGISTRATIONS_PER_MINUTE = 20;
 
 /** A body that did not arrive in time is answered with the service's 408, not as bad metadata. */
-const tooSlow = (err: unknown) => err instanceof HttpError && err.status === 408;
+const tooSlow = (err: unknown) => isFailure(err, "tooSlow");
 
 async function readForm(req: Request): Promise<URLSearchParams> {
   const type = req.headers.get("content-type") ?? "";

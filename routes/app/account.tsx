@@ -1,7 +1,7 @@
 /** The signed-in person's own pages: home (organization picker), account, password, sign out (everywhere). */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError } from "../../lib/errors.ts";
+import { FAILURES, isFailure } from "../../lib/errors.ts";
 import { endAllSessions, endSession } from "../../lib/people/sessions.ts";
 import { checkPassword } from "../../lib/people/sign_in.ts";
 import { setPassword } from "../../lib/people/users.ts";
@@ -116,8 +116,10 @@ export function accountRoutes(ctx: AppContext): Hono<AppEnv> {
         "Password changed; every other session has ended.",
       );
     } catch (err) {
-      if (!(err instanceof HttpError) || ![401, 422, 429].includes(err.status)) throw err;
-      const msg = err.status === 401 ? "the current password is wrong" : err.message;
+      if (!isFailure(err, "unauthorized") && !isFailure(err, "invalid") && !isFailure(err, "rateLimited")) {
+        throw err;
+      }
+      const msg = err.status === FAILURES.unauthorized.status ? "the current password is wrong" : err.message;
       return await redirectWith(ctx, c, "/app/account", { error: msg });
     }
   });

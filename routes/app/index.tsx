@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError, notFound } from "../../lib/errors.ts";
+import { HttpError, isFailure, notFound } from "../../lib/errors.ts";
 import { type AppEnv, type C, sessionLayer, signedIn } from "./http.ts";
 import { ErrorPage } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
@@ -31,6 +31,7 @@ export const TITLES: Record<number, string> = {
   402: "This month's allowance is used",
   403: "Not allowed",
   404: "Not found",
+  408: "The form took too long to arrive",
   409: "Not saved",
   410: "Link not valid",
   413: "Too large",
@@ -59,10 +60,10 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
         500,
       );
     }
-    if (err.status === 401 && c.req.method === "GET") return c.redirect("/app/sign-in", 303);
+    if (isFailure(err, "unauthorized") && c.req.method === "GET") return c.redirect("/app/sign-in", 303);
     const frame = cc.get("auth") ? await frameOf(ctx, cc).catch(() => null) : null;
     const title = TITLES[err.status] ?? "Something went wrong";
-    const action = err.status === 401
+    const action = isFailure(err, "unauthorized")
       ? (
         <p>
           <a href="/app/sign-in">Sign in</a>

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError } from "../../lib/errors.ts";
+import { FAILURES, HttpError } from "../../lib/errors.ts";
 import { acceptInvitation, findInvitation, LINK_PROBLEM } from "../../lib/people/invitations.ts";
 import { checkPassword } from "../../lib/people/sign_in.ts";
 import { createUser, findUserByEmail } from "../../lib/people/users.ts";
@@ -89,7 +89,7 @@ export function inviteRoutes(ctx: AppContext): Hono<AppEnv> {
         });
       } else {
         const problem = mismatch(c);
-        if (problem) return again(problem, 422);
+        if (problem) return again(problem, FAILURES.invalid.status);
         user = await createUser(kv, clock, l.inv.email, secretField(c, "password"));
       }
       const m = await acceptInvitation(kv, clock, token, user.id);

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import { forbidden, HttpError, invalid } from "../../lib/errors.ts";
+import { forbidden, invalid, isFailure } from "../../lib/errors.ts";
 import { changeRole, listMembers, removeFromOrganization } from "../../lib/people/members.ts";
 import { listInvitations, revokeInvitation } from "../../lib/people/invitations.ts";
 import { sendInvitation } from "../../lib/people/notify.ts";
@@ -161,7 +161,7 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
     try {
       await removeFromOrganization(kv, clock, org.id, me.user);
     } catch (err) {
-      if (err instanceof HttpError && err.status === 422) {
+      if (isFailure(err, "invalid")) {
         return await redirectWith(ctx, c, path(org.id), { error: err.message });
       }
       throw err;

@@ -1,7 +1,7 @@
 /** Sign in and password reset (request a link, use it). These pages work without a session. */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import { HttpError } from "../../lib/errors.ts";
+import { FAILURES, HttpError, isFailure } from "../../lib/errors.ts";
 import { checkPassword } from "../../lib/people/sign_in.ts";
 import { createSession, endSession } from "../../lib/people/sessions.ts";
 import { sendPasswordReset } from "../../lib/people/notify.ts";
@@ -171,7 +171,7 @@ export function signInRoutes(ctx: AppContext): Hono<AppEnv> {
   app.post("/reset/:token", async (c) => {
     const token = c.req.param("token");
     const problem = mismatch(c);
-    if (problem) return c.html(<ResetForm token={token} error={problem} />, 422);
+    if (problem) return c.html(<ResetForm token={token} error={problem} />, FAILURES.invalid.status);
     try {
       const user = await completeReset(kv, clock, token, secretField(c, "password"));
       return await startSession(
@@ -182,8 +182,8 @@ export function signInRoutes(ctx: AppContext): Hono<AppEnv> {
         "Your password is changed; every other session has ended.",
       );
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status !== 422) throw err;
-      return c.html(<ResetForm token={token} error={err.message} />, 422);
+      if (!isFailure(err, "invalid")) throw err;
+      return c.html(<ResetForm token={token} error={err.message} />, FAILURES.invalid.status);
     }
   });
 
