@@ -4,6 +4,8 @@
  * library as its product is automated whatever platform it claims.
  */
 
+import { FEATURE_PHONE } from "./human_devices.ts";
+
 /**
  * HTTP libraries and command-line tools, as the agent's own product (its first token). Inside a named app's
  * agent ("MyApp/2.1 (Android 13) okhttp/4.9") the same library is that app's HTTP stack: see human_clients.ts.
@@ -196,6 +198,15 @@ const PAYLOAD_HINTS = [
   "sleep(",
 ];
 
+/**
+ * A "(compatible; …)" part inside a complete browser agent, after the browser's own product or in the engine's
+ * parentheses: the form crawlers use to name themselves inside a browser's agent ("… Safari/537.36
+ * (compatible; AdsBot-Google-Mobile; …)", "(KHTML, like Gecko; compatible; BW/1.2; …)"). Browsers that wrote
+ * "compatible" (MSIE, Konqueror) put it first, right after "Mozilla/x (".
+ */
+const COMPATIBLE_INSIDE =
+  /(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ *\(compatible\b|like Gecko; ?compatible\b/;
+
 /** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
 const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
 
@@ -237,7 +248,15 @@ export function automationSign(ua: string): string | null {
   const word = WORDS.exec(ua.replace(/user-?agent/gi, ""));
   if (word) return `automation word: ${word[0]}`;
   if (CONTACT.test(ua)) return "contact URL";
+  if (ua.includes("compatible") && COMPATIBLE_INSIDE.test(ua)) {
+    return "crawler's compatible part inside a browser agent";
+  }
   if (DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
+  // browsers carry no address at all; tools that wear a browser's agent give their page ("… https://top.mail.ru/…")
+  // (feature phones' WAP stacks may name their carrier's gateway)
+  if (ua.startsWith("Mozilla/") && /https?:\/\//i.test(ua) && !FEATURE_PHONE.test(ua)) {
+    return "URL in a browser-shaped agent";
+  }
   if (selfContradicting(ua)) return "self-contradicting browser agent";
   return null;
 }

@@ -192,6 +192,20 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     },
     { ua: "Xaldon WebSpider 2.7.b6", token: "Xaldon WebSpider", category: "other" },
   ],
+  "tools inside a browser's agent: a compatible part or an address where browsers carry none": [
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; BW/1.2; rb.gy/oupwis) Chrome/124.0.0.0 Safari/537.36",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 6.1; WOW64; https://top.mail.ru/passremind) AppleWebKit/537.22 (KHTML, like Gecko)",
+      token: "unknown",
+      category: "other",
+    },
+  ],
   "services' fetchers under an app's name, with a URL and no platform": [
     {
       ua: "Overcast/1.0 Podcast Sync (123 subscribers; feed-id=456789; +http://overcast.fm/)",
