@@ -94,6 +94,35 @@ Deno.test("mcp views: announced extension, ui:// views, people's titles, portabl
   }
 });
 
+Deno.test("mcp views: a host on the 2025 handshake that announces the extension finds the same views", async () => {
+  const { deps, app, key } = await demo();
+  const client = new Client({ name: "host-2025", version: "1.0.0" }, {
+    versionNegotiation: { mode: "legacy" },
+    capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME] } } },
+  });
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("http://read.test/mcp"), {
+        fetch: fetchVia(app),
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    assert.match(client.getNegotiatedProtocolVersion() ?? "", /^2025-/, "a 2025 revision");
+    const caps = client.getServerCapabilities() as { extensions?: Record<string, unknown> };
+    assert.ok(caps.extensions?.[UI_EXTENSION], "the server announces MCP Apps on the 2025 handshake too");
+    const { tools } = await client.listTools();
+    for (const tool of VIEW_TOOLS) {
+      const t = tools.find((x) => x.name === tool);
+      assert.equal((t?._meta as { ui?: { resourceUri?: string } })?.ui?.resourceUri, viewUri(tool));
+      const r = await client.readResource({ uri: viewUri(tool) });
+      assert.match((r.contents[0] as { text?: string }).text ?? "", /^<!DOCTYPE html>/);
+    }
+  } finally {
+    await client.close();
+    deps.kv.close();
+  }
+});
+
 Deno.test("mcp views: a 2025 client without the extension gets complete text answers", async () => {
   const { deps, app, key, domain } = await demo();
   const client = new V1Client({ name: "text-only", version: "1.0.0" });
