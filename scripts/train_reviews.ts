@@ -176,13 +176,27 @@ type IntentEx = (typeof withIntent)[number];
 /** How many times an authored (finely labelled) review counts in intent training, beside the coarse sets. */
 const AUTHORED_WEIGHT = Number(flag("authored-weight") ?? 1);
 
+/**
+ * How much rarer intents weigh in training (0: not at all, 1: fully balanced classes). 1 by the training
+ * folds: their intent score was 0.820 at 0, 0.827 at 0.5 and 0.829 at 1.
+ */
+const BALANCE = Number(flag("balance") ?? 1);
+
 function trainIntent(given: IntentEx[]) {
   const examples = given.flatMap((e) => e.coarse ? [e] : Array(AUTHORED_WEIGHT).fill(e) as IntentEx[]);
   const vocab = vocabulary(examples.map((e) => e.features));
   const iw = new Map<string, number[]>(), ig = new Map<string, number[]>();
   const bias = classes.map(() => 0), biasG = classes.map(() => 1e-8);
   const ILR = 0.2, IL2 = 1e-3;
-  const exs = examples.map((e) => ({ y: e.y, features: e.features.filter((f) => vocab.has(f)) }));
+  // Rarer intents weigh more (BALANCE 0: all alike; 1: each class as heavy as any other), as macro-F1 counts
+  // every class alike.
+  const count = classes.map((_, c) => examples.filter((e) => e.y === c).length);
+  const weightOf = count.map((n) => n ? Math.pow(examples.length / (classes.length * n), BALANCE) : 0);
+  const exs = examples.map((e) => ({
+    y: e.y,
+    weight: weightOf[e.y],
+    features: e.features.filter((f) => vocab.has(f)),
+  }));
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
     for (const ex of shuffled(exs, 11 + epoch)) {
       const s = bias.slice();
@@ -193,7 +207,7 @@ function trainIntent(given: IntentEx[]) {
       const max = Math.max(...s);
       const e = s.map((x) => Math.exp(x - max));
       const sum = e.reduce((a, b) => a + b, 0);
-      const grad = e.map((x, c) => x / sum - (c === ex.y ? 1 : 0));
+      const grad = e.map((x, c) => (x / sum - (c === ex.y ? 1 : 0)) * ex.weight);
       for (const f of ex.features) {
         let w = iw.get(f), g = ig.get(f);
         if (!w) iw.set(f, w = classes.map(() => 0));
@@ -338,6 +352,7 @@ const model = {
   trained_on: { sentiment: sentEx.length, intent: withIntent.length },
   epochs: EPOCHS,
   authored_weight: AUTHORED_WEIGHT,
+  balance: BALANCE,
   sentiment: sentimentModel,
   intent: intentModel,
   english_words: english,

@@ -33,7 +33,7 @@ Deno.test("learned models: on held-out real reviews they beat the rules alone an
   assert.ok(after.negative_agreement >= 0.8, `negatives caught ${after.negative_agreement}`);
   const held = readAll(corpora.authoredHoldout);
   const intent = measureIntent(held, "after")!;
-  assert.ok(intent.macro_f1 >= 0.78, `authored held-out intent macro-F1 ${intent.macro_f1}`);
+  assert.ok(intent.macro_f1 >= 0.8, `authored held-out intent macro-F1 ${intent.macro_f1}`);
   assert.ok(intent.macro_f1 > measureIntent(held, "before")!.macro_f1);
 });
 
@@ -44,7 +44,7 @@ Deno.test("learned models: on the real app reviews of an app never trained on, t
   assert.ok(after.agreement >= 0.85, `agreement ${after.agreement}`);
   assert.ok(after.negative_agreement >= 0.8, `negatives caught ${after.negative_agreement}`);
   const intent = measureIntent(read, "after")!, rules = measureIntent(read, "before")!;
-  assert.ok(intent.macro_f1 >= 0.75, `real held-out intent macro-F1 ${intent.macro_f1}`);
+  assert.ok(intent.macro_f1 >= 0.8, `real held-out intent macro-F1 ${intent.macro_f1}`);
   assert.ok(intent.macro_f1 > rules.macro_f1, `${intent.macro_f1} vs rules ${rules.macro_f1}`);
   const feature = intent.per_intent.find((x) => x.intent === "feature_request")!;
   assert.ok(feature.recall >= 0.5, `feature requests found ${feature.recall}`);
@@ -58,7 +58,7 @@ Deno.test("learned models: six-class intent on the hand-labelled sample of the h
   assert.ok(sample.every((r) => r.intent && !r.coarse));
   const read = readAll(sample);
   const after = measureIntent(read, "after")!, before = measureIntent(read, "before")!;
-  assert.ok(after.macro_f1 >= 0.72, `macro-F1 ${after.macro_f1}`);
+  assert.ok(after.macro_f1 >= 0.74, `macro-F1 ${after.macro_f1}`);
   assert.ok(after.macro_f1 > before.macro_f1, `${after.macro_f1} vs rules ${before.macro_f1}`);
 });
 
