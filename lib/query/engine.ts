@@ -1,5 +1,6 @@
 /** Engine implementation: loads batches (cached parts + raw tail) and runs the columnar passes. */
 import type { Deps } from "../deps.ts";
+import { listParts } from "../parts/store.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
 import { CohortCache } from "./cohort/cache.ts";
@@ -52,8 +53,11 @@ export function createEngine(deps: Deps): Engine {
    * reload parts each question (the cliff at 3M) and rollups answer.
    */
   const scanFits = async (s: Scope): Promise<boolean> => {
-    const { parts } = await source.partsAndTail(s.org, s.env, s.from, s.to);
-    const rows = parts.reduce((n, p) => n + p.rows, 0);
+    // the part index only (no raw tail, no columns): one list of small entries
+    let rows = 0;
+    for (const { meta } of await listParts(deps.kv, s.org, s.env, "ev")) {
+      if (meta.min_t < s.to && meta.max_t >= s.from) rows += meta.rows;
+    }
     return rows * SCAN_BYTES_PER_ROW <= deps.config.partCacheBytes - rollupBytes;
   };
   const ctxOf = async (s: Scope) => {
