@@ -91,6 +91,9 @@ export class HostBridge {
       case "ping":
         if (m.id !== undefined) this.#post({ id: m.id, result: {} });
         break;
+      default:
+        // a request this view does not know is answered, so the host does not wait for it
+        if (m.id !== undefined) this.#post({ id: m.id, error: { code: -32601, message: `no ${m.method}` } });
     }
   }
 

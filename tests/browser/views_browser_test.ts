@@ -37,6 +37,7 @@ window.startView = (src, theme, width, protocolVersion) => new Promise((ready) =
     if (e.source !== frame.contentWindow) return;
     const m = e.data;
     window.hostLog.push(m.method || "response");
+    if (m.method === undefined) (window.replies ||= []).push(m);
     const reply = (result) => frame.contentWindow.postMessage({ jsonrpc: "2.0", id: m.id, result }, "*");
     if (m.method === "ui/initialize") {
       reply({ protocolVersion, hostInfo: { name: "test-host", version: "1" }, hostCapabilities: { serverTools: {} },
@@ -359,6 +360,17 @@ Deno.test({
       await overview.waitForFunction(
         (v) => document.querySelector(".tile[data-label=visitors]")?.getAttribute("data-value") === String(v),
         visitors,
+      );
+      // a request the view does not know is answered (an error), so a host never waits on it
+      await page.evaluate(() =>
+        (document.getElementById("view") as HTMLIFrameElement).contentWindow!.postMessage(
+          { jsonrpc: "2.0", id: 999, method: "ui/something-new", params: {} },
+          "*",
+        )
+      );
+      await page.waitForFunction(() =>
+        ((globalThis as unknown as { replies?: { id: number; error?: { code: number } }[] }).replies ?? [])
+          .some((r) => r.id === 999 && r.error?.code === -32601)
       );
       assert.deepEqual(failures.filter((f) => !/favicon/.test(f)), [], "no script or CSP errors");
     } finally {
