@@ -148,9 +148,41 @@ export class JsonShapeScanner {
   }
 }
 
-/** The scanner over a whole text: the first limit it passes, or null. */
+/**
+ * The scanner's pass over a whole text, without encoding it first (a 1 MB body of "[" is refused after its
+ * first levels, not after making its megabyte of bytes): the first limit it passes, or null. String lengths
+ * are counted in the UTF-8 bytes the text encodes to, as the byte scanner counts them.
+ */
 export function jsonTextProblem(text: string, limits: BodyLimits = BODY_LIMITS): string | null {
-  return new JsonShapeScanner(limits).feed(new TextEncoder().encode(text));
+  const { depth: maxDepth, keys, strings: maxStrings, stringChars } = limits;
+  let depth = 0, strings = 0, length = 0, inString = false, escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) {
+        inString = false;
+        continue;
+      }
+      if (c < 0x80) length += 1;
+      else if (c < 0x800) length += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        length += 4; // a pair: one 4-byte sequence
+        i++;
+      } else length += 3; // a lone surrogate encodes as U+FFFD
+      if (length > stringChars) return `holds a string longer than ${stringChars} bytes`;
+    } else if (c === 0x22) {
+      inString = true;
+      length = 0;
+      if (++strings > keys + maxStrings) return `holds more than ${keys + maxStrings} strings and keys`;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return null;
 }
 
 /**

@@ -231,13 +231,15 @@ export class Source {
     env: EnvName,
     from: number,
     to: number,
-  ): Promise<{ parts: PartMeta[]; tail: StoredEvent[] }> {
+  ): Promise<{ parts: PartMeta[]; tail: StoredEvent[]; all: StoredEvent[] }> {
     const since = this.ask();
     return this.consistent(org, env, "ev", async (parts) => {
       const { events } = await this.eventTail(org, env, since, parts);
       return {
         parts: parts.filter((p) => p.min_t < to && p.max_t >= from),
         tail: events.filter((e) => e.received_at >= from && e.received_at < to),
+        // the whole tail: the same array while its records are unchanged, so what is built from it can be kept
+        all: events,
       };
     });
   }
