@@ -436,6 +436,21 @@ async function buildSamples(catalog: CatalogEntry[]): Promise<Record<string, str
 const humanTokens = await buildHumanTokens();
 for (const w of Object.keys(humanTokens)) humanWords.add(w);
 const catalog = await buildCatalog();
+const AGENT_PARTS = new Set([
+  ...[
+    "mozilla",
+    "applewebkit",
+    "webkit",
+    "khtml",
+    "like",
+    "gecko",
+    "trident",
+    "presto",
+    "compatible",
+    "mobile",
+  ],
+  ...["version", "android", "windows", "linux", "browser", "config", "custom"],
+]);
 const uapNames = await uapHumanNames(new Set(catalog.flatMap((e) => e.match)));
 const UAP_SOURCE = "ua-parser/uap-core user_agent_parsers (Apache-2.0)";
 for (const n of uapNames) humanTokens[n] ??= UAP_SOURCE;
@@ -466,7 +481,8 @@ await Deno.writeTextFile(
           names.map((n) => [n, source])
         ),
         // a three-letter family ("ABB") is safe after a browser agent, not as the first word of any agent
-        ...uapNames.filter((n) => n.length >= 4).map((n) => [n, UAP_SOURCE]),
+        // nor an agent's common part or a plain word ("android", "applewebkit", "compatible"): no app's own name
+        ...uapNames.filter((n) => n.length >= 4 && !AGENT_PARTS.has(n)).map((n) => [n, UAP_SOURCE]),
       ]),
     },
     null,
