@@ -1,0 +1,63 @@
+/**
+ * The backfill rebuilds rollups of an older version (written before session facts): until it has, session
+ * questions over those parts are the scan's; after, rollups answer them, equal to the reference.
+ */
+import assert from "node:assert/strict";
+import { compact } from "../../../lib/jobs/compact.ts";
+import { backfillRollups } from "../../../lib/jobs/rollup_backfill.ts";
+import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
+import { Source } from "../../../lib/query/columns/source.ts";
+import { RollupSource } from "../../../lib/query/rollup/source.ts";
+import { hasRollup, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
+import { listParts } from "../../../lib/parts/store.ts";
+import { keys } from "../../../lib/store/keys.ts";
+import { testDeps } from "../../helpers/deps.ts";
+import { naiveAggregate } from "../query/reference.ts";
+import { ev, store } from "../query/fixtures.ts";
+
+const NOW = Date.parse("2026-11-20T12:00:00Z");
+const DAY = 86_400_000;
+const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
+const scope: Scope = { org: "org1", env: "production", from: NOW - 10 * DAY, to: NOW, timezone: "UTC" };
+const q: AggregateOptions = {
+  metrics: ["sessions", "bounce_rate", "session_duration_s", "engaged_visitors", "dropped_events"],
+};
+
+Deno.test("rollup backfill: a part's rollup of an older version is rebuilt, then session questions come from rollups", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  // sessions crossing midnight UTC: each in two parts
+  const all = Array.from({ length: 300 }, (_, i) =>
+    ev({
+      received_at: MIDNIGHT - (i % 3) * DAY - 600_000 + i * 4_000,
+      anonymous_id: `v${i % 17}`,
+      session_id: `s${i % 29}`,
+      sequence_no: i % 5,
+      event_type: i % 4 === 0 ? "sign_up" : "$pageview",
+    }));
+  await store(deps.kv, { events: all });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "ev");
+  assert.ok(parts.length >= 3, `${parts.length} parts`);
+  // as a deployment from before session facts left them: entries of version 1
+  for (const p of parts) {
+    const entry = (await deps.kv.get<{ v: number }>(keys.rollup(p.meta.id))).value!;
+    await deps.kv.set(keys.rollup(p.meta.id), { ...entry, v: 1 });
+    assert.equal(await hasRollup(deps.kv, p.meta.id), false);
+  }
+  const rollups = () => new RollupSource(deps, new Source(deps)).answer(scope, [q]);
+  assert.deepEqual(await rollups(), [null], "an older rollup: the scan answers");
+
+  const first = await backfillRollups(deps, "org1", "production", { maxParts: 2 });
+  assert.deepEqual(first, { parts: 2, remaining: parts.length - 2 });
+  assert.deepEqual(await rollups(), [null]);
+  assert.deepEqual(await backfillRollups(deps, "org1", "production"), {
+    parts: parts.length - 2,
+    remaining: 0,
+  });
+  for (const p of parts) {
+    assert.equal((await deps.kv.get<{ v: number }>(keys.rollup(p.meta.id))).value?.v, ROLLUP_VERSION);
+  }
+  assert.deepEqual(await rollups(), [naiveAggregate(all, scope, q)]);
+  deps.kv.close();
+});
