@@ -41,7 +41,8 @@ function svgRoot(width: number, height: number, label: string) {
     viewBox: `0 0 ${width} ${height}`,
     width,
     height,
-    role: "img",
+    // a figure, not an img: an img's children are hidden from screen readers, and the figures are in them
+    role: "figure",
     "aria-label": label,
   });
   root.append(s("title", {}, label));

@@ -103,9 +103,15 @@ async function expectDrawn(tool: string, frame: Frame, a: Obj) {
       await frame.waitForSelector("[data-series='period before'] .dot");
       break;
     }
-    case "behavior_pages":
+    case "behavior_pages": {
       for (const p of list(a.pages)) has(String(p.page), p.pageviews as number);
+      // what a screen reader is given: the chart as a figure, each bar's page and figure inside it
+      const tree = await frame.locator("svg[data-chart=bars]").first().ariaSnapshot();
+      const top = list(a.pages)[0];
+      assert.match(tree, /figure "Pages by/);
+      assert.ok(tree.includes(`${top.page}`) && tree.includes(`${top.pageviews}`), tree.slice(0, 400));
       break;
+    }
     case "behavior_sources":
       for (const c of list(a.channels)) has(String(c.name), c.visitors as number);
       break;
