@@ -26,6 +26,31 @@ export class RollupSource {
     this.cache = new Lru(bytes);
   }
 
+  /** Questions asked, and the last question that read each kept rollup. */
+  private asked = 0;
+  private lastAsked = new Map<string, number>();
+
+  /**
+   * Keeps a decoded rollup while it fits. A period's rollups are read in the same order every question, so
+   * evicting the least recently used to make room would miss each of them next time (the whole period read
+   * again from KV each question); instead what is kept stays, and only rollups no question read in the last
+   * 16 (parts merged away, periods no longer asked) make room.
+   */
+  private keep(id: string, r: Rollup) {
+    const w = weight(r);
+    if (this.cache.used + w > this.cache.capacity) {
+      for (const [old, at] of this.lastAsked) {
+        if (this.cache.used + w <= this.cache.capacity) break;
+        if (at < this.asked - 16) {
+          this.cache.delete(old);
+          this.lastAsked.delete(old);
+        }
+      }
+    }
+    if (this.cache.used + w <= this.cache.capacity) this.cache.set(id, r, w);
+    else this.lastAsked.delete(id);
+  }
+
   /** Each question's answer from rollups, or null for those the scan must answer. */
   async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const served = questions.map((o) => rollupBlocker(s, o) === null);
@@ -33,13 +58,16 @@ export class RollupSource {
     if (!served.some(Boolean)) return none;
     const { kv } = this.deps;
     const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    this.asked++;
     const rollups: Rollup[] = [];
     for (const p of parts) {
       let r = this.cache.get(p.id);
+      this.lastAsked.set(p.id, this.asked);
       if (!r) {
         const read = await readRollup(kv, p.id);
         if (!read) return none; // a part without a rollup yet (the backfill adds it): the scan answers
-        this.cache.set(p.id, r = read, weight(read));
+        r = read;
+        this.keep(p.id, read);
       }
       rollups.push(r);
     }
