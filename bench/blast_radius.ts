@@ -175,7 +175,7 @@ async function attackerProcess() {
   return {
     async end() {
       await child.stdin.close();
-      while (!said.includes("\n", said.indexOf("sent"))) {
+      while (!/sent \d+\n/.test(said)) {
         const { value, done } = await out.read();
         if (done) break;
         said += value;

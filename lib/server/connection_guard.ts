@@ -74,6 +74,8 @@ interface Conn {
 }
 
 const LATIN1 = new TextDecoder("latin1");
+/** Bytes relayed per read: a 1 MB body crosses in 16 turns of the event loop rather than 64. */
+const RELAY_CHUNK = 64 * 1024;
 /** How long the rest of a request is read and dropped after the server's answer ended the connection. */
 const LINGER_MS = 2_000;
 
@@ -149,7 +151,7 @@ export function serveGuarded(
     const up = c.inner!;
     let upOpen = true;
     const fromClient = (async () => {
-      const buf = new Uint8Array(16 * 1024);
+      const buf = new Uint8Array(RELAY_CHUNK);
       while (!c.closed) {
         const n = await c.client.read(buf).catch(() => null);
         if (n === null) break;
@@ -172,7 +174,7 @@ export function serveGuarded(
       } catch { /* gone */ }
     })();
     const fromServer = (async () => {
-      const buf = new Uint8Array(16 * 1024);
+      const buf = new Uint8Array(RELAY_CHUNK);
       while (!c.closed) {
         const n = await up.read(buf).catch(() => null);
         if (n === null) break;
