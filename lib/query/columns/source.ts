@@ -5,7 +5,7 @@
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
 import type { Deps } from "../../deps.ts";
-import { Lru, remember } from "../../lru.ts";
+import { Lru } from "../../lru.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
 import type { Batch, StrCol } from "../../parts/columns.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
@@ -59,8 +59,11 @@ interface KeptTail<R> {
   hit?: Promise<Batch>;
 }
 
-/** Raw tails kept: one per environment and kind read lately. */
-const KEPT_TAILS = 8;
+/**
+ * Memory a kept raw tail is counted at per record: the decoded record and its share of the built batch
+ * (roughly). Kept tails share half the part cache's budget; a tail heavier than that is built per question.
+ */
+const TAIL_ROW_BYTES = 1_500;
 
 /**
  * The kept tail batch as one question's own: the same columns, but its own scope masks (scope keys are cut to
@@ -78,12 +81,13 @@ export class Source {
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
   private loading = new Map<string, Promise<EvBatch>>();
   // deno-lint-ignore no-explicit-any
-  private tails = new Map<string, KeptTail<any>>();
+  private tails: Lru<KeptTail<any>>;
   // deno-lint-ignore no-explicit-any
   private tailReads = new Map<string, { started: number; done: Promise<KeptTail<any>> }>();
   private asked = 0;
   constructor(private deps: Deps) {
     this.cache = new Lru(deps.config.partCacheBytes);
+    this.tails = new Lru(Math.floor(deps.config.partCacheBytes / 2));
   }
 
   get cacheBytes() {
@@ -181,7 +185,7 @@ export class Source {
       const kept = this.tails.get(k) as KeptTail<R> | undefined;
       if (kept && sameRecords(kept.tail, tail)) return kept;
       const fresh: KeptTail<R> = { tail };
-      remember(this.tails, k, fresh, KEPT_TAILS);
+      this.tails.set(k, fresh, tail.records.length * TAIL_ROW_BYTES);
       return fresh;
     })();
     this.tailReads.set(k, { started, done });
