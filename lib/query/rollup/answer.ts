@@ -2,10 +2,11 @@
  * Aggregate questions answered from hourly rollups (build.ts) instead of scanning events: the cost grows
  * with hours × values asked about (plus the visitor sets' sizes), not with the events. A question qualifies
  * when everything it asks is in the rollups (`rollupBlocker` says why not otherwise: then the scan answers):
- * event-level metrics, at most one breakdown field and filters on that same field (or, without a
- * breakdown, on one field), no cohort, no goal, a timezone whose offsets are whole hours over the period,
+ * event-level metrics, at most one breakdown field (traffic may come beside it) and filters on that same
+ * field (or, without a breakdown, on one field), or session metrics of the period's totals (from the
+ * session facts, sessions.ts); no cohort, no goal, a timezone whose offsets are whole hours over the period,
  * and every part's hour either wholly inside the period or wholly outside (else `answerFromRollups` gives
- * null). Exact: sums of counts, and distinct visitors as unions of the hours' visitor sets.
+ * null). Exact: sums of counts, distinct visitors as unions of the hours' visitor sets, sessions joined.
  */
 import { DistinctCounter } from "../../parts/visitor_set.ts";
 import { bucketer } from "../../time/buckets.ts";
