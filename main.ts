@@ -16,7 +16,7 @@ import { generateSite } from "./lib/demo/site.ts";
 import { ensureDemoOwner } from "./lib/people/demo_owner.ts";
 import { printMailer, smtpMailer } from "./lib/mail.ts";
 import { JOBS, listenToQueue, startJobs } from "./lib/jobs/schedule.ts";
-import { generateDueReports, reportJobs } from "./tools/reports_generate.ts";
+import { generateDueReports, reportJobs } from "./pipeline/reports_generate.ts";
 import { issuerPolicy } from "./lib/oauth/urls.ts";
 import { guardLimits, serveGuarded } from "./lib/server/connection_guard.ts";
 
@@ -74,7 +74,7 @@ const app = createApp(deps);
 // (lib/ingest/server_access.ts) and the review cache (lib/feedback/review_cache.ts).
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
-// Report generation runs the read tools, so its job comes from tools/ (tools/reports_generate.ts).
+// Report generation runs the read tools, so its job comes from tools/ (pipeline/reports_generate.ts).
 startJobs(deps, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
 listenToQueue(deps);
 

@@ -12,7 +12,7 @@
 import { createApp } from "../app.ts";
 import { keys } from "../lib/store/keys.ts";
 import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
-import { generateNow } from "../tools/reports_generate.ts";
+import { generateNow } from "../pipeline/reports_generate.ts";
 import { lastClosedPeriod } from "../lib/reports/periods.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
 import { benchRun } from "./results.ts";

@@ -22,8 +22,8 @@ import { createApp } from "../app.ts";
 import { openEngine } from "../lib/query/api.ts";
 import { createContext } from "../lib/context.ts";
 import { createSaved, findSaved, updateSaved } from "../lib/saved/store.ts";
-import { previewCohort } from "../tools/app_runs.ts";
-import { checkInsightInput } from "../tools/saved_insights.ts";
+import { previewCohort } from "../pipeline/app_runs.ts";
+import { checkInsightInput } from "../pipeline/saved_insights.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
 import { benchRun } from "./results.ts";
 

@@ -6,13 +6,13 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { invalid } from "../lib/errors.ts";
-import { authenticate } from "../tools/pipeline/caller.ts";
-import { takeRate } from "../tools/pipeline/meter.ts";
-import { CATALOG, LaterInput, runCall } from "../tools/pipeline/run.ts";
+import { authenticate } from "../pipeline/caller.ts";
+import { takeRate } from "../pipeline/meter.ts";
+import { CATALOG, LaterInput, runCall } from "../pipeline/run.ts";
 import { READ_BODY_LIMIT, readBodyLimited } from "../lib/schemas/request_body.ts";
 import { guardJson } from "../lib/schemas/json_limits.ts";
 import { TOOLS } from "../tools/registry.ts";
-import { listing } from "../tools/listing.ts";
+import { listing } from "../pipeline/listing.ts";
 
 /** The tool's inputs from the body: a JSON object, or nothing at all for a tool without inputs. */
 async function toolInput(req: Request): Promise<Record<string, unknown>> {

@@ -14,13 +14,16 @@ export function floorOf(file: string): { floor: number; name: string } {
   if (file === "main.ts") return { floor: 0, name: "main.ts" };
   if (file === "app.ts") return { floor: 1, name: "app.ts" };
   if (parts[0] === "routes") return { floor: 2, name: "routes/" };
-  if (parts[0] === "tools") return { floor: 3, name: "tools/" };
-  if (file === "lib/context.ts") return { floor: 4, name: "lib/context.ts" };
-  if (file === "lib/deps.ts" || file === "lib/config.ts") return { floor: 6, name: "lib/deps.ts,config.ts" };
-  if (parts[0] === "lib" && parts[1] === "store") return { floor: 7, name: "lib/store/" };
-  if (parts[0] === "lib" && parts[1] === "time") return { floor: 8, name: "leaf utilities" };
-  if (parts[0] === "lib" && parts.length > 2) return { floor: 5, name: "lib/<domain>/" };
-  return { floor: 8, name: "leaf utilities" }; // lib/*.ts: clock, log, errors, …
+  // the pipeline answers a call with the tool list it is given; tools are built from the toolkit
+  if (parts[0] === "pipeline") return { floor: 3, name: "pipeline/" };
+  if (parts[0] === "tools") return { floor: 4, name: "tools/" };
+  if (parts[0] === "toolkit") return { floor: 5, name: "toolkit/" };
+  if (file === "lib/context.ts") return { floor: 6, name: "lib/context.ts" };
+  if (file === "lib/deps.ts" || file === "lib/config.ts") return { floor: 8, name: "lib/deps.ts,config.ts" };
+  if (parts[0] === "lib" && parts[1] === "store") return { floor: 9, name: "lib/store/" };
+  if (parts[0] === "lib" && parts[1] === "time") return { floor: 10, name: "leaf utilities" };
+  if (parts[0] === "lib" && parts.length > 2) return { floor: 7, name: "lib/<domain>/" };
+  return { floor: 10, name: "leaf utilities" }; // lib/*.ts: clock, log, errors, …
 }
 
 /** The node a file counts for in the folder graph: lib/<domain> (its subfolders folded in), a top folder, or a lone file. */
@@ -30,7 +33,7 @@ export function folderOf(file: string): string {
   return parts.length > 1 ? parts[0] : file;
 }
 
-const SERVICE = /^(main\.ts|app\.ts|routes\/|tools\/|lib\/)/;
+const SERVICE = /^(main\.ts|app\.ts|routes\/|pipeline\/|tools\/|toolkit\/|lib\/)/;
 const OUTSIDE = /^(tests|bench|scripts)\//;
 const SPECIFIERS = [
   /\b(?:import|export)\s+(?:type\s+)?[^'";]*?\bfrom\s*["']([^"']+)["']/gs,
@@ -66,14 +69,15 @@ export function importsOf(file: string, text: string): Import[] {
   return found;
 }
 
-/** Every relative import of the service's own source files (main.ts, app.ts, routes/, tools/, lib/). */
+/** Every relative import of the service's own source files (main.ts, app.ts, routes/, pipeline/, tools/, toolkit/, lib/). */
 export async function serviceImports(root: string): Promise<Import[]> {
   const all: Import[] = [];
   async function walk(rel: string) {
     for await (const e of Deno.readDir(rel ? `${root}/${rel}` : root)) {
       const path = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory && (rel || ["lib", "routes", "tools"].includes(e.name))) await walk(path);
-      else if (e.isFile && /\.tsx?$/.test(e.name) && SERVICE.test(path)) {
+      if (e.isDirectory && (rel || ["lib", "routes", "pipeline", "tools", "toolkit"].includes(e.name))) {
+        await walk(path);
+      } else if (e.isFile && /\.tsx?$/.test(e.name) && SERVICE.test(path)) {
         all.push(...importsOf(path, await Deno.readTextFile(`${root}/${path}`)));
       }
     }

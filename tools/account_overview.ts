@@ -3,7 +3,7 @@ import { answerSchema } from "../lib/answers/schema.ts";
 import { ALLOWANCE_KINDS, ENV_NAMES } from "../lib/store/records.ts";
 import { arrivals } from "../lib/parts/arrivals.ts";
 import { resetDate } from "../lib/usage/allowance.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import { getStatus, listApps } from "../lib/feedback/store.ts";
 
 const allowance = z.object({ allowance: z.number(), used: z.number(), left: z.number() });

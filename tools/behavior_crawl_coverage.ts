@@ -3,11 +3,11 @@ import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schem
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
-import { label, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import { invalid } from "../lib/errors.ts";
 import { crawlToReferral } from "../lib/crawler_findings/referral.ts";
-import { referralSchema, referralSection } from "./crawler_findings.ts";
+import { referralSchema, referralSection } from "../toolkit/crawler_findings.ts";
 
 export const STALE_AFTER_DAYS = 14;
 /** How far back "last read" and "never read" look: 90 days, or the plan's history when shorter. */

@@ -5,8 +5,8 @@ import { ROBOTS_ONLY_TOKENS } from "../lib/crawl/catalog_data.ts";
 import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { evaluateToken, groupNames, readRobots } from "../lib/crawl/robots.ts";
-import { label, rate, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import { invalid } from "../lib/errors.ts";
 import { robotsViolations } from "../lib/crawler_findings/robots_violations.ts";
 import { spoofedAgents } from "../lib/crawler_findings/spoofed.ts";
@@ -16,7 +16,7 @@ import {
   violationNotices,
   violationsSchema,
   violationsSection,
-} from "./crawler_findings.ts";
+} from "../toolkit/crawler_findings.ts";
 
 /** Crawlers every answer covers, seen or not: the major search engines and AI crawlers. */
 export const MAJOR_CRAWLERS = [

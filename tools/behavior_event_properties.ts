@@ -4,8 +4,8 @@ import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/
 import { nameableValues } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import type { AggregateOptions, EventField } from "../lib/query/api.ts";
-import { resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const MAX_PROPERTIES = 25;
 const VALUE_CHARS = 200;

@@ -9,8 +9,8 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { Filter } from "../lib/query/api.ts";
-import { byKey, label, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { byKey, label, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 /** Events the web SDK sends by itself; everything else is a custom event the site tracks. */
 export const AUTOMATIC_EVENTS = new Set([

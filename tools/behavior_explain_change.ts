@@ -14,8 +14,8 @@ import {
   type Side,
   sumSides,
 } from "../lib/query/api.ts";
-import { label, rate, resolve, round } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve, round } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import {
   describeDriver,
   type Dimension,
@@ -26,7 +26,7 @@ import {
   OTHER,
   summaryLine,
   UNIT,
-} from "./explain_change_words.ts";
+} from "../toolkit/explain_change_words.ts";
 
 const FIELD: Record<Dimension, EventField> = {
   channel: "channel",

@@ -10,8 +10,8 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { AggregateResult, Filter } from "../lib/query/api.ts";
-import { label, rate, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const SORTS = ["clicks", "rage_clicks"] as const;
 

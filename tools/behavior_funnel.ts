@@ -4,9 +4,9 @@ import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/
 import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import type { EventField, FunnelStep } from "../lib/query/api.ts";
-import { label, rate, resolve } from "./common.ts";
-import { stepInput, stepName, toStepDef } from "./steps.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve } from "../toolkit/common.ts";
+import { stepInput, stepName, toStepDef } from "../toolkit/steps.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const MIN_STEPS = 2, MAX_STEPS = 8, TOP_SPLITS = 10;
 const HOUR = 3_600_000, DAY = 24 * HOUR;

@@ -22,8 +22,8 @@ import {
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { guardedTime } from "../lib/answers/privacy.ts";
-import { byKey, label, rate, resolve, round } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { byKey, label, rate, resolve, round } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const TOP = 10;
 

@@ -10,8 +10,8 @@ import {
 } from "../lib/answers/schema.ts";
 import { guardedTime } from "../lib/answers/privacy.ts";
 import type { Filter, Metric } from "../lib/query/api.ts";
-import { label, rate, resolve, round } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve, round } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const SORTS = [
   "pageviews",

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { invalid } from "../lib/errors.ts";
-import { rate, resolve } from "./common.ts";
-import { eventNameInput, pagePatternInput, toStepDef } from "./steps.ts";
-import { defineTool } from "./tool.ts";
+import { rate, resolve } from "../toolkit/common.ts";
+import { eventNameInput, pagePatternInput, toStepDef } from "../toolkit/steps.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const MAX_PATHS = 25, MAX_NEAREST = 10;
 /** The engine ends a walk with "(end)": after the anchor the visit ended there, before it the visit began. */

@@ -3,8 +3,8 @@ import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import type { EventField, NumberRuns, Scope as EngineScope, SeriesGroup } from "../lib/query/api.ts";
-import { label, rate, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 /** The published Core Web Vitals thresholds: good up to the first, poor above the second. */
 export const THRESHOLDS = { LCP: [2500, 4000], INP: [200, 500], CLS: [0.1, 0.25] } as const;

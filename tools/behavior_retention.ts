@@ -4,9 +4,9 @@ import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import { bucketsBetween } from "../lib/query/api.ts";
-import { rate, resolve } from "./common.ts";
-import { eventNameInput, toStepDef } from "./steps.ts";
-import { defineTool } from "./tool.ts";
+import { rate, resolve } from "../toolkit/common.ts";
+import { eventNameInput, toStepDef } from "../toolkit/steps.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const INTERVALS = ["day", "week", "month"] as const;
 type Interval = (typeof INTERVALS)[number];

@@ -18,10 +18,10 @@ import type {
   SavedKind,
 } from "../lib/saved/records.ts";
 import { findSaved, getSaved, listSaved } from "../lib/saved/store.ts";
-import { resolve } from "./common.ts";
-import { namedCohort } from "./pipeline/cohort.ts";
-import { chartSeries, headlineFigures, runInsight } from "./insight_runs.ts";
-import { type Answer, defineTool, type ToolContext } from "./tool.ts";
+import { resolve } from "../toolkit/common.ts";
+import { namedCohort } from "../toolkit/cohort.ts";
+import { chartSeries, headlineFigures, runInsight } from "../toolkit/insight_runs.ts";
+import { type Answer, defineTool, type ToolContext } from "../toolkit/tool.ts";
 
 const KINDS = ["cohort", "insight", "dashboard"] as const;
 const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);

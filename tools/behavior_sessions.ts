@@ -5,8 +5,8 @@ import type { Filter, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
-import { resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const MAX_PAGES_LISTED = 10;
 

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
-import { label, rate, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, rate, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const row = z.object({
   name: z.string(),

@@ -12,8 +12,8 @@ import {
 import { FEWER_THAN_5, type GuardedCount, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import { bucketsBetween, type EventField, type Filter } from "../lib/query/api.ts";
-import { label, resolve } from "./common.ts";
-import { defineTool } from "./tool.ts";
+import { label, resolve } from "../toolkit/common.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const INTERVALS = ["hour", "day", "week", "month", "hour_of_day", "day_of_week"] as const;
 const SPLITS = ["page", "country", "device", "browser", "source", "channel", "property"] as const;

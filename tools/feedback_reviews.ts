@@ -4,7 +4,7 @@ import { answerSchema, limitInput, periodInput } from "../lib/answers/schema.ts"
 import { maskText } from "../lib/answers/privacy.ts";
 import { TOPIC_LABELS } from "../lib/feedback/themes/taxonomy.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import {
   appInput,
   appOut,
@@ -14,7 +14,7 @@ import {
   resolveApps,
   reviewScope,
   reviewsIn,
-} from "./feedback_common.ts";
+} from "../toolkit/feedback_common.ts";
 
 const output = answerSchema({
   app: appSchema.nullable(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { answerSchema, compare, compared, periodInput } from "../lib/answers/schema.ts";
 import { summarize } from "../lib/feedback/summary.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import {
   analysedNotice,
   appInput,
@@ -12,7 +12,7 @@ import {
   resolveApps,
   reviewScope,
   reviewsIn,
-} from "./feedback_common.ts";
+} from "../toolkit/feedback_common.ts";
 
 const share = z.number().nullable();
 const output = answerSchema({

@@ -3,7 +3,7 @@ import { answerSchema, periodInput } from "../lib/answers/schema.ts";
 import { MIN_RISING_REVIEWS, themeReport } from "../lib/feedback/themes/aggregate.ts";
 import { TOPICS } from "../lib/feedback/themes/taxonomy.ts";
 import { distinctQuotes } from "../lib/feedback/quotes.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool } from "../toolkit/tool.ts";
 import {
   analysedNotice,
   appInput,
@@ -14,7 +14,7 @@ import {
   resolveApps,
   reviewScope,
   reviewsIn,
-} from "./feedback_common.ts";
+} from "../toolkit/feedback_common.ts";
 
 const theme = z.object({
   id: z.string(),

@@ -2,9 +2,9 @@
  * Every read tool, once. The HTTP API (`/v1/read`) and the MCP server (`/mcp`) both take their tools from
  * here, so an answer is the same through either face by construction. A new tool is one file beside this
  * one and one line in TOOLS (and in INSIGHT_TOOLS when a saved insight may ask it). Nothing a tool imports
- * may import this file back: the pipeline passes the lists in (tools/pipeline/run.ts).
+ * may import this file back: the pipeline passes the lists in (pipeline/run.ts).
  */
-import type { Tool } from "./tool.ts";
+import type { Tool } from "../toolkit/tool.ts";
 import accountOverview from "./account_overview.ts";
 import behaviorOverview from "./behavior_overview.ts";
 import behaviorTrends from "./behavior_trends.ts";

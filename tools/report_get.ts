@@ -3,7 +3,7 @@ import { answerSchema, touchpointInput } from "../lib/answers/schema.ts";
 import { getReport, listReports } from "../lib/reports/store.ts";
 import { REPORT_KINDS } from "../lib/reports/types.ts";
 import { notFound } from "../lib/errors.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const value = z.union([z.number(), z.string(), z.null()]);
 const report = z.object({

@@ -8,7 +8,7 @@ import {
 } from "../lib/answers/schema.ts";
 import { listReports } from "../lib/reports/store.ts";
 import { REPORT_KINDS } from "../lib/reports/types.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool } from "../toolkit/tool.ts";
 
 const output = answerSchema({
   offset: z.number(),

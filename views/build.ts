@@ -7,7 +7,7 @@
 import * as esbuild from "esbuild";
 import { VIEW_MAX_BYTES, VIEW_TOOLS, VIEWS_DIR } from "./catalog.ts";
 import { STYLE } from "./style.ts";
-import { TOOL_TITLES } from "../tools/titles.ts";
+import { TOOL_TITLES } from "../toolkit/titles.ts";
 
 const escape = (t: string) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 

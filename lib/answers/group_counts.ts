@@ -1,7 +1,7 @@
 /**
  * Which output fields count the people of a group, declared once in each tool's output schema and read by
  * everything that applies or checks the small-group rule (spec answer rule 5): the pipeline's guard
- * (small_groups.ts), the published output schema (tools/listing.ts) and the answer checker (check.ts).
+ * (small_groups.ts), the published output schema (pipeline/listing.ts) and the answer checker (check.ts).
  *
  * - `groupSize(s)`: the visitors of the group an object describes (a page's viewers, a path's visitors).
  *   When it is 1 to 4, every other count of that object would tell the group's size too.
@@ -76,7 +76,7 @@ export function declarationOf(schema: z.ZodType): GroupCountMeta | null {
 /** Times of a group (averages, medians, durations): withheld when fewer than 5 visitors stand behind them. */
 export const TIME_FIELD = /(_time_s|duration_s|_median_s|_average_s|_avg_s|median_s_from_previous)$/;
 
-/** The JSON Schema keyword tools/listing.ts marks declared fields with while it widens them, then removes. */
+/** The JSON Schema keyword pipeline/listing.ts marks declared fields with while it widens them, then removes. */
 export const GROUP_COUNT_KEYWORD = "x-group-count";
 
 /** The keyword's value on a declared rate (a count's is what it counts). */

@@ -10,7 +10,7 @@ import { getReport, listReports } from "../../lib/reports/store.ts";
 import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
 import { REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
 import { can } from "../../lib/people/roles.ts";
-import { generateFor, REPORT_ENV } from "../../tools/reports_generate.ts";
+import { generateFor, REPORT_ENV } from "../../pipeline/reports_generate.ts";
 import { closedPeriods, periodOfKey } from "../../lib/reports/periods.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";

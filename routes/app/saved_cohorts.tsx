@@ -10,7 +10,7 @@ import { canEdit, createSaved, getSaved, listSaved, updateSaved } from "../../li
 import { describeDefinition } from "../../lib/saved/definition.ts";
 import type { SavedCohort } from "../../lib/saved/records.ts";
 import { FEWER_THAN_5, guardedVisitors } from "../../lib/answers/privacy.ts";
-import { previewCohort } from "../../tools/app_runs.ts";
+import { previewCohort } from "../../pipeline/app_runs.ts";
 import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath } from "./layout.tsx";
 import { Table } from "./table.tsx";

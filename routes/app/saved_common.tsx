@@ -8,7 +8,7 @@ import { notFound } from "../../lib/errors.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
 import type { SavedItem, SavedKind, SavedOf } from "../../lib/saved/records.ts";
 import { canEdit, deleteSaved, type Editor, getSaved, type SaveOptions } from "../../lib/saved/store.ts";
-import { checkInsightInput } from "../../tools/saved_insights.ts";
+import { checkInsightInput } from "../../pipeline/saved_insights.ts";
 import { act, type C } from "./http.ts";
 import { PostButton } from "./layout.tsx";
 

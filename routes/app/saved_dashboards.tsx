@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
 import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import type { SavedDashboard } from "../../lib/saved/records.ts";
-import { runForApp } from "../../tools/app_runs.ts";
+import { runForApp } from "../../pipeline/app_runs.ts";
 import { type AppEnv, type C, field, isRefusal, orgMember, pageFlash, redirectWith } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";

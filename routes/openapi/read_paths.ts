@@ -3,7 +3,7 @@
  * from the registry, plus the read API's error statuses and codes.
  */
 import { TOOLS } from "../../tools/registry.ts";
-import { listing } from "../../tools/listing.ts";
+import { listing } from "../../pipeline/listing.ts";
 
 const error = (description: string, extra: Record<string, unknown> = {}) => ({
   description,

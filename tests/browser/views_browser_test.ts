@@ -16,7 +16,7 @@ import { generateSite } from "../../lib/demo/site.ts";
 import { buildViews } from "../../views/build.ts";
 import { UI_EXTENSION, VIEW_MIME, VIEW_TOOLS, viewUri } from "../../views/catalog.ts";
 import { testDeps } from "../helpers/deps.ts";
-import { generateDueReports } from "../../tools/reports_generate.ts";
+import { generateDueReports } from "../../pipeline/reports_generate.ts";
 import { launchChromium } from "./browser.ts";
 
 /** The CSP a host must apply when a view declares no outside domains (the extension's default). */

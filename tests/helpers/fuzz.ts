@@ -13,7 +13,7 @@ import { unpackEvent } from "../../lib/store/event_codec.ts";
 import { keys } from "../../lib/store/keys.ts";
 import type { StoredEvent, StoredHit } from "../../lib/store/records.ts";
 import { TOOLS } from "../../tools/registry.ts";
-import { listing } from "../../tools/listing.ts";
+import { listing } from "../../pipeline/listing.ts";
 import { generateSite } from "../../lib/demo/site.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "./deps.ts";
 import { createTenant, type Tenant } from "./tenant.ts";

@@ -3,7 +3,7 @@ import type { Deps } from "../../lib/deps.ts";
 import { createSaved, type Editor } from "../../lib/saved/store.ts";
 import type { CohortNode } from "../../lib/saved/definition.ts";
 import type { SavedKind, SavedOf } from "../../lib/saved/records.ts";
-import { checkInsightInput } from "../../tools/saved_insights.ts";
+import { checkInsightInput } from "../../pipeline/saved_insights.ts";
 
 export const OWNER: Editor = { user: "user-owner", role: "owner" };
 

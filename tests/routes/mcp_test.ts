@@ -7,7 +7,7 @@ import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { adminCall, createTenant } from "../helpers/tenant.ts";
 import { checkAnswer } from "../../lib/answers/check.ts";
 import { TOOLS } from "../../tools/registry.ts";
-import { PROMPTS } from "../../tools/prompts.ts";
+import { PROMPTS } from "../../toolkit/prompts.ts";
 
 type AppLike = ReturnType<typeof createApp>;
 

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createApp } from "../../app.ts";
 import { ensureDemoTenant } from "../../lib/demo/tenant.ts";
 import { generateSite } from "../../lib/demo/site.ts";
-import { generateDueReports } from "../../tools/reports_generate.ts";
+import { generateDueReports } from "../../pipeline/reports_generate.ts";
 import { testDeps } from "../helpers/deps.ts";
 
 export type Obj = Record<string, unknown>;

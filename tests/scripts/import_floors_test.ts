@@ -22,7 +22,7 @@ Deno.test("import floors: the module graph Deno resolves from main.ts has no fil
   const graph = await moduleGraph(ROOT);
   assert.ok(graph.length > 500, `only ${graph.length} imports on the module graph`);
   assert.ok(graph.some((i) => i.from === "tools/registry.ts" && i.to === "tools/behavior_saved.ts"));
-  assert.ok(graph.some((i) => i.to === "tools/tool.ts"), "type-only imports are part of the graph");
+  assert.ok(graph.some((i) => i.to === "toolkit/tool.ts"), "type-only imports are part of the graph");
   assert.deepEqual(fileCircles(graph), []);
   assert.deepEqual(folderCircles(graph), []);
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checkAnswer } from "../../lib/answers/check.ts";
 import { TOOLS } from "../../tools/registry.ts";
-import { listing } from "../../tools/listing.ts";
+import { listing } from "../../pipeline/listing.ts";
 import { harness } from "./harness.ts";
 import { saveCohort } from "../helpers/saved.ts";
 import { ev, store } from "../lib/query/fixtures.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PROMPTS } from "../../tools/prompts.ts";
+import { PROMPTS } from "../../toolkit/prompts.ts";
 import { TOOLS } from "../../tools/registry.ts";
 
 Deno.test("prompts: every tool a ready-made prompt tells the assistant to call exists", () => {

@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { checkAnswer } from "../../lib/answers/check.ts";
 import { declarationOf } from "../../lib/answers/group_counts.ts";
 import { TOOLS } from "../../tools/registry.ts";
-import { listing } from "../../tools/listing.ts";
+import { listing } from "../../pipeline/listing.ts";
 import { harness } from "./harness.ts";
 import { saveCohort } from "../helpers/saved.ts";
 import { ev, store } from "../lib/query/fixtures.ts";

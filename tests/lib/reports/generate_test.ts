@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { plantedWorld } from "./planted.ts";
-import { generateDueReports, generateNow } from "../../../tools/reports_generate.ts";
+import { generateDueReports, generateNow } from "../../../pipeline/reports_generate.ts";
 import { getOrg, getTouchpoint } from "../../../lib/tenancy/admin.ts";
 import { checkAnswer } from "../../../lib/answers/check.ts";
 import { toolByName } from "../../../tools/registry.ts";

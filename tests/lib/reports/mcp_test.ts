@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { plantedWorld } from "./planted.ts";
-import { generateDueReports } from "../../../tools/reports_generate.ts";
+import { generateDueReports } from "../../../pipeline/reports_generate.ts";
 import { checkAnswer } from "../../../lib/answers/check.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -9,7 +9,7 @@ import {
   listSaved,
   updateSaved,
 } from "../../../lib/saved/store.ts";
-import { checkInsightInput } from "../../../tools/saved_insights.ts";
+import { checkInsightInput } from "../../../pipeline/saved_insights.ts";
 import { HttpError } from "../../../lib/errors.ts";
 
 const owner: Editor = { user: "u-owner", role: "owner" };

@@ -1,7 +1,7 @@
 /** The tool lists the pipeline is handed (tools/registry.ts): every tool once, and those an insight may ask. */
 import assert from "node:assert/strict";
 import { INSIGHT_TOOLS, TOOLS } from "../../../tools/registry.ts";
-import { checkInsightInput, insightTools } from "../../../tools/saved_insights.ts";
+import { checkInsightInput, insightTools } from "../../../pipeline/saved_insights.ts";
 
 Deno.test("catalog: insights may ask the behavior and feedback questions, declared, never the saved items or the account", () => {
   assert.equal(new Set(TOOLS.map((t) => t.name)).size, TOOLS.length, "every tool once");

@@ -1,4 +1,4 @@
-/** The tool context (tools/pipeline/context.ts): touchpoint and period inputs, resolved alike for every tool. */
+/** The tool context (pipeline/context.ts): touchpoint and period inputs, resolved alike for every tool. */
 import assert from "node:assert/strict";
 import { TEST_ADMIN_TOKEN } from "../../helpers/deps.ts";
 import { adminCall } from "../../helpers/tenant.ts";

@@ -1,4 +1,4 @@
-/** The steps every tool call takes (tools/pipeline/run.ts), seen through the HTTP read API and MCP. */
+/** The steps every tool call takes (pipeline/run.ts), seen through the HTTP read API and MCP. */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { readUsage } from "../../../lib/usage/allowance.ts";

@@ -5,11 +5,11 @@
  * requests. The app's own pages and the service's reports are not metered: never refused for usage, nothing
  * recorded (docs/saved.md).
  */
-import type { AppContext } from "../../lib/context.ts";
-import { rateLimited } from "../../lib/errors.ts";
-import type { AllowanceKind } from "../../lib/store/records.ts";
-import { UsageMeter } from "../../lib/usage/meter.ts";
-import type { CallerFace } from "../tool.ts";
+import type { AppContext } from "../lib/context.ts";
+import { rateLimited } from "../lib/errors.ts";
+import type { AllowanceKind } from "../lib/store/records.ts";
+import { UsageMeter } from "../lib/usage/meter.ts";
+import type { CallerFace } from "../toolkit/tool.ts";
 import type { Caller, ReadAccess } from "./access.ts";
 
 /** Who pays for a call. */

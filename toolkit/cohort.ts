@@ -1,11 +1,11 @@
 /** The saved cohort a question names (input `cohort`: its name or id), or a 422 saying what to ask instead. */
-import type { AppContext } from "../../lib/context.ts";
-import { invalid } from "../../lib/errors.ts";
-import { findSaved, listSaved } from "../../lib/saved/store.ts";
-import type { SavedCohort } from "../../lib/saved/records.ts";
-import { definitionSchema } from "../../lib/saved/definition.ts";
+import type { AppContext } from "../lib/context.ts";
+import { invalid } from "../lib/errors.ts";
+import { findSaved, listSaved } from "../lib/saved/store.ts";
+import type { SavedCohort } from "../lib/saved/records.ts";
+import { definitionSchema } from "../lib/saved/definition.ts";
 
-export { SMALL_GROUP_NOTICE } from "../../lib/answers/small_groups.ts";
+export { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 
 export async function namedCohort(app: AppContext, org: string, input: unknown): Promise<SavedCohort | null> {
   const name = (input as { cohort?: unknown } | null)?.cohort;

@@ -9,7 +9,7 @@ import { invalid } from "../lib/errors.ts";
 import { describeZodError } from "../lib/schemas/zod_errors.ts";
 import type { SavedInsight } from "../lib/saved/records.ts";
 import type { ToolContext } from "./tool.ts";
-import { answerTool } from "./pipeline/answer.ts";
+import { answerTool } from "./answer.ts";
 
 /**
  * Runs an insight as its tool would answer it, optionally over another period. A saved input that no longer

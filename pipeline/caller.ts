@@ -4,18 +4,18 @@
  * `authenticate` turns the bearer token into a Caller before any tool is looked at (so /mcp can answer 401
  * or 403 at the HTTP level). `authorize` then decides, per call, which organization and environment the call
  * reads and under which plan limits: a read key always reads the one environment it was made for; a person's
- * connection (an assistant signed in as them, tools/pipeline/person.ts) reads the organization the call names
+ * connection (an assistant signed in as them, pipeline/person.ts) reads the organization the call names
  * among those the person allowed and is still a member of. The rest of the pipeline is the same.
  *
  * 401: no key, unknown, revoked or expired (or not a read key). 403: plan not active or without API access.
  */
-import type { AppContext } from "../../lib/context.ts";
-import { forbidden, unauthorized } from "../../lib/errors.ts";
-import { READ_KEY_PATTERN } from "../../lib/keys/apikeys.ts";
-import type { Org } from "../../lib/store/records.ts";
-import type { PlanOverrides } from "../../lib/config.ts";
-import { type PlanLimits, resolvePlanLimits } from "../../lib/tenancy/plans.ts";
-import type { Tool } from "../tool.ts";
+import type { AppContext } from "../lib/context.ts";
+import { forbidden, unauthorized } from "../lib/errors.ts";
+import { READ_KEY_PATTERN } from "../lib/keys/apikeys.ts";
+import type { Org } from "../lib/store/records.ts";
+import type { PlanOverrides } from "../lib/config.ts";
+import { type PlanLimits, resolvePlanLimits } from "../lib/tenancy/plans.ts";
+import type { Tool } from "../toolkit/tool.ts";
 import { authorizePerson } from "./person.ts";
 import type { Authorized, Caller } from "./access.ts";
 
@@ -63,7 +63,7 @@ export async function authenticate(
 
 /**
  * A read key reads what it was made for, and the tool gets the whole input; a person's connection takes
- * `organization` off the input and reads that organization (tools/pipeline/person.ts).
+ * `organization` off the input and reads that organization (pipeline/person.ts).
  */
 export function authorize(
   caller: Caller,

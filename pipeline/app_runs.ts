@@ -1,6 +1,6 @@
 /**
  * Questions the app's own pages ask for a signed-in member (a dashboard's figures, a cohort's preview): the
- * one pipeline of the read API (tools/pipeline/run.ts), in the organization's production environment, as the
+ * one pipeline of the read API (pipeline/run.ts), in the organization's production environment, as the
  * "app" face and not metered: the app is not an API client, so its questions never spend (or hit the end of)
  * the API allowance or a read key's rate (docs/saved.md).
  */
@@ -12,10 +12,10 @@ import { definitionSchema } from "../lib/saved/definition.ts";
 import type { SavedCohort } from "../lib/saved/records.ts";
 import { invalid } from "../lib/errors.ts";
 import { describeZodError } from "../lib/schemas/zod_errors.ts";
-import type { ReadAccess } from "./pipeline/access.ts";
-import { buildToolContext } from "./pipeline/context.ts";
-import { CATALOG, runCall } from "./pipeline/run.ts";
-import { resolve } from "./common.ts";
+import type { ReadAccess } from "./access.ts";
+import { buildToolContext } from "./context.ts";
+import { CATALOG, runCall } from "./run.ts";
+import { resolve } from "../toolkit/common.ts";
 
 function appAccess(app: AppContext, org: Org): ReadAccess {
   return {

@@ -15,7 +15,7 @@ import { lastClosedPeriod, type ReportPeriod } from "../lib/reports/periods.ts";
 import { mailReport } from "../lib/reports/mail.ts";
 import type { Ask } from "../lib/reports/findings/common.ts";
 import { type Report, REPORT_KINDS, type ReportKind } from "../lib/reports/types.ts";
-import { runServiceTool } from "./pipeline/run.ts";
+import { runServiceTool } from "./run.ts";
 
 /** Reports are of the production environment: what the organization's visitors and crawlers did. */
 export const REPORT_ENV: EnvName = "production";

@@ -5,8 +5,8 @@
  * schema declares as counts of a group. The answer rules (lib/answers/rules.ts)
  * are applied once, by `runCall`, to the answer that leaves the service.
  */
-import { guardSmallGroups, SMALL_GROUP_NOTICE } from "../../lib/answers/small_groups.ts";
-import type { Answer, Tool, ToolContext } from "../tool.ts";
+import { guardSmallGroups, SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
+import type { Answer, Tool, ToolContext } from "./tool.ts";
 import { namedCohort } from "./cohort.ts";
 
 export async function answerTool(ctx: ToolContext, tool: Tool, input: unknown): Promise<Answer> {

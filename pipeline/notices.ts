@@ -2,10 +2,10 @@
  * The notices the pipeline adds after a tool's own: periods cut to the history limit, allowances near their
  * end, and how fresh the data is.
  */
-import type { AppContext } from "../../lib/context.ts";
-import { latestArrival } from "../../lib/parts/arrivals.ts";
-import type { UsageMeter } from "../../lib/usage/meter.ts";
-import type { Answer, ToolContext } from "../tool.ts";
+import type { AppContext } from "../lib/context.ts";
+import { latestArrival } from "../lib/parts/arrivals.ts";
+import type { UsageMeter } from "../lib/usage/meter.ts";
+import type { Answer, ToolContext } from "../toolkit/tool.ts";
 
 function ago(ms: number): string {
   const min = Math.round(ms / 60_000);

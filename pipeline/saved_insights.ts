@@ -1,15 +1,21 @@
 /**
  * Saved insights are read tools with their inputs: checked against the tool's input schema when saved (here,
- * for the app's forms), run through the same tool when asked (tools/insight_runs.ts, which the tools use and
+ * for the app's forms), run through the same tool when asked (toolkit/insight_runs.ts, which the tools use and
  * which must not import the registry back), and reduced to headline figures and one chart series for
  * dashboards.
  */
 import { invalid } from "../lib/errors.ts";
 import { describeZodError } from "../lib/schemas/zod_errors.ts";
-import type { Tool } from "./tool.ts";
-import { INSIGHT_TOOLS } from "./registry.ts";
+import type { Tool } from "../toolkit/tool.ts";
+import { INSIGHT_TOOLS } from "../tools/registry.ts";
 
-export { type ChartPoint, chartSeries, type Figure, headlineFigures, runInsight } from "./insight_runs.ts";
+export {
+  type ChartPoint,
+  chartSeries,
+  type Figure,
+  headlineFigures,
+  runInsight,
+} from "../toolkit/insight_runs.ts";
 
 /** Tools an insight may ask, as tools/registry.ts declares them. */
 export function insightTools(): Tool[] {

@@ -4,12 +4,12 @@
  * that lists the choices, except for tools that describe the account (account_overview answers for the
  * first by name and lists them all). Any plan may be read this way; an inactive plan is a 403.
  */
-import { forbidden, invalid } from "../../lib/errors.ts";
-import type { PlanOverrides } from "../../lib/config.ts";
-import type { Org } from "../../lib/store/records.ts";
-import { resolvePlanLimits } from "../../lib/tenancy/plans.ts";
-import type { Connected } from "../../lib/oauth/bearer.ts";
-import type { Tool } from "../tool.ts";
+import { forbidden, invalid } from "../lib/errors.ts";
+import type { PlanOverrides } from "../lib/config.ts";
+import type { Org } from "../lib/store/records.ts";
+import { resolvePlanLimits } from "../lib/tenancy/plans.ts";
+import type { Connected } from "../lib/oauth/bearer.ts";
+import type { Tool } from "../toolkit/tool.ts";
 import type { Authorized, PersonCaller } from "./access.ts";
 
 export const ORGANIZATION_INPUT = "organization";

@@ -1,11 +1,11 @@
 /** Builds the context a tool runs with, for one authorized call. */
-import type { AppContext } from "../../lib/context.ts";
-import { invalid } from "../../lib/errors.ts";
-import type { Touchpoint } from "../../lib/store/records.ts";
-import { resolvePeriod } from "../../lib/answers/period.ts";
-import type { Scope } from "../../lib/answers/schema.ts";
-import type { UsageMeter } from "../../lib/usage/meter.ts";
-import type { Face, ScopeParts, Tool, ToolContext } from "../tool.ts";
+import type { AppContext } from "../lib/context.ts";
+import { invalid } from "../lib/errors.ts";
+import type { Touchpoint } from "../lib/store/records.ts";
+import { resolvePeriod } from "../lib/answers/period.ts";
+import type { Scope } from "../lib/answers/schema.ts";
+import type { UsageMeter } from "../lib/usage/meter.ts";
+import type { Face, ScopeParts, Tool, ToolContext } from "../toolkit/tool.ts";
 import type { ReadAccess } from "./access.ts";
 
 export const DEFAULT_PERIOD = "last_28_days";

@@ -1,6 +1,6 @@
 /** A tool as listed to callers (GET /v1/read, MCP tools/list, openapi.json): its JSON Schemas. */
 import { z } from "zod";
-import type { Tool } from "./tool.ts";
+import type { Tool } from "../toolkit/tool.ts";
 import { guardedOutputSchema } from "../lib/answers/small_groups.ts";
 import { markGroupCounts } from "../lib/answers/group_counts.ts";
 import { portableSchema } from "../lib/answers/portable_schema.ts";

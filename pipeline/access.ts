@@ -1,6 +1,6 @@
-/** The types of who calls and what one call may read; tools/pipeline/caller.ts decides them. */
-import type { ApiKey, EnvName, Org } from "../../lib/store/records.ts";
-import type { PlanLimits } from "../../lib/tenancy/plans.ts";
+/** The types of who calls and what one call may read; pipeline/caller.ts decides them. */
+import type { ApiKey, EnvName, Org } from "../lib/store/records.ts";
+import type { PlanLimits } from "../lib/tenancy/plans.ts";
 
 /** What one call may read: one organization's environment, under its plan's limits. */
 export interface ReadAccess {

@@ -5,21 +5,21 @@
  * rule: ./answer.ts), the pipeline's notices, the answer rules, record the usage. The tools are passed in
  * (`Catalog`), never imported back by what they run.
  *
- * `runTool`, `runServiceTool` (and `runForApp` in tools/app_runs.ts) are the faces' short names for it.
+ * `runTool`, `runServiceTool` (and `runForApp` in pipeline/app_runs.ts) are the faces' short names for it.
  */
-import type { AppContext } from "../../lib/context.ts";
-import { FAILURES, HttpError, invalid } from "../../lib/errors.ts";
-import { finalizeAnswer } from "../../lib/answers/rules.ts";
-import { describeZodError, formatPath } from "../../lib/schemas/zod_errors.ts";
-import { jsonProblem } from "../../lib/schemas/json_limits.ts";
-import type { CallerFace, Face, Tool } from "../tool.ts";
-import { INSIGHT_TOOLS, toolByName, TOOLS } from "../registry.ts";
+import type { AppContext } from "../lib/context.ts";
+import { FAILURES, HttpError, invalid } from "../lib/errors.ts";
+import { finalizeAnswer } from "../lib/answers/rules.ts";
+import { describeZodError, formatPath } from "../lib/schemas/zod_errors.ts";
+import { jsonProblem } from "../lib/schemas/json_limits.ts";
+import type { CallerFace, Face, Tool } from "../toolkit/tool.ts";
+import { INSIGHT_TOOLS, toolByName, TOOLS } from "../tools/registry.ts";
 import { authorize } from "./caller.ts";
 import type { Caller, ReadAccess } from "./access.ts";
 import { type Metering, openMeter, takeRate } from "./meter.ts";
 import { buildToolContext, type Catalog } from "./context.ts";
 import { pipelineNotices } from "./notices.ts";
-import { answerTool } from "./answer.ts";
+import { answerTool } from "../toolkit/answer.ts";
 
 export type { Catalog } from "./context.ts";
 export type { Metering } from "./meter.ts";
