@@ -74,7 +74,7 @@ const app = createApp(deps);
 // (lib/ingest/server_access.ts) and the review cache (lib/feedback/review_cache.ts).
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
-// Report generation runs the read tools, so its job comes from tools/ (pipeline/reports_generate.ts).
+// Report generation runs the read tools, so its job comes from the pipeline (pipeline/reports_generate.ts).
 startJobs(deps, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
 listenToQueue(deps);
 
