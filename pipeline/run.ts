@@ -2,7 +2,7 @@
  * The one path a question takes, whichever face asked it: the read API, MCP, the app's own pages or the
  * service's reports. `runCall` takes the face and the metering policy as arguments; each step is a plain
  * function: find the tool, authorize, meter, validate, build the context, answer (cohort, tool, small-group
- * rule: ./answer.ts), the pipeline's notices, the answer rules, record the usage. The tools are passed in
+ * rule: toolkit/answer.ts), the pipeline's notices, the answer rules, record the usage. The tools are passed in
  * (`Catalog`), never imported back by what they run.
  *
  * `runTool`, `runServiceTool` (and `runForApp` in pipeline/app_runs.ts) are the faces' short names for it.
