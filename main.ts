@@ -69,8 +69,9 @@ const deps: Deps = {
 const app = createApp(deps);
 // This process's long-lived state: `deps` above (the store, clock, geo, DNS, fetch, mail, log) and app.ctx,
 // which createContext (lib/context.ts) builds once from it: the key directory, rate limits, assistant
-// sign-in state, people lookups and the crawler verifier. Still outside it, held per store by their modules:
-// the query engine (lib/query/api.ts), the KV committer (lib/store/commit_group.ts), the server-key cache
+// sign-in state, people lookups, the crawler verifier and the read engine (the directory, verifier and
+// engine are still also reached by deps, per store, by lib/ingest, lib/jobs and lib/feedback). Still held
+// only by their modules: the KV committer (lib/store/commit_group.ts), the server-key cache
 // (lib/ingest/server_access.ts) and the review cache (lib/feedback/review_cache.ts).
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.

@@ -5,6 +5,7 @@ import { OAuthState } from "./oauth/state.ts";
 import { PeopleCache } from "./people/cache.ts";
 import { accountsForOAuth } from "./people/oauth_people.ts";
 import { type Verifier, verifierFor } from "./crawl/verify.ts";
+import { type Engine, openEngine } from "./query/api.ts";
 
 /**
  * What route handlers and read tools share: the outside world (deps) plus per-process caches built on it.
@@ -22,6 +23,8 @@ export interface AppContext {
   people: PeopleCache;
   /** Crawler verification: the published IP lists and DNS answers (lib/jobs/verify.ts takes it). */
   verifier: Verifier;
+  /** The read engine: decoded parts and rollups within the part cache's budget (the tools ask it). */
+  engine: Engine;
 }
 
 export function createContext(deps: Deps): AppContext {
@@ -30,12 +33,13 @@ export function createContext(deps: Deps): AppContext {
   oauth.people = accountsForOAuth(deps.kv, deps.clock, people); // assistants act as the app's accounts
   return {
     deps,
-    // the directory and the verifier are still reached by deps too (lib/ingest, lib/jobs/schedule.ts): these
-    // calls return the one instance per store those reach, until those callers take them from here
+    // the directory, the verifier and the engine are still reached by deps too (lib/ingest, lib/jobs,
+    // lib/feedback): these calls return the one instance per store those reach, until they take them from here
     directory: directoryOf(deps),
     rates: new RateLimiter(deps.kv, deps.clock),
     oauth,
     people,
     verifier: verifierFor(deps),
+    engine: openEngine(deps),
   };
 }

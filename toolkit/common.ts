@@ -1,5 +1,5 @@
 /** What most behavior tools share: resolving touchpoint and period into an engine scope and an answer scope. */
-import { type Engine, type Filter, openEngine, type Scope as EngineScope } from "../lib/query/api.ts";
+import type { Engine, Filter, Scope as EngineScope } from "../lib/query/api.ts";
 import type { ResolvedPeriod, Window } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
 import type { Touchpoint } from "../lib/store/records.ts";
@@ -70,7 +70,7 @@ export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
       : {}),
   });
   return {
-    engine: openEngine(ctx.app),
+    engine: ctx.app.engine,
     touchpoint,
     period,
     scope: at(period),
