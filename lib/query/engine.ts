@@ -58,7 +58,7 @@ export function createEngine(deps: Deps): Engine {
     for (const { meta } of await listParts(deps.kv, s.org, s.env, "ev")) {
       if (meta.min_t < s.to && meta.max_t >= s.from) rows += meta.rows;
     }
-    return rows * SCAN_BYTES_PER_ROW <= deps.config.partCacheBytes - rollupBytes;
+    return rows * SCAN_BYTES_PER_ROW <= source.partCapacity;
   };
   const ctxOf = async (s: Scope) => {
     const load = await source.events(s.org, s.env, s.from, s.to);

@@ -61,7 +61,8 @@ interface KeptTail<R> {
 
 /**
  * Memory a kept raw tail is counted at per record: the decoded record and its share of the built batch
- * (roughly). Kept tails share half the part cache's budget; a tail heavier than that is built per question.
+ * (roughly). Kept tails live in the same cache as decoded parts, so the budget is one; a tail heavier than a
+ * quarter of it is built per question instead of pushing out the parts.
  */
 const TAIL_ROW_BYTES = 1_500;
 
@@ -76,18 +77,21 @@ const ownMasks = (b: EvBatch): EvBatch =>
   }) as EvBatch;
 
 export class Source {
-  private cache: Lru<EvBatch | Batch>;
+  // deno-lint-ignore no-explicit-any
+  private cache: Lru<EvBatch | Batch | KeptTail<any>>;
   private interners = new Map<string, Interner>();
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
   private loading = new Map<string, Promise<EvBatch>>();
-  // deno-lint-ignore no-explicit-any
-  private tails: Lru<KeptTail<any>>;
   // deno-lint-ignore no-explicit-any
   private tailReads = new Map<string, { started: number; done: Promise<KeptTail<any>> }>();
   private asked = 0;
   constructor(private deps: Deps) {
     this.cache = new Lru(deps.config.partCacheBytes);
-    this.tails = new Lru(Math.floor(deps.config.partCacheBytes / 2));
+  }
+
+  /** The bytes of decoded parts this source keeps at most. */
+  get partCapacity(): number {
+    return this.cache.capacity;
   }
 
   get cacheBytes() {
@@ -175,17 +179,18 @@ export class Source {
     since: number,
     read: (kv: Deno.Kv, w: RawWhere) => Promise<RawTail<R>>,
   ): Promise<KeptTail<R>> {
-    const k = `${kind}|${org}|${env}`;
+    const k = `tail|${kind}|${org}|${env}`;
     const reading = this.tailReads.get(k);
     if (reading && reading.started > since) return reading.done;
     const started = this.ask();
     const done = (async () => {
       // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
       const tail = await read(this.deps.kv, this.where(org, env));
-      const kept = this.tails.get(k) as KeptTail<R> | undefined;
+      const kept = this.cache.get(k) as KeptTail<R> | undefined;
       if (kept && sameRecords(kept.tail, tail)) return kept;
       const fresh: KeptTail<R> = { tail };
-      this.tails.set(k, fresh, tail.records.length * TAIL_ROW_BYTES);
+      const weight = tail.records.length * TAIL_ROW_BYTES;
+      if (weight <= this.cache.capacity / 4) this.cache.set(k, fresh, weight);
       return fresh;
     })();
     this.tailReads.set(k, { started, done });

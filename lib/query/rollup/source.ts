@@ -6,6 +6,7 @@
 import type { Deps } from "../../deps.ts";
 import { Lru } from "../../lru.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
+import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
@@ -73,7 +74,7 @@ export class RollupSource {
     }
     let space: number;
     if (tail.length) {
-      const b = await buildEventBatch(tail);
+      const b = await buildEventBatch(tail, turns()); // a large tail yields to the event loop while built
       const { numbers, size } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(b));
       const rows = rowVisitors(b, numbers);
       rollups.push(buildRollup(b, (i) => rows[i]));
