@@ -10,13 +10,9 @@
 import assert from "node:assert/strict";
 import type { Browser, Frame, Page } from "playwright-core";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createApp } from "../../app.ts";
-import { ensureDemoTenant } from "../../lib/demo/tenant.ts";
-import { generateSite } from "../../lib/demo/site.ts";
 import { buildViews } from "../../views/build.ts";
 import { UI_EXTENSION, VIEW_MIME, VIEW_TOOLS, viewUri } from "../../views/catalog.ts";
-import { testDeps } from "../helpers/deps.ts";
-import { generateDueReports } from "../../pipeline/reports_generate.ts";
+import { demoSite } from "../helpers/demo_site.ts";
 import { launchChromium } from "./browser.ts";
 
 /** The CSP a host must apply when a view declares no outside domains (the extension's default). */
@@ -165,20 +161,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     await buildViews();
-    const deps = await testDeps();
-    deps.config = { ...deps.config, readKeyRatePerMinute: 100_000 } as typeof deps.config;
-    deps.clock.set(Date.parse("2026-11-20T12:00:00Z"));
-    const app = createApp(deps);
-    const { tenant } = await ensureDemoTenant(deps);
-    await generateSite(deps, {
-      org: tenant.org,
-      touchpoint: tenant.touchpoint,
-      host: tenant.domain,
-      events: 3_000,
-      days: 30,
-      seed: 7,
-    });
-    await generateDueReports(app.ctx); // as the dev start does: last week's and month's reports
+    const { deps, app, tenant } = await demoSite(3_000, { reports: true }); // reports as the dev start makes them
     const mcp = new Client({ name: "test-host", version: "1.0.0" }, {
       versionNegotiation: { mode: { pin: "2026-07-28" } },
       capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME] } } },

@@ -9,12 +9,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApp } from "../../app.ts";
-import { ensureDemoTenant } from "../../lib/demo/tenant.ts";
-import { generateSite } from "../../lib/demo/site.ts";
+import { demoSite } from "../helpers/demo_site.ts";
 import { portabilityProblems } from "../../lib/answers/portable_schema.ts";
 import { UI_EXTENSION, VIEW_MAX_BYTES, VIEW_MIME, VIEW_TOOLS, viewUri } from "../../views/catalog.ts";
 import { buildViews } from "../../views/build.ts";
-import { testDeps } from "../helpers/deps.ts";
 
 type AppLike = ReturnType<typeof createApp>;
 const fetchVia = (app: AppLike) => (url: string | URL | Request, init?: RequestInit) =>
@@ -22,19 +20,7 @@ const fetchVia = (app: AppLike) => (url: string | URL | Request, init?: RequestI
 
 async function demo() {
   await buildViews();
-  const deps = await testDeps();
-  deps.config = { ...deps.config, readKeyRatePerMinute: 100_000 } as typeof deps.config;
-  deps.clock.set(Date.parse("2026-11-20T12:00:00Z"));
-  const app = createApp(deps);
-  const { tenant } = await ensureDemoTenant(deps);
-  await generateSite(deps, {
-    org: tenant.org,
-    touchpoint: tenant.touchpoint,
-    host: tenant.domain,
-    events: 2_000,
-    days: 30,
-    seed: 7,
-  });
+  const { deps, app, tenant } = await demoSite(2_000);
   return { deps, app, key: tenant.readKey, domain: tenant.domain };
 }
 

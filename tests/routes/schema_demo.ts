@@ -3,10 +3,7 @@ import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createApp } from "../../app.ts";
-import { ensureDemoTenant } from "../../lib/demo/tenant.ts";
-import { generateSite } from "../../lib/demo/site.ts";
-import { generateDueReports } from "../../pipeline/reports_generate.ts";
-import { testDeps } from "../helpers/deps.ts";
+import { demoSite } from "../helpers/demo_site.ts";
 
 export type Obj = Record<string, unknown>;
 type AppLike = ReturnType<typeof createApp>;
@@ -34,20 +31,7 @@ export function strictValidator() {
 }
 
 export async function demoApp() {
-  const deps = await testDeps();
-  deps.config = { ...deps.config, readKeyRatePerMinute: 100_000 } as typeof deps.config;
-  deps.clock.set(Date.parse("2026-11-20T12:00:00Z"));
-  const app = createApp(deps);
-  const { tenant } = await ensureDemoTenant(deps);
-  await generateSite(deps, {
-    org: tenant.org,
-    touchpoint: tenant.touchpoint,
-    host: tenant.domain,
-    events: 3_000,
-    days: 30,
-    seed: 7,
-  });
-  await generateDueReports(app.ctx); // as the dev start does, so report_get has a report to answer with
+  const { deps, app, tenant } = await demoSite(3_000, { reports: true });
   return { deps, app, key: tenant.readKey, domain: tenant.domain };
 }
 
