@@ -10,7 +10,7 @@
 import { defaultConfig } from "../lib/config.ts";
 import type { Deps } from "../lib/deps.ts";
 import { compact } from "../lib/jobs/compact.ts";
-import { openEngine, type Scope } from "../lib/query/api.ts";
+import { createEngine, type Scope } from "../lib/query/api.ts";
 import { keys } from "../lib/store/keys.ts";
 import { unpackEvent } from "../lib/store/event_codec.ts";
 import { generateSite } from "../lib/demo/site.ts";
@@ -108,7 +108,7 @@ async function generateScanCompact(): Promise<Load> {
 
 const queries: Record<string, (d: Deps) => Promise<unknown>> = {
   overview: (d) =>
-    openEngine(d).aggregateMany(scope, [
+    createEngine(d).aggregateMany(scope, [
       {
         metrics: [
           "visitors",
@@ -126,13 +126,13 @@ const queries: Record<string, (d: Deps) => Promise<unknown>> = {
       { metrics: ["visitors"], breakdown: ["device_type"], limit: 25 },
     ]),
   daily_trend: (d) =>
-    openEngine(d).aggregate(scope, {
+    createEngine(d).aggregate(scope, {
       metrics: ["visitors", "pageviews"],
       bucket: "day",
       sort: { by: "key" },
     }),
   funnel_4_steps: (d) =>
-    openEngine(d).funnel(scope, {
+    createEngine(d).funnel(scope, {
       steps: [
         { event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/" }] },
         { event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/pricing" }] },
@@ -141,12 +141,12 @@ const queries: Record<string, (d: Deps) => Promise<unknown>> = {
       ],
     }),
   next_page_paths: (d) =>
-    openEngine(d).paths(scope, {
+    createEngine(d).paths(scope, {
       anchor: { event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/pricing" }] },
       direction: "after",
       depth: 3,
     }),
-  weekly_retention: (d) => openEngine(d).retention(scope, { period: "week" }),
+  weekly_retention: (d) => createEngine(d).retention(scope, { period: "week" }),
 };
 const targets: Record<string, { warm_ms: number; cold_ms?: number }> = {
   overview: { warm_ms: 150, cold_ms: 1500 },

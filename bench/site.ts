@@ -32,7 +32,7 @@ export const ADMIN = "bench-admin-token-0123456789";
 const log = (...a: unknown[]) => console.error(...a);
 
 /** Deps over a bench's KV and clock: no geo, DNS or network, errors-only log, no per-minute read limit to speak of.
- * Each call is a new object, so `openEngine` gives it a new engine with an empty part cache (a cold start). */
+ * Each call is a new object, so `createEngine` on it is a new engine with an empty part cache (a cold start). */
 export const benchDeps = (kv: Deno.Kv, clock: Clock): Deps => ({
   kv,
   clock,

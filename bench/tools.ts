@@ -19,7 +19,7 @@
  * one file holds the 1M, 3M and 10M figures before and after a change.
  */
 import { createApp } from "../app.ts";
-import { openEngine } from "../lib/query/api.ts";
+import { createEngine } from "../lib/query/api.ts";
 import { createContext } from "../lib/context.ts";
 import { createSaved, findSaved, updateSaved } from "../lib/saved/store.ts";
 import { previewCohort } from "../pipeline/app_runs.ts";
@@ -166,7 +166,7 @@ async function ask(app: ReturnType<typeof createApp>, tool: string, input: Recor
 
 // The reference: events counted over the last 30 days, warm, on an engine of its own.
 const reference = await (async () => {
-  const engine = openEngine(makeDeps());
+  const engine = createEngine(makeDeps());
   const scope = {
     org: t.org,
     env: "production" as const,

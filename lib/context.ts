@@ -5,7 +5,7 @@ import { OAuthState } from "./oauth/state.ts";
 import { PeopleCache } from "./people/cache.ts";
 import { accountsForOAuth } from "./people/oauth_people.ts";
 import { type Verifier, verifierFor } from "./crawl/verify.ts";
-import { type Engine, openEngine } from "./query/api.ts";
+import { createEngine, type Engine } from "./query/api.ts";
 
 /**
  * What route handlers and read tools share: the outside world (deps) plus per-process caches built on it.
@@ -33,13 +33,13 @@ export function createContext(deps: Deps): AppContext {
   oauth.people = accountsForOAuth(deps.kv, deps.clock, people); // assistants act as the app's accounts
   return {
     deps,
-    // the directory, the verifier and the engine are still reached by deps too (lib/ingest, lib/jobs,
-    // lib/feedback): these calls return the one instance per store those reach, until they take them from here
+    // the directory and the verifier are still reached by deps too (lib/ingest, lib/jobs): these calls
+    // return the one instance per store those reach, until they take them from here
     directory: directoryOf(deps),
     rates: new RateLimiter(deps.kv, deps.clock),
     oauth,
     people,
     verifier: verifierFor(deps),
-    engine: openEngine(deps),
+    engine: createEngine(deps),
   };
 }

@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import type { Directory } from "../tenancy/directory.ts";
 import { hostMatches, normalizeHost } from "../tenancy/domains.ts";
 import { listDomains } from "../tenancy/verified_domains.ts";
-import { openEngine } from "../query/api.ts";
+import type { Engine } from "../query/api.ts";
 import type { StoreListing } from "./types.ts";
 
 export interface Ownership {
@@ -58,12 +58,12 @@ const SENDING_WINDOW_MS = 90 * 86_400_000;
 
 /** Production domains of the organization's websites that received events in the last 90 days. */
 export async function sitesSendingEvents(
-  app: { deps: Deps; directory: Directory },
+  app: { deps: Deps; directory: Directory; engine: Engine },
   org: string,
   now: number,
 ): Promise<string[]> {
   const sites = (await app.directory.touchpoints(org)).filter((t) => t.kind === "website" && !t.archived);
-  const engine = openEngine(app);
+  const { engine } = app;
   const out: string[] = [];
   for (const tp of sites) {
     const domain = tp.environments.production?.domain;

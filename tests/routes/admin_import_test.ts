@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import { compactAll } from "../../lib/jobs/compact.ts";
-import { openEngine } from "../../lib/query/api.ts";
+import { createEngine } from "../../lib/query/api.ts";
 import { siteLines } from "../../lib/demo/site.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { createTenant } from "../helpers/tenant.ts";
@@ -91,7 +91,7 @@ Deno.test("import: good lines are stored with their own time, bad lines are list
   assert.match(r.rejected[4].error, /not a crawler/);
 
   await compactAll(deps);
-  const engine = openEngine(deps);
+  const engine = createEngine(deps);
   const scope = { org: t.org, env: "production" as const, from: now - 60 * DAY, to: now, timezone: "UTC" };
   const ev = await engine.aggregate(scope, { metrics: ["pageviews", "visitors"], breakdown: ["country"] });
   assert.deepEqual(ev.totals, { pageviews: 3, visitors: 1 });
@@ -223,7 +223,7 @@ Deno.test("import: a line's referrer attributes its event as the SDK's propertie
   assert.deepEqual(r.rejected, [{ line: 4, error: "referrer: must be a URL string" }]);
   const scope = { org: t.org, env: "production" as const, from: 0, to: deps.clock.now(), timezone: "UTC" };
   const rows =
-    (await openEngine(deps).aggregate(scope, { metrics: ["sessions"], breakdown: ["channel", "source"] }))
+    (await createEngine(deps).aggregate(scope, { metrics: ["sessions"], breakdown: ["channel", "source"] }))
       .rows.map((x) => `${x.key.channel}/${x.key.source}:${x.metrics.sessions}`).sort();
   assert.deepEqual(rows, ["Direct/(direct):1", "Organic Search/google:1", "Referral/example.org:1"]);
   deps.kv.close();
@@ -256,7 +256,7 @@ Deno.test("compact on demand: an import is folded into parts at once, answers th
   assert.equal((await (await post(lines.join("\n"))).json()).imported, 330);
   const scope = { org: t.org, env: "production" as const, from: 0, to: deps.clock.now(), timezone: "UTC" };
   const ask = async () =>
-    (await openEngine(deps).aggregate(scope, { metrics: ["events", "visitors"] })).totals;
+    (await createEngine(deps).aggregate(scope, { metrics: ["events", "visitors"] })).totals;
   const before = await ask();
   const compactReq = (org: string, token = TEST_ADMIN_TOKEN) =>
     app.request(`/admin/v1/orgs/${org}/compact`, {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { generateSite, type SiteOptions } from "../../../lib/demo/site.ts";
 import { type AnyRecord, partRecords } from "../../../lib/parts/build.ts";
@@ -57,8 +57,8 @@ Deno.test("generate: parts written straight hold, day by day, the rows raw recor
     breakdown: ["page" as const],
   };
   assert.deepEqual(
-    await openEngine(direct).aggregate(scope, { ...q, metrics: [...q.metrics] }),
-    await openEngine(raw).aggregate(scope, { ...q, metrics: [...q.metrics] }),
+    await createEngine(direct).aggregate(scope, { ...q, metrics: [...q.metrics] }),
+    await createEngine(raw).aggregate(scope, { ...q, metrics: [...q.metrics] }),
   );
   // a rerun finds the site stored and stores nothing new (the raw path's dedupe)
   const again = await generateSite(direct, { ...site, direct: true });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../../app.ts";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import { unpackEvent } from "../../../lib/store/event_codec.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
@@ -84,7 +84,7 @@ Deno.test("generate: compacted, a rerun adds nothing to the answers; importing t
   const t = await createTenant(app, TEST_ADMIN_TOKEN);
   const o = { ...small, org: t.org, touchpoint: t.touchpoint, host: t.domain, end: deps.clock.now() };
   await generateSite(deps, o);
-  const engine = openEngine(deps);
+  const engine = createEngine(deps);
   const scope = {
     org: t.org,
     env: "production" as const,

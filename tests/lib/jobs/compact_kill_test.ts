@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { compact } from "../../../lib/jobs/compact.ts";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import { naiveAggregate } from "../query/reference.ts";
 import { listParts } from "../../../lib/parts/store.ts";
@@ -53,7 +53,7 @@ Deno.test("compaction: a run killed (kill -9) mid-way holds its lease about a mi
     merged: 0,
   });
   assert.ok((await deps.kv.get(keys.compactLease("org1", "production", "ev"))).value);
-  assert.deepEqual(await openEngine(deps).aggregate(scope, q), expected, "answers exact meanwhile");
+  assert.deepEqual(await createEngine(deps).aggregate(scope, q), expected, "answers exact meanwhile");
 
   // about a minute later it has lapsed (before: ten minutes): the next run resumes and finishes
   deps.clock.set(NOW + 61_000);
@@ -62,7 +62,7 @@ Deno.test("compaction: a run killed (kill -9) mid-way holds its lease about a mi
   const parts = await listParts(deps.kv, "org1", "production", "ev");
   assert.equal(parts.reduce((n, p) => n + p.meta.rows, 0), 300);
   assert.ok(parts.every((p) => !p.meta.pending));
-  assert.deepEqual(await openEngine(deps).aggregate(scope, q), expected);
+  assert.deepEqual(await createEngine(deps).aggregate(scope, q), expected);
   assert.equal((await deps.kv.get(keys.compactLease("org1", "production", "ev"))).value, null, "released");
   deps.kv.close();
   await Deno.remove(dir, { recursive: true });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { compact, type CompactStep } from "../../../lib/jobs/compact.ts";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import type { HitAggregateOptions, HitScope } from "../../../lib/query/api.ts";
 import { naiveAggregate, naiveHitsAggregate } from "../query/reference.ts";
@@ -91,9 +91,9 @@ for (const step of ["chunks_written", "published", "raw_partly_deleted", "raw_de
       compact(deps, "org1", "production", "ev", { graceMs: 0, failAt: fail(step) }),
       /crash/,
     );
-    assert.deepEqual(await openEngine(deps).aggregate(scope, q), expected);
+    assert.deepEqual(await createEngine(deps).aggregate(scope, q), expected);
     await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-    assert.deepEqual(await openEngine(deps).aggregate(scope, q), expected);
+    assert.deepEqual(await createEngine(deps).aggregate(scope, q), expected);
     await assertClean(deps.kv);
     deps.kv.close();
   });
@@ -113,9 +113,9 @@ for (const step of ["merge_chunks_written", "merge_swapped"] as const) {
       compact(deps, "org1", "production", "ev", { graceMs: 0, failAt: fail(step) }),
       /crash/,
     );
-    assert.deepEqual(await openEngine(deps).aggregate(scope, q), expected);
+    assert.deepEqual(await createEngine(deps).aggregate(scope, q), expected);
     await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-    assert.deepEqual(await openEngine(deps).aggregate(scope, q), expected);
+    assert.deepEqual(await createEngine(deps).aggregate(scope, q), expected);
     assert.equal(
       (await listParts(deps.kv, "org1", "production", "ev")).length,
       1,
@@ -139,9 +139,9 @@ for (const step of ["chunks_written", "published", "raw_partly_deleted", "raw_de
       compact(deps, "org1", "production", "hit", { graceMs: 0, failAt: fail(step) }),
       /crash/,
     );
-    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    assert.deepEqual(await createEngine(deps).hitsAggregate(hitScope, hitQ), expected);
     await compact(deps, "org1", "production", "hit", { graceMs: 0 });
-    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    assert.deepEqual(await createEngine(deps).hitsAggregate(hitScope, hitQ), expected);
     await assertClean(deps.kv, "hit");
     deps.kv.close();
   });
@@ -165,9 +165,9 @@ for (const step of ["merge_chunks_written", "merge_swapped"] as const) {
       compact(deps, "org1", "production", "hit", { graceMs: 0, failAt: fail(step) }),
       /crash/,
     );
-    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    assert.deepEqual(await createEngine(deps).hitsAggregate(hitScope, hitQ), expected);
     await compact(deps, "org1", "production", "hit", { graceMs: 0 });
-    assert.deepEqual(await openEngine(deps).hitsAggregate(hitScope, hitQ), expected);
+    assert.deepEqual(await createEngine(deps).hitsAggregate(hitScope, hitQ), expected);
     assert.equal(
       (await listParts(deps.kv, "org1", "production", "hit")).length,
       1,
@@ -189,10 +189,10 @@ Deno.test("compaction: open windows stay raw; a late arrival in a compacted wind
   const late = ev({ received_at: NOW - 2 * DAY + 10, anonymous_id: "late", path: "/late" });
   await store(deps.kv, { events: [late] });
   const want = naiveAggregate([...old, fresh, late], scope, q);
-  assert.deepEqual(await openEngine(deps).aggregate(scope, q), want);
+  assert.deepEqual(await createEngine(deps).aggregate(scope, q), want);
   deps.clock.advance(10 * 60_000);
   await compact(deps, "org1", "production", "ev");
-  assert.deepEqual(await openEngine(deps).aggregate(scope, q), want);
+  assert.deepEqual(await createEngine(deps).aggregate(scope, q), want);
   assert.equal(await rawCount(deps.kv), 0);
   deps.kv.close();
 });
@@ -325,7 +325,7 @@ Deno.test("compaction: a verification outcome stored after the hit was compacted
   });
   const hs = { org: "org1", env: "production" as const, from: NOW - 2 * DAY, to: NOW, timezone: "UTC" };
   const byOutcome = async () =>
-    (await openEngine(deps).hitsAggregate(hs, { metrics: ["requests"], breakdown: ["verification"] })).rows
+    (await createEngine(deps).hitsAggregate(hs, { metrics: ["requests"], breakdown: ["verification"] })).rows
       .map((r) => [r.key.verification, r.metrics.requests]);
   assert.deepEqual(await byOutcome(), [["spoofed", 1], ["verified", 1]]);
   await store(deps.kv, { hits: [hit({ timestamp: NOW - DAY + 9 })] });

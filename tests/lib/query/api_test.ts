@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { Scope } from "../../../lib/query/api.ts";
 import { testDeps } from "../../helpers/deps.ts";
 import { ev, hit, store } from "./fixtures.ts";
@@ -30,7 +30,7 @@ Deno.test("query: visitors, sessions, pageviews and bounce rate of a small site"
       }),
     ],
   });
-  const r = await openEngine(deps).aggregate(scope, {
+  const r = await createEngine(deps).aggregate(scope, {
     metrics: ["visitors", "sessions", "pageviews", "bounce_rate", "exit_rate"],
     breakdown: ["page"],
   });
@@ -39,7 +39,7 @@ Deno.test("query: visitors, sessions, pageviews and bounce rate of a small site"
     ["/", 2, 0.5],
     ["/pricing", 1, 1],
   ]);
-  const bots = await openEngine(deps).aggregate({ ...scope, traffic: ["bot"] }, {
+  const bots = await createEngine(deps).aggregate({ ...scope, traffic: ["bot"] }, {
     metrics: ["visitors", "pageviews"],
   });
   assert.deepEqual(bots.totals, { visitors: 0, pageviews: 1 });
@@ -56,7 +56,7 @@ Deno.test("query: a later verification outcome wins over the one stored at arriv
     reason: "x",
     checked_at: T0,
   });
-  const r = await openEngine(deps).hitsAggregate({ ...scope, filters: [] }, {
+  const r = await createEngine(deps).hitsAggregate({ ...scope, filters: [] }, {
     metrics: ["requests", "pages"],
     breakdown: ["verification"],
   });
@@ -81,7 +81,7 @@ Deno.test("query: bot and AI-agent events break down and filter by their crawler
     ],
   });
   const all: Scope = { ...scope, traffic: ["human", "bot", "ai_agent"] };
-  const engine = openEngine(deps);
+  const engine = createEngine(deps);
   const rows = (await engine.aggregate(all, { metrics: ["events"], breakdown: ["crawler_category"] })).rows
     .map((r) => [r.key.crawler_category, r.metrics.events]);
   assert.deepEqual(

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { AggregateOptions, CohortExpr, Filter, Scope } from "../../../lib/query/api.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
@@ -129,7 +129,7 @@ async function compare(
   cohort: CohortExpr,
   q: Question,
 ) {
-  const engine = openEngine(deps);
+  const engine = createEngine(deps);
   const plain: Scope = {
     org: "org1",
     env: "production",

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../../app.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
-import { openEngine, type Scope } from "../../../lib/query/api.ts";
+import { createEngine, type Scope } from "../../../lib/query/api.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { unpackEvent } from "../../../lib/store/event_codec.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
@@ -49,7 +49,7 @@ async function setup() {
   };
   /** dropped_events per case (each case is one session), and in total. */
   const dropped = async () => {
-    const a = await openEngine(deps).aggregate(scope, {
+    const a = await createEngine(deps).aggregate(scope, {
       metrics: ["dropped_events", "sessions"],
       breakdown: ["prop:case"],
       sort: { by: "key" },

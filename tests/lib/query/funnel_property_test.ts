@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { Filter, FunnelOptions, Scope } from "../../../lib/query/api.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import { testDeps } from "../../helpers/deps.ts";
@@ -61,12 +61,12 @@ Deno.test("funnel property: the furthest-reaching start counts, whatever the win
             window_ms: windowMinutes * 60_000,
             split: { field: "country", top: 1 },
           };
-          assert.deepEqual(await openEngine(deps).funnel(scope, opts), naiveFunnel(events, scope, opts));
+          assert.deepEqual(await createEngine(deps).funnel(scope, opts), naiveFunnel(events, scope, opts));
           await compact(deps, "org1", "production", "ev", { graceMs: 0 });
           const session = { ...opts, by: "session" as const };
-          assert.deepEqual(await openEngine(deps).funnel(scope, opts), naiveFunnel(events, scope, opts));
+          assert.deepEqual(await createEngine(deps).funnel(scope, opts), naiveFunnel(events, scope, opts));
           assert.deepEqual(
-            await openEngine(deps).funnel(scope, session),
+            await createEngine(deps).funnel(scope, session),
             naiveFunnel(events, scope, session),
           );
         } finally {

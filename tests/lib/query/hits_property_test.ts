@@ -1,7 +1,7 @@
 /** Crawler-hit answers against the reference computation: raw, compacted, with outcomes arriving late. */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { Filter, HitAggregateOptions, HitField, HitScope } from "../../../lib/query/api.ts";
 import { naiveHitsAggregate } from "./reference.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
@@ -141,7 +141,7 @@ Deno.test("query property: crawler-hit answers equal the reference before and af
         };
         const check = async () =>
           assert.deepEqual(
-            await openEngine(deps).hitsAggregate(scope, opts),
+            await createEngine(deps).hitsAggregate(scope, opts),
             naiveHitsAggregate(hits, outcomes, scope, opts),
           );
         await check();

@@ -4,7 +4,7 @@
  * its own window (a new day after midnight), always as the reference computes them.
  */
 import assert from "node:assert/strict";
-import { type AggregateOptions, openEngine, type Scope } from "../../../lib/query/api.ts";
+import { type AggregateOptions, createEngine, type Scope } from "../../../lib/query/api.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import { testDeps } from "../../helpers/deps.ts";
 import { ev, store } from "./fixtures.ts";
@@ -28,7 +28,7 @@ Deno.test("later now: a window reaching further over the same parts counts the r
     }));
     await store(deps.kv, { events });
     await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-    const engine = openEngine(deps);
+    const engine = createEngine(deps);
     const from = Date.parse("2026-11-01T00:00:00Z");
     const asks: AggregateOptions[] = [
       { metrics: ["visitors", "sessions", "pageviews", "bounce_rate"] },

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type {
   AggregateOptions,
   EventField,
@@ -230,7 +230,7 @@ async function compare(
   q: Q,
   later = 0,
 ) {
-  const engine = openEngine(deps);
+  const engine = createEngine(deps);
   const scope: Scope = {
     org: "org1",
     env: "production",

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { AggregateOptions, Metric, Scope } from "../../../lib/query/api.ts";
 import { startOfLocalDay } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
@@ -94,9 +94,9 @@ function ask(q: Question): { scope: Scope; opts: AggregateOptions } {
 let served = 0, asked = 0;
 async function check(deps: Awaited<ReturnType<typeof testDeps>>, all: StoredEvent[], qs: Question[]) {
   const rollups = new RollupSource(deps, new Source(deps));
-  const engine = openEngine(deps);
+  const engine = createEngine(deps);
   // a part cache too small for the period's parts: the engine answers from rollups where it can
-  const small = openEngine({ ...deps, config: { ...deps.config, partCacheBytes: 4096 } });
+  const small = createEngine({ ...deps, config: { ...deps.config, partCacheBytes: 4096 } });
   for (const q of qs) {
     const { scope, opts } = ask(q);
     const expected = naiveAggregate(all, scope, opts);

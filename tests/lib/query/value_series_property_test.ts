@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openEngine } from "../../../lib/query/api.ts";
+import { createEngine } from "../../../lib/query/api.ts";
 import type { EventField, Scope, SeriesGroup, ValueSeriesResult } from "../../../lib/query/api.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
@@ -95,7 +95,7 @@ Deno.test("value series: raw, compacted and late-arrival answers equal a plain c
       async (first, late, by, fromDay) => {
         const deps = await testDeps();
         deps.clock.set(NOW);
-        const engine = openEngine(deps);
+        const engine = createEngine(deps);
         const scope: Scope = {
           org: "org1",
           env: "production",
