@@ -212,8 +212,14 @@ export type GuardedJson = { ok: true; value: unknown } | { ok: false; notJson: b
  * The one body guard: the text's shape checked before parsing, then the value's counts and well-formed
  * Unicode by the iterative walk. `message` names the path from `root` ("body.events[0].properties.x: …").
  */
-export function guardJson(text: string, limits: BodyLimits = BODY_LIMITS, root = "body"): GuardedJson {
-  const before = jsonTextProblem(text, limits);
+export function guardJson(
+  text: string,
+  limits: BodyLimits = BODY_LIMITS,
+  root = "body",
+  /** the bytes were already scanned as they arrived (JsonShapeScanner) */
+  scanned = false,
+): GuardedJson {
+  const before = scanned ? null : jsonTextProblem(text, limits);
   if (before) return { ok: false, notJson: false, message: `${root}: ${before}` };
   let value: unknown;
   try {

@@ -1,9 +1,9 @@
 /** Request-body helpers shared by the routes: bounded reads and schema parsing with named paths. */
 import type { z } from "zod";
-import { HttpError, invalid, tooLarge } from "../errors.ts";
+import { invalid, tooLarge, tooSlow } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
-import { BODY_LIMITS, type BodyLimits, guardJson, jsonTextProblem } from "./json_limits.ts";
+import { BODY_LIMITS, type BodyLimits, guardJson, JsonShapeScanner, jsonTextProblem } from "./json_limits.ts";
 
 export const MB = 1024 * 1024;
 /** The read API's and MCP's bodies: a tool's few inputs, or one JSON-RPC message. */
@@ -19,17 +19,21 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
 
 /**
  * The body's bytes (of a request, or of a response the service fetched), refused past maxBytes as
- * readBodyLimited does: with 413, or with the error `refuse` makes.
+ * readBodyLimited does: with 413, or with the error `refuse` makes. With `shape`, each chunk is scanned as it
+ * arrives (JsonShapeScanner) and the body is refused (422) at the first chunk past a limit, so a megabyte
+ * of "[" costs one chunk's scan, not a whole body held, decoded and scanned.
  */
 export async function readBodyBytes(
   msg: Request | Response,
   maxBytes: number,
   refuse: () => Error = () => tooLarge(`request body is larger than ${maxBytes} bytes`),
+  shape?: BodyLimits,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const declared = msg.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw refuse();
   if (!msg.body) return new Uint8Array();
   const reader = msg.body.getReader();
+  const scanner = shape ? new JsonShapeScanner(shape) : null;
   const chunks: Uint8Array[] = [];
   let size = 0;
   const deadline = Date.now() + bodyDeadline.ms;
@@ -40,6 +44,11 @@ export async function readBodyBytes(
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
       throw refuse();
+    }
+    const problem = scanner?.feed(value);
+    if (problem) {
+      await reader.cancel().catch(() => {});
+      throw invalid(`body: ${problem}`);
     }
     chunks.push(value);
   }
@@ -52,13 +61,6 @@ export async function readBodyBytes(
   return all;
 }
 
-/**
- * Parses JSON text through the body guard (lib/schemas/json_limits.ts: depth, counts, string length and
- * well-formed Unicode before anything recursive sees the value); a body that is not JSON or passes a limit
- * is a 422 naming the problem. The ingest endpoints pass `PER_VALUE`: their schemas walk each event and hit
- * with the same guard (freeForm) so one bad value is named by its path, or counted as one invalid hit,
- * instead of refusing the whole batch; V8's JSON.parse itself is not recursive.
- */
 /**
  * A body still arriving this long after its first read is refused (408): a client sending a byte now and
  * then would otherwise hold its connection and buffer for as long as it likes. Wall time, not the clock of
@@ -74,13 +76,7 @@ async function readBefore(
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // refused first: cancelling ends the pending read as if the body were complete
-      reject(
-        new HttpError(
-          408,
-          "VALIDATION_ERROR",
-          `request body not complete within ${bodyDeadline.ms / 1000} s`,
-        ),
-      );
+      reject(tooSlow(`request body not complete within ${bodyDeadline.ms / 1000} s`));
       reader.cancel().catch(() => {});
     }, Math.max(0, deadline - Date.now()));
   });
@@ -100,11 +96,23 @@ const INGEST_SHAPE: BodyLimits = { depth: 10_000, keys: Infinity, strings: Infin
 /** The body is guarded value by value by the endpoint's schema (ingest), not as a whole. */
 export const PER_VALUE = "per-value" as const;
 
+/**
+ * Parses JSON text through the body guard (lib/schemas/json_limits.ts: depth, counts, string length and
+ * well-formed Unicode before anything recursive sees the value); a body that is not JSON or passes a limit
+ * is a 422 naming the problem. The ingest endpoints pass `PER_VALUE`: their schemas walk each event and hit
+ * with the same guard (freeForm) so one bad value is named by its path, or counted as one invalid hit,
+ * instead of refusing the whole batch; V8's JSON.parse itself is not recursive.
+ */
 export function parseJson(text: string, limits: BodyLimits | typeof PER_VALUE = BODY_LIMITS): unknown {
+  return parseText(text, limits, false);
+}
+
+/** parseJson, told whether the text's shape was already scanned (its bytes, as they arrived). */
+function parseText(text: string, limits: BodyLimits | typeof PER_VALUE, scanned: boolean): unknown {
   if (text.trim() === "") throw invalid("body: empty; send a JSON object");
   if (limits === PER_VALUE) {
     // V8's parse of very deep nesting is superlinear (1 MB of "[" takes ~0.4 s): refused by the linear scan
-    const deep = jsonTextProblem(text, INGEST_SHAPE);
+    const deep = scanned ? null : jsonTextProblem(text, INGEST_SHAPE);
     if (deep) throw invalid(`body: ${deep}`);
     try {
       return JSON.parse(text);
@@ -112,9 +120,24 @@ export function parseJson(text: string, limits: BodyLimits | typeof PER_VALUE = 
       throw invalid("body: not valid JSON");
     }
   }
-  const guarded = guardJson(text, limits);
+  const guarded = guardJson(text, limits, "body", scanned);
   if (!guarded.ok) throw invalid(guarded.message);
   return guarded.value;
+}
+
+/**
+ * A JSON body read and parsed through the body guard, its shape checked chunk by chunk as it arrives: a body
+ * past the depth, count or string-length limits is refused at the first chunk that passes them, before the
+ * rest is read, held or decoded.
+ */
+export async function readJson(
+  req: Request,
+  maxBytes = MB,
+  limits: BodyLimits | typeof PER_VALUE = BODY_LIMITS,
+): Promise<unknown> {
+  const shape = limits === PER_VALUE ? INGEST_SHAPE : limits;
+  const bytes = await readBodyBytes(req, maxBytes, undefined, shape);
+  return parseText(decodeUtf8(bytes), limits, true);
 }
 
 /** Validates with a zod schema; failure is a 422 whose message names the offending path. */
@@ -130,5 +153,5 @@ export async function readJsonBody<S extends z.ZodType>(
   maxBytes = MB,
   limits: BodyLimits | typeof PER_VALUE = BODY_LIMITS,
 ): Promise<z.infer<S>> {
-  return validate(schema, parseJson(await readBodyLimited(req, maxBytes), limits));
+  return validate(schema, await readJson(req, maxBytes, limits));
 }
