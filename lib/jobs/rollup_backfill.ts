@@ -7,7 +7,7 @@
 import type { Deps } from "../deps.ts";
 import { decodeBatch } from "../parts/codec.ts";
 import { listParts, partColumns, readBlob } from "../parts/store.ts";
-import { hasRollup, partRollup, writeRollup } from "../query/rollup/store.ts";
+import { hasRollup, partRollup, readV3, writeRollup } from "../query/rollup/store.ts";
 import type { EnvName } from "../store/records.ts";
 import { keys } from "../store/keys.ts";
 
@@ -32,9 +32,14 @@ export async function backfillRollups(
   let done = 0;
   for (const { meta } of missing) {
     if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
-    const columns = await partColumns(kv, meta);
-    const batch = await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
-    await writeRollup(kv, meta.id, await partRollup(kv, org, env, batch));
+    // a version-3 rollup (one blob) holds everything the sections do: no need to read the part
+    const v3 = await readV3(kv, meta.id);
+    if (v3) await writeRollup(kv, meta.id, v3);
+    else {
+      const columns = await partColumns(kv, meta);
+      const batch = await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
+      await writeRollup(kv, meta.id, await partRollup(kv, org, env, batch));
+    }
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it
     if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) {
       await kv.delete(keys.rollup(meta.id));

@@ -23,7 +23,8 @@ import type {
   Scope,
 } from "../types.ts";
 import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
-import { sessionTotals } from "./sessions.ts";
+import type { RollupHead, RollupParts } from "./pieces.ts";
+import type { SessionTotals } from "./sessions.ts";
 
 export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "events",
@@ -92,19 +93,39 @@ interface Group {
   refs: number[];
 }
 
+/** Which pieces of each part's rollup a question reads (pieces.ts): fields' rows, their sets, session facts. */
+export interface PiecesAsked {
+  fields: number[];
+  sets: boolean;
+  facts: boolean;
+}
+
+/** The field whose rows give a question's groups, and the one whose rows give its totals. */
+function fieldsOf(s: Scope, o: AggregateOptions): { rowField: number; totalField: number } {
+  const filters = s.filters ?? [];
+  const name = o.breakdown?.find((f) => f !== "traffic") ?? filters[0]?.field;
+  const rowField = name === undefined ? TOTAL : FIELD_INDEX.get(name)!;
+  // totals without filters come from the hours' totals rows; else from the filtered field's rows
+  return { rowField, totalField: filters.length ? rowField : TOTAL };
+}
+
+/** The pieces a question (that rollups can answer) reads. */
+export function piecesAsked(s: Scope, o: AggregateOptions): PiecesAsked {
+  const { rowField, totalField } = fieldsOf(s, o);
+  return {
+    fields: rowField === totalField ? [rowField] : [rowField, totalField],
+    sets: o.metrics.some((m) => m === "visitors" || m === "viewers"),
+    facts: o.metrics.some((m) => SESSION_METRICS.has(m)),
+  };
+}
+
 /**
- * The answer from `rollups` (the parts' and the raw tail's), or null when an hour of a part straddles the
- * period's ends (the scan answers). `visitorSpace` is the count of visitor numbers (a bound for the marks).
+ * Each part's hours inside the period, or null when an hour of a part straddles the period's ends (the scan
+ * answers).
  */
-export function answerFromRollups(
-  rollups: Rollup[],
-  s: Scope,
-  o: AggregateOptions,
-  visitorSpace: number,
-): AggregateResult | null {
-  // which hours of each rollup are in the period
+export function hoursInside(parts: RollupHead[], s: Scope): Set<number>[] | null {
   const inside: Set<number>[] = [];
-  for (const r of rollups) {
+  for (const r of parts) {
     const hours = new Set<number>();
     for (const h of r.hours) {
       if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
@@ -112,10 +133,26 @@ export function answerFromRollups(
     }
     inside.push(hours);
   }
+  return inside;
+}
+
+/**
+ * The answer from the parts' rollups (and the raw tail's) with the pieces `piecesAsked` names loaded; `inside`
+ * from `hoursInside`; `sessions` the period's session totals when the question asks session metrics.
+ * `visitorSpace` is the count of visitor numbers (a bound for the marks). Visitor counts are computed when a
+ * row's figure is first read (rows sorted by pageviews pay only for the rows shown), exactly.
+ */
+export function answerFromRollups(
+  parts: RollupParts[],
+  inside: Set<number>[],
+  s: Scope,
+  o: AggregateOptions,
+  visitorSpace: number,
+  sessions: SessionTotals | null,
+): AggregateResult {
   const byTraffic = o.breakdown?.includes("traffic") ?? false;
   const by = o.breakdown?.find((f) => f !== "traffic");
   const filters = s.filters ?? [];
-  const fieldName = by ?? filters[0]?.field;
   const traffic = new Set<string>(s.traffic ?? ["human"]);
   const bucketOf = o.bucket ? bucketer(o.bucket, s.timezone) : null;
   // groups by number: a value's number (the same string in every rollup) × the bucket's number
@@ -123,79 +160,82 @@ export function answerFromRollups(
   const valueIds = new Map<string | null, number>();
   const groups = new Map<number, Group>();
   const totals = newGroup({});
-  const fieldOf = (name: string | undefined) => (name === undefined ? TOTAL : FIELD_INDEX.get(name)!);
-  const rowField = fieldOf(fieldName);
-  // totals without filters come from the hours' totals rows; else from the filtered field's rows
-  const totalField = filters.length ? rowField : TOTAL;
+  const { rowField, totalField } = fieldsOf(s, o);
   const grouped = by !== undefined || bucketOf !== null || byTraffic;
   const trafficIds = new Map<string | null, number>();
+  // the pieces read, in the order groups refer to them
+  const pieces: Rollup[] = [];
 
-  rollups.forEach((r, ri) => {
+  parts.forEach((part, ri) => {
     const hours = inside[ri];
-    const tpOk = r.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
-    const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
-    const valueOk = filters.length ? r.values.map((v) => filters.every((f) => matches(v, f))) : null;
-    // this rollup's value code → the value's number (-1: not seen yet)
-    const valueId = by ? new Int32Array(r.values.length).fill(-1) : null;
-    const trafficId = r.traffics.map((t) => {
+    const tpOk = part.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+    const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
+    const trafficId = part.traffics.map((t) => {
       let id = trafficIds.get(t);
       if (id === undefined) trafficIds.set(t, id = trafficIds.size);
       return id;
     });
-    const visit = (f: number, i: number) => {
-      if (!tpOk[r.tp[i]] || !trOk[r.traffic[i]] || !hours.has(r.hour[i])) return;
-      if (valueOk && f !== TOTAL && !valueOk[r.value[i]]) return;
-      if (f === totalField) add(totals, r, ri, i);
-      if (f !== rowField || !grouped) return;
-      let bucket = 0;
-      if (bucketOf) {
-        const hour = r.hour[i];
-        let b = bucketOfHour.get(hour);
-        if (b === undefined) {
-          const key = bucketOf(hour * HOUR_MS);
-          b = bucketKeys.indexOf(key);
-          if (b < 0) b = bucketKeys.push(key) - 1;
-          bucketOfHour.set(hour, b);
+    const visitPiece = (f: number) => {
+      const r = part.field(f);
+      const pi = pieces.push(r) - 1;
+      const valueOk = filters.length ? r.values.map((v) => filters.every((x) => matches(v, x))) : null;
+      // this piece's value code → the value's number (-1: not seen yet)
+      const valueId = by ? new Int32Array(r.values.length).fill(-1) : null;
+      for (const i of rowsOfField(r, f)) {
+        if (!tpOk[r.tp[i]] || !trOk[r.traffic[i]] || !hours.has(r.hour[i])) continue;
+        if (valueOk && f !== TOTAL && !valueOk[r.value[i]]) continue;
+        if (f === totalField) add(totals, r, pi, i);
+        if (f !== rowField || !grouped) continue;
+        let bucket = 0;
+        if (bucketOf) {
+          const hour = r.hour[i];
+          let b = bucketOfHour.get(hour);
+          if (b === undefined) {
+            const key = bucketOf(hour * HOUR_MS);
+            b = bucketKeys.indexOf(key);
+            if (b < 0) b = bucketKeys.push(key) - 1;
+            bucketOfHour.set(hour, b);
+          }
+          bucket = b;
         }
-        bucket = b;
-      }
-      // the value is part of the group only when it is the breakdown (a filtered field without a breakdown
-      // only chooses rows: its values share their bucket's group)
-      let value = 0;
-      if (valueId) {
-        const code = r.value[i];
-        value = valueId[code];
-        if (value < 0) {
-          const v = r.values[code];
-          value = valueIds.get(v) ?? -1;
-          if (value < 0) valueIds.set(v, value = valueIds.size);
-          valueId[code] = value;
+        // the value is part of the group only when it is the breakdown (a filtered field without a breakdown
+        // only chooses rows: its values share their bucket's group)
+        let value = 0;
+        if (valueId) {
+          const code = r.value[i];
+          value = valueId[code];
+          if (value < 0) {
+            const v = r.values[code];
+            value = valueIds.get(v) ?? -1;
+            if (value < 0) valueIds.set(v, value = valueIds.size);
+            valueId[code] = value;
+          }
         }
-      }
-      const id = (value * 64 + (byTraffic ? trafficId[r.traffic[i]] : 0)) * 1_048_576 + bucket;
-      let g = groups.get(id);
-      if (!g) {
-        const key: Record<string, KeyValue> = {};
-        for (const f of o.breakdown ?? []) {
-          key[f] = f === "traffic" ? r.traffics[r.traffic[i]] : r.values[r.value[i]];
+        const id = (value * 64 + (byTraffic ? trafficId[r.traffic[i]] : 0)) * 1_048_576 + bucket;
+        let g = groups.get(id);
+        if (!g) {
+          const key: Record<string, KeyValue> = {};
+          for (const f of o.breakdown ?? []) {
+            key[f] = f === "traffic" ? r.traffics[r.traffic[i]] : r.values[r.value[i]];
+          }
+          if (bucketOf) key.bucket = bucketKeys[bucket];
+          groups.set(id, g = newGroup(key));
         }
-        if (bucketOf) key.bucket = bucketKeys[bucket];
-        groups.set(id, g = newGroup(key));
+        add(g, r, pi, i);
       }
-      add(g, r, ri, i);
     };
-    for (const i of rowsOfField(r, rowField)) visit(rowField, i);
-    if (totalField !== rowField) { for (const i of rowsOfField(r, totalField)) visit(totalField, i); }
+    visitPiece(rowField);
+    if (totalField !== rowField) visitPiece(totalField);
   });
 
   const counter = new DistinctCounter(visitorSpace);
   const rows: Row[] = [...groups.values()].map((g) => ({
     key: g.key,
-    metrics: figures(g, rollups, o, counter),
+    metrics: figures(g, pieces, o, counter),
   }));
-  const whole = figures(totals, rollups, o, counter);
-  if (o.metrics.some((m) => SESSION_METRICS.has(m))) {
-    const st = sessionTotals(rollups, inside, s.touchpoint, traffic, visitorSpace);
+  const whole = figures(totals, pieces, o, counter);
+  if (sessions) {
+    const st = sessions;
     const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
     for (const m of o.metrics) {
       if (m === "sessions") whole[m] = st.sessions;
@@ -207,8 +247,12 @@ export function answerFromRollups(
       else if (m === "dropped_events") whole[m] = st.dropped;
     }
   }
-  // without a breakdown or bucket, the matching events are one row with an empty key
-  if (!grouped && totals.events > 0) rows.push({ key: {}, metrics: { ...whole } });
+  // without a breakdown or bucket, the matching events are one row with an empty key (the totals' figures)
+  if (!grouped && totals.events > 0) {
+    const row = figures(totals, pieces, o, counter);
+    for (const m of o.metrics) if (SESSION_METRICS.has(m)) row[m] = whole[m];
+    rows.push({ key: {}, metrics: row });
+  }
   return { totals: whole, ...sortAndPage(rows, o) };
 }
 
@@ -233,7 +277,7 @@ function newGroup(key: Record<string, KeyValue>): Group {
   return { key, events: 0, pageviews: 0, rage: 0, engN: 0, engSum: 0, scrollN: 0, scrollSum: 0, refs: [] };
 }
 
-function add(g: Group, r: Rollup, ri: number, i: number) {
+function add(g: Group, r: Rollup, pi: number, i: number) {
   g.events += r.events[i];
   g.pageviews += r.pageviews[i];
   g.rage += r.rage[i];
@@ -241,14 +285,14 @@ function add(g: Group, r: Rollup, ri: number, i: number) {
   g.engSum += r.engSum[i];
   g.scrollN += r.scrollN[i];
   g.scrollSum += r.scrollSum[i];
-  if (r.visAt[i + 1] > r.visAt[i]) g.refs.push(ri, i);
+  if (r.visAt[i + 1] > r.visAt[i]) g.refs.push(pi, i);
 }
 
-function figures(g: Group, rollups: Rollup[], o: AggregateOptions, counter: DistinctCounter): MetricValues {
-  const distinct = (viewers: boolean) => {
+function figures(g: Group, pieces: Rollup[], o: AggregateOptions, counter: DistinctCounter): MetricValues {
+  const distinct = (viewers: boolean) => () => {
     counter.next();
     for (let k = 0; k < g.refs.length; k += 2) {
-      const r = rollups[g.refs[k]], i = g.refs[k + 1];
+      const r = pieces[g.refs[k]], i = g.refs[k + 1];
       if (viewers) counter.addEncoded(r.sets, r.viewAt[i], r.visAt[i + 1]);
       else counter.addEncoded(r.sets, r.visAt[i], r.viewAt[i]);
     }
@@ -256,21 +300,41 @@ function figures(g: Group, rollups: Rollup[], o: AggregateOptions, counter: Dist
   };
   const out: MetricValues = {};
   for (const m of o.metrics) {
-    out[m] = m === "events"
-      ? g.events
-      : m === "pageviews"
-      ? g.pageviews
-      : m === "rage_clicks"
-      ? g.rage
-      : m === "visitors"
-      ? distinct(false)
-      : m === "viewers"
-      ? distinct(true)
-      : m === "engagement_time_s"
-      ? (g.engN ? g.engSum / g.engN / 1000 : null)
-      : m === "scroll_depth_percent"
-      ? (g.scrollN ? g.scrollSum / g.scrollN : null)
-      : null;
+    if (m === "visitors" || m === "viewers") lazy(out, m, distinct(m === "viewers"));
+    else {
+      out[m] = m === "events"
+        ? g.events
+        : m === "pageviews"
+        ? g.pageviews
+        : m === "rage_clicks"
+        ? g.rage
+        : m === "engagement_time_s"
+        ? (g.engN ? g.engSum / g.engN / 1000 : null)
+        : m === "scroll_depth_percent"
+        ? (g.scrollN ? g.scrollSum / g.scrollN : null)
+        : null;
+    }
   }
   return out;
+}
+
+/**
+ * Metric m of `out` computed when first read, then kept as a plain value (an assignment replaces it too):
+ * exact visitor counts cost set unions, paid only for the rows a caller looks at.
+ */
+function lazy(out: MetricValues, m: Metric, compute: () => number) {
+  const settle = (value: number | null) =>
+    Object.defineProperty(out, m, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(out, m, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const v = compute();
+      settle(v);
+      return v;
+    },
+    set(v: number | null) {
+      settle(v);
+    },
+  });
 }

@@ -11,8 +11,15 @@ import { missingBetween } from "../../enrich/sequence.ts";
 import { DistinctCounter } from "../../parts/visitor_set.ts";
 import { sessionGaps } from "../scan/drops.ts";
 import { isEngagedSession } from "../scan/engaged.ts";
-import type { Rollup } from "./build.ts";
-import { HOUR } from "./session_facts.ts";
+import type { FactLists } from "./pieces.ts";
+import { HOUR, type SessionFacts } from "./session_facts.ts";
+
+/** What the join reads of a part's rollup: its facts (lists aside) and what their indices name. */
+export interface FactsUnit {
+  facts: SessionFacts;
+  tps: (string | null)[];
+  traffics: (string | null)[];
+}
 
 export interface SessionTotals {
   sessions: number;
@@ -62,24 +69,31 @@ class Joined {
   }
 }
 
+/** The period's sessions joined, before the dropped events of overlapping segments are counted again. */
+export interface SessionJoin {
+  j: Joined;
+  /** each fact row's joined session (-1: not in scope), per unit */
+  slots: Int32Array[];
+  visitors: number;
+}
+
 /**
- * The session totals of the scope's hours (`inside[i]`: rollup i's hours in the period), touchpoint and
- * traffic kinds.
+ * Joins the scope's session segments (`inside[i]`: unit i's hours in the period; its touchpoint and traffic
+ * kinds). Then `overlapUnits` names the units whose lists `sessionTotals` needs.
  */
-export function sessionTotals(
-  rollups: Rollup[],
+export function joinSessions(
+  units: FactsUnit[],
   inside: Set<number>[],
   touchpoint: string | null | undefined,
   traffic: Set<string>,
   visitorSpace: number,
-): SessionTotals {
+): SessionJoin {
   // visitor number → its first joined session (the chain runs through `next`)
   let head = new Int32Array(Math.max(1, visitorSpace)).fill(-1);
-  const j = new Joined(rollups.reduce((n, r) => n + r.facts.n, 0));
-  // each fact row's joined session (-1: not in scope), for the overlaps' second look
-  const slots = rollups.map((r) => new Int32Array(r.facts.n).fill(-1));
-  for (let ri = 0; ri < rollups.length; ri++) {
-    const r = rollups[ri], f = r.facts, slot = slots[ri];
+  const j = new Joined(units.reduce((n, r) => n + r.facts.n, 0));
+  const slots = units.map((r) => new Int32Array(r.facts.n).fill(-1));
+  for (let ri = 0; ri < units.length; ri++) {
+    const r = units[ri], f = r.facts, slot = slots[ri];
     const { base, inHour } = hourMask(inside[ri]);
     const tpOk = r.tps.map((tp) => !touchpoint || tp === touchpoint);
     const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
@@ -145,8 +159,28 @@ export function sessionTotals(
       } else j.overlap[s] = 1;
     }
   }
-  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(rollups, slots, j);
-  const counter = new DistinctCounter(head.length);
+  return { j, slots, visitors: head.length };
+}
+
+/** The units holding rows of sessions whose segments overlap: their lists are read for `sessionTotals`. */
+export function overlapUnits(join: SessionJoin): number[] {
+  const { j, slots } = join;
+  if (!j.overlap.subarray(0, j.n).includes(1)) return [];
+  const out: number[] = [];
+  slots.forEach((slot, ri) => {
+    if (slot.some((s) => s >= 0 && j.overlap[s] === 1)) out.push(ri);
+  });
+  return out;
+}
+
+/**
+ * The session totals of a join; `lists[i]`: unit i's device-time lists (needed for the units `overlapUnits`
+ * names, null elsewhere).
+ */
+export function sessionTotals(join: SessionJoin, lists: (FactLists | null)[]): SessionTotals {
+  const { j } = join;
+  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(lists, join.slots, j);
+  const counter = new DistinctCounter(join.visitors);
   counter.next();
   const out: SessionTotals = { sessions: j.n, bounces: 0, durationMs: 0, engagedVisitors: 0, dropped: 0 };
   for (let s = 0; s < j.n; s++) {
@@ -162,11 +196,12 @@ export function sessionTotals(
 }
 
 /** Dropped events of the sessions whose segments overlap, from all their people's rows in scope. */
-function rejoinOverlaps(rollups: Rollup[], slots: Int32Array[], j: Joined) {
+function rejoinOverlaps(lists: (FactLists | null)[], slots: Int32Array[], j: Joined) {
   const rows = new Map<number, { dt: number[]; seq: number[] }>();
-  for (let ri = 0; ri < rollups.length; ri++) {
-    const f = rollups[ri].facts, slot = slots[ri];
-    for (let k = 0; k < f.n; k++) {
+  for (let ri = 0; ri < slots.length; ri++) {
+    const f = lists[ri], slot = slots[ri];
+    if (!f) continue;
+    for (let k = 0; k < slot.length; k++) {
       const s = slot[k];
       if (s < 0 || !j.overlap[s] || f.listAt[k + 1] === f.listAt[k]) continue;
       let list = rows.get(s);

@@ -1,8 +1,11 @@
 /**
- * A part's rollup on KV: its bytes (deflated) in chunks under keys.rollupChunk(part id, i), then its entry
- * keys.rollup(part id) = { v, bytes, chunks } written last, so a rollup is there whole or not at all. Parts
- * written before rollups existed have none until the backfill job (lib/jobs/rollup_backfill.ts) adds it;
- * chunks go with the part's own (lib/parts/store.ts deleteChunks).
+ * A part's rollup on KV, in sections read separately (pieces.ts): per field (and the hours' totals) its rows,
+ * and apart their visitor sets; the session facts; the facts' device-time lists. Each section is deflated and
+ * chunked under keys.rollupChunk(part id, section × 10,000 + i); the entry keys.rollup(part id) = { v, head,
+ * secs } is written last, so a rollup is there whole or not at all. Parts written before rollups existed (or
+ * with an older version) get one from the backfill (lib/jobs/rollup_backfill.ts), which turns a version-3
+ * rollup (one blob) into sections without reading the part; chunks go with the part's own
+ * (lib/parts/store.ts deleteChunks).
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Batch } from "../../parts/columns.ts";
@@ -10,18 +13,31 @@ import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
-import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
+import { batchVisitors, buildRollup, type Rollup, rowVisitors, TOTAL } from "./build.ts";
+import {
+  EMPTY_SETS,
+  emptyFacts,
+  type FactLists,
+  fieldPiece,
+  PIECE_FIELDS,
+  type RollupHead,
+} from "./pieces.ts";
 import { FACT_LAYOUT, type SessionFacts } from "./session_facts.ts";
 
-/** 2: session facts (session_facts.ts) after the visitor sets; 3: with their rows' device times and numbers. Parts
- * with an older rollup get a new one
- * from the backfill, their questions scanning meanwhile. */
-export const ROLLUP_VERSION = 3;
+/**
+ * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately. Parts with
+ * an older rollup get a new one from the backfill, their questions scanning meanwhile.
+ */
+export const ROLLUP_VERSION = 4;
 
-interface RollupEntry {
+/** A section's stored bytes and chunk count. */
+type Sec = [bytes: number, chunks: number];
+
+export interface RollupEntry {
   v: number;
-  bytes: number;
-  chunks: number;
+  head: RollupHead;
+  /** section number → its size */
+  secs: Record<string, Sec>;
 }
 
 type Arrays = Pick<
@@ -39,14 +55,14 @@ type Arrays = Pick<
   | "viewAt"
   | "tp"
   | "traffic"
-  | "field"
 >;
-/** Array columns in stored order: widest first, so each starts aligned. */
-const LAYOUT: [
-  keyof Arrays,
-  Float64ArrayConstructor | Uint32ArrayConstructor | Uint16ArrayConstructor | Uint8ArrayConstructor,
-  number,
-][] = [
+type Typed =
+  | Float64ArrayConstructor
+  | Uint32ArrayConstructor
+  | Uint16ArrayConstructor
+  | Uint8ArrayConstructor;
+/** A field's row columns in stored order: widest first, so each starts aligned; extra: elements past n. */
+const LAYOUT: [keyof Arrays, Typed, number][] = [
   ["engSum", Float64Array, 0],
   ["scrollSum", Float64Array, 0],
   ["hour", Uint32Array, 0],
@@ -60,77 +76,272 @@ const LAYOUT: [
   ["viewAt", Uint32Array, 1],
   ["tp", Uint16Array, 0],
   ["traffic", Uint8Array, 0],
-  ["field", Uint8Array, 0],
 ];
 
+/** Section numbers: a field's rows, its sets, the facts, their lists. */
+const fieldNo = (f: number) => (f === TOTAL ? 20 : f);
+export const rowsSec = (f: number): number => fieldNo(f);
+export const setsSec = (f: number): number => 32 + fieldNo(f);
+export const FACTS_SEC = 64;
+export const LISTS_SEC = 65;
+const SEC_SPAN = 10_000;
+
+const align = (n: number) => Math.ceil(n / 8) * 8;
 const bytesOf = (T: unknown) => (T as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
 
-export function encodeRollup(r: Rollup): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify({
-    v: ROLLUP_VERSION,
-    n: r.n,
-    values: r.values,
-    tps: r.tps,
-    traffics: r.traffics,
-    hours: r.hours,
-    sets: r.sets.length,
-    facts: r.facts.n,
-    list: r.facts.listDt.length,
-  }));
-  const start = Math.ceil((4 + header.length) / 8) * 8;
-  let size = start;
-  for (const [, T, extra] of LAYOUT) size += Math.ceil(((r.n + extra) * T.BYTES_PER_ELEMENT) / 8) * 8;
-  const setsEnd = size + Math.ceil(r.sets.length / 8) * 8;
-  size = setsEnd;
-  for (const [, T] of FACT_LAYOUT) size += Math.ceil((r.facts.n * bytesOf(T)) / 8) * 8;
-  const list = r.facts.listDt.length;
-  size += 16 * list + Math.ceil(((r.facts.n + 1) * 4) / 8) * 8;
+/** A JSON header and typed arrays as one aligned buffer, deflated. */
+function packSection(header: unknown, arrays: ArrayBufferView[]): Uint8Array {
+  const h = new TextEncoder().encode(JSON.stringify(header));
+  let size = align(4 + h.length);
+  for (const a of arrays) size += align(a.byteLength);
   const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, header.length, true);
-  out.set(header, 4);
-  let o = start;
-  for (const [name, T, extra] of LAYOUT) {
-    const a = r[name];
-    out.set(new Uint8Array(a.buffer, a.byteOffset, (r.n + extra) * T.BYTES_PER_ELEMENT), o);
-    o += Math.ceil(((r.n + extra) * T.BYTES_PER_ELEMENT) / 8) * 8;
-  }
-  out.set(r.sets, o);
-  o = setsEnd;
-  for (const [name, T] of FACT_LAYOUT) {
-    const a = r.facts[name] as unknown as Uint8Array;
-    out.set(new Uint8Array(a.buffer, a.byteOffset, r.facts.n * bytesOf(T)), o);
-    o += Math.ceil((r.facts.n * bytesOf(T)) / 8) * 8;
-  }
-  for (const a of [r.facts.listDt, r.facts.listSeq, r.facts.listAt]) {
+  new DataView(out.buffer).setUint32(0, h.length, true);
+  out.set(h, 4);
+  let o = align(4 + h.length);
+  for (const a of arrays) {
     out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
-    o += Math.ceil(a.byteLength / 8) * 8;
+    o += align(a.byteLength);
   }
   return deflateRawSync(out);
 }
 
-export function decodeRollup(stored: Uint8Array): Rollup {
+/** A section's header and a reader of its arrays in stored order. */
+function unpackSection<H>(stored: Uint8Array): { h: H; next: <T>(T: Typed, n: number) => T } {
+  const bytes = new Uint8Array(inflateRawSync(stored));
+  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const len = new DataView(buf).getUint32(0, true);
+  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as H;
+  let o = align(4 + len);
+  const next = <T>(T: Typed, n: number): T => {
+    const a = new T(buf, o, n);
+    o += align(n * T.BYTES_PER_ELEMENT);
+    return a as unknown as T;
+  };
+  return { h, next };
+}
+
+/** A rollup's sections, deflated, by section number, and what they share. */
+export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number, Uint8Array> } {
+  const secs = new Map<number, Uint8Array>();
+  for (const f of PIECE_FIELDS) {
+    const p = fieldPiece(r, f);
+    if (!p.n) continue;
+    secs.set(rowsSec(f), packSection({ n: p.n, values: p.values }, LAYOUT.map(([name]) => p[name])));
+    if (p.sets.length) secs.set(setsSec(f), deflateRawSync(p.sets));
+  }
+  const facts = r.facts;
+  secs.set(
+    FACTS_SEC,
+    packSection({ n: facts.n }, FACT_LAYOUT.map(([name]) => facts[name] as ArrayBufferView)),
+  );
+  if (facts.listDt.length) {
+    secs.set(
+      LISTS_SEC,
+      packSection({ n: facts.n, list: facts.listDt.length }, [facts.listAt, facts.listDt, facts.listSeq]),
+    );
+  }
+  return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
+}
+
+/** Field f's rows (without their sets: `sets` is empty until they are read). */
+export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rollup {
+  const { h, next } = unpackSection<{ n: number; values: (string | null)[] }>(stored);
+  const arrays = {} as Record<string, unknown>;
+  for (const [name, T, extra] of LAYOUT) arrays[name] = next(T, h.n + extra);
+  return {
+    ...(arrays as unknown as Arrays),
+    n: h.n,
+    field: new Uint8Array(h.n).fill(f),
+    sets: EMPTY_SETS,
+    values: h.values,
+    ...head,
+    facts: emptyFacts(),
+  };
+}
+
+export const decodeSets = (stored: Uint8Array): Uint8Array => new Uint8Array(inflateRawSync(stored));
+
+export function decodeFacts(stored: Uint8Array): SessionFacts {
+  const { h, next } = unpackSection<{ n: number }>(stored);
+  const f = { n: h.n } as Record<string, unknown>;
+  for (const [name, T] of FACT_LAYOUT) f[name] = next(T as unknown as Typed, h.n);
+  f.listAt = new Uint32Array(h.n + 1);
+  f.listDt = new Float64Array(0);
+  f.listSeq = new Float64Array(0);
+  return f as unknown as SessionFacts;
+}
+
+export function decodeLists(stored: Uint8Array): FactLists {
+  const { h, next } = unpackSection<{ n: number; list: number }>(stored);
+  const listAt = next<Uint32Array>(Uint32Array, h.n + 1);
+  const listDt = next<Float64Array>(Float64Array, h.list);
+  const listSeq = next<Float64Array>(Float64Array, h.list);
+  return { listAt, listDt, listSeq };
+}
+
+/** The rollup of a part's batch, numbering its visitors (new ones get their numbers now, for good). */
+export async function partRollup(kv: Deno.Kv, org: string, env: EnvName, b: Batch): Promise<Rollup> {
+  const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
+  const rows = rowVisitors(b, numbers);
+  return buildRollup(b, (i) => rows[i]);
+}
+
+/** Writes a part's rollup: its sections' chunks first, the entry last. Answers the bytes stored. */
+export async function writeRollup(kv: Deno.Kv, partId: string, r: Rollup): Promise<number> {
+  const { head, secs } = encodeSections(r);
+  await clearRollup(kv, partId);
+  const sizes: Record<string, Sec> = {};
+  const writes: [number, Uint8Array][] = [];
+  let total = 0;
+  for (const [sec, bytes] of secs) {
+    const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+    if (chunks >= SEC_SPAN) throw new Error(`rollup section ${sec} of ${partId} is too large`);
+    sizes[sec] = [bytes.length, chunks];
+    total += bytes.length;
+    for (let j = 0; j < chunks; j++) {
+      writes.push([sec * SEC_SPAN + j, bytes.subarray(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
+    }
+  }
+  for (let i = 0; i < writes.length; i += 8) {
+    const op = kv.atomic();
+    for (const [at, bytes] of writes.slice(i, i + 8)) op.set(keys.rollupChunk(partId, at), bytes.slice());
+    if (!(await op.commit()).ok) throw new Error("rollup chunk write failed");
+  }
+  const entry: RollupEntry = { v: ROLLUP_VERSION, head, secs: sizes };
+  await kv.set(keys.rollup(partId), entry);
+  return total;
+}
+
+/**
+ * Deletes a part's rollup (the entry first: no question reads it half gone), so an older version's chunks
+ * never sit among a new one's.
+ */
+export async function clearRollup(kv: Deno.Kv, partId: string): Promise<void> {
+  await kv.delete(keys.rollup(partId));
+  const old: Deno.KvKey[] = [];
+  for await (const e of kv.list({ prefix: keys.rollupChunks(partId) }, { batchSize: 500 })) old.push(e.key);
+  for (let i = 0; i < old.length; i += 100) {
+    const op = kv.atomic();
+    for (const k of old.slice(i, i + 100)) op.delete(k);
+    await op.commit();
+  }
+}
+
+/** A part's rollup entry, or null when it has none (yet) or one of another version. */
+export async function readEntry(kv: Deno.Kv, partId: string): Promise<RollupEntry | null> {
+  const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
+  return entry && entry.v === ROLLUP_VERSION ? entry : null;
+}
+
+/**
+ * One section's stored bytes: null when the entry has no such section (nothing of it in the part), or
+ * undefined when its chunks are gone (the part went, a merge, while reading: the caller re-plans).
+ */
+export async function readSection(
+  kv: Deno.Kv,
+  partId: string,
+  entry: RollupEntry,
+  sec: number,
+): Promise<Uint8Array | null | undefined> {
+  const size = entry.secs[sec];
+  if (!size) return null;
+  const bytes = new Uint8Array(size[0]);
+  let seen = 0;
+  const start = keys.rollupChunk(partId, sec * SEC_SPAN),
+    end = keys.rollupChunk(partId, (sec + 1) * SEC_SPAN);
+  for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
+    bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
+    seen++;
+  }
+  return seen === size[1] ? bytes : undefined;
+}
+
+/** Whether a part has a rollup of this version. */
+export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
+  return (await kv.get<{ v: number }>(keys.rollup(partId))).value?.v === ROLLUP_VERSION;
+}
+
+/** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
+export async function readRollup(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
+  const entry = await readEntry(kv, partId);
+  if (!entry) return null;
+  const pieces: Rollup[] = [];
+  for (const f of PIECE_FIELDS) {
+    const rows = await readSection(kv, partId, entry, rowsSec(f));
+    if (rows === undefined) return null;
+    if (rows === null) continue;
+    const p = decodeRows(rows, entry.head, f);
+    const sets = await readSection(kv, partId, entry, setsSec(f));
+    if (sets === undefined) return null;
+    if (sets) p.sets = decodeSets(sets);
+    pieces.push(p);
+  }
+  const facts = await readSection(kv, partId, entry, FACTS_SEC);
+  const lists = await readSection(kv, partId, entry, LISTS_SEC);
+  if (facts === undefined || lists === undefined) return null;
+  const f = facts ? decodeFacts(facts) : emptyFacts();
+  if (lists) Object.assign(f, decodeLists(lists));
+  return joinPieces(pieces, entry.head, f);
+}
+
+/** Pieces of one rollup as one (sets and values concatenated). */
+function joinPieces(pieces: Rollup[], head: RollupHead, facts: SessionFacts): Rollup {
+  const n = pieces.reduce((s, p) => s + p.n, 0);
+  const values: (string | null)[] = [null];
+  const r = {
+    n,
+    field: new Uint8Array(n),
+    visAt: new Uint32Array(n + 1),
+    viewAt: new Uint32Array(n + 1),
+    values,
+    ...head,
+    facts,
+  } as Record<string, unknown>;
+  for (const [name, T] of LAYOUT) if (name !== "visAt" && name !== "viewAt") r[name] = new T(n);
+  const sets = new Uint8Array(pieces.reduce((s, p) => s + p.sets.length, 0));
+  let k = 0, o = 0;
+  for (const p of pieces) {
+    const base = values.length - 1;
+    values.push(...p.values.slice(1));
+    for (let i = 0; i < p.n; i++, k++) {
+      for (const [name] of LAYOUT) {
+        if (name === "visAt" || name === "viewAt") continue;
+        (r[name] as Uint32Array)[k] = p[name][i];
+      }
+      (r.value as Uint32Array)[k] = p.value[i] === 0 ? 0 : p.value[i] + base;
+      (r.field as Uint8Array)[k] = p.field[i];
+      (r.visAt as Uint32Array)[k] = o + p.visAt[i];
+      (r.viewAt as Uint32Array)[k] = o + p.viewAt[i];
+    }
+    sets.set(p.sets, o);
+    o += p.sets.length;
+  }
+  (r.visAt as Uint32Array)[n] = (r.viewAt as Uint32Array)[n] = o;
+  r.sets = sets;
+  return r as unknown as Rollup;
+}
+
+/** A version-3 rollup's stored blob (one deflated record), decoded: the backfill turns it into sections. */
+export function decodeV3(stored: Uint8Array): Rollup {
   const bytes = new Uint8Array(inflateRawSync(stored));
   const len = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
   const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + len)));
-  if (h.v !== ROLLUP_VERSION) throw new Error(`rollup version ${h.v} is not ${ROLLUP_VERSION}`);
+  if (h.v !== 3) throw new Error(`rollup version ${h.v} is not 3`);
   const n: number = h.n;
-  let o = Math.ceil((4 + len) / 8) * 8;
-  const arrays = {} as Record<string, unknown>;
+  let o = align(4 + len);
   const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  for (const [name, T, extra] of LAYOUT) {
+  const arrays = {} as Record<string, unknown>;
+  // version 3's order: the row columns as now, with the field column last
+  for (const [name, T, extra] of [...LAYOUT, ["field", Uint8Array, 0] as const]) {
     arrays[name] = new T(buf, o, n + extra);
-    o += Math.ceil(((n + extra) * T.BYTES_PER_ELEMENT) / 8) * 8;
+    o += align((n + extra) * T.BYTES_PER_ELEMENT);
   }
   const sets = new Uint8Array(buf, o, h.sets);
-  o += Math.ceil(h.sets / 8) * 8;
+  o += align(h.sets);
   const facts = { n: h.facts } as Record<string, unknown>;
   for (const [name, T] of FACT_LAYOUT) {
-    facts[name] = new (T as unknown as new (b: ArrayBuffer, o: number, n: number) => unknown)(
-      buf,
-      o,
-      h.facts,
-    );
-    o += Math.ceil((h.facts * bytesOf(T)) / 8) * 8;
+    facts[name] = new (T as unknown as Typed)(buf, o, h.facts);
+    o += align(h.facts * bytesOf(T));
   }
   facts.listDt = new Float64Array(buf, o, h.list);
   o += 8 * h.list;
@@ -138,7 +349,7 @@ export function decodeRollup(stored: Uint8Array): Rollup {
   o += 8 * h.list;
   facts.listAt = new Uint32Array(buf, o, h.facts + 1);
   return {
-    ...(arrays as unknown as Arrays),
+    ...(arrays as unknown as Arrays & { field: Uint8Array }),
     n,
     sets,
     facts: facts as unknown as SessionFacts,
@@ -149,44 +360,17 @@ export function decodeRollup(stored: Uint8Array): Rollup {
   };
 }
 
-/** The rollup of a part's batch, numbering its visitors (new ones get their numbers now, for good). */
-export async function partRollup(kv: Deno.Kv, org: string, env: EnvName, b: Batch): Promise<Rollup> {
-  const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
-  const rows = rowVisitors(b, numbers);
-  return buildRollup(b, (i) => rows[i]);
-}
-
-/** Writes a part's rollup: chunks first, the entry last. Answers the bytes stored. */
-export async function writeRollup(kv: Deno.Kv, partId: string, r: Rollup): Promise<number> {
-  const bytes = encodeRollup(r);
-  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-  for (let i = 0; i < chunks; i += 8) {
-    const op = kv.atomic();
-    for (let j = i; j < Math.min(chunks, i + 8); j++) {
-      op.set(keys.rollupChunk(partId, j), bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
-    }
-    if (!(await op.commit()).ok) throw new Error("rollup chunk write failed");
-  }
-  const entry: RollupEntry = { v: ROLLUP_VERSION, bytes: bytes.length, chunks };
-  await kv.set(keys.rollup(partId), entry);
-  return bytes.length;
-}
-
-/** A part's rollup, or null when it has none (yet) or one of another version. */
-export async function readRollup(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
-  const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  if (!entry || entry.v !== ROLLUP_VERSION) return null;
+/** A part's version-3 rollup (one blob), or null without one. */
+export async function readV3(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
+  const entry = (await kv.get<{ v: number; bytes: number; chunks: number }>(keys.rollup(partId))).value;
+  if (!entry || entry.v !== 3) return null;
   const bytes = new Uint8Array(entry.bytes);
   let seen = 0;
   for await (const e of kv.list<Uint8Array>({ prefix: keys.rollupChunks(partId) }, { batchSize: 100 })) {
-    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES);
+    const at = e.key[2] as number;
+    if (at * CHUNK_BYTES >= entry.bytes) continue;
+    bytes.set(e.value, at * CHUNK_BYTES);
     seen++;
   }
-  if (seen !== entry.chunks) return null; // the part went (a merge) while reading: the caller re-plans
-  return decodeRollup(bytes);
-}
-
-/** Whether a part has a rollup of this version. */
-export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
-  return (await kv.get<RollupEntry>(keys.rollup(partId))).value?.v === ROLLUP_VERSION;
+  return seen === entry.chunks ? decodeV3(bytes) : null;
 }

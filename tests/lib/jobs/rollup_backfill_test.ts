@@ -8,7 +8,8 @@ import { backfillRollups } from "../../../lib/jobs/rollup_backfill.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { hasRollup, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
+import { hasRollup, readRollup, readV3, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
+import { writeV3 } from "../query/rollup_v3.ts";
 import { listParts } from "../../../lib/parts/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { testDeps } from "../../helpers/deps.ts";
@@ -59,5 +60,39 @@ Deno.test("rollup backfill: a part's rollup of an older version is rebuilt, then
     assert.equal((await deps.kv.get<{ v: number }>(keys.rollup(p.meta.id))).value?.v, ROLLUP_VERSION);
   }
   assert.deepEqual(await rollups(), [naiveAggregate(all, scope, q)]);
+  deps.kv.close();
+});
+
+Deno.test("rollup backfill: a version-3 rollup (one blob) becomes sections with the same answers", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const all = Array.from({ length: 400 }, (_, i) =>
+    ev({
+      received_at: MIDNIGHT - (i % 3) * DAY - 900_000 + i * 5_000,
+      anonymous_id: `v${i % 23}`,
+      session_id: `s${i % 31}`,
+      sequence_no: (i * 7) % 6,
+      path: `/p${i % 5}`,
+      event_type: i % 4 === 0 ? "sign_up" : "$pageview",
+    }));
+  await store(deps.kv, { events: all });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "ev");
+  for (const p of parts) {
+    const sections = (await readRollup(deps.kv, p.meta.id))!;
+    await writeV3(deps.kv, p.meta.id, sections);
+    assert.equal(await hasRollup(deps.kv, p.meta.id), false);
+    // the backfill converts what this reads, without the part
+    assert.deepEqual(await readV3(deps.kv, p.meta.id), sections);
+  }
+  const qs: AggregateOptions[] = [
+    q,
+    { metrics: ["pageviews", "viewers", "visitors"], breakdown: ["page"] },
+    { metrics: ["visitors", "events"], bucket: "day" },
+  ];
+  const rollups = () => new RollupSource(deps, new Source(deps)).answer(scope, qs);
+  assert.deepEqual(await rollups(), qs.map(() => null), "a version-3 rollup: the scan answers");
+  assert.deepEqual(await backfillRollups(deps, "org1", "production"), { parts: parts.length, remaining: 0 });
+  assert.deepEqual(await rollups(), qs.map((o) => naiveAggregate(all, scope, o)));
   deps.kv.close();
 });
