@@ -26,6 +26,12 @@ import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
 import type { RollupHead, RollupParts } from "./pieces.ts";
 import type { SessionTotals } from "./sessions.ts";
 
+/** The period's session figures: its totals, and its sessions per bucket (`bucketOf` numbers an hour's bucket). */
+export interface SessionAnswer {
+  totals: SessionTotals;
+  perBucket(bucketOf: (hour: number) => number): Map<number, number>;
+}
+
 export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "events",
   "pageviews",
@@ -46,6 +52,9 @@ export const SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "dropped_events",
 ]);
 
+/** Session metrics rollups give per bucket. */
+const BUCKETED_SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>(["sessions", "views_per_session"]);
+
 const FIELD_INDEX = new Map<string, number>(ROLLUP_FIELDS.map((f, i) => [f, i]));
 
 /** Why rollups cannot answer this question (the scan does), or null when they can. */
@@ -55,9 +64,13 @@ export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
   const metric = o.metrics.find((m) => !ROLLUP_METRICS.has(m) && !SESSION_METRICS.has(m));
   if (metric) return `the metric ${metric}`;
   const perSession = o.metrics.find((m) => SESSION_METRICS.has(m));
-  if (perSession && (o.breakdown?.length || o.bucket || s.filters?.length)) {
-    return `the metric ${perSession} with a breakdown, bucket or filter`;
+  if (perSession && (o.breakdown?.length || s.filters?.length)) {
+    return `the metric ${perSession} with a breakdown or filter`;
   }
+  // a bucket's sessions are those with an event in it (counted from the joined facts); their other figures
+  // (bounces, durations) are over the whole period's events and need the scan
+  const notPerBucket = o.metrics.find((m) => SESSION_METRICS.has(m) && !BUCKETED_SESSION_METRICS.has(m));
+  if (o.bucket && notPerBucket) return `the metric ${notPerBucket} with a bucket`;
   // traffic is a dimension of every rollup row: it may come beside one field
   const by = (o.breakdown ?? []).filter((f) => f !== "traffic");
   if (by.length > 1) return "a breakdown by several fields";
@@ -89,6 +102,8 @@ interface Group {
   engSum: number;
   scrollN: number;
   scrollSum: number;
+  /** the bucket's number (0 without a bucket) */
+  bucket: number;
   /** rows contributing: rollup index, row index */
   refs: number[];
 }
@@ -148,7 +163,7 @@ export function answerFromRollups(
   s: Scope,
   o: AggregateOptions,
   visitorSpace: number,
-  sessions: SessionTotals | null,
+  sessions: SessionAnswer | null,
 ): AggregateResult {
   const byTraffic = o.breakdown?.includes("traffic") ?? false;
   const by = o.breakdown?.find((f) => f !== "traffic");
@@ -220,6 +235,7 @@ export function answerFromRollups(
           }
           if (bucketOf) key.bucket = bucketKeys[bucket];
           groups.set(id, g = newGroup(key));
+          g.bucket = bucket;
         }
         add(g, r, pi, i);
       }
@@ -229,13 +245,31 @@ export function answerFromRollups(
   });
 
   const counter = new DistinctCounter(visitorSpace);
-  const rows: Row[] = [...groups.values()].map((g) => ({
-    key: g.key,
-    metrics: figures(g, pieces, o, counter),
-  }));
+  // a bucket's sessions: those with a segment in its hours
+  const perBucket = sessions && bucketOf
+    ? sessions.perBucket((hour) => {
+      let b = bucketOfHour.get(hour);
+      if (b === undefined) {
+        const key = bucketOf(hour * HOUR_MS);
+        b = bucketKeys.indexOf(key);
+        if (b < 0) b = bucketKeys.push(key) - 1;
+        bucketOfHour.set(hour, b);
+      }
+      return b;
+    })
+    : null;
+  const rows: Row[] = [...groups.values()].map((g) => {
+    const metrics = figures(g, pieces, o, counter);
+    if (perBucket) {
+      const n = perBucket.get(g.bucket) ?? 0;
+      if (o.metrics.includes("sessions")) metrics.sessions = n;
+      if (o.metrics.includes("views_per_session")) metrics.views_per_session = n > 0 ? g.pageviews / n : null;
+    }
+    return { key: g.key, metrics };
+  });
   const whole = figures(totals, pieces, o, counter);
   if (sessions) {
-    const st = sessions;
+    const st = sessions.totals;
     const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
     for (const m of o.metrics) {
       if (m === "sessions") whole[m] = st.sessions;
@@ -274,7 +308,18 @@ function rowsOfField(r: Rollup, field: number): Uint32Array {
 }
 
 function newGroup(key: Record<string, KeyValue>): Group {
-  return { key, events: 0, pageviews: 0, rage: 0, engN: 0, engSum: 0, scrollN: 0, scrollSum: 0, refs: [] };
+  return {
+    key,
+    events: 0,
+    pageviews: 0,
+    rage: 0,
+    engN: 0,
+    engSum: 0,
+    scrollN: 0,
+    scrollSum: 0,
+    bucket: 0,
+    refs: [],
+  };
 }
 
 function add(g: Group, r: Rollup, pi: number, i: number) {

@@ -195,6 +195,42 @@ export function sessionTotals(join: SessionJoin, lists: (FactLists | null)[]): S
   return out;
 }
 
+/**
+ * Sessions per bucket: each joined session counts once in every bucket holding one of its segments in scope
+ * (`bucketOf`: an hour's bucket number). A session's buckets are few, so each keeps a short list of them.
+ */
+export function sessionsPerBucket(
+  join: SessionJoin,
+  units: FactsUnit[],
+  bucketOf: (hour: number) => number,
+): Map<number, number> {
+  const { j, slots } = join;
+  const first = new Int32Array(j.n).fill(-1);
+  const rows = slots.reduce((n, s) => n + s.length, 0);
+  const nodeBucket = new Int32Array(rows), nodeNext = new Int32Array(rows);
+  let nodes = 0;
+  const out = new Map<number, number>();
+  const bucketOfHour = new Map<number, number>();
+  units.forEach((u, ri) => {
+    const slot = slots[ri];
+    for (let k = 0; k < slot.length; k++) {
+      const s = slot[k];
+      if (s < 0) continue;
+      const hour = u.facts.hour[k];
+      let b = bucketOfHour.get(hour);
+      if (b === undefined) bucketOfHour.set(hour, b = bucketOf(hour));
+      let x = first[s];
+      while (x >= 0 && nodeBucket[x] !== b) x = nodeNext[x];
+      if (x >= 0) continue;
+      nodeBucket[nodes] = b;
+      nodeNext[nodes] = first[s];
+      first[s] = nodes++;
+      out.set(b, (out.get(b) ?? 0) + 1);
+    }
+  });
+  return out;
+}
+
 /** Dropped events of the sessions whose segments overlap, from all their people's rows in scope. */
 function rejoinOverlaps(lists: (FactLists | null)[], slots: Int32Array[], j: Joined) {
   const rows = new Map<number, { dt: number[]; seq: number[] }>();

@@ -19,11 +19,12 @@ import {
   piecesAsked,
   rollupBlocker,
   SESSION_METRICS,
+  type SessionAnswer,
 } from "./answer.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
 import { emptyPiece, type FactLists, type RollupParts, wholeParts } from "./pieces.ts";
 import type { SessionFacts } from "./session_facts.ts";
-import { joinSessions, overlapUnits, sessionTotals } from "./sessions.ts";
+import { joinSessions, overlapUnits, sessionsPerBucket, sessionTotals } from "./sessions.ts";
 import {
   decodeFacts,
   decodeLists,
@@ -192,7 +193,7 @@ export class RollupSource {
     } else space = await visitorCount(kv, s.org, s.env);
     const inside = hoursInside(loaded, s);
     if (!inside) return none;
-    let sessions = null;
+    let sessions: SessionAnswer | null = null;
     if (asked.facts) {
       const units = loaded.map((p) => ({ facts: p.facts!, tps: p.tps, traffics: p.traffics }));
       const join = joinSessions(units, inside, s.touchpoint, new Set(s.traffic ?? ["human"]), space);
@@ -208,7 +209,11 @@ export class RollupSource {
         if (e instanceof Gone) return none;
         throw e;
       }
-      sessions = sessionTotals(join, lists);
+      const totals = sessionTotals(join, lists);
+      sessions = {
+        totals,
+        perBucket: (bucketOf: (hour: number) => number) => sessionsPerBucket(join, units, bucketOf),
+      };
     }
     return questions.map((o, i) =>
       served[i] ? answerFromRollups(loaded, inside, s, o, space, SESSION_ASKED(o) ? sessions : null) : null
