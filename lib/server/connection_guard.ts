@@ -4,7 +4,10 @@
  * small TCP relay in front of Deno.serve on a private loopback port. Per connection it enforces:
  *   - a header deadline: a request's headers complete within `headerMs` of its first byte (else 408);
  *   - an idle deadline: nothing sent either way for `idleMs` closes the connection (keep-alive included);
- *   - a per-address cap: past `perAddress` open connections from one address the next is refused (503).
+ *   - a per-address cap: past `perAddress` open connections from one address the next is refused (503);
+ *   - framing errors answered with the spec's Error body: Deno answers a request line or headers it cannot
+ *     parse with an empty 400, and a body whose chunked framing (or length) breaks with no answer at all
+ *     (the connection just closes); the relay sees either and answers 400 with the Error body itself.
  * Slow bodies are bounded where the body is read (lib/schemas/request_body.ts, bodyDeadline).
  * The app still sees the client's address: the relay's own port on loopback maps back to it.
  * On Deno Deploy the platform terminates connections, so main.ts serves directly there.
@@ -70,6 +73,8 @@ interface Conn {
   tail: string;
   /** the server has answered since the last request's headers: the client's next bytes start a new one */
   answered: boolean;
+  /** a request's headers were complete and it has had no answer yet */
+  awaiting: boolean;
   closed: boolean;
 }
 
@@ -79,10 +84,10 @@ const RELAY_CHUNK = 64 * 1024;
 /** How long the rest of a request is read and dropped after the server's answer ended the connection. */
 const LINGER_MS = 2_000;
 
-const plain = (status: string, message: string) => {
+const plain = (status: string, message: string, code = "OPERATION_FAILED") => {
   const body = JSON.stringify({
     error: message,
-    code: "OPERATION_FAILED",
+    code,
     timestamp: new Date().toISOString(),
   });
   return new TextEncoder().encode(
@@ -90,6 +95,12 @@ const plain = (status: string, message: string) => {
       `Content-Length: ${new TextEncoder().encode(body).length}\r\n\r\n${body}`,
   );
 };
+
+/** Deno's own answer to a request line or headers it cannot parse: an empty 400 closing the connection. */
+const EMPTY_400 =
+  /^HTTP\/1\.1 400 Bad Request\r\ncontent-length: 0\r\n(date: [^\r\n]*\r\n)?connection: close\r\n\r\n$/i;
+const FRAMING =
+  "the request's framing is malformed (request line, headers, Content-Length or chunked encoding)";
 
 export interface GuardedServer {
   addr: Deno.NetAddr;
@@ -128,8 +139,8 @@ export function serveGuarded(
       } catch { /* already closed */ }
     }
   };
-  const refuse = async (c: Conn, status: string, message: string) => {
-    await c.client.write(plain(status, message)).catch(() => {});
+  const refuse = async (c: Conn, status: string, message: string, code?: string) => {
+    await writeAll(c.client, plain(status, message, code));
     close(c);
   };
 
@@ -162,7 +173,7 @@ export function serveGuarded(
         }
         if (c.headersFrom !== null) {
           const seen = c.tail + LATIN1.decode(buf.subarray(0, n));
-          if (seen.includes("\r\n\r\n")) [c.headersFrom, c.tail] = [null, ""];
+          if (seen.includes("\r\n\r\n")) [c.headersFrom, c.tail, c.awaiting] = [null, "", true];
           else c.tail = seen.slice(-3);
         }
         // once the server is gone the rest is read and dropped: closing with unread bytes would reset the
@@ -175,10 +186,22 @@ export function serveGuarded(
     })();
     const fromServer = (async () => {
       const buf = new Uint8Array(RELAY_CHUNK);
+      let first = true;
       while (!c.closed) {
         const n = await up.read(buf).catch(() => null);
-        if (n === null) break;
+        if (n === null) {
+          // the server closed without answering a complete request: its body could not be read (broken
+          // chunked framing, a body shorter than its Content-Length): the client still gets an answer
+          if (c.awaiting) await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
+          break;
+        }
         c.last = Date.now();
+        c.awaiting = false;
+        if (first && EMPTY_400.test(LATIN1.decode(buf.subarray(0, n)))) {
+          await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
+          break;
+        }
+        first = false;
         // after an answer the next bytes from the client start a new request with its own header deadline
         if (c.headersFrom === null) c.answered = true;
         if (!(await writeAll(c.client, buf.subarray(0, n)))) break;
@@ -204,6 +227,7 @@ export function serveGuarded(
         headersFrom: Date.now(),
         tail: "",
         answered: false,
+        awaiting: false,
         closed: false,
       };
       conns.add(c);

@@ -107,6 +107,51 @@ Deno.test("connection guard: a body that trickles in past its deadline gets a 40
   deps.kv.close();
 });
 
+Deno.test("connection guard: broken chunked framing gets a 400 with the spec's Error body, not a closed socket", async () => {
+  const { deps, server, port } = await world();
+  const head = "POST /oauth/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+  for (
+    const body of [
+      "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", // a chunk size that is not hex
+      "Transfer-Encoding: chunked\r\n\r\n3\r\nabcdef\r\n0\r\n\r\n", // a chunk longer than its size
+    ]
+  ) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(new TextEncoder().encode(head + body));
+    const out = await readUntilClosed(conn, 8_000);
+    assert.match(out.text, /^HTTP\/1\.1 400/, JSON.stringify(out.text));
+    const json = JSON.parse(out.text.slice(out.text.indexOf("\r\n\r\n") + 4));
+    assert.equal(json.code, "VALIDATION_ERROR");
+    assert.match(json.error, /framing is malformed/);
+    assert.ok(out.closed);
+  }
+  await server.shutdown();
+  deps.kv.close();
+});
+
+Deno.test("connection guard: a request line or headers Deno cannot parse get the Error body, not an empty 400", async () => {
+  const { deps, server, port } = await world();
+  for (
+    const raw of [
+      "GARBAGE\r\n\r\n",
+      "POST /v1/behavior/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
+      "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n",
+    ]
+  ) {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(new TextEncoder().encode(raw));
+    const out = await readUntilClosed(conn, 8_000);
+    assert.match(out.text, /^HTTP\/1\.1 400/, JSON.stringify(out.text));
+    assert.match(out.text, /"code":"VALIDATION_ERROR"/);
+    assert.match(out.text, /framing is malformed/);
+  }
+  // an ordinary 4xx of the app is relayed as it is
+  const res = await rawRequest(port, wire("GET", "/no-such-page", { Host: "127.0.0.1" }));
+  assert.equal(res.status, 404);
+  await server.shutdown();
+  deps.kv.close();
+});
+
 Deno.test("connection guard: limits from the environment, with defaults; behind a trusted proxy no cap", () => {
   assert.deepEqual(guardLimits({}, false), DEFAULT_GUARD);
   assert.equal(guardLimits({}, true).perAddress, Infinity);
