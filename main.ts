@@ -67,17 +67,18 @@ const deps: Deps = {
   mail: config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom) : dev ? printMailer() : undefined,
 };
 const app = createApp(deps);
-// This process's long-lived state: `deps` above (the store, clock, geo, DNS, fetch, mail, log) and app.ctx,
-// which createContext (lib/context.ts) builds once from it: the key directory, rate limits, assistant
-// sign-in state, people lookups, the crawler verifier and the read engine (the directory, verifier and
-// engine are still also reached by deps, per store, by lib/ingest, lib/jobs and lib/feedback). Still held
-// only by their modules: the KV committer (lib/store/commit_group.ts), the server-key cache
-// (lib/ingest/server_access.ts) and the review cache (lib/feedback/review_cache.ts).
+// This process's long-lived state, all of it: `deps` above (the store, clock, geo, DNS, fetch, mail, log) and
+// app.ctx, which createContext (lib/context.ts) builds once from it: the key directory, rate limits, assistant
+// sign-in state, people lookups, the crawler verifier, the read engine, the group committer, the blocks on
+// addresses that sent unknown server keys and the review cache. No lib/ module keeps state of its own; the
+// jobs and the queue worker run with app.ctx. Beside it, modules hold only what any process would compute the
+// same: data tables read at load (the crawler catalog, word lists), memos of pure functions (zone rules by
+// name, agent verdicts by user agent) and memos attached to objects (WeakMaps keyed by a tool or a batch).
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
 // Report generation runs the read tools, so its job comes from the pipeline (pipeline/reports_generate.ts).
-startJobs(deps, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
-listenToQueue(deps);
+startJobs(app.ctx, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
+listenToQueue(app.ctx);
 
 // Self-hosted, the public port is the connection guard (header and idle deadlines, a per-address cap:
 // lib/server/connection_guard.ts); on Deno Deploy the platform terminates connections.

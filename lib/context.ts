@@ -1,30 +1,41 @@
 import type { Deps } from "./deps.ts";
-import { type Directory, directoryOf } from "./tenancy/directory.ts";
+import { Directory } from "./tenancy/directory.ts";
 import { RateLimiter } from "./limits/rate.ts";
 import { OAuthState } from "./oauth/state.ts";
 import { PeopleCache } from "./people/cache.ts";
 import { accountsForOAuth } from "./people/oauth_people.ts";
-import { type Verifier, verifierFor } from "./crawl/verify.ts";
+import { createVerifier, type Verifier } from "./crawl/verify.ts";
 import { createEngine, type Engine } from "./query/api.ts";
+import { type Committer, createCommitter } from "./store/commit_group.ts";
+import { UnknownKeyBlocks } from "./ingest/unknown_keys.ts";
+import { ReviewCache } from "./feedback/review_cache.ts";
 
 /**
- * What route handlers and read tools share: the outside world (deps) plus per-process caches built on it.
+ * What route handlers and read tools share: the outside world (deps) plus every long-lived object of the
+ * process, built here once and nowhere else (no lib/ module keeps state of its own keyed by deps or a store).
  * It sits above the lib/ domain folders because it builds from several of them; nothing in a domain folder
- * imports it: a lib/ function takes Deps or the few parts it uses (`{ deps, rates }`, `{ deps, oauth }`), which
- * an AppContext passed by a route or a tool already satisfies.
+ * imports it: a lib/ function takes Deps or the few parts it uses (`{ deps, rates }`, `{ deps, verifier }`,
+ * `IngestContext`), which an AppContext passed by a route or a tool already satisfies.
  */
 export interface AppContext {
   deps: Deps;
+  /** Keys, organizations and touchpoints with seconds of cache; this process's writes invalidate it. */
   directory: Directory;
   rates: RateLimiter;
   /** Per-process state of assistant sign-in (metadata documents, grant checks). */
   oauth: OAuthState;
   /** User and membership lookups for every app request and grant check (seconds of cache). */
   people: PeopleCache;
-  /** Crawler verification: the published IP lists and DNS answers (lib/jobs/verify.ts takes it). */
+  /** Crawler verification: the published IP lists and DNS answers (ingest and the verification jobs). */
   verifier: Verifier;
   /** The read engine: decoded parts and rollups within the part cache's budget (the tools ask it). */
   engine: Engine;
+  /** The group commit every write path stores through, so requests arriving together share commits. */
+  committer: Committer;
+  /** What this instance last read of the blocks on addresses that sent unknown server keys. */
+  unknownKeys: UnknownKeyBlocks;
+  /** App-store reviews in memory, checked against each app's stamp on every read (the feedback tools). */
+  reviews: ReviewCache;
 }
 
 export function createContext(deps: Deps): AppContext {
@@ -33,13 +44,14 @@ export function createContext(deps: Deps): AppContext {
   oauth.people = accountsForOAuth(deps.kv, deps.clock, people); // assistants act as the app's accounts
   return {
     deps,
-    // the directory and the verifier are still reached by deps too (lib/ingest, lib/jobs): these calls
-    // return the one instance per store those reach, until they take them from here
-    directory: directoryOf(deps),
+    directory: new Directory(deps.kv, deps.clock),
     rates: new RateLimiter(deps.kv, deps.clock),
     oauth,
     people,
-    verifier: verifierFor(deps),
+    verifier: createVerifier(deps),
     engine: createEngine(deps),
+    committer: createCommitter(deps.kv),
+    unknownKeys: new UnknownKeyBlocks(deps),
+    reviews: new ReviewCache(deps),
   };
 }

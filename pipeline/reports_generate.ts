@@ -103,9 +103,9 @@ export function reportJobs(app: AppContext): Job[] {
     schedule: "23 * * * *",
     periodMs: HOUR,
     maxRunMs: 50 * 60_000,
-    run: async (deps) => {
+    run: async () => {
       const n = await generateDueReports(app);
-      if (n) deps.log.info("reports generated", { reports: n });
+      if (n) app.deps.log.info("reports generated", { reports: n });
     },
   }];
 }

@@ -20,7 +20,7 @@ export function adminImportRoutes(ctx: AppContext): Hono {
     if (!tp) throw notFound(`no touchpoint ${tpId} in organization ${org.id}`);
     if (!tp.environments[env]) throw invalid(`environment: touchpoint ${tpId} has no ${env} environment`);
     const body = c.req.raw.body ?? new Blob([]).stream();
-    const result = await importNdjson(ctx.deps, { org, touchpoint: tp, env }, body);
+    const result = await importNdjson(ctx, { org, touchpoint: tp, env }, body);
     return c.json(result);
   });
   return app;

@@ -47,7 +47,7 @@ export function eventsRoutes(ctx: AppContext): Hono {
 
   app.post("/events", async (c) => {
     const body = await readJsonBody(c.req.raw, IngestBody, MB, PER_VALUE);
-    const access = await authorizeWebWrite(ctx.deps, body.api_key, c.req.header("origin") ?? null);
+    const access = await authorizeWebWrite(ctx, body.api_key, c.req.header("origin") ?? null);
     const rate = await ctx.rates.take("public", access.keyId, access.ratePerMinute);
     if (!rate.ok) {
       throw rateLimited(rate.retryAfterS, "this api_key's per-minute event limit is spent; retry later");
@@ -57,7 +57,7 @@ export function eventsRoutes(ctx: AppContext): Hono {
       ip: clientAddress(c.req.raw, c.env as ConnInfo | undefined, ctx.deps.config.trustProxy),
       userAgent: c.req.header("user-agent") ?? null,
     };
-    await ingestWebEvents(ctx.deps, access, body.batch, arrival);
+    await ingestWebEvents(ctx, access, body.batch, arrival);
     return c.body(null, 204);
   });
   return app;

@@ -16,8 +16,8 @@ export function serverEventsRoutes(ctx: AppContext): Hono {
       throw forbidden("server keys are sent from servers: a request with an Origin header is refused");
     }
     const addr = clientAddress(c.req.raw, c.env as ConnInfo | undefined, deps.config.trustProxy);
-    await refuseBlockedAddress(deps, addr);
-    const access = await authorizeServerWrite(deps, c.req.header("authorization") ?? null, addr);
+    await refuseBlockedAddress(ctx, addr);
+    const access = await authorizeServerWrite(ctx, c.req.header("authorization") ?? null, addr);
     const rate = await ctx.rates.take("server", access.keyId, deps.config.serverKeyRatePerMinute);
     if (!rate.ok) {
       throw rateLimited(rate.retryAfterS, "this server key's per-minute limit is spent; retry later");
@@ -30,7 +30,7 @@ export function serverEventsRoutes(ctx: AppContext): Hono {
     }
     const envelope = validate(ServerEventsEnvelope, body);
     const receivedAt = deps.clock.now();
-    const result = await ingestHits(deps, {
+    const result = await ingestHits(ctx, {
       org: access.org,
       touchpoint: access.touchpoint.id,
       env: access.env,

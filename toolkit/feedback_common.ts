@@ -3,7 +3,6 @@ import { z } from "zod";
 import { invalid } from "../lib/errors.ts";
 import { getListing, listApps } from "../lib/feedback/store.ts";
 import { decideOwnership, sitesSendingEvents, verifiedDomainsOf } from "../lib/feedback/ownership.ts";
-import { cachedReviews } from "../lib/feedback/review_cache.ts";
 import type { FeedbackApp, StoredReview } from "../lib/feedback/types.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
@@ -88,7 +87,7 @@ export async function reviewsIn(
   from: number,
   to: number,
 ): Promise<StoredReview[]> {
-  const all = await cachedReviews(ctx.app.deps, ctx.org.id, app.id);
+  const all = await ctx.app.reviews.get(ctx.org.id, app.id);
   return all.filter((r) => r.created_at >= from && r.created_at < to);
 }
 

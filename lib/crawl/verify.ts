@@ -96,14 +96,10 @@ export class Verifier {
   }
 }
 
-// One verifier per KV store (per process in production): it holds the lists and the DNS cache.
-const verifiers = new WeakMap<Deno.Kv, Verifier>();
-
-export function verifierFor(deps: Deps): Verifier {
-  let v = verifiers.get(deps.kv);
-  if (!v) {
-    v = new Verifier(deps);
-    verifiers.set(deps.kv, v);
-  }
-  return v;
+/**
+ * The process's verifier: it holds the published lists as last synced and the DNS answers, so createContext
+ * (lib/context.ts) builds one and the ingest path and the verification jobs are handed it.
+ */
+export function createVerifier(deps: Deps): Verifier {
+  return new Verifier(deps);
 }

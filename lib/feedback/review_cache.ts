@@ -16,30 +16,34 @@ interface Entry {
   reviews: StoredReview[];
 }
 
-const caches = new WeakMap<Deps, Map<string, Entry>>();
+/** The process's reviews in memory (createContext makes one; the feedback tools read through it). */
+export class ReviewCache {
+  #entries = new Map<string, Entry>();
+  constructor(private deps: Deps) {}
 
-export async function cachedReviews(deps: Deps, org: string, app: string): Promise<StoredReview[]> {
-  let cache = caches.get(deps);
-  if (!cache) caches.set(deps, cache = new Map());
-  const id = `${org}/${app}`;
-  const stamp = await stampOf(deps.kv, org, app);
-  const hit = cache.get(id);
-  if (hit && hit.stamp === stamp) {
+  /** An app's reviews, newest first. */
+  async get(org: string, app: string): Promise<StoredReview[]> {
+    const cache = this.#entries, kv = this.deps.kv;
+    const id = `${org}/${app}`;
+    const stamp = await stampOf(kv, org, app);
+    const hit = cache.get(id);
+    if (hit && hit.stamp === stamp) {
+      cache.delete(id);
+      cache.set(id, hit); // most recently used last
+      return hit.reviews;
+    }
+    // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed.
+    const reviews = refreshStale(await listReviews(kv, org, app))
+      .sort((a, b) => b.created_at - a.created_at);
     cache.delete(id);
-    cache.set(id, hit); // most recently used last
-    return hit.reviews;
+    cache.set(id, { stamp, reviews });
+    let total = 0;
+    for (const e of cache.values()) total += e.reviews.length;
+    for (const [k, e] of cache) {
+      if (total <= MAX_CACHED || k === id) break;
+      cache.delete(k);
+      total -= e.reviews.length;
+    }
+    return reviews;
   }
-  // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed.
-  const reviews = refreshStale(await listReviews(deps.kv, org, app))
-    .sort((a, b) => b.created_at - a.created_at);
-  cache.delete(id);
-  cache.set(id, { stamp, reviews });
-  let total = 0;
-  for (const e of cache.values()) total += e.reviews.length;
-  for (const [k, e] of cache) {
-    if (total <= MAX_CACHED || k === id) break;
-    cache.delete(k);
-    total -= e.reviews.length;
-  }
-  return reviews;
 }

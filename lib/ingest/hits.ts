@@ -17,7 +17,8 @@ import { isCrawled, siteFileOf } from "../crawl/paths.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { truncate } from "../text.ts";
 import { type GroupRecord, storeGroups } from "../store/commit_group.ts";
-import { hasCheck, type Verifier, verifierFor } from "../crawl/verify.ts";
+import { hasCheck, type Verifier } from "../crawl/verify.ts";
+import { type WriteContext, writeContextOf } from "./context.ts";
 
 /** Hits are deduplicated for 8 days: their age limit is 7. */
 export const HIT_DEDUPE_MS = 8 * DAY;
@@ -162,13 +163,17 @@ function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
   };
 }
 
-export async function ingestHits(deps: Deps, t: HitTarget, events: unknown[]): Promise<HitsResult> {
+export async function ingestHits(
+  from: WriteContext | Deps,
+  t: HitTarget,
+  events: unknown[],
+): Promise<HitsResult> {
+  const { deps, committer, verifier: shared } = writeContextOf(from);
   const result: HitsResult = {
     accepted: 0,
     duplicates: 0,
     rejected: { invalid: 0, unknown_host: 0, not_crawler: 0 },
   };
-  const shared = verifierFor(deps);
   const verifier = await shared.ranges.syncFromKv(deps.kv, deps.clock.now()).then(() => shared, () => null);
   const seen = new Set<string>();
   const fresh: PreparedHit[] = [];
@@ -181,7 +186,7 @@ export async function ingestHits(deps: Deps, t: HitTarget, events: unknown[]): P
       fresh.push(step);
     }
   }
-  const stored = fresh.length ? await storeGroups(deps.kv, fresh.map(groupRecord), HIT_CHUNK) : [];
+  const stored = fresh.length ? await storeGroups(committer, fresh.map(groupRecord), HIT_CHUNK) : [];
   result.accepted = stored.length;
   result.duplicates += fresh.length - stored.length;
   return result;

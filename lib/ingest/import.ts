@@ -5,7 +5,7 @@
  * their own timestamp as receive time, so any age is accepted. Every bad line is counted; the first 100
  * are listed with their line number and reason.
  */
-import type { Deps } from "../deps.ts";
+import type { WriteContext } from "./context.ts";
 import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { keys } from "../store/keys.ts";
 import { BehaviorEvent, type BehaviorEventInput } from "../schemas/events.ts";
@@ -118,10 +118,11 @@ function lineTime(v: unknown, now: number): number | null {
 const TIME_RANGE = "between 2000-01-01 and a day past now";
 
 export async function importNdjson(
-  deps: Deps,
+  ctx: WriteContext,
   target: ImportTarget,
   body: ReadableStream<Uint8Array>,
 ): Promise<ImportResult> {
+  const { deps } = ctx;
   const result: ImportResult = { imported: 0, duplicates: 0, rejected: [], rejected_total: 0 };
   const reject = (line: number, error: string) => {
     result.rejected_total++;
@@ -164,7 +165,7 @@ export async function importNdjson(
     groupLines = [];
     const tooLarge = (i: number, bytes: number) => reject(lineNos[i], tooLargeMessage(bytes));
     await run(batch.length, async () => {
-      const r = await ingestWebEvents(deps, target, batch, at, tooLarge);
+      const r = await ingestWebEvents(ctx, target, batch, at, tooLarge);
       result.imported += r.stored;
       result.duplicates += r.duplicates;
     });
@@ -186,13 +187,13 @@ export async function importNdjson(
   });
   const storeHits = async (group: HitLine[]) => {
     const receivedAt = Math.max(...group.map((h) => h.at));
-    const r = await ingestHits(deps, hitTarget(receivedAt), group.map((h) => h.hit));
+    const r = await ingestHits(ctx, hitTarget(receivedAt), group.map((h) => h.hit));
     result.imported += r.accepted;
     result.duplicates += r.duplicates;
     if (r.rejected.invalid + r.rejected.unknown_host + r.rejected.not_crawler === 0) return;
     // name the rejected lines: alone, each is rejected again (a stored one only shows as a duplicate)
     for (const h of group) {
-      const one = await ingestHits(deps, hitTarget(receivedAt), [h.hit]);
+      const one = await ingestHits(ctx, hitTarget(receivedAt), [h.hit]);
       const why = (Object.keys(one.rejected) as (keyof typeof one.rejected)[]).find((k) =>
         one.rejected[k] > 0
       );

@@ -3,8 +3,7 @@
  * Unknown keys are counted per sending address (hashed, never stored raw): UNKNOWN_KEY_LIMIT unknown or
  * malformed keys within 60 seconds block the address for one minute, with 429 and Retry-After.
  */
-import type { Deps } from "../deps.ts";
-import { directoryOf } from "../tenancy/directory.ts";
+import type { IngestContext } from "./context.ts";
 import { forbidden, rateLimited, unauthorized } from "../errors.ts";
 import { PUBLIC_KEY_PATTERN, READ_KEY_PATTERN, SERVER_KEY_PATTERN, sha256Hex } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
@@ -23,31 +22,13 @@ export interface ServerAccess {
 
 const addressId = (addr: string) => sha256Hex(`unknown-key-address:${addr}`).slice(0, 32);
 
-// What this instance last read about an address: a block set by another instance shows within RECHECK_MS.
-const RECHECK_MS = 1_000;
-const knownByStore = new WeakMap<Deno.Kv, Map<string, { readAt: number; blockedUntil: number }>>();
-function knownOf(kv: Deno.Kv) {
-  let m = knownByStore.get(kv);
-  if (!m) knownByStore.set(kv, m = new Map());
-  return m;
-}
-
-async function blockedUntilOf(deps: Deps, id: string, now: number): Promise<number> {
-  const known = knownOf(deps.kv);
-  const seen = known.get(id);
-  if (seen && now - seen.readAt < RECHECK_MS) return seen.blockedUntil;
-  const block = await deps.kv.get<number>(keys.unknownKeyBlock(id));
-  const blockedUntil = block.value ?? 0;
-  if (known.size > 50_000) known.clear();
-  known.set(id, { readAt: now, blockedUntil });
-  return blockedUntil;
-}
+type BlockContext = Pick<IngestContext, "deps" | "unknownKeys">;
 
 /** 429 while the address is blocked for sending too many unknown keys. */
-export async function refuseBlockedAddress(deps: Deps, addr: string | null): Promise<void> {
+export async function refuseBlockedAddress(ctx: BlockContext, addr: string | null): Promise<void> {
   if (!addr) return;
-  const now = deps.clock.now();
-  const blockedUntil = await blockedUntilOf(deps, addressId(addr), now);
+  const now = ctx.deps.clock.now();
+  const blockedUntil = await ctx.unknownKeys.blockedUntil(addressId(addr), now);
   if (blockedUntil > now) {
     throw rateLimited(
       (blockedUntil - now) / 1000,
@@ -60,9 +41,9 @@ export async function refuseBlockedAddress(deps: Deps, addr: string | null): Pro
  * Records an unknown-key attempt as its own key (a blind write: concurrent strikes never get lost), counts
  * the attempts of the last minute, and blocks the address for a minute from the one that reaches the limit.
  */
-async function strike(deps: Deps, addr: string | null): Promise<void> {
+async function strike(ctx: BlockContext, addr: string | null): Promise<void> {
   if (!addr) return;
-  const { kv, clock } = deps;
+  const { kv, clock } = ctx.deps;
   const now = clock.now();
   const id = addressId(addr);
   await kv.set(keys.unknownKeyStrike(id, now, crypto.randomUUID()), 1, { expireIn: 2 * MINUTE_MS });
@@ -74,16 +55,17 @@ async function strike(deps: Deps, addr: string | null): Promise<void> {
   for await (const _ of recent) if (++count >= UNKNOWN_KEY_LIMIT) break;
   if (count >= UNKNOWN_KEY_LIMIT) {
     await kv.set(keys.unknownKeyBlock(id), now + MINUTE_MS, { expireIn: MINUTE_MS });
-    knownOf(kv).delete(id); // this instance sees its own block at once
+    ctx.unknownKeys.forget(id);
   }
 }
 
 /** Resolves the bearer server key, or throws the spec's 401 / 403. */
 export async function authorizeServerWrite(
-  deps: Deps,
+  ctx: Pick<IngestContext, "deps" | "directory" | "unknownKeys">,
   authorization: string | null,
   addr: string | null,
 ): Promise<ServerAccess> {
+  const { deps, directory } = ctx;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!m) throw unauthorized("send the server key as 'Authorization: Bearer svc_sk_…'");
   const raw = m[1];
@@ -92,12 +74,12 @@ export async function authorizeServerWrite(
   }
   if (READ_KEY_PATTERN.test(raw)) throw unauthorized("a read key cannot send crawler hits; use a server key");
   if (!SERVER_KEY_PATTERN.test(raw)) {
-    await strike(deps, addr);
+    await strike(ctx, addr);
     throw unauthorized("malformed server key");
   }
-  const resolved = await directoryOf(deps).resolveKey(raw);
+  const resolved = await directory.resolveKey(raw);
   if (!resolved) {
-    await strike(deps, addr);
+    await strike(ctx, addr);
     throw unauthorized("unknown server key");
   }
   const { key, org, touchpoint } = resolved;
@@ -116,6 +98,6 @@ export async function authorizeServerWrite(
     org: org.id,
     touchpoint,
     env: key.environment,
-    touchpoints: await directoryOf(deps).touchpoints(org.id),
+    touchpoints: await directory.touchpoints(org.id),
   };
 }

@@ -14,6 +14,7 @@ import { gapsInBatch } from "../enrich/sequence.ts";
 import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "../store/commit_group.ts";
 import { storedBytes } from "../store/stored_size.ts";
 import { arrivalVerification } from "../crawl/verify.ts";
+import { type WriteContext, writeContextOf } from "./context.ts";
 
 /** Web events are deduplicated for 35 days (hits for 8: their age limit is 7 days). */
 export const WEB_DEDUPE_MS = 35 * DAY;
@@ -48,13 +49,14 @@ function verificationOf(
  * stored; with `onTooLarge` (the history import) that event is reported by its index and the rest stored.
  */
 export async function ingestWebEvents(
-  deps: Deps,
+  from: WriteContext | Deps,
   target: WebTarget,
   events: BehaviorEventInput[],
   arrival: Arrival,
   onTooLarge?: (index: number, bytes: number) => void,
 ): Promise<IngestResult> {
-  const { kv, geo } = deps;
+  const { deps, committer } = writeContextOf(from);
+  const { geo } = deps;
   // Repeats inside the batch are stored once: the first occurrence wins.
   const seen = new Set<string>();
   const unique = events.map((e, index) => ({ e, index }))
@@ -90,6 +92,6 @@ export async function ingestWebEvents(
       ...verificationOf(ev, arrival.ip !== null, arrival.receivedAt),
     });
   });
-  const stored = await storeGroups(kv, records, CHUNK);
+  const stored = await storeGroups(committer, records, CHUNK);
   return { stored: stored.length, duplicates: events.length - tooLarge - stored.length };
 }

@@ -1,6 +1,6 @@
 /** Who may write web events: key, organization, touchpoint and environment state, and the Origin. */
 import type { Deps } from "../deps.ts";
-import { directoryOf } from "../tenancy/directory.ts";
+import type { IngestContext } from "./context.ts";
 import { forbidden, unauthorized } from "../errors.ts";
 import type { EnvName } from "../store/records.ts";
 import { hostAllowedFor, hostOfOrigin, isLocalHost, normalizeHost } from "../tenancy/domains.ts";
@@ -15,11 +15,10 @@ export interface WebAccess extends WebTarget {
 /** 401 for an unknown, revoked or non-public key, an inactive organization, an archived touchpoint or a
  * disabled environment; 403 when a website key's request comes from an origin outside its environment. */
 export async function authorizeWebWrite(
-  deps: Deps,
+  { deps, directory }: Pick<IngestContext, "deps" | "directory">,
   apiKey: string,
   origin: string | null,
 ): Promise<WebAccess> {
-  const directory = directoryOf(deps);
   const found = await directory.resolveKey(apiKey);
   const key = found?.key;
   if (!found || !key || key.kind !== "public" || key.revoked_at) {

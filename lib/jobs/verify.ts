@@ -9,7 +9,7 @@
  * The marker and its message: lib/store/pending_verification.ts. The schedule: lib/jobs/schedule.ts.
  *
  * The verifier (published lists, DNS answers) is the process's one, built by createContext (lib/context.ts)
- * and passed in; a caller that does not pass it yet gets the same instance from lib/crawl/verify.ts.
+ * and handed in with deps (`VerifyContext`; an AppContext is one).
  */
 import type { Deps } from "../deps.ts";
 import { MINUTE } from "../clock.ts";
@@ -22,7 +22,7 @@ import {
   nudgeVerification,
   type PendingMarker,
 } from "../store/pending_verification.ts";
-import { arrivalVerification, type Verifier, verifierFor } from "../crawl/verify.ts";
+import { arrivalVerification, createVerifier, type Verifier } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 /** A check that keeps failing (DNS down) is given up after a day. */
@@ -32,6 +32,12 @@ export const GIVE_UP_MS = 24 * 60 * MINUTE;
  * a marker is verified at most ~90 s after its commit, plus the time its checks take.
  */
 export const SWEEP_MIN_AGE_MS = 30_000;
+
+/** What verification uses: the outside world and the process's verifier. */
+export interface VerifyContext {
+  deps: Deps;
+  verifier: Verifier;
+}
 
 /**
  * For the web-event pipeline: verify an automated visitor seen through the SDK, the same way as a crawler
@@ -78,10 +84,9 @@ async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: 
  * the marker is unchanged). Returns the outcomes stored now.
  */
 export async function verifyMarker(
-  deps: Deps,
+  { deps, verifier }: VerifyContext,
   org: string,
   id: string,
-  verifier: Verifier = verifierFor(deps),
 ): Promise<VerificationRecord[]> {
   const { kv } = deps;
   const entry = await kv.get<PendingMarker>(keys.verifyPending(org, id));
@@ -110,22 +115,22 @@ export async function verifyMarker(
 }
 
 /** The queue worker's body. Returns false for messages of other kinds. Throws to have the queue retry. */
-export async function handleVerifyMessage(
-  deps: Deps,
-  msg: unknown,
-  verifier: Verifier = verifierFor(deps),
-): Promise<boolean> {
+export async function handleVerifyMessage(ctx: VerifyContext, msg: unknown): Promise<boolean> {
   if (!isVerifyMessage(msg)) return false;
-  await verifyMarker(deps, msg.org, msg.marker, verifier);
+  await verifyMarker(ctx, msg.org, msg.marker);
   return true;
 }
 
-/** The cron sweep: verifies markers older than minAgeMs (their message was lost or failed). */
+/**
+ * The cron sweep: verifies markers older than minAgeMs (their message was lost or failed). Bare Deps (a test
+ * that has no context) gets a verifier of its own for this sweep only; the jobs pass the process's.
+ */
 export async function sweepPendingVerifications(
-  deps: Deps,
+  from: VerifyContext | Deps,
   opts: { minAgeMs?: number; limit?: number } = {},
-  verifier: Verifier = verifierFor(deps),
 ): Promise<{ verified: number; failed: number }> {
+  const ctx = "kv" in from ? { deps: from, verifier: createVerifier(from) } : from;
+  const { deps } = ctx;
   const minAge = opts.minAgeMs ?? SWEEP_MIN_AGE_MS;
   const now = deps.clock.now();
   const due: [string, string][] = [];
@@ -139,7 +144,7 @@ export async function sweepPendingVerifications(
   let verified = 0, failed = 0;
   for (const [org, id] of due) {
     try {
-      verified += (await verifyMarker(deps, org, id, verifier)).length;
+      verified += (await verifyMarker(ctx, org, id)).length;
     } catch (err) {
       failed++;
       deps.log.warn("pending verification failed; retried at the next sweep", { org, error: String(err) });
@@ -149,9 +154,6 @@ export async function sweepPendingVerifications(
 }
 
 /** The daily refresh of the published IP lists (vendor and CDN edge lists). */
-export function refreshIpLists(
-  deps: Deps,
-  verifier: Verifier = verifierFor(deps),
-): Promise<RefreshOutcome[]> {
+export function refreshIpLists({ deps, verifier }: VerifyContext): Promise<RefreshOutcome[]> {
   return refreshRanges(deps, verifier.ranges);
 }

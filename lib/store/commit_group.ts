@@ -104,12 +104,13 @@ export const IN_FLIGHT = 3;
  * next one. KV (SQLite) commits one at a time, and a few large commits cost far less than many small ones.
  * Groups sharing an id (concurrent identical requests) never go in the same commit, so each id's check
  * still decides alone. A merged commit that fails answers false to each of its groups, which then take
- * the careful path on their own.
+ * the careful path on their own. The write paths share the process's one (createCommitter, called by
+ * createContext in lib/context.ts), so that requests running at once share commits.
  */
-class Committer {
+export class Committer {
   #waiting: Waiting[] = [];
   #inFlight = 0;
-  constructor(private kv: Deno.Kv, private maxInFlight: number) {}
+  constructor(readonly kv: Deno.Kv, private maxInFlight: number = IN_FLIGHT) {}
 
   submit(group: GroupRecord[]): Promise<boolean> {
     return new Promise((done) => {
@@ -165,11 +166,9 @@ class Committer {
   }
 }
 
-const committers = new WeakMap<Deno.Kv, Committer>();
-function committerOf(kv: Deno.Kv): Committer {
-  let c = committers.get(kv);
-  if (!c) committers.set(kv, c = new Committer(kv, IN_FLIGHT));
-  return c;
+/** The group commit of a store: createContext makes the process's one. */
+export function createCommitter(kv: Deno.Kv): Committer {
+  return new Committer(kv);
 }
 
 /**
@@ -178,13 +177,16 @@ function committerOf(kv: Deno.Kv): Committer {
  * those; if that fails too (a concurrent identical request), record by record, so each is stored once.
  * A commit that throws (KV failing, or a record KV refuses) does not stop the others: every record that
  * can be stored is, with its dedupe key, and the first error is thrown at the end (a 500; the retry is safe).
+ * `to` is the process's committer; a bulk writer that shares no commits with requests (the demo site's
+ * writer) may pass its KV, and its call gets a committer of its own.
  */
 export async function storeGroups(
-  kv: Deno.Kv,
+  to: Committer | Deno.Kv,
   records: GroupRecord[],
   count: number,
 ): Promise<GroupRecord[]> {
-  const committer = committerOf(kv);
+  const committer = to instanceof Committer ? to : createCommitter(to);
+  const { kv } = committer;
   let error: unknown = null;
   const tryCommit = async (group: GroupRecord[]) => {
     try {

@@ -3,7 +3,6 @@
  * request, while a revoked key or a disabled environment stops working within CACHE_MS (well under 10 s).
  */
 import type { Clock } from "../clock.ts";
-import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { ApiKey, Org, Touchpoint } from "../store/records.ts";
 import { sha256Hex } from "../keys/apikeys.ts";
@@ -17,6 +16,7 @@ export interface ResolvedKey {
   touchpoint: Touchpoint | null;
 }
 
+/** The process's one is built by createContext (lib/context.ts); every access check is handed it. */
 export class Directory {
   #cache: ShortCache;
   constructor(private kv: Deno.Kv, clock: Clock) {
@@ -57,14 +57,4 @@ export class Directory {
     const touchpoint = key.touchpoint ? await this.touchpoint(key.org, key.touchpoint) : null;
     return { key, org, touchpoint };
   }
-}
-
-// One directory per Deps (per process in production), so every caller that has deps shares its cache.
-const directories = new WeakMap<Deps, Directory>();
-
-/** The directory of these deps: what access checks read keys, organizations and touchpoints through. */
-export function directoryOf(deps: Deps): Directory {
-  let d = directories.get(deps);
-  if (!d) directories.set(deps, d = new Directory(deps.kv, deps.clock));
-  return d;
 }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../../app.ts";
-import { JOBS, startJobs } from "../../../lib/jobs/schedule.ts";
+import { type JobContext, JOBS, startJobs } from "../../../lib/jobs/schedule.ts";
 import type { Deps } from "../../../lib/deps.ts";
 import { FakeClock } from "../../../lib/clock.ts";
 import { keys } from "../../../lib/store/keys.ts";
@@ -40,12 +40,12 @@ async function instance(kv: Deno.Kv, clock: FakeClock, fetched: string[]) {
   // the real job table, each body counted where it runs
   const counted = JOBS.map((j) => ({
     ...j,
-    run: async (d: Deps) => {
+    run: async (ctx: JobContext | Deps) => {
       runs.set(j.name, (runs.get(j.name) ?? 0) + 1);
-      await j.run(d);
+      await j.run(ctx);
     },
   }));
-  startJobs(deps, (name, _schedule, handler) => crons.set(name, handler), counted);
+  startJobs(app.ctx, (name, _schedule, handler) => crons.set(name, handler), counted);
   return { deps, app, crons, runs };
 }
 

@@ -25,7 +25,7 @@ Deno.test("no queues: on a KV that refuses enqueue (KV Connect), ingest stores a
   dns.a.set("a.crawl.amazonbot.amazon.", ["192.0.2.10"]);
   const app = createApp(deps);
   const t = await createTenant(app, TEST_ADMIN_TOKEN);
-  listenToQueue(deps); // refused: logged, nothing else
+  listenToQueue(app.ctx); // refused: logged, nothing else
   await new Promise((r) => setTimeout(r, 0));
   assert.ok(deps.log.lines.some((l) => l.includes("no KV queue here")), deps.log.lines.join("\n"));
 
@@ -61,12 +61,12 @@ Deno.test("no queues: on a KV that refuses enqueue (KV Connect), ingest stores a
   assert.equal(await pending(), 2);
   const sweep = JOBS.find((j) => j.name === "crawler verification sweep")!;
   assert.equal(sweep.schedule, "* * * * *");
-  await sweep.run(deps); // too fresh yet: a queue, where there is one, may still take them
+  await sweep.run(app.ctx); // too fresh yet: a queue, where there is one, may still take them
   assert.equal(await pending(), 2);
   // the next minute's sweep takes every marker older than SWEEP_MIN_AGE_MS: verified within ~90 s
   assert.ok(SWEEP_MIN_AGE_MS + 60_000 <= 2 * 60_000);
   deps.clock.advance(SWEEP_MIN_AGE_MS);
-  await sweep.run(deps);
+  await sweep.run(app.ctx);
   assert.equal(await pending(), 0);
   assert.equal(await outcome(spoofed.event_id), "spoofed");
   assert.equal(await outcome(amazon.event_id), "verified");

@@ -5,12 +5,13 @@ import { VERIFY_KIND } from "../../../lib/store/pending_verification.ts";
 import { listParts } from "../../../lib/parts/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { testDeps } from "../../helpers/deps.ts";
+import { createContext } from "../../../lib/context.ts";
 import { ev, store } from "../query/fixtures.ts";
 
 Deno.test("jobs: each recurring job is registered once with its schedule; the compaction job compacts", async () => {
   const deps = await testDeps();
   const jobs = new Map<string, { schedule: string; run: () => Promise<void> }>();
-  startJobs(deps, (name, schedule, run) => {
+  startJobs(createContext(deps), (name, schedule, run) => {
     assert.ok(!jobs.has(name), `${name} registered twice`);
     jobs.set(name, { schedule, run });
   });
@@ -36,11 +37,12 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
 
 Deno.test("jobs: the queue worker hands verification messages to their job and drops other kinds with a warning", async () => {
   const deps = await testDeps();
-  await handleQueueMessage(deps, { kind: "something else" });
+  const ctx = createContext(deps);
+  await handleQueueMessage(ctx, { kind: "something else" });
   assert.equal(deps.log.lines.length, 1);
   assert.match(deps.log.lines[0], /unknown kind dropped/);
   // a message whose marker was handled already (or never written) is a quiet no-op, not a retry
-  await handleQueueMessage(deps, { kind: VERIFY_KIND, org: "org1", marker: "gone" });
+  await handleQueueMessage(ctx, { kind: VERIFY_KIND, org: "org1", marker: "gone" });
   assert.equal(deps.log.lines.length, 1);
   deps.kv.close();
 });

@@ -48,7 +48,7 @@ Deno.test("verify job: the queue worker stores each outcome and clears the pendi
   );
   assert.ok(!JSON.stringify(msgs).includes("192.0.2.10"), "markers and messages carry no address");
 
-  assert.equal(await handleVerifyMessage(t.deps, msgs[0]), true);
+  assert.equal(await handleVerifyMessage(t.app.ctx, msgs[0]), true);
   const stored = new Map((await t.storedHits()).map((h) => [h.id, h.verification]));
   assert.equal(stored.get(good.event_id as string), "verified");
   assert.equal((await t.verification(fake.event_id as string))!.outcome, "spoofed");
@@ -63,29 +63,29 @@ Deno.test("verify job: a repeated message changes nothing; other kinds are not o
   const h = hit({ ip: "203.0.113.9" });
   await t.send([h]);
   const [msg] = await pendingMessages(t.deps.kv);
-  await handleVerifyMessage(t.deps, msg);
+  await handleVerifyMessage(t.app.ctx, msg);
   const first = await t.verification(h.event_id as string);
   t.deps.clock.advance(60_000);
-  assert.equal(await handleVerifyMessage(t.deps, msg), true);
+  assert.equal(await handleVerifyMessage(t.app.ctx, msg), true);
   assert.deepEqual(await t.verification(h.event_id as string), first);
-  assert.equal(await handleVerifyMessage(t.deps, { kind: "something.else" }), false);
+  assert.equal(await handleVerifyMessage(t.app.ctx, { kind: "something.else" }), false);
 });
 
 Deno.test("verify job: the cron sweep verifies markers whose message was lost, leaving fresh ones to the queue", async () => {
   const t = await setup();
   const h = hit({ ip: "203.0.113.9" });
   await t.send([h]);
-  assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 0, failed: 0 });
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 0, failed: 0 });
   assert.equal(await t.verification(h.event_id as string), null);
   t.deps.clock.advance(6 * 60_000);
-  assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 1, failed: 0 });
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 1, failed: 0 });
   assert.equal((await t.verification(h.event_id as string))!.outcome, "spoofed");
   assert.deepEqual(await pendingMessages(t.deps.kv), []);
 });
 
 Deno.test("verify job: the real KV queue delivers the work after the response", async () => {
   const t = await setup();
-  t.deps.kv.listenQueue((msg) => handleVerifyMessage(t.deps, msg).then(() => {}));
+  t.deps.kv.listenQueue((msg) => handleVerifyMessage(t.app.ctx, msg).then(() => {}));
   const h = hit({ ip: "203.0.113.77" });
   await t.send([h]);
   let record = null;
@@ -110,7 +110,7 @@ Deno.test("verify job: automated web visitors are checked the same way (enqueueV
   assert.equal((await t.verification(noCheck))!.outcome, "unverifiable");
   const msgs = await pendingMessages(t.deps.kv);
   assert.deepEqual(msgs.map((m) => m.marker), [withIp]);
-  await handleVerifyMessage(t.deps, msgs[0]);
+  await handleVerifyMessage(t.app.ctx, msgs[0]);
   assert.equal((await t.verification(withIp))!.outcome, "verified");
 });
 
@@ -121,9 +121,9 @@ Deno.test("verify job: a check whose DNS fails is retried, and given up as unver
   const h = hit({ ip: "192.0.2.80", user_agent: AMAZONBOT_UA });
   await t.send([h]);
   t.deps.clock.advance(6 * 60_000);
-  assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 0, failed: 1 });
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 0, failed: 1 });
   assert.equal((await pendingMessages(t.deps.kv)).length, 1, "the marker stays for the next sweep");
   t.deps.clock.advance(GIVE_UP_MS);
-  assert.deepEqual(await sweepPendingVerifications(t.deps), { verified: 1, failed: 0 });
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 1, failed: 0 });
   assert.equal((await t.verification(h.event_id as string))!.outcome, "unverifiable");
 });

@@ -1,6 +1,11 @@
 /** The group commit when KV fails: the widest merged commit within KV limits, and commits that throw. */
 import assert from "node:assert/strict";
-import { type GroupRecord, MAX_COMMIT_RECORDS, storeGroups } from "../../../lib/store/commit_group.ts";
+import {
+  createCommitter,
+  type GroupRecord,
+  MAX_COMMIT_RECORDS,
+  storeGroups,
+} from "../../../lib/store/commit_group.ts";
 import { keys } from "../../../lib/store/keys.ts";
 
 const ORG = "org_failing";
@@ -53,6 +58,7 @@ function flaky(kv: Deno.Kv) {
 Deno.test("group commit: 100 one-record groups with address and pending marker merge within KV limits, each group keeping its own", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, state } = flaky(base);
+  const committer = createCommitter(kv); // one per process, as createContext makes
   state.failing = false;
   const seen = { commits: 0, thrown: 0 };
   const atomic = kv.atomic;
@@ -75,7 +81,7 @@ Deno.test("group commit: 100 one-record groups with address and pending marker m
     { length: MAX_COMMIT_RECORDS + 3 },
     (_, i) => [record(crypto.randomUUID(), { receivedAt: 1_000 + i, verifyToken: "GPTBot" })],
   );
-  const stored = await Promise.all(calls.map((rs) => storeGroups(kv, rs, 25)));
+  const stored = await Promise.all(calls.map((rs) => storeGroups(committer, rs, 25)));
   assert.deepEqual(stored.map((s) => s.length), calls.map(() => 1));
   for (const [r] of calls) {
     const ip = await base.get<{ ips: Record<string, string> }>(keys.ipGroup(r.receivedAt, ORG, r.id));
@@ -91,14 +97,15 @@ Deno.test("group commit: 100 one-record groups with address and pending marker m
 Deno.test("group commit: when KV throws on every commit the call rejects (never hangs) and stores nothing", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, state } = flaky(base);
+  const committer = createCommitter(kv); // one per process, as createContext makes
   const calls = [0, 1, 2, 3, 4].map((c) => Array.from({ length: 20 }, (_, i) => record(`t${c}-${i}`)));
-  const settled = await Promise.allSettled(calls.map((rs) => storeGroups(kv, rs, 25)));
+  const settled = await Promise.allSettled(calls.map((rs) => storeGroups(committer, rs, 25)));
   assert.ok(settled.every((s) => s.status === "rejected"), "each call reports the failure");
   assert.ok(state.thrown > 0);
   assert.deepEqual(await rawIds(base), []);
   // The retry, with KV healthy again, stores every record once, each with its dedupe key.
   state.failing = false;
-  const again = await Promise.all(calls.map((rs) => storeGroups(kv, rs, 25)));
+  const again = await Promise.all(calls.map((rs) => storeGroups(committer, rs, 25)));
   assert.equal(again.flat().length, 100);
   assert.deepEqual(await rawIds(base), calls.flat().map((r) => r.id).sort());
   for (const r of calls.flat()) {
@@ -110,6 +117,7 @@ Deno.test("group commit: when KV throws on every commit the call rejects (never 
 Deno.test("group commit: a merged commit that throws once sends each group down the careful path; all stored once", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, state } = flaky(base);
+  const committer = createCommitter(kv); // one per process, as createContext makes
   state.failing = false;
   let throwNext = 2; // the first two commits (merged ones) throw, the careful path then succeeds
   const atomic = kv.atomic;
@@ -120,7 +128,7 @@ Deno.test("group commit: a merged commit that throws once sends each group down 
     return op;
   };
   const calls = [0, 1, 2, 3, 4, 5].map((c) => Array.from({ length: 20 }, (_, i) => record(`f${c}-${i}`)));
-  const stored = await Promise.all(calls.map((rs) => storeGroups(kv, rs, 25)));
+  const stored = await Promise.all(calls.map((rs) => storeGroups(committer, rs, 25)));
   assert.deepEqual(stored.map((s) => s.length), calls.map(() => 20));
   assert.deepEqual(await rawIds(base), calls.flat().map((r) => r.id).sort());
   base.close();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  createCommitter,
   type GroupRecord,
   IN_FLIGHT,
   MAX_COMMIT_RECORDS,
@@ -53,11 +54,12 @@ async function storedIds(kv: Deno.Kv): Promise<string[]> {
 Deno.test("group commit: concurrent groups go together in fewer commits, each record stored once", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, stats } = counting(base);
+  const committer = createCommitter(kv); // one per process, as createContext makes
   const calls = Array.from(
     { length: 8 },
     (_, c) => Array.from({ length: 20 }, (_, i) => record(`c${c}-${i}`)),
   );
-  const stored = await Promise.all(calls.map((rs) => storeGroups(kv, rs, 25)));
+  const stored = await Promise.all(calls.map((rs) => storeGroups(committer, rs, 25)));
   assert.deepEqual(stored.map((s) => s.length), calls.map(() => 20));
   assert.deepEqual(await storedIds(base), calls.flat().map((r) => r.id).sort());
   // 8 groups of 20: the first IN_FLIGHT commit alone, the others wait and go together (100 records at most).
@@ -76,13 +78,14 @@ Deno.test("group commit: concurrent groups go together in fewer commits, each re
 
 Deno.test("group commit: a retried group merged with new ones stores only what is new", async () => {
   const kv = await Deno.openKv(":memory:");
+  const committer = createCommitter(kv); // one per process, as createContext makes
   const first = Array.from({ length: 10 }, (_, i) => record(`old-${i}`));
-  assert.equal((await storeGroups(kv, first, 25)).length, 10);
+  assert.equal((await storeGroups(committer, first, 25)).length, 10);
   // The retry (5 old + 5 new) and two fresh groups arrive together: the merged commit fails on the retry's
   // dedupe checks; each group then goes on its own.
   const retry = [...first.slice(0, 5), ...Array.from({ length: 5 }, (_, i) => record(`new-${i}`, 2_000))];
   const fresh = [0, 1].map((g) => Array.from({ length: 10 }, (_, i) => record(`g${g}-${i}`, 3_000)));
-  const [a, b, c] = await Promise.all([retry, ...fresh].map((rs) => storeGroups(kv, rs, 25)));
+  const [a, b, c] = await Promise.all([retry, ...fresh].map((rs) => storeGroups(committer, rs, 25)));
   assert.deepEqual(a.map((r) => r.id).sort(), retry.slice(5).map((r) => r.id).sort());
   assert.equal(b.length, 10);
   assert.equal(c.length, 10);
@@ -94,13 +97,14 @@ Deno.test("group commit: a retried group merged with new ones stores only what i
 
 Deno.test("group commit: identical groups sent at once are never merged together and store once", async () => {
   const kv = await Deno.openKv(":memory:");
+  const committer = createCommitter(kv); // one per process, as createContext makes
   const same = Array.from({ length: 15 }, (_, i) => record(`dup-${i}`));
   const results = await Promise.all(
     Array.from(
       { length: 6 },
       (_, k) =>
         storeGroups(
-          kv,
+          committer,
           same.map((r) => ({
             ...r,
             receivedAt: 1_000 + k,
@@ -119,11 +123,12 @@ Deno.test("group commit: identical groups sent at once are never merged together
 Deno.test("group commit: a commit never holds more records than KV's check limit", async () => {
   const base = await Deno.openKv(":memory:");
   const { kv, stats } = counting(base);
+  const committer = createCommitter(kv); // one per process, as createContext makes
   const calls = Array.from(
     { length: 12 },
     (_, c) => Array.from({ length: 25 }, (_, i) => record(`m${c}-${i}`)),
   );
-  const stored = await Promise.all(calls.map((rs) => storeGroups(kv, rs, 25)));
+  const stored = await Promise.all(calls.map((rs) => storeGroups(committer, rs, 25)));
   assert.equal(stored.flat().length, 300);
   assert.equal(stats.failed, 0, "no commit was refused for its size");
   assert.ok(stats.commits >= Math.ceil(300 / MAX_COMMIT_RECORDS));

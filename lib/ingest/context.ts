@@ -1,0 +1,34 @@
+/**
+ * What the write paths use beyond Deps: objects of the process, each built once by createContext
+ * (lib/context.ts) and handed in. A route passes its AppContext, which has them all; each function names
+ * the few it uses (`Pick<IngestContext, …>`).
+ */
+import type { Deps } from "../deps.ts";
+import type { Directory } from "../tenancy/directory.ts";
+import { type Committer, createCommitter } from "../store/commit_group.ts";
+import { createVerifier, type Verifier } from "../crawl/verify.ts";
+import type { UnknownKeyBlocks } from "./unknown_keys.ts";
+
+export interface IngestContext {
+  deps: Deps;
+  /** keys, organizations and touchpoints, with seconds of cache */
+  directory: Directory;
+  /** the group commit: records of requests arriving together share commits */
+  committer: Committer;
+  /** the crawler verifier: a hit's address in its vendor's published list is verified at arrival */
+  verifier: Verifier;
+  /** what this instance last read of the blocks on addresses that sent unknown server keys */
+  unknownKeys: UnknownKeyBlocks;
+}
+
+/** What storing events and hits uses. */
+export type WriteContext = Pick<IngestContext, "deps" | "committer" | "verifier">;
+
+/**
+ * A caller with bare Deps (a test or a script without a context) gets a committer and a verifier of its own,
+ * for this call only; nothing is kept between calls.
+ */
+export function writeContextOf(from: WriteContext | Deps): WriteContext {
+  if (!("kv" in from)) return from;
+  return { deps: from, committer: createCommitter(from.kv), verifier: createVerifier(from) };
+}
