@@ -59,7 +59,7 @@ export function enrichEvent(
   const origin = attribute(attributionInputOf(ev));
   return {
     v: 1,
-    id: ev.event_id.toLowerCase(), // one form per UUID: the dedupe key must not tell cases apart
+    id: ev.event_id, // lowercased by the schema (lib/schemas/events.ts)
     org: target.org.id,
     touchpoint: target.touchpoint.id,
     env: target.env,

@@ -122,7 +122,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
     ip,
     hit: {
       v: 1,
-      id: e.event_id.toLowerCase(), // one form per UUID: the dedupe key must not tell cases apart
+      id: e.event_id, // lowercased by the schema (lib/schemas/server_events.ts)
       org: t.org,
       touchpoint: t.touchpoint,
       env: t.env,

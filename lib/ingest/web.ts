@@ -61,8 +61,7 @@ export async function ingestWebEvents(
   const seen = new Set<string>();
   const unique = events.map((e, index) => ({ e, index }))
     .filter(({ e }) => {
-      const id = e.event_id.toLowerCase();
-      return !seen.has(id) && seen.add(id);
+      return !seen.has(e.event_id) && seen.add(e.event_id); // lowercased by the schema
     });
   const gaps = gapsInBatch(unique.map(({ e }) => e));
   const geoInfo = arrival.ip

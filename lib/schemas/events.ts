@@ -27,7 +27,8 @@ export const Fingerprint = freeForm(z.looseObject({
 }, { error: "must be an object or null" }));
 
 export const BehaviorEvent = z.strictObject({
-  event_id: z.uuid({ error: "must be a UUID" }),
+  // one form per UUID, whichever path an event comes by: the dedupe key must not tell cases apart
+  event_id: z.uuid({ error: "must be a UUID" }).toLowerCase(),
   anonymous_id: str(1, 128),
   user_id: wellFormed(
     z.string({ error: "must be a string or null" }).max(128, "must be at most 128 characters"),

@@ -12,7 +12,8 @@ export const UA_MAX = 512;
 /** One hit as validated. Lenient parts (long user agent, bad ip, port in host) are repaired by the pipeline. */
 export const CrawlEvent = z.object({
   event_type: z.literal("$crawl", { error: 'must be "$crawl"' }),
-  event_id: z.uuid({ error: "must be a UUID" }),
+  // one form per UUID, whichever path an event comes by: the dedupe key must not tell cases apart
+  event_id: z.uuid({ error: "must be a UUID" }).toLowerCase(),
   timestamp: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).nullable().optional(),
   host: wellFormed(z.string({ error: "must be a string" }).max(255, "must be at most 255 characters")),
   path: wellFormed(

@@ -276,3 +276,49 @@ Deno.test("compact on demand: an import is folded into parts at once, answers th
   assert.deepEqual(await ask(), before);
   deps.kv.close();
 });
+
+Deno.test("import: a UUID in upper case is the same event or hit as in lower case (one form, from the schemas)", async () => {
+  const { deps, t, post } = await setup();
+  const now = deps.clock.now();
+  const at = new Date(now - 3 * DAY).toISOString();
+  const eventId = "abcdef00-0000-4000-8000-00000000abcd", hitId = "abcdef00-0000-4000-8000-00000000dcba";
+  const event = (id: string) =>
+    JSON.stringify({
+      kind: "event",
+      received_at: at,
+      event_id: id,
+      anonymous_id: "anon-1",
+      session_id: "sess-1",
+      sequence_no: 0,
+      platform: "web",
+      event_type: "$pageview",
+      screen: "/",
+      properties: { path: "/", url: `https://${t.domain}/` },
+      device_time: at,
+    });
+  const hit = (id: string) =>
+    JSON.stringify({
+      kind: "hit",
+      event_type: "$crawl",
+      event_id: id,
+      timestamp: at,
+      host: t.domain,
+      path: "/",
+      user_agent:
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      ip: null,
+    });
+  const first = await (await post([event(eventId.toUpperCase()), hit(hitId.toUpperCase())].join("\n")))
+    .json();
+  assert.deepEqual([first.imported, first.duplicates, first.rejected_total], [2, 0, 0]);
+  const again = await (await post([event(eventId), hit(hitId)].join("\n"))).json();
+  assert.deepEqual([again.imported, again.duplicates], [0, 2], "the lower-case ids are the same records");
+  const stored: string[] = [];
+  for await (const e of deps.kv.list({ prefix: [] })) stored.push(JSON.stringify(e.key));
+  const all = stored.join("\n");
+  for (const id of [eventId, hitId]) {
+    assert.ok(all.includes(id), `${id} is stored in lower case`);
+    assert.ok(!all.includes(id.toUpperCase()), `${id} is never stored in upper case`);
+  }
+  deps.kv.close();
+});
