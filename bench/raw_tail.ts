@@ -4,6 +4,7 @@
  * another while the tools run). The service runs in a child process (this file with --serve) on a local KV
  * file, with no jobs, so nothing compacts the tail during the run.
  *   deno run -A bench/raw_tail.ts [--sizes 10000,40000,65000] [--tools behavior_crawl_coverage,behavior_overview]
+ *     [--prof DIR] (the server's CPU profile written there, for `deno run --cpu-prof`'s readers)
  * Hits that a crawler's vendor lets us check are stored `pending` with their outcome under keys.verification,
  * as ingest leaves them before the sweep verifies them.
  */
@@ -43,6 +44,7 @@ if (Deno.args[0] === "--serve") {
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     createApp(depsOn(kv)).fetch,
   );
+  Deno.addSignalListener("SIGTERM", () => Deno.exit(0)); // an ordinary exit writes the CPU profile
   console.log(`listening on ${server.addr.port}`);
   await server.finished;
   Deno.exit(0);
@@ -51,6 +53,7 @@ if (Deno.args[0] === "--serve") {
 const SIZES = opt("sizes", "10000,40000,65000").split(",").map(Number);
 const TOOLS = opt("tools", "behavior_crawl_coverage,behavior_overview").split(",");
 const ASKS = 3;
+const PROF = opt("prof", "");
 
 /** An environment with `n` raw events and `n` raw hits, none compacted. */
 async function seed(path: string, n: number) {
@@ -101,7 +104,15 @@ for (const n of SIZES) {
   const { t, pending } = await seed(path, n);
   console.log(`seeded ${n} events + ${n} hits (${pending} pending) in ${r(performance.now() - s0)} ms`);
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", new URL(import.meta.url).pathname, "--serve", path],
+    args: [
+      "run",
+      "-A",
+      "--unstable-kv",
+      ...(PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROF}`] : []),
+      new URL(import.meta.url).pathname,
+      "--serve",
+      path,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

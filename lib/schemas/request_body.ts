@@ -3,7 +3,14 @@ import type { z } from "zod";
 import { invalid, tooLarge, tooSlow } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
-import { BODY_LIMITS, type BodyLimits, guardJson, JsonShapeScanner, jsonTextProblem } from "./json_limits.ts";
+import {
+  BODY_LIMITS,
+  type BodyLimits,
+  type GuardedJson,
+  guardJson,
+  JsonShapeScanner,
+  jsonTextProblem,
+} from "./json_limits.ts";
 
 export const MB = 1024 * 1024;
 /** The read API's and MCP's bodies: a tool's few inputs, or one JSON-RPC message. */
@@ -138,6 +145,19 @@ export async function readJson(
   const shape = limits === PER_VALUE ? INGEST_SHAPE : limits;
   const bytes = await readBodyBytes(req, maxBytes, undefined, shape);
   return parseText(decodeUtf8(bytes), limits, true);
+}
+
+/**
+ * The body through the one guard, its shape scanned chunk by chunk as it arrives (a body past a limit is a
+ * 422 at the chunk that passes it), for endpoints that word a body that is not JSON themselves (the read API).
+ */
+export async function readGuardedJson(
+  req: Request,
+  maxBytes: number,
+  limits: BodyLimits = BODY_LIMITS,
+): Promise<GuardedJson> {
+  const text = decodeUtf8(await readBodyBytes(req, maxBytes, undefined, limits));
+  return guardJson(text, limits, "body", true);
 }
 
 /** Validates with a zod schema; failure is a 422 whose message names the offending path. */

@@ -6,7 +6,14 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { createApp } from "../../../app.ts";
 import { isFailure } from "../../../lib/errors.ts";
-import { MB, PER_VALUE, readJson, readJsonBody } from "../../../lib/schemas/request_body.ts";
+import {
+  MB,
+  PER_VALUE,
+  READ_BODY_LIMIT,
+  readGuardedJson,
+  readJson,
+  readJsonBody,
+} from "../../../lib/schemas/request_body.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
 
@@ -106,4 +113,19 @@ Deno.test("body stream: through the events endpoint, a streamed megabyte of '[' 
   assert.equal(body.code, "VALIDATION_ERROR");
   assert.match(body.error, /nested deeper than 10000 levels/);
   assert.ok(s.state.pulled <= 2 * CHUNK, `pulled ${s.state.pulled} bytes`);
+});
+
+Deno.test("body stream: readGuardedJson refuses at the chunk past a limit and keeps 'not JSON' apart", async () => {
+  const deep = streamOf("[", MB);
+  const err = await refusal(readGuardedJson(post(deep.stream), READ_BODY_LIMIT * 32));
+  assert.match(err.message, /body: nested deeper than 64 levels/);
+  assert.ok(deep.state.pulled <= 2 * CHUNK, `pulled ${deep.state.pulled} bytes`);
+  const notJson = await readGuardedJson(post("{period"), READ_BODY_LIMIT);
+  assert.deepEqual(notJson, { ok: false, notJson: true, message: "body: not valid JSON" });
+  const lone = await readGuardedJson(post('{"a":"\\ud800"}'), READ_BODY_LIMIT);
+  assert.equal(lone.ok, false);
+  assert.deepEqual(await readGuardedJson(post('{"period":"last_7_days"}'), READ_BODY_LIMIT), {
+    ok: true,
+    value: { period: "last_7_days" },
+  });
 });
