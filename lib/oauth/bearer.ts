@@ -4,7 +4,7 @@
  */
 import type { Directory } from "../tenancy/directory.ts";
 import type { OAuthContext } from "./state.ts";
-import { HttpError } from "../errors.ts";
+import { failure, type HttpError } from "../errors.ts";
 import type { Org } from "../store/records.ts";
 import { bearerChallenge } from "./metadata.ts";
 import { markUsed } from "./grants.ts";
@@ -26,7 +26,7 @@ export function mcpUnauthorized(
     ep,
     hadToken ? { code: "invalid_token", description: message } : undefined,
   );
-  return new HttpError(401, "UNAUTHORIZED", message, { "WWW-Authenticate": challenge });
+  return failure("unauthorized", message, { "WWW-Authenticate": challenge });
 }
 
 export interface Connected {
