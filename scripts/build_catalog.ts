@@ -16,6 +16,7 @@ import type { CatalogCategory, CatalogEntry } from "../lib/crawl/types.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { RANGE_LISTS } from "../lib/crawl/ranges/lists.ts";
 import { automationSign } from "../lib/crawl/automation_signs.ts";
+import { humanClient } from "../lib/crawl/human_clients.ts";
 import { extractPrefixes } from "../lib/crawl/ranges/parse.ts";
 import {
   CURATED,
@@ -143,22 +144,150 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       addListed("well-known-bots", p, b.categories ?? [], b.instances?.accepted ?? []);
     }
   }
-  // nginx-ultimate-bad-bot-blocker's list of bad agents (MIT): names only, no categories or sample agents; a
-  // name that could be an ordinary word ("Titan", "Collector", "Reaper") stays out unless it says bot, spider or
-  // crawl
-  const badList = await Deno.readTextFile(`${root}lib/crawl/sources/nginx-bad-user-agents.list`);
-  for (const line of badList.split("\n")) {
-    const name = line.trim();
-    if (name === "" || name.startsWith("#") || /\/|::/.test(name)) continue;
-    const plain = /^[A-Z]?[a-z]+$/.test(name); // "Collector", "Reaper": an app's or a device's word too
-    if (
-      plain ? !/bot|spider|crawl/i.test(name) : !CRAWLER_WORD.test(name) && !/[a-z][A-Z]|[\d._-]/.test(name)
-    ) continue;
-    addListed("nginx-ultimate-bad-bot-blocker", escape(name), [], []);
+  // names-only lists (no sample agents): a name that could be an ordinary word ("Titan", "Collector", "Reaper")
+  // stays out unless it says bot, spider or crawl
+  // (a list that also files apps and libraries as robots, such as GoAccess's, gives only names that say so);
+  // names of browsers, apps and agent conventions a list also holds ("ELinks", "Mozilla/5.0", "User-Agent"),
+  // libraries ("HttpComponents", "CakePHP") and the bare words every rule already reads ("crawl") stay out
+  const addNames = (source: string, names: [string, CatalogCategory][], onlySaying = false) => {
+    for (const [name, category] of names) {
+      if (name === "" || /::/.test(name) || NOT_A_CRAWLER_NAME.test(name)) continue;
+      if (uapRawNames.has(name.toLowerCase()) || humanClient(name) || humanClient(`${name}/1.0`)) continue;
+      if (
+        onlySaying && category === "other" &&
+        !/bot|crawl|spider|scan|fetch|check|monitor|uptime|archiv|scrap|seo/i.test(name)
+      ) continue;
+      // a longer spelling of a name the catalog holds ("ArchiveTeam ArchiveBot" beside "ArchiveBot") would only
+      // take the agent from the better-known entry
+      if ([...name.toLowerCase().matchAll(/[a-z0-9]+(?:[-_.][a-z0-9]+)*/g)].some((m) => matched.has(m[0]))) {
+        continue;
+      }
+      const plain = /^[A-Z]?[a-z]+$/.test(name); // "Collector", "Reaper": an app's or a device's word too
+      if (
+        plain ? !/bot|spider|crawl/i.test(name) : !CRAWLER_WORD.test(name) && !/[a-z][A-Z]|[\d._-]/.test(name)
+      ) continue;
+      addListed(source, escape(name), categoryTags(category), []);
+    }
+  };
+  // nginx-ultimate-bad-bot-blocker's list of bad agents (MIT): names only
+  const badList = await sourceLines("nginx-bad-user-agents.list");
+  addNames("nginx-ultimate-bad-bot-blocker", badList.filter((n) => !/\//.test(n)).map((n) => [n, "other"]));
+  // COUNTER-Robots (MIT): the robots a library's usage statistics leave out; patterns, kept when one literal
+  // name ("ADmantX", "BUbiNG", "^LinkParser\/", "Faveeo\/\d")
+  const counter = (await sourceLines("counter-robots.list")).map((p) => counterName(p)).filter((n) =>
+    n !== null
+  );
+  addNames("COUNTER-Robots", counter.map((n) => [n!, "other"]));
+  // fnando/browser's bots and search engines (MIT): "match: description"; the description gives the category
+  // (the gem's keys are lower case: the description's spelling is the name's when it holds it, "200PleaseBot")
+  const fnando: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("fnando-browser-bots.yml")) {
+    const m = /^([^:]+): *"?(.*?)"?$/.exec(line);
+    if (!m) continue;
+    const key = m[1].trim();
+    const at = m[2].toLowerCase().indexOf(key);
+    fnando.push([at >= 0 ? m[2].slice(at, at + key.length) : key, describedCategory(m[2])]);
+  }
+  addNames("fnando/browser", fnando, true);
+  // GoAccess's agent table (MIT): the kinds that are automation
+  const goaccess: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("goaccess-browsers.tsv")) {
+    const [name, kind] = line.split("\t");
+    const category = GOACCESS_KINDS[kind];
+    if (category) goaccess.push([name.replace(/\/$/, ""), category]);
+  }
+  addNames("GoAccess", goaccess, true);
+  // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
+  // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
+  const samples = [
+    ...monperrus.flatMap((p) => p.instances ?? []),
+    ...arcjet.flatMap((b) => b.instances?.accepted ?? []),
+  ].map((ua) => ua.toLowerCase());
+  const earlier = [...byToken.values()].filter((e) => !NAMES_ONLY_LISTS.has(e.source)).flatMap((e) =>
+    e.match
+  );
+  for (const [key, e] of byToken) {
+    if (!NAMES_ONLY_LISTS.has(e.source)) continue;
+    const name = e.match[0];
+    const takes = samples.some((ua) => {
+      const before = leftmostToken(earlier, ua);
+      return before !== null && before !== name && leftmostToken([...earlier, name], ua) === name;
+    });
+    if (takes) byToken.delete(key);
   }
   // longest match tokens first, so "googlebot-image" wins over "googlebot"
   return [...byToken.values()].sort((a, b) => a.token.localeCompare(b.token));
 }
+
+/** A vendored list's lines (lib/crawl/sources/), without its comment header and blank lines. */
+async function sourceLines(file: string): Promise<string[]> {
+  const text = await Deno.readTextFile(`${root}lib/crawl/sources/${file}`);
+  return text.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "" && !l.startsWith("#"));
+}
+
+/**
+ * A COUNTER-Robots pattern as a plain name, or null: its spaces ("(\\s|\\+)", "[\\+\\s]") as spaces, a trailing
+ * version ("\\/\\d", "\\/[0-9]") cut; the rest must be literal (literalToken).
+ */
+function counterName(pattern: string): string | null {
+  const p = pattern.replace(/\(\\s\|\\\+\)|\[\\\+\\s\]|\\s/g, " ")
+    .replace(/\\\/(?:\\d|\[0-9\])(?:\{[\d,]+\}|\+)?(?:\.\\d)?$/, "")
+    .replace(/\\\/\d(?:\.\d)*$/, "");
+  const name = literalToken(p);
+  return name && !name.includes("@") ? name : null;
+}
+
+/** fnando/browser's description of a bot → our category (its lists have no tags). */
+function describedCategory(description: string): CatalogCategory {
+  const d = description.toLowerCase();
+  if (/uptime|monitor|status|ping|availability|performance|speed/.test(d)) return "monitoring";
+  if (/feed|rss|podcast|newsletter/.test(d)) return "feed_fetcher";
+  if (/archiv/.test(d)) return "archiver";
+  if (/preview|link expan|unfurl|thumbnail|screenshot|embed/.test(d)) return "social_preview";
+  if (/secur|vulnerab|scanner|malware/.test(d)) return "security_scanner";
+  if (/seo|backlink|marketing|advert|\bads?\b|brand|rank/.test(d)) return "seo_tool";
+  if (/search engine|spider$/.test(d)) return "search_engine";
+  return "other";
+}
+
+/** GoAccess's kinds that are automation → our category; its other kinds are browsers, apps and libraries. */
+const GOACCESS_KINDS: Record<string, CatalogCategory> = {
+  Crawlers: "other",
+  Uptime: "monitoring",
+  Security: "security_scanner",
+  Performance: "monitoring",
+  Caching: "other",
+  Citation: "other",
+};
+
+/** Our category as the list tag addListed reads. */
+function categoryTags(category: CatalogCategory): string[] {
+  const tag = LIST_CATEGORY.find(([, c]) => c === category)?.[0];
+  return tag ? [tag] : [];
+}
+
+/** The lists added with names only, whose names yield to the crawlers the catalog already names. */
+const NAMES_ONLY_LISTS = new Set(["COUNTER-Robots", "fnando/browser", "GoAccess"]);
+
+/** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */
+function leftmostToken(tokens: string[], ua: string): string | null {
+  let best: { at: number; token: string } | null = null;
+  for (const t of tokens) {
+    let at = ua.indexOf(t);
+    while (at >= 0) {
+      const bounded = !/[a-z0-9]/.test(ua[at - 1] ?? "") && !/[a-z0-9]/.test(ua[at + t.length] ?? "");
+      if (bounded) break;
+      at = ua.indexOf(t, at + 1);
+    }
+    if (at < 0) continue;
+    if (!best || at < best.at || (at === best.at && t.length > best.token.length)) best = { at, token: t };
+  }
+  return best?.token ?? null;
+}
+
+/** Names-only lists' entries that are no crawler's name: agent conventions, libraries, bare rule words. */
+const NOT_A_CRAWLER_NAME =
+  /mozilla|^opera\b|firefox|gecko|user[-_ ]?agent|brows|http|php|coldfusion|\bpackage\b|^(?:bot|crawl|crawler|spider|robot|scan)$/i;
 
 /** Words that say a list name is automation whatever else it could mean. */
 const CRAWLER_WORD =
@@ -418,6 +547,9 @@ async function buildSamples(catalog: CatalogEntry[]): Promise<Record<string, str
   const patterns = await readJson("crawler-user-agents.json") as { pattern: string; instances: string[] }[];
   const samples: Record<string, string[]> = {};
   for (const e of catalog) {
+    // the names-only lists' entries have no sample agents of their own; the crawler lists' agents that hold
+    // their names belong to the crawlers those lists name (build_catalog keeps the new names from taking them)
+    if (NAMES_ONLY_LISTS.has(e.source)) continue;
     const found: string[] = [];
     for (const p of patterns) {
       for (const ua of p.instances ?? []) {
@@ -434,6 +566,8 @@ async function buildSamples(catalog: CatalogEntry[]): Promise<Record<string, str
 }
 
 const humanTokens = await buildHumanTokens();
+// uap-core's families before the catalog filters them: a names-only list's entry that is one of them stays out
+const uapRawNames = new Set(await uapHumanNames(new Set()));
 for (const w of Object.keys(humanTokens)) humanWords.add(w);
 const catalog = await buildCatalog();
 const AGENT_PARTS = new Set([

@@ -16,6 +16,7 @@ const TOOL_PRODUCT = new RegExp(
     "libcurl",
     "pycurl",
     "wget2?",
+    "aria2",
     "python(?:-\\w+)?",
     "aiohttp",
     "httpx",
@@ -81,9 +82,14 @@ const TOOL_PRODUCT = new RegExp(
     "restsharp",
     "winhttp",
     "wininet",
+    // OS and Office components that fetch certificates and updates or probe a link before a program opens it
+    // (uap-core's test data files the first among its crawlers; COUNTER-Robots lists the Office and WebDAV ones)
     "microsoft-cryptoapi",
     "microsoft bits",
     "windows-update-agent",
+    "microsoft office (?:existence|protocol) discovery",
+    "microsoft url control",
+    "microsoft-webdav-miniredir",
     "postmanruntime",
     "postman",
     "insomnia",
@@ -154,11 +160,12 @@ const TOOL_PRODUCT = new RegExp(
 );
 
 /**
- * Automation frameworks, headless browsers and the page-speed tools built on them; site copiers and HTTP
+ * Automation frameworks, headless browsers and the page-speed tools built on them; scraping browsers (Camoufox,
+ * a Firefox build made to evade bot detection, by its own and uap-core's description); site copiers and HTTP
  * client libraries named anywhere in the agent.
  */
 const HEADLESS =
-  /headless|phantomjs|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http ?client|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
+  /headless|camoufox|phantomjs|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http ?client|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
 
 /**
  * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot;

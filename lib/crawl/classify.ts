@@ -10,7 +10,6 @@
  * bot patterns and weak signs, then Mozilla-shaped agents are people and anything else is automation.
  * docs/crawlers.md says the same in prose.
  */
-import type { CrawlerCategory } from "../store/records.ts";
 import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
 import { automationSign, carriesAddress, weakAutomationSign } from "./automation_signs.ts";
 import { compatibleProduct, standaloneApp, unknownTrailingProduct } from "./browser_shape.ts";
@@ -58,8 +57,7 @@ function fromEntry(e: CatalogEntry): AgentClass {
   return {
     token: e.token,
     vendor: e.vendor,
-    // feed_fetcher and security_scanner are stored as they are until records.ts names them (types.ts)
-    category: e.category as CrawlerCategory,
+    category: e.category,
     traffic: isAiCategory(e.category) ? "ai_agent" : "bot",
   };
 }

@@ -11,6 +11,22 @@ import { APP_BUILD, APP_STACK, FEED_READER, MEDIA_AND_TV, PERSONAL_APP } from ".
 
 export { appOnPersonalDevice, appWithDeviceDetails } from "./human_apps.ts";
 
+/**
+ * Apps whose vendors also run servers that fetch links, feeds or images under the app's name (social networks,
+ * messengers, cloud storage, web mail): outside a browser agent the app is told from the fetcher by the platform
+ * it names. Desktop mail and office clients ("The Bat! 4.0", "Microsoft Office/16.0 (Microsoft Outlook …)") have
+ * no fetcher of their name.
+ */
+const SERVICE_NAMED_APP =
+  /Instagram|Pinterest|Twitter|LinkedIn|Snapchat|Viber|Telegram|MicroMessenger|WeChat|\bLine\/|KAKAO|NAVER|Daum|Messenger|Zalo|Weibo|baidu|\bGSA\/|Klarna|musical_ly|TikTok|Bytedance|Electron\/|Dropbox|OneDrive|Evernote|\bBox(?: Sync)?\/|\w*Mail\/\d/i;
+
+/**
+ * The platform a mail, office or messaging app names outside a browser agent ("Outlook-iOS/709.2226530.prod.iphone",
+ * "Thunderbird/115 (Windows)"); a fetcher under such a name ("Pinterest/0.2", "Viber/1.0") names none.
+ */
+const APP_PLATFORM =
+  /\b(?:Windows|Win(?:32|64|NT)|Linux|X11|Macintosh|Mac ?OS|macOS|Darwin|Android|iOS|iPhone|iPad|FreeBSD|OpenBSD|CrOS|Ubuntu|Debian|Fedora)|iphone|ipad|android|\bDevice\/|\bCFNetwork/i;
+
 /** Why an agent is a person's client, or null when no rule recognises it. */
 export function humanClient(ua: string): string | null {
   if (BROWSER.test(ua)) return "browser";
@@ -18,7 +34,12 @@ export function humanClient(ua: string): string | null {
   if (OTHER_BROWSER.test(ua) || BROWSER_WORD.test(ua)) return "text, legacy or niche browser";
   if (MEDIA_AND_TV.test(ua)) return "media player or TV";
   // a bare messaging name ("Viber") is how some link-preview fetchers announce themselves: the app says more
-  if (PERSONAL_APP.test(ua) && /\d/.test(ua)) return "mail, office, messaging app or in-app browser";
+  if (
+    PERSONAL_APP.test(ua) && /\d/.test(ua) &&
+    (!SERVICE_NAMED_APP.test(ua) || /^(?:Mozilla|Opera)\//.test(ua) || APP_PLATFORM.test(ua))
+  ) {
+    return "mail, office, messaging app or in-app browser";
+  }
   if (APP_STACK.test(ua) || APP_BUILD.test(ua)) return "native app";
   if (DEVICE_MODEL.test(ua)) return "app on a phone or tablet";
   if (FEED_READER.test(ua)) return "feed reader";

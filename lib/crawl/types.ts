@@ -11,12 +11,8 @@ export interface VerifyMethod {
   forward: boolean;
 }
 
-/**
- * A catalog entry's category: the stored hit categories (records.ts) and two more the catalog already tells
- * apart, feed fetchers and security scanners. Until records.ts lists them, a hit stores them as they are
- * (categories are plain strings in every read answer).
- */
-export type CatalogCategory = CrawlerCategory | "feed_fetcher" | "security_scanner";
+/** A catalog entry's category: the stored hit categories of records.ts (feed fetchers and security scanners among them). */
+export type CatalogCategory = CrawlerCategory;
 
 export interface CatalogEntry {
   /** The product token as the vendor spells it ("GPTBot"). */

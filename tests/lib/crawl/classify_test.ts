@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { catalogEntry, classifyAgent, classifyUserAgent, isAiCategory } from "../../../lib/crawl/classify.ts";
 import { CATALOG, ROBOTS_ONLY_TOKENS } from "../../../lib/crawl/catalog_data.ts";
 import { compatibleProduct } from "../../../lib/crawl/browser_shape.ts";
+import { humanClient } from "../../../lib/crawl/human_clients.ts";
 import { AUTOMATED_KINDS, PEOPLE_KINDS } from "./issue_kinds.ts";
 import { AUTOMATION_AGENTS, HUMAN_AGENTS } from "../../helpers/agent_kinds.ts";
 
@@ -316,4 +317,47 @@ Deno.test("classify: a compatible agent naming no known browser or app is automa
     classifyAgent("Mozilla/5.0 (compatible; Konqueror/3.5; Linux) KHTML/3.5.10 (like Gecko)").outcome,
     "human",
   );
+});
+
+Deno.test("classify: a social or messaging app's name outside a browser agent is a person's only beside a platform", () => {
+  // the vendors of these apps fetch links under the app's name; the app itself names the device it runs on
+  assert.equal(humanClient("Pinterest/0.2"), null);
+  assert.equal(humanClient("Viber/1.0"), null);
+  assert.equal(
+    humanClient("Pinterest for Android/3.6.2 (klte; 4.4.2)"),
+    "mail, office, messaging app or in-app browser",
+  );
+  assert.equal(
+    humanClient("Pinterest/3.2 CFNetwork/672.0.8 Darwin/14.0.0"),
+    "mail, office, messaging app or in-app browser",
+  );
+  // desktop mail and office clients have no fetcher of their name: the name alone still says person
+  assert.equal(humanClient("The Bat! 4.0.0.22"), "mail, office, messaging app or in-app browser");
+  assert.equal(
+    humanClient("OC/15.0.5071.1000 (Skype for Business)"),
+    "mail, office, messaging app or in-app browser",
+  );
+});
+
+Deno.test("catalog: the names-only lists add crawlers with their source, never a browser, app or agent convention", () => {
+  const bySource = (source: string) => CATALOG.filter((e) => e.source === source);
+  for (const source of ["COUNTER-Robots", "fnando/browser", "GoAccess"]) {
+    assert.ok(bySource(source).length >= 5, `${source}: ${bySource(source).length} entries`);
+  }
+  const tokens = new Set(CATALOG.flatMap((e) => e.match));
+  // COUNTER-Robots lists ELinks, Opera/4 and bare Mozilla agents; GoAccess files apps and libraries as crawlers
+  for (
+    const name of ["elinks", "opera/4", "mozilla/5.0", "linkedin", "cfnetwork", "java", "google", "crawl"]
+  ) {
+    assert.ok(!tokens.has(name), name);
+  }
+  // a name the crawler lists' agents show beside a crawler already named does not take those agents
+  assert.equal(
+    classifyAgent(
+      "ArchiveTeam ArchiveBot/20190617.01 (wpull 2.0.3) and not Mozilla/5.0 (Windows NT 6.1; WOW64)",
+    )
+      .agent?.token,
+    "ArchiveBot",
+  );
+  assert.equal(classifyAgent("CCBot/2.0 (https://commoncrawl.org/faq/)").agent?.token, "CCBot");
 });

