@@ -9,7 +9,7 @@ import {
 import { FEWER_THAN_5, guardedVisitors } from "../lib/answers/privacy.ts";
 import { HttpError, invalid } from "../lib/errors.ts";
 import { getMembership } from "../lib/people/members.ts";
-import { describeDefinition } from "../lib/saved/definition.ts";
+import { conditionSchema, describeDefinition } from "../lib/saved/definition.ts";
 import type {
   SavedCohort,
   SavedDashboard,
@@ -31,6 +31,19 @@ const figure = z.object({
   previous: count.nullable().optional(),
   change: z.number().nullable().optional(),
 });
+
+/**
+ * A saved cohort's definition as published (lib/saved/definition.ts): a condition, or all / any / not of
+ * definitions. The members of all / any / not are written as objects of the same shape, not spelled out
+ * again level by level (four levels of the whole union would add 200 KB to the tool's listing).
+ */
+const member = z.record(z.string(), z.unknown()).describe("a definition of the same shape");
+const definitionShape = z.union([
+  conditionSchema,
+  z.strictObject({ all: z.array(member) }).describe("every member holds"),
+  z.strictObject({ any: z.array(member) }).describe("at least one member holds"),
+  z.strictObject({ not: member }).describe("the member does not hold"),
+]).describe("the saved definition: a condition on what visitors did, or all / any / not of definitions");
 
 const output = answerSchema({
   action: z.enum(["list", "insight", "dashboard", "cohort"]),
@@ -81,7 +94,7 @@ const output = answerSchema({
     id: z.string(),
     name: z.string(),
     defines: z.string(),
-    definition: z.unknown(),
+    definition: definitionShape,
     visitors: count.describe('visitors of the period in the cohort, exactly; 1 to 4 read "fewer than 5"'),
   }).nullable(),
 });
