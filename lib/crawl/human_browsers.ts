@@ -85,9 +85,12 @@ export const OTHER_BROWSER = new RegExp(
   "i",
 );
 
-/** A browser's own agent: Mozilla/ or Opera/ with a platform in parentheses. */
+/**
+ * A browser's own agent: Mozilla/ or Opera/ with a platform in parentheses. The platform starts a word, so a
+ * tool's name in the same place ("(compatible; Microsoft-WebDAV/1.0)", "(compatible; webscout/1.0)") is none.
+ */
 export const BROWSER =
-  /^(?:Mozilla|Opera)\/\d(?:\.\d+)* ?\([^)]*(?:Windows|Macintosh|X11|Linux|Android|iPhone|iPad|iPod|CrOS|BlackBerry|BB10|Symbian|Series|MeeGo|Maemo|Mobile|Tablet|PlayStation|Nintendo|Xbox|SMART-TV|SmartTV|Tizen|Web0?S|KAIOS|MSIE|Konqueror|Amiga|MorphOS|AROS|BeOS|Haiku|OS\/2|SunOS|FreeBSD|OpenBSD|NetBSD|Fuchsia|Windows Phone|Palm|J2ME|Kindle|Nokia|U;)/i;
+  /^(?:Mozilla|Opera)\/\d(?:\.\d+)* ?\([^)]*\b(?:Windows|Macintosh|X11|Linux|Android|iPhone|iPad|iPod|CrOS\b|BlackBerry|BB10|Symbian|Series|MeeGo|Maemo|Mobile|Tablet|PlayStation|Nintendo|Xbox|SMART-TV|SmartTV|Tizen|Web0?S\b|KAIOS|MSIE|Konqueror|Amiga|MorphOS|AROS|BeOS|Haiku|OS\/2|SunOS|FreeBSD|OpenBSD|NetBSD|Fuchsia|Windows Phone|Palm|J2ME|Kindle|Nokia|U;)/i;
 
 /** A browser that names itself so ("WWW Browser/1.0", "Browser/Teleca"). */
 export const BROWSER_WORD = /\bBrowser\/|\bMSIE \d|IEMobile/i;

@@ -3,6 +3,7 @@ import { catalogEntry, classifyAgent, classifyUserAgent, isAiCategory } from "..
 import { CATALOG, ROBOTS_ONLY_TOKENS } from "../../../lib/crawl/catalog_data.ts";
 import { compatibleProduct } from "../../../lib/crawl/browser_shape.ts";
 import { humanClient } from "../../../lib/crawl/human_clients.ts";
+import { BROWSER } from "../../../lib/crawl/human_browsers.ts";
 import { AUTOMATED_KINDS, PEOPLE_KINDS } from "./issue_kinds.ts";
 import { AUTOMATION_AGENTS, HUMAN_AGENTS } from "../../helpers/agent_kinds.ts";
 
@@ -360,4 +361,20 @@ Deno.test("catalog: the names-only lists add crawlers with their source, never a
     "ArchiveBot",
   );
   assert.equal(classifyAgent("CCBot/2.0 (https://commoncrawl.org/faq/)").agent?.token, "CCBot");
+});
+
+Deno.test("classify: a browser's platform starts a word; a tool's name in its place is no platform", () => {
+  // "CrOS" was found inside "Microsoft", "Web0S" inside "webscout"
+  assert.equal(BROWSER.test("Mozilla/5.0 (compatible; Microsoft-WebDAV/1.0)"), false);
+  assert.equal(BROWSER.test("Mozilla/5.0 (compatible; webscout/1.0)"), false);
+  assert.notEqual(classifyAgent("Mozilla/5.0 (compatible; Microsoft-WebDAV/1.0)").outcome, "human");
+  for (
+    const ua of [
+      "Mozilla/5.0 (X11; CrOS i686 4319.74.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/29.0.1547.57 Safari/537.36",
+      "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/53.0.2785.34 Safari/537.36 WebAppManager",
+    ]
+  ) {
+    assert.equal(BROWSER.test(ua), true, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
 });
