@@ -7,7 +7,7 @@
 import type { Deps } from "../deps.ts";
 import { decodeBatch } from "../parts/codec.ts";
 import { listParts, partColumns, readBlob } from "../parts/store.ts";
-import { hasRollup, partRollup, readV3, writeRollup } from "../query/rollup/store.ts";
+import { addEnds, hasRollup, partRollup, readEntry, readV3, writeRollup } from "../query/rollup/store.ts";
 import type { EnvName } from "../store/records.ts";
 import { keys } from "../store/keys.ts";
 
@@ -32,13 +32,20 @@ export async function backfillRollups(
   let done = 0;
   for (const { meta } of missing) {
     if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
-    // a version-3 rollup (one blob) holds everything the sections do: no need to read the part
-    const v3 = await readV3(kv, meta.id);
-    if (v3) await writeRollup(kv, meta.id, v3);
-    else {
+    const batch = async () => {
       const columns = await partColumns(kv, meta);
-      const batch = await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
-      await writeRollup(kv, meta.id, await partRollup(kv, org, env, batch));
+      return decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
+    };
+    const entry = await readEntry(kv, meta.id);
+    // sections written before entries and exits: only their section is added
+    if (entry) await addEnds(kv, org, env, meta.id, entry, await batch());
+    else {
+      // a version-3 rollup (one blob) holds all but the entries and exits: the sections come from it
+      const v3 = await readV3(kv, meta.id);
+      if (v3) {
+        await writeRollup(kv, meta.id, v3);
+        await addEnds(kv, org, env, meta.id, (await readEntry(kv, meta.id))!, await batch());
+      } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
     }
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it
     if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) {

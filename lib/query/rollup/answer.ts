@@ -24,11 +24,13 @@ import type {
 } from "../types.ts";
 import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
 import type { RollupHead, RollupParts } from "./pieces.ts";
-import type { SessionTotals } from "./sessions.ts";
+import type { EntriesExits, SessionTotals } from "./sessions.ts";
 
 /** The period's session figures: its totals, and its sessions per bucket (`bucketOf` numbers an hour's bucket). */
 export interface SessionAnswer {
   totals: SessionTotals;
+  /** entries and exits per page, when asked for */
+  ends: EntriesExits | null;
   perBucket(bucketOf: (hour: number) => number): Map<number, number>;
 }
 
@@ -52,6 +54,9 @@ export const SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "dropped_events",
 ]);
 
+/** Per page from the session facts' first and last pageviews: by page or for the totals, without filters. */
+export const ENDS_METRICS: ReadonlySet<Metric> = new Set<Metric>(["entries", "exits", "exit_rate"]);
+
 /** Session metrics rollups give per bucket. */
 const BUCKETED_SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>(["sessions", "views_per_session"]);
 
@@ -61,8 +66,16 @@ const FIELD_INDEX = new Map<string, number>(ROLLUP_FIELDS.map((f, i) => [f, i]))
 export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
   if (s.cohort) return "a cohort";
   if (o.goal) return "a conversion goal";
-  const metric = o.metrics.find((m) => !ROLLUP_METRICS.has(m) && !SESSION_METRICS.has(m));
+  const metric = o.metrics.find((m) =>
+    !ROLLUP_METRICS.has(m) && !SESSION_METRICS.has(m) && !ENDS_METRICS.has(m)
+  );
   if (metric) return `the metric ${metric}`;
+  const end = o.metrics.find((m) => ENDS_METRICS.has(m));
+  if (
+    end &&
+    (s.filters?.length || o.bucket ||
+      (o.breakdown?.length && (o.breakdown.length > 1 || o.breakdown[0] !== "page")))
+  ) return `the metric ${end} with a filter, bucket or breakdown other than the page`;
   const perSession = o.metrics.find((m) => SESSION_METRICS.has(m));
   if (perSession && (o.breakdown?.length || s.filters?.length)) {
     return `the metric ${perSession} with a breakdown or filter`;
@@ -113,6 +126,7 @@ export interface PiecesAsked {
   fields: number[];
   sets: boolean;
   facts: boolean;
+  ends: boolean;
 }
 
 /** The field whose rows give a question's groups, and the one whose rows give its totals. */
@@ -127,10 +141,12 @@ function fieldsOf(s: Scope, o: AggregateOptions): { rowField: number; totalField
 /** The pieces a question (that rollups can answer) reads. */
 export function piecesAsked(s: Scope, o: AggregateOptions): PiecesAsked {
   const { rowField, totalField } = fieldsOf(s, o);
+  const ends = o.metrics.some((m) => ENDS_METRICS.has(m));
   return {
     fields: rowField === totalField ? [rowField] : [rowField, totalField],
     sets: o.metrics.some((m) => m === "visitors" || m === "viewers"),
-    facts: o.metrics.some((m) => SESSION_METRICS.has(m)),
+    facts: ends || o.metrics.some((m) => SESSION_METRICS.has(m)),
+    ends,
   };
 }
 
@@ -260,6 +276,9 @@ export function answerFromRollups(
     : null;
   const rows: Row[] = [...groups.values()].map((g) => {
     const metrics = figures(g, pieces, o, counter);
+    if (sessions?.ends) {
+      setEnds(metrics, o, g.pageviews, sessions.ends, (m) => m.get(g.key.page as string | null) ?? 0);
+    }
     if (perBucket) {
       const n = perBucket.get(g.bucket) ?? 0;
       if (o.metrics.includes("sessions")) metrics.sessions = n;
@@ -281,13 +300,31 @@ export function answerFromRollups(
       else if (m === "dropped_events") whole[m] = st.dropped;
     }
   }
+  if (sessions?.ends) setEnds(whole, o, totals.pageviews, sessions.ends, sumOf);
   // without a breakdown or bucket, the matching events are one row with an empty key (the totals' figures)
   if (!grouped && totals.events > 0) {
     const row = figures(totals, pieces, o, counter);
-    for (const m of o.metrics) if (SESSION_METRICS.has(m)) row[m] = whole[m];
+    for (const m of o.metrics) if (SESSION_METRICS.has(m) || ENDS_METRICS.has(m)) row[m] = whole[m];
     rows.push({ key: {}, metrics: row });
   }
   return { totals: whole, ...sortAndPage(rows, o) };
+}
+
+const sumOf = (m: Map<string | null, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** Entries, exits and exit rate of a group (`pick`: its count from a page map). */
+function setEnds(
+  out: MetricValues,
+  o: AggregateOptions,
+  pageviews: number,
+  ends: EntriesExits,
+  pick: (m: Map<string | null, number>) => number,
+) {
+  for (const m of o.metrics) {
+    if (m === "entries") out[m] = pick(ends.entries);
+    else if (m === "exits") out[m] = pick(ends.exits);
+    else if (m === "exit_rate") out[m] = pageviews > 0 ? pick(ends.exits) / pageviews : null;
+  }
 }
 
 /** A rollup's rows by field (built once per decoded rollup): a question reads only its field's rows. */

@@ -5,7 +5,7 @@
  * about: the overview's headline reads the totals and the facts, a list its field's rows and sets.
  */
 import { type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
-import { FACT_LAYOUT, type SessionFacts } from "./session_facts.ts";
+import { FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
 
 /** What every piece of a part's rollup shares: its hours (with their receive-time ranges), touchpoints, traffic kinds. */
 export interface RollupHead {
@@ -30,6 +30,8 @@ export interface RollupParts extends RollupHead {
   field(f: number): Rollup;
   facts: SessionFacts | null;
   lists: FactLists | null;
+  /** each fact row's first and last pageview, when asked for */
+  ends: FactEnds | null;
 }
 
 export const EMPTY_SETS = new Uint8Array(0);
@@ -41,6 +43,7 @@ export function emptyFacts(): SessionFacts {
   f.listAt = new Uint32Array(1);
   f.listDt = new Float64Array(0);
   f.listSeq = new Float64Array(0);
+  f.ends = null;
   return f;
 }
 
@@ -115,6 +118,7 @@ export function wholeParts(r: Rollup): RollupParts {
     field: () => r,
     facts: r.facts,
     lists: { listAt: r.facts.listAt, listDt: r.facts.listDt, listSeq: r.facts.listSeq },
+    ends: r.facts.ends,
   };
 }
 

@@ -48,7 +48,39 @@ export interface SessionFacts {
   listAt: Uint32Array;
   listDt: Float64Array;
   listSeq: Float64Array;
+  /** each segment's first and last pageview (stored as their own section; null when not read) */
+  ends: FactEnds | null;
 }
+
+/**
+ * Per fact row, its first and last pageview in (receive time, device time, number) order, as the scan orders a
+ * session's events: receive time as ms after the hour's start, and the page as a code into `pages` (0: the
+ * segment has no pageview). Joined, they give each session's entry and exit page (sessions.ts).
+ */
+export interface FactEnds {
+  entT: Uint32Array;
+  entDt: Float64Array;
+  entSeq: Float64Array;
+  entPage: Uint32Array;
+  extT: Uint32Array;
+  extDt: Float64Array;
+  extSeq: Float64Array;
+  extPage: Uint32Array;
+  /** pages[code - 1] */
+  pages: (string | null)[];
+}
+
+/** The ends' arrays in stored order (widest first). */
+export const ENDS_LAYOUT: [keyof Omit<FactEnds, "pages">, new (n: number) => ArrayLike<number>][] = [
+  ["entDt", Float64Array],
+  ["entSeq", Float64Array],
+  ["extDt", Float64Array],
+  ["extSeq", Float64Array],
+  ["entT", Uint32Array],
+  ["entPage", Uint32Array],
+  ["extT", Uint32Array],
+  ["extPage", Uint32Array],
+];
 
 /** Array columns in stored order (widest first, so each starts aligned); the lists are stored after them. */
 export const FACT_LAYOUT: [
@@ -99,6 +131,9 @@ interface Seg {
   human: boolean;
   dt: number[];
   seq: number[];
+  /** rows of the first and last pageview (-1: none) */
+  ent: number;
+  ext: number;
 }
 
 /**
@@ -120,6 +155,9 @@ export function buildSessionFacts(
   const pvCode = typeView.values.indexOf("$pageview");
   const active = Uint8Array.from(typeView.values, (x) => (x !== null && !PASSIVE_EVENTS.has(x) ? 1 : 0));
   const humanCode = trView.values.indexOf("human");
+  const rowBefore = (a: number, b: number) =>
+    t[a] < t[b] || (t[a] === t[b] && (dt[a] < dt[b] || (dt[a] === dt[b] && seq[a] < seq[b])));
+  const pageView = eventView(v, "page");
   const hashes = new Map<number, [number, number]>();
   const segs = new Map<string, Seg>();
   for (let i = 0; i < b.n; i++) {
@@ -145,11 +183,18 @@ export function buildSessionFacts(
         human,
         dt: [],
         seq: [],
+        ent: -1,
+        ext: -1,
       };
       segs.set(key, s);
     }
     const et = typeView.codes.length ? typeView.codes[i] : 0;
-    if (et === pvCode && pvCode > 0) s.pv++;
+    if (et === pvCode && pvCode > 0) {
+      s.pv++;
+      // first: strictly earlier wins (the earlier row among equals); last: a later or equal row wins
+      if (s.ent < 0 || rowBefore(i, s.ent)) s.ent = i;
+      if (s.ext < 0 || !rowBefore(i, s.ext)) s.ext = i;
+    }
     if (active[et]) s.act = 1;
     if (t[i] < s.first) s.first = t[i];
     if (t[i] > s.last) s.last = t[i];
@@ -162,6 +207,16 @@ export function buildSessionFacts(
   const f = Object.fromEntries(FACT_LAYOUT.map(([name, T]) => [name, new T(n)])) as unknown as SessionFacts;
   f.n = n;
   f.listAt = new Uint32Array(n + 1);
+  const ends = Object.fromEntries(ENDS_LAYOUT.map(([name, T]) => [name, new T(n)])) as unknown as FactEnds;
+  const pageCodes = new Map<string | null, number>();
+  ends.pages = [];
+  const pageCode = (row: number) => {
+    const p = pageView.codes.length ? pageView.values[pageView.codes[row]] : null;
+    let c = pageCodes.get(p);
+    if (c === undefined) pageCodes.set(p, c = ends.pages.push(p));
+    return c;
+  };
+  f.ends = ends;
   const listDt: number[] = [], listSeq: number[] = [];
   let k = 0;
   for (const s of segs.values()) {
@@ -175,6 +230,16 @@ export function buildSessionFacts(
     f.first[k] = s.first - s.hour * HOUR;
     f.last[k] = s.last - s.hour * HOUR;
     f.act[k] = s.act;
+    if (s.ent >= 0) {
+      ends.entT[k] = t[s.ent] - s.hour * HOUR;
+      ends.entDt[k] = dt[s.ent];
+      ends.entSeq[k] = seq[s.ent];
+      ends.entPage[k] = pageCode(s.ent);
+      ends.extT[k] = t[s.ext] - s.hour * HOUR;
+      ends.extDt[k] = dt[s.ext];
+      ends.extSeq[k] = seq[s.ext];
+      ends.extPage[k] = pageCode(s.ext);
+    }
     f.listAt[k] = listDt.length;
     if (s.dt.length) {
       f.gaps[k] = sessionGaps(s.dt, s.seq);

@@ -12,7 +12,7 @@ import { DistinctCounter } from "../../parts/visitor_set.ts";
 import { sessionGaps } from "../scan/drops.ts";
 import { isEngagedSession } from "../scan/engaged.ts";
 import type { FactLists } from "./pieces.ts";
-import { HOUR, type SessionFacts } from "./session_facts.ts";
+import { type FactEnds, HOUR, type SessionFacts } from "./session_facts.ts";
 
 /** What the join reads of a part's rollup: its facts (lists aside) and what their indices name. */
 export interface FactsUnit {
@@ -74,6 +74,9 @@ export interface SessionJoin {
   j: Joined;
   /** each fact row's joined session (-1: not in scope), per unit */
   slots: Int32Array[];
+  /** each unit's fact rows' hours, and its facts */
+  hours: Uint32Array[];
+  facts: SessionFacts[];
   visitors: number;
 }
 
@@ -87,79 +90,172 @@ export function joinSessions(
   touchpoint: string | null | undefined,
   traffic: Set<string>,
   visitorSpace: number,
+  only: SessionKeys | null = null,
 ): SessionJoin {
   // visitor number → its first joined session (the chain runs through `next`)
   let head = new Int32Array(Math.max(1, visitorSpace)).fill(-1);
   const j = new Joined(units.reduce((n, r) => n + r.facts.n, 0));
   const slots = units.map((r) => new Int32Array(r.facts.n).fill(-1));
   for (let ri = 0; ri < units.length; ri++) {
-    const r = units[ri], f = r.facts, slot = slots[ri];
-    const { base, inHour } = hourMask(inside[ri]);
-    const tpOk = r.tps.map((tp) => !touchpoint || tp === touchpoint);
-    const trOk = r.traffics.map((t) => t !== null && traffic.has(t));
-    const isHuman = r.traffics.map((t) => t === "human");
-    for (let k = 0; k < f.n; k++) {
-      const ho = f.hour[k] - base;
-      if (!tpOk[f.tp[k]] || !trOk[f.traffic[k]] || !(ho >= 0 && ho < inHour.length && inHour[ho])) continue;
-      const v = f.vis[k], a = f.h1[k], b = f.h2[k];
-      if (v >= head.length) {
-        const grown = new Int32Array(Math.max(v + 1, head.length * 2)).fill(-1);
-        grown.set(head);
-        head = grown;
-      }
-      let s = head[v];
-      while (s >= 0 && (j.h1[s] !== a || j.h2[s] !== b)) s = j.next[s];
-      const start = f.hour[k] * HOUR;
-      const human = isHuman[f.traffic[k]];
-      if (s < 0) {
-        s = j.n++;
-        j.h1[s] = a;
-        j.h2[s] = b;
-        j.vis[s] = v;
-        j.next[s] = head[v];
-        head[v] = s;
-        slot[k] = s;
-        j.pv[s] = f.pv[k];
-        j.first[s] = start + f.first[k];
-        j.last[s] = start + f.last[k];
-        j.act[s] = f.act[k];
-        j.human[s] = human ? 1 : 0;
-        j.gaps[s] = f.gaps[k];
-        if (human) {
-          j.dt0[s] = f.dt0[k];
-          j.seq0[s] = f.seq0[k];
-          j.dt1[s] = f.dt1[k];
-          j.seq1[s] = f.seq1[k];
-        }
-        continue;
-      }
+    const r = units[ri];
+    const tpOk = Uint8Array.from(r.tps, (tp) => (!touchpoint || tp === touchpoint ? 1 : 0));
+    const trOk = Uint8Array.from(r.traffics, (t) => (t !== null && traffic.has(t) ? 1 : 0));
+    const isHuman = Uint8Array.from(r.traffics, (t) => (t === "human" ? 1 : 0));
+    let top = 0;
+    for (let k = 0; k < r.facts.n; k++) if (r.facts.vis[k] > top) top = r.facts.vis[k];
+    if (top >= head.length) {
+      const grown = new Int32Array(Math.max(top + 1, head.length * 2)).fill(-1);
+      grown.set(head);
+      head = grown;
+    }
+    joinUnit(j, head, r.facts, slots[ri], hourMask(inside[ri]), tpOk, trOk, isHuman, only);
+  }
+  return {
+    j,
+    slots,
+    hours: units.map((u) => u.facts.hour),
+    facts: units.map((u) => u.facts),
+    visitors: head.length,
+  };
+}
+
+/**
+ * Joins one unit's fact rows in scope into `j` (the hot loop of session figures: every array is a local, so
+ * each access is one typed-array load).
+ */
+function joinUnit(
+  j: Joined,
+  head: Int32Array,
+  f: SessionFacts,
+  slot: Int32Array,
+  mask: { base: number; inHour: Uint8Array },
+  tpOk: Uint8Array,
+  trOk: Uint8Array,
+  isHuman: Uint8Array,
+  only: SessionKeys | null,
+) {
+  const { base, inHour } = mask;
+  const fHour = f.hour, fTp = f.tp, fTr = f.traffic, fVis = f.vis, fH1 = f.h1, fH2 = f.h2;
+  const fPv = f.pv, fFirst = f.first, fLast = f.last, fAct = f.act, fGaps = f.gaps;
+  const fDt0 = f.dt0, fSeq0 = f.seq0, fDt1 = f.dt1, fSeq1 = f.seq1;
+  const jH1 = j.h1, jH2 = j.h2, jVis = j.vis, jNext = j.next, jPv = j.pv, jFirst = j.first, jLast = j.last;
+  const jAct = j.act, jHuman = j.human, jGaps = j.gaps, jDt0 = j.dt0, jSeq0 = j.seq0, jDt1 = j.dt1;
+  const jSeq1 = j.seq1, jOverlap = j.overlap;
+  const hours = inHour.length;
+  let n = j.n;
+  for (let k = 0, end = f.n; k < end; k++) {
+    const ho = fHour[k] - base;
+    if (!(ho >= 0 && ho < hours && inHour[ho]) || !tpOk[fTp[k]] || !trOk[fTr[k]]) continue;
+    const v = fVis[k], a = fH1[k], b = fH2[k];
+    if (only !== null && !hasSession(only, v, a, b)) continue;
+    let s = head[v];
+    while (s >= 0 && (jH1[s] !== a || jH2[s] !== b)) s = jNext[s];
+    const start = fHour[k] * HOUR;
+    const human = isHuman[fTr[k]];
+    slot[k] = s;
+    if (s < 0) {
+      s = n++;
       slot[k] = s;
-      j.pv[s] += f.pv[k];
-      j.first[s] = Math.min(j.first[s], start + f.first[k]);
-      j.last[s] = Math.max(j.last[s], start + f.last[k]);
-      j.act[s] |= f.act[k];
-      if (!human) continue;
-      if (!j.human[s]) {
-        j.human[s] = 1;
-        j.gaps[s] = f.gaps[k];
-        j.dt0[s] = f.dt0[k];
-        j.seq0[s] = f.seq0[k];
-        j.dt1[s] = f.dt1[k];
-        j.seq1[s] = f.seq1[k];
-      } else if (inOrder(j.dt1[s], j.seq1[s], f.dt0[k], f.seq0[k])) {
-        // this segment follows the session's rows so far
-        j.gaps[s] += f.gaps[k] + missingBetween(j.seq1[s], f.seq0[k]);
-        j.dt1[s] = f.dt1[k];
-        j.seq1[s] = f.seq1[k];
-      } else if (inOrder(f.dt1[k], f.seq1[k], j.dt0[s], j.seq0[s])) {
-        // it comes before them
-        j.gaps[s] += f.gaps[k] + missingBetween(f.seq1[k], j.seq0[s]);
-        j.dt0[s] = f.dt0[k];
-        j.seq0[s] = f.seq0[k];
-      } else j.overlap[s] = 1;
+      jH1[s] = a;
+      jH2[s] = b;
+      jVis[s] = v;
+      jNext[s] = head[v];
+      head[v] = s;
+      jPv[s] = fPv[k];
+      jFirst[s] = start + fFirst[k];
+      jLast[s] = start + fLast[k];
+      jAct[s] = fAct[k];
+      jHuman[s] = human;
+      jGaps[s] = fGaps[k];
+      if (human) {
+        jDt0[s] = fDt0[k];
+        jSeq0[s] = fSeq0[k];
+        jDt1[s] = fDt1[k];
+        jSeq1[s] = fSeq1[k];
+      }
+      continue;
+    }
+    jPv[s] += fPv[k];
+    const first = start + fFirst[k], last = start + fLast[k];
+    if (first < jFirst[s]) jFirst[s] = first;
+    if (last > jLast[s]) jLast[s] = last;
+    jAct[s] |= fAct[k];
+    if (!human) continue;
+    if (!jHuman[s]) {
+      jHuman[s] = 1;
+      jGaps[s] = fGaps[k];
+      jDt0[s] = fDt0[k];
+      jSeq0[s] = fSeq0[k];
+      jDt1[s] = fDt1[k];
+      jSeq1[s] = fSeq1[k];
+    } else if (inOrder(jDt1[s], jSeq1[s], fDt0[k], fSeq0[k])) {
+      // this segment follows the session's rows so far
+      jGaps[s] += fGaps[k] + missingBetween(jSeq1[s], fSeq0[k]);
+      jDt1[s] = fDt1[k];
+      jSeq1[s] = fSeq1[k];
+    } else if (inOrder(fDt1[k], fSeq1[k], jDt0[s], jSeq0[s])) {
+      // it comes before them
+      jGaps[s] += fGaps[k] + missingBetween(fSeq1[k], jSeq0[s]);
+      jDt0[s] = fDt0[k];
+      jSeq0[s] = fSeq0[k];
+    } else jOverlap[s] = 1;
+  }
+  j.n = n;
+}
+
+/** Sessions by key: visitor number → its sessions' id hashes (h1, h2, h1, h2, …). */
+export type SessionKeys = Map<number, number[]>;
+
+function hasSession(keys: SessionKeys, v: number, h1: number, h2: number): boolean {
+  const l = keys.get(v);
+  if (!l) return false;
+  for (let i = 0; i < l.length; i += 2) if (l[i] === h1 && l[i + 1] === h2) return true;
+  return false;
+}
+
+/** The sessions of a join, by key. */
+export function joinedKeys(join: SessionJoin): SessionKeys {
+  const { j } = join;
+  const out: SessionKeys = new Map();
+  for (let s = 0; s < j.n; s++) {
+    let l = out.get(j.vis[s]);
+    if (!l) out.set(j.vis[s], l = []);
+    l.push(j.h1[s], j.h2[s]);
+  }
+  return out;
+}
+
+/** Each unit's sessions in scope as sorted keys visitor × 2^32 + first id hash (to find a session's units). */
+export function unitKeys(join: SessionJoin): Float64Array[] {
+  return join.slots.map((slot, ri) => {
+    const f = join.facts[ri];
+    const out: number[] = [];
+    for (let k = 0; k < slot.length; k++) if (slot[k] >= 0) out.push(f.vis[k] * 4_294_967_296 + f.h1[k]);
+    return Float64Array.from(out).sort();
+  });
+}
+
+/** Whether sorted keys (unitKeys) hold a session of visitor v with first id hash h1. */
+export function holdsKey(keys: Float64Array, v: number, h1: number): boolean {
+  const x = v * 4_294_967_296 + h1;
+  let lo = 0, hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < keys.length && keys[lo] === x;
+}
+
+/** Per visitor number, its engaged people's sessions in a join (after sessionTotals). */
+export function engagedPerVisitor(join: SessionJoin): Map<number, number> {
+  const { j } = join, out = new Map<number, number>();
+  for (let s = 0; s < j.n; s++) {
+    if (j.human[s] && isEngagedSession(j.last[s] - j.first[s], j.pv[s], j.act[s] === 1)) {
+      out.set(j.vis[s], (out.get(j.vis[s]) ?? 0) + 1);
     }
   }
-  return { j, slots, visitors: head.length };
+  return out;
 }
 
 /** The units holding rows of sessions whose segments overlap: their lists are read for `sessionTotals`. */
@@ -228,6 +324,69 @@ export function sessionsPerBucket(
       out.set(b, (out.get(b) ?? 0) + 1);
     }
   });
+  return out;
+}
+
+/** Each page's entries and exits: sessions whose first (last) pageview in scope is on it. */
+export interface EntriesExits {
+  entries: Map<string | null, number>;
+  exits: Map<string | null, number>;
+}
+
+/**
+ * The period's entries and exits per page, from each fact row's first and last pageview (`ends[i]`: unit
+ * i's): a joined session's entry is its segments' earliest first pageview in (receive time, device time,
+ * number) order, the earlier segment's among equals; its exit the latest last pageview, the later among equals.
+ */
+export function entriesAndExits(join: SessionJoin, ends: (FactEnds | null)[]): EntriesExits {
+  const { j, slots } = join;
+  const entT = new Float64Array(j.n).fill(Infinity),
+    entDt = new Float64Array(j.n),
+    entSeq = new Float64Array(j.n);
+  const extT = new Float64Array(j.n).fill(-Infinity),
+    extDt = new Float64Array(j.n),
+    extSeq = new Float64Array(j.n);
+  // the page of each session's entry and exit: unit and code
+  const entU = new Int32Array(j.n).fill(-1), entP = new Uint32Array(j.n);
+  const extU = new Int32Array(j.n).fill(-1), extP = new Uint32Array(j.n);
+  slots.forEach((slot, ri) => {
+    const e = ends[ri];
+    if (!e) return;
+    const hourOf = join.hours[ri];
+    for (let k = 0; k < slot.length; k++) {
+      const s = slot[k];
+      if (s < 0 || e.entPage[k] === 0) continue;
+      const start = hourOf[k] * HOUR;
+      const t0 = start + e.entT[k], t1 = start + e.extT[k];
+      if (
+        t0 < entT[s] ||
+        (t0 === entT[s] && (e.entDt[k] < entDt[s] || (e.entDt[k] === entDt[s] && e.entSeq[k] < entSeq[s])))
+      ) {
+        entT[s] = t0;
+        entDt[s] = e.entDt[k];
+        entSeq[s] = e.entSeq[k];
+        entU[s] = ri;
+        entP[s] = e.entPage[k];
+      }
+      if (
+        t1 > extT[s] ||
+        (t1 === extT[s] && (e.extDt[k] > extDt[s] || (e.extDt[k] === extDt[s] && e.extSeq[k] >= extSeq[s])))
+      ) {
+        extT[s] = t1;
+        extDt[s] = e.extDt[k];
+        extSeq[s] = e.extSeq[k];
+        extU[s] = ri;
+        extP[s] = e.extPage[k];
+      }
+    }
+  });
+  const out: EntriesExits = { entries: new Map(), exits: new Map() };
+  const count = (m: Map<string | null, number>, page: string | null) => m.set(page, (m.get(page) ?? 0) + 1);
+  for (let s = 0; s < j.n; s++) {
+    if (entU[s] < 0) continue;
+    count(out.entries, ends[entU[s]]!.pages[entP[s] - 1]);
+    count(out.exits, ends[extU[s]]!.pages[extP[s] - 1]);
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@
  * question only).
  */
 import type { Deps } from "../../deps.ts";
-import { Lru } from "../../lru.ts";
+import { Lru, remember } from "../../lru.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -14,6 +14,7 @@ import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import {
   answerFromRollups,
+  ENDS_METRICS,
   hoursInside,
   type PiecesAsked,
   piecesAsked,
@@ -23,13 +24,28 @@ import {
 } from "./answer.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
 import { emptyPiece, type FactLists, type RollupParts, wholeParts } from "./pieces.ts";
-import type { SessionFacts } from "./session_facts.ts";
-import { joinSessions, overlapUnits, sessionsPerBucket, sessionTotals } from "./sessions.ts";
+import type { FactEnds, SessionFacts } from "./session_facts.ts";
 import {
+  engagedPerVisitor,
+  entriesAndExits,
+  type EntriesExits,
+  holdsKey,
+  joinedKeys,
+  joinSessions,
+  overlapUnits,
+  type SessionJoin,
+  sessionsPerBucket,
+  type SessionTotals,
+  sessionTotals,
+  unitKeys,
+} from "./sessions.ts";
+import {
+  decodeEnds,
   decodeFacts,
   decodeLists,
   decodeRows,
   decodeSets,
+  ENDS_SEC,
   FACTS_SEC,
   LISTS_SEC,
   readEntry,
@@ -43,7 +59,7 @@ import {
 export const rollupCacheBytes = (budget: number): number => Math.floor(budget / 4);
 
 /** A piece as cached: a field's rows (their sets filled in once read), the facts, their lists, an entry. */
-type Piece = Rollup | SessionFacts | FactLists | RollupEntry;
+type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry;
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 class Gone extends Error {}
@@ -139,11 +155,23 @@ export class RollupSource {
     const facts = asked.facts
       ? await this.piece(`${id}/facts`, () => readSection(kv, id, e, FACTS_SEC), decodeFacts, (f) => f.n * 72)
       : null;
+    let ends = null;
+    if (asked.ends) {
+      // a rollup written before entries and exits: the scan answers until the backfill adds them
+      if (!e.secs[ENDS_SEC]) return null;
+      ends = await this.piece(
+        `${id}/ends`,
+        () => readSection(kv, id, e, ENDS_SEC),
+        decodeEnds,
+        (x) => x.entT.length * 48 + x.pages.length * 40,
+      );
+    }
     return {
       ...e.head,
       field: (f) => fields.get(f) ?? emptyPiece(e.head, f),
       facts,
       lists: null,
+      ends,
     };
   }
 
@@ -157,6 +185,88 @@ export class RollupSource {
     );
   }
 
+  /** The period's session totals of the parts alone, by period, touchpoint and traffic (the last 2: a period and the one before it). */
+  private kept = new Map<string, KeptSessions>();
+
+  /** The lists a join needs: of the units holding sessions whose segments overlap. */
+  private async listsFor(join: SessionJoin, units: RollupParts[], parts: { id: string }[]) {
+    const lists: (FactLists | null)[] = units.map((p) => p.lists);
+    for (const ri of overlapUnits(join)) {
+      if (lists[ri]) continue;
+      const e = await this.entry(parts[ri].id);
+      if (!e) throw new Gone();
+      lists[ri] = await this.lists(parts[ri].id, e);
+    }
+    return lists;
+  }
+
+  /**
+   * The kept parts' totals with the raw tail (the last unit) added: the sessions the tail has in scope are
+   * taken out as the parts alone counted them and put back joined with the tail. Only the parts holding one
+   * of those sessions (kept keys) have their facts read. Engaged visitors stay exact through each visitor's
+   * count of engaged sessions.
+   */
+  private async withTail(
+    kept: KeptSessions,
+    loaded: RollupParts[],
+    inside: Set<number>[],
+    parts: { id: string }[],
+    s: Scope,
+    traffic: Set<string>,
+    space: number,
+    want: { dropped: boolean; ends: boolean },
+  ): Promise<{ totals: SessionTotals; ends: EntriesExits | null }> {
+    const n = parts.length, tail = loaded[n];
+    const tailJoin = joinSessions([unitOf(tail)], [inside[n]], s.touchpoint, traffic, space);
+    if (!tailJoin.j.n) return kept;
+    const only = joinedKeys(tailJoin);
+    const hit: number[] = [];
+    kept.keys.forEach((keys, ri) => {
+      for (const [v, l] of only) {
+        if (l.some((h1, x) => x % 2 === 0 && holdsKey(keys, v, h1))) return void hit.push(ri);
+      }
+    });
+    const units: RollupParts[] = [];
+    for (const ri of hit) {
+      const p = await this.part(parts[ri].id, { fields: [], sets: false, facts: true, ends: want.ends });
+      if (!p) throw new Gone();
+      units.push(p);
+    }
+    const ids = hit.map((ri) => parts[ri]);
+    const hours = hit.map((ri) => inside[ri]);
+    const alone = joinSessions(units.map(unitOf), hours, s.touchpoint, traffic, space, only);
+    const before = sessionTotals(alone, want.dropped ? await this.listsFor(alone, units, ids) : []);
+    const all = [...units, tail];
+    const both = joinSessions(all.map(unitOf), [...hours, inside[n]], s.touchpoint, traffic, space, only);
+    const after = sessionTotals(
+      both,
+      want.dropped ? await this.listsFor(both, all, [...ids, { id: "" }]) : [],
+    );
+    const out = { ...kept.totals };
+    for (const k of ["sessions", "bounces", "durationMs", "dropped"] as const) out[k] += after[k] - before[k];
+    const was = engagedPerVisitor(alone), now = engagedPerVisitor(both);
+    for (const v of new Set([...was.keys(), ...now.keys()])) {
+      const c0 = v < kept.engaged.length ? kept.engaged[v] : 0;
+      const c1 = c0 - (was.get(v) ?? 0) + (now.get(v) ?? 0);
+      out.engagedVisitors += (c1 > 0 ? 1 : 0) - (c0 > 0 ? 1 : 0);
+    }
+    let ends: EntriesExits | null = null;
+    if (want.ends && kept.ends) {
+      // the tail's sessions' entries and exits as the parts alone gave them out, joined with the tail's in
+      const add = (into: Map<string | null, number>, from: Map<string | null, number>, sign: number) => {
+        for (const [page, c] of from) into.set(page, (into.get(page) ?? 0) + sign * c);
+      };
+      const was = entriesAndExits(alone, units.map((p) => p.ends));
+      const now = entriesAndExits(both, all.map((p) => p.ends));
+      ends = { entries: new Map(kept.ends.entries), exits: new Map(kept.ends.exits) };
+      add(ends.entries, was.entries, -1);
+      add(ends.exits, was.exits, -1);
+      add(ends.entries, now.entries, 1);
+      add(ends.exits, now.exits, 1);
+    }
+    return { totals: out, ends };
+  }
+
   /** Each question's answer from rollups, or null for those the scan must answer. */
   async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const served = questions.map((o) => rollupBlocker(s, o) === null);
@@ -166,17 +276,47 @@ export class RollupSource {
     const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
     this.asked++;
     // what the questions read, together
-    const asked: PiecesAsked = { fields: [], sets: false, facts: false };
+    const asked: PiecesAsked = { fields: [], sets: false, facts: false, ends: false };
     questions.forEach((o, i) => {
       if (!served[i]) return;
       const p = piecesAsked(s, o);
       for (const f of p.fields) if (!asked.fields.includes(f)) asked.fields.push(f);
       asked.sets ||= p.sets;
       asked.facts ||= p.facts;
+      asked.ends ||= p.ends;
     });
+    // session figures come from one join of the period's sessions; bucketed ones and entries/exits join all
+    // facts each time, the totals reuse the parts' join kept for the period (the raw tail's sessions amended)
+    const full = questions.some((o, i) => served[i] && o.bucket !== undefined && SESSION_ASKED(o));
+    // dropped events of sessions whose segments overlap need the device-time lists (~16 bytes a person's event)
+    const dropped = questions.some((o, i) => served[i] && o.metrics.includes("dropped_events"));
+    const traffic = new Set(s.traffic ?? ["human"]);
+    let keptKey = "", kept: KeptSessions | undefined;
+    try {
+      if (asked.facts && !full) {
+        const entries = await inBatches(parts, 8, (p) => this.entry(p.id));
+        if (entries.some((e) => e === null)) return none;
+        const partInside = hoursInside(entries.map((e) => e!.head), s);
+        if (!partInside) return none;
+        keptKey = JSON.stringify([
+          parts.map((p, i) => `${p.id}:${[...partInside[i]].sort((a, b) => a - b).join(",")}`),
+          s.touchpoint ?? null,
+          [...traffic].sort(),
+        ]);
+        kept = this.kept.get(keptKey);
+        if (kept && ((dropped && !kept.dropped) || (asked.ends && !kept.ends))) kept = undefined;
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
     let loaded: RollupParts[];
     try {
-      const got = await inBatches(parts, 4, (p) => this.part(p.id, asked));
+      const got = await inBatches(
+        parts,
+        4,
+        (p) => this.part(p.id, { ...asked, facts: asked.facts && !kept, ends: asked.ends && !kept }),
+      );
       if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
       loaded = got as RollupParts[];
     } catch (e) {
@@ -194,26 +334,37 @@ export class RollupSource {
     const inside = hoursInside(loaded, s);
     if (!inside) return none;
     let sessions: SessionAnswer | null = null;
-    if (asked.facts) {
-      const units = loaded.map((p) => ({ facts: p.facts!, tps: p.tps, traffics: p.traffics }));
-      const join = joinSessions(units, inside, s.touchpoint, new Set(s.traffic ?? ["human"]), space);
-      const lists: (FactLists | null)[] = loaded.map((p) => p.lists);
-      try {
-        for (const ri of overlapUnits(join)) {
-          if (lists[ri]) continue;
-          const e = await this.entry(parts[ri].id);
-          if (!e) throw new Gone();
-          lists[ri] = await this.lists(parts[ri].id, e);
+    try {
+      if (asked.facts && full) {
+        const units = loaded.map(unitOf);
+        const join = joinSessions(units, inside, s.touchpoint, traffic, space);
+        const totals = sessionTotals(join, dropped ? await this.listsFor(join, loaded, parts) : []);
+        const ends = asked.ends ? entriesAndExits(join, loaded.map((p) => p.ends)) : null;
+        sessions = {
+          ends,
+          totals,
+          perBucket: (bucketOf: (hour: number) => number) => sessionsPerBucket(join, units, bucketOf),
+        };
+      } else if (asked.facts) {
+        const n = parts.length;
+        if (!kept) {
+          const partUnits = loaded.slice(0, n);
+          const join = joinSessions(partUnits.map(unitOf), inside.slice(0, n), s.touchpoint, traffic, space);
+          const totals = sessionTotals(join, dropped ? await this.listsFor(join, partUnits, parts) : []);
+          const engaged = new Uint16Array(Math.max(1, space));
+          for (const [v, c] of engagedPerVisitor(join)) engaged[v] = c;
+          const ends = asked.ends ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
+          kept = { totals, engaged, keys: unitKeys(join), dropped, ends };
+          remember(this.kept, keptKey, kept, 2);
         }
-      } catch (e) {
-        if (e instanceof Gone) return none;
-        throw e;
+        const { totals, ends } = loaded.length > n
+          ? await this.withTail(kept, loaded, inside, parts, s, traffic, space, { dropped, ends: asked.ends })
+          : kept;
+        sessions = { ends, totals, perBucket: () => new Map() };
       }
-      const totals = sessionTotals(join, lists);
-      sessions = {
-        totals,
-        perBucket: (bucketOf: (hour: number) => number) => sessionsPerBucket(join, units, bucketOf),
-      };
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
     }
     return questions.map((o, i) =>
       served[i] ? answerFromRollups(loaded, inside, s, o, space, SESSION_ASKED(o) ? sessions : null) : null
@@ -221,7 +372,21 @@ export class RollupSource {
   }
 }
 
-const SESSION_ASKED = (o: AggregateOptions) => o.metrics.some((m) => SESSION_METRICS.has(m));
+const SESSION_ASKED = (o: AggregateOptions) =>
+  o.metrics.some((m) => SESSION_METRICS.has(m) || ENDS_METRICS.has(m));
+
+/** The parts' session totals of a period, kept: with each visitor's engaged sessions and each part's session keys. */
+interface KeptSessions {
+  totals: SessionTotals;
+  engaged: Uint16Array;
+  keys: Float64Array[];
+  /** whether the totals' dropped events are counted (the lists were read) */
+  dropped: boolean;
+  /** entries and exits per page, when a question asked for them */
+  ends: EntriesExits | null;
+}
+
+const unitOf = (p: RollupParts) => ({ facts: p.facts!, tps: p.tps, traffics: p.traffics });
 
 /** A field's rows decoded: arrays, strings, their sets when read, and the row index built over them. */
 const rowsWeight = (r: Rollup) => r.sets.length + r.n * 64 + r.values.length * 40;

@@ -22,7 +22,14 @@ import {
   PIECE_FIELDS,
   type RollupHead,
 } from "./pieces.ts";
-import { FACT_LAYOUT, type SessionFacts } from "./session_facts.ts";
+import {
+  buildSessionFacts,
+  ENDS_LAYOUT,
+  FACT_LAYOUT,
+  type FactEnds,
+  type SessionFacts,
+} from "./session_facts.ts";
+import { eventView, type Viewable } from "../columns/views.ts";
 
 /**
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately. Parts with
@@ -84,6 +91,8 @@ export const rowsSec = (f: number): number => fieldNo(f);
 export const setsSec = (f: number): number => 32 + fieldNo(f);
 export const FACTS_SEC = 64;
 export const LISTS_SEC = 65;
+/** Each fact row's first and last pageview (entries and exits); rollups written before it lack it. */
+export const ENDS_SEC = 66;
 const SEC_SPAN = 10_000;
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
@@ -140,7 +149,59 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
       packSection({ n: facts.n, list: facts.listDt.length }, [facts.listAt, facts.listDt, facts.listSeq]),
     );
   }
+  if (facts.ends) secs.set(ENDS_SEC, encodeEnds(facts.n, facts.ends));
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
+}
+
+const encodeEnds = (n: number, e: FactEnds) =>
+  packSection({ n, pages: e.pages }, ENDS_LAYOUT.map(([name]) => e[name] as ArrayBufferView));
+
+export function decodeEnds(stored: Uint8Array): FactEnds {
+  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored);
+  const e = { pages: h.pages } as Record<string, unknown>;
+  for (const [name, T] of ENDS_LAYOUT) e[name] = next(T as unknown as Typed, h.n);
+  return e as unknown as FactEnds;
+}
+
+/**
+ * Adds the entries-and-exits section to a part's rollup written without it, from the part's batch: its
+ * session facts are built again exactly as when the rollup was (same rows, same numbers, same touchpoint
+ * and traffic indices), so row k of the section is fact row k. Chunks first, then the entry.
+ */
+export async function addEnds(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  partId: string,
+  entry: RollupEntry,
+  b: Batch,
+): Promise<void> {
+  const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
+  const rows = rowVisitors(b, numbers);
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const index = (field: "touchpoint" | "traffic", list: (string | null)[]) => {
+    const view = eventView(v, field);
+    const codes = view.values.map((x) => list.indexOf(x));
+    return (i: number) => (view.codes.length ? codes[view.codes[i]] : list.indexOf(null));
+  };
+  const facts = buildSessionFacts(
+    b,
+    (i) => rows[i],
+    index("touchpoint", entry.head.tps),
+    index("traffic", entry.head.traffics),
+  );
+  const bytes = encodeEnds(facts.n, facts.ends!);
+  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+  for (let j = 0; j < chunks; j++) {
+    await kv.set(
+      keys.rollupChunk(partId, ENDS_SEC * SEC_SPAN + j),
+      bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
+    );
+  }
+  await kv.set(keys.rollup(partId), {
+    ...entry,
+    secs: { ...entry.secs, [ENDS_SEC]: [bytes.length, chunks] },
+  });
 }
 
 /** Field f's rows (without their sets: `sets` is empty until they are read). */
@@ -168,6 +229,7 @@ export function decodeFacts(stored: Uint8Array): SessionFacts {
   f.listAt = new Uint32Array(h.n + 1);
   f.listDt = new Float64Array(0);
   f.listSeq = new Float64Array(0);
+  f.ends = null;
   return f as unknown as SessionFacts;
 }
 
@@ -256,9 +318,10 @@ export async function readSection(
   return seen === size[1] ? bytes : undefined;
 }
 
-/** Whether a part has a rollup of this version. */
+/** Whether a part has a rollup of this version (with its entries and exits). */
 export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
-  return (await kv.get<{ v: number }>(keys.rollup(partId))).value?.v === ROLLUP_VERSION;
+  const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
+  return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined;
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
@@ -279,8 +342,11 @@ export async function readRollup(kv: Deno.Kv, partId: string): Promise<Rollup | 
   const facts = await readSection(kv, partId, entry, FACTS_SEC);
   const lists = await readSection(kv, partId, entry, LISTS_SEC);
   if (facts === undefined || lists === undefined) return null;
+  const ends = await readSection(kv, partId, entry, ENDS_SEC);
+  if (ends === undefined) return null;
   const f = facts ? decodeFacts(facts) : emptyFacts();
   if (lists) Object.assign(f, decodeLists(lists));
+  if (ends) f.ends = decodeEnds(ends);
   return joinPieces(pieces, entry.head, f);
 }
 
@@ -348,6 +414,7 @@ export function decodeV3(stored: Uint8Array): Rollup {
   facts.listSeq = new Float64Array(buf, o, h.list);
   o += 8 * h.list;
   facts.listAt = new Uint32Array(buf, o, h.facts + 1);
+  facts.ends = null;
   return {
     ...(arrays as unknown as Arrays & { field: Uint8Array }),
     n,

@@ -10,6 +10,7 @@ import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
 import { hasRollup, readRollup, readV3, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
 import { writeV3 } from "../query/rollup_v3.ts";
+import type { Rollup } from "../../../lib/query/rollup/build.ts";
 import { listParts } from "../../../lib/parts/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { testDeps } from "../../helpers/deps.ts";
@@ -78,21 +79,29 @@ Deno.test("rollup backfill: a version-3 rollup (one blob) becomes sections with 
   await store(deps.kv, { events: all });
   await compact(deps, "org1", "production", "ev", { graceMs: 0 });
   const parts = await listParts(deps.kv, "org1", "production", "ev");
+  const written = new Map<string, Rollup>();
   for (const p of parts) {
     const sections = (await readRollup(deps.kv, p.meta.id))!;
+    written.set(p.meta.id, sections);
     await writeV3(deps.kv, p.meta.id, sections);
     assert.equal(await hasRollup(deps.kv, p.meta.id), false);
-    // the backfill converts what this reads, without the part
-    assert.deepEqual(await readV3(deps.kv, p.meta.id), sections);
+    // the backfill converts what this reads (version 3 had no entries and exits: those come from the part)
+    assert.deepEqual(await readV3(deps.kv, p.meta.id), {
+      ...sections,
+      facts: { ...sections.facts, ends: null },
+    });
   }
   const qs: AggregateOptions[] = [
     q,
     { metrics: ["pageviews", "viewers", "visitors"], breakdown: ["page"] },
     { metrics: ["visitors", "events"], bucket: "day" },
+    { metrics: ["pageviews", "entries", "exits", "exit_rate"], breakdown: ["page"] },
   ];
   const rollups = () => new RollupSource(deps, new Source(deps)).answer(scope, qs);
   assert.deepEqual(await rollups(), qs.map(() => null), "a version-3 rollup: the scan answers");
   assert.deepEqual(await backfillRollups(deps, "org1", "production"), { parts: parts.length, remaining: 0 });
+  // the entries and exits added line up with the converted facts, row for row
+  for (const p of parts) assert.deepEqual(await readRollup(deps.kv, p.meta.id), written.get(p.meta.id));
   assert.deepEqual(await rollups(), qs.map((o) => naiveAggregate(all, scope, o)));
   deps.kv.close();
 });

@@ -127,6 +127,11 @@ const questionArb = fc.record({
   fromDay: fc.integer({ min: 0, max: 6 }),
   days: fc.integer({ min: 1, max: 10 }),
   limit: fc.constantFrom(undefined, 2),
+  // entries, exits and exit rate (from the session facts' first and last pageviews), in one question of four
+  ends: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Metric[]>([]) },
+    { weight: 1, arbitrary: fc.subarray<Metric>(["entries", "exits", "exit_rate"], { minLength: 1 }) },
+  ),
 });
 type Question = typeof questionArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -144,13 +149,16 @@ function ask(q: Question): { scope: Scope; opts: AggregateOptions } {
       timezone: q.tz,
       traffic: q.traffic,
       touchpoint: q.touchpoint,
-      filters,
+      filters: q.ends.length ? [] : filters,
     },
-    opts: { metrics: q.metrics, breakdown: q.breakdown, bucket: q.bucket, limit: q.limit },
+    // entries and exits come from rollups by page or for the totals, without filters or buckets: ask those
+    opts: q.ends.length
+      ? { metrics: [...q.metrics, ...q.ends], breakdown: q.breakdown.length ? ["page"] : [], limit: q.limit }
+      : { metrics: q.metrics, breakdown: q.breakdown, bucket: q.bucket, limit: q.limit },
   };
 }
 
-let served = 0, asked = 0;
+let served = 0, asked = 0, endsServed = 0;
 async function check(deps: Awaited<ReturnType<typeof testDeps>>, all: StoredEvent[], qs: Question[]) {
   const rollups = new RollupSource(deps, new Source(deps));
   const engine = createEngine(deps);
@@ -163,6 +171,7 @@ async function check(deps: Awaited<ReturnType<typeof testDeps>>, all: StoredEven
     asked++;
     if (fromRollups) {
       served++;
+      if (q.ends.length) endsServed++;
       assert.deepEqual(fromRollups, expected, JSON.stringify({ scope, opts }));
     }
     assert.deepEqual(await engine.aggregate(scope, opts), expected);
@@ -201,6 +210,7 @@ Deno.test("rollups: answers equal the reference over parts, late arrivals, merge
   );
   // most questions qualify (not: entry pages, Kathmandu's +05:45)
   assert.ok(served > asked / 3, `${served} of ${asked} answered from rollups`);
+  assert.ok(endsServed > 0, "questions of entries and exits answered from rollups");
 });
 
 Deno.test("rollups: a filtered field without a breakdown gives one row per bucket, not one per value (found by the property)", async () => {
@@ -237,6 +247,7 @@ Deno.test("rollups: a filtered field without a breakdown gives one row per bucke
     fromDay: 0,
     days: 10,
     limit: undefined,
+    ends: [],
   };
   await check(deps, events, [q]);
   assert.equal(served, servedBefore + 1, "the question is one rollups answer");

@@ -52,6 +52,8 @@ function toEvents(raw: Ev[], shift = 0): StoredEvent[] {
       traffic: r.traffic as "human",
       crawler: r.traffic === "human" ? null : "GPTBot",
       touchpoint: r.tp,
+      // entry and exit pages differ by where a session's first and last pageviews fall
+      path: r.minute % 3 ? "/" : "/b",
     });
   });
 }
@@ -65,7 +67,9 @@ const SESSION_METRICS: Metric[] = [
   "dropped_events",
 ];
 const questionArb = fc.record({
-  metrics: fc.subarray<Metric>([...SESSION_METRICS, "visitors", "pageviews", "events"], { minLength: 1 }),
+  metrics: fc.subarray<Metric>([...SESSION_METRICS, "visitors", "pageviews", "events", "entries", "exits"], {
+    minLength: 1,
+  }),
   traffic: fc.constantFrom(undefined, ["human"], ["bot"], ["human", "bot"]) as fc.Arbitrary<Scope["traffic"]>,
   touchpoint: fc.constantFrom(undefined, "tp1"),
   tz: fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu"),
@@ -100,7 +104,9 @@ function ask(q: Question): { scope: Scope; opts: AggregateOptions } {
 /** A trend's metrics: those a bucket can have from rollups (bounces and durations per bucket are the scan's). */
 function perBucket(metrics: Metric[]): Metric[] {
   const kept = metrics.filter((m) =>
-    !["bounce_rate", "session_duration_s", "engaged_visitors", "dropped_events"].includes(m)
+    !["bounce_rate", "session_duration_s", "engaged_visitors", "dropped_events", "entries", "exits"].includes(
+      m,
+    )
   );
   return kept.length ? kept : ["sessions"];
 }
