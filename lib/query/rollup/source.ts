@@ -292,6 +292,8 @@ export class RollupSource {
     const dropped = questions.some((o, i) => served[i] && o.metrics.includes("dropped_events"));
     const traffic = new Set(s.traffic ?? ["human"]);
     let keptKey = "", kept: KeptSessions | undefined;
+    // what a new join keeps: what is asked, and what the one it replaces had (questions alternate)
+    let keepDropped = dropped, keepEnds = asked.ends;
     try {
       if (asked.facts && !full) {
         const entries = await inBatches(parts, 8, (p) => this.entry(p.id));
@@ -304,7 +306,11 @@ export class RollupSource {
           [...traffic].sort(),
         ]);
         kept = this.kept.get(keptKey);
-        if (kept && ((dropped && !kept.dropped) || (asked.ends && !kept.ends))) kept = undefined;
+        if (kept && ((dropped && !kept.dropped) || (asked.ends && !kept.ends))) {
+          keepDropped ||= kept.dropped;
+          keepEnds ||= kept.ends !== null;
+          kept = undefined;
+        }
       }
     } catch (e) {
       if (e instanceof Gone) return none;
@@ -315,7 +321,7 @@ export class RollupSource {
       const got = await inBatches(
         parts,
         4,
-        (p) => this.part(p.id, { ...asked, facts: asked.facts && !kept, ends: asked.ends && !kept }),
+        (p) => this.part(p.id, { ...asked, facts: asked.facts && !kept, ends: keepEnds && !kept }),
       );
       if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
       loaded = got as RollupParts[];
@@ -350,11 +356,11 @@ export class RollupSource {
         if (!kept) {
           const partUnits = loaded.slice(0, n);
           const join = joinSessions(partUnits.map(unitOf), inside.slice(0, n), s.touchpoint, traffic, space);
-          const totals = sessionTotals(join, dropped ? await this.listsFor(join, partUnits, parts) : []);
+          const totals = sessionTotals(join, keepDropped ? await this.listsFor(join, partUnits, parts) : []);
           const engaged = new Uint16Array(Math.max(1, space));
           for (const [v, c] of engagedPerVisitor(join)) engaged[v] = c;
-          const ends = asked.ends ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
-          kept = { totals, engaged, keys: unitKeys(join), dropped, ends };
+          const ends = keepEnds ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
+          kept = { totals, engaged, keys: unitKeys(join), dropped: keepDropped, ends };
           remember(this.kept, keptKey, kept, 2);
         }
         const { totals, ends } = loaded.length > n
