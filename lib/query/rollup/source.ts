@@ -6,7 +6,7 @@
  * question only).
  */
 import type { Deps } from "../../deps.ts";
-import { Lru, remember } from "../../lru.ts";
+import { Lru } from "../../lru.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -59,7 +59,7 @@ import {
 export const rollupCacheBytes = (budget: number): number => Math.floor(budget / 4);
 
 /** A piece as cached: a field's rows (their sets filled in once read), the facts, their lists, an entry. */
-type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry;
+type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry | KeptSessions;
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 class Gone extends Error {}
@@ -185,9 +185,6 @@ export class RollupSource {
     );
   }
 
-  /** The period's session totals of the parts alone, by period, touchpoint and traffic (the last 2: a period and the one before it). */
-  private kept = new Map<string, KeptSessions>();
-
   /** The lists a join needs: of the units holding sessions whose segments overlap. */
   private async listsFor(join: SessionJoin, units: RollupParts[], parts: { id: string }[]) {
     const lists: (FactLists | null)[] = units.map((p) => p.lists);
@@ -301,11 +298,16 @@ export class RollupSource {
         const partInside = hoursInside(entries.map((e) => e!.head), s);
         if (!partInside) return none;
         keptKey = JSON.stringify([
-          parts.map((p, i) => `${p.id}:${[...partInside[i]].sort((a, b) => a - b).join(",")}`),
+          // a part's hours in a period are a run of its hours: the first, the last and the count name it
+          parts.map((p, i) => {
+            const h = [...partInside[i]];
+            return `${p.id}:${Math.min(...h)}-${Math.max(...h)}-${h.length}`;
+          }),
           s.touchpoint ?? null,
           [...traffic].sort(),
         ]);
-        kept = this.kept.get(keptKey);
+        kept = this.cache.get(keptKey) as KeptSessions | undefined;
+        this.lastAsked.set(keptKey, this.asked);
         if (kept && ((dropped && !kept.dropped) || (asked.ends && !kept.ends))) {
           keepDropped ||= kept.dropped;
           keepEnds ||= kept.ends !== null;
@@ -361,7 +363,12 @@ export class RollupSource {
           for (const [v, c] of engagedPerVisitor(join)) engaged[v] = c;
           const ends = keepEnds ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
           kept = { totals, engaged, keys: unitKeys(join), dropped: keepDropped, ends };
-          remember(this.kept, keptKey, kept, 2);
+          // kept in the one budget with the pieces: keys 8 bytes a session, engaged counts 2 a visitor number
+          this.keep(
+            keptKey,
+            kept,
+            kept.keys.reduce((n, k) => n + k.byteLength, 0) + engaged.byteLength + 4_096,
+          );
         }
         const { totals, ends } = loaded.length > n
           ? await this.withTail(kept, loaded, inside, parts, s, traffic, space, { dropped, ends: asked.ends })
