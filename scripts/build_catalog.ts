@@ -197,6 +197,8 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     if (category) goaccess.push([name.replace(/\/$/, ""), category]);
   }
   addNames("GoAccess", goaccess, true);
+  // uap-core's bot families (Apache-2.0): the named alternatives of its "Bots" and "Bots Pattern" entries
+  addNames("uap-core bots", (await uapBotNames()).map((n) => [n, "other"]), true);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -237,6 +239,54 @@ function counterName(pattern: string): string | null {
   return name && !name.includes("@") ? name : null;
 }
 
+/**
+ * The names in uap-core's user-agent parsers for bots (the vendored section): the alternatives of the first
+ * group of each entry under a "# Bots" comment that are one literal name ("CrawlDaddy", "Lijit Crawler").
+ */
+async function uapBotNames(): Promise<string[]> {
+  const lines = await Deno.readTextFile(`${root}lib/crawl/sources/uap-core-user-agent-parsers.yaml`);
+  const names: string[] = [];
+  let bots = false;
+  for (const line of lines.split("\n")) {
+    const note = /^\s*#(.*)$/.exec(line);
+    if (note) {
+      bots = /^\s*Bots\b/.test(note[1]);
+      continue;
+    }
+    const regex = /^\s*- regex: '(.*)'\s*$/.exec(line);
+    if (!regex || !bots) continue;
+    const group = /\(((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*)\)/.exec(regex[1].replaceAll("''", "'"))?.[1] ??
+      "";
+    for (const alt of splitAlternatives(group)) {
+      const name = literalToken(alt);
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
+/** A regex group's top-level alternatives ("a|b(?:c|d)|e" → a, b(?:c|d), e). */
+function splitAlternatives(group: string): string[] {
+  const out: string[] = [];
+  let depth = 0, cur = "";
+  for (let i = 0; i < group.length; i++) {
+    const c = group[i];
+    if (c === "\\") {
+      cur += c + (group[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (c === "(") depth++;
+    if (c === ")") depth--;
+    if (c === "|" && depth === 0) {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
 /** fnando/browser's description of a bot → our category (its lists have no tags). */
 function describedCategory(description: string): CatalogCategory {
   const d = description.toLowerCase();
@@ -267,7 +317,7 @@ function categoryTags(category: CatalogCategory): string[] {
 }
 
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
-const NAMES_ONLY_LISTS = new Set(["COUNTER-Robots", "fnando/browser", "GoAccess"]);
+const NAMES_ONLY_LISTS = new Set(["COUNTER-Robots", "fnando/browser", "GoAccess", "uap-core bots"]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */
 function leftmostToken(tokens: string[], ua: string): string | null {
