@@ -58,6 +58,8 @@ const GOOGLE_USER =
 const BING = "https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0";
 const YANDEX = "https://yandex.com/support/webmaster/en/robot-workings/check-yandex-robots.html";
 const yandexVerify = { lists: ["yandex"], rdns: ["yandex.ru", "yandex.net", "yandex.com"] };
+const BAIDU = "https://help.baidu.com/question?prod_id=99&class=476&id=2996";
+const baiduVerify = { rdns: ["baidu.com", "baidu.jp"], forward: false };
 
 const googleCommon = {
   lists: ["google-common"],
@@ -187,6 +189,29 @@ export const CURATED: CatalogEntry[] = [
   doc(YANDEX, "YandexFavicons", "Yandex", "social_preview", yandexVerify),
   doc(YANDEX, "YandexBlogs", "Yandex", "feed_fetcher", yandexVerify),
   doc(YANDEX, "YandexRenderResourcesBot", "Yandex", "search_engine", yandexVerify),
+  // the rest of the robots Yandex's page lists, by what they do
+  doc(YANDEX, "YandexMarket", "Yandex", "search_engine", yandexVerify, [
+    "YandexMedia",
+    "YandexNews",
+    "YandexSitelinks",
+    "YandexTurbo",
+    "YandexVertis",
+    "YandexOntoDB",
+    "YandexSearchShop",
+    "YandexComBot",
+  ]),
+  doc(YANDEX, "YandexWebmaster", "Yandex", "monitoring", yandexVerify, [
+    "YandexPagechecker",
+    "YandexForDomain",
+  ]),
+  doc(YANDEX, "YandexMobileScreenShotBot", "Yandex", "social_preview", yandexVerify, ["YandexImageResizer"]),
+  doc(YANDEX, "YandexCalendar", "Yandex", "feed_fetcher", yandexVerify),
+  doc(YANDEX, "YandexUserproxy", "Yandex", "other", yandexVerify),
+  doc(BAIDU, "Baiduspider-video", "Baidu", "search_engine", baiduVerify, [
+    "Baiduspider-news",
+    "Baiduspider-favo",
+  ]),
+  doc(BAIDU, "Baiduspider-ads", "Baidu", "other", baiduVerify, ["Baiduspider-cpro"]),
   doc(YANDEX, "YandexAdNet", "Yandex", "other", yandexVerify, [
     "YandexPartner",
     "YandexTracker",

@@ -216,6 +216,19 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     { ua: "Pinterest/0.2 (+http://www.pinterest.com/)", token: "unknown", category: "other" },
     { ua: "Ghost/2.13.1+moya (https://github.com/TryGhost/Ghost)", token: "unknown", category: "other" },
   ],
+  // Yandex's robots as its page on checking them names them (verified by Yandex's reverse DNS)
+  "Yandex's product robots": [
+    {
+      ua: "Mozilla/5.0 (compatible; YandexMarket/2.0; +http://yandex.com/bots)",
+      token: "YandexMarket",
+      category: "search_engine",
+    },
+    {
+      ua: "Mozilla/5.0 (compatible; YandexCalendar/1.0; +http://yandex.com/bots)",
+      token: "YandexCalendar",
+      category: "feed_fetcher",
+    },
+  ],
   // agents as fnando/browser's test data prints them (MIT); the names from its bot list, COUNTER-Robots and GoAccess
   "crawlers named only by COUNTER-Robots, fnando/browser or GoAccess": [
     { ua: "ImplisenseBot 1.0", token: "ImplisenseBot", category: "other" },
