@@ -106,16 +106,17 @@ export class RollupSource {
     read: () => Promise<Uint8Array | null | undefined>,
     decode: (bytes: Uint8Array) => P,
     weigh: (p: P) => number,
+    keepIt = true,
   ): Promise<P | null> {
     const hit = this.cache.get(key) as P | undefined;
-    this.lastAsked.set(key, this.asked);
+    if (keepIt || hit) this.lastAsked.set(key, this.asked);
     if (hit) return hit;
     const bytes = await read();
     if (bytes === undefined) throw new Gone();
     if (bytes === null) return null;
     this.bytesRead += bytes.length;
     const p = decode(bytes);
-    this.keep(key, p, weigh(p));
+    if (keepIt) this.keep(key, p, weigh(p));
     return p;
   }
 
@@ -129,7 +130,11 @@ export class RollupSource {
   }
 
   /** A part's rollup with the pieces asked loaded, or null when it has none (yet). */
-  private async part(id: string, asked: PiecesAsked): Promise<RollupParts | null> {
+  /**
+   * `keepFacts` false: the facts (and ends) are read for a join whose result is kept instead (they would fill
+   * the cache with rows no later question reads).
+   */
+  private async part(id: string, asked: PiecesAsked, keepFacts = true): Promise<RollupParts | null> {
     const { kv } = this.deps;
     const e = await this.entry(id);
     if (!e) return null;
@@ -153,7 +158,13 @@ export class RollupSource {
       fields.set(f, r);
     }
     const facts = asked.facts
-      ? await this.piece(`${id}/facts`, () => readSection(kv, id, e, FACTS_SEC), decodeFacts, (f) => f.n * 72)
+      ? await this.piece(
+        `${id}/facts`,
+        () => readSection(kv, id, e, FACTS_SEC),
+        decodeFacts,
+        (f) => f.n * 72,
+        keepFacts,
+      )
       : null;
     let ends = null;
     if (asked.ends) {
@@ -164,6 +175,7 @@ export class RollupSource {
         () => readSection(kv, id, e, ENDS_SEC),
         decodeEnds,
         (x) => x.entT.length * 48 + x.pages.length * 40,
+        keepFacts,
       );
     }
     return {
@@ -176,23 +188,24 @@ export class RollupSource {
   }
 
   /** The device-time lists of a part's facts (only for sessions whose segments overlap). */
-  private lists(id: string, e: RollupEntry): Promise<FactLists | null> {
+  private lists(id: string, e: RollupEntry, keepIt: boolean): Promise<FactLists | null> {
     return this.piece(
       `${id}/lists`,
       () => readSection(this.deps.kv, id, e, LISTS_SEC),
       decodeLists,
       (l) => l.listDt.length * 16 + l.listAt.length * 4,
+      keepIt,
     );
   }
 
   /** The lists a join needs: of the units holding sessions whose segments overlap. */
-  private async listsFor(join: SessionJoin, units: RollupParts[], parts: { id: string }[]) {
+  private async listsFor(join: SessionJoin, units: RollupParts[], parts: { id: string }[], keepIt = true) {
     const lists: (FactLists | null)[] = units.map((p) => p.lists);
     for (const ri of overlapUnits(join)) {
       if (lists[ri]) continue;
       const e = await this.entry(parts[ri].id);
       if (!e) throw new Gone();
-      lists[ri] = await this.lists(parts[ri].id, e);
+      lists[ri] = await this.lists(parts[ri].id, e, keepIt);
     }
     return lists;
   }
@@ -323,7 +336,7 @@ export class RollupSource {
       const got = await inBatches(
         parts,
         4,
-        (p) => this.part(p.id, { ...asked, facts: asked.facts && !kept, ends: keepEnds && !kept }),
+        (p) => this.part(p.id, { ...asked, facts: asked.facts && !kept, ends: keepEnds && !kept }, full),
       );
       if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
       loaded = got as RollupParts[];
@@ -358,13 +371,17 @@ export class RollupSource {
         if (!kept) {
           const partUnits = loaded.slice(0, n);
           const join = joinSessions(partUnits.map(unitOf), inside.slice(0, n), s.touchpoint, traffic, space);
-          const totals = sessionTotals(join, keepDropped ? await this.listsFor(join, partUnits, parts) : []);
+          const totals = sessionTotals(
+            join,
+            keepDropped ? await this.listsFor(join, partUnits, parts, false) : [],
+          );
           const engaged = new Uint16Array(Math.max(1, space));
           for (const [v, c] of engagedPerVisitor(join)) engaged[v] = c;
           const ends = keepEnds ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
           kept = { totals, engaged, keys: unitKeys(join), dropped: keepDropped, ends };
           // kept in the one budget with the pieces: keys 8 bytes a session, engaged counts 2 a visitor number
-          this.keep(
+          // (before any piece: the least recently used pieces make room)
+          this.cache.set(
             keptKey,
             kept,
             kept.keys.reduce((n, k) => n + k.byteLength, 0) + engaged.byteLength + 4_096,
