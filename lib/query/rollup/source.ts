@@ -153,7 +153,8 @@ export class RollupSource {
         if (!bytes) throw new Gone();
         this.bytesRead += bytes.length;
         rows.sets = decodeSets(bytes);
-        if (this.cache.get(`${id}/r${f}`) === rows) this.cache.set(`${id}/r${f}`, rows, rowsWeight(rows));
+        // weighed again under the keep policy (a plain set would push out the least recently used: a kept join)
+        if (this.cache.delete(`${id}/r${f}`)) this.keep(`${id}/r${f}`, rows, rowsWeight(rows));
       }
       fields.set(f, r);
     }
