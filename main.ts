@@ -69,12 +69,12 @@ const deps: Deps = {
 const app = createApp(deps);
 // This process's long-lived state, all of it: `deps` above (the store, clock, geo, DNS, fetch, mail, log) and
 // app.ctx, which createContext (lib/context.ts) builds once from it: the key directory, rate limits, assistant
-// sign-in state, people lookups, the crawler verifier, the read engine, the group committer, the blocks on
+// sign-in state, people lookups, the crawler verifier, the read engine, the group committer, whether the
+// store's queue is still asked (not once it refused, as KV Connect does, or with KV_QUEUE=off), the blocks on
 // addresses that sent unknown server keys and the review cache; the jobs and the queue worker run with
-// app.ctx. One lib/ module still keeps a fact of its own: lib/store/pending_verification.ts remembers a store
-// that refused queues (KV Connect), so it is not asked again. Beside it, modules hold only what any process
-// would compute the same: data tables read at load (the crawler catalog, word lists), memos of pure functions
-// (zone rules, agent verdicts by user agent) and memos attached to objects (WeakMaps keyed by a batch).
+// app.ctx. Modules hold only what any process would compute the same: data tables read at load (the crawler
+// catalog, word lists), memos of pure functions (zone rules, agent verdicts by user agent) and memos attached
+// to objects (WeakMaps keyed by a batch).
 
 // Background work: lib/jobs/schedule.ts lists every recurring job; each body is a plain exported function.
 // Report generation runs the read tools, so its job comes from the pipeline (pipeline/reports_generate.ts).

@@ -7,6 +7,7 @@ import { accountsForOAuth } from "./people/oauth_people.ts";
 import { createVerifier, type Verifier } from "./crawl/verify.ts";
 import { createEngine, type Engine } from "./query/api.ts";
 import { type Committer, createCommitter } from "./store/commit_group.ts";
+import { VerifyQueue } from "./store/pending_verification.ts";
 import { UnknownKeyBlocks } from "./ingest/unknown_keys.ts";
 import { ReviewCache } from "./feedback/review_cache.ts";
 
@@ -32,6 +33,8 @@ export interface AppContext {
   engine: Engine;
   /** The group commit every write path stores through, so requests arriving together share commits. */
   committer: Committer;
+  /** Whether the store's queue is still asked to hurry verification (not once it refused, or KV_QUEUE=off). */
+  verifyQueue: VerifyQueue;
   /** What this instance last read of the blocks on addresses that sent unknown server keys. */
   unknownKeys: UnknownKeyBlocks;
   /** App-store reviews in memory, checked against each app's stamp on every read (the feedback tools). */
@@ -42,6 +45,7 @@ export function createContext(deps: Deps): AppContext {
   const people = new PeopleCache(deps.kv, deps.clock);
   const oauth = new OAuthState(deps);
   oauth.people = accountsForOAuth(deps.kv, deps.clock, people); // assistants act as the app's accounts
+  const verifyQueue = new VerifyQueue(deps.kv);
   return {
     deps,
     directory: new Directory(deps.kv, deps.clock),
@@ -50,7 +54,8 @@ export function createContext(deps: Deps): AppContext {
     people,
     verifier: createVerifier(deps),
     engine: createEngine(deps),
-    committer: createCommitter(deps.kv),
+    committer: createCommitter(deps.kv, verifyQueue),
+    verifyQueue,
     unknownKeys: new UnknownKeyBlocks(deps),
     reviews: new ReviewCache(deps),
   };

@@ -7,6 +7,8 @@ import { keys } from "../store/keys.ts";
 import { packEvent } from "../store/event_codec.ts";
 import type { StoredEvent, StoredHit } from "../store/records.ts";
 import {
+  type Committer,
+  createCommitter,
   type GroupRecord,
   MAX_COMMIT_RECORDS,
   RECORD_OVERHEAD_BYTES,
@@ -28,7 +30,12 @@ export class RawWriter {
   readonly stored: Record<Kind, number> = { events: 0, hits: 0 };
   readonly duplicates: Record<Kind, number> = { events: 0, hits: 0 };
 
-  constructor(private kv: Deno.Kv) {}
+  /** a group commit of the writer's own: it shares no commits with requests and leaves no pending markers */
+  private committer: Committer;
+
+  constructor(kv: Deno.Kv) {
+    this.committer = createCommitter(kv);
+  }
 
   event(e: StoredEvent): Promise<void> {
     const key = keys.rawEvent(e.org, e.env, e.received_at, e.id);
@@ -77,7 +84,7 @@ export class RawWriter {
       const batch = this.batch;
       this.batch = [];
       this.flying.push(
-        storeGroups(this.kv, batch, MAX_COMMIT_RECORDS).then((stored) => this.count(batch, stored)),
+        storeGroups(this.committer, batch, MAX_COMMIT_RECORDS).then((stored) => this.count(batch, stored)),
       );
     }
     if (this.flying.length >= IN_FLIGHT) await Promise.all(this.flying.splice(0));

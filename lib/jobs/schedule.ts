@@ -2,13 +2,12 @@
  * Every recurring job of the service, in one table: main.ts registers them with Deno.cron through
  * `startJobs`; tests pass a recorder to see what runs when and to run the handlers. A job's body is a plain
  * exported function of its own module; here it only gets its name, its schedule and its log line. A job runs
- * with the process's context (`JobContext`: deps and the crawler verifier, which createContext builds).
+ * with the process's context (`JobContext`: deps, the crawler verifier and the queue's state, which
+ * createContext builds).
  */
-import type { Deps } from "../deps.ts";
-import { createVerifier } from "../crawl/verify.ts";
 import type { Cron } from "./cron.ts";
 import { type LeasedJob, runLeased } from "./lease.ts";
-import { useNoQueue } from "../store/pending_verification.ts";
+import { useNoQueue, type VerifyQueue } from "../store/pending_verification.ts";
 import { sweepAddresses } from "../store/address_retention.ts";
 import {
   handleVerifyMessage,
@@ -21,21 +20,18 @@ import { refreshAllRobots, ROBOTS_REFRESH_CRON } from "../crawl/robots.ts";
 import { fetchDueReviews, LISTINGS_CRON, refreshAllListings, REVIEWS_CRON } from "../feedback/fetch_job.ts";
 import { reanalyseStale } from "../feedback/reanalyse.ts";
 
-/** What a job runs with: deps and the process's verifier (an AppContext is one). */
-export type JobContext = VerifyContext;
+/** What a job runs with: deps, the process's verifier and its queue's state (an AppContext is one). */
+export interface JobContext extends VerifyContext {
+  verifyQueue: VerifyQueue;
+}
 
 /**
  * A job: its cron schedule (UTC) and the period that schedule has, one run per period on any instance.
- * startJobs runs it with the process's context; a test may run one with bare Deps (`contextOf`).
+ * startJobs runs it with the process's context (a test passes its app's, `app.ctx`).
  */
 export interface Job extends Omit<LeasedJob, "run"> {
   schedule: string;
-  run: (ctx: JobContext | Deps) => Promise<void>;
-}
-
-/** Bare Deps (a test running one job) gets a verifier of its own for this run; nothing is kept. */
-function contextOf(from: JobContext | Deps): JobContext {
-  return "kv" in from ? { deps: from, verifier: createVerifier(from) } : from;
+  run: (ctx: JobContext) => Promise<void>;
 }
 
 const MINUTE = 60_000, HOUR = 60 * MINUTE, DAY = 24 * HOUR;
@@ -45,8 +41,7 @@ export const JOBS: readonly Job[] = [
     name: "sweep addresses older than 30 days",
     schedule: "17 * * * *", // hourly: addresses go within an hour of 30 days
     periodMs: HOUR,
-    run: async (from) => {
-      const { deps } = contextOf(from);
+    run: async ({ deps }) => {
       const n = await sweepAddresses(deps.kv, deps.clock);
       deps.log.info("address sweep", { deleted: n });
     },
@@ -55,8 +50,7 @@ export const JOBS: readonly Job[] = [
     name: "crawler verification sweep", // every marker: queues are a speed-up, never needed
     schedule: "* * * * *",
     periodMs: MINUTE,
-    run: async (from) => {
-      const ctx = contextOf(from);
+    run: async (ctx) => {
       const r = await sweepPendingVerifications(ctx);
       if (r.verified || r.failed) ctx.deps.log.info("verification sweep", r);
     },
@@ -65,8 +59,7 @@ export const JOBS: readonly Job[] = [
     name: "crawler IP list refresh",
     schedule: "41 3 * * *",
     periodMs: DAY,
-    run: async (from) => {
-      const ctx = contextOf(from);
+    run: async (ctx) => {
       const r = await refreshIpLists(ctx);
       ctx.deps.log.info("ip list refresh", {
         ok: r.filter((x) => x.ok).length,
@@ -79,8 +72,7 @@ export const JOBS: readonly Job[] = [
     schedule: "* * * * *",
     periodMs: MINUTE,
     maxRunMs: 2 * MINUTE, // a killed run blocks the next ones this long at most (each environment has its own lease)
-    run: async (from) => {
-      const { deps } = contextOf(from);
+    run: async ({ deps }) => {
       try {
         const r = await compactAll(deps);
         if (r.parts || r.merged) deps.log.info("compaction", { ...r });
@@ -93,8 +85,7 @@ export const JOBS: readonly Job[] = [
     name: "refresh robots files of every website",
     schedule: ROBOTS_REFRESH_CRON,
     periodMs: 6 * HOUR,
-    run: async (from) => {
-      const { deps } = contextOf(from);
+    run: async ({ deps }) => {
       const n = await refreshAllRobots(deps);
       deps.log.info("robots refresh", { sites: n });
     },
@@ -103,8 +94,7 @@ export const JOBS: readonly Job[] = [
     name: "fetch new app-store reviews",
     schedule: REVIEWS_CRON, // every 30 minutes; each app after its backoff
     periodMs: 30 * MINUTE,
-    run: async (from) => {
-      const { deps } = contextOf(from);
+    run: async ({ deps }) => {
       const n = await fetchDueReviews(deps);
       // Reviews stored under an older analysis, a bounded batch a run (lib/feedback/reanalyse.ts).
       const re = await reanalyseStale(deps);
@@ -115,8 +105,7 @@ export const JOBS: readonly Job[] = [
     name: "refresh app-store listings",
     schedule: LISTINGS_CRON, // daily
     periodMs: DAY,
-    run: async (from) => {
-      const { deps } = contextOf(from);
+    run: async ({ deps }) => {
       const n = await refreshAllListings(deps);
       deps.log.info("listing refresh", { apps: n });
     },
@@ -150,7 +139,7 @@ export function startJobs(ctx: JobContext, cron: Cron, jobs: readonly Job[] = JO
 export function listenToQueue(ctx: JobContext): void {
   const { deps } = ctx;
   if (!deps.config.kvQueue) {
-    useNoQueue(deps.kv);
+    useNoQueue(ctx.verifyQueue);
     deps.log.info("KV queue not used (KV_QUEUE=off); pending work is done by the sweeps");
     return;
   }

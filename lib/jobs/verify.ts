@@ -21,8 +21,9 @@ import {
   isVerifyMessage,
   nudgeVerification,
   type PendingMarker,
+  type VerifyQueue,
 } from "../store/pending_verification.ts";
-import { arrivalVerification, createVerifier, type Verifier } from "../crawl/verify.ts";
+import { arrivalVerification, type Verifier } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 /** A check that keeps failing (DNS down) is given up after a day. */
@@ -45,7 +46,7 @@ export interface VerifyContext {
  * whose vendor documents no check, the outcome is stored at once as unverifiable.
  */
 export async function enqueueVerification(
-  deps: Deps,
+  { deps, verifyQueue }: { deps: Deps; verifyQueue: VerifyQueue },
   v: { org: string; eventId: string; token: string; receivedAt: number; hasIp: boolean },
 ): Promise<void> {
   const { verifyToken, outcome } = arrivalVerification(v.token, v.hasIp, deps.clock.now());
@@ -60,7 +61,7 @@ export async function enqueueVerification(
     grouped: false,
     hits: [[v.eventId, verifyToken!]],
   });
-  if ((await op.commit()).ok) nudgeVerification(deps.kv, v.org, v.eventId);
+  if ((await op.commit()).ok) nudgeVerification(verifyQueue, v.org, v.eventId);
 }
 
 const addressIn = (v: { ip?: unknown } | string | null) =>
@@ -121,15 +122,11 @@ export async function handleVerifyMessage(ctx: VerifyContext, msg: unknown): Pro
   return true;
 }
 
-/**
- * The cron sweep: verifies markers older than minAgeMs (their message was lost or failed). Bare Deps (a test
- * that has no context) gets a verifier of its own for this sweep only; the jobs pass the process's.
- */
+/** The cron sweep: verifies markers older than minAgeMs (their message was lost or failed). */
 export async function sweepPendingVerifications(
-  from: VerifyContext | Deps,
+  ctx: VerifyContext,
   opts: { minAgeMs?: number; limit?: number } = {},
 ): Promise<{ verified: number; failed: number }> {
-  const ctx = "kv" in from ? { deps: from, verifier: createVerifier(from) } : from;
   const { deps } = ctx;
   const minAge = opts.minAgeMs ?? SWEEP_MIN_AGE_MS;
   const now = deps.clock.now();

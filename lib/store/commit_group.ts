@@ -7,7 +7,7 @@
  */
 import { keys } from "./keys.ts";
 import type { VerificationRecord } from "./records.ts";
-import { addPendingVerification, nudgeVerification } from "./pending_verification.ts";
+import { addPendingVerification, nudgeVerification, VerifyQueue } from "./pending_verification.ts";
 import { IP_RETENTION_MS } from "./address_retention.ts";
 import { readMany } from "./read_many.ts";
 /** KV allows 800 KiB per commit; groups stay well under it. */
@@ -110,7 +110,12 @@ export const IN_FLIGHT = 3;
 export class Committer {
   #waiting: Waiting[] = [];
   #inFlight = 0;
-  constructor(readonly kv: Deno.Kv, private maxInFlight: number = IN_FLIGHT) {}
+  constructor(
+    readonly kv: Deno.Kv,
+    /** where landed groups' markers are nudged: the process's one (createContext) */
+    readonly queue: VerifyQueue,
+    private maxInFlight: number = IN_FLIGHT,
+  ) {}
 
   submit(group: GroupRecord[]): Promise<boolean> {
     return new Promise((done) => {
@@ -166,9 +171,12 @@ export class Committer {
   }
 }
 
-/** The group commit of a store: createContext makes the process's one. */
-export function createCommitter(kv: Deno.Kv): Committer {
-  return new Committer(kv);
+/**
+ * The group commit of a store: createContext makes the process's one, with the process's queue. A writer
+ * that never leaves a pending marker (the demo site's, a test) may leave `queue` out.
+ */
+export function createCommitter(kv: Deno.Kv, queue: VerifyQueue = new VerifyQueue(kv)): Committer {
+  return new Committer(kv, queue);
 }
 
 /**
@@ -177,15 +185,14 @@ export function createCommitter(kv: Deno.Kv): Committer {
  * those; if that fails too (a concurrent identical request), record by record, so each is stored once.
  * A commit that throws (KV failing, or a record KV refuses) does not stop the others: every record that
  * can be stored is, with its dedupe key, and the first error is thrown at the end (a 500; the retry is safe).
- * `to` is the process's committer; a bulk writer that shares no commits with requests (the demo site's
- * writer) may pass its KV, and its call gets a committer of its own.
+ * `committer` is the process's one (createContext); a bulk writer that shares no commits with requests (the
+ * demo site's writer) holds one of its own for all its batches.
  */
 export async function storeGroups(
-  to: Committer | Deno.Kv,
+  committer: Committer,
   records: GroupRecord[],
   count: number,
 ): Promise<GroupRecord[]> {
-  const committer = to instanceof Committer ? to : createCommitter(to);
   const { kv } = committer;
   let error: unknown = null;
   const tryCommit = async (group: GroupRecord[]) => {
@@ -207,7 +214,9 @@ export async function storeGroups(
     return one;
   }));
   const landed = results.flat();
-  for (const g of landed) if (g.some((r) => r.verifyToken)) nudgeVerification(kv, g[0].org, g[0].id);
+  for (const g of landed) {
+    if (g.some((r) => r.verifyToken)) nudgeVerification(committer.queue, g[0].org, g[0].id);
+  }
   if (error) throw error;
   return landed.flat();
 }

@@ -37,28 +37,36 @@ export function addPendingVerification(op: Deno.AtomicOperation, id: string, mar
   op.set(keys.verifyPending(marker.org, id), marker);
 }
 
-/** KVs seen refusing queues ("Enqueue operations are not supported in KV Connect"): not asked again. */
-const withoutQueues = new WeakSet<Deno.Kv>();
+/**
+ * Whether this process still asks its store's queue. A store seen refusing queues ("Enqueue operations are
+ * not supported in KV Connect"), or one told not to (KV_QUEUE=off), is not asked again. createContext
+ * (lib/context.ts) makes the process's one; the group committer and the verification jobs are handed it.
+ */
+export class VerifyQueue {
+  /** set once: nothing turns the queue back on in a running process */
+  off = false;
+  constructor(readonly kv: Deno.Kv) {}
+}
 
-/** Never ask this KV's queue (KV_QUEUE=off): the sweeps do all the work. */
-export function useNoQueue(kv: Deno.Kv): void {
-  withoutQueues.add(kv);
+/** Never ask this store's queue (KV_QUEUE=off): the sweeps do all the work. */
+export function useNoQueue(queue: VerifyQueue): void {
+  queue.off = true;
 }
 
 /**
- * Asks the queue to verify a committed marker now, without waiting for it: a speed-up only. A KV without
+ * Asks the queue to verify a committed marker now, without waiting for it: a speed-up only. A store without
  * queues is remembered and never asked again; any other failure leaves the marker to the sweep.
  */
-export function nudgeVerification(kv: Deno.Kv, org: string, id: string): void {
-  if (withoutQueues.has(kv)) return;
+export function nudgeVerification(queue: VerifyQueue, org: string, id: string): void {
+  if (queue.off) return;
   try {
-    kv.enqueue({ kind: VERIFY_KIND, org, marker: id } satisfies VerifyMessage)
-      .catch((e) => refused(kv, e));
+    queue.kv.enqueue({ kind: VERIFY_KIND, org, marker: id } satisfies VerifyMessage)
+      .catch((e) => refused(queue, e));
   } catch (e) {
-    refused(kv, e);
+    refused(queue, e);
   }
 }
 
-function refused(kv: Deno.Kv, e: unknown) {
-  if (/not supported/i.test(String((e as Error)?.message ?? e))) withoutQueues.add(kv);
+function refused(queue: VerifyQueue, e: unknown) {
+  if (/not supported/i.test(String((e as Error)?.message ?? e))) queue.off = true;
 }

@@ -67,9 +67,7 @@ Deno.test("context: no lib/ module keeps process state of its own (maps keyed by
     found.push(...moduleState(path.slice(ROOT.length + 1), await Deno.readTextFile(path), makers));
   }
   assert.ok(files > 100, `only ${files} files under lib/`);
-  // the one left, in a file of another area: stores seen refusing queues (to become the context's)
-  const known = ["lib/store/pending_verification.ts"];
-  assert.deepEqual(found.filter((f) => !known.some((k) => f.startsWith(`${k}:`))), []);
+  assert.deepEqual(found, []);
 });
 
 Deno.test("context: the scan finds a verifier kept per store, a directory per deps, and an engine made at load", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { testDeps } from "../../helpers/deps.ts";
 import { ensureDemoTenant } from "../../../lib/demo/tenant.ts";
 import { JOBS } from "../../../lib/jobs/schedule.ts";
+import { createContext } from "../../../lib/context.ts";
 import { createApp, listApps } from "../../../lib/feedback/store.ts";
 import { fetchAppReviews, isDemoApp, refreshListing, sourceOf } from "../../../lib/feedback/fetch_job.ts";
 
@@ -22,8 +23,9 @@ Deno.test("demo: the dev start's made-up apps never send a request to a store", 
       assert.equal((await sourceOf(deps, app)).source, null);
     }
     // The review and listing jobs as the scheduler runs them, and the admin "fetch now" functions.
+    const ctx = createContext(deps);
     for (const name of ["fetch new app-store reviews", "refresh app-store listings"]) {
-      await JOBS.find((j) => j.name === name)!.run(deps);
+      await JOBS.find((j) => j.name === name)!.run(ctx);
     }
     for (const app of apps) {
       assert.equal((await fetchAppReviews(deps, app)).pages, 0);
@@ -38,7 +40,7 @@ Deno.test("demo: the dev start's made-up apps never send a request to a store", 
       touchpoint: null,
     });
     assert.equal(isDemoApp(real), false);
-    await JOBS.find((j) => j.name === "fetch new app-store reviews")!.run(deps);
+    await JOBS.find((j) => j.name === "fetch new app-store reviews")!.run(ctx);
     assert.ok(calls.some((u) => u.includes("284882215")), calls.join());
   } finally {
     deps.kv.close();

@@ -180,7 +180,7 @@ Deno.test("blast radius: a verification failing for one organization is logged w
   assert.equal((await crawl(acme, "203.0.113.66")).status, 202);
   assert.equal((await crawl(shop, "203.0.113.67")).status, 202);
   deps.clock.advance(60_000);
-  assert.deepEqual(await sweepPendingVerifications(deps), { verified: 1, failed: 1 });
+  assert.deepEqual(await sweepPendingVerifications(app.ctx), { verified: 1, failed: 1 });
   const line = deps.log.lines.find((l) => l.includes("pending verification failed"));
   assert.ok(line?.includes(acme.org), line);
 });

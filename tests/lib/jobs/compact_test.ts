@@ -11,6 +11,7 @@ import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
 import { ingestWebEvents } from "../../../lib/ingest/web.ts";
 import { ingestHits } from "../../../lib/ingest/hits.ts";
 import { testDeps } from "../../helpers/deps.ts";
+import { createContext } from "../../../lib/context.ts";
 import { ev, hit, store } from "../query/fixtures.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
@@ -217,7 +218,7 @@ Deno.test("compaction: addresses never enter parts", async () => {
     environments: { production: { domain: "acme.test", enabled: true } },
     created_at: "",
   };
-  await ingestWebEvents(deps, { org, touchpoint: tp, env: "production" }, [{
+  await ingestWebEvents(createContext(deps), { org, touchpoint: tp, env: "production" }, [{
     event_id: "00000000-0000-4000-8000-000000000001",
     anonymous_id: "a",
     session_id: "s",
@@ -288,7 +289,7 @@ Deno.test("compaction: crawler addresses never enter hit parts", async () => {
     ip,
   });
   const v4 = "81.2.69.142", v6 = "2001:db8:85a3::8a2e:370:7334";
-  const r = await ingestHits(deps, {
+  const r = await ingestHits(createContext(deps), {
     org: "org1",
     touchpoint: "tp1",
     env: "production",

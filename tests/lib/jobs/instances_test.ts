@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../../app.ts";
 import { type JobContext, JOBS, startJobs } from "../../../lib/jobs/schedule.ts";
-import type { Deps } from "../../../lib/deps.ts";
 import { FakeClock } from "../../../lib/clock.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { listParts } from "../../../lib/parts/store.ts";
@@ -40,7 +39,7 @@ async function instance(kv: Deno.Kv, clock: FakeClock, fetched: string[]) {
   // the real job table, each body counted where it runs
   const counted = JOBS.map((j) => ({
     ...j,
-    run: async (ctx: JobContext | Deps) => {
+    run: async (ctx: JobContext) => {
       runs.set(j.name, (runs.get(j.name) ?? 0) + 1);
       await j.run(ctx);
     },

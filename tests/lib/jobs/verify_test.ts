@@ -103,9 +103,15 @@ Deno.test("verify job: automated web visitors are checked the same way (enqueueV
   const withIp = crypto.randomUUID(), withoutIp = crypto.randomUUID(), noCheck = crypto.randomUUID();
   await t.deps.kv.set(keys.ip(receivedAt, t.tenant.org, withIp), { ip: "20.171.206.33", at: receivedAt });
   const org = t.tenant.org;
-  await enqueueVerification(t.deps, { org, eventId: withIp, token: "GPTBot", receivedAt, hasIp: true });
-  await enqueueVerification(t.deps, { org, eventId: withoutIp, token: "GPTBot", receivedAt, hasIp: false });
-  await enqueueVerification(t.deps, { org, eventId: noCheck, token: "unknown", receivedAt, hasIp: true });
+  await enqueueVerification(t.app.ctx, { org, eventId: withIp, token: "GPTBot", receivedAt, hasIp: true });
+  await enqueueVerification(t.app.ctx, {
+    org,
+    eventId: withoutIp,
+    token: "GPTBot",
+    receivedAt,
+    hasIp: false,
+  });
+  await enqueueVerification(t.app.ctx, { org, eventId: noCheck, token: "unknown", receivedAt, hasIp: true });
   assert.equal((await t.verification(withoutIp))!.outcome, "unverifiable");
   assert.equal((await t.verification(noCheck))!.outcome, "unverifiable");
   const msgs = await pendingMessages(t.deps.kv);
