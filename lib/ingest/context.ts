@@ -25,8 +25,8 @@ export interface IngestContext {
 export type WriteContext = Pick<IngestContext, "deps" | "committer" | "verifier">;
 
 /**
- * A caller with bare Deps (a test or a script without a context) gets a committer and a verifier of its own,
- * for this call only; nothing is kept between calls.
+ * No caller passes bare Deps any more (routes and the import pass their context, tests `createContext(deps)`);
+ * the branch stays until ingestWebEvents and ingestHits take a WriteContext only, then this goes.
  */
 export function writeContextOf(from: WriteContext | Deps): WriteContext {
   if (!("kv" in from)) return from;
