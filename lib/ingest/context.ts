@@ -5,8 +5,8 @@
  */
 import type { Deps } from "../deps.ts";
 import type { Directory } from "../tenancy/directory.ts";
-import { type Committer, createCommitter } from "../store/commit_group.ts";
-import { createVerifier, type Verifier } from "../crawl/verify.ts";
+import type { Committer } from "../store/commit_group.ts";
+import type { Verifier } from "../crawl/verify.ts";
 import type { UnknownKeyBlocks } from "./unknown_keys.ts";
 
 export interface IngestContext {
@@ -23,12 +23,3 @@ export interface IngestContext {
 
 /** What storing events and hits uses. */
 export type WriteContext = Pick<IngestContext, "deps" | "committer" | "verifier">;
-
-/**
- * No caller passes bare Deps any more (routes and the import pass their context, tests `createContext(deps)`);
- * the branch stays until ingestWebEvents and ingestHits take a WriteContext only, then this goes.
- */
-export function writeContextOf(from: WriteContext | Deps): WriteContext {
-  if (!("kv" in from)) return from;
-  return { deps: from, committer: createCommitter(from.kv), verifier: createVerifier(from) };
-}

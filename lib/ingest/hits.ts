@@ -18,7 +18,7 @@ import { canonicalIp } from "../enrich/ip.ts";
 import { truncate } from "../text.ts";
 import { type GroupRecord, storeGroups } from "../store/commit_group.ts";
 import { hasCheck, type Verifier } from "../crawl/verify.ts";
-import { type WriteContext, writeContextOf } from "./context.ts";
+import type { WriteContext } from "./context.ts";
 
 /** Hits are deduplicated for 8 days: their age limit is 7. */
 export const HIT_DEDUPE_MS = 8 * DAY;
@@ -164,11 +164,11 @@ function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
 }
 
 export async function ingestHits(
-  from: WriteContext | Deps,
+  ctx: WriteContext,
   t: HitTarget,
   events: unknown[],
 ): Promise<HitsResult> {
-  const { deps, committer, verifier: shared } = writeContextOf(from);
+  const { deps, committer, verifier: shared } = ctx;
   const result: HitsResult = {
     accepted: 0,
     duplicates: 0,

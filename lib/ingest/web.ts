@@ -2,7 +2,6 @@
  * The web-event pipeline: validate (the route, by schema; here, size) → attribute (the target) → enrich →
  * dedupe → store, in groups with their dedupe keys (lib/store/commit_group.ts).
  */
-import type { Deps } from "../deps.ts";
 import { DAY } from "../clock.ts";
 import { invalid } from "../errors.ts";
 import { keys } from "../store/keys.ts";
@@ -14,7 +13,7 @@ import { gapsInBatch } from "../enrich/sequence.ts";
 import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "../store/commit_group.ts";
 import { storedBytes } from "../store/stored_size.ts";
 import { arrivalVerification } from "../crawl/verify.ts";
-import { type WriteContext, writeContextOf } from "./context.ts";
+import type { WriteContext } from "./context.ts";
 
 /** Web events are deduplicated for 35 days (hits for 8: their age limit is 7 days). */
 export const WEB_DEDUPE_MS = 35 * DAY;
@@ -49,13 +48,13 @@ function verificationOf(
  * stored; with `onTooLarge` (the history import) that event is reported by its index and the rest stored.
  */
 export async function ingestWebEvents(
-  from: WriteContext | Deps,
+  ctx: WriteContext,
   target: WebTarget,
   events: BehaviorEventInput[],
   arrival: Arrival,
   onTooLarge?: (index: number, bytes: number) => void,
 ): Promise<IngestResult> {
-  const { deps, committer } = writeContextOf(from);
+  const { deps, committer } = ctx;
   const { geo } = deps;
   // Repeats inside the batch are stored once: the first occurrence wins.
   const seen = new Set<string>();
