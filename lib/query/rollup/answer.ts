@@ -31,7 +31,7 @@ export interface SessionAnswer {
   totals: SessionTotals;
   /** entries and exits per page, when asked for */
   ends: EntriesExits | null;
-  perBucket(bucketOf: (hour: number) => number): Map<number, number>;
+  perBucket(bucketOf: (hour: number) => number, pageviewsOnly: boolean): Map<number, number>;
 }
 
 export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
@@ -57,6 +57,12 @@ export const SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
 /** Per page from the session facts' first and last pageviews: by page or for the totals, without filters. */
 export const ENDS_METRICS: ReadonlySet<Metric> = new Set<Metric>(["entries", "exits", "exit_rate"]);
 
+/** Whether the scope's one filter keeps page views only (session figures then count sessions with one). */
+export function pageviewSessions(s: Scope): boolean {
+  const f = s.filters ?? [];
+  return f.length === 1 && f[0].field === "event_type" && f[0].op === "eq" && f[0].value === "$pageview";
+}
+
 /** Session metrics rollups give per bucket. */
 const BUCKETED_SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>(["sessions", "views_per_session"]);
 
@@ -77,7 +83,10 @@ export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
       (o.breakdown?.length && (o.breakdown.length > 1 || o.breakdown[0] !== "page")))
   ) return `the metric ${end} with a filter, bucket or breakdown other than the page`;
   const perSession = o.metrics.find((m) => SESSION_METRICS.has(m));
-  if (perSession && (o.breakdown?.length || s.filters?.length)) {
+  // sessions with a pageview (a trend of page views): the joined sessions with one in scope
+  const pvOnly = pageviewSessions(s) &&
+    o.metrics.every((m) => !SESSION_METRICS.has(m) || BUCKETED_SESSION_METRICS.has(m));
+  if (perSession && (o.breakdown?.length || (s.filters?.length && !pvOnly))) {
     return `the metric ${perSession} with a breakdown or filter`;
   }
   // a bucket's sessions are those with an event in it (counted from the joined facts); their other figures
@@ -272,7 +281,7 @@ export function answerFromRollups(
         bucketOfHour.set(hour, b);
       }
       return b;
-    })
+    }, pageviewSessions(s))
     : null;
   const rows: Row[] = [...groups.values()].map((g) => {
     const metrics = figures(g, pieces, o, counter);
@@ -290,9 +299,10 @@ export function answerFromRollups(
   if (sessions) {
     const st = sessions.totals;
     const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
+    const counted = pageviewSessions(s) ? st.withPageview : st.sessions;
     for (const m of o.metrics) {
-      if (m === "sessions") whole[m] = st.sessions;
-      else if (m === "views_per_session") whole[m] = per(totals.pageviews);
+      if (m === "sessions") whole[m] = counted;
+      else if (m === "views_per_session") whole[m] = counted > 0 ? totals.pageviews / counted : null;
       else if (m === "bounce_rate") whole[m] = per(st.bounces);
       else if (m === "session_duration_s") {
         whole[m] = st.sessions > 0 ? st.durationMs / st.sessions / 1000 : null;

@@ -23,6 +23,8 @@ export interface FactsUnit {
 
 export interface SessionTotals {
   sessions: number;
+  /** sessions with a pageview in scope */
+  withPageview: number;
   bounces: number;
   durationMs: number;
   engagedVisitors: number;
@@ -278,8 +280,16 @@ export function sessionTotals(join: SessionJoin, lists: (FactLists | null)[]): S
   if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(lists, join.slots, j);
   const counter = new DistinctCounter(join.visitors);
   counter.next();
-  const out: SessionTotals = { sessions: j.n, bounces: 0, durationMs: 0, engagedVisitors: 0, dropped: 0 };
+  const out: SessionTotals = {
+    sessions: j.n,
+    withPageview: 0,
+    bounces: 0,
+    durationMs: 0,
+    engagedVisitors: 0,
+    dropped: 0,
+  };
   for (let s = 0; s < j.n; s++) {
+    if (j.pv[s] > 0) out.withPageview++;
     if (j.pv[s] <= 1) out.bounces++;
     out.durationMs += j.last[s] - j.first[s];
     out.dropped += j.gaps[s];
@@ -299,6 +309,7 @@ export function sessionsPerBucket(
   join: SessionJoin,
   units: FactsUnit[],
   bucketOf: (hour: number) => number,
+  pageviewsOnly = false,
 ): Map<number, number> {
   const { j, slots } = join;
   const first = new Int32Array(j.n).fill(-1);
@@ -311,7 +322,7 @@ export function sessionsPerBucket(
     const slot = slots[ri];
     for (let k = 0; k < slot.length; k++) {
       const s = slot[k];
-      if (s < 0) continue;
+      if (s < 0 || (pageviewsOnly && u.facts.pv[k] === 0)) continue;
       const hour = u.facts.hour[k];
       let b = bucketOfHour.get(hour);
       if (b === undefined) bucketOfHour.set(hour, b = bucketOf(hour));

@@ -254,7 +254,9 @@ export class RollupSource {
       want.dropped ? await this.listsFor(both, all, [...ids, { id: "" }]) : [],
     );
     const out = { ...kept.totals };
-    for (const k of ["sessions", "bounces", "durationMs", "dropped"] as const) out[k] += after[k] - before[k];
+    for (const k of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+      out[k] += after[k] - before[k];
+    }
     const was = engagedPerVisitor(alone), now = engagedPerVisitor(both);
     for (const v of new Set([...was.keys(), ...now.keys()])) {
       const c0 = v < kept.engaged.length ? kept.engaged[v] : 0;
@@ -365,7 +367,8 @@ export class RollupSource {
         sessions = {
           ends,
           totals,
-          perBucket: (bucketOf: (hour: number) => number) => sessionsPerBucket(join, units, bucketOf),
+          perBucket: (bucketOf: (hour: number) => number, pv: boolean) =>
+            sessionsPerBucket(join, units, bucketOf, pv),
         };
       } else if (asked.facts) {
         const n = parts.length;
