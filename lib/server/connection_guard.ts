@@ -186,7 +186,6 @@ export function serveGuarded(
     })();
     const fromServer = (async () => {
       const buf = new Uint8Array(RELAY_CHUNK);
-      let first = true;
       while (!c.closed) {
         const n = await up.read(buf).catch(() => null);
         if (n === null) {
@@ -197,11 +196,11 @@ export function serveGuarded(
         }
         c.last = Date.now();
         c.awaiting = false;
-        if (first && EMPTY_400.test(LATIN1.decode(buf.subarray(0, n)))) {
+        // a read that is exactly Deno's empty 400 (on a kept-alive connection too: a later request's headers)
+        if (n < 200 && EMPTY_400.test(LATIN1.decode(buf.subarray(0, n)))) {
           await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
           break;
         }
-        first = false;
         // after an answer the next bytes from the client start a new request with its own header deadline
         if (c.headersFrom === null) c.answered = true;
         if (!(await writeAll(c.client, buf.subarray(0, n)))) break;

@@ -145,6 +145,18 @@ Deno.test("connection guard: a request line or headers Deno cannot parse get the
     assert.match(out.text, /"code":"VALIDATION_ERROR"/);
     assert.match(out.text, /framing is malformed/);
   }
+  // on a kept-alive connection, a later request Deno cannot parse
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  const buf = new Uint8Array(8192);
+  const firstAnswer = new TextDecoder().decode(buf.subarray(0, (await conn.read(buf)) ?? 0));
+  assert.match(firstAnswer, /^HTTP\/1\.1 200/);
+  await conn.write(
+    new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"),
+  );
+  const second = await readUntilClosed(conn, 8_000);
+  assert.match(second.text, /^HTTP\/1\.1 400/, JSON.stringify(second.text));
+  assert.match(second.text, /framing is malformed/);
   // an ordinary 4xx of the app is relayed as it is
   const res = await rawRequest(port, wire("GET", "/no-such-page", { Host: "127.0.0.1" }));
   assert.equal(res.status, 404);
