@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { forbidden, rateLimited, tooLarge } from "../lib/errors.ts";
-import { MB, parseJson, PER_VALUE, readBodyLimited, validate } from "../lib/schemas/request_body.ts";
+import { MB, PER_VALUE, readJson, validate } from "../lib/schemas/request_body.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { MAX_HITS, ServerEventsEnvelope } from "../lib/schemas/server_events.ts";
 import { authorizeServerWrite, refuseBlockedAddress } from "../lib/ingest/server_access.ts";
@@ -23,7 +23,7 @@ export function serverEventsRoutes(ctx: AppContext): Hono {
       throw rateLimited(rate.retryAfterS, "this server key's per-minute limit is spent; retry later");
     }
 
-    const body = parseJson(await readBodyLimited(c.req.raw, MB), PER_VALUE);
+    const body = await readJson(c.req.raw, MB, PER_VALUE); // shape-scanned chunk by chunk as it arrives
     const events = (body as { events?: unknown } | null)?.events;
     if (Array.isArray(events) && events.length > MAX_HITS) {
       throw tooLarge(`at most ${MAX_HITS} events per request; got ${events.length}`);
