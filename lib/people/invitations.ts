@@ -55,7 +55,10 @@ export async function findInvitation(
   token: string,
 ): Promise<LinkState<Invitation>> {
   if (!TOKEN_PATTERN.test(token)) return { ok: false, problem: "unknown" };
-  const inv = (await kv.get<Invitation>(keys.invitation(tokenHash(token)))).value;
+  return invitationState(clock, (await kv.get<Invitation>(keys.invitation(tokenHash(token)))).value);
+}
+
+function invitationState(clock: Clock, inv: Invitation | null): LinkState<Invitation> {
   if (!inv) return { ok: false, problem: "unknown" };
   if (inv.used_at !== null) return { ok: false, problem: "used" };
   if (clock.now() >= inv.expires_at) return { ok: false, problem: "expired" };
@@ -78,11 +81,14 @@ export async function acceptInvitation(
   token: string,
   userId: string,
 ): Promise<Membership> {
+  if (!TOKEN_PATTERN.test(token)) throw invalid(`invitation: ${LINK_PROBLEM.unknown}`);
   const hash = tokenHash(token);
   for (let attempt = 0; attempt < 10; attempt++) {
-    const state = await findInvitation(kv, clock, token);
-    if (!state.ok) throw invalid(`invitation: ${LINK_PROBLEM[state.problem]}`);
+    // the state is judged from the very entry the commit checks: judged from an earlier read, a link used
+    // by a concurrent accept between the two reads passed as unused and joined twice
     const inv = await kv.get<Invitation>(keys.invitation(hash));
+    const state = invitationState(clock, inv.value);
+    if (!state.ok) throw invalid(`invitation: ${LINK_PROBLEM[state.problem]}`);
     const cur = await kv.get<Membership>(keys.membership(state.value.org, userId));
     const now = clock.now();
     const m: Membership = cur.value ? { ...cur.value, role: higherRole(cur.value.role, state.value.role) } : {

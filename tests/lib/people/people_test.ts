@@ -112,6 +112,40 @@ Deno.test("people: one invitation accepted twice at the same moment joins once",
   kv.close();
 });
 
+Deno.test("people: a link judged unused and then used by another accept before its commit joins once", async () => {
+  // one accept reads the invitation, then the other accept runs whole, then the first goes on: it must judge
+  // the link from the entry its commit checks, not from its earlier read (which said unused)
+  const { kv, clock, org } = await world();
+  const u = await createUser(kv, clock, "e@example.com", PW);
+  const v = await createUser(kv, clock, "f@example.com", PW);
+  const { token } = await createInvitation(kv, clock, {
+    org,
+    email: "e@example.com",
+    role: "member",
+    invitedBy: null,
+  });
+  let other: Promise<unknown> = Promise.resolve();
+  let reads = 0;
+  const paused = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "get") {
+        return async (key: Deno.KvKey) => {
+          if (key[0] === "invite" && ++reads === 2) await other.catch(() => {});
+          return await target.get(key);
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const first = acceptInvitation(paused, clock, token, u.id);
+  other = acceptInvitation(kv, clock, token, v.id);
+  const r = await Promise.allSettled([first, other]);
+  assert.equal(r.filter((x) => x.status === "fulfilled").length, 1);
+  assert.equal((await listMembers(kv, org)).length, 1);
+  kv.close();
+});
+
 Deno.test("people: a reset link sets the password once, within the hour, and ends every session", async () => {
   const { kv, clock } = await world();
   const u = await createUser(kv, clock, "g@example.com", PW);
