@@ -6,7 +6,6 @@
 import type { StoredEvent } from "../store/records.ts";
 import {
   type Batch,
-  type Column,
   type ColumnMaker,
   makeColumns,
   numAt,
@@ -71,9 +70,10 @@ function eventColumns(ev: StoredEvent[]): { n: number; makers: ColumnMaker[] } {
     [k],
   ) => k);
   const ownSet = new Set(own);
-  const s = (get: (e: StoredEvent) => string | null | undefined) => () => strCol(n, (i) => get(ev[i]));
-  const num = (get: (e: StoredEvent) => number | null) => () => numCol(n, (i) => get(ev[i]));
-  const cols: Record<string, () => Column> = {
+  const s = (get: (e: StoredEvent) => string | null | undefined) => (turn: Turn) =>
+    strCol(n, (i) => get(ev[i]), turn);
+  const num = (get: (e: StoredEvent) => number | null) => (turn: Turn) => numCol(n, (i) => get(ev[i]), turn);
+  const cols: Record<string, ColumnMaker[1]> = {
     id: s((e) => e.id),
     anon: s((e) => e.anonymous_id),
     session: s((e) => e.session_id),

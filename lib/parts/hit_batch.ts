@@ -41,8 +41,8 @@ const hitOrder = (a: StoredHit, b: StoredHit) =>
 /** Lists how each column of the sorted hits is made. */
 function hitColumns(hs: StoredHit[], verification: Outcome): { n: number; makers: ColumnMaker[] } {
   const n = hs.length;
-  const s = (get: (h: StoredHit) => string | null) => () => strCol(n, (i) => get(hs[i]));
-  const num = (get: (h: StoredHit) => number | null) => () => numCol(n, (i) => get(hs[i]));
+  const s = (get: (h: StoredHit) => string | null) => (turn: Turn) => strCol(n, (i) => get(hs[i]), turn);
+  const num = (get: (h: StoredHit) => number | null) => (turn: Turn) => numCol(n, (i) => get(hs[i]), turn);
   return {
     n,
     makers: Object.entries({

@@ -30,12 +30,13 @@ function counting() {
   return { turn: () => (n++, Promise.resolve()), count: () => n };
 }
 
-Deno.test("parts batch: events build the same batch, a turn after every column; reconstruct gives a turn per 2,048 rows", async () => {
+Deno.test("parts batch: events build the same batch, turns inside and after every column; reconstruct gives a turn per 2,048 rows", async () => {
   const plain = await buildEventBatch(events());
   const c = counting();
   const sliced = await buildEventBatch(events(), c.turn);
   assert.equal(await blob(sliced), await blob(plain));
-  assert.equal(c.count(), Object.keys(plain.cols).length);
+  // inside each column every 2,048 rows (two for 4,500 rows), and after it
+  assert.equal(c.count(), 3 * Object.keys(plain.cols).length);
   const r = counting();
   assert.deepEqual(
     await reconstructEvents(sliced, "org1", "production", r.turn),
@@ -53,7 +54,7 @@ Deno.test("parts batch: hits build the same batch and reconstruct the same recor
   const c = counting();
   const sliced = await buildHitBatch(hits(), outcome, c.turn);
   assert.equal(await blob(sliced), await blob(plain));
-  assert.equal(c.count(), Object.keys(plain.cols).length);
+  assert.equal(c.count(), 3 * Object.keys(plain.cols).length);
   const r = counting();
   assert.deepEqual(
     await reconstructHits(sliced, "org1", "production", r.turn),
