@@ -4,11 +4,10 @@
  * history) through the real HTTP app. Each must answer 2xx.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../app.ts";
-import { devBanner, ensureDemoTenant } from "../../lib/demo/tenant.ts";
-import { generateSite } from "../../lib/demo/site.ts";
+import { devBanner } from "../../lib/demo/tenant.ts";
 import { readKeySnippet } from "../../routes/app/snippets.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
+import { TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
+import { demoSite } from "../helpers/demo_site.ts";
 
 const BASE = "http://127.0.0.1:8000";
 
@@ -60,20 +59,8 @@ function request(argv: string[]): { url: string; init: RequestInit } {
 }
 
 Deno.test("printed examples: the dev banner, README and read-key snippet answer 2xx on the demo", async () => {
-  const deps = await testDeps();
+  const { deps, app, tenant } = await demoSite(2_000);
   try {
-    deps.config = { ...deps.config, readKeyRatePerMinute: 100_000 } as typeof deps.config;
-    deps.clock.set(Date.parse("2026-11-20T12:00:00Z"));
-    const app = createApp(deps);
-    const { tenant } = await ensureDemoTenant(deps);
-    await generateSite(deps, {
-      org: tenant.org,
-      touchpoint: tenant.touchpoint,
-      host: tenant.domain,
-      events: 2_000,
-      days: 30,
-      seed: 7,
-    });
     const vars = { READ_KEY: tenant.readKey };
     const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
     const examples = [
