@@ -196,7 +196,18 @@ export function answerFromRollups(
   const traffic = new Set<string>(s.traffic ?? ["human"]);
   const bucketOf = o.bucket ? bucketer(o.bucket, s.timezone) : null;
   // groups by number: a value's number (the same string in every rollup) × the bucket's number
-  const bucketOfHour = new Map<number, number>(), bucketKeys: KeyValue[] = [];
+  const bucketNumbers = new Map<number, number>(), bucketKeys: KeyValue[] = [];
+  /** An hour's bucket number (its key's place in bucketKeys), computed once per hour. */
+  const bucketOfHour = (hour: number): number => {
+    let b = bucketNumbers.get(hour);
+    if (b === undefined) {
+      const key = bucketOf!(hour * HOUR_MS);
+      b = bucketKeys.indexOf(key);
+      if (b < 0) b = bucketKeys.push(key) - 1;
+      bucketNumbers.set(hour, b);
+    }
+    return b;
+  };
   const valueIds = new Map<string | null, number>();
   const groups = new Map<number, Group>();
   const totals = newGroup({});
@@ -226,18 +237,7 @@ export function answerFromRollups(
         if (valueOk && f !== TOTAL && !valueOk[r.value[i]]) continue;
         if (f === totalField) add(totals, r, pi, i);
         if (f !== rowField || !grouped) continue;
-        let bucket = 0;
-        if (bucketOf) {
-          const hour = r.hour[i];
-          let b = bucketOfHour.get(hour);
-          if (b === undefined) {
-            const key = bucketOf(hour * HOUR_MS);
-            b = bucketKeys.indexOf(key);
-            if (b < 0) b = bucketKeys.push(key) - 1;
-            bucketOfHour.set(hour, b);
-          }
-          bucket = b;
-        }
+        const bucket = bucketOf ? bucketOfHour(r.hour[i]) : 0;
         // the value is part of the group only when it is the breakdown (a filtered field without a breakdown
         // only chooses rows: its values share their bucket's group)
         let value = 0;
@@ -271,18 +271,7 @@ export function answerFromRollups(
 
   const counter = new DistinctCounter(visitorSpace);
   // a bucket's sessions: those with a segment in its hours
-  const perBucket = sessions && bucketOf
-    ? sessions.perBucket((hour) => {
-      let b = bucketOfHour.get(hour);
-      if (b === undefined) {
-        const key = bucketOf(hour * HOUR_MS);
-        b = bucketKeys.indexOf(key);
-        if (b < 0) b = bucketKeys.push(key) - 1;
-        bucketOfHour.set(hour, b);
-      }
-      return b;
-    }, pageviewSessions(s))
-    : null;
+  const perBucket = sessions && bucketOf ? sessions.perBucket(bucketOfHour, pageviewSessions(s)) : null;
   const rows: Row[] = [...groups.values()].map((g) => {
     const metrics = figures(g, pieces, o, counter);
     if (sessions?.ends) {
