@@ -93,8 +93,10 @@ Deno.test("people: an invitation works once, and not after 7 days", async () => 
   kv.close();
 });
 
-Deno.test("people: one invitation accepted twice at the same moment joins once", async () => {
-  const { kv, clock, org } = await world();
+/** Two accounts and one invitation link for a race between them. */
+async function oneInvitationTwoUsers() {
+  const w = await world();
+  const { kv, clock, org } = w;
   const u = await createUser(kv, clock, "e@example.com", PW);
   const v = await createUser(kv, clock, "f@example.com", PW);
   const { token } = await createInvitation(kv, clock, {
@@ -103,6 +105,11 @@ Deno.test("people: one invitation accepted twice at the same moment joins once",
     role: "member",
     invitedBy: null,
   });
+  return { ...w, u, v, token };
+}
+
+Deno.test("people: one invitation accepted twice at the same moment joins once", async () => {
+  const { kv, clock, org, u, v, token } = await oneInvitationTwoUsers();
   const r = await Promise.allSettled([
     acceptInvitation(kv, clock, token, u.id),
     acceptInvitation(kv, clock, token, v.id),
@@ -115,15 +122,7 @@ Deno.test("people: one invitation accepted twice at the same moment joins once",
 Deno.test("people: a link judged unused and then used by another accept before its commit joins once", async () => {
   // one accept reads the invitation, then the other accept runs whole, then the first goes on: it must judge
   // the link from the entry its commit checks, not from its earlier read (which said unused)
-  const { kv, clock, org } = await world();
-  const u = await createUser(kv, clock, "e@example.com", PW);
-  const v = await createUser(kv, clock, "f@example.com", PW);
-  const { token } = await createInvitation(kv, clock, {
-    org,
-    email: "e@example.com",
-    role: "member",
-    invitedBy: null,
-  });
+  const { kv, clock, org, u, v, token } = await oneInvitationTwoUsers();
   let other: Promise<unknown> = Promise.resolve();
   let reads = 0;
   const paused = new Proxy(kv, {
