@@ -3,10 +3,9 @@ import type { Deps } from "../deps.ts";
 import { listParts } from "../parts/store.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
-import { CohortCache } from "./cohort/cache.ts";
 import { valueSeries } from "./aggregate/value_series.ts";
-import { hitsAggregate } from "./hits.ts";
-import { type Derived, makeCtx } from "./scan/ctx.ts";
+import { hitAnswers } from "./hits.ts";
+import { ScanContexts } from "./scan/contexts.ts";
 import { attribution } from "./sequence/attribution.ts";
 import { funnel } from "./sequence/funnel.ts";
 import { paths } from "./sequence/paths.ts";
@@ -29,9 +28,8 @@ export function createEngine(deps: Deps): Engine {
     ...deps,
     config: { ...deps.config, partCacheBytes: deps.config.partCacheBytes - rollupBytes },
   });
-  // the visitor order and session facts of recent batch sets: questions come in groups over one period
-  const recent: Derived[] = [];
-  const cohorts = new CohortCache(source);
+  const scans = new ScanContexts(source);
+  const hits = hitAnswers(source);
   const rollups = new RollupSource(deps, source, rollupBytes);
   /**
    * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
@@ -60,42 +58,12 @@ export function createEngine(deps: Deps): Engine {
     }
     return rows * SCAN_BYTES_PER_ROW <= source.partCapacity;
   };
-  const ctxOf = async (s: Scope) => {
-    const load = await source.events(s.org, s.env, s.from, s.to);
-    const { batches, rawRows } = load;
-    // evaluated after the question's own load: every visitor of its batches has a number by then
-    const cohort = s.cohort
-      ? await cohorts.membership(s, s.cohort, { from: s.from, to: s.to, load })
-      : undefined;
-    const interner = source.interner(s.org, s.env);
-    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort, load.partSpan);
-    // the raw tail (last batch, new each question) is merged into what is kept for the parts
-    c.tail = rawRows > 0;
-    const parts = c.tail ? batches.slice(0, -1) : batches;
-    let d = recent.find((x) =>
-      x.batches.length === parts.length && x.batches.every((b, i) => b === parts[i])
-    );
-    if (!d) {
-      recent.unshift(
-        d = {
-          batches: parts,
-          nVis: c.nVis,
-          nSes: c.nSes,
-          facts: new Map(),
-          groups: new Map(),
-          perRun: new Map(),
-        },
-      );
-      if (recent.length > 4) recent.pop();
-    }
-    c.memo = d;
-    return c;
-  };
+  const ctxOf = (s: Scope) => scans.of(s);
   return {
     aggregate: async (s, o) => (await aggregate(s, [o]))[0],
     aggregateMany: (s, os) => aggregate(s, os),
     valueSeries: async (s, o) => valueSeries(await ctxOf(s), o),
-    hitsAggregate: async (s, o) => hitsAggregate(await source.hits(s.org, s.env, s.from, s.to), s, o),
+    hitsAggregate: hits,
     sessions: async (s, o) => sessions(await ctxOf(s), o ?? {}),
     funnel: async (s, o) => funnel(await ctxOf(s), o),
     paths: async (s, o) => paths(await ctxOf(s), o),

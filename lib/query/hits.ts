@@ -1,7 +1,7 @@
 /** Crawler-hit aggregates over columnar batches, with the effective verification outcome per row. */
 import type { NumCol, StrCol } from "../parts/columns.ts";
 import { bucketer } from "../time/buckets.ts";
-import type { HitBatch } from "./columns/source.ts";
+import type { HitBatch, Source } from "./columns/source.ts";
 import { sortAndPage } from "./order.ts";
 import { matches } from "./scan/filters.ts";
 import type {
@@ -110,6 +110,12 @@ function add(a: HAcc, t: number, crawled: boolean, page: boolean, pageId: number
   if (!page) return;
   a.crawledRequests++;
   if (pageId >= 0) a.pages.add(pageId);
+}
+
+/** The engine's crawler-hit question: the period's hit batches (cached parts plus the raw tail), aggregated. */
+export function hitAnswers(source: Source) {
+  return async (scope: HitScope, opts: HitAggregateOptions): Promise<HitAggregateResult> =>
+    hitsAggregate(await source.hits(scope.org, scope.env, scope.from, scope.to), scope, opts);
 }
 
 export function hitsAggregate(
