@@ -195,5 +195,11 @@ function groupRows(
     fields.forEach((f, d) => (keys[g][f] = dimValues[d][p[d]]));
     if (bt) keys[g].bucket = bt.labels[p[fields.length]];
   });
-  return { gids: rowGroup, size: keys.length, key: (g) => keys[g] };
+  return { gids: rowGroup, size: keys.length, key: keyOf(keys) };
 }
+
+/**
+ * A group's key from the keys list, made outside groupRows: a closure made in there would hold its whole
+ * scope (the question's context and batches) for as long as the group-by is kept.
+ */
+const keyOf = (keys: Record<string, KeyValue>[]) => (g: number) => keys[g];

@@ -8,14 +8,10 @@
  * membership, the same membership is given back, so the masks and session facts built with its number are
  * reused too. Bounded by memory.
  */
-import { Lru } from "../../lru.ts";
 import type { EventLoad, Source } from "../columns/source.ts";
 import type { Membership } from "../scan/ctx.ts";
 import type { CohortExpr, Scope } from "../types.ts";
 import { cohortWindows, evaluateParts, membershipOf, type PartsState, withWindows } from "./evaluate.ts";
-
-/** Memory for kept cohorts: per condition ~4-28 bytes per visitor of the environment. */
-const CAPACITY_BYTES = 32 * 1024 * 1024;
 
 interface Kept {
   state: PartsState;
@@ -44,13 +40,22 @@ function partsWindow(w: { from: number; to: number }, l: EventLoad) {
   return from < to ? { from, to } : { from: 0, to: 0 };
 }
 
+/**
+ * Kept in the source's one budget (`Source.keep`, beside the decoded parts), each weighed at its state's
+ * bytes (per condition ~4-28 bytes per visitor of the environment) and its membership.
+ */
 export class CohortCache {
-  private kept = new Lru<Kept>(CAPACITY_BYTES);
+  private weights = new Map<string, number>();
   constructor(private source: Source) {}
 
-  /** Memory held by kept cohorts (bytes). */
+  /** Memory held by kept cohorts still in the budget (bytes). */
   get bytes(): number {
-    return this.kept.used;
+    let n = 0;
+    for (const [key, w] of this.weights) {
+      if (this.source.kept(key)) n += w;
+      else this.weights.delete(key);
+    }
+    return n;
   }
 
   /** The members for a question's scope; `own` is the question's own load, reused for a window it covers. */
@@ -66,7 +71,7 @@ export class CohortCache {
     // read after the loads: every visitor of their batches has a number by then
     const interner = this.source.interner(s.org, s.env);
     const cut = new Map(windows.map((w, k) => [`${w.from}|${w.to}`, partsWindow(w, loads[k])]));
-    const key = JSON.stringify([
+    const key = "cohort|" + JSON.stringify([
       s.org,
       s.env,
       s.touchpoint ?? null,
@@ -75,7 +80,7 @@ export class CohortCache {
       loads.map((l) => l.partIds),
     ]);
     const tailIds = loads.map((l) => l.tailIds);
-    let kept = this.kept.get(key);
+    let kept = this.source.kept<Kept>(key);
     if (kept?.last && sameTail(kept.last.tailIds, tailIds)) return kept.last.membership;
     const where = { org: s.org, env: s.env, touchpoint: s.touchpoint };
     const n = interner.visitorCount;
@@ -88,7 +93,10 @@ export class CohortCache {
     // new events that changed nobody's membership: the same one, so what was built with its number stays
     const membership = kept.last && sameMembers(kept.last.membership, fresh) ? kept.last.membership : fresh;
     kept.last = { tailIds, membership };
-    this.kept.set(key, kept, kept.state.bytes + membership.bits.byteLength);
+    const weight = kept.state.bytes + membership.bits.byteLength;
+    this.source.keep(key, kept, weight);
+    this.weights.set(key, weight);
+    if (this.weights.size > 64) void this.bytes; // forgets the weights of entries the budget let go
     return membership;
   }
 }

@@ -5,7 +5,7 @@
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
 import type { Deps } from "../../deps.ts";
-import { Lru } from "../../lru.ts";
+import { Budget } from "./budget.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
 import type { Batch, StrCol } from "../../parts/columns.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
@@ -77,8 +77,8 @@ const ownMasks = (b: EvBatch): EvBatch =>
   }) as EvBatch;
 
 export class Source {
-  // deno-lint-ignore no-explicit-any
-  private cache: Lru<EvBatch | Batch | KeptTail<any>>;
+  /** decoded parts, kept raw tails and what questions derived and keep (`keep`): one budget */
+  private cache: Budget;
   private interners = new Map<string, Interner>();
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
   private loading = new Map<string, Promise<EvBatch>>();
@@ -86,7 +86,7 @@ export class Source {
   private tailReads = new Map<string, { started: number; done: Promise<KeptTail<any>> }>();
   private asked = 0;
   constructor(private deps: Deps) {
-    this.cache = new Lru(deps.config.partCacheBytes);
+    this.cache = new Budget(deps.config.partCacheBytes);
   }
 
   /** The bytes of decoded parts this source keeps at most. */
@@ -96,6 +96,20 @@ export class Source {
 
   get cacheBytes() {
     return this.cache.used;
+  }
+
+  /**
+   * Keeps what a question derived for later ones (a period's visitor order and session facts, a cohort's
+   * members) in the same budget as the decoded parts, weighed in bytes: one cache, least recently used out.
+   * Something heavier than the whole budget is not kept. Keeping under a key again re-weighs it.
+   */
+  keep(key: string, value: unknown, bytes: number): void {
+    this.cache.setKept(key, value, bytes);
+  }
+
+  /** What `keep` kept under a key, while the budget still holds it. */
+  kept<T>(key: string): T | undefined {
+    return this.cache.kept(key) as T | undefined;
   }
 
   interner(org: string, env: EnvName): Interner {
@@ -186,11 +200,11 @@ export class Source {
     const done = (async () => {
       // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
       const tail = await read(this.deps.kv, this.where(org, env));
-      const kept = this.cache.get(k) as KeptTail<R> | undefined;
+      const kept = this.cache.part(k) as KeptTail<R> | undefined;
       if (kept && sameRecords(kept.tail, tail)) return kept;
       const fresh: KeptTail<R> = { tail };
       const weight = tail.records.length * TAIL_ROW_BYTES;
-      if (weight <= this.cache.capacity / 4) this.cache.set(k, fresh, weight);
+      if (weight <= this.cache.capacity / 4) this.cache.setPart(k, fresh, weight);
       return fresh;
     })();
     this.tailReads.set(k, { started, done });
@@ -282,7 +296,7 @@ export class Source {
 
   private eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
     const key = `ev|${org}|${env}|${p.id}|${interner.generation}`;
-    const hit = this.cache.get(key) as EvBatch | undefined;
+    const hit = this.cache.part(key) as EvBatch | undefined;
     if (hit) return Promise.resolve(hit);
     // questions asked together (a tool's several aggregates) share one load of a part
     let loading = this.loading.get(key);
@@ -290,7 +304,7 @@ export class Source {
       loading = this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c)).then(
         ({ batch, decodedBytes }) => {
           const prepared = prepareEvents(batch, interner, decodedBytes);
-          this.cache.set(key, prepared, prepared.bytes);
+          this.cache.setPart(key, prepared, prepared.bytes);
           return prepared;
         },
       ).finally(() => this.loading.delete(key));
@@ -312,12 +326,12 @@ export class Source {
       const out: HitBatch[] = [];
       for (const p of parts.filter((x) => x.min_t < to && x.max_t >= from)) {
         const key = `hit|${org}|${env}|${p.id}`;
-        let b = this.cache.get(key) as Batch | undefined;
+        let b = this.cache.part(key) as Batch | undefined;
         if (!b) {
           // ids only for the late-outcome join of rows still pending when the part was built
           const pending = p.pending_verification > 0;
           ({ batch: b } = await this.partBatch(p, (c) => (c !== "id" || pending) && !COLD_COLUMNS.has(c)));
-          this.cache.set(key, b, p.bytes * 6);
+          this.cache.setPart(key, b, p.bytes * 6);
         }
         out.push({ b, overrides: p.pending_verification ? await this.lateOutcomes(org, b) : new Map() });
       }

@@ -2,11 +2,9 @@
 import { CohortCache } from "../cohort/cache.ts";
 import type { Source } from "../columns/source.ts";
 import type { Scope } from "../types.ts";
-import { type Ctx, type Derived, makeCtx } from "./ctx.ts";
+import { type Ctx, type Derived, derivedBytes, makeCtx } from "./ctx.ts";
 
 export class ScanContexts {
-  // the visitor order and session facts of recent batch sets: questions come in groups over one period
-  private recent: Derived[] = [];
   private cohorts: CohortCache;
 
   constructor(private source: Source) {
@@ -25,23 +23,27 @@ export class ScanContexts {
     const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort, load.partSpan);
     // the raw tail (last batch, new each question) is merged into what is kept for the parts
     c.tail = rawRows > 0;
-    const parts = c.tail ? batches.slice(0, -1) : batches;
-    let d = this.recent.find((x) =>
-      x.batches.length === parts.length && x.batches.every((b, i) => b === parts[i])
-    );
+    /*
+     * What questions over the same parts derive (visitor order, session facts, groups, per-run arrays) is
+     * kept under the parts' ids and the visitor numbering, not under the batch objects: a part pushed out of
+     * the cache and read again gives the same runs and numbers, so the kept data still fits it, and the kept
+     * data never holds the batches themselves (it held every batch of its period beyond the part cache).
+     * It is weighed in the part cache's budget, and weighed again each time a question takes it up (it grows
+     * as questions add their facts).
+     */
+    const key = `scan|${s.org}|${s.env}|${interner.generation}|${load.partIds.join(",")}`;
+    let d = this.source.kept<Derived>(key);
     if (!d) {
-      this.recent.unshift(
-        d = {
-          batches: parts,
-          nVis: c.nVis,
-          nSes: c.nSes,
-          facts: new Map(),
-          groups: new Map(),
-          perRun: new Map(),
-        },
-      );
-      if (this.recent.length > 4) this.recent.pop();
+      d = {
+        nVis: c.nVis,
+        nSes: c.nSes,
+        facts: new Map(),
+        groups: new Map(),
+        perRun: new Map(),
+        dropped: new Map(),
+      };
     }
+    this.source.keep(key, d, derivedBytes(d));
     c.memo = d;
     return c;
   }

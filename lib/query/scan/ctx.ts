@@ -43,7 +43,6 @@ export interface Membership {
 
 /** What questions over one set of batches can share: the visitor order, session facts per scope. */
 export interface Derived {
-  batches: EvBatch[];
   nVis: number;
   nSes: number;
   order?: VisitorOrder;
@@ -52,8 +51,25 @@ export interface Derived {
   groups: Map<string, unknown>;
   /** per-run arrays in visitor order (aggregate/per_run.ts: run figures, states per scope, field values), by name */
   perRun: Map<string, Int32Array | Uint32Array | Uint8Array>;
+  /** dropped events per session number, per scope (scan/drops.ts) */
+  dropped: Map<string, Float64Array>;
   /** sessions with a run in these batches (a raw-tail session also here is split) */
   sessions?: Uint8Array;
+}
+
+/** The bytes a derived set holds (its typed arrays), for the budget it is kept in. */
+export function derivedBytes(d: Derived): number {
+  let n = d.sessions?.byteLength ?? 0;
+  if (d.order) n += d.order.rb.byteLength + d.order.rk.byteLength + d.order.split.byteLength;
+  for (const f of d.facts.values()) for (const a of Object.values(f)) n += (a as Uint8Array).byteLength;
+  for (const a of d.perRun.values()) n += a.byteLength;
+  for (const a of d.dropped.values()) n += a.byteLength;
+  for (const g of d.groups.values()) {
+    const { gids, runGids } = g as { gids?: Int32Array[]; runGids?: Int32Array };
+    for (const a of gids ?? []) n += a.byteLength;
+    n += runGids?.byteLength ?? 0;
+  }
+  return n;
 }
 
 export interface SessionFacts {

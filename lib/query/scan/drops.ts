@@ -7,7 +7,7 @@
 import { remember } from "../../lru.ts";
 import { missingBetween } from "../../enrich/sequence.ts";
 import { eventView } from "../columns/views.ts";
-import type { Ctx, Derived } from "./ctx.ts";
+import type { Ctx } from "./ctx.ts";
 import { visitorOrder } from "./visitor_order.ts";
 
 /** Row a comes no later than row b in (device time, number) order. */
@@ -103,16 +103,13 @@ function gapsInOrder(
   return gaps;
 }
 
-const kept = new WeakMap<Derived, Map<string, Float64Array>>();
-
 /**
  * Per session number: its dropped events in scope. The parts' figures are kept per scope; with a raw
  * tail, the sessions the tail touches are counted again over all their rows.
  */
 export function droppedBySession(c: Ctx): Float64Array {
   const parts = c.batches.length - (c.tail ? 1 : 0);
-  let byScope = c.memo ? kept.get(c.memo) : undefined;
-  if (c.memo && !byScope) kept.set(c.memo, byScope = new Map());
+  const byScope = c.memo?.dropped;
   let base = byScope?.get(c.scopeKey);
   if (!base) {
     base = new Float64Array(c.memo?.nSes ?? c.nSes);
