@@ -15,6 +15,8 @@ import { newPartId, type PartKind, writeChunks, writeDir } from "../parts/store.
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { partRollup, writeRollup } from "../query/rollup/store.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
+import { buildHitRollup } from "../query/hit_rollup/build.ts";
+import { writeHitRollup } from "../query/hit_rollup/store.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
 
@@ -66,6 +68,7 @@ export class PartWriter {
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
     if (this.kind === "ev") await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
+    else await writeHitRollup(kv, id, buildHitRollup(built.batch));
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await kv.set(keys.part(this.org, this.env, this.kind, id), meta);
     this.parts++;

@@ -27,6 +27,9 @@ import { turns } from "../turns.ts";
 import { CompactLease, LeaseLostError } from "./compact_lease.ts";
 import { partRollup, writeRollup } from "../query/rollup/store.ts";
 import { backfillRollups } from "./rollup_backfill.ts";
+import { buildHitRollup } from "../query/hit_rollup/build.ts";
+import { writeHitRollup } from "../query/hit_rollup/store.ts";
+import { backfillHitRollups } from "./hit_rollup_backfill.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -62,7 +65,7 @@ export interface CompactReport {
   parts: number;
   rows: number;
   merged: number;
-  /** parts written before rollups that got theirs (lib/jobs/rollup_backfill.ts) */
+  /** parts written before rollups that got theirs (lib/jobs/rollup_backfill.ts, hit_rollup_backfill.ts) */
   rollups?: number;
   /** organizations whose compaction failed this pass (compactAll only) */
   failed?: number;
@@ -156,6 +159,7 @@ export async function compact(
     report.merged = await mergeSmall(deps, org, env, kind, cutoff, mark, w, opts);
     // parts from before rollups get theirs a few at a time, under this run's lease (no merge meanwhile)
     if (kind === "ev" && !lease.lost) report.rollups = (await backfillRollups(deps, org, env)).parts;
+    if (kind === "hit" && !lease.lost) report.rollups = (await backfillHitRollups(deps, org, env)).parts;
   } finally {
     await lease.release();
   }
@@ -236,6 +240,7 @@ async function publish(
   await writeDir(kv, id, built.encoded.columns);
   // the part's hourly rollup, under the same building mark (a crash deletes it with the chunks)
   if (kind === "ev") await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
+  else await writeHitRollup(kv, id, buildHitRollup(built.batch));
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };

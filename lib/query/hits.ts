@@ -1,18 +1,28 @@
-/** Crawler-hit aggregates over columnar batches, with the effective verification outcome per row. */
+/**
+ * Crawler-hit aggregates. The planner answers from hit rollups (lib/query/hit_rollup/: per part, UTC hour
+ * and value of every hit field) what they can answer exactly, and scans the rest:
+ *  - a part's hour wholly inside the period is taken from its rollup; an hour the period cuts is taken when
+ *    all of the part's rows of that hour lie on one side of the cut (a period ending "now" holds every hit
+ *    so far), else that hour is scanned;
+ *  - with a bucket, an hour whose start and end fall in different buckets (half-hour zones) is scanned;
+ *  - a part without a rollup (written before them, until the backfill reaches it) is scanned;
+ *  - a scanned hour is scanned for every part (all rows of that hour, from the parts' batches), and no
+ *    rollup adds rows of it; the raw tail is always scanned, whole, once.
+ * Rows still `pending` verification when their part was built are rollup rows of their own, with the hit's
+ * id: their outcome is looked up at question time, as the scan does for its parts (columns/source.ts).
+ * Part list, rollups and raw tail are read consistently (Source.consistent): a compaction publishing or
+ * merging meanwhile makes the read start over, so no hit is missed or counted twice.
+ */
+import type { Deps } from "../deps.ts";
 import type { NumCol, StrCol } from "../parts/columns.ts";
-import { bucketer } from "../time/buckets.ts";
+import type { PartMeta } from "../parts/store.ts";
+import { type Turn, turns } from "../turns.ts";
 import type { HitBatch, Source } from "./columns/source.ts";
-import { sortAndPage } from "./order.ts";
-import { matches } from "./scan/filters.ts";
-import type {
-  HitAggregateOptions,
-  HitAggregateResult,
-  HitField,
-  HitMetric,
-  HitScope,
-  KeyValue,
-  Row,
-} from "./types.ts";
+import { addRollup, pendingIds } from "./hit_rollup/answer.ts";
+import { HOUR } from "./hit_rollup/build.ts";
+import { addTo, HitGroups, type ValueIds } from "./hit_rollup/groups.ts";
+import { hitRollupCacheBytes, HitRollups, type LoadedHitRollup } from "./hit_rollup/source.ts";
+import type { HitAggregateOptions, HitAggregateResult, HitField, HitScope } from "./types.ts";
 
 const COLUMN: Partial<Record<HitField, string>> = {
   page: "page",
@@ -46,35 +56,11 @@ function hitValue(h: HitBatch, f: HitField, i: number): string | null {
   return String((h.b.cols.crawled as NumCol).values[i] === 1); // crawled
 }
 
-interface HAcc {
-  key: Record<string, KeyValue>;
-  requests: number;
-  crawledRequests: number;
-  pages: Set<number>; // page value numbers
-  last: number;
-  first: number;
-  lastAny: number;
-}
-
-/** Values of a field numbered across batches, with a filter verdict per number. */
-class Dim {
-  ids = new Map<KeyValue, number>();
-  values: KeyValue[] = [];
-  id(v: KeyValue): number {
-    let id = this.ids.get(v);
-    if (id === undefined) {
-      this.ids.set(v, id = this.values.length);
-      this.values.push(v);
-    }
-    return id;
-  }
-}
-
 /**
  * The value numbers of a field at the given rows of one batch: column fields map codes through a table,
  * the effective verification applies later outcomes, status figures go through a small cache of numbers.
  */
-function idsAt(h: HitBatch, f: HitField, dim: Dim, rows: Int32Array): Int32Array {
+function idsAt(h: HitBatch, f: HitField, dim: ValueIds, rows: Int32Array): Int32Array {
   const out = new Int32Array(rows.length);
   const col = COLUMN[f] ?? (f === "verification" ? "verification" : null);
   if (col) {
@@ -101,110 +87,153 @@ function idsAt(h: HitBatch, f: HitField, dim: Dim, rows: Int32Array): Int32Array
   return out;
 }
 
-function add(a: HAcc, t: number, crawled: boolean, page: boolean, pageId: number) {
-  a.requests++;
-  if (t < a.first) a.first = t;
-  if (t > a.lastAny) a.lastAny = t;
-  if (!crawled) return;
-  if (t > a.last) a.last = t;
-  if (!page) return;
-  a.crawledRequests++;
-  if (pageId >= 0) a.pages.add(pageId);
-}
+/** Rows of a batch added between turns of the event loop (a raw tail of 40k hits took seconds in one go). */
+const SLICE = 2_048;
 
-/** The engine's crawler-hit question: the period's hit batches (cached parts plus the raw tail), aggregated. */
-export function hitAnswers(source: Source) {
-  return async (scope: HitScope, opts: HitAggregateOptions): Promise<HitAggregateResult> =>
-    hitsAggregate(await source.hits(scope.org, scope.env, scope.from, scope.to), scope, opts);
-}
-
-export function hitsAggregate(
-  batches: HitBatch[],
-  scope: HitScope,
-  opts: HitAggregateOptions,
-): HitAggregateResult {
-  const bucketOf = opts.bucket ? bucketer(opts.bucket, scope.timezone) : null;
-  const fields = opts.breakdown ?? [];
-  const filters = scope.filters ?? [];
-  const needPages = opts.metrics.includes("pages");
-  const groups = new Map<number | string, HAcc>();
-  const newAcc = (key: Record<string, KeyValue>): HAcc => ({
-    key,
-    requests: 0,
-    crawledRequests: 0,
-    pages: new Set(),
-    last: -Infinity,
-    first: Infinity,
-    lastAny: -Infinity,
-  });
-  const total = newAcc({});
-  const dims = fields.map(() => new Dim());
-  const filterDims = filters.map(() => new Dim());
-  const verdicts = filters.map(() => [] as boolean[]);
-  const bucketDim = new Dim(), pageDim = new Dim();
-  for (const h of batches) {
-    const t = (h.b.cols.t as NumCol).values, tp = h.b.cols.touchpoint as StrCol;
-    const tpCode = scope.touchpoint ? tp.dict.indexOf(scope.touchpoint) + 1 : -1;
-    if (tpCode === 0) continue; // the touchpoint never appears in this batch
-    const crawled = (h.b.cols.crawled as NumCol).values, sf = (h.b.cols.site_file as StrCol).codes;
-    // rows in scope passing the filters
+/** Adds the batch's hits in [from, to) to the groups, slice by slice, offering the event loop turns. */
+async function scanInto(g: HitGroups, h: HitBatch, from: number, to: number, turn: Turn): Promise<void> {
+  const t = (h.b.cols.t as NumCol).values, tp = h.b.cols.touchpoint as StrCol;
+  const tpCode = g.scope.touchpoint ? tp.dict.indexOf(g.scope.touchpoint) + 1 : -1;
+  if (tpCode === 0) return; // the touchpoint never appears in this batch
+  const crawled = (h.b.cols.crawled as NumCol).values, sf = (h.b.cols.site_file as StrCol).codes;
+  const ids = new Int32Array(g.width);
+  for (let start = 0; start < h.b.n; start += SLICE) {
+    await turn();
+    const end = Math.min(h.b.n, start + SLICE);
     let n = 0;
-    const inScope = new Int32Array(h.b.n);
-    for (let i = 0; i < h.b.n; i++) {
-      if (t[i] < scope.from || t[i] >= scope.to) continue;
+    const inScope = new Int32Array(end - start);
+    for (let i = start; i < end; i++) {
+      if (t[i] < from || t[i] >= to) continue;
       if (tpCode > 0 && tp.codes[i] !== tpCode) continue;
       inScope[n++] = i;
     }
     let kept = inScope.subarray(0, n);
-    filters.forEach((f, k) => {
-      const ids = idsAt(h, f.field, filterDims[k], kept), seen = verdicts[k];
+    g.filters.forEach((f, k) => {
+      const vs = idsAt(h, f.field, g.filterDims[k], kept);
       let m = 0;
-      for (let j = 0; j < kept.length; j++) {
-        const id = ids[j];
-        seen[id] ??= matches(filterDims[k].values[id] as string | null, f);
-        if (seen[id]) kept[m++] = kept[j];
-      }
+      for (let j = 0; j < kept.length; j++) if (g.passes(k, vs[j])) kept[m++] = kept[j];
       kept = kept.subarray(0, m);
     });
-    const keyParts = fields.map((f, d) => idsAt(h, f, dims[d], kept));
-    const pages = needPages ? idsAt(h, "page", pageDim, kept) : null;
-    const ids = new Array<number>(fields.length + (bucketOf ? 1 : 0));
+    const keyParts = g.fields.map((f, d) => idsAt(h, f, g.dims[d], kept));
+    const pages = g.needPages ? idsAt(h, "page", g.pageDim, kept) : null;
     for (let j = 0; j < kept.length; j++) {
       const i = kept[j];
       for (let d = 0; d < keyParts.length; d++) ids[d] = keyParts[d][j];
-      if (bucketOf) ids[fields.length] = bucketDim.id(bucketOf(t[i]));
-      let id: number | string = 0;
-      let small = ids.length <= 3;
-      for (const x of ids) {
-        if (x >= 65536) small = false;
-        else id = (id as number) * 65536 + x;
-      }
-      if (!small) id = ids.join(",");
-      let g = groups.get(id);
-      if (!g) {
-        const key: Record<string, KeyValue> = {};
-        fields.forEach((f, d) => (key[f] = dims[d].values[ids[d]]));
-        if (bucketOf) key.bucket = bucketDim.values[ids[fields.length]];
-        groups.set(id, g = newAcc(key));
-      }
-      const ti = t[i], isCrawled = crawled[i] === 1, isPage = isCrawled && sf[i] === 0;
-      const page = pages && isPage ? pages[j] : -1;
-      add(g, ti, isCrawled, isPage, page);
-      add(total, ti, isCrawled, isPage, page);
+      if (g.bucketOf) ids[g.fields.length] = g.bucketDim.id(g.bucketOf(t[i]));
+      const ti = t[i], isCrawled = crawled[i] === 1, isPage = sf[i] === 0;
+      const page = pages && isCrawled && isPage ? pages[j] : -1;
+      addTo(g.group(ids), 1, ti, ti, isCrawled, isPage, page);
+      addTo(g.total, 1, ti, ti, isCrawled, isPage, page);
     }
   }
-  const values = (a: HAcc) => {
-    const all: Record<HitMetric, number | null> = {
-      requests: a.requests,
-      crawled_requests: a.crawledRequests,
-      pages: a.pages.size,
-      last_crawl_at: a.last === -Infinity ? null : a.last,
-      first_seen_at: a.first === Infinity ? null : a.first,
-      last_seen_at: a.lastAny === -Infinity ? null : a.lastAny,
-    };
-    return Object.fromEntries(opts.metrics.map((m) => [m, all[m]]));
+}
+
+/** Aggregates hit batches by scanning them (every row in the scope's period); the event loop gets turns. */
+export async function hitsAggregate(
+  batches: HitBatch[],
+  scope: HitScope,
+  opts: HitAggregateOptions,
+): Promise<HitAggregateResult> {
+  const g = new HitGroups(scope, opts);
+  const turn = turns();
+  for (const h of batches) await scanInto(g, h, scope.from, scope.to, turn);
+  return g.result();
+}
+
+const hourOf = (ms: number) => Math.floor(ms / HOUR);
+
+/** Which hours of each rollup are taken, and which hours (epoch hour numbers) are scanned instead. */
+function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[]) {
+  const { from, to } = g.scope;
+  const scanHours = new Set<number>();
+  const takes: { r: LoadedHitRollup["r"]; take: Uint8Array }[] = [];
+  parts.forEach((p, k) => {
+    const l = loaded[k];
+    if (!l) {
+      const last = hourOf(Math.min(p.max_t, to - 1));
+      for (let h = hourOf(Math.max(p.min_t, from)); h <= last; h++) scanHours.add(h);
+      return;
+    }
+    const { r, spans } = l;
+    const take = new Uint8Array(r.hours);
+    for (let h = 0; h < r.hours; h++) {
+      if (Number.isNaN(spans.min[h])) continue; // no rows
+      const h0 = (r.hour0 + h) * HOUR, h1 = h0 + HOUR, lo = spans.min[h], hi = spans.max[h];
+      const inside = (h0 >= from && h1 <= to) || (lo >= from && hi < to);
+      const outside = h1 <= from || h0 >= to || hi < from || lo >= to;
+      if (!inside && outside) continue;
+      if (!inside || (g.bucketOf && g.bucketOf(h0) !== g.bucketOf(h1 - 1))) scanHours.add(r.hour0 + h);
+      else take[h] = 1;
+    }
+    takes.push({ r, take });
+  });
+  for (const { r, take } of takes) {
+    for (let h = 0; h < r.hours; h++) if (take[h] && scanHours.has(r.hour0 + h)) take[h] = 0;
+  }
+  // consecutive scanned hours as time ranges inside the period
+  const ranges: [number, number][] = [];
+  for (const h of [...scanHours].sort((a, b) => a - b)) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === h * HOUR) last[1] = (h + 1) * HOUR;
+    else ranges.push([h * HOUR, (h + 1) * HOUR]);
+  }
+  return {
+    takes,
+    ranges: ranges.map(([a, b]): [number, number] => [Math.max(a, from), Math.min(b, to)]),
   };
-  const rows: Row<HitMetric>[] = [...groups.values()].map((g) => ({ key: g.key, metrics: values(g) }));
-  const page = sortAndPage(rows, opts);
-  return { totals: values(total), rows: page.rows, total_rows: page.total_rows };
+}
+
+/** How a question was answered (tests and benches): rollup parts, hours scanned, raw-tail rows. */
+export interface HitPath {
+  rollups: number;
+  scannedRanges: [number, number][];
+}
+
+/**
+ * The engine's crawler-hit question. `deps` defaults to the source's own (the engine builds the source from
+ * its deps); the rollups' cache takes 1/16 of the part cache's budget.
+ */
+export function hitAnswers(source: Source, deps?: Pick<Deps, "kv" | "config">) {
+  const d = deps ?? (source as unknown as { deps: Deps }).deps;
+  const rollups = new HitRollups(d.kv, hitRollupCacheBytes(d.config.partCacheBytes));
+  const answer = (scope: HitScope, opts: HitAggregateOptions) => answerHits(source, rollups, scope, opts);
+  return Object.assign(answer, { rollups });
+}
+
+export async function answerHits(
+  source: Source,
+  rollups: HitRollups,
+  scope: HitScope,
+  opts: HitAggregateOptions,
+  path?: HitPath,
+): Promise<HitAggregateResult> {
+  const { org, env, from, to } = scope;
+  if (!(from < to)) return new HitGroups(scope, opts).result();
+  return await source.consistent(org, env, "hit", async (all) => {
+    const g = new HitGroups(scope, opts);
+    const turn = turns();
+    const parts = all.filter((p) => p.min_t < to && p.max_t >= from);
+    const { takes, ranges } = plan(g, parts, await Promise.all(parts.map((p) => rollups.get(p.id))));
+    const outcome = await rollups.outcomesOf(org, takes.flatMap(({ r, take }) => pendingIds(r, take)));
+    for (const { r, take } of takes) {
+      addRollup(g, r, take, outcome);
+      await turn();
+    }
+    // scanned hours: each range's parts (source.hits lists the parts it read first, the raw tail last)
+    let tail: HitBatch[] | null = null;
+    for (const [a, b] of ranges) {
+      const batches = await source.hits(org, env, a, b);
+      const count = all.filter((p) => p.min_t < b && p.max_t >= a).length;
+      for (const h of batches.slice(0, count)) await scanInto(g, h, a, b, turn);
+      tail ??= batches.slice(count);
+    }
+    // no part overlaps an empty range at the end of time: the raw tail alone
+    tail ??= await source.hits(org, env, Number.MAX_VALUE, Number.MAX_VALUE);
+    for (const h of tail) await scanInto(g, h, from, to, turn);
+    if (path) {
+      path.rollups = takes.length;
+      path.scannedRanges = ranges;
+    }
+    return g.result();
+  });
 }

@@ -95,6 +95,10 @@ export const keys = {
   rollup: (partId: string) => ["rollup", partId] as const,
   rollupChunk: (partId: string, index: number) => ["rollup_chunk", partId, index] as const,
   rollupChunks: (partId: string) => ["rollup_chunk", partId] as const,
+  /** A hit part's hourly rollup (lib/query/hit_rollup/store.ts): its entry, written after its chunks. */
+  hitRollup: (partId: string) => ["hit_rollup", partId] as const,
+  hitRollupChunk: (partId: string, index: number) => ["hit_rollup_chunk", partId, index] as const,
+  hitRollupChunks: (partId: string) => ["hit_rollup_chunk", partId] as const,
   /** The run compacting an environment's events or hits now, renewed while it runs (lib/jobs/compact_lease.ts). */
   compactLease: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_lease", org, env, kind] as const,
   /** A record that could not be read or decoded, moved aside from `key` (lib/store/readable.ts). */

@@ -1,0 +1,60 @@
+/**
+ * Hit rollups as questions read them: decoded once per part (parts are immutable, so the part id is the key),
+ * kept in a bounded cache, with each hour's time range; and the outcomes stored since a part was built for
+ * its rows that were still pending then (a final outcome never changes, so it is kept once read).
+ */
+import { Lru } from "../../lru.ts";
+import { verificationOutcomes } from "../../parts/build.ts";
+import type { Verification } from "../../store/records.ts";
+import { hourSpans } from "./answer.ts";
+import { type HitRollup, rollupBytes } from "./build.ts";
+import { readHitRollup } from "./store.ts";
+
+export interface LoadedHitRollup {
+  r: HitRollup;
+  spans: { min: Float64Array; max: Float64Array };
+}
+
+/** The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`). */
+export const hitRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 16);
+
+export class HitRollups {
+  private cache: Lru<LoadedHitRollup>;
+  private loading = new Map<string, Promise<LoadedHitRollup | null>>();
+  private outcomes = new Map<string, Verification>();
+  /** stored bytes read from KV (benches) */
+  bytesRead = 0;
+
+  constructor(private kv: Deno.Kv, capacity: number) {
+    this.cache = new Lru(capacity);
+  }
+
+  /** A part's rollup, or null when it has none (yet: the backfill may write one later, so null is not kept). */
+  get(partId: string): Promise<LoadedHitRollup | null> {
+    const kept = this.cache.get(partId);
+    if (kept) return Promise.resolve(kept);
+    let loading = this.loading.get(partId);
+    if (!loading) {
+      loading = readHitRollup(this.kv, partId).then((got) => {
+        if (!got) return null;
+        this.bytesRead += got.stored;
+        const loaded = { r: got.rollup, spans: hourSpans(got.rollup) };
+        this.cache.set(partId, loaded, rollupBytes(got.rollup) + 16 * got.rollup.hours);
+        return loaded;
+      }).finally(() => this.loading.delete(partId));
+      this.loading.set(partId, loading);
+    }
+    return loading;
+  }
+
+  /** The outcome of each pending-at-build hit that has one now. */
+  async outcomesOf(org: string, ids: string[]): Promise<(id: string) => Verification | undefined> {
+    const unknown = ids.filter((id) => !this.outcomes.has(`${org}|${id}`));
+    const fetched = unknown.length ? await verificationOutcomes(this.kv, org, unknown) : new Map();
+    for (const [id, o] of fetched) {
+      if (this.outcomes.size > 1_000_000) this.outcomes.clear(); // the answer reads `fetched` first
+      this.outcomes.set(`${org}|${id}`, o);
+    }
+    return (id) => fetched.get(id) ?? this.outcomes.get(`${org}|${id}`);
+  }
+}
