@@ -15,8 +15,8 @@ import {
   Server,
 } from "@modelcontextprotocol/server";
 import type { AppContext } from "../lib/context.ts";
-import { HttpError, isFailure } from "../lib/errors.ts";
-import { READ_BODY_LIMIT, readBodyBytes } from "../lib/schemas/request_body.ts";
+import { HttpError, invalid, isFailure } from "../lib/errors.ts";
+import { READ_BODY_LIMIT, readGuardedJson } from "../lib/schemas/request_body.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
 import { authenticate, bearerToken } from "../pipeline/caller.ts";
 import type { Caller } from "../pipeline/access.ts";
@@ -186,6 +186,17 @@ async function callerOf(ctx: AppContext, authorization: string | undefined, url:
   });
 }
 
+/**
+ * A JSON-RPC message through the one body guard: past the read API's size (413) or the depth, count and
+ * string limits (422) it is refused as its bytes arrive, and a lone surrogate or a number no double holds is
+ * a 422 naming where. A body that is not JSON (or empty) goes on as sent, for the transport's parse error.
+ */
+async function guardedMessage(raw: Request): Promise<Request> {
+  const body = await readGuardedJson(raw, READ_BODY_LIMIT);
+  if (!body.ok && !body.notJson) throw invalid(body.message);
+  return new Request(raw, { body: body.text });
+}
+
 export function mcpRoutes(ctx: AppContext): Hono {
   const app = new Hono();
   const readView = viewReader(); // this app's: read once per view, for as long as the process serves
@@ -199,10 +210,7 @@ export function mcpRoutes(ctx: AppContext): Hono {
 
   app.all("*", async (c) => {
     const caller = await callerOf(ctx, c.req.header("authorization"), c.req.url);
-    // JSON-RPC messages are small: a body past the read API's limit is refused before it is read whole
-    const req = c.req.method === "POST"
-      ? new Request(c.req.raw, { body: await readBodyBytes(c.req.raw, READ_BODY_LIMIT) })
-      : c.req.raw;
+    const req = c.req.method === "POST" ? await guardedMessage(c.req.raw) : c.req.raw;
     return handler.fetch(req, {
       authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },
     });

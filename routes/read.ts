@@ -9,25 +9,23 @@ import { invalid } from "../lib/errors.ts";
 import { authenticate } from "../pipeline/caller.ts";
 import { takeRate } from "../pipeline/meter.ts";
 import { CATALOG, LaterInput, runCall } from "../pipeline/run.ts";
-import { READ_BODY_LIMIT, readBodyLimited } from "../lib/schemas/request_body.ts";
-import { guardJson } from "../lib/schemas/json_limits.ts";
+import { READ_BODY_LIMIT, readGuardedJson } from "../lib/schemas/request_body.ts";
 import { TOOLS } from "../tools/registry.ts";
 import { listing } from "../pipeline/listing.ts";
 
 /** The tool's inputs from the body: a JSON object, or nothing at all for a tool without inputs. */
 async function toolInput(req: Request): Promise<Record<string, unknown>> {
-  const text = await readBodyLimited(req, READ_BODY_LIMIT);
-  if (text.trim() === "") return {};
-  // the one body guard (depth, sizes, well-formed text, numbers a double can hold), with this API's own
-  // wording for a body that is not JSON at all
-  const guarded = guardJson(text);
-  if (!guarded.ok && guarded.notJson) {
+  // the one body guard (size, depth, counts and string lengths as the bytes arrive; then well-formed text
+  // and numbers a double can hold), with this API's own wording for a body that is not JSON at all
+  const body = await readGuardedJson(req, READ_BODY_LIMIT);
+  if (body.ok && body.empty) return {};
+  if (!body.ok && body.notJson) {
     throw invalid(
       'the body is not JSON; send a JSON object of the tool\'s inputs, e.g. {"period":"last_7_days"}',
     );
   }
-  if (!guarded.ok) throw invalid(guarded.message);
-  const input = guarded.value;
+  if (!body.ok) throw invalid(body.message);
+  const input = body.value;
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw invalid("the body must be a JSON object of the tool's inputs");
   }

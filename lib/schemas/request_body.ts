@@ -3,14 +3,7 @@ import type { z } from "zod";
 import { invalid, tooLarge, tooSlow } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
-import {
-  BODY_LIMITS,
-  type BodyLimits,
-  type GuardedJson,
-  guardJson,
-  JsonShapeScanner,
-  jsonTextProblem,
-} from "./json_limits.ts";
+import { BODY_LIMITS, type BodyLimits, guardJson, JsonShapeScanner, jsonTextProblem } from "./json_limits.ts";
 
 export const MB = 1024 * 1024;
 /** The read API's and MCP's bodies: a tool's few inputs, or one JSON-RPC message. */
@@ -147,17 +140,27 @@ export async function readJson(
   return parseText(decodeUtf8(bytes), limits, true);
 }
 
+/** What readGuardedJson found: a value, an empty body (only whitespace), or why the body is refused. */
+export type GuardedBody =
+  | { ok: true; empty: false; value: unknown; text: string }
+  | { ok: true; empty: true; value: undefined; text: string }
+  | { ok: false; notJson: boolean; message: string; text: string };
+
 /**
  * The body through the one guard, its shape scanned chunk by chunk as it arrives (a body past a limit is a
- * 422 at the chunk that passes it), for endpoints that word a body that is not JSON themselves (the read API).
+ * 422 at the chunk that passes it), for endpoints that answer an empty body or one that is not JSON their
+ * own way (the read API takes an empty body as no inputs; MCP leaves "not JSON" to its JSON-RPC answer).
+ * `text` is the body as decoded (bytes that are not UTF-8 stand as lone surrogates, which the guard refuses).
  */
 export async function readGuardedJson(
   req: Request,
   maxBytes: number,
   limits: BodyLimits = BODY_LIMITS,
-): Promise<GuardedJson> {
+): Promise<GuardedBody> {
   const text = decodeUtf8(await readBodyBytes(req, maxBytes, undefined, limits));
-  return guardJson(text, limits, "body", true);
+  if (text.trim() === "") return { ok: true, empty: true, value: undefined, text };
+  const guarded = guardJson(text, limits, "body", true);
+  return guarded.ok ? { ok: true, empty: false, value: guarded.value, text } : { ...guarded, text };
 }
 
 /** Validates with a zod schema; failure is a 422 whose message names the offending path. */

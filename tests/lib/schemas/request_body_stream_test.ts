@@ -121,11 +121,20 @@ Deno.test("body stream: readGuardedJson refuses at the chunk past a limit and ke
   assert.match(err.message, /body: nested deeper than 64 levels/);
   assert.ok(deep.state.pulled <= 2 * CHUNK, `pulled ${deep.state.pulled} bytes`);
   const notJson = await readGuardedJson(post("{period"), READ_BODY_LIMIT);
-  assert.deepEqual(notJson, { ok: false, notJson: true, message: "body: not valid JSON" });
+  assert.deepEqual(notJson, { ok: false, notJson: true, message: "body: not valid JSON", text: "{period" });
   const lone = await readGuardedJson(post('{"a":"\\ud800"}'), READ_BODY_LIMIT);
   assert.equal(lone.ok, false);
   assert.deepEqual(await readGuardedJson(post('{"period":"last_7_days"}'), READ_BODY_LIMIT), {
     ok: true,
+    empty: false,
     value: { period: "last_7_days" },
+    text: '{"period":"last_7_days"}',
+  });
+  // an empty body (whitespace only) is told apart from one that is not JSON
+  assert.deepEqual(await readGuardedJson(post(" \n"), READ_BODY_LIMIT), {
+    ok: true,
+    empty: true,
+    value: undefined,
+    text: " \n",
   });
 });
