@@ -7,7 +7,15 @@
 import type { Deps } from "../deps.ts";
 import { decodeBatch } from "../parts/codec.ts";
 import { listParts, partColumns, readBlob } from "../parts/store.ts";
-import { addEnds, hasRollup, partRollup, readEntry, readV3, writeRollup } from "../query/rollup/store.ts";
+import {
+  addEnds,
+  hasRollup,
+  partRollup,
+  readEntry,
+  readV3,
+  readV4,
+  writeRollup,
+} from "../query/rollup/store.ts";
 import type { EnvName } from "../store/records.ts";
 import { keys } from "../store/keys.ts";
 
@@ -40,11 +48,14 @@ export async function backfillRollups(
     // sections written before entries and exits: only their section is added
     if (entry) await addEnds(kv, org, env, meta.id, entry, await batch());
     else {
-      // a version-3 rollup (one blob) holds all but the entries and exits: the sections come from it
-      const v3 = await readV3(kv, meta.id);
-      if (v3) {
-        await writeRollup(kv, meta.id, v3);
-        await addEnds(kv, org, env, meta.id, (await readEntry(kv, meta.id))!, await batch());
+      // an older rollup holds all but (version 3) the entries and exits: the new one is made from it, without
+      // the part; else from the part
+      const old = (await readV4(kv, meta.id)) ?? (await readV3(kv, meta.id));
+      if (old) {
+        await writeRollup(kv, meta.id, old);
+        if (!old.facts.ends) {
+          await addEnds(kv, org, env, meta.id, (await readEntry(kv, meta.id))!, await batch());
+        }
       } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
     }
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it

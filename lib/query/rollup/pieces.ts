@@ -5,7 +5,7 @@
  * about: the overview's headline reads the totals and the facts, a list its field's rows and sets.
  */
 import { type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
-import { FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
+import { ENDS_LAYOUT, FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
 
 /** What every piece of a part's rollup shares: its hours (with their receive-time ranges), touchpoints, traffic kinds. */
 export interface RollupHead {
@@ -146,4 +146,84 @@ export function emptyPiece(head: RollupHead, f: number): Rollup {
     ...head,
     facts: emptyFacts(),
   };
+}
+
+/** Fact rows `rows` of f, in that order, with their lists and ends (a block of the stored facts). */
+export function sliceFacts(f: SessionFacts, rows: ArrayLike<number>): SessionFacts {
+  const n = rows.length;
+  const out = Object.fromEntries(FACT_LAYOUT.map(([name, T]) => {
+    const from = f[name] as unknown as ArrayLike<number>, to = new T(n) as unknown as number[];
+    for (let i = 0; i < n; i++) to[i] = from[rows[i]];
+    return [name, to];
+  })) as unknown as SessionFacts;
+  out.n = n;
+  out.listAt = new Uint32Array(n + 1);
+  let size = 0;
+  for (let i = 0; i < n; i++) size += f.listAt[rows[i] + 1] - f.listAt[rows[i]];
+  out.listDt = new Float64Array(size);
+  out.listSeq = new Float64Array(size);
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    out.listAt[i] = o;
+    const a = f.listAt[rows[i]], b = f.listAt[rows[i] + 1];
+    out.listDt.set(f.listDt.subarray(a, b), o);
+    out.listSeq.set(f.listSeq.subarray(a, b), o);
+    o += b - a;
+  }
+  out.listAt[n] = o;
+  out.ends = null;
+  if (f.ends) {
+    const e = f.ends, ends = { pages: e.pages } as Record<string, unknown>;
+    for (const [name, T] of ENDS_LAYOUT) {
+      const from = e[name] as ArrayLike<number>, to = new T(n) as unknown as number[];
+      for (let i = 0; i < n; i++) to[i] = from[rows[i]];
+      ends[name] = to;
+    }
+    out.ends = ends as unknown as FactEnds;
+  }
+  return out;
+}
+
+/** Blocks of facts (lists aside) as one, in order. */
+export function concatFacts(blocks: SessionFacts[]): SessionFacts {
+  if (blocks.length === 1) return blocks[0];
+  const n = blocks.reduce((s, b) => s + b.n, 0);
+  const out = Object.fromEntries(FACT_LAYOUT.map(([name, T]) => {
+    const to = new T(n) as unknown as { set(a: ArrayLike<number>, o: number): void };
+    let o = 0;
+    for (const b of blocks) {
+      to.set(b[name] as unknown as ArrayLike<number>, o);
+      o += b.n;
+    }
+    return [name, to];
+  })) as unknown as SessionFacts;
+  out.n = n;
+  out.listAt = new Uint32Array(n + 1);
+  out.listDt = new Float64Array(0);
+  out.listSeq = new Float64Array(0);
+  out.ends = null;
+  return out;
+}
+
+/** Blocks' device-time lists as one, in order (`counts[i]`: block i's fact rows). */
+export function concatLists(blocks: (FactLists | null)[], counts: number[]): FactLists {
+  const n = counts.reduce((s, c) => s + c, 0);
+  const size = blocks.reduce((s, b) => s + (b ? b.listDt.length : 0), 0);
+  const out: FactLists = {
+    listAt: new Uint32Array(n + 1),
+    listDt: new Float64Array(size),
+    listSeq: new Float64Array(size),
+  };
+  let row = 0, o = 0;
+  blocks.forEach((b, i) => {
+    for (let k = 0; k < counts[i]; k++) out.listAt[row + k] = o + (b ? b.listAt[k] : 0);
+    if (b) {
+      out.listDt.set(b.listDt, o);
+      out.listSeq.set(b.listSeq, o);
+      o += b.listDt.length;
+    }
+    row += counts[i];
+  });
+  out.listAt[n] = o;
+  return out;
 }

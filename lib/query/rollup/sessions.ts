@@ -93,6 +93,7 @@ export function joinSessions(
   traffic: Set<string>,
   visitorSpace: number,
   only: SessionKeys | null = null,
+  masks: (Uint8Array | null)[] | null = null,
 ): SessionJoin {
   // visitor number → its first joined session (the chain runs through `next`)
   let head = new Int32Array(Math.max(1, visitorSpace)).fill(-1);
@@ -110,7 +111,18 @@ export function joinSessions(
       grown.set(head);
       head = grown;
     }
-    joinUnit(j, head, r.facts, slots[ri], hourMask(inside[ri]), tpOk, trOk, isHuman, only);
+    joinUnit(
+      j,
+      head,
+      r.facts,
+      slots[ri],
+      hourMask(inside[ri]),
+      tpOk,
+      trOk,
+      isHuman,
+      only,
+      masks?.[ri] ?? null,
+    );
   }
   return {
     j,
@@ -135,6 +147,7 @@ function joinUnit(
   trOk: Uint8Array,
   isHuman: Uint8Array,
   only: SessionKeys | null,
+  rowOk: Uint8Array | null,
 ) {
   const { base, inHour } = mask;
   const fHour = f.hour, fTp = f.tp, fTr = f.traffic, fVis = f.vis, fH1 = f.h1, fH2 = f.h2;
@@ -148,6 +161,7 @@ function joinUnit(
   for (let k = 0, end = f.n; k < end; k++) {
     const ho = fHour[k] - base;
     if (!(ho >= 0 && ho < hours && inHour[ho]) || !tpOk[fTp[k]] || !trOk[fTr[k]]) continue;
+    if (rowOk !== null && !rowOk[k]) continue;
     const v = fVis[k], a = fH1[k], b = fH2[k];
     if (only !== null && !hasSession(only, v, a, b)) continue;
     let s = head[v];
@@ -277,7 +291,7 @@ export function overlapUnits(join: SessionJoin): number[] {
  */
 export function sessionTotals(join: SessionJoin, lists: (FactLists | null)[]): SessionTotals {
   const { j } = join;
-  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(lists, join.slots, j);
+  settleDrops(join, lists);
   const counter = new DistinctCounter(join.visitors);
   counter.next();
   const out: SessionTotals = {
@@ -399,6 +413,15 @@ export function entriesAndExits(join: SessionJoin, ends: (FactEnds | null)[]): E
     count(out.exits, ends[extU[s]]!.pages[extP[s] - 1]);
   }
   return out;
+}
+
+/**
+ * Counts again the dropped events of the join's sessions whose segments overlap, from their rows in the
+ * lists given (`lists[i]`: unit i's, or null). Done once per join (again gives the same).
+ */
+export function settleDrops(join: SessionJoin, lists: (FactLists | null)[]): void {
+  const { j } = join;
+  if (j.overlap.subarray(0, j.n).includes(1)) rejoinOverlaps(lists, join.slots, j);
 }
 
 /** Dropped events of the sessions whose segments overlap, from all their people's rows in scope. */

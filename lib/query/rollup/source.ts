@@ -23,8 +23,17 @@ import {
   type SessionAnswer,
 } from "./answer.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
-import { emptyPiece, type FactLists, type RollupParts, wholeParts } from "./pieces.ts";
+import {
+  concatFacts,
+  concatLists,
+  emptyFacts,
+  emptyPiece,
+  type FactLists,
+  type RollupParts,
+  wholeParts,
+} from "./pieces.ts";
 import type { FactEnds, SessionFacts } from "./session_facts.ts";
+import { BLOCKS, findKey, keyNumbers, localSessions, sharedKeys, type Spans } from "./spans.ts";
 import {
   engagedPerVisitor,
   entriesAndExits,
@@ -42,24 +51,28 @@ import {
 import {
   decodeEnds,
   decodeFacts,
+  decodeKeys,
   decodeLists,
   decodeRows,
   decodeSets,
+  decodeSpans,
   ENDS_SEC,
-  FACTS_SEC,
-  LISTS_SEC,
+  factsSec,
+  KEYS_SEC,
+  listsSec,
   readEntry,
   readSection,
   type RollupEntry,
   rowsSec,
   setsSec,
+  SPANS_SEC,
 } from "./store.ts";
 
 /** Decoded rollups kept: a quarter of the one budget (PART_CACHE_MB); the engine gives parts the rest. */
 export const rollupCacheBytes = (budget: number): number => Math.floor(budget / 4);
 
 /** A piece as cached: a field's rows (their sets filled in once read), the facts, their lists, an entry. */
-type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry | KeptSessions;
+type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry | KeptSessions | Spans;
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 class Gone extends Error {}
@@ -158,15 +171,7 @@ export class RollupSource {
       }
       fields.set(f, r);
     }
-    const facts = asked.facts
-      ? await this.piece(
-        `${id}/facts`,
-        () => readSection(kv, id, e, FACTS_SEC),
-        decodeFacts,
-        (f) => f.n * 72,
-        keepFacts,
-      )
-      : null;
+    const facts = asked.facts ? await this.factsOf(id, e, keepFacts) : null;
     let ends = null;
     if (asked.ends) {
       // a rollup written before entries and exits: the scan answers until the backfill adds them
@@ -188,15 +193,202 @@ export class RollupSource {
     };
   }
 
-  /** The device-time lists of a part's facts (only for sessions whose segments overlap). */
-  private lists(id: string, e: RollupEntry, keepIt: boolean): Promise<FactLists | null> {
-    return this.piece(
-      `${id}/lists`,
-      () => readSection(this.deps.kv, id, e, LISTS_SEC),
-      decodeLists,
-      (l) => l.listDt.length * 16 + l.listAt.length * 4,
-      keepIt,
+  /** A part's facts, all blocks in stored order (`keepIt` false: read for a join whose result is kept instead). */
+  private async factsOf(id: string, e: RollupEntry, keepIt: boolean): Promise<SessionFacts> {
+    const key = `${id}/facts`;
+    const hit = this.cache.get(key) as SessionFacts | undefined;
+    if (keepIt || hit) this.lastAsked.set(key, this.asked);
+    if (hit) return hit;
+    const blocks: SessionFacts[] = [];
+    for (let b = 0; b < BLOCKS; b++) {
+      const f = await this.block(id, e, factsSec(b), decodeFacts);
+      if (f) blocks.push(f);
+    }
+    const f = blocks.length ? concatFacts(blocks) : emptyFacts();
+    if (keepIt) this.keep(key, f, f.n * 72);
+    return f;
+  }
+
+  /** One section read and decoded, not kept (null: the rollup has no such section). */
+  private async block<P>(
+    id: string,
+    e: RollupEntry,
+    sec: number,
+    decode: (b: Uint8Array) => P,
+  ): Promise<P | null> {
+    if (!e.secs[sec]) return null;
+    const bytes = await readSection(this.deps.kv, id, e, sec);
+    if (!bytes) throw new Gone();
+    this.bytesRead += bytes.length;
+    return decode(bytes);
+  }
+
+  /** The device-time lists of a part's facts (only for sessions whose segments overlap), all blocks. */
+  private async lists(id: string, e: RollupEntry, keepIt: boolean): Promise<FactLists | null> {
+    const key = `${id}/lists`;
+    const hit = this.cache.get(key) as FactLists | undefined;
+    if (keepIt || hit) this.lastAsked.set(key, this.asked);
+    if (hit) return hit;
+    const blocks: FactLists[] = [];
+    for (let b = 0; b < BLOCKS; b++) {
+      const l = await this.block(id, e, listsSec(b), decodeLists);
+      if (l) blocks.push(l);
+    }
+    const l = concatLists(blocks, blocks.map((x) => x.listAt.length - 1));
+    if (keepIt) this.keep(key, l, l.listDt.length * 16 + l.listAt.length * 4);
+    return l;
+  }
+
+  /**
+   * The parts' session totals of a period from their spans (spans.ts): spans wholly inside are added as they
+   * are; the blocks holding sessions to join (in two parts, spans cut by the period, sessions that are not
+   * simple) are read, those sessions taken out of their spans as their part alone counted them and joined.
+   */
+  private async spanKept(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    inside: Set<number>[],
+    s: Scope,
+    traffic: Set<string>,
+    space: number,
+  ): Promise<KeptSessions> {
+    const ids = parts.map((_, i) => i);
+    const spans = await inBatches(ids, 8, async (i) =>
+      (await this.piece(
+        `${parts[i].id}/spans`,
+        () => readSection(this.deps.kv, parts[i].id, entries[i], SPANS_SEC),
+        decodeSpans,
+        (p) => p.n * 40 + p.engaged.length * 4 + 200,
+      )) ?? null);
+    const keys = await inBatches(
+      ids,
+      8,
+      async (i) =>
+        (await this.block(parts[i].id, entries[i], KEYS_SEC, decodeKeys)) ??
+          { n: 0, vis: new Uint32Array(0), h1: new Uint32Array(0), block: new Uint8Array(0) },
     );
+    const shared = sharedKeys(keys);
+    const totals: SessionTotals = {
+      sessions: 0,
+      withPageview: 0,
+      bounces: 0,
+      durationMs: 0,
+      engagedVisitors: 0,
+      dropped: 0,
+    };
+    let engaged = new Uint16Array(Math.max(1, space));
+    const count = (v: number, by: number) => {
+      if (v >= engaged.length) {
+        const grown = new Uint16Array(Math.max(v + 1, engaged.length * 2));
+        grown.set(engaged);
+        engaged = grown;
+      }
+      engaged[v] += by;
+    };
+    const need = parts.map(() => new Set<number>());
+    const scoped = entries.map((e) => ({
+      tp: e.head.tps.map((tp) => !s.touchpoint || tp === s.touchpoint),
+      tr: e.head.traffics.map((t) => t !== null && traffic.has(t)),
+    }));
+    const whole = (i: number, h0: number, h1: number) => inside[i].has(h0) && inside[i].has(h1);
+    spans.forEach((sp, i) => {
+      if (!sp) {
+        // no spans (none written): every block is joined
+        for (let b = 0; b < BLOCKS; b++) need[i].add(b);
+        return;
+      }
+      const { tp, tr } = scoped[i];
+      for (let g = 0; g < sp.n; g++) {
+        if (!tp[sp.tp[g]] || !tr[sp.traffic[g]]) continue;
+        if (whole(i, sp.h0[g], sp.h1[g])) {
+          totals.sessions += sp.sessions[g];
+          totals.withPageview += sp.withPageview[g];
+          totals.bounces += sp.bounces[g];
+          totals.durationMs += sp.durationMs[g];
+          totals.dropped += sp.dropped[g];
+          for (let x = sp.engAt[g]; x < sp.engAt[g + 1]; x++) count(sp.engaged[x], 1);
+        } else {
+          for (const h of inside[i]) {
+            if (h >= sp.h0[g] && h <= sp.h1[g]) {
+              need[i].add(sp.block[g]);
+              break;
+            }
+          }
+        }
+      }
+      for (let b = 0; b < BLOCKS; b++) if (sp.complex[b]) need[i].add(b);
+    });
+    keys.forEach((k, i) => {
+      for (let x = 0; x < k.n; x++) if (shared[i][x]) need[i].add(k.block[x]);
+    });
+    // the blocks to join, as units; per row: joined, and taken out of its span first
+    const units: { i: number; b: number; facts: SessionFacts }[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      for (const b of [...need[i]].sort((x, y) => x - y)) {
+        const facts = await this.block(parts[i].id, entries[i], factsSec(b), decodeFacts);
+        if (facts) units.push({ i, b, facts });
+      }
+    }
+    const joinMasks: Uint8Array[] = [], subMasks: Uint8Array[] = [];
+    for (const u of units) {
+      const head = entries[u.i].head, k = keys[u.i];
+      const l = localSessions(u.facts, head.tps, head.traffics, null);
+      const slot = l.join.slots[0], j = l.join.j, { tp, tr } = scoped[u.i];
+      const join = new Uint8Array(u.facts.n), sub = new Uint8Array(u.facts.n);
+      for (let r = 0; r < u.facts.n; r++) {
+        const x = slot[r];
+        if (x < 0 || !l.simple[x] || !tp[l.tp[x]] || !tr[l.traffic[x]] || !whole(u.i, l.h0[x], l.h1[x])) {
+          join[r] = 1;
+          continue;
+        }
+        // counted in its span: joined only when the session is in another part too
+        const at = findKey(k, j.vis[x], j.h1[x]);
+        if (at < 0 || shared[u.i][at]) join[r] = sub[r] = 1;
+      }
+      joinMasks.push(join);
+      subMasks.push(sub);
+    }
+    const unitOfBlock = (u: { i: number; facts: SessionFacts }) => ({
+      facts: u.facts,
+      tps: entries[u.i].head.tps,
+      traffics: entries[u.i].head.traffics,
+    });
+    const listsOf = async (join: SessionJoin, of: typeof units) => {
+      const lists: (FactLists | null)[] = of.map(() => null);
+      for (const ri of overlapUnits(join)) {
+        lists[ri] = await this.block(parts[of[ri].i].id, entries[of[ri].i], listsSec(of[ri].b), decodeLists);
+      }
+      return lists;
+    };
+    // taken out: each block alone (a session lies in one block of its part), as its span counted it
+    for (let x = 0; x < units.length; x++) {
+      if (!subMasks[x].includes(1)) continue;
+      const u = units[x];
+      const alone = joinSessions([unitOfBlock(u)], [inside[u.i]], s.touchpoint, traffic, space, null, [
+        subMasks[x],
+      ]);
+      const t = sessionTotals(alone, await listsOf(alone, [u]));
+      for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+        totals[m] -= t[m];
+      }
+      for (const [v, c] of engagedPerVisitor(alone)) count(v, -c);
+    }
+    const joined = joinSessions(
+      units.map(unitOfBlock),
+      units.map((u) => inside[u.i]),
+      s.touchpoint,
+      traffic,
+      space,
+      null,
+      joinMasks,
+    );
+    const t = sessionTotals(joined, await listsOf(joined, units));
+    for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+      totals[m] += t[m];
+    }
+    for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
+    for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
+    return { totals, engaged, keys: keys.map(keyNumbers), dropped: true, ends: null };
   }
 
   /** The lists a join needs: of the units holding sessions whose segments overlap. */
@@ -307,11 +499,13 @@ export class RollupSource {
     let keptKey = "", kept: KeptSessions | undefined;
     // what a new join keeps: what is asked, and what the one it replaces had (questions alternate)
     let keepDropped = dropped, keepEnds = asked.ends;
+    let entries: RollupEntry[] = [];
     try {
       if (asked.facts && !full) {
-        const entries = await inBatches(parts, 8, (p) => this.entry(p.id));
-        if (entries.some((e) => e === null)) return none;
-        const partInside = hoursInside(entries.map((e) => e!.head), s);
+        const got = await inBatches(parts, 8, (p) => this.entry(p.id));
+        if (got.some((e) => e === null)) return none;
+        entries = got as RollupEntry[];
+        const partInside = hoursInside(entries.map((e) => e.head), s);
         if (!partInside) return none;
         keptKey = JSON.stringify([
           // a part's hours in a period are a run of its hours: the first, the last and the count name it
@@ -334,12 +528,19 @@ export class RollupSource {
       if (e instanceof Gone) return none;
       throw e;
     }
+    // the parts' totals without entries and exits come from their spans: the facts of only some blocks are read
+    const spanPath = asked.facts && !full && !kept && !keepEnds;
     let loaded: RollupParts[];
     try {
       const got = await inBatches(
         parts,
         4,
-        (p) => this.part(p.id, { ...asked, facts: asked.facts && !kept, ends: keepEnds && !kept }, full),
+        (p) =>
+          this.part(p.id, {
+            ...asked,
+            facts: asked.facts && !kept && !spanPath,
+            ends: keepEnds && !kept,
+          }, full),
       );
       if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
       loaded = got as RollupParts[];
@@ -372,7 +573,14 @@ export class RollupSource {
         };
       } else if (asked.facts) {
         const n = parts.length;
-        if (!kept) {
+        if (!kept && spanPath) {
+          kept = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space);
+          this.cache.set(
+            keptKey,
+            kept,
+            kept.keys.reduce((n, k) => n + k.byteLength, 0) + kept.engaged.byteLength + 4_096,
+          );
+        } else if (!kept) {
           const partUnits = loaded.slice(0, n);
           const join = joinSessions(partUnits.map(unitOf), inside.slice(0, n), s.touchpoint, traffic, space);
           const totals = sessionTotals(

@@ -15,13 +15,17 @@ import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
 import { batchVisitors, buildRollup, type Rollup, rowVisitors, TOTAL } from "./build.ts";
 import {
+  concatFacts,
+  concatLists,
   EMPTY_SETS,
   emptyFacts,
   type FactLists,
   fieldPiece,
   PIECE_FIELDS,
   type RollupHead,
+  sliceFacts,
 } from "./pieces.ts";
+import { BLOCKS, buildSpans, type PartKeys, type Spans } from "./spans.ts";
 import {
   buildSessionFacts,
   ENDS_LAYOUT,
@@ -32,10 +36,11 @@ import {
 import { eventView, type Viewable } from "../columns/views.ts";
 
 /**
- * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately. Parts with
- * an older rollup get a new one from the backfill, their questions scanning meanwhile.
+ * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5: session
+ * totals pre-added per span and the facts in blocks by hour (spans.ts). Parts with an older rollup get a new
+ * one from the backfill, their questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 4;
+export const ROLLUP_VERSION = 5;
 
 /** A section's stored bytes and chunk count. */
 type Sec = [bytes: number, chunks: number];
@@ -89,10 +94,17 @@ const LAYOUT: [keyof Arrays, Typed, number][] = [
 const fieldNo = (f: number) => (f === TOTAL ? 20 : f);
 export const rowsSec = (f: number): number => fieldNo(f);
 export const setsSec = (f: number): number => 32 + fieldNo(f);
+/** Version 4's facts and lists, whole (version 5 stores them in blocks: factsSec, listsSec). */
 export const FACTS_SEC = 64;
 export const LISTS_SEC = 65;
 /** Each fact row's first and last pageview (entries and exits); rollups written before it lack it. */
 export const ENDS_SEC = 66;
+/** The session spans and the part's session keys (spans.ts). */
+export const SPANS_SEC = 67;
+export const KEYS_SEC = 68;
+/** Block b of the facts, and of their device-time lists. */
+export const factsSec = (b: number): number => 100 + b;
+export const listsSec = (b: number): number => 200 + b;
 const SEC_SPAN = 10_000;
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
@@ -139,21 +151,82 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     if (p.sets.length) secs.set(setsSec(f), deflateRawSync(p.sets));
   }
   const facts = r.facts;
-  secs.set(
-    FACTS_SEC,
-    packSection({ n: facts.n }, FACT_LAYOUT.map(([name]) => facts[name] as ArrayBufferView)),
-  );
-  if (facts.listDt.length) {
-    secs.set(
-      LISTS_SEC,
-      packSection({ n: facts.n, list: facts.listDt.length }, [facts.listAt, facts.listDt, facts.listSeq]),
-    );
+  const built = buildSpans(facts, r.tps, r.traffics, r.hours);
+  for (let b = 0; b < BLOCKS; b++) {
+    const rows = built.order.subarray(built.blockAt[b], built.blockAt[b + 1]);
+    if (!rows.length) continue;
+    const block = sliceFacts(facts, rows);
+    secs.set(factsSec(b), encodeFacts(block));
+    // every block of facts has its lists section (maybe empty): its row count lines the blocks' lists up
+    secs.set(listsSec(b), encodeLists(block));
   }
-  if (facts.ends) secs.set(ENDS_SEC, encodeEnds(facts.n, facts.ends));
+  if (facts.ends) secs.set(ENDS_SEC, encodeEnds(facts.n, reorderEnds(facts.ends, built.order)));
+  secs.set(SPANS_SEC, encodeSpans(built.spans));
+  if (built.keys.n) secs.set(KEYS_SEC, encodeKeys(built.keys));
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
 }
 
-const encodeEnds = (n: number, e: FactEnds) =>
+/** Facts (lists aside) as a section; with `encodeLists` and `encodeEnds`, also how version 4 stored them whole. */
+export const encodeFacts = (f: SessionFacts): Uint8Array =>
+  packSection({ n: f.n }, FACT_LAYOUT.map(([name]) => f[name] as ArrayBufferView));
+export const encodeLists = (f: FactLists): Uint8Array =>
+  packSection({ n: f.listAt.length - 1, list: f.listDt.length }, [f.listAt, f.listDt, f.listSeq]);
+
+/** Ends in the facts' stored order (`order[i]`: the fact row stored at i). */
+function reorderEnds(e: FactEnds, order: Uint32Array): FactEnds {
+  const out = { pages: e.pages } as Record<string, unknown>;
+  for (const [name, T] of ENDS_LAYOUT) {
+    const from = e[name] as ArrayLike<number>, to = new T(order.length) as unknown as number[];
+    for (let i = 0; i < order.length; i++) to[i] = from[order[i]];
+    out[name] = to;
+  }
+  return out as unknown as FactEnds;
+}
+
+/** The spans' arrays in stored order (widest first). */
+const SPANS_LAYOUT: [keyof Spans, Typed][] = [
+  ["durationMs", Float64Array],
+  ["dropped", Float64Array],
+  ["h0", Uint32Array],
+  ["h1", Uint32Array],
+  ["sessions", Uint32Array],
+  ["withPageview", Uint32Array],
+  ["bounces", Uint32Array],
+  ["tp", Uint16Array],
+  ["traffic", Uint8Array],
+  ["block", Uint8Array],
+];
+
+function encodeSpans(p: Spans): Uint8Array {
+  return packSection(
+    { n: p.n, eng: p.engaged.length },
+    [...SPANS_LAYOUT.map(([name]) => p[name] as ArrayBufferView), p.engAt, p.engaged, p.complex],
+  );
+}
+
+export function decodeSpans(stored: Uint8Array): Spans {
+  const { h, next } = unpackSection<{ n: number; eng: number }>(stored);
+  const p = { n: h.n } as Record<string, unknown>;
+  for (const [name, T] of SPANS_LAYOUT) p[name] = next(T, h.n);
+  p.engAt = next(Uint32Array, h.n + 1);
+  p.engaged = next(Uint32Array, h.eng);
+  p.complex = next(Uint8Array, BLOCKS);
+  return p as unknown as Spans;
+}
+
+const encodeKeys = (k: PartKeys) => packSection({ n: k.n }, [k.vis, k.h1, k.block]);
+
+export function decodeKeys(stored: Uint8Array): PartKeys {
+  const { h, next } = unpackSection<{ n: number }>(stored);
+  return {
+    n: h.n,
+    vis: next<Uint32Array>(Uint32Array, h.n),
+    h1: next<Uint32Array>(Uint32Array, h.n),
+    block: next<Uint8Array>(Uint8Array, h.n),
+  };
+}
+
+export const encodeEnds = (n: number, e: FactEnds): Uint8Array =>
   packSection({ n, pages: e.pages }, ENDS_LAYOUT.map(([name]) => e[name] as ArrayBufferView));
 
 export function decodeEnds(stored: Uint8Array): FactEnds {
@@ -190,7 +263,8 @@ export async function addEnds(
     index("touchpoint", entry.head.tps),
     index("traffic", entry.head.traffics),
   );
-  const bytes = encodeEnds(facts.n, facts.ends!);
+  const { order } = buildSpans(facts, entry.head.tps, entry.head.traffics, entry.head.hours);
+  const bytes = encodeEnds(facts.n, reorderEnds(facts.ends!, order));
   const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
   for (let j = 0; j < chunks; j++) {
     await kv.set(
@@ -327,7 +401,10 @@ export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
 export async function readRollup(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
   const entry = await readEntry(kv, partId);
-  if (!entry) return null;
+  return entry ? await readWhole(kv, partId, entry) : null;
+}
+
+async function readWhole(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<Rollup | null> {
   const pieces: Rollup[] = [];
   for (const f of PIECE_FIELDS) {
     const rows = await readSection(kv, partId, entry, rowsSec(f));
@@ -339,15 +416,49 @@ export async function readRollup(kv: Deno.Kv, partId: string): Promise<Rollup | 
     if (sets) p.sets = decodeSets(sets);
     pieces.push(p);
   }
-  const facts = await readSection(kv, partId, entry, FACTS_SEC);
-  const lists = await readSection(kv, partId, entry, LISTS_SEC);
-  if (facts === undefined || lists === undefined) return null;
+  const f = await readFacts(kv, partId, entry);
+  if (!f) return null;
   const ends = await readSection(kv, partId, entry, ENDS_SEC);
   if (ends === undefined) return null;
-  const f = facts ? decodeFacts(facts) : emptyFacts();
-  if (lists) Object.assign(f, decodeLists(lists));
   if (ends) f.ends = decodeEnds(ends);
   return joinPieces(pieces, entry.head, f);
+}
+
+/**
+ * A rollup's facts with their lists, all blocks in stored order (version 4: its one section), or null when a
+ * section went while reading.
+ */
+async function readFacts(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<SessionFacts | null> {
+  if (entry.v === 4) {
+    const facts = await readSection(kv, partId, entry, FACTS_SEC);
+    const lists = await readSection(kv, partId, entry, LISTS_SEC);
+    if (facts === undefined || lists === undefined) return null;
+    const f = facts ? decodeFacts(facts) : emptyFacts();
+    if (lists) Object.assign(f, decodeLists(lists));
+    return f;
+  }
+  const blocks: SessionFacts[] = [], lists: FactLists[] = [];
+  for (let b = 0; b < BLOCKS; b++) {
+    const facts = await readSection(kv, partId, entry, factsSec(b));
+    if (facts === undefined) return null;
+    if (!facts) continue;
+    const l = await readSection(kv, partId, entry, listsSec(b));
+    if (!l) return null;
+    blocks.push(decodeFacts(facts));
+    lists.push(decodeLists(l));
+  }
+  if (!blocks.length) return emptyFacts();
+  return Object.assign(concatFacts(blocks), concatLists(lists, blocks.map((b) => b.n)));
+}
+
+/**
+ * A version-4 rollup read whole (the backfill rewrites it as version 5 without reading the part), or null
+ * without one.
+ */
+export async function readV4(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
+  const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
+  if (!entry || entry.v !== 4) return null;
+  return await readWhole(kv, partId, entry);
 }
 
 /** Pieces of one rollup as one (sets and values concatenated). */

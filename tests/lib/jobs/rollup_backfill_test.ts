@@ -8,7 +8,8 @@ import { backfillRollups } from "../../../lib/jobs/rollup_backfill.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { hasRollup, readRollup, readV3, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
+import { hasRollup, readRollup, readV3, readV4, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
+import { writeV4 } from "../query/rollup_v4.ts";
 import { writeV3 } from "../query/rollup_v3.ts";
 import type { Rollup } from "../../../lib/query/rollup/build.ts";
 import { listParts } from "../../../lib/parts/store.ts";
@@ -102,6 +103,51 @@ Deno.test("rollup backfill: a version-3 rollup (one blob) becomes sections with 
   assert.deepEqual(await backfillRollups(deps, "org1", "production"), { parts: parts.length, remaining: 0 });
   // the entries and exits added line up with the converted facts, row for row
   for (const p of parts) assert.deepEqual(await readRollup(deps.kv, p.meta.id), written.get(p.meta.id));
+  assert.deepEqual(await rollups(), qs.map((o) => naiveAggregate(all, scope, o)));
+  deps.kv.close();
+});
+
+Deno.test("rollup backfill: a version-4 rollup (facts whole) gets spans and blocks from its sections, with the same answers", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  // sessions across midnights (two parts each), several a visitor, some with a bot's events too
+  const all = Array.from({ length: 500 }, (_, i) =>
+    ev({
+      received_at: MIDNIGHT - (i % 3) * DAY - 1_800_000 + i * 6_000,
+      anonymous_id: `v${i % 19}`,
+      session_id: `s${i % 37}`,
+      sequence_no: (i * 5) % 7,
+      path: `/p${i % 4}`,
+      event_type: i % 5 === 0 ? "sign_up" : "$pageview",
+      traffic: i % 11 === 0 ? "bot" : "human",
+    }));
+  await store(deps.kv, { events: all });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "ev");
+  const written = new Map<string, Rollup>();
+  for (const p of parts) {
+    const r = (await readRollup(deps.kv, p.meta.id))!;
+    written.set(p.meta.id, r);
+    await writeV4(deps.kv, p.meta.id, r);
+    assert.equal(await hasRollup(deps.kv, p.meta.id), false);
+    assert.deepEqual(await readV4(deps.kv, p.meta.id), r);
+    // the conversion reads the rollup only: the part's columns are gone
+    await deps.kv.delete(keys.partDir(p.meta.id));
+    for await (const e of deps.kv.list({ prefix: keys.partChunks(p.meta.id) })) await deps.kv.delete(e.key);
+  }
+  const qs: AggregateOptions[] = [
+    q,
+    { metrics: ["pageviews", "viewers", "visitors"], breakdown: ["page"] },
+    { metrics: ["sessions", "events"], bucket: "day" },
+    { metrics: ["pageviews", "entries", "exits", "exit_rate"], breakdown: ["page"] },
+  ];
+  const rollups = () => new RollupSource(deps, new Source(deps)).answer(scope, qs);
+  assert.deepEqual(await rollups(), qs.map(() => null), "a version-4 rollup: the scan answers");
+  assert.deepEqual(await backfillRollups(deps, "org1", "production"), { parts: parts.length, remaining: 0 });
+  for (const p of parts) {
+    assert.equal((await deps.kv.get<{ v: number }>(keys.rollup(p.meta.id))).value?.v, ROLLUP_VERSION);
+    assert.deepEqual(await readRollup(deps.kv, p.meta.id), written.get(p.meta.id));
+  }
   assert.deepEqual(await rollups(), qs.map((o) => naiveAggregate(all, scope, o)));
   deps.kv.close();
 });

@@ -1,0 +1,270 @@
+/**
+ * Session totals pre-added at build time, so a period's headline joins only the sessions that need it.
+ *
+ * Within one part, a session's fact rows (one per hour, touchpoint and traffic kind) join into the session as
+ * the part alone sees it. A "simple" session has one touchpoint and one traffic kind in the part; simple
+ * sessions are added up per span (touchpoint, traffic kind, first hour, last hour): sessions, sessions with a
+ * pageview, bounces, duration and dropped events, and the visitors of the engaged ones (people's sessions,
+ * one entry per session). A period takes a span's figures whole when both its hours are inside the period and
+ * its touchpoint and traffic kind are in scope: then each of those sessions' rows in the part is in scope, so
+ * the part's figures are the period's — unless the session has rows in another part (or the raw tail). Which
+ * sessions do is told by each part's session keys (visitor number, first id hash), sorted, with the block of
+ * the session's facts; a key found in two parts (or a chance equal key: harmless) has its session taken out
+ * of its span as the part alone counted it and joined whole with the others.
+ *
+ * The facts are stored in blocks by the hour a session starts in the part (every row of a session in one
+ * block), so a period reads only the blocks holding sessions to join: those in two parts (sessions across
+ * midnight UTC or part boundaries, late arrivals), those of spans cut by the period's ends, and sessions that
+ * are not simple.
+ */
+import { isEngagedSession } from "../scan/engaged.ts";
+import type { FactLists } from "./pieces.ts";
+import type { SessionFacts } from "./session_facts.ts";
+import { joinSessions, type SessionJoin, settleDrops } from "./sessions.ts";
+
+/** Blocks a part's facts are stored in (by the hour its sessions start in the part). */
+export const BLOCKS = 24;
+
+/** Per span of simple sessions: where they are and their figures as the part alone counts them. */
+export interface Spans {
+  n: number;
+  tp: Uint16Array;
+  traffic: Uint8Array;
+  h0: Uint32Array;
+  h1: Uint32Array;
+  /** the block holding the span's sessions' facts */
+  block: Uint8Array;
+  sessions: Uint32Array;
+  withPageview: Uint32Array;
+  bounces: Uint32Array;
+  durationMs: Float64Array;
+  dropped: Float64Array;
+  /** visitors of the span's engaged people's sessions (one entry a session, sorted): engaged[engAt[i], engAt[i + 1]) */
+  engAt: Uint32Array;
+  engaged: Uint32Array;
+  /** 1: the block holds a session that is not simple (always joined) */
+  complex: Uint8Array;
+}
+
+/** A part's sessions by key, sorted by (visitor, first id hash), with the block of each one's facts. */
+export interface PartKeys {
+  n: number;
+  vis: Uint32Array;
+  h1: Uint32Array;
+  block: Uint8Array;
+}
+
+/** The block of a session starting at hour h in a part whose hours run lo..hi. */
+export function blockOf(h: number, lo: number, hi: number): number {
+  return Math.min(BLOCKS - 1, Math.floor(((h - lo) * BLOCKS) / (hi - lo + 1)));
+}
+
+/** A part's sessions as the part alone sees them (its facts joined over every hour, touchpoint and traffic kind). */
+export interface LocalSessions {
+  join: SessionJoin;
+  /** per session: one touchpoint and one traffic kind, its first and last hour, its touchpoint and traffic */
+  simple: Uint8Array;
+  h0: Uint32Array;
+  h1: Uint32Array;
+  tp: Uint16Array;
+  traffic: Uint8Array;
+}
+
+/**
+ * Joins facts into their sessions within the unit. `lists`: the facts' device-time lists, to settle the
+ * dropped events of sessions whose segments overlap (null: the figures are not read, only who is what).
+ */
+export function localSessions(
+  facts: SessionFacts,
+  tps: (string | null)[],
+  traffics: (string | null)[],
+  lists: FactLists | null,
+): LocalSessions {
+  let top = 0;
+  for (let k = 0; k < facts.n; k++) if (facts.vis[k] > top) top = facts.vis[k];
+  const traffic = new Set(traffics.filter((t): t is string => t !== null));
+  const join = joinSessions([{ facts, tps, traffics }], [new Set(facts.hour)], null, traffic, top + 1);
+  if (lists) settleDrops(join, [lists]);
+  const n = join.j.n, slot = join.slots[0];
+  const out: LocalSessions = {
+    join,
+    simple: new Uint8Array(n).fill(1),
+    h0: new Uint32Array(n).fill(0xffffffff),
+    h1: new Uint32Array(n),
+    tp: new Uint16Array(n),
+    traffic: new Uint8Array(n),
+  };
+  const seen = new Uint8Array(n);
+  for (let k = 0; k < facts.n; k++) {
+    const s = slot[k];
+    if (s < 0) continue;
+    const h = facts.hour[k];
+    if (h < out.h0[s]) out.h0[s] = h;
+    if (h > out.h1[s]) out.h1[s] = h;
+    if (!seen[s]) {
+      seen[s] = 1;
+      out.tp[s] = facts.tp[k];
+      out.traffic[s] = facts.traffic[k];
+    } else if (out.tp[s] !== facts.tp[k] || out.traffic[s] !== facts.traffic[k]) out.simple[s] = 0;
+  }
+  return out;
+}
+
+/** Whether session s of a part was engaged as the part alone saw it (people's sessions only). */
+export function engagedLocally(l: LocalSessions, s: number): boolean {
+  const j = l.join.j;
+  return j.human[s] === 1 && isEngagedSession(j.last[s] - j.first[s], j.pv[s], j.act[s] === 1);
+}
+
+/** What a part's rollup stores for its sessions: its facts' row order by block, the spans and the keys. */
+export interface SpansBuilt {
+  /** fact rows in stored order; block b's rows are order[blockAt[b], blockAt[b + 1]) */
+  order: Uint32Array;
+  blockAt: Uint32Array;
+  spans: Spans;
+  keys: PartKeys;
+}
+
+/** Spans, keys and the blocks of a part's facts (`hours`: the part's hours, sorted). */
+export function buildSpans(
+  facts: SessionFacts,
+  tps: (string | null)[],
+  traffics: (string | null)[],
+  hours: { hour: number }[],
+): SpansBuilt {
+  const lo = hours.length ? hours[0].hour : 0, hi = hours.length ? hours[hours.length - 1].hour : 0;
+  const l = localSessions(facts, tps, traffics, facts);
+  const { j, slots } = l.join;
+  const slot = slots[0];
+  const sBlock = new Uint8Array(j.n);
+  for (let s = 0; s < j.n; s++) sBlock[s] = blockOf(l.h0[s], lo, hi);
+  // rows by block (stable): every row of a session lies in its block; rows in no session (no traffic kind)
+  // go by their own hour
+  const rowBlock = new Uint8Array(facts.n);
+  const blockAt = new Uint32Array(BLOCKS + 1);
+  for (let k = 0; k < facts.n; k++) {
+    rowBlock[k] = slot[k] >= 0 ? sBlock[slot[k]] : blockOf(facts.hour[k], lo, hi);
+    blockAt[rowBlock[k] + 1]++;
+  }
+  for (let b = 0; b < BLOCKS; b++) blockAt[b + 1] += blockAt[b];
+  const order = new Uint32Array(facts.n), fill = blockAt.slice(0, BLOCKS);
+  for (let k = 0; k < facts.n; k++) order[fill[rowBlock[k]]++] = k;
+
+  // spans of simple sessions
+  const complex = new Uint8Array(BLOCKS);
+  const index = new Map<string, number>();
+  const members: number[][] = [];
+  for (let s = 0; s < j.n; s++) {
+    if (!l.simple[s]) {
+      complex[sBlock[s]] = 1;
+      continue;
+    }
+    const key = `${l.tp[s]}.${l.traffic[s]}.${l.h0[s]}.${l.h1[s]}`;
+    let g = index.get(key);
+    if (g === undefined) index.set(key, g = members.push([]) - 1);
+    members[g].push(s);
+  }
+  const n = members.length;
+  const spans: Spans = {
+    n,
+    tp: new Uint16Array(n),
+    traffic: new Uint8Array(n),
+    h0: new Uint32Array(n),
+    h1: new Uint32Array(n),
+    block: new Uint8Array(n),
+    sessions: new Uint32Array(n),
+    withPageview: new Uint32Array(n),
+    bounces: new Uint32Array(n),
+    durationMs: new Float64Array(n),
+    dropped: new Float64Array(n),
+    engAt: new Uint32Array(n + 1),
+    engaged: new Uint32Array(0),
+    complex,
+  };
+  const engaged: number[] = [];
+  members.forEach((list, g) => {
+    const s0 = list[0];
+    spans.tp[g] = l.tp[s0];
+    spans.traffic[g] = l.traffic[s0];
+    spans.h0[g] = l.h0[s0];
+    spans.h1[g] = l.h1[s0];
+    spans.block[g] = sBlock[s0];
+    spans.engAt[g] = engaged.length;
+    const eng: number[] = [];
+    for (const s of list) {
+      spans.sessions[g]++;
+      if (j.pv[s] > 0) spans.withPageview[g]++;
+      if (j.pv[s] <= 1) spans.bounces[g]++;
+      spans.durationMs[g] += j.last[s] - j.first[s];
+      spans.dropped[g] += j.gaps[s];
+      if (engagedLocally(l, s)) eng.push(j.vis[s]);
+    }
+    engaged.push(...eng.sort((a, b) => a - b));
+  });
+  spans.engAt[n] = engaged.length;
+  spans.engaged = Uint32Array.from(engaged);
+
+  // keys, sorted by (visitor, first id hash)
+  const byKey = Array.from({ length: j.n }, (_, s) => s).sort((a, b) =>
+    j.vis[a] - j.vis[b] || j.h1[a] - j.h1[b]
+  );
+  const keys: PartKeys = {
+    n: j.n,
+    vis: Uint32Array.from(byKey, (s) => j.vis[s]),
+    h1: Uint32Array.from(byKey, (s) => j.h1[s]),
+    block: Uint8Array.from(byKey, (s) => sBlock[s]),
+  };
+  return { order, blockAt, spans, keys };
+}
+
+/** Sorted keys as one number each (visitor × 2^32 + first id hash), as `holdsKey` (sessions.ts) reads them. */
+export function keyNumbers(k: PartKeys): Float64Array {
+  const out = new Float64Array(k.n);
+  for (let i = 0; i < k.n; i++) out[i] = k.vis[i] * 4_294_967_296 + k.h1[i];
+  return out;
+}
+
+/**
+ * Which keys of each part are also a key of another part: flags per part, per key. One open-addressing table
+ * over all keys (12 bytes a slot, twice the keys), dropped after.
+ */
+export function sharedKeys(parts: PartKeys[]): Uint8Array[] {
+  const total = parts.reduce((n, k) => n + k.n, 0);
+  let size = 1;
+  while (size < total * 2) size *= 2;
+  const mask = size - 1;
+  const tVis = new Uint32Array(size), tH1 = new Uint32Array(size);
+  // 0: empty; p + 1: seen in part p only; -1: in two parts or more
+  const tOwner = new Int32Array(size);
+  const slotOf = (v: number, h: number) => {
+    let i = (Math.imul(v, 0x9e3779b1) ^ Math.imul(h, 0x85ebca6b)) & mask;
+    while (tOwner[i] !== 0 && (tVis[i] !== v || tH1[i] !== h)) i = (i + 1) & mask;
+    return i;
+  };
+  parts.forEach((k, p) => {
+    for (let x = 0; x < k.n; x++) {
+      const i = slotOf(k.vis[x], k.h1[x]);
+      if (tOwner[i] === 0) {
+        tOwner[i] = p + 1;
+        tVis[i] = k.vis[x];
+        tH1[i] = k.h1[x];
+      } else if (tOwner[i] !== p + 1) tOwner[i] = -1;
+    }
+  });
+  return parts.map((k) => {
+    const out = new Uint8Array(k.n);
+    for (let x = 0; x < k.n; x++) if (tOwner[slotOf(k.vis[x], k.h1[x])] === -1) out[x] = 1;
+    return out;
+  });
+}
+
+/** The index of key (v, h1) in sorted keys, or -1. */
+export function findKey(k: PartKeys, v: number, h1: number): number {
+  let lo = 0, hi = k.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (k.vis[mid] < v || (k.vis[mid] === v && k.h1[mid] < h1)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < k.n && k.vis[lo] === v && k.h1[lo] === h1 ? lo : -1;
+}
