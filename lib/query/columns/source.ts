@@ -294,6 +294,53 @@ export class Source {
     });
   }
 
+  /** Rows of the parts covering [from, to) by the part index alone (no column read): what a scan would hold. */
+  async periodRows(org: string, env: EnvName, from: number, to: number): Promise<number> {
+    let rows = 0;
+    for (const { meta } of await listParts(this.deps.kv, org, env, "ev")) {
+      if (meta.min_t < to && meta.max_t >= from) rows += meta.rows;
+    }
+    return rows;
+  }
+
+  /**
+   * The batches `events` would give, one at a time: each part covering [from, to) that `pick` takes (newest
+   * first with `newestFirst`), then the raw tail's batch when it has events in [from, to). A part that does
+   * not fit the cache is let go once visited (the next one is read meanwhile), so a question holds one or two
+   * parts, not its period. Read as consistently as `events`: when the part list changed meanwhile, `begin` is
+   * called again and the batches are visited again, so a visitor starts its state in `begin`.
+   */
+  stream(
+    org: string,
+    env: EnvName,
+    from: number,
+    to: number,
+    o: {
+      newestFirst?: boolean;
+      pick?: (p: PartMeta) => boolean;
+      begin: () => void;
+      visit: (e: EvBatch, tail: boolean) => void | Promise<void>;
+    },
+  ): Promise<{ parts: number; rawRows: number }> {
+    const interner = this.interner(org, env);
+    const since = this.ask();
+    return this.consistent(org, env, "ev", async (parts) => {
+      o.begin();
+      const { kept, skip, events } = await this.eventTail(org, env, since, parts);
+      const used = parts.filter((p) => p.min_t < to && p.max_t >= from && (!o.pick || o.pick(p)));
+      if (o.newestFirst) used.sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
+      let next = used.length ? this.eventPart(org, env, used[0], interner) : null;
+      for (let k = 0; k < used.length; k++) {
+        const batch = await next!;
+        next = k + 1 < used.length ? this.eventPart(org, env, used[k + 1], interner) : null;
+        await o.visit(batch, false);
+      }
+      const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
+      if (asked.length) await o.visit(await this.eventTailBatch(kept, events, skip, interner), true);
+      return { parts: used.length, rawRows: asked.length };
+    });
+  }
+
   private eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
     const key = `ev|${org}|${env}|${p.id}|${interner.generation}`;
     const hit = this.cache.part(key) as EvBatch | undefined;
