@@ -14,6 +14,7 @@
  */
 import { ConfigError } from "../config.ts";
 import { bodyDeadline } from "../schemas/request_body.ts";
+import { MAX_HEAD, RequestFraming } from "./request_framing.ts";
 
 export interface GuardLimits {
   /** how long a request body may take to arrive (lib/schemas/request_body.ts applies it) */
@@ -67,22 +68,27 @@ interface Conn {
   inner: Deno.TcpConn | null;
   address: string;
   last: number;
-  /** when the current request's first byte arrived, while its headers are incomplete; else null */
-  headersFrom: number | null;
-  /** the last bytes of incomplete headers (a blank line may span two reads) */
-  tail: string;
-  /** the server has answered since the last request's headers: the client's next bytes start a new one */
-  answered: boolean;
+  /** where the client's requests begin and end; its headFrom times the header block in progress */
+  framing: RequestFraming;
   /** a request's headers were complete and it has had no answer yet */
   awaiting: boolean;
+  /** the server answered a request whose body was still arriving: the rest is dropped, not passed on */
+  dropping: boolean;
   closed: boolean;
 }
 
 const LATIN1 = new TextDecoder("latin1");
 /** Bytes relayed per read: a 1 MB body crosses in 16 turns of the event loop rather than 64. */
 const RELAY_CHUNK = 64 * 1024;
-/** How long the rest of a request is read and dropped after the server's answer ended the connection. */
+/**
+ * How long, and how much of, the rest of a request is read and dropped after the server's answer ended the
+ * connection: closing with unread bytes would reset the connection and could lose the answer (a 413 sent
+ * before the body was read), but a client that keeps sending past this has had time to read it.
+ */
 const LINGER_MS = 2_000;
+const LINGER_BYTES = 1024 * 1024;
+/** An interim answer (`100 Continue`): the request's real answer is still to come. */
+const INTERIM = /^HTTP\/1\.1 1\d\d [^\r\n]*\r\n\r\n/;
 
 const plain = (status: string, message: string, code = "OPERATION_FAILED") => {
   const body = JSON.stringify({
@@ -106,6 +112,8 @@ export interface GuardedServer {
   addr: Deno.NetAddr;
   /** open connections by client address (for tests and the bench) */
   open(): number;
+  /** bytes from clients passed on to the server, in all (for tests and the bench) */
+  relayed(): number;
   shutdown(): Promise<void>;
 }
 
@@ -124,6 +132,7 @@ export function serveGuarded(
   const listener = Deno.listen({ hostname: opts.hostname, port: opts.port });
   const conns = new Set<Conn>();
   const perAddress = new Map<string, number>();
+  let relayed = 0;
 
   const close = (c: Conn) => {
     if (c.closed) return;
@@ -148,7 +157,8 @@ export function serveGuarded(
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const c of conns) {
-      if (c.headersFrom !== null && now - c.headersFrom > limits.headerMs) {
+      const from = c.framing.headFrom;
+      if (from !== null && now - from > limits.headerMs) {
         void refuse(
           c,
           "408 Request Timeout",
@@ -163,22 +173,28 @@ export function serveGuarded(
     let upOpen = true;
     const fromClient = (async () => {
       const buf = new Uint8Array(RELAY_CHUNK);
+      let dropped = 0;
       while (!c.closed) {
         const n = await c.client.read(buf).catch(() => null);
         if (n === null) break;
         c.last = Date.now();
-        if (c.headersFrom === null && c.answered) {
-          c.headersFrom = c.last;
-          c.answered = false;
+        if (!upOpen || c.dropping) {
+          // answered already: the rest is read and dropped, within bounds, never passed on
+          if ((dropped += n) > LINGER_BYTES) break;
+          continue;
         }
-        if (c.headersFrom !== null) {
-          const seen = c.tail + LATIN1.decode(buf.subarray(0, n));
-          if (seen.includes("\r\n\r\n")) [c.headersFrom, c.tail, c.awaiting] = [null, "", true];
-          else c.tail = seen.slice(-3);
+        const fed = c.framing.feed(buf.subarray(0, n), c.last);
+        if (fed.tooLarge) {
+          await refuse(
+            c,
+            "431 Request Header Fields Too Large",
+            `request headers larger than ${MAX_HEAD} bytes`,
+          );
+          break;
         }
-        // once the server is gone the rest is read and dropped: closing with unread bytes would reset the
-        // connection and lose the answer (a 429 or 413 sent before the body was read)
-        if (upOpen) upOpen = await writeAll(up, buf.subarray(0, n));
+        if (fed.heads > 0) c.awaiting = true;
+        upOpen = await writeAll(up, buf.subarray(0, n));
+        if (upOpen) relayed += n;
       }
       try {
         await up.closeWrite();
@@ -195,14 +211,24 @@ export function serveGuarded(
           break;
         }
         c.last = Date.now();
-        c.awaiting = false;
+        const start = LATIN1.decode(buf.subarray(0, Math.min(n, 200)));
         // a read that is exactly Deno's empty 400 (on a kept-alive connection too: a later request's headers)
-        if (n < 200 && EMPTY_400.test(LATIN1.decode(buf.subarray(0, n)))) {
+        if (n < 200 && EMPTY_400.test(start)) {
           await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
           break;
         }
-        // after an answer the next bytes from the client start a new request with its own header deadline
-        if (c.headersFrom === null) c.answered = true;
+        const interim = INTERIM.exec(start);
+        if (c.awaiting && !(interim && interim[0].length === n)) {
+          c.awaiting = false;
+          // answered before its body ended (a refusal): the rest of the body is not passed on, and the
+          // server, its body ended early, closes once its answer is out
+          if (c.framing.inBody) {
+            c.dropping = true;
+            try {
+              await up.closeWrite();
+            } catch { /* gone */ }
+          }
+        }
         if (!(await writeAll(c.client, buf.subarray(0, n)))) break;
       }
     })();
@@ -223,10 +249,9 @@ export function serveGuarded(
         inner: null,
         address: remote.hostname,
         last: Date.now(),
-        headersFrom: Date.now(),
-        tail: "",
-        answered: false,
+        framing: new RequestFraming(Date.now()),
         awaiting: false,
+        dropping: false,
         closed: false,
       };
       conns.add(c);
@@ -254,6 +279,7 @@ export function serveGuarded(
   return {
     addr,
     open: () => conns.size,
+    relayed: () => relayed,
     async shutdown() {
       clearInterval(sweep);
       listener.close();
