@@ -11,11 +11,12 @@ import { stepBits } from "./steps.ts";
 
 const SKIP = 0, PAGE = 1, EVENT = 2;
 
-interface Count extends PathCount {
+export interface Count extends PathCount {
   last: number;
 }
 
-function note(m: Map<string, Count>, key: string, vis: number) {
+/** One more session under a key; its visitor counted when not the last one counted there (visitor by visitor). */
+export function note(m: Map<string, Count>, key: string, vis: number) {
   let x = m.get(key);
   if (!x) m.set(key, x = { sessions: 0, visitors: 0, last: -1 });
   x.sessions++;
@@ -28,7 +29,6 @@ function note(m: Map<string, Count>, key: string, vis: number) {
 export function paths(c: Ctx, opts: PathsOptions): PathsResult {
   const depth = opts.depth ?? 3;
   const mode = opts.step ?? "page";
-  const rank = opts.rank ?? "sessions";
   const anchorBits = stepBits(c, [opts.anchor]);
   // per batch and event type code: what a row of that type is as a step
   const kinds = c.batches.map((e) =>
@@ -72,6 +72,18 @@ export function paths(c: Ctx, opts: PathsOptions): PathsResult {
     labels.forEach((l, i) => note(counts[i], l, vis));
     note(seqs, JSON.stringify(labels), vis);
   }, sessionsWith(c, anchorBits));
+  return pathsResult(opts, counts, seqs, sessions, visitors);
+}
+
+/** Counts per depth and per sequence as the answer: ranked, cut to the limit. */
+export function pathsResult(
+  opts: PathsOptions,
+  counts: Map<string, Count>[],
+  seqs: Map<string, Count>,
+  sessions: number,
+  visitors: number,
+): PathsResult {
+  const rank = opts.rank ?? "sessions";
   const order = (a: PathCount, b: PathCount) =>
     rank === "visitors"
       ? b.visitors - a.visitors || b.sessions - a.sessions
