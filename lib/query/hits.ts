@@ -146,7 +146,7 @@ const hourOf = (ms: number) => Math.floor(ms / HOUR);
 function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[]) {
   const { from, to } = g.scope;
   const scanHours = new Set<number>();
-  const takes: { r: LoadedHitRollup["r"]; take: Uint8Array }[] = [];
+  const takes: { l: LoadedHitRollup; r: LoadedHitRollup["r"]; take: Uint8Array }[] = [];
   parts.forEach((p, k) => {
     const l = loaded[k];
     if (!l) {
@@ -165,10 +165,23 @@ function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[
       if (!inside || (g.bucketOf && g.bucketOf(h0) !== g.bucketOf(h1 - 1))) scanHours.add(r.hour0 + h);
       else take[h] = 1;
     }
-    takes.push({ r, take });
+    takes.push({ l, r, take });
   });
-  for (const { r, take } of takes) {
-    for (let h = 0; h < r.hours; h++) if (take[h] && scanHours.has(r.hour0 + h)) take[h] = 0;
+  for (const t of takes) {
+    const { r, take } = t;
+    let whole = true, bucket: string | number | null = null;
+    for (let h = 0; h < r.hours; h++) {
+      if (take[h] && scanHours.has(r.hour0 + h)) take[h] = 0;
+      if (Number.isNaN(t.l.spans.min[h])) continue;
+      if (!take[h]) whole = false;
+      else if (g.bucketOf) {
+        const b = g.bucketOf((r.hour0 + h) * HOUR);
+        if (bucket !== null && b !== bucket) whole = false;
+        bucket = b;
+      }
+    }
+    // every hour of the part taken, in one bucket: its rows with hours merged (the first hour has rows)
+    if (whole) Object.assign(t, { r: t.l.whole, take: Uint8Array.of(1) });
   }
   // consecutive scanned hours as time ranges inside the period
   const ranges: [number, number][] = [];

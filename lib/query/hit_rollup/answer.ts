@@ -9,6 +9,9 @@ import type { HitField } from "../types.ts";
 import { DIM_INDEX, DIMS, type HitRollup, HOUR } from "./build.ts";
 import { addTo, type HAcc, type HitGroups } from "./groups.ts";
 
+/** Key spaces up to this size index the part's groups in an array. */
+const DENSE_KEYS = 1 << 18;
+
 /** A field of the rollup as a question sees it: a code per row and the value of each code (code 0 first). */
 interface View {
   codes: ArrayLike<number>;
@@ -92,7 +95,10 @@ export function addRollup(
   }
   const radices = keyViews.map((k) => k.radix);
   if (g.bucketOf) radices.push(r.hours);
-  const numeric = radices.reduce((p, x) => p * x, 1) < 2 ** 52;
+  const space = radices.reduce((p, x) => p * x, 1);
+  const numeric = space < 2 ** 52;
+  // a small key space: the part's groups by key in an array (a Map lookup per row cost most of the time)
+  const dense = space <= DENSE_KEYS ? new Int32Array(space) : null;
   const crawledDim = DIM_INDEX.crawled, sfDim = DIM_INDEX.site_file, pageDim = DIM_INDEX.page;
   const crawledCode = r.dicts[crawledDim].indexOf("true") + 1;
   const crawledCodes = r.codes[crawledDim], sfCodes = r.codes[sfDim], pageCodes = r.codes[pageDim];
@@ -123,11 +129,13 @@ export function addRollup(
       if (g.bucketOf) parts.push(h);
       key = parts.join(",");
     }
-    let l = local.get(key);
-    if (l === undefined) {
+    let l = dense ? dense[key as number] - 1 : local.get(key);
+    if (l === undefined || l < 0) {
       for (let d = 0; d < keyViews.length; d++) ids[d] = keyViews[d].ids[keyViews[d].codes[i]];
       if (g.bucketOf) ids[keyViews.length] = bucketIds[h];
-      local.set(key, l = accs.length);
+      l = accs.length;
+      if (dense) dense[key as number] = l + 1;
+      else local.set(key, l);
       accs.push(g.group(ids));
     }
     const crawled = crawledCodes[i] === crawledCode, page = sfCodes[i] === 0;

@@ -155,3 +155,63 @@ export function rollupBytes(r: HitRollup): number {
   for (const d of r.dicts) for (const v of d) bytes += 40 + 2 * v.length;
   return bytes;
 }
+
+/**
+ * The rollup with its hours merged: one row per value combination of the part (pending hits still one row
+ * each). A question that takes every hour of a part, all in one bucket, reads these rows instead (a day's
+ * hits by page and crawler repeat over its hours: 16k hourly rows → a few thousand).
+ */
+export function mergeHours(r: HitRollup): HitRollup {
+  const pending = new Set(r.pendRow);
+  const groups = new Map<string, number>();
+  const of: number[] = [];
+  const rowOf = new Int32Array(r.n);
+  const key = new Array<number>(DIMS.length);
+  for (let i = 0; i < r.n; i++) {
+    let g: number | undefined;
+    if (!pending.has(i)) {
+      for (let d = 0; d < DIMS.length; d++) key[d] = r.codes[d][i];
+      const k = key.join(",");
+      g = groups.get(k);
+      if (g === undefined) groups.set(k, g = of.length);
+      else {
+        rowOf[i] = g;
+        continue;
+      }
+    } else g = of.length;
+    rowOf[i] = g;
+    of.push(i);
+  }
+  const n = of.length;
+  const requests = new Uint32Array(n);
+  const wide = r.minT instanceof Float64Array;
+  const minT = wide ? new Float64Array(n) : new Uint32Array(n);
+  const maxT = wide ? new Float64Array(n) : new Uint32Array(n);
+  for (let g = 0; g < n; g++) {
+    minT[g] = r.minT[of[g]];
+    maxT[g] = r.maxT[of[g]];
+  }
+  for (let i = 0; i < r.n; i++) {
+    const g = rowOf[i];
+    requests[g] += r.requests[i];
+    if (r.minT[i] < minT[g]) minT[g] = r.minT[i];
+    if (r.maxT[i] > maxT[g]) maxT[g] = r.maxT[i];
+  }
+  const pendRow: number[] = [], pendId: string[] = [];
+  for (let k = 0; k < r.pendRow.length; k++) {
+    pendRow.push(rowOf[r.pendRow[k]]);
+    pendId.push(r.pendId[k]);
+  }
+  return {
+    ...r,
+    n,
+    hours: 1,
+    codes: r.codes.map((c) => narrowCodes(of.map((i) => c[i]), 2 ** (8 * c.BYTES_PER_ELEMENT) - 1)),
+    hour: new Uint16Array(n),
+    requests,
+    minT,
+    maxT,
+    pendRow: Uint32Array.from(pendRow),
+    pendId,
+  };
+}
