@@ -13,7 +13,7 @@ import { stepBits } from "./steps.ts";
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
 /** What a group of units reached: counts per step and, per step after the first, the times from the previous. */
-class Tally {
+export class Tally {
   reached: number[];
   gaps: number[][];
   constructor(n: number) {
@@ -133,6 +133,16 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
       walk(rows);
     }
   }
+  return funnelResult(opts, total, groups);
+}
+
+/** The answer from the tallies: all units, and with a split its top values (then "other"). */
+export function funnelResult(
+  opts: FunnelOptions,
+  total: Tally,
+  groups: Map<string | null, Tally>,
+): FunnelResult {
+  const nSteps = opts.steps.length;
   const out: FunnelResult = { unit: opts.by === "session" ? "session" : "visitor", steps: total.steps() };
   if (opts.split) {
     const ranked = [...groups].sort(([x, a], [y, b]) =>
