@@ -105,10 +105,9 @@ export default defineTool({
         filters: [...lookback.filters!, { field: "crawled", op: "eq", value: "true" }],
       }, { metrics: ["last_crawl_at"], breakdown: ["page", "site_file", "category"] }),
       r.engine.hitsAggregate({ ...hs }, { metrics: ["requests"], breakdown: ["site_file", "crawler"] }),
-      r.engine.aggregate({ ...r.scope, filters: [{ field: "event_type", op: "eq", value: "$pageview" }] }, {
-        metrics: ["pageviews", "visitors"],
-        breakdown: ["page"],
-      }),
+      // pages people viewed: pageviews and viewers (visitors with a pageview) by page, unfiltered, so rollups
+      // answer it (an event-type filter beside the page breakdown scanned every event); unviewed pages dropped
+      r.engine.aggregate(r.scope, { metrics: ["pageviews", "viewers"], breakdown: ["page"] }),
       crawlToReferral({ engine: r.engine, hits: { ...base, filters: oneCrawler }, events: r.scope }),
     ]);
 
@@ -147,9 +146,10 @@ export default defineTool({
     // Known pages: visitors' pageviews and any hit on a page (not a site file) in the period.
     const known = new Map<string, { pageviews: number; visitors: number }>();
     for (const row of views.rows) {
+      if (!row.metrics.pageviews) continue;
       known.set(String(row.key.page), {
-        pageviews: row.metrics.pageviews ?? 0,
-        visitors: row.metrics.visitors ?? 0,
+        pageviews: row.metrics.pageviews,
+        visitors: row.metrics.viewers ?? 0,
       });
     }
     for (const row of anyHitPages.rows) {

@@ -135,11 +135,9 @@ export default defineTool({
     };
     const [byStatus, pageViews, violations, spoofed] = await Promise.all([
       r.engine.hitsAggregate(hs, { metrics: ["requests"], breakdown: ["crawler", "status"] }),
-      r.engine.aggregate({ ...r.scope, filters: [{ field: "event_type", op: "eq", value: "$pageview" }] }, {
-        metrics: ["pageviews"],
-        breakdown: ["page"],
-        limit: MAX_PATHS,
-      }),
+      // the most viewed pages: pageviews by page unfiltered (rollups answer it; an event-type filter beside the
+      // page breakdown scanned every event) less pages without a view, which sort after all viewed ones
+      r.engine.aggregate(r.scope, { metrics: ["pageviews"], breakdown: ["page"], limit: MAX_PATHS }),
       robotsViolations({
         engine: r.engine,
         kv: ctx.app.deps.kv,
@@ -149,7 +147,7 @@ export default defineTool({
       }),
       spoofedAgents(r.engine, { ...hs, filters: [] }, input.crawler),
     ]);
-    const paths = pageViews.rows.map((x) => String(x.key.page));
+    const paths = pageViews.rows.filter((x) => (x.metrics.pageviews ?? 0) > 0).map((x) => String(x.key.page));
 
     const requests = new Map<string, number>();
     const refused = new Map<string, { r401: number; r403: number; r429: number; f5xx: number }>();

@@ -39,6 +39,13 @@ Deno.test("behavior_crawl_coverage: crawlers, pages never read, stale pages and 
   const never = [...known].filter((p) => !readEver.has(p)).sort();
   assert.deepEqual(a.pages_never_read.map((p: { page: string }) => p.page).sort(), never);
   assert.ok(never.includes("/contact"));
+  // each never-read page with its pageviews and its visitors (people with a pageview of it) in the period
+  const views = humans(h.site.events, LAST30).filter((e) => e.event_type === "$pageview");
+  for (const p of a.pages_never_read as { page: string; pageviews: number; visitors: number }[]) {
+    const mine = views.filter((e) => e.path === p.page);
+    assert.equal(p.pageviews, mine.length, p.page);
+    assert.equal(p.visitors, new Set(mine.map((e) => e.anonymous_id)).size, p.page);
+  }
   assert.equal(a.summary.known_pages, known.size);
   // /docs was last read 30 days ago: stale after 14 days, not after 45.
   const docs = a.stale_pages.find((p: { page: string }) => p.page === "/docs");
