@@ -3,6 +3,8 @@
  * site, so the machine's load (shared) weighs on both alike: cold (a new engine / rollup source) and warm
  * (median of --warm) per question and path, and whether the answers are equal.
  *   deno run -A bench/rollups.ts --kv file [--events N] [--warm 5] [--only <part of a question's name>]
+ *     [--no-scan]   (rollups only, at sizes where the scan takes minutes: each answer's totals are printed
+ *                    instead, to compare across runs, with the KV bytes a cold answer read)
  * Adds its figures under the site's event count to bench/results/rollups.json.
  */
 import { assert } from "node:console";
@@ -101,10 +103,24 @@ async function time<T>(f: () => Promise<T>): Promise<[number, T]> {
 
 // --only <text>: the questions whose name holds it
 const only = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : null;
+const noScan = Deno.args.includes("--no-scan");
 const results = [];
 for (const [name, os] of QUESTIONS.filter(([name]) => !only || name.includes(only))) {
   const rollups = new RollupSource(deps, new Source(deps)), scan = new Source(deps);
   const [rCold, rAnswer] = await time(() => viaRollups(rollups, os));
+  if (noScan) {
+    const coldBytes = rollups.bytesRead;
+    const rWarm: number[] = [];
+    for (let i = 0; i < WARM; i++) rWarm.push((await time(() => viaRollups(rollups, os)))[0]);
+    const row = {
+      question: name,
+      rollups: { cold_ms: Math.round(rCold), warm_ms: Math.round(median(rWarm)), cold_kv_bytes: coldBytes },
+      totals: rAnswer.map((a) => a?.totals ?? null),
+    };
+    results.push(row);
+    console.log(JSON.stringify(row));
+    continue;
+  }
   const [sCold, sAnswer] = await time(() => viaScan(scan, os));
   assert(rAnswer.every((a) => a !== null), `${name}: not answered from rollups`);
   const rWarm: number[] = [], sWarm: number[] = [];
@@ -127,6 +143,8 @@ let all: Record<string, unknown> = {};
 try {
   all = JSON.parse(await Deno.readTextFile(file));
 } catch { /* first run */ }
-all[String(site.events)] = { measured_at: new Date().toISOString(), load_average: Deno.loadavg(), results };
+if (!noScan) {
+  all[String(site.events)] = { measured_at: new Date().toISOString(), load_average: Deno.loadavg(), results };
+}
 await Deno.writeTextFile(file, JSON.stringify(all, null, 2) + "\n");
 await site.close();

@@ -50,6 +50,11 @@ export interface SessionFacts {
   listSeq: Float64Array;
   /** each segment's first and last pageview (stored as their own section; null when not read) */
   ends: FactEnds | null;
+  /**
+   * the visitors of the batch's first and last row (where parts of one day are cut, their sessions are the
+   * likeliest to be in two parts: spans.ts); absent on facts read from before version 6
+   */
+  cut?: [number, number];
 }
 
 /**
@@ -217,6 +222,7 @@ export function buildSessionFacts(
     return c;
   };
   f.ends = ends;
+  if (b.n) f.cut = [visitorOf(0), visitorOf(b.n - 1)];
   const listDt: number[] = [], listSeq: number[] = [];
   let k = 0;
   for (const s of segs.values()) {

@@ -95,8 +95,11 @@ export function joinSessions(
   only: SessionKeys | null = null,
   masks: (Uint8Array | null)[] | null = null,
 ): SessionJoin {
-  // visitor number → its first joined session (the chain runs through `next`)
-  let head = new Int32Array(Math.max(1, visitorSpace)).fill(-1);
+  // visitor number → its first joined session (the chain runs through `next`); one table for every join,
+  // its touched entries reset after (a join of a few rows costs no table of the visitor space)
+  let head = heads.length >= visitorSpace
+    ? heads
+    : (heads = new Int32Array(Math.max(1, visitorSpace)).fill(-1));
   const j = new Joined(units.reduce((n, r) => n + r.facts.n, 0));
   const slots = units.map((r) => new Int32Array(r.facts.n).fill(-1));
   for (let ri = 0; ri < units.length; ri++) {
@@ -109,7 +112,7 @@ export function joinSessions(
     if (top >= head.length) {
       const grown = new Int32Array(Math.max(top + 1, head.length * 2)).fill(-1);
       grown.set(head);
-      head = grown;
+      head = heads = grown;
     }
     joinUnit(
       j,
@@ -124,14 +127,18 @@ export function joinSessions(
       masks?.[ri] ?? null,
     );
   }
+  for (let s = 0; s < j.n; s++) head[j.vis[s]] = -1;
   return {
     j,
     slots,
     hours: units.map((u) => u.facts.hour),
     facts: units.map((u) => u.facts),
-    visitors: head.length,
+    visitors: Math.max(visitorSpace, head.length),
   };
 }
+
+/** The join's visitor → first session table, all -1 between joins. */
+let heads = new Int32Array(1).fill(-1);
 
 /**
  * Joins one unit's fact rows in scope into `j` (the hot loop of session figures: every array is a local, so
@@ -241,7 +248,10 @@ export function joinedKeys(join: SessionJoin): SessionKeys {
   return out;
 }
 
-/** Each unit's sessions in scope as sorted keys visitor × 2^32 + first id hash (to find a session's units). */
+/**
+ * Each unit's sessions in scope as sorted keys visitor × 2^32 + first id hash (to find a session's units; past
+ * 2^21 visitor numbers two keys may round to one: then both units are read).
+ */
 export function unitKeys(join: SessionJoin): Float64Array[] {
   return join.slots.map((slot, ri) => {
     const f = join.facts[ri];
@@ -251,7 +261,7 @@ export function unitKeys(join: SessionJoin): Float64Array[] {
   });
 }
 
-/** Whether sorted keys (unitKeys) hold a session of visitor v with first id hash h1. */
+/** Whether sorted keys (unitKeys, spans.ts keyNumbers) may hold a session of visitor v with first id hash h1. */
 export function holdsKey(keys: Float64Array, v: number, h1: number): boolean {
   const x = v * 4_294_967_296 + h1;
   let lo = 0, hi = keys.length;
@@ -292,7 +302,8 @@ export function overlapUnits(join: SessionJoin): number[] {
 export function sessionTotals(join: SessionJoin, lists: (FactLists | null)[]): SessionTotals {
   const { j } = join;
   settleDrops(join, lists);
-  const counter = new DistinctCounter(join.visitors);
+  // a small join counts its engaged visitors in a set (no mark per visitor number to allocate)
+  const counter = j.n < 4_096 ? new SmallCounter() : new DistinctCounter(join.visitors);
   counter.next();
   const out: SessionTotals = {
     sessions: j.n,
@@ -442,6 +453,20 @@ function rejoinOverlaps(lists: (FactLists | null)[], slots: Int32Array[], j: Joi
     }
   }
   for (const [s, list] of rows) j.gaps[s] = sessionGaps(list.dt, list.seq);
+}
+
+/** Distinct members of a few, as DistinctCounter counts them. */
+class SmallCounter {
+  private seen = new Set<number>();
+  next() {
+    this.seen.clear();
+  }
+  add(v: number) {
+    this.seen.add(v);
+  }
+  get count() {
+    return this.seen.size;
+  }
 }
 
 /** The hours of a set as a mask from its smallest. */

@@ -265,9 +265,9 @@ export class RollupSource {
       8,
       async (i) =>
         (await this.block(parts[i].id, entries[i], KEYS_SEC, decodeKeys)) ??
-          { n: 0, vis: new Uint32Array(0), h1: new Uint32Array(0), block: new Uint8Array(0) },
+          { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
     );
-    const shared = sharedKeys(keys);
+    const shared = sharedKeys(keys, space);
     const totals: SessionTotals = {
       sessions: 0,
       withPageview: 0,

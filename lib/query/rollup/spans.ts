@@ -22,8 +22,16 @@ import type { FactLists } from "./pieces.ts";
 import type { SessionFacts } from "./session_facts.ts";
 import { joinSessions, type SessionJoin, settleDrops } from "./sessions.ts";
 
-/** Blocks a part's facts are stored in (by the hour its sessions start in the part). */
-export const BLOCKS = 24;
+/**
+ * Blocks a part's facts are stored in: 24 by the hour its sessions start in the part, and the edge block
+ * (sessions most likely in another part too: near the part's first or last receive time, or of its first or
+ * last visitor in row order, where parts of one day are cut). Which block a session is in only decides what
+ * a period reads, never a figure.
+ */
+export const BLOCKS = 25;
+export const EDGE = 24;
+/** How near the part's ends an edge session comes (a session crossing midnight UTC rarely pauses longer). */
+const EDGE_MS = 15 * 60_000;
 
 /** Per span of simple sessions: where they are and their figures as the part alone counts them. */
 export interface Spans {
@@ -44,19 +52,24 @@ export interface Spans {
   engaged: Uint32Array;
   /** 1: the block holds a session that is not simple (always joined) */
   complex: Uint8Array;
+  /** the facts' cut visitors (session_facts.ts), kept so the facts rebuilt from the stored ones block alike */
+  cut?: [number, number];
 }
 
-/** A part's sessions by key, sorted by (visitor, first id hash), with the block of each one's facts. */
+/**
+ * A part's sessions by key, sorted by (visitor, first id hash), with the block of each one's facts. Two
+ * sessions of one visitor may share a key (below 2^-32 a pair): both are then taken for shared (joined, exactly).
+ */
 export interface PartKeys {
   n: number;
   vis: Uint32Array;
-  h1: Uint32Array;
+  h: Uint32Array;
   block: Uint8Array;
 }
 
 /** The block of a session starting at hour h in a part whose hours run lo..hi. */
 export function blockOf(h: number, lo: number, hi: number): number {
-  return Math.min(BLOCKS - 1, Math.floor(((h - lo) * BLOCKS) / (hi - lo + 1)));
+  return Math.min(EDGE - 1, Math.floor(((h - lo) * EDGE) / (hi - lo + 1)));
 }
 
 /** A part's sessions as the part alone sees them (its facts joined over every hour, touchpoint and traffic kind). */
@@ -136,8 +149,17 @@ export function buildSpans(
   const l = localSessions(facts, tps, traffics, facts);
   const { j, slots } = l.join;
   const slot = slots[0];
+  let t0 = Infinity, t1 = -Infinity;
+  for (let s = 0; s < j.n; s++) {
+    if (j.first[s] < t0) t0 = j.first[s];
+    if (j.last[s] > t1) t1 = j.last[s];
+  }
+  const [v0, v1] = facts.cut ?? (facts.n ? [facts.vis[0], facts.vis[facts.n - 1]] : [-1, -1]);
   const sBlock = new Uint8Array(j.n);
-  for (let s = 0; s < j.n; s++) sBlock[s] = blockOf(l.h0[s], lo, hi);
+  for (let s = 0; s < j.n; s++) {
+    const edge = j.first[s] < t0 + EDGE_MS || j.last[s] > t1 - EDGE_MS || j.vis[s] === v0 || j.vis[s] === v1;
+    sBlock[s] = edge ? EDGE : blockOf(l.h0[s], lo, hi);
+  }
   // rows by block (stable): every row of a session lies in its block; rows in no session (no traffic kind)
   // go by their own hour
   const rowBlock = new Uint8Array(facts.n);
@@ -180,6 +202,7 @@ export function buildSpans(
     engAt: new Uint32Array(n + 1),
     engaged: new Uint32Array(0),
     complex,
+    cut: [v0, v1],
   };
   const engaged: number[] = [];
   members.forEach((list, g) => {
@@ -211,60 +234,83 @@ export function buildSpans(
   const keys: PartKeys = {
     n: j.n,
     vis: Uint32Array.from(byKey, (s) => j.vis[s]),
-    h1: Uint32Array.from(byKey, (s) => j.h1[s]),
+    h: Uint32Array.from(byKey, (s) => j.h1[s]),
     block: Uint8Array.from(byKey, (s) => sBlock[s]),
   };
   return { order, blockAt, spans, keys };
 }
 
-/** Sorted keys as one number each (visitor × 2^32 + first id hash), as `holdsKey` (sessions.ts) reads them. */
+/**
+ * Sorted keys as one number each (visitor × 2^32 + first id hash: exact below 2^21 visitor numbers, past that
+ * two keys may round to one, which only reads more), as `holdsKey` (sessions.ts) reads them.
+ */
 export function keyNumbers(k: PartKeys): Float64Array {
   const out = new Float64Array(k.n);
-  for (let i = 0; i < k.n; i++) out[i] = k.vis[i] * 4_294_967_296 + k.h1[i];
+  for (let i = 0; i < k.n; i++) out[i] = k.vis[i] * 4_294_967_296 + k.h[i];
   return out;
 }
 
 /**
- * Which keys of each part are also a key of another part: flags per part, per key. One open-addressing table
- * over all keys (12 bytes a slot, twice the keys), dropped after.
+ * Which keys of each part are also a key of another part: flags per part, per key. First each visitor
+ * number's part (one Int32 a visitor: most visitors' sessions are in one part), then only the keys of
+ * visitors in several parts go into an open-addressing table, dropped after.
  */
-export function sharedKeys(parts: PartKeys[]): Uint8Array[] {
-  const total = parts.reduce((n, k) => n + k.n, 0);
+export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
+  let owner = new Int32Array(Math.max(1, space));
+  let many = 0;
+  for (let p = 0; p < parts.length; p++) {
+    const { vis, n } = parts[p];
+    for (let x = 0; x < n; x++) {
+      const v = vis[x];
+      if (v >= owner.length) {
+        const grown = new Int32Array(Math.max(v + 1, owner.length * 2));
+        grown.set(owner);
+        owner = grown;
+      }
+      const o = owner[v];
+      if (o === 0) owner[v] = p + 1;
+      else if (o !== p + 1) {
+        if (o > 0) owner[v] = -1;
+      }
+    }
+  }
+  for (const k of parts) for (let x = 0; x < k.n; x++) if (owner[k.vis[x]] === -1) many++;
   let size = 1;
-  while (size < total * 2) size *= 2;
+  while (size < many * 2) size *= 2;
   const mask = size - 1;
-  const tVis = new Uint32Array(size), tH1 = new Uint32Array(size);
+  const tKey = new Float64Array(size);
   // 0: empty; p + 1: seen in part p only; -1: in two parts or more
   const tOwner = new Int32Array(size);
-  const slotOf = (v: number, h: number) => {
-    let i = (Math.imul(v, 0x9e3779b1) ^ Math.imul(h, 0x85ebca6b)) & mask;
-    while (tOwner[i] !== 0 && (tVis[i] !== v || tH1[i] !== h)) i = (i + 1) & mask;
-    return i;
-  };
-  parts.forEach((k, p) => {
-    for (let x = 0; x < k.n; x++) {
-      const i = slotOf(k.vis[x], k.h1[x]);
+  const at = parts.map((k) => new Int32Array(k.n).fill(-1));
+  for (let p = 0; p < parts.length; p++) {
+    const { vis, h, n } = parts[p], where = at[p];
+    for (let x = 0; x < n; x++) {
+      const v = vis[x];
+      if (owner[v] !== -1) continue;
+      const key = v * 4_294_967_296 + h[x];
+      let i = (Math.imul(v, 0x9e3779b1) ^ h[x]) & mask;
+      while (tOwner[i] !== 0 && tKey[i] !== key) i = (i + 1) & mask;
       if (tOwner[i] === 0) {
         tOwner[i] = p + 1;
-        tVis[i] = k.vis[x];
-        tH1[i] = k.h1[x];
+        tKey[i] = key;
       } else if (tOwner[i] !== p + 1) tOwner[i] = -1;
+      where[x] = i;
     }
-  });
-  return parts.map((k) => {
-    const out = new Uint8Array(k.n);
-    for (let x = 0; x < k.n; x++) if (tOwner[slotOf(k.vis[x], k.h1[x])] === -1) out[x] = 1;
+  }
+  return at.map((where) => {
+    const out = new Uint8Array(where.length);
+    for (let x = 0; x < where.length; x++) if (where[x] >= 0 && tOwner[where[x]] === -1) out[x] = 1;
     return out;
   });
 }
 
-/** The index of key (v, h1) in sorted keys, or -1. */
+/** The index of the key of session (v, first id hash h1) in sorted keys, or -1. */
 export function findKey(k: PartKeys, v: number, h1: number): number {
   let lo = 0, hi = k.n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (k.vis[mid] < v || (k.vis[mid] === v && k.h1[mid] < h1)) lo = mid + 1;
+    if (k.vis[mid] < v || (k.vis[mid] === v && k.h[mid] < h1)) lo = mid + 1;
     else hi = mid;
   }
-  return lo < k.n && k.vis[lo] === v && k.h1[lo] === h1 ? lo : -1;
+  return lo < k.n && k.vis[lo] === v && k.h[lo] === h1 ? lo : -1;
 }

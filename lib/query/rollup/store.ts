@@ -36,11 +36,11 @@ import {
 import { eventView, type Viewable } from "../columns/views.ts";
 
 /**
- * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5: session
- * totals pre-added per span and the facts in blocks by hour (spans.ts). Parts with an older rollup get a new
+ * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
+ * totals pre-added per span and the facts in blocks (spans.ts; 6: an edge block, shorter keys). Parts with an older rollup get a new
  * one from the backfill, their questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 5;
+export const ROLLUP_VERSION = 6;
 
 /** A section's stored bytes and chunk count. */
 type Sec = [bytes: number, chunks: number];
@@ -199,14 +199,14 @@ const SPANS_LAYOUT: [keyof Spans, Typed][] = [
 
 function encodeSpans(p: Spans): Uint8Array {
   return packSection(
-    { n: p.n, eng: p.engaged.length },
+    { n: p.n, eng: p.engaged.length, cut: p.cut },
     [...SPANS_LAYOUT.map(([name]) => p[name] as ArrayBufferView), p.engAt, p.engaged, p.complex],
   );
 }
 
 export function decodeSpans(stored: Uint8Array): Spans {
-  const { h, next } = unpackSection<{ n: number; eng: number }>(stored);
-  const p = { n: h.n } as Record<string, unknown>;
+  const { h, next } = unpackSection<{ n: number; eng: number; cut?: [number, number] }>(stored);
+  const p = { n: h.n, cut: h.cut } as Record<string, unknown>;
   for (const [name, T] of SPANS_LAYOUT) p[name] = next(T, h.n);
   p.engAt = next(Uint32Array, h.n + 1);
   p.engaged = next(Uint32Array, h.eng);
@@ -214,16 +214,18 @@ export function decodeSpans(stored: Uint8Array): Spans {
   return p as unknown as Spans;
 }
 
-const encodeKeys = (k: PartKeys) => packSection({ n: k.n }, [k.vis, k.h1, k.block]);
+/** Keys as stored: visitor numbers as differences from the one before (small: they deflate well). */
+function encodeKeys(k: PartKeys): Uint8Array {
+  const steps = new Uint32Array(k.n);
+  for (let i = 0; i < k.n; i++) steps[i] = i ? k.vis[i] - k.vis[i - 1] : k.vis[0];
+  return packSection({ n: k.n }, [steps, k.h, k.block]);
+}
 
 export function decodeKeys(stored: Uint8Array): PartKeys {
   const { h, next } = unpackSection<{ n: number }>(stored);
-  return {
-    n: h.n,
-    vis: next<Uint32Array>(Uint32Array, h.n),
-    h1: next<Uint32Array>(Uint32Array, h.n),
-    block: next<Uint8Array>(Uint8Array, h.n),
-  };
+  const vis = next<Uint32Array>(Uint32Array, h.n);
+  for (let i = 1; i < h.n; i++) vis[i] += vis[i - 1];
+  return { n: h.n, vis, h: next<Uint32Array>(Uint32Array, h.n), block: next<Uint8Array>(Uint8Array, h.n) };
 }
 
 export const encodeEnds = (n: number, e: FactEnds): Uint8Array =>
@@ -263,8 +265,15 @@ export async function addEnds(
     index("touchpoint", entry.head.tps),
     index("traffic", entry.head.traffics),
   );
-  const { order } = buildSpans(facts, entry.head.tps, entry.head.traffics, entry.head.hours);
-  const bytes = encodeEnds(facts.n, reorderEnds(facts.ends!, order));
+  // the stored facts' order (blocks): each stored row's ends are those of the same segment rebuilt
+  const stored = await readFacts(kv, partId, entry);
+  if (!stored) throw new Error(`rollup facts of ${partId} went while adding entries and exits`);
+  const id = (f: SessionFacts, k: number) =>
+    `${f.vis[k]}.${f.h1[k]}.${f.h2[k]}.${f.hour[k]}.${f.tp[k]}.${f.traffic[k]}`;
+  const rebuilt = new Map<string, number>();
+  for (let k = 0; k < facts.n; k++) rebuilt.set(id(facts, k), k);
+  const order = Uint32Array.from({ length: stored.n }, (_, k) => rebuilt.get(id(stored, k))!);
+  const bytes = encodeEnds(stored.n, reorderEnds(facts.ends!, order));
   const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
   for (let j = 0; j < chunks; j++) {
     await kv.set(
@@ -418,6 +427,11 @@ async function readWhole(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
   }
   const f = await readFacts(kv, partId, entry);
   if (!f) return null;
+  // (spans of an older version are laid out otherwise: their cut is not read)
+  const spans = entry.v === ROLLUP_VERSION ? await readSection(kv, partId, entry, SPANS_SEC) : null;
+  if (spans === undefined) return null;
+  const cut = spans ? decodeSpans(spans).cut : undefined;
+  if (cut) f.cut = cut;
   const ends = await readSection(kv, partId, entry, ENDS_SEC);
   if (ends === undefined) return null;
   if (ends) f.ends = decodeEnds(ends);
@@ -452,12 +466,12 @@ async function readFacts(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
 }
 
 /**
- * A version-4 rollup read whole (the backfill rewrites it as version 5 without reading the part), or null
- * without one.
+ * A version-4 or -5 rollup (in sections) read whole: the backfill rewrites it in this version without reading
+ * the part. Null without one.
  */
 export async function readV4(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  if (!entry || entry.v !== 4) return null;
+  if (!entry || (entry.v !== 4 && entry.v !== 5)) return null;
   return await readWhole(kv, partId, entry);
 }
 

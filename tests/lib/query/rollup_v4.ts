@@ -1,5 +1,6 @@
 /** Version-4 rollups as deployments wrote them (facts, lists and ends each one section), for the backfill's test. */
 import type { Rollup } from "../../../lib/query/rollup/build.ts";
+import { FACT_LAYOUT } from "../../../lib/query/rollup/session_facts.ts";
 import {
   clearRollup,
   encodeEnds,
@@ -33,4 +34,26 @@ export async function writeV4(kv: Deno.Kv, partId: string, r: Rollup): Promise<v
     }
   }
   await kv.set(keys.rollup(partId), { v: 4, head, secs: sizes });
+}
+
+/**
+ * A rollup with its facts as a sorted list of rows (each with its lists and ends), for comparing rollups whose
+ * facts are stored in another order (older versions kept no cut visitors: their blocks come out otherwise).
+ */
+export function factsAsRows(r: Rollup): unknown {
+  const f = r.facts, e = f.ends;
+  const rows: string[] = [];
+  for (let k = 0; k < f.n; k++) {
+    const row: unknown[] = FACT_LAYOUT.map(([name]) => (f[name] as unknown as ArrayLike<number>)[k]);
+    row.push([...f.listDt.subarray(f.listAt[k], f.listAt[k + 1])], [
+      ...f.listSeq.subarray(f.listAt[k], f.listAt[k + 1]),
+    ]);
+    if (e) {
+      row.push(e.entT[k], e.entDt[k], e.entSeq[k], e.entPage[k] ? e.pages[e.entPage[k] - 1] : "-");
+      row.push(e.extT[k], e.extDt[k], e.extSeq[k], e.extPage[k] ? e.pages[e.extPage[k] - 1] : "-");
+    }
+    rows.push(JSON.stringify(row));
+  }
+  const { facts: _, ...rest } = r;
+  return { ...rest, facts: rows.sort() };
 }
