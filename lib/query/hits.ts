@@ -204,11 +204,11 @@ export interface HitPath {
 
 /**
  * The engine's crawler-hit question. `deps` defaults to the source's own (the engine builds the source from
- * its deps); the rollups' cache takes 1/16 of the part cache's budget.
+ * its deps); the decoded rollups' cache holds `cacheBytes` (default: an eighth of the part cache's budget).
  */
-export function hitAnswers(source: Source, deps?: Pick<Deps, "kv" | "config">) {
+export function hitAnswers(source: Source, deps?: Pick<Deps, "kv" | "config">, cacheBytes?: number) {
   const d = deps ?? (source as unknown as { deps: Deps }).deps;
-  const rollups = new HitRollups(d.kv, hitRollupCacheBytes(d.config.partCacheBytes));
+  const rollups = new HitRollups(d.kv, cacheBytes ?? hitRollupCacheBytes(d.config.partCacheBytes));
   const answer = (scope: HitScope, opts: HitAggregateOptions) => answerHits(source, rollups, scope, opts);
   return Object.assign(answer, { rollups });
 }
