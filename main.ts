@@ -80,6 +80,7 @@ const app = createApp(deps);
 // Report generation runs the read tools, so its job comes from the pipeline (pipeline/reports_generate.ts).
 startJobs(app.ctx, Deno.cron, [...JOBS, ...reportJobs(app.ctx)]);
 listenToQueue(app.ctx);
+app.ctx.tails.start(); // a question over an old raw tail has it compacted in the background (docs/operations.md)
 
 // Self-hosted, the public port is the connection guard (header and idle deadlines, a per-address cap:
 // lib/server/connection_guard.ts); on Deno Deploy the platform terminates connections.

@@ -10,6 +10,7 @@ import { type Committer, createCommitter } from "./store/commit_group.ts";
 import { VerifyQueue } from "./store/pending_verification.ts";
 import { UnknownKeyBlocks } from "./ingest/unknown_keys.ts";
 import { ReviewCache } from "./feedback/review_cache.ts";
+import { TailWatch } from "./jobs/tail_watch.ts";
 
 /**
  * What route handlers and read tools share: the outside world (deps) plus every long-lived object of the
@@ -39,6 +40,8 @@ export interface AppContext {
   unknownKeys: UnknownKeyBlocks;
   /** App-store reviews in memory, checked against each app's stamp on every read (the feedback tools). */
   reviews: ReviewCache;
+  /** Compaction started by questions that find an old raw tail (the job behind or stopped). */
+  tails: TailWatch;
 }
 
 export function createContext(deps: Deps): AppContext {
@@ -58,5 +61,6 @@ export function createContext(deps: Deps): AppContext {
     verifyQueue,
     unknownKeys: new UnknownKeyBlocks(deps),
     reviews: new ReviewCache(deps),
+    tails: new TailWatch(deps),
   };
 }

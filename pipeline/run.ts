@@ -91,6 +91,8 @@ export async function runCall(
   const { access, input: toolInput } = metering.kind === "caller"
     ? authorize(metering.caller, raw, tool, app.deps.config.plans)
     : { access: metering.access, input: raw };
+  // an old raw tail (compaction behind) slows every question: have it compacted, without waiting for it
+  void app.tails.asked(access.org.id, access.env);
   const meter = await openMeter(app, metering, access);
   const input = validateInput(tool, toolInput);
   const ctx = await buildToolContext(app, access, call.face, meter, call.catalog);
