@@ -24,7 +24,7 @@ import { type EvBatch, prepareEvents } from "./batch.ts";
 import { Interner } from "./intern.ts";
 import type { RawWhere } from "../../store/readable.ts";
 import { type RawTail, readEventTail, readHitTail, sameRecords } from "../../store/raw_tail.ts";
-import { turns } from "../../turns.ts";
+import { type Turn, turns } from "../../turns.ts";
 
 export interface HitBatch {
   b: Batch;
@@ -61,8 +61,8 @@ interface KeptTail<R> {
 
 /**
  * Memory a kept raw tail is counted at per record: the decoded record and its share of the built batch
- * (roughly). Kept tails live in the same cache as decoded parts, so the budget is one; a tail heavier than a
- * quarter of it is built per question instead of pushing out the parts.
+ * (roughly). Kept tails live in the one budget with what questions derive (columns/budget.ts): decoded parts
+ * that do not fit push out each other first; a tail heavier than half the budget is built per question.
  */
 const TAIL_ROW_BYTES = 1_500;
 
@@ -200,11 +200,11 @@ export class Source {
     const done = (async () => {
       // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
       const tail = await read(this.deps.kv, this.where(org, env));
-      const kept = this.cache.part(k) as KeptTail<R> | undefined;
+      const kept = this.cache.kept(k) as KeptTail<R> | undefined;
       if (kept && sameRecords(kept.tail, tail)) return kept;
       const fresh: KeptTail<R> = { tail };
-      const weight = tail.records.length * TAIL_ROW_BYTES;
-      if (weight <= this.cache.capacity / 4) this.cache.setPart(k, fresh, weight);
+      // with what questions derive, which parts that do not fit push out last (a tail up to half the budget)
+      this.cache.setKept(k, fresh, tail.records.length * TAIL_ROW_BYTES);
       return fresh;
     })();
     this.tailReads.set(k, { started, done });
@@ -400,11 +400,19 @@ export class Source {
   }
 
   /** Outcomes stored after a part was built, for its rows that were pending then. */
-  private async lateOutcomes(org: string, b: Batch): Promise<Map<number, Verification>> {
+  private async lateOutcomes(
+    org: string,
+    b: Batch,
+    turn: Turn = turns(),
+  ): Promise<Map<number, Verification>> {
     const ver = b.cols.verification as StrCol, ids = b.cols.id as StrCol;
     const pendingCode = ver.dict.indexOf("pending") + 1;
     const rows: number[] = [];
-    for (let i = 0; i < b.n; i++) if (ver.codes[i] === pendingCode) rows.push(i);
+    // a large raw tail is tens of thousands of rows: the event loop gets its turns meanwhile (issue 32)
+    for (let i = 0; i < b.n; i++) {
+      if (ver.codes[i] === pendingCode) rows.push(i);
+      if ((i & 4095) === 4095) await turn();
+    }
     const unknown = rows.map((i) => ids.dict[ids.codes[i] - 1]).filter((id) => !this.outcomes.has(id));
     const fetched = await verificationOutcomes(this.deps.kv, org, unknown);
     const known = (id: string) => fetched.get(id) ?? this.outcomes.get(id);
@@ -413,9 +421,10 @@ export class Source {
       this.outcomes.set(id, o);
     }
     const out = new Map<number, Verification>();
-    for (const i of rows) {
-      const o = known(ids.dict[ids.codes[i] - 1]);
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k], o = known(ids.dict[ids.codes[i] - 1]);
       if (o) out.set(i, o);
+      if ((k & 4095) === 4095) await turn();
     }
     return out;
   }

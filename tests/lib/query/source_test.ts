@@ -60,3 +60,33 @@ Deno.test("source: decoded parts are cached within config.partCacheBytes (PART_C
   assert.equal(await read(Math.floor(roomy / 2)), 0, "a part larger than the limit is not kept");
   deps.kv.close();
 });
+
+Deno.test("source: an unchanged raw tail is built once, kept with what questions derive (up to half the budget)", async () => {
+  const deps = await testDeps();
+  try {
+    const t0 = Date.parse("2026-11-19T10:00:00Z");
+    deps.clock.set(t0 + 3_600_000);
+    await store(deps.kv, {
+      events: Array.from(
+        { length: 10 },
+        (_, i) => ev({ received_at: t0 + i * 1_000, anonymous_id: `v${i}` }),
+      ),
+    });
+    // 10 records weigh 15,000 bytes: more than a quarter of this budget, less than half
+    const source = new Source({ ...deps, config: { ...deps.config, partCacheBytes: 40_000 } });
+    const read = async () => {
+      const load = await source.events("org1", "production", t0, t0 + 86_400_000);
+      assert.equal(load.rawRows, load.batches.at(-1)!.n);
+      return load.batches.at(-1)!;
+    };
+    const first = await read(), again = await read();
+    assert.equal(again.b, first.b, "the same records: the batch built from them is reused");
+    assert.notEqual(again.scopeMasks, first.scopeMasks, "each question masks the tail itself");
+    await store(deps.kv, { events: [ev({ received_at: t0 + 20_000, anonymous_id: "v99" })] });
+    const changed = await read();
+    assert.notEqual(changed.b, first.b);
+    assert.equal(changed.n, 11);
+  } finally {
+    deps.kv.close();
+  }
+});
