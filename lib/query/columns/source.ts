@@ -45,6 +45,9 @@ export interface EventLoad {
   tailIds: string[];
 }
 
+/** Decoded bytes a streamed part is counted at per row while read ahead (the scan's measure: 170). */
+const STREAM_BYTES_PER_ROW = 170;
+
 /** Reads of one question over a changing part list before it gives up (~2.6 s of pauses in all). */
 const READ_ATTEMPTS = 8;
 
@@ -329,10 +332,28 @@ export class Source {
       const { kept, skip, events } = await this.eventTail(org, env, since, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from && (!o.pick || o.pick(p)));
       if (o.newestFirst) used.sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
-      let next = used.length ? this.eventPart(org, env, used[0], interner) : null;
+      // parts read ahead while one is visited (KV reads and inflating overlap the visit): as many as fit a
+      // quarter of the budget by their rows, at least one
+      const ahead: Promise<EvBatch>[] = [];
+      let next = 0, aheadRows = 0;
+      const fill = () => {
+        while (
+          next < used.length &&
+          (ahead.length === 0 ||
+            (aheadRows + used[next].rows) * STREAM_BYTES_PER_ROW <= this.cache.capacity / 4)
+        ) {
+          const p = used[next++];
+          aheadRows += p.rows;
+          const loading = this.eventPart(org, env, p, interner);
+          loading.catch(() => {}); // a failed read is thrown where it is awaited
+          ahead.push(loading);
+        }
+      };
       for (let k = 0; k < used.length; k++) {
-        const batch = await next!;
-        next = k + 1 < used.length ? this.eventPart(org, env, used[k + 1], interner) : null;
+        fill();
+        const batch = await ahead.shift()!;
+        aheadRows -= used[k].rows;
+        fill();
         await o.visit(batch, false);
       }
       const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
