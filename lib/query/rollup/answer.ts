@@ -133,13 +133,14 @@ interface Group {
 /** Which pieces of each part's rollup a question reads (pieces.ts): fields' rows, their sets, session facts. */
 export interface PiecesAsked {
   fields: number[];
-  sets: boolean;
+  /** the fields whose rows' visitor sets are read */
+  sets: number[];
   facts: boolean;
   ends: boolean;
 }
 
 /** The field whose rows give a question's groups, and the one whose rows give its totals. */
-function fieldsOf(s: Scope, o: AggregateOptions): { rowField: number; totalField: number } {
+export function fieldsOf(s: Scope, o: AggregateOptions): { rowField: number; totalField: number } {
   const filters = s.filters ?? [];
   const name = o.breakdown?.find((f) => f !== "traffic") ?? filters[0]?.field;
   const rowField = name === undefined ? TOTAL : FIELD_INDEX.get(name)!;
@@ -153,7 +154,9 @@ export function piecesAsked(s: Scope, o: AggregateOptions): PiecesAsked {
   const ends = o.metrics.some((m) => ENDS_METRICS.has(m));
   return {
     fields: rowField === totalField ? [rowField] : [rowField, totalField],
-    sets: o.metrics.some((m) => m === "visitors" || m === "viewers"),
+    sets: o.metrics.some((m) => m === "visitors" || m === "viewers")
+      ? (rowField === totalField ? [rowField] : [rowField, totalField])
+      : [],
     facts: ends || o.metrics.some((m) => SESSION_METRICS.has(m)),
     ends,
   };
@@ -182,6 +185,25 @@ export function hoursInside(parts: RollupHead[], s: Scope): Set<number>[] | null
  * `visitorSpace` is the count of visitor numbers (a bound for the marks). Visitor counts are computed when a
  * row's figure is first read (rows sorted by pageviews pay only for the rows shown), exactly.
  */
+/**
+ * Visitors (or viewers) of a value of field f over the period, kept per period (unions.ts), or null when the
+ * rows' sets are to be unioned as asked.
+ */
+export type KnownVisitors = (f: number, viewers: boolean) => ((value: string | null) => number) | null;
+
+/** Whether a question's visitor counts may come from kept unions (`byRows`: its rows', else its totals'). */
+export function keptUnionsFit(s: Scope, o: AggregateOptions): { byRows: boolean; totals: boolean } {
+  const by = o.breakdown ?? [];
+  const plain = !o.bucket && !by.includes("traffic") &&
+    o.metrics.some((m) => m === "visitors" || m === "viewers");
+  const sortBy = o.sort?.by ?? o.metrics[0];
+  return {
+    // a list sorted by visitors reads every row's union; else only the rows shown pay theirs
+    byRows: plain && by.length === 1 && (sortBy === "visitors" || sortBy === "viewers"),
+    totals: plain && !(s.filters ?? []).length,
+  };
+}
+
 export function answerFromRollups(
   parts: RollupParts[],
   inside: Set<number>[],
@@ -189,6 +211,7 @@ export function answerFromRollups(
   o: AggregateOptions,
   visitorSpace: number,
   sessions: SessionAnswer | null,
+  known: KnownVisitors | null = null,
 ): AggregateResult {
   const byTraffic = o.breakdown?.includes("traffic") ?? false;
   const by = o.breakdown?.find((f) => f !== "traffic");
@@ -270,10 +293,19 @@ export function answerFromRollups(
   });
 
   const counter = new DistinctCounter(visitorSpace);
+  const fit = keptUnionsFit(s, o);
+  const rowsKnown = (viewers: boolean) => (known && fit.byRows ? known(rowField, viewers) : null);
+  const totalsKnown = (viewers: boolean) => (known && fit.totals ? known(TOTAL, viewers) : null);
+  const lookup =
+    (of: (viewers: boolean) => ((value: string | null) => number) | null, value: string | null) =>
+    (viewers: boolean) => {
+      const f = of(viewers);
+      return f ? f(value) : null;
+    };
   // a bucket's sessions: those with a segment in its hours
   const perBucket = sessions && bucketOf ? sessions.perBucket(bucketOfHour, pageviewSessions(s)) : null;
   const rows: Row[] = [...groups.values()].map((g) => {
-    const metrics = figures(g, pieces, o, counter);
+    const metrics = figures(g, pieces, o, counter, lookup(rowsKnown, by ? g.key[by] as string | null : null));
     if (sessions?.ends) {
       setEnds(metrics, o, g.pageviews, sessions.ends, (m) => m.get(g.key.page as string | null) ?? 0);
     }
@@ -284,7 +316,7 @@ export function answerFromRollups(
     }
     return { key: g.key, metrics };
   });
-  const whole = figures(totals, pieces, o, counter);
+  const whole = figures(totals, pieces, o, counter, lookup(totalsKnown, null));
   if (sessions) {
     const st = sessions.totals;
     const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
@@ -302,7 +334,7 @@ export function answerFromRollups(
   if (sessions?.ends) setEnds(whole, o, totals.pageviews, sessions.ends, sumOf);
   // without a breakdown or bucket, the matching events are one row with an empty key (the totals' figures)
   if (!grouped && totals.events > 0) {
-    const row = figures(totals, pieces, o, counter);
+    const row = figures(totals, pieces, o, counter, lookup(totalsKnown, null));
     for (const m of o.metrics) if (SESSION_METRICS.has(m) || ENDS_METRICS.has(m)) row[m] = whole[m];
     rows.push({ key: {}, metrics: row });
   }
@@ -327,6 +359,7 @@ function setEnds(
 }
 
 /** A rollup's rows by field (built once per decoded rollup): a question reads only its field's rows. */
+export const rowsOf = (r: Rollup, field: number): Uint32Array => rowsOfField(r, field);
 const fieldRows = new WeakMap<Rollup, Map<number, Uint32Array>>();
 function rowsOfField(r: Rollup, field: number): Uint32Array {
   let index = fieldRows.get(r);
@@ -369,8 +402,16 @@ function add(g: Group, r: Rollup, pi: number, i: number) {
   if (r.visAt[i + 1] > r.visAt[i]) g.refs.push(pi, i);
 }
 
-function figures(g: Group, pieces: Rollup[], o: AggregateOptions, counter: DistinctCounter): MetricValues {
+function figures(
+  g: Group,
+  pieces: Rollup[],
+  o: AggregateOptions,
+  counter: DistinctCounter,
+  known: (viewers: boolean) => number | null = () => null,
+): MetricValues {
   const distinct = (viewers: boolean) => () => {
+    const k = known(viewers);
+    if (k !== null) return k;
     counter.next();
     for (let k = 0; k < g.refs.length; k += 2) {
       const r = pieces[g.refs[k]], i = g.refs[k + 1];

@@ -15,10 +15,14 @@ import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import {
   answerFromRollups,
   ENDS_METRICS,
+  fieldsOf,
   hoursInside,
+  keptUnionsFit,
+  type KnownVisitors,
   type PiecesAsked,
   piecesAsked,
   rollupBlocker,
+  rowsOf,
   SESSION_METRICS,
   type SessionAnswer,
 } from "./answer.ts";
@@ -33,6 +37,8 @@ import {
   wholeParts,
 } from "./pieces.ts";
 import type { FactEnds, SessionFacts } from "./session_facts.ts";
+import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
+import { forEachMember } from "../../parts/visitor_set.ts";
 import { BLOCKS, findKey, keyNumbers, localSessions, sharedKeys, type Spans } from "./spans.ts";
 import {
   engagedPerVisitor,
@@ -84,8 +90,11 @@ export class RollupSource {
     private source: Source,
     bytes = rollupCacheBytes(deps.config.partCacheBytes),
   ) {
-    this.cache = new Lru(bytes);
+    // a quarter of the share for kept unions (unions.ts), the rest for pieces and kept session totals
+    this.unions = new Lru(Math.floor(bytes / 4));
+    this.cache = new Lru(bytes - Math.floor(bytes / 4));
   }
+  private unions: Lru<PeriodUnion>;
 
   /** Questions asked, and the last question that read each kept piece. */
   private asked = 0;
@@ -160,7 +169,7 @@ export class RollupSource {
         rowsWeight,
       );
       const r = rows ?? emptyPiece(e.head, f);
-      if (asked.sets && rows && !rows.sets.length && e.secs[setsSec(f)]) {
+      if (asked.sets.includes(f) && rows && !rows.sets.length && e.secs[setsSec(f)]) {
         // the sets of a field's rows are read once and kept with them
         const bytes = await readSection(kv, id, e, setsSec(f));
         if (!bytes) throw new Gone();
@@ -431,7 +440,7 @@ export class RollupSource {
     });
     const units: RollupParts[] = [];
     for (const ri of hit) {
-      const p = await this.part(parts[ri].id, { fields: [], sets: false, facts: true, ends: want.ends });
+      const p = await this.part(parts[ri].id, { fields: [], sets: [], facts: true, ends: want.ends });
       if (!p) throw new Gone();
       units.push(p);
     }
@@ -481,12 +490,12 @@ export class RollupSource {
     const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
     this.asked++;
     // what the questions read, together
-    const asked: PiecesAsked = { fields: [], sets: false, facts: false, ends: false };
+    const asked: PiecesAsked = { fields: [], sets: [], facts: false, ends: false };
     questions.forEach((o, i) => {
       if (!served[i]) return;
       const p = piecesAsked(s, o);
       for (const f of p.fields) if (!asked.fields.includes(f)) asked.fields.push(f);
-      asked.sets ||= p.sets;
+      for (const f of p.sets) if (!asked.sets.includes(f)) asked.sets.push(f);
       asked.facts ||= p.facts;
       asked.ends ||= p.ends;
     });
@@ -523,6 +532,41 @@ export class RollupSource {
           keepEnds ||= kept.ends !== null;
           kept = undefined;
         }
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    // fields whose visitor counts come from unions kept for the period read no sets (unions.ts)
+    let period: string | null = null;
+    const pinned = new Map<string, PeriodUnion>();
+    try {
+      const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
+      const partInside = heads.every((e) => e !== null) ? hoursInside(heads.map((e) => e!.head), s) : null;
+      if (partInside) {
+        period = periodKey(parts, partInside, s, traffic);
+        const needs = new Map<number, boolean>();
+        questions.forEach((o, i) => {
+          if (!served[i]) return;
+          const fit = keptUnionsFit(s, o), { rowField, totalField } = fieldsOf(s, o);
+          const kinds = [false, true].filter((v) => o.metrics.includes(v ? "viewers" : "visitors"));
+          const need = (f: number, ok: boolean) => {
+            const covered = ok && kinds.every((v) => {
+              const key = unionKey(period!, f, v), u = pinned.get(key) ?? this.unions.get(key);
+              if (u) pinned.set(key, u);
+              return u !== undefined;
+            });
+            needs.set(f, (needs.get(f) ?? false) || !covered);
+          };
+          if (!kinds.length) return;
+          // one field for groups and totals (no breakdown, or a filter on it): both must be covered
+          if (rowField === totalField) need(rowField, fit.totals && (!o.breakdown?.length || fit.byRows));
+          else {
+            need(rowField, fit.byRows);
+            need(totalField, fit.totals);
+          }
+        });
+        asked.sets = asked.sets.filter((f) => needs.get(f) !== false);
       }
     } catch (e) {
       if (e instanceof Gone) return none;
@@ -608,11 +652,96 @@ export class RollupSource {
       if (e instanceof Gone) return none;
       throw e;
     }
+    const known = this.knownVisitors(
+      period ?? periodKey(parts, inside, s, traffic),
+      parts.length,
+      pinned,
+      loaded,
+      inside,
+      s,
+      traffic,
+      space,
+    );
     return questions.map((o, i) =>
-      served[i] ? answerFromRollups(loaded, inside, s, o, space, SESSION_ASKED(o) ? sessions : null) : null
+      served[i]
+        ? answerFromRollups(loaded, inside, s, o, space, SESSION_ASKED(o) ? sessions : null, known)
+        : null
     );
   }
+
+  /**
+   * The period's visitors per value of a field from kept unions (unions.ts): the parts' counted once per
+   * period, touchpoint and traffic kinds, the raw tail's visitors added where the parts' union lacks them.
+   */
+  private knownVisitors(
+    period: string,
+    n: number,
+    pinned: Map<string, PeriodUnion>,
+    loaded: RollupParts[],
+    inside: Set<number>[],
+    s: Scope,
+    traffic: Set<string>,
+    space: number,
+  ): KnownVisitors {
+    const scoped = (pi: number, r: Rollup, f: number): number[] => {
+      const part = loaded[pi];
+      const tpOk = part.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+      const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
+      const out: number[] = [];
+      for (const i of rowsOf(r, f)) {
+        if (tpOk[r.tp[i]] && trOk[r.traffic[i]] && inside[pi].has(r.hour[i])) out.push(i);
+      }
+      return out;
+    };
+    const made = new Map<string, ((value: string | null) => number) | null>();
+    return (f, viewers) => {
+      const key = unionKey(period, f, viewers);
+      if (made.has(key)) return made.get(key)!;
+      let u = pinned.get(key) ?? this.unions.get(key);
+      if (!u) {
+        const built = buildUnion(loaded.slice(0, n), f, (pi, r) => scoped(pi, r, f), viewers, space);
+        if (built && built.bytes <= this.unions.capacity) this.unions.set(key, built, built.bytes);
+        u = built ?? undefined;
+      }
+      let out: ((value: string | null) => number) | null = null;
+      if (u) {
+        const parts = u;
+        // the raw tail's visitors of each value that the parts' union lacks
+        const extra = new Map<string | null, Set<number>>();
+        if (loaded.length > n) {
+          const r = loaded[n].field(f);
+          for (const i of scoped(n, r, f)) {
+            const value = r.values[r.value[i]], x = parts.ids.get(value) ?? -1;
+            const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
+            forEachMember(r.sets, from, to, (v) => {
+              if (x >= 0 && holds(parts, v, x)) return;
+              let set = extra.get(value);
+              if (!set) extra.set(value, set = new Set());
+              set.add(v);
+            });
+          }
+        }
+        out = (value) => (parts.counts.get(value) ?? 0) + (extra.get(value)?.size ?? 0);
+      }
+      made.set(key, out);
+      return out;
+    };
+  }
 }
+
+/** A period's parts with their hours in it, touchpoint and traffic kinds: what kept unions are keyed by. */
+function periodKey(parts: { id: string }[], inside: Set<number>[], s: Scope, traffic: Set<string>): string {
+  return JSON.stringify([
+    parts.map((p, i) => {
+      const h = [...inside[i]];
+      return h.length ? `${p.id}:${Math.min(...h)}-${Math.max(...h)}-${h.length}` : `${p.id}:-`;
+    }),
+    s.touchpoint ?? null,
+    [...traffic].sort(),
+  ]);
+}
+
+const unionKey = (period: string, f: number, viewers: boolean) => `${period}|${f}|${viewers}`;
 
 const SESSION_ASKED = (o: AggregateOptions) =>
   o.metrics.some((m) => SESSION_METRICS.has(m) || ENDS_METRICS.has(m));

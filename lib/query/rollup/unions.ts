@@ -1,0 +1,98 @@
+/**
+ * A period's visitors per value of one field, counted once and kept: a list sorted by visitors reads every
+ * row's union (all the hourly sets of the period: millions of members at 10M events), so the parts' unions are
+ * counted in one pass and kept as a bit per visitor number per value, which is what the raw tail's visitors
+ * need: a tail visitor adds to a value's count only when the parts' union of that value does not hold it.
+ * Exact. Kept in a share of the rollup cache of its own: pieces read every question fill theirs.
+ */
+import type { RollupParts } from "./pieces.ts";
+import type { Rollup } from "./build.ts";
+
+/** The parts' unions of one field (or the hours' totals) in a period. */
+export interface PeriodUnion {
+  /** value → visitors (or viewers) over the parts */
+  counts: Map<string | null, number>;
+  ids: Map<string | null, number>;
+  /** per value id, a bit per visitor number: its visitors over the parts */
+  bits: Uint8Array[];
+  /** memory held (for the cache's budget) */
+  bytes: number;
+}
+
+/** A kept union's largest size (a bit per visitor number per value): past it the rows' unions are computed as asked. */
+const MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The parts' union per value of field f's rows in scope (`rowsOf(i, rows)`: part i's in scope), members of
+ * visitors (or viewers); null when the field has too many values to keep.
+ */
+export function buildUnion(
+  parts: RollupParts[],
+  f: number,
+  rowsOf: (partIndex: number, r: Rollup) => number[],
+  viewers: boolean,
+  space: number,
+): PeriodUnion | null {
+  const ids = new Map<string | null, number>();
+  const counts: number[] = [];
+  const bits: Uint8Array[] = [];
+  let size = Math.ceil(Math.max(1, space) / 8);
+  for (let pi = 0; pi < parts.length; pi++) {
+    const r = parts[pi].field(f);
+    const rows = rowsOf(pi, r);
+    if (!rows.length) continue;
+    // this piece's value code → id
+    const idOf = new Int32Array(r.values.length).fill(-1);
+    for (const i of rows) {
+      let x = idOf[r.value[i]];
+      if (x < 0) {
+        const v = r.values[r.value[i]];
+        x = ids.get(v) ?? -1;
+        if (x < 0) {
+          if ((ids.size + 1) * size > MAX_BYTES) return null;
+          ids.set(v, x = ids.size);
+          counts.push(0);
+          bits.push(new Uint8Array(size));
+        }
+        idOf[r.value[i]] = x;
+      }
+      const bytes = r.sets;
+      const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
+      let b = bits[x], count = counts[x], prev = -1;
+      for (let k = from; k < to;) {
+        let d = bytes[k++];
+        if (d >= 0x80) {
+          d &= 0x7f;
+          let shift = 7, c: number;
+          do {
+            c = bytes[k++];
+            d += (c & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (c & 0x80);
+        }
+        prev += d + 1;
+        if (prev >= size * 8) {
+          // a number past the space given (not expected from parts): every value's bits grow
+          size = Math.max(Math.ceil((prev + 1) / 8), size * 2);
+          bits.forEach((old, y) => (bits[y] = new Uint8Array(size)).set(old));
+          b = bits[x];
+        }
+        const m = 1 << (prev & 7);
+        if (!(b[prev >> 3] & m)) {
+          b[prev >> 3] |= m;
+          count++;
+        }
+      }
+      counts[x] = count;
+    }
+  }
+  const byValue = new Map<string | null, number>();
+  for (const [v, x] of ids) byValue.set(v, counts[x]);
+  return { counts: byValue, ids, bits, bytes: bits.length * size + ids.size * 60 + 200 };
+}
+
+/** Whether the parts' union of value id x holds visitor v. */
+export function holds(u: PeriodUnion, v: number, x: number): boolean {
+  const b = u.bits[x];
+  return (v >> 3) < b.length && (b[v >> 3] & (1 << (v & 7))) !== 0;
+}
