@@ -12,7 +12,8 @@
  * - new: lib/crawl/classify.ts.
  * Also: the share of known-crawler agents given their own catalog token, crawler recall by category on the grown
  * part, and agents per second, uncached (each agent's first sight) and cached (the same agents again).
- *   deno run -A bench/classify.ts [--show browsers|apps|devices|crawlers|automation] [--by-source]
+ *   deno run -A bench/classify.ts [--show browsers|apps|devices|crawlers|automation] [--by-source] [--reasons]
+ * --reasons counts the misjudged agents of the grown and held-out parts by the kind of rule that decided.
  * --show lists the agents the new classifier gets wrong in that set (both corpora), with the rule that decided.
  * Writes bench/results/classify.json. Targets: crawlers ≥ 99%, browsers ≤ 0.2–0.5%, apps ≤ 2%.
  */
@@ -217,6 +218,28 @@ for (const [category, b] of Object.entries(byCategory).sort((x, y) => y[1].n - x
       pct(b.named, b.n).padStart(8)
     } ${pct(b.same, b.n).padStart(8)} ${pct(b.isbot, b.n).padStart(8)}`,
   );
+}
+
+// Misjudged agents counted by the kind of rule that decided (the reason up to its colon, so no agent's own
+// words are printed): the one view of the held-out part's misses anyone may look at.
+if (Deno.args.includes("--reasons")) {
+  for (const [label, corpus] of [["grown", grown], ["held out", heldout]] as const) {
+    for (const set of SETS) {
+      const wantAutomated = AUTOMATED.has(set);
+      const counts = new Map<string, number>();
+      for (const { ua } of corpus[set]) {
+        const v = classifyAgent(ua);
+        if ((v.outcome !== "human") === wantAutomated) continue;
+        const kind = v.reason.split(":")[0].replace(/catalog token .*/, "catalog token");
+        counts.set(kind, (counts.get(kind) ?? 0) + 1);
+      }
+      if (counts.size === 0) continue;
+      console.log(`\n${label}, ${set} misjudged by rule:`);
+      for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+        console.log(`  ${String(n).padStart(5)}  ${kind}`);
+      }
+    }
+  }
 }
 
 if (bySource) {

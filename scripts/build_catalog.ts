@@ -154,8 +154,7 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       if (name === "" || /::/.test(name) || NOT_A_CRAWLER_NAME.test(name)) continue;
       if (uapRawNames.has(name.toLowerCase()) || humanClient(name) || humanClient(`${name}/1.0`)) continue;
       if (
-        onlySaying && category === "other" &&
-        !/bot|crawl|spider|scan|fetch|check|monitor|uptime|archiv|scrap|seo/i.test(name)
+        onlySaying && category === "other" && !SAYS_AUTOMATION.test(name)
       ) continue;
       // a longer spelling of a name the catalog holds ("ArchiveTeam ArchiveBot" beside "ArchiveBot") would only
       // take the agent from the better-known entry
@@ -199,6 +198,25 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
   addNames("GoAccess", goaccess, true);
   // uap-core's bot families (Apache-2.0): the named alternatives of its "Bots" and "Bots Pattern" entries
   addNames("uap-core bots", (await uapBotNames()).map((n) => [n, "other"]), true);
+  // browscap's robots (MIT): names written in their own agent patterns (scripts/extract_browscap_bots.ts);
+  // its syndication readers are feed fetchers, the rest take the category their name says; as for the other
+  // names-only lists, a name of category other must say what it is (browscap also files browsers such as
+  // TencentTraveler, download managers and torrent clients as robots)
+  const browscap: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("browscap-bots.tsv")) {
+    const [name, kind] = line.split("\t");
+    // its syndication readers hold people's desktop readers too (FeedDemon, RssBandit, NewsFox): the same rule
+    if (!SAYS_AUTOMATION.test(name)) continue;
+    // a name says what a robot does (monitor, preview, feed), not that it feeds a search engine ("…spider")
+    const described = describedCategory(name);
+    const category = kind === "bot-syndication-reader"
+      ? "feed_fetcher"
+      : described === "search_engine"
+      ? "other"
+      : described;
+    browscap.push([name, category]);
+  }
+  addNames("browscap", browscap, true);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -317,7 +335,13 @@ function categoryTags(category: CatalogCategory): string[] {
 }
 
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
-const NAMES_ONLY_LISTS = new Set(["COUNTER-Robots", "fnando/browser", "GoAccess", "uap-core bots"]);
+const NAMES_ONLY_LISTS = new Set([
+  "COUNTER-Robots",
+  "fnando/browser",
+  "GoAccess",
+  "uap-core bots",
+  "browscap",
+]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */
 function leftmostToken(tokens: string[], ua: string): string | null {
@@ -334,6 +358,9 @@ function leftmostToken(tokens: string[], ua: string): string | null {
   }
   return best?.token ?? null;
 }
+
+/** A names-only list's name that says what it is. */
+const SAYS_AUTOMATION = /bot|crawl|spider|scan|fetch|check|monitor|uptime|archiv|scrap|seo/i;
 
 /** Names-only lists' entries that are no crawler's name: agent conventions, libraries, bare rule words. */
 const NOT_A_CRAWLER_NAME =
