@@ -2,8 +2,8 @@
  * Paths without holding the period: when its parts would not fit the scan's budget, they are read one at a
  * time, twice. The first read marks the sessions with an anchor row in scope (a byte a session); the second
  * keeps, of those sessions only, the rows that are steps or anchors, as numbers (label, order, session,
- * visitor: 37 bytes a row). Rows are then ordered session by session, sessions visitor by visitor, and walked
- * as `paths` walks them. The same answer as the scan over all batches (tests/lib/query/paths_stream_test.ts).
+ * visitor: 37 bytes a row). Rows are then ordered session by session, sessions visitor by visitor (counting
+ * sorts), and walked as `paths` walks them. The same answer as the scan over all batches (tests/lib/query/paths_stream_test.ts).
  */
 import { eventView } from "../columns/views.ts";
 import type { ScanContexts } from "../scan/contexts.ts";
@@ -117,25 +117,21 @@ export async function streamPaths(scans: ScanContexts, s: Scope, o: PathsOptions
       }
     },
   });
-  // rows session by session (each in order), sessions visitor by visitor
-  const bySession = new Map<number, number[]>();
-  for (let k = 0; k < rows.n; k++) {
-    let list = bySession.get(rows.ses[k]);
-    if (!list) bySession.set(rows.ses[k], list = []);
-    list.push(k);
-  }
-  const order = [...bySession.keys()].sort((a, b) =>
-    rows.vis[bySession.get(a)![0]] - rows.vis[bySession.get(b)![0]]
-  );
+  // rows session by session (counting sorts: by session, then sessions by visitor), each session in order
+  const bySession = countingOrder(rows.ses, rows.n);
+  const sessionsOf = new Int32Array(bySession.keys.length);
+  bySession.keys.forEach((x, j) => (sessionsOf[j] = rows.vis[bySession.idx[bySession.start[x]]]));
+  const byVisitor = countingOrder(sessionsOf, sessionsOf.length);
   const counts = Array.from({ length: depth }, () => new Map<string, Count>());
   const seqs = new Map<string, Count>();
   let sessions = 0, visitors = 0, lastVis = -1;
   const step = o.direction === "after" ? 1 : -1;
-  for (const x of order) {
-    const list = bySession.get(x)!.sort((a, b) =>
-      rows.t[a] - rows.t[b] || rows.dt[a] - rows.dt[b] || rows.seq[a] - rows.seq[b]
-    );
-    const at = list.findIndex((k) => rows.anchor[k]);
+  const { t, dt, seq } = rows;
+  const cmp = (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
+  for (const g of byVisitor.idx) {
+    const x = bySession.keys[g];
+    const list = bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]).sort(cmp);
+    const at = list.findIndex((k) => rows.anchor[k] === 1);
     if (at < 0) continue;
     const vis = rows.vis[list[0]];
     sessions++;
@@ -157,4 +153,23 @@ export async function streamPaths(scans: ScanContexts, s: Scope, o: PathsOptions
     note(seqs, JSON.stringify(path), vis);
   }
   return pathsResult(o, counts, seqs, sessions, visitors);
+}
+
+/**
+ * Positions 0..n-1 grouped by their number in `of` (a counting sort, stable): idx lists them group by
+ * group, group g at idx[start[g] .. start[g + 1]); keys are the numbers that occur, ascending.
+ */
+function countingOrder(of: Int32Array, n: number): { idx: Int32Array; start: Int32Array; keys: number[] } {
+  let max = -1;
+  for (let k = 0; k < n; k++) if (of[k] > max) max = of[k];
+  const start = new Int32Array(max + 2);
+  for (let k = 0; k < n; k++) start[of[k] + 1]++;
+  const keys: number[] = [];
+  for (let g = 0; g <= max; g++) {
+    if (start[g + 1] > 0) keys.push(g);
+    start[g + 1] += start[g];
+  }
+  const at = start.slice(0, max + 1), idx = new Int32Array(n);
+  for (let k = 0; k < n; k++) idx[at[of[k]]++] = k;
+  return { idx, start, keys };
 }
