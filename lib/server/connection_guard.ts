@@ -114,6 +114,8 @@ export interface GuardedServer {
   open(): number;
   /** bytes from clients passed on to the server, in all (for tests and the bench) */
   relayed(): number;
+  /** open connections that have a connection to the server (a client that has sent nothing has none) */
+  relaying(): number;
   shutdown(): Promise<void>;
 }
 
@@ -168,14 +170,32 @@ export function serveGuarded(
     }
   }, 1_000);
 
-  const relay = async (c: Conn) => {
+  /**
+   * The server is connected to only once the client has sent its first bytes: an idle socket holds one
+   * descriptor and no connection or task inside Deno.serve (a burst of idle sockets costs accepts only).
+   */
+  const open = async (c: Conn, remote: Deno.NetAddr) => {
+    const buf = new Uint8Array(RELAY_CHUNK);
+    const first = await c.client.read(buf).catch(() => null);
+    if (first === null || c.closed) return close(c);
+    const up = await Deno.connect({ hostname: "127.0.0.1", port: inner.addr.port }).catch(() => null);
+    if (!up) return close(c);
+    c.inner = up;
+    byRelayPort.set((up.localAddr as Deno.NetAddr).port, remote);
+    if (c.closed) return close(c);
+    await relay(c, buf, first);
+  };
+
+  /** Relays both ways; `first` bytes of the client's are already in `buf`. */
+  const relay = async (c: Conn, buf: Uint8Array, first: number) => {
     const up = c.inner!;
     let upOpen = true;
     const fromClient = (async () => {
-      const buf = new Uint8Array(RELAY_CHUNK);
       let dropped = 0;
+      let pending: number | null = first;
       while (!c.closed) {
-        const n = await c.client.read(buf).catch(() => null);
+        const n = pending ?? await c.client.read(buf).catch(() => null);
+        pending = null;
         if (n === null) break;
         c.last = Date.now();
         if (!upOpen || c.dropping) {
@@ -265,12 +285,7 @@ export function serveGuarded(
         );
         continue;
       }
-      Deno.connect({ hostname: "127.0.0.1", port: inner.addr.port }).then((up) => {
-        c.inner = up;
-        byRelayPort.set((up.localAddr as Deno.NetAddr).port, remote);
-        if (c.closed) return close(c);
-        return relay(c);
-      }).catch(() => close(c));
+      open(c, remote).catch(() => close(c));
     }
   })();
 
@@ -280,6 +295,7 @@ export function serveGuarded(
     addr,
     open: () => conns.size,
     relayed: () => relayed,
+    relaying: () => [...conns].filter((c) => c.inner !== null).length,
     async shutdown() {
       clearInterval(sweep);
       listener.close();

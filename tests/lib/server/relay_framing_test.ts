@@ -126,3 +126,25 @@ Deno.test("relay: a body sent after 100 Continue, slower than the header deadlin
     await server.shutdown();
   }
 });
+
+Deno.test("relay: a socket that sends nothing holds no connection to the server; one that sends gets one", async () => {
+  const server = serveGuarded(
+    { hostname: "127.0.0.1", port: 0 },
+    () => new Response("ok"),
+    { bodyMs: 5_000, headerMs: 5_000, idleMs: 5_000, perAddress: 50 },
+  );
+  try {
+    const idle: Deno.Conn[] = [];
+    for (let i = 0; i < 10; i++) {
+      idle.push(await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port }));
+    }
+    for (let i = 0; i < 50 && server.open() < 10; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(server.open(), 10);
+    assert.equal(server.relaying(), 0, "idle sockets cost the server no connection");
+    await idle[0].write(enc.encode("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"));
+    assert.match(await readAll(idle[0]), /^HTTP\/1\.1 200 [^]*ok$/);
+    for (const c of idle.slice(1)) c.close();
+  } finally {
+    await server.shutdown();
+  }
+});
