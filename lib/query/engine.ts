@@ -16,6 +16,7 @@ import type { Scope } from "./types.ts";
 import type { Engine } from "./questions.ts";
 import { rollupCacheBytes, RollupSource } from "./rollup/source.ts";
 import { rollupBlocker } from "./rollup/answer.ts";
+import { retentionBlocker } from "./rollup/retention.ts";
 import type { AggregateOptions, AggregateResult } from "./types.ts";
 
 /** Decoded bytes per row the scan keeps for an overview's questions (measured at 1M events: 168 MB for 990k rows). */
@@ -67,7 +68,14 @@ export function createEngine(deps: Deps): Engine {
     sessions: async (s, o) => sessions(await ctxOf(s), o ?? {}),
     funnel: async (s, o) => funnel(await ctxOf(s), o),
     paths: async (s, o) => paths(await ctxOf(s), o),
-    retention: async (s, o) => retention(await ctxOf(s), o),
+    // retention from the totals rows' visitor sets when the period's parts would not fit (as aggregates)
+    retention: async (s, o) => {
+      if (retentionBlocker(s, o) === null && !(await scanFits(s))) {
+        const r = await rollups.retention(s, o);
+        if (r) return r;
+      }
+      return retention(await ctxOf(s), o);
+    },
     attribution: async (s, o) => attribution(await ctxOf(s), o),
     propertyKeys: async (s, eventType) => propertyKeys(await ctxOf(s), eventType),
     cohortSize: async (s, cohort) => {

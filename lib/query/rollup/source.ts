@@ -12,6 +12,8 @@ import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
+import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
+import { retentionBlocker, retentionFromRollups } from "./retention.ts";
 import {
   answerFromRollups,
   ENDS_METRICS,
@@ -26,7 +28,7 @@ import {
   SESSION_METRICS,
   type SessionAnswer,
 } from "./answer.ts";
-import { batchVisitors, buildRollup, type Rollup, rowVisitors } from "./build.ts";
+import { batchVisitors, buildRollup, type Rollup, rowVisitors, TOTAL } from "./build.ts";
 import {
   concatFacts,
   concatLists,
@@ -481,12 +483,45 @@ export class RollupSource {
     return { totals: out, ends };
   }
 
+  /** Adds the raw tail's rollup to `loaded` (its new visitors numbered for this question); answers the visitor space. */
+  private async addTail(loaded: RollupParts[], tail: Parameters<typeof buildEventBatch>[0], s: Scope) {
+    const { kv } = this.deps;
+    if (!tail.length) return await visitorCount(kv, s.org, s.env);
+    const b = await buildEventBatch(tail, turns()); // a large tail yields to the event loop while built
+    const { numbers, size } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(b));
+    const rows = rowVisitors(b, numbers);
+    loaded.push(wholeParts(buildRollup(b, (i) => rows[i])));
+    return size;
+  }
+
+  /** Retention from the totals rows' visitor sets (retention.ts), or null when the scan must answer. */
+  async retention(s: Scope, o: RetentionOptions): Promise<RetentionResult | null> {
+    if (retentionBlocker(s, o) !== null) return null;
+    const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    this.asked++;
+    let loaded: RollupParts[];
+    try {
+      const got = await inBatches(
+        parts,
+        4,
+        (p) => this.part(p.id, { fields: [TOTAL], sets: [TOTAL], facts: false, ends: false }),
+      );
+      if (got.some((p) => p === null)) return null;
+      loaded = got as RollupParts[];
+    } catch (e) {
+      if (e instanceof Gone) return null;
+      throw e;
+    }
+    const space = await this.addTail(loaded, tail, s);
+    const inside = hoursInside(loaded, s);
+    return inside ? retentionFromRollups(loaded, inside, s, o, space) : null;
+  }
+
   /** Each question's answer from rollups, or null for those the scan must answer. */
   async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const served = questions.map((o) => rollupBlocker(s, o) === null);
     const none = questions.map(() => null);
     if (!served.some(Boolean)) return none;
-    const { kv } = this.deps;
     const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
     this.asked++;
     // what the questions read, together
@@ -592,14 +627,7 @@ export class RollupSource {
       if (e instanceof Gone) return none;
       throw e;
     }
-    let space: number;
-    if (tail.length) {
-      const b = await buildEventBatch(tail, turns()); // a large tail yields to the event loop while built
-      const { numbers, size } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(b));
-      const rows = rowVisitors(b, numbers);
-      loaded.push(wholeParts(buildRollup(b, (i) => rows[i])));
-      space = size;
-    } else space = await visitorCount(kv, s.org, s.env);
+    const space = await this.addTail(loaded, tail, s);
     const inside = hoursInside(loaded, s);
     if (!inside) return none;
     let sessions: SessionAnswer | null = null;
