@@ -559,6 +559,32 @@ const HUMAN_WORD_STOP = new Set([
 ]);
 const humanWords = new Set<string>();
 
+/**
+ * People's browsers, apps, mail clients, media players and feed readers as browscap names them
+ * (lib/crawl/sources/browscap-people.tsv, from scripts/extract_browscap_bots.ts), lower case. A plain word
+ * ("Access", "Radio", "Origin") or a name of under four letters could be anything's; names an automation sign
+ * claims (headless browsers, "Lavf"), that speak of automation as uap-core's entries may, that the catalog holds
+ * or that are server-side converters and installers or command-line file-transfer tools (lftp, OpenBSD ftp)
+ * browscap files as applications stay out.
+ */
+async function browscapPeopleNames(catalogMatches: Set<string>): Promise<string[]> {
+  const names = new Set<string>();
+  for (const line of await sourceLines("browscap-people.tsv")) {
+    const name = line.split("\t")[0];
+    const lower = name.toLowerCase();
+    if (/^[A-Z]?[a-z]+$/.test(name) || lower.replace(/[^a-z0-9]/g, "").length < 4) continue;
+    if (automationSign(name) || automationSign(`${name}/1.0`) || UAP_AUTOMATION.test(lower)) continue;
+    if (/headless|phantom|slimer|pdf|prince|installatron|kenshoo|media players|^mozilla$|ftp\b/.test(lower)) {
+      continue;
+    }
+    if (catalogMatches.has(lower) || [...catalogMatches].some((m) => m.length > 4 && lower.includes(m))) {
+      continue;
+    }
+    names.add(lower);
+  }
+  return [...names].sort();
+}
+
 async function buildSnapshot(): Promise<Record<string, { prefixes: string[]; taken_at: string }>> {
   const seeds: Record<string, [string, string][]> = {
     "google-common": [["jonhadfield-cloud-ips__googlebot.json", "2026-08-20"]],
@@ -665,6 +691,9 @@ const AGENT_PARTS = new Set([
 const uapNames = await uapHumanNames(new Set(catalog.flatMap((e) => e.match)));
 const UAP_SOURCE = "ua-parser/uap-core user_agent_parsers (Apache-2.0)";
 for (const n of uapNames) humanTokens[n] ??= UAP_SOURCE;
+const browscapPeople = await browscapPeopleNames(new Set(catalog.flatMap((e) => e.match)));
+const BROWSCAP_SOURCE = "browscap/browscap resources (MIT)";
+for (const n of browscapPeople) humanTokens[n] ??= BROWSCAP_SOURCE;
 const genericPatterns = await readJson("isbot_patterns.json") as string[];
 const snapshot = await buildSnapshot();
 const samples = await buildSamples(catalog);
@@ -694,6 +723,7 @@ await Deno.writeTextFile(
         // a three-letter family ("ABB") is safe after a browser agent, not as the first word of any agent
         // nor an agent's common part or a plain word ("android", "applewebkit", "compatible"): no app's own name
         ...uapNames.filter((n) => n.length >= 4 && !AGENT_PARTS.has(n)).map((n) => [n, UAP_SOURCE]),
+        ...browscapPeople.filter((n) => !AGENT_PARTS.has(n)).map((n) => [n, BROWSCAP_SOURCE]),
       ]),
     },
     null,

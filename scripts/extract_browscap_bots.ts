@@ -1,16 +1,25 @@
 /**
- * Writes lib/crawl/sources/browscap-bots.tsv: the robots browscap/browscap (MIT) names, as name<TAB>kind lines.
- * A robot is a "browser" of browscap's bot or syndication-reader types (resources/browsers/); its name is kept
- * only when it is written, as a word, in one of the agent patterns browscap matches it by
- * (resources/user-agents/**), so every name is one the robot's own agents carry.
+ * Writes lib/crawl/sources/browscap-bots.tsv and browscap-people.tsv: the robots and the people's software
+ * browscap/browscap (MIT) names, as name<TAB>type lines. A robot is a "browser" of browscap's bot or
+ * syndication-reader types (resources/browsers/), people's software one of its browser, application, email-client,
+ * multimedia-player and feed-reader types; a name is kept only when it is written, as a word, in one of the agent
+ * patterns browscap matches it by (resources/user-agents/**), so every name is one its own agents carry.
  *   git archive <commit> resources | tar -x -C DIR; deno run -A scripts/extract_browscap_bots.ts DIR <commit>
  */
 const [dir, commit] = Deno.args;
 if (!dir || !commit) throw new Error("usage: extract_browscap_bots.ts <browscap checkout> <commit>");
 
 type Browser = { type: string; properties: { Browser?: string } };
+const ROBOT_FILES = ["bot.json", "bot-syndication-reader.json"];
+const PEOPLE_FILES = [
+  "browser.json",
+  "application.json",
+  "email-client.json",
+  "multimedia-player.json",
+  "feed-reader.json",
+];
 const robots = new Map<string, { name: string; kind: string }>();
-for (const file of ["bot.json", "bot-syndication-reader.json"]) {
+for (const file of [...ROBOT_FILES, ...PEOPLE_FILES]) {
   const defs = JSON.parse(await Deno.readTextFile(`${dir}/resources/browsers/${file}`)) as Record<
     string,
     Browser
@@ -45,13 +54,14 @@ await walk(`${dir}/resources/user-agents`);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const lines = new Set<string>();
+const people = new Set<string>();
 for (const [key, { name, kind }] of robots) {
   const re = new RegExp(`(?<![a-z0-9])${escape(name.toLowerCase())}(?![a-z0-9])`);
   // the literal parts of a pattern, between its wildcards
   const literal = (patterns.get(key) ?? []).some((p) =>
     p.toLowerCase().split(/[*?]/).some((s) => re.test(s))
   );
-  if (literal) lines.add(`${name}\t${kind}`);
+  if (literal) (/^bot/.test(kind) ? lines : people).add(`${name}\t${kind}`);
 }
 const header = [
   `# browscap/browscap (MIT, Copyright (c) 1998-2017 Browser Capabilities Project), commit ${commit}`,
@@ -62,4 +72,10 @@ await Deno.writeTextFile(
   new URL("../lib/crawl/sources/browscap-bots.tsv", import.meta.url),
   [...header, ...[...lines].sort((a, b) => a.localeCompare(b))].join("\n") + "\n",
 );
-console.log(`${lines.size} of ${robots.size} robots named in their own patterns`);
+header[1] =
+  "# people's browsers, apps, mail clients, media players and feed readers named in their own agent patterns";
+await Deno.writeTextFile(
+  new URL("../lib/crawl/sources/browscap-people.tsv", import.meta.url),
+  [...header, ...[...people].sort((a, b) => a.localeCompare(b))].join("\n") + "\n",
+);
+console.log(`${lines.size} robots and ${people.size} people's programs named in their own patterns`);

@@ -4,7 +4,7 @@
  * arcjet/well-known-bots) and vendors' crawler pages print them; people's agents as parser test data
  * (ua-parser/uap-core, bowser) gives them; the bad-agent list's crawlers as crawler-user-agents and uap-core's
  * test data print them; the names-only lists' crawlers (COUNTER-Robots, fnando/browser, GoAccess) as fnando/browser's
- * test data prints them. `token` is the catalog token expected, or "unknown" for automation
+ * test data prints them; browscap's robots and applications (MIT) as browscap's test agents print them. `token` is the catalog token expected, or "unknown" for automation
  * the catalog does not name; `category` the category expected.
  */
 
@@ -243,6 +243,14 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
   ],
   // OS and Office components that fetch certificates and updates or probe a link before a program opens it: no
   // page a person reads (uap-core's test data files the first two among its crawlers; COUNTER-Robots lists the rest)
+  "robots named by browscap's bot list, as its own test agents print them": [
+    { ua: "adstxtlab.com Crawler", token: "adstxtlab.com Crawler", category: "other" },
+    {
+      ua: "Mozilla/5.0 (compatible; SEODat/0.1 http://crawler.seodat.com)",
+      token: "SEODat",
+      category: "seo_tool",
+    },
+  ],
   "OS and Office components": [
     { ua: "Microsoft-CryptoAPI/10.0", token: "unknown", category: "other" },
     { ua: "Windows-Update-Agent/7.9.9600.17729 Client-Protocol/1.21", token: "unknown", category: "other" },
@@ -325,6 +333,12 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "ELinks (0.4pre5; Linux 2.6.10-ac7 i686; 80x33)",
     "Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 LinkedInApp/9.29.4066",
   ],
+  "desktop and podcast software known by its name alone (browscap's applications, as its test agents print them)":
+    [
+      "ProPresenter",
+      "OpenOffice/4.0.0",
+      "bPod",
+    ],
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],
