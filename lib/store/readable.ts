@@ -61,6 +61,7 @@ export async function* listReadable<T>(
   let left = o.limit ?? Infinity;
   // after a failure, one entry a batch: KV fails a whole batch, so only then is `last` right before the bad one
   let careful = false;
+  let misses = 0;
   while (left > 0) {
     let last: Deno.KvKey | null = null;
     try {
@@ -91,7 +92,14 @@ export async function* listReadable<T>(
       }
       // the entry right after `last` (or the first one) cannot be read: find it, move it aside, go on
       const bad = await locateUnreadable(kv, range.prefix, after, end, o.tail ?? RAW_TAIL);
-      if (!bad) throw err; // not found after all: fail as before rather than loop
+      if (!bad) {
+        // gone: a concurrent listing (a tool's questions list the tail at once) moved it aside first; go on
+        // from the same place. Still there and not found a few times: fail as before rather than loop.
+        if (++misses > 3) throw err;
+        careful = false;
+        from = after;
+        continue;
+      }
       await quarantine(kv, o, bad, `KV cannot read the value back: ${String((err as Error).message)}`);
       from = bad;
       careful = false;
