@@ -5,13 +5,14 @@ import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
 import { valueSeries } from "./aggregate/value_series.ts";
 import { hitAnswers } from "./hits.ts";
+import { hitRollupCacheBytes } from "./hit_rollup/source.ts";
 import { ScanContexts } from "./scan/contexts.ts";
-import { attribution } from "./sequence/attribution.ts";
-import { funnel } from "./sequence/funnel.ts";
-import { paths } from "./sequence/paths.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
 import { retention } from "./sequence/retention.ts";
-import { sessions } from "./sequence/sessions.ts";
+import { scanAttribution } from "./sequence/attribution_stream.ts";
+import { scanFunnel } from "./sequence/funnel_stream.ts";
+import { scanPaths } from "./sequence/paths_stream.ts";
+import { scanSessions } from "./sequence/sessions_stream.ts";
 import type { Scope } from "./types.ts";
 import type { Engine } from "./questions.ts";
 import { rollupCacheBytes, RollupSource } from "./rollup/source.ts";
@@ -23,14 +24,15 @@ import type { AggregateOptions, AggregateResult } from "./types.ts";
 const SCAN_BYTES_PER_ROW = 170;
 
 export function createEngine(deps: Deps): Engine {
-  // one memory budget (PART_CACHE_MB): decoded rollups take their share of it, decoded parts the rest
+  // one memory budget (PART_CACHE_MB): decoded event and hit rollups take their shares of it, the scan the rest
   const rollupBytes = rollupCacheBytes(deps.config.partCacheBytes);
+  const hitBytes = hitRollupCacheBytes(deps.config.partCacheBytes);
   const source = new Source({
     ...deps,
-    config: { ...deps.config, partCacheBytes: deps.config.partCacheBytes - rollupBytes },
+    config: { ...deps.config, partCacheBytes: deps.config.partCacheBytes - rollupBytes - hitBytes },
   });
   const scans = new ScanContexts(source);
-  const hits = hitAnswers(source);
+  const hits = hitAnswers(source, deps, hitBytes);
   const rollups = new RollupSource(deps, source, rollupBytes);
   /**
    * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
@@ -65,9 +67,10 @@ export function createEngine(deps: Deps): Engine {
     aggregateMany: (s, os) => aggregate(s, os),
     valueSeries: async (s, o) => valueSeries(await ctxOf(s), o),
     hitsAggregate: hits,
-    sessions: async (s, o) => sessions(await ctxOf(s), o ?? {}),
-    funnel: async (s, o) => funnel(await ctxOf(s), o),
-    paths: async (s, o) => paths(await ctxOf(s), o),
+    // sequences stream part by part when the period's parts would not fit the budget (else scan as one)
+    sessions: (s, o) => scanSessions(scans, s, o ?? {}),
+    funnel: (s, o) => scanFunnel(scans, s, o),
+    paths: (s, o) => scanPaths(scans, s, o),
     // retention from the totals rows' visitor sets when the period's parts would not fit (as aggregates)
     retention: async (s, o) => {
       if (retentionBlocker(s, o) === null && !(await scanFits(s))) {
@@ -76,7 +79,7 @@ export function createEngine(deps: Deps): Engine {
       }
       return retention(await ctxOf(s), o);
     },
-    attribution: async (s, o) => attribution(await ctxOf(s), o),
+    attribution: (s, o) => scanAttribution(scans, s, o),
     propertyKeys: async (s, eventType) => propertyKeys(await ctxOf(s), eventType),
     cohortSize: async (s, cohort) => {
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });

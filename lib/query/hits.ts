@@ -206,9 +206,8 @@ export interface HitPath {
  * The engine's crawler-hit question. `deps` defaults to the source's own (the engine builds the source from
  * its deps); the decoded rollups' cache holds `cacheBytes` (default: an eighth of the part cache's budget).
  */
-export function hitAnswers(source: Source, deps?: Pick<Deps, "kv" | "config">, cacheBytes?: number) {
-  const d = deps ?? (source as unknown as { deps: Deps }).deps;
-  const rollups = new HitRollups(d.kv, cacheBytes ?? hitRollupCacheBytes(d.config.partCacheBytes));
+export function hitAnswers(source: Source, deps: Pick<Deps, "kv" | "config">, cacheBytes?: number) {
+  const rollups = new HitRollups(deps.kv, cacheBytes ?? hitRollupCacheBytes(deps.config.partCacheBytes));
   const answer = (scope: HitScope, opts: HitAggregateOptions) => answerHits(source, rollups, scope, opts);
   return Object.assign(answer, { rollups });
 }
