@@ -3,6 +3,7 @@
  * engine with an empty part cache) and warm time (median of --warm runs) of each tool.
  *   deno run -A bench/tools.ts [--events 1000000] [--visitors 100000] [--days 30] [--warm 5] [--kv file]
  *     [--only tool,tool]   (ask only these tools; the reference is always measured)
+ *     [--no-cohort]        (skip the cohort search and the questions under it: at 10M they scan the period)
  * With --kv the generated, compacted site is kept in that file and reused by later runs.
  * Targets (DESIGN.md): behavior_overview, behavior_pages, behavior_trends under 150 ms warm and 1.5 s cold;
  * behavior_funnel (4 steps), behavior_paths, behavior_retention, behavior_explain_change under 500 ms warm;
@@ -143,14 +144,17 @@ async function saveCohort(): Promise<{ definition: unknown; share: number }> {
   else await createSaved(o, "cohort", body);
   return best;
 }
-const cohort = await saveCohort();
+const NO_COHORT = Deno.args.includes("--no-cohort");
+const cohort = NO_COHORT ? null : await saveCohort();
 await resetPeak();
 const loadBeforeTools = Deno.loadavg();
-log(
-  `cohort: ${JSON.stringify(cohort.definition)}, ${
-    (cohort.share * 100).toFixed(1)
-  }% of the period's visitors`,
-);
+if (cohort) {
+  log(
+    `cohort: ${JSON.stringify(cohort.definition)}, ${
+      (cohort.share * 100).toFixed(1)
+    }% of the period's visitors`,
+  );
+}
 
 async function ask(app: ReturnType<typeof createApp>, tool: string, input: Record<string, unknown>) {
   const t0 = performance.now();
@@ -196,7 +200,11 @@ const results: {
   warm_ms: number;
   ok: boolean | null;
 }[] = [];
-for (const [tool, input] of QUESTIONS.filter(([name]) => !only || only.has(name))) {
+for (
+  const [tool, input] of QUESTIONS.filter(([name, input]) =>
+    (!only || only.has(name)) && (cohort || !input.cohort)
+  )
+) {
   const app = createApp(makeDeps()); // a fresh engine: an empty part cache
   const cold = await ask(app, tool, input);
   const warm: number[] = [];
@@ -242,7 +250,9 @@ const written = await run.write("tools", {
   peak_rss_mb: memory?.peak ?? null,
   visitors: VISITORS,
   reference: { question: "events over the last 30 days (engine, warm median)", warm_ms: reference },
-  cohort: { definition: cohort.definition, share_of_visitors: Math.round(cohort.share * 1000) / 1000 },
+  cohort: cohort
+    ? { definition: cohort.definition, share_of_visitors: Math.round(cohort.share * 1000) / 1000 }
+    : null,
   results,
 });
 console.log(`peak RSS while the tools ran: ${memory?.peak} MB`);
