@@ -12,6 +12,7 @@ import { type Clock, FakeClock } from "../lib/clock.ts";
 import { consoleLog } from "../lib/log.ts";
 import { compact } from "../lib/jobs/compact.ts";
 import { backfillRollups } from "../lib/jobs/rollup_backfill.ts";
+import { backfillHitRollups } from "../lib/jobs/hit_rollup_backfill.ts";
 import { generateSite } from "../lib/demo/site.ts";
 import { keys } from "../lib/store/keys.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
@@ -88,6 +89,21 @@ export async function openBenchSite(o: BenchSiteOptions) {
   }
   if (filled) {
     log(`rollups for ${filled} parts written before them: ${Math.round(performance.now() - r0)} ms`);
+  }
+  const h0 = performance.now();
+  let hitFilled = 0;
+  for (;;) {
+    const r = await backfillHitRollups(makeDeps(), t.org, "production", {
+      maxParts: 1_000,
+      budgetMs: 600_000,
+    });
+    hitFilled += r.parts;
+    if (r.remaining === 0) break;
+  }
+  if (hitFilled) {
+    log(
+      `hit rollups for ${hitFilled} hit parts written before them: ${Math.round(performance.now() - h0)} ms`,
+    );
   }
 
   const close = async () => {
