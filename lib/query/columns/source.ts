@@ -136,12 +136,15 @@ export class Source {
     org: string,
     env: EnvName,
     kind: PartKind,
-    read: (parts: PartMeta[]) => Promise<T>,
+    read: (parts: PartMeta[], since: number) => Promise<T>,
   ): Promise<T> {
     for (let attempt = 1;; attempt++) {
       const before = await listParts(this.deps.kv, org, env, kind);
+      // a raw tail read this attempt uses must have started listing after `before`: one started earlier (by
+      // another load) may hold the raw rows of a part `before` already lists as done, counted twice then
+      const since = this.ask();
       try {
-        const out = await read(before.map((p) => p.meta));
+        const out = await read(before.map((p) => p.meta), since);
         const after = await listParts(this.deps.kv, org, env, kind);
         const same = after.length === before.length &&
           after.every((p, i) => p.versionstamp === before[i].versionstamp);
@@ -184,9 +187,9 @@ export class Source {
   }
 
   /**
-   * The raw tail of an environment, read whole: the one place it is read. A load asked at `since` (a number
-   * from `ask`) may use a read that started listing after it (so it holds every write done before the
-   * question): the loads of one question, started together, share one. When a new read finds the records of
+   * The raw tail of an environment, read whole: the one place it is read. A load at `since` (a number from
+   * `ask`, taken by `consistent` after it listed the parts) may use a read that started listing after it: it
+   * holds every write done before, and no raw row of a part published before that listing. When a new read finds the records of
    * the kept one, the kept one comes back, with what was built from it.
    */
   private rawTail<R>(
@@ -258,8 +261,7 @@ export class Source {
     from: number,
     to: number,
   ): Promise<{ parts: PartMeta[]; tail: StoredEvent[]; all: StoredEvent[] }> {
-    const since = this.ask();
-    return this.consistent(org, env, "ev", async (parts) => {
+    return this.consistent(org, env, "ev", async (parts, since) => {
       const { events } = await this.eventTail(org, env, since, parts);
       return {
         parts: parts.filter((p) => p.min_t < to && p.max_t >= from),
@@ -276,8 +278,7 @@ export class Source {
    */
   events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);
-    const since = this.ask();
-    return this.consistent(org, env, "ev", async (parts) => {
+    return this.consistent(org, env, "ev", async (parts, since) => {
       const { kept, skip, events } = await this.eventTail(org, env, since, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
@@ -326,8 +327,7 @@ export class Source {
     },
   ): Promise<{ parts: number; rawRows: number }> {
     const interner = this.interner(org, env);
-    const since = this.ask();
-    return this.consistent(org, env, "ev", async (parts) => {
+    return this.consistent(org, env, "ev", async (parts, since) => {
       o.begin();
       const { kept, skip, events } = await this.eventTail(org, env, since, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from && (!o.pick || o.pick(p)));
@@ -387,8 +387,7 @@ export class Source {
    * its hits arrived with; later ones are joined per question as for a part's pending rows.
    */
   hits(org: string, env: EnvName, from: number, to: number): Promise<HitBatch[]> {
-    const since = this.ask();
-    return this.consistent(org, env, "hit", async (parts) => {
+    return this.consistent(org, env, "hit", async (parts, since) => {
       const kept = await this.rawTail("hit", org, env, since, readHitTail);
       const skip = await this.pendingIds(parts);
       const out: HitBatch[] = [];
