@@ -1,10 +1,11 @@
 /**
  * Paths without holding the period: when its parts would not fit the scan's budget, they are read one at a
- * time, twice. The first read marks the sessions with an anchor row in scope (a byte a session); the second
- * keeps, of those sessions only, the rows that are steps or anchors, as numbers (label, order, session,
- * visitor: 37 bytes a row). Rows are then ordered session by session, sessions visitor by visitor (counting
- * sorts), and walked as `paths` walks them. The same answer as the scan over all batches (tests/lib/query/paths_stream_test.ts).
+ * time, once, keeping the step and anchor rows of the sessions anchored so far and of those still open (see
+ * `streamPaths`), as numbers (label, order, session, visitor, part: 41 bytes a row). Rows are then ordered
+ * session by session, sessions visitor by visitor (counting sorts), and walked as `paths` walks them. The same
+ * answer as the scan over all batches (tests/lib/query/paths_stream_test.ts).
  */
+import type { EvBatch } from "../columns/batch.ts";
 import { eventView } from "../columns/views.ts";
 import type { ScanContexts } from "../scan/contexts.ts";
 import { makeCtx } from "../scan/ctx.ts";
@@ -22,7 +23,7 @@ export async function scanPaths(scans: ScanContexts, s: Scope, o: PathsOptions):
   return streamPaths(scans, s, o);
 }
 
-/** Rows kept for the walk, in growable typed arrays. */
+/** Rows kept for the walk, in growable typed arrays (41 bytes a row). */
 class Rows {
   n = 0;
   t = new Float64Array(1024);
@@ -33,21 +34,19 @@ class Rows {
   /** label number, -1: not a step (an anchor row that is no step) */
   label = new Int32Array(1024);
   anchor = new Uint8Array(1024);
-  push(t: number, dt: number, seq: number, ses: number, vis: number, label: number, anchor: number) {
-    if (this.n === this.t.length) {
-      const more = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-        const x = new (a.constructor as { new (n: number): T })(a.length * 2);
-        x.set(a);
-        return x;
-      };
-      this.t = more(this.t);
-      this.dt = more(this.dt);
-      this.seq = more(this.seq);
-      this.ses = more(this.ses);
-      this.vis = more(this.vis);
-      this.label = more(this.label);
-      this.anchor = more(this.anchor);
-    }
+  /** the part the row was read from: its place in the read's part list */
+  part = new Int32Array(1024);
+  push(
+    t: number,
+    dt: number,
+    seq: number,
+    ses: number,
+    vis: number,
+    label: number,
+    anchor: number,
+    part: number,
+  ) {
+    if (this.n === this.t.length) this.resize(this.n * 2);
     const k = this.n++;
     this.t[k] = t;
     this.dt[k] = dt;
@@ -56,31 +55,88 @@ class Rows {
     this.vis[k] = vis;
     this.label[k] = label;
     this.anchor[k] = anchor;
+    this.part[k] = part;
+  }
+  /** Keeps, in order, the rows `keep` takes; gives back memory when most were dropped. */
+  filter(keep: (k: number) => boolean) {
+    let w = 0;
+    for (let k = 0; k < this.n; k++) {
+      if (!keep(k)) continue;
+      this.t[w] = this.t[k];
+      this.dt[w] = this.dt[k];
+      this.seq[w] = this.seq[k];
+      this.ses[w] = this.ses[k];
+      this.vis[w] = this.vis[k];
+      this.label[w] = this.label[k];
+      this.anchor[w] = this.anchor[k];
+      this.part[w] = this.part[k];
+      w++;
+    }
+    this.n = w;
+    if (w * 4 < this.t.length && this.t.length > 1024) this.resize(Math.max(1024, w * 2));
+  }
+  private resize(size: number) {
+    const to = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const x = new (a.constructor as { new (n: number): T })(size);
+      x.set(a.subarray(0, Math.min(this.n, size)));
+      return x;
+    };
+    this.t = to(this.t);
+    this.dt = to(this.dt);
+    this.seq = to(this.seq);
+    this.ses = to(this.ses);
+    this.vis = to(this.vis);
+    this.label = to(this.label);
+    this.anchor = to(this.anchor);
+    this.part = to(this.part);
   }
 }
 
-export async function streamPaths(scans: ScanContexts, s: Scope, o: PathsOptions): Promise<PathsResult> {
+/** Growable list of (session, part) pairs: rows let go of sessions that had no anchor yet. */
+class Pairs {
+  n = 0;
+  ses = new Int32Array(256);
+  part = new Int32Array(256);
+  push(ses: number, part: number) {
+    if (this.n && this.ses[this.n - 1] === ses && this.part[this.n - 1] === part) return;
+    if (this.n === this.ses.length) {
+      const a = new Int32Array(this.n * 2), b = new Int32Array(this.n * 2);
+      a.set(this.ses);
+      b.set(this.part);
+      this.ses = a;
+      this.part = b;
+    }
+    this.ses[this.n] = ses;
+    this.part[this.n++] = part;
+  }
+}
+
+/** Bytes a kept row weighs (its arrays, 41, plus growth), for the limit below. */
+const ROW_BYTES = 48;
+
+/**
+ * Paths in one read of the parts. While they stream, every step or anchor row in scope is kept (41 bytes a
+ * row) and a session is marked anchored when one of its rows is an anchor. When the rows pass a limit (an
+ * eighth of the parts' budget, or twice what the last let-go kept), rows of sessions without an anchor so far
+ * are let go, except the last part's (a session crossing midnight continues in the next part): what is held
+ * is the anchored sessions' rows plus what is still open. A session let go that is anchored later (a late
+ * part, a session spanning several parts) has its rows read again from just the parts they were let go from,
+ * so the answer stays exact. `keepRows` sets the limit (tests use 0: let go after every part).
+ */
+export async function streamPaths(
+  scans: ScanContexts,
+  s: Scope,
+  o: PathsOptions,
+  tune: { keepRows?: number; retries?: number } = {},
+): Promise<PathsResult> {
   const source = scans.source, interner = source.interner(s.org, s.env);
   const depth = o.depth ?? 3, mode = o.step ?? "page";
+  const base = tune.keepRows ?? Math.floor(source.partCapacity / 8 / ROW_BYTES);
   const ctxOf = (e: Parameters<typeof makeCtx>[0][0]) =>
     makeCtx([e], s, interner.visitorCount, interner.sessionCount);
-  // first read: sessions with an anchor row in scope
-  let anchored = new Uint8Array(0);
-  await source.stream(s.org, s.env, s.from, s.to, {
-    begin: () => (anchored = new Uint8Array(0)),
-    visit: (e) => {
-      if (anchored.length < interner.sessionCount) {
-        const more = new Uint8Array(Math.max(interner.sessionCount, anchored.length * 2));
-        more.set(anchored);
-        anchored = more;
-      }
-      const bits = stepBits(ctxOf(e), [o.anchor])[0], ses = e.ses;
-      for (let i = 0; i < e.n; i++) if (bits[i]) anchored[ses[i]] = 1;
-    },
-  });
-  // second read: their rows that are steps or anchors
-  let rows = new Rows();
+  let rows = new Rows(), anchored = new Uint8Array(0), dropped = new Pairs();
   let labels = new Map<string, number>(), names: string[] = [];
+  let partIds: string[] = [], visited = 0, limit = base;
   const labelOf = (v: string) => {
     let id = labels.get(v);
     if (id === undefined) {
@@ -89,35 +145,101 @@ export async function streamPaths(scans: ScanContexts, s: Scope, o: PathsOptions
     }
     return id;
   };
+  // the batch's step or anchor rows in scope, of the sessions `take` takes
+  const keepRows = (e: EvBatch, part: number, take: (ses: number) => boolean) => {
+    const c = ctxOf(e), m = c.inScope[0], bits = stepBits(c, [o.anchor])[0];
+    const et = eventView(e, "event_type"), page = eventView(e, "page");
+    // per event type code: -1 not a step, -2 its page is the step, else the event type's label
+    const byType = Int32Array.from(et.values, (v) => {
+      if (v === null) return -1;
+      if (mode === "event") return labelOf(v);
+      if (v === "$pageview") return -2;
+      return mode === "page_or_event" && !v.startsWith("$") ? labelOf(v) : -1;
+    });
+    const byPage = Int32Array.from(page.values, (v) => labelOf(v ?? ""));
+    const noPage = labelOf("");
+    for (let i = 0; i < e.n; i++) {
+      const x = e.ses[i];
+      if (!m[i] || !take(x)) continue;
+      let l = byType[et.codes[i]];
+      if (l === -2) l = page.codes.length ? byPage[page.codes[i]] : noPage;
+      if (l < 0 && !bits[i]) continue;
+      if (bits[i]) anchored[x] = 1;
+      rows.push(e.t[i], e.dt[i], e.seq[i], x, e.vis[i], l, bits[i], part);
+    }
+  };
   await source.stream(s.org, s.env, s.from, s.to, {
     begin: () => {
       rows = new Rows();
+      anchored = new Uint8Array(0);
+      dropped = new Pairs();
       labels = new Map();
       names = [];
+      partIds = [];
+      visited = 0;
+      limit = base;
     },
-    visit: (e) => {
-      const c = ctxOf(e), m = c.inScope[0], bits = stepBits(c, [o.anchor])[0];
-      const et = eventView(e, "event_type"), page = eventView(e, "page");
-      // per event type code: -1 not a step, -2 its page is the step, else the event type's label
-      const byType = Int32Array.from(et.values, (v) => {
-        if (v === null) return -1;
-        if (mode === "event") return labelOf(v);
-        if (v === "$pageview") return -2;
-        return mode === "page_or_event" && !v.startsWith("$") ? labelOf(v) : -1;
-      });
-      const byPage = Int32Array.from(page.values, (v) => labelOf(v ?? ""));
-      const noPage = labelOf("");
-      for (let i = 0; i < e.n; i++) {
-        const x = e.ses[i];
-        if (!m[i] || x >= anchored.length || !anchored[x]) continue;
-        let l = byType[et.codes[i]];
-        if (l === -2) l = page.codes.length ? byPage[page.codes[i]] : noPage;
-        if (l < 0 && !bits[i]) continue;
-        rows.push(e.t[i], e.dt[i], e.seq[i], x, e.vis[i], l, bits[i]);
+    pick: (p) => (partIds.push(p.id), true),
+    visit: (e, tail) => {
+      if (anchored.length < interner.sessionCount) {
+        const more = new Uint8Array(Math.max(interner.sessionCount, anchored.length * 2));
+        more.set(anchored);
+        anchored = more;
       }
+      const part = tail ? -1 : visited++;
+      keepRows(e, part, () => true);
+      if (tail || rows.n <= limit) return;
+      // let go of the rows of sessions with no anchor so far, but the last part's
+      rows.filter((k) => {
+        if (anchored[rows.ses[k]] || rows.part[k] === part) return true;
+        dropped.push(rows.ses[k], rows.part[k]);
+        return false;
+      });
+      limit = Math.max(base, rows.n * 2);
     },
   });
-  // rows session by session (counting sorts: by session, then sessions by visitor), each session in order
+  // sessions anchored after some of their rows were let go: those rows again, from just those parts
+  const again = new Map<string, Set<number>>();
+  for (let k = 0; k < dropped.n; k++) {
+    const x = dropped.ses[k];
+    if (!anchored[x]) continue;
+    const id = partIds[dropped.part[k]];
+    let set = again.get(id);
+    if (!set) again.set(id, set = new Set());
+    set.add(x);
+  }
+  if (again.size) {
+    // visited in the order picked; a part list changed meanwhile restarts the read (begin)
+    const before = rows.n;
+    let picked: string[] = [], at = 0;
+    await source.stream(s.org, s.env, s.from, s.to, {
+      begin: () => {
+        rows.n = before;
+        picked = [];
+        at = 0;
+      },
+      pick: (p) => again.has(p.id) && picked.push(p.id) > 0,
+      visit: (e, tail) => {
+        if (tail) return;
+        const set = again.get(picked[at++])!;
+        keepRows(e, -1, (x) => set.has(x));
+      },
+    });
+    // a part let go of is gone (merged meanwhile): the question again over the new part list
+    if (picked.length < again.size) {
+      const retries = tune.retries ?? 0;
+      return streamPaths(
+        scans,
+        s,
+        o,
+        retries < 2 ? { ...tune, retries: retries + 1 } : { keepRows: Infinity },
+      );
+    }
+  }
+  return walk(rows, names, o, depth);
+}
+/** Rows session by session (counting sorts: by session, then sessions by visitor), each session in order, walked as `paths` walks them. */
+function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): PathsResult {
   const bySession = countingOrder(rows.ses, rows.n);
   const sessionsOf = new Int32Array(bySession.keys.length);
   bySession.keys.forEach((x, j) => (sessionsOf[j] = rows.vis[bySession.idx[bySession.start[x]]]));
