@@ -11,7 +11,7 @@ import { buildEventBatch } from "../../parts/event_batch.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
-import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
+import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
 import { retentionBlocker, retentionFromRollups } from "./retention.ts";
 import {
@@ -40,6 +40,14 @@ import {
 } from "./pieces.ts";
 import type { FactEnds, SessionFacts } from "./session_facts.ts";
 import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
+import {
+  buildKeptList,
+  type KeptList,
+  keptListBytes,
+  keptListField,
+  keptListFits,
+  rowsFromKept,
+} from "./kept_lists.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
 import { BLOCKS, findKey, keyNumbers, localSessions, sharedKeys, type Spans } from "./spans.ts";
 import {
@@ -80,7 +88,7 @@ import {
 export const rollupCacheBytes = (budget: number): number => Math.floor(budget / 4);
 
 /** A piece as cached: a field's rows (their sets filled in once read), the facts, their lists, an entry. */
-type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry | KeptSessions | Spans;
+type Piece = Rollup | SessionFacts | FactLists | FactEnds | RollupEntry | KeptSessions | Spans | KeptList;
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 class Gone extends Error {}
@@ -103,6 +111,8 @@ export class RollupSource {
   private lastAsked = new Map<string, number>();
   /** KV bytes read for pieces (the bench reports a cold question's). */
   bytesRead = 0;
+  /** Questions whose rows came from a kept list (kept_lists.ts) without reading their field's rows. */
+  listsFromKept = 0;
 
   /**
    * Keeps a decoded piece while it fits. A period's pieces are read in the same order every question, so
@@ -485,13 +495,19 @@ export class RollupSource {
 
   /** Adds the raw tail's rollup to `loaded` (its new visitors numbered for this question); answers the visitor space. */
   private async addTail(loaded: RollupParts[], tail: Parameters<typeof buildEventBatch>[0], s: Scope) {
+    const { part, space } = await this.tailRollup(tail, s);
+    if (part) loaded.push(part);
+    return space;
+  }
+
+  /** The raw tail's rollup (null: no tail) and the visitor space with its new visitors numbered. */
+  private async tailRollup(tail: Parameters<typeof buildEventBatch>[0], s: Scope) {
     const { kv } = this.deps;
-    if (!tail.length) return await visitorCount(kv, s.org, s.env);
+    if (!tail.length) return { part: null, space: await visitorCount(kv, s.org, s.env) };
     const b = await buildEventBatch(tail, turns()); // a large tail yields to the event loop while built
     const { numbers, size } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(b));
     const rows = rowVisitors(b, numbers);
-    loaded.push(wholeParts(buildRollup(b, (i) => rows[i])));
-    return size;
+    return { part: wholeParts(buildRollup(b, (i) => rows[i])), space: size };
   }
 
   /** Retention from the totals rows' visitor sets (retention.ts), or null when the scan must answer. */
@@ -607,6 +623,34 @@ export class RollupSource {
       if (e instanceof Gone) return none;
       throw e;
     }
+    // lists sorted by a sum whose period's sums and shown rows' unions are kept (kept_lists.ts) read no rows
+    // of their field: the raw tail is built first and added on top
+    const tailBuilt = await this.tailRollup(tail, s);
+    const tailInside = tailBuilt.part ? hoursInside([tailBuilt.part], s)?.[0] ?? null : null;
+    if (tailBuilt.part && !tailInside) return none;
+    const fromKept: ({ rows: Row[]; total_rows: number } | null)[] = questions.map(() => null);
+    if (period) {
+      questions.forEach((o, i) => {
+        if (!served[i] || !keptListFits(s, o)) return;
+        const f = keptListField(s, o), key = listKey(period!, f);
+        const kl = this.cache.get(key) as KeptList | undefined;
+        if (!kl) return;
+        this.lastAsked.set(key, this.asked);
+        const t = tailBuilt.part;
+        const tailRows = t
+          ? { r: t.field(f), rows: rowsInScope(t, t.field(f), f, tailInside!, s, traffic) }
+          : null;
+        fromKept[i] = rowsFromKept(kl, tailRows, o);
+      });
+      const still = new Set<number>();
+      questions.forEach((o, i) => {
+        if (served[i]) {
+          for (const f of piecesAsked(s, fromKept[i] ? { metrics: o.metrics } : o).fields) still.add(f);
+        }
+      });
+      asked.fields = asked.fields.filter((f) => still.has(f));
+      asked.sets = asked.sets.filter((f) => still.has(f));
+    }
     // the parts' totals without entries and exits come from their spans: the facts of only some blocks are read
     const spanPath = asked.facts && !full && !kept && !keepEnds;
     let loaded: RollupParts[];
@@ -627,7 +671,8 @@ export class RollupSource {
       if (e instanceof Gone) return none;
       throw e;
     }
-    const space = await this.addTail(loaded, tail, s);
+    if (tailBuilt.part) loaded.push(tailBuilt.part);
+    const space = tailBuilt.space;
     const inside = hoursInside(loaded, s);
     if (!inside) return none;
     let sessions: SessionAnswer | null = null;
@@ -690,11 +735,59 @@ export class RollupSource {
       traffic,
       space,
     );
-    return questions.map((o, i) =>
-      served[i]
-        ? answerFromRollups(loaded, inside, s, o, space, SESSION_ASKED(o) ? sessions : null, known)
-        : null
+    const n = parts.length;
+    return questions.map((o, i) => {
+      if (!served[i]) return null;
+      const rows = fromKept[i];
+      if (rows) {
+        this.listsFromKept++;
+        // the totals from the hours' totals rows (and their kept unions), the rows from the kept list
+        const { totals } = answerFromRollups(loaded, inside, s, { metrics: o.metrics }, space, null, known);
+        return { totals, ...rows };
+      }
+      const answer = answerFromRollups(
+        loaded,
+        inside,
+        s,
+        o,
+        space,
+        SESSION_ASKED(o) ? sessions : null,
+        known,
+      );
+      if (period && keptListFits(s, o)) {
+        this.keepList(period, loaded.slice(0, n), inside, s, o, answer, space);
+      }
+      return answer;
+    });
+  }
+
+  /** Keeps the list material of a question's field for its period (kept_lists.ts), in the one budget. */
+  private keepList(
+    period: string,
+    parts: RollupParts[],
+    inside: Set<number>[],
+    s: Scope,
+    o: AggregateOptions,
+    answer: AggregateResult,
+    space: number,
+  ) {
+    const f = keptListField(s, o), key = listKey(period, f), by = o.breakdown![0];
+    const traffic = new Set(s.traffic ?? ["human"]);
+    const before = this.cache.get(key) as KeptList | undefined;
+    const kl = buildKeptList(
+      parts,
+      f,
+      (pi, r) => rowsInScope(parts[pi], r, f, inside[pi], s, traffic),
+      answer.rows.map((r) => r.key[by] as string | null),
+      before,
+      space,
+      { visitors: o.metrics.includes("visitors"), viewers: o.metrics.includes("viewers") },
     );
+    if (!kl) return;
+    // kept like the period's session totals: the least recently used pieces make room (the field's rows,
+    // which a kept list spares)
+    this.cache.set(key, kl, keptListBytes(kl));
+    this.lastAsked.set(key, this.asked);
   }
 
   /**
@@ -770,6 +863,23 @@ function periodKey(parts: { id: string }[], inside: Set<number>[], s: Scope, tra
 }
 
 const unionKey = (period: string, f: number, viewers: boolean) => `${period}|${f}|${viewers}`;
+const listKey = (period: string, f: number) => `${period}|list|${f}`;
+
+/** Part p's rows of field f in scope: touchpoint, traffic kinds and hours inside the period. */
+function rowsInScope(
+  p: RollupParts,
+  r: Rollup,
+  f: number,
+  hours: Set<number>,
+  s: Scope,
+  traffic: Set<string>,
+): number[] {
+  const tpOk = p.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+  const trOk = p.traffics.map((t) => t !== null && traffic.has(t));
+  const out: number[] = [];
+  for (const i of rowsOf(r, f)) if (tpOk[r.tp[i]] && trOk[r.traffic[i]] && hours.has(r.hour[i])) out.push(i);
+  return out;
+}
 
 const SESSION_ASKED = (o: AggregateOptions) =>
   o.metrics.some((m) => SESSION_METRICS.has(m) || ENDS_METRICS.has(m));
