@@ -5,6 +5,7 @@
  * session by session, sessions visitor by visitor (counting sorts), and walked as `paths` walks them. The same
  * answer as the scan over all batches (tests/lib/query/paths_stream_test.ts).
  */
+import type { PartMeta } from "../../parts/store.ts";
 import type { EvBatch } from "../columns/batch.ts";
 import { eventView } from "../columns/views.ts";
 import type { ScanContexts } from "../scan/contexts.ts";
@@ -114,12 +115,16 @@ class Pairs {
 /** Bytes a kept row weighs (its arrays, 41, plus growth), for the limit below. */
 const ROW_BYTES = 48;
 
+/** How far past the parts still to come a session's rows are kept open (sessions end after 30 minutes idle). */
+const OPEN_MS = 3_600_000;
+
 /**
  * Paths in one read of the parts. While they stream, every step or anchor row in scope is kept (41 bytes a
  * row) and a session is marked anchored when one of its rows is an anchor. When the rows pass a limit (an
  * eighth of the parts' budget, or twice what the last let-go kept), rows of sessions without an anchor so far
- * are let go, except the last part's (a session crossing midnight continues in the next part): what is held
- * is the anchored sessions' rows plus what is still open. A session let go that is anchored later (a late
+ * are let go, except those of sessions that may go on in the parts still to come (parts are read newest
+ * first; a session is open while it has a row up to an hour past the newest time those parts can hold): what
+ * is held is the anchored sessions' rows plus what is still open. A session let go that is anchored later (a late
  * part, a session spanning several parts) has its rows read again from just the parts they were let go from,
  * so the answer stays exact. `keepRows` sets the limit (tests use 0: let go after every part).
  */
@@ -136,7 +141,7 @@ export async function streamPaths(
     makeCtx([e], s, interner.visitorCount, interner.sessionCount);
   let rows = new Rows(), anchored = new Uint8Array(0), dropped = new Pairs();
   let labels = new Map<string, number>(), names: string[] = [];
-  let partIds: string[] = [], visited = 0, limit = base;
+  let metas: PartMeta[] = [], visited = 0, limit = base;
   const labelOf = (v: string) => {
     let id = labels.get(v);
     if (id === undefined) {
@@ -175,12 +180,15 @@ export async function streamPaths(
       dropped = new Pairs();
       labels = new Map();
       names = [];
-      partIds = [];
+      metas = [];
       visited = 0;
       limit = base;
     },
-    pick: (p) => (partIds.push(p.id), true),
+    newestFirst: true,
+    pick: (p) => (metas.push(p), true),
     visit: (e, tail) => {
+      // the parts are visited newest first: the order `stream` sorts them in (stable, from the same list)
+      if (visited === 0 && !tail) metas.sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
       if (anchored.length < interner.sessionCount) {
         const more = new Uint8Array(Math.max(interner.sessionCount, anchored.length * 2));
         more.set(anchored);
@@ -189,9 +197,13 @@ export async function streamPaths(
       const part = tail ? -1 : visited++;
       keepRows(e, part, () => true);
       if (tail || rows.n <= limit) return;
-      // let go of the rows of sessions with no anchor so far, but the last part's
+      // let go of the rows of sessions with no anchor so far, but those that may go on in the parts still
+      // to come (newer ones are visited first): a session with a row up to an hour past this part's newest
+      // time (a session crossing midnight, or of the day being visited)
+      const open = new Uint8Array(anchored.length), until = metas[part].max_t + OPEN_MS;
+      for (let k = 0; k < rows.n; k++) if (rows.t[k] <= until) open[rows.ses[k]] = 1;
       rows.filter((k) => {
-        if (anchored[rows.ses[k]] || rows.part[k] === part) return true;
+        if (anchored[rows.ses[k]] || open[rows.ses[k]]) return true;
         dropped.push(rows.ses[k], rows.part[k]);
         return false;
       });
@@ -203,7 +215,7 @@ export async function streamPaths(
   for (let k = 0; k < dropped.n; k++) {
     const x = dropped.ses[k];
     if (!anchored[x]) continue;
-    const id = partIds[dropped.part[k]];
+    const id = metas[dropped.part[k]].id;
     let set = again.get(id);
     if (!set) again.set(id, set = new Set());
     set.add(x);
