@@ -1,10 +1,10 @@
 /**
  * A list by one field sorted by a sum (the page list by pageviews), kept per period: each value's additive
- * sums over the parts and, for the rows a question showed, the parts' visitors (or viewers) of the value as a
- * bit per visitor number (unions.ts). Asked again over the same period, the list reads no rows of the field
- * and no visitor sets: the raw tail's rows are added to the sums, and its visitors to a shown value's count
- * where the parts' bits lack them. Exact. A shown value without kept bits (the tail moved a new value into the
- * rows shown) makes the question read the field's rows as before, and the kept list is built again.
+ * sums over the parts and each value's visitors (or viewers) over the parts, as a bit per visitor number where
+ * dense, else sorted numbers (4 bytes a member). Asked again over the same period, the list reads no rows of
+ * the field and no visitor sets: the raw tail's rows are added to the sums, and its visitors to a value's count
+ * where the parts' members lack them. Exact. Built once per period from the rows a question read (one pass over
+ * the field's sets, as a list sorted by visitors pays every question without it).
  */
 import { forEachMember } from "../../parts/visitor_set.ts";
 import { sortAndPage } from "../order.ts";
@@ -12,10 +12,7 @@ import type { AggregateOptions, KeyValue, MetricValues, Row, Scope } from "../ty
 import { fieldsOf, ROLLUP_METRICS } from "./answer.ts";
 import type { Rollup } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
-import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
-
-/** At most this many values keep bits (a bit per visitor number each: 125 KB at 1M visitors). */
-export const MAX_SHOWN = 32;
+import { buildUnion, type PeriodUnion } from "./unions.ts";
 
 /** A value's additive figures over the parts' rows in scope. */
 interface Sums {
@@ -28,18 +25,63 @@ interface Sums {
   scrollSum: number;
 }
 
+/** A value's visitors (or viewers) over the parts: a bit per visitor number when dense, else sorted numbers. */
+interface Members {
+  count: number;
+  bits: Uint8Array | null;
+  sorted: Uint32Array | null;
+}
+
 /** The parts' list material of one field in a period. */
 export interface KeptList {
   /** per value, in the order the rows first appear (as the answer's groups) */
   sums: Map<string | null, Sums>;
-  /** the shown values' parts' visitors and viewers */
-  visitors: PeriodUnion | null;
-  viewers: PeriodUnion | null;
+  /** every value's parts' visitors and viewers (null: not built, a question of that kind reads the rows) */
+  visitors: Map<string | null, Members> | null;
+  viewers: Map<string | null, Members> | null;
 }
 
 /** The memory a kept list holds (for the cache's budget). */
-export const keptListBytes = (k: KeptList): number =>
-  k.sums.size * 160 + (k.visitors?.bytes ?? 0) + (k.viewers?.bytes ?? 0) + 200;
+export const keptListBytes = (k: KeptList): number => {
+  let n = k.sums.size * 160 + 200;
+  for (const u of [k.visitors, k.viewers]) {
+    for (const m of u?.values() ?? []) n += (m.bits?.byteLength ?? 0) + (m.sorted?.byteLength ?? 0) + 60;
+  }
+  return n;
+};
+
+/** Each value's union held as bits when a bit per visitor number is smaller than 4 bytes a member, else sorted. */
+function compact(u: PeriodUnion): Map<string | null, Members> {
+  const out = new Map<string | null, Members>();
+  for (const [value, x] of u.ids) {
+    const count = u.counts.get(value) ?? 0, b = u.bits[x];
+    if (count * 4 >= b.byteLength) {
+      out.set(value, { count, bits: b, sorted: null });
+      continue;
+    }
+    const sorted = new Uint32Array(count);
+    let k = 0;
+    for (let i = 0; i < b.length; i++) {
+      if (!b[i]) continue;
+      for (let j = 0; j < 8; j++) if (b[i] & (1 << j)) sorted[k++] = i * 8 + j;
+    }
+    out.set(value, { count, bits: null, sorted });
+  }
+  return out;
+}
+
+/** Whether a value's parts' members hold visitor v. */
+function has(m: Members, v: number): boolean {
+  if (m.bits) return (v >> 3) < m.bits.length && (m.bits[v >> 3] & (1 << (v & 7))) !== 0;
+  const a = m.sorted!;
+  let lo = 0, hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < a.length && a[lo] === v;
+}
 
 /**
  * Whether a question's rows may come from a kept list: one breakdown field, no bucket, filter or traffic
@@ -79,50 +121,48 @@ function addRow(out: Map<string | null, Sums>, r: Rollup, i: number) {
 }
 
 /**
- * The list kept for field f after a question read its rows: the parts' sums, and bits for the values shown
- * (with those an earlier list of the period kept, up to MAX_SHOWN). Null when too many values were shown.
+ * The list kept for field f after a question read its rows: the parts' sums, and every value's visitors (or
+ * viewers) for the kinds the question read sets of (an earlier list's other kind is of the same parts and
+ * stays). Null when a kind's unions have too many values to build (unions.ts).
  */
 export function buildKeptList(
   parts: RollupParts[],
   f: number,
   inScope: RowsInScope,
-  shown: (string | null)[],
   before: KeptList | undefined,
   space: number,
   kinds: { visitors: boolean; viewers: boolean },
 ): KeptList | null {
-  const want = new Set(shown);
-  for (const u of [before?.visitors, before?.viewers]) {
-    for (const v of u?.ids.keys() ?? []) if (want.size < MAX_SHOWN) want.add(v);
-  }
-  if (want.size > MAX_SHOWN) return null;
-  const wanted: RowsInScope = (pi, r) => inScope(pi, r).filter((i) => want.has(r.values[r.value[i]]));
-  return {
-    sums: sumsOf(parts, f, inScope),
-    // only the kinds the question read the sets for (the others' sets may not be loaded): an earlier list's
-    // bits of the other kind are of the same parts and stay
-    visitors: kinds.visitors ? buildUnion(parts, f, wanted, false, space) : before?.visitors ?? null,
-    viewers: kinds.viewers ? buildUnion(parts, f, wanted, true, space) : before?.viewers ?? null,
+  const union = (viewers: boolean) => {
+    const u = buildUnion(parts, f, inScope, viewers, space);
+    return u ? compact(u) : undefined;
   };
+  const visitors = kinds.visitors ? union(false) : before?.visitors ?? null;
+  const viewers = kinds.viewers ? union(true) : before?.viewers ?? null;
+  if (visitors === undefined || viewers === undefined) return null;
+  return { sums: sumsOf(parts, f, inScope), visitors, viewers };
 }
 
 /**
  * The rows of a question from a kept list and the raw tail's rows of field f (`tail` null: none), sorted and
- * paged as asked; null when a shown value has no kept bits (the field's rows are read instead).
+ * paged as asked; null when a kind asked has no kept unions (the field's rows are read instead).
  */
 export function rowsFromKept(
   kept: KeptList,
   tail: { r: Rollup; rows: number[] } | null,
   o: AggregateOptions,
 ): { rows: Row[]; total_rows: number } | null {
+  // a kind asked whose unions were not built (a question of that kind reads the rows and builds them)
+  if (o.metrics.some((m) => (m === "visitors" && !kept.visitors) || (m === "viewers" && !kept.viewers))) {
+    return null;
+  }
   const by = o.breakdown![0];
   const sums = new Map<string | null, Sums>();
   for (const [v, g] of kept.sums) sums.set(v, { ...g });
   for (const i of tail?.rows ?? []) addRow(sums, tail!.r, i);
   // the tail's visitors (or viewers) of a value that the parts' bits lack, counted when asked
   const extra = (value: string | null, viewers: boolean): number => {
-    const u = viewers ? kept.viewers : kept.visitors;
-    const x = u?.ids.get(value) ?? -1;
+    const m = (viewers ? kept.viewers : kept.visitors)?.get(value);
     if (!tail) return 0;
     const seen = new Set<number>();
     for (const i of tail.rows) {
@@ -130,15 +170,10 @@ export function rowsFromKept(
       const from = viewers ? tail.r.viewAt[i] : tail.r.visAt[i];
       const to = viewers ? tail.r.visAt[i + 1] : tail.r.viewAt[i];
       forEachMember(tail.r.sets, from, to, (v) => {
-        if (!(x >= 0 && holds(u!, v, x))) seen.add(v);
+        if (!(m && has(m, v))) seen.add(v);
       });
     }
     return seen.size;
-  };
-  const covered = (value: string | null, viewers: boolean) => {
-    const u = viewers ? kept.viewers : kept.visitors;
-    // a value the parts have no row of: its visitors are the tail's alone
-    return !kept.sums.has(value) || (u !== null && u.ids.has(value));
   };
   const rows: Row[] = [];
   for (const [value, g] of sums) {
@@ -146,8 +181,12 @@ export function rowsFromKept(
     const metrics: MetricValues = {};
     for (const m of o.metrics) {
       if (m === "visitors" || m === "viewers") {
-        const viewers = m === "viewers", u = viewers ? kept.viewers : kept.visitors;
-        lazyCount(metrics, m, () => (u?.counts.get(value) ?? 0) + extra(value, viewers));
+        const viewers = m === "viewers";
+        lazyCount(
+          metrics,
+          m,
+          () => ((viewers ? kept.viewers : kept.visitors)?.get(value)?.count ?? 0) + extra(value, viewers),
+        );
       } else {
         metrics[m] = m === "events"
           ? g.events
@@ -164,13 +203,7 @@ export function rowsFromKept(
     }
     rows.push({ key, metrics });
   }
-  const paged = sortAndPage(rows, o);
-  const kinds = o.metrics.filter((m) => m === "visitors" || m === "viewers");
-  for (const r of paged.rows) {
-    const v = r.key[by] as string | null;
-    if (!kinds.every((m) => covered(v, m === "viewers"))) return null;
-  }
-  return paged;
+  return sortAndPage(rows, o);
 }
 
 /** The field a kept list of a question is of. */

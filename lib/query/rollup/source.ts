@@ -623,7 +623,7 @@ export class RollupSource {
       if (e instanceof Gone) return none;
       throw e;
     }
-    // lists sorted by a sum whose period's sums and shown rows' unions are kept (kept_lists.ts) read no rows
+    // lists sorted by a sum whose period's sums and values' unions are kept (kept_lists.ts) read no rows
     // of their field: the raw tail is built first and added on top
     const tailBuilt = await this.tailRollup(tail, s);
     const tailInside = tailBuilt.part ? hoursInside([tailBuilt.part], s)?.[0] ?? null : null;
@@ -755,7 +755,7 @@ export class RollupSource {
         known,
       );
       if (period && keptListFits(s, o)) {
-        this.keepList(period, loaded.slice(0, n), inside, s, o, answer, space);
+        this.keepList(period, loaded.slice(0, n), inside, s, o, space);
       }
       return answer;
     });
@@ -768,17 +768,15 @@ export class RollupSource {
     inside: Set<number>[],
     s: Scope,
     o: AggregateOptions,
-    answer: AggregateResult,
     space: number,
   ) {
-    const f = keptListField(s, o), key = listKey(period, f), by = o.breakdown![0];
+    const f = keptListField(s, o), key = listKey(period, f);
     const traffic = new Set(s.traffic ?? ["human"]);
     const before = this.cache.get(key) as KeptList | undefined;
     const kl = buildKeptList(
       parts,
       f,
       (pi, r) => rowsInScope(parts[pi], r, f, inside[pi], s, traffic),
-      answer.rows.map((r) => r.key[by] as string | null),
       before,
       space,
       { visitors: o.metrics.includes("visitors"), viewers: o.metrics.includes("viewers") },

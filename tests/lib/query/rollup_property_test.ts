@@ -160,7 +160,7 @@ function ask(q: Question): { scope: Scope; opts: AggregateOptions } {
 
 /**
  * A list sorted by a sum over the question's period (the overview's page list): asked again over the same
- * period, its sums and its shown rows' visitors come from what the first ask kept, with the raw tail on top.
+ * period, its sums and its values' visitors come from what the first ask kept, with the raw tail on top.
  */
 function listOf(q: Question): Question {
   const field = (["page", "country", "channel", "utm_campaign"] as EventField[]).includes(q.breakdown[0])
