@@ -141,7 +141,7 @@ export async function streamPaths(
     makeCtx([e], s, interner.visitorCount, interner.sessionCount);
   let rows = new Rows(), anchored = new Uint8Array(0), dropped = new Pairs();
   let labels = new Map<string, number>(), names: string[] = [];
-  let metas: PartMeta[] = [], visited = 0, limit = base;
+  let metas: PartMeta[] = [], visited = 0, limit = base, misordered = false;
   const labelOf = (v: string) => {
     let id = labels.get(v);
     if (id === undefined) {
@@ -182,6 +182,7 @@ export async function streamPaths(
       names = [];
       metas = [];
       visited = 0;
+      misordered = false;
       limit = base;
     },
     newestFirst: true,
@@ -195,8 +196,11 @@ export async function streamPaths(
         anchored = more;
       }
       const part = tail ? -1 : visited++;
+      // a batch not of the part expected (the order above out of step): nothing more is let go, and what
+      // was is not trusted (the question is asked again holding every row)
+      if (part >= 0 && !isPart(e, metas[part])) misordered = true;
       keepRows(e, part, () => true);
-      if (tail || rows.n <= limit) return;
+      if (tail || misordered || rows.n <= limit) return;
       // let go of the rows of sessions with no anchor so far, but those that may go on in the parts still
       // to come (newer ones are visited first): a session with a row up to an hour past this part's newest
       // time (a session crossing midnight, or of the day being visited)
@@ -210,6 +214,7 @@ export async function streamPaths(
       limit = Math.max(base, rows.n * 2);
     },
   });
+  if (misordered && dropped.n > 0) return streamPaths(scans, s, o, { keepRows: Infinity });
   // sessions anchored after some of their rows were let go: those rows again, from just those parts
   const again = new Map<string, Set<number>>();
   for (let k = 0; k < dropped.n; k++) {
@@ -287,6 +292,17 @@ function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): Path
     note(seqs, JSON.stringify(path), vis);
   }
   return pathsResult(o, counts, seqs, sessions, visitors);
+}
+
+/** Whether a batch is the part (the part's rows and time range are its `t` column's: lib/parts/build.ts). */
+function isPart(e: EvBatch, p: PartMeta): boolean {
+  if (e.n !== p.rows) return false;
+  let min = Infinity, max = -Infinity;
+  for (let i = 0; i < e.n; i++) {
+    if (e.t[i] < min) min = e.t[i];
+    if (e.t[i] > max) max = e.t[i];
+  }
+  return min === p.min_t && max === p.max_t;
 }
 
 /**
