@@ -85,13 +85,12 @@ function has(m: Members, v: number): boolean {
 
 /**
  * Whether a question's rows may come from a kept list: one breakdown field, no bucket, filter or traffic
- * beside it, rollup metrics only, and sorted by a sum (the rows shown are known before any union).
+ * beside it, rollup metrics only (any order: every value's visitors are kept, so lists sorted by visitors too).
  */
 export function keptListFits(s: Scope, o: AggregateOptions): boolean {
   const by = o.breakdown ?? [];
-  const sortBy = o.sort?.by ?? o.metrics[0];
   return by.length === 1 && by[0] !== "traffic" && !o.bucket && !(s.filters ?? []).length &&
-    o.metrics.every((m) => ROLLUP_METRICS.has(m)) && sortBy !== "visitors" && sortBy !== "viewers";
+    o.metrics.every((m) => ROLLUP_METRICS.has(m));
 }
 
 /** The rows of field f in scope of one part (`inScope` says which rows are). */
@@ -161,19 +160,26 @@ export function rowsFromKept(
   for (const [v, g] of kept.sums) sums.set(v, { ...g });
   for (const i of tail?.rows ?? []) addRow(sums, tail!.r, i);
   // the tail's visitors (or viewers) of a value that the parts' bits lack, counted when asked
+  // one pass over the tail's rows per kind, on the first count read (a list sorted by visitors reads all)
+  const extras: (Map<string | null, Set<number>> | null)[] = [null, null];
   const extra = (value: string | null, viewers: boolean): number => {
-    const m = (viewers ? kept.viewers : kept.visitors)?.get(value);
     if (!tail) return 0;
-    const seen = new Set<number>();
-    for (const i of tail.rows) {
-      if (tail.r.values[tail.r.value[i]] !== value) continue;
-      const from = viewers ? tail.r.viewAt[i] : tail.r.visAt[i];
-      const to = viewers ? tail.r.visAt[i + 1] : tail.r.viewAt[i];
-      forEachMember(tail.r.sets, from, to, (v) => {
-        if (!(m && has(m, v))) seen.add(v);
-      });
+    let by = extras[viewers ? 1 : 0];
+    if (!by) {
+      by = extras[viewers ? 1 : 0] = new Map();
+      const kind = viewers ? kept.viewers : kept.visitors;
+      for (const i of tail.rows) {
+        const v = tail.r.values[tail.r.value[i]], m = kind?.get(v);
+        let seen = by.get(v);
+        if (!seen) by.set(v, seen = new Set());
+        const from = viewers ? tail.r.viewAt[i] : tail.r.visAt[i];
+        const to = viewers ? tail.r.visAt[i + 1] : tail.r.viewAt[i];
+        forEachMember(tail.r.sets, from, to, (x) => {
+          if (!(m && has(m, x))) seen!.add(x);
+        });
+      }
     }
-    return seen.size;
+    return by.get(value)?.size ?? 0;
   };
   const rows: Row[] = [];
   for (const [value, g] of sums) {
