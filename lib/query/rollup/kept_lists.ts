@@ -131,9 +131,11 @@ export function buildKeptList(
   before: KeptList | undefined,
   space: number,
   kinds: { visitors: boolean; viewers: boolean },
+  built: (viewers: boolean) => PeriodUnion | undefined = () => undefined,
 ): KeptList | null {
+  // a union the question already counted for the period (unions.ts) is taken as it is
   const union = (viewers: boolean) => {
-    const u = buildUnion(parts, f, inScope, viewers, space);
+    const u = built(viewers) ?? buildUnion(parts, f, inScope, viewers, space);
     return u ? compact(u) : undefined;
   };
   const visitors = kinds.visitors ? union(false) : before?.visitors ?? null;

@@ -780,6 +780,7 @@ export class RollupSource {
       before,
       space,
       { visitors: o.metrics.includes("visitors"), viewers: o.metrics.includes("viewers") },
+      (viewers) => this.unions.get(unionKey(period, f, viewers)),
     );
     if (!kl) return;
     // kept like the period's session totals: the least recently used pieces make room (the field's rows,
