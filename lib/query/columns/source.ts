@@ -79,6 +79,13 @@ const ownMasks = (b: EvBatch): EvBatch =>
     scopeMasks: { value: new Map(), writable: true, enumerable: true, configurable: true },
   }) as EvBatch;
 
+/** Where a consistent read stands: numbers (`ask`) of its load's question and of its listing of the parts. */
+interface ReadPoint {
+  asked: number;
+  listed: number;
+  listing: string;
+}
+
 export class Source {
   /** decoded parts, kept raw tails and what questions derived and keep (`keep`): one budget */
   private cache: Budget;
@@ -86,7 +93,7 @@ export class Source {
   private outcomes = new Map<string, Verification>(); // final outcomes seen for pending rows
   private loading = new Map<string, Promise<EvBatch>>();
   // deno-lint-ignore no-explicit-any
-  private tailReads = new Map<string, { started: number; done: Promise<KeptTail<any>> }>();
+  private tailReads = new Map<string, { started: number; listing: string; done: Promise<KeptTail<any>> }>();
   private asked = 0;
   constructor(private deps: Deps) {
     this.cache = new Budget(deps.config.partCacheBytes);
@@ -136,15 +143,18 @@ export class Source {
     org: string,
     env: EnvName,
     kind: PartKind,
-    read: (parts: PartMeta[], since: number) => Promise<T>,
+    read: (parts: PartMeta[], at: ReadPoint) => Promise<T>,
+    asked?: number,
   ): Promise<T> {
     for (let attempt = 1;; attempt++) {
       const before = await listParts(this.deps.kv, org, env, kind);
-      // a raw tail read this attempt uses must have started listing after `before`: one started earlier (by
-      // another load) may hold the raw rows of a part `before` already lists as done, counted twice then
-      const since = this.ask();
+      // a raw tail read this attempt uses must have started after `before` was listed, or after a listing
+      // equal to it: one started earlier (by another load) may hold the raw rows of a part `before` already
+      // lists as done, counted twice then
+      const listed = this.ask();
+      const at = { asked: asked ?? listed, listed, listing: before.map((p) => p.versionstamp).join() };
       try {
-        const out = await read(before.map((p) => p.meta), since);
+        const out = await read(before.map((p) => p.meta), at);
         const after = await listParts(this.deps.kv, org, env, kind);
         const same = after.length === before.length &&
           after.every((p, i) => p.versionstamp === before[i].versionstamp);
@@ -187,21 +197,24 @@ export class Source {
   }
 
   /**
-   * The raw tail of an environment, read whole: the one place it is read. A load at `since` (a number from
-   * `ask`, taken by `consistent` after it listed the parts) may use a read that started listing after it: it
-   * holds every write done before, and no raw row of a part published before that listing. When a new read finds the records of
+   * The raw tail of an environment, read whole: the one place it is read. A load at `at` (taken by
+   * `consistent` after it listed the parts) may use a read that started after it, or one started after an
+   * equal listing: it holds every write done before, and no raw row of a part published before that listing
+   * (the load's own check that the list did not change covers the time between). When a new read finds the records of
    * the kept one, the kept one comes back, with what was built from it.
    */
   private rawTail<R>(
     kind: PartKind,
     org: string,
     env: EnvName,
-    since: number,
+    at: ReadPoint,
     read: (kv: Deno.Kv, w: RawWhere) => Promise<RawTail<R>>,
   ): Promise<KeptTail<R>> {
     const k = `tail|${kind}|${org}|${env}`;
     const reading = this.tailReads.get(k);
-    if (reading && reading.started > since) return reading.done;
+    // the loads of one question, started together, list the same parts: they share one read
+    const fresh = reading && reading.started > at.asked; // holds every write done before the question
+    if (fresh && (reading.started > at.listed || reading.listing === at.listing)) return reading.done;
     const started = this.ask();
     const done = (async () => {
       // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
@@ -213,7 +226,7 @@ export class Source {
       this.cache.setKept(k, fresh, tail.records.length * TAIL_ROW_BYTES);
       return fresh;
     })();
-    this.tailReads.set(k, { started, done });
+    this.tailReads.set(k, { started, listing: at.listing, done });
     done.catch(() => this.tailReads.get(k)?.done === done && this.tailReads.delete(k));
     return done;
   }
@@ -224,8 +237,8 @@ export class Source {
   }
 
   /** The raw tail's events without those of a part being published (`skip`: its raw keys go next). */
-  private async eventTail(org: string, env: EnvName, since: number, parts: PartMeta[]) {
-    const kept = await this.rawTail("ev", org, env, since, readEventTail);
+  private async eventTail(org: string, env: EnvName, at: ReadPoint, parts: PartMeta[]) {
+    const kept = await this.rawTail("ev", org, env, at, readEventTail);
     const skip = await this.pendingIds(parts);
     const events = kept.tail.records;
     return { kept, skip, events: skip.size ? events.filter((e) => !skip.has(e.id)) : events };
@@ -261,15 +274,16 @@ export class Source {
     from: number,
     to: number,
   ): Promise<{ parts: PartMeta[]; tail: StoredEvent[]; all: StoredEvent[] }> {
-    return this.consistent(org, env, "ev", async (parts, since) => {
-      const { events } = await this.eventTail(org, env, since, parts);
+    const question = this.ask();
+    return this.consistent(org, env, "ev", async (parts, at) => {
+      const { events } = await this.eventTail(org, env, at, parts);
       return {
         parts: parts.filter((p) => p.min_t < to && p.max_t >= from),
         tail: events.filter((e) => e.received_at >= from && e.received_at < to),
         // the whole tail: the same array while its records are unchanged, so what is built from it can be kept
         all: events,
       };
-    });
+    }, question);
   }
 
   /**
@@ -278,8 +292,9 @@ export class Source {
    */
   events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);
-    return this.consistent(org, env, "ev", async (parts, since) => {
-      const { kept, skip, events } = await this.eventTail(org, env, since, parts);
+    const question = this.ask();
+    return this.consistent(org, env, "ev", async (parts, at) => {
+      const { kept, skip, events } = await this.eventTail(org, env, at, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
       // the tail's events of the question (those the cohort cache compares); the batch holds the whole tail
@@ -295,7 +310,7 @@ export class Source {
           : null,
         tailIds: asked.map((e) => e.id),
       };
-    });
+    }, question);
   }
 
   /** Rows of the parts covering [from, to) by the part index alone (no column read): what a scan would hold. */
@@ -327,9 +342,10 @@ export class Source {
     },
   ): Promise<{ parts: number; rawRows: number }> {
     const interner = this.interner(org, env);
-    return this.consistent(org, env, "ev", async (parts, since) => {
+    const question = this.ask();
+    return this.consistent(org, env, "ev", async (parts, at) => {
       o.begin();
-      const { kept, skip, events } = await this.eventTail(org, env, since, parts);
+      const { kept, skip, events } = await this.eventTail(org, env, at, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from && (!o.pick || o.pick(p)));
       if (o.newestFirst) used.sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
       // parts read ahead while one is visited (KV reads and inflating overlap the visit): as many as fit a
@@ -359,7 +375,7 @@ export class Source {
       const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
       if (asked.length) await o.visit(await this.eventTailBatch(kept, events, skip, interner), true);
       return { parts: used.length, rawRows: asked.length };
-    });
+    }, question);
   }
 
   private eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
@@ -387,8 +403,9 @@ export class Source {
    * its hits arrived with; later ones are joined per question as for a part's pending rows.
    */
   hits(org: string, env: EnvName, from: number, to: number): Promise<HitBatch[]> {
-    return this.consistent(org, env, "hit", async (parts, since) => {
-      const kept = await this.rawTail("hit", org, env, since, readHitTail);
+    const question = this.ask();
+    return this.consistent(org, env, "hit", async (parts, at) => {
+      const kept = await this.rawTail("hit", org, env, at, readHitTail);
       const skip = await this.pendingIds(parts);
       const out: HitBatch[] = [];
       for (const p of parts.filter((x) => x.min_t < to && x.max_t >= from)) {
@@ -416,7 +433,7 @@ export class Source {
         out.push({ b, overrides: await this.lateOutcomes(org, b) });
       }
       return out;
-    });
+    }, question);
   }
 
   /** Outcomes stored after a part was built, for its rows that were pending then. */
