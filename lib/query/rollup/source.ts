@@ -6,7 +6,7 @@
  * question only).
  */
 import type { Deps } from "../../deps.ts";
-import { Lru } from "../../lru.ts";
+import { Lru, remember } from "../../lru.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -105,6 +105,8 @@ export class RollupSource {
     this.cache = new Lru(bytes - Math.floor(bytes / 4));
   }
   private unions: Lru<PeriodUnion>;
+  /** Lists (period and field) asked once without a kept list (kept_lists.ts). */
+  private listAskedOnce = new Map<string, true>();
 
   /** Questions asked, and the last question that read each kept piece. */
   private asked = 0;
@@ -771,6 +773,8 @@ export class RollupSource {
     space: number,
   ) {
     const f = keptListField(s, o), key = listKey(period, f);
+    // built when a period's list is asked a second time: a question asked once pays no more than before
+    if (!this.listAskedOnce.has(key)) return void remember(this.listAskedOnce, key, true, 64);
     const traffic = new Set(s.traffic ?? ["human"]);
     const before = this.cache.get(key) as KeptList | undefined;
     const kl = buildKeptList(
