@@ -14,13 +14,14 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 /** Everything the server sends until it closes (or `maxMs`). */
-async function readAll(conn: Deno.Conn, maxMs = 8_000): Promise<string> {
+async function readAll(conn: Deno.Conn, maxMs = 8_000, onFirst?: () => void): Promise<string> {
   let text = "";
   const timer = setTimeout(() => conn.close(), maxMs);
   const buf = new Uint8Array(16 * 1024);
   while (true) {
     const n = await conn.read(buf).catch(() => null);
     if (n === null) break;
+    if (!text) onFirst?.();
     text += dec.decode(buf.subarray(0, n));
   }
   clearTimeout(timer);
@@ -78,11 +79,19 @@ Deno.test("relay: the rest of a body the server refused before reading it is not
       } catch { /* the server closed: expected once it has answered */ }
       return at;
     })();
-    const answer = await readAll(conn);
+    // what was relayed before the answer depends on how fast the server refused (the machine's load); what
+    // counts is that the rest is not: at most 1 MB is read after the answer, and nothing of it passed on
+    let atAnswer = 0;
+    const answer = await readAll(conn, 8_000, () => atAnswer = server.relayed());
     const sent = await sending;
     assert.match(answer, /^HTTP\/1\.1 (401|413) /, answer.slice(0, 200));
     assert.match(answer, /"code":"/, "the whole Error body arrived");
-    assert.ok(server.relayed() < 2 * 1024 * 1024, `relayed ${server.relayed()} of ${sent} bytes sent`);
+    const after = server.relayed() - atAnswer;
+    assert.ok(
+      after < 1024 * 1024,
+      `relayed ${after} bytes after the answer (${server.relayed()} of ${sent} sent)`,
+    );
+    assert.ok(server.relayed() < size / 2, `relayed ${server.relayed()} of ${sent} bytes sent`);
   } finally {
     await server.shutdown();
     deps.kv.close();
