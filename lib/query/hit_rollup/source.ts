@@ -19,9 +19,8 @@ export interface LoadedHitRollup {
 
 /**
  * The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`): a fourteenth, 18 MB of the
- * default 256, taken from the scan's share: a 30-day period of the 10M-event bench site (1M hits) weighs 16.6
- * MB decoded, hourly and merged rows together, and the scan keeps the 176 MB it needs to hold the 1M-event
- * site's 30 days (an eighth, 32 MB, left it 160 MB: those parts stopped fitting and scanned tools re-read them).
+ * default 256, out of the rollups' quarter (engine.ts): a 30-day period of the 10M-event bench site (1M hits)
+ * weighs 16.6 MB decoded, hourly and merged rows together.
  */
 export const hitRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 14);
 
