@@ -1,7 +1,7 @@
 /** One question's scan context, with what the questions of one period share kept across them. */
 import { CohortCache } from "../cohort/cache.ts";
 import type { Source } from "../columns/source.ts";
-import type { Scope } from "../types.ts";
+import type { Filter, Scope } from "../types.ts";
 import { type Ctx, type Derived, derivedBytes, makeCtx } from "./ctx.ts";
 
 /** Decoded bytes a scan holds per row (measured: 1.6 GB for the 10M site's 10M rows; 168 MB for 990k at 1M). */
@@ -21,6 +21,18 @@ export class ScanContexts {
   async tooLarge(s: Scope): Promise<boolean> {
     return (await this.source.periodRows(s.org, s.env, s.from, s.to)) * DECODED_BYTES_PER_ROW >
       this.source.partCapacity;
+  }
+
+  /**
+   * Whether a sequence question over `s` (with its steps' `filters`) streams part by part: when the period
+   * does not fit, unless a cohort (evaluated over whole windows) or an entry/exit-page filter (each session's
+   * every batch) needs the whole period at once.
+   */
+  async streams(s: Scope, filters: Filter[] = []): Promise<boolean> {
+    const sessionLevel = [...(s.filters ?? []), ...filters].some((f) =>
+      f.field === "entry_page" || f.field === "exit_page"
+    );
+    return !s.cohort && !sessionLevel && await this.tooLarge(s);
   }
 
   /** The batches of a scope's period (cached parts plus the raw tail), ready for a scan. */

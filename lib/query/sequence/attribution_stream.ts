@@ -21,8 +21,7 @@ export async function scanAttribution(
   s: Scope,
   o: AttributionOptions,
 ): Promise<AttributionResult> {
-  const sessionLevel = s.filters?.some((f) => f.field === "entry_page" || f.field === "exit_page");
-  if (s.cohort || sessionLevel || !(await scans.tooLarge(s))) return attribution(await scans.of(s), o);
+  if (!(await scans.streams(s))) return attribution(await scans.of(s), o);
   return streamAttribution(scans, s, o);
 }
 

@@ -15,10 +15,9 @@ import { stepBits } from "./steps.ts";
 
 /** A funnel streamed when the period's parts would not fit the budget, else by the scan. */
 export async function scanFunnel(scans: ScanContexts, s: Scope, o: FunnelOptions): Promise<FunnelResult> {
-  const sessionLevel = [...(s.filters ?? []), ...o.steps.flatMap((st) => st.filters ?? [])].some((f) =>
-    f.field === "entry_page" || f.field === "exit_page"
-  );
-  if (s.cohort || sessionLevel || !(await scans.tooLarge(s))) return funnel(await scans.of(s), o);
+  if (!(await scans.streams(s, o.steps.flatMap((st) => st.filters ?? [])))) {
+    return funnel(await scans.of(s), o);
+  }
   return streamFunnel(scans, s, o);
 }
 

@@ -17,10 +17,7 @@ import { stepBits } from "./steps.ts";
 
 /** Paths streamed when the period's parts would not fit the budget, else by the scan. */
 export async function scanPaths(scans: ScanContexts, s: Scope, o: PathsOptions): Promise<PathsResult> {
-  const sessionLevel = [...(s.filters ?? []), ...(o.anchor.filters ?? [])].some((f) =>
-    f.field === "entry_page" || f.field === "exit_page"
-  );
-  if (s.cohort || sessionLevel || !(await scans.tooLarge(s))) return paths(await scans.of(s), o);
+  if (!(await scans.streams(s, o.anchor.filters))) return paths(await scans.of(s), o);
   return streamPaths(scans, s, o);
 }
 

@@ -17,9 +17,7 @@ import { sessions } from "./sessions.ts";
 
 /** Sessions newest first: streamed when the period's parts would not fit the budget, else by the scan. */
 export async function scanSessions(scans: ScanContexts, s: Scope, o: SessionsOptions): Promise<SessionSeq[]> {
-  // a cohort is evaluated over whole windows; entry/exit-page filters need each session's every batch
-  const sessionLevel = s.filters?.some((f) => f.field === "entry_page" || f.field === "exit_page");
-  if (s.cohort || sessionLevel || !(await scans.tooLarge(s))) return sessions(await scans.of(s), o);
+  if (!(await scans.streams(s))) return sessions(await scans.of(s), o);
   return streamSessions(scans, s, o);
 }
 
