@@ -444,7 +444,7 @@ function figures(
  * Metric m of `out` computed when first read, then kept as a plain value (an assignment replaces it too):
  * exact visitor counts cost set unions, paid only for the rows a caller looks at.
  */
-function lazy(out: MetricValues, m: Metric, compute: () => number) {
+export function lazy(out: MetricValues, m: Metric, compute: () => number) {
   const settle = (value: number | null) =>
     Object.defineProperty(out, m, { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(out, m, {

@@ -9,7 +9,7 @@
 import { forEachMember } from "../../parts/visitor_set.ts";
 import { sortAndPage } from "../order.ts";
 import type { AggregateOptions, KeyValue, MetricValues, Row, Scope } from "../types.ts";
-import { fieldsOf, ROLLUP_METRICS } from "./answer.ts";
+import { fieldsOf, lazy, ROLLUP_METRICS } from "./answer.ts";
 import type { Rollup } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
 import { buildUnion, type PeriodUnion } from "./unions.ts";
@@ -190,7 +190,7 @@ export function rowsFromKept(
     for (const m of o.metrics) {
       if (m === "visitors" || m === "viewers") {
         const viewers = m === "viewers";
-        lazyCount(
+        lazy(
           metrics,
           m,
           () => ((viewers ? kept.viewers : kept.visitors)?.get(value)?.count ?? 0) + extra(value, viewers),
@@ -216,21 +216,3 @@ export function rowsFromKept(
 
 /** The field a kept list of a question is of. */
 export const keptListField = (s: Scope, o: AggregateOptions): number => fieldsOf(s, o).rowField;
-
-/** A count computed when first read, then a plain value (rows not shown never pay their union). */
-function lazyCount(out: MetricValues, m: "visitors" | "viewers", compute: () => number) {
-  const settle = (value: number | null) =>
-    Object.defineProperty(out, m, { value, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(out, m, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const v = compute();
-      settle(v);
-      return v;
-    },
-    set(v: number | null) {
-      settle(v);
-    },
-  });
-}
