@@ -3,7 +3,7 @@
  * the first corpus (tests/fixtures/user_agents/: crawlers, automation, browsers, apps), the grown part
  * (tests/fixtures/agents/: the same kinds plus devices, with each crawler's category; built by build.ts there
  * from crawler lists, parser test data and vendors' documentation), the added part (tests/fixtures/agents/added/:
- * fnando/browser's test agents) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
+ * fnando/browser's test agents), the ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
@@ -13,7 +13,7 @@
  * Also: the share of known-crawler agents given their own catalog token, crawler recall by category on the grown
  * part, and agents per second, uncached (each agent's first sight) and cached (the same agents again).
  *   deno run -A bench/classify.ts [--show browsers|apps|devices|crawlers|automation] [--by-source] [--reasons]
- * --reasons counts the misjudged agents of the grown and held-out parts by the kind of rule that decided.
+ * --reasons counts the misjudged agents of every part but the first by the kind of rule that decided.
  * --show lists the agents the new classifier gets wrong in that set (both corpora), with the rule that decided.
  * Writes bench/results/classify.json. Targets: crawlers ≥ 99%, browsers ≤ 0.2–0.5%, apps ≤ 2%.
  */
@@ -59,6 +59,9 @@ const heldout = await readCorpus(new URL("../tests/fixtures/agents/heldout/", im
 // The added part (tests/fixtures/agents/added/: fnando/browser's test agents), apart because the catalog took
 // names from the same project's bot list: its crawler figure is partly in-sample.
 const added = await readCorpus(new URL("../tests/fixtures/agents/added/", import.meta.url), true);
+// The ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents, devices by type), apart because
+// the device and app rules took vendor and model names from the same project.
+const uapjs = await readCorpus(new URL("../tests/fixtures/agents/uapjs/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -192,6 +195,7 @@ results.first = table("first corpus (tests/fixtures/user_agents)", first);
 results.grown = table("grown part (tests/fixtures/agents)", grown);
 results.all = table("both", all);
 results.added = table("added part (tests/fixtures/agents/added)", added);
+results.uapjs = table("ua-parser-js part (tests/fixtures/agents/uapjs)", uapjs);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -220,17 +224,38 @@ for (const [category, b] of Object.entries(byCategory).sort((x, y) => y[1].n - x
   );
 }
 
+/**
+ * The coarse shape of an agent the browser rule passed as a person's (never its words): where a tool's name
+ * could hide in it, so a miss count says which structural rule to look at.
+ */
+function browserShapeKind(ua: string): string {
+  const last = ua.slice(ua.lastIndexOf(" ") + 1);
+  if (/\(compatible; ?MSIE/.test(ua)) {
+    return /\)$/.test(ua) ? "MSIE, ends in its parentheses" : "MSIE, words after its parentheses";
+  }
+  if (/^(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+$/.test(last)) {
+    return /; wv\)|Version\/4\.0|; U;/.test(ua)
+      ? "ends with the browser, webview or legacy"
+      : "ends with the browser";
+  }
+  if (!/AppleWebKit\/|Gecko\/|Trident\/|Presto\//.test(ua)) return "no engine token";
+  if (/\bMobile\/\w+$/.test(ua)) return "iOS app or webview";
+  return "ends with something else";
+}
+
 // Misjudged agents counted by the kind of rule that decided (the reason up to its colon, so no agent's own
 // words are printed): the one view of the held-out part's misses anyone may look at.
 if (Deno.args.includes("--reasons")) {
-  for (const [label, corpus] of [["grown", grown], ["held out", heldout]] as const) {
+  const parts = [["grown", grown], ["added", added], ["ua-parser-js", uapjs], ["held out", heldout]] as const;
+  for (const [label, corpus] of parts) {
     for (const set of SETS) {
       const wantAutomated = AUTOMATED.has(set);
       const counts = new Map<string, number>();
       for (const { ua } of corpus[set]) {
         const v = classifyAgent(ua);
         if ((v.outcome !== "human") === wantAutomated) continue;
-        const kind = v.reason.split(":")[0].replace(/catalog token .*/, "catalog token");
+        let kind = v.reason.split(":")[0].replace(/catalog token .*/, "catalog token");
+        if (kind === "browser") kind += ` (${browserShapeKind(ua)})`;
         counts.set(kind, (counts.get(kind) ?? 0) + 1);
       }
       if (counts.size === 0) continue;
@@ -263,11 +288,13 @@ if (bySource) {
 
 if (show) {
   const wantAutomated = AUTOMATED.has(show);
-  const wrong = [...all[show], ...added[show]].filter(({ ua }) =>
+  const wrong = [...all[show], ...added[show], ...uapjs[show]].filter(({ ua }) =>
     (classifyAgent(ua).outcome !== "human") !== wantAutomated
   );
   console.log(
-    `\n${wrong.length} of ${all[show].length + added[show].length} ${show} misjudged by the new classifier:`,
+    `\n${wrong.length} of ${
+      all[show].length + added[show].length + uapjs[show].length
+    } ${show} misjudged by the new classifier:`,
   );
   for (const { source, category, ua } of wrong) {
     console.log(`  [${classifyAgent(ua).reason}] (${source}${category ? " " + category : ""}) ${ua}`);
@@ -284,6 +311,7 @@ await Deno.writeTextFile(
         first: Object.fromEntries(SETS.map((s) => [s, first[s].length])),
         grown: Object.fromEntries(SETS.map((s) => [s, grown[s].length])),
         added: Object.fromEntries(SETS.map((s) => [s, added[s].length])),
+        uapjs: Object.fromEntries(SETS.map((s) => [s, uapjs[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
