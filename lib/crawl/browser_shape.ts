@@ -113,6 +113,36 @@ export function unknownTrailingProduct(ua: string): string | null {
   return `unknown product after a browser agent: ${last.name}`;
 }
 
+/** The words a desktop platform's parentheses hold: the system, its architecture, "U" and a locale. */
+const DESKTOP_PART =
+  /^(?:rv:[\d.]+|Windows(?: NT [\d.]+| 9[58]| XP)?|Win(?:32|64|NT)|x64|x86_64|WOW64|Macintosh|(?:Intel|PPC) Mac OS X(?: [\d_.]+)?|X11|(?:Linux|Ubuntu|Fedora|Debian)(?: (?:x86_64|i[3-6]86|armv\w+|aarch64))?|[UIN]|[a-z]{2}(?:[-_][a-z]{2})?)$/i;
+
+/**
+ * A browser's prefix with a desktop platform and then no engine and no browser, app or device people use:
+ * "Mozilla/5.0 (Windows NT 10.0; Win64; x64)" cut short, or followed by a tool's own name
+ * ("Mozilla/5.0 (Windows NT 5.1) brokenlinkcheck.com/1.2"). Every desktop browser since the 1990s names its
+ * engine and itself after the platform; scripts that borrow the prefix do not. macOS's own web views end at
+ * WebKit's "(KHTML, like Gecko)", so an engine alone is a person's only there.
+ * Returns why, or null.
+ */
+export function desktopPrefixOnly(ua: string): string | null {
+  const m = /^Mozilla\/5\.0 \(([^()]*)\)(.*)$/.exec(ua);
+  if (!m || !m[1].split(";").every((part) => DESKTOP_PART.test(part.trim()))) return null;
+  const rest = m[2].trim();
+  if (rest === "") return "a desktop platform and no browser after it";
+  if (/AppleWebKit\/|Gecko|Trident\/|Presto\/|KHTML/.test(rest)) {
+    return /^AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$/.test(rest) && !m[1].startsWith("Macintosh")
+      ? "a desktop platform and no browser after it"
+      : null;
+  }
+  // any known product after the platform (an engine of its own before it: "Goanna/… PaleMoon/27.1")
+  const products = productTokens(rest);
+  if (products.length === 0 || products.some((p) => /\d/.test(p.name) || knownHumanProduct(p.name))) {
+    return null;
+  }
+  return `unknown product after a desktop platform: ${products[0].name}`;
+}
+
 /**
  * The product a "Mozilla/x (compatible; Name/1.0; …)" agent names first, when no browser or app people use is
  * known by it, else null. The form is the crawlers' convention for wearing a browser's prefix; the browsers

@@ -12,7 +12,12 @@
  */
 import { CATALOG, GENERIC_BOT_PATTERNS } from "./catalog_data.ts";
 import { automationSign, carriesAddress, weakAutomationSign } from "./automation_signs.ts";
-import { compatibleProduct, standaloneApp, unknownTrailingProduct } from "./browser_shape.ts";
+import {
+  compatibleProduct,
+  desktopPrefixOnly,
+  standaloneApp,
+  unknownTrailingProduct,
+} from "./browser_shape.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
@@ -115,6 +120,8 @@ function decide(ua: string): AgentVerdict {
   if (strong) return automation(strong);
   const appended = unknownTrailingProduct(trimmed);
   if (appended) return automation(appended);
+  const prefixOnly = desktopPrefixOnly(trimmed);
+  if (prefixOnly) return automation(prefixOnly);
   const person = humanClient(trimmed);
   if (person) return human(person);
   const app = standaloneApp(trimmed);

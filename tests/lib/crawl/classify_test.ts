@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { catalogEntry, classifyAgent, classifyUserAgent, isAiCategory } from "../../../lib/crawl/classify.ts";
 import { CATALOG, ROBOTS_ONLY_TOKENS } from "../../../lib/crawl/catalog_data.ts";
-import { compatibleProduct } from "../../../lib/crawl/browser_shape.ts";
+import { compatibleProduct, desktopPrefixOnly } from "../../../lib/crawl/browser_shape.ts";
 import { humanClient } from "../../../lib/crawl/human_clients.ts";
 import { BROWSER } from "../../../lib/crawl/human_browsers.ts";
 import { AUTOMATED_KINDS, PEOPLE_KINDS } from "./issue_kinds.ts";
@@ -375,6 +375,46 @@ Deno.test("classify: a browser's platform starts a word; a tool's name in its pl
     ]
   ) {
     assert.equal(BROWSER.test(ua), true, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
+
+Deno.test("classify: a desktop browser's prefix with no engine after it, or only a tool's name, is automation", () => {
+  // the rule alone, on crawler-user-agents' agents of that shape (the catalog names these first)
+  for (
+    const [ua, reason] of [
+      [
+        "Mozilla/5.0 (Windows NT 5.1) brokenlinkcheck.com/1.2",
+        "unknown product after a desktop platform: brokenlinkcheck.com",
+      ],
+      [
+        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:15.0) Xing Bot",
+        "unknown product after a desktop platform: xing",
+      ],
+      ["Mozilla/5.0 (Windows NT 10.0; Win64; x64)", "a desktop platform and no browser after it"],
+      [
+        "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.22 (KHTML, like Gecko)",
+        "a desktop platform and no browser after it",
+      ],
+    ]
+  ) {
+    assert.equal(desktopPrefixOnly(ua), reason, ua);
+  }
+  assert.equal(classifyAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64)").outcome, "automation");
+  // browsers naming an engine of their own, macOS web views, phones, TVs and MSIE stay out of the rule
+  for (
+    const ua of [
+      "Mozilla/5.0 (X11; Linux x86_64; rv:3.0) Goanna/20170207 PaleMoon/27.1.0",
+      "Mozilla/5.0 (Linux; x86_64) LibWeb+LibJS/1.0 Ladybird/1.0",
+      "Mozilla/5.0 (Linux ARMv7) WebKitGTK+/3.4.9 vimprobable2",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_8_2) AppleWebKit/536.26.14 (KHTML, like Gecko)",
+      "Mozilla/5.0 (Windows) mirall/2.3.2 (build 1) (Nextcloud)",
+      "Mozilla/5.0 (Linux; U; Android 2.2.4; en-US; Mini-3iX Build/7K3F70)",
+      "Mozilla/5.0 (Windows; U; MSIE 7.0; Windows NT 6.0; en-US)",
+      "Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; Touch; LCTE; rv:11.0)",
+    ]
+  ) {
+    assert.equal(desktopPrefixOnly(ua), null, ua);
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
 });

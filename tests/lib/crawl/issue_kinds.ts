@@ -144,6 +144,15 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "scripts wearing a desktop browser's prefix with no engine or browser after it": [
+    // a browser agent cut short after its platform, the form scripts borrow; no desktop browser sends it
+    { ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64)", token: "unknown", category: "other" },
+    {
+      ua: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)",
+      token: "unknown",
+      category: "other",
+    },
+  ],
   "feed readers, podcast and newsletter fetchers": [
     {
       ua: "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
@@ -305,6 +314,14 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Talon",
     "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 ABB/3.7.1",
   ],
+  "browsers with an engine of their own after a desktop platform (uap-core's and ua-parser-js's test agents)":
+    [
+      "Mozilla/5.0 (X11; Linux x86_64; rv:3.0) Goanna/20170207 PaleMoon/27.1.0",
+      "Mozilla/5.0 (Linux; x86_64) LibWeb+LibJS/1.0 Ladybird/1.0",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:109.0) Servo/1.0 Firefox/111.0",
+      // macOS apps' own web views end at WebKit's engine part
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_8_2) AppleWebKit/536.26.14 (KHTML, like Gecko)",
+    ],
   "desktop podcatchers and feed readers giving their home page beside their platform": [
     "Juice/2.2 (Windows) +http://juicereceiver.sf.net/",
     "Liferea/0.x.x (Linux; en_US.UTF-8; http://liferea.sf.net/)",
