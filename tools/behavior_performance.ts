@@ -59,6 +59,12 @@ export function ratingOf(metric: Vital, value: number): Rating {
 
 type Counts = NumberRuns;
 
+/**
+ * The bound on the relative error of an answer's numbers: the engine answers from histograms (within 1%)
+ * when the period is too large to scan, and says so in `relative_error` (absent: exact).
+ */
+const approximation = (r: object): number => (r as { relative_error?: number }).relative_error ?? 0;
+
 function summarize(metric: Vital, sorted: Counts = [], prevSorted: Counts = [], enough: boolean) {
   const n = sorted.reduce((s, [, c]) => s + c, 0);
   const prevN = prevSorted.reduce((s, [, c]) => s + c, 0);
@@ -87,7 +93,8 @@ export default defineTool({
   name: "behavior_performance",
   description:
     "Core Web Vitals measured in visitors' browsers ($web_vitals events): LCP and INP in ms, CLS unitless, " +
-    "each as exact p50, p75 and p95 of the stored values (JSON numbers), rated good / needs_improvement / poor at p75 by the " +
+    "each as p50, p75 and p95 of the stored values (JSON numbers; nearest rank, exact, or within 1% from hourly " +
+    "histograms on sites too large to scan the period, as the notices then say), rated good / needs_improvement / poor at p75 by the " +
     "published thresholds (LCP 2.5 s / 4 s, INP 200 ms / 500 ms, CLS 0.1 / 0.25), with the share of page " +
     "loads in each rating and the p75 of the previous period. Overall and by page (default) or by device; " +
     "pass `page` for one page. A group measured from fewer than 5 visitors gets no percentiles. For where " +
@@ -124,6 +131,17 @@ export default defineTool({
     }))
       .sort((a, b) => b.page_loads - a.page_loads || b.visitors - a.visitors || (a.name < b.name ? -1 : 1));
     const few = rows.filter((x) => x.visitors < SMALL_GROUP).length;
+    const notices = few
+      ? [`${few} ${by === "page" ? "pages" : "devices"} measured from fewer than 5 visitors: no percentiles`]
+      : [];
+    // answers from the parts' histograms say how close their percentiles are (counts and shares stay exact)
+    const error = Math.max(approximation(now), before ? approximation(before) : 0);
+    if (error > 0) {
+      notices.push(
+        `percentiles from hourly histograms: each within ${error * 100}% of the exact value ` +
+          "(page loads, visitors and rating shares are exact)",
+      );
+    }
     return {
       scope: r.answerScope,
       by,
@@ -139,11 +157,7 @@ export default defineTool({
         vitals: vitalsOf(g, previous.get(row.name)),
       })),
       groups_total: rows.length,
-      notices: few
-        ? [
-          `${few} ${by === "page" ? "pages" : "devices"} measured from fewer than 5 visitors: no percentiles`,
-        ]
-        : [],
+      notices,
     };
   },
 });

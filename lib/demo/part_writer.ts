@@ -17,6 +17,7 @@ import { partRollup, writeRollup } from "../query/rollup/store.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 import { buildHitRollup } from "../query/hit_rollup/build.ts";
 import { writeHitRollup } from "../query/hit_rollup/store.ts";
+import { partVitals, writeVitals } from "../query/vitals/store.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
 
@@ -67,8 +68,10 @@ export class PartWriter {
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
-    if (this.kind === "ev") await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
-    else await writeHitRollup(kv, id, buildHitRollup(built.batch));
+    if (this.kind === "ev") {
+      await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
+      await writeVitals(kv, id, await partVitals(kv, this.org, this.env, built.batch));
+    } else await writeHitRollup(kv, id, buildHitRollup(built.batch));
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await kv.set(keys.part(this.org, this.env, this.kind, id), meta);
     this.parts++;

@@ -30,6 +30,8 @@ import { backfillRollups } from "./rollup_backfill.ts";
 import { buildHitRollup } from "../query/hit_rollup/build.ts";
 import { writeHitRollup } from "../query/hit_rollup/store.ts";
 import { backfillHitRollups } from "./hit_rollup_backfill.ts";
+import { partVitals, writeVitals } from "../query/vitals/store.ts";
+import { backfillVitals } from "./vitals_backfill.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -67,6 +69,8 @@ export interface CompactReport {
   merged: number;
   /** parts written before rollups that got theirs (lib/jobs/rollup_backfill.ts, hit_rollup_backfill.ts) */
   rollups?: number;
+  /** event parts written before Web Vitals tables that got theirs (lib/jobs/vitals_backfill.ts) */
+  vitals?: number;
   /** organizations whose compaction failed this pass (compactAll only) */
   failed?: number;
 }
@@ -159,6 +163,7 @@ export async function compact(
     report.merged = await mergeSmall(deps, org, env, kind, cutoff, mark, w, opts);
     // parts from before rollups get theirs a few at a time, under this run's lease (no merge meanwhile)
     if (kind === "ev" && !lease.lost) report.rollups = (await backfillRollups(deps, org, env)).parts;
+    if (kind === "ev" && !lease.lost) report.vitals = (await backfillVitals(deps, org, env)).parts;
     if (kind === "hit" && !lease.lost) report.rollups = (await backfillHitRollups(deps, org, env)).parts;
   } finally {
     await lease.release();
@@ -239,8 +244,10 @@ async function publish(
   const chunks = await writeChunks(kv, id, built.encoded.blob);
   await writeDir(kv, id, built.encoded.columns);
   // the part's hourly rollup, under the same building mark (a crash deletes it with the chunks)
-  if (kind === "ev") await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
-  else await writeHitRollup(kv, id, buildHitRollup(built.batch));
+  if (kind === "ev") {
+    await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
+    await writeVitals(kv, id, await partVitals(kv, org, env, built.batch));
+  } else await writeHitRollup(kv, id, buildHitRollup(built.batch));
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };

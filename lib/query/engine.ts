@@ -6,6 +6,8 @@ import { Source } from "./columns/source.ts";
 import { valueSeries } from "./aggregate/value_series.ts";
 import { hitAnswers } from "./hits.ts";
 import { hitRollupCacheBytes } from "./hit_rollup/source.ts";
+import { vitalsBlocker } from "./vitals/answer.ts";
+import { vitalsCacheBytes, VitalsSource } from "./vitals/source.ts";
 import { ScanContexts } from "./scan/contexts.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
 import { retention } from "./sequence/retention.ts";
@@ -25,18 +27,20 @@ const SCAN_BYTES_PER_ROW = 170;
 
 export function createEngine(deps: Deps): Engine {
   // one memory budget (PART_CACHE_MB): decoded rollups take a quarter of it (hit rollups a fourteenth of the
-  // whole out of that quarter), the scan the rest: at 1M events the scan needs its three quarters (192 MB of
+  // whole and vitals tables a thirty-second out of that quarter), the scan the rest: at 1M events the scan needs its three quarters (192 MB of
   // 256) to hold the month's parts beside what it keeps; with 18 MB less the overview re-read parts (109 ms
   // warm became 539)
   const rollupBytes = rollupCacheBytes(deps.config.partCacheBytes);
   const hitBytes = hitRollupCacheBytes(deps.config.partCacheBytes);
+  const vitalsBytes = vitalsCacheBytes(deps.config.partCacheBytes);
   const source = new Source({
     ...deps,
     config: { ...deps.config, partCacheBytes: deps.config.partCacheBytes - rollupBytes },
   });
   const scans = new ScanContexts(source);
   const hits = hitAnswers(source, deps, hitBytes);
-  const rollups = new RollupSource(deps, source, rollupBytes - hitBytes);
+  const rollups = new RollupSource(deps, source, rollupBytes - hitBytes - vitalsBytes);
+  const vitals = new VitalsSource(deps, source, vitalsBytes);
   /**
    * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
    * by one scan. The scan answers a batch in one pass, so a question it answers beside the others costs
@@ -68,7 +72,14 @@ export function createEngine(deps: Deps): Engine {
   return {
     aggregate: async (s, o) => (await aggregate(s, [o]))[0],
     aggregateMany: (s, os) => aggregate(s, os),
-    valueSeries: async (s, o) => valueSeries(await ctxOf(s), o),
+    // Web Vitals from the parts' histograms (within 1%) when the period's parts would not fit (as aggregates)
+    valueSeries: async (s, o) => {
+      if (vitalsBlocker(s, o) === null && !(await scanFits(s))) {
+        const r = await vitals.answer(s, o);
+        if (r) return r;
+      }
+      return valueSeries(await ctxOf(s), o);
+    },
     hitsAggregate: hits,
     // sequences stream part by part when the period's parts would not fit the budget (else scan as one)
     sessions: (s, o) => scanSessions(scans, s, o ?? {}),

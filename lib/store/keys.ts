@@ -99,6 +99,10 @@ export const keys = {
   hitRollup: (partId: string) => ["hit_rollup", partId] as const,
   hitRollupChunk: (partId: string, index: number) => ["hit_rollup_chunk", partId, index] as const,
   hitRollupChunks: (partId: string) => ["hit_rollup_chunk", partId] as const,
+  /** An event part's Web Vitals histograms (lib/query/vitals/store.ts): its entry, written after its chunks. */
+  vitals: (partId: string) => ["vitals", partId] as const,
+  vitalsChunk: (partId: string, index: number) => ["vitals_chunk", partId, index] as const,
+  vitalsChunks: (partId: string) => ["vitals_chunk", partId] as const,
   /** The run compacting an environment's events or hits now, renewed while it runs (lib/jobs/compact_lease.ts). */
   compactLease: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_lease", org, env, kind] as const,
   /** A record that could not be read or decoded, moved aside from `key` (lib/store/readable.ts). */

@@ -1,0 +1,202 @@
+/**
+ * A batch's Web Vitals table: its `$web_vitals` rows counted per cell (UTC hour of receive time, touchpoint,
+ * traffic kind, page, device type) with the cell's rows and its people's visitor numbers (an exact set), and
+ * per cell and metric (`prop:metric`) its rows and how often each value (`prop:value`, JSON numbers only)
+ * occurs: by histogram bucket (buckets.ts) in a part's stored table, by exact value in a table built at
+ * question time from the raw tail or a part without a table. A period's figures are sums and set unions over
+ * its hours, as the rollups' are (lib/query/rollup/build.ts): exact counts and visitors, percentiles within
+ * 1% of the stored values'. Built per part, so a late arrival's part brings its own table.
+ */
+import type { Batch, NumCol } from "../../parts/columns.ts";
+import { encodeSet } from "../../parts/visitor_set.ts";
+import { eventView, numericProp, type View, type Viewable } from "../columns/views.ts";
+import { bucketOf } from "./buckets.ts";
+
+export const HOUR_MS = 3_600_000;
+export const VITALS_EVENT = "$web_vitals";
+
+export type Narrow = Uint8Array | Uint16Array | Uint32Array;
+
+export interface VitalsTable {
+  /** true: `key` holds the values themselves (question time); false: histogram bucket ids (stored) */
+  exact: boolean;
+  tps: (string | null)[];
+  traffics: (string | null)[];
+  pages: (string | null)[];
+  devices: (string | null)[];
+  metrics: (string | null)[];
+  /** each hour with rows: its number and the receive-time range of its rows */
+  hours: { hour: number; min: number; max: number }[];
+  /** cells, ordered by hour: index into `hours`, and codes into the value lists above */
+  cHour: Narrow;
+  cTp: Narrow;
+  cTraffic: Narrow;
+  cPage: Narrow;
+  cDevice: Narrow;
+  cRows: Uint32Array;
+  /** the people (traffic "human") of cell c: sets[setAt[c], setAt[c + 1]) (lib/parts/visitor_set.ts) */
+  setAt: Uint32Array;
+  sets: Uint8Array;
+  /** series (cell × metric), ordered by cell: its cell, metric code, rows, and entries [at[s], at[s + 1]) */
+  sCell: Uint32Array;
+  sMetric: Narrow;
+  sRows: Uint32Array;
+  at: Uint32Array;
+  /** entries: a bucket id (Int32Array) or a value (Float64Array), and how often it occurs */
+  key: Int32Array | Float64Array;
+  count: Narrow;
+}
+
+export function narrow(xs: ArrayLike<number>): Narrow {
+  let max = 0;
+  for (let i = 0; i < xs.length; i++) if (xs[i] > max) max = xs[i];
+  return max < 256 ? Uint8Array.from(xs) : max < 65536 ? Uint16Array.from(xs) : Uint32Array.from(xs);
+}
+
+interface Cell {
+  hour: number;
+  tp: number;
+  traffic: number;
+  page: number;
+  device: number;
+  rows: number;
+  visitors: number[];
+  /** metric code → (key → count), and rows per metric code */
+  series: Map<number, { rows: number; counts: Map<number, number> }>;
+}
+
+/**
+ * The table of a batch's `$web_vitals` rows; `visitorOf(i)` is row i's dense visitor number (asked for
+ * people's rows only), `keep(i)` leaves rows out (a question's period for the raw tail), `exact` keeps values
+ * instead of buckets.
+ */
+export function buildVitals(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  o: { exact?: boolean; keep?: (row: number) => boolean } = {},
+): VitalsTable {
+  const exact = o.exact ?? false;
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const t = b.n ? (b.cols.t as NumCol).values : new Float64Array(0);
+  const type = eventView(v, "event_type");
+  const vitalsCode = type.values.indexOf(VITALS_EVENT);
+  const lists = {
+    tps: coder(eventView(v, "touchpoint")),
+    traffics: coder(eventView(v, "traffic")),
+    pages: coder(eventView(v, "page")),
+    devices: coder(eventView(v, "device_type")),
+    metrics: coder(eventView(v, "prop:metric")),
+  };
+  const value = numericProp(v, "value");
+  const valueCoded = value.codes.length > 0;
+  const hours = new Map<number, { hour: number; min: number; max: number }>();
+  const cells = new Map<string, Cell>();
+  for (let i = 0; vitalsCode > 0 && i < b.n; i++) {
+    if (type.codes[i] !== vitalsCode || (o.keep && !o.keep(i))) continue;
+    const hour = Math.floor(t[i] / HOUR_MS);
+    const h = hours.get(hour);
+    if (!h) hours.set(hour, { hour, min: t[i], max: t[i] });
+    else {
+      if (t[i] < h.min) h.min = t[i];
+      if (t[i] > h.max) h.max = t[i];
+    }
+    const tp = lists.tps.at(i), traffic = lists.traffics.at(i);
+    const page = lists.pages.at(i), device = lists.devices.at(i), metric = lists.metrics.at(i);
+    const k = `${hour},${tp},${traffic},${page},${device}`;
+    let c = cells.get(k);
+    if (!c) cells.set(k, c = { hour, tp, traffic, page, device, rows: 0, visitors: [], series: new Map() });
+    c.rows++;
+    if (lists.traffics.values[traffic] === "human") c.visitors.push(visitorOf(i));
+    let s = c.series.get(metric);
+    if (!s) c.series.set(metric, s = { rows: 0, counts: new Map() });
+    s.rows++;
+    const x = value.nums[valueCoded ? value.codes[i] : 0];
+    if (x === x) {
+      const key = exact ? x : bucketOf(x);
+      s.counts.set(key, (s.counts.get(key) ?? 0) + 1);
+    }
+  }
+  const hourList = [...hours.values()].sort((a, b) => a.hour - b.hour);
+  const hourIndex = new Map(hourList.map((h, k) => [h.hour, k]));
+  const ordered = [...cells.values()].sort((a, b) =>
+    a.hour - b.hour || a.tp - b.tp || a.traffic - b.traffic || a.page - b.page || a.device - b.device
+  );
+  const sets: Uint8Array[] = [], setAt = new Uint32Array(ordered.length + 1);
+  const sCell: number[] = [], sMetric: number[] = [], sRows: number[] = [], at: number[] = [0];
+  const keys: number[] = [], counts: number[] = [];
+  let setBytes = 0;
+  ordered.forEach((c, ci) => {
+    setAt[ci] = setBytes;
+    const set = encodeSet(c.visitors);
+    sets.push(set);
+    setBytes += set.length;
+    for (const [metric, s] of [...c.series].sort((a, b) => a[0] - b[0])) {
+      sCell.push(ci);
+      sMetric.push(metric);
+      sRows.push(s.rows);
+      for (const [key, n] of [...s.counts].sort((a, b) => a[0] - b[0])) {
+        keys.push(key);
+        counts.push(n);
+      }
+      at.push(keys.length);
+    }
+  });
+  setAt[ordered.length] = setBytes;
+  const setBuf = new Uint8Array(setBytes);
+  let o2 = 0;
+  for (const s of sets) {
+    setBuf.set(s, o2);
+    o2 += s.length;
+  }
+  return {
+    exact,
+    tps: lists.tps.values,
+    traffics: lists.traffics.values,
+    pages: lists.pages.values,
+    devices: lists.devices.values,
+    metrics: lists.metrics.values,
+    hours: hourList,
+    cHour: narrow(ordered.map((c) => hourIndex.get(c.hour)!)),
+    cTp: narrow(ordered.map((c) => c.tp)),
+    cTraffic: narrow(ordered.map((c) => c.traffic)),
+    cPage: narrow(ordered.map((c) => c.page)),
+    cDevice: narrow(ordered.map((c) => c.device)),
+    cRows: Uint32Array.from(ordered.map((c) => c.rows)),
+    setAt,
+    sets: setBuf,
+    sCell: Uint32Array.from(sCell),
+    sMetric: narrow(sMetric),
+    sRows: Uint32Array.from(sRows),
+    at: Uint32Array.from(at),
+    key: exact ? Float64Array.from(keys) : Int32Array.from(keys),
+    count: narrow(counts),
+  };
+}
+
+/** A view's values numbered in the table's own list (code 0 is null), only those its rows use. */
+function coder(view: View) {
+  const values: (string | null)[] = [null];
+  const map = new Int32Array(view.values.length).fill(-1);
+  map[0] = 0;
+  return {
+    values,
+    at(i: number): number {
+      const k = view.codes.length ? view.codes[i] : 0;
+      if (map[k] < 0) map[k] = view.values[k] === null ? 0 : values.push(view.values[k]) - 1;
+      return map[k];
+    },
+  };
+}
+
+/** The decoded bytes of a table (what the cache weighs it at). */
+export function vitalsBytes(t: VitalsTable): number {
+  let bytes = t.sets.byteLength + t.key.byteLength + t.count.byteLength + t.at.byteLength +
+    t.sCell.byteLength + t.sMetric.byteLength + t.sRows.byteLength + t.setAt.byteLength + t.cRows.byteLength +
+    t.cHour.byteLength + t.cTp.byteLength + t.cTraffic.byteLength + t.cPage.byteLength +
+    t.cDevice.byteLength +
+    40 * t.hours.length;
+  for (const list of [t.tps, t.traffics, t.pages, t.devices, t.metrics]) {
+    for (const v of list) bytes += 40 + 2 * (v?.length ?? 0);
+  }
+  return bytes;
+}

@@ -1,0 +1,154 @@
+/**
+ * Web Vitals questions answered from the parts' vitals tables: each table read from KV and decoded once per
+ * part (parts are immutable, so the part id is the key) into a bounded cache, the hours the period takes
+ * chosen by the rollups' rule (answer.ts), and what has no table counted exactly: the raw tail's rows of the
+ * period and the few parts the backfill has not reached yet, their people numbered as the parts' are (ids
+ * not numbered yet get numbers past all given ones, for this question only).
+ */
+import type { Deps } from "../../deps.ts";
+import { Lru } from "../../lru.ts";
+import type { Batch, NumCol } from "../../parts/columns.ts";
+import { decodeBatch } from "../../parts/codec.ts";
+import { buildEventBatch } from "../../parts/event_batch.ts";
+import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
+import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
+import type { StoredEvent } from "../../store/records.ts";
+import { turns } from "../../turns.ts";
+import type { Source } from "../columns/source.ts";
+import type { Scope, ValueSeriesOptions } from "../types.ts";
+import { answerFromTables, hoursTaken, type TableTaken, vitalsBlocker, type VitalsResult } from "./answer.ts";
+import { buildVitals, vitalsBytes, type VitalsTable } from "./build.ts";
+import { readVitals, vitalsIds, vitalsVisitors } from "./store.ts";
+
+/**
+ * The decoded tables' share of the engine's memory budget (`PART_CACHE_MB`): a thirty-second, 8 MB of the
+ * default 256, out of the rollups' quarter (engine.ts).
+ */
+export const vitalsCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 32);
+
+/** Rows of parts without a table a question reads itself at most; past it the scan answers (it caches parts). */
+const MISSING_ROWS = 100_000;
+
+export class VitalsSource {
+  readonly cache: Lru<VitalsTable>;
+  private loading = new Map<string, Promise<VitalsTable | null>>();
+  /** stored bytes read from KV (benches) */
+  bytesRead = 0;
+
+  constructor(private deps: Deps, private source: Source, capacity: number) {
+    this.cache = new Lru(capacity);
+  }
+
+  /** A part's table, or null when it has none (yet: the backfill may write one later, so null is not kept). */
+  get(partId: string): Promise<VitalsTable | null> {
+    const kept = this.cache.get(partId);
+    if (kept) return Promise.resolve(kept);
+    let loading = this.loading.get(partId);
+    if (!loading) {
+      loading = readVitals(this.deps.kv, partId).then((got) => {
+        if (!got) return null;
+        this.bytesRead += got.stored;
+        this.cache.set(partId, got.table, vitalsBytes(got.table));
+        return got.table;
+      }).finally(() => this.loading.delete(partId));
+      this.loading.set(partId, loading);
+    }
+    return loading;
+  }
+
+  /** The last raw tail's table: the tail's records (the same array while unchanged) and the visitor count. */
+  private tail: { all: StoredEvent[]; count: number; table: Promise<VitalsTable> } | null = null;
+
+  /** The whole raw tail's exact table, kept while its records and the numbering stay the same. */
+  private async tailTable(s: Scope, all: StoredEvent[]): Promise<VitalsTable> {
+    const count = await visitorCount(this.deps.kv, s.org, s.env);
+    const kept = this.tail;
+    if (kept && kept.all === all && kept.count === count) return kept.table;
+    const table = (async () => {
+      const [t] = await exactTables(this.deps.kv, s, [await buildEventBatch([...all], turns())], () => true);
+      return t;
+    })();
+    this.tail = { all, count, table };
+    table.catch(() => this.tail?.table === table && (this.tail = null));
+    return table;
+  }
+
+  /** The answer, or null when the scan must give it (vitalsBlocker, an hour the period cuts, parts gone). */
+  async answer(s: Scope, o: ValueSeriesOptions): Promise<VitalsResult | null> {
+    if (vitalsBlocker(s, o) !== null) return null;
+    const { kv } = this.deps;
+    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const tables = await inBatches(parts, 8, (p) => this.get(p.id));
+    const taken: TableTaken[] = [];
+    const missing: PartMeta[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const t = tables[i];
+      if (!t) {
+        missing.push(parts[i]);
+        continue;
+      }
+      const take = hoursTaken(t, s);
+      if (!take) return null;
+      taken.push({ t, take });
+    }
+    if (missing.reduce((n, p) => n + p.rows, 0) > MISSING_ROWS) return null;
+    // what has no table: its rows of the period, with exact values
+    const batches: Batch[] = [];
+    try {
+      for (const meta of missing) {
+        const columns = await partColumns(kv, meta);
+        batches.push(await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta)));
+      }
+    } catch (e) {
+      if (e instanceof PartGoneError) return null; // merged meanwhile: the scan reads consistently
+      throw e;
+    }
+    // the raw tail's table is kept while its records and the visitor numbering are the same (its ids not
+    // numbered yet get numbers past all given ones: they must not meet another batch's such ids)
+    if (tail.length && !missing.length) {
+      const kept = await this.tailTable(s, all);
+      const take = hoursTaken(kept, s);
+      if (take) taken.push({ t: kept, take });
+      else batches.push(await buildEventBatch(tail, turns()));
+    } else if (tail.length) batches.push(await buildEventBatch(tail, turns()));
+    if (batches.length) {
+      for (const t of await exactTables(kv, s, batches, (t) => t >= s.from && t < s.to)) {
+        taken.push({ t, take: new Uint8Array(t.hours.length).fill(1) });
+      }
+    }
+    return answerFromTables(taken, s, o);
+  }
+}
+
+/** Exact tables of batches (rows whose receive time `keep` takes), their people numbered together. */
+async function exactTables(
+  kv: Deno.Kv,
+  s: Scope,
+  batches: Batch[],
+  keep: (t: number) => boolean,
+): Promise<VitalsTable[]> {
+  const ids = new Set<string>();
+  for (const b of batches) for (const id of vitalsIds(b).used.values()) ids.add(id);
+  const { numbers } = await visitorNumbersForReading(kv, s.org, s.env, ids);
+  const byId = (list: string[]) => Promise.resolve(new Map(list.map((id) => [id, numbers.get(id) ?? 0])));
+  const out: VitalsTable[] = [];
+  for (const b of batches) {
+    const rows = await vitalsVisitors(b, byId);
+    const t = b.n ? (b.cols.t as NumCol).values : new Float64Array(0);
+    out.push(buildVitals(b, rows, { exact: true, keep: (i) => keep(t[i]) }));
+  }
+  return out;
+}
+
+async function inBatches<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,191 @@
+/**
+ * A part's Web Vitals table on KV: one JSON header (value lists, hours, array kinds) and the arrays in one
+ * aligned buffer, deflated and chunked under keys.vitalsChunk(part id, i); the entry keys.vitals(part id) =
+ * { v, bytes, chunks } is written last, so a table is there whole or not at all. Compaction writes it under
+ * the part's building mark, deleteChunks (lib/parts/store.ts) deletes it with the part, the generator's
+ * direct parts get one, and older parts get one from lib/jobs/vitals_backfill.ts.
+ */
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import type { Batch, StrCol } from "../../parts/columns.ts";
+import { CHUNK_BYTES } from "../../parts/store.ts";
+import { numberVisitors } from "../../parts/visitor_numbers.ts";
+import { keys } from "../../store/keys.ts";
+import type { EnvName } from "../../store/records.ts";
+import { eventView, type Viewable } from "../columns/views.ts";
+import { buildVitals, VITALS_EVENT, type VitalsTable } from "./build.ts";
+
+/** 1: the first layout. A table of another version is rebuilt by the backfill; its part is scanned meanwhile. */
+export const VITALS_VERSION = 1;
+
+export interface VitalsEntry {
+  v: number;
+  bytes: number;
+  chunks: number;
+}
+
+const ARRAYS = [
+  "cHour",
+  "cTp",
+  "cTraffic",
+  "cPage",
+  "cDevice",
+  "cRows",
+  "setAt",
+  "sets",
+  "sCell",
+  "sMetric",
+  "sRows",
+  "at",
+  "key",
+  "count",
+] as const;
+type ArrayName = (typeof ARRAYS)[number];
+
+type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+const KINDS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array };
+type Kind = keyof typeof KINDS;
+const kindOf = (a: Typed): Kind =>
+  a instanceof Uint8Array
+    ? "u8"
+    : a instanceof Uint16Array
+    ? "u16"
+    : a instanceof Uint32Array
+    ? "u32"
+    : a instanceof Int32Array
+    ? "i32"
+    : "f64";
+
+interface Header {
+  exact: boolean;
+  lists: (string | null)[][];
+  hours: VitalsTable["hours"];
+  arrays: [Kind, number][];
+}
+
+const align = (n: number) => Math.ceil(n / 8) * 8;
+
+export function encodeVitals(t: VitalsTable): Uint8Array {
+  const arrays = ARRAYS.map((name) => t[name] as Typed);
+  const header: Header = {
+    exact: t.exact,
+    lists: [t.tps, t.traffics, t.pages, t.devices, t.metrics],
+    hours: t.hours,
+    arrays: arrays.map((a) => [kindOf(a), a.length]),
+  };
+  const h = new TextEncoder().encode(JSON.stringify(header));
+  let size = align(4 + h.length);
+  for (const a of arrays) size += align(a.byteLength);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, h.length, true);
+  out.set(h, 4);
+  let o = align(4 + h.length);
+  for (const a of arrays) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
+    o += align(a.byteLength);
+  }
+  return deflateRawSync(out);
+}
+
+export function decodeVitals(stored: Uint8Array): VitalsTable {
+  const bytes = new Uint8Array(inflateRawSync(stored));
+  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const len = new DataView(buf).getUint32(0, true);
+  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as Header;
+  let o = align(4 + len);
+  const arrays = {} as Record<ArrayName, Typed>;
+  ARRAYS.forEach((name, k) => {
+    const [kind, n] = h.arrays[k];
+    const T = KINDS[kind];
+    arrays[name] = new T(buf, o, n);
+    o += align(n * T.BYTES_PER_ELEMENT);
+  });
+  const [tps, traffics, pages, devices, metrics] = h.lists;
+  return { exact: h.exact, tps, traffics, pages, devices, metrics, hours: h.hours, ...arrays } as VitalsTable;
+}
+
+/** A part's table, its people's visitors numbered as the rollups number them (new ids get new numbers). */
+export async function partVitals(kv: Deno.Kv, org: string, env: EnvName, b: Batch): Promise<VitalsTable> {
+  const rows = await vitalsVisitors(b, (ids) => numberVisitors(kv, org, env, ids));
+  return buildVitals(b, (i) => rows(i));
+}
+
+/**
+ * Row → visitor number for a batch's people's `$web_vitals` rows, numbering only their anonymous ids (a part's
+ * vitals are a few percent of its rows: far fewer lookups than numbering every id).
+ */
+export async function vitalsVisitors(
+  b: Batch,
+  number: (ids: string[]) => Promise<Map<string, number>>,
+): Promise<(row: number) => number> {
+  const ids = vitalsIds(b);
+  const numbers = await number([...ids.used.values()]);
+  const byCode = new Map<number, number>();
+  for (const [code, id] of ids.used) byCode.set(code, numbers.get(id) ?? 0);
+  return (i) => byCode.get(ids.anon.codes[i]) ?? 0;
+}
+
+/** The anonymous ids (by column code) of a batch's people's `$web_vitals` rows. */
+export function vitalsIds(b: Batch): { anon: StrCol; used: Map<number, string> } {
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const type = eventView(v, "event_type"), traffic = eventView(v, "traffic");
+  const code = type.values.indexOf(VITALS_EVENT), human = traffic.values.indexOf("human");
+  const anon = b.cols.anon as StrCol;
+  const used = new Map<number, string>();
+  if (code <= 0 || human <= 0 || !anon) return { anon, used };
+  for (let i = 0; i < b.n; i++) {
+    if (type.codes[i] !== code || traffic.codes[i] !== human) continue;
+    const c = anon.codes[i];
+    if (c > 0 && !used.has(c)) used.set(c, anon.dict[c - 1]);
+  }
+  return { anon, used };
+}
+
+/** Writes a part's table: chunks first, then the entry. Answers the stored bytes. */
+export async function writeVitals(kv: Deno.Kv, partId: string, t: VitalsTable): Promise<number> {
+  const bytes = encodeVitals(t);
+  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+  for (let i = 0; i < chunks; i += 8) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(chunks, i + 8); j++) {
+      op.set(keys.vitalsChunk(partId, j), bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+    }
+    if (!(await op.commit()).ok) throw new Error("vitals chunk write failed");
+  }
+  const entry: VitalsEntry = { v: VITALS_VERSION, bytes: bytes.length, chunks };
+  await kv.set(keys.vitals(partId), entry);
+  return bytes.length;
+}
+
+/** Whether a part has a table of the current version. */
+export async function hasVitals(kv: Deno.Kv, partId: string): Promise<boolean> {
+  return (await kv.get<VitalsEntry>(keys.vitals(partId))).value?.v === VITALS_VERSION;
+}
+
+/** A part's table and its stored bytes, or null when it has none of the current version (or it went meanwhile). */
+export async function readVitals(
+  kv: Deno.Kv,
+  partId: string,
+): Promise<{ table: VitalsTable; stored: number } | null> {
+  const entry = (await kv.get<VitalsEntry>(keys.vitals(partId))).value;
+  if (!entry || entry.v !== VITALS_VERSION) return null;
+  const bytes = new Uint8Array(entry.bytes);
+  let seen = 0;
+  for await (const e of kv.list<Uint8Array>({ prefix: keys.vitalsChunks(partId) }, { batchSize: 100 })) {
+    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES);
+    seen++;
+  }
+  if (seen !== entry.chunks) return null;
+  return { table: decodeVitals(bytes), stored: entry.bytes };
+}
+
+/** Deletes a part's table: the entry first, so no half table is ever read. */
+export async function deleteVitals(kv: Deno.Kv, partId: string): Promise<void> {
+  await kv.delete(keys.vitals(partId));
+  const ks: Deno.KvKey[] = [];
+  for await (const e of kv.list({ prefix: keys.vitalsChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
+  for (let i = 0; i < ks.length; i += 100) {
+    const op = kv.atomic();
+    for (const k of ks.slice(i, i + 100)) op.delete(k);
+    await op.commit();
+  }
+}
