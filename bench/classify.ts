@@ -243,6 +243,22 @@ function browserShapeKind(ua: string): string {
   return "ends with something else";
 }
 
+/** Which sign the native-app rule went by (the stack or the platform an app names), never the agent's words. */
+function nativeAppKind(ua: string): string {
+  if (/\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|\bCronet|\bAFNetworking|\bNSURLSession/i.test(ua)) {
+    return "an app stack";
+  }
+  if (/.+\bokhttp\/?\d?/i.test(ua)) return "okhttp behind a name";
+  if (/^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u.test(ua)) return "an app's build";
+  if (/\( ?(?:[^)]*[;, ] ?)?(?:Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Commodore \d+)\b/i.test(ua)) {
+    return "a desktop platform in parentheses";
+  }
+  if (/\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Linux; U; Android)\b/i.test(ua)) {
+    return "a mobile platform in parentheses";
+  }
+  return "a mobile OS and version";
+}
+
 // Misjudged agents counted by the kind of rule that decided (the reason up to its colon, so no agent's own
 // words are printed): the one view of the held-out part's misses anyone may look at.
 if (Deno.args.includes("--reasons")) {
@@ -256,6 +272,7 @@ if (Deno.args.includes("--reasons")) {
         if ((v.outcome !== "human") === wantAutomated) continue;
         let kind = v.reason.split(":")[0].replace(/catalog token .*/, "catalog token");
         if (kind === "browser") kind += ` (${browserShapeKind(ua)})`;
+        if (kind === "native app") kind += ` (${nativeAppKind(ua)})`;
         counts.set(kind, (counts.get(kind) ?? 0) + 1);
       }
       if (counts.size === 0) continue;

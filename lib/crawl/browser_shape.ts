@@ -29,6 +29,30 @@ export function standaloneApp(ua: string): string | null {
   return null;
 }
 
+/**
+ * Browsers and people's software the parsers' lists name (ua-parser-js's browser rules, uap-core's families,
+ * browscap's people's software), as opposed to the curated parts of browser agents and in-app suffixes.
+ */
+const LISTED_PRODUCT: ReadonlySet<string> = new Set(
+  Object.entries(data.tokens as Record<string, string>)
+    .filter(([, source]) => /^(?:ua-parser-js|ua-parser\/uap-core|browscap)/.test(source))
+    .map(([name]) => name),
+);
+
+/**
+ * A product the parsers' lists name as people's software that an agent which is not browser-shaped starts
+ * with, versioned ("NetSurf/3.10", "Dillo/3.0.5"), when it wears no crawler's "(compatible; …)" part, else null.
+ */
+export function listedProductFirst(ua: string): string | null {
+  // a crawler's "(compatible; …)" part, or an HTTP library the program fetches with ("FME/2018 libcurl/7.57")
+  if (/^(?:Mozilla|Opera)\//i.test(ua) || /\(compatible[;)]|\blib\w+\/|\bcurl\b|http.?client/i.test(ua)) {
+    return null;
+  }
+  // with its version, the way software names itself ("NetSurf/3.10"); a bare or spelled-out name is no sign
+  const first = productTokens(ua)[0];
+  return first && /^v?\d/.test(first.version) && LISTED_PRODUCT.has(first.name) ? first.name : null;
+}
+
 /** Agents that start the way browsers do and name a browser engine. */
 export function browserShaped(ua: string): boolean {
   return (ua.startsWith("Mozilla/") || ua.startsWith("Opera/")) &&

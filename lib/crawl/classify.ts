@@ -15,6 +15,7 @@ import { automationSign, carriesAddress, weakAutomationSign } from "./automation
 import {
   compatibleProduct,
   desktopPrefixOnly,
+  listedProductFirst,
   standaloneApp,
   unknownTrailingProduct,
 } from "./browser_shape.ts";
@@ -124,7 +125,7 @@ function decide(ua: string): AgentVerdict {
   if (prefixOnly) return automation(prefixOnly);
   const person = humanClient(trimmed);
   if (person) return human(person);
-  const app = standaloneApp(trimmed);
+  const app = standaloneApp(trimmed) ?? listedProductFirst(trimmed);
   if (app && (!carriesAddress(trimmed) || PLATFORM.test(trimmed))) {
     return human(`app known by its name alone: ${app}`);
   }

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { catalogEntry, classifyAgent, classifyUserAgent, isAiCategory } from "../../../lib/crawl/classify.ts";
 import { CATALOG, ROBOTS_ONLY_TOKENS } from "../../../lib/crawl/catalog_data.ts";
-import { compatibleProduct, desktopPrefixOnly } from "../../../lib/crawl/browser_shape.ts";
+import {
+  compatibleProduct,
+  desktopPrefixOnly,
+  listedProductFirst,
+} from "../../../lib/crawl/browser_shape.ts";
 import { humanClient } from "../../../lib/crawl/human_clients.ts";
 import { BROWSER } from "../../../lib/crawl/human_browsers.ts";
 import { AUTOMATED_KINDS, PEOPLE_KINDS } from "./issue_kinds.ts";
@@ -417,4 +421,33 @@ Deno.test("classify: a desktop browser's prefix with no engine after it, or only
     assert.equal(desktopPrefixOnly(ua), null, ua);
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
+});
+
+Deno.test("classify: an agent starting with a browser or app the parsers' lists name, with its version, is a person's", () => {
+  // names from ua-parser-js's browser rules, sent by name and version: before, the generic patterns took them
+  for (const [ua, name] of [["Waterfox/6.0", "waterfox"], ["Basilisk/2023.01.07", "basilisk"]]) {
+    assert.equal(listedProductFirst(ua), name, ua);
+    assert.deepEqual(classifyAgent(ua), {
+      outcome: "human",
+      reason: `app known by its name alone: ${name}`,
+      agent: null,
+    });
+  }
+  // a crawler's compatible part, an HTTP library it fetches with, a bare name, a browser's prefix: not this rule
+  for (
+    const ua of [
+      "Falkon/3.1.0 (compatible; Crawler/1.0)",
+      "FME/2018.7.34.18312  libcurl/7.57.0 WinSSL zlib/1.2.11 WinIDN libssh2/1.7.0",
+      "Ghost",
+      "Mozilla/5.0 (X11; Linux x86_64; rv:3.0) Goanna/20170207 PaleMoon/27.1.0",
+    ]
+  ) {
+    assert.equal(listedProductFirst(ua), null, ua);
+  }
+  assert.notEqual(
+    classifyAgent("FME/2018.7.34.18312  libcurl/7.57.0 WinSSL zlib/1.2.11 WinIDN libssh2/1.7.0").outcome,
+    "human",
+  );
+  // with an address and no platform it stays the fetcher form (uap-core's Ghost agents)
+  assert.notEqual(classifyAgent("Ghost/2.10.8 (https://github.com/TryGhost/Ghost)").outcome, "human");
 });
