@@ -150,14 +150,19 @@ const DESKTOP_PART =
  * Returns why, or null.
  */
 export function desktopPrefixOnly(ua: string): string | null {
-  const m = /^Mozilla\/5\.0 \(([^()]*)\)(.*)$/.exec(ua);
-  if (!m || !m[1].split(";").every((part) => DESKTOP_PART.test(part.trim()))) return null;
-  const rest = m[2].trim();
+  // plain string checks first: nearly every agent asked is a whole browser's, with an engine after its platform
+  if (!ua.startsWith("Mozilla/5.0 (")) return null;
+  const close = ua.indexOf(")");
+  if (close < 0 || ua.lastIndexOf("(", close) !== 12) return null;
+  const rest = ua.slice(close + 1).trim();
+  const engineOnly = rest.endsWith("(KHTML, like Gecko)") &&
+    /^AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$/.test(rest);
+  if (!engineOnly && /AppleWebKit\/|Gecko|Trident\/|Presto\/|KHTML/.test(rest)) return null;
+  const platform = ua.slice(13, close);
+  if (!platform.split(";").every((part) => DESKTOP_PART.test(part.trim()))) return null;
   if (rest === "") return "a desktop platform and no browser after it";
-  if (/AppleWebKit\/|Gecko|Trident\/|Presto\/|KHTML/.test(rest)) {
-    return /^AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$/.test(rest) && !m[1].startsWith("Macintosh")
-      ? "a desktop platform and no browser after it"
-      : null;
+  if (engineOnly) {
+    return platform.startsWith("Macintosh") ? null : "a desktop platform and no browser after it";
   }
   // any known product after the platform (an engine of its own before it: "Goanna/… PaleMoon/27.1")
   const products = productTokens(rest);
