@@ -1,0 +1,305 @@
+/**
+ * Event property rollups of a batch of events (a part at compaction, or at question time a part without one,
+ * or the raw tail): per UTC hour of receive time × touchpoint × traffic kind × event type (a "group"), rows of
+ *  - the group's totals (key TOTAL_KEY): its events and people's visitors;
+ *  - per property key the group's events carried (key present, whatever its value): an ANY row, a row per
+ *    value (the value as filters read it: strings as they are, other JSON as text; JSON null is null), and
+ *    a null row (events of the group where the value reads null: the key absent or null).
+ * Each row has its event count and the exact set of its people's visitor numbers (lib/parts/visitor_set.ts).
+ * A key the group never carried has no rows: its null row is the group's totals row.
+ *
+ * Bounded: values of an (event type, key) past `cap` distinct values (or `valueBytes` of text) in the part are
+ * not kept (ids, amounts in cents, timestamps); the pair is listed in `scan` and a question about that key's
+ * values reads the part instead (answer.ts). ANY, null and totals rows are kept for every key, so the keys'
+ * events and visitors always come from the table. Values are kept whole (the tool cuts them when it shows
+ * them, but two values that share their first 200 characters are two rows of the scan's answer).
+ */
+import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
+import { encodeSet } from "../../parts/visitor_set.ts";
+import { eventView, type Viewable } from "../columns/views.ts";
+import { valueString } from "../columns/values.ts";
+
+export const HOUR_MS = 3_600_000;
+/** The key code of a group's totals row. */
+export const TOTAL_KEY = 0xffff;
+/** The value code of a key's ANY row (the key present); 0 is null. */
+export const ANY = 0xffffffff;
+/** Distinct values of an (event type, key) a part keeps at most (more: the pair is scanned). */
+export const VALUE_CAP = 2_048;
+/** Bytes of value text of an (event type, key) a part keeps at most. */
+export const VALUE_BYTES_CAP = 256 * 1024;
+
+export interface PropRollup {
+  n: number;
+  /** each epoch hour with rows, with the receive-time range of its rows */
+  hours: { hour: number; min: number; max: number }[];
+  tps: (string | null)[];
+  trs: (string | null)[];
+  ets: (string | null)[];
+  keys: string[];
+  /** value by code; code 0 is null */
+  values: (string | null)[];
+  /** [event type code, key code] pairs (flattened) whose value rows are not kept */
+  scan: number[];
+  /** rows sorted by event type, key, value, hour, touchpoint, traffic */
+  hour: Uint32Array;
+  tp: Uint16Array;
+  tr: Uint8Array;
+  et: Uint16Array;
+  key: Uint16Array;
+  value: Uint32Array;
+  events: Uint32Array;
+  /** row i's visitors: sets[setAt[i], setAt[i + 1]) */
+  setAt: Uint32Array;
+  sets: Uint8Array;
+}
+
+export interface BuildOptions {
+  /** distinct values kept per (event type, key); Infinity: all (question-time builds) */
+  cap?: number;
+  valueBytes?: number;
+  /** only rows of this event type */
+  eventType?: string;
+  /** only these property keys (the totals rows are kept) */
+  keys?: ReadonlySet<string>;
+  /** only rows received in [from, to) */
+  from?: number;
+  to?: number;
+}
+
+interface Acc {
+  g: number;
+  k: number;
+  v: number;
+  events: number;
+  last: number;
+  vis: number[];
+}
+
+const textOf = (json: string): string | null => valueString(JSON.parse(json));
+
+/** The property rollup of a batch; `visitorOf(i)` is row i's dense visitor number. */
+export function buildPropRollup(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  o: BuildOptions = {},
+): PropRollup {
+  const cap = o.cap ?? VALUE_CAP, capBytes = o.valueBytes ?? VALUE_BYTES_CAP;
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const t = (b.cols.t as NumCol).values;
+  const tpV = eventView(v, "touchpoint"), trV = eventView(v, "traffic"), etV = eventView(v, "event_type");
+  const keys: string[] = [], keyCode = new Map<string, number>();
+  const kc = (k: string) => {
+    let c = keyCode.get(k);
+    if (c === undefined) keyCode.set(k, c = keys.push(k) - 1);
+    return c;
+  };
+  const values: (string | null)[] = [null], valueCode = new Map<string, number>();
+  const vc = (s: string | null) => {
+    if (s === null) return 0;
+    let c = valueCode.get(s);
+    if (c === undefined) valueCode.set(s, c = values.push(s) - 1);
+    return c;
+  };
+  const wanted = (k: string) => o.keys === undefined || o.keys.has(k);
+  // own columns: a key each, a value code per dictionary code; the rest column: (key, value) pairs per code
+  const own: { k: number; codes: ArrayLike<number>; vals: Uint32Array }[] = [];
+  for (const name of Object.keys(b.cols)) {
+    if (!name.startsWith("p:") || !wanted(name.slice(2))) continue;
+    const col = b.cols[name] as StrCol;
+    const vals = new Uint32Array(col.dict.length + 1);
+    col.dict.forEach((s, d) => (vals[d + 1] = vc(textOf(s))));
+    own.push({ k: kc(name.slice(2)), codes: col.codes, vals });
+  }
+  const restCol = b.cols["p*"] as StrCol | undefined;
+  const rest: number[][] = [[]];
+  if (restCol) {
+    for (const s of restCol.dict) {
+      const pairs: number[] = [];
+      for (const [k, x] of Object.entries(JSON.parse(s) as Record<string, unknown>)) {
+        if (wanted(k)) pairs.push(kc(k), vc(valueString(x)));
+      }
+      rest.push(pairs);
+    }
+  }
+  const nV = values.length, nK = keys.length;
+  if (nK >= TOTAL_KEY) {
+    throw new Error(`a batch with ${nK} property keys: at most ${TOTAL_KEY - 1} fit a table`);
+  }
+  const etOnly = o.eventType === undefined ? -1 : etV.values.indexOf(o.eventType);
+  const from = o.from ?? -Infinity, to = o.to ?? Infinity;
+  const nTp = tpV.values.length, nTr = trV.values.length, nEt = etV.values.length;
+  const groups = new Map<number, number>(); // group number by (hour, tp, tr, et)
+  const groupOf: [number, number, number, number][] = [];
+  const groupKeys: Set<number>[] = [];
+  const hours = new Map<number, { hour: number; min: number; max: number }>();
+  const accs = new Map<number, Acc>();
+  const add = (g: number, k: number, val: number, human: boolean, vis: number) => {
+    const id = (g * (nK + 1) + (k === TOTAL_KEY ? nK : k)) * (nV + 1) + (val === ANY ? nV : val);
+    let a = accs.get(id);
+    if (!a) accs.set(id, a = { g, k, v: val, events: 0, last: -1, vis: [] });
+    a.events++;
+    if (human && a.last !== vis) {
+      a.last = vis;
+      a.vis.push(vis);
+    }
+  };
+  // rows in scope with their group and pairs, for the null rows (a group's keys are known after one pass)
+  const rowsIn: number[] = [], rowGroup: number[] = [], pairAt: number[] = [0], pairs: number[] = [];
+  const trCodes = trV.codes, tpCodes = tpV.codes, etCodes = etV.codes;
+  const humanTr = Uint8Array.from(trV.values, (s) => (s === "human" ? 1 : 0));
+  for (let i = 0; i < b.n; i++) {
+    const ti = t[i];
+    if (ti < from || ti >= to) continue;
+    const et = etCodes.length ? etCodes[i] : 0;
+    if (etOnly >= 0 ? et !== etOnly : o.eventType !== undefined) continue;
+    const h = Math.floor(ti / HOUR_MS);
+    const span = hours.get(h);
+    if (!span) hours.set(h, { hour: h, min: ti, max: ti });
+    else {
+      if (ti < span.min) span.min = ti;
+      if (ti > span.max) span.max = ti;
+    }
+    const tp = tpCodes.length ? tpCodes[i] : 0, tr = trCodes.length ? trCodes[i] : 0;
+    const gk = ((h * nTp + tp) * nTr + tr) * nEt + et;
+    let g = groups.get(gk);
+    if (g === undefined) {
+      groups.set(gk, g = groupOf.length);
+      groupOf.push([h, tp, tr, et]);
+      groupKeys.push(new Set());
+    }
+    const human = humanTr[tr] === 1, vis = human ? visitorOf(i) : -1;
+    add(g, TOTAL_KEY, 0, human, vis);
+    for (const c of own) {
+      const code = c.codes[i];
+      if (code) pairs.push(c.k, c.vals[code]);
+    }
+    const rc = restCol ? restCol.codes[i] : 0;
+    if (rc) { for (const x of rest[rc]) pairs.push(x); }
+    const start = pairAt[pairAt.length - 1], keysOfGroup = groupKeys[g];
+    for (let p = start; p < pairs.length; p += 2) {
+      keysOfGroup.add(pairs[p]);
+      add(g, pairs[p], ANY, human, vis);
+      add(g, pairs[p], pairs[p + 1], human, vis);
+    }
+    rowsIn.push(i);
+    rowGroup.push(g);
+    pairAt.push(pairs.length);
+  }
+  // null rows: keys of the row's group the row lacks (its value null is counted above)
+  for (let r = 0; r < rowsIn.length; r++) {
+    const g = rowGroup[r];
+    const ks = groupKeys[g];
+    if (ks.size === 0) continue;
+    const tr = groupOf[g][2], human = humanTr[tr] === 1, vis = human ? visitorOf(rowsIn[r]) : -1;
+    for (const k of ks) {
+      let has = false;
+      for (let p = pairAt[r]; p < pairAt[r + 1]; p += 2) {
+        if (pairs[p] === k) {
+          has = true;
+          break;
+        }
+      }
+      if (!has) add(g, k, 0, human, vis);
+    }
+  }
+  // (event type, key) pairs past the cap: their value rows go
+  const distinct = new Map<number, { n: number; bytes: number }>();
+  for (const a of accs.values()) {
+    if (a.k === TOTAL_KEY || a.v === 0 || a.v === ANY) continue;
+    const pk = groupOf[a.g][3] * (nK + 1) + a.k;
+    let d = distinct.get(pk);
+    if (!d) distinct.set(pk, d = { n: 0, bytes: 0 });
+    d.n++; // a value counts once per group here: an upper bound of the distinct values
+    d.bytes += (values[a.v] as string).length;
+  }
+  const scanPairs = new Set<number>();
+  for (const [pk, d] of distinct) {
+    if (d.n <= cap && d.bytes <= capBytes) continue;
+    // exact distinct values when the bound is past the cap
+    const seen = new Set<number>();
+    let bytes = 0;
+    for (const a of accs.values()) {
+      if (a.k === TOTAL_KEY || a.v === 0 || a.v === ANY) continue;
+      if (groupOf[a.g][3] * (nK + 1) + a.k !== pk || seen.has(a.v)) continue;
+      seen.add(a.v);
+      bytes += (values[a.v] as string).length;
+    }
+    if (seen.size > cap || bytes > capBytes) scanPairs.add(pk);
+  }
+  const kept: Acc[] = [];
+  for (const a of accs.values()) {
+    const drop = a.k !== TOTAL_KEY && a.v !== 0 && a.v !== ANY &&
+      scanPairs.has(groupOf[a.g][3] * (nK + 1) + a.k);
+    if (!drop) kept.push(a);
+  }
+  return assemble(kept, groupOf, {
+    hours: [...hours.values()].sort((x, y) => x.hour - y.hour),
+    tps: tpV.values,
+    trs: trV.values,
+    ets: etV.values,
+    keys,
+    values,
+    scan: [...scanPairs].flatMap((pk) => [Math.floor(pk / (nK + 1)), pk % (nK + 1)]),
+  });
+}
+
+type Dicts = Pick<PropRollup, "hours" | "tps" | "trs" | "ets" | "keys" | "values" | "scan">;
+
+/** Rows in their order (event type, key, value, hour, touchpoint, traffic), values renumbered to those kept. */
+function assemble(accs: Acc[], groupOf: [number, number, number, number][], d: Dicts): PropRollup {
+  const used = new Uint32Array(d.values.length);
+  const values: (string | null)[] = [null];
+  for (const a of accs) {
+    if (a.v !== 0 && a.v !== ANY && !used[a.v]) used[a.v] = values.push(d.values[a.v]) - 1;
+  }
+  const valueOf = (a: Acc) => (a.v === ANY ? ANY : a.v === 0 ? 0 : used[a.v]);
+  const ord = (x: number) => (x === ANY ? -1 : x);
+  accs.sort((x, y) => {
+    const gx = groupOf[x.g], gy = groupOf[y.g];
+    return gx[3] - gy[3] || x.k - y.k || ord(valueOf(x)) - ord(valueOf(y)) || gx[0] - gy[0] ||
+      gx[1] - gy[1] || gx[2] - gy[2];
+  });
+  const n = accs.length;
+  const r: PropRollup = {
+    n,
+    ...d,
+    values,
+    hour: new Uint32Array(n),
+    tp: new Uint16Array(n),
+    tr: new Uint8Array(n),
+    et: new Uint16Array(n),
+    key: new Uint16Array(n),
+    value: new Uint32Array(n),
+    events: new Uint32Array(n),
+    setAt: new Uint32Array(n + 1),
+    sets: new Uint8Array(0),
+  };
+  const encoded: Uint8Array[] = [];
+  let size = 0;
+  accs.forEach((a, i) => {
+    const [h, tp, tr, et] = groupOf[a.g];
+    r.hour[i] = h;
+    r.tp[i] = tp;
+    r.tr[i] = tr;
+    r.et[i] = et;
+    r.key[i] = a.k;
+    r.value[i] = valueOf(a);
+    r.events[i] = a.events;
+    const s = a.vis.length ? encodeSet(a.vis) : new Uint8Array(0);
+    encoded.push(s);
+    r.setAt[i] = size;
+    size += s.length;
+  });
+  r.setAt[n] = size;
+  r.sets = new Uint8Array(size);
+  encoded.forEach((s, i) => r.sets.set(s, r.setAt[i]));
+  return r;
+}
+
+/** Decoded bytes of a rollup (the cache's weight): its arrays and ~40 bytes a dictionary string. */
+export function propRollupBytes(r: PropRollup): number {
+  let strings = 0;
+  for (const s of r.values) strings += 40 + (s?.length ?? 0) * 2;
+  return r.n * 27 + r.sets.byteLength + strings + 40 * (r.keys.length + r.ets.length + r.hours.length);
+}

@@ -1,0 +1,281 @@
+/**
+ * The planner of the property questions (`propAnswers`): a tool's property keys of an event and each key's
+ * values (behavior_event_properties) from property rollups, exactly as the scan answers them, when:
+ *  - no cohort; filters only `event_type eq` (one event type); a breakdown of one `prop:<key>` with the
+ *    metrics visitors and/or events, no bucket or goal (any sort, limit, offset);
+ *  - the zone's offsets are whole hours over the period (rollup/answer.ts wholeHourOffsets), and each hour of
+ *    a part's table lies wholly inside or outside the period (by its rows' receive times).
+ * Otherwise it answers null and the caller scans. Parts without a table (before the backfill reaches them),
+ * keys whose values a part does not keep (past the cap, build.ts) and the raw tail are read and built into
+ * tables at question time (only the asked event type and keys, only rows in the period), their visitors
+ * numbered as the parts' are (ids without a number yet get numbers past all given ones, for this question).
+ * Part list and tail are read consistently (Source.partsAndTail); a part gone meanwhile (a merge) answers null.
+ */
+import type { Deps } from "../../deps.ts";
+import { Lru } from "../../lru.ts";
+import type { Batch } from "../../parts/columns.ts";
+import { columnRange, decodeBatch } from "../../parts/codec.ts";
+import { buildEventBatch } from "../../parts/event_batch.ts";
+import { partColumns, PartGoneError, type PartMeta, readRange } from "../../parts/store.ts";
+import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
+import { turns } from "../../turns.ts";
+import type { Source } from "../columns/source.ts";
+import { batchVisitors, rowVisitors } from "../rollup/build.ts";
+import { wholeHourOffsets } from "../rollup/answer.ts";
+import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
+import {
+  keepsValues,
+  keysAnswer,
+  type LoadedProp,
+  loadedProp,
+  type PropKey,
+  type Taken,
+  valuesAnswer,
+} from "./answer.ts";
+import { buildPropRollup, type PropRollup, propRollupBytes } from "./build.ts";
+import { readPropRollup } from "./store.ts";
+
+/**
+ * A suggested share of the one budget (`PART_CACHE_MB`) for decoded property rollups: a sixteenth (16 MB of
+ * the default 256). The 10M-event bench site's 30 days weigh more (see the README); what does not fit is read
+ * again from KV per question.
+ */
+export const propRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 16);
+
+/** The one event type a scope's filters ask (undefined: none), or false when the filters are others. */
+function filterEventType(s: Scope): string | undefined | false {
+  let et: string | undefined;
+  for (const f of s.filters ?? []) {
+    if (f.field !== "event_type" || f.op !== "eq" || typeof f.value !== "string") return false;
+    if (et !== undefined && et !== f.value) return false;
+    et = f.value;
+  }
+  return et;
+}
+
+/** Why the planner cannot answer a scope (the scan does), or null. */
+export function propScopeBlocker(s: Scope): string | null {
+  if (s.cohort) return "a cohort";
+  if (filterEventType(s) === false) return "a filter other than one event_type eq";
+  if (!wholeHourOffsets(s.timezone, s.from, s.to)) return "a timezone offset that is not whole hours";
+  return null;
+}
+
+/** The key of a question the planner answers (one prop:<key> breakdown, visitors/events), else null. */
+export function propQuestionKey(s: Scope, o: AggregateOptions): string | null {
+  const et = filterEventType(s);
+  if (et === false || et === undefined || o.bucket || o.goal || o.breakdown?.length !== 1) return null;
+  const f = o.breakdown[0];
+  if (!f.startsWith("prop:") || !o.metrics.length) return null;
+  if (!o.metrics.every((m) => m === "visitors" || m === "events")) return null;
+  if (o.sort && o.sort.by !== "key" && !o.metrics.includes(o.sort.by as "events")) return null;
+  return f.slice(5);
+}
+
+/** How the last question was answered (tests, benches). */
+export interface PropPath {
+  /** parts answered from their stored table */
+  tables: number;
+  /** parts read and built at question time (no table, or keys past the cap) */
+  built: number;
+  tailRows: number;
+}
+
+/** A part to read: without a table (keys null), or for keys its table (`stored`) keeps no values of. */
+interface Read {
+  p: PartMeta;
+  keys: string[] | null;
+  stored?: LoadedProp;
+}
+
+/** What a question asks: the event type (undefined: all) and the keys whose values it needs (none: keys only). */
+interface Need {
+  eventType: string | undefined;
+  valueKeys: string[];
+}
+
+export class PropRollups {
+  readonly cache: Lru<LoadedProp>;
+  private loading = new Map<string, Promise<LoadedProp | null>>();
+  /** stored bytes of tables read from KV (benches) */
+  bytesRead = 0;
+  last: PropPath = { tables: 0, built: 0, tailRows: 0 };
+
+  constructor(private kv: Deno.Kv, private source: Source, capacity: number) {
+    this.cache = new Lru(capacity);
+  }
+
+  /** Property keys of events in scope with events and visitors (engine.propertyKeys), or null: scan. */
+  async keys(s: Scope, eventType?: string): Promise<PropKey[] | null> {
+    if (propScopeBlocker(s) !== null) return null;
+    const et = filterEventType(s) as string | undefined;
+    if (et !== undefined && eventType !== undefined && et !== eventType) return [];
+    const need = { eventType: eventType ?? et, valueKeys: [] };
+    const got = await this.take(s, need);
+    return got && keysAnswer(got.taken, s, need.eventType, got.space);
+  }
+
+  /** Answers to aggregate questions each one prop:<key> breakdown (propQuestionKey), or null: scan. */
+  async aggregate(s: Scope, os: AggregateOptions[]): Promise<AggregateResult[] | null> {
+    if (propScopeBlocker(s) !== null) return null;
+    const ks = os.map((o) => propQuestionKey(s, o));
+    if (!os.length || ks.some((k) => k === null)) return null;
+    const eventType = filterEventType(s) as string;
+    const got = await this.take(s, { eventType, valueKeys: [...new Set(ks as string[])] });
+    if (!got) return null;
+    return os.map((o, i) => valuesAnswer(got.taken, s, eventType, ks[i]!, o, got.space));
+  }
+
+  /** The tables a question takes (stored, built at question time, the raw tail's), or null: scan. */
+  private async take(s: Scope, need: Need): Promise<{ taken: Taken[]; space: number } | null> {
+    const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const stored = await inBatches(parts, 8, (p) => this.table(p.id));
+    const taken: Taken[] = [];
+    // parts to read: those without a table, and those not keeping an asked key's values (their keys)
+    const toBuild: Read[] = [];
+    for (let k = 0; k < parts.length; k++) {
+      const l = stored[k];
+      if (!l) {
+        toBuild.push({ p: parts[k], keys: null });
+        continue;
+      }
+      const hours = hoursInside(l.r, s);
+      if (hours === null) return null;
+      taken.push({ l, hours });
+      const et = need.eventType;
+      const missing = et === undefined ? [] : need.valueKeys.filter((key) => !keepsValues(l, et, key));
+      if (missing.length) toBuild.push({ p: parts[k], keys: missing, stored: l });
+    }
+    const built = await this.buildAtQuestion(s, need, toBuild, tail);
+    if (!built) return null;
+    for (const b of built.tables) {
+      if (b.keysOnly) {
+        // the stored table's rows of those keys are left out; the built one gives them (not the totals)
+        const stored = taken.find((t) => t.l === b.replaces)!;
+        stored.skip = new Set(b.keysOnly);
+        taken.push({ l: b.l, hours: null, only: new Set(b.keysOnly) });
+      } else taken.push({ l: b.l, hours: null });
+    }
+    this.last = {
+      tables: parts.length - toBuild.filter((b) => !b.keys).length,
+      built: toBuild.length,
+      tailRows: tail.length,
+    };
+    return { taken, space: built.space };
+  }
+
+  /**
+   * Tables of the parts to read and of the raw tail, built for this question: only its event type, the keys
+   * asked (all for a part without a table), rows in the period. Kept in the cache when they hold no
+   * temporary visitor number and the part lies inside the period.
+   */
+  private async buildAtQuestion(
+    s: Scope,
+    need: Need,
+    toBuild: Read[],
+    tail: Parameters<typeof buildEventBatch>[0],
+  ): Promise<
+    { tables: { l: LoadedProp; keysOnly?: string[]; replaces?: LoadedProp }[]; space: number } | null
+  > {
+    const count = await visitorCount(this.kv, s.org, s.env);
+    const cacheKey = (p: PartMeta, keys: string[] | null) =>
+      keys ? `${p.id}|${need.eventType}|${JSON.stringify(keys)}` : null;
+    const batches: {
+      b: Batch;
+      p: PartMeta | null;
+      keys: string[] | null;
+      kept?: LoadedProp;
+      stored?: LoadedProp;
+    }[] = [];
+    try {
+      for (const { p, keys, stored } of toBuild) {
+        const ck = cacheKey(p, keys);
+        const kept = ck ? this.cache.get(ck) : undefined;
+        if (kept) batches.push({ b: { n: 0, cols: {} }, p, keys, kept, stored });
+        else batches.push({ b: await readPartBatch(this.kv, p, keys), p, keys, stored });
+      }
+    } catch (e) {
+      if (e instanceof PartGoneError) return null;
+      throw e;
+    }
+    if (tail.length) batches.push({ b: await buildEventBatch(tail, turns()), p: null, keys: null });
+    const ids = batches.filter((x) => !x.kept).flatMap((x) => batchVisitors(x.b));
+    const { numbers, size } = ids.length
+      ? await visitorNumbersForReading(this.kv, s.org, s.env, ids)
+      : { numbers: new Map<string, number>(), size: count };
+    const tables: { l: LoadedProp; keysOnly?: string[]; replaces?: LoadedProp }[] = [];
+    for (const x of batches) {
+      let l = x.kept;
+      if (!l) {
+        const rows = rowVisitors(x.b, numbers);
+        const r: PropRollup = buildPropRollup(x.b, (i) => rows[i], {
+          cap: Infinity,
+          valueBytes: Infinity,
+          eventType: need.eventType,
+          keys: x.keys ? new Set(x.keys) : need.valueKeys.length ? new Set(need.valueKeys) : undefined,
+          from: s.from,
+          to: s.to,
+        });
+        l = loadedProp(r);
+        const ck = x.p && cacheKey(x.p, x.keys);
+        const inside = x.p && x.p.min_t >= s.from && x.p.max_t < s.to;
+        if (ck && inside && rows.every((v) => v < count)) this.cache.set(ck, l, propRollupBytes(r));
+      }
+      if (x.keys && x.stored) tables.push({ l, keysOnly: x.keys, replaces: x.stored });
+      else tables.push({ l });
+    }
+    return { tables, space: Math.max(size, count) };
+  }
+
+  /** A part's stored table (decoded once, cached by part id; parts are immutable), or null without one. */
+  private table(partId: string): Promise<LoadedProp | null> {
+    const kept = this.cache.get(partId);
+    if (kept) return Promise.resolve(kept);
+    let loading = this.loading.get(partId);
+    if (!loading) {
+      loading = readPropRollup(this.kv, partId).then((got) => {
+        if (!got) return null;
+        this.bytesRead += got.stored;
+        const l = loadedProp(got.rollup);
+        this.cache.set(partId, l, propRollupBytes(got.rollup));
+        return l;
+      }).finally(() => this.loading.delete(partId));
+      this.loading.set(partId, loading);
+    }
+    return loading;
+  }
+}
+
+/** The planner over a Source, its decoded tables in a cache of `cacheBytes` (the caller's share of the budget). */
+export function propAnswers(deps: Pick<Deps, "kv">, source: Source, cacheBytes: number): PropRollups {
+  return new PropRollups(deps.kv, source, cacheBytes);
+}
+
+/** A table's hours inside the period (null: one straddles an end of it, the scan answers). */
+function hoursInside(r: PropRollup, s: Scope): Set<number> | null {
+  const hours = new Set<number>();
+  for (const h of r.hours) {
+    if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
+    else if (!(h.max < s.from || h.min >= s.to)) return null;
+  }
+  return hours;
+}
+
+async function inBatches<T, R>(items: T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += width) {
+    out.push(...(await Promise.all(items.slice(i, i + width).map(f))));
+  }
+  return out;
+}
+
+/** The columns a property table needs of a part (`keys`: only those property keys' own columns). */
+async function readPartBatch(kv: Deno.Kv, p: PartMeta, keys: string[] | null): Promise<Batch> {
+  const columns = await partColumns(kv, p);
+  const only = (c: string) =>
+    c === "anon" || c === "t" || c === "touchpoint" || c === "traffic" || c === "event_type" || c === "p*" ||
+    (c.startsWith("p:") && (!keys || keys.includes(c.slice(2))));
+  const { from, to } = columnRange(columns, only);
+  const { base, bytes } = await readRange(kv, p, from, to);
+  return await decodeBatch({ n: p.rows, columns }, bytes, only, base);
+}
