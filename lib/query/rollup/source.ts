@@ -7,6 +7,7 @@
  */
 import type { Deps } from "../../deps.ts";
 import { Lru, remember } from "../../lru.ts";
+import { keys } from "../../store/keys.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -49,7 +50,7 @@ import {
   rowsFromKept,
 } from "./kept_lists.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
-import { BLOCKS, findKey, keyNumbers, localSessions, sharedKeys, type Spans } from "./spans.ts";
+import { BLOCKS, keyNumbers, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
 import {
   engagedPerVisitor,
   entriesAndExits,
@@ -78,10 +79,15 @@ import {
   listsSec,
   readEntry,
   readSection,
+  readSections,
+  ROLLUP_VERSION,
   type RollupEntry,
   rowsSec,
+  type SectionAsk,
   setsSec,
   SPANS_SEC,
+  wideRowsSec,
+  wideSetsSec,
 } from "./store.ts";
 
 /** Decoded rollups kept: a quarter of the one budget (PART_CACHE_MB); the engine gives parts the rest. */
@@ -165,32 +171,59 @@ export class RollupSource {
     return e;
   }
 
+  /**
+   * The entries of parts not yet cached, read ten a call (KV's getMany limit): a period's 200 entries cost
+   * 20 calls instead of 200.
+   */
+  private async prefetchEntries(ids: string[]): Promise<void> {
+    const missing = ids.filter((id) => !this.cache.get(id));
+    const groups: string[][] = [];
+    for (let i = 0; i < missing.length; i += 10) groups.push(missing.slice(i, i + 10));
+    await inBatches(groups, 4, async (group) => {
+      const got = await this.deps.kv.getMany<RollupEntry[]>(group.map((id) => keys.rollup(id)));
+      got.forEach((e, x) => {
+        const entry = e.value;
+        if (entry && entry.v === ROLLUP_VERSION) {
+          this.keep(group[x], entry, 200 + entry.head.hours.length * 40);
+        }
+      });
+    });
+  }
+
   /** A part's rollup with the pieces asked loaded, or null when it has none (yet). */
   /**
    * `keepFacts` false: the facts (and ends) are read for a join whose result is kept instead (they would fill
    * the cache with rows no later question reads).
    */
-  private async part(id: string, asked: PiecesAsked, keepFacts = true): Promise<RollupParts | null> {
+  private async part(
+    id: string,
+    asked: PiecesAsked,
+    keepFacts = true,
+    pre: Map<string, Uint8Array> | null = null,
+    wide = false,
+  ): Promise<RollupParts | null> {
     const { kv } = this.deps;
     const e = await this.entry(id);
     if (!e) return null;
     const fields = new Map<number, Rollup>();
     for (const f of asked.fields) {
+      // wide: the field's rows over all the part's hours (wide.ts), when the period holds them all
+      const { rows: name, sets: setsName, rowsSec: rs, setsSec: ss } = pieceNames(id, f, wide);
       const rows = await this.piece(
-        `${id}/r${f}`,
-        () => readSection(kv, id, e, rowsSec(f)),
+        name,
+        async () => pre?.get(name) ?? await readSection(kv, id, e, rs),
         (b) => decodeRows(b, e.head, f),
         rowsWeight,
       );
       const r = rows ?? emptyPiece(e.head, f);
-      if (asked.sets.includes(f) && rows && !rows.sets.length && e.secs[setsSec(f)]) {
+      if (asked.sets.includes(f) && rows && !rows.sets.length && e.secs[ss]) {
         // the sets of a field's rows are read once and kept with them
-        const bytes = await readSection(kv, id, e, setsSec(f));
+        const bytes = pre?.get(setsName) ?? await readSection(kv, id, e, ss);
         if (!bytes) throw new Gone();
         this.bytesRead += bytes.length;
         rows.sets = decodeSets(bytes);
         // weighed again under the keep policy (a plain set would push out the least recently used: a kept join)
-        if (this.cache.delete(`${id}/r${f}`)) this.keep(`${id}/r${f}`, rows, rowsWeight(rows));
+        if (this.cache.delete(name)) this.keep(name, rows, rowsWeight(rows));
       }
       fields.set(f, r);
     }
@@ -214,6 +247,41 @@ export class RollupSource {
       lists: null,
       ends,
     };
+  }
+
+  /**
+   * The rows and sets sections `part` will read for these parts (not cached yet), fetched together
+   * (readSections: ten chunks a KV call); answered by piece name for `part` to decode.
+   */
+  private async prefetch(
+    ids: string[],
+    asked: PiecesAsked,
+    wide: boolean[],
+  ): Promise<Map<string, Uint8Array>> {
+    const asks: SectionAsk[] = [], names: string[] = [];
+    ids.forEach((id, x) => {
+      const e = this.cache.get(id) as RollupEntry | undefined;
+      if (!e) return;
+      for (const f of asked.fields) {
+        const n = pieceNames(id, f, wide[x]);
+        const rows = this.cache.get(n.rows) as Rollup | undefined;
+        if (!rows && e.secs[n.rowsSec]) {
+          asks.push({ partId: id, entry: e, sec: n.rowsSec });
+          names.push(n.rows);
+        }
+        if (asked.sets.includes(f) && !rows?.sets.length && e.secs[n.setsSec]) {
+          asks.push({ partId: id, entry: e, sec: n.setsSec });
+          names.push(n.sets);
+        }
+      }
+    });
+    const got = await readSections(this.deps.kv, asks);
+    const out = new Map<string, Uint8Array>();
+    got.forEach((bytes, x) => {
+      if (bytes === undefined) throw new Gone();
+      if (bytes) out.set(names[x], bytes);
+    });
+    return out;
   }
 
   /** A part's facts, all blocks in stored order (`keepIt` false: read for a join whose result is kept instead). */
@@ -275,21 +343,36 @@ export class RollupSource {
     traffic: Set<string>,
     space: number,
   ): Promise<KeptSessions> {
-    const ids = parts.map((_, i) => i);
-    const spans = await inBatches(ids, 8, async (i) =>
-      (await this.piece(
-        `${parts[i].id}/spans`,
-        () => readSection(this.deps.kv, parts[i].id, entries[i], SPANS_SEC),
-        decodeSpans,
-        (p) => p.n * 40 + p.engaged.length * 4 + 200,
-      )) ?? null);
-    const keys = await inBatches(
-      ids,
-      8,
-      async (i) =>
-        (await this.block(parts[i].id, entries[i], KEYS_SEC, decodeKeys)) ??
-          { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
-    );
+    // the spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call)
+    const spans: (Spans | null)[] = parts.map((p) => {
+      const hit = this.cache.get(`${p.id}/spans`) as Spans | undefined;
+      if (hit) this.lastAsked.set(`${p.id}/spans`, this.asked);
+      return hit ?? null;
+    });
+    const asks: SectionAsk[] = [];
+    parts.forEach((p, i) => {
+      if (!spans[i]) asks.push({ partId: p.id, entry: entries[i], sec: SPANS_SEC });
+      asks.push({ partId: p.id, entry: entries[i], sec: KEYS_SEC });
+    });
+    const got = await readSections(this.deps.kv, asks);
+    const keys: PartKeys[] = [];
+    got.forEach((bytes, x) => {
+      if (bytes === undefined) throw new Gone();
+      this.bytesRead += bytes?.length ?? 0;
+      const { partId, sec } = asks[x], i = keys.length;
+      if (sec === KEYS_SEC) {
+        keys.push(
+          bytes
+            ? decodeKeys(bytes)
+            : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
+        );
+      } else if (bytes) {
+        const sp = decodeSpans(bytes);
+        spans[i] = sp;
+        this.keep(`${partId}/spans`, sp, sp.n * 40 + sp.engaged.length * 4 + 200);
+        this.lastAsked.set(`${partId}/spans`, this.asked);
+      }
+    });
     const shared = sharedKeys(keys, space);
     const totals: SessionTotals = {
       sessions: 0,
@@ -341,32 +424,55 @@ export class RollupSource {
       }
       for (let b = 0; b < BLOCKS; b++) if (sp.complex[b]) need[i].add(b);
     });
-    keys.forEach((k, i) => {
-      for (let x = 0; x < k.n; x++) if (shared[i][x]) need[i].add(k.block[x]);
+    // blocks read for a cut span or a session that is not simple have every row decided by the part's own
+    // join; the others are read only for sessions also in another part: just those rows, found by key
+    const general = need.map((b) => new Set(b));
+    const sharedSet = keys.map((k, i) => {
+      const set = new Set<number>();
+      for (let x = 0; x < k.n; x++) {
+        if (!shared[i][x]) continue;
+        need[i].add(k.block[x]);
+        set.add(k.vis[x] * 4_294_967_296 + k.h[x]);
+      }
+      return set;
     });
     // the blocks to join, as units; per row: joined, and taken out of its span first
-    const units: { i: number; b: number; facts: SessionFacts }[] = [];
+    const wanted: { i: number; b: number }[] = [];
     for (let i = 0; i < parts.length; i++) {
       for (const b of [...need[i]].sort((x, y) => x - y)) {
-        const facts = await this.block(parts[i].id, entries[i], factsSec(b), decodeFacts);
-        if (facts) units.push({ i, b, facts });
+        if (entries[i].secs[factsSec(b)]) wanted.push({ i, b });
       }
     }
+    const read = await readSections(
+      this.deps.kv,
+      wanted.map(({ i, b }) => ({ partId: parts[i].id, entry: entries[i], sec: factsSec(b) })),
+    );
+    const units = wanted.map((w, x) => {
+      const bytes = read[x];
+      if (!bytes) throw new Gone();
+      this.bytesRead += bytes.length;
+      return { ...w, facts: decodeFacts(bytes) };
+    });
     const joinMasks: Uint8Array[] = [], subMasks: Uint8Array[] = [];
     for (const u of units) {
-      const head = entries[u.i].head, k = keys[u.i];
-      const l = localSessions(u.facts, head.tps, head.traffics, null);
-      const slot = l.join.slots[0], j = l.join.j, { tp, tr } = scoped[u.i];
-      const join = new Uint8Array(u.facts.n), sub = new Uint8Array(u.facts.n);
-      for (let r = 0; r < u.facts.n; r++) {
-        const x = slot[r];
-        if (x < 0 || !l.simple[x] || !tp[l.tp[x]] || !tr[l.traffic[x]] || !whole(u.i, l.h0[x], l.h1[x])) {
-          join[r] = 1;
-          continue;
+      const f = u.facts, set = sharedSet[u.i];
+      const join = new Uint8Array(f.n), sub = new Uint8Array(f.n);
+      if (!general[u.i].has(u.b)) {
+        // every session in scope here is simple and counted whole in its span: only those in another part join
+        for (let r = 0; r < f.n; r++) if (set.has(f.vis[r] * 4_294_967_296 + f.h1[r])) join[r] = sub[r] = 1;
+      } else {
+        const head = entries[u.i].head;
+        const l = localSessions(f, head.tps, head.traffics, null);
+        const slot = l.join.slots[0], j = l.join.j, { tp, tr } = scoped[u.i];
+        for (let r = 0; r < f.n; r++) {
+          const x = slot[r];
+          if (x < 0 || !l.simple[x] || !tp[l.tp[x]] || !tr[l.traffic[x]] || !whole(u.i, l.h0[x], l.h1[x])) {
+            join[r] = 1;
+            continue;
+          }
+          // counted in its span: joined only when the session is in another part too
+          if (set.has(j.vis[x] * 4_294_967_296 + j.h1[x])) join[r] = sub[r] = 1;
         }
-        // counted in its span: joined only when the session is in another part too
-        const at = findKey(k, j.vis[x], j.h1[x]);
-        if (at < 0 || shared[u.i][at]) join[r] = sub[r] = 1;
       }
       joinMasks.push(join);
       subMasks.push(sub);
@@ -383,14 +489,26 @@ export class RollupSource {
       }
       return lists;
     };
-    // taken out: each block alone (a session lies in one block of its part), as its span counted it
-    for (let x = 0; x < units.length; x++) {
-      if (!subMasks[x].includes(1)) continue;
-      const u = units[x];
-      const alone = joinSessions([unitOfBlock(u)], [inside[u.i]], s.touchpoint, traffic, space, null, [
-        subMasks[x],
-      ]);
-      const t = sessionTotals(alone, await listsOf(alone, [u]));
+    // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
+    const byPart = new Map<number, number[]>();
+    units.forEach((u, x) => {
+      if (!subMasks[x].includes(1)) return;
+      const l = byPart.get(u.i);
+      if (l) l.push(x);
+      else byPart.set(u.i, [x]);
+    });
+    for (const [i, xs] of byPart) {
+      const of = xs.map((x) => units[x]);
+      const alone = joinSessions(
+        of.map(unitOfBlock),
+        of.map(() => inside[i]),
+        s.touchpoint,
+        traffic,
+        space,
+        null,
+        xs.map((x) => subMasks[x]),
+      );
+      const t = sessionTotals(alone, await listsOf(alone, of));
       for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
         totals[m] -= t[m];
       }
@@ -564,6 +682,7 @@ export class RollupSource {
     let entries: RollupEntry[] = [];
     try {
       if (asked.facts && !full) {
+        await this.prefetchEntries(parts.map((p) => p.id));
         const got = await inBatches(parts, 8, (p) => this.entry(p.id));
         if (got.some((e) => e === null)) return none;
         entries = got as RollupEntry[];
@@ -592,12 +711,17 @@ export class RollupSource {
     }
     // fields whose visitor counts come from unions kept for the period read no sets (unions.ts)
     let period: string | null = null;
+    let wide: boolean[] | null = null;
     const pinned = new Map<string, PeriodUnion>();
     try {
       const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
       const partInside = heads.every((e) => e !== null) ? hoursInside(heads.map((e) => e!.head), s) : null;
       if (partInside) {
         period = periodKey(parts, partInside, s, traffic);
+        // a part whose hours all lie in the period is read by its wide rows (wide.ts) when no question buckets
+        if (!questions.some((o, i) => served[i] && o.bucket !== undefined)) {
+          wide = heads.map((e, i) => e!.head.hours.every((h) => partInside[i].has(h.hour)));
+        }
         const needs = new Map<number, boolean>();
         questions.forEach((o, i) => {
           if (!served[i]) return;
@@ -657,16 +781,21 @@ export class RollupSource {
     const spanPath = asked.facts && !full && !kept && !keepEnds;
     let loaded: RollupParts[];
     try {
-      const got = await inBatches(
-        parts,
-        4,
-        (p) =>
-          this.part(p.id, {
-            ...asked,
-            facts: asked.facts && !kept && !spanPath,
-            ends: keepEnds && !kept,
-          }, full),
-      );
+      const want = { ...asked, facts: asked.facts && !kept && !spanPath, ends: keepEnds && !kept };
+      const got: (RollupParts | null)[] = [];
+      // a window of parts' sections fetched together, then decoded (the window bounds the bytes held)
+      for (let w = 0; w < parts.length; w += 32) {
+        const window = parts.slice(w, w + 32), wideOf = window.map((_, x) => wide?.[w + x] ?? false);
+        await this.prefetchEntries(window.map((p) => p.id));
+        const pre = await this.prefetch(window.map((p) => p.id), want, wideOf);
+        got.push(
+          ...await inBatches(
+            window.map((p, x) => ({ p, x })),
+            4,
+            ({ p, x }) => this.part(p.id, want, full, pre, wideOf[x]),
+          ),
+        );
+      }
       if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
       loaded = got as RollupParts[];
     } catch (e) {
@@ -851,6 +980,13 @@ export class RollupSource {
       return out;
     };
   }
+}
+
+/** A field's piece in the cache (and prefetch) and its sections: hourly rows, or wide ones (wide.ts). */
+function pieceNames(id: string, f: number, wide: boolean) {
+  return wide
+    ? { rows: `${id}/w${f}`, sets: `${id}/ws${f}`, rowsSec: wideRowsSec(f), setsSec: wideSetsSec(f) }
+    : { rows: `${id}/r${f}`, sets: `${id}/s${f}`, rowsSec: rowsSec(f), setsSec: setsSec(f) };
 }
 
 /** A period's parts with their hours in it, touchpoint and traffic kinds: what kept unions are keyed by. */

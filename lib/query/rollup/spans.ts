@@ -252,56 +252,73 @@ export function keyNumbers(k: PartKeys): Float64Array {
 
 /**
  * Which keys of each part are also a key of another part: flags per part, per key. First each visitor
- * number's part (one Int32 a visitor: most visitors' sessions are in one part), then only the keys of
- * visitors in several parts go into an open-addressing table, dropped after.
+ * number's part (one Int32 a visitor: most visitors' sessions are in one part); then the keys of visitors in
+ * several parts are laid out by visitor (a counting sort: each part's keys are sorted by visitor, so every
+ * pass walks the tables in order) and each such visitor's few keys compared with each other. Equal keys in
+ * one part only are not shared (two sessions of a visitor sharing a key there are joined by the part's facts).
  */
 export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
-  let owner = new Int32Array(Math.max(1, space));
+  let top = Math.max(1, space);
+  for (const k of parts) if (k.n && k.vis[k.n - 1] >= top) top = k.vis[k.n - 1] + 1;
+  // 0: no part yet; p + 1: part p only; MANY: several parts (two bytes a visitor number: the table stays in cache)
+  const wide = parts.length >= 0xffff;
+  const owner = wide ? new Int32Array(top) : new Uint16Array(top);
+  const MANY = wide ? -1 : 0xffff;
+  for (let p = 0; p < parts.length; p++) {
+    const { vis, n } = parts[p], me = p + 1;
+    for (let x = 0; x < n; x++) {
+      const o = owner[vis[x]];
+      if (o === 0) owner[vis[x]] = me;
+      else if (o !== me) owner[vis[x]] = MANY;
+    }
+  }
+  // visitor → the start of its keys (only visitors in several parts have any)
+  const at = new Int32Array(top + 1);
   let many = 0;
-  for (let p = 0; p < parts.length; p++) {
-    const { vis, n } = parts[p];
+  for (const { vis, n } of parts) {
     for (let x = 0; x < n; x++) {
-      const v = vis[x];
-      if (v >= owner.length) {
-        const grown = new Int32Array(Math.max(v + 1, owner.length * 2));
-        grown.set(owner);
-        owner = grown;
-      }
-      const o = owner[v];
-      if (o === 0) owner[v] = p + 1;
-      else if (o !== p + 1) {
-        if (o > 0) owner[v] = -1;
+      if (owner[vis[x]] === MANY) {
+        at[vis[x] + 1]++;
+        many++;
       }
     }
   }
-  for (const k of parts) for (let x = 0; x < k.n; x++) if (owner[k.vis[x]] === -1) many++;
-  let size = 1;
-  while (size < many * 2) size *= 2;
-  const mask = size - 1;
-  const tKey = new Float64Array(size);
-  // 0: empty; p + 1: seen in part p only; -1: in two parts or more
-  const tOwner = new Int32Array(size);
-  const at = parts.map((k) => new Int32Array(k.n).fill(-1));
+  for (let v = 0; v < top; v++) at[v + 1] += at[v];
+  const fill = at.slice(0, top);
+  const hOf = new Uint32Array(many), partOf = new Uint32Array(many), xOf = new Uint32Array(many);
   for (let p = 0; p < parts.length; p++) {
-    const { vis, h, n } = parts[p], where = at[p];
+    const { vis, h, n } = parts[p];
     for (let x = 0; x < n; x++) {
       const v = vis[x];
-      if (owner[v] !== -1) continue;
-      const key = v * 4_294_967_296 + h[x];
-      let i = (Math.imul(v, 0x9e3779b1) ^ h[x]) & mask;
-      while (tOwner[i] !== 0 && tKey[i] !== key) i = (i + 1) & mask;
-      if (tOwner[i] === 0) {
-        tOwner[i] = p + 1;
-        tKey[i] = key;
-      } else if (tOwner[i] !== p + 1) tOwner[i] = -1;
-      where[x] = i;
+      if (owner[v] !== MANY) continue;
+      const i = fill[v]++;
+      hOf[i] = h[x];
+      partOf[i] = p;
+      xOf[i] = x;
     }
   }
-  return at.map((where) => {
-    const out = new Uint8Array(where.length);
-    for (let x = 0; x < where.length; x++) if (where[x] >= 0 && tOwner[where[x]] === -1) out[x] = 1;
-    return out;
-  });
+  const out = parts.map((k) => new Uint8Array(k.n));
+  const mark = (i: number, j: number) => {
+    if (partOf[i] !== partOf[j]) out[partOf[i]][xOf[i]] = out[partOf[j]][xOf[j]] = 1;
+  };
+  for (let v = 0; v < top; v++) {
+    const a = at[v], b = at[v + 1];
+    if (b - a <= 16) {
+      for (let i = a; i < b; i++) for (let j = i + 1; j < b; j++) if (hOf[i] === hOf[j]) mark(i, j);
+      continue;
+    }
+    // a visitor with many sessions (a bot): its keys by id hash
+    const byH = new Map<number, number[]>();
+    for (let i = a; i < b; i++) {
+      const same = byH.get(hOf[i]);
+      if (!same) byH.set(hOf[i], [i]);
+      else {
+        for (const j of same) mark(i, j);
+        same.push(i);
+      }
+    }
+  }
+  return out;
 }
 
 /** The index of the key of session (v, first id hash h1) in sorted keys, or -1. */

@@ -34,13 +34,15 @@ import {
   type SessionFacts,
 } from "./session_facts.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
+import { widePiece } from "./wide.ts";
 
 /**
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
- * totals pre-added per span and the facts in blocks (spans.ts; 6: an edge block, shorter keys). Parts with an older rollup get a new
- * one from the backfill, their questions scanning meanwhile.
+ * totals pre-added per span and the facts in blocks (spans.ts; 6: an edge block, shorter keys); 7: each field's rows
+ * also over all the part's hours (wide.ts). Parts with an older rollup get a new one from the backfill, their
+ * questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 6;
+export const ROLLUP_VERSION = 7;
 
 /** A section's stored bytes and chunk count. */
 type Sec = [bytes: number, chunks: number];
@@ -94,6 +96,9 @@ const LAYOUT: [keyof Arrays, Typed, number][] = [
 const fieldNo = (f: number) => (f === TOTAL ? 20 : f);
 export const rowsSec = (f: number): number => fieldNo(f);
 export const setsSec = (f: number): number => 32 + fieldNo(f);
+/** A field's rows over all the part's hours (wide.ts), and their sets. */
+export const wideRowsSec = (f: number): number => 300 + fieldNo(f);
+export const wideSetsSec = (f: number): number => 332 + fieldNo(f);
 /** Version 4's facts and lists, whole (version 5 stores them in blocks: factsSec, listsSec). */
 export const FACTS_SEC = 64;
 export const LISTS_SEC = 65;
@@ -149,6 +154,9 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     if (!p.n) continue;
     secs.set(rowsSec(f), packSection({ n: p.n, values: p.values }, LAYOUT.map(([name]) => p[name])));
     if (p.sets.length) secs.set(setsSec(f), deflateRawSync(p.sets));
+    const w = widePiece(p);
+    secs.set(wideRowsSec(f), packSection({ n: w.n, values: w.values }, LAYOUT.map(([name]) => w[name])));
+    if (w.sets.length) secs.set(wideSetsSec(f), deflateRawSync(w.sets));
   }
   const facts = r.facts;
   const built = buildSpans(facts, r.tps, r.traffics, r.hours);
@@ -401,6 +409,56 @@ export async function readSection(
   return seen === size[1] ? bytes : undefined;
 }
 
+/** A section asked of `readSections`. */
+export interface SectionAsk {
+  partId: string;
+  entry: RollupEntry;
+  sec: number;
+}
+
+/**
+ * Many sections' stored bytes at once (as `readSection` each: null without the section, undefined when its
+ * chunks went), their chunks fetched ten keys a call: a KV call's latency, not its bytes, is what a period's
+ * hundreds of small sections cost one at a time.
+ */
+export async function readSections(
+  kv: Deno.Kv,
+  asks: SectionAsk[],
+): Promise<(Uint8Array | null | undefined)[]> {
+  const out: (Uint8Array | null | undefined)[] = asks.map(({ entry, sec }) => {
+    const size = entry.secs[sec];
+    return size ? new Uint8Array(size[0]) : null;
+  });
+  const seen = new Int32Array(asks.length);
+  const wanted: { ask: number; j: number }[] = [];
+  asks.forEach(({ entry, sec }, ask) => {
+    const size = entry.secs[sec];
+    if (size) { for (let j = 0; j < size[1]; j++) wanted.push({ ask, j }); }
+  });
+  const groups: { ask: number; j: number }[][] = [];
+  for (let i = 0; i < wanted.length; i += 10) groups.push(wanted.slice(i, i + 10));
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) {
+      const group = groups[next++];
+      const got = await kv.getMany<Uint8Array[]>(
+        group.map(({ ask, j }) => keys.rollupChunk(asks[ask].partId, asks[ask].sec * SEC_SPAN + j)),
+      );
+      got.forEach((e, x) => {
+        const { ask, j } = group[x];
+        if (e.value === null) return;
+        out[ask]!.set(e.value, j * CHUNK_BYTES);
+        seen[ask]++;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, groups.length) }, worker));
+  return out.map((
+    bytes,
+    ask,
+  ) => (bytes && seen[ask] !== asks[ask].entry.secs[asks[ask].sec][1] ? undefined : bytes));
+}
+
 /** Whether a part has a rollup of this version (with its entries and exits). */
 export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
@@ -427,8 +485,8 @@ async function readWhole(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
   }
   const f = await readFacts(kv, partId, entry);
   if (!f) return null;
-  // (spans of an older version are laid out otherwise: their cut is not read)
-  const spans = entry.v === ROLLUP_VERSION ? await readSection(kv, partId, entry, SPANS_SEC) : null;
+  // (spans before version 6 are laid out otherwise: their cut is not read)
+  const spans = entry.v >= 6 ? await readSection(kv, partId, entry, SPANS_SEC) : null;
   if (spans === undefined) return null;
   const cut = spans ? decodeSpans(spans).cut : undefined;
   if (cut) f.cut = cut;
@@ -466,12 +524,12 @@ async function readFacts(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
 }
 
 /**
- * A version-4 or -5 rollup (in sections) read whole: the backfill rewrites it in this version without reading
- * the part. Null without one.
+ * A version-4, -5 or -6 rollup (in sections) read whole: the backfill rewrites it in this version without
+ * reading the part. Null without one.
  */
 export async function readV4(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  if (!entry || (entry.v !== 4 && entry.v !== 5)) return null;
+  if (!entry || entry.v < 4 || entry.v >= ROLLUP_VERSION) return null;
   return await readWhole(kv, partId, entry);
 }
 
