@@ -18,6 +18,8 @@ export interface PropBackfillOptions {
   budgetMs?: number;
   /** distinct values kept per (event type, key) and part (default VALUE_CAP; tests lower it) */
   cap?: number;
+  /** distinct values kept merged per (event type, key) and part (default WHOLE_CAP; tests lower it) */
+  wholeCap?: number;
 }
 
 /** Adds property rollups to event parts of one environment that have none; answers how many, and how many remain. */
@@ -38,7 +40,7 @@ export async function backfillPropRollups(
     if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
     const columns = await partColumns(kv, meta);
     const batch = await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
-    bytes += await writePropRollup(kv, meta.id, batch, org, env, { cap: o.cap });
+    bytes += await writePropRollup(kv, meta.id, batch, org, env, { cap: o.cap, wholeCap: o.wholeCap });
     // a part merged away meanwhile (only outside a compaction run): its table goes with it
     if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) await deletePropRollup(kv, meta.id);
     done++;

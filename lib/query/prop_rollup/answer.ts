@@ -10,7 +10,7 @@
 import { DistinctCounter } from "../../parts/visitor_set.ts";
 import { sortAndPage } from "../order.ts";
 import type { AggregateOptions, AggregateResult, MetricValues, Row, Scope } from "../types.ts";
-import { ANY, type PropRollup, TOTAL_KEY } from "./build.ts";
+import { ANY, type PropRollup, TOTAL_KEY, WHOLE } from "./build.ts";
 
 /** A table as questions read it: rows by (event type, key) ranges. */
 export interface LoadedProp {
@@ -19,6 +19,8 @@ export interface LoadedProp {
   ranges: Map<number, [number, number]>;
   /** the (et, key) pairs whose values the table does not keep */
   scanned: Set<number>;
+  /** the pairs whose values it keeps merged over its hours */
+  merged: Set<number>;
 }
 
 export function loadedProp(r: PropRollup): LoadedProp {
@@ -32,13 +34,20 @@ export function loadedProp(r: PropRollup): LoadedProp {
   }
   const scanned = new Set<number>();
   for (let p = 0; p < r.scan.length; p += 2) scanned.add(r.scan[p] * 65_536 + r.scan[p + 1]);
-  return { r, ranges, scanned };
+  const merged = new Set<number>();
+  for (let p = 0; p < r.whole.length; p += 2) merged.add(r.whole[p] * 65_536 + r.whole[p + 1]);
+  return { r, ranges, scanned, merged };
 }
 
-/** Whether a table keeps the values of `key` for `eventType` (false: past the cap; the part is read for them). */
-export function keepsValues(l: LoadedProp, eventType: string, key: string): boolean {
+/**
+ * Whether a table keeps the values of `key` for `eventType` as a question needs them (false: the part is read
+ * for them): not past the cap, or merged over its hours and the question takes every hour (`whole`).
+ */
+export function keepsValues(l: LoadedProp, eventType: string, key: string, whole: boolean): boolean {
   const et = l.r.ets.indexOf(eventType), k = l.r.keys.indexOf(key);
-  return et < 0 || k < 0 || !l.scanned.has(et * 65_536 + k);
+  if (et < 0 || k < 0) return true;
+  const pair = et * 65_536 + k;
+  return !l.scanned.has(pair) && (whole || !l.merged.has(pair));
 }
 
 /**
@@ -63,7 +72,9 @@ function selector(t: Taken, s: Scope, eventType: string | undefined) {
     ? r.ets.map((_, c) => c)
     : [r.ets.indexOf(eventType)].filter((c) => c >= 0);
   const hours = t.hours;
-  const ok = (i: number) => tpOk[r.tp[i]] === 1 && trOk[r.tr[i]] === 1 && (!hours || hours.has(r.hour[i]));
+  // a row merged over the part's hours is read only when the question takes every hour (keepsValues)
+  const ok = (i: number) =>
+    tpOk[r.tp[i]] === 1 && trOk[r.tr[i]] === 1 && (!hours || r.hour[i] === WHOLE || hours.has(r.hour[i]));
   return { r, ets, ok };
 }
 

@@ -8,9 +8,11 @@
  * Each row has its event count and the exact set of its people's visitor numbers (lib/parts/visitor_set.ts).
  * A key the group never carried has no rows: its null row is the group's totals row.
  *
- * Bounded: values of an (event type, key) past `cap` distinct values (or `valueBytes` of text) in the part are
- * not kept (ids, amounts in cents, timestamps); the pair is listed in `scan` and a question about that key's
- * values reads the part instead (answer.ts). ANY, null and totals rows are kept for every key, so the keys'
+ * Bounded: an (event type, key) with more than `cap` hourly value rows in the part (durations, amounts in
+ * cents) keeps its value rows merged over the part's hours (`whole`: a period holding every hour of the part
+ * takes them; a part the period cuts is read for that key); past `wholeCap` distinct values or `valueBytes`
+ * of value text (ids, timestamps) its value rows are not kept (`scan`: a question about that key's values
+ * reads the part instead, answer.ts). ANY, null and totals rows are kept for every key, so the keys'
  * events and visitors always come from the table. Values are kept whole (the tool cuts them when it shows
  * them, but two values that share their first 200 characters are two rows of the scan's answer).
  */
@@ -24,8 +26,12 @@ export const HOUR_MS = 3_600_000;
 export const TOTAL_KEY = 0xffff;
 /** The value code of a key's ANY row (the key present); 0 is null. */
 export const ANY = 0xffffffff;
-/** Distinct values of an (event type, key) a part keeps at most (more: the pair is scanned). */
+/** Hourly value rows of an (event type, key) a part keeps at most (more: merged over the part's hours). */
 export const VALUE_CAP = 2_048;
+/** Distinct values of an (event type, key) a part keeps merged at most (more: the pair is scanned). */
+export const WHOLE_CAP = 16_384;
+/** The hour of a row merged over all the part's hours. */
+export const WHOLE = 0xffffffff;
 /** Bytes of value text of an (event type, key) a part keeps at most. */
 export const VALUE_BYTES_CAP = 256 * 1024;
 
@@ -41,6 +47,8 @@ export interface PropRollup {
   values: (string | null)[];
   /** [event type code, key code] pairs (flattened) whose value rows are not kept */
   scan: number[];
+  /** pairs whose value rows are kept merged over the part's hours (hour WHOLE) */
+  whole: number[];
   /** rows sorted by event type, key, value, hour, touchpoint, traffic */
   hour: Uint32Array;
   tp: Uint16Array;
@@ -55,8 +63,10 @@ export interface PropRollup {
 }
 
 export interface BuildOptions {
-  /** distinct values kept per (event type, key); Infinity: all (question-time builds) */
+  /** hourly value rows kept per (event type, key); Infinity: all (question-time builds) */
   cap?: number;
+  /** distinct values kept merged per (event type, key) past `cap` */
+  wholeCap?: number;
   valueBytes?: number;
   /** only rows of this event type */
   eventType?: string;
@@ -84,7 +94,9 @@ export function buildPropRollup(
   visitorOf: (row: number) => number,
   o: BuildOptions = {},
 ): PropRollup {
-  const cap = o.cap ?? VALUE_CAP, capBytes = o.valueBytes ?? VALUE_BYTES_CAP;
+  const cap = o.cap ?? VALUE_CAP,
+    capBytes = o.valueBytes ?? VALUE_BYTES_CAP,
+    wholeCap = o.wholeCap ?? WHOLE_CAP;
   const v: Viewable = { b, n: b.n, views: new Map() };
   const t = (b.cols.t as NumCol).values;
   const tpV = eventView(v, "touchpoint"), trV = eventView(v, "traffic"), etV = eventView(v, "event_type");
@@ -213,10 +225,11 @@ export function buildPropRollup(
     d.n++; // a value counts once per group here: an upper bound of the distinct values
     d.bytes += (values[a.v] as string).length;
   }
-  const scanPairs = new Set<number>();
+  // past the cap in hourly rows: a pair's value rows merged over the part's hours (`whole`), or, past
+  // WHOLE_CAP distinct values (or the bytes cap), not kept (`scan`)
+  const wholePairs = new Set<number>(), scanPairs = new Set<number>();
   for (const [pk, d] of distinct) {
-    if (d.n <= cap && d.bytes <= capBytes) continue;
-    // exact distinct values when the bound is past the cap
+    if (d.n <= cap) continue;
     const seen = new Set<number>();
     let bytes = 0;
     for (const a of accs.values()) {
@@ -225,14 +238,32 @@ export function buildPropRollup(
       seen.add(a.v);
       bytes += (values[a.v] as string).length;
     }
-    if (seen.size > cap || bytes > capBytes) scanPairs.add(pk);
+    if (seen.size > wholeCap || bytes > capBytes) scanPairs.add(pk);
+    else wholePairs.add(pk);
   }
   const kept: Acc[] = [];
+  const merged = new Map<string, Acc>(), wholeGroups = new Map<string, number>();
   for (const a of accs.values()) {
-    const drop = a.k !== TOTAL_KEY && a.v !== 0 && a.v !== ANY &&
-      scanPairs.has(groupOf[a.g][3] * (nK + 1) + a.k);
-    if (!drop) kept.push(a);
+    const value = a.k !== TOTAL_KEY && a.v !== 0 && a.v !== ANY;
+    const pk = groupOf[a.g][3] * (nK + 1) + a.k;
+    if (value && scanPairs.has(pk)) continue;
+    if (!value || !wholePairs.has(pk)) {
+      kept.push(a);
+      continue;
+    }
+    const [, tp, tr, et] = groupOf[a.g];
+    const gk = `${tp}|${tr}|${et}`;
+    let g = wholeGroups.get(gk);
+    if (g === undefined) wholeGroups.set(gk, g = groupOf.push([WHOLE, tp, tr, et]) - 1);
+    const mk = `${g}|${a.k}|${a.v}`;
+    const m = merged.get(mk);
+    if (!m) merged.set(mk, { ...a, g, vis: [...a.vis] });
+    else {
+      m.events += a.events;
+      for (const x of a.vis) m.vis.push(x);
+    }
   }
+  for (const m of merged.values()) kept.push(m);
   return assemble(kept, groupOf, {
     hours: [...hours.values()].sort((x, y) => x.hour - y.hour),
     tps: tpV.values,
@@ -241,10 +272,11 @@ export function buildPropRollup(
     keys,
     values,
     scan: [...scanPairs].flatMap((pk) => [Math.floor(pk / (nK + 1)), pk % (nK + 1)]),
+    whole: [...wholePairs].flatMap((pk) => [Math.floor(pk / (nK + 1)), pk % (nK + 1)]),
   });
 }
 
-type Dicts = Pick<PropRollup, "hours" | "tps" | "trs" | "ets" | "keys" | "values" | "scan">;
+type Dicts = Pick<PropRollup, "hours" | "tps" | "trs" | "ets" | "keys" | "values" | "scan" | "whole">;
 
 /** Rows in their order (event type, key, value, hour, touchpoint, traffic), values renumbered to those kept. */
 function assemble(accs: Acc[], groupOf: [number, number, number, number][], d: Dicts): PropRollup {

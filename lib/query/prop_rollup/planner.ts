@@ -143,7 +143,8 @@ export class PropRollups {
       if (hours === null) return null;
       taken.push({ l, hours });
       const et = need.eventType;
-      const missing = et === undefined ? [] : need.valueKeys.filter((key) => !keepsValues(l, et, key));
+      const whole = hours.size === l.r.hours.length;
+      const missing = et === undefined ? [] : need.valueKeys.filter((key) => !keepsValues(l, et, key, whole));
       if (missing.length) toBuild.push({ p: parts[k], keys: missing, stored: l });
     }
     const built = await this.buildAtQuestion(s, need, toBuild, tail);

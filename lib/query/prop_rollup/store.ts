@@ -13,8 +13,8 @@ import type { EnvName } from "../../store/records.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { buildPropRollup, type PropRollup } from "./build.ts";
 
-/** 1: the first layout. A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
-export const PROP_ROLLUP_VERSION = 1;
+/** 2: value rows merged over hours past the cap (1: dropped). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
+export const PROP_ROLLUP_VERSION = 2;
 
 /** KV keys of property rollups (the conventions of lib/store/keys.ts: an entry, its chunks beside it). */
 export const propRollupKeys = {
@@ -49,6 +49,7 @@ export function encodePropRollup(r: PropRollup): Uint8Array {
     keys: r.keys,
     values: r.values,
     scan: r.scan,
+    whole: r.whole,
     setBytes: r.sets.byteLength,
   };
   // widest first, so each array starts aligned
@@ -101,11 +102,11 @@ export async function partPropRollup(
   org: string,
   env: EnvName,
   b: Batch,
-  o: { cap?: number } = {},
+  o: { cap?: number; wholeCap?: number } = {},
 ): Promise<PropRollup> {
   const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
   const rows = rowVisitors(b, numbers);
-  return buildPropRollup(b, (i) => rows[i], { cap: o.cap });
+  return buildPropRollup(b, (i) => rows[i], { cap: o.cap, wholeCap: o.wholeCap });
 }
 
 /** Writes a part's table: chunks first, then the entry. Answers the stored bytes. */
@@ -135,7 +136,7 @@ export async function writePropRollup(
   batch: Batch,
   org: string,
   env: EnvName,
-  o: { cap?: number } = {},
+  o: { cap?: number; wholeCap?: number } = {},
 ): Promise<number> {
   return await storePropRollup(kv, partId, await partPropRollup(kv, org, env, batch, o));
 }

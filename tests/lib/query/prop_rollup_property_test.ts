@@ -23,8 +23,8 @@ import { ev, store } from "./fixtures.ts";
 const NOW = Date.parse("2026-10-30T12:00:00Z");
 const DAY = 86_400_000;
 const BASE = NOW - 10 * DAY;
-/** a low cap, so that ids (and amounts) pass it in small parts */
-const CAP = 1;
+/** low caps, so that keys pass them in small parts: their values merged over hours, or not kept */
+const CAP = 1, WHOLE_CAP = 2;
 
 const LONG = "x".repeat(200);
 /** minutes from BASE (20 Oct 12:00Z) where busy hours begin: 23 Oct 21:00Z, 26 Oct 23:00Z, 27 Oct 22:00Z */
@@ -153,7 +153,11 @@ Deno.test("property rollups: keys and values equal the scan over parts, late par
         deps.clock.set(NOW);
         await store(deps.kv, { events: toEvents(first) });
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-        await backfillPropRollups(deps, "org1", "production", { cap: CAP, maxParts: 1_000 });
+        await backfillPropRollups(deps, "org1", "production", {
+          cap: CAP,
+          wholeCap: WHOLE_CAP,
+          maxParts: 1_000,
+        });
         // late arrivals: raw tail first, then parts of their own without a table
         await store(deps.kv, { events: toEvents(late) });
         await check(deps, qs);
@@ -168,4 +172,30 @@ Deno.test("property rollups: keys and values equal the scan over parts, late par
   );
   console.log(`${served} of ${asked} answered by the planner`);
   assert.ok(served > asked / 2, `${served} of ${asked} answered by the planner`);
+});
+
+Deno.test("property rollups: a part the period cuts is read for a key whose values its table keeps merged", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const at = (iso: string, plan: string) =>
+    ev({ received_at: Date.parse(iso), event_type: "purchase", properties: { plan } });
+  await store(deps.kv, { events: [at("2026-10-23T10:10:00Z", "a"), at("2026-10-23T22:50:00Z", "b")] });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  await backfillPropRollups(deps, "org1", "production", { cap: 1, wholeCap: 2 });
+  const planner = propAnswers(deps, new Source(deps), 1 << 20);
+  // Berlin's 24 Oct: from 22:00Z on the 23rd, so the part's 10:00Z hour is outside
+  const s: Scope = {
+    org: "org1",
+    env: "production",
+    from: Date.parse("2026-10-23T22:00:00Z"),
+    to: Date.parse("2026-10-24T22:00:00Z"),
+    timezone: "Europe/Berlin",
+    filters: [{ field: "event_type", op: "eq", value: "purchase" }],
+  };
+  const asks: AggregateOptions[] = [{ metrics: ["visitors", "events"], breakdown: ["prop:plan"] }];
+  const got = await planner.aggregate(s, asks);
+  assert.deepEqual(got, await createEngine(deps).aggregateMany(s, asks));
+  assert.deepEqual(got?.[0].rows.map((r) => r.key["prop:plan"]), ["b"]);
+  assert.equal(planner.last.built, 1);
+  deps.kv.close();
 });
