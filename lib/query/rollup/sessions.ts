@@ -261,7 +261,7 @@ export function unitKeys(join: SessionJoin): Float64Array[] {
   });
 }
 
-/** Whether sorted keys (unitKeys, spans.ts keyNumbers) may hold a session of visitor v with first id hash h1. */
+/** Whether sorted keys (unitKeys) may hold a session of visitor v with first id hash h1. */
 export function holdsKey(keys: Float64Array, v: number, h1: number): boolean {
   const x = v * 4_294_967_296 + h1;
   let lo = 0, hi = keys.length;

@@ -50,7 +50,7 @@ import {
   rowsFromKept,
 } from "./kept_lists.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
-import { BLOCKS, keyNumbers, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
+import { BLOCKS, findKey, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
 import {
   engagedPerVisitor,
   entriesAndExits,
@@ -529,7 +529,8 @@ export class RollupSource {
     }
     for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
     for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
-    return { totals, engaged, keys: keys.map(keyNumbers), dropped: true, ends: null };
+    // the parts' keys are kept as read (no second copy as numbers)
+    return { totals, engaged, keys, dropped: true, ends: null };
   }
 
   /** The lists a join needs: of the units holding sessions whose segments overlap. */
@@ -567,7 +568,7 @@ export class RollupSource {
     const hit: number[] = [];
     kept.keys.forEach((keys, ri) => {
       for (const [v, l] of only) {
-        if (l.some((h1, x) => x % 2 === 0 && holdsKey(keys, v, h1))) return void hit.push(ri);
+        if (l.some((h1, x) => x % 2 === 0 && keptHolds(keys, v, h1))) return void hit.push(ri);
       }
     });
     const units: RollupParts[] = [];
@@ -826,7 +827,7 @@ export class RollupSource {
           this.cache.set(
             keptKey,
             kept,
-            kept.keys.reduce((n, k) => n + k.byteLength, 0) + kept.engaged.byteLength + 4_096,
+            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096,
           );
         } else if (!kept) {
           const partUnits = loaded.slice(0, n);
@@ -844,7 +845,7 @@ export class RollupSource {
           this.cache.set(
             keptKey,
             kept,
-            kept.keys.reduce((n, k) => n + k.byteLength, 0) + engaged.byteLength + 4_096,
+            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + engaged.byteLength + 4_096,
           );
         }
         const { totals, ends } = loaded.length > n
@@ -1027,12 +1028,20 @@ const SESSION_ASKED = (o: AggregateOptions) =>
 interface KeptSessions {
   totals: SessionTotals;
   engaged: Uint16Array;
-  keys: Float64Array[];
+  /** per part: its sessions' keys, as numbers (a join's unitKeys) or as read from its rollup (spans.ts) */
+  keys: (Float64Array | PartKeys)[];
   /** whether the totals' dropped events are counted (the lists were read) */
   dropped: boolean;
   /** entries and exits per page, when a question asked for them */
   ends: EntriesExits | null;
 }
+
+/** Whether kept keys may hold a session of visitor v with first id hash h1. */
+const keptHolds = (k: Float64Array | PartKeys, v: number, h1: number) =>
+  k instanceof Float64Array ? holdsKey(k, v, h1) : findKey(k, v, h1) >= 0;
+/** Memory kept keys hold (read keys are views of their section's buffer). */
+const keptKeyBytes = (k: Float64Array | PartKeys) =>
+  k instanceof Float64Array ? k.byteLength : k.vis.buffer.byteLength;
 
 const unitOf = (p: RollupParts) => ({ facts: p.facts!, tps: p.tps, traffics: p.traffics });
 

@@ -241,16 +241,6 @@ export function buildSpans(
 }
 
 /**
- * Sorted keys as one number each (visitor × 2^32 + first id hash: exact below 2^21 visitor numbers, past that
- * two keys may round to one, which only reads more), as `holdsKey` (sessions.ts) reads them.
- */
-export function keyNumbers(k: PartKeys): Float64Array {
-  const out = new Float64Array(k.n);
-  for (let i = 0; i < k.n; i++) out[i] = k.vis[i] * 4_294_967_296 + k.h[i];
-  return out;
-}
-
-/**
  * Which keys of each part are also a key of another part: flags per part, per key. First each visitor
  * number's part (one Int32 a visitor: most visitors' sessions are in one part); then the keys of visitors in
  * several parts are laid out by visitor (a counting sort: each part's keys are sorted by visitor, so every
