@@ -259,6 +259,21 @@ function nativeAppKind(ua: string): string {
   return "a mobile OS and version";
 }
 
+/** Which family the mail, office and messaging rule went by, and the agent's form, never its words. */
+function personalAppKind(ua: string): string {
+  const form = /^(?:Mozilla|Opera)\//.test(ua) ? "browser-shaped" : "own name";
+  if (/Microsoft Office|MSOffice|ms-office|Microsoft (?:Word|Excel|PowerPoint|OneNote|Visio|Access)/i.test(ua)) {
+    return `Office, ${form}`;
+  }
+  if (/Outlook|Thunderbird|Mail|The Bat!|Airmail|Spark\/|Evolution\/|Lotus-Notes|Eudora|eM ?Client/i.test(ua)) {
+    return `mail client, ${form}`;
+  }
+  if (/FBAN|FBAV|FB_IAB|\[FB|Instagram|Pinterest|Twitter|LinkedIn|Snapchat|TikTok|musical_ly|Bytedance|Weibo/i.test(ua)) {
+    return `social app, ${form}`;
+  }
+  return `messaging, storage or other, ${form}`;
+}
+
 // Misjudged agents counted by the kind of rule that decided (the reason up to its colon, so no agent's own
 // words are printed): the one view of the held-out part's misses anyone may look at.
 if (Deno.args.includes("--reasons")) {
@@ -273,6 +288,8 @@ if (Deno.args.includes("--reasons")) {
         let kind = v.reason.split(":")[0].replace(/catalog token .*/, "catalog token");
         if (kind === "browser") kind += ` (${browserShapeKind(ua)})`;
         if (kind === "native app") kind += ` (${nativeAppKind(ua)})`;
+        if (kind.startsWith("mail, office")) kind += ` (${personalAppKind(ua)})`;
+        if (kind === "media player or TV") kind += ` (${/^(?:Mozilla|Opera)\//.test(ua) ? "browser-shaped" : "own name"})`;
         counts.set(kind, (counts.get(kind) ?? 0) + 1);
       }
       if (counts.size === 0) continue;

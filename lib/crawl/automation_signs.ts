@@ -161,11 +161,15 @@ const TOOL_PRODUCT = new RegExp(
 
 /**
  * Automation frameworks, headless browsers and the page-speed tools built on them; scraping browsers (Camoufox,
- * a Firefox build made to evade bot detection, by its own and uap-core's description); site copiers and HTTP
- * client libraries named anywhere in the agent.
+ * a Firefox build made to evade bot detection, by its own and uap-core's description); headless renderers of
+ * pages to images and PDFs (wkhtmltoimage, wkhtmltopdf: Qt WebKit "run entirely headless", by their makers'
+ * description), Scrapinghub's Splash in its default agent ("… splash Version/10.0 Safari/602.1"), and the
+ * platform Qt WebKit reports on a machine with no display ("(Unknown; Linux x86_64)": PhantomJS, Pingdom's
+ * renderer; a TV's "(Unknown; Linux armv7l)" is no such machine); site copiers and HTTP client libraries
+ * named anywhere in the agent.
  */
 const HEADLESS =
-  /headless|camoufox|phantomjs|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http ?client|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
+  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http ?client|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
 
 /**
  * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot;

@@ -153,6 +153,27 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "headless renderers: page-to-image converters, Splash, Qt WebKit with no display": [
+    // Splash's default agent (crawler-user-agents), Pingdom's renderer (uap-core), wkhtmltoimage's default
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/602.1 (KHTML, like Gecko) splash Version/10.0 Safari/602.1",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) PingdomTMS/0.8.5 Safari/534.34",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) wkhtmltoimage Safari/534.34",
+      token: "unknown",
+      category: "other",
+    },
+  ],
   "feed readers, podcast and newsletter fetchers": [
     {
       ua: "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
@@ -322,6 +343,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       // macOS apps' own web views end at WebKit's engine part
       "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_8_2) AppleWebKit/536.26.14 (KHTML, like Gecko)",
     ],
+  "TVs whose Qt WebKit reports an unknown platform on their own chip (uap-core's test agents)": [
+    "Mozilla/5.0 (Unknown; Linux armv7l) AppleWebKit/537.1+ (KHTML, like Gecko) Safari/537.1+ HbbTV/1.1.1 ( ;LGE ;NetCast 4.0 ;03.01.42 ;1.0M ;)",
+  ],
   "desktop podcatchers and feed readers giving their home page beside their platform": [
     "Juice/2.2 (Windows) +http://juicereceiver.sf.net/",
     "Liferea/0.x.x (Linux; en_US.UTF-8; http://liferea.sf.net/)",
