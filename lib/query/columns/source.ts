@@ -56,16 +56,36 @@ const READ_ATTEMPTS = 8;
  * asks several questions, and a large tail took seconds to build for each (issue 32: 10k raw hits, 1.7 s).
  */
 interface KeptTail<R> {
+  /** its records frozen: a batch built from them is built once (parts/event_batch.ts) */
   tail: RawTail<R>;
+  /** the parts of the tail questions asked for (frozen, see `inRange`) */
+  ranges?: R[][];
   /** the events' batch, its visitors numbered by the interner of that generation */
   ev?: { generation: number; batch: Promise<EvBatch> };
   hit?: Promise<Batch>;
+  /** the hit batch's late outcomes as last joined (see `lateOutcomes`) */
+  late?: LateJoin;
+}
+
+/**
+ * A batch's rows that were pending when built, and the outcomes found for them so far. Outcomes are final,
+ * so a later join only looks up the rows still without one (the raw tail's batch is kept across questions:
+ * 36,000 pending hits were scanned and looked up again by each of a question's seven loads).
+ */
+interface LateJoin {
+  found: Map<number, Verification>;
+  /** pending rows without an outcome yet */
+  open: number[];
+  /** a join under way: the next waits for it, then looks up what it left open */
+  running?: Promise<void>;
 }
 
 /**
  * Memory a kept raw tail is counted at per record: the decoded record and its share of the built batch
- * (roughly). Kept tails live in the one budget with what questions derive (columns/budget.ts): decoded parts
- * that do not fit push out each other first; a tail heavier than half the budget is built per question.
+ * (roughly: 40,000 raw events held ~80 MB, as many hits ~45 MB). Kept tails live in the one budget as
+ * decoded parts do (columns/budget.ts), touched again when a question is done with them: among what
+ * questions derive they were pushed out by what the very question over them derived (two 40,000-record
+ * tails weigh about half the budget), and each question read and built them again.
  */
 const TAIL_ROW_BYTES = 1_500;
 
@@ -203,12 +223,12 @@ export class Source {
    * (the load's own check that the list did not change covers the time between). When a new read finds the records of
    * the kept one, the kept one comes back, with what was built from it.
    */
-  private rawTail<R>(
+  private rawTail<R extends { id: string }>(
     kind: PartKind,
     org: string,
     env: EnvName,
     at: ReadPoint,
-    read: (kv: Deno.Kv, w: RawWhere) => Promise<RawTail<R>>,
+    read: (kv: Deno.Kv, w: RawWhere, known?: RawTail<R>) => Promise<RawTail<R>>,
   ): Promise<KeptTail<R>> {
     const k = `tail|${kind}|${org}|${env}`;
     const reading = this.tailReads.get(k);
@@ -218,17 +238,24 @@ export class Source {
     const started = this.ask();
     const done = (async () => {
       // a record that cannot be read is moved aside (lib/store/readable.ts): the answer leaves it out
-      const tail = await read(this.deps.kv, this.where(org, env));
-      const kept = this.cache.kept(k) as KeptTail<R> | undefined;
+      // the records of the kept read that are unchanged are not decoded again
+      const known = (this.cache.part(k) as KeptTail<R> | undefined)?.tail;
+      const tail = await read(this.deps.kv, this.where(org, env), known);
+      const kept = this.cache.part(k) as KeptTail<R> | undefined;
       if (kept && sameRecords(kept.tail, tail)) return kept;
+      Object.freeze(tail.records);
       const fresh: KeptTail<R> = { tail };
-      // with what questions derive, which parts that do not fit push out last (a tail up to half the budget)
-      this.cache.setKept(k, fresh, tail.records.length * TAIL_ROW_BYTES);
+      this.cache.setPart(k, fresh, tail.records.length * TAIL_ROW_BYTES);
       return fresh;
     })();
     this.tailReads.set(k, { started, listing: at.listing, done });
     done.catch(() => this.tailReads.get(k)?.done === done && this.tailReads.delete(k));
     return done;
+  }
+
+  /** Marks a kept tail as just used (the budget lets go of what was used longest ago first). */
+  private touchTail(kind: PartKind, org: string, env: EnvName): void {
+    this.cache.part(`tail|${kind}|${org}|${env}`);
   }
 
   /** Orders questions and raw reads: a read started after a question began sees what was written before. */
@@ -245,6 +272,21 @@ export class Source {
   }
 
   /**
+   * The tail's events received in [from, to), frozen, and the same array as an earlier question's when it
+   * holds the same events (the whole tail when all are in it): what is built from it is built once.
+   */
+  private inRange(kept: KeptTail<StoredEvent>, events: StoredEvent[], from: number, to: number) {
+    const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
+    if (asked.length === events.length && Object.isFrozen(events)) return events;
+    const ranges = kept.ranges ??= [];
+    const same = ranges.find((r) => r.length === asked.length && r.every((e, i) => e === asked[i]));
+    if (same) return same;
+    if (ranges.length >= 4) ranges.shift();
+    ranges.push(Object.freeze(asked) as StoredEvent[]);
+    return asked;
+  }
+
+  /**
    * The tail's batch, built once per read and visitor numbering, giving the event loop turns meanwhile (a
    * large tail takes seconds); with `skip`, built for this question only.
    */
@@ -254,7 +296,9 @@ export class Source {
     skip: Set<string>,
     interner: Interner,
   ): Promise<EvBatch> {
-    const build = async () => prepareEvents(await buildEventBatch([...events], turns()), interner);
+    // the kept records are frozen: their batch is the one rollups and property rollups build (event_batch.ts)
+    const build = async () =>
+      prepareEvents(await buildEventBatch(Object.isFrozen(events) ? events : [...events], turns()), interner);
     if (skip.size) return await build();
     if (kept.ev?.generation !== interner.generation) {
       const batch = build();
@@ -276,14 +320,14 @@ export class Source {
   ): Promise<{ parts: PartMeta[]; tail: StoredEvent[]; all: StoredEvent[] }> {
     const question = this.ask();
     return this.consistent(org, env, "ev", async (parts, at) => {
-      const { events } = await this.eventTail(org, env, at, parts);
+      const { kept, events } = await this.eventTail(org, env, at, parts);
       return {
         parts: parts.filter((p) => p.min_t < to && p.max_t >= from),
-        tail: events.filter((e) => e.received_at >= from && e.received_at < to),
+        tail: this.inRange(kept, events, from, to),
         // the whole tail: the same array while its records are unchanged, so what is built from it can be kept
         all: events,
       };
-    }, question);
+    }, question).finally(() => this.touchTail("ev", org, env));
   }
 
   /**
@@ -310,7 +354,7 @@ export class Source {
           : null,
         tailIds: asked.map((e) => e.id),
       };
-    }, question);
+    }, question).finally(() => this.touchTail("ev", org, env));
   }
 
   /** Rows of the parts covering [from, to) by the part index alone (no column read): what a scan would hold. */
@@ -375,7 +419,7 @@ export class Source {
       const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
       if (asked.length) await o.visit(await this.eventTailBatch(kept, events, skip, interner), true);
       return { parts: used.length, rawRows: asked.length };
-    }, question);
+    }, question).finally(() => this.touchTail("ev", org, env));
   }
 
   private eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
@@ -423,26 +467,25 @@ export class Source {
       const tail = skip.size ? raw.filter((h) => !skip.has(h.id)) : raw;
       if (tail.length) {
         const build = () => buildHitBatch([...tail], (h) => h.verification, turns());
-        let b: Batch;
-        if (skip.size) b = await build();
-        else {
+        if (skip.size) {
+          const b = await build();
+          out.push({ b, overrides: await this.lateOutcomes(org, b) });
+        } else {
           const building = kept.hit ??= build();
           building.catch(() => kept.hit === building && delete kept.hit);
-          b = await building;
+          const b = await building;
+          // the loads of a question share the join: each looks up only what the last one left open
+          const join = kept.late ??= { found: new Map(), open: await this.pendingRows(b) };
+          out.push({ b, overrides: await this.lateOutcomes(org, b, join) });
         }
-        out.push({ b, overrides: await this.lateOutcomes(org, b) });
       }
       return out;
-    }, question);
+    }, question).finally(() => this.touchTail("hit", org, env));
   }
 
-  /** Outcomes stored after a part was built, for its rows that were pending then. */
-  private async lateOutcomes(
-    org: string,
-    b: Batch,
-    turn: Turn = turns(),
-  ): Promise<Map<number, Verification>> {
-    const ver = b.cols.verification as StrCol, ids = b.cols.id as StrCol;
+  /** Rows of a batch that were pending when it was built. */
+  private async pendingRows(b: Batch, turn: Turn = turns()): Promise<number[]> {
+    const ver = b.cols.verification as StrCol;
     const pendingCode = ver.dict.indexOf("pending") + 1;
     const rows: number[] = [];
     // a large raw tail is tens of thousands of rows: the event loop gets its turns meanwhile (issue 32)
@@ -450,19 +493,54 @@ export class Source {
       if (ver.codes[i] === pendingCode) rows.push(i);
       if ((i & 4095) === 4095) await turn();
     }
-    const unknown = rows.map((i) => ids.dict[ids.codes[i] - 1]).filter((id) => !this.outcomes.has(id));
+    return rows;
+  }
+
+  /**
+   * Outcomes stored after a batch was built, for its rows that were pending then; with `join`, only for its
+   * open rows, and what is found is added to it (the answer is `join.found`: callers only read it).
+   */
+  private async lateOutcomes(
+    org: string,
+    b: Batch,
+    join?: LateJoin,
+    turn: Turn = turns(),
+  ): Promise<Map<number, Verification>> {
+    const j: LateJoin = join ?? { found: new Map(), open: await this.pendingRows(b, turn) };
+    while (j.running) await j.running;
+    if (!j.open.length) return j.found;
+    const running = j.running = this.lookUpOpen(org, b, j, turn);
+    try {
+      await running;
+    } finally {
+      if (j.running === running) delete j.running;
+    }
+    return j.found;
+  }
+
+  /** Looks up the outcomes of `j`'s open rows, moving those found to `j.found`. */
+  private async lookUpOpen(org: string, b: Batch, j: LateJoin, turn: Turn): Promise<void> {
+    const ids = b.cols.id as StrCol;
+    const idOf = (i: number) => ids.dict[ids.codes[i] - 1];
+    const unknown: string[] = [];
+    for (let k = 0; k < j.open.length; k++) {
+      const id = idOf(j.open[k]);
+      if (!this.outcomes.has(id)) unknown.push(id);
+      if ((k & 4095) === 4095) await turn();
+    }
     const fetched = await verificationOutcomes(this.deps.kv, org, unknown);
     const known = (id: string) => fetched.get(id) ?? this.outcomes.get(id);
     for (const [id, o] of fetched) {
-      if (this.outcomes.size > 1_000_000) this.outcomes.clear(); // the answer below reads `fetched` first
+      if (this.outcomes.size > 1_000_000) this.outcomes.clear(); // the join below reads `fetched` first
       this.outcomes.set(id, o);
     }
-    const out = new Map<number, Verification>();
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[k], o = known(ids.dict[ids.codes[i] - 1]);
-      if (o) out.set(i, o);
+    const open: number[] = [];
+    for (let k = 0; k < j.open.length; k++) {
+      const i = j.open[k], o = known(idOf(i));
+      if (o) j.found.set(i, o);
+      else open.push(i);
       if ((k & 4095) === 4095) await turn();
     }
-    return out;
+    j.open = open;
   }
 }
