@@ -290,14 +290,26 @@ export class RollupSource {
     const hit = this.cache.get(key) as SessionFacts | undefined;
     if (keepIt || hit) this.lastAsked.set(key, this.asked);
     if (hit) return hit;
-    const blocks: SessionFacts[] = [];
-    for (let b = 0; b < BLOCKS; b++) {
-      const f = await this.block(id, e, factsSec(b), decodeFacts);
-      if (f) blocks.push(f);
-    }
+    const blocks = await this.blocks(id, e, factsSec, decodeFacts);
     const f = blocks.length ? concatFacts(blocks) : emptyFacts();
     if (keepIt) this.keep(key, f, f.n * 72);
     return f;
+  }
+
+  /** A part's blocks (those it has) of one kind, read together (readSections) and decoded, in block order. */
+  private async blocks<P>(
+    id: string,
+    e: RollupEntry,
+    sec: (b: number) => number,
+    decode: (b: Uint8Array) => P,
+  ): Promise<P[]> {
+    const asks: SectionAsk[] = [];
+    for (let b = 0; b < BLOCKS; b++) if (e.secs[sec(b)]) asks.push({ partId: id, entry: e, sec: sec(b) });
+    return (await readSections(this.deps.kv, asks)).map((bytes) => {
+      if (!bytes) throw new Gone();
+      this.bytesRead += bytes.length;
+      return decode(bytes);
+    });
   }
 
   /** One section read and decoded, not kept (null: the rollup has no such section). */
@@ -320,11 +332,7 @@ export class RollupSource {
     const hit = this.cache.get(key) as FactLists | undefined;
     if (keepIt || hit) this.lastAsked.set(key, this.asked);
     if (hit) return hit;
-    const blocks: FactLists[] = [];
-    for (let b = 0; b < BLOCKS; b++) {
-      const l = await this.block(id, e, listsSec(b), decodeLists);
-      if (l) blocks.push(l);
-    }
+    const blocks = await this.blocks(id, e, listsSec, decodeLists);
     const l = concatLists(blocks, blocks.map((x) => x.listAt.length - 1));
     if (keepIt) this.keep(key, l, l.listDt.length * 16 + l.listAt.length * 4);
     return l;
