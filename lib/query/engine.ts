@@ -72,9 +72,11 @@ export function createEngine(deps: Deps): Engine {
   return {
     aggregate: async (s, o) => (await aggregate(s, [o]))[0],
     aggregateMany: (s, os) => aggregate(s, os),
-    // Web Vitals from the parts' histograms (within 1%) when the period's parts would not fit (as aggregates)
+    // Web Vitals from the parts' histograms (within 1%) on a site whose parts would not all fit the part
+    // cache: every period of such a site (the previous period too, often a few parts) gets the same kind of
+    // answer; a smaller site's are exact from the scan
     valueSeries: async (s, o) => {
-      if (vitalsBlocker(s, o) === null && !(await scanFits(s))) {
+      if (vitalsBlocker(s, o) === null && !(await scanFits({ ...s, from: -Infinity, to: Infinity }))) {
         const r = await vitals.answer(s, o);
         if (r) return r;
       }

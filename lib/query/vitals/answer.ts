@@ -5,7 +5,6 @@
  * each number in `counts` is a bucket's middle, within 1% of the stored values it stands for (buckets.ts),
  * except the numbers of exact tables (raw tail, parts without a table), which are the values themselves.
  */
-import { DistinctCounter } from "../../parts/visitor_set.ts";
 import { wholeHourOffsets } from "../rollup/answer.ts";
 import { matches } from "../scan/filters.ts";
 import type {
@@ -46,10 +45,10 @@ export function vitalsBlocker(s: Scope, o: ValueSeriesOptions): string | null {
  * Which of a table's hours the period takes (by hour index), or null when an hour has rows both inside and
  * outside it (the scan answers).
  */
-export function hoursTaken(t: VitalsTable, s: Scope): Uint8Array | null {
-  const take = new Uint8Array(t.hours.length);
-  for (let k = 0; k < t.hours.length; k++) {
-    const h = t.hours[k];
+export function hoursTaken(hours: VitalsTable["hours"], s: Scope): Uint8Array | null {
+  const take = new Uint8Array(hours.length);
+  for (let k = 0; k < hours.length; k++) {
+    const h = hours[k];
     if (h.min >= s.from && h.max < s.to) take[k] = 1;
     else if (!(h.max < s.from || h.min >= s.to)) return null;
   }
@@ -62,27 +61,140 @@ export interface TableTaken {
   take: Uint8Array;
 }
 
+/** One group's merged figures: rows, its people's visitor numbers, and per metric its rows and numbers. */
 interface Acc {
   value: string | null;
   rows: number;
-  /** cells: table index and cell, flattened */
-  cells: number[];
-  /** per metric: rows, and series as table index and series, flattened */
-  series: Map<string, { rows: number; refs: number[] }>;
+  /** visitor numbers: gathered in any order while merging, a set once finished */
+  members: Gather | Members;
+  series: Map<string, MergedSeries>;
 }
 
-/** The answer from the tables taken (exact ones take every hour: their rows were cut to the period when built). */
-export function answerFromTables(parts: TableTaken[], s: Scope, o: ValueSeriesOptions): VitalsResult {
+interface MergedSeries {
+  rows: number;
+  /** while merging: counts by bucket id - lo (ids of positive values lie within a few powers of ten) */
+  lo: number;
+  dense: Float64Array;
+  /** while merging: counts of the other bucket ids (zero, negative values) */
+  other: Map<number, number>;
+  /** once finished: ascending bucket ids and their counts */
+  ids: Int32Array;
+  idCounts: Float64Array;
+  /** exact values (raw tail, parts without a table) → count */
+  values: Map<number, number>;
+}
+
+/** A question's tables merged: what a period's parts give, kept and answered again with a new raw tail. */
+export interface Merged {
+  groups: Map<string | null, Acc>;
+  all: Acc;
+  approximate: boolean;
+  /** decoded bytes, roughly (what a cache weighs it at) */
+  bytes: number;
+}
+
+const newAcc = (value: string | null): Acc => ({ value, rows: 0, members: new Gather(), series: new Map() });
+
+/** Numbers gathered into a growing typed array. */
+class Gather {
+  a = new Uint32Array(64);
+  n = 0;
+  push(v: number) {
+    if (this.n === this.a.length) this.grow(this.n + 1);
+    this.a[this.n++] = v;
+  }
+  grow(size: number) {
+    const next = new Uint32Array(Math.max(size, 2 * this.a.length));
+    next.set(this.a.subarray(0, this.n));
+    this.a = next;
+  }
+  get view(): Uint32Array {
+    return this.a.subarray(0, this.n);
+  }
+}
+
+/** Adds the members of an encoded set at bytes[from, to) (visitor_set.ts's delta varints), inlined: hot. */
+function gatherSet(g: Gather, bytes: Uint8Array, from: number, to: number) {
+  if (g.n + (to - from) > g.a.length) g.grow(g.n + (to - from)); // at most one member a byte
+  const a = g.a;
+  let n = g.n, prev = -1;
+  for (let i = from; i < to;) {
+    let d = bytes[i++];
+    if (d >= 0x80) {
+      d &= 0x7f;
+      let shift = 7, b: number;
+      do {
+        b = bytes[i++];
+        d += (b & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (b & 0x80);
+    }
+    prev += d + 1;
+    a[n++] = prev;
+  }
+  g.n = n;
+}
+const newSeries = (): MergedSeries => ({
+  rows: 0,
+  lo: 0,
+  dense: new Float64Array(0),
+  other: new Map(),
+  ids: new Int32Array(0),
+  idCounts: new Float64Array(0),
+  values: new Map(),
+});
+
+/** Makes room in a series' dense counts for bucket id `id` (with slack on the side it grew). */
+function grow(sr: MergedSeries, id: number): void {
+  const lo = sr.dense.length ? Math.min(sr.lo, id - 256) : id - 256;
+  const hi = sr.dense.length ? Math.max(sr.lo + sr.dense.length, id + 256) : id + 256;
+  const dense = new Float64Array(hi - lo);
+  if (sr.dense.length) dense.set(sr.dense, sr.lo - lo);
+  sr.lo = lo;
+  sr.dense = dense;
+}
+
+/** Adds entries [from, to) of a stored table's series to a merged series. */
+function addBuckets(
+  sr: MergedSeries,
+  key: ArrayLike<number>,
+  count: ArrayLike<number>,
+  from: number,
+  to: number,
+) {
+  let lo = sr.lo, dense = sr.dense;
+  for (let e = from; e < to; e++) {
+    const id = key[e];
+    if (id <= 0) {
+      sr.other.set(id, (sr.other.get(id) ?? 0) + count[e]);
+      continue;
+    }
+    let i = id - lo;
+    if (i < 0 || i >= dense.length) {
+      grow(sr, id);
+      lo = sr.lo;
+      dense = sr.dense;
+      i = id - lo;
+    }
+    dense[i] += count[e];
+  }
+}
+
+/**
+ * The tables taken, merged (exact tables take every hour: their rows were cut to the period when built). Each
+ * cell adds to its group only; the total is the groups' sums and union when finished.
+ */
+export function mergeTables(parts: TableTaken[], s: Scope, o: ValueSeriesOptions): Merged {
   const traffic = new Set<string | null>(s.traffic ?? ["human"]);
   const filters = (s.filters ?? []).filter((f) => !isVitalsFilter(f));
   const groups = new Map<string | null, Acc>();
-  const all: Acc = { value: null, rows: 0, cells: [], series: new Map() };
+  const all = newAcc(null);
   let approximate = false;
-  parts.forEach(({ t, take }, ti) => {
+  for (const { t, take } of parts) {
     let tp = -1;
     if (s.touchpoint) {
       tp = t.tps.indexOf(s.touchpoint);
-      if (tp < 0) return;
+      if (tp < 0) continue;
     }
     const trOk = Uint8Array.from(t.traffics, (v) => (traffic.has(v) ? 1 : 0));
     const pass = (field: string, values: (string | null)[]) =>
@@ -90,13 +202,19 @@ export function answerFromTables(parts: TableTaken[], s: Scope, o: ValueSeriesOp
     const pageOk = pass("page", t.pages), deviceOk = pass("device_type", t.devices);
     const byValues = o.by === "page" ? t.pages : o.by === "device_type" ? t.devices : null;
     const byCodes = o.by === "page" ? t.cPage : o.by === "device_type" ? t.cDevice : null;
+    // per code of the grouping field: its group and that group's series by metric code (made when first met)
     const accOf: (Acc | undefined)[] = [];
-    const group = (code: number): Acc => {
+    const seriesOf: (MergedSeries | null | undefined)[][] = [];
+    const groupAt = (code: number): Acc => {
       let a = accOf[code];
       if (a) return a;
-      const value = byValues![code];
-      a = groups.get(value);
-      if (!a) groups.set(value, a = { value, rows: 0, cells: [], series: new Map() });
+      if (!byValues) a = all;
+      else {
+        const value = byValues[code];
+        a = groups.get(value);
+        if (!a) groups.set(value, a = newAcc(value));
+      }
+      seriesOf[code] = [];
       return accOf[code] = a;
     };
     const n = t.cRows.length;
@@ -107,36 +225,159 @@ export function answerFromTables(parts: TableTaken[], s: Scope, o: ValueSeriesOp
       if (!take[t.cHour[c]] || (tp >= 0 && t.cTp[c] !== tp) || !trOk[t.cTraffic[c]]) continue;
       if (!pageOk[t.cPage[c]] || !deviceOk[t.cDevice[c]]) continue;
       if (!t.exact) approximate = true;
-      const g = byCodes ? group(byCodes[c]) : null;
-      for (const a of g ? [g, all] : [all]) {
-        a.rows += t.cRows[c];
-        a.cells.push(ti, c);
-        for (let k = from; k < si; k++) {
-          const metric = t.metrics[t.sMetric[k]];
-          if (metric === null) continue;
-          let sr = a.series.get(metric);
-          if (!sr) a.series.set(metric, sr = { rows: 0, refs: [] });
-          sr.rows += t.sRows[k];
-          sr.refs.push(ti, k);
+      const code = byCodes ? byCodes[c] : 0;
+      const a = groupAt(code), local = seriesOf[code];
+      a.rows += t.cRows[c];
+      const setFrom = t.setAt[c], setTo = t.setAt[c + 1];
+      if (setTo > setFrom) gatherSet(a.members as Gather, t.sets, setFrom, setTo);
+      for (let k = from; k < si; k++) {
+        const mc = t.sMetric[k];
+        let sr = local[mc];
+        if (sr === undefined) {
+          const metric = t.metrics[mc];
+          sr = null;
+          if (metric !== null) {
+            sr = a.series.get(metric) ?? null;
+            if (!sr) a.series.set(metric, sr = newSeries());
+          }
+          local[mc] = sr;
         }
+        if (sr === null) continue;
+        sr.rows += t.sRows[k];
+        if (t.exact) {
+          for (let e = t.at[k]; e < t.at[k + 1]; e++) {
+            sr.values.set(t.key[e], (sr.values.get(t.key[e]) ?? 0) + t.count[e]);
+          }
+        } else addBuckets(sr, t.key, t.count, t.at[k], t.at[k + 1]);
       }
     }
-  });
-  const counter = new DistinctCounter(0);
-  const out = (a: Acc): SeriesGroup => {
-    counter.next();
-    for (let k = 0; k < a.cells.length; k += 2) {
-      const t = parts[a.cells[k]].t, c = a.cells[k + 1];
-      counter.addEncoded(t.sets, t.setAt[c], t.setAt[c + 1]);
+  }
+  // the total: the groups' sums and members together
+  if (o.by) {
+    const members = all.members as Gather;
+    for (const g of groups.values()) {
+      all.rows += g.rows;
+      const m = (g.members as Gather).view;
+      if (members.n + m.length > members.a.length) members.grow(members.n + m.length);
+      members.a.set(m, members.n);
+      members.n += m.length;
+      for (const [metric, sr] of g.series) {
+        let to = all.series.get(metric);
+        if (!to) all.series.set(metric, to = newSeries());
+        to.rows += sr.rows;
+        if (sr.dense.length) {
+          if (!to.dense.length || sr.lo < to.lo || sr.lo + sr.dense.length > to.lo + to.dense.length) {
+            grow(to, sr.lo);
+            grow(to, sr.lo + sr.dense.length - 1);
+          }
+          const off = sr.lo - to.lo;
+          for (let i = 0; i < sr.dense.length; i++) to.dense[off + i] += sr.dense[i];
+        }
+        for (const [id, c] of sr.other) to.other.set(id, (to.other.get(id) ?? 0) + c);
+        for (const [v, c] of sr.values) to.values.set(v, (to.values.get(v) ?? 0) + c);
+      }
     }
-    const series: SeriesGroup["series"] = {};
-    for (const [metric, sr] of a.series) series[metric] = lazyCounts(sr.rows, () => countsOf(parts, sr.refs));
-    return { value: a.value, rows: a.rows, visitors: counter.count, series };
+  }
+  let bytes = 0;
+  const finish = (a: Acc) => {
+    a.members = membersOf((a.members as Gather).view);
+    bytes += 200 + a.members.bytes;
+    for (const sr of a.series.values()) {
+      const ids: number[] = [], counts: number[] = [];
+      for (const [id, c] of [...sr.other].sort((x, y) => x[0] - y[0])) {
+        ids.push(id);
+        counts.push(c);
+      }
+      for (let i = 0; i < sr.dense.length; i++) {
+        if (sr.dense[i]) {
+          ids.push(sr.lo + i);
+          counts.push(sr.dense[i]);
+        }
+      }
+      sr.ids = Int32Array.from(ids);
+      sr.idCounts = Float64Array.from(counts);
+      sr.dense = new Float64Array(0);
+      sr.other = new Map();
+      bytes += 100 + 12 * ids.length + 50 * sr.values.size;
+    }
   };
+  for (const g of groups.values()) finish(g);
+  finish(all);
+  return { groups, all, approximate, bytes };
+}
+
+/** A finished group's visitor numbers: sorted where sparse, a bit per number where dense. */
+export interface Members {
+  count: number;
+  has(v: number): boolean;
+  each(fn: (v: number) => void): void;
+  bytes: number;
+}
+
+function membersOf(xs: Uint32Array): Members {
+  const sorted = xs.slice().sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  const space = n ? sorted[n - 1] + 1 : 0;
+  if (4 * n > space / 8) {
+    const bits = new Uint8Array(Math.ceil(space / 8));
+    for (let i = 0; i < n; i++) bits[sorted[i] >> 3] |= 1 << (sorted[i] & 7);
+    return {
+      count: n,
+      bytes: bits.byteLength,
+      has: (v) => v < space && (bits[v >> 3] & (1 << (v & 7))) !== 0,
+      each(fn) {
+        for (let v = 0; v < space; v++) if (bits[v >> 3] & (1 << (v & 7))) fn(v);
+      },
+    };
+  }
+  const list = sorted.slice(0, n);
   return {
-    total: out(all),
-    groups: o.by ? [...groups.values()].map(out) : [],
-    relative_error: approximate ? RELATIVE_ERROR : 0,
+    count: n,
+    bytes: list.byteLength,
+    each(fn) {
+      for (const v of list) fn(v);
+    },
+    has(v) {
+      let lo = 0, hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid] < v) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < list.length && list[lo] === v;
+    },
+  };
+}
+
+/**
+ * The answer from the parts' merged figures and, when there is one, the raw tail's (merged apart, so the
+ * parts' can be kept): rows add up, the tail's people count where the parts' members lack them.
+ */
+export function answerOf(parts: Merged, tail: Merged | null, o: ValueSeriesOptions): VitalsResult {
+  const out = (a: Acc | undefined, b: Acc | undefined): SeriesGroup => {
+    const am = a?.members as Members | undefined, bm = b?.members as Members | undefined;
+    let visitors = am?.count ?? 0;
+    bm?.each((v) => {
+      if (!am?.has(v)) visitors++;
+    });
+    const series: SeriesGroup["series"] = {};
+    const names = new Set([...(a?.series.keys() ?? []), ...(b?.series.keys() ?? [])]);
+    for (const name of names) {
+      const x = a?.series.get(name), y = b?.series.get(name);
+      series[name] = lazyCounts((x?.rows ?? 0) + (y?.rows ?? 0), () => countsOf([x, y]));
+    }
+    return { value: (a ?? b)!.value, rows: (a?.rows ?? 0) + (b?.rows ?? 0), visitors, series };
+  };
+  const groups: SeriesGroup[] = [];
+  if (o.by) {
+    for (const [value, g] of parts.groups) groups.push(out(g, tail?.groups.get(value)));
+    for (const [value, g] of tail?.groups ?? []) if (!parts.groups.has(value)) groups.push(out(undefined, g));
+  }
+  return {
+    total: out(parts.all, tail?.all),
+    groups,
+    relative_error: parts.approximate || tail?.approximate ? RELATIVE_ERROR : 0,
   };
 }
 
@@ -153,17 +394,16 @@ function lazyCounts(rows: number, make: () => NumberRuns): { rows: number; count
   return series;
 }
 
-/** [number, how often] ascending, over the series refs (table index, series) given. */
-function countsOf(parts: TableTaken[], refs: number[]): NumberRuns {
-  const buckets = new Map<number, number>(), values = new Map<number, number>();
-  for (let r = 0; r < refs.length; r += 2) {
-    const t = parts[refs[r]].t, k = refs[r + 1];
-    const into = t.exact ? values : buckets;
-    for (let e = t.at[k]; e < t.at[k + 1]; e++) into.set(t.key[e], (into.get(t.key[e]) ?? 0) + t.count[e]);
-  }
-  for (const [id, n] of buckets) {
-    const v = bucketValue(id);
-    values.set(v, (values.get(v) ?? 0) + n);
+/** [number, how often] ascending: bucket middles and exact values together. */
+function countsOf(list: (MergedSeries | undefined)[]): NumberRuns {
+  const values = new Map<number, number>();
+  for (const sr of list) {
+    if (!sr) continue;
+    for (const [v, n] of sr.values) values.set(v, (values.get(v) ?? 0) + n);
+    for (let k = 0; k < sr.ids.length; k++) {
+      const v = bucketValue(sr.ids[k]);
+      values.set(v, (values.get(v) ?? 0) + sr.idCounts[k]);
+    }
   }
   return [...values].sort((a, b) => a[0] - b[0]);
 }

@@ -17,6 +17,11 @@ export const VITALS_EVENT = "$web_vitals";
 
 export type Narrow = Uint8Array | Uint16Array | Uint32Array;
 
+/**
+ * In memory every code and count is a Uint32Array (and keys one type per kind of table): a merge walks the
+ * same element types in every table (narrow types per table made its loads polymorphic, 5x slower); the
+ * stored form narrows them (store.ts).
+ */
 export interface VitalsTable {
   /** true: `key` holds the values themselves (question time); false: histogram bucket ids (stored) */
   exact: boolean;
@@ -28,23 +33,23 @@ export interface VitalsTable {
   /** each hour with rows: its number and the receive-time range of its rows */
   hours: { hour: number; min: number; max: number }[];
   /** cells, ordered by hour: index into `hours`, and codes into the value lists above */
-  cHour: Narrow;
-  cTp: Narrow;
-  cTraffic: Narrow;
-  cPage: Narrow;
-  cDevice: Narrow;
+  cHour: Uint32Array;
+  cTp: Uint32Array;
+  cTraffic: Uint32Array;
+  cPage: Uint32Array;
+  cDevice: Uint32Array;
   cRows: Uint32Array;
   /** the people (traffic "human") of cell c: sets[setAt[c], setAt[c + 1]) (lib/parts/visitor_set.ts) */
   setAt: Uint32Array;
   sets: Uint8Array;
   /** series (cell × metric), ordered by cell: its cell, metric code, rows, and entries [at[s], at[s + 1]) */
   sCell: Uint32Array;
-  sMetric: Narrow;
+  sMetric: Uint32Array;
   sRows: Uint32Array;
   at: Uint32Array;
   /** entries: a bucket id (Int32Array) or a value (Float64Array), and how often it occurs */
   key: Int32Array | Float64Array;
-  count: Narrow;
+  count: Uint32Array;
 }
 
 export function narrow(xs: ArrayLike<number>): Narrow {
@@ -156,20 +161,20 @@ export function buildVitals(
     devices: lists.devices.values,
     metrics: lists.metrics.values,
     hours: hourList,
-    cHour: narrow(ordered.map((c) => hourIndex.get(c.hour)!)),
-    cTp: narrow(ordered.map((c) => c.tp)),
-    cTraffic: narrow(ordered.map((c) => c.traffic)),
-    cPage: narrow(ordered.map((c) => c.page)),
-    cDevice: narrow(ordered.map((c) => c.device)),
+    cHour: Uint32Array.from(ordered, (c) => hourIndex.get(c.hour)!),
+    cTp: Uint32Array.from(ordered, (c) => c.tp),
+    cTraffic: Uint32Array.from(ordered, (c) => c.traffic),
+    cPage: Uint32Array.from(ordered, (c) => c.page),
+    cDevice: Uint32Array.from(ordered, (c) => c.device),
     cRows: Uint32Array.from(ordered.map((c) => c.rows)),
     setAt,
     sets: setBuf,
     sCell: Uint32Array.from(sCell),
-    sMetric: narrow(sMetric),
+    sMetric: Uint32Array.from(sMetric),
     sRows: Uint32Array.from(sRows),
     at: Uint32Array.from(at),
     key: exact ? Float64Array.from(keys) : Int32Array.from(keys),
-    count: narrow(counts),
+    count: Uint32Array.from(counts),
   };
 }
 

@@ -6,7 +6,7 @@
  * not numbered yet get numbers past all given ones, for this question only).
  */
 import type { Deps } from "../../deps.ts";
-import { Lru } from "../../lru.ts";
+import { Lru, remember } from "../../lru.ts";
 import type { Batch, NumCol } from "../../parts/columns.ts";
 import { decodeBatch } from "../../parts/codec.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
@@ -16,7 +16,15 @@ import type { StoredEvent } from "../../store/records.ts";
 import { turns } from "../../turns.ts";
 import type { Source } from "../columns/source.ts";
 import type { Scope, ValueSeriesOptions } from "../types.ts";
-import { answerFromTables, hoursTaken, type TableTaken, vitalsBlocker, type VitalsResult } from "./answer.ts";
+import {
+  answerOf,
+  hoursTaken,
+  type Merged,
+  mergeTables,
+  type TableTaken,
+  vitalsBlocker,
+  type VitalsResult,
+} from "./answer.ts";
 import { buildVitals, vitalsBytes, type VitalsTable } from "./build.ts";
 import { readVitals, vitalsIds, vitalsVisitors } from "./store.ts";
 
@@ -30,13 +38,18 @@ export const vitalsCacheBytes = (partCacheBytes: number): number => Math.floor(p
 const MISSING_ROWS = 100_000;
 
 export class VitalsSource {
+  /** decoded tables by part id, and the hours of each (small: kept longer) */
   readonly cache: Lru<VitalsTable>;
+  private heads = new Map<string, VitalsTable["hours"]>();
+  /** the parts' tables merged per question and period (answer.ts `Merged`), half the share */
+  private merges: Lru<Merged>;
   private loading = new Map<string, Promise<VitalsTable | null>>();
   /** stored bytes read from KV (benches) */
   bytesRead = 0;
 
   constructor(private deps: Deps, private source: Source, capacity: number) {
-    this.cache = new Lru(capacity);
+    this.merges = new Lru(Math.floor(capacity / 2));
+    this.cache = new Lru(capacity - Math.floor(capacity / 2));
   }
 
   /** A part's table, or null when it has none (yet: the backfill may write one later, so null is not kept). */
@@ -78,21 +91,47 @@ export class VitalsSource {
     if (vitalsBlocker(s, o) !== null) return null;
     const { kv } = this.deps;
     const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
-    const tables = await inBatches(parts, 8, (p) => this.get(p.id));
-    const taken: TableTaken[] = [];
+    // the hours each part's table has (kept apart from the tables: a kept merge is found without them)
+    const heads = await inBatches(parts, 8, (p) => this.head(p.id));
+    const taken: (Uint8Array | null)[] = [];
     const missing: PartMeta[] = [];
     for (let i = 0; i < parts.length; i++) {
-      const t = tables[i];
-      if (!t) {
+      const hours = heads[i];
+      if (!hours) {
         missing.push(parts[i]);
+        taken.push(null);
         continue;
       }
-      const take = hoursTaken(t, s);
+      const take = hoursTaken(hours, s);
       if (!take) return null;
-      taken.push({ t, take });
+      taken.push(take);
     }
     if (missing.reduce((n, p) => n + p.rows, 0) > MISSING_ROWS) return null;
-    // what has no table: its rows of the period, with exact values
+    if (!missing.length) {
+      // the parts' tables merged for this question and its period's hours: kept, the raw tail added apart
+      const key = JSON.stringify([s.org, s.env, s.touchpoint, s.traffic, s.filters, o.by]) + "|" +
+        parts.map((p, i) => `${p.id}:${taken[i]!.join("")}`).join(",");
+      let merged = this.merges.get(key);
+      if (!merged) {
+        const tables = await this.tables(parts);
+        if (!tables) return null;
+        merged = mergeTables(tables.map((t, i) => ({ t, take: taken[i]! })), s, o);
+        this.merges.set(key, merged, merged.bytes);
+      }
+      if (!tail.length) return answerOf(merged, null, o);
+      // the raw tail's table is kept while its records and the visitor numbering are the same (its ids not
+      // numbered yet get numbers past all given ones: they must not meet another batch's such ids)
+      const kept = await this.tailTable(s, all);
+      const take = hoursTaken(kept.hours, s);
+      const tailTables = take
+        ? [{ t: kept, take }]
+        : (await exactTables(kv, s, [await buildEventBatch(tail, turns())], (t) => t >= s.from && t < s.to))
+          .map((t) => ({ t, take: new Uint8Array(t.hours.length).fill(1) }));
+      return answerOf(merged, mergeTables(tailTables, s, o), o);
+    }
+    // parts without a table (the backfill has not reached them): their rows and the tail's, exact
+    const tables = await this.tables(parts.filter((_, i) => taken[i]));
+    if (!tables) return null;
     const batches: Batch[] = [];
     try {
       for (const meta of missing) {
@@ -103,20 +142,27 @@ export class VitalsSource {
       if (e instanceof PartGoneError) return null; // merged meanwhile: the scan reads consistently
       throw e;
     }
-    // the raw tail's table is kept while its records and the visitor numbering are the same (its ids not
-    // numbered yet get numbers past all given ones: they must not meet another batch's such ids)
-    if (tail.length && !missing.length) {
-      const kept = await this.tailTable(s, all);
-      const take = hoursTaken(kept, s);
-      if (take) taken.push({ t: kept, take });
-      else batches.push(await buildEventBatch(tail, turns()));
-    } else if (tail.length) batches.push(await buildEventBatch(tail, turns()));
-    if (batches.length) {
-      for (const t of await exactTables(kv, s, batches, (t) => t >= s.from && t < s.to)) {
-        taken.push({ t, take: new Uint8Array(t.hours.length).fill(1) });
-      }
-    }
-    return answerFromTables(taken, s, o);
+    if (tail.length) batches.push(await buildEventBatch(tail, turns()));
+    const exact = await exactTables(kv, s, batches, (t) => t >= s.from && t < s.to);
+    const takes = taken.filter((t) => t !== null) as Uint8Array[];
+    const list: TableTaken[] = tables.map((t, i) => ({ t, take: takes[i] }));
+    for (const t of exact) list.push({ t, take: new Uint8Array(t.hours.length).fill(1) });
+    return answerOf(mergeTables(list, s, o), null, o);
+  }
+
+  /** The hours of a part's table (null: it has none yet), read with the table the first time. */
+  private async head(partId: string): Promise<VitalsTable["hours"] | null> {
+    const known = this.heads.get(partId);
+    if (known) return known;
+    const t = await this.get(partId);
+    if (t) remember(this.heads, partId, t.hours, 100_000);
+    return t?.hours ?? null;
+  }
+
+  /** The parts' tables, or null when one went meanwhile (a merge: the scan answers). */
+  private async tables(parts: PartMeta[]): Promise<VitalsTable[] | null> {
+    const got = await inBatches(parts, 8, (p) => this.get(p.id));
+    return got.some((t) => t === null) ? null : got as VitalsTable[];
   }
 }
 

@@ -12,10 +12,13 @@ import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
-import { buildVitals, VITALS_EVENT, type VitalsTable } from "./build.ts";
+import { buildVitals, narrow, VITALS_EVENT, type VitalsTable } from "./build.ts";
 
-/** 1: the first layout. A table of another version is rebuilt by the backfill; its part is scanned meanwhile. */
-export const VITALS_VERSION = 1;
+/**
+ * 2: offsets and keys stored as lengths and differences. A table of another version is rebuilt by the
+ * backfill; its part is read exactly (or the period scanned) meanwhile.
+ */
+export const VITALS_VERSION = 2;
 
 export interface VitalsEntry {
   v: number;
@@ -23,6 +26,11 @@ export interface VitalsEntry {
   chunks: number;
 }
 
+/**
+ * The arrays as stored: offsets as lengths (setAt, at), series' cells as series per cell, keys as the first of
+ * each series then differences (ascending within a series), everything unsigned narrowed to the bytes its
+ * largest value needs; deflate then finds mostly small numbers.
+ */
 const ARRAYS = [
   "cHour",
   "cTp",
@@ -30,16 +38,15 @@ const ARRAYS = [
   "cPage",
   "cDevice",
   "cRows",
-  "setAt",
+  "setLen",
   "sets",
-  "sCell",
+  "perCell",
   "sMetric",
   "sRows",
-  "at",
+  "len",
   "key",
   "count",
 ] as const;
-type ArrayName = (typeof ARRAYS)[number];
 
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 const KINDS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array };
@@ -63,9 +70,41 @@ interface Header {
 }
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
+const lengths = (offsets: Uint32Array) => narrow(offsets.subarray(1).map((x, i) => x - offsets[i]));
+function offsets(lens: ArrayLike<number>): Uint32Array {
+  const out = new Uint32Array(lens.length + 1);
+  for (let i = 0; i < lens.length; i++) out[i + 1] = out[i] + lens[i];
+  return out;
+}
+
+function stored(t: VitalsTable): Record<(typeof ARRAYS)[number], Typed> {
+  const perCell = new Uint32Array(t.cRows.length);
+  for (const c of t.sCell) perCell[c]++;
+  const key = t.key.slice();
+  for (let k = 0; k < t.sRows.length; k++) {
+    for (let e = t.at[k + 1] - 1; e > t.at[k]; e--) key[e] -= key[e - 1];
+  }
+  return {
+    cHour: narrow(t.cHour),
+    cTp: narrow(t.cTp),
+    cTraffic: narrow(t.cTraffic),
+    cPage: narrow(t.cPage),
+    cDevice: narrow(t.cDevice),
+    cRows: narrow(t.cRows),
+    setLen: lengths(t.setAt),
+    sets: t.sets,
+    perCell: narrow(perCell),
+    sMetric: narrow(t.sMetric),
+    sRows: narrow(t.sRows),
+    len: lengths(t.at),
+    key,
+    count: narrow(t.count),
+  };
+}
 
 export function encodeVitals(t: VitalsTable): Uint8Array {
-  const arrays = ARRAYS.map((name) => t[name] as Typed);
+  const byName = stored(t);
+  const arrays = ARRAYS.map((name) => byName[name]);
   const header: Header = {
     exact: t.exact,
     lists: [t.tps, t.traffics, t.pages, t.devices, t.metrics],
@@ -86,21 +125,49 @@ export function encodeVitals(t: VitalsTable): Uint8Array {
   return deflateRawSync(out);
 }
 
-export function decodeVitals(stored: Uint8Array): VitalsTable {
-  const bytes = new Uint8Array(inflateRawSync(stored));
-  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+export function decodeVitals(bytes: Uint8Array): VitalsTable {
+  const raw = new Uint8Array(inflateRawSync(bytes));
+  const buf = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength);
   const len = new DataView(buf).getUint32(0, true);
   const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as Header;
   let o = align(4 + len);
-  const arrays = {} as Record<ArrayName, Typed>;
+  const a = {} as Record<(typeof ARRAYS)[number], Typed>;
   ARRAYS.forEach((name, k) => {
     const [kind, n] = h.arrays[k];
     const T = KINDS[kind];
-    arrays[name] = new T(buf, o, n);
+    a[name] = new T(buf, o, n);
     o += align(n * T.BYTES_PER_ELEMENT);
   });
+  const wide = (x: Typed) => Uint32Array.from(x);
+  const at = offsets(a.len);
+  const sCell = new Uint32Array(a.sRows.length);
+  for (let c = 0, k = 0; c < a.perCell.length; c++) for (let j = 0; j < a.perCell[c]; j++) sCell[k++] = c;
+  const key = (h.exact ? Float64Array : Int32Array).from(a.key);
+  for (let k = 0; k < at.length - 1; k++) for (let e = at[k] + 1; e < at[k + 1]; e++) key[e] += key[e - 1];
   const [tps, traffics, pages, devices, metrics] = h.lists;
-  return { exact: h.exact, tps, traffics, pages, devices, metrics, hours: h.hours, ...arrays } as VitalsTable;
+  return {
+    exact: h.exact,
+    tps,
+    traffics,
+    pages,
+    devices,
+    metrics,
+    hours: h.hours,
+    cHour: wide(a.cHour),
+    cTp: wide(a.cTp),
+    cTraffic: wide(a.cTraffic),
+    cPage: wide(a.cPage),
+    cDevice: wide(a.cDevice),
+    cRows: wide(a.cRows),
+    setAt: offsets(a.setLen),
+    sets: a.sets as Uint8Array,
+    sCell,
+    sMetric: wide(a.sMetric),
+    sRows: wide(a.sRows),
+    at,
+    key,
+    count: wide(a.count),
+  };
 }
 
 /** A part's table, its people's visitors numbered as the rollups number them (new ids get new numbers). */
