@@ -12,7 +12,7 @@
  * Part list and tail are read consistently (Source.partsAndTail); a part gone meanwhile (a merge) answers null.
  */
 import type { Deps } from "../../deps.ts";
-import { Lru } from "../../lru.ts";
+import { Lru, remember } from "../../lru.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { columnRange, decodeBatch } from "../../parts/codec.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
@@ -33,7 +33,7 @@ import {
   valuesAnswer,
 } from "./answer.ts";
 import { buildPropRollup, type PropRollup, propRollupBytes } from "./build.ts";
-import { readPropRollup } from "./store.ts";
+import { type PropRollupEntry, readPropEntry, readPropSection, secName } from "./store.ts";
 
 /**
  * A suggested share of the one budget (`PART_CACHE_MB`) for decoded property rollups: a sixteenth (16 MB of
@@ -86,6 +86,8 @@ interface Read {
   p: PartMeta;
   keys: string[] | null;
   stored?: LoadedProp;
+  /** the stored table's hours inside the period */
+  hours?: Set<number>;
 }
 
 /** What a question asks: the event type (undefined: all) and the keys whose values it needs (none: keys only). */
@@ -96,7 +98,9 @@ interface Need {
 
 export class PropRollups {
   readonly cache: Lru<LoadedProp>;
-  private loading = new Map<string, Promise<LoadedProp | null>>();
+  private loading = new Map<string, Promise<LoadedProp>>();
+  /** table entries read (small; a part's never changes once written) */
+  private entries = new Map<string, PropRollupEntry>();
   /** stored bytes of tables read from KV (benches) */
   bytesRead = 0;
   last: PropPath = { tables: 0, built: 0, tailRows: 0 };
@@ -129,23 +133,33 @@ export class PropRollups {
   /** The tables a question takes (stored, built at question time, the raw tail's), or null: scan. */
   private async take(s: Scope, need: Need): Promise<{ taken: Taken[]; space: number } | null> {
     const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
-    const stored = await inBatches(parts, 8, (p) => this.table(p.id));
+    let stored: (LoadedProp[] | null)[];
+    try {
+      stored = await inBatches(parts, 8, (p) => this.tables(p.id, need.eventType));
+    } catch (e) {
+      if (e instanceof PartGoneError) return null;
+      throw e;
+    }
     const taken: Taken[] = [];
     // parts to read: those without a table, and those not keeping an asked key's values (their keys)
     const toBuild: Read[] = [];
     for (let k = 0; k < parts.length; k++) {
-      const l = stored[k];
-      if (!l) {
+      const ls = stored[k];
+      if (!ls) {
         toBuild.push({ p: parts[k], keys: null });
         continue;
       }
-      const hours = hoursInside(l.r, s);
-      if (hours === null) return null;
-      taken.push({ l, hours });
-      const et = need.eventType;
-      const whole = hours.size === l.r.hours.length;
-      const missing = et === undefined ? [] : need.valueKeys.filter((key) => !keepsValues(l, et, key, whole));
-      if (missing.length) toBuild.push({ p: parts[k], keys: missing, stored: l });
+      for (const l of ls) {
+        const hours = hoursInside(l.r, s);
+        if (hours === null) return null;
+        taken.push({ l, hours });
+        const et = need.eventType;
+        const whole = hours.size === l.r.hours.length;
+        const missing = et === undefined
+          ? []
+          : need.valueKeys.filter((key) => !keepsValues(l, et, key, whole));
+        if (missing.length) toBuild.push({ p: parts[k], keys: missing, stored: l, hours });
+      }
     }
     const built = await this.buildAtQuestion(s, need, toBuild, tail);
     if (!built) return null;
@@ -167,8 +181,8 @@ export class PropRollups {
 
   /**
    * Tables of the parts to read and of the raw tail, built for this question: only its event type, the keys
-   * asked (all for a part without a table), rows in the period. Kept in the cache when they hold no
-   * temporary visitor number and the part lies inside the period.
+   * asked (all for a part without a table), rows in the period. A part's rows of some keys are kept in the
+   * cache (by the hours the period takes of it) when they hold no temporary visitor number.
    */
   private async buildAtQuestion(
     s: Scope,
@@ -179,69 +193,90 @@ export class PropRollups {
     { tables: { l: LoadedProp; keysOnly?: string[]; replaces?: LoadedProp }[]; space: number } | null
   > {
     const count = await visitorCount(this.kv, s.org, s.env);
-    const cacheKey = (p: PartMeta, keys: string[] | null) =>
-      keys ? `${p.id}|${need.eventType}|${JSON.stringify(keys)}` : null;
+    // a part with a table is read for keys its table keeps no values of (as the question needs them): the
+    // rows of its hours inside the period, the same for any period taking those hours
+    const cacheKey = (x: Read) =>
+      x.keys && x.hours
+        ? `${x.p.id}|${need.eventType}|${JSON.stringify(x.keys)}|${[...x.hours].join()}`
+        : null;
     const batches: {
       b: Batch;
-      p: PartMeta | null;
-      keys: string[] | null;
+      x: Read | null;
       kept?: LoadedProp;
-      stored?: LoadedProp;
     }[] = [];
     try {
-      for (const { p, keys, stored } of toBuild) {
-        const ck = cacheKey(p, keys);
+      for (const x of toBuild) {
+        const ck = cacheKey(x);
         const kept = ck ? this.cache.get(ck) : undefined;
-        if (kept) batches.push({ b: { n: 0, cols: {} }, p, keys, kept, stored });
-        else batches.push({ b: await readPartBatch(this.kv, p, keys), p, keys, stored });
+        if (kept) batches.push({ b: { n: 0, cols: {} }, x, kept });
+        else batches.push({ b: await readPartBatch(this.kv, x.p, x.keys), x });
       }
     } catch (e) {
       if (e instanceof PartGoneError) return null;
       throw e;
     }
-    if (tail.length) batches.push({ b: await buildEventBatch(tail, turns()), p: null, keys: null });
+    if (tail.length) batches.push({ b: await buildEventBatch(tail, turns()), x: null });
     const ids = batches.filter((x) => !x.kept).flatMap((x) => batchVisitors(x.b));
     const { numbers, size } = ids.length
       ? await visitorNumbersForReading(this.kv, s.org, s.env, ids)
       : { numbers: new Map<string, number>(), size: count };
     const tables: { l: LoadedProp; keysOnly?: string[]; replaces?: LoadedProp }[] = [];
-    for (const x of batches) {
-      let l = x.kept;
+    for (const { b, x, kept } of batches) {
+      let l = kept;
       if (!l) {
-        const rows = rowVisitors(x.b, numbers);
-        const r: PropRollup = buildPropRollup(x.b, (i) => rows[i], {
+        const rows = rowVisitors(b, numbers);
+        const r: PropRollup = buildPropRollup(b, (i) => rows[i], {
           cap: Infinity,
           valueBytes: Infinity,
           eventType: need.eventType,
-          keys: x.keys ? new Set(x.keys) : need.valueKeys.length ? new Set(need.valueKeys) : undefined,
+          keys: x?.keys ? new Set(x.keys) : need.valueKeys.length ? new Set(need.valueKeys) : undefined,
           from: s.from,
           to: s.to,
         });
         l = loadedProp(r);
-        const ck = x.p && cacheKey(x.p, x.keys);
-        const inside = x.p && x.p.min_t >= s.from && x.p.max_t < s.to;
-        if (ck && inside && rows.every((v) => v < count)) this.cache.set(ck, l, propRollupBytes(r));
+        const ck = x && cacheKey(x);
+        if (ck && rows.every((v) => v < count)) this.cache.set(ck, l, propRollupBytes(r));
       }
-      if (x.keys && x.stored) tables.push({ l, keysOnly: x.keys, replaces: x.stored });
+      if (x?.keys && x.stored) tables.push({ l, keysOnly: x.keys, replaces: x.stored });
       else tables.push({ l });
     }
     return { tables, space: Math.max(size, count) };
   }
 
-  /** A part's stored table (decoded once, cached by part id; parts are immutable), or null without one. */
-  private table(partId: string): Promise<LoadedProp | null> {
-    const kept = this.cache.get(partId);
+  /**
+   * A part's stored table as sections: the asked event type's (all without one), each decoded once and cached
+   * by part id and section (parts are immutable); null without a table of the current version (not kept: the
+   * backfill may write one). Throws PartGoneError when a section went meanwhile (a merge).
+   */
+  private async tables(partId: string, eventType: string | undefined): Promise<LoadedProp[] | null> {
+    const entry = await this.entry(partId);
+    if (!entry) return null;
+    const names = eventType === undefined ? Object.keys(entry.secs) : [secName(eventType)];
+    return await Promise.all(names.map((name) => this.section(partId, entry, name)));
+  }
+
+  private async entry(partId: string): Promise<PropRollupEntry | null> {
+    const kept = this.entries.get(partId);
+    if (kept) return kept;
+    const entry = await readPropEntry(this.kv, partId);
+    if (entry) remember(this.entries, partId, entry, 100_000);
+    return entry;
+  }
+
+  private section(partId: string, entry: PropRollupEntry, name: string): Promise<LoadedProp> {
+    const key = `${partId}|${name}`;
+    const kept = this.cache.get(key);
     if (kept) return Promise.resolve(kept);
-    let loading = this.loading.get(partId);
+    let loading = this.loading.get(key);
     if (!loading) {
-      loading = readPropRollup(this.kv, partId).then((got) => {
-        if (!got) return null;
+      loading = readPropSection(this.kv, partId, entry, name).then((got) => {
+        if (!got) throw new PartGoneError(`part ${partId}: its property rollup went`);
         this.bytesRead += got.stored;
         const l = loadedProp(got.rollup);
-        this.cache.set(partId, l, propRollupBytes(got.rollup));
+        this.cache.set(key, l, propRollupBytes(got.rollup));
         return l;
-      }).finally(() => this.loading.delete(partId));
-      this.loading.set(partId, loading);
+      }).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
     }
     return loading;
   }

@@ -1,8 +1,9 @@
 /**
- * A part's property rollup on KV: one JSON header (dictionaries, hours, scanned pairs) and the row arrays and
- * visitor sets in one aligned buffer, deflated and chunked under propRollupKeys.chunk(part id, i); the entry
- * propRollupKeys.entry(part id) = { v, bytes, chunks } is written last, so a table is there whole or not at
- * all. Compaction writes it beside the part's other rollups (under its building mark), deleting a part's bytes
+ * A part's property rollup on KV, a section per event type (a question reads only its event type's): each a
+ * JSON header (dictionaries, hours, capped pairs) and the row arrays and visitor sets in one aligned buffer,
+ * deflated and chunked under propRollupKeys.chunk(part id, section × 10,000 + i); the entry
+ * propRollupKeys.entry(part id) = { v, bytes, rows, secs } is written last, so a table is there whole or not
+ * at all. Compaction writes it beside the part's other rollups (under its building mark), deleting a part's bytes
  * deletes it (deletePropRollup), and older parts get one from lib/jobs/prop_rollup_backfill.ts.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -11,10 +12,10 @@ import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import type { EnvName } from "../../store/records.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
-import { buildPropRollup, type PropRollup } from "./build.ts";
+import { ANY, buildPropRollup, type PropRollup, TOTAL_KEY, WHOLE } from "./build.ts";
 
-/** 2: value rows merged over hours past the cap (1: dropped). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
-export const PROP_ROLLUP_VERSION = 2;
+/** 3: a section per event type (2: one blob; 1: values past the cap dropped, not merged). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
+export const PROP_ROLLUP_VERSION = 3;
 
 /** KV keys of property rollups (the conventions of lib/store/keys.ts: an entry, its chunks beside it). */
 export const propRollupKeys = {
@@ -25,10 +26,12 @@ export const propRollupKeys = {
 
 export interface PropRollupEntry {
   v: number;
+  /** stored bytes of all sections */
   bytes: number;
-  chunks: number;
   /** rows, for benches */
   rows: number;
+  /** per event type (secName): section number, stored bytes, chunks, rows */
+  secs: Record<string, [number, number, number, number]>;
 }
 
 type Header =
@@ -109,21 +112,98 @@ export async function partPropRollup(
   return buildPropRollup(b, (i) => rows[i], { cap: o.cap, wholeCap: o.wholeCap });
 }
 
-/** Writes a part's table: chunks first, then the entry. Answers the stored bytes. */
-export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup): Promise<number> {
-  const bytes = encodePropRollup(r);
-  await deletePropRollup(kv, partId); // an older version's chunks never sit among the new ones
-  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-  for (let i = 0; i < chunks; i += 8) {
-    const op = kv.atomic();
-    for (let j = i; j < Math.min(chunks, i + 8); j++) {
-      op.set(propRollupKeys.chunk(partId, j), bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+/** Chunk numbers of one section: section × SEC_SPAN + chunk. */
+const SEC_SPAN = 10_000;
+/** A section's name for an event type (null has one too). */
+export const secName = (et: string | null): string => et ?? "\u0000null";
+
+/**
+ * A table's rows of one event type code (rows are sorted by it), as a table of its own: its own hours,
+ * dictionaries cut to what its rows use.
+ */
+export function sectionOf(r: PropRollup, et: number): PropRollup {
+  let a = 0;
+  while (a < r.n && r.et[a] !== et) a++;
+  let b = a;
+  while (b < r.n && r.et[b] === et) b++;
+  const n = b - a;
+  const remap = (codes: ArrayLike<number>, dict: (string | null)[], keep: (c: number) => boolean) => {
+    const to = new Map<number, number>(), out: (string | null)[] = [];
+    for (let i = a; i < b; i++) {
+      const c = codes[i];
+      if (keep(c) && !to.has(c)) to.set(c, out.push(dict[c]) - 1);
     }
+    return { to, out };
+  };
+  const tk = remap(r.key, r.keys, (c) => c !== TOTAL_KEY);
+  const vals = new Map<number, number>([[0, 0]]), values: (string | null)[] = [null];
+  for (let i = a; i < b; i++) {
+    const v = r.value[i];
+    if (v !== ANY && !vals.has(v)) vals.set(v, values.push(r.values[v]) - 1);
+  }
+  const hourSet = new Set<number>();
+  for (let i = a; i < b; i++) if (r.hour[i] !== WHOLE) hourSet.add(r.hour[i]);
+  const pairs = (list: number[]) => {
+    const out: number[] = [];
+    for (let p = 0; p < list.length; p += 2) {
+      if (list[p] === et && tk.to.has(list[p + 1])) out.push(0, tk.to.get(list[p + 1])!);
+    }
+    return out;
+  };
+  return {
+    n,
+    // the hours' time ranges are the part's (rows of other event types in them make them wider, never
+    // narrower: an hour is taken only when all the part's rows of it lie inside the period)
+    hours: r.hours.filter((h) => hourSet.has(h.hour)),
+    tps: r.tps,
+    trs: r.trs,
+    ets: [r.ets[et]],
+    keys: tk.out as string[],
+    values,
+    scan: pairs(r.scan),
+    whole: pairs(r.whole),
+    hour: r.hour.slice(a, b),
+    tp: r.tp.slice(a, b),
+    tr: r.tr.slice(a, b),
+    et: new Uint16Array(n),
+    key: Uint16Array.from(r.key.subarray(a, b), (k) => (k === TOTAL_KEY ? TOTAL_KEY : tk.to.get(k)!)),
+    value: Uint32Array.from(r.value.subarray(a, b), (v) => (v === ANY ? ANY : vals.get(v)!)),
+    events: r.events.slice(a, b),
+    setAt: Uint32Array.from(r.setAt.subarray(a, b + 1), (x) => x - r.setAt[a]),
+    sets: r.sets.slice(r.setAt[a], r.setAt[b]),
+  };
+}
+
+/**
+ * Writes a part's table as one section per event type (a question reads its event type's only): chunks
+ * first, then the entry. Answers the stored bytes.
+ */
+export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup): Promise<number> {
+  await deletePropRollup(kv, partId); // an older version's chunks never sit among the new ones
+  const secs: Record<string, [number, number, number, number]> = {};
+  const writes: [number, Uint8Array][] = [];
+  let total = 0, sec = 0;
+  for (let et = 0; et < r.ets.length; et++) {
+    const part = sectionOf(r, et);
+    if (!part.n) continue;
+    const bytes = encodePropRollup(part);
+    const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+    if (chunks >= SEC_SPAN) throw new Error(`property rollup section of ${partId} is too large`);
+    secs[secName(r.ets[et])] = [sec, bytes.length, chunks, part.n];
+    for (let j = 0; j < chunks; j++) {
+      writes.push([sec * SEC_SPAN + j, bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
+    }
+    total += bytes.length;
+    sec++;
+  }
+  for (let i = 0; i < writes.length; i += 8) {
+    const op = kv.atomic();
+    for (const [at, bytes] of writes.slice(i, i + 8)) op.set(propRollupKeys.chunk(partId, at), bytes);
     if (!(await op.commit()).ok) throw new Error("property rollup chunk write failed");
   }
-  const entry: PropRollupEntry = { v: PROP_ROLLUP_VERSION, bytes: bytes.length, chunks, rows: r.n };
+  const entry: PropRollupEntry = { v: PROP_ROLLUP_VERSION, bytes: total, rows: r.n, secs };
   await kv.set(propRollupKeys.entry(partId), entry);
-  return bytes.length;
+  return total;
 }
 
 /**
@@ -146,21 +226,71 @@ export async function hasPropRollup(kv: Deno.Kv, partId: string): Promise<boolea
   return (await kv.get<PropRollupEntry>(propRollupKeys.entry(partId))).value?.v === PROP_ROLLUP_VERSION;
 }
 
-/** A part's table and its stored bytes, or null when it has none of the current version (or it went meanwhile). */
-export async function readPropRollup(
+/** A part's table entry of the current version, or null (none yet, or of another version). */
+export async function readPropEntry(kv: Deno.Kv, partId: string): Promise<PropRollupEntry | null> {
+  const entry = (await kv.get<PropRollupEntry>(propRollupKeys.entry(partId))).value;
+  return entry && entry.v === PROP_ROLLUP_VERSION ? entry : null;
+}
+
+/**
+ * One event type's section of a part's table: an empty table when the part has no rows of it, null when its
+ * chunks are gone (the part went meanwhile: the caller answers otherwise).
+ */
+export async function readPropSection(
   kv: Deno.Kv,
   partId: string,
+  entry: PropRollupEntry,
+  name: string,
 ): Promise<{ rollup: PropRollup; stored: number } | null> {
-  const entry = (await kv.get<PropRollupEntry>(propRollupKeys.entry(partId))).value;
-  if (!entry || entry.v !== PROP_ROLLUP_VERSION) return null;
-  const bytes = new Uint8Array(entry.bytes);
+  const size = entry.secs[name];
+  if (!size) return { rollup: emptyPropRollup(), stored: 0 };
+  const [sec, length, chunks] = size;
+  const bytes = new Uint8Array(length);
   let seen = 0;
-  for await (const e of kv.list<Uint8Array>({ prefix: propRollupKeys.chunks(partId) }, { batchSize: 100 })) {
-    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES);
+  const start = propRollupKeys.chunk(partId, sec * SEC_SPAN),
+    end = propRollupKeys.chunk(partId, (sec + 1) * SEC_SPAN);
+  for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
+    bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
     seen++;
   }
-  if (seen !== entry.chunks) return null;
-  return { rollup: decodePropRollup(bytes), stored: entry.bytes };
+  return seen === chunks ? { rollup: decodePropRollup(bytes), stored: length } : null;
+}
+
+/** A whole table read back from its sections (tests), or null without one. */
+export async function readPropRollup(kv: Deno.Kv, partId: string): Promise<PropRollup[] | null> {
+  const entry = await readPropEntry(kv, partId);
+  if (!entry) return null;
+  const out: PropRollup[] = [];
+  for (const name of Object.keys(entry.secs)) {
+    const got = await readPropSection(kv, partId, entry, name);
+    if (!got) return null;
+    out.push(got.rollup);
+  }
+  return out;
+}
+
+/** A table without rows. */
+export function emptyPropRollup(): PropRollup {
+  return {
+    n: 0,
+    hours: [],
+    tps: [],
+    trs: [],
+    ets: [],
+    keys: [],
+    values: [null],
+    scan: [],
+    whole: [],
+    hour: new Uint32Array(0),
+    tp: new Uint16Array(0),
+    tr: new Uint8Array(0),
+    et: new Uint16Array(0),
+    key: new Uint16Array(0),
+    value: new Uint32Array(0),
+    events: new Uint32Array(0),
+    setAt: new Uint32Array(1),
+    sets: new Uint8Array(0),
+  };
 }
 
 /** Deletes a part's table: the entry first, so no half table is ever read. */
