@@ -8,7 +8,16 @@ import { backfillRollups } from "../../../lib/jobs/rollup_backfill.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { hasRollup, readRollup, readV3, readV4, ROLLUP_VERSION } from "../../../lib/query/rollup/store.ts";
+import {
+  hasRollup,
+  readRollup,
+  readV3,
+  readV4,
+  ROLLUP_VERSION,
+  type RollupEntry,
+  wideRowsSec,
+} from "../../../lib/query/rollup/store.ts";
+import { TOTAL } from "../../../lib/query/rollup/build.ts";
 import { factsAsRows, writeV4 } from "../query/rollup_v4.ts";
 import { writeV3 } from "../query/rollup_v3.ts";
 import type { Rollup } from "../../../lib/query/rollup/build.ts";
@@ -154,6 +163,51 @@ Deno.test("rollup backfill: a version-4 rollup (facts whole) gets spans and bloc
       factsAsRows((await readRollup(deps.kv, p.meta.id))!),
       factsAsRows(written.get(p.meta.id)!),
     );
+  }
+  assert.deepEqual(await rollups(), qs.map((o) => naiveAggregate(all, scope, o)));
+  deps.kv.close();
+});
+
+Deno.test("rollup backfill: a version-6 rollup (no wide rows) gets them from its own sections, with the same answers", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const all = Array.from({ length: 400 }, (_, i) =>
+    ev({
+      received_at: MIDNIGHT - (i % 3) * DAY - 1_800_000 + i * 7_000,
+      anonymous_id: `v${i % 23}`,
+      session_id: `s${i % 41}`,
+      sequence_no: i % 6,
+      path: `/p${i % 5}`,
+      event_type: i % 6 === 0 ? "sign_up" : "$pageview",
+    }));
+  await store(deps.kv, { events: all });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "ev");
+  for (const p of parts) {
+    // as version 6 left it: the same sections without the wide ones (section numbers 300 and up)
+    const entry = (await deps.kv.get<RollupEntry>(keys.rollup(p.meta.id))).value!;
+    const secs = Object.fromEntries(Object.entries(entry.secs).filter(([sec]) => Number(sec) < 300));
+    for await (const e of deps.kv.list({ prefix: keys.rollupChunks(p.meta.id) })) {
+      if ((e.key[2] as number) >= 300 * 10_000) await deps.kv.delete(e.key);
+    }
+    await deps.kv.set(keys.rollup(p.meta.id), { ...entry, v: 6, secs });
+    assert.equal(await hasRollup(deps.kv, p.meta.id), false);
+    // the conversion reads the rollup only: the part's columns are gone
+    await deps.kv.delete(keys.partDir(p.meta.id));
+    for await (const e of deps.kv.list({ prefix: keys.partChunks(p.meta.id) })) await deps.kv.delete(e.key);
+  }
+  const qs: AggregateOptions[] = [
+    q,
+    { metrics: ["pageviews", "viewers", "visitors"], breakdown: ["page"] },
+    { metrics: ["visitors"], breakdown: ["country"] },
+  ];
+  const rollups = () => new RollupSource(deps, new Source(deps)).answer(scope, qs);
+  assert.deepEqual(await rollups(), qs.map(() => null), "a version-6 rollup: the scan answers");
+  assert.deepEqual(await backfillRollups(deps, "org1", "production"), { parts: parts.length, remaining: 0 });
+  for (const p of parts) {
+    const entry = (await deps.kv.get<RollupEntry>(keys.rollup(p.meta.id))).value!;
+    assert.equal(entry.v, ROLLUP_VERSION);
+    assert.ok(entry.secs[wideRowsSec(TOTAL)], "the wide totals are written");
   }
   assert.deepEqual(await rollups(), qs.map((o) => naiveAggregate(all, scope, o)));
   deps.kv.close();
