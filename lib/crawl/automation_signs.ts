@@ -166,17 +166,17 @@ const TOOL_PRODUCT = new RegExp(
  * description), Scrapinghub's Splash in its default agent ("… splash Version/10.0 Safari/602.1"), and the
  * platform Qt WebKit reports on a machine with no display ("(Unknown; Linux x86_64)": PhantomJS, Pingdom's
  * renderer; a TV's "(Unknown; Linux armv7l)" is no such machine); site copiers and HTTP client libraries
- * named anywhere in the agent.
+ * named anywhere in the agent ("HttpClient", "Google-HTTP-Java-Client").
  */
 const HEADLESS =
-  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http ?client|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
+  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
 
 /**
  * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot;
- * "spider", "crawl", "fetch" and "scrap" as parts of names.
+ * "spider", "crawl", "fetch" and "scrap" as parts of names; "inspector" as a word (tag and page inspectors).
  */
 const WORDS =
-  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b/i;
+  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b/i;
 
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =

@@ -153,6 +153,21 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "tag inspectors and HTTP client libraries inside a browser's agent": [
+    // Ghost Inspector's test runner (crawler-user-agents), Google's Java HTTP client in an old phone's agent (uap-core)
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/107.0 Safari/537.36 Ghost Inspector (63c85ddbde52d6697f57c623)",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Linux; U; Android 2.1-update1; de-de; E10i Build/2.1.1.C.0.0) AppleWebKit/530.17 (KHTML, like Gecko) Version/4.0 Mobile Safari/530.17 Google-HTTP-Java-Client/1.10.3-beta (gzip)",
+      token: "unknown",
+      category: "other",
+    },
+  ],
   "headless renderers: page-to-image converters, Splash, Qt WebKit with no display": [
     // Splash's default agent (crawler-user-agents), Pingdom's renderer (uap-core), wkhtmltoimage's default
     {
