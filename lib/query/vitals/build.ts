@@ -73,12 +73,13 @@ interface Cell {
 /**
  * The table of a batch's `$web_vitals` rows; `visitorOf(i)` is row i's dense visitor number (asked for
  * people's rows only), `keep(i)` leaves rows out (a question's period for the raw tail), `exact` keeps values
- * instead of buckets.
+ * instead of buckets, `whole` merges the hours (one "hour" 0 spanning all rows: what a question that takes
+ * every hour of the part reads; 5x fewer cells and series at 10M events).
  */
 export function buildVitals(
   b: Batch,
   visitorOf: (row: number) => number,
-  o: { exact?: boolean; keep?: (row: number) => boolean } = {},
+  o: { exact?: boolean; keep?: (row: number) => boolean; whole?: boolean } = {},
 ): VitalsTable {
   const exact = o.exact ?? false;
   const v: Viewable = { b, n: b.n, views: new Map() };
@@ -98,7 +99,7 @@ export function buildVitals(
   const cells = new Map<string, Cell>();
   for (let i = 0; vitalsCode > 0 && i < b.n; i++) {
     if (type.codes[i] !== vitalsCode || (o.keep && !o.keep(i))) continue;
-    const hour = Math.floor(t[i] / HOUR_MS);
+    const hour = o.whole ? 0 : Math.floor(t[i] / HOUR_MS);
     const h = hours.get(hour);
     if (!h) hours.set(hour, { hour, min: t[i], max: t[i] });
     else {

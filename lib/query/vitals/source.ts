@@ -26,7 +26,7 @@ import {
   type VitalsResult,
 } from "./answer.ts";
 import { buildVitals, vitalsBytes, type VitalsTable } from "./build.ts";
-import { readVitals, vitalsIds, vitalsVisitors } from "./store.ts";
+import { readVitals, vitalsEntry, vitalsIds, vitalsVisitors } from "./store.ts";
 
 /**
  * The decoded tables' share of the engine's memory budget (`PART_CACHE_MB`): a thirty-second, 8 MB of the
@@ -52,19 +52,23 @@ export class VitalsSource {
     this.cache = new Lru(capacity - Math.floor(capacity / 2));
   }
 
-  /** A part's table, or null when it has none (yet: the backfill may write one later, so null is not kept). */
-  get(partId: string): Promise<VitalsTable | null> {
-    const kept = this.cache.get(partId);
+  /**
+   * A part's hourly or whole-part table, or null when it has none (yet: the backfill may write one later, so
+   * null is not kept).
+   */
+  get(partId: string, whole = false): Promise<VitalsTable | null> {
+    const key = whole ? `${partId}|whole` : partId;
+    const kept = this.cache.get(key);
     if (kept) return Promise.resolve(kept);
-    let loading = this.loading.get(partId);
+    let loading = this.loading.get(key);
     if (!loading) {
-      loading = readVitals(this.deps.kv, partId).then((got) => {
+      loading = readVitals(this.deps.kv, partId, whole).then((got) => {
         if (!got) return null;
         this.bytesRead += got.stored;
-        this.cache.set(partId, got.table, vitalsBytes(got.table));
+        this.cache.set(key, got.table, vitalsBytes(got.table));
         return got.table;
-      }).finally(() => this.loading.delete(partId));
-      this.loading.set(partId, loading);
+      }).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
     }
     return loading;
   }
@@ -113,9 +117,9 @@ export class VitalsSource {
         parts.map((p, i) => `${p.id}:${taken[i]!.join("")}`).join(",");
       let merged = this.merges.get(key);
       if (!merged) {
-        const tables = await this.tables(parts);
+        const tables = await this.tables(parts, taken as Uint8Array[]);
         if (!tables) return null;
-        merged = mergeTables(tables.map((t, i) => ({ t, take: taken[i]! })), s, o);
+        merged = mergeTables(tables, s, o);
         this.merges.set(key, merged, merged.bytes);
       }
       if (!tail.length) return answerOf(merged, null, o);
@@ -130,8 +134,11 @@ export class VitalsSource {
       return answerOf(merged, mergeTables(tailTables, s, o), o);
     }
     // parts without a table (the backfill has not reached them): their rows and the tail's, exact
-    const tables = await this.tables(parts.filter((_, i) => taken[i]));
-    if (!tables) return null;
+    const list = await this.tables(
+      parts.filter((_, i) => taken[i]),
+      taken.filter((t) => t !== null) as Uint8Array[],
+    );
+    if (!list) return null;
     const batches: Batch[] = [];
     try {
       for (const meta of missing) {
@@ -144,25 +151,32 @@ export class VitalsSource {
     }
     if (tail.length) batches.push(await buildEventBatch(tail, turns()));
     const exact = await exactTables(kv, s, batches, (t) => t >= s.from && t < s.to);
-    const takes = taken.filter((t) => t !== null) as Uint8Array[];
-    const list: TableTaken[] = tables.map((t, i) => ({ t, take: takes[i] }));
     for (const t of exact) list.push({ t, take: new Uint8Array(t.hours.length).fill(1) });
     return answerOf(mergeTables(list, s, o), null, o);
   }
 
-  /** The hours of a part's table (null: it has none yet), read with the table the first time. */
+  /** The hours of a part's tables (null: it has none yet), from its entry, kept (parts are immutable). */
   private async head(partId: string): Promise<VitalsTable["hours"] | null> {
     const known = this.heads.get(partId);
     if (known) return known;
-    const t = await this.get(partId);
-    if (t) remember(this.heads, partId, t.hours, 100_000);
-    return t?.hours ?? null;
+    const entry = await vitalsEntry(this.deps.kv, partId);
+    if (entry) remember(this.heads, partId, entry.hours, 100_000);
+    return entry?.hours ?? null;
   }
 
-  /** The parts' tables, or null when one went meanwhile (a merge: the scan answers). */
-  private async tables(parts: PartMeta[]): Promise<VitalsTable[] | null> {
-    const got = await inBatches(parts, 8, (p) => this.get(p.id));
-    return got.some((t) => t === null) ? null : got as VitalsTable[];
+  /**
+   * The tables a question reads: none for a part whose hours it takes none of, the whole-part table for one
+   * whose hours it takes all of, else the hourly one; null when one went meanwhile (a merge: the scan answers).
+   */
+  private async tables(parts: PartMeta[], takes: Uint8Array[]): Promise<TableTaken[] | null> {
+    const plan = parts.map((p, i) => {
+      const take = takes[i];
+      const n = take.reduce((a, b) => a + b, 0);
+      return { id: p.id, take, mode: n === 0 ? "none" : n === take.length ? "whole" : "hourly" };
+    }).filter((x) => x.mode !== "none");
+    const got = await inBatches(plan, 8, (x) => this.get(x.id, x.mode === "whole"));
+    if (got.some((t) => t === null)) return null;
+    return plan.map((x, i) => ({ t: got[i]!, take: x.mode === "whole" ? Uint8Array.of(1) : x.take }));
   }
 }
 

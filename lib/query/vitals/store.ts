@@ -15,15 +15,21 @@ import { eventView, type Viewable } from "../columns/views.ts";
 import { buildVitals, narrow, VITALS_EVENT, type VitalsTable } from "./build.ts";
 
 /**
- * 2: offsets and keys stored as lengths and differences. A table of another version is rebuilt by the
- * backfill; its part is read exactly (or the period scanned) meanwhile.
+ * 3: an hourly and a whole-part table, offsets and keys stored as lengths and differences. Tables of another
+ * version are rebuilt by the backfill; their part is read exactly (or the period scanned) meanwhile.
  */
-export const VITALS_VERSION = 2;
+export const VITALS_VERSION = 3;
 
 export interface VitalsEntry {
   v: number;
+  /** the hourly table's stored bytes and chunks */
   bytes: number;
   chunks: number;
+  /** the whole-part table's */
+  wholeBytes: number;
+  wholeChunks: number;
+  /** the hours with rows and their receive-time ranges (which table a question reads, without reading one) */
+  hours: VitalsTable["hours"];
 }
 
 /**
@@ -170,10 +176,16 @@ export function decodeVitals(bytes: Uint8Array): VitalsTable {
   };
 }
 
-/** A part's table, its people's visitors numbered as the rollups number them (new ids get new numbers). */
-export async function partVitals(kv: Deno.Kv, org: string, env: EnvName, b: Batch): Promise<VitalsTable> {
+/** A part's tables: by hour, and with its hours merged (read by questions that take every hour of it). */
+export interface PartVitals {
+  hourly: VitalsTable;
+  whole: VitalsTable;
+}
+
+/** A part's tables, its people's visitors numbered as the rollups number them (new ids get new numbers). */
+export async function partVitals(kv: Deno.Kv, org: string, env: EnvName, b: Batch): Promise<PartVitals> {
   const rows = await vitalsVisitors(b, (ids) => numberVisitors(kv, org, env, ids));
-  return buildVitals(b, (i) => rows(i));
+  return { hourly: buildVitals(b, rows), whole: buildVitals(b, rows, { whole: true }) };
 }
 
 /**
@@ -207,42 +219,69 @@ export function vitalsIds(b: Batch): { anon: StrCol; used: Map<number, string> }
   return { anon, used };
 }
 
-/** Writes a part's table: chunks first, then the entry. Answers the stored bytes. */
-export async function writeVitals(kv: Deno.Kv, partId: string, t: VitalsTable): Promise<number> {
-  const bytes = encodeVitals(t);
-  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-  for (let i = 0; i < chunks; i += 8) {
-    const op = kv.atomic();
-    for (let j = i; j < Math.min(chunks, i + 8); j++) {
-      op.set(keys.vitalsChunk(partId, j), bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+/** Chunk numbers of the whole-part table start here (the hourly table's from 0). */
+const WHOLE_AT = 100_000;
+
+/** Writes a part's tables: chunks first, then the entry. Answers the stored bytes. */
+export async function writeVitals(kv: Deno.Kv, partId: string, t: PartVitals): Promise<number> {
+  const write = async (bytes: Uint8Array, first: number) => {
+    const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+    if (chunks >= WHOLE_AT) throw new Error(`vitals table of ${partId} is too large`);
+    for (let i = 0; i < chunks; i += 8) {
+      const op = kv.atomic();
+      for (let j = i; j < Math.min(chunks, i + 8); j++) {
+        op.set(keys.vitalsChunk(partId, first + j), bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+      }
+      if (!(await op.commit()).ok) throw new Error("vitals chunk write failed");
     }
-    if (!(await op.commit()).ok) throw new Error("vitals chunk write failed");
-  }
-  const entry: VitalsEntry = { v: VITALS_VERSION, bytes: bytes.length, chunks };
+    return chunks;
+  };
+  const hourly = encodeVitals(t.hourly), whole = encodeVitals(t.whole);
+  const entry: VitalsEntry = {
+    v: VITALS_VERSION,
+    bytes: hourly.length,
+    chunks: await write(hourly, 0),
+    wholeBytes: whole.length,
+    wholeChunks: await write(whole, WHOLE_AT),
+    hours: t.hourly.hours,
+  };
   await kv.set(keys.vitals(partId), entry);
-  return bytes.length;
+  return hourly.length + whole.length;
 }
 
-/** Whether a part has a table of the current version. */
+/** A part's entry of the current version (its hours say which table a question reads), or null. */
+export async function vitalsEntry(kv: Deno.Kv, partId: string): Promise<VitalsEntry | null> {
+  const entry = (await kv.get<VitalsEntry>(keys.vitals(partId))).value;
+  return entry?.v === VITALS_VERSION ? entry : null;
+}
+
+/** Whether a part has tables of the current version. */
 export async function hasVitals(kv: Deno.Kv, partId: string): Promise<boolean> {
-  return (await kv.get<VitalsEntry>(keys.vitals(partId))).value?.v === VITALS_VERSION;
+  return (await vitalsEntry(kv, partId)) !== null;
 }
 
-/** A part's table and its stored bytes, or null when it has none of the current version (or it went meanwhile). */
+/**
+ * A part's hourly or whole-part table and its stored bytes, or null when it has none of the current version
+ * (or it went meanwhile).
+ */
 export async function readVitals(
   kv: Deno.Kv,
   partId: string,
+  whole = false,
 ): Promise<{ table: VitalsTable; stored: number } | null> {
-  const entry = (await kv.get<VitalsEntry>(keys.vitals(partId))).value;
-  if (!entry || entry.v !== VITALS_VERSION) return null;
-  const bytes = new Uint8Array(entry.bytes);
+  const entry = await vitalsEntry(kv, partId);
+  if (!entry) return null;
+  const size = whole ? entry.wholeBytes : entry.bytes, chunks = whole ? entry.wholeChunks : entry.chunks;
+  const first = whole ? WHOLE_AT : 0;
+  const bytes = new Uint8Array(size);
   let seen = 0;
-  for await (const e of kv.list<Uint8Array>({ prefix: keys.vitalsChunks(partId) }, { batchSize: 100 })) {
-    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES);
+  const range = { start: keys.vitalsChunk(partId, first), end: keys.vitalsChunk(partId, first + chunks) };
+  for await (const e of kv.list<Uint8Array>(range, { batchSize: 100 })) {
+    bytes.set(e.value, ((e.key[2] as number) - first) * CHUNK_BYTES);
     seen++;
   }
-  if (seen !== entry.chunks) return null;
-  return { table: decodeVitals(bytes), stored: entry.bytes };
+  if (seen !== chunks) return null;
+  return { table: decodeVitals(bytes), stored: size };
 }
 
 /** Deletes a part's table: the entry first, so no half table is ever read. */
