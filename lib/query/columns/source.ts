@@ -4,6 +4,7 @@
  * between, the read is repeated, so a row is never missed nor counted twice. Raw keys of a part that is
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Deps } from "../../deps.ts";
 import { Budget } from "./budget.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
@@ -45,8 +46,14 @@ export interface EventLoad {
   tailIds: string[];
 }
 
+/** The question a load runs in, when its caller named one (Source.question). */
+const questions = new AsyncLocalStorage<{ source: Source; asked: number }>();
+
 /** Decoded bytes a streamed part is counted at per row while read ahead (the scan's measure: 170). */
 const STREAM_BYTES_PER_ROW = 170;
+
+/** Verification outcomes looked up between two turns of the event loop. */
+const OUTCOME_SLICE = 2_000;
 
 /** Reads of one question over a changing part list before it gives up (~2.6 s of pauses in all). */
 const READ_ATTEMPTS = 8;
@@ -258,6 +265,21 @@ export class Source {
     this.cache.part(`tail|${kind}|${org}|${env}`);
   }
 
+  /**
+   * Runs `asking` as one question: the loads it makes count as asked when it began, so they share a raw
+   * tail read started after that (a tool's loads come in waves: each wave listed the whole tail again, 40,000
+   * records two or three times per answer). The answer still holds every write done before the question.
+   */
+  question<T>(asking: () => Promise<T>): Promise<T> {
+    return questions.run({ source: this, asked: this.ask() }, asking);
+  }
+
+  /** The number of the question a load belongs to: the one it runs in (`question`), else a new one. */
+  private questionNumber(): number {
+    const q = questions.getStore();
+    return q?.source === this ? q.asked : this.ask();
+  }
+
   /** Orders questions and raw reads: a read started after a question began sees what was written before. */
   private ask(): number {
     return ++this.asked;
@@ -318,7 +340,7 @@ export class Source {
     from: number,
     to: number,
   ): Promise<{ parts: PartMeta[]; tail: StoredEvent[]; all: StoredEvent[] }> {
-    const question = this.ask();
+    const question = this.questionNumber();
     return this.consistent(org, env, "ev", async (parts, at) => {
       const { kept, events } = await this.eventTail(org, env, at, parts);
       return {
@@ -336,7 +358,7 @@ export class Source {
    */
   events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);
-    const question = this.ask();
+    const question = this.questionNumber();
     return this.consistent(org, env, "ev", async (parts, at) => {
       const { kept, skip, events } = await this.eventTail(org, env, at, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
@@ -386,7 +408,7 @@ export class Source {
     },
   ): Promise<{ parts: number; rawRows: number }> {
     const interner = this.interner(org, env);
-    const question = this.ask();
+    const question = this.questionNumber();
     return this.consistent(org, env, "ev", async (parts, at) => {
       o.begin();
       const { kept, skip, events } = await this.eventTail(org, env, at, parts);
@@ -447,7 +469,7 @@ export class Source {
    * its hits arrived with; later ones are joined per question as for a part's pending rows.
    */
   hits(org: string, env: EnvName, from: number, to: number): Promise<HitBatch[]> {
-    const question = this.ask();
+    const question = this.questionNumber();
     return this.consistent(org, env, "hit", async (parts, at) => {
       const kept = await this.rawTail("hit", org, env, at, readHitTail);
       const skip = await this.pendingIds(parts);
@@ -528,7 +550,13 @@ export class Source {
       if (!this.outcomes.has(id)) unknown.push(id);
       if ((k & 4095) === 4095) await turn();
     }
-    const fetched = await verificationOutcomes(this.deps.kv, org, unknown);
+    // in slices: the keys of 36,000 pending hits were made and read at once (half a second without a turn)
+    const fetched = new Map<string, Verification>();
+    for (let at = 0; at < unknown.length; at += OUTCOME_SLICE) {
+      const got = await verificationOutcomes(this.deps.kv, org, unknown.slice(at, at + OUTCOME_SLICE));
+      for (const [id, o] of got) fetched.set(id, o);
+      await turn();
+    }
     const known = (id: string) => fetched.get(id) ?? this.outcomes.get(id);
     for (const [id, o] of fetched) {
       if (this.outcomes.size > 1_000_000) this.outcomes.clear(); // the join below reads `fetched` first

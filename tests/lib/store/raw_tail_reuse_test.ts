@@ -127,3 +127,43 @@ Deno.test("a kept raw tail: not pushed out by what its question derives, and one
   assert.equal(again.tail, part.tail, "a part of the tail asked again: the same array");
   assert.equal(await buildEventBatch(again.tail), await buildEventBatch(part.tail));
 });
+
+Deno.test("loads of one question (Source.question) share a raw tail read started after it began, and see writes before it", async () => {
+  const { deps, t, where } = await world(200);
+  let tailLists = 0;
+  const kv = new Proxy(deps.kv, {
+    get(target, prop) {
+      if (prop === "list") {
+        return (sel: Deno.KvListSelector, opts?: Deno.KvListOptions) => {
+          if (String(("prefix" in sel ? sel.prefix : sel.start)?.[0]) === "raw_ev") tailLists++;
+          return target.list(sel, opts);
+        };
+      }
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const source = new Source({ ...deps, kv });
+  const now = deps.clock.now(), day = 86_400_000;
+  const load = () => source.events(t.org, "production", now - 7 * day, now + 1);
+  await load();
+  // two waves of loads, as a tool asks: one listing of the tail for the question
+  tailLists = 0;
+  await source.question(async () => {
+    await load();
+    await Promise.all([load(), source.partsAndTail(t.org, "production", now - day, now + 1)]);
+  });
+  assert.equal(tailLists, 1, "one read of the tail for the question's loads");
+  // outside a question each load is its own question
+  tailLists = 0;
+  await load();
+  await load();
+  assert.equal(tailLists, 2);
+  // a write done before a question began is in its answer
+  const first = (await readEventTail(deps.kv, where)).records[0];
+  const added = { ...first, id: "written-before-the-question", received_at: first.received_at + 1 };
+  await deps.kv.set(keys.rawEvent(added.org, added.env, added.received_at, added.id), added);
+  const seen = await source.question(() => load());
+  assert.equal(seen.rawRows, 201);
+  assert.ok(seen.tailIds.includes(added.id));
+});
