@@ -394,16 +394,32 @@ function lazyCounts(rows: number, make: () => NumberRuns): { rows: number; count
   return series;
 }
 
-/** [number, how often] ascending: bucket middles and exact values together. */
+/**
+ * [number, how often] ascending: bucket middles and exact values together. Bucket middles ascend with their
+ * ids (buckets.ts), so each series' runs come sorted and only the lists are merged.
+ */
 function countsOf(list: (MergedSeries | undefined)[]): NumberRuns {
-  const values = new Map<number, number>();
+  let out: NumberRuns = [];
   for (const sr of list) {
     if (!sr) continue;
-    for (const [v, n] of sr.values) values.set(v, (values.get(v) ?? 0) + n);
-    for (let k = 0; k < sr.ids.length; k++) {
-      const v = bucketValue(sr.ids[k]);
-      values.set(v, (values.get(v) ?? 0) + sr.idCounts[k]);
-    }
+    const runs: NumberRuns = new Array(sr.ids.length);
+    for (let k = 0; k < sr.ids.length; k++) runs[k] = [bucketValue(sr.ids[k]), sr.idCounts[k]];
+    out = mergeRuns(out, runs);
+    if (sr.values.size) out = mergeRuns(out, [...sr.values].sort((a, b) => a[0] - b[0]));
   }
-  return [...values].sort((a, b) => a[0] - b[0]);
+  return out;
+}
+
+/** Two ascending runs as one (equal numbers added). */
+function mergeRuns(a: NumberRuns, b: NumberRuns): NumberRuns {
+  if (!a.length) return b;
+  if (!b.length) return a;
+  const out: NumberRuns = [];
+  let i = 0, j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i][0] < b[j][0])) out.push(a[i++]);
+    else if (i >= a.length || b[j][0] < a[i][0]) out.push(b[j++]);
+    else out.push([a[i][0], a[i++][1] + b[j++][1]]);
+  }
+  return out;
 }

@@ -96,7 +96,7 @@ export class VitalsSource {
     const { kv } = this.deps;
     const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
     // the hours each part's table has (kept apart from the tables: a kept merge is found without them)
-    const heads = await inBatches(parts, 8, (p) => this.head(p.id));
+    const heads = await inBatches(parts, 16, (p) => this.head(p.id));
     const taken: (Uint8Array | null)[] = [];
     const missing: PartMeta[] = [];
     for (let i = 0; i < parts.length; i++) {
@@ -174,7 +174,7 @@ export class VitalsSource {
       const n = take.reduce((a, b) => a + b, 0);
       return { id: p.id, take, mode: n === 0 ? "none" : n === take.length ? "whole" : "hourly" };
     }).filter((x) => x.mode !== "none");
-    const got = await inBatches(plan, 8, (x) => this.get(x.id, x.mode === "whole"));
+    const got = await inBatches(plan, 16, (x) => this.get(x.id, x.mode === "whole"));
     if (got.some((t) => t === null)) return null;
     return plan.map((x, i) => ({ t: got[i]!, take: x.mode === "whole" ? Uint8Array.of(1) : x.take }));
   }
