@@ -37,7 +37,6 @@ class Joined {
   h1: Uint32Array;
   h2: Uint32Array;
   vis: Uint32Array;
-  next: Int32Array;
   pv: Uint32Array;
   first: Float64Array;
   last: Float64Array;
@@ -56,7 +55,6 @@ class Joined {
     this.h1 = new Uint32Array(size);
     this.h2 = new Uint32Array(size);
     this.vis = new Uint32Array(size);
-    this.next = new Int32Array(size);
     this.pv = new Uint32Array(size);
     this.first = new Float64Array(size);
     this.last = new Float64Array(size);
@@ -95,28 +93,24 @@ export function joinSessions(
   only: SessionKeys | null = null,
   masks: (Uint8Array | null)[] | null = null,
 ): SessionJoin {
-  // visitor number → its first joined session (the chain runs through `next`); one table for every join,
-  // its touched entries reset after (a join of a few rows costs no table of the visitor space)
-  let head = heads.length >= visitorSpace
-    ? heads
-    : (heads = new Int32Array(Math.max(1, visitorSpace)).fill(-1));
-  const j = new Joined(units.reduce((n, r) => n + r.facts.n, 0));
+  // (visitor, id hashes) → joined session, open addressing sized by the rows (they bound the sessions): a
+  // visitor's sessions are not walked as a list, which cost a visitor with 10k sessions 10k steps a row
+  const rows = units.reduce((n, r) => n + r.facts.n, 0);
+  let size = 16;
+  while (size < rows * 2) size *= 2;
+  const table = new Int32Array(size).fill(-1);
+  const j = new Joined(rows);
   const slots = units.map((r) => new Int32Array(r.facts.n).fill(-1));
+  let visitors = visitorSpace;
   for (let ri = 0; ri < units.length; ri++) {
     const r = units[ri];
     const tpOk = Uint8Array.from(r.tps, (tp) => (!touchpoint || tp === touchpoint ? 1 : 0));
     const trOk = Uint8Array.from(r.traffics, (t) => (t !== null && traffic.has(t) ? 1 : 0));
     const isHuman = Uint8Array.from(r.traffics, (t) => (t === "human" ? 1 : 0));
-    let top = 0;
-    for (let k = 0; k < r.facts.n; k++) if (r.facts.vis[k] > top) top = r.facts.vis[k];
-    if (top >= head.length) {
-      const grown = new Int32Array(Math.max(top + 1, head.length * 2)).fill(-1);
-      grown.set(head);
-      head = heads = grown;
-    }
+    for (let k = 0; k < r.facts.n; k++) if (r.facts.vis[k] >= visitors) visitors = r.facts.vis[k] + 1;
     joinUnit(
       j,
-      head,
+      table,
       r.facts,
       slots[ri],
       hourMask(inside[ri]),
@@ -127,18 +121,14 @@ export function joinSessions(
       masks?.[ri] ?? null,
     );
   }
-  for (let s = 0; s < j.n; s++) head[j.vis[s]] = -1;
   return {
     j,
     slots,
     hours: units.map((u) => u.facts.hour),
     facts: units.map((u) => u.facts),
-    visitors: Math.max(visitorSpace, head.length),
+    visitors,
   };
 }
-
-/** The join's visitor → first session table, all -1 between joins. */
-let heads = new Int32Array(1).fill(-1);
 
 /**
  * Joins one unit's fact rows in scope into `j` (the hot loop of session figures: every array is a local, so
@@ -146,7 +136,7 @@ let heads = new Int32Array(1).fill(-1);
  */
 function joinUnit(
   j: Joined,
-  head: Int32Array,
+  table: Int32Array,
   f: SessionFacts,
   slot: Int32Array,
   mask: { base: number; inHour: Uint8Array },
@@ -160,10 +150,10 @@ function joinUnit(
   const fHour = f.hour, fTp = f.tp, fTr = f.traffic, fVis = f.vis, fH1 = f.h1, fH2 = f.h2;
   const fPv = f.pv, fFirst = f.first, fLast = f.last, fAct = f.act, fGaps = f.gaps;
   const fDt0 = f.dt0, fSeq0 = f.seq0, fDt1 = f.dt1, fSeq1 = f.seq1;
-  const jH1 = j.h1, jH2 = j.h2, jVis = j.vis, jNext = j.next, jPv = j.pv, jFirst = j.first, jLast = j.last;
+  const jH1 = j.h1, jH2 = j.h2, jVis = j.vis, jPv = j.pv, jFirst = j.first, jLast = j.last;
   const jAct = j.act, jHuman = j.human, jGaps = j.gaps, jDt0 = j.dt0, jSeq0 = j.seq0, jDt1 = j.dt1;
   const jSeq1 = j.seq1, jOverlap = j.overlap;
-  const hours = inHour.length;
+  const hours = inHour.length, slotsMask = table.length - 1;
   let n = j.n;
   for (let k = 0, end = f.n; k < end; k++) {
     const ho = fHour[k] - base;
@@ -171,8 +161,12 @@ function joinUnit(
     if (rowOk !== null && !rowOk[k]) continue;
     const v = fVis[k], a = fH1[k], b = fH2[k];
     if (only !== null && !hasSession(only, v, a, b)) continue;
-    let s = head[v];
-    while (s >= 0 && (jH1[s] !== a || jH2[s] !== b)) s = jNext[s];
+    let at = (Math.imul(v, 0x9e3779b1) ^ Math.imul(a, 0x85ebca6b) ^ b) & slotsMask;
+    let s = table[at];
+    while (s >= 0 && (jH1[s] !== a || jH2[s] !== b || jVis[s] !== v)) {
+      at = (at + 1) & slotsMask;
+      s = table[at];
+    }
     const start = fHour[k] * HOUR;
     const human = isHuman[fTr[k]];
     slot[k] = s;
@@ -182,8 +176,7 @@ function joinUnit(
       jH1[s] = a;
       jH2[s] = b;
       jVis[s] = v;
-      jNext[s] = head[v];
-      head[v] = s;
+      table[at] = s;
       jPv[s] = fPv[k];
       jFirst[s] = start + fFirst[k];
       jLast[s] = start + fLast[k];
