@@ -52,6 +52,7 @@ import {
 import { forEachMember } from "../../parts/visitor_set.ts";
 import { BLOCKS, findKey, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
 import {
+  engagedCounts,
   engagedPerVisitor,
   entriesAndExits,
   type EntriesExits,
@@ -844,8 +845,7 @@ export class RollupSource {
             join,
             keepDropped ? await this.listsFor(join, partUnits, parts, false) : [],
           );
-          const engaged = new Uint16Array(Math.max(1, space));
-          for (const [v, c] of engagedPerVisitor(join)) engaged[v] = c;
+          const engaged = engagedCounts(join, space);
           const ends = keepEnds ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
           kept = { totals, engaged, keys: unitKeys(join), dropped: keepDropped, ends };
           // kept in the one budget with the pieces: keys 8 bytes a session, engaged counts 2 a visitor number
