@@ -56,16 +56,27 @@ function hitValue(h: HitBatch, f: HitField, i: number): string | null {
   return String((h.b.cols.crawled as NumCol).values[i] === 1); // crawled
 }
 
+/** Per value numbering and column of one batch: each code's value number (see idsAt). */
+type CodeTables = Map<ValueIds, Map<string, Int32Array>>;
+
 /**
- * The value numbers of a field at the given rows of one batch: column fields map codes through a table,
- * the effective verification applies later outcomes, status figures go through a small cache of numbers.
+ * The value numbers of a field at the given rows of one batch: column fields map codes through a table
+ * (made once per batch scanned: made per slice, a raw tail's thousands of pages were numbered again for
+ * each of its 2,048-row slices), the effective verification applies later outcomes, status figures go
+ * through a small cache of numbers.
  */
-function idsAt(h: HitBatch, f: HitField, dim: ValueIds, rows: Int32Array): Int32Array {
+function idsAt(h: HitBatch, f: HitField, dim: ValueIds, rows: Int32Array, tables: CodeTables): Int32Array {
   const out = new Int32Array(rows.length);
   const col = COLUMN[f] ?? (f === "verification" ? "verification" : null);
   if (col) {
     const c = h.b.cols[col] as StrCol;
-    const byCode = Int32Array.from({ length: c.dict.length + 1 }, (_, k) => dim.id(k ? c.dict[k - 1] : null));
+    let ofDim = tables.get(dim);
+    if (!ofDim) tables.set(dim, ofDim = new Map());
+    let byCode = ofDim.get(col);
+    if (!byCode) {
+      byCode = Int32Array.from({ length: c.dict.length + 1 }, (_, k) => dim.id(k ? c.dict[k - 1] : null));
+      ofDim.set(col, byCode);
+    }
     const codes = c.codes;
     for (let k = 0; k < rows.length; k++) out[k] = byCode[codes[rows[k]]];
     if (f === "verification" && h.overrides.size) {
@@ -97,6 +108,7 @@ async function scanInto(g: HitGroups, h: HitBatch, from: number, to: number, tur
   if (tpCode === 0) return; // the touchpoint never appears in this batch
   const crawled = (h.b.cols.crawled as NumCol).values, sf = (h.b.cols.site_file as StrCol).codes;
   const ids = new Int32Array(g.width);
+  const tables: CodeTables = new Map();
   for (let start = 0; start < h.b.n; start += SLICE) {
     await turn();
     const end = Math.min(h.b.n, start + SLICE);
@@ -109,13 +121,13 @@ async function scanInto(g: HitGroups, h: HitBatch, from: number, to: number, tur
     }
     let kept = inScope.subarray(0, n);
     g.filters.forEach((f, k) => {
-      const vs = idsAt(h, f.field, g.filterDims[k], kept);
+      const vs = idsAt(h, f.field, g.filterDims[k], kept, tables);
       let m = 0;
       for (let j = 0; j < kept.length; j++) if (g.passes(k, vs[j])) kept[m++] = kept[j];
       kept = kept.subarray(0, m);
     });
-    const keyParts = g.fields.map((f, d) => idsAt(h, f, g.dims[d], kept));
-    const pages = g.needPages ? idsAt(h, "page", g.pageDim, kept) : null;
+    const keyParts = g.fields.map((f, d) => idsAt(h, f, g.dims[d], kept, tables));
+    const pages = g.needPages ? idsAt(h, "page", g.pageDim, kept, tables) : null;
     for (let j = 0; j < kept.length; j++) {
       const i = kept[j];
       for (let d = 0; d < keyParts.length; d++) ids[d] = keyParts[d][j];

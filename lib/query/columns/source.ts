@@ -70,8 +70,8 @@ interface KeptTail<R> {
   /** the events' batch, its visitors numbered by the interner of that generation */
   ev?: { generation: number; batch: Promise<EvBatch> };
   hit?: Promise<Batch>;
-  /** the hit batch's late outcomes as last joined (see `lateOutcomes`) */
-  late?: LateJoin;
+  /** the hit batch's late outcomes as last joined (see `lateOutcomes`): one for a question's loads */
+  late?: Promise<LateJoin>;
 }
 
 /**
@@ -497,8 +497,8 @@ export class Source {
           building.catch(() => kept.hit === building && delete kept.hit);
           const b = await building;
           // the loads of a question share the join: each looks up only what the last one left open
-          const join = kept.late ??= { found: new Map(), open: await this.pendingRows(b) };
-          out.push({ b, overrides: await this.lateOutcomes(org, b, join) });
+          const joining = kept.late ??= this.pendingRows(b).then((open) => ({ found: new Map(), open }));
+          out.push({ b, overrides: await this.lateOutcomes(org, b, await joining) });
         }
       }
       return out;
