@@ -245,12 +245,16 @@ function browserShapeKind(ua: string): string {
 
 /** Which sign the native-app rule went by (the stack or the platform an app names), never the agent's words. */
 function nativeAppKind(ua: string): string {
-  if (/\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|\bCronet|\bAFNetworking|\bNSURLSession/i.test(ua)) {
+  if (
+    /\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|\bCronet|\bAFNetworking|\bNSURLSession/i.test(ua)
+  ) {
     return "an app stack";
   }
   if (/.+\bokhttp\/?\d?/i.test(ua)) return "okhttp behind a name";
   if (/^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u.test(ua)) return "an app's build";
-  if (/\( ?(?:[^)]*[;, ] ?)?(?:Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Commodore \d+)\b/i.test(ua)) {
+  if (
+    /\( ?(?:[^)]*[;, ] ?)?(?:Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Commodore \d+)\b/i.test(ua)
+  ) {
     return "a desktop platform in parentheses";
   }
   if (/\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Linux; U; Android)\b/i.test(ua)) {
@@ -262,13 +266,20 @@ function nativeAppKind(ua: string): string {
 /** Which family the mail, office and messaging rule went by, and the agent's form, never its words. */
 function personalAppKind(ua: string): string {
   const form = /^(?:Mozilla|Opera)\//.test(ua) ? "browser-shaped" : "own name";
-  if (/Microsoft Office|MSOffice|ms-office|Microsoft (?:Word|Excel|PowerPoint|OneNote|Visio|Access)/i.test(ua)) {
+  if (
+    /Microsoft Office|MSOffice|ms-office|Microsoft (?:Word|Excel|PowerPoint|OneNote|Visio|Access)/i.test(ua)
+  ) {
     return `Office, ${form}`;
   }
-  if (/Outlook|Thunderbird|Mail|The Bat!|Airmail|Spark\/|Evolution\/|Lotus-Notes|Eudora|eM ?Client/i.test(ua)) {
+  if (
+    /Outlook|Thunderbird|Mail|The Bat!|Airmail|Spark\/|Evolution\/|Lotus-Notes|Eudora|eM ?Client/i.test(ua)
+  ) {
     return `mail client, ${form}`;
   }
-  if (/FBAN|FBAV|FB_IAB|\[FB|Instagram|Pinterest|Twitter|LinkedIn|Snapchat|TikTok|musical_ly|Bytedance|Weibo/i.test(ua)) {
+  if (
+    /FBAN|FBAV|FB_IAB|\[FB|Instagram|Pinterest|Twitter|LinkedIn|Snapchat|TikTok|musical_ly|Bytedance|Weibo/i
+      .test(ua)
+  ) {
     return `social app, ${form}`;
   }
   return `messaging, storage or other, ${form}`;
@@ -289,7 +300,9 @@ if (Deno.args.includes("--reasons")) {
         if (kind === "browser") kind += ` (${browserShapeKind(ua)})`;
         if (kind === "native app") kind += ` (${nativeAppKind(ua)})`;
         if (kind.startsWith("mail, office")) kind += ` (${personalAppKind(ua)})`;
-        if (kind === "media player or TV") kind += ` (${/^(?:Mozilla|Opera)\//.test(ua) ? "browser-shaped" : "own name"})`;
+        if (kind === "media player or TV") {
+          kind += ` (${/^(?:Mozilla|Opera)\//.test(ua) ? "browser-shaped" : "own name"})`;
+        }
         counts.set(kind, (counts.get(kind) ?? 0) + 1);
       }
       if (counts.size === 0) continue;
