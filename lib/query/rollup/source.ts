@@ -340,6 +340,27 @@ export class RollupSource {
   }
 
   /**
+   * The spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call) and begun
+   * before the question's other pieces are decoded, so KV reads them meanwhile.
+   */
+  private spanSections(parts: { id: string }[], entries: RollupEntry[]) {
+    const spans: (Spans | null)[] = parts.map((p) => {
+      const hit = this.cache.get(`${p.id}/spans`) as Spans | undefined;
+      if (hit) this.lastAsked.set(`${p.id}/spans`, this.asked);
+      return hit ?? null;
+    });
+    const asks: SectionAsk[] = [];
+    parts.forEach((p, i) => {
+      if (!spans[i]) asks.push({ partId: p.id, entry: entries[i], sec: SPANS_SEC });
+      asks.push({ partId: p.id, entry: entries[i], sec: KEYS_SEC });
+    });
+    const got = readSections(this.deps.kv, asks);
+    // awaited by spanKept; a question that fails before then must not leave it rejected unobserved
+    got.catch(() => {});
+    return { spans, asks, got };
+  }
+
+  /**
    * The parts' session totals of a period from their spans (spans.ts): spans wholly inside are added as they
    * are; the blocks holding sessions to join (in two parts, spans cut by the period, sessions that are not
    * simple) are read, those sessions taken out of their spans as their part alone counted them and joined.
@@ -351,19 +372,10 @@ export class RollupSource {
     s: Scope,
     traffic: Set<string>,
     space: number,
+    fetched: ReturnType<RollupSource["spanSections"]>,
   ): Promise<KeptSessions> {
-    // the spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call)
-    const spans: (Spans | null)[] = parts.map((p) => {
-      const hit = this.cache.get(`${p.id}/spans`) as Spans | undefined;
-      if (hit) this.lastAsked.set(`${p.id}/spans`, this.asked);
-      return hit ?? null;
-    });
-    const asks: SectionAsk[] = [];
-    parts.forEach((p, i) => {
-      if (!spans[i]) asks.push({ partId: p.id, entry: entries[i], sec: SPANS_SEC });
-      asks.push({ partId: p.id, entry: entries[i], sec: KEYS_SEC });
-    });
-    const got = await readSections(this.deps.kv, asks);
+    const { spans, asks, got: pending } = fetched;
+    const got = await pending;
     const keys: PartKeys[] = [];
     got.forEach((bytes, x) => {
       if (bytes === undefined) throw new Gone();
@@ -789,6 +801,7 @@ export class RollupSource {
     }
     // the parts' totals without entries and exits come from their spans: the facts of only some blocks are read
     const spanPath = asked.facts && !full && !kept && !keepEnds;
+    const spanFetch = spanPath ? this.spanSections(parts, entries) : null;
     let loaded: RollupParts[];
     try {
       const want = { ...asked, facts: asked.facts && !kept && !spanPath, ends: keepEnds && !kept };
@@ -832,7 +845,7 @@ export class RollupSource {
       } else if (asked.facts) {
         const n = parts.length;
         if (!kept && spanPath) {
-          kept = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space);
+          kept = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!);
           this.cache.set(
             keptKey,
             kept,
