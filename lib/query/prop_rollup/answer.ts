@@ -7,7 +7,7 @@
  *    group's totals row (no event of it carried the key); the totals are the totals rows'.
  * Visitor counts are exact unions over every part's and the raw tail's sets (one mark per visitor number).
  */
-import { DistinctCounter } from "../../parts/visitor_set.ts";
+import { forEachMember } from "../../parts/visitor_set.ts";
 import type { AggregateOptions, AggregateResult, MetricValues, Row, Scope } from "../types.ts";
 import { ANY, type PropRollup, TOTAL_KEY, WHOLE } from "./build.ts";
 
@@ -83,14 +83,14 @@ export interface PropKey {
   visitors: number;
 }
 
-/** Keys carried by events in scope (of `eventType` when given), as the scan (sequence/property_keys.ts) sorts them. */
-export function keysAnswer(
-  taken: Taken[],
-  s: Scope,
-  eventType: string | undefined,
-  space: number,
-): PropKey[] {
-  const byKey = new Map<string, { events: number; refs: number[] }>();
+/** Per name (a key, or a value; null: the null row): events and the rows holding visitors (table, row). */
+export type Collected = Map<Name, { events: number; refs: number[] }>;
+/** A key, a value, null (the null row) or TOTALS. */
+export type Name = string | null | symbol;
+
+/** Per key: the events that carried it (ANY rows) in the tables taken (of `eventType` when given). */
+export function collectKeys(taken: Taken[], s: Scope, eventType: string | undefined): Collected {
+  const byKey: Collected = new Map();
   taken.forEach((t, ti) => {
     if (t.only) return;
     const { r, ets, ok } = selector(t, s, eventType);
@@ -112,45 +112,27 @@ export function keysAnswer(
       }
     }
   });
-  const counter = new DistinctCounter(space);
-  const out: PropKey[] = [];
-  for (const [key, g] of byKey) {
-    out.push({ key, events: g.events, visitors: union(counter, taken, g.refs) });
-  }
-  return out.sort((a, b) => b.events - a.events || (a.key < b.key ? -1 : 1));
+  return byKey;
 }
 
-function union(counter: DistinctCounter, taken: Taken[], refs: number[]): number {
-  counter.next();
-  for (let p = 0; p < refs.length; p += 2) {
-    const r = taken[refs[p]].l.r, i = refs[p + 1];
-    counter.addEncoded(r.sets, r.setAt[i], r.setAt[i + 1]);
-  }
-  return counter.count;
-}
+/** The name of the totals among `collectValues`' groups (never a value). */
+export const TOTALS: unique symbol = Symbol("totals");
 
 /**
- * One breakdown by `prop:<key>` with events and/or visitors, of events of `eventType`: rows per value (null
- * included), sorted and paged as the scan's (order.ts), and the totals.
+ * Per value of `key` (null included) and the totals (under TOTALS): the events of `eventType` in the
+ * tables taken.
  */
-export function valuesAnswer(
-  taken: Taken[],
-  s: Scope,
-  eventType: string,
-  key: string,
-  o: AggregateOptions,
-  space: number,
-): AggregateResult {
-  const groups = new Map<string | null, { events: number; refs: number[] }>();
-  const total = { events: 0, refs: [] as number[] };
-  const addTo = (g: { events: number; refs: number[] }, ti: number, r: PropRollup, i: number) => {
-    g.events += r.events[i];
-    if (r.setAt[i + 1] > r.setAt[i]) g.refs.push(ti, i);
-  };
-  const group = (v: string | null) => {
+export function collectValues(taken: Taken[], s: Scope, eventType: string, key: string): Collected {
+  const groups: Collected = new Map();
+  const group = (v: Name) => {
     let g = groups.get(v);
     if (!g) groups.set(v, g = { events: 0, refs: [] });
     return g;
+  };
+  const total = group(TOTALS);
+  const addTo = (g: { events: number; refs: number[] }, ti: number, r: PropRollup, i: number) => {
+    g.events += r.events[i];
+    if (r.setAt[i + 1] > r.setAt[i]) g.refs.push(ti, i);
   };
   taken.forEach((t, ti) => {
     if (t.only && !t.only.has(key)) return;
@@ -181,17 +163,110 @@ export function valuesAnswer(
       if (!carried.has(cell(i))) addTo(group(null), ti, r, i);
     }
   });
-  const counter = new DistinctCounter(space);
+  return groups;
+}
+
+/** A group's figures as kept for a period's parts: events and its distinct visitor numbers, sorted. */
+export interface KeptGroup {
+  events: number;
+  members: Uint32Array;
+}
+
+/** The collected groups' distinct members (one mark per visitor number serves every group). */
+export function keepGroups(c: Collected, taken: Taken[], space: number): Map<Name, KeptGroup> {
+  const marks = new Int32Array(Math.max(1, space));
+  const out = new Map<Name, KeptGroup>();
+  let stamp = 0;
+  for (const [name, g] of c) {
+    stamp++;
+    const members: number[] = [];
+    for (let p = 0; p < g.refs.length; p += 2) {
+      const r = taken[g.refs[p]].l.r, i = g.refs[p + 1];
+      forEachMember(r.sets, r.setAt[i], r.setAt[i + 1], (v) => {
+        if (v < marks.length && marks[v] !== stamp) {
+          marks[v] = stamp;
+          members.push(v);
+        }
+      });
+    }
+    out.set(name, { events: g.events, members: Uint32Array.from(members).sort() });
+  }
+  return out;
+}
+
+/** Bytes a kept answer weighs. */
+export const keptBytes = (k: Map<Name, KeptGroup>): number => {
+  let n = 0;
+  for (const [name, g] of k) {
+    n += 80 + (typeof name === "string" ? name.length * 2 : 0) + g.members.byteLength;
+  }
+  return n;
+};
+
+/**
+ * The parts' kept groups with the raw tail's added (exact: a tail visitor counts where the parts' members
+ * lack it): per name, events and visitors.
+ */
+export function withTail(
+  parts: Map<Name, KeptGroup>,
+  tail: Collected,
+  tailTaken: Taken[],
+): Map<Name, { events: number; visitors: number }> {
+  const out = new Map<Name, { events: number; visitors: number }>();
+  for (const [name, g] of parts) out.set(name, { events: g.events, visitors: g.members.length });
+  for (const [name, g] of tail) {
+    const kept = parts.get(name);
+    const seen = new Set<number>();
+    for (let p = 0; p < g.refs.length; p += 2) {
+      const r = tailTaken[g.refs[p]].l.r, i = g.refs[p + 1];
+      forEachMember(r.sets, r.setAt[i], r.setAt[i + 1], (v) => {
+        if (!kept || !has(kept.members, v)) seen.add(v);
+      });
+    }
+    const x = out.get(name) ?? { events: 0, visitors: 0 };
+    out.set(name, { events: x.events + g.events, visitors: x.visitors + seen.size });
+  }
+  return out;
+}
+
+function has(sorted: Uint32Array, v: number): boolean {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === v;
+}
+
+/** Keys with events and visitors, as the scan (sequence/property_keys.ts) sorts them. */
+export function keysFrom(figures: Map<Name, { events: number; visitors: number }>): PropKey[] {
+  return [...figures].map(([key, f]) => ({ key: key as string, events: f.events, visitors: f.visitors }))
+    .sort((a, b) => b.events - a.events || (a.key < b.key ? -1 : 1));
+}
+
+/** One `prop:<key>` breakdown's answer: rows per value (null included) sorted and paged as the scan's, totals. */
+export function valuesFrom(
+  figures: Map<Name, { events: number; visitors: number }>,
+  key: string,
+  o: AggregateOptions,
+): AggregateResult {
   const field = `prop:${key}`;
-  const metricsOf = (g: { events: number; refs: number[] }): MetricValues => {
+  const metricsOf = (f: { events: number; visitors: number }): MetricValues => {
     const m: MetricValues = {};
-    for (const x of o.metrics) m[x] = x === "events" ? g.events : union(counter, taken, g.refs);
+    for (const x of o.metrics) m[x] = x === "events" ? f.events : f.visitors;
     return m;
   };
   const rows: Row[] = [];
-  for (const [v, g] of groups) rows.push({ key: { [field]: v }, metrics: metricsOf(g) });
+  for (const [v, f] of figures) {
+    if (v !== TOTALS) rows.push({ key: { [field]: v as string | null }, metrics: metricsOf(f) });
+  }
   const paged = sortAndPageRows(rows, field, o);
-  return { totals: metricsOf(total), rows: paged.rows, total_rows: paged.total_rows };
+  return {
+    totals: metricsOf(figures.get(TOTALS) ?? { events: 0, visitors: 0 }),
+    rows: paged.rows,
+    total_rows: paged.total_rows,
+  };
 }
 
 /**

@@ -24,13 +24,21 @@ import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { wholeHourOffsets } from "../rollup/answer.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import {
+  type Collected,
+  collectKeys,
+  collectValues,
+  keepGroups,
   keepsValues,
-  keysAnswer,
+  keptBytes,
+  type KeptGroup,
+  keysFrom,
   type LoadedProp,
   loadedProp,
+  type Name,
   type PropKey,
   type Taken,
-  valuesAnswer,
+  valuesFrom,
+  withTail,
 } from "./answer.ts";
 import { buildPropRollup, type PropRollup, propRollupBytes } from "./build.ts";
 import { type PropRollupEntry, readPropEntry, readPropSection, secName } from "./store.ts";
@@ -90,6 +98,9 @@ interface Read {
   hours?: Set<number>;
 }
 
+/** A collection a question asks (its name among kept answers, and how it is collected from tables). */
+type Asked = [string, (taken: Taken[]) => Collected];
+
 /** What a question asks: the event type (undefined: all) and the keys whose values it needs (none: keys only). */
 interface Need {
   eventType: string | undefined;
@@ -97,7 +108,8 @@ interface Need {
 }
 
 export class PropRollups {
-  readonly cache: Lru<LoadedProp>;
+  /** decoded sections, parts' rows built at question time, kept period answers: one budget */
+  readonly cache: Lru<LoadedProp | Map<Name, KeptGroup>>;
   private loading = new Map<string, Promise<LoadedProp>>();
   /** table entries read (small; a part's never changes once written) */
   private entries = new Map<string, PropRollupEntry>();
@@ -115,8 +127,8 @@ export class PropRollups {
     const et = filterEventType(s) as string | undefined;
     if (et !== undefined && eventType !== undefined && et !== eventType) return [];
     const need = { eventType: eventType ?? et, valueKeys: [] };
-    const got = await this.take(s, need);
-    return got && keysAnswer(got.taken, s, need.eventType, got.space);
+    const got = await this.figures(s, need, [["keys", (t) => collectKeys(t, s, need.eventType)]]);
+    return got && keysFrom(got[0]);
   }
 
   /** Answers to aggregate questions each one prop:<key> breakdown (propQuestionKey), or null: scan. */
@@ -125,14 +137,73 @@ export class PropRollups {
     const ks = os.map((o) => propQuestionKey(s, o));
     if (!os.length || ks.some((k) => k === null)) return null;
     const eventType = filterEventType(s) as string;
-    const got = await this.take(s, { eventType, valueKeys: [...new Set(ks as string[])] });
-    if (!got) return null;
-    return os.map((o, i) => valuesAnswer(got.taken, s, eventType, ks[i]!, o, got.space));
+    const keys = [...new Set(ks as string[])];
+    const got = await this.figures(
+      s,
+      { eventType, valueKeys: keys },
+      keys.map((k): Asked => [`values|${k}`, (t) => collectValues(t, s, eventType, k)]),
+    );
+    return got && os.map((o, i) => valuesFrom(got[keys.indexOf(ks[i]!)], ks[i]!, o));
+  }
+
+  /**
+   * Each asked collection's figures over the parts and the raw tail. When every part has a table, the parts'
+   * groups (events, distinct visitor numbers) are kept per period (the parts in it, and their cut when the
+   * period cuts one) and scope, and a later ask adds only the raw tail to them; otherwise (or the first
+   * time) everything is collected from the tables.
+   */
+  private async figures(
+    s: Scope,
+    need: Need,
+    asked: Asked[],
+  ): Promise<Map<Name, { events: number; visitors: number }>[] | null> {
+    const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    let entries: (PropRollupEntry | null)[];
+    try {
+      entries = await inBatches(parts, 16, (p) => this.entry(p.id));
+    } catch (e) {
+      if (e instanceof PartGoneError) return null;
+      throw e;
+    }
+    if (entries.some((e) => e === null)) {
+      // parts without a table: their visitors may have numbers for this question only, as the tail's
+      const got = await this.take(s, need, parts, tail);
+      if (!got) return null;
+      return asked.map(([, collect]) =>
+        withTail(keepGroups(collect(got.taken), got.taken, got.space), new Map(), [])
+      );
+    }
+    const period = parts.map((
+      p,
+    ) => (p.min_t >= s.from && p.max_t < s.to ? p.id : `${p.id}@${s.from}-${s.to}`));
+    const scope = `${s.org}|${s.env}|${s.touchpoint ?? ""}|${
+      (s.traffic ?? ["human"]).join()
+    }|${need.eventType}`;
+    const keys = asked.map(([name]) => `kept|${scope}|${name}|${period.join()}`);
+    const kept = keys.map((k) => this.cache.get(k) as Map<Name, KeptGroup> | undefined);
+    if (kept.some((k) => !k)) {
+      const got = await this.take(s, need, parts, []);
+      if (!got) return null;
+      asked.forEach(([, collect], i) => {
+        if (kept[i]) return;
+        const k = kept[i] = keepGroups(collect(got.taken), got.taken, got.space);
+        this.cache.set(keys[i], k, keptBytes(k));
+      });
+    }
+    const fromTail = tail.length ? await this.buildAtQuestion(s, need, [], tail) : null;
+    if (tail.length && !fromTail) return null;
+    const tailTaken: Taken[] = (fromTail?.tables ?? []).map((b) => ({ l: b.l, hours: null }));
+    this.last.tailRows = tail.length;
+    return asked.map(([, collect], i) => withTail(kept[i]!, collect(tailTaken), tailTaken));
   }
 
   /** The tables a question takes (stored, built at question time, the raw tail's), or null: scan. */
-  private async take(s: Scope, need: Need): Promise<{ taken: Taken[]; space: number } | null> {
-    const { parts, tail } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+  private async take(
+    s: Scope,
+    need: Need,
+    parts: PartMeta[],
+    tail: Parameters<typeof buildEventBatch>[0],
+  ): Promise<{ taken: Taken[]; space: number } | null> {
     let stored: (LoadedProp[] | null)[];
     try {
       stored = await inBatches(parts, 8, (p) => this.tables(p.id, need.eventType));
@@ -207,7 +278,7 @@ export class PropRollups {
     try {
       for (const x of toBuild) {
         const ck = cacheKey(x);
-        const kept = ck ? this.cache.get(ck) : undefined;
+        const kept = ck ? this.cache.get(ck) as LoadedProp | undefined : undefined;
         if (kept) batches.push({ b: { n: 0, cols: {} }, x, kept });
         else batches.push({ b: await readPartBatch(this.kv, x.p, x.keys), x });
       }
@@ -265,7 +336,7 @@ export class PropRollups {
 
   private section(partId: string, entry: PropRollupEntry, name: string): Promise<LoadedProp> {
     const key = `${partId}|${name}`;
-    const kept = this.cache.get(key);
+    const kept = this.cache.get(key) as LoadedProp | undefined;
     if (kept) return Promise.resolve(kept);
     let loading = this.loading.get(key);
     if (!loading) {
