@@ -41,15 +41,17 @@ export class VitalsSource {
   /** decoded tables by part id, and the hours of each (small: kept longer) */
   readonly cache: Lru<VitalsTable>;
   private heads = new Map<string, VitalsTable["hours"]>();
-  /** the parts' tables merged per question and period (answer.ts `Merged`), half the share */
+  /** the parts' tables merged per question and period (answer.ts `Merged`), three quarters of the share */
   private merges: Lru<Merged>;
   private loading = new Map<string, Promise<VitalsTable | null>>();
   /** stored bytes read from KV (benches) */
   bytesRead = 0;
 
   constructor(private deps: Deps, private source: Source, capacity: number) {
-    this.merges = new Lru(Math.floor(capacity / 2));
-    this.cache = new Lru(capacity - Math.floor(capacity / 2));
+    // a period's kept merge is what warm questions need (3.7 MB for the 10M site's 30 days); the decoded
+    // tables only matter to the next merge
+    this.merges = new Lru(Math.floor((capacity * 3) / 4));
+    this.cache = new Lru(capacity - Math.floor((capacity * 3) / 4));
   }
 
   /**
