@@ -46,6 +46,15 @@ export interface EventLoad {
   tailIds: string[];
 }
 
+/** The ids of a kept part of the tail (frozen: its ids are made once), in its order. */
+const tailIdsOf = new WeakMap<readonly StoredEvent[], string[]>();
+function idsOf(events: StoredEvent[]): string[] {
+  if (!Object.isFrozen(events)) return events.map((e) => e.id);
+  let ids = tailIdsOf.get(events);
+  if (!ids) tailIdsOf.set(events, ids = events.map((e) => e.id));
+  return ids;
+}
+
 /** The question a load runs in, when its caller named one (Source.question). */
 const questions = new AsyncLocalStorage<{ source: Source; asked: number }>();
 
@@ -67,6 +76,8 @@ interface KeptTail<R> {
   tail: RawTail<R>;
   /** the parts of the tail questions asked for (frozen, see `inRange`) */
   ranges?: R[][];
+  /** the records' receive times: least and greatest */
+  span?: { min: number; max: number };
   /** the events' batch, its visitors numbered by the interner of that generation */
   ev?: { generation: number; batch: Promise<EvBatch> };
   hit?: Promise<Batch>;
@@ -298,6 +309,14 @@ export class Source {
    * holds the same events (the whole tail when all are in it): what is built from it is built once.
    */
   private inRange(kept: KeptTail<StoredEvent>, events: StoredEvent[], from: number, to: number) {
+    if (Object.isFrozen(events)) {
+      // the kept records' receive times, spanned once: a range holding them all needs no pass over them
+      const span = kept.span ??= events.reduce(
+        (s, e) => ({ min: Math.min(s.min, e.received_at), max: Math.max(s.max, e.received_at) }),
+        { min: Infinity, max: -Infinity },
+      );
+      if (span.min >= from && span.max < to) return events;
+    }
     const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
     if (asked.length === events.length && Object.isFrozen(events)) return events;
     const ranges = kept.ranges ??= [];
@@ -364,7 +383,7 @@ export class Source {
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
       // the tail's events of the question (those the cohort cache compares); the batch holds the whole tail
-      const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
+      const asked = this.inRange(kept, events, from, to);
       if (asked.length) batches.push(await this.eventTailBatch(kept, events, skip, interner));
       return {
         batches,
@@ -374,7 +393,7 @@ export class Source {
         partSpan: used.length
           ? { min: Math.min(...used.map((p) => p.min_t)), max: Math.max(...used.map((p) => p.max_t)) }
           : null,
-        tailIds: asked.map((e) => e.id),
+        tailIds: idsOf(asked),
       };
     }, question).finally(() => this.touchTail("ev", org, env));
   }
@@ -438,7 +457,7 @@ export class Source {
         fill();
         await o.visit(batch, false);
       }
-      const asked = events.filter((e) => e.received_at >= from && e.received_at < to);
+      const asked = this.inRange(kept, events, from, to);
       if (asked.length) await o.visit(await this.eventTailBatch(kept, events, skip, interner), true);
       return { parts: used.length, rawRows: asked.length };
     }, question).finally(() => this.touchTail("ev", org, env));
