@@ -7,7 +7,9 @@
  *    group's totals row (no event of it carried the key); the totals are the totals rows'.
  * Visitor counts are exact unions over every part's and the raw tail's sets (one mark per visitor number).
  */
-import { forEachMember } from "../../parts/visitor_set.ts";
+import { encodeSet, forEachMember } from "../../parts/visitor_set.ts";
+
+const EMPTY = new Uint8Array(0);
 import type { AggregateOptions, AggregateResult, MetricValues, Row, Scope } from "../types.ts";
 import { ANY, type PropRollup, TOTAL_KEY, WHOLE } from "./build.ts";
 
@@ -166,30 +168,60 @@ export function collectValues(taken: Taken[], s: Scope, eventType: string, key: 
   return groups;
 }
 
-/** A group's figures as kept for a period's parts: events and its distinct visitor numbers, sorted. */
+/**
+ * A group's figures as kept for a period's parts: events, its count of distinct visitor numbers and the
+ * numbers themselves as an encoded set (visitor_set.ts: 1-2 bytes a member, a quarter of an array's).
+ */
 export interface KeptGroup {
   events: number;
-  members: Uint32Array;
+  visitors: number;
+  set: Uint8Array;
 }
 
-/** The collected groups' distinct members (one mark per visitor number serves every group). */
+/**
+ * The collected groups' distinct members (one mark per visitor number serves every group; the sets' varints
+ * decoded inline, as DistinctCounter does: this is the loop a cold answer spends its time in).
+ */
 export function keepGroups(c: Collected, taken: Taken[], space: number): Map<Name, KeptGroup> {
-  const marks = new Int32Array(Math.max(1, space));
+  let marks = new Int32Array(Math.max(1, space));
+  let buf = new Uint32Array(1 << 16);
   const out = new Map<Name, KeptGroup>();
   let stamp = 0;
   for (const [name, g] of c) {
     stamp++;
-    const members: number[] = [];
+    let n = 0;
     for (let p = 0; p < g.refs.length; p += 2) {
-      const r = taken[g.refs[p]].l.r, i = g.refs[p + 1];
-      forEachMember(r.sets, r.setAt[i], r.setAt[i + 1], (v) => {
-        if (v < marks.length && marks[v] !== stamp) {
-          marks[v] = stamp;
-          members.push(v);
+      const r = taken[g.refs[p]].l.r, row = g.refs[p + 1], sets = r.sets, end = r.setAt[row + 1];
+      let prev = -1;
+      for (let i = r.setAt[row]; i < end;) {
+        let d = sets[i++];
+        if (d >= 0x80) {
+          d &= 0x7f;
+          let shift = 7, x: number;
+          do {
+            x = sets[i++];
+            d += (x & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (x & 0x80);
         }
-      });
+        prev += d + 1;
+        if (prev >= marks.length) {
+          const grown = new Int32Array(Math.max(prev + 1, marks.length * 2));
+          grown.set(marks);
+          marks = grown;
+        }
+        if (marks[prev] !== stamp) {
+          marks[prev] = stamp;
+          if (n === buf.length) {
+            const grown = new Uint32Array(buf.length * 2);
+            grown.set(buf);
+            buf = grown;
+          }
+          buf[n++] = prev;
+        }
+      }
     }
-    out.set(name, { events: g.events, members: Uint32Array.from(members).sort() });
+    out.set(name, { events: g.events, visitors: n, set: n ? encodeSet(buf.subarray(0, n)) : EMPTY });
   }
   return out;
 }
@@ -198,45 +230,50 @@ export function keepGroups(c: Collected, taken: Taken[], space: number): Map<Nam
 export const keptBytes = (k: Map<Name, KeptGroup>): number => {
   let n = 0;
   for (const [name, g] of k) {
-    n += 80 + (typeof name === "string" ? name.length * 2 : 0) + g.members.byteLength;
+    n += 80 + (typeof name === "string" ? name.length * 2 : 0) + g.set.byteLength;
   }
   return n;
 };
 
 /**
  * The parts' kept groups with the raw tail's added (exact: a tail visitor counts where the parts' members
- * lack it): per name, events and visitors.
+ * lack it; the kept set of a group the tail touches is decoded into marks once): per name, events and
+ * visitors. `space` bounds the visitor numbers.
  */
 export function withTail(
   parts: Map<Name, KeptGroup>,
   tail: Collected,
   tailTaken: Taken[],
+  space: number,
 ): Map<Name, { events: number; visitors: number }> {
   const out = new Map<Name, { events: number; visitors: number }>();
-  for (const [name, g] of parts) out.set(name, { events: g.events, visitors: g.members.length });
+  for (const [name, g] of parts) out.set(name, { events: g.events, visitors: g.visitors });
+  if (!tail.size) return out;
+  const marks = new Int32Array(Math.max(1, space));
+  let stamp = 0;
   for (const [name, g] of tail) {
     const kept = parts.get(name);
-    const seen = new Set<number>();
+    stamp++;
+    const s = stamp;
+    if (kept) {
+      forEachMember(kept.set, 0, kept.set.length, (v) => {
+        if (v < marks.length) marks[v] = s;
+      });
+    }
+    let added = 0;
     for (let p = 0; p < g.refs.length; p += 2) {
       const r = tailTaken[g.refs[p]].l.r, i = g.refs[p + 1];
       forEachMember(r.sets, r.setAt[i], r.setAt[i + 1], (v) => {
-        if (!kept || !has(kept.members, v)) seen.add(v);
+        if (v >= marks.length || marks[v] !== s) {
+          if (v < marks.length) marks[v] = s;
+          added++;
+        }
       });
     }
     const x = out.get(name) ?? { events: 0, visitors: 0 };
-    out.set(name, { events: x.events + g.events, visitors: x.visitors + seen.size });
+    out.set(name, { events: x.events + g.events, visitors: x.visitors + added });
   }
   return out;
-}
-
-function has(sorted: Uint32Array, v: number): boolean {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === v;
 }
 
 /** Keys with events and visitors, as the scan (sequence/property_keys.ts) sorts them. */

@@ -170,7 +170,7 @@ export class PropRollups {
       const got = await this.take(s, need, parts, tail);
       if (!got) return null;
       return asked.map(([, collect]) =>
-        withTail(keepGroups(collect(got.taken), got.taken, got.space), new Map(), [])
+        withTail(keepGroups(collect(got.taken), got.taken, got.space), new Map(), [], got.space)
       );
     }
     const period = parts.map((
@@ -194,7 +194,8 @@ export class PropRollups {
     if (tail.length && !fromTail) return null;
     const tailTaken: Taken[] = (fromTail?.tables ?? []).map((b) => ({ l: b.l, hours: null }));
     this.last.tailRows = tail.length;
-    return asked.map(([, collect], i) => withTail(kept[i]!, collect(tailTaken), tailTaken));
+    const space = fromTail?.space ?? 0;
+    return asked.map(([, collect], i) => withTail(kept[i]!, collect(tailTaken), tailTaken, space));
   }
 
   /** The tables a question takes (stored, built at question time, the raw tail's), or null: scan. */

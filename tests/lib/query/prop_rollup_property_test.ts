@@ -205,3 +205,38 @@ Deno.test("property rollups: a part the period cuts is read for a key whose valu
   assert.equal(planner.last.built, 1);
   deps.kv.close();
 });
+
+Deno.test("property rollups: a kept period answer counts a raw-tail visitor once, whether the parts had it or not", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const buy = (i: number, visitor: string, plan: string, at: number) =>
+    ev({ id: `k${i}`, received_at: at, anonymous_id: visitor, event_type: "purchase", properties: { plan } });
+  await store(deps.kv, { events: [buy(0, "v1", "pro", NOW - 3 * DAY), buy(1, "v2", "pro", NOW - 2 * DAY)] });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  await backfillPropRollups(deps, "org1", "production");
+  const s: Scope = {
+    org: "org1",
+    env: "production",
+    from: NOW - 5 * DAY,
+    to: NOW,
+    timezone: "UTC",
+    filters: [{ field: "event_type", op: "eq", value: "purchase" }],
+  };
+  const asks: AggregateOptions[] = [{ metrics: ["visitors", "events"], breakdown: ["prop:plan"] }];
+  const planner = propAnswers(deps, new Source(deps), 1 << 20);
+  const engine = createEngine(deps);
+  assert.deepEqual(await planner.aggregate(s, asks), await engine.aggregateMany(s, asks));
+  // the raw tail: v1 again (in the parts' members), v3 twice (new)
+  await store(deps.kv, {
+    events: [
+      buy(2, "v1", "pro", NOW - 60_000),
+      buy(3, "v3", "pro", NOW - 50_000),
+      buy(4, "v3", "pro", NOW - 40_000),
+    ],
+  });
+  const got = await planner.aggregate(s, asks);
+  assert.deepEqual(got, await engine.aggregateMany(s, asks));
+  assert.deepEqual(got?.[0].rows[0].metrics, { visitors: 3, events: 5 });
+  assert.deepEqual(await planner.keys(s, "purchase"), [{ key: "plan", events: 5, visitors: 3 }]);
+  deps.kv.close();
+});
