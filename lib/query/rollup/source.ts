@@ -533,12 +533,20 @@ export class RollupSource {
       tps: entries[u.i].head.tps,
       traffics: entries[u.i].head.traffics,
     });
+    // a block's lists read once (the taking-out and the join may both need them), the missing ones together
+    const listsRead = new Map<(typeof units)[number], FactLists | null>();
     const listsOf = async (join: SessionJoin, of: typeof units) => {
-      const lists: (FactLists | null)[] = of.map(() => null);
-      for (const ri of overlapUnits(join)) {
-        lists[ri] = await this.block(parts[of[ri].i].id, entries[of[ri].i], listsSec(of[ri].b), decodeLists);
-      }
-      return lists;
+      const want = overlapUnits(join).map((ri) => of[ri]).filter((u) => !listsRead.has(u));
+      const got = await readSections(
+        this.deps.kv,
+        want.map((u) => ({ partId: parts[u.i].id, entry: entries[u.i], sec: listsSec(u.b) })),
+      );
+      got.forEach((bytes, x) => {
+        if (bytes === undefined) throw new Gone();
+        this.bytesRead += bytes?.length ?? 0;
+        listsRead.set(want[x], bytes ? decodeLists(bytes) : null);
+      });
+      return of.map((u) => listsRead.get(u) ?? null);
     };
     // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
     const byPart = new Map<number, number[]>();
