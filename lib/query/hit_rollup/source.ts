@@ -1,6 +1,6 @@
 /**
  * Hit rollups as questions read them: decoded once per part (parts are immutable, so the part id is the key),
- * kept in a bounded cache, with each hour's time range; and the outcomes stored since a part was built for
+ * kept in a bounded cache, with each hour's time range and its hours-merged rows (stored since version 2); and the outcomes stored since a part was built for
  * its rows that were still pending then (a final outcome never changes, so it is kept once read).
  */
 import { Lru } from "../../lru.ts";
@@ -44,7 +44,8 @@ export class HitRollups {
       loading = readHitRollup(this.kv, partId).then((got) => {
         if (!got) return null;
         this.bytesRead += got.stored;
-        const loaded = { r: got.rollup, whole: mergeHours(got.rollup), spans: hourSpans(got.rollup) };
+        // version 2 stores the merged rows; a version 1 rollup (until the backfill reaches it) merges here
+        const loaded = { r: got.r, whole: got.whole ?? mergeHours(got.r), spans: hourSpans(got.r) };
         this.cache.set(
           partId,
           loaded,

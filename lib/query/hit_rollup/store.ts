@@ -1,17 +1,23 @@
 /**
  * A hit part's rollup on KV: one JSON header (dictionaries, pending ids) and the row arrays in one aligned
- * buffer, deflated and chunked under keys.hitRollupChunk(part id, i); the entry keys.hitRollup(part id) =
- * { v, bytes, chunks } is written last, so a rollup is there whole or not at all. Compaction writes it under
+ * buffer, then (version 2) the same rows with their hours merged (`mergeHours`, computed here once instead of
+ * at every decode), deflated and chunked under keys.hitRollupChunk(part id, i); the entry keys.hitRollup(part
+ * id) = { v, bytes, chunks } is written last, so a rollup is there whole or not at all. Compaction writes it under
  * the part's building mark, deleteChunks (lib/parts/store.ts) deletes it with the part, and parts from before
  * hit rollups get one from lib/jobs/hit_rollup_backfill.ts.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
-import { type Codes, DIMS, type HitRollup } from "./build.ts";
+import { type Codes, DIMS, type HitRollup, mergeHours } from "./build.ts";
 
-/** 1: the first layout. A rollup of another version is rebuilt by the backfill; questions scan its part meanwhile. */
-export const HIT_ROLLUP_VERSION = 1;
+/**
+ * 1: hourly rows only. 2: and the hours-merged rows after them. The backfill turns a version 1 rollup into
+ * version 2 from the stored rollup itself; until then questions read version 1 and merge its hours when
+ * decoding it. Any other version is rebuilt from its part by the backfill, questions scanning the part meanwhile.
+ */
+export const HIT_ROLLUP_VERSION = 2;
+const READABLE = new Set([1, 2]);
 
 export interface HitRollupEntry {
   v: number;
@@ -29,11 +35,20 @@ interface Header {
   widths: number[];
   wide: boolean;
   pendId: string[];
+  /** version 2: the hours-merged rows' count and each field's code width (they share dicts, base, pendId) */
+  whole?: { n: number; widths: number[] };
+}
+
+/** A decoded rollup: its hourly rows and, from version 2 on, its hours-merged rows. */
+export interface StoredHitRollup {
+  r: HitRollup;
+  whole: HitRollup | null;
 }
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
 
-export function encodeHitRollup(r: HitRollup): Uint8Array {
+/** The stored layout: with `whole` (mergeHours(r)) version 2, without it version 1. */
+export function encodeHitRollup(r: HitRollup, whole: HitRollup | null): Uint8Array {
   const header: Header = {
     n: r.n,
     base: r.base,
@@ -46,6 +61,11 @@ export function encodeHitRollup(r: HitRollup): Uint8Array {
   };
   // widest first, so each array starts aligned
   const arrays: ArrayBufferView[] = [r.minT, r.maxT, r.requests, r.pendRow, r.hour, ...r.codes];
+  if (whole) {
+    header.whole = { n: whole.n, widths: whole.codes.map((c) => c.BYTES_PER_ELEMENT) };
+    // every merged row's hour is 0: not stored
+    arrays.push(whole.minT, whole.maxT, whole.requests, whole.pendRow, ...whole.codes);
+  }
   const h = new TextEncoder().encode(JSON.stringify(header));
   let size = align(4 + h.length);
   for (const a of arrays) size += align(a.byteLength);
@@ -63,7 +83,7 @@ export function encodeHitRollup(r: HitRollup): Uint8Array {
 type Typed = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
 const BY_WIDTH: Record<number, Typed> = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
 
-export function decodeHitRollup(stored: Uint8Array): HitRollup {
+export function decodeHitRollup(stored: Uint8Array): StoredHitRollup {
   const bytes = new Uint8Array(inflateRawSync(stored));
   const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   const len = new DataView(buf).getUint32(0, true);
@@ -80,7 +100,7 @@ export function decodeHitRollup(stored: Uint8Array): HitRollup {
   const pendRow = next<Uint32Array>(Uint32Array, h.pendId.length);
   const hour = next<Uint16Array>(Uint16Array, h.n);
   const codes = DIMS.map((_, d) => next<Codes>(BY_WIDTH[h.widths[d]], h.n));
-  return {
+  const r: HitRollup = {
     n: h.n,
     base: h.base,
     hour0: h.hour0,
@@ -94,11 +114,38 @@ export function decodeHitRollup(stored: Uint8Array): HitRollup {
     pendRow,
     pendId: h.pendId,
   };
+  if (!h.whole) return { r, whole: null };
+  const n = h.whole.n;
+  const wMinT = next<Uint32Array | Float64Array>(T, n), wMaxT = next<Uint32Array | Float64Array>(T, n);
+  const wRequests = next<Uint32Array>(Uint32Array, n);
+  const wPendRow = next<Uint32Array>(Uint32Array, h.pendId.length);
+  const widths = h.whole.widths;
+  const wCodes = DIMS.map((_, d) => next<Codes>(BY_WIDTH[widths[d]], n));
+  const whole: HitRollup = {
+    ...r,
+    n,
+    hours: 1,
+    codes: wCodes,
+    hour: new Uint16Array(n),
+    requests: wRequests,
+    minT: wMinT,
+    maxT: wMaxT,
+    pendRow: wPendRow,
+  };
+  return { r, whole };
 }
 
-/** Writes a part's rollup: chunks first, then the entry. Answers the stored bytes. */
-export async function writeHitRollup(kv: Deno.Kv, partId: string, r: HitRollup): Promise<number> {
-  const bytes = encodeHitRollup(r);
+/**
+ * Writes a part's rollup (one it has none of): chunks first, then the entry. Answers the stored bytes.
+ * `whole` null writes version 1 (hourly rows only: how older deployments stored it; tests).
+ */
+export async function writeHitRollup(
+  kv: Deno.Kv,
+  partId: string,
+  r: HitRollup,
+  whole: HitRollup | null = mergeHours(r),
+): Promise<number> {
+  const bytes = encodeHitRollup(r, whole);
   const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
   for (let i = 0; i < chunks; i += 8) {
     const op = kv.atomic();
@@ -107,7 +154,7 @@ export async function writeHitRollup(kv: Deno.Kv, partId: string, r: HitRollup):
     }
     if (!(await op.commit()).ok) throw new Error("hit rollup chunk write failed");
   }
-  const entry: HitRollupEntry = { v: HIT_ROLLUP_VERSION, bytes: bytes.length, chunks };
+  const entry: HitRollupEntry = { v: whole ? HIT_ROLLUP_VERSION : 1, bytes: bytes.length, chunks };
   await kv.set(keys.hitRollup(partId), entry);
   return bytes.length;
 }
@@ -117,21 +164,34 @@ export async function hasHitRollup(kv: Deno.Kv, partId: string): Promise<boolean
   return (await kv.get<HitRollupEntry>(keys.hitRollup(partId))).value?.v === HIT_ROLLUP_VERSION;
 }
 
-/** A part's rollup and its stored bytes, or null when it has none of the current version (or it went meanwhile). */
+/** The version of a part's rollup entry (null: none). */
+export async function hitRollupVersion(kv: Deno.Kv, partId: string): Promise<number | null> {
+  return (await kv.get<HitRollupEntry>(keys.hitRollup(partId))).value?.v ?? null;
+}
+
+/**
+ * A part's rollup (version 1 or 2: `whole` null for version 1) and its stored bytes, or null when it has none
+ * readable (or it went, or was rewritten, meanwhile: the entry is read again after the chunks, and the
+ * backfill deletes it before it touches them).
+ */
 export async function readHitRollup(
   kv: Deno.Kv,
   partId: string,
-): Promise<{ rollup: HitRollup; stored: number } | null> {
-  const entry = (await kv.get<HitRollupEntry>(keys.hitRollup(partId))).value;
-  if (!entry || entry.v !== HIT_ROLLUP_VERSION) return null;
+): Promise<(StoredHitRollup & { stored: number; v: number }) | null> {
+  const got = await kv.get<HitRollupEntry>(keys.hitRollup(partId));
+  const entry = got.value;
+  if (!entry || !READABLE.has(entry.v)) return null;
   const bytes = new Uint8Array(entry.bytes);
   let seen = 0;
   for await (const e of kv.list<Uint8Array>({ prefix: keys.hitRollupChunks(partId) }, { batchSize: 100 })) {
-    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES);
+    const at = (e.key[2] as number) * CHUNK_BYTES;
+    if (at + e.value.length > bytes.length) return null;
+    bytes.set(e.value, at);
     seen++;
   }
   if (seen !== entry.chunks) return null;
-  return { rollup: decodeHitRollup(bytes), stored: entry.bytes };
+  if ((await kv.get(keys.hitRollup(partId))).versionstamp !== got.versionstamp) return null;
+  return { ...decodeHitRollup(bytes), stored: entry.bytes, v: entry.v };
 }
 
 /** Deletes a part's rollup: the entry first, so no half rollup is ever read. */

@@ -10,7 +10,13 @@ import type { HitAggregateOptions, HitScope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { answerHits, type HitPath } from "../../../lib/query/hits.ts";
 import { HitRollups } from "../../../lib/query/hit_rollup/source.ts";
-import { deleteHitRollup, hasHitRollup } from "../../../lib/query/hit_rollup/store.ts";
+import { type HitRollup, mergeHours } from "../../../lib/query/hit_rollup/build.ts";
+import {
+  deleteHitRollup,
+  hasHitRollup,
+  readHitRollup,
+  writeHitRollup,
+} from "../../../lib/query/hit_rollup/store.ts";
 import { listParts } from "../../../lib/parts/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import { testDeps } from "../../helpers/deps.ts";
@@ -105,6 +111,7 @@ Deno.test("hit rollup backfill: parts without one are scanned until the backfill
   assert.deepEqual(await backfillHitRollups(deps, "org1", "production", { maxParts: 2 }), {
     parts: 2,
     remaining: parts.length - 2,
+    fromRollup: 0,
   });
   const half = await ask();
   assert.equal(half.rollups, 2);
@@ -116,6 +123,129 @@ Deno.test("hit rollup backfill: parts without one are scanned until the backfill
   const done = await ask();
   assert.equal(done.rollups, parts.length);
   assert.deepEqual(done.scannedRanges, []);
-  assert.deepEqual(await backfillHitRollups(deps, "org1", "production"), { parts: 0, remaining: 0 });
+  assert.deepEqual(await backfillHitRollups(deps, "org1", "production"), {
+    parts: 0,
+    remaining: 0,
+    fromRollup: 0,
+  });
+  deps.kv.close();
+});
+
+/** The stored rollup's hours-merged rows (version 2), in plain arrays, or null when it has none. */
+const storedWhole = async (kv: Deno.Kv, partId: string) => {
+  const got = await readHitRollup(kv, partId);
+  assert.ok(got, `part ${partId} has a readable rollup`);
+  return got.whole ? plain(got.whole) : null;
+};
+const plain = (r: HitRollup) => ({
+  n: r.n,
+  hours: r.hours,
+  codes: r.codes.map((c) => Array.from(c)),
+  hour: Array.from(r.hour),
+  requests: Array.from(r.requests),
+  minT: Array.from(r.minT),
+  maxT: Array.from(r.maxT),
+  pendRow: Array.from(r.pendRow),
+  pendId: r.pendId,
+});
+
+Deno.test("hit rollup backfill: version 1 rollups (hourly rows only) become version 2 from themselves, without reading their parts", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const hits = hitsOver(6, "a");
+  await store(deps.kv, { hits });
+  await compact(deps, "org1", "production", "hit", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "hit");
+  assert.ok(parts.length >= 6);
+  // compaction stores the merged rows, equal to merging the hourly rows
+  for (const p of parts) {
+    const got = await readHitRollup(deps.kv, p.meta.id);
+    assert.equal(got?.v, 2);
+    assert.deepEqual(await storedWhole(deps.kv, p.meta.id), plain(mergeHours(got!.r)));
+  }
+  // as a deployment with version 1 left them: the same hourly rows, no merged ones
+  const hourly = new Map<string, HitRollup>();
+  for (const p of parts) {
+    hourly.set(p.meta.id, (await readHitRollup(deps.kv, p.meta.id))!.r);
+    await deleteHitRollup(deps.kv, p.meta.id);
+    await writeHitRollup(deps.kv, p.meta.id, hourly.get(p.meta.id)!, null);
+    assert.equal(await storedWhole(deps.kv, p.meta.id), null);
+  }
+  assert.deepEqual(await rollupParts(deps), parts.map(() => false));
+  const want = naiveHitsAggregate(hits, new Map(), scope, q);
+  const ask = async () => {
+    const path: HitPath = { rollups: 0, scannedRanges: [] };
+    const got = await answerHits(new Source(deps), new HitRollups(deps.kv, 1 << 24), scope, q, path);
+    assert.deepEqual(got, want);
+    return path;
+  };
+  // version 1 is still read (its hours merged when decoded)
+  assert.equal((await ask()).rollups, parts.length);
+
+  // the backfill may not read a part: its chunks are refused
+  const partReads: unknown[] = [];
+  const kv = new Proxy(deps.kv, {
+    get(target, name) {
+      if (name === "list") {
+        return (sel: Deno.KvListSelector, o?: Deno.KvListOptions) => {
+          if ("prefix" in sel && sel.prefix[0] === keys.partChunks("x")[0]) partReads.push(sel.prefix);
+          return target.list(sel, o);
+        };
+      }
+      const v = Reflect.get(target, name);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  assert.deepEqual(await backfillHitRollups({ ...deps, kv }, "org1", "production", { maxParts: 2 }), {
+    parts: 2,
+    remaining: parts.length - 2,
+    fromRollup: 2,
+  });
+  assert.equal((await ask()).rollups, parts.length);
+  assert.deepEqual(await backfillHitRollups({ ...deps, kv }, "org1", "production"), {
+    parts: parts.length - 2,
+    remaining: 0,
+    fromRollup: parts.length - 2,
+  });
+  assert.deepEqual(partReads, []);
+  assert.deepEqual(await rollupParts(deps), parts.map(() => true));
+  // the stored merged rows are the hourly rows' merge, and the hourly rows are unchanged
+  for (const p of parts) {
+    const got = await readHitRollup(deps.kv, p.meta.id);
+    assert.equal(got?.v, 2);
+    assert.deepEqual(plain(got!.r), plain(hourly.get(p.meta.id)!));
+    assert.deepEqual(await storedWhole(deps.kv, p.meta.id), plain(mergeHours(hourly.get(p.meta.id)!)));
+  }
+  // no chunk of an older blob is left over (a reader would refuse the rollup)
+  for (const p of parts) {
+    const entry = (await deps.kv.get<{ chunks: number }>(keys.hitRollup(p.meta.id))).value!;
+    const chunks = await Array.fromAsync(deps.kv.list({ prefix: keys.hitRollupChunks(p.meta.id) }));
+    assert.equal(chunks.length, entry.chunks);
+  }
+  const done = await ask();
+  assert.equal(done.rollups, parts.length);
+  assert.deepEqual(done.scannedRanges, []);
+  deps.kv.close();
+});
+
+Deno.test("hit rollups: a question reads the stored merged rows, not a merge of the hourly ones", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const hits = hitsOver(4, "a");
+  await store(deps.kv, { hits });
+  await compact(deps, "org1", "production", "hit", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "hit");
+  // a stored merged-rows section that differs from the hourly rows (one more request in its first row)
+  for (const p of parts) {
+    const { r } = (await readHitRollup(deps.kv, p.meta.id))!;
+    const whole = mergeHours(r);
+    whole.requests[0]++;
+    await deleteHitRollup(deps.kv, p.meta.id);
+    await writeHitRollup(deps.kv, p.meta.id, r, whole);
+  }
+  const whole: HitAggregateOptions = { metrics: ["requests"], breakdown: ["crawler"] };
+  const got = await answerHits(new Source(deps), new HitRollups(deps.kv, 1 << 24), scope, whole);
+  const want = naiveHitsAggregate(hits, new Map(), scope, whole);
+  assert.equal(got.totals.requests, (want.totals.requests as number) + parts.length);
   deps.kv.close();
 });
