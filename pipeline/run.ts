@@ -96,7 +96,8 @@ export async function runCall(
   const meter = await openMeter(app, metering, access);
   const input = validateInput(tool, toolInput);
   const ctx = await buildToolContext(app, access, call.face, meter, call.catalog);
-  const answer = await answerTool(ctx, tool, input);
+  // one question: the tool's loads share one read of the raw tail
+  const answer = await app.engine.question(() => answerTool(ctx, tool, input));
   const final = finalizeAnswer(
     answer,
     await pipelineNotices(app, ctx, metering.kind === "caller" ? meter : null, answer),

@@ -2,7 +2,13 @@ import { z } from "zod";
 import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
-import type { EventField, NumberRuns, Scope as EngineScope, SeriesGroup } from "../lib/query/api.ts";
+import type {
+  EventField,
+  NumberRuns,
+  Scope as EngineScope,
+  SeriesGroup,
+  ValueSeriesResult,
+} from "../lib/query/api.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -63,7 +69,7 @@ type Counts = NumberRuns;
  * The bound on the relative error of an answer's numbers: the engine answers from histograms (within 1%)
  * when the period is too large to scan, and says so in `relative_error` (absent: exact).
  */
-const approximation = (r: object): number => (r as { relative_error?: number }).relative_error ?? 0;
+const approximation = (r: ValueSeriesResult): number => r.relative_error ?? 0;
 
 function summarize(metric: Vital, sorted: Counts = [], prevSorted: Counts = [], enough: boolean) {
   const n = sorted.reduce((s, [, c]) => s + c, 0);

@@ -27,9 +27,9 @@ const SCAN_BYTES_PER_ROW = 170;
 
 export function createEngine(deps: Deps): Engine {
   // one memory budget (PART_CACHE_MB): decoded rollups take a quarter of it (hit rollups a fourteenth of the
-  // whole and vitals tables a thirty-second out of that quarter), the scan the rest: at 1M events the scan needs its three quarters (192 MB of
-  // 256) to hold the month's parts beside what it keeps; with 18 MB less the overview re-read parts (109 ms
-  // warm became 539)
+  // whole and vitals tables a thirty-second out of that quarter), the scan the rest: at 1M events the scan
+  // needs its three quarters (192 MB of 256) to hold the month's parts beside what it keeps; with 18 MB less
+  // the overview re-read parts (109 ms warm became 539)
   const rollupBytes = rollupCacheBytes(deps.config.partCacheBytes);
   const hitBytes = hitRollupCacheBytes(deps.config.partCacheBytes);
   const vitalsBytes = vitalsCacheBytes(deps.config.partCacheBytes);
@@ -48,35 +48,37 @@ export function createEngine(deps: Deps): Engine {
    * scan: 243 ms warm at 1M against 54 ms for the whole batch scanned).
    */
   const aggregate = async (s: Scope, os: AggregateOptions[]): Promise<AggregateResult[]> => {
-    if (os.every((o) => rollupBlocker(s, o) === null) && !(await scanFits(s))) {
+    if (os.every((o) => rollupBlocker(s, o) === null) && !(await siteFits(s))) {
       const fromRollups = await rollups.answer(s, os);
       if (fromRollups.every((r) => r !== null)) return fromRollups as AggregateResult[];
     }
     return aggregateMany(await ctxOf(s), os);
   };
   /**
-   * Whether the period's parts, decoded, fit the part cache: then the scan answers (warm, it reuses the
+   * Whether the environment's parts, decoded, fit the part cache: then the scan answers (warm, it reuses the
    * decoded parts and what it keeps per period, and beats rollups: at 1M events the overview scanned 100-175
    * ms warm against 0.6-1.1 s from rollups, interleaved at load 15); when they do not fit, the scan would
-   * reload parts each question (the cliff at 3M) and rollups answer.
+   * reload parts each question (the cliff at 3M) and rollups answer. The whole environment, not the period:
+   * a large site's short period (a tool's previous period, a day) then takes rollups too instead of decoding
+   * parts that push the long period's kept data out (the cold overview at 10M events spent ~1.2 s of CPU
+   * scanning its previous period).
    */
-  const scanFits = async (s: Scope): Promise<boolean> => {
+  const siteFits = async (s: Scope): Promise<boolean> => {
     // the part index only (no raw tail, no columns): one list of small entries
     let rows = 0;
-    for (const { meta } of await listParts(deps.kv, s.org, s.env, "ev")) {
-      if (meta.min_t < s.to && meta.max_t >= s.from) rows += meta.rows;
-    }
+    for (const { meta } of await listParts(deps.kv, s.org, s.env, "ev")) rows += meta.rows;
     return rows * SCAN_BYTES_PER_ROW <= source.partCapacity;
   };
   const ctxOf = (s: Scope) => scans.of(s);
   return {
+    question: (asking) => source.question(asking),
     aggregate: async (s, o) => (await aggregate(s, [o]))[0],
     aggregateMany: (s, os) => aggregate(s, os),
     // Web Vitals from the parts' histograms (within 1%) on a site whose parts would not all fit the part
     // cache: every period of such a site (the previous period too, often a few parts) gets the same kind of
     // answer; a smaller site's are exact from the scan
     valueSeries: async (s, o) => {
-      if (vitalsBlocker(s, o) === null && !(await scanFits({ ...s, from: -Infinity, to: Infinity }))) {
+      if (vitalsBlocker(s, o) === null && !(await siteFits(s))) {
         const r = await vitals.answer(s, o);
         if (r) return r;
       }
@@ -87,9 +89,9 @@ export function createEngine(deps: Deps): Engine {
     sessions: (s, o) => scanSessions(scans, s, o ?? {}),
     funnel: (s, o) => scanFunnel(scans, s, o),
     paths: (s, o) => scanPaths(scans, s, o),
-    // retention from the totals rows' visitor sets when the period's parts would not fit (as aggregates)
+    // retention from the totals rows' visitor sets when the site's parts would not fit (as aggregates)
     retention: async (s, o) => {
-      if (retentionBlocker(s, o) === null && !(await scanFits(s))) {
+      if (retentionBlocker(s, o) === null && !(await siteFits(s))) {
         const r = await rollups.retention(s, o);
         if (r) return r;
       }

@@ -25,6 +25,8 @@ import type {
 
 /** The questions the read engine answers (lib/query/engine.ts implements it; open one with api.ts). */
 export interface Engine {
+  /** Runs a tool call's loads as one question (they share one raw-tail read): Source.question. */
+  question<T>(asking: () => Promise<T>): Promise<T>;
   /** Metrics over web events in scope, optionally broken down by fields and/or a time bucket. */
   aggregate(scope: Scope, opts: AggregateOptions): Promise<AggregateResult>;
   /** Several aggregates over one scope in one pass over the data (an overview asks for ~5). */

@@ -220,4 +220,6 @@ export interface ValueSeriesResult {
   total: SeriesGroup;
   /** per value of `by`, in no particular order */
   groups: SeriesGroup[];
+  /** bound on the relative error of the numbers in `counts` (answered from histograms); 0 or absent: exact */
+  relative_error?: number;
 }
