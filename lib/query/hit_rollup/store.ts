@@ -23,6 +23,8 @@ export interface HitRollupEntry {
   v: number;
   bytes: number;
   chunks: number;
+  /** the inflated size (written since version 2): inflating into one buffer of it is 3-4x faster than zlib's 16 kB steps */
+  raw?: number;
 }
 
 interface Header {
@@ -47,8 +49,12 @@ export interface StoredHitRollup {
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
 
-/** The stored layout: with `whole` (mergeHours(r)) version 2, without it version 1. */
+/** The stored layout, deflated: with `whole` (mergeHours(r)) version 2, without it version 1. */
 export function encodeHitRollup(r: HitRollup, whole: HitRollup | null): Uint8Array {
+  return deflateRawSync(layout(r, whole));
+}
+
+function layout(r: HitRollup, whole: HitRollup | null): Uint8Array {
   const header: Header = {
     n: r.n,
     base: r.base,
@@ -77,18 +83,22 @@ export function encodeHitRollup(r: HitRollup, whole: HitRollup | null): Uint8Arr
     out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
     o += align(a.byteLength);
   }
-  return deflateRawSync(out);
+  return out;
 }
 
 type Typed = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
 const BY_WIDTH: Record<number, Typed> = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
 
-export function decodeHitRollup(stored: Uint8Array): StoredHitRollup {
-  const bytes = new Uint8Array(inflateRawSync(stored));
-  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const len = new DataView(buf).getUint32(0, true);
-  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as Header;
-  let o = align(4 + len);
+/** A stored rollup decoded; `raw`, its inflated size when known, lets it inflate in one step. */
+export function decodeHitRollup(stored: Uint8Array, raw?: number): StoredHitRollup {
+  const bytes: Uint8Array = inflateRawSync(stored, raw ? { chunkSize: Math.max(raw, 64) } : {});
+  // the arrays are views on the inflated buffer when it starts aligned (one step's output does), else a copy
+  const aligned = bytes.byteOffset % 8 === 0;
+  const buf = aligned ? bytes.buffer as ArrayBuffer : bytes.slice().buffer;
+  const start = aligned ? bytes.byteOffset : 0;
+  const len = new DataView(buf, start).getUint32(0, true);
+  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, start + 4, len))) as Header;
+  let o = start + align(4 + len);
   const next = <T>(T: Typed, n: number): T => {
     const a = new T(buf, o, n);
     o += align(n * T.BYTES_PER_ELEMENT);
@@ -145,7 +155,8 @@ export async function writeHitRollup(
   r: HitRollup,
   whole: HitRollup | null = mergeHours(r),
 ): Promise<number> {
-  const bytes = encodeHitRollup(r, whole);
+  const plain = layout(r, whole);
+  const bytes = deflateRawSync(plain);
   const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
   for (let i = 0; i < chunks; i += 8) {
     const op = kv.atomic();
@@ -154,7 +165,9 @@ export async function writeHitRollup(
     }
     if (!(await op.commit()).ok) throw new Error("hit rollup chunk write failed");
   }
-  const entry: HitRollupEntry = { v: whole ? HIT_ROLLUP_VERSION : 1, bytes: bytes.length, chunks };
+  const entry: HitRollupEntry = whole
+    ? { v: HIT_ROLLUP_VERSION, bytes: bytes.length, chunks, raw: plain.length }
+    : { v: 1, bytes: bytes.length, chunks };
   await kv.set(keys.hitRollup(partId), entry);
   return bytes.length;
 }
@@ -191,7 +204,7 @@ export async function readHitRollup(
   }
   if (seen !== entry.chunks) return null;
   if ((await kv.get(keys.hitRollup(partId))).versionstamp !== got.versionstamp) return null;
-  return { ...decodeHitRollup(bytes), stored: entry.bytes, v: entry.v };
+  return { ...decodeHitRollup(bytes, entry.raw), stored: entry.bytes, v: entry.v };
 }
 
 /** Deletes a part's rollup: the entry first, so no half rollup is ever read. */
