@@ -13,6 +13,8 @@ import { consoleLog } from "../lib/log.ts";
 import { compact } from "../lib/jobs/compact.ts";
 import { backfillRollups } from "../lib/jobs/rollup_backfill.ts";
 import { backfillHitRollups } from "../lib/jobs/hit_rollup_backfill.ts";
+import { backfillVitals } from "../lib/jobs/vitals_backfill.ts";
+import { backfillPropRollups } from "../lib/jobs/prop_rollup_backfill.ts";
 import { generateSite } from "../lib/demo/site.ts";
 import { keys } from "../lib/store/keys.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
@@ -79,31 +81,25 @@ export async function openBenchSite(o: BenchSiteOptions) {
   const kept = (await kv.get<{ t: Tenant; events: number }>(keys.meta("bench_tools_site"))).value;
   const { t, events } = kept ?? await build();
   if (!kept && o.kv) await kv.set(keys.meta("bench_tools_site"), { t, events });
-  // a site kept from before rollups gets them as a deployment's backfill would give them (all at once here)
-  const r0 = performance.now();
-  let filled = 0;
-  for (;;) {
-    const r = await backfillRollups(makeDeps(), t.org, "production", { maxParts: 1_000, budgetMs: 600_000 });
-    filled += r.parts;
-    if (r.remaining === 0) break;
-  }
-  if (filled) {
-    log(`rollups for ${filled} parts written before them: ${Math.round(performance.now() - r0)} ms`);
-  }
-  const h0 = performance.now();
-  let hitFilled = 0;
-  for (;;) {
-    const r = await backfillHitRollups(makeDeps(), t.org, "production", {
-      maxParts: 1_000,
-      budgetMs: 600_000,
-    });
-    hitFilled += r.parts;
-    if (r.remaining === 0) break;
-  }
-  if (hitFilled) {
-    log(
-      `hit rollups for ${hitFilled} hit parts written before them: ${Math.round(performance.now() - h0)} ms`,
-    );
+  // a site kept from before rollups (or tables) gets them as a deployment's backfills would give them (all at
+  // once here)
+  const backfills = [
+    ["rollups", backfillRollups],
+    ["hit rollups", backfillHitRollups],
+    ["Web Vitals tables", backfillVitals],
+    ["property rollups", backfillPropRollups],
+  ] as const;
+  for (const [what, backfill] of backfills) {
+    const t0 = performance.now();
+    let filled = 0;
+    for (;;) {
+      const r = await backfill(makeDeps(), t.org, "production", { maxParts: 1_000, budgetMs: 600_000 });
+      filled += r.parts;
+      if (r.remaining === 0) break;
+    }
+    if (filled) {
+      log(`${what} for ${filled} parts written before them: ${Math.round(performance.now() - t0)} ms`);
+    }
   }
 
   const close = async () => {

@@ -18,6 +18,7 @@ import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 import { buildHitRollup } from "../query/hit_rollup/build.ts";
 import { writeHitRollup } from "../query/hit_rollup/store.ts";
 import { partVitals, writeVitals } from "../query/vitals/store.ts";
+import { writePropRollup } from "../query/prop_rollup/store.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
 
@@ -71,6 +72,7 @@ export class PartWriter {
     if (this.kind === "ev") {
       await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
       await writeVitals(kv, id, await partVitals(kv, this.org, this.env, built.batch));
+      await writePropRollup(kv, id, built.batch, this.org, this.env);
     } else await writeHitRollup(kv, id, buildHitRollup(built.batch));
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await kv.set(keys.part(this.org, this.env, this.kind, id), meta);

@@ -32,6 +32,8 @@ import { writeHitRollup } from "../query/hit_rollup/store.ts";
 import { backfillHitRollups } from "./hit_rollup_backfill.ts";
 import { partVitals, writeVitals } from "../query/vitals/store.ts";
 import { backfillVitals } from "./vitals_backfill.ts";
+import { writePropRollup } from "../query/prop_rollup/store.ts";
+import { backfillPropRollups } from "./prop_rollup_backfill.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -71,6 +73,8 @@ export interface CompactReport {
   rollups?: number;
   /** event parts written before Web Vitals tables that got theirs (lib/jobs/vitals_backfill.ts) */
   vitals?: number;
+  /** event parts written before property rollups that got theirs (lib/jobs/prop_rollup_backfill.ts) */
+  prop_rollups?: number;
   /** organizations whose compaction failed this pass (compactAll only) */
   failed?: number;
 }
@@ -164,6 +168,7 @@ export async function compact(
     // parts from before rollups get theirs a few at a time, under this run's lease (no merge meanwhile)
     if (kind === "ev" && !lease.lost) report.rollups = (await backfillRollups(deps, org, env)).parts;
     if (kind === "ev" && !lease.lost) report.vitals = (await backfillVitals(deps, org, env)).parts;
+    if (kind === "ev" && !lease.lost) report.prop_rollups = (await backfillPropRollups(deps, org, env)).parts;
     if (kind === "hit" && !lease.lost) report.rollups = (await backfillHitRollups(deps, org, env)).parts;
   } finally {
     await lease.release();
@@ -247,6 +252,7 @@ async function publish(
   if (kind === "ev") {
     await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
     await writeVitals(kv, id, await partVitals(kv, org, env, built.batch));
+    await writePropRollup(kv, id, built.batch, org, env);
   } else await writeHitRollup(kv, id, buildHitRollup(built.batch));
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());

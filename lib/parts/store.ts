@@ -114,19 +114,23 @@ export async function writeDir(kv: Deno.Kv, partId: string, columns: ColumnEntry
 }
 
 /**
- * Deletes a part's bytes: its directory, chunks, rollup (event or hit) and Web Vitals table (entries first: no
- * half rollup or table is read).
+ * Deletes a part's bytes: its directory, chunks, rollup (event or hit), Web Vitals and property tables
+ * (entries first: no half rollup or table is read).
  */
 export async function deleteChunks(kv: Deno.Kv, partId: string): Promise<void> {
   await kv.delete(keys.partDir(partId));
   await kv.delete(keys.rollup(partId));
   await kv.delete(keys.hitRollup(partId));
   await kv.delete(keys.vitals(partId));
+  await kv.delete(keys.propRollup(partId));
   const ks: Deno.KvKey[] = [];
   for await (const e of kv.list({ prefix: keys.partChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
   for await (const e of kv.list({ prefix: keys.rollupChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
   for await (const e of kv.list({ prefix: keys.hitRollupChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
   for await (const e of kv.list({ prefix: keys.vitalsChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
+  for await (const e of kv.list({ prefix: keys.propRollupChunks(partId) }, { batchSize: 100 })) {
+    ks.push(e.key);
+  }
   for (let i = 0; i < ks.length; i += 100) {
     const op = kv.atomic();
     for (const k of ks.slice(i, i + 100)) op.delete(k);

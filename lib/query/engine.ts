@@ -7,6 +7,7 @@ import { valueSeries } from "./aggregate/value_series.ts";
 import { hitAnswers } from "./hits.ts";
 import { hitRollupCacheBytes } from "./hit_rollup/source.ts";
 import { vitalsBlocker } from "./vitals/answer.ts";
+import { propAnswers, propQuestionKey, propRollupCacheBytes } from "./prop_rollup/planner.ts";
 import { vitalsCacheBytes, VitalsSource } from "./vitals/source.ts";
 import { ScanContexts } from "./scan/contexts.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
@@ -39,7 +40,9 @@ export function createEngine(deps: Deps): Engine {
   });
   const scans = new ScanContexts(source);
   const hits = hitAnswers(source, deps, hitBytes);
-  const rollups = new RollupSource(deps, source, rollupBytes - hitBytes - vitalsBytes);
+  const propBytes = propRollupCacheBytes(deps.config.partCacheBytes);
+  const rollups = new RollupSource(deps, source, rollupBytes - hitBytes - vitalsBytes - propBytes);
+  const props = propAnswers(deps, source, propBytes);
   const vitals = new VitalsSource(deps, source, vitalsBytes);
   /**
    * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
@@ -48,6 +51,12 @@ export function createEngine(deps: Deps): Engine {
    * scan: 243 ms warm at 1M against 54 ms for the whole batch scanned).
    */
   const aggregate = async (s: Scope, os: AggregateOptions[]): Promise<AggregateResult[]> => {
+    // an event's property values (behavior_event_properties): from property rollups at any size (exact, and
+    // at 1M events 13 ms warm against 2.8 s scanned for page views)
+    if (os.length && os.every((o) => propQuestionKey(s, o) !== null)) {
+      const fromProps = await props.aggregate(s, os);
+      if (fromProps) return fromProps;
+    }
     if (os.every((o) => rollupBlocker(s, o) === null) && !(await siteFits(s))) {
       const fromRollups = await rollups.answer(s, os);
       if (fromRollups.every((r) => r !== null)) return fromRollups as AggregateResult[];
@@ -98,7 +107,8 @@ export function createEngine(deps: Deps): Engine {
       return retention(await ctxOf(s), o);
     },
     attribution: (s, o) => scanAttribution(scans, s, o),
-    propertyKeys: async (s, eventType) => propertyKeys(await ctxOf(s), eventType),
+    propertyKeys: async (s, eventType) =>
+      (await props.keys(s, eventType)) ?? propertyKeys(await ctxOf(s), eventType),
     cohortSize: async (s, cohort) => {
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });
       return aggregateMany(ctx, [{ metrics: ["visitors"] }])[0].totals.visitors ?? 0;

@@ -44,11 +44,12 @@ import { buildPropRollup, type PropRollup, propRollupBytes } from "./build.ts";
 import { type PropRollupEntry, readPropEntry, readPropSection, secName } from "./store.ts";
 
 /**
- * A suggested share of the one budget (`PART_CACHE_MB`) for decoded property rollups: a sixteenth (16 MB of
- * the default 256). The 10M-event bench site's 30 days weigh more (see the README); what does not fit is read
- * again from KV per question.
+ * The share of the one budget (`PART_CACHE_MB`) for decoded property rollups and kept answers, out of the
+ * rollups' quarter: a thirty-second (8 MB of the default 256), so the page and session rollups keep ~30 MB.
+ * Rare events' answers are kept; the 10M-event bench site's page views (~64 MB kept) are read again from KV
+ * per question (see the README).
  */
-export const propRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 16);
+export const propRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 32);
 
 /** The one event type a scope's filters ask (undefined: none), or false when the filters are others. */
 function filterEventType(s: Scope): string | undefined | false {

@@ -11,17 +11,18 @@ import { CHUNK_BYTES } from "../../parts/store.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import type { EnvName } from "../../store/records.ts";
+import { keys } from "../../store/keys.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { ANY, buildPropRollup, type PropRollup, TOTAL_KEY, WHOLE } from "./build.ts";
 
 /** 3: a section per event type (2: one blob; 1: values past the cap dropped, not merged). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
 export const PROP_ROLLUP_VERSION = 3;
 
-/** KV keys of property rollups (the conventions of lib/store/keys.ts: an entry, its chunks beside it). */
+/** KV keys of property rollups (lib/store/keys.ts: an entry, its chunks beside it). */
 export const propRollupKeys = {
-  entry: (partId: string) => ["prop_rollup", partId] as const,
-  chunk: (partId: string, index: number) => ["prop_rollup_chunk", partId, index] as const,
-  chunks: (partId: string) => ["prop_rollup_chunk", partId] as const,
+  entry: keys.propRollup,
+  chunk: keys.propRollupChunk,
+  chunks: keys.propRollupChunks,
 };
 
 export interface PropRollupEntry {
