@@ -2,7 +2,7 @@
  * A hit part's rollup on KV: one JSON header (dictionaries, pending ids) and the row arrays in one aligned
  * buffer, then (version 2) the same rows with their hours merged (`mergeHours`, computed here once instead of
  * at every decode), deflated and chunked under keys.hitRollupChunk(part id, i); the entry keys.hitRollup(part
- * id) = { v, bytes, chunks } is written last, so a rollup is there whole or not at all. Compaction writes it under
+ * id) = { v, bytes, chunks, raw } is written last, so a rollup is there whole or not at all. Compaction writes it under
  * the part's building mark, deleteChunks (lib/parts/store.ts) deletes it with the part, and parts from before
  * hit rollups get one from lib/jobs/hit_rollup_backfill.ts.
  */
