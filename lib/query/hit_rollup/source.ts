@@ -1,7 +1,8 @@
 /**
  * Hit rollups as questions read them: decoded once per part (parts are immutable, so the part id is the key),
- * kept in a bounded cache, with each hour's time range and its hours-merged rows (stored since version 2); and the outcomes stored since a part was built for
- * its rows that were still pending then (a final outcome never changes, so it is kept once read).
+ * kept in a bounded cache, with each hour's time range and its hours-merged rows (stored since version 2);
+ * and the outcomes stored since a part was built for its rows that were still pending then (a final outcome
+ * never changes, so it is kept once read).
  */
 import { Lru } from "../../lru.ts";
 import { verificationOutcomes } from "../../parts/build.ts";

@@ -1,10 +1,10 @@
 /**
  * A hit part's rollup on KV: one JSON header (dictionaries, pending ids) and the row arrays in one aligned
- * buffer, then (version 2) the same rows with their hours merged (`mergeHours`, computed here once instead of
- * at every decode), deflated and chunked under keys.hitRollupChunk(part id, i); the entry keys.hitRollup(part
- * id) = { v, bytes, chunks, raw } is written last, so a rollup is there whole or not at all. Compaction writes it under
- * the part's building mark, deleteChunks (lib/parts/store.ts) deletes it with the part, and parts from before
- * hit rollups get one from lib/jobs/hit_rollup_backfill.ts.
+ * buffer, then (version 2) the same rows with their hours merged (`mergeHours`, computed when written
+ * instead of at every decode), deflated and chunked under keys.hitRollupChunk(part id, i); the entry
+ * keys.hitRollup(part id) = { v, bytes, chunks, raw } is written last, so a rollup is there whole or not at
+ * all. Compaction writes it under the part's building mark, deleteChunks (lib/parts/store.ts) deletes it
+ * with the part, and parts from before hit rollups get one from lib/jobs/hit_rollup_backfill.ts.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { CHUNK_BYTES } from "../../parts/store.ts";
@@ -23,7 +23,7 @@ export interface HitRollupEntry {
   v: number;
   bytes: number;
   chunks: number;
-  /** the inflated size (written since version 2): inflating into one buffer of it is 3-4x faster than zlib's 16 kB steps */
+  /** the inflated size (since version 2): inflating into one buffer of it is 3-4x faster than in 16 kB steps */
   raw?: number;
 }
 
