@@ -69,7 +69,7 @@ export const defaultConfig: Config = {
   publicKeyRatePerMinute: 6000,
   serverKeyRatePerMinute: 3000,
   readKeyRatePerMinute: 60,
-  partCacheBytes: 256 * 1024 * 1024,
+  partCacheBytes: 288 * 1024 * 1024,
   verifySweepSeconds: 60,
   kvQueue: true,
   plans: {},

@@ -27,10 +27,10 @@ import type { AggregateOptions, AggregateResult } from "./types.ts";
 const SCAN_BYTES_PER_ROW = 170;
 
 export function createEngine(deps: Deps): Engine {
-  // one memory budget (PART_CACHE_MB): decoded rollups take a quarter of it (hit rollups a fourteenth of the
-  // whole and vitals tables a thirty-second out of that quarter), the scan the rest: at 1M events the scan
-  // needs its three quarters (192 MB of 256) to hold the month's parts beside what it keeps; with 18 MB less
-  // the overview re-read parts (109 ms warm became 539)
+  // one memory budget (PART_CACHE_MB): decoded rollups take a third of it (hit rollups a fourteenth of the
+  // whole, Web Vitals tables and property rollups a thirty-second each, out of that third), the scan the
+  // rest: at 1M events the scan needs its two thirds (192 MB of 288) to hold the month's parts beside what it
+  // keeps; with 18 MB less the overview re-read parts (109 ms warm became 539)
   const rollupBytes = rollupCacheBytes(deps.config.partCacheBytes);
   const hitBytes = hitRollupCacheBytes(deps.config.partCacheBytes);
   const vitalsBytes = vitalsCacheBytes(deps.config.partCacheBytes);

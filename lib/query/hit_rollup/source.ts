@@ -19,8 +19,8 @@ export interface LoadedHitRollup {
 }
 
 /**
- * The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`): a fourteenth, 18 MB of the
- * default 256, out of the rollups' quarter (engine.ts): a 30-day period of the 10M-event bench site (1M hits)
+ * The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`): a fourteenth, 20 MB of the
+ * default 288, out of the rollups' third (engine.ts): a 30-day period of the 10M-event bench site (1M hits)
  * weighs 16.6 MB decoded, hourly and merged rows together.
  */
 export const hitRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 14);

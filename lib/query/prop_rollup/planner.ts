@@ -45,7 +45,7 @@ import { type PropRollupEntry, readPropEntry, readPropSection, secName } from ".
 
 /**
  * The share of the one budget (`PART_CACHE_MB`) for decoded property rollups and kept answers, out of the
- * rollups' quarter: a thirty-second (8 MB of the default 256), so the page and session rollups keep ~30 MB.
+ * rollups' third: a thirty-second (9 MB of the default 288), so the page and session rollups keep ~57 MB.
  * Rare events' answers are kept; the 10M-event bench site's page views (~64 MB kept) are read again from KV
  * per question (see the README).
  */

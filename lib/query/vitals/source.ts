@@ -29,8 +29,8 @@ import { buildVitals, vitalsBytes, type VitalsTable } from "./build.ts";
 import { readVitals, vitalsEntry, vitalsIds, vitalsVisitors } from "./store.ts";
 
 /**
- * The decoded tables' share of the engine's memory budget (`PART_CACHE_MB`): a thirty-second, 8 MB of the
- * default 256, out of the rollups' quarter (engine.ts).
+ * The decoded tables' share of the engine's memory budget (`PART_CACHE_MB`): a thirty-second, 9 MB of the
+ * default 288, out of the rollups' third (engine.ts).
  */
 export const vitalsCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 32);
 
