@@ -11,7 +11,9 @@ import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { encodeSet } from "../../parts/visitor_set.ts";
 import { eventView, numericProp, type Viewable } from "../columns/views.ts";
 import type { EventField } from "../types.ts";
-import { buildSessionFacts, type SessionFacts } from "./session_facts.ts";
+import type { Turn } from "../../turns.ts";
+import { type SessionFacts, sessionFactsSteps } from "./session_facts.ts";
+import { runSteps, runTurning, sliceEnd, type Steps } from "./steps.ts";
 
 /** The fields rollups break down by (event-level fields; entry/exit pages and properties are not here). */
 export const ROLLUP_FIELDS = [
@@ -89,6 +91,19 @@ interface Acc {
 
 /** The rollup of a batch; `visitorOf(i)` is row i's dense visitor number. */
 export function buildRollup(b: Batch, visitorOf: (row: number) => number): Rollup {
+  return runSteps(rollupSteps(b, visitorOf));
+}
+
+/** `buildRollup`, awaiting `turn` every ROWS_A_TURN rows (a question's raw tail: the loop serves others meanwhile). */
+export function buildRollupTurning(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  turn: Turn,
+): Promise<Rollup> {
+  return runTurning(rollupSteps(b, visitorOf), turn);
+}
+
+function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollup> {
   const v: Viewable = { b, n: b.n, views: new Map() };
   const t = (b.cols.t as NumCol).values;
   const tpView = eventView(v, "touchpoint"), trView = eventView(v, "traffic");
@@ -181,19 +196,20 @@ export function buildRollup(b: Batch, visitorOf: (row: number) => number): Rollu
         if (pageview && a.view[a.view.length - 1] !== visitor) a.view.push(visitor);
       }
     }
+    if (sliceEnd(i)) yield;
   }
-  const facts = buildSessionFacts(b, visitorOf, (i) => rowTp[i], (i) => rowTr[i]);
-  return pack(accs, values, tps, trs, [...hours.values()].sort((a, b) => a.hour - b.hour), facts);
+  const facts = yield* sessionFactsSteps(b, visitorOf, (i) => rowTp[i], (i) => rowTr[i]);
+  return yield* pack(accs, values, tps, trs, [...hours.values()].sort((a, b) => a.hour - b.hour), facts);
 }
 
-function pack(
+function* pack(
   accs: Acc[],
   values: (string | null)[],
   tps: (string | null)[],
   traffics: (string | null)[],
   hours: Rollup["hours"],
   facts: SessionFacts,
-): Rollup {
+): Steps<Rollup> {
   const n = accs.length;
   const col = <T>(make: new (n: number) => T) => new make(n);
   const r: Rollup = {
@@ -221,7 +237,8 @@ function pack(
   };
   const sets: Uint8Array[] = [];
   let bytes = 0;
-  accs.forEach((a, i) => {
+  for (let i = 0; i < n; i++) {
+    const a = accs[i];
     r.hour[i] = a.hour;
     r.tp[i] = a.tp;
     r.traffic[i] = a.traffic;
@@ -242,7 +259,8 @@ function pack(
     const view = encodeSet(a.view);
     sets.push(view);
     bytes += view.length;
-  });
+    if (sliceEnd(i)) yield;
+  }
   r.visAt[n] = r.viewAt[n] = bytes;
   r.sets = new Uint8Array(bytes);
   let o = 0;

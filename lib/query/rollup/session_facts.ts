@@ -15,6 +15,7 @@ import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
 import { sessionGaps } from "../scan/drops.ts";
 import { PASSIVE_EVENTS } from "../scan/engaged.ts";
+import { runSteps, sliceEnd, type Steps } from "./steps.ts";
 
 export const HOUR = 3_600_000;
 
@@ -151,6 +152,16 @@ export function buildSessionFacts(
   tpIndex: (row: number) => number,
   trafficIndex: (row: number) => number,
 ): SessionFacts {
+  return runSteps(sessionFactsSteps(b, visitorOf, tpIndex, trafficIndex));
+}
+
+/** `buildSessionFacts` pausing every ROWS_A_TURN rows and segments (steps.ts). */
+export function* sessionFactsSteps(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  tpIndex: (row: number) => number,
+  trafficIndex: (row: number) => number,
+): Steps<SessionFacts> {
   const v: Viewable = { b, n: b.n, views: new Map() };
   const t = (b.cols.t as NumCol).values,
     dt = (b.cols.dt as NumCol).values,
@@ -207,6 +218,7 @@ export function buildSessionFacts(
       s.dt.push(dt[i]);
       s.seq.push(seq[i]);
     }
+    if (sliceEnd(i)) yield;
   }
   const n = segs.size;
   const f = Object.fromEntries(FACT_LAYOUT.map(([name, T]) => [name, new T(n)])) as unknown as SessionFacts;
@@ -259,6 +271,7 @@ export function buildSessionFacts(
       f.dt1[k] = s.dt[order[order.length - 1]];
       f.seq1[k] = s.seq[order[order.length - 1]];
     }
+    if (sliceEnd(k)) yield;
     k++;
   }
   f.listAt[n] = listDt.length;
