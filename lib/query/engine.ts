@@ -111,7 +111,7 @@ export function createEngine(deps: Deps): Engine {
       (await props.keys(s, eventType)) ?? propertyKeys(await ctxOf(s), eventType),
     cohortSize: async (s, cohort) => {
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });
-      return aggregateMany(ctx, [{ metrics: ["visitors"] }])[0].totals.visitors ?? 0;
+      return (await aggregateMany(ctx, [{ metrics: ["visitors"] }]))[0].totals.visitors ?? 0;
     },
   };
 }

@@ -7,8 +7,10 @@ import { AUTO, HUMAN, LEAVE, PV, RAGE } from "../columns/batch.ts";
 import { NO_ROWS } from "../columns/runs.ts";
 import type { Accumulators } from "./accumulators.ts";
 import type { Pass } from "./pass.ts";
+import { SLICE_ROWS } from "./slice.ts";
+import type { Turn } from "../../turns.ts";
 
-export function fullLoop(p: Pass, r: Accumulators) {
+export async function fullLoop(p: Pass, r: Accumulators, turn: Turn): Promise<void> {
   const { rb, rk, states, split, nSes, hasFacts, engagedS, pvS, first, last, entryB, entryR, exitB, exitR } =
     p;
   const { events, pageviews, visitors, lastVis, conv, convs, engaged, lastEng, lastSes, sessions } = r;
@@ -16,9 +18,15 @@ export function fullLoop(p: Pass, r: Accumulators) {
   const perSession = r.perSession, wantEngaged = hasFacts && r.wantEngaged;
   const wantViewers = r.wantViewers, viewers = r.viewers, lastViewer = r.lastViewer;
   const drops = p.drops, hasDrops = drops.length > 0;
+  let since = 0;
   for (let q = 0; q < rb.length; q++) {
+    if (++since >= SLICE_ROWS) {
+      since = 0;
+      await turn();
+    }
     if (states[q] === NO_ROWS) continue;
     const b = rb[q], k = rk[q], e = p.batches[b], m = p.masks[b], gid = r.gs.gids[b];
+    since += e.runStart[k + 1] - e.runStart[k];
     const bitsRow = e.bits, visRow = e.vis, sesRow = e.ses, engRow = e.eng, depthRow = e.depth;
     for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
       if (!m[i]) continue;

@@ -3,6 +3,8 @@ import { HUMAN, PV } from "../columns/batch.ts";
 import { ALL_ROWS, NO_ROWS } from "../columns/runs.ts";
 import type { Accumulators } from "./accumulators.ts";
 import type { Pass } from "./pass.ts";
+import { SLICE_ROWS } from "./slice.ts";
+import type { Turn } from "../../turns.ts";
 
 const HUMAN_PV = HUMAN | PV;
 
@@ -10,7 +12,7 @@ const HUMAN_PV = HUMAN | PV;
  * Lean questions (events, pageviews, visitors) in one walk over the session runs in visitor order: the
  * run's figures are read once (contiguous), then each question adds the run whole or row by row.
  */
-export function leanLoop(p: Pass, runs: Accumulators[]) {
+export async function leanLoop(p: Pass, runs: Accumulators[], turn: Turn): Promise<void> {
   const { rb, rk, states } = p;
   const { vis: runVis, rows: runRows, pv: runPv, human: runHuman, humanPv: runHumanPv } = p.runs;
   const K = runs.length;
@@ -21,7 +23,12 @@ export function leanLoop(p: Pass, runs: Accumulators[]) {
   const convs = runs.map((r) => r.convs), conv = runs.map((r) => r.conv);
   const viewers = runs.map((r) => r.wantViewers ? r.viewers : null),
     lastViewer = runs.map((r) => r.lastViewer);
+  let since = 0;
   for (let q = 0; q < states.length; q++) {
+    if ((since += K) >= SLICE_ROWS) {
+      since = 0;
+      await turn();
+    }
     const state = states[q];
     if (state === NO_ROWS) continue;
     const v = runVis[q], rows = runRows[q], pvs = runPv[q], human = runHuman[q] > 0;
@@ -45,6 +52,7 @@ export function leanLoop(p: Pass, runs: Accumulators[]) {
       }
       const b = rb[q], k = rk[q], e = p.batches[b];
       const m = p.masks[b], gid = gids[x][b], bitsRow = e.bits;
+      since += e.runStart[k + 1] - e.runStart[k];
       for (let i = e.runStart[k], end = e.runStart[k + 1]; i < end; i++) {
         if (!m[i]) continue;
         const g = gid[i], bits = bitsRow[i];

@@ -6,20 +6,26 @@ import { AUTO, HUMAN, LEAVE, PV, RAGE } from "../columns/batch.ts";
 import { ALL_ROWS, NO_ROWS, runSums } from "../columns/runs.ts";
 import type { Accumulators } from "./accumulators.ts";
 import type { Pass } from "./pass.ts";
+import { SLICE_ROWS } from "./slice.ts";
+import type { Turn } from "../../turns.ts";
 
 /**
  * A question without breakdown (one group, e.g. the totals): counters instead of per-group arrays, and the
  * session figures summed over the sessions that had a matching row, after the pass.
  */
-export function totalsLoop(p: Pass, r: Accumulators) {
+export async function totalsLoop(p: Pass, r: Accumulators, turn: Turn): Promise<void> {
   const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR, states } = p;
   const { vis: runVis, ses: runSes, rows: runRows, pv: runPv, human: runHuman, humanPv: runHumanPv } = p.runs;
   const conv = r.conv, detail = r.detail, wantExits = hasFacts && r.wantExits, wantViewers = r.wantViewers;
   const matched = new Uint8Array(p.nSes);
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
-  let viewers = 0, lastViewer = -1;
+  let viewers = 0, lastViewer = -1, since = 0;
   for (let q = 0; q < states.length; q++) {
+    if (++since >= SLICE_ROWS) {
+      since = 0;
+      await turn();
+    }
     const state = states[q];
     if (state === NO_ROWS) continue;
     const v = runVis[q], s = runSes[q];
@@ -65,6 +71,7 @@ export function totalsLoop(p: Pass, r: Accumulators) {
     const start = e.runStart[k], end = e.runStart[k + 1];
     const m = p.masks[b], bitsRow = e.bits;
     let engRow: Float64Array | null = null, depthRow: Float64Array | null = null;
+    since += end - start;
     for (let i = start; i < end; i++) {
       if (!m[i]) continue;
       const bits = bitsRow[i];

@@ -14,8 +14,14 @@ import { matchMasks } from "../scan/filters.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import type { EventField, NumberRuns, SeriesGroup, ValueSeriesOptions, ValueSeriesResult } from "../types.ts";
 import { runStates } from "./per_run.ts";
+import { SLICE_ROWS } from "./slice.ts";
+import { type Turn, turns } from "../../turns.ts";
 
-export function valueSeries(c: Ctx, o: ValueSeriesOptions): ValueSeriesResult {
+export async function valueSeries(
+  c: Ctx,
+  o: ValueSeriesOptions,
+  turn: Turn = turns(),
+): Promise<ValueSeriesResult> {
   const masks = matchMasks(c, c.scope.filters);
   const seriesField = `prop:${o.series}` as EventField;
   const perBatch = c.batches.map((e) => ({
@@ -34,9 +40,16 @@ export function valueSeries(c: Ctx, o: ValueSeriesOptions): ValueSeriesResult {
   let totalVisitors = 0, lastVisitor = -1;
   const { rb, rk } = visitorOrder(c);
   const states = runStates(c, masks);
+  await turn();
+  let since = 0;
   for (let p = 0; p < rb.length; p++) {
+    if (++since >= SLICE_ROWS) {
+      since = 0;
+      await turn();
+    }
     if (states[p] === NO_ROWS) continue;
     const b = rb[p], e = c.batches[b], m = masks[b], pb = perBatch[b], bits = e.bits, vis = e.vis;
+    since += e.runStart[rk[p] + 1] - e.runStart[rk[p]];
     const by = pb.by, series = pb.series, codes = pb.values.codes, values = pb.values.nums;
     const coded = codes.length > 0;
     for (let i = e.runStart[rk[p]], end = e.runStart[rk[p] + 1]; i < end; i++) {
