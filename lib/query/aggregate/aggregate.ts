@@ -66,8 +66,13 @@ export async function aggregateMany(
     return t;
   };
   for (const o of list) if (whole(o)) totalsOf(o);
-  const mine = list.map((o) => {
-    if (whole(o)) return totalsOf(o);
+  const mine: Accumulators[] = [];
+  for (const o of list) {
+    if (whole(o)) {
+      mine.push(totalsOf(o));
+      continue;
+    }
+    // a breakdown's group numbers cost a walk over the rows: a turn after each
     const acc = new Accumulators(groupsOf(c, masks, o), {
       full: !o.metrics.every((m) => LEAN.has(m)),
       converted: convOf(o),
@@ -76,11 +81,11 @@ export async function aggregateMany(
       viewers: o.metrics.includes("viewers"),
     });
     all.push(acc);
-    return acc;
-  });
+    mine.push(acc);
+    await turn();
+  }
   for (const o of list) totalsOf(o);
-  const pass = preparePass(c, masks, facts, drops);
-  await turn();
+  const pass = await preparePass(c, masks, facts, drops, turn);
   await runLoops(pass, all, turn);
   return list.map((o, k) => {
     const acc = mine[k];

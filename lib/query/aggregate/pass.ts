@@ -7,6 +7,7 @@ import type { Ctx, SessionFacts } from "../scan/ctx.ts";
 import { engagedSessions } from "../scan/session_facts.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import { type RunColumns, runColumns, runStates } from "./per_run.ts";
+import type { Turn } from "../../turns.ts";
 
 export interface Pass {
   batches: EvBatch[];
@@ -33,21 +34,28 @@ export interface Pass {
   drops: Float64Array;
 }
 
-export function preparePass(
+export async function preparePass(
   c: Ctx,
   masks: Uint8Array[],
   facts: SessionFacts | null,
   drops: Float64Array | null,
-): Pass {
+  turn: Turn,
+): Promise<Pass> {
+  // each step walks every run or row of the period: a turn after each
   const { split, rb, rk } = visitorOrder(c);
+  await turn();
+  const runs = runColumns(c);
+  await turn();
+  const states = runStates(c, masks);
+  await turn();
   const none = new Int32Array(0), noTimes = new Float64Array(0);
   return {
     batches: c.batches,
     masks,
     rb,
     rk,
-    runs: runColumns(c),
-    states: runStates(c, masks),
+    runs,
+    states,
     split,
     nSes: c.nSes,
     hasFacts: facts !== null,
