@@ -18,8 +18,9 @@ import { directGroups, groupsOf } from "./groups.ts";
 import { leanLoop } from "./lean_loop.ts";
 import { DETAIL, EXITS, LEAN, metricValues, needsSessionFacts, PER_SESSION } from "./metrics.ts";
 import { type Pass, preparePass } from "./pass.ts";
+import { passTurns } from "./slice.ts";
 import { totalsLoop } from "./totals_loop.ts";
-import { type Turn, turns } from "../../turns.ts";
+import type { Turn } from "../../turns.ts";
 
 const whole = (o: AggregateOptions) => !o.breakdown?.length && !o.bucket;
 const goalKey = (o: AggregateOptions) => JSON.stringify(o.goal ?? null);
@@ -32,7 +33,7 @@ const goalKey = (o: AggregateOptions) => JSON.stringify(o.goal ?? null);
 export async function aggregateMany(
   c: Ctx,
   list: AggregateOptions[],
-  turn: Turn = turns(),
+  turn: Turn = passTurns(),
 ): Promise<AggregateResult[]> {
   const facts = needsSessionFacts(list, c.scope.filters) ? sessionFacts(c) : null;
   await turn();

@@ -14,13 +14,13 @@ import { matchMasks } from "../scan/filters.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
 import type { EventField, NumberRuns, SeriesGroup, ValueSeriesOptions, ValueSeriesResult } from "../types.ts";
 import { runStates } from "./per_run.ts";
-import { SLICE_ROWS } from "./slice.ts";
-import { type Turn, turns } from "../../turns.ts";
+import { passTurns, SLICE_ROWS } from "./slice.ts";
+import type { Turn } from "../../turns.ts";
 
 export async function valueSeries(
   c: Ctx,
   o: ValueSeriesOptions,
-  turn: Turn = turns(),
+  turn: Turn = passTurns(),
 ): Promise<ValueSeriesResult> {
   const masks = matchMasks(c, c.scope.filters);
   const seriesField = `prop:${o.series}` as EventField;
