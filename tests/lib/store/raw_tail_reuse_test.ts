@@ -12,7 +12,7 @@ import { buildEventBatch } from "../../../lib/parts/event_batch.ts";
 import { SLICE_ROWS } from "../../../lib/parts/columns.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { keys } from "../../../lib/store/keys.ts";
-import { readEventTail } from "../../../lib/store/raw_tail.ts";
+import { readEventTail, REUSE_FROM } from "../../../lib/store/raw_tail.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
@@ -41,7 +41,7 @@ Deno.test("raw tail read again: unchanged records are the ones decoded before; n
   const kv = deps.kv;
   const first = await readEventTail(kv, where);
   assert.equal(first.records.length, 300);
-  const again = await readEventTail(kv, where, first);
+  const again = await readEventTail(kv, where, first, 0);
   assert.deepEqual(again.stamps, first.stamps);
   assert.ok(again.records.every((r, i) => r === first.records[i]), "nothing changed: the same objects");
 
@@ -52,7 +52,7 @@ Deno.test("raw tail read again: unchanged records are the ones decoded before; n
   await kv.set(key(added), added);
   await kv.set(key(b), { ...b, path: "/rewritten" });
   await kv.delete(key(first.records[30]));
-  const after = await readEventTail(kv, where, first);
+  const after = await readEventTail(kv, where, first, 0);
   assert.equal(after.records.length, 300);
   const byId = new Map(after.records.map((r) => [r.id, r]));
   assert.equal(byId.get("added-event-id")?.path, added.path, "the new event is read");
@@ -71,7 +71,7 @@ Deno.test("a new raw record that does not decode is moved aside on a read again,
   const first = await readEventTail(deps.kv, where);
   const e = first.records[5];
   await deps.kv.set(keys.rawEvent(e.org, e.env, e.received_at + 1, "broken-record"), { not: "an event" });
-  const after = await readEventTail(deps.kv, where, first);
+  const after = await readEventTail(deps.kv, where, first, 0);
   assert.equal(after.records.length, 50);
   assert.ok(!after.records.some((r) => r.id === "broken-record"));
   const moved = await Array.fromAsync(deps.kv.list({ prefix: keys.quarantine(e.org) }));
@@ -166,4 +166,13 @@ Deno.test("loads of one question (Source.question) share a raw tail read started
   const seen = await source.question(() => load());
   assert.equal(seen.rawRows, 201);
   assert.ok(seen.tailIds.includes(added.id));
+});
+
+Deno.test("a raw tail shorter than REUSE_FROM is read whole again (two listings cost a small tail more than decoding)", async () => {
+  const { deps, where } = await world(300);
+  assert.ok(300 < REUSE_FROM);
+  const first = await readEventTail(deps.kv, where);
+  const again = await readEventTail(deps.kv, where, first);
+  assert.deepEqual(again.records, first.records);
+  assert.ok(again.records.every((r, i) => r !== first.records[i]), "decoded anew, not reused");
 });
