@@ -7,6 +7,7 @@
  * with the part, and parts from before hit rollups get one from lib/jobs/hit_rollup_backfill.ts.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { type ArrayKind, packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import { type Codes, DIMS, type HitRollup, mergeHours } from "./build.ts";
@@ -47,8 +48,6 @@ export interface StoredHitRollup {
   whole: HitRollup | null;
 }
 
-const align = (n: number) => Math.ceil(n / 8) * 8;
-
 /** The stored layout, deflated: with `whole` (mergeHours(r)) version 2, without it version 1. */
 export function encodeHitRollup(r: HitRollup, whole: HitRollup | null): Uint8Array {
   return deflateRawSync(layout(r, whole));
@@ -72,38 +71,16 @@ function layout(r: HitRollup, whole: HitRollup | null): Uint8Array {
     // every merged row's hour is 0: not stored
     arrays.push(whole.minT, whole.maxT, whole.requests, whole.pendRow, ...whole.codes);
   }
-  const h = new TextEncoder().encode(JSON.stringify(header));
-  let size = align(4 + h.length);
-  for (const a of arrays) size += align(a.byteLength);
-  const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, h.length, true);
-  out.set(h, 4);
-  let o = align(4 + h.length);
-  for (const a of arrays) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
-    o += align(a.byteLength);
-  }
-  return out;
+  return packArrays(header, arrays);
 }
 
-type Typed = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
-const BY_WIDTH: Record<number, Typed> = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
+const BY_WIDTH: Record<number, ArrayKind> = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
 
 /** A stored rollup decoded; `raw`, its inflated size when known, lets it inflate in one step. */
 export function decodeHitRollup(stored: Uint8Array, raw?: number): StoredHitRollup {
   const bytes: Uint8Array = inflateRawSync(stored, raw ? { chunkSize: Math.max(raw, 64) } : {});
   // the arrays are views on the inflated buffer when it starts aligned (one step's output does), else a copy
-  const aligned = bytes.byteOffset % 8 === 0;
-  const buf = aligned ? bytes.buffer as ArrayBuffer : bytes.slice().buffer;
-  const start = aligned ? bytes.byteOffset : 0;
-  const len = new DataView(buf, start).getUint32(0, true);
-  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, start + 4, len))) as Header;
-  let o = start + align(4 + len);
-  const next = <T>(T: Typed, n: number): T => {
-    const a = new T(buf, o, n);
-    o += align(n * T.BYTES_PER_ELEMENT);
-    return a as T;
-  };
+  const { header: h, next } = unpackArrays<Header>(bytes, true);
   const T = h.wide ? Float64Array : Uint32Array;
   const minT = next<Uint32Array | Float64Array>(T, h.n), maxT = next<Uint32Array | Float64Array>(T, h.n);
   const requests = next<Uint32Array>(Uint32Array, h.n);

@@ -7,6 +7,7 @@
  * deletes it (deletePropRollup), and older parts get one from lib/jobs/prop_rollup_backfill.ts.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -41,8 +42,6 @@ type Header =
     setBytes: number;
   };
 
-const align = (n: number) => Math.ceil(n / 8) * 8;
-
 export function encodePropRollup(r: PropRollup): Uint8Array {
   const header: Header = {
     n: r.n,
@@ -58,33 +57,11 @@ export function encodePropRollup(r: PropRollup): Uint8Array {
   };
   // widest first, so each array starts aligned
   const arrays: ArrayBufferView[] = [r.hour, r.value, r.events, r.setAt, r.tp, r.et, r.key, r.tr, r.sets];
-  const h = new TextEncoder().encode(JSON.stringify(header));
-  let size = align(4 + h.length);
-  for (const a of arrays) size += align(a.byteLength);
-  const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, h.length, true);
-  out.set(h, 4);
-  let o = align(4 + h.length);
-  for (const a of arrays) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
-    o += align(a.byteLength);
-  }
-  return deflateRawSync(out);
+  return deflateRawSync(packArrays(header, arrays));
 }
 
-type Typed = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
-
 export function decodePropRollup(stored: Uint8Array): PropRollup {
-  const bytes = new Uint8Array(inflateRawSync(stored));
-  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const len = new DataView(buf).getUint32(0, true);
-  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as Header;
-  let o = align(4 + len);
-  const next = <T>(T: Typed, n: number): T => {
-    const a = new T(buf, o, n);
-    o += align(n * T.BYTES_PER_ELEMENT);
-    return a as T;
-  };
+  const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(stored)));
   const { setBytes, ...rest } = h;
   return {
     ...rest,

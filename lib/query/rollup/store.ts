@@ -8,6 +8,7 @@
  * (lib/parts/store.ts deleteChunks).
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -115,35 +116,14 @@ const SEC_SPAN = 10_000;
 const align = (n: number) => Math.ceil(n / 8) * 8;
 const bytesOf = (T: unknown) => (T as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
 
-/** A JSON header and typed arrays as one aligned buffer, deflated. */
-function packSection(header: unknown, arrays: ArrayBufferView[]): Uint8Array {
-  const h = new TextEncoder().encode(JSON.stringify(header));
-  let size = align(4 + h.length);
-  for (const a of arrays) size += align(a.byteLength);
-  const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, h.length, true);
-  out.set(h, 4);
-  let o = align(4 + h.length);
-  for (const a of arrays) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
-    o += align(a.byteLength);
-  }
-  return deflateRawSync(out);
-}
+/** A JSON header and typed arrays as one aligned buffer (lib/parts/packed_arrays.ts), deflated. */
+const packSection = (header: unknown, arrays: ArrayBufferView[]): Uint8Array =>
+  deflateRawSync(packArrays(header, arrays));
 
 /** A section's header and a reader of its arrays in stored order. */
 function unpackSection<H>(stored: Uint8Array): { h: H; next: <T>(T: Typed, n: number) => T } {
-  const bytes = new Uint8Array(inflateRawSync(stored));
-  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const len = new DataView(buf).getUint32(0, true);
-  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as H;
-  let o = align(4 + len);
-  const next = <T>(T: Typed, n: number): T => {
-    const a = new T(buf, o, n);
-    o += align(n * T.BYTES_PER_ELEMENT);
-    return a as unknown as T;
-  };
-  return { h, next };
+  const { header, next } = unpackArrays<H>(new Uint8Array(inflateRawSync(stored)));
+  return { h: header, next };
 }
 
 /** A rollup's sections, deflated, by section number, and what they share. */

@@ -7,6 +7,7 @@
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Batch, StrCol } from "../../parts/columns.ts";
+import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
@@ -75,7 +76,6 @@ interface Header {
   arrays: [Kind, number][];
 }
 
-const align = (n: number) => Math.ceil(n / 8) * 8;
 const lengths = (offsets: Uint32Array) => narrow(offsets.subarray(1).map((x, i) => x - offsets[i]));
 function offsets(lens: ArrayLike<number>): Uint32Array {
   const out = new Uint32Array(lens.length + 1);
@@ -117,32 +117,15 @@ export function encodeVitals(t: VitalsTable): Uint8Array {
     hours: t.hours,
     arrays: arrays.map((a) => [kindOf(a), a.length]),
   };
-  const h = new TextEncoder().encode(JSON.stringify(header));
-  let size = align(4 + h.length);
-  for (const a of arrays) size += align(a.byteLength);
-  const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, h.length, true);
-  out.set(h, 4);
-  let o = align(4 + h.length);
-  for (const a of arrays) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
-    o += align(a.byteLength);
-  }
-  return deflateRawSync(out);
+  return deflateRawSync(packArrays(header, arrays));
 }
 
 export function decodeVitals(bytes: Uint8Array): VitalsTable {
-  const raw = new Uint8Array(inflateRawSync(bytes));
-  const buf = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength);
-  const len = new DataView(buf).getUint32(0, true);
-  const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, len))) as Header;
-  let o = align(4 + len);
+  const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(bytes)));
   const a = {} as Record<(typeof ARRAYS)[number], Typed>;
   ARRAYS.forEach((name, k) => {
     const [kind, n] = h.arrays[k];
-    const T = KINDS[kind];
-    a[name] = new T(buf, o, n);
-    o += align(n * T.BYTES_PER_ELEMENT);
+    a[name] = next<Typed>(KINDS[kind], n);
   });
   const wide = (x: Typed) => Uint32Array.from(x);
   const at = offsets(a.len);

@@ -1,0 +1,51 @@
+/**
+ * One JSON header and typed arrays in one buffer, each array starting 8-byte aligned so it is read in place:
+ * the layout the per-part tables use (event rollups' sections, hit rollups, Web Vitals and property tables;
+ * they deflate and chunk it themselves). Layout: the header's byte length (uint32, little-endian), the
+ * header, then each array padded to a multiple of 8 bytes.
+ */
+
+/** A typed-array constructor: `new T(buffer, byteOffset, length)`. */
+export type ArrayKind = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
+
+const align = (n: number) => Math.ceil(n / 8) * 8;
+
+export function packArrays(header: unknown, arrays: ArrayBufferView[]): Uint8Array {
+  const h = new TextEncoder().encode(JSON.stringify(header));
+  let size = align(4 + h.length);
+  for (const a of arrays) size += align(a.byteLength);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, h.length, true);
+  out.set(h, 4);
+  let o = align(4 + h.length);
+  for (const a of arrays) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
+    o += align(a.byteLength);
+  }
+  return out;
+}
+
+/**
+ * The header of packed bytes and a reader of their arrays in stored order (`next(T, n)`: the next n elements
+ * as a T). The arrays are views on a copy of `bytes`, or with `inPlace` on `bytes`' own buffer when they start
+ * aligned (an inflate's one-step output does; else a copy).
+ */
+export function unpackArrays<H>(
+  bytes: Uint8Array,
+  inPlace = false,
+): { header: H; next: <T>(T: ArrayKind, n: number) => T } {
+  const aligned = inPlace && bytes.byteOffset % 8 === 0;
+  const buf = aligned
+    ? bytes.buffer as ArrayBuffer
+    : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const start = aligned ? bytes.byteOffset : 0;
+  const len = new DataView(buf, start).getUint32(0, true);
+  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, start + 4, len))) as H;
+  let o = start + align(4 + len);
+  const next = <T>(T: ArrayKind, n: number): T => {
+    const a = new T(buf, o, n);
+    o += align(n * T.BYTES_PER_ELEMENT);
+    return a as T;
+  };
+  return { header, next };
+}
