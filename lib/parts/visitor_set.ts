@@ -40,6 +40,35 @@ export function forEachMember(bytes: Uint8Array, from: number, to: number, each:
   }
 }
 
+/**
+ * Writes the members of an encoded set at bytes[from, to) into `out` from index `at` (room for `to - from`
+ * more: at most one member a byte); returns the index after the last. Inlined varints: a hot loop.
+ */
+export function decodeSetInto(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  out: Uint32Array,
+  at: number,
+): number {
+  let n = at, prev = -1;
+  for (let i = from; i < to;) {
+    let d = bytes[i++];
+    if (d >= 0x80) {
+      d &= 0x7f;
+      let shift = 7, b: number;
+      do {
+        b = bytes[i++];
+        d += (b & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (b & 0x80);
+    }
+    prev += d + 1;
+    out[n++] = prev;
+  }
+  return n;
+}
+
 /** Members of an encoded set (tests, small sets). */
 export function decodeSet(bytes: Uint8Array, from = 0, to = bytes.length): number[] {
   const out: number[] = [];

@@ -5,6 +5,7 @@
  * each number in `counts` is a bucket's middle, within 1% of the stored values it stands for (buckets.ts),
  * except the numbers of exact tables (raw tail, parts without a table), which are the values themselves.
  */
+import { decodeSetInto } from "../../parts/visitor_set.ts";
 import { wholeHourOffsets } from "../rollup/answer.ts";
 import { matches } from "../scan/filters.ts";
 import type {
@@ -113,26 +114,10 @@ class Gather {
   }
 }
 
-/** Adds the members of an encoded set at bytes[from, to) (visitor_set.ts's delta varints), inlined: hot. */
+/** Adds the members of an encoded set at bytes[from, to) (visitor_set.ts's delta varints). */
 function gatherSet(g: Gather, bytes: Uint8Array, from: number, to: number) {
   if (g.n + (to - from) > g.a.length) g.grow(g.n + (to - from)); // at most one member a byte
-  const a = g.a;
-  let n = g.n, prev = -1;
-  for (let i = from; i < to;) {
-    let d = bytes[i++];
-    if (d >= 0x80) {
-      d &= 0x7f;
-      let shift = 7, b: number;
-      do {
-        b = bytes[i++];
-        d += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (b & 0x80);
-    }
-    prev += d + 1;
-    a[n++] = prev;
-  }
-  g.n = n;
+  g.n = decodeSetInto(bytes, from, to, g.a, g.n);
 }
 const newSeries = (): MergedSeries => ({
   rows: 0,

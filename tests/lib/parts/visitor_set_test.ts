@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decodeSet, DistinctCounter, encodeSet } from "../../../lib/parts/visitor_set.ts";
+import { decodeSet, decodeSetInto, DistinctCounter, encodeSet } from "../../../lib/parts/visitor_set.ts";
 
 const numbers = fc.array(
   fc.oneof(fc.nat({ max: 300 }), fc.nat({ max: 2 ** 32 - 1 }), fc.constantFrom(0, 127, 128, 16_383, 16_384)),
@@ -11,6 +11,19 @@ Deno.test("visitor sets: decoding gives the distinct members in order, whatever 
   fc.assert(
     fc.property(numbers, (xs) => {
       assert.deepEqual(decodeSet(encodeSet(xs)), [...new Set(xs)].sort((a, b) => a - b));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("visitor sets: decoding into an array after what it holds gives the same members", () => {
+  fc.assert(
+    fc.property(numbers, fc.nat({ max: 5 }), (xs, at) => {
+      const bytes = encodeSet(xs);
+      const out = new Uint32Array(at + bytes.length).fill(7);
+      const end = decodeSetInto(bytes, 0, bytes.length, out, at);
+      assert.deepEqual([...out.subarray(at, end)], decodeSet(bytes));
+      assert.ok(out.subarray(0, at).every((v) => v === 7), "what it held stays");
     }),
     { numRuns: 500 },
   );
