@@ -13,12 +13,8 @@ import type { EnvName, StoredHit } from "../store/records.ts";
 import { type AnyRecord, buildPart, builtPartMeta } from "../parts/build.ts";
 import { newPartId, type PartKind, writeChunks, writeDir } from "../parts/store.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
-import { partRollup, writeRollup } from "../query/rollup/store.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
-import { buildHitRollup } from "../query/hit_rollup/build.ts";
-import { writeHitRollup } from "../query/hit_rollup/store.ts";
-import { partVitals, writeVitals } from "../query/vitals/store.ts";
-import { writePropRollup } from "../query/prop_rollup/store.ts";
+import { writePartTables } from "../query/part_tables.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
 
@@ -69,11 +65,7 @@ export class PartWriter {
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
-    if (this.kind === "ev") {
-      await writeRollup(kv, id, await partRollup(kv, this.org, this.env, built.batch));
-      await writeVitals(kv, id, await partVitals(kv, this.org, this.env, built.batch));
-      await writePropRollup(kv, id, built.batch, this.org, this.env);
-    } else await writeHitRollup(kv, id, buildHitRollup(built.batch));
+    await writePartTables(kv, id, this.org, this.env, this.kind, built.batch);
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await kv.set(keys.part(this.org, this.env, this.kind, id), meta);
     this.parts++;

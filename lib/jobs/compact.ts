@@ -25,14 +25,10 @@ import {
 import { rawEvents, rawHits } from "../store/readable.ts";
 import { turns } from "../turns.ts";
 import { CompactLease, LeaseLostError } from "./compact_lease.ts";
-import { partRollup, writeRollup } from "../query/rollup/store.ts";
+import { writePartTables } from "../query/part_tables.ts";
 import { backfillRollups } from "./rollup_backfill.ts";
-import { buildHitRollup } from "../query/hit_rollup/build.ts";
-import { writeHitRollup } from "../query/hit_rollup/store.ts";
 import { backfillHitRollups } from "./hit_rollup_backfill.ts";
-import { partVitals, writeVitals } from "../query/vitals/store.ts";
 import { backfillVitals } from "./vitals_backfill.ts";
-import { writePropRollup } from "../query/prop_rollup/store.ts";
 import { backfillPropRollups } from "./prop_rollup_backfill.ts";
 
 export interface CompactOptions {
@@ -248,12 +244,8 @@ async function publish(
   await setMark(w, mark);
   const chunks = await writeChunks(kv, id, built.encoded.blob);
   await writeDir(kv, id, built.encoded.columns);
-  // the part's hourly rollup, under the same building mark (a crash deletes it with the chunks)
-  if (kind === "ev") {
-    await writeRollup(kv, id, await partRollup(kv, org, env, built.batch));
-    await writeVitals(kv, id, await partVitals(kv, org, env, built.batch));
-    await writePropRollup(kv, id, built.batch, org, env);
-  } else await writeHitRollup(kv, id, buildHitRollup(built.batch));
+  // the part's rollups and tables, under the same building mark (a crash deletes them with the chunks)
+  await writePartTables(kv, id, org, env, kind, built.batch);
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };

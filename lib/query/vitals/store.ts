@@ -167,9 +167,14 @@ export interface PartVitals {
 
 /** A part's tables, its people's visitors numbered as the rollups number them (new ids get new numbers). */
 export async function partVitals(kv: Deno.Kv, org: string, env: EnvName, b: Batch): Promise<PartVitals> {
-  const rows = await vitalsVisitors(b, (ids) => numberVisitors(kv, org, env, ids));
-  return { hourly: buildVitals(b, rows), whole: buildVitals(b, rows, { whole: true }) };
+  return vitalsOf(b, await vitalsVisitors(b, (ids) => numberVisitors(kv, org, env, ids)));
 }
+
+/** A part's tables from its rows' visitor numbers (only its people's `$web_vitals` rows' are read). */
+export const vitalsOf = (b: Batch, visitorOf: (row: number) => number): PartVitals => ({
+  hourly: buildVitals(b, visitorOf),
+  whole: buildVitals(b, visitorOf, { whole: true }),
+});
 
 /**
  * Row → visitor number for a batch's people's `$web_vitals` rows, numbering only their anonymous ids (a part's

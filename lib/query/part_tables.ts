@@ -1,0 +1,33 @@
+/**
+ * The tables written beside a new part (compaction, the generator's direct parts), under its building mark:
+ * for an event part its rollup (rollup/), Web Vitals histograms (vitals/) and property rollup (prop_rollup/),
+ * its visitors numbered once for all three (each numbering reads every visitor's number from KV); for a hit
+ * part its rollup (hit_rollup/). Older parts get theirs from the backfills in lib/jobs/.
+ */
+import type { Batch } from "../parts/columns.ts";
+import type { PartKind } from "../parts/store.ts";
+import { numberVisitors } from "../parts/visitor_numbers.ts";
+import type { EnvName } from "../store/records.ts";
+import { buildHitRollup } from "./hit_rollup/build.ts";
+import { writeHitRollup } from "./hit_rollup/store.ts";
+import { buildPropRollup } from "./prop_rollup/build.ts";
+import { storePropRollup } from "./prop_rollup/store.ts";
+import { batchVisitors, buildRollup, rowVisitors } from "./rollup/build.ts";
+import { writeRollup } from "./rollup/store.ts";
+import { vitalsOf, writeVitals } from "./vitals/store.ts";
+
+export async function writePartTables(
+  kv: Deno.Kv,
+  partId: string,
+  org: string,
+  env: EnvName,
+  kind: PartKind,
+  batch: Batch,
+): Promise<void> {
+  if (kind === "hit") return void await writeHitRollup(kv, partId, buildHitRollup(batch));
+  const rows = rowVisitors(batch, await numberVisitors(kv, org, env, batchVisitors(batch)));
+  const visitorOf = (i: number) => rows[i];
+  await writeRollup(kv, partId, buildRollup(batch, visitorOf));
+  await writeVitals(kv, partId, vitalsOf(batch, visitorOf));
+  await storePropRollup(kv, partId, buildPropRollup(batch, visitorOf));
+}
