@@ -53,6 +53,25 @@ export function listedProductFirst(ua: string): string | null {
   return first && /^v?\d/.test(first.version) && LISTED_PRODUCT.has(first.name) ? first.name : null;
 }
 
+/**
+ * Words a program's own name gives it away as a networking or testing tool by: it fetches or checks URLs
+ * ("LinkChecker", "URLExtractor", "HTTPTester"). The brief's product-token words (fetch, monitor, check, scan,
+ * preview, proxy) and Yauaa's robot words (Apache-2.0: spider, crawl, bot, scan, site, probe, alyzer, grab,
+ * indexer, checker) were measured one by one; these are the ones that flag no person's agent of any corpus part
+ * (the others are strong signs already or name apps too: "proxy", "download", "sync", "feed", "reader").
+ */
+const TOOL_NAME = /url|http|test|extract|check/;
+
+/**
+ * The name of an agent that is not browser-shaped when its first product says it is a tool
+ * ("URL-Checker/1.0 (Windows NT 10.0)"), else null. No people's software the parsers list is named so.
+ */
+export function toolNamedFirst(ua: string): string | null {
+  if (!/url|http|test|extract|check/i.test(ua) || /^(?:Mozilla|Opera)\//i.test(ua)) return null;
+  const first = productTokens(ua)[0];
+  return first && TOOL_NAME.test(first.name) && !knownHumanProduct(first.name) ? first.name : null;
+}
+
 /** Agents that start the way browsers do and name a browser engine. */
 export function browserShaped(ua: string): boolean {
   return (ua.startsWith("Mozilla/") || ua.startsWith("Opera/")) &&

@@ -17,6 +17,7 @@ import {
   desktopPrefixOnly,
   listedProductFirst,
   standaloneApp,
+  toolNamedFirst,
   unknownTrailingProduct,
 } from "./browser_shape.ts";
 import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
@@ -123,6 +124,8 @@ function decide(ua: string): AgentVerdict {
   if (appended) return automation(appended);
   const prefixOnly = desktopPrefixOnly(trimmed);
   if (prefixOnly) return automation(prefixOnly);
+  const toolName = toolNamedFirst(trimmed);
+  if (toolName) return automation(`a tool's name: ${toolName}`);
   const person = humanClient(trimmed);
   if (person) return human(person);
   const app = standaloneApp(trimmed) ?? listedProductFirst(trimmed);

@@ -5,6 +5,7 @@ import {
   compatibleProduct,
   desktopPrefixOnly,
   listedProductFirst,
+  toolNamedFirst,
 } from "../../../lib/crawl/browser_shape.ts";
 import { humanClient } from "../../../lib/crawl/human_clients.ts";
 import { BROWSER } from "../../../lib/crawl/human_browsers.ts";
@@ -450,4 +451,34 @@ Deno.test("classify: an agent starting with a browser or app the parsers' lists 
   );
   // with an address and no platform it stays the fetcher form (uap-core's Ghost agents)
   assert.notEqual(classifyAgent("Ghost/2.10.8 (https://github.com/TryGhost/Ghost)").outcome, "human");
+});
+
+Deno.test("classify: an agent whose own first product is named for fetching, checking or testing URLs is automation", () => {
+  // Akamai's Mobitest (a mobile page-speed tester; Yauaa's test agents, Apache-2.0) names a phone's platform:
+  // before, the native-app rule took it for a person's app
+  const mobitest = "Mobitest 1.8 (iPhone; iPhone OS 7.1.2; nl_NL)";
+  assert.equal(toolNamedFirst(mobitest), "mobitest");
+  assert.deepEqual(classifyAgent(mobitest), {
+    outcome: "automation",
+    reason: "a tool's name: mobitest",
+    agent: classifyUserAgent("curl/8.0"),
+  });
+  // HTTP client libraries the tool list does not name (the grown part's automation, crawler-user-agents)
+  for (const ua of ["scalaj-http/1.0", "akka-http/10.0.10", "Pcore-HTTP/v0.44.0", "httpunit/1.x"]) {
+    assert.notEqual(toolNamedFirst(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "automation", ua);
+  }
+  // the word only in a later product, or in a browser's agent, is not the rule's: an app's test build
+  // (ua-parser-js's test agents), an app's HTTP stack, a media player's HTTP source
+  for (
+    const ua of [
+      "APP-BE Test/1.0 (iPad; Apple; CPU iPhone OS 7_0_2 like Mac OS X)",
+      "Lyft/2024.03.1 (Android 14; SM-S918U) okhttp/4.12.0",
+      "PS4Application libhttp/10.50 (PlayStation 4)",
+      "Mozilla/5.0 (Linux; U; Android 4.4.2; zh-cn; GT-I9500 Build/KOT49H) AppleWebKit/537.36 (KHTML, like Gecko)Version/4.0 MQQBrowser/5.0 QQ-URL-Manager Mobile Safari/537.36",
+    ]
+  ) {
+    assert.equal(toolNamedFirst(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
 });

@@ -168,6 +168,11 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "tools named for fetching, checking or testing URLs, beside a phone's platform": [
+    // Akamai's Mobitest page-speed tester (Yauaa's test agents, Apache-2.0): the native-app rule took it before
+    { ua: "Mobitest 1.8 (iPhone; iPhone OS 7.1.2; nl_NL)", token: "unknown", category: "other" },
+    { ua: "scalaj-http/1.0", token: "unknown", category: "other" },
+  ],
   "headless renderers: page-to-image converters, Splash, Qt WebKit with no display": [
     // Splash's default agent (crawler-user-agents), Pingdom's renderer (uap-core), wkhtmltoimage's default
     {
@@ -328,6 +333,8 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Avira/131.0.0.0",
     "Mozilla/5.0 (Linux; NetCast; U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36 SmartTV/10.0 Colt/2.0",
     "Transmit/5.6.0",
+    // an app's test build on an iPad (ua-parser-js's test agents): "Test" is not its first product's name
+    "APP-BE Test/1.0 (iPad; Apple; CPU iPhone OS 7_0_2 like Mac OS X)",
   ],
   "OS components and in-app browsers": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
