@@ -1,0 +1,95 @@
+/**
+ * Step rows of a streamed funnel (funnel_stream.ts, funnel_column.ts) and their walk: unit by unit, each
+ * unit's rows in order, its furthest-reaching attempt counted as funnel.ts counts it.
+ */
+import type { FunnelOptions, FunnelResult } from "../sequence_types.ts";
+import { funnelResult, Tally } from "./funnel.ts";
+
+/**
+ * Rows matching a step, in growable typed arrays; `pos` breaks ties of the three order times (the order rows
+ * were read in: part, then row in the part).
+ */
+export class StepRows {
+  n = 0;
+  pos = new Float64Array(1024);
+  t = new Float64Array(1024);
+  dt = new Float64Array(1024);
+  seq = new Float64Array(1024);
+  unit = new Int32Array(1024);
+  bits = new Uint8Array(1024);
+  split = new Int32Array(1024);
+  push(t: number, dt: number, seq: number, unit: number, bits: number, split: number, pos = this.n) {
+    if (this.n === this.t.length) {
+      const more = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+        const x = new (a.constructor as { new (n: number): T })(a.length * 2);
+        x.set(a);
+        return x;
+      };
+      this.pos = more(this.pos);
+      this.t = more(this.t);
+      this.dt = more(this.dt);
+      this.seq = more(this.seq);
+      this.unit = more(this.unit);
+      this.bits = more(this.bits);
+      this.split = more(this.split);
+    }
+    const k = this.n++;
+    this.pos[k] = pos;
+    this.t[k] = t;
+    this.dt[k] = dt;
+    this.seq[k] = seq;
+    this.unit[k] = unit;
+    this.bits[k] = bits;
+    this.split[k] = split;
+  }
+}
+
+/** The funnel of step rows: unit by unit (a counting sort by unit number), each unit's rows in order. */
+export function walkStepRows(rows: StepRows, o: FunnelOptions, splitValues: (string | null)[]): FunnelResult {
+  let nUnits = 0;
+  for (let k = 0; k < rows.n; k++) nUnits = Math.max(nUnits, rows.unit[k] + 1);
+  const start = new Int32Array(nUnits + 1);
+  for (let k = 0; k < rows.n; k++) start[rows.unit[k] + 1]++;
+  for (let u = 0; u < nUnits; u++) start[u + 1] += start[u];
+  const at = start.slice(0, nUnits), idx = new Int32Array(rows.n);
+  for (let k = 0; k < rows.n; k++) idx[at[rows.unit[k]]++] = k;
+  const { t, dt, seq, pos } = rows;
+  const cmp = (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b];
+  const nSteps = o.steps.length;
+  const total = new Tally(nSteps), groups = new Map<string | null, Tally>();
+  const cur = new Float64Array(nSteps), best = new Float64Array(nSteps);
+  for (let u = 0; u < nUnits; u++) {
+    const a = start[u], b = start[u + 1];
+    if (a === b) continue;
+    const list = b - a > 1 ? idx.subarray(a, b).sort(cmp) : idx.subarray(a, b);
+    // the furthest-reaching attempt, earliest start among equals (as funnel.ts walks)
+    let reach = 0, first = -1;
+    for (let x = 0; x < list.length && reach < nSteps; x++) {
+      if (!(rows.bits[list[x]] & 1)) continue;
+      const t0 = cur[0] = t[list[x]];
+      let n = 1, cut = false;
+      for (let y = x + 1; y < list.length && n < nSteps; y++) {
+        const r = list[y], ty = t[r];
+        if (o.window_ms !== undefined && ty - t0 > o.window_ms) {
+          cut = true;
+          break;
+        }
+        if (rows.bits[r] & (1 << n)) cur[n++] = ty;
+      }
+      if (n > reach) {
+        reach = n;
+        first = x;
+        best.set(cur.subarray(0, n));
+      }
+      if (!cut) break;
+    }
+    if (reach === 0) continue;
+    total.add(reach, best);
+    if (!o.split) continue;
+    const value = splitValues[rows.split[list[first]]];
+    let g = groups.get(value);
+    if (!g) groups.set(value, g = new Tally(nSteps));
+    g.add(reach, best);
+  }
+  return funnelResult(o, total, groups);
+}
