@@ -6,9 +6,12 @@
  */
 import type { Deps } from "../deps.ts";
 import { decodeBatch } from "../parts/codec.ts";
-import { listParts, partColumns, readBlob } from "../parts/store.ts";
+import { listParts, partColumns, PartGoneError, readBlob } from "../parts/store.ts";
 import {
+  addAttr,
   addEnds,
+  ATTR_SEC,
+  ENDS_SEC,
   hasRollup,
   partRollup,
   readEntry,
@@ -45,17 +48,31 @@ export async function backfillRollups(
       return decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
     };
     const entry = await readEntry(kv, meta.id);
+    // attributions (version 8) come from the part: a rollup converted from an older one gets them after
+    const withAttr = async () => {
+      const e = (await readEntry(kv, meta.id))!;
+      if (e.secs[ATTR_SEC]) return;
+      try {
+        await addAttr(kv, org, env, meta.id, e, await batch());
+      } catch (err) {
+        // a part merged away meanwhile: its rollup goes below
+        if (!(err instanceof PartGoneError)) throw err;
+      }
+    };
     // sections written before entries and exits: only their section is added
-    if (entry) await addEnds(kv, org, env, meta.id, entry, await batch());
-    else {
-      // an older rollup holds all but (version 3) the entries and exits: the new one is made from it, without
-      // the part; else from the part
+    if (entry) {
+      if (!entry.secs[ENDS_SEC]) await addEnds(kv, org, env, meta.id, entry, await batch());
+      await withAttr();
+    } else {
+      // an older rollup holds all but (version 3) the entries and (before 8) the attributions: the new one is
+      // made from it, those from the part; else all from the part
       const old = (await readV4(kv, meta.id)) ?? (await readV3(kv, meta.id));
       if (old) {
         await writeRollup(kv, meta.id, old);
         if (!old.facts.ends) {
           await addEnds(kv, org, env, meta.id, (await readEntry(kv, meta.id))!, await batch());
         }
+        await withAttr();
       } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
     }
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it

@@ -22,6 +22,7 @@ import type {
   Row,
   Scope,
 } from "../types.ts";
+import { attributionBlocker } from "./attribution.ts";
 import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
 import type { RollupHead, RollupParts } from "./pieces.ts";
 import type { EntriesExits, SessionTotals } from "./sessions.ts";
@@ -68,8 +69,25 @@ const BUCKETED_SESSION_METRICS: ReadonlySet<Metric> = new Set<Metric>(["sessions
 
 const FIELD_INDEX = new Map<string, number>(ROLLUP_FIELDS.map((f, i) => [f, i]));
 
-/** Why rollups cannot answer this question (the scan does), or null when they can. */
+/**
+ * Why rollups cannot answer this question (the scan does), or null when they can: from the rows and facts as
+ * below (plainBlocker), or else from the facts' attributions (attribution.ts: sessions, visitors and
+ * conversions by source, channel, referrer host, UTM fields and entry page).
+ */
 export function rollupBlocker(s: Scope, o: AggregateOptions): string | null {
+  const plain = plainBlocker(s, o);
+  if (plain === null || !attributionAsked(s, o)) return plain;
+  return null;
+}
+
+/** Whether the facts' attributions answer the question (and the rows and facts alone do not). */
+export function attributionAsked(s: Scope, o: AggregateOptions): boolean {
+  return plainBlocker(s, o) !== null && attributionBlocker(s, o) === null &&
+    wholeHourOffsets(s.timezone, s.from, s.to);
+}
+
+/** Why the rollups' rows and facts (without attributions) cannot answer this question, or null when they can. */
+export function plainBlocker(s: Scope, o: AggregateOptions): string | null {
   if (s.cohort) return "a cohort";
   if (o.goal) return "a conversion goal";
   const metric = o.metrics.find((m) =>

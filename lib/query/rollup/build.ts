@@ -39,6 +39,21 @@ export const ROLLUP_FIELDS = [
   "crawler_category",
 ] as const satisfies readonly EventField[];
 
+/**
+ * The fields of an event's attribution (where its visit came from): the session facts keep each row's values
+ * of them together (attribution.ts), so sessions and visitors by one or two of them are counted exactly.
+ */
+export const ATTR_FIELDS = [
+  "source",
+  "channel",
+  "referrer_host",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+] as const satisfies readonly (typeof ROLLUP_FIELDS)[number][];
+
 /** The field index of an hour's totals row. */
 export const TOTAL = 255;
 export const HOUR_MS = 3_600_000;
@@ -198,7 +213,15 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
     }
     if (sliceEnd(i)) yield;
   }
-  const facts = yield* sessionFactsSteps(b, visitorOf, (i) => rowTp[i], (i) => rowTr[i]);
+  const { rowAttr, tuples } = attributionsOf(b);
+  const facts = yield* sessionFactsSteps(
+    b,
+    visitorOf,
+    (i) => rowTp[i],
+    (i) => rowTr[i],
+    (i) => rowAttr[i],
+  );
+  facts.tuples = tuples;
   return yield* pack(accs, values, tps, trs, [...hours.values()].sort((a, b) => a.hour - b.hour), facts);
 }
 
@@ -269,6 +292,26 @@ function* pack(
     o += s.length;
   }
   return r;
+}
+
+/** Each row's attribution (its values of ATTR_FIELDS together) as a code into the batch's distinct ones. */
+export function attributionsOf(b: Batch): { rowAttr: Uint32Array; tuples: (string | null)[][] } {
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const views = ATTR_FIELDS.map((f) => eventView(v, f));
+  const rowAttr = new Uint32Array(b.n), tupleCode = new Map<string, number>();
+  const tuples: (string | null)[][] = [];
+  const codes = new Array<number>(views.length);
+  for (let i = 0; i < b.n; i++) {
+    for (let f = 0; f < views.length; f++) codes[f] = views[f].codes.length ? views[f].codes[i] : -1;
+    const key = codes.join(".");
+    let c = tupleCode.get(key);
+    if (c === undefined) {
+      tupleCode.set(key, c = tuples.length);
+      tuples.push(views.map((view, f) => (codes[f] < 0 ? null : view.values[codes[f]])));
+    }
+    rowAttr[i] = c;
+  }
+  return { rowAttr, tuples };
 }
 
 /** Dense visitor numbers of a batch's rows from the numbers of its anonymous ids. */

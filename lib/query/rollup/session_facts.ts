@@ -52,11 +52,29 @@ export interface SessionFacts {
   /** each segment's first and last pageview (stored as their own section; null when not read) */
   ends: FactEnds | null;
   /**
+   * each row's attribution (attribution.ts): a code into `tuples`, the distinct values of the attribution
+   * fields together in the batch, or MULTI_ATTR when the segment's events have several (then `multi` lists
+   * them with each one's pageviews). Stored as its own section; absent when not read (or built without it)
+   */
+  attr?: Uint32Array | null;
+  multi?: AttrMulti | null;
+  tuples?: (string | null)[][];
+  /**
    * the visitors of the batch's first and last row (where parts of one day are cut, their sessions are the
    * likeliest to be in two parts: spans.ts); absent on facts read from before version 6
    */
   cut?: [number, number];
 }
+
+/** A segment with events of several attributions: rows (sorted) with each attribution and its pageviews. */
+export interface AttrMulti {
+  row: Uint32Array;
+  code: Uint32Array;
+  pv: Uint32Array;
+}
+
+/** A fact row whose events have several attributions (`multi` lists them). */
+export const MULTI_ATTR = 0xffffffff;
 
 /**
  * Per fact row, its first and last pageview in (receive time, device time, number) order, as the scan orders a
@@ -135,6 +153,9 @@ interface Seg {
   last: number;
   act: number;
   human: boolean;
+  attr: number;
+  /** pageviews per attribution, once a second one is seen */
+  pvOf: Map<number, number> | null;
   dt: number[];
   seq: number[];
   /** rows of the first and last pageview (-1: none) */
@@ -151,8 +172,9 @@ export function buildSessionFacts(
   visitorOf: (row: number) => number,
   tpIndex: (row: number) => number,
   trafficIndex: (row: number) => number,
+  attrOf: ((row: number) => number) | null = null,
 ): SessionFacts {
-  return runSteps(sessionFactsSteps(b, visitorOf, tpIndex, trafficIndex));
+  return runSteps(sessionFactsSteps(b, visitorOf, tpIndex, trafficIndex, attrOf));
 }
 
 /** `buildSessionFacts` pausing every ROWS_A_TURN rows and segments (steps.ts). */
@@ -161,6 +183,8 @@ export function* sessionFactsSteps(
   visitorOf: (row: number) => number,
   tpIndex: (row: number) => number,
   trafficIndex: (row: number) => number,
+  /** a row's attribution code (kept per segment: `attr`, `multi`), or null: one code for all */
+  attrOf: ((row: number) => number) | null = null,
 ): Steps<SessionFacts> {
   const v: Viewable = { b, n: b.n, views: new Map() };
   const t = (b.cols.t as NumCol).values,
@@ -181,6 +205,7 @@ export function* sessionFactsSteps(
     let h = hashes.get(sc);
     if (!h) hashes.set(sc, h = idHashes(sc === 0 ? "" : session.dict[sc - 1]));
     const vis = visitorOf(i), hour = Math.floor(t[i] / HOUR), tp = tpIndex(i), traffic = trafficIndex(i);
+    const attr = attrOf ? attrOf(i) : 0;
     const key = `${vis}.${sc}.${hour}.${tp}.${traffic}`;
     let s = segs.get(key);
     if (!s) {
@@ -197,6 +222,8 @@ export function* sessionFactsSteps(
         last: t[i],
         act: 0,
         human,
+        attr,
+        pvOf: null,
         dt: [],
         seq: [],
         ent: -1,
@@ -205,7 +232,10 @@ export function* sessionFactsSteps(
       segs.set(key, s);
     }
     const et = typeView.codes.length ? typeView.codes[i] : 0;
-    if (et === pvCode && pvCode > 0) {
+    const isPv = et === pvCode && pvCode > 0;
+    if (attr !== s.attr && !s.pvOf) s.pvOf = new Map([[s.attr, s.pv]]);
+    if (s.pvOf) s.pvOf.set(attr, (s.pvOf.get(attr) ?? 0) + (isPv ? 1 : 0));
+    if (isPv) {
       s.pv++;
       // first: strictly earlier wins (the earlier row among equals); last: a later or equal row wins
       if (s.ent < 0 || rowBefore(i, s.ent)) s.ent = i;
@@ -234,6 +264,8 @@ export function* sessionFactsSteps(
     return c;
   };
   f.ends = ends;
+  f.attr = new Uint32Array(n);
+  const mRow: number[] = [], mCode: number[] = [], mPv: number[] = [];
   if (b.n) f.cut = [visitorOf(0), visitorOf(b.n - 1)];
   const listDt: number[] = [], listSeq: number[] = [];
   let k = 0;
@@ -248,6 +280,14 @@ export function* sessionFactsSteps(
     f.first[k] = s.first - s.hour * HOUR;
     f.last[k] = s.last - s.hour * HOUR;
     f.act[k] = s.act;
+    f.attr[k] = s.pvOf ? MULTI_ATTR : s.attr;
+    if (s.pvOf) {
+      for (const [code, pv] of s.pvOf) {
+        mRow.push(k);
+        mCode.push(code);
+        mPv.push(pv);
+      }
+    }
     if (s.ent >= 0) {
       ends.entT[k] = t[s.ent] - s.hour * HOUR;
       ends.entDt[k] = dt[s.ent];
@@ -275,6 +315,7 @@ export function* sessionFactsSteps(
     k++;
   }
   f.listAt[n] = listDt.length;
+  f.multi = { row: Uint32Array.from(mRow), code: Uint32Array.from(mCode), pv: Uint32Array.from(mPv) };
   f.listDt = Float64Array.from(listDt);
   f.listSeq = Float64Array.from(listSeq);
   return f;

@@ -15,8 +15,10 @@ import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
 import { retentionBlocker, retentionFromRollups } from "./retention.ts";
+import { answerAttribution, type AttrUnit, sessionEntries } from "./attribution.ts";
 import {
   answerFromRollups,
+  attributionAsked,
   ENDS_METRICS,
   fieldsOf,
   hoursInside,
@@ -24,12 +26,19 @@ import {
   type KnownVisitors,
   type PiecesAsked,
   piecesAsked,
-  rollupBlocker,
+  plainBlocker,
   rowsOf,
   SESSION_METRICS,
   type SessionAnswer,
 } from "./answer.ts";
-import { batchVisitors, buildRollupTurning, type Rollup, rowVisitors, TOTAL } from "./build.ts";
+import {
+  batchVisitors,
+  buildRollupTurning,
+  type Rollup,
+  ROLLUP_FIELDS,
+  rowVisitors,
+  TOTAL,
+} from "./build.ts";
 import type { StoredEvent } from "../../store/records.ts";
 import type { Turn } from "../../turns.ts";
 import {
@@ -69,6 +78,8 @@ import {
   unitKeys,
 } from "./sessions.ts";
 import {
+  ATTR_SEC,
+  decodeAttr,
   decodeEnds,
   decodeFacts,
   decodeKeys,
@@ -77,6 +88,7 @@ import {
   decodeSets,
   decodeSpans,
   ENDS_SEC,
+  type FactAttr,
   factsSec,
   KEYS_SEC,
   listsSec,
@@ -111,6 +123,7 @@ type Piece =
   | KeptSessions
   | Spans
   | KeptList
+  | FactAttr
   | TailRollup;
 
 /** The whole raw tail's rollup and the visitor space its numbering gives. */
@@ -780,7 +793,102 @@ export class RollupSource {
 
   /** Each question's answer from rollups, or null for those the scan must answer. */
   async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
-    const served = questions.map((o) => rollupBlocker(s, o) === null);
+    const byAttr = questions.map((o) => attributionAsked(s, o));
+    if (!byAttr.some(Boolean)) return await this.plainAnswer(s, questions);
+    const attr = await this.attributionAnswers(s, questions.filter((_, i) => byAttr[i]));
+    const rest = questions.filter((_, i) => !byAttr[i]);
+    const plain = rest.length ? await this.plainAnswer(s, rest) : [];
+    let a = 0, p = 0;
+    return questions.map((_, i) => (byAttr[i] ? attr[a++] : plain[p++]));
+  }
+
+  /**
+   * Sessions, visitors and conversions by attribution fields and entry page (attribution.ts): every part's
+   * facts in the period joined, each row's attribution read beside them (null answers: the scan answers).
+   */
+  private async attributionAnswers(s: Scope, os: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
+    const none = os.map(() => null);
+    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    this.asked++;
+    const goals = [...new Set(os.flatMap((o) => (o.goal ? [o.goal.event_type] : [])))];
+    const ev = ROLLUP_FIELDS.indexOf("event_type");
+    const want: PiecesAsked = {
+      fields: goals.length ? [ev] : [],
+      sets: goals.length ? [ev] : [],
+      facts: true,
+      ends: os.some((o) => o.breakdown?.includes("entry_page")),
+    };
+    const loaded: RollupParts[] = [];
+    const attrs: FactAttr[] = [];
+    try {
+      for (let w = 0; w < parts.length; w += 32) {
+        const window = parts.slice(w, w + 32);
+        await this.prefetchEntries(window.map((p) => p.id));
+        const pre = await this.prefetch(window.map((p) => p.id), want, window.map(() => false));
+        const got = await inBatches(window, 4, async (p) => {
+          const part = await this.part(p.id, want, true, pre);
+          const e = await this.entry(p.id);
+          if (!part || !e) return null;
+          const a = await this.piece(
+            `${p.id}/attr`,
+            () => readSection(this.deps.kv, p.id, e, ATTR_SEC),
+            decodeAttr,
+            (x) => x.codes.byteLength + x.multi.row.byteLength * 3 + x.tuples.length * 160,
+          );
+          return a ? { part, a } : null;
+        });
+        for (const g of got) {
+          if (!g) return none; // a part without attributions yet (the backfill adds them)
+          loaded.push(g.part);
+          attrs.push(g.a);
+        }
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    const tailBuilt = await this.tailRollup(tail, all, s);
+    if (tailBuilt.part) {
+      const f = tailBuilt.part.facts!;
+      if (!f.attr || !f.multi || !f.tuples) return none;
+      loaded.push(tailBuilt.part);
+      attrs.push({ codes: f.attr, multi: f.multi, tuples: f.tuples });
+    }
+    const space = tailBuilt.space;
+    const inside = hoursInside(loaded, s);
+    if (!inside) return none;
+    const traffic = new Set(s.traffic ?? ["human"]);
+    const join = joinSessions(loaded.map(unitOf), inside, s.touchpoint, traffic, space);
+    const entries = want.ends ? sessionEntries(join, loaded.map((p) => p.ends)) : null;
+    // each goal's visitors in scope: the union of its event type's rows' visitor sets
+    const marks = new Map<string, Uint8Array>();
+    for (const type of goals) {
+      const mark = new Uint8Array(join.visitors + 1);
+      loaded.forEach((p, pi) => {
+        const r = p.field(ev);
+        for (const i of rowsInScope(p, r, ev, inside[pi], s, traffic)) {
+          if (r.values[r.value[i]] !== type) continue;
+          forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => (mark[v] = 1));
+        }
+      });
+      marks.set(type, mark);
+    }
+    const units: AttrUnit[] = loaded.map((p, i) => ({
+      facts: p.facts!,
+      traffics: p.traffics,
+      codes: attrs[i].codes,
+      multi: attrs[i].multi,
+      tuples: attrs[i].tuples,
+      ends: p.ends,
+    }));
+    return os.map((o) =>
+      answerAttribution(units, join, entries, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
+    );
+  }
+
+  /** Answers from the rollups' rows and facts (plainBlocker null), or null for those the scan must answer. */
+  private async plainAnswer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
+    const served = questions.map((o) => plainBlocker(s, o) === null);
     const none = questions.map(() => null);
     if (!served.some(Boolean)) return none;
     const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);

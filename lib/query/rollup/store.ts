@@ -14,7 +14,7 @@ import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
-import { batchVisitors, buildRollup, type Rollup, rowVisitors, TOTAL } from "./build.ts";
+import { attributionsOf, batchVisitors, buildRollup, type Rollup, rowVisitors, TOTAL } from "./build.ts";
 import {
   concatFacts,
   concatLists,
@@ -28,6 +28,7 @@ import {
 } from "./pieces.ts";
 import { BLOCKS, buildSpans, type PartKeys, type Spans } from "./spans.ts";
 import {
+  type AttrMulti,
   buildSessionFacts,
   ENDS_LAYOUT,
   FACT_LAYOUT,
@@ -40,10 +41,10 @@ import { widePiece } from "./wide.ts";
 /**
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
  * totals pre-added per span and the facts in blocks (spans.ts; 6: an edge block, shorter keys); 7: each field's rows
- * also over all the part's hours (wide.ts). Parts with an older rollup get a new one from the backfill, their
- * questions scanning meanwhile.
+ * also over all the part's hours (wide.ts); 8: each fact row's attribution (attribution.ts: the facts split by it, its own
+ * section). Parts with an older rollup get a new one from the backfill, their questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 7;
+export const ROLLUP_VERSION = 8;
 
 /** A section's stored bytes and chunk count. */
 type Sec = [bytes: number, chunks: number];
@@ -108,6 +109,8 @@ export const ENDS_SEC = 66;
 /** The session spans and the part's session keys (spans.ts). */
 export const SPANS_SEC = 67;
 export const KEYS_SEC = 68;
+/** Each fact row's attribution code (stored order) and the part's attributions (attribution.ts). */
+export const ATTR_SEC = 69;
 /** Block b of the facts, and of their device-time lists. */
 export const factsSec = (b: number): number => 100 + b;
 export const listsSec = (b: number): number => 200 + b;
@@ -149,6 +152,8 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     secs.set(listsSec(b), encodeLists(block));
   }
   if (facts.ends) secs.set(ENDS_SEC, encodeEnds(facts.n, reorderEnds(facts.ends, built.order)));
+  // (a rollup read back from before version 8 has none: the backfill adds it from the part)
+  if (facts.attr) secs.set(ATTR_SEC, encodeAttr(facts, built.order));
   secs.set(SPANS_SEC, encodeSpans(built.spans));
   if (built.keys.n) secs.set(KEYS_SEC, encodeKeys(built.keys));
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
@@ -169,6 +174,94 @@ function reorderEnds(e: FactEnds, order: Uint32Array): FactEnds {
     out[name] = to;
   }
   return out as unknown as FactEnds;
+}
+
+/** A part's facts' attributions as read: each stored fact row's code into `tuples` (or MULTI_ATTR: `multi`). */
+export interface FactAttr {
+  codes: Uint32Array;
+  multi: AttrMulti;
+  tuples: (string | null)[][];
+}
+
+/** The facts' attributions in stored order (`order[i]`: the fact row stored at i), with the tuples. */
+function encodeAttr(f: SessionFacts, order: Uint32Array): Uint8Array {
+  const codes = new Uint32Array(order.length), at = new Uint32Array(order.length);
+  if (f.attr) { for (let i = 0; i < order.length; i++) codes[i] = f.attr[order[i]]; }
+  for (let i = 0; i < order.length; i++) at[order[i]] = i;
+  const m = f.multi ?? { row: new Uint32Array(0), code: new Uint32Array(0), pv: new Uint32Array(0) };
+  const by = Array.from(m.row, (_, x) => x).sort((x, y) => at[m.row[x]] - at[m.row[y]]);
+  return packSection({ n: order.length, m: by.length, tuples: f.tuples ?? [] }, [
+    codes,
+    Uint32Array.from(by, (x) => at[m.row[x]]),
+    Uint32Array.from(by, (x) => m.code[x]),
+    Uint32Array.from(by, (x) => m.pv[x]),
+  ]);
+}
+
+export function decodeAttr(stored: Uint8Array): FactAttr {
+  const { h, next } = unpackSection<{ n: number; m: number; tuples: (string | null)[][] }>(stored);
+  const codes = next<Uint32Array>(Uint32Array, h.n);
+  const multi = {
+    row: next<Uint32Array>(Uint32Array, h.m),
+    code: next<Uint32Array>(Uint32Array, h.m),
+    pv: next<Uint32Array>(Uint32Array, h.m),
+  };
+  return { codes, multi, tuples: h.tuples };
+}
+
+/**
+ * Adds the attribution section to a part's rollup written without it (before version 8), from the part's
+ * batch: its facts are built again as when the rollup was (same rows and numbers), each stored row's
+ * attribution is that of the same segment rebuilt. Chunks first, then the entry.
+ */
+export async function addAttr(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  partId: string,
+  entry: RollupEntry,
+  b: Batch,
+): Promise<void> {
+  const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
+  const rows = rowVisitors(b, numbers);
+  const v: Viewable = { b, n: b.n, views: new Map() };
+  const index = (field: "touchpoint" | "traffic", list: (string | null)[]) => {
+    const view = eventView(v, field);
+    const codes = view.values.map((x) => list.indexOf(x));
+    return (i: number) => (view.codes.length ? codes[view.codes[i]] : list.indexOf(null));
+  };
+  const { rowAttr, tuples } = attributionsOf(b);
+  const facts = buildSessionFacts(
+    b,
+    (i) => rows[i],
+    index("touchpoint", entry.head.tps),
+    index("traffic", entry.head.traffics),
+    (i) => rowAttr[i],
+  );
+  facts.tuples = tuples;
+  const stored = await readFacts(kv, partId, entry);
+  if (!stored) throw new Error(`rollup facts of ${partId} went while adding attributions`);
+  const id = (f: SessionFacts, k: number) =>
+    `${f.vis[k]}.${f.h1[k]}.${f.h2[k]}.${f.hour[k]}.${f.tp[k]}.${f.traffic[k]}`;
+  const rebuilt = new Map<string, number>();
+  for (let k = 0; k < facts.n; k++) rebuilt.set(id(facts, k), k);
+  const order = Uint32Array.from({ length: stored.n }, (_, k) => {
+    const x = rebuilt.get(id(stored, k));
+    if (x === undefined) throw new Error(`rollup facts of ${partId} differ from its part's`);
+    return x;
+  });
+  const bytes = encodeAttr(facts, order);
+  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+  for (let j = 0; j < chunks; j++) {
+    await kv.set(
+      keys.rollupChunk(partId, ATTR_SEC * SEC_SPAN + j),
+      bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
+    );
+  }
+  await kv.set(keys.rollup(partId), {
+    ...entry,
+    secs: { ...entry.secs, [ATTR_SEC]: [bytes.length, chunks] },
+  });
 }
 
 /** The spans' arrays in stored order (widest first). */
@@ -442,7 +535,7 @@ export async function readSections(
 /** Whether a part has a rollup of this version (with its entries and exits). */
 export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined;
+  return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined;
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
@@ -473,7 +566,15 @@ async function readWhole(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
   const ends = await readSection(kv, partId, entry, ENDS_SEC);
   if (ends === undefined) return null;
   if (ends) f.ends = decodeEnds(ends);
+  // (the attributions are a section of their own, read apart: readAttr)
   return joinPieces(pieces, entry.head, f);
+}
+
+/** A rollup's attributions (its facts' rows in stored order), or null without them. */
+export async function readAttr(kv: Deno.Kv, partId: string): Promise<FactAttr | null> {
+  const entry = await readEntry(kv, partId);
+  const bytes = entry ? await readSection(kv, partId, entry, ATTR_SEC) : null;
+  return bytes ? decodeAttr(bytes) : null;
 }
 
 /**
