@@ -15,6 +15,7 @@ import { backfillRollups } from "../lib/jobs/rollup_backfill.ts";
 import { backfillHitRollups } from "../lib/jobs/hit_rollup_backfill.ts";
 import { backfillVitals } from "../lib/jobs/vitals_backfill.ts";
 import { backfillPropRollups } from "../lib/jobs/prop_rollup_backfill.ts";
+import { backfillFeatureTables } from "../lib/jobs/feature_rollup_backfill.ts";
 import { generateSite } from "../lib/demo/site.ts";
 import { keys } from "../lib/store/keys.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
@@ -88,6 +89,7 @@ export async function openBenchSite(o: BenchSiteOptions) {
     ["hit rollups", backfillHitRollups],
     ["Web Vitals tables", backfillVitals],
     ["property rollups", backfillPropRollups],
+    ["feature tables", backfillFeatureTables],
   ] as const;
   for (const [what, backfill] of backfills) {
     const t0 = performance.now();

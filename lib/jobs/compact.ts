@@ -30,6 +30,7 @@ import { backfillRollups } from "./rollup_backfill.ts";
 import { backfillHitRollups } from "./hit_rollup_backfill.ts";
 import { backfillVitals } from "./vitals_backfill.ts";
 import { backfillPropRollups } from "./prop_rollup_backfill.ts";
+import { backfillFeatureTables } from "./feature_rollup_backfill.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -71,6 +72,8 @@ export interface CompactReport {
   vitals?: number;
   /** event parts written before property rollups that got theirs (lib/jobs/prop_rollup_backfill.ts) */
   prop_rollups?: number;
+  /** event parts written before feature tables that got theirs (lib/jobs/feature_rollup_backfill.ts) */
+  feature_tables?: number;
   /** organizations whose compaction failed this pass (compactAll only) */
   failed?: number;
 }
@@ -165,6 +168,9 @@ export async function compact(
     if (kind === "ev" && !lease.lost) report.rollups = (await backfillRollups(deps, org, env)).parts;
     if (kind === "ev" && !lease.lost) report.vitals = (await backfillVitals(deps, org, env)).parts;
     if (kind === "ev" && !lease.lost) report.prop_rollups = (await backfillPropRollups(deps, org, env)).parts;
+    if (kind === "ev" && !lease.lost) {
+      report.feature_tables = (await backfillFeatureTables(deps, org, env)).parts;
+    }
     if (kind === "hit" && !lease.lost) report.rollups = (await backfillHitRollups(deps, org, env)).parts;
   } finally {
     await lease.release();

@@ -8,6 +8,8 @@ import { hitAnswers } from "./hits.ts";
 import { hitRollupCacheBytes } from "./hit_rollup/source.ts";
 import { vitalsBlocker } from "./vitals/answer.ts";
 import { propAnswers, propQuestionKey, propRollupCacheBytes } from "./prop_rollup/planner.ts";
+import { featureAnswers, featureRollupCacheBytes } from "./feature_rollup/planner.ts";
+import { featureQuestion } from "./feature_rollup/answer.ts";
 import { vitalsCacheBytes, VitalsSource } from "./vitals/source.ts";
 import { ScanContexts } from "./scan/contexts.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
@@ -28,8 +30,8 @@ const SCAN_BYTES_PER_ROW = 170;
 
 export function createEngine(deps: Deps): Engine {
   // one memory budget (PART_CACHE_MB): decoded rollups take a third of it (hit rollups a fourteenth of the
-  // whole, Web Vitals tables and property rollups a thirty-second each, out of that third), the scan the
-  // rest: at 1M events the scan needs its two thirds (192 MB of 288) to hold the month's parts beside what it
+  // whole, Web Vitals tables, property rollups and feature tables a thirty-second each, out of that third),
+  // the scan the rest: at 1M events the scan needs its two thirds (192 MB of 288) to hold the month's parts beside what it
   // keeps; with 18 MB less the overview re-read parts (109 ms warm became 539)
   const rollupBytes = rollupCacheBytes(deps.config.partCacheBytes);
   const hitBytes = hitRollupCacheBytes(deps.config.partCacheBytes);
@@ -41,8 +43,14 @@ export function createEngine(deps: Deps): Engine {
   const scans = new ScanContexts(source);
   const hits = hitAnswers(source, deps, hitBytes);
   const propBytes = propRollupCacheBytes(deps.config.partCacheBytes);
-  const rollups = new RollupSource(deps, source, rollupBytes - hitBytes - vitalsBytes - propBytes);
+  const featureBytes = featureRollupCacheBytes(deps.config.partCacheBytes);
+  const rollups = new RollupSource(
+    deps,
+    source,
+    rollupBytes - hitBytes - vitalsBytes - propBytes - featureBytes,
+  );
   const props = propAnswers(deps, source, propBytes);
+  const features = featureAnswers(deps, source, featureBytes);
   const vitals = new VitalsSource(deps, source, vitalsBytes);
   /**
    * A tool's questions take one path together: all from rollups when rollups can answer every one, else all
@@ -56,6 +64,12 @@ export function createEngine(deps: Deps): Engine {
     if (os.length && os.every((o) => propQuestionKey(s, o) !== null)) {
       const fromProps = await props.aggregate(s, os);
       if (fromProps) return fromProps;
+    }
+    // behavior_features' questions (clicks, rage clicks, form changes and submits per element and page) from
+    // the feature tables on a site whose parts would not fit the cache (at 10M events 7 s scanned)
+    if (os.length && os.every((o) => featureQuestion(s, o)) && !(await siteFits(s))) {
+      const fromFeatures = await features.aggregate(s, os);
+      if (fromFeatures) return fromFeatures;
     }
     if (os.every((o) => rollupBlocker(s, o) === null) && !(await siteFits(s))) {
       const fromRollups = await rollups.answer(s, os);

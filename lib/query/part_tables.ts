@@ -1,13 +1,16 @@
 /**
  * The tables written beside a new part (compaction, the generator's direct parts), under its building mark:
- * for an event part its rollup (rollup/), Web Vitals histograms (vitals/) and property rollup (prop_rollup/),
- * its visitors numbered once for all three (each numbering reads every visitor's number from KV); for a hit
- * part its rollup (hit_rollup/). Older parts get theirs from the backfills in lib/jobs/.
+ * for an event part its rollup (rollup/), Web Vitals histograms (vitals/), property rollup (prop_rollup/) and
+ * feature table (feature_rollup/), its visitors numbered once for all four (each numbering reads every
+ * visitor's number from KV); for a hit part its rollup (hit_rollup/). Older parts get theirs from the
+ * backfills in lib/jobs/.
  */
 import type { Batch } from "../parts/columns.ts";
 import type { PartKind } from "../parts/store.ts";
 import { numberVisitors } from "../parts/visitor_numbers.ts";
 import type { EnvName } from "../store/records.ts";
+import { buildFeatureTable } from "./feature_rollup/build.ts";
+import { storeFeatureTable } from "./feature_rollup/store.ts";
 import { buildHitRollup } from "./hit_rollup/build.ts";
 import { writeHitRollup } from "./hit_rollup/store.ts";
 import { buildPropRollup } from "./prop_rollup/build.ts";
@@ -30,4 +33,5 @@ export async function writePartTables(
   await writeRollup(kv, partId, buildRollup(batch, visitorOf));
   await writeVitals(kv, partId, vitalsOf(batch, visitorOf));
   await storePropRollup(kv, partId, buildPropRollup(batch, visitorOf));
+  await storeFeatureTable(kv, partId, buildFeatureTable(batch, visitorOf));
 }

@@ -107,6 +107,10 @@ export const keys = {
   propRollup: (partId: string) => ["prop_rollup", partId] as const,
   propRollupChunk: (partId: string, index: number) => ["prop_rollup_chunk", partId, index] as const,
   propRollupChunks: (partId: string) => ["prop_rollup_chunk", partId] as const,
+  /** An event part's feature table (lib/query/feature_rollup/store.ts): its entry, written after its chunks. */
+  featureRollup: (partId: string) => ["feature_rollup", partId] as const,
+  featureRollupChunk: (partId: string, index: number) => ["feature_rollup_chunk", partId, index] as const,
+  featureRollupChunks: (partId: string) => ["feature_rollup_chunk", partId] as const,
   /** The run compacting an environment's events or hits now, renewed while it runs (lib/jobs/compact_lease.ts). */
   compactLease: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_lease", org, env, kind] as const,
   /** A record that could not be read or decoded, moved aside from `key` (lib/store/readable.ts). */

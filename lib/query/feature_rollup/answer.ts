@@ -1,0 +1,270 @@
+/**
+ * behavior_features' questions counted from feature tables (build.ts): which questions they answer
+ * (`featureQuestion`), each question's groups over the tables a period takes (`collectGroups`: events, rage
+ * clicks, the distinct visitor numbers and sessions), the raw tail's groups added exactly (`addTail`), and the
+ * answer as the scan gives it (`featureResult`).
+ */
+import { encodeSet, forEachMember } from "../../parts/visitor_set.ts";
+import { sortAndPage } from "../order.ts";
+import { matches } from "../scan/filters.ts";
+import type {
+  AggregateOptions,
+  AggregateResult,
+  Filter,
+  KeyValue,
+  MetricValues,
+  Row,
+  Scope,
+} from "../types.ts";
+import { distinctSessions, FEATURE_EVENT, type FeatureTable, SESSION_ACTIONS } from "./build.ts";
+
+/** Fields a table row carries (filters and breakdowns on them are answered). */
+const DIMS = ["prop:action", "page", "element", "prop:form_element"] as const;
+type Dim = typeof DIMS[number];
+const isDim = (f: string): f is Dim => (DIMS as readonly string[]).includes(f);
+const METRICS = new Set(["events", "visitors", "rage_clicks", "sessions"]);
+
+const isRageFilter = (f: Filter) =>
+  f.field === "prop:rage_click" && f.op === "eq" &&
+  (f.value === "true" || (Array.isArray(f.value) && f.value.length === 1 && f.value[0] === "true"));
+
+/** Why the tables cannot answer a scope (the scan does), or null. */
+export function featureScopeBlocker(s: Scope): string | null {
+  if (s.cohort) return "a cohort";
+  const fs = s.filters ?? [];
+  const et = fs.filter((f) => f.field === "event_type");
+  if (!et.length || !et.every((f) => f.op === "eq" && f.value === FEATURE_EVENT)) {
+    return `no event_type eq ${FEATURE_EVENT} filter`;
+  }
+  for (const f of fs) {
+    if (f.field !== "event_type" && !isDim(f.field) && !isRageFilter(f)) return `a filter on ${f.field}`;
+  }
+  return null;
+}
+
+/** Whether the scope's filters keep only actions whose rows hold their sessions. */
+function sessionsKept(s: Scope): boolean {
+  return (s.filters ?? []).some((f) => {
+    if (f.field !== "prop:action" || (f.op !== "eq" && f.op !== "in")) return false;
+    const vals = Array.isArray(f.value) ? f.value : [f.value];
+    return vals.every((v) => SESSION_ACTIONS.has(v));
+  });
+}
+
+/** Whether the tables answer this question of this scope exactly (else the scan does). */
+export function featureQuestion(s: Scope, o: AggregateOptions): boolean {
+  if (featureScopeBlocker(s) !== null || o.bucket || o.goal || !o.metrics.length) return false;
+  if (!o.metrics.every((m) => METRICS.has(m))) return false;
+  if (o.metrics.includes("sessions") && !sessionsKept(s)) return false;
+  const b = o.breakdown ?? [];
+  if (!b.every(isDim) || new Set(b).size !== b.length) return false;
+  return !o.sort || o.sort.by === "key" || o.metrics.includes(o.sort.by);
+}
+
+/** A table a question takes: its hours inside the period (null: all of them). */
+export interface Taken {
+  t: FeatureTable;
+  hours: Set<number> | null;
+}
+
+/** A group's figures: distinct visitors as an encoded set, distinct sessions as sorted (visitor, h1, h2). */
+export interface Group {
+  key: KeyValue[];
+  events: number;
+  rage: number;
+  visitors: number;
+  set: Uint8Array;
+  ses: Uint32Array;
+}
+
+/** The totals' name among a question's groups (never a key's JSON, which is an array). */
+export const TOTALS = "*";
+
+const EMPTY8 = new Uint8Array(0), EMPTY32 = new Uint32Array(0);
+
+/** The groups (and TOTALS) of one question over the tables taken; `space` bounds the visitor numbers. */
+export function collectGroups(
+  taken: Taken[],
+  s: Scope,
+  o: AggregateOptions,
+  space: number,
+): Map<string, Group> {
+  const breakdown = (o.breakdown ?? []) as Dim[];
+  const traffic = new Set<string | null>(s.traffic ?? ["human"]);
+  const rageOnly = (s.filters ?? []).some(isRageFilter);
+  const dimFilters = (s.filters ?? []).filter((f) => isDim(f.field));
+  const wantSessions = o.metrics.includes("sessions");
+  interface Acc {
+    key: KeyValue[];
+    events: number;
+    rage: number;
+    refs: number[];
+  }
+  const accs = new Map<string, Acc>();
+  const total: Acc = { key: [], events: 0, rage: 0, refs: [] };
+  taken.forEach(({ t, hours }, ti) => {
+    const tpOk = Uint8Array.from(t.tps, (x) => (!s.touchpoint || x === s.touchpoint ? 1 : 0));
+    const trOk = Uint8Array.from(t.trs, (x) => (traffic.has(x) ? 1 : 0));
+    const cols: Record<Dim, Uint32Array> = {
+      "prop:action": t.action,
+      page: t.page,
+      element: t.element,
+      "prop:form_element": t.form,
+    };
+    // per filter, a verdict per text code
+    const tests = dimFilters.map((f) => ({
+      col: cols[f.field as Dim],
+      ok: Uint8Array.from(t.texts, (x) => (matches(x, f) ? 1 : 0)),
+    }));
+    const byCodes = new Map<number, Acc>();
+    const width = t.texts.length;
+    for (let i = 0; i < t.n; i++) {
+      if (!tpOk[t.tp[i]] || !trOk[t.tr[i]] || (hours && !hours.has(t.hour[i]))) continue;
+      if (rageOnly && !t.rage[i]) continue;
+      let pass = true;
+      for (const x of tests) {
+        if (!x.ok[x.col[i]]) {
+          pass = false;
+          break;
+        }
+      }
+      if (!pass) continue;
+      let code = 0;
+      for (const d of breakdown) code = code * width + cols[d][i];
+      let acc = byCodes.get(code);
+      if (!acc) {
+        const key = breakdown.map((d) => t.texts[cols[d][i]]);
+        const id = JSON.stringify(key);
+        acc = accs.get(id);
+        if (!acc) accs.set(id, acc = { key, events: 0, rage: 0, refs: [] });
+        byCodes.set(code, acc);
+      }
+      const rage = t.rage[i] ? t.events[i] : 0;
+      acc.events += t.events[i];
+      acc.rage += rage;
+      acc.refs.push(ti, i);
+      total.events += t.events[i];
+      total.rage += rage;
+      total.refs.push(ti, i);
+    }
+  });
+  accs.set(TOTALS, total);
+  const marks = new Int32Array(Math.max(1, space));
+  let stamp = 0;
+  const out = new Map<string, Group>();
+  const members: number[] = [];
+  for (const [id, a] of accs) {
+    stamp++;
+    members.length = 0;
+    const ses: number[] = [];
+    for (let p = 0; p < a.refs.length; p += 2) {
+      const t = taken[a.refs[p]].t, i = a.refs[p + 1];
+      forEachMember(t.sets, t.setAt[i], t.setAt[i + 1], (v) => {
+        if (marks[v] !== stamp) {
+          marks[v] = stamp;
+          members.push(v);
+        }
+      });
+      if (wantSessions) {
+        for (let k = t.sesAt[i]; k < t.sesAt[i + 1]; k++) ses.push(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
+      }
+    }
+    out.set(id, {
+      key: a.key,
+      events: a.events,
+      rage: a.rage,
+      visitors: members.length,
+      set: members.length ? encodeSet(members) : EMPTY8,
+      ses: ses.length ? Uint32Array.from(distinctSessions(ses)) : EMPTY32,
+    });
+  }
+  return out;
+}
+
+/** Bytes a question's kept groups weigh. */
+export function groupsBytes(gs: Map<string, Group>): number {
+  let n = 0;
+  for (const [id, g] of gs) n += 120 + id.length * 2 + g.set.byteLength + g.ses.byteLength;
+  return n;
+}
+
+/** Figures of a group as answered. */
+export interface Figures {
+  key: KeyValue[];
+  events: number;
+  rage: number;
+  visitors: number;
+  sessions: number;
+}
+
+/**
+ * The parts' groups with the raw tail's added: a tail visitor or session counts where the parts' lack it.
+ * `space` bounds the visitor numbers.
+ */
+export function addTail(parts: Map<string, Group>, tail: Map<string, Group> | null, space: number) {
+  const out = new Map<string, Figures>();
+  for (const [id, g] of parts) {
+    out.set(id, {
+      key: g.key,
+      events: g.events,
+      rage: g.rage,
+      visitors: g.visitors,
+      sessions: g.ses.length / 3,
+    });
+  }
+  if (!tail) return out;
+  const marks = new Int32Array(Math.max(1, space));
+  let stamp = 0;
+  for (const [id, g] of tail) {
+    const kept = parts.get(id);
+    const s = ++stamp;
+    if (kept) forEachMember(kept.set, 0, kept.set.length, (v) => (marks[v] = s));
+    let added = 0;
+    forEachMember(g.set, 0, g.set.length, (v) => {
+      if (marks[v] !== s) added++;
+    });
+    let sessions = g.ses.length / 3;
+    if (kept?.ses.length && g.ses.length) {
+      const both: number[] = [...kept.ses, ...g.ses];
+      sessions = distinctSessions(both).length / 3 - kept.ses.length / 3;
+    }
+    const x = out.get(id);
+    if (!x && g.events === 0 && id !== TOTALS) continue;
+    out.set(id, {
+      key: g.key,
+      events: (x?.events ?? 0) + g.events,
+      rage: (x?.rage ?? 0) + g.rage,
+      visitors: (x?.visitors ?? 0) + added,
+      sessions: (x?.sessions ?? 0) + sessions,
+    });
+  }
+  return out;
+}
+
+/** The answer as the scan gives it: a row per group (breakdown fields in order), sorted and paged, totals. */
+export function featureResult(figures: Map<string, Figures>, o: AggregateOptions): AggregateResult {
+  const metricsOf = (f: Figures): MetricValues => {
+    const m: MetricValues = {};
+    for (const x of o.metrics) {
+      m[x] = x === "events"
+        ? f.events
+        : x === "rage_clicks"
+        ? f.rage
+        : x === "visitors"
+        ? f.visitors
+        : f.sessions;
+    }
+    return m;
+  };
+  const breakdown = o.breakdown ?? [];
+  const rows: Row[] = [];
+  for (const [id, f] of figures) {
+    if (id === TOTALS) continue;
+    const key: Record<string, KeyValue> = {};
+    breakdown.forEach((d, k) => (key[d] = f.key[k]));
+    rows.push({ key, metrics: metricsOf(f) });
+  }
+  const totals = metricsOf(figures.get(TOTALS) ?? { key: [], events: 0, rage: 0, visitors: 0, sessions: 0 });
+  const paged = sortAndPage(rows, o);
+  return { totals, rows: paged.rows, total_rows: paged.total_rows };
+}

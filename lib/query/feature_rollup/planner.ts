@@ -1,0 +1,258 @@
+/**
+ * The planner of behavior_features' questions (`featureAnswers`): answers from the parts' feature tables
+ * exactly as the scan answers them, when every question passes `featureQuestion` (answer.ts); else null and
+ * the caller scans. Parts without a table (before the backfill reaches them) and parts with an hour the
+ * period cuts (rows on both sides of one end) are read and built into tables at question time (only rows in
+ * the period), as is the raw tail; their visitors are numbered as the parts' are (ids without a number get
+ * numbers past all given ones, for this question). Any timezone works: the period's ends are instants.
+ * Each question's groups over the period's parts are kept (by scope, question and the parts in the period)
+ * when every part's visitors had their numbers, so a later ask adds only the raw tail.
+ */
+import type { Deps } from "../../deps.ts";
+import { Lru } from "../../lru.ts";
+import type { Batch } from "../../parts/columns.ts";
+import { columnRange, decodeBatch } from "../../parts/codec.ts";
+import { buildEventBatch } from "../../parts/event_batch.ts";
+import { partColumns, PartGoneError, type PartMeta, readRange } from "../../parts/store.ts";
+import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
+import type { StoredEvent } from "../../store/records.ts";
+import { turns } from "../../turns.ts";
+import type { Source } from "../columns/source.ts";
+import { batchVisitors, rowVisitors } from "../rollup/build.ts";
+import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
+import {
+  addTail,
+  collectGroups,
+  featureQuestion,
+  featureResult,
+  type Group,
+  groupsBytes,
+  type Taken,
+} from "./answer.ts";
+import { buildFeatureTable, FEATURE_COLUMNS, type FeatureTable, featureTableBytes } from "./build.ts";
+import { type FeatureEntry, readFeatureEntry, readFeatureTable } from "./store.ts";
+
+/**
+ * The share of the one budget (`PART_CACHE_MB`) for decoded feature tables and kept answers, out of the
+ * rollups' third: a thirty-second (9 MB of the default 288).
+ */
+export const featureRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 32);
+
+/** How the last question was answered (tests, benches). */
+export interface FeaturePath {
+  /** parts answered from their stored table */
+  tables: number;
+  /** parts read and built at question time (no table, or an hour cut by the period) */
+  built: number;
+  tailRows: number;
+  /** questions answered from kept groups */
+  kept: number;
+}
+
+export class FeatureRollups {
+  /** decoded tables and kept groups: one budget */
+  readonly cache: Lru<FeatureTable | Map<string, Group>>;
+  private loading = new Map<string, Promise<FeatureTable | null>>();
+  private entries = new Map<string, FeatureEntry>();
+  /** the raw tail's table, per tail (the same array while its records are unchanged) and period */
+  private tails = new WeakMap<object, Map<string, Promise<{ t: FeatureTable; space: number }>>>();
+  bytesRead = 0;
+  last: FeaturePath = { tables: 0, built: 0, tailRows: 0, kept: 0 };
+
+  constructor(private kv: Deno.Kv, private source: Source, capacity: number) {
+    this.cache = new Lru(capacity);
+  }
+
+  /** Answers to aggregate questions (each passing featureQuestion), or null: scan. */
+  async aggregate(s: Scope, os: AggregateOptions[]): Promise<AggregateResult[] | null> {
+    if (!os.length || !os.every((o) => featureQuestion(s, o))) return null;
+    try {
+      return await this.answer(s, os);
+    } catch (e) {
+      if (e instanceof PartGoneError) return null;
+      throw e;
+    }
+  }
+
+  private async answer(s: Scope, os: AggregateOptions[]): Promise<AggregateResult[] | null> {
+    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const entries = await inBatches(parts, 16, (p) => this.entry(p.id));
+    const period = parts.map((
+      p,
+    ) => (p.min_t >= s.from && p.max_t < s.to ? p.id : `${p.id}@${s.from}-${s.to}`));
+    const scope = `${s.org}|${s.env}|${s.touchpoint ?? ""}|${(s.traffic ?? ["human"]).join()}|` +
+      JSON.stringify(s.filters ?? []);
+    const keys = os.map((o) =>
+      `kept|${scope}|${JSON.stringify([o.metrics, o.breakdown ?? []])}|${period.join()}`
+    );
+    const kept = keys.map((k) => this.cache.get(k) as Map<string, Group> | undefined);
+    const path: FeaturePath = {
+      tables: 0,
+      built: 0,
+      tailRows: tail.length,
+      kept: kept.filter(Boolean).length,
+    };
+    let space = 0;
+    let tailTable: FeatureTable | null = null;
+    if (kept.some((k) => !k)) {
+      const got = await this.take(s, parts, entries, tail);
+      path.tables = got.tables;
+      path.built = got.built;
+      os.forEach((o, i) => {
+        if (kept[i]) return;
+        const g = kept[i] = collectGroups(got.taken, s, o, got.space);
+        if (got.permanent) this.cache.set(keys[i], g, groupsBytes(g));
+      });
+      space = got.space;
+      tailTable = got.tail;
+    }
+    let tailGroups: (Map<string, Group> | null)[] = os.map(() => null);
+    if (tail.length) {
+      if (!tailTable) {
+        const t = await this.tailTable(s, tail, all, await visitorCount(this.kv, s.org, s.env));
+        space = Math.max(space, t.space);
+        tailTable = t.t;
+      }
+      const taken: Taken[] = [{ t: tailTable, hours: null }];
+      tailGroups = os.map((o) => collectGroups(taken, s, o, space));
+    }
+    if (!space) space = await visitorCount(this.kv, s.org, s.env);
+    this.last = path;
+    return os.map((o, i) => featureResult(addTail(kept[i]!, tailGroups[i], space), o));
+  }
+
+  /**
+   * The tables of the period's parts: stored ones, and the parts read at question time. When parts are read,
+   * the raw tail is built in the same numbering (a visitor without a number gets one number in both).
+   */
+  private async take(s: Scope, parts: PartMeta[], entries: (FeatureEntry | null)[], tail: StoredEvent[]) {
+    const tables = await inBatches(parts, 8, (p, k) => (entries[k] ? this.table(p.id, entries[k]!) : null));
+    const taken: Taken[] = [];
+    const toBuild: PartMeta[] = [];
+    parts.forEach((p, k) => {
+      const t = tables[k];
+      const hours = t && hoursInside(t, s);
+      if (!t || hours === undefined) toBuild.push(p);
+      else taken.push({ t, hours });
+    });
+    const count = await visitorCount(this.kv, s.org, s.env);
+    const stored = parts.length - toBuild.length;
+    if (!toBuild.length) {
+      return { taken, space: count, permanent: true, tables: stored, built: 0, tail: null };
+    }
+    const batches = await inBatches(toBuild, 4, (p) => readPartBatch(this.kv, p));
+    const tailBatch = tail.length ? await buildEventBatch(tail, turns()) : null;
+    const ids = [...batches, ...(tailBatch ? [tailBatch] : [])].flatMap((b) => batchVisitors(b));
+    const { numbers, size } = await visitorNumbersForReading(this.kv, s.org, s.env, ids);
+    let permanent = true;
+    const build = (b: Batch) => {
+      const rows = rowVisitors(b, numbers);
+      return {
+        t: buildFeatureTable(b, (i) => rows[i], { from: s.from, to: s.to }),
+        permanent: rows.every((v) => v < count),
+      };
+    };
+    for (const b of batches) {
+      const got = build(b);
+      if (!got.permanent) permanent = false;
+      taken.push({ t: got.t, hours: null });
+    }
+    const tailTable = tailBatch ? build(tailBatch).t : null;
+    return {
+      taken,
+      space: Math.max(size, count),
+      permanent,
+      tables: stored,
+      built: toBuild.length,
+      tail: tailTable,
+    };
+  }
+
+  /** The raw tail's table for a period (built once per tail and period; its visitors numbered for reading). */
+  private tailTable(s: Scope, tail: StoredEvent[], all: StoredEvent[], count: number) {
+    let byPeriod = this.tails.get(all);
+    if (!byPeriod) this.tails.set(all, byPeriod = new Map());
+    // keyed by the numbers given too: a tail visitor's number for reading is past them
+    const k = `${s.org}|${s.env}|${s.from}|${s.to}|${count}`;
+    let got = byPeriod.get(k);
+    if (!got) {
+      got = (async () => {
+        const b = await buildEventBatch(tail, turns());
+        const { numbers, size } = await visitorNumbersForReading(this.kv, s.org, s.env, batchVisitors(b));
+        const rows = rowVisitors(b, numbers);
+        return { t: buildFeatureTable(b, (i) => rows[i], { from: s.from, to: s.to }), space: size };
+      })();
+      byPeriod.set(k, got);
+      while (byPeriod.size > 8) byPeriod.delete(byPeriod.keys().next().value!);
+      got.catch(() => byPeriod!.delete(k));
+    }
+    return got;
+  }
+
+  private async entry(partId: string): Promise<FeatureEntry | null> {
+    const kept = this.entries.get(partId);
+    if (kept) return kept;
+    const entry = await readFeatureEntry(this.kv, partId);
+    if (entry) {
+      this.entries.set(partId, entry);
+      while (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return entry;
+  }
+
+  /** A part's stored table, decoded once and cached (parts are immutable); throws PartGoneError when gone. */
+  private table(partId: string, entry: FeatureEntry): Promise<FeatureTable> {
+    const hit = this.cache.get(`t|${partId}`) as FeatureTable | undefined;
+    if (hit) return Promise.resolve(hit);
+    let loading = this.loading.get(partId);
+    if (!loading) {
+      loading = readFeatureTable(this.kv, partId, entry).then((t) => {
+        if (!t) return null;
+        this.bytesRead += entry.bytes;
+        this.cache.set(`t|${partId}`, t, featureTableBytes(t));
+        return t;
+      }).finally(() => this.loading.delete(partId));
+      this.loading.set(partId, loading);
+    }
+    return loading.then((t) => {
+      if (!t) throw new PartGoneError(`part ${partId}: feature table gone`);
+      return t;
+    });
+  }
+}
+
+/** The planner over a Source, its decoded tables in a cache of `cacheBytes` (the caller's share of the budget). */
+export function featureAnswers(deps: Pick<Deps, "kv">, source: Source, cacheBytes: number): FeatureRollups {
+  return new FeatureRollups(deps.kv, source, cacheBytes);
+}
+
+/** A table's hours inside the period (null: all of them; undefined: one straddles an end: read the part). */
+function hoursInside(t: FeatureTable, s: Scope): Set<number> | null | undefined {
+  const hours = new Set<number>();
+  for (const h of t.hours) {
+    if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
+    else if (!(h.max < s.from || h.min >= s.to)) return undefined;
+  }
+  return hours.size === t.hours.length ? null : hours;
+}
+
+async function inBatches<T, R>(
+  items: T[],
+  width: number,
+  f: (x: T, k: number) => Promise<R> | R,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += width) {
+    out.push(...(await Promise.all(items.slice(i, i + width).map((x, j) => f(x, i + j)))));
+  }
+  return out;
+}
+
+/** The columns a feature table needs of a part. */
+export async function readPartBatch(kv: Deno.Kv, p: PartMeta): Promise<Batch> {
+  const columns = await partColumns(kv, p);
+  const only = (c: string) => FEATURE_COLUMNS.has(c);
+  const { from, to } = columnRange(columns, only);
+  const { base, bytes } = await readRange(kv, p, from, to);
+  return await decodeBatch({ n: p.rows, columns }, bytes, only, base);
+}
