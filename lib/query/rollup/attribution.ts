@@ -25,7 +25,7 @@ import type {
 } from "../types.ts";
 import { ATTR_FIELDS } from "./build.ts";
 import { type AttrMulti, type FactEnds, HOUR, MULTI_ATTR, type SessionFacts } from "./session_facts.ts";
-import type { SessionJoin } from "./sessions.ts";
+import { hourMask } from "./sessions.ts";
 
 const ATTR_INDEX = new Map<string, number>(ATTR_FIELDS.map((f, i) => [f, i]));
 export const ATTRIBUTION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
@@ -72,9 +72,89 @@ export interface AttrUnit {
   ends: FactEnds | null;
 }
 
+/**
+ * The fact rows in scope and their sessions, lean: per unit each row's session number (-1: out of scope; 0
+ * for all when `sessions` is false: only visitors are counted, no session needs telling apart). Sessions are
+ * told by visitor number and both id hashes, as joinSessions (sessions.ts) tells them, holding only those.
+ */
+export interface AttrJoin {
+  /** whether sessions are told apart (else every row in scope has session 0) */
+  apart: boolean;
+  /** sessions in scope (0 when not told apart) */
+  n: number;
+  slots: Int32Array[];
+  /** each unit's fact rows' hours */
+  hours: Uint32Array[];
+  /** a bound on the visitor numbers */
+  visitors: number;
+}
+
+export function attributionJoin(
+  units: { facts: SessionFacts; tps: (string | null)[]; traffics: (string | null)[] }[],
+  inside: Set<number>[],
+  touchpoint: string | null | undefined,
+  traffic: Set<string>,
+  visitorSpace: number,
+  sessions: boolean,
+): AttrJoin {
+  const rows = units.reduce((n, u) => n + u.facts.n, 0);
+  let size = 16;
+  while (sessions && size < rows * 2) size *= 2;
+  const table = new Int32Array(sessions ? size : 0).fill(-1), mask = size - 1;
+  // per session: its key (grown as sessions come)
+  let cap = 1024, n = 0;
+  let kVis = new Uint32Array(cap), kH1 = new Uint32Array(cap), kH2 = new Uint32Array(cap);
+  let visitors = visitorSpace;
+  const slots = units.map((u, ri) => {
+    const f = u.facts;
+    const slot = new Int32Array(f.n).fill(-1);
+    const tpOk = Uint8Array.from(u.tps, (tp) => (!touchpoint || tp === touchpoint ? 1 : 0));
+    const trOk = Uint8Array.from(u.traffics, (t) => (t !== null && traffic.has(t) ? 1 : 0));
+    const { base, inHour } = hourMask(inside[ri]);
+    for (let k = 0; k < f.n; k++) {
+      const ho = f.hour[k] - base;
+      if (!(ho >= 0 && ho < inHour.length && inHour[ho]) || !tpOk[f.tp[k]] || !trOk[f.traffic[k]]) continue;
+      const v = f.vis[k];
+      if (v >= visitors) visitors = v + 1;
+      if (!sessions) {
+        slot[k] = 0;
+        continue;
+      }
+      const a = f.h1[k], b = f.h2[k];
+      let at = (Math.imul(v, 0x9e3779b1) ^ Math.imul(a, 0x85ebca6b) ^ b) & mask;
+      let x = table[at];
+      while (x >= 0 && (kH1[x] !== a || kH2[x] !== b || kVis[x] !== v)) {
+        at = (at + 1) & mask;
+        x = table[at];
+      }
+      if (x < 0) {
+        if (n === cap) {
+          cap *= 2;
+          const grow = (old: Uint32Array) => {
+            const g = new Uint32Array(cap);
+            g.set(old);
+            return g;
+          };
+          kVis = grow(kVis);
+          kH1 = grow(kH1);
+          kH2 = grow(kH2);
+        }
+        x = n++;
+        kVis[x] = v;
+        kH1[x] = a;
+        kH2[x] = b;
+        table[at] = x;
+      }
+      slot[k] = x;
+    }
+    return slot;
+  });
+  return { apart: sessions, n: sessions ? n : 0, slots, hours: units.map((u) => u.facts.hour), visitors };
+}
+
 /** Each joined session's entry page as (unit, page code); unit -1: no pageview in scope. */
-export function sessionEntries(join: SessionJoin, ends: (FactEnds | null)[]) {
-  const { j, slots } = join;
+export function sessionEntries(join: AttrJoin, ends: (FactEnds | null)[]) {
+  const { slots } = join, j = join;
   const entT = new Float64Array(j.n).fill(Infinity),
     entDt = new Float64Array(j.n),
     entSeq = new Float64Array(j.n);
@@ -108,12 +188,12 @@ const GROUPS = 4_194_304;
 
 /**
  * The answer to one question (attributionBlocker null) over a join of the period's sessions (`join`: of
- * `units`, in that order, in scope), `entries` when the breakdown has the entry page, and `goal` the visitor
+ * `units`, in that order, in scope; told apart when the question asks sessions or entry pages), `entries` when the breakdown has the entry page, and `goal` the visitor
  * numbers with the goal event in scope (null without a goal).
  */
 export function answerAttribution(
   units: AttrUnit[],
-  join: SessionJoin,
+  join: AttrJoin,
   entries: { unit: Int32Array; page: Uint32Array } | null,
   goal: Uint8Array | null,
   s: Scope,
@@ -147,25 +227,30 @@ export function answerAttribution(
   // per group of (attribution's values, entry page): its number
   const pairGroup = new Map<number, number>();
 
-  const { j, slots } = join;
+  const { slots } = join, j = join;
   const sFirst = new Int32Array(j.n).fill(-1), sMore = new Set<number>();
   const vFirst = new Int32Array(join.visitors + 1).fill(-1), vMore = new Set<number>();
-  const sessions: number[] = [], visitors: number[] = [], conversions: number[] = [];
+  const sessions: number[] = [], visitors: number[] = [], conversions: number[] = [], hits: number[] = [];
   let totalSessions = 0, totalVisitors = 0, totalConversions = 0;
+  const apart = join.apart;
   const count = (s: number, v: number, human: boolean, g: number) => {
-    while (sessions.length <= g) {
+    while (hits.length <= g) {
+      hits.push(0);
       sessions.push(0);
       visitors.push(0);
       conversions.push(0);
     }
-    const fs = sFirst[s];
-    if (fs < 0) {
-      sFirst[s] = g;
-      sessions[g]++;
-      totalSessions++;
-    } else if (fs !== g && !sMore.has(s * GROUPS + g)) {
-      sMore.add(s * GROUPS + g);
-      sessions[g]++;
+    hits[g]++;
+    if (apart) {
+      const fs = sFirst[s];
+      if (fs < 0) {
+        sFirst[s] = g;
+        sessions[g]++;
+        totalSessions++;
+      } else if (fs !== g && !sMore.has(s * GROUPS + g)) {
+        sMore.add(s * GROUPS + g);
+        sessions[g]++;
+      }
     }
     if (!human) return;
     const fv = vFirst[v];
@@ -240,7 +325,7 @@ export function answerAttribution(
   const rows: Row[] = [];
   for (let g = 0; g < keys.length; g++) {
     // (a group of attribution values alone, before its entry pages, counted nothing: no row)
-    if (g >= sessions.length || sessions[g] === 0) continue;
+    if (g >= hits.length || hits[g] === 0) continue;
     rows.push({
       key: keys[g],
       metrics: figures({ sessions: sessions[g], visitors: visitors[g], conversions: conversions[g] }),

@@ -490,7 +490,7 @@ class SmallCounter {
 }
 
 /** The hours of a set as a mask from its smallest. */
-function hourMask(hours: Set<number>): { base: number; inHour: Uint8Array } {
+export function hourMask(hours: Set<number>): { base: number; inHour: Uint8Array } {
   if (!hours.size) return { base: 0, inHour: new Uint8Array(0) };
   let lo = Infinity, hi = -Infinity;
   for (const h of hours) {

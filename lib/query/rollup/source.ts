@@ -15,7 +15,7 @@ import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
 import { retentionBlocker, retentionFromRollups } from "./retention.ts";
-import { answerAttribution, type AttrUnit, sessionEntries } from "./attribution.ts";
+import { answerAttribution, attributionJoin, type AttrUnit, sessionEntries } from "./attribution.ts";
 import {
   answerFromRollups,
   attributionAsked,
@@ -858,7 +858,9 @@ export class RollupSource {
     const inside = hoursInside(loaded, s);
     if (!inside) return none;
     const traffic = new Set(s.traffic ?? ["human"]);
-    const join = joinSessions(loaded.map(unitOf), inside, s.touchpoint, traffic, space);
+    // sessions told apart only when a question counts them or their entry pages
+    const apart = want.ends || os.some((o) => o.metrics.includes("sessions"));
+    const join = attributionJoin(loaded.map(unitOf), inside, s.touchpoint, traffic, space, apart);
     const entries = want.ends ? sessionEntries(join, loaded.map((p) => p.ends)) : null;
     // each goal's visitors in scope: the union of its event type's rows' visitor sets
     const marks = new Map<string, Uint8Array>();
