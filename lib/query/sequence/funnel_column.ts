@@ -18,7 +18,7 @@ import { readStepEntries, readStepSection, secName } from "../step_column/store.
 import { StepRows, walkStepRows } from "./step_rows.ts";
 
 /** Step condition fields the column can decide. */
-const FIELDS = new Set(["page", "touchpoint", "traffic", "event_type"]);
+export const STEP_FIELDS = new Set(["page", "touchpoint", "traffic", "event_type"]);
 
 /** Parts whose sections are read while the one before is matched. */
 const READ_AHEAD = 4;
@@ -26,11 +26,11 @@ const READ_AHEAD = 4;
 /** Whether the column can answer: conditions it holds, no split, no cohort. */
 export function columnCanAnswer(s: Scope, o: FunnelOptions): boolean {
   return !s.cohort && !o.split && o.steps.length <= 8 &&
-    o.steps.every((st) => (st.filters ?? []).every((f) => FIELDS.has(f.field)));
+    o.steps.every((st) => (st.filters ?? []).every((f) => STEP_FIELDS.has(f.field)));
 }
 
 /** A section's step bits per row: which steps of its event type each row matches by its codes. */
-function sectionSteps(sec: StepSection, steps: StepDef[]): ((k: number) => number) | null {
+export function sectionSteps(sec: StepSection, steps: StepDef[]): ((k: number) => number) | null {
   const mine = steps.map((st, k) => ({ st, k })).filter(({ st }) =>
     sec.et !== null && st.event_type === sec.et
   );

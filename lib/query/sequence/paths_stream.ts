@@ -13,17 +13,31 @@ import { makeCtx } from "../scan/ctx.ts";
 import type { PathsOptions, PathsResult } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
 import { type Count, note, paths, pathsResult } from "./paths.ts";
+import { kvOf } from "./funnel_column.ts";
+import { columnPaths } from "./paths_column.ts";
 import { stepBits } from "./steps.ts";
 
-/** Paths streamed when the period's parts would not fit the budget, else by the scan. */
-export async function scanPaths(scans: ScanContexts, s: Scope, o: PathsOptions): Promise<PathsResult> {
+/**
+ * Paths streamed when the period's parts would not fit the budget (from their step columns when it can), else
+ * by the scan.
+ */
+export async function scanPaths(
+  scans: ScanContexts,
+  s: Scope,
+  o: PathsOptions,
+  kv: Deno.Kv = kvOf(scans),
+): Promise<PathsResult> {
   if (!(await scans.streams(s, o.anchor.filters))) return paths(await scans.of(s), o);
-  return streamPaths(scans, s, o);
+  return (await columnPaths(scans, s, o, kv)) ?? streamPaths(scans, s, o);
 }
 
-/** Rows kept for the walk, in growable typed arrays (41 bytes a row). */
-class Rows {
+/**
+ * Rows kept for the walk, in growable typed arrays (41 bytes a row); with `pos`, what breaks ties of the three
+ * order times (else the order rows were kept in).
+ */
+export class Rows {
   n = 0;
+  pos: Float64Array | null = null;
   t = new Float64Array(1024);
   dt = new Float64Array(1024);
   seq = new Float64Array(1024);
@@ -43,9 +57,14 @@ class Rows {
     label: number,
     anchor: number,
     part: number,
+    pos?: number,
   ) {
     if (this.n === this.t.length) this.resize(this.n * 2);
     const k = this.n++;
+    if (pos !== undefined) {
+      this.pos ??= new Float64Array(this.t.length);
+      this.pos[k] = pos;
+    }
     this.t[k] = t;
     this.dt[k] = dt;
     this.seq[k] = seq;
@@ -68,6 +87,7 @@ class Rows {
       this.label[w] = this.label[k];
       this.anchor[w] = this.anchor[k];
       this.part[w] = this.part[k];
+      if (this.pos) this.pos[w] = this.pos[k];
       w++;
     }
     this.n = w;
@@ -87,6 +107,7 @@ class Rows {
     this.label = to(this.label);
     this.anchor = to(this.anchor);
     this.part = to(this.part);
+    if (this.pos) this.pos = to(this.pos);
   }
 }
 
@@ -253,7 +274,7 @@ export async function streamPaths(
   return walk(rows, names, o, depth);
 }
 /** Rows session by session (counting sorts: by session, then sessions by visitor), each session in order, walked as `paths` walks them. */
-function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): PathsResult {
+export function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): PathsResult {
   const bySession = countingOrder(rows.ses, rows.n);
   const sessionsOf = new Int32Array(bySession.keys.length);
   bySession.keys.forEach((x, j) => (sessionsOf[j] = rows.vis[bySession.idx[bySession.start[x]]]));
@@ -262,8 +283,10 @@ function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): Path
   const seqs = new Map<string, Count>();
   let sessions = 0, visitors = 0, lastVis = -1;
   const step = o.direction === "after" ? 1 : -1;
-  const { t, dt, seq } = rows;
-  const cmp = (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
+  const { t, dt, seq, pos } = rows;
+  const cmp = pos
+    ? (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b]
+    : (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
   for (const g of byVisitor.idx) {
     const x = bySession.keys[g];
     const list = bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]).sort(cmp);

@@ -18,45 +18,10 @@ import { decodeSection, deleteStepColumn, encodeSection } from "../../../lib/que
 import { buildEventBatch } from "../../../lib/parts/event_batch.ts";
 import type { FunnelOptions, StepDef } from "../../../lib/query/sequence_types.ts";
 import type { Scope } from "../../../lib/query/types.ts";
-import type { StoredEvent } from "../../../lib/store/records.ts";
 import { testDeps } from "../../helpers/deps.ts";
-import { ev, store } from "./fixtures.ts";
+import { store } from "./fixtures.ts";
+import { eventArb, MIDNIGHT, NOW, toEvents } from "./step_column_fixtures.ts";
 import { naiveFunnel } from "./reference.ts";
-
-const NOW = Date.parse("2026-03-30T12:00:00Z"); // the week Berlin's clocks went forward
-const MIDNIGHT = Date.parse("2026-03-29T00:00:00Z");
-
-const eventArb = fc.record({
-  minute: fc.integer({ min: -90, max: 60 }),
-  day: fc.integer({ min: 0, max: 1 }),
-  visitor: fc.constantFrom("v1", "v2", "v3", "v4"),
-  session: fc.constantFrom("s1", "s2", "s3"),
-  type: fc.constantFrom("$pageview", "$pageview", "$pageleave", "sign_up", "purchase"),
-  page: fc.constantFrom("/", "/pricing", "/docs/a", "/docs/b"),
-  touchpoint: fc.constantFrom("tp1", "tp1", "tp2"),
-  traffic: fc.constantFrom("human", "human", "bot"),
-  skew: fc.constantFrom(0, 0, -1500, 2000),
-  seq: fc.integer({ min: 0, max: 2 }),
-});
-type Raw = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
-
-/** Receive times on whole minutes: equal times (and device times, numbers) in one visitor happen. */
-const toEvents = (raw: Raw[]): StoredEvent[] =>
-  raw.map((r) => {
-    const t = MIDNIGHT + r.day * 86_400_000 + r.minute * 60_000;
-    return ev({
-      received_at: t,
-      device_time: new Date(t + r.skew).toISOString(),
-      sequence_no: r.seq,
-      anonymous_id: r.visitor,
-      session_id: r.session,
-      event_type: r.type,
-      path: r.page,
-      touchpoint: r.touchpoint,
-      traffic: r.traffic as "human",
-      crawler: r.traffic === "human" ? null : "GPTBot",
-    });
-  });
 
 const stepArb = fc.constantFrom<StepDef>(
   { event_type: "$pageview", filters: [{ field: "page", op: "eq", value: "/" }] },

@@ -1,0 +1,152 @@
+/**
+ * Paths from the parts' step columns (step_column/): a first read of each part's anchor section finds the
+ * anchored sessions (by visitor number and id hashes, so a session in several parts is one); a second reads
+ * the sections whose rows are steps (pageviews for `page`, every type for `event`, pageviews and custom
+ * events for `page_or_event`) and keeps the rows of anchored sessions only, then the same walk as the
+ * streamed parts (paths_stream.ts). The raw tail's column is built at question time. Taken when every part
+ * of the period has a column and the anchor's conditions are on fields the column holds, without a cohort;
+ * else null (the caller streams the parts).
+ */
+import { buildEventBatch } from "../../parts/event_batch.ts";
+import { visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
+import { batchVisitors, rowVisitors } from "../rollup/build.ts";
+import type { ScanContexts } from "../scan/contexts.ts";
+import type { PathsOptions, PathsResult } from "../sequence_types.ts";
+import type { Scope } from "../types.ts";
+import { buildStepColumn, type StepSection } from "../step_column/build.ts";
+import { readStepEntries, readStepSection, secName, type StepColumnEntry } from "../step_column/store.ts";
+import { sectionSteps, STEP_FIELDS } from "./funnel_column.ts";
+import { Rows, walk } from "./paths_stream.ts";
+
+/** Parts whose sections are read while the one before is used. */
+const READ_AHEAD = 4;
+
+const NULL_SECTION = secName(null);
+
+/** Whether the column can answer: an anchor on fields it holds, no cohort. */
+export function pathsColumnCanAnswer(s: Scope, o: PathsOptions): boolean {
+  return !s.cohort && (o.anchor.filters ?? []).every((f) => STEP_FIELDS.has(f.field));
+}
+
+/** The sections whose rows are steps, of those a part has. */
+function stepSections(mode: PathsOptions["step"], names: string[]): string[] {
+  if (mode === "event") return names.filter((n) => n !== NULL_SECTION);
+  return names.filter((n) =>
+    n === "$pageview" || (mode === "page_or_event" && !n.startsWith("$") && n !== NULL_SECTION)
+  );
+}
+
+/** Paths from step columns, or null when a part has none (or went meanwhile). */
+export async function columnPaths(
+  scans: ScanContexts,
+  s: Scope,
+  o: PathsOptions,
+  kv: Deno.Kv,
+): Promise<PathsResult | null> {
+  if (!pathsColumnCanAnswer(s, o)) return null;
+  const { parts: listed, tail } = await scans.source.partsAndTail(s.org, s.env, s.from, s.to);
+  // newest first, as the streamed parts are read (their ties of order times resolve in that order)
+  const parts = [...listed].sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
+  const entries = await readStepEntries(kv, parts.map((p) => p.id));
+  if (entries.some((e) => e === null)) return null;
+  const depth = o.depth ?? 3, mode = o.step ?? "page";
+  const traffic = new Set<string | null>(s.traffic ?? ["human"]);
+  const anchorName = secName(o.anchor.event_type);
+  let tailSecs: StepSection[] = [];
+  if (tail.length) {
+    const batch = await buildEventBatch(Object.isFrozen(tail) ? tail : [...tail]);
+    const { numbers } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(batch));
+    const vis = rowVisitors(batch, numbers);
+    tailSecs = buildStepColumn(batch, (i) => vis[i]);
+  }
+  // per section, the rows in scope
+  const inScope = (sec: StepSection) => {
+    const tpOk = Uint8Array.from(sec.tps, (v) => (!s.touchpoint || v === s.touchpoint ? 1 : 0));
+    const trOk = Uint8Array.from(sec.trs, (v) => (traffic.has(v) ? 1 : 0));
+    return (r: number) =>
+      sec.t[r] >= s.from && sec.t[r] < s.to && tpOk[sec.tp[r]] === 1 && trOk[sec.tr[r]] === 1;
+  };
+  const sessionKey = (sec: StepSection, r: number) =>
+    `${sec.vis[r]}|${sec.h1[sec.ses[r]]}|${sec.h2[sec.ses[r]]}`;
+
+  // every section of every part the question reads, in part order (tail last), `names` of each
+  const eachPart = async (
+    names: (e: StepColumnEntry | null) => string[],
+    use: (sec: StepSection, part: number) => void,
+  ): Promise<boolean> => {
+    const read = (k: number) =>
+      Promise.all(names(entries[k]).map((name) => readStepSection(kv, parts[k].id, entries[k]!, name)));
+    const ahead: ReturnType<typeof read>[] = [];
+    for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(read(k));
+    for (let k = 0; k < parts.length; k++) {
+      const got = await ahead.shift()!;
+      if (k + READ_AHEAD < parts.length) ahead.push(read(k + READ_AHEAD));
+      if (got.some((g) => g === undefined)) {
+        await Promise.allSettled(ahead);
+        return false;
+      }
+      for (const g of got) if (g) use(g.section, k);
+    }
+    const tailNames = new Set(names(null));
+    for (const sec of tailSecs) if (tailNames.has(secName(sec.et))) use(sec, parts.length);
+    return true;
+  };
+
+  // first read: the anchored sessions
+  const anchored = new Map<string, number>();
+  const anchorRows = (sec: StepSection) => {
+    const bitOf = sectionSteps(sec, [o.anchor]);
+    if (!bitOf) return null;
+    const ok = inScope(sec);
+    return (r: number) => ok(r) && bitOf(r) === 1;
+  };
+  const first = await eachPart(() => [anchorName], (sec) => {
+    const isAnchor = anchorRows(sec);
+    if (!isAnchor) return;
+    for (let r = 0; r < sec.n; r++) {
+      if (!isAnchor(r)) continue;
+      const key = sessionKey(sec, r);
+      if (!anchored.has(key)) anchored.set(key, anchored.size);
+    }
+  });
+  if (!first) return null;
+
+  // second read: the anchored sessions' step and anchor rows
+  const rows = new Rows(), labels = new Map<string, number>(), names: string[] = [];
+  const labelOf = (v: string) => {
+    let id = labels.get(v);
+    if (id === undefined) {
+      labels.set(v, id = names.length);
+      names.push(v);
+    }
+    return id;
+  };
+  const sectionsOf = (e: StepColumnEntry | null) => {
+    const all = e ? Object.keys(e.secs) : tailSecs.map((x) => secName(x.et));
+    const steps = stepSections(mode, all);
+    return all.includes(anchorName) && !steps.includes(anchorName) ? [...steps, anchorName] : steps;
+  };
+  const second = await eachPart(sectionsOf, (sec, part) => {
+    const name = secName(sec.et);
+    const isStep = stepSections(mode, [name]).length > 0;
+    const isAnchor = name === anchorName ? anchorRows(sec) : null;
+    if (!isStep && !isAnchor) return;
+    const ok = inScope(sec);
+    // per session of the section: its number when anchored, -1 when not, -2 not looked up yet
+    const num = new Int32Array(sec.h1.length).fill(-2);
+    const label = mode === "event" || sec.et !== "$pageview" ? (isStep ? labelOf(sec.et!) : -1) : -3;
+    const byPage = label === -3 ? Int32Array.from(sec.pages, (v) => labelOf(v ?? "")) : null;
+    for (let r = 0; r < sec.n; r++) {
+      if (!ok(r)) continue;
+      const x = sec.ses[r];
+      if (num[x] === -2) num[x] = anchored.get(sessionKey(sec, r)) ?? -1;
+      if (num[x] < 0) continue;
+      const a = isAnchor?.(r) ? 1 : 0;
+      const l = byPage ? byPage[sec.page[r]] : label;
+      if (l < 0 && !a) continue;
+      rows.push(sec.t[r], sec.dt[r], sec.seq[r], num[x], sec.vis[r], l, a, part, part * 2 ** 32 + sec.row[r]);
+    }
+  });
+  if (!second) return null;
+  return walk(rows, names, o, depth);
+}
