@@ -1,30 +1,38 @@
 /**
  * Blast radius: one client sends the worst bodies, slow bodies and idle sockets; another sends valid event
  * batches and questions. Prints the valid client's p50/p99 per kind, without and with the attacker, for the
- * app behind the self-hosted connection guard on 127.0.0.1. Bounded in count and time. The attacker runs in
- * its own process (this file with --attack), as a client elsewhere would: its own work (making and sending
- * 1 MB bodies) is not the server's. `--runs N` repeats the pair of runs and prints each ratio. The raw tail
- * the valid client writes is compacted before each measured pass (the compaction job does it every minute in
- * service), so every pass asks its questions over the same small tail instead of one growing run after run.
+ * app behind the self-hosted connection guard with its production defaults. Bounded in count and time.
+ * The attacker runs in its own process (this file with --attack), as a client elsewhere would: its own work
+ * (making and sending 1 MB bodies) is not the server's; and from its own address, as a client elsewhere
+ * would: the guard listens on "::", the valid client comes from 127.0.0.1 and the attacker from ::1, so
+ * what the guard does per address (its connection cap, its hold after refusals) sorts them as it would in
+ * service. `--runs N` repeats the pair of runs and prints each ratio. The raw tail the valid client writes
+ * is compacted before each measured pass (the compaction job does it every minute in service), so every
+ * pass asks its questions over the same small tail instead of one growing run after run.
  * A run alternates `--blocks` quiet and loud blocks (a new attacker process for each loud one), so other
- * load on the machine (2 shared cores) falls on both sides alike instead of on one pass.
+ * load on the machine (2 shared cores) falls on both sides alike instead of on one pass; both sides make
+ * the same number of requests, `--requests` each (half batches, half questions; p99 of 600 batches is
+ * their 6th slowest).
  * The attacker's process runs at the lowest CPU priority (`nice -n 19`; `--nice 0` not): on this 2-core
- * machine its own work would otherwise take the server's core, which an attacker elsewhere cannot.
- * `--worst 0` leaves out the worst bodies (only idle and slow sockets). The valid client also reports how
- * late a 5 ms timer fires on the server's event loop (its own blocking, beside the machine's load).
- *   deno run -A bench/blast_radius.ts [--requests 600] [--blocks 4] [--idle 100] [--slow 20] [--runs 3]
+ * machine its own work would otherwise take the server's core, which an attacker elsewhere cannot. It sends
+ * its worst bodies (bench/worst_bodies.ts) one after another as fast as it is answered, and reports how
+ * many and what it got. `--worst 0` leaves them out (only idle and slow sockets). The valid client also
+ * reports how late a 5 ms timer fires on the server's event loop (its own blocking, beside the machine's load).
+ *   deno run -A bench/blast_radius.ts [--requests 1200] [--blocks 4] [--idle 100] [--slow 20] [--runs 3]
  *     [--worst 1] [--nice 1] [--out FILE.json]
  */
 import { fuzzWorld } from "../tests/helpers/fuzz.ts";
 import { event } from "../tests/helpers/events.ts";
-import { serveGuarded } from "../lib/server/connection_guard.ts";
+import { DEFAULT_GUARD, serveGuarded } from "../lib/server/connection_guard.ts";
+import { worstBodies } from "./worst_bodies.ts";
 import { compactAll } from "../lib/jobs/compact.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
   return i >= 0 ? Number(Deno.args[i + 1]) : d;
 };
-const REQUESTS = arg("requests", 600);
+/** the valid client's requests on each side (without and with the attacker), per run */
+const REQUESTS = arg("requests", 1200);
 const IDLE = arg("idle", 100);
 const SLOW = arg("slow", 20);
 const RUNS = arg("runs", 1);
@@ -42,19 +50,21 @@ if (Deno.args[0] === "--attack") {
   await a.ready; // its sockets open before the valid client is timed
   console.log("attacking");
   await Deno.stdin.readable.pipeTo(new WritableStream());
-  console.log(`sent ${await a.end()}`);
+  console.log(`sent ${JSON.stringify(await a.end())}`);
   Deno.exit(0);
 }
 
 const w = await fuzzWorld();
-// attacker and valid client share 127.0.0.1 here: the cap is raised above both (in production each has its own)
-const server = serveGuarded({ hostname: "127.0.0.1", port: 0 }, w.app.fetch, {
+// the production defaults, but the body deadline shorter and the cap above the attacker's sockets (past
+// the cap its extra sockets would only be refused, which costs the server less than holding them)
+const server = serveGuarded({ hostname: "::", port: 0 }, w.app.fetch, {
+  ...DEFAULT_GUARD,
   bodyMs: 10_000,
-  headerMs: 10_000,
-  idleMs: 30_000,
   perAddress: IDLE + SLOW + 64,
 });
+/** the valid client's address, and the attacker's */
 const base = `http://127.0.0.1:${server.addr.port}`;
+const attackerBase = `http://[::1]:${server.addr.port}`;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -96,15 +106,19 @@ async function measure(requests: number): Promise<Omit<Measured, "lag">> {
   let errors = 0;
   for (let k = 0; k < requests; k++) {
     const i = sequence++;
+    // the batch is made before the clock starts: the client's own work is not the server's answer time
+    const batch = i % 2 === 0
+      ? JSON.stringify({
+        api_key: w.t.publicKey,
+        batch: Array.from({ length: 10 }, (_, k) => event({ sequence_no: i * 10 + k })),
+      })
+      : "";
     const t0 = performance.now();
     const res = i % 2 === 0
       ? await fetch(`${base}/v1/behavior/events`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: `https://${w.t.domain}` },
-        body: JSON.stringify({
-          api_key: w.t.publicKey,
-          batch: Array.from({ length: 10 }, (_, k) => event({ sequence_no: i * 10 + k })),
-        }),
+        body: batch,
       })
       : await fetch(`${base}/v1/read/behavior_overview`, {
         method: "POST",
@@ -127,12 +141,13 @@ interface Keys {
 
 /** The attacker: idle sockets, slow bodies and a loop of the worst bodies, until `stop` is set. */
 function attacker(base: string, t: Keys, stop: { done: boolean }) {
-  const port = Number(new URL(base).port);
+  const url = new URL(base);
+  const [hostname, port] = [url.hostname.replace(/^\[|\]$/g, ""), Number(url.port)];
   const held: Deno.Conn[] = [];
   const enc = new TextEncoder();
   const idle = (async () => {
     for (let i = 0; i < IDLE; i++) {
-      held.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+      held.push(await Deno.connect({ hostname, port }));
     }
   })();
   let opened: () => void = () => {};
@@ -140,7 +155,7 @@ function attacker(base: string, t: Keys, stop: { done: boolean }) {
   const slow = (async () => {
     const conns: Deno.Conn[] = [];
     for (let i = 0; i < SLOW; i++) {
-      const c = await Deno.connect({ hostname: "127.0.0.1", port });
+      const c = await Deno.connect({ hostname, port });
       await c.write(enc.encode(
         "POST /v1/behavior/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
           "Origin: https://evil.test\r\nContent-Length: 100000\r\n\r\n{",
@@ -154,37 +169,15 @@ function attacker(base: string, t: Keys, stop: { done: boolean }) {
     }
     for (const c of conns) c.close();
   })();
-  const worst = [
-    ["/v1/behavior/events", "[".repeat(1_000_000)],
-    [
-      "/v1/behavior/events",
-      JSON.stringify({
-        api_key: t.publicKey,
-        batch: [event({ fingerprint: { tag: "a", selector: "a", text: "x".repeat(64_000) } })],
-      }),
-    ],
-    ["/oauth/register", "[".repeat(3_000) + "]".repeat(3_000)],
-    ["/v1/read/behavior_overview", '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000)],
-    ["/v1/behavior/server-events", '{"events":[' + '{"x":1e400},'.repeat(5_000) + "{}]}"],
-  ] as const;
+  const worst = worstBodies(t);
   let sent = 0;
+  const statuses = new Map<number, number>();
   const loop = (async () => {
     while (!stop.done && WORST) {
-      const [path, body] = worst[sent++ % worst.length];
-      const res = await fetch(`${base}${path}`, {
-        method: "POST",
-        // each body as its endpoint's client would send it, so it reaches the body guard: an Origin only
-        // where a browser sends one (a server-events request with one is refused before its body is read)
-        headers: {
-          "content-type": "application/json",
-          ...(path === "/v1/behavior/events" ? { origin: `https://${t.domain}` } : {}),
-          ...(path.startsWith("/oauth") ? {} : {
-            authorization: `Bearer ${path.includes("read") ? t.readKey : t.serverKey}`,
-          }),
-        },
-        body,
-      }).catch(() => null);
+      const { path, headers, body } = worst[sent++ % worst.length];
+      const res = await fetch(`${base}${path}`, { method: "POST", headers, body }).catch(() => null);
       await res?.body?.cancel();
+      statuses.set(res?.status ?? 0, (statuses.get(res?.status ?? 0) ?? 0) + 1);
     }
   })();
   return {
@@ -194,9 +187,15 @@ function attacker(base: string, t: Keys, stop: { done: boolean }) {
       stop.done = true;
       await Promise.all([idle, slow, loop]);
       for (const c of held) c.close();
-      return sent;
+      return { sent, statuses: Object.fromEntries(statuses) };
     },
   };
+}
+
+interface Sent {
+  sent: number;
+  /** how many of each status the attacker's worst bodies got (0: no answer) */
+  statuses: Record<string, number>;
 }
 
 /** The attacker's process, attacking until `end`; resolves once its sockets are open and it is sending. */
@@ -210,7 +209,7 @@ async function attackerProcess() {
       "-A",
       new URL(import.meta.url).pathname,
       "--attack",
-      base,
+      attackerBase,
       w.t.domain,
       w.t.publicKey,
       w.t.serverKey,
@@ -236,13 +235,14 @@ async function attackerProcess() {
   return {
     async end() {
       await child.stdin.close();
-      while (!/sent \d+\n/.test(said)) {
+      while (!/sent \{.*\}\n/.test(said)) {
         const { value, done } = await out.read();
         if (done) break;
         said += value;
       }
       await child.status;
-      return Number(said.match(/sent (\d+)/)?.[1] ?? 0);
+      const line = said.match(/sent (\{.*\})\n/)?.[1];
+      return line ? JSON.parse(line) as Sent : { sent: 0, statuses: {} };
     },
   };
 }
@@ -256,13 +256,16 @@ const row = (r: Measured) => ({
   "loop lag p99 ms": pct(r.lag, 0.99).toFixed(1),
 });
 
+/** Requests the guard held after their address's refusals so far (a guard without holds: 0). */
+const held = () => (server as { held?: () => number }).held?.() ?? 0;
+
 /** Folds the raw tail into parts: the test clock stands still, so it moves past the tail's receive time. */
 async function compactTail() {
   w.deps.clock.advance(1);
   await compactAll(w.deps, { graceMs: 0 });
 }
 
-await validClient(REQUESTS); // warm-up: compile paths, fill caches
+await validClient(Math.min(REQUESTS, 200)); // warm-up: compile paths, fill caches
 const ratios: string[] = [];
 const results: Record<string, unknown>[] = [];
 const join = (rs: Measured[]): Measured => ({
@@ -274,21 +277,28 @@ const join = (rs: Measured[]): Measured => ({
 for (let run = 1; run <= RUNS; run++) {
   // quiet and loud blocks alternate, so the machine's other load (2 shared cores) falls on both alike
   const quiet: Measured[] = [], loud: Measured[] = [];
-  let sent = 0;
-  const per = Math.ceil(REQUESTS / BLOCKS);
+  let sent = 0, loudMs = 0;
+  const got: Record<string, number> = {};
+  const heldBefore = held();
+  const per = 2 * Math.ceil(REQUESTS / BLOCKS / 2); // even: each block half batches, half questions
   for (let b = 0; b < BLOCKS; b++) {
     await compactTail();
     quiet.push(await validClient(per));
     await compactTail();
     const a = await attackerProcess();
+    const t0 = performance.now();
     await new Promise((r) => setTimeout(r, 500));
     loud.push(await validClient(per));
-    sent += await a.end();
+    const ended = await a.end();
+    loudMs += performance.now() - t0;
+    sent += ended.sent;
+    for (const [s, n] of Object.entries(ended.statuses)) got[s] = (got[s] ?? 0) + n;
   }
   const [q, l] = [join(quiet), join(loud)];
   console.log(
     `run ${run}: valid client ${per * BLOCKS} requests each way in ${BLOCKS} alternating blocks; attacker: ` +
-      `${IDLE} idle, ${SLOW} slow, ${sent} worst bodies; load average ${
+      `${IDLE} idle, ${SLOW} slow, ${sent} worst bodies (${(sent / loudMs * 1000).toFixed(1)} a second; ` +
+      `statuses ${JSON.stringify(got)}; ${held() - heldBefore} held by the guard); load average ${
         Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
       }`,
   );
@@ -300,7 +310,15 @@ for (let run = 1; run <= RUNS; run++) {
     run,
     load_average: Deno.loadavg(),
     blocks: BLOCKS,
-    attacker: { idle: IDLE, slow: SLOW, worst_bodies: sent, niced: NICE === 1 },
+    attacker: {
+      idle: IDLE,
+      slow: SLOW,
+      worst_bodies: sent,
+      worst_bodies_a_second: Number((sent / loudMs * 1000).toFixed(1)),
+      statuses: got,
+      held_by_guard: held() - heldBefore,
+      niced: NICE === 1,
+    },
     without: row(q),
     with: row(l),
     ingest_p99_ratio: Number(ratio.toFixed(2)),

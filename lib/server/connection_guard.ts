@@ -5,6 +5,11 @@
  *   - a header deadline: a request's headers complete within `headerMs` of its first byte (else 408);
  *   - an idle deadline: nothing sent either way for `idleMs` closes the connection (keep-alive included);
  *   - a per-address cap: past `perAddress` open connections from one address the next is refused (503);
+ *   - a per-address hold after refusals: an address whose requests keep being refused (400, 408, 413, 422,
+ *     431: bodies and framing the guard turns away) past `refusalBudget` in about ten seconds has each next
+ *     request held before it is passed on, longer the more it is refused (up to 2 s), so one address sending
+ *     its worst bodies as fast as it can spends a few of the server's turns a second, not every other one.
+ *     Its answers are the same, only later; a client refused now and then is never held;
  *   - framing errors answered with the spec's Error body: Deno answers a request line or headers it cannot
  *     parse with an empty 400, and a body whose chunked framing (or length) breaks with no answer at all
  *     (the connection just closes); the relay sees either and answers 400 with the Error body itself.
@@ -15,6 +20,7 @@
 import { ConfigError } from "../config.ts";
 import { bodyDeadline } from "../schemas/request_body.ts";
 import { MAX_HEAD, RequestFraming } from "./request_framing.ts";
+import { REFUSAL_BUDGET, RefusalHolds, refused } from "./refusals.ts";
 
 export interface GuardLimits {
   /** how long a request body may take to arrive (lib/schemas/request_body.ts applies it) */
@@ -22,6 +28,11 @@ export interface GuardLimits {
   headerMs: number;
   idleMs: number;
   perAddress: number;
+  /**
+   * Refusals one address may have in about ten seconds before its next requests are held (refusals.ts);
+   * unset: never held (behind a trusted proxy every connection is the proxy's address).
+   */
+  refusalBudget?: number;
 }
 
 export const DEFAULT_GUARD: GuardLimits = {
@@ -29,6 +40,7 @@ export const DEFAULT_GUARD: GuardLimits = {
   headerMs: 10_000,
   idleMs: 30_000,
   perAddress: 64,
+  refusalBudget: REFUSAL_BUDGET,
 };
 
 /**
@@ -58,6 +70,7 @@ export function guardLimits(env: Record<string, string | undefined>, trustProxy:
     headerMs: seconds("HEADER_TIMEOUT_S", DEFAULT_GUARD.headerMs / 1000),
     idleMs: seconds("IDLE_TIMEOUT_S", DEFAULT_GUARD.idleMs / 1000),
     perAddress,
+    ...(trustProxy ? {} : { refusalBudget: REFUSAL_BUDGET }),
   };
 }
 
@@ -87,6 +100,8 @@ const RELAY_CHUNK = 64 * 1024;
  */
 const LINGER_MS = 2_000;
 const LINGER_BYTES = 1024 * 1024;
+/** An answer's status code, from its status line. */
+const STATUS = /^HTTP\/1\.1 (\d{3}) /;
 /** An interim answer (`100 Continue`): the request's real answer is still to come. */
 const INTERIM = /^HTTP\/1\.1 1\d\d [^\r\n]*\r\n\r\n/;
 
@@ -116,6 +131,8 @@ export interface GuardedServer {
   relayed(): number;
   /** open connections that have a connection to the server (a client that has sent nothing has none) */
   relaying(): number;
+  /** requests held so far after their address's refusals (for tests and the bench) */
+  held(): number;
   shutdown(): Promise<void>;
 }
 
@@ -134,7 +151,8 @@ export function serveGuarded(
   const listener = Deno.listen({ hostname: opts.hostname, port: opts.port });
   const conns = new Set<Conn>();
   const perAddress = new Map<string, number>();
-  let relayed = 0;
+  const holds = new RefusalHolds(limits.refusalBudget ?? Infinity);
+  let relayed = 0, held = 0;
 
   const close = (c: Conn) => {
     if (c.closed) return;
@@ -151,6 +169,7 @@ export function serveGuarded(
     }
   };
   const refuse = async (c: Conn, status: string, message: string, code?: string) => {
+    if (refused(Number(status.slice(0, 3)))) holds.refused(c.address, Date.now());
     await writeAll(c.client, plain(status, message, code));
     close(c);
   };
@@ -197,6 +216,15 @@ export function serveGuarded(
         const n = pending ?? await c.client.read(buf).catch(() => null);
         pending = null;
         if (n === null) break;
+        if (c.framing.between) {
+          // a new request: an address refused again and again waits its turn before it is passed on
+          const wait = holds.holdMs(c.address, Date.now());
+          if (wait > 0) {
+            held++;
+            await new Promise((r) => setTimeout(r, wait));
+          }
+          if (c.closed) break;
+        }
         c.last = Date.now();
         if (!upOpen || c.dropping) {
           // answered already: the rest is read and dropped, within bounds, never passed on
@@ -227,19 +255,24 @@ export function serveGuarded(
         if (n === null) {
           // the server closed without answering a complete request: its body could not be read (broken
           // chunked framing, a body shorter than its Content-Length): the client still gets an answer
-          if (c.awaiting) await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
+          if (c.awaiting) {
+            holds.refused(c.address, Date.now());
+            await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
+          }
           break;
         }
         c.last = Date.now();
         const start = LATIN1.decode(buf.subarray(0, Math.min(n, 200)));
         // a read that is exactly Deno's empty 400 (on a kept-alive connection too: a later request's headers)
         if (n < 200 && EMPTY_400.test(start)) {
+          holds.refused(c.address, Date.now());
           await writeAll(c.client, plain("400 Bad Request", FRAMING, "VALIDATION_ERROR"));
           break;
         }
         const interim = INTERIM.exec(start);
         if (c.awaiting && !(interim && interim[0].length === n)) {
           c.awaiting = false;
+          if (refused(Number(STATUS.exec(start)?.[1]))) holds.refused(c.address, c.last);
           // answered before its body ended (a refusal): the rest of the body is not passed on, and the
           // server, its body ended early, closes once its answer is out
           if (c.framing.inBody) {
@@ -296,6 +329,7 @@ export function serveGuarded(
     open: () => conns.size,
     relayed: () => relayed,
     relaying: () => [...conns].filter((c) => c.inner !== null).length,
+    held: () => held,
     async shutdown() {
       clearInterval(sweep);
       listener.close();

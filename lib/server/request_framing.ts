@@ -40,6 +40,11 @@ export class RequestFraming {
     return this.#phase !== "idle" && this.#phase !== "head" && this.#phase !== "blind";
   }
 
+  /** No request in progress: the next byte begins a new one (or the connection's first). */
+  get between(): boolean {
+    return this.#phase === "idle";
+  }
+
   /** Framing this tracker cannot follow (a malformed length or chunk size): the server answers it. */
   get blind(): boolean {
     return this.#phase === "blind";

@@ -1,0 +1,127 @@
+/**
+ * Body cost: what each of the blast-radius bench's worst bodies costs the server, beside the valid client's
+ * two requests for scale. The app runs behind the self-hosted connection guard on 127.0.0.1, as in the
+ * blast-radius bench; a sender in its own process (this file with --send) sends `--n` requests of one kind,
+ * one after another, and the server's process reports its own CPU time per request (user + system, so the
+ * relay's and Deno.serve's socket work counts) and the longest a 5 ms timer on its event loop waited.
+ * A kind that costs far more than a valid batch is one an attacker can spend the server's core with.
+ *   deno run -A bench/body_cost.ts [--n 100] [--only NAME-SUBSTRING]
+ */
+import process from "node:process";
+import { event } from "../tests/helpers/events.ts";
+import { worstBodies, type WorstBody, type WorstKeys } from "./worst_bodies.ts";
+
+const arg = (name: string, d: string) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Deno.args[i + 1] : d;
+};
+
+function kinds(t: WorstKeys): WorstBody[] {
+  return [
+    {
+      name: "valid batch of 10",
+      path: "/v1/behavior/events",
+      headers: { "content-type": "application/json", origin: `https://${t.domain}` },
+      body: JSON.stringify({ api_key: t.publicKey, batch: Array.from({ length: 10 }, () => event({})) }),
+    },
+    {
+      name: "valid overview",
+      path: "/v1/read/behavior_overview",
+      headers: { "content-type": "application/json", authorization: `Bearer ${t.readKey}` },
+      body: '{"period":"last_7_days"}',
+    },
+    ...worstBodies(t),
+  ];
+}
+
+if (Deno.args[0] === "--send") {
+  // the sender's process: base URL, keys, kind index and count as arguments; prints the statuses it got
+  const [, base, domain, publicKey, serverKey, readKey, index, n] = Deno.args;
+  const k = kinds({ domain, publicKey, serverKey, readKey })[Number(index)];
+  const statuses = new Map<number, number>();
+  const t0 = performance.now();
+  for (let i = 0; i < Number(n); i++) {
+    const res = await fetch(`${base}${k.path}`, { method: "POST", headers: k.headers, body: k.body })
+      .catch(() => null);
+    await res?.body?.cancel();
+    const s = res?.status ?? 0;
+    statuses.set(s, (statuses.get(s) ?? 0) + 1);
+  }
+  console.log(
+    JSON.stringify({ statuses: Object.fromEntries(statuses), ms: (performance.now() - t0) / Number(n) }),
+  );
+  Deno.exit(0);
+}
+
+// the server's modules only here: the sender's process loads none of the app
+const { fuzzWorld } = await import("../tests/helpers/fuzz.ts");
+const { serveGuarded } = await import("../lib/server/connection_guard.ts");
+const N = Number(arg("n", "100"));
+const ONLY = arg("only", "");
+const w = await fuzzWorld();
+const t = { domain: w.t.domain, publicKey: w.t.publicKey, serverKey: w.t.serverKey, readKey: w.t.readKey };
+const server = serveGuarded({ hostname: "127.0.0.1", port: 0 }, w.app.fetch, {
+  bodyMs: 10_000,
+  headerMs: 10_000,
+  idleMs: 30_000,
+  perAddress: 1_000,
+});
+const base = `http://127.0.0.1:${server.addr.port}`;
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function send(index: number, n: number) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL(import.meta.url).pathname,
+      "--send",
+      base,
+      t.domain,
+      t.publicKey,
+      t.serverKey,
+      t.readKey,
+      String(index),
+      String(n),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const said = new TextDecoder().decode(out.stdout).trim();
+  try {
+    return JSON.parse(said) as { statuses: Record<string, number>; ms: number };
+  } catch {
+    return { statuses: { [`sender failed: ${said}`]: n }, ms: NaN };
+  }
+}
+
+const rows: Record<string, Record<string, string | number>> = {};
+const list = kinds(t);
+for (let index = 0; index < list.length; index++) {
+  if (ONLY && !list[index].name.includes(ONLY)) continue;
+  await send(index, 3); // warm-up: compile paths
+  let worst = 0, due = performance.now() + 5;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - due);
+    due = now + 5;
+  }, 5);
+  const c0 = cpuMs();
+  const sent = await send(index, N);
+  const c1 = cpuMs();
+  clearInterval(timer);
+  rows[list[index].name] = {
+    statuses: JSON.stringify(sent.statuses),
+    "server CPU ms/request": ((c1 - c0) / N).toFixed(2),
+    "answer ms": sent.ms.toFixed(2),
+    "longest loop lag ms": worst.toFixed(1),
+  };
+}
+console.table(rows);
+console.log(`load average ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+await server.shutdown();
+w.deps.kv.close();
