@@ -16,6 +16,7 @@ import { backfillHitRollups } from "../lib/jobs/hit_rollup_backfill.ts";
 import { backfillVitals } from "../lib/jobs/vitals_backfill.ts";
 import { backfillPropRollups } from "../lib/jobs/prop_rollup_backfill.ts";
 import { backfillFeatureTables } from "../lib/jobs/feature_rollup_backfill.ts";
+import { backfillStepColumns } from "../lib/jobs/step_column_backfill.ts";
 import { generateSite } from "../lib/demo/site.ts";
 import { keys } from "../lib/store/keys.ts";
 import { createTenant } from "../tests/helpers/tenant.ts";
@@ -90,6 +91,7 @@ export async function openBenchSite(o: BenchSiteOptions) {
     ["Web Vitals tables", backfillVitals],
     ["property rollups", backfillPropRollups],
     ["feature tables", backfillFeatureTables],
+    ["step columns", backfillStepColumns],
   ] as const;
   for (const [what, backfill] of backfills) {
     const t0 = performance.now();

@@ -31,6 +31,7 @@ import { backfillHitRollups } from "./hit_rollup_backfill.ts";
 import { backfillVitals } from "./vitals_backfill.ts";
 import { backfillPropRollups } from "./prop_rollup_backfill.ts";
 import { backfillFeatureTables } from "./feature_rollup_backfill.ts";
+import { backfillStepColumns } from "./step_column_backfill.ts";
 
 export interface CompactOptions {
   /** raw keys younger than this stay raw (in-flight ingest); default 2 minutes */
@@ -74,6 +75,8 @@ export interface CompactReport {
   prop_rollups?: number;
   /** event parts written before feature tables that got theirs (lib/jobs/feature_rollup_backfill.ts) */
   feature_tables?: number;
+  /** event parts written before step columns that got theirs (lib/jobs/step_column_backfill.ts) */
+  step_columns?: number;
   /** organizations whose compaction failed this pass (compactAll only) */
   failed?: number;
 }
@@ -171,6 +174,7 @@ export async function compact(
     if (kind === "ev" && !lease.lost) {
       report.feature_tables = (await backfillFeatureTables(deps, org, env)).parts;
     }
+    if (kind === "ev" && !lease.lost) report.step_columns = (await backfillStepColumns(deps, org, env)).parts;
     if (kind === "hit" && !lease.lost) report.rollups = (await backfillHitRollups(deps, org, env)).parts;
   } finally {
     await lease.release();

@@ -114,22 +114,32 @@ export async function writeDir(kv: Deno.Kv, partId: string, columns: ColumnEntry
 }
 
 /**
- * Deletes a part's bytes: its directory, chunks, rollup (event or hit), Web Vitals and property tables
- * (entries first: no half rollup or table is read).
+ * Deletes a part's bytes: its directory, chunks and every table written beside it (event or hit rollup, Web
+ * Vitals, property, feature and step tables), entries first: no half rollup or table is read.
  */
 export async function deleteChunks(kv: Deno.Kv, partId: string): Promise<void> {
-  await kv.delete(keys.partDir(partId));
-  await kv.delete(keys.rollup(partId));
-  await kv.delete(keys.hitRollup(partId));
-  await kv.delete(keys.vitals(partId));
-  await kv.delete(keys.propRollup(partId));
+  const entries = [
+    keys.partDir,
+    keys.rollup,
+    keys.hitRollup,
+    keys.vitals,
+    keys.propRollup,
+    keys.featureRollup,
+    keys.stepColumn,
+  ];
+  for (const entry of entries) await kv.delete(entry(partId));
+  const chunkPrefixes = [
+    keys.partChunks,
+    keys.rollupChunks,
+    keys.hitRollupChunks,
+    keys.vitalsChunks,
+    keys.propRollupChunks,
+    keys.featureRollupChunks,
+    keys.stepColumnChunks,
+  ];
   const ks: Deno.KvKey[] = [];
-  for await (const e of kv.list({ prefix: keys.partChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
-  for await (const e of kv.list({ prefix: keys.rollupChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
-  for await (const e of kv.list({ prefix: keys.hitRollupChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
-  for await (const e of kv.list({ prefix: keys.vitalsChunks(partId) }, { batchSize: 100 })) ks.push(e.key);
-  for await (const e of kv.list({ prefix: keys.propRollupChunks(partId) }, { batchSize: 100 })) {
-    ks.push(e.key);
+  for (const prefix of chunkPrefixes) {
+    for await (const e of kv.list({ prefix: prefix(partId) }, { batchSize: 100 })) ks.push(e.key);
   }
   for (let i = 0; i < ks.length; i += 100) {
     const op = kv.atomic();

@@ -1,9 +1,9 @@
 /**
  * The tables written beside a new part (compaction, the generator's direct parts), under its building mark:
- * for an event part its rollup (rollup/), Web Vitals histograms (vitals/), property rollup (prop_rollup/) and
- * feature table (feature_rollup/), its visitors numbered once for all four (each numbering reads every
- * visitor's number from KV); for a hit part its rollup (hit_rollup/). Older parts get theirs from the
- * backfills in lib/jobs/.
+ * for an event part its rollup (rollup/), Web Vitals histograms (vitals/), property rollup (prop_rollup/),
+ * feature table (feature_rollup/) and step column (step_column/), its visitors numbered once for all five
+ * (each numbering reads every visitor's number from KV); for a hit part its rollup (hit_rollup/). Older parts
+ * get theirs from the backfills in lib/jobs/.
  */
 import type { Batch } from "../parts/columns.ts";
 import type { PartKind } from "../parts/store.ts";
@@ -17,6 +17,8 @@ import { buildPropRollup } from "./prop_rollup/build.ts";
 import { storePropRollup } from "./prop_rollup/store.ts";
 import { batchVisitors, buildRollup, rowVisitors } from "./rollup/build.ts";
 import { writeRollup } from "./rollup/store.ts";
+import { storeStepColumn } from "./step_column/store.ts";
+import { buildStepColumn } from "./step_column/build.ts";
 import { vitalsOf, writeVitals } from "./vitals/store.ts";
 
 export async function writePartTables(
@@ -34,4 +36,5 @@ export async function writePartTables(
   await writeVitals(kv, partId, vitalsOf(batch, visitorOf));
   await storePropRollup(kv, partId, buildPropRollup(batch, visitorOf));
   await storeFeatureTable(kv, partId, buildFeatureTable(batch, visitorOf));
+  await storeStepColumn(kv, partId, buildStepColumn(batch, visitorOf));
 }

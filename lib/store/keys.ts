@@ -111,6 +111,10 @@ export const keys = {
   featureRollup: (partId: string) => ["feature_rollup", partId] as const,
   featureRollupChunk: (partId: string, index: number) => ["feature_rollup_chunk", partId, index] as const,
   featureRollupChunks: (partId: string) => ["feature_rollup_chunk", partId] as const,
+  /** An event part's step column (lib/query/step_column/store.ts): its entry, written after its chunks. */
+  stepColumn: (partId: string) => ["step_col", partId] as const,
+  stepColumnChunk: (partId: string, index: number) => ["step_col_chunk", partId, index] as const,
+  stepColumnChunks: (partId: string) => ["step_col_chunk", partId] as const,
   /** The run compacting an environment's events or hits now, renewed while it runs (lib/jobs/compact_lease.ts). */
   compactLease: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_lease", org, env, kind] as const,
   /** A record that could not be read or decoded, moved aside from `key` (lib/store/readable.ts). */
