@@ -21,11 +21,8 @@
  *   deno run -A bench/blast_radius.ts [--requests 1200] [--blocks 4] [--idle 100] [--slow 20] [--runs 3]
  *     [--worst 1] [--nice 1] [--out FILE.json]
  */
-import { fuzzWorld } from "../tests/helpers/fuzz.ts";
 import { event } from "../tests/helpers/events.ts";
-import { DEFAULT_GUARD, serveGuarded } from "../lib/server/connection_guard.ts";
 import { worstBodies } from "./worst_bodies.ts";
-import { compactAll } from "../lib/jobs/compact.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -54,6 +51,10 @@ if (Deno.args[0] === "--attack") {
   Deno.exit(0);
 }
 
+// the server's modules only here: the attacker's process loads none of the app (nor its start-up work)
+const { fuzzWorld } = await import("../tests/helpers/fuzz.ts");
+const { DEFAULT_GUARD, serveGuarded } = await import("../lib/server/connection_guard.ts");
+const { compactAll } = await import("../lib/jobs/compact.ts");
 const w = await fuzzWorld();
 // the production defaults, but the body deadline shorter and the cap above the attacker's sockets (past
 // the cap its extra sockets would only be refused, which costs the server less than holding them)
