@@ -14,7 +14,7 @@ import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import type { FunnelOptions, FunnelResult, StepDef } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
 import { buildStepColumn, type StepSection } from "../step_column/build.ts";
-import { readStepEntries, readStepSection, secName } from "../step_column/store.ts";
+import { readStepEntries, readStepSection, readStepSessions, secName } from "../step_column/store.ts";
 import { StepRows, walkStepRows } from "./step_rows.ts";
 
 /** Step condition fields the column can decide. */
@@ -95,8 +95,16 @@ export async function columnFunnel(
       rows.push(t[r], dt[r], seq[r], unit, bits, 0, partAt * 2 ** 32 + row[r]);
     }
   };
-  const read = (k: number) =>
-    Promise.all(names.map((name) => readStepSection(kv, parts[k].id, entries[k]!, name)));
+  // sections of the steps' types, with the part's session table attached when units are sessions
+  const read = async (k: number) => {
+    const [secs, table] = await Promise.all([
+      Promise.all(names.map((name) => readStepSection(kv, parts[k].id, entries[k]!, name))),
+      byVisitor ? null : readStepSessions(kv, parts[k].id, entries[k]!),
+    ]);
+    if (table === undefined) return [undefined];
+    if (table) { for (const g of secs) if (g) Object.assign(g.section, table); }
+    return secs;
+  };
   const ahead: ReturnType<typeof read>[] = [];
   for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(read(k));
   for (let k = 0; k < parts.length; k++) {

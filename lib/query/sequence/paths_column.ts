@@ -14,7 +14,14 @@ import type { ScanContexts } from "../scan/contexts.ts";
 import type { PathsOptions, PathsResult } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
 import { buildStepColumn, type StepSection } from "../step_column/build.ts";
-import { readStepEntries, readStepSection, secName, type StepColumnEntry } from "../step_column/store.ts";
+import {
+  isTypeSection,
+  readStepEntries,
+  readStepSection,
+  readStepSessions,
+  secName,
+  type StepColumnEntry,
+} from "../step_column/store.ts";
 import { sectionSteps, STEP_FIELDS } from "./funnel_column.ts";
 import { Rows, walk } from "./paths_stream.ts";
 
@@ -30,10 +37,9 @@ export function pathsColumnCanAnswer(s: Scope, o: PathsOptions): boolean {
 
 /** The sections whose rows are steps, of those a part has. */
 function stepSections(mode: PathsOptions["step"], names: string[]): string[] {
-  if (mode === "event") return names.filter((n) => n !== NULL_SECTION);
-  return names.filter((n) =>
-    n === "$pageview" || (mode === "page_or_event" && !n.startsWith("$") && n !== NULL_SECTION)
-  );
+  const types = names.filter((n) => isTypeSection(n) && n !== NULL_SECTION);
+  if (mode === "event") return types;
+  return types.filter((n) => n === "$pageview" || (mode === "page_or_event" && !n.startsWith("$")));
 }
 
 /** Paths from step columns, or null when a part has none (or went meanwhile). */
@@ -74,8 +80,16 @@ export async function columnPaths(
     names: (e: StepColumnEntry | null) => string[],
     use: (sec: StepSection, part: number) => void,
   ): Promise<boolean> => {
-    const read = (k: number) =>
-      Promise.all(names(entries[k]).map((name) => readStepSection(kv, parts[k].id, entries[k]!, name)));
+    // the sections, the part's session table attached
+    const read = async (k: number) => {
+      const [secs, table] = await Promise.all([
+        Promise.all(names(entries[k]).map((name) => readStepSection(kv, parts[k].id, entries[k]!, name))),
+        readStepSessions(kv, parts[k].id, entries[k]!),
+      ]);
+      if (table === undefined) return [undefined];
+      for (const g of secs) if (g) Object.assign(g.section, table);
+      return secs;
+    };
     const ahead: ReturnType<typeof read>[] = [];
     for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(read(k));
     for (let k = 0; k < parts.length; k++) {

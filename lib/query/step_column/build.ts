@@ -1,10 +1,10 @@
 /**
- * The step column of a part: per event, only what a sequence question (funnel) needs, one section per event
- * type so a question reads only its steps' types. A section's rows are ordered by visitor number, then
+ * The step column of a part: per event, only what a sequence question (funnel, paths) needs, one section per
+ * event type so a question reads only its steps' types. A section's rows are ordered by visitor number, then
  * receive time, device time, sequence number (a visitor's rows are a contiguous ordered run), each holding
- * its visitor's permanent number (lib/parts/visitor_numbers.ts), its session (an index into the section's
- * table of sessions, each its two 32-bit id hashes as rollup/session_facts.ts joins them across parts), the
- * three order times, and codes of its page, touchpoint and traffic kind.
+ * its visitor's permanent number (lib/parts/visitor_numbers.ts), its session (an index into the part's table
+ * of sessions, each its two 32-bit id hashes as rollup/session_facts.ts joins them across parts), the three
+ * order times, and codes of its page, touchpoint and traffic kind.
  */
 import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { idHashes } from "../rollup/session_facts.ts";
@@ -24,9 +24,15 @@ export interface StepSection {
   page: Uint32Array;
   tp: Uint16Array;
   tr: Uint8Array;
-  /** the row's place in its batch (batch order breaks ties of the three order times, as a scan's does) */
+  /**
+   * the row's place in its batch where another row of its visitor in the batch has the same three order
+   * times (batch order breaks such ties, as the streamed parts' does), else 0
+   */
   row: Uint32Array;
-  /** per row its session's index; per session its visitor's number is the row's, and two id hashes */
+  /**
+   * per row its session's index in the part's table of sessions (shared by its sections, stored once):
+   * per session its visitor's number is the row's, and two id hashes
+   */
   ses: Uint32Array;
   h1: Uint32Array;
   h2: Uint32Array;
@@ -73,22 +79,69 @@ export function buildStepColumn(b: Batch, visitorOf: (row: number) => number): S
     et.codes[x] - et.codes[y] || vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y] || x - y
   );
   const out: StepSection[] = [];
-  const hashes = new Map<number, [number, number]>(); // per session code
+  // rows by visitor and order times: ties found, sessions numbered in the order sections list their rows
+  const byVisitor = Int32Array.from({ length: b.n }, (_, i) => i).sort((x, y) =>
+    vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y]
+  );
+  const tied = tiedRows(byVisitor, vis, t, dt, seq);
+  const sessions = new Sessions(session, vis);
+  for (const i of byVisitor) sessions.of(i);
   for (let a = 0; a < b.n;) {
     let z = a;
     while (z < b.n && et.codes[order[z]] === et.codes[order[a]]) z++;
-    out.push(section(b, order.subarray(a, z), vis, hashes, session));
+    out.push(section(b, order.subarray(a, z), vis, sessions, tied));
     a = z;
   }
+  const h1 = Uint32Array.from(sessions.h1), h2 = Uint32Array.from(sessions.h2);
+  for (const sec of out) {
+    sec.h1 = h1;
+    sec.h2 = h2;
+  }
   return out;
+}
+
+/** Rows sharing visitor and the three order times with another row of the batch (`order`: rows so sorted). */
+function tiedRows(
+  order: Int32Array,
+  vis: Uint32Array,
+  t: Float64Array,
+  dt: Float64Array,
+  seq: Float64Array,
+): Uint8Array {
+  const out = new Uint8Array(order.length);
+  for (let k = 1; k < order.length; k++) {
+    const x = order[k - 1], y = order[k];
+    if (vis[x] === vis[y] && t[x] === t[y] && dt[x] === dt[y] && seq[x] === seq[y]) out[x] = out[y] = 1;
+  }
+  return out;
+}
+
+/** The part's sessions, numbered in order of first use: a session is its visitor and its id's session code. */
+class Sessions {
+  h1: number[] = [];
+  h2: number[] = [];
+  private at = new Map<string, number>();
+  private hashes = new Map<number, [number, number]>();
+  constructor(private session: StrCol, private vis: Uint32Array) {}
+  of(i: number): number {
+    const sc = this.session.codes[i], key = `${this.vis[i]}|${sc}`;
+    let x = this.at.get(key);
+    if (x === undefined) {
+      let h = this.hashes.get(sc);
+      if (!h) this.hashes.set(sc, h = idHashes(sc === 0 ? "" : this.session.dict[sc - 1]));
+      this.at.set(key, x = this.h1.push(h[0]) - 1);
+      this.h2.push(h[1]);
+    }
+    return x;
+  }
 }
 
 function section(
   b: Batch,
   rows: Int32Array,
   vis: Uint32Array,
-  hashes: Map<number, [number, number]>,
-  session: StrCol,
+  sessions: Sessions,
+  tied: Uint8Array,
 ): StepSection {
   const n = rows.length;
   const t = (b.cols.t as NumCol).values,
@@ -115,8 +168,6 @@ function section(
     h1: new Uint32Array(0),
     h2: new Uint32Array(0),
   };
-  // sessions numbered in order of first row; a session is its visitor and its id's session code
-  const sesAt = new Map<string, number>(), h1: number[] = [], h2: number[] = [];
   for (let k = 0; k < n; k++) {
     const i = rows[k];
     s.vis[k] = vis[i];
@@ -126,16 +177,8 @@ function section(
     s.page[k] = pages.code(strOf(page, i));
     s.tp[k] = tps.code(strOf(tp, i));
     s.tr[k] = trs.code(strOf(tr, i));
-    s.row[k] = i;
-    const sc = session.codes[i], key = `${vis[i]}|${sc}`;
-    let x = sesAt.get(key);
-    if (x === undefined) {
-      let h = hashes.get(sc);
-      if (!h) hashes.set(sc, h = idHashes(sc === 0 ? "" : session.dict[sc - 1]));
-      sesAt.set(key, x = h1.push(h[0]) - 1);
-      h2.push(h[1]);
-    }
-    s.ses[k] = x;
+    s.row[k] = tied[i] ? i : 0;
+    s.ses[k] = sessions.of(i);
   }
   if (tps.values.length > 65_536 || trs.values.length > 256) {
     throw new Error("step column: too many touchpoints");
@@ -143,14 +186,12 @@ function section(
   s.pages = pages.values;
   s.tps = tps.values;
   s.trs = trs.values;
-  s.h1 = Uint32Array.from(h1);
-  s.h2 = Uint32Array.from(h2);
   return s;
 }
 
 /** Bytes a decoded section holds (for a budget). */
 export function sectionBytes(s: StepSection): number {
-  let n = s.n * (4 + 8 + 8 + 8 + 4 + 2 + 1 + 4 + 4) + s.h1.length * 8 + 64;
+  let n = s.n * (4 + 8 + 8 + 8 + 4 + 2 + 1 + 4 + 4) + 64;
   for (const p of s.pages) n += 32 + 2 * (p?.length ?? 0);
   return n;
 }

@@ -5,9 +5,7 @@
  * a column is there whole or not at all. Compaction writes it beside the part's other tables, deleting a part
  * deletes it, and older parts get one from lib/jobs/step_column_backfill.ts.
  *
- * Stored compactly: visitor numbers as differences from the row before, receive times as differences from
- * the visitor's row before (its first from the section's least time), device times as their difference from
- * the receive time, rows' places in the part's batch as differences, each as 32-bit integers when they all fit (else the 64-bit floats themselves).
+ * The part's sessions are one more section (SESSIONS), read only by questions that tell sessions apart.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
@@ -15,18 +13,19 @@ import type { Batch } from "../../parts/columns.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import type { EnvName } from "../../store/records.ts";
+import { keys } from "../../store/keys.ts";
 import { readMany } from "../../store/read_many.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { buildStepColumn, type StepSection } from "./build.ts";
 
 /** A column of another version is rebuilt by the backfill; questions stream those parts meanwhile. */
-export const STEP_COLUMN_VERSION = 1;
+export const STEP_COLUMN_VERSION = 2;
 
-/** KV keys of step columns (to move to lib/store/keys.ts beside the other per-part tables). */
+/** KV keys of step columns (lib/store/keys.ts: an entry, its chunks beside it). */
 export const stepColumnKeys = {
-  entry: (partId: string) => ["step_col", partId] as const,
-  chunk: (partId: string, index: number) => ["step_col_chunk", partId, index] as const,
-  chunks: (partId: string) => ["step_col_chunk", partId] as const,
+  entry: keys.stepColumn,
+  chunk: keys.stepColumnChunk,
+  chunks: keys.stepColumnChunks,
 };
 
 export interface StepColumnEntry {
@@ -34,12 +33,18 @@ export interface StepColumnEntry {
   /** stored bytes of all sections */
   bytes: number;
   rows: number;
-  /** per event type (secName): section number, stored bytes, chunks, rows */
+  /** per event type (secName), and SESSIONS for the part's sessions: section number, stored bytes, chunks, rows */
   secs: Record<string, [number, number, number, number]>;
 }
 
 /** A section's name for an event type (null has one too). */
 export const secName = (et: string | null): string => et ?? "\u0000null";
+
+/** The section of the part's session table (read by questions that tell sessions apart). */
+export const SESSIONS = "\u0000sessions";
+
+/** Whether a section name is an event type's (null's included), not the session table. */
+export const isTypeSection = (name: string): boolean => name !== SESSIONS;
 
 const SEC_SPAN = 10_000;
 
@@ -49,60 +54,76 @@ interface Header {
   pages: (string | null)[];
   tps: (string | null)[];
   trs: (string | null)[];
-  sessions: number;
   base: number;
-  /** 1: kept as Int32 (else Float64) */
+  /** 1: kept as Int32 differences (else the Float64 values themselves) */
   tInt: 0 | 1;
   dtInt: 0 | 1;
   seqInt: 0 | 1;
+  /** bytes of a page code: 2 or 4 */
+  pageW: 2 | 4;
+  /** rows with a kept batch place (ties) */
+  ties: number;
 }
 
 const INT32 = (x: number) => Number.isInteger(x) && x >= -2147483648 && x <= 2147483647;
 
+/**
+ * A section's bytes. Within a visitor's run each number is kept as its difference from the row before
+ * (receive time, device time's offset from it, sequence number, session), so a run's repeats cost little
+ * once deflated; floats that are not whole, or differences past 32 bits, keep the values themselves.
+ */
 export function encodeSection(s: StepSection): Uint8Array {
   const n = s.n;
   let base = Infinity;
   for (let k = 0; k < n; k++) if (s.t[k] < base) base = s.t[k];
   if (!Number.isFinite(base)) base = 0;
-  const dv = new Uint32Array(n),
-    dRow = new Int32Array(n),
-    dtT = new Float64Array(n),
-    dOff = new Float64Array(n);
-  let tInt: 0 | 1 = 1, dtInt: 0 | 1 = 1, seqInt: 0 | 1 = 1;
+  const dv = new Uint32Array(n), dses = new Int32Array(n);
+  const dT = new Float64Array(n), dOff = new Float64Array(n), dSeq = new Float64Array(n);
+  let tInt: 0 | 1 = 1, dtInt: 0 | 1 = 1, seqInt: 0 | 1 = 1, ties = 0;
   for (let k = 0; k < n; k++) {
+    const same = k > 0 && s.vis[k] === s.vis[k - 1];
     dv[k] = k === 0 ? s.vis[0] : s.vis[k] - s.vis[k - 1];
-    dRow[k] = k === 0 ? s.row[0] : s.row[k] - s.row[k - 1];
-    dtT[k] = s.t[k] - (k > 0 && s.vis[k] === s.vis[k - 1] ? s.t[k - 1] : base);
-    dOff[k] = s.dt[k] - s.t[k];
-    if (!INT32(dtT[k])) tInt = 0;
-    if (!INT32(dOff[k])) dtInt = 0;
-    if (!(Number.isInteger(s.seq[k]) && s.seq[k] >= 0 && s.seq[k] < 2 ** 32)) seqInt = 0;
+    dses[k] = k === 0 ? s.ses[0] : s.ses[k] - s.ses[k - 1];
+    dT[k] = s.t[k] - (same ? s.t[k - 1] : base);
+    dOff[k] = s.dt[k] - s.t[k] - (same ? s.dt[k - 1] - s.t[k - 1] : 0);
+    dSeq[k] = s.seq[k] - (same ? s.seq[k - 1] : 0);
+    if (!INT32(dT[k]) || !Number.isInteger(s.t[k])) tInt = 0;
+    if (!INT32(dOff[k]) || !Number.isInteger(s.dt[k])) dtInt = 0;
+    if (!INT32(dSeq[k]) || !Number.isInteger(s.seq[k])) seqInt = 0;
+    if (s.row[k] !== 0) ties++;
   }
+  const tieAt = new Uint32Array(ties), tieRow = new Uint32Array(ties);
+  for (let k = 0, j = 0; k < n; k++) {
+    if (s.row[k] === 0) continue;
+    tieAt[j] = k;
+    tieRow[j++] = s.row[k];
+  }
+  const pageW = s.pages.length <= 65_536 ? 2 : 4;
   const header: Header = {
     et: s.et,
     n,
     pages: s.pages,
     tps: s.tps,
     trs: s.trs,
-    sessions: s.h1.length,
     base,
     tInt,
     dtInt,
     seqInt,
+    pageW,
+    ties,
   };
   const arrays: ArrayBufferView[] = [
     dv,
     // floats are kept as they are: a difference of floats added back need not give the same float
-    tInt ? Int32Array.from(dtT) : s.t,
+    tInt ? Int32Array.from(dT) : s.t,
     dtInt ? Int32Array.from(dOff) : s.dt,
-    seqInt ? Uint32Array.from(s.seq) : s.seq,
-    s.page,
+    seqInt ? Int32Array.from(dSeq) : s.seq,
+    pageW === 2 ? Uint16Array.from(s.page) : s.page,
     s.tp,
     s.tr,
-    dRow,
-    s.ses,
-    s.h1,
-    s.h2,
+    dses,
+    tieAt,
+    tieRow,
   ];
   return deflateRawSync(packArrays(header, arrays));
 }
@@ -111,18 +132,29 @@ export function decodeSection(stored: Uint8Array): StepSection {
   const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(stored)), true);
   const n = h.n;
   const dv = next<Uint32Array>(Uint32Array, n);
-  const dtT = h.tInt ? next<Int32Array>(Int32Array, n) : next<Float64Array>(Float64Array, n);
+  const dT = h.tInt ? next<Int32Array>(Int32Array, n) : next<Float64Array>(Float64Array, n);
   const dOff = h.dtInt ? next<Int32Array>(Int32Array, n) : next<Float64Array>(Float64Array, n);
-  const seqIn = h.seqInt ? next<Uint32Array>(Uint32Array, n) : next<Float64Array>(Float64Array, n);
-  const vis = new Uint32Array(n), t = new Float64Array(n), dt = new Float64Array(n);
-  let v = 0, prev = h.base;
+  const dSeq = h.seqInt ? next<Int32Array>(Int32Array, n) : next<Float64Array>(Float64Array, n);
+  const pageIn = h.pageW === 2 ? next<Uint16Array>(Uint16Array, n) : next<Uint32Array>(Uint32Array, n);
+  const tp = next<Uint16Array>(Uint16Array, n), tr = next<Uint8Array>(Uint8Array, n);
+  const dses = next<Int32Array>(Int32Array, n);
+  const tieAt = next<Uint32Array>(Uint32Array, h.ties), tieRow = next<Uint32Array>(Uint32Array, h.ties);
+  const vis = new Uint32Array(n), ses = new Uint32Array(n);
+  const t = h.tInt ? new Float64Array(n) : dT as Float64Array;
+  const dt = h.dtInt ? new Float64Array(n) : dOff as Float64Array;
+  const seq = h.seqInt ? new Float64Array(n) : dSeq as Float64Array;
+  let v = 0, x = 0;
   for (let k = 0; k < n; k++) {
     const same = k > 0 && dv[k] === 0;
     v = k === 0 ? dv[0] : v + dv[k];
     vis[k] = v;
-    prev = t[k] = h.tInt ? (same ? prev : h.base) + dtT[k] : dtT[k];
-    dt[k] = h.dtInt ? t[k] + dOff[k] : dOff[k];
+    x = ses[k] = k === 0 ? dses[0] : x + dses[k];
+    if (h.tInt) t[k] = (same ? t[k - 1] : h.base) + dT[k];
+    if (h.dtInt) dt[k] = t[k] + dOff[k] + (same ? dt[k - 1] - t[k - 1] : 0);
+    if (h.seqInt) seq[k] = dSeq[k] + (same ? seq[k - 1] : 0);
   }
+  const row = new Uint32Array(n);
+  for (let j = 0; j < h.ties; j++) row[tieAt[j]] = tieRow[j];
   return {
     et: h.et,
     n,
@@ -132,23 +164,25 @@ export function decodeSection(stored: Uint8Array): StepSection {
     vis,
     t,
     dt,
-    seq: seqIn instanceof Float64Array ? seqIn : Float64Array.from(seqIn),
-    page: next<Uint32Array>(Uint32Array, n),
-    tp: next<Uint16Array>(Uint16Array, n),
-    tr: next<Uint8Array>(Uint8Array, n),
-    row: rowsFrom(next<Int32Array>(Int32Array, n)),
-    ses: next<Uint32Array>(Uint32Array, n),
-    h1: next<Uint32Array>(Uint32Array, h.sessions),
-    h2: next<Uint32Array>(Uint32Array, h.sessions),
+    seq,
+    page: pageIn instanceof Uint32Array ? pageIn : Uint32Array.from(pageIn),
+    tp,
+    tr,
+    row,
+    ses,
+    h1: new Uint32Array(0),
+    h2: new Uint32Array(0),
   };
 }
 
-/** Row places from their differences. */
-function rowsFrom(d: Int32Array): Uint32Array {
-  const out = new Uint32Array(d.length);
-  let r = 0;
-  for (let k = 0; k < d.length; k++) out[k] = r += d[k];
-  return out;
+/** The part's session table: per session two id hashes. */
+export function encodeSessions(h1: Uint32Array, h2: Uint32Array): Uint8Array {
+  return deflateRawSync(packArrays({ n: h1.length }, [h1, h2]));
+}
+
+export function decodeSessions(stored: Uint8Array): { h1: Uint32Array; h2: Uint32Array } {
+  const { header, next } = unpackArrays<{ n: number }>(new Uint8Array(inflateRawSync(stored)), true);
+  return { h1: next<Uint32Array>(Uint32Array, header.n), h2: next<Uint32Array>(Uint32Array, header.n) };
 }
 
 /** Writes a part's column: chunks first, then the entry. Answers the stored bytes. */
@@ -156,17 +190,21 @@ export async function storeStepColumn(kv: Deno.Kv, partId: string, secs: StepSec
   await deleteStepColumn(kv, partId); // an older version's chunks never sit among the new ones
   const entry: StepColumnEntry = { v: STEP_COLUMN_VERSION, bytes: 0, rows: 0, secs: {} };
   const writes: [number, Uint8Array][] = [];
-  secs.forEach((s, sec) => {
-    const bytes = encodeSection(s);
+  const add = (name: string, bytes: Uint8Array, rows: number) => {
+    const sec = Object.keys(entry.secs).length;
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
     if (chunks >= SEC_SPAN) throw new Error(`step column section of ${partId} is too large`);
-    entry.secs[secName(s.et)] = [sec, bytes.length, chunks, s.n];
+    entry.secs[name] = [sec, bytes.length, chunks, rows];
     for (let j = 0; j < chunks; j++) {
       writes.push([sec * SEC_SPAN + j, bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
     }
     entry.bytes += bytes.length;
+  };
+  for (const s of secs) {
+    add(secName(s.et), encodeSection(s), s.n);
     entry.rows += s.n;
-  });
+  }
+  if (secs.length) add(SESSIONS, encodeSessions(secs[0].h1, secs[0].h2), secs[0].h1.length);
   for (let i = 0; i < writes.length; i += 8) {
     const op = kv.atomic();
     for (const [at, bytes] of writes.slice(i, i + 8)) op.set(stepColumnKeys.chunk(partId, at), bytes);
@@ -216,6 +254,27 @@ export async function readStepSection(
   entry: StepColumnEntry,
   name: string,
 ): Promise<{ section: StepSection; stored: number } | null | undefined> {
+  const bytes = await readChunks(kv, partId, entry, name);
+  return bytes && { section: decodeSection(bytes), stored: bytes.length };
+}
+
+/** The part's session table, or undefined when its chunks are gone. */
+export async function readStepSessions(
+  kv: Deno.Kv,
+  partId: string,
+  entry: StepColumnEntry,
+): Promise<{ h1: Uint32Array; h2: Uint32Array } | undefined> {
+  const got = await readChunks(kv, partId, entry, SESSIONS);
+  return got === null ? { h1: new Uint32Array(0), h2: new Uint32Array(0) } : got && decodeSessions(got);
+}
+
+/** A section's stored bytes: null when the part has no such section, undefined when its chunks are gone. */
+async function readChunks(
+  kv: Deno.Kv,
+  partId: string,
+  entry: StepColumnEntry,
+  name: string,
+): Promise<Uint8Array | null | undefined> {
   const size = entry.secs[name];
   if (!size) return null;
   const [sec, length, chunks] = size;
@@ -224,7 +283,7 @@ export async function readStepSection(
   if (got.some((g) => g.value === null)) return undefined;
   const bytes = new Uint8Array(length);
   got.forEach((g, j) => bytes.set(g.value!, j * CHUNK_BYTES));
-  return { section: decodeSection(bytes), stored: length };
+  return bytes;
 }
 
 /** Deletes a part's column: the entry first, so no half column is ever read. */
