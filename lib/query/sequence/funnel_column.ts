@@ -58,7 +58,79 @@ export function sectionSteps(sec: StepSection, steps: StepDef[]): ((k: number) =
   };
 }
 
-/** The funnel from step columns, or null when a part has none (or went meanwhile). */
+/** A part's rows matching a step (any time: the period is applied when they are taken), kept across questions. */
+interface Matched {
+  n: number;
+  t: Float64Array;
+  dt: Float64Array;
+  seq: Float64Array;
+  vis: Uint32Array;
+  bits: Uint8Array;
+  row: Uint32Array;
+  /** the session's id hashes (units by session only) */
+  h1: Uint32Array | null;
+  h2: Uint32Array | null;
+}
+
+const matchedBytes = (m: Matched) => 64 + m.n * (8 * 3 + 4 + 1 + 4 + (m.h1 ? 8 : 0));
+
+/** The rows of sections (of one part, or the tail) matching a step, in touchpoint and traffic scope. */
+function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
+  const byVisitor = o.by !== "session";
+  const traffic = new Set<string | null>(s.traffic ?? ["human"]);
+  const picked: [StepSection, Int32Array, Uint8Array][] = [];
+  let n = 0;
+  for (const sec of secs) {
+    const stepOf = sectionSteps(sec, o.steps);
+    if (!stepOf) continue;
+    const tpOk = Uint8Array.from(sec.tps, (v) => (!s.touchpoint || v === s.touchpoint ? 1 : 0));
+    const trOk = Uint8Array.from(sec.trs, (v) => (traffic.has(v) && (!byVisitor || v === "human") ? 1 : 0));
+    const at: number[] = [], bits: number[] = [];
+    for (let r = 0; r < sec.n; r++) {
+      if (!tpOk[sec.tp[r]] || !trOk[sec.tr[r]]) continue;
+      const b = stepOf(r);
+      if (!b) continue;
+      at.push(r);
+      bits.push(b);
+    }
+    picked.push([sec, Int32Array.from(at), Uint8Array.from(bits)]);
+    n += at.length;
+  }
+  const m: Matched = {
+    n,
+    t: new Float64Array(n),
+    dt: new Float64Array(n),
+    seq: new Float64Array(n),
+    vis: new Uint32Array(n),
+    bits: new Uint8Array(n),
+    row: new Uint32Array(n),
+    h1: byVisitor ? null : new Uint32Array(n),
+    h2: byVisitor ? null : new Uint32Array(n),
+  };
+  let k = 0;
+  for (const [sec, at, bits] of picked) {
+    for (let j = 0; j < at.length; j++, k++) {
+      const r = at[j];
+      m.t[k] = sec.t[r];
+      m.dt[k] = sec.dt[r];
+      m.seq[k] = sec.seq[r];
+      m.vis[k] = sec.vis[r];
+      m.bits[k] = bits[j];
+      m.row[k] = sec.row[r];
+      if (m.h1) {
+        m.h1[k] = sec.h1[sec.ses[r]];
+        m.h2![k] = sec.h2[sec.ses[r]];
+      }
+    }
+  }
+  return m;
+}
+
+/**
+ * The funnel from step columns, or null when a part has none (or went meanwhile). Each part's matching rows
+ * are kept in the source's budget (by part, steps and scope), so a question asked again, or at a later "now",
+ * reads only parts it has not matched yet and the raw tail.
+ */
 export async function columnFunnel(
   scans: ScanContexts,
   s: Scope,
@@ -72,56 +144,57 @@ export async function columnFunnel(
   if (entries.some((e) => e === null)) return null;
   const names = [...new Set(o.steps.map((st) => secName(st.event_type)))];
   const byVisitor = o.by !== "session";
-  const traffic = new Set<string | null>(s.traffic ?? ["human"]);
+  const question = JSON.stringify([o.steps, byVisitor, s.touchpoint ?? null, s.traffic ?? ["human"]]);
+  const keyOf = (k: number) => `stepcol|funnel|${parts[k].id}|${question}`;
   const rows = new StepRows();
   const sessionIds = new Map<string, number>();
-  const add = (sec: StepSection, partAt: number) => {
-    const stepOf = sectionSteps(sec, o.steps);
-    if (!stepOf) return;
-    const tpOk = Uint8Array.from(sec.tps, (v) => (!s.touchpoint || v === s.touchpoint ? 1 : 0));
-    const trOk = Uint8Array.from(sec.trs, (v) => (traffic.has(v) && (!byVisitor || v === "human") ? 1 : 0));
-    const { t, dt, seq, vis, tp, tr, ses, row } = sec;
-    for (let r = 0; r < sec.n; r++) {
-      if (!(t[r] >= s.from && t[r] < s.to && tpOk[tp[r]] && trOk[tr[r]])) continue;
-      const bits = stepOf(r);
-      if (!bits) continue;
-      let unit = vis[r];
-      if (!byVisitor) {
-        const key = `${vis[r]}|${sec.h1[ses[r]]}|${sec.h2[ses[r]]}`;
+  const take = (m: Matched, partAt: number) => {
+    for (let j = 0; j < m.n; j++) {
+      const t = m.t[j];
+      if (!(t >= s.from && t < s.to)) continue;
+      let unit = m.vis[j];
+      if (m.h1) {
+        const key = `${unit}|${m.h1[j]}|${m.h2![j]}`;
         let u = sessionIds.get(key);
         if (u === undefined) sessionIds.set(key, u = sessionIds.size);
         unit = u;
       }
-      rows.push(t[r], dt[r], seq[r], unit, bits, 0, partAt * 2 ** 32 + row[r]);
+      rows.push(t, m.dt[j], m.seq[j], unit, m.bits[j], 0, partAt * 2 ** 32 + m.row[j]);
     }
   };
-  // sections of the steps' types, with the part's session table attached when units are sessions
-  const read = async (k: number) => {
+  // a part's matching rows: kept, or from its sections of the steps' types (and its session table when
+  // units are sessions); undefined when its chunks are gone
+  const matched = async (k: number): Promise<Matched | undefined> => {
+    const kept = source.kept<Matched>(keyOf(k));
+    if (kept) return kept;
     const [secs, table] = await Promise.all([
       Promise.all(names.map((name) => readStepSection(kv, parts[k].id, entries[k]!, name))),
       byVisitor ? null : readStepSessions(kv, parts[k].id, entries[k]!),
     ]);
-    if (table === undefined) return [undefined];
-    if (table) { for (const g of secs) if (g) Object.assign(g.section, table); }
-    return secs;
+    if (table === undefined || secs.some((g) => g === undefined)) return undefined;
+    const list = secs.filter((g) => g !== null).map((g) => g!.section);
+    if (table) { for (const sec of list) Object.assign(sec, table); }
+    const m = match(list, s, o);
+    source.keep(keyOf(k), m, matchedBytes(m));
+    return m;
   };
-  const ahead: ReturnType<typeof read>[] = [];
-  for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(read(k));
+  const ahead: Promise<Matched | undefined>[] = [];
+  for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(matched(k));
   for (let k = 0; k < parts.length; k++) {
-    const got = await ahead.shift()!;
-    if (k + READ_AHEAD < parts.length) ahead.push(read(k + READ_AHEAD));
-    if (got.some((g) => g === undefined)) {
+    const m = await ahead.shift()!;
+    if (k + READ_AHEAD < parts.length) ahead.push(matched(k + READ_AHEAD));
+    if (!m) {
       await Promise.allSettled(ahead);
       return null; // the part went meanwhile (merged): the caller's streamed read is consistent
     }
-    for (const g of got) if (g) add(g.section, k);
+    take(m, k);
   }
   if (tail.length) {
     // the raw tail's column, its visitors by their numbers (new ones numbered past every given one)
     const batch = await buildEventBatch(Object.isFrozen(tail) ? tail : [...tail]);
     const { numbers } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(batch));
     const vis = rowVisitors(batch, numbers);
-    for (const sec of buildStepColumn(batch, (i) => vis[i])) add(sec, parts.length);
+    take(match(buildStepColumn(batch, (i) => vis[i]), s, o), parts.length);
   }
   return walkStepRows(rows, o, []);
 }

@@ -91,6 +91,15 @@ Deno.test("funnels from step columns equal the reference and the streamed parts"
           assert.deepEqual(got, expected);
           assert.deepEqual(await scanFunnel(tiny, scope, o, deps.kv), expected);
           assert.deepEqual(await streamFunnel(tiny, scope, o), expected);
+          // parts' matching rows kept by a roomy source: asked again, and over another period from them
+          const roomy = new ScanContexts(new Source(deps));
+          assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), expected);
+          assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), expected);
+          const later = { ...scope, from: MIDNIGHT + 86_400_000 - 60 * 60_000 };
+          assert.deepEqual(
+            await columnFunnel(roomy, later, o, deps.kv),
+            naiveFunnel([...a, ...b, ...c], later, o),
+          );
           taken++;
         } finally {
           deps.kv.close();
