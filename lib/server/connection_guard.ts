@@ -10,6 +10,10 @@
  *     request held before it is passed on, longer the more it is refused (up to 2 s), so one address sending
  *     its worst bodies as fast as it can spends a few of the server's turns a second, not every other one.
  *     Its answers are the same, only later; a client refused now and then is never held;
+ *   - a per-address cap on requests arriving at once: past `arriving` connections of one address in the
+ *     middle of sending a request (its headers or body), the next request of that address waits, unread,
+ *     until one of them has arrived whole, been answered or closed (its header deadline still runs), so one
+ *     address's slow or huge bodies queue behind each other instead of taking the server's turns from others;
  *   - framing errors answered with the spec's Error body: Deno answers a request line or headers it cannot
  *     parse with an empty 400, and a body whose chunked framing (or length) breaks with no answer at all
  *     (the connection just closes); the relay sees either and answers 400 with the Error body itself.
@@ -21,6 +25,7 @@ import { ConfigError } from "../config.ts";
 import { bodyDeadline } from "../schemas/request_body.ts";
 import { MAX_HEAD, RequestFraming } from "./request_framing.ts";
 import { REFUSAL_BUDGET, RefusalHolds, refused } from "./refusals.ts";
+import { ARRIVING, Turnstile } from "./turnstile.ts";
 
 export interface GuardLimits {
   /** how long a request body may take to arrive (lib/schemas/request_body.ts applies it) */
@@ -33,6 +38,8 @@ export interface GuardLimits {
    * unset: never held (behind a trusted proxy every connection is the proxy's address).
    */
   refusalBudget?: number;
+  /** Requests one address may be sending at once (the next waits, unread); unset: no cap. */
+  arriving?: number;
 }
 
 export const DEFAULT_GUARD: GuardLimits = {
@@ -41,6 +48,7 @@ export const DEFAULT_GUARD: GuardLimits = {
   idleMs: 30_000,
   perAddress: 64,
   refusalBudget: REFUSAL_BUDGET,
+  arriving: ARRIVING,
 };
 
 /**
@@ -70,7 +78,7 @@ export function guardLimits(env: Record<string, string | undefined>, trustProxy:
     headerMs: seconds("HEADER_TIMEOUT_S", DEFAULT_GUARD.headerMs / 1000),
     idleMs: seconds("IDLE_TIMEOUT_S", DEFAULT_GUARD.idleMs / 1000),
     perAddress,
-    ...(trustProxy ? {} : { refusalBudget: REFUSAL_BUDGET }),
+    ...(trustProxy ? {} : { refusalBudget: REFUSAL_BUDGET, arriving: ARRIVING }),
   };
 }
 
@@ -87,6 +95,8 @@ interface Conn {
   awaiting: boolean;
   /** the server answered a request whose body was still arriving: the rest is dropped, not passed on */
   dropping: boolean;
+  /** the connection is in the middle of sending a request: it holds one of its address's turnstile places */
+  arriving: boolean;
   closed: boolean;
 }
 
@@ -133,6 +143,8 @@ export interface GuardedServer {
   relaying(): number;
   /** requests held so far after their address's refusals (for tests and the bench) */
   held(): number;
+  /** requests that waited so far for a place among their address's requests arriving at once */
+  queued(): number;
   shutdown(): Promise<void>;
 }
 
@@ -152,12 +164,14 @@ export function serveGuarded(
   const conns = new Set<Conn>();
   const perAddress = new Map<string, number>();
   const holds = new RefusalHolds(limits.refusalBudget ?? Infinity);
+  const turnstile = new Turnstile(limits.arriving ?? Infinity);
   let relayed = 0, held = 0;
 
   const close = (c: Conn) => {
     if (c.closed) return;
     c.closed = true;
     conns.delete(c);
+    turnstile.leave(c);
     const n = (perAddress.get(c.address) ?? 1) - 1;
     if (n > 0) perAddress.set(c.address, n);
     else perAddress.delete(c.address);
@@ -224,6 +238,9 @@ export function serveGuarded(
             await new Promise((r) => setTimeout(r, wait));
           }
           if (c.closed) break;
+          // and waits for a place among its address's requests arriving at once
+          await turnstile.enter(c);
+          if (c.closed) break;
         }
         c.last = Date.now();
         if (!upOpen || c.dropping) {
@@ -241,6 +258,7 @@ export function serveGuarded(
           break;
         }
         if (fed.heads > 0) c.awaiting = true;
+        if (c.framing.between) turnstile.leave(c); // arrived whole
         upOpen = await writeAll(up, buf.subarray(0, n));
         if (upOpen) relayed += n;
       }
@@ -277,6 +295,7 @@ export function serveGuarded(
           // server, its body ended early, closes once its answer is out
           if (c.framing.inBody) {
             c.dropping = true;
+            turnstile.leave(c);
             try {
               await up.closeWrite();
             } catch { /* gone */ }
@@ -305,6 +324,7 @@ export function serveGuarded(
         framing: new RequestFraming(Date.now()),
         awaiting: false,
         dropping: false,
+        arriving: false,
         closed: false,
       };
       conns.add(c);
@@ -330,6 +350,7 @@ export function serveGuarded(
     relayed: () => relayed,
     relaying: () => [...conns].filter((c) => c.inner !== null).length,
     held: () => held,
+    queued: () => turnstile.waited,
     async shutdown() {
       clearInterval(sweep);
       listener.close();
