@@ -102,83 +102,119 @@ export function collectGroups(
   }
   const accs = new Map<string, Acc>();
   const total: Acc = { key: [], events: 0, rage: 0, refs: [] };
-  taken.forEach(({ t, hours }, ti) => {
+  for (let ti = 0; ti < taken.length; ti++) {
+    const { t, hours } = taken[ti];
     const tpOk = Uint8Array.from(t.tps, (x) => (!s.touchpoint || x === s.touchpoint ? 1 : 0));
     const trOk = Uint8Array.from(t.trs, (x) => (traffic.has(x) ? 1 : 0));
-    const cols: Record<Dim, Uint32Array> = {
-      "prop:action": t.action,
-      page: t.page,
-      element: t.element,
-      "prop:form_element": t.form,
-    };
+    const colOf = (d: Dim) =>
+      d === "page" ? t.page : d === "element" ? t.element : d === "prop:action" ? t.action : t.form;
     // per filter, a verdict per text code
     const tests = dimFilters.map((f) => ({
-      col: cols[f.field as Dim],
+      col: colOf(f.field as Dim),
       ok: Uint8Array.from(t.texts, (x) => (matches(x, f) ? 1 : 0)),
     }));
+    const cols = breakdown.map(colOf);
     const byCodes = new Map<number, Acc>();
     const width = t.texts.length;
-    for (let i = 0; i < t.n; i++) {
-      if (!tpOk[t.tp[i]] || !trOk[t.tr[i]] || (hours && !hours.has(t.hour[i]))) continue;
-      if (rageOnly && !t.rage[i]) continue;
-      let pass = true;
-      for (const x of tests) {
-        if (!x.ok[x.col[i]]) {
-          pass = false;
-          break;
-        }
-      }
-      if (!pass) continue;
+    const { tp, tr, hour, rage, events } = t;
+    rows: for (let i = 0; i < t.n; i++) {
+      if (!tpOk[tp[i]] || !trOk[tr[i]] || (hours && !hours.has(hour[i]))) continue;
+      if (rageOnly && !rage[i]) continue;
+      for (let k = 0; k < tests.length; k++) if (!tests[k].ok[tests[k].col[i]]) continue rows;
       let code = 0;
-      for (const d of breakdown) code = code * width + cols[d][i];
+      for (let k = 0; k < cols.length; k++) code = code * width + cols[k][i];
       let acc = byCodes.get(code);
       if (!acc) {
-        const key = breakdown.map((d) => t.texts[cols[d][i]]);
+        const key = cols.map((c) => t.texts[c[i]]);
         const id = JSON.stringify(key);
         acc = accs.get(id);
         if (!acc) accs.set(id, acc = { key, events: 0, rage: 0, refs: [] });
         byCodes.set(code, acc);
       }
-      const rage = t.rage[i] ? t.events[i] : 0;
-      acc.events += t.events[i];
-      acc.rage += rage;
+      const e = events[i], r = rage[i] ? e : 0;
+      acc.events += e;
+      acc.rage += r;
       acc.refs.push(ti, i);
-      total.events += t.events[i];
-      total.rage += rage;
-      total.refs.push(ti, i);
+      total.events += e;
+      total.rage += r;
     }
-  });
+  }
   accs.set(TOTALS, total);
-  const marks = new Int32Array(Math.max(1, space));
+  let marks = new Int32Array(Math.max(1, space));
+  let buf = new Uint32Array(1 << 16);
   let stamp = 0;
   const out = new Map<string, Group>();
-  const members: number[] = [];
-  for (const [id, a] of accs) {
+  // the totals' members: every group's (rows of a question are in one group each)
+  const members = (refLists: number[][]) => {
     stamp++;
-    members.length = 0;
-    const ses: number[] = [];
-    for (let p = 0; p < a.refs.length; p += 2) {
-      const t = taken[a.refs[p]].t, i = a.refs[p + 1];
-      forEachMember(t.sets, t.setAt[i], t.setAt[i + 1], (v) => {
-        if (marks[v] !== stamp) {
-          marks[v] = stamp;
-          members.push(v);
+    let n = 0;
+    for (const refs of refLists) {
+      for (let p = 0; p < refs.length; p += 2) {
+        const t = taken[refs[p]].t, row = refs[p + 1], sets = t.sets, end = t.setAt[row + 1];
+        let prev = -1;
+        for (let i = t.setAt[row]; i < end;) {
+          let d = sets[i++];
+          if (d >= 0x80) {
+            d &= 0x7f;
+            let shift = 7, x: number;
+            do {
+              x = sets[i++];
+              d += (x & 0x7f) * 2 ** shift;
+              shift += 7;
+            } while (x & 0x80);
+          }
+          prev += d + 1;
+          if (prev >= marks.length) {
+            const grown = new Int32Array(Math.max(prev + 1, marks.length * 2));
+            grown.set(marks);
+            marks = grown;
+          }
+          if (marks[prev] !== stamp) {
+            marks[prev] = stamp;
+            if (n === buf.length) {
+              const grown = new Uint32Array(buf.length * 2);
+              grown.set(buf);
+              buf = grown;
+            }
+            buf[n++] = prev;
+          }
         }
-      });
-      if (wantSessions) {
+      }
+    }
+    return n ? encodeSet(buf.subarray(0, n)) : EMPTY8;
+  };
+  const sessions = (refLists: number[][]) => {
+    if (!wantSessions) return EMPTY32;
+    const ses: number[] = [];
+    for (const refs of refLists) {
+      for (let p = 0; p < refs.length; p += 2) {
+        const t = taken[refs[p]].t, i = refs[p + 1];
         for (let k = t.sesAt[i]; k < t.sesAt[i + 1]; k++) ses.push(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
       }
     }
+    return ses.length ? Uint32Array.from(distinctSessions(ses)) : EMPTY32;
+  };
+  const lists = [...accs.values()].filter((a) => a !== total).map((a) => a.refs);
+  for (const [id, a] of accs) {
+    const refLists = a === total ? lists : [a.refs];
+    const set = members(refLists);
     out.set(id, {
       key: a.key,
       events: a.events,
       rage: a.rage,
-      visitors: members.length,
-      set: members.length ? encodeSet(members) : EMPTY8,
-      ses: ses.length ? Uint32Array.from(distinctSessions(ses)) : EMPTY32,
+      visitors: setSize(set),
+      set,
+      ses: sessions(refLists),
     });
   }
   return out;
+}
+
+/** Members of an encoded set (one varint each: the bytes without a continuation bit). */
+function setSize(set: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < set.length; i++) if (set[i] < 0x80) n++;
+  return n;
 }
 
 /** Bytes a question's kept groups weigh. */

@@ -31,7 +31,7 @@ export interface FeatureTable {
   trs: (string | null)[];
   /** values of action, page, element and form by code; code 0 is null */
   texts: (string | null)[];
-  /** rows sorted by hour, touchpoint, traffic, action, page, element, form, rage */
+  /** rows sorted by hour (WHOLE: merged over the hours), touchpoint, traffic, action, page, element, form, rage */
   hour: Uint32Array;
   tp: Uint16Array;
   tr: Uint8Array;
@@ -81,12 +81,24 @@ export const FEATURE_COLUMNS = new Set([
   "p*",
 ]);
 
-/** The feature table of a batch; `visitorOf(i)` is row i's dense visitor number. */
+/** The hour of a row merged over all the batch's hours. */
+export const WHOLE = 0xffffffff;
+
+/**
+ * A batch's feature tables: by hour (`hourly`), and merged over its hours (`whole`: the rows a period taking
+ * every hour of the batch reads, a fraction of the hourly ones as a part holds a day).
+ */
+export interface FeatureTables {
+  hourly: FeatureTable;
+  whole: FeatureTable;
+}
+
+/** The feature tables of a batch; `visitorOf(i)` is row i's dense visitor number. */
 export function buildFeatureTable(
   b: Batch,
   visitorOf: (row: number) => number,
   o: FeatureBuildOptions = {},
-): FeatureTable {
+): FeatureTables {
   const v: Viewable = { b, n: b.n, views: new Map() };
   const etV = eventView(v, "event_type");
   const auto = etV.values.indexOf(FEATURE_EVENT);
@@ -97,7 +109,7 @@ export function buildFeatureTable(
     if (c === undefined) textCode.set(s, c = texts.push(s) - 1);
     return c;
   };
-  if (auto < 0 || !etV.codes.length) return emptyFeatureTable();
+  if (auto < 0 || !etV.codes.length) return { hourly: emptyFeatureTable(), whole: emptyFeatureTable() };
   const t = (b.cols.t as NumCol).values;
   const session = b.cols.session as StrCol;
   const tpV = eventView(v, "touchpoint"), trV = eventView(v, "traffic");
@@ -123,7 +135,7 @@ export function buildFeatureTable(
   };
   const from = o.from ?? -Infinity, to = o.to ?? Infinity;
   const hours = new Map<number, { hour: number; min: number; max: number }>();
-  const accs = new Map<string, Acc>();
+  const accs = new Map<string, Acc>(), wholeAccs = new Map<string, Acc>();
   const hashes = new Map<number, [number, number]>();
   for (let i = 0; i < b.n; i++) {
     if (etV.codes[i] !== auto) continue;
@@ -147,26 +159,36 @@ export function buildFeatureTable(
       at(form, i),
       rageV.codes.length ? rageOf[rageV.codes[i]] : 0,
     ];
-    const id = dims.join(",");
-    let acc = accs.get(id);
     const withSessions = action.codes.length > 0 && sesAction[action.codes[i]] === 1;
-    if (!acc) accs.set(id, acc = { dims, events: 0, vis: [], ses: withSessions ? [] : null });
-    acc.events++;
-    const vis = visitorOf(i);
-    if (humanTr[tr] === 1) acc.vis.push(vis);
-    if (acc.ses) {
+    const vis = visitorOf(i), human = humanTr[tr] === 1;
+    let hs: [number, number] | undefined;
+    if (withSessions) {
       const sc = session.codes[i];
-      let hs = hashes.get(sc);
+      hs = hashes.get(sc);
       if (!hs) hashes.set(sc, hs = idHashes(sc === 0 ? "" : session.dict[sc - 1]));
-      acc.ses.push(vis, hs[0], hs[1]);
+    }
+    const id = dims.join(",");
+    const wid = id.slice(id.indexOf(",") + 1);
+    for (const [map, key, ds] of [[accs, id, dims], [wholeAccs, wid, null]] as const) {
+      let acc = map.get(key);
+      if (!acc) {
+        map.set(
+          key,
+          acc = { dims: ds ?? [WHOLE, ...dims.slice(1)], events: 0, vis: [], ses: hs ? [] : null },
+        );
+      }
+      acc.events++;
+      if (human) acc.vis.push(vis);
+      if (acc.ses && hs) acc.ses.push(vis, hs[0], hs[1]);
     }
   }
-  return assemble([...accs.values()], {
+  const d = {
     hours: [...hours.values()].sort((x, y) => x.hour - y.hour),
     tps: tpV.values,
     trs: trV.values,
     texts,
-  });
+  };
+  return { hourly: assemble([...accs.values()], d), whole: assemble([...wholeAccs.values()], d) };
 }
 
 /** Distinct session triples of a flat (visitor, h1, h2) list, sorted. */

@@ -30,7 +30,7 @@ import {
   type Taken,
 } from "./answer.ts";
 import { buildFeatureTable, FEATURE_COLUMNS, type FeatureTable, featureTableBytes } from "./build.ts";
-import { type FeatureEntry, readFeatureEntry, readFeatureTable } from "./store.ts";
+import { type FeatureEntry, HOURLY_SEC, readFeatureEntry, readFeatureTable, WHOLE_SEC } from "./store.ts";
 
 /**
  * The share of the one budget (`PART_CACHE_MB`) for decoded feature tables and kept answers, out of the
@@ -42,6 +42,8 @@ export const featureRollupCacheBytes = (partCacheBytes: number): number => Math.
 export interface FeaturePath {
   /** parts answered from their stored table */
   tables: number;
+  /** of those, parts whose hourly rows were read (the period takes some of their hours) */
+  hourly: number;
   /** parts read and built at question time (no table, or an hour cut by the period) */
   built: number;
   tailRows: number;
@@ -57,7 +59,7 @@ export class FeatureRollups {
   /** the raw tail's table, per tail (the same array while its records are unchanged) and period */
   private tails = new WeakMap<object, Map<string, Promise<{ t: FeatureTable; space: number }>>>();
   bytesRead = 0;
-  last: FeaturePath = { tables: 0, built: 0, tailRows: 0, kept: 0 };
+  last: FeaturePath = { tables: 0, hourly: 0, built: 0, tailRows: 0, kept: 0 };
 
   constructor(private kv: Deno.Kv, private source: Source, capacity: number) {
     this.cache = new Lru(capacity);
@@ -88,6 +90,7 @@ export class FeatureRollups {
     const kept = keys.map((k) => this.cache.get(k) as Map<string, Group> | undefined);
     const path: FeaturePath = {
       tables: 0,
+      hourly: 0,
       built: 0,
       tailRows: tail.length,
       kept: kept.filter(Boolean).length,
@@ -97,6 +100,7 @@ export class FeatureRollups {
     if (kept.some((k) => !k)) {
       const got = await this.take(s, parts, entries, tail);
       path.tables = got.tables;
+      path.hourly = got.hourly;
       path.built = got.built;
       os.forEach((o, i) => {
         if (kept[i]) return;
@@ -126,19 +130,28 @@ export class FeatureRollups {
    * the raw tail is built in the same numbering (a visitor without a number gets one number in both).
    */
   private async take(s: Scope, parts: PartMeta[], entries: (FeatureEntry | null)[], tail: StoredEvent[]) {
-    const tables = await inBatches(parts, 8, (p, k) => (entries[k] ? this.table(p.id, entries[k]!) : null));
+    // per part: its rows merged over its hours when the period takes them all, its hourly rows when it takes
+    // some (each hour wholly inside or outside), else (no table, or an hour cut) the part is read
     const taken: Taken[] = [];
     const toBuild: PartMeta[] = [];
+    const loads: { p: PartMeta; entry: FeatureEntry; hours: Set<number> | null }[] = [];
     parts.forEach((p, k) => {
-      const t = tables[k];
-      const hours = t && hoursInside(t, s);
-      if (!t || hours === undefined) toBuild.push(p);
-      else taken.push({ t, hours });
+      const entry = entries[k];
+      const hours = entry ? hoursInside(entry.hours, s) : undefined;
+      if (!entry || hours === undefined) toBuild.push(p);
+      else if (entry.hours.length && (!hours || hours.size)) loads.push({ p, entry, hours });
     });
+    const tables = await inBatches(
+      loads,
+      8,
+      (x) => this.table(x.p.id, x.entry, x.hours ? HOURLY_SEC : WHOLE_SEC),
+    );
+    loads.forEach((x, k) => taken.push({ t: tables[k], hours: x.hours }));
+    const hourly = loads.filter((x) => x.hours).length;
     const count = await visitorCount(this.kv, s.org, s.env);
     const stored = parts.length - toBuild.length;
     if (!toBuild.length) {
-      return { taken, space: count, permanent: true, tables: stored, built: 0, tail: null };
+      return { taken, space: count, permanent: true, tables: stored, hourly, built: 0, tail: null };
     }
     const batches = await inBatches(toBuild, 4, (p) => readPartBatch(this.kv, p));
     const tailBatch = tail.length ? await buildEventBatch(tail, turns()) : null;
@@ -148,7 +161,7 @@ export class FeatureRollups {
     const build = (b: Batch) => {
       const rows = rowVisitors(b, numbers);
       return {
-        t: buildFeatureTable(b, (i) => rows[i], { from: s.from, to: s.to }),
+        t: buildFeatureTable(b, (i) => rows[i], { from: s.from, to: s.to }).whole,
         permanent: rows.every((v) => v < count),
       };
     };
@@ -163,6 +176,7 @@ export class FeatureRollups {
       space: Math.max(size, count),
       permanent,
       tables: stored,
+      hourly,
       built: toBuild.length,
       tail: tailTable,
     };
@@ -180,7 +194,7 @@ export class FeatureRollups {
         const b = await buildEventBatch(tail, turns());
         const { numbers, size } = await visitorNumbersForReading(this.kv, s.org, s.env, batchVisitors(b));
         const rows = rowVisitors(b, numbers);
-        return { t: buildFeatureTable(b, (i) => rows[i], { from: s.from, to: s.to }), space: size };
+        return { t: buildFeatureTable(b, (i) => rows[i], { from: s.from, to: s.to }).whole, space: size };
       })();
       byPeriod.set(k, got);
       while (byPeriod.size > 8) byPeriod.delete(byPeriod.keys().next().value!);
@@ -200,19 +214,20 @@ export class FeatureRollups {
     return entry;
   }
 
-  /** A part's stored table, decoded once and cached (parts are immutable); throws PartGoneError when gone. */
-  private table(partId: string, entry: FeatureEntry): Promise<FeatureTable> {
-    const hit = this.cache.get(`t|${partId}`) as FeatureTable | undefined;
+  /** A section of a part's tables, decoded once and cached (parts are immutable); throws PartGoneError when gone. */
+  private table(partId: string, entry: FeatureEntry, sec: number): Promise<FeatureTable> {
+    const key = `t|${partId}|${sec}`;
+    const hit = this.cache.get(key) as FeatureTable | undefined;
     if (hit) return Promise.resolve(hit);
-    let loading = this.loading.get(partId);
+    let loading = this.loading.get(key);
     if (!loading) {
-      loading = readFeatureTable(this.kv, partId, entry).then((t) => {
+      loading = readFeatureTable(this.kv, partId, entry, sec).then((t) => {
         if (!t) return null;
-        this.bytesRead += entry.bytes;
-        this.cache.set(`t|${partId}`, t, featureTableBytes(t));
+        this.bytesRead += entry.secs[sec][0];
+        this.cache.set(key, t, featureTableBytes(t));
         return t;
-      }).finally(() => this.loading.delete(partId));
-      this.loading.set(partId, loading);
+      }).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
     }
     return loading.then((t) => {
       if (!t) throw new PartGoneError(`part ${partId}: feature table gone`);
@@ -226,14 +241,14 @@ export function featureAnswers(deps: Pick<Deps, "kv">, source: Source, cacheByte
   return new FeatureRollups(deps.kv, source, cacheBytes);
 }
 
-/** A table's hours inside the period (null: all of them; undefined: one straddles an end: read the part). */
-function hoursInside(t: FeatureTable, s: Scope): Set<number> | null | undefined {
+/** A part's hours inside the period (null: all of them; undefined: one straddles an end: read the part). */
+function hoursInside(hs: FeatureEntry["hours"], s: Scope): Set<number> | null | undefined {
   const hours = new Set<number>();
-  for (const h of t.hours) {
+  for (const h of hs) {
     if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
     else if (!(h.max < s.from || h.min >= s.to)) return undefined;
   }
-  return hours.size === t.hours.length ? null : hours;
+  return hours.size === hs.length ? null : hours;
 }
 
 async function inBatches<T, R>(

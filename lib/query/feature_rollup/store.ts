@@ -1,18 +1,20 @@
 /**
- * A part's feature table on KV: a JSON header (dictionaries, hours) and the row arrays, visitor sets and
- * session triples in one aligned buffer (lib/parts/packed_arrays.ts), deflated and chunked under
- * featureKeys.chunk(part id, i); the entry featureKeys.entry(part id) = { v, bytes, rows, chunks } is written
- * last, so a table is there whole or not at all. Compaction and the generator write it beside the part's
+ * A part's feature tables on KV, two sections: its rows merged over its hours (section 0, what a period taking
+ * the whole part reads) and by hour (section 1, read for a part the period cuts). Each a JSON header
+ * (dictionaries, hours) and the row arrays, visitor sets and session triples in one aligned buffer
+ * (lib/parts/packed_arrays.ts), deflated and chunked under featureKeys.chunk(part id, section × 10,000 + i);
+ * the entry featureKeys.entry(part id) = { v, hours, secs } is written last, so a table is there whole or not
+ * at all. Compaction and the generator write it beside the part's
  * other tables (part_tables.ts), older parts get one from lib/jobs/feature_rollup_backfill.ts.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
-import type { FeatureTable } from "./build.ts";
+import type { FeatureTable, FeatureTables } from "./build.ts";
 
-/** 1: the first. A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
-export const FEATURE_ROLLUP_VERSION = 1;
+/** 2: a section merged over the part's hours (1: hourly rows only). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
+export const FEATURE_ROLLUP_VERSION = 2;
 
 export const featureKeys = {
   entry: keys.featureRollup,
@@ -22,10 +24,15 @@ export const featureKeys = {
 
 export interface FeatureEntry {
   v: number;
-  bytes: number;
-  rows: number;
-  chunks: number;
+  /** the part's hours with rows, with the receive-time range of their rows */
+  hours: FeatureTable["hours"];
+  /** per section (WHOLE_SEC, HOURLY_SEC): stored bytes, chunks, rows */
+  secs: [number, number, number][];
 }
+
+/** Sections: rows merged over the part's hours, and by hour. */
+export const WHOLE_SEC = 0, HOURLY_SEC = 1;
+const SEC_SPAN = 10_000;
 
 type Header = Pick<FeatureTable, "n" | "hours" | "tps" | "trs" | "texts"> & { setBytes: number; ses: number };
 
@@ -86,21 +93,28 @@ export function decodeFeatureTable(stored: Uint8Array): FeatureTable {
   };
 }
 
-/** Writes a part's table: chunks first, then the entry. Answers the stored bytes. */
-export async function storeFeatureTable(kv: Deno.Kv, partId: string, r: FeatureTable): Promise<number> {
+/** Writes a part's tables: chunks first, then the entry. Answers the stored bytes. */
+export async function storeFeatureTable(kv: Deno.Kv, partId: string, r: FeatureTables): Promise<number> {
   await deleteFeatureTable(kv, partId); // an older version's chunks never sit among the new ones
-  const bytes = encodeFeatureTable(r);
-  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-  for (let i = 0; i < chunks; i += 8) {
-    const op = kv.atomic();
-    for (let j = i; j < Math.min(chunks, i + 8); j++) {
-      op.set(featureKeys.chunk(partId, j), bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+  const secs: [number, number, number][] = [];
+  const writes: [number, Uint8Array][] = [];
+  [r.whole, r.hourly].forEach((t, sec) => {
+    const bytes = encodeFeatureTable(t);
+    const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+    if (chunks >= SEC_SPAN) throw new Error(`feature table of ${partId} is too large`);
+    for (let j = 0; j < chunks; j++) {
+      writes.push([sec * SEC_SPAN + j, bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
     }
+    secs.push([bytes.length, chunks, t.n]);
+  });
+  for (let i = 0; i < writes.length; i += 8) {
+    const op = kv.atomic();
+    for (const [at, bytes] of writes.slice(i, i + 8)) op.set(featureKeys.chunk(partId, at), bytes);
     if (!(await op.commit()).ok) throw new Error("feature table chunk write failed");
   }
-  const entry: FeatureEntry = { v: FEATURE_ROLLUP_VERSION, bytes: bytes.length, rows: r.n, chunks };
+  const entry: FeatureEntry = { v: FEATURE_ROLLUP_VERSION, hours: r.hourly.hours, secs };
   await kv.set(featureKeys.entry(partId), entry);
-  return bytes.length;
+  return secs.reduce((a, x) => a + x[0], 0);
 }
 
 /** A part's entry of the current version, or null (none yet, or of another version). */
@@ -113,19 +127,23 @@ export async function readFeatureEntry(kv: Deno.Kv, partId: string): Promise<Fea
 export const hasFeatureTable = async (kv: Deno.Kv, partId: string): Promise<boolean> =>
   (await readFeatureEntry(kv, partId)) !== null;
 
-/** A part's table by its entry, or null when its chunks are gone (the part went meanwhile). */
+/** One section of a part's tables, or null when its chunks are gone (the part went meanwhile). */
 export async function readFeatureTable(
   kv: Deno.Kv,
   partId: string,
   entry: FeatureEntry,
+  sec: number,
 ): Promise<FeatureTable | null> {
-  const bytes = new Uint8Array(entry.bytes);
+  const [length, chunks] = entry.secs[sec];
+  const bytes = new Uint8Array(length);
   let seen = 0;
-  for await (const e of kv.list<Uint8Array>({ prefix: featureKeys.chunks(partId) }, { batchSize: 100 })) {
-    bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES);
+  const start = featureKeys.chunk(partId, sec * SEC_SPAN),
+    end = featureKeys.chunk(partId, (sec + 1) * SEC_SPAN);
+  for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
+    bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
     seen++;
   }
-  return seen === entry.chunks ? decodeFeatureTable(bytes) : null;
+  return seen === chunks ? decodeFeatureTable(bytes) : null;
 }
 
 /** Deletes a part's table: the entry first, so no half table is ever read. */
