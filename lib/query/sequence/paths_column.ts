@@ -53,6 +53,14 @@ export async function columnPaths(
   const { parts: listed, tail } = await scans.source.partsAndTail(s.org, s.env, s.from, s.to);
   // newest first, as the streamed parts are read (their ties of order times resolve in that order)
   const parts = [...listed].sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
+  // the answer kept for the same parts, raw tail (the same frozen array while its records are unchanged)
+  // and question
+  const keptKey = `stepcol|paths|${s.org}|${s.env}|${listed.map((p) => p.id).join(",")}|` +
+    JSON.stringify([o, s.from, s.to, s.touchpoint ?? null, s.traffic ?? ["human"]]);
+  const kept = scans.source.kept<{ tail: unknown[]; answer: PathsResult }>(keptKey);
+  if (kept && (kept.tail === tail || (!kept.tail.length && !tail.length))) {
+    return structuredClone(kept.answer);
+  }
   const entries = await readStepEntries(kv, parts.map((p) => p.id));
   if (entries.some((e) => e === null)) return null;
   const depth = o.depth ?? 3, mode = o.step ?? "page";
@@ -162,5 +170,11 @@ export async function columnPaths(
     }
   });
   if (!second) return null;
-  return walk(rows, names, o, depth);
+  const answer = walk(rows, names, o, depth);
+  scans.source.keep(
+    keptKey,
+    { tail, answer: structuredClone(answer) },
+    1024 + JSON.stringify(answer).length * 2,
+  );
+  return answer;
 }

@@ -12,7 +12,10 @@ import { deleteStepColumn } from "../../../lib/query/step_column/store.ts";
 import type { PathsOptions } from "../../../lib/query/sequence_types.ts";
 import type { Scope } from "../../../lib/query/types.ts";
 import { naivePaths } from "./reference.ts";
-import { columnSite, eventArb, MIDNIGHT, NOW, type Raw } from "./step_column_fixtures.ts";
+import { columnSite, eventArb, MIDNIGHT, NOW, type Raw, toEvents } from "./step_column_fixtures.ts";
+import { store } from "./fixtures.ts";
+import { Source } from "../../../lib/query/columns/source.ts";
+import { ScanContexts } from "../../../lib/query/scan/contexts.ts";
 
 const optionsArb = fc.record({
   anchor: fc.constantFrom<PathsOptions["anchor"]>(
@@ -95,11 +98,21 @@ Deno.test("paths: a part without a step column or a cohort: the parts are stream
         direction: "after",
       };
       assert.deepEqual(await columnPaths(tiny, scope, o, deps.kv), naivePaths(all, scope, o));
+      // kept by a roomy source while the parts and raw tail are the same; a new raw event is counted
+      const roomy = new ScanContexts(new Source(deps));
+      assert.deepEqual(await columnPaths(roomy, scope, o, deps.kv), naivePaths(all, scope, o));
+      assert.deepEqual(await columnPaths(roomy, scope, o, deps.kv), naivePaths(all, scope, o));
+      const more = toEvents([raw(20, "$pageview", "/docs/a")]);
+      await store(deps.kv, { events: more });
+      const now = await columnPaths(roomy, scope, o, deps.kv);
+      assert.deepEqual(now, naivePaths([...all, ...more], scope, o));
+      assert.equal(now!.steps[0].rows[0].value, "/");
+      assert.equal(now!.steps[1].rows[0].value, "/docs/a");
       const cohort = { did: { filters: [], from: scope.from, to: scope.to } };
       assert.equal(await columnPaths(tiny, { ...scope, cohort }, o, deps.kv), null);
       await deleteStepColumn(deps.kv, (await listParts(deps.kv, "org1", "production", "ev"))[0].meta.id);
       assert.equal(await columnPaths(tiny, scope, o, deps.kv), null, "a part lost its column");
-      assert.deepEqual(await scanPaths(tiny, scope, o, deps.kv), naivePaths(all, scope, o));
+      assert.deepEqual(await scanPaths(tiny, scope, o, deps.kv), naivePaths([...all, ...more], scope, o));
     },
   );
 });
