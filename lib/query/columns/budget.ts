@@ -4,7 +4,9 @@
  * least-recently-used lists weighed in bytes, their sum within the capacity. A part that does not fit pushes
  * out older parts first: when a period's parts do not fit, they push out each other (each question reads
  * them again), not the derived data that spares each question recomputing it. Derived data holds at most
- * half the budget.
+ * half the budget. Memory held outside both lists that the budget must still count (the visitor and session
+ * numbering, which grows with the visitors read and is let go only whole) is weighed in as well (`alsoHeld`):
+ * parts and derived data make room for it.
  */
 
 /** Entries weighed in bytes, in order of use (a Map's order is insertion order; a read re-inserts). */
@@ -41,10 +43,19 @@ class Weighed {
 export class Budget {
   private parts = new Weighed();
   private derived = new Weighed();
-  constructor(readonly capacity: number) {}
+  /**
+   * `alsoHeld`: bytes held outside the lists that count against the capacity, read each time the budget
+   * weighs what it holds.
+   */
+  constructor(readonly capacity: number, private alsoHeld: () => number = () => 0) {}
 
-  /** Bytes held. */
+  /** Bytes held: the lists' and what is held outside them. */
   get used(): number {
+    return this.listed + this.alsoHeld();
+  }
+
+  /** Bytes of the decoded parts and derived data held. */
+  get listed(): number {
     return this.parts.used + this.derived.used;
   }
 
@@ -61,9 +72,12 @@ export class Budget {
     return this.derived.get(key);
   }
 
-  /** A decoded part (or a kept tail): older parts go first, then older derived data. Too heavy: not kept. */
+  /**
+   * A decoded part (or a kept tail): older parts go first, then older derived data. Too heavy (beside what
+   * is held outside the lists): not kept.
+   */
   setPart(key: string, value: unknown, bytes: number): void {
-    if (bytes > this.capacity) return this.parts.delete(key);
+    if (bytes + this.alsoHeld() > this.capacity) return this.parts.delete(key);
     this.parts.set(key, value, bytes);
     this.trim(this.parts, this.derived);
   }

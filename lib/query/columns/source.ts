@@ -134,7 +134,16 @@ export class Source {
   private tailReads = new Map<string, { started: number; listing: string; done: Promise<KeptTail<any>> }>();
   private asked = 0;
   constructor(private deps: Deps) {
-    this.cache = new Budget(deps.config.partCacheBytes);
+    // the visitor and session numbering grows with every visitor read (at 10M events ~100 MB): counted in
+    // the budget, parts and kept data make room for it
+    this.cache = new Budget(deps.config.partCacheBytes, () => this.numberingBytes());
+  }
+
+  /** Memory the environments' visitor and session numberings hold. */
+  numberingBytes(): number {
+    let n = 0;
+    for (const i of this.interners.values()) n += i.bytes;
+    return n;
   }
 
   /** The bytes of decoded parts this source keeps at most. */
@@ -142,7 +151,13 @@ export class Source {
     return this.cache.capacity;
   }
 
+  /** Bytes of decoded parts, kept raw tails and kept derived data held. */
   get cacheBytes() {
+    return this.cache.listed;
+  }
+
+  /** Bytes the budget counts: `cacheBytes` and the visitor and session numbering. */
+  get heldBytes() {
     return this.cache.used;
   }
 

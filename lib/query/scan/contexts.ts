@@ -43,7 +43,9 @@ export class ScanContexts {
     const cohort = s.cohort
       ? await this.cohorts.membership(s, s.cohort, { from: s.from, to: s.to, load })
       : undefined;
-    const interner = this.source.interner(s.org, s.env);
+    // the numbering the batches were read with (the environment's may have been renewed since: see
+    // Source.interner), so counts and kept data's key agree with the batches' numbers
+    const interner = batches[0]?.interner ?? this.source.interner(s.org, s.env);
     const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort, load.partSpan);
     // the raw tail (last batch, new each question) is merged into what is kept for the parts
     c.tail = rawRows > 0;
