@@ -29,33 +29,40 @@ export function columnCanAnswer(s: Scope, o: FunnelOptions): boolean {
     o.steps.every((st) => (st.filters ?? []).every((f) => STEP_FIELDS.has(f.field)));
 }
 
-/** A section's step bits per row: which steps of its event type each row matches by its codes. */
-export function sectionSteps(sec: StepSection, steps: StepDef[]): ((k: number) => number) | null {
-  const mine = steps.map((st, k) => ({ st, k })).filter(({ st }) =>
-    sec.et !== null && st.event_type === sec.et
-  );
-  if (!mine.length) return null;
-  const dictOf = { page: sec.pages, touchpoint: sec.tps, traffic: sec.trs } as const;
-  const tests = mine.map(({ st, k }) => {
-    const masks: [Uint8Array, ArrayLike<number>][] = [];
-    let never = false;
-    for (const f of st.filters ?? []) {
-      if (f.field === "event_type") {
-        if (!matches(sec.et, f)) never = true;
-        continue;
-      }
-      const field = f.field as keyof typeof dictOf;
-      const dict = dictOf[field];
-      const codes = field === "page" ? sec.page : field === "touchpoint" ? sec.tp : sec.tr;
-      masks.push([Uint8Array.from(dict, (v) => (matches(v, f) ? 1 : 0)), codes]);
-    }
-    return { bit: 1 << k, masks, never };
-  }).filter((x) => !x.never);
-  return (r) => {
-    let bits = 0;
-    for (const { bit, masks } of tests) if (masks.every(([m, c]) => m[c[r]] === 1)) bits |= bit;
-    return bits;
-  };
+/**
+ * Per code of a section's page, touchpoint and traffic kind: the bits of the steps (of its event type) that
+ * value allows, with the scope's touchpoint and traffic kinds (`tpOk`, `trOk`) folded in. A step's conditions
+ * are on one field each, so a row matches step k when bit k is set in all three: its bits are
+ * page[page code] & tp[touchpoint code] & tr[traffic code]. Null when no step is of the section's type.
+ */
+export function sectionSteps(
+  sec: StepSection,
+  steps: StepDef[],
+  tpOk: (v: string | null) => boolean,
+  trOk: (v: string | null) => boolean,
+): { page: Uint8Array; tp: Uint8Array; tr: Uint8Array } | null {
+  const page = new Uint8Array(sec.pages.length), tp = new Uint8Array(sec.tps.length);
+  const tr = new Uint8Array(sec.trs.length);
+  let any = false;
+  steps.forEach((st, k) => {
+    if (sec.et === null || st.event_type !== sec.et) return;
+    const fs = st.filters ?? [];
+    if (fs.some((f) => f.field === "event_type" && !matches(sec.et, f))) return;
+    const allows = (
+      field: string,
+      dict: (string | null)[],
+      out: Uint8Array,
+      scope: (v: string | null) => boolean,
+    ) =>
+      dict.forEach((v, c) => {
+        if (scope(v) && fs.every((f) => f.field !== field || matches(v, f))) out[c] |= 1 << k;
+      });
+    allows("page", sec.pages, page, () => true);
+    allows("touchpoint", sec.tps, tp, tpOk);
+    allows("traffic", sec.trs, tr, trOk);
+    any = true;
+  });
+  return any ? { page, tp, tr } : null;
 }
 
 /** A part's rows matching a step (any time: the period is applied when they are taken), kept across questions. */
@@ -81,14 +88,17 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
   const picked: [StepSection, Int32Array, Uint8Array][] = [];
   let n = 0;
   for (const sec of secs) {
-    const stepOf = sectionSteps(sec, o.steps);
-    if (!stepOf) continue;
-    const tpOk = Uint8Array.from(sec.tps, (v) => (!s.touchpoint || v === s.touchpoint ? 1 : 0));
-    const trOk = Uint8Array.from(sec.trs, (v) => (traffic.has(v) && (!byVisitor || v === "human") ? 1 : 0));
+    const tables = sectionSteps(
+      sec,
+      o.steps,
+      (v) => !s.touchpoint || v === s.touchpoint,
+      (v) => traffic.has(v) && (!byVisitor || v === "human"),
+    );
+    if (!tables) continue;
+    const P = tables.page, T = tables.tp, R = tables.tr, page = sec.page, tp = sec.tp, tr = sec.tr;
     const at: number[] = [], bits: number[] = [];
     for (let r = 0; r < sec.n; r++) {
-      if (!tpOk[sec.tp[r]] || !trOk[sec.tr[r]]) continue;
-      const b = stepOf(r);
+      const b = P[page[r]] & T[tp[r]] & R[tr[r]];
       if (!b) continue;
       at.push(r);
       bits.push(b);

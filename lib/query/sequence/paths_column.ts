@@ -73,15 +73,13 @@ export async function columnPaths(
     const vis = rowVisitors(batch, numbers);
     tailSecs = buildStepColumn(batch, (i) => vis[i]);
   }
-  // per section, the rows in scope
-  const inScope = (sec: StepSection) => {
-    const tpOk = Uint8Array.from(sec.tps, (v) => (!s.touchpoint || v === s.touchpoint ? 1 : 0));
-    const trOk = Uint8Array.from(sec.trs, (v) => (traffic.has(v) ? 1 : 0));
-    return (r: number) =>
-      sec.t[r] >= s.from && sec.t[r] < s.to && tpOk[sec.tp[r]] === 1 && trOk[sec.tr[r]] === 1;
-  };
-  const sessionKey = (sec: StepSection, r: number) =>
-    `${sec.vis[r]}|${sec.h1[sec.ses[r]]}|${sec.h2[sec.ses[r]]}`;
+  const tpOk = (v: string | null) => !s.touchpoint || v === s.touchpoint;
+  const trOk = (v: string | null) => traffic.has(v);
+  // per section code, 1 where its touchpoint / traffic kind is in scope
+  const scopeOf = (sec: StepSection) => ({
+    tp: Uint8Array.from(sec.tps, (v) => (tpOk(v) ? 1 : 0)),
+    tr: Uint8Array.from(sec.trs, (v) => (trOk(v) ? 1 : 0)),
+  });
 
   // every section of every part the question reads, in part order (tail last), `names` of each
   const eachPart = async (
@@ -115,20 +113,14 @@ export async function columnPaths(
   };
 
   // first read: the anchored sessions
-  const anchored = new Map<string, number>();
-  const anchorRows = (sec: StepSection) => {
-    const bitOf = sectionSteps(sec, [o.anchor]);
-    if (!bitOf) return null;
-    const ok = inScope(sec);
-    return (r: number) => ok(r) && bitOf(r) === 1;
-  };
+  const anchored = new SessionIndex();
   const first = await eachPart(() => [anchorName], (sec) => {
-    const isAnchor = anchorRows(sec);
-    if (!isAnchor) return;
+    const tables = sectionSteps(sec, [o.anchor], tpOk, trOk);
+    if (!tables) return;
+    const { page: P, tp: T, tr: R } = tables, { t, page, tp, tr, vis, ses, h1, h2 } = sec;
     for (let r = 0; r < sec.n; r++) {
-      if (!isAnchor(r)) continue;
-      const key = sessionKey(sec, r);
-      if (!anchored.has(key)) anchored.set(key, anchored.size);
+      if (!(P[page[r]] & T[tp[r]] & R[tr[r]]) || !(t[r] >= s.from && t[r] < s.to)) continue;
+      anchored.add(vis[r], h1[ses[r]], h2[ses[r]]);
     }
   });
   if (!first) return null;
@@ -148,25 +140,31 @@ export async function columnPaths(
     const steps = stepSections(mode, all);
     return all.includes(anchorName) && !steps.includes(anchorName) ? [...steps, anchorName] : steps;
   };
+  // per part's session table (shared by its sections): each session's number when anchored, -1 when not,
+  // -2 not looked up yet
+  let numOf: { table: Uint32Array; num: Int32Array } | null = null;
   const second = await eachPart(sectionsOf, (sec, part) => {
     const name = secName(sec.et);
     const isStep = stepSections(mode, [name]).length > 0;
-    const isAnchor = name === anchorName ? anchorRows(sec) : null;
-    if (!isStep && !isAnchor) return;
-    const ok = inScope(sec);
-    // per session of the section: its number when anchored, -1 when not, -2 not looked up yet
-    const num = new Int32Array(sec.h1.length).fill(-2);
+    const anchorTables = name === anchorName ? sectionSteps(sec, [o.anchor], tpOk, trOk) : null;
+    if (!isStep && !anchorTables) return;
+    if (numOf?.table !== sec.h1) numOf = { table: sec.h1, num: new Int32Array(sec.h1.length).fill(-2) };
+    const num = numOf.num;
+    const inScope = scopeOf(sec);
     const label = mode === "event" || sec.et !== "$pageview" ? (isStep ? labelOf(sec.et!) : -1) : -3;
     const byPage = label === -3 ? Int32Array.from(sec.pages, (v) => labelOf(v ?? "")) : null;
+    const { t, dt, seq, page, tp, tr, vis, ses, h1, h2, row } = sec;
     for (let r = 0; r < sec.n; r++) {
-      if (!ok(r)) continue;
-      const x = sec.ses[r];
-      if (num[x] === -2) num[x] = anchored.get(sessionKey(sec, r)) ?? -1;
+      if (!(t[r] >= s.from && t[r] < s.to) || !inScope.tp[tp[r]] || !inScope.tr[tr[r]]) continue;
+      const x = ses[r];
+      if (num[x] === -2) num[x] = anchored.get(vis[r], h1[x], h2[x]);
       if (num[x] < 0) continue;
-      const a = isAnchor?.(r) ? 1 : 0;
-      const l = byPage ? byPage[sec.page[r]] : label;
+      const a = anchorTables && anchorTables.page[page[r]] & anchorTables.tp[tp[r]] & anchorTables.tr[tr[r]]
+        ? 1
+        : 0;
+      const l = byPage ? byPage[page[r]] : label;
       if (l < 0 && !a) continue;
-      rows.push(sec.t[r], sec.dt[r], sec.seq[r], num[x], sec.vis[r], l, a, part, part * 2 ** 32 + sec.row[r]);
+      rows.push(t[r], dt[r], seq[r], num[x], vis[r], l, a, part, part * 2 ** 32 + row[r]);
     }
   });
   if (!second) return null;
@@ -177,4 +175,29 @@ export async function columnPaths(
     1024 + JSON.stringify(answer).length * 2,
   );
   return answer;
+}
+
+/** Sessions by visitor number and id hashes, numbered as added (exact: all three compared). */
+class SessionIndex {
+  private at = new Map<number, number>(); // h1 -> first entry with it
+  private vis: number[] = [];
+  private h2: number[] = [];
+  private next: number[] = []; // the next entry with the same h1, or -1
+  add(vis: number, h1: number, h2: number): number {
+    const found = this.get(vis, h1, h2);
+    if (found >= 0) return found;
+    const id = this.vis.length;
+    this.vis.push(vis);
+    this.h2.push(h2);
+    this.next.push(this.at.get(h1) ?? -1);
+    this.at.set(h1, id);
+    return id;
+  }
+  /** The session's number, or -1. */
+  get(vis: number, h1: number, h2: number): number {
+    for (let id = this.at.get(h1) ?? -1; id >= 0; id = this.next[id]) {
+      if (this.vis[id] === vis && this.h2[id] === h2) return id;
+    }
+    return -1;
+  }
 }
