@@ -159,6 +159,10 @@ export async function columnFunnel(
   const rows = new StepRows();
   const sessionIds = new Map<string, number>();
   const take = (m: Matched, partAt: number) => {
+    rows.reserve(m.n);
+    const { t: T, dt: DT, seq: SEQ, unit: U, bits: B, pos: POS } = rows;
+    let w = rows.n;
+    const base = partAt * 2 ** 32;
     for (let j = 0; j < m.n; j++) {
       const t = m.t[j];
       if (!(t >= s.from && t < s.to)) continue;
@@ -169,8 +173,14 @@ export async function columnFunnel(
         if (u === undefined) sessionIds.set(key, u = sessionIds.size);
         unit = u;
       }
-      rows.push(t, m.dt[j], m.seq[j], unit, m.bits[j], 0, partAt * 2 ** 32 + m.row[j]);
+      T[w] = t;
+      DT[w] = m.dt[j];
+      SEQ[w] = m.seq[j];
+      U[w] = unit;
+      B[w] = m.bits[j];
+      POS[w++] = base + m.row[j];
     }
+    rows.n = w;
   };
   // a part's matching rows: kept, or from its sections of the steps' types (and its session table when
   // units are sessions); undefined when its chunks are gone

@@ -18,21 +18,25 @@ export class StepRows {
   unit = new Int32Array(1024);
   bits = new Uint8Array(1024);
   split = new Int32Array(1024);
+  /** Makes room for `extra` more rows (at least doubling, so pushes stay amortized). */
+  reserve(extra: number) {
+    if (this.n + extra <= this.t.length) return;
+    const size = Math.max(this.n + extra, this.t.length * 2);
+    const more = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const x = new (a.constructor as { new (n: number): T })(size);
+      x.set(a.subarray(0, this.n));
+      return x;
+    };
+    this.pos = more(this.pos);
+    this.t = more(this.t);
+    this.dt = more(this.dt);
+    this.seq = more(this.seq);
+    this.unit = more(this.unit);
+    this.bits = more(this.bits);
+    this.split = more(this.split);
+  }
   push(t: number, dt: number, seq: number, unit: number, bits: number, split: number, pos = this.n) {
-    if (this.n === this.t.length) {
-      const more = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-        const x = new (a.constructor as { new (n: number): T })(a.length * 2);
-        x.set(a);
-        return x;
-      };
-      this.pos = more(this.pos);
-      this.t = more(this.t);
-      this.dt = more(this.dt);
-      this.seq = more(this.seq);
-      this.unit = more(this.unit);
-      this.bits = more(this.bits);
-      this.split = more(this.split);
-    }
+    if (this.n === this.t.length) this.reserve(1);
     const k = this.n++;
     this.pos[k] = pos;
     this.t[k] = t;
@@ -61,7 +65,20 @@ export function walkStepRows(rows: StepRows, o: FunnelOptions, splitValues: (str
   for (let u = 0; u < nUnits; u++) {
     const a = start[u], b = start[u + 1];
     if (a === b) continue;
-    const list = b - a > 1 ? idx.subarray(a, b).sort(cmp) : idx.subarray(a, b);
+    // a unit's rows are runs already in order (a part's section each): insertion sort for the usual few
+    if (b - a > 32) idx.subarray(a, b).sort(cmp);
+    else {
+      for (let i = a + 1; i < b; i++) {
+        const k = idx[i];
+        let j = i - 1;
+        while (j >= a && cmp(idx[j], k) > 0) {
+          idx[j + 1] = idx[j];
+          j--;
+        }
+        idx[j + 1] = k;
+      }
+    }
+    const list = idx.subarray(a, b);
     // the furthest-reaching attempt, earliest start among equals (as funnel.ts walks)
     let reach = 0, first = -1;
     for (let x = 0; x < list.length && reach < nSteps; x++) {
