@@ -64,6 +64,7 @@ export function attributionBlocker(s: Scope, o: AggregateOptions): string | null
 /** A part's (or the raw tail's) facts with their attributions, and what their indices name. */
 export interface AttrUnit {
   facts: SessionFacts;
+  tps: (string | null)[];
   traffics: (string | null)[];
   /** each fact row's attribution code, or MULTI_ATTR (then `multi` lists its codes with their pageviews) */
   codes: Uint32Array;
@@ -183,18 +184,180 @@ export function sessionEntries(join: AttrJoin, ends: (FactEnds | null)[]) {
   return { unit, page };
 }
 
-/** Room for group numbers in a pair's key (session or visitor × 2^22 + group). */
-const GROUPS = 4_194_304;
-
 /**
- * The answer to one question (attributionBlocker null) over a join of the period's sessions (`join`: of
- * `units`, in that order, in scope; told apart when the question asks sessions or entry pages), `entries` when the breakdown has the entry page, and `goal` the visitor
- * numbers with the goal event in scope (null without a goal).
+ * A period's fact rows in scope, flat: one entry per row and attribution of it (a row of several, one per
+ * attribution), with its session told apart. What every attribution question of the period is counted from;
+ * kept per period for the parts (source.ts), the raw tail's rows added per question (withTailRows).
  */
-export function answerAttribution(
+export interface AttrRows {
+  n: number;
+  vis: Uint32Array;
+  h1: Uint32Array;
+  h2: Uint32Array;
+  /** the session's number in these rows */
+  sid: Int32Array;
+  /** the attribution, into `tuples` */
+  attr: Int32Array;
+  /** 1: a people's row; 2: with a pageview of this attribution */
+  flags: Uint8Array;
+  sessions: number;
+  /** per session its entry page (into `pages`; -1: no pageview in scope), or null when not computed */
+  entry: Int32Array | null;
+  pages: (string | null)[];
+  tuples: (string | null)[][];
+  /** a bound on the visitor numbers */
+  visitors: number;
+}
+
+/** The rows in scope of a join (sessions told apart) as AttrRows; `entries` when entry pages are wanted. */
+export function flattenRows(
   units: AttrUnit[],
   join: AttrJoin,
   entries: { unit: Int32Array; page: Uint32Array } | null,
+): AttrRows {
+  const tupleIds = new Map<string, number>(), tuples: (string | null)[][] = [];
+  const pageIds = new Map<string | null, number>(), pages: (string | null)[] = [];
+  const pageId = (p: string | null) => {
+    let x = pageIds.get(p);
+    if (x === undefined) pageIds.set(p, x = pages.push(p) - 1);
+    return x;
+  };
+  let n = 0;
+  units.forEach((u, ri) => {
+    const slot = join.slots[ri];
+    for (let k = 0; k < slot.length; k++) if (slot[k] >= 0 && u.codes[k] !== MULTI_ATTR) n++;
+    for (let x = 0; x < u.multi.row.length; x++) if (slot[u.multi.row[x]] >= 0) n++;
+  });
+  const out: AttrRows = {
+    n,
+    vis: new Uint32Array(n),
+    h1: new Uint32Array(n),
+    h2: new Uint32Array(n),
+    sid: new Int32Array(n),
+    attr: new Int32Array(n),
+    flags: new Uint8Array(n),
+    sessions: join.n,
+    entry: null,
+    pages,
+    tuples,
+    visitors: join.visitors,
+  };
+  let i = 0;
+  units.forEach((u, ri) => {
+    const slot = join.slots[ri], f = u.facts;
+    const human = u.traffics.map((t) => (t === "human" ? 1 : 0));
+    const ids = u.tuples.map((t) => {
+      const key = JSON.stringify(t);
+      let x = tupleIds.get(key);
+      if (x === undefined) tupleIds.set(key, x = tuples.push(t) - 1);
+      return x;
+    });
+    const put = (k: number, code: number, pv: number) => {
+      out.vis[i] = f.vis[k];
+      out.h1[i] = f.h1[k];
+      out.h2[i] = f.h2[k];
+      out.sid[i] = slot[k];
+      out.attr[i] = ids[code];
+      out.flags[i++] = human[f.traffic[k]] | (pv > 0 ? 2 : 0);
+    };
+    let m = 0;
+    for (let k = 0; k < f.n; k++) {
+      if (slot[k] < 0) continue;
+      if (u.codes[k] !== MULTI_ATTR) {
+        put(k, u.codes[k], f.pv[k]);
+        continue;
+      }
+      while (m < u.multi.row.length && u.multi.row[m] < k) m++;
+      for (let x = m; x < u.multi.row.length && u.multi.row[x] === k; x++) {
+        put(k, u.multi.code[x], u.multi.pv[x]);
+      }
+    }
+  });
+  if (entries) {
+    const unitPages = units.map((u) => (u.ends ? Int32Array.from(u.ends.pages, pageId) : new Int32Array(0)));
+    out.entry = Int32Array.from(entries.unit, (eu, s) => (eu < 0 ? -1 : unitPages[eu][entries.page[s] - 1]));
+  }
+  return out;
+}
+
+/** The bytes AttrRows hold (to weigh them in the cache). */
+export const attrRowsBytes = (r: AttrRows): number =>
+  r.n * 21 + (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
+
+/**
+ * The parts' rows (kept) with the raw tail's added (both AttrRows of their own joins): a tail session that
+ * is also in the parts takes the parts' number. Null when entry pages are asked and a tail session is also in
+ * the parts (its entry may be either's: the caller joins all together).
+ */
+export function withTailRows(kept: AttrRows, tail: AttrRows): AttrRows | null {
+  if (!tail.n) return kept;
+  const tailKey = new Map<string, number>(), tailVis = new Set<number>();
+  for (let i = 0; i < tail.n; i++) {
+    tailKey.set(`${tail.vis[i]}.${tail.h1[i]}.${tail.h2[i]}`, tail.sid[i]);
+    tailVis.add(tail.vis[i]);
+  }
+  // tail session → its number in the rows together
+  const sidOf = new Int32Array(tail.sessions).fill(-1);
+  for (let i = 0; i < kept.n; i++) {
+    if (!tailVis.has(kept.vis[i])) continue;
+    const t = tailKey.get(`${kept.vis[i]}.${kept.h1[i]}.${kept.h2[i]}`);
+    if (t !== undefined) sidOf[t] = kept.sid[i];
+  }
+  const shared = sidOf.some((x) => x >= 0);
+  if (shared && kept.entry) return null;
+  let next = kept.sessions;
+  for (let t = 0; t < sidOf.length; t++) if (sidOf[t] < 0) sidOf[t] = next++;
+  const tuples = [...kept.tuples], pages = [...kept.pages];
+  const tupleIds = new Map(tuples.map((t, x) => [JSON.stringify(t), x]));
+  const pageIds = new Map(pages.map((p, x) => [p, x]));
+  const tupleOf = tail.tuples.map((t) => {
+    const key = JSON.stringify(t);
+    let x = tupleIds.get(key);
+    if (x === undefined) tupleIds.set(key, x = tuples.push(t) - 1);
+    return x;
+  });
+  const pageOf = tail.pages.map((p) => {
+    let x = pageIds.get(p);
+    if (x === undefined) pageIds.set(p, x = pages.push(p) - 1);
+    return x;
+  });
+  const n = kept.n + tail.n;
+  const cat = <T extends Uint32Array | Int32Array | Uint8Array>(a: T, b: T, make: new (n: number) => T) => {
+    const x = new make(n);
+    x.set(a);
+    x.set(b, kept.n);
+    return x;
+  };
+  const out: AttrRows = {
+    n,
+    vis: cat(kept.vis, tail.vis, Uint32Array),
+    h1: cat(kept.h1, tail.h1, Uint32Array),
+    h2: cat(kept.h2, tail.h2, Uint32Array),
+    sid: cat(kept.sid, Int32Array.from(tail.sid, (t) => sidOf[t]), Int32Array),
+    attr: cat(kept.attr, Int32Array.from(tail.attr, (t) => tupleOf[t]), Int32Array),
+    flags: cat(kept.flags, tail.flags, Uint8Array),
+    sessions: next,
+    entry: null,
+    pages,
+    tuples,
+    visitors: Math.max(kept.visitors, tail.visitors),
+  };
+  if (kept.entry && tail.entry) {
+    out.entry = new Int32Array(next);
+    out.entry.set(kept.entry);
+    for (let t = 0; t < sidOf.length; t++) {
+      out.entry[sidOf[t]] = tail.entry[t] < 0 ? -1 : pageOf[tail.entry[t]];
+    }
+  }
+  return out;
+}
+
+/**
+ * The answer to one question (attributionBlocker null) from a period's rows (`rows.entry` set when the
+ * breakdown has the entry page), `goal` the visitor numbers with the goal event in scope (null without one).
+ */
+export function answerAttribution(
+  rows: AttrRows,
   goal: Uint8Array | null,
   s: Scope,
   o: AggregateOptions,
@@ -203,7 +366,7 @@ export function answerAttribution(
   const entryAt = by.indexOf("entry_page");
   const filters = (s.filters ?? []).filter((f) => !pageviewFilter(f));
   const pvOnly = (s.filters ?? []).some(pageviewFilter);
-  // groups: the breakdown's values (strings) → a dense number
+  // groups: the breakdown's values → a dense number
   const groupIds = new Map<string, number>(), keys: Record<string, KeyValue>[] = [];
   const groupOf = (values: KeyValue[]) => {
     const id = JSON.stringify(values);
@@ -216,102 +379,58 @@ export function answerAttribution(
     }
     return g;
   };
-  // entry pages by unit and code → a dense number (their strings in `pageNames`)
-  const pageIds = new Map<string | null, number>(), pageNames: (string | null)[] = [];
-  const pageId = (p: string | null) => {
-    let x = pageIds.get(p);
-    if (x === undefined) pageIds.set(p, x = pageNames.push(p) - 1);
+  // each attribution's group of values (-1: a filter drops it); with the entry page, (group, page) → group
+  const attrGroup = rows.tuples.map((t) => {
+    if (!filters.every((x) => matches(t[ATTR_INDEX.get(x.field)!], x))) return -1;
+    return groupOf(by.map((field) => (field === "entry_page" ? null : t[ATTR_INDEX.get(field)!])));
+  });
+  const pairGroup = new Map<number, number>();
+  const withEntry = (g: number, page: number) => {
+    const key = g * 4_194_304 + (page + 1);
+    let x = pairGroup.get(key);
+    if (x === undefined) {
+      const values = by.map((f) => keys[g][f]);
+      values[entryAt] = page < 0 ? null : rows.pages[page];
+      pairGroup.set(key, x = groupOf(values));
+    }
     return x;
   };
-  const unitPages = units.map((u) => (u.ends ? Int32Array.from(u.ends.pages, pageId) : new Int32Array(0)));
-  // per group of (attribution's values, entry page): its number
-  const pairGroup = new Map<number, number>();
-
-  const { slots } = join, j = join;
-  const sFirst = new Int32Array(j.n).fill(-1), sMore = new Set<number>();
-  const vFirst = new Int32Array(join.visitors + 1).fill(-1), vMore = new Set<number>();
-  const sessions: number[] = [], visitors: number[] = [], conversions: number[] = [], hits: number[] = [];
-  let totalSessions = 0, totalVisitors = 0, totalConversions = 0;
-  const apart = join.apart;
-  const count = (s: number, v: number, human: boolean, g: number) => {
-    while (hits.length <= g) {
-      hits.push(0);
-      sessions.push(0);
-      visitors.push(0);
-      conversions.push(0);
-    }
-    hits[g]++;
-    if (apart) {
-      const fs = sFirst[s];
-      if (fs < 0) {
-        sFirst[s] = g;
-        sessions[g]++;
-        totalSessions++;
-      } else if (fs !== g && !sMore.has(s * GROUPS + g)) {
-        sMore.add(s * GROUPS + g);
-        sessions[g]++;
+  // each row's group (-1: not matched)
+  const rowGroup = new Int32Array(rows.n);
+  let matched = 0;
+  for (let i = 0; i < rows.n; i++) {
+    let g = attrGroup[rows.attr[i]];
+    if (g >= 0 && pvOnly && !(rows.flags[i] & 2)) g = -1;
+    if (g >= 0 && entryAt >= 0) g = withEntry(g, rows.entry![rows.sid[i]]);
+    rowGroup[i] = g;
+    if (g >= 0) matched++;
+  }
+  // the matched rows by group (a counting sort), then each group's distinct sessions and visitors counted
+  // with marks stamped by the group's number (the totals last, over all matched rows)
+  const groups = keys.length;
+  const at = new Int32Array(groups + 1);
+  for (let i = 0; i < rows.n; i++) if (rowGroup[i] >= 0) at[rowGroup[i] + 1]++;
+  for (let g = 0; g < groups; g++) at[g + 1] += at[g];
+  const order = new Int32Array(matched), fill = at.slice(0, groups);
+  for (let i = 0; i < rows.n; i++) if (rowGroup[i] >= 0) order[fill[rowGroup[i]]++] = i;
+  const sMark = new Int32Array(rows.sessions), vMark = new Int32Array(rows.visitors + 1);
+  const tally = (stamp: number, from: number, to: number) => {
+    const out = { sessions: 0, visitors: 0, conversions: 0 };
+    for (let x = from; x < to; x++) {
+      const i = order[x];
+      if (sMark[rows.sid[i]] !== stamp) {
+        sMark[rows.sid[i]] = stamp;
+        out.sessions++;
+      }
+      const v = rows.vis[i];
+      if (rows.flags[i] & 1 && vMark[v] !== stamp) {
+        vMark[v] = stamp;
+        out.visitors++;
+        if (goal && goal[v]) out.conversions++;
       }
     }
-    if (!human) return;
-    const fv = vFirst[v];
-    let fresh = false;
-    if (fv < 0) {
-      vFirst[v] = g;
-      fresh = true;
-      totalVisitors++;
-      if (goal && goal[v]) totalConversions++;
-    } else if (fv !== g && !vMore.has(v * GROUPS + g)) {
-      vMore.add(v * GROUPS + g);
-      fresh = true;
-    }
-    if (fresh) {
-      visitors[g]++;
-      if (goal && goal[v]) conversions[g]++;
-    }
+    return out;
   };
-
-  units.forEach((u, ri) => {
-    const slot = slots[ri], f = u.facts;
-    const isHuman = u.traffics.map((t) => t === "human");
-    // each attribution's group of values (-1: a filter drops it)
-    const attrGroup = u.tuples.map((t) => {
-      if (!filters.every((x) => matches(t[ATTR_INDEX.get(x.field)!], x))) return -1;
-      return groupOf(by.map((field) => (field === "entry_page" ? null : t[ATTR_INDEX.get(field)!])));
-    });
-    const groupWithEntry = (g: number, s: number) => {
-      if (entryAt < 0) return g;
-      const eu = entries!.unit[s];
-      const p = eu < 0 ? pageId(null) : unitPages[eu][entries!.page[s] - 1];
-      const key = g * GROUPS + p;
-      let x = pairGroup.get(key);
-      if (x === undefined) {
-        const values = Object.values(keys[g]);
-        values[entryAt] = pageNames[p];
-        pairGroup.set(key, x = groupOf(values));
-      }
-      return x;
-    };
-    let m = 0;
-    for (let k = 0; k < f.n; k++) {
-      const s = slot[k];
-      const code = u.codes[k];
-      if (code === MULTI_ATTR) {
-        while (m < u.multi.row.length && u.multi.row[m] < k) m++;
-        if (s < 0) continue;
-        for (let x = m; x < u.multi.row.length && u.multi.row[x] === k; x++) {
-          const g = attrGroup[u.multi.code[x]];
-          if (g < 0 || (pvOnly && u.multi.pv[x] === 0)) continue;
-          count(s, f.vis[k], isHuman[f.traffic[k]], groupWithEntry(g, s));
-        }
-        continue;
-      }
-      if (s < 0) continue;
-      const g = attrGroup[code];
-      if (g < 0 || (pvOnly && f.pv[k] === 0)) continue;
-      count(s, f.vis[k], isHuman[f.traffic[k]], groupWithEntry(g, s));
-    }
-  });
-
   const figures = (n: { sessions: number; visitors: number; conversions: number }) => {
     const out: Partial<Record<Metric, number | null>> = {};
     for (const m of o.metrics) {
@@ -322,17 +441,11 @@ export function answerAttribution(
     }
     return out;
   };
-  const rows: Row[] = [];
-  for (let g = 0; g < keys.length; g++) {
-    // (a group of attribution values alone, before its entry pages, counted nothing: no row)
-    if (g >= hits.length || hits[g] === 0) continue;
-    rows.push({
-      key: keys[g],
-      metrics: figures({ sessions: sessions[g], visitors: visitors[g], conversions: conversions[g] }),
-    });
+  const out: Row[] = [];
+  for (let g = 0; g < groups; g++) {
+    // (a group of attribution values alone, before its entry pages, matched nothing: no row)
+    if (at[g + 1] === at[g]) continue;
+    out.push({ key: keys[g], metrics: figures(tally(g + 1, at[g], at[g + 1])) });
   }
-  return {
-    totals: figures({ sessions: totalSessions, visitors: totalVisitors, conversions: totalConversions }),
-    ...sortAndPage(rows, o),
-  };
+  return { totals: figures(tally(groups + 1, 0, matched)), ...sortAndPage(out, o) };
 }

@@ -15,7 +15,16 @@ import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
 import { retentionBlocker, retentionFromRollups } from "./retention.ts";
-import { answerAttribution, attributionJoin, type AttrUnit, sessionEntries } from "./attribution.ts";
+import {
+  answerAttribution,
+  attributionJoin,
+  type AttrRows,
+  attrRowsBytes,
+  type AttrUnit,
+  flattenRows,
+  sessionEntries,
+  withTailRows,
+} from "./attribution.ts";
 import {
   answerFromRollups,
   attributionAsked,
@@ -124,6 +133,7 @@ type Piece =
   | Spans
   | KeptList
   | FactAttr
+  | AttrRows
   | TailRollup;
 
 /** The whole raw tail's rollup and the visitor space its numbering gives. */
@@ -803,8 +813,9 @@ export class RollupSource {
   }
 
   /**
-   * Sessions, visitors and conversions by attribution fields and entry page (attribution.ts): every part's
-   * facts in the period joined, each row's attribution read beside them (null answers: the scan answers).
+   * Sessions, visitors and conversions by attribution fields and entry page (attribution.ts): the period's
+   * parts' fact rows in scope, joined into sessions, are kept flat per period (~21 bytes a row); each question
+   * counts from them with the raw tail's rows added (null answers: the scan answers).
    */
   private async attributionAnswers(s: Scope, os: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const none = os.map(() => null);
@@ -812,80 +823,116 @@ export class RollupSource {
     this.asked++;
     const goals = [...new Set(os.flatMap((o) => (o.goal ? [o.goal.event_type] : [])))];
     const ev = ROLLUP_FIELDS.indexOf("event_type");
-    const want: PiecesAsked = {
-      fields: goals.length ? [ev] : [],
-      sets: goals.length ? [ev] : [],
-      facts: true,
-      ends: os.some((o) => o.breakdown?.includes("entry_page")),
-    };
-    const loaded: RollupParts[] = [];
-    const attrs: FactAttr[] = [];
+    const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
+    const traffic = new Set(s.traffic ?? ["human"]);
+    let kept: AttrRows | null = null;
+    let goalParts: RollupParts[] = [];
     try {
-      for (let w = 0; w < parts.length; w += 32) {
-        const window = parts.slice(w, w + 32);
-        await this.prefetchEntries(window.map((p) => p.id));
-        const pre = await this.prefetch(window.map((p) => p.id), want, window.map(() => false));
-        const got = await inBatches(window, 4, async (p) => {
-          const part = await this.part(p.id, want, true, pre);
-          const e = await this.entry(p.id);
-          if (!part || !e) return null;
-          const a = await this.piece(
-            `${p.id}/attr`,
-            () => readSection(this.deps.kv, p.id, e, ATTR_SEC),
-            decodeAttr,
-            (x) => x.codes.byteLength + x.multi.row.byteLength * 3 + x.tuples.length * 160,
-          );
-          return a ? { part, a } : null;
-        });
-        for (const g of got) {
-          if (!g) return none; // a part without attributions yet (the backfill adds them)
-          loaded.push(g.part);
-          attrs.push(g.a);
-        }
+      await this.prefetchEntries(parts.map((p) => p.id));
+      const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
+      if (heads.some((e) => e === null)) return none;
+      const partInside = hoursInside(heads.map((e) => e!.head), s);
+      if (!partInside) return none;
+      const key = `${periodKey(parts, partInside, s, traffic)}|attr`;
+      kept = (this.cache.get(key) as AttrRows | undefined) ?? null;
+      this.lastAsked.set(key, this.asked);
+      if (!kept || (needEntry && !kept.entry)) {
+        const units = await this.attrUnits(parts, needEntry);
+        if (!units) return none;
+        const join = attributionJoin(units, partInside, s.touchpoint, traffic, 0, true);
+        kept = flattenRows(units, join, needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null);
+        this.setKept(key, kept, attrRowsBytes(kept), false);
+      }
+      if (goals.length) {
+        const want = { fields: [ev], sets: [ev], facts: false, ends: false };
+        const got = await inBatches(parts, 4, (p) => this.part(p.id, want));
+        if (got.some((p) => p === null)) return none;
+        goalParts = got as RollupParts[];
       }
     } catch (e) {
       if (e instanceof Gone) return none;
       throw e;
     }
+    let rows: AttrRows | null = kept;
     const tailBuilt = await this.tailRollup(tail, all, s);
-    if (tailBuilt.part) {
-      const f = tailBuilt.part.facts!;
+    const tailPart = tailBuilt.part;
+    const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
+    if (tailPart && !tailInside) return none;
+    if (tailPart) {
+      const f = tailPart.facts!;
       if (!f.attr || !f.multi || !f.tuples) return none;
-      loaded.push(tailBuilt.part);
-      attrs.push({ codes: f.attr, multi: f.multi, tuples: f.tuples });
+      const unit: AttrUnit = {
+        ...unitOf(tailPart),
+        codes: f.attr,
+        multi: f.multi,
+        tuples: f.tuples,
+        ends: f.ends,
+      };
+      const join = attributionJoin([unit], [tailInside!], s.touchpoint, traffic, 0, true);
+      const own = flattenRows([unit], join, needEntry ? sessionEntries(join, [f.ends]) : null);
+      rows = withTailRows(kept!, own);
+      if (!rows) {
+        // a tail session also in the parts, its entry page asked: all joined together
+        const units = await this.attrUnits(parts, true);
+        if (!units) return none;
+        const inside = hoursInside([...units, tailPart], s);
+        if (!inside) return none;
+        const both = [...units, unit];
+        const all = attributionJoin(both, inside, s.touchpoint, traffic, 0, true);
+        rows = flattenRows(both, all, sessionEntries(all, both.map((u) => u.ends)));
+      }
     }
-    const space = tailBuilt.space;
-    const inside = hoursInside(loaded, s);
-    if (!inside) return none;
-    const traffic = new Set(s.traffic ?? ["human"]);
-    // sessions told apart only when a question counts them or their entry pages
-    const apart = want.ends || os.some((o) => o.metrics.includes("sessions"));
-    const join = attributionJoin(loaded.map(unitOf), inside, s.touchpoint, traffic, space, apart);
-    const entries = want.ends ? sessionEntries(join, loaded.map((p) => p.ends)) : null;
     // each goal's visitors in scope: the union of its event type's rows' visitor sets
     const marks = new Map<string, Uint8Array>();
+    const goalFrom = tailPart ? [...goalParts, tailPart] : goalParts;
     for (const type of goals) {
-      const mark = new Uint8Array(join.visitors + 1);
-      loaded.forEach((p, pi) => {
-        const r = p.field(ev);
-        for (const i of rowsInScope(p, r, ev, inside[pi], s, traffic)) {
+      const mark = new Uint8Array(Math.max(rows!.visitors, tailBuilt.space) + 1);
+      goalFrom.forEach((p) => {
+        const r = p.field(ev), inside = hoursInside([p], s)?.[0];
+        if (!inside) return;
+        for (const i of rowsInScope(p, r, ev, inside, s, traffic)) {
           if (r.values[r.value[i]] !== type) continue;
-          forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => (mark[v] = 1));
+          forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => (v < mark.length ? mark[v] = 1 : 0));
         }
       });
       marks.set(type, mark);
     }
-    const units: AttrUnit[] = loaded.map((p, i) => ({
-      facts: p.facts!,
-      traffics: p.traffics,
-      codes: attrs[i].codes,
-      multi: attrs[i].multi,
-      tuples: attrs[i].tuples,
-      ends: p.ends,
-    }));
-    return os.map((o) =>
-      answerAttribution(units, join, entries, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
-    );
+    return os.map((o) => answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o));
+  }
+
+  /** Every part's facts (not kept: their flat rows are), attributions and (`ends`) entries; null: one lacks them. */
+  private async attrUnits(parts: { id: string }[], ends: boolean) {
+    const want: PiecesAsked = { fields: [], sets: [], facts: true, ends };
+    const out: (AttrUnit & { hours: RollupParts["hours"] })[] = [];
+    for (let w = 0; w < parts.length; w += 32) {
+      const window = parts.slice(w, w + 32);
+      const got = await inBatches(window, 4, async (p) => {
+        const part = await this.part(p.id, want, false);
+        const e = await this.entry(p.id);
+        if (!part || !e) return null;
+        const a = await this.piece(
+          `${p.id}/attr`,
+          () => readSection(this.deps.kv, p.id, e, ATTR_SEC),
+          decodeAttr,
+          (x) => x.codes.byteLength + x.multi.row.byteLength * 3 + x.tuples.length * 160,
+          false,
+        );
+        if (!a) return null;
+        return {
+          ...unitOf(part),
+          hours: part.hours,
+          codes: a.codes,
+          multi: a.multi,
+          tuples: a.tuples,
+          ends: part.ends,
+        };
+      });
+      for (const g of got) {
+        if (!g) return null; // a part without attributions yet (the backfill adds them)
+        out.push(g);
+      }
+    }
+    return out;
   }
 
   /** Answers from the rollups' rows and facts (plainBlocker null), or null for those the scan must answer. */
