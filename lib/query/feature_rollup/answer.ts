@@ -139,74 +139,121 @@ export function collectGroups(
       total.rage += r;
     }
   }
-  accs.set(TOTALS, total);
+  // one pass over the groups' sets: a group's members by a stamp per group, the totals' by a mark of their own
   let marks = new Int32Array(Math.max(1, space));
-  let buf = new Uint32Array(1 << 16);
-  let stamp = 0;
-  const out = new Map<string, Group>();
-  // the totals' members: every group's (rows of a question are in one group each)
-  const members = (refLists: number[][]) => {
+  let inTotal = new Uint8Array(Math.max(1, space));
+  let buf = new Uint32Array(1 << 16), totalBuf = new Uint32Array(1 << 16);
+  let stamp = 0, nTotal = 0;
+  const grow = (a: Uint32Array) => {
+    const grown = new Uint32Array(a.length * 2);
+    grown.set(a);
+    return grown;
+  };
+  const members = (refs: number[]) => {
     stamp++;
     let n = 0;
-    for (const refs of refLists) {
-      for (let p = 0; p < refs.length; p += 2) {
-        const t = taken[refs[p]].t, row = refs[p + 1], sets = t.sets, end = t.setAt[row + 1];
-        let prev = -1;
-        for (let i = t.setAt[row]; i < end;) {
-          let d = sets[i++];
-          if (d >= 0x80) {
-            d &= 0x7f;
-            let shift = 7, x: number;
-            do {
-              x = sets[i++];
-              d += (x & 0x7f) * 2 ** shift;
-              shift += 7;
-            } while (x & 0x80);
-          }
-          prev += d + 1;
-          if (prev >= marks.length) {
-            const grown = new Int32Array(Math.max(prev + 1, marks.length * 2));
-            grown.set(marks);
-            marks = grown;
-          }
-          if (marks[prev] !== stamp) {
-            marks[prev] = stamp;
-            if (n === buf.length) {
-              const grown = new Uint32Array(buf.length * 2);
-              grown.set(buf);
-              buf = grown;
-            }
-            buf[n++] = prev;
+    for (let p = 0; p < refs.length; p += 2) {
+      const t = taken[refs[p]].t, row = refs[p + 1], sets = t.sets, end = t.setAt[row + 1];
+      let prev = -1;
+      for (let i = t.setAt[row]; i < end;) {
+        let d = sets[i++];
+        if (d >= 0x80) {
+          d &= 0x7f;
+          let shift = 7, x: number;
+          do {
+            x = sets[i++];
+            d += (x & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (x & 0x80);
+        }
+        prev += d + 1;
+        if (prev >= marks.length) {
+          const size = Math.max(prev + 1, marks.length * 2);
+          const m = new Int32Array(size), t2 = new Uint8Array(size);
+          m.set(marks);
+          t2.set(inTotal);
+          marks = m;
+          inTotal = t2;
+        }
+        if (marks[prev] !== stamp) {
+          marks[prev] = stamp;
+          if (n === buf.length) buf = grow(buf);
+          buf[n++] = prev;
+          if (!inTotal[prev]) {
+            inTotal[prev] = 1;
+            if (nTotal === totalBuf.length) totalBuf = grow(totalBuf);
+            totalBuf[nTotal++] = prev;
           }
         }
       }
     }
     return n ? encodeSet(buf.subarray(0, n)) : EMPTY8;
   };
-  const sessions = (refLists: number[][]) => {
+  const out = new Map<string, Group>();
+  // distinct sessions (visitor, h1, h2): per visitor number its first session's hashes in typed arrays (most
+  // visitors have one session in a group), the rest in a set; for a group by its stamp, for the totals by
+  // one of their own
+  const distinct = () => {
+    const n = wantSessions ? marks.length : 1;
+    const at = new Int32Array(n), h1 = new Uint32Array(n), h2 = new Uint32Array(n);
+    let stamp = 0, more = new Set<string>(), list: number[] = [];
+    return {
+      start() {
+        stamp++;
+        more = new Set();
+        list = [];
+      },
+      add(v: number, a: number, b: number) {
+        if (v >= at.length) {
+          const id = `${v},${a},${b}`;
+          if (!more.has(id)) more.add(id), list.push(v, a, b);
+        } else if (at[v] !== stamp) {
+          at[v] = stamp;
+          h1[v] = a;
+          h2[v] = b;
+          list.push(v, a, b);
+        } else if (h1[v] !== a || h2[v] !== b) {
+          const id = `${v},${a},${b}`;
+          if (!more.has(id)) more.add(id), list.push(v, a, b);
+        }
+      },
+      done: () => (list.length ? Uint32Array.from(list) : EMPTY32),
+    };
+  };
+  const perGroup = distinct(), overAll = distinct();
+  overAll.start();
+  const sessions = (refs: number[]) => {
     if (!wantSessions) return EMPTY32;
-    const ses: number[] = [];
-    for (const refs of refLists) {
-      for (let p = 0; p < refs.length; p += 2) {
-        const t = taken[refs[p]].t, i = refs[p + 1];
-        for (let k = t.sesAt[i]; k < t.sesAt[i + 1]; k++) ses.push(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
+    perGroup.start();
+    for (let p = 0; p < refs.length; p += 2) {
+      const t = taken[refs[p]].t, i = refs[p + 1];
+      for (let k = t.sesAt[i]; k < t.sesAt[i + 1]; k++) {
+        perGroup.add(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
+        overAll.add(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
       }
     }
-    return ses.length ? Uint32Array.from(distinctSessions(ses)) : EMPTY32;
+    return perGroup.done();
   };
-  const lists = [...accs.values()].filter((a) => a !== total).map((a) => a.refs);
   for (const [id, a] of accs) {
-    const refLists = a === total ? lists : [a.refs];
-    const set = members(refLists);
+    if (a === total) continue;
+    const set = members(a.refs);
     out.set(id, {
       key: a.key,
       events: a.events,
       rage: a.rage,
       visitors: setSize(set),
       set,
-      ses: sessions(refLists),
+      ses: sessions(a.refs),
     });
   }
+  out.set(TOTALS, {
+    key: [],
+    events: total.events,
+    rage: total.rage,
+    visitors: nTotal,
+    set: nTotal ? encodeSet(totalBuf.subarray(0, nTotal)) : EMPTY8,
+    ses: wantSessions ? overAll.done() : EMPTY32,
+  });
   return out;
 }
 
