@@ -138,8 +138,9 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
 
 /**
  * The funnel from step columns, or null when a part has none (or went meanwhile). Each part's matching rows
- * are kept in the source's budget (by part, steps and scope), so a question asked again, or at a later "now",
- * reads only parts it has not matched yet and the raw tail.
+ * are kept in the source's budget (by part, steps and scope), so a question at a later "now" reads only
+ * parts it has not matched yet and the raw tail; the answer is kept too, for the same parts, raw tail and
+ * question.
  */
 export async function columnFunnel(
   scans: ScanContexts,
@@ -150,11 +151,19 @@ export async function columnFunnel(
   if (!columnCanAnswer(s, o)) return null;
   const source = scans.source;
   const { parts, tail } = await source.partsAndTail(s.org, s.env, s.from, s.to);
+  const byVisitor = o.by !== "session";
+  const question = JSON.stringify([o.steps, byVisitor, s.touchpoint ?? null, s.traffic ?? ["human"]]);
+  // the answer kept for the same parts, raw tail (the same frozen array while its records are unchanged),
+  // period and question
+  const keptKey = `stepcol|funnel|${s.org}|${s.env}|${parts.map((p) => p.id).join(",")}|` +
+    JSON.stringify([question, o.window_ms ?? null, s.from, s.to]);
+  const kept = source.kept<{ tail: unknown[]; answer: FunnelResult }>(keptKey);
+  if (kept && (kept.tail === tail || (!kept.tail.length && !tail.length))) {
+    return structuredClone(kept.answer);
+  }
   const entries = await readStepEntries(kv, parts.map((p) => p.id));
   if (entries.some((e) => e === null)) return null;
   const names = [...new Set(o.steps.map((st) => secName(st.event_type)))];
-  const byVisitor = o.by !== "session";
-  const question = JSON.stringify([o.steps, byVisitor, s.touchpoint ?? null, s.traffic ?? ["human"]]);
   const keyOf = (k: number) => `stepcol|funnel|${parts[k].id}|${question}`;
   const rows = new StepRows();
   const sessionIds = new Map<string, number>();
@@ -216,7 +225,9 @@ export async function columnFunnel(
     const vis = rowVisitors(batch, numbers);
     take(match(buildStepColumn(batch, (i) => vis[i]), s, o), parts.length);
   }
-  return walkStepRows(rows, o, []);
+  const answer = walkStepRows(rows, o, []);
+  source.keep(keptKey, { tail, answer: structuredClone(answer) }, 1024 + JSON.stringify(answer).length * 2);
+  return answer;
 }
 
 /** The KV store behind a source (until the engine passes it to sequence questions). */

@@ -26,7 +26,7 @@ import type { FunnelOptions, StepDef } from "../../../lib/query/sequence_types.t
 import type { Scope } from "../../../lib/query/types.ts";
 import { testDeps } from "../../helpers/deps.ts";
 import { store } from "./fixtures.ts";
-import { eventArb, MIDNIGHT, NOW, toEvents } from "./step_column_fixtures.ts";
+import { eventArb, MIDNIGHT, NOW, type Raw, toEvents } from "./step_column_fixtures.ts";
 import { naiveFunnel } from "./reference.ts";
 
 const stepArb = fc.constantFrom<StepDef>(
@@ -95,10 +95,27 @@ Deno.test("funnels from step columns equal the reference and the streamed parts"
           const roomy = new ScanContexts(new Source(deps));
           assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), expected);
           assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), expected);
+          // a new raw event: the kept answer is not taken
+          const st = q.steps[0], f = st.filters?.[0];
+          const more = toEvents([{
+            ...first[0],
+            minute: 59,
+            day: 1,
+            visitor: "v5" as Raw["visitor"],
+            type: st.event_type as Raw["type"],
+            page: f?.field === "page" && f.op === "prefix" ? "/docs/a" : "/",
+            touchpoint: q.touchpoint ?? (f?.field === "touchpoint" ? "tp2" : "tp1"),
+            traffic: "human",
+          }]);
+          await store(deps.kv, { events: more });
+          assert.deepEqual(
+            await columnFunnel(roomy, scope, o, deps.kv),
+            naiveFunnel([...a, ...b, ...c, ...more], scope, o),
+          );
           const later = { ...scope, from: MIDNIGHT + 86_400_000 - 60 * 60_000 };
           assert.deepEqual(
             await columnFunnel(roomy, later, o, deps.kv),
-            naiveFunnel([...a, ...b, ...c], later, o),
+            naiveFunnel([...a, ...b, ...c, ...more], later, o),
           );
           taken++;
         } finally {
@@ -168,6 +185,18 @@ Deno.test("compaction writes step columns; a part without one, a split or a cond
   const deps = await testDeps();
   deps.clock.set(NOW);
   try {
+    const raw: Raw = {
+      minute: -10,
+      day: 0,
+      visitor: "v1",
+      session: "s1",
+      type: "$pageview",
+      page: "/",
+      touchpoint: "tp1",
+      traffic: "human",
+      skew: 0,
+      seq: 0,
+    };
     const events = toEvents([
       {
         minute: -10,
@@ -217,6 +246,18 @@ Deno.test("compaction writes step columns; a part without one, a split or a cond
     const done = await backfillStepColumns(deps, "org1", "production");
     assert.ok(done.parts > 0 && done.remaining === 0);
     assert.deepEqual(await columnFunnel(tiny, scope, o, deps.kv), naiveFunnel(events, scope, o));
+    // kept by a roomy source while the parts and raw tail are the same; new raw events are counted
+    const roomy = new ScanContexts(new Source(deps));
+    assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), naiveFunnel(events, scope, o));
+    assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), naiveFunnel(events, scope, o));
+    const more = toEvents([
+      { ...raw, minute: 20, visitor: "v2", type: "$pageview" },
+      { ...raw, minute: 21, visitor: "v2", type: "sign_up" },
+    ]);
+    await store(deps.kv, { events: more });
+    const now = await columnFunnel(roomy, scope, o, deps.kv);
+    assert.deepEqual(now, naiveFunnel([...events, ...more], scope, o));
+    assert.equal(now!.steps[1].count, 2);
     assert.equal(
       await columnFunnel(tiny, scope, { ...o, split: { field: "country", top: 3 } }, deps.kv),
       null,
