@@ -3,7 +3,9 @@
  * the first corpus (tests/fixtures/user_agents/: crawlers, automation, browsers, apps), the grown part
  * (tests/fixtures/agents/: the same kinds plus devices, with each crawler's category; built by build.ts there
  * from crawler lists, parser test data and vendors' documentation), the added part (tests/fixtures/agents/added/:
- * fnando/browser's test agents), the ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
+ * fnando/browser's test agents), the ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents), the
+ * OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's podcast bots, libraries, browsers and apps) and the
+ * held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
@@ -62,6 +64,9 @@ const added = await readCorpus(new URL("../tests/fixtures/agents/added/", import
 // The ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents, devices by type), apart because
 // the device and app rules took vendor and model names from the same project.
 const uapjs = await readCorpus(new URL("../tests/fixtures/agents/uapjs/", import.meta.url), true);
+// The OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's sample agents of podcast bots, libraries,
+// browsers and apps), apart because the catalog and the known human names took names from the same lists.
+const opawg = await readCorpus(new URL("../tests/fixtures/agents/opawg/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -196,6 +201,7 @@ results.grown = table("grown part (tests/fixtures/agents)", grown);
 results.all = table("both", all);
 results.added = table("added part (tests/fixtures/agents/added)", added);
 results.uapjs = table("ua-parser-js part (tests/fixtures/agents/uapjs)", uapjs);
+results.opawg = table("OPAWG part (tests/fixtures/agents/opawg)", opawg);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -288,7 +294,13 @@ function personalAppKind(ua: string): string {
 // Misjudged agents counted by the kind of rule that decided (the reason up to its colon, so no agent's own
 // words are printed): the one view of the held-out part's misses anyone may look at.
 if (Deno.args.includes("--reasons")) {
-  const parts = [["grown", grown], ["added", added], ["ua-parser-js", uapjs], ["held out", heldout]] as const;
+  const parts = [
+    ["grown", grown],
+    ["added", added],
+    ["ua-parser-js", uapjs],
+    ["OPAWG", opawg],
+    ["held out", heldout],
+  ] as const;
   for (const [label, corpus] of parts) {
     for (const set of SETS) {
       const wantAutomated = AUTOMATED.has(set);
@@ -335,12 +347,12 @@ if (bySource) {
 
 if (show) {
   const wantAutomated = AUTOMATED.has(show);
-  const wrong = [...all[show], ...added[show], ...uapjs[show]].filter(({ ua }) =>
+  const wrong = [...all[show], ...added[show], ...uapjs[show], ...opawg[show]].filter(({ ua }) =>
     (classifyAgent(ua).outcome !== "human") !== wantAutomated
   );
   console.log(
     `\n${wrong.length} of ${
-      all[show].length + added[show].length + uapjs[show].length
+      all[show].length + added[show].length + uapjs[show].length + opawg[show].length
     } ${show} misjudged by the new classifier:`,
   );
   for (const { source, category, ua } of wrong) {
@@ -359,6 +371,7 @@ await Deno.writeTextFile(
         grown: Object.fromEntries(SETS.map((s) => [s, grown[s].length])),
         added: Object.fromEntries(SETS.map((s) => [s, added[s].length])),
         uapjs: Object.fromEntries(SETS.map((s) => [s, uapjs[s].length])),
+        opawg: Object.fromEntries(SETS.map((s) => [s, opawg[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },

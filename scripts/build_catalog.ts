@@ -144,6 +144,25 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       addListed("well-known-bots", p, b.categories ?? [], b.instances?.accepted ?? []);
     }
   }
+  // opawg/user-agents-v2's bots (MIT; lib/crawl/sources/opawg-bots.json): the podcast measurement group's list of
+  // the automated clients podcast hosts see (feed and audio importers, transcribers, sync services, share-sheet
+  // link previews), each with sample agents; a pattern's literal alternatives are names, each kept only when in
+  // its samples, with the category the entry's name and description say (podcast → feed_fetcher)
+  const opawg = JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/opawg-bots.json`)) as {
+    entries: { name: string; pattern: string; description?: string; examples?: string[] }[];
+  };
+  for (const b of opawg.entries) {
+    // Office's link probe is a person's Office in this project (docs/crawlers.md), whatever the list says
+    if (OPAWG_SKIPPED.has(b.name)) continue;
+    const category = describedCategory(`${b.name} ${b.description ?? ""}`);
+    for (const alt of b.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
+      // a home page or an address is no name; a version pinned in the pattern is no part of one
+      // ("^AudioWaveBot/1\.0"; "^Spotify/1\.0$", the app's cache service, leaves the app's name, a human word)
+      if (/https?:|@/.test(alt)) continue;
+      const name = alt.replace(/(?:\\?\/| )v?\d+(?:\\?\.\d+)*(?:\\d)?\$?$/, "");
+      addListed("opawg/user-agents-v2", name, categoryTags(category), b.examples ?? []);
+    }
+  }
   // names-only lists (no sample agents): a name that could be an ordinary word ("Titan", "Collector", "Reaper")
   // stays out unless it says bot, spider or crawl
   // (a list that also files apps and libraries as robots, such as GoAccess's, gives only names that say so);
@@ -226,12 +245,19 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
   const earlier = [...byToken.values()].filter((e) => !NAMES_ONLY_LISTS.has(e.source)).flatMap((e) =>
     e.match
   );
+  // each sample's leftmost earlier token is found once; a name takes the sample when it starts before it (or at
+  // the same place and is longer), the same answer as asking leftmostToken with the name added
+  const firsts = samples.map((ua) => {
+    const token = leftmostToken(earlier, ua);
+    return token === null ? null : { ua, token, at: boundedIndex(ua, token) };
+  }).filter((f) => f !== null);
   for (const [key, e] of byToken) {
     if (!NAMES_ONLY_LISTS.has(e.source)) continue;
     const name = e.match[0];
-    const takes = samples.some((ua) => {
-      const before = leftmostToken(earlier, ua);
-      return before !== null && before !== name && leftmostToken([...earlier, name], ua) === name;
+    const takes = firsts.some(({ ua, token, at }) => {
+      if (token === name) return false;
+      const nameAt = boundedIndex(ua, name);
+      return nameAt >= 0 && (nameAt < at || (nameAt === at && name.length > token.length));
     });
     if (takes) byToken.delete(key);
   }
@@ -334,8 +360,13 @@ function categoryTags(category: CatalogCategory): string[] {
   return tag ? [tag] : [];
 }
 
+/** opawg/user-agents-v2's bot entries this project decides otherwise (docs/crawlers.md). */
+const OPAWG_SKIPPED = new Set(["Microsoft Office"]);
+
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([
+  // not names-only, but a newer list whose names should not take an agent from a crawler already named
+  "opawg/user-agents-v2",
   "COUNTER-Robots",
   "fnando/browser",
   "GoAccess",
@@ -347,16 +378,21 @@ const NAMES_ONLY_LISTS = new Set([
 function leftmostToken(tokens: string[], ua: string): string | null {
   let best: { at: number; token: string } | null = null;
   for (const t of tokens) {
-    let at = ua.indexOf(t);
-    while (at >= 0) {
-      const bounded = !/[a-z0-9]/.test(ua[at - 1] ?? "") && !/[a-z0-9]/.test(ua[at + t.length] ?? "");
-      if (bounded) break;
-      at = ua.indexOf(t, at + 1);
-    }
+    const at = boundedIndex(ua, t);
     if (at < 0) continue;
     if (!best || at < best.at || (at === best.at && t.length > best.token.length)) best = { at, token: t };
   }
   return best?.token ?? null;
+}
+
+/** Where a token first stands in a lower-case agent bounded by non-alphanumerics, or -1. */
+function boundedIndex(ua: string, t: string): number {
+  let at = ua.indexOf(t);
+  while (at >= 0) {
+    if (!/[a-z0-9]/.test(ua[at - 1] ?? "") && !/[a-z0-9]/.test(ua[at + t.length] ?? "")) return at;
+    at = ua.indexOf(t, at + 1);
+  }
+  return -1;
 }
 
 /** A names-only list's name that says what it is. */
@@ -585,6 +621,38 @@ async function browscapPeopleNames(catalogMatches: Set<string>): Promise<string[
   return [...names].sort();
 }
 
+/**
+ * People's podcast and audio apps as opawg/user-agents-v2 names them (lib/crawl/sources/opawg-apps.json, MIT):
+ * the literal alternatives of each entry's pattern that its own sample agents hold, lower case, version cut, with
+ * the same filters as browscap's people's names (plain words, under four letters, automation signs and words,
+ * catalog names).
+ */
+async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string[]): Promise<string[]> {
+  const apps = JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/opawg-apps.json`)) as {
+    entries: { pattern: string; examples?: string[] }[];
+  };
+  // a name the crawler lists' own sample agents start with is a crawler's there ("FeedFlow/1.0",
+  // "BTWebClient/180B(9704)" in crawler-user-agents): it stays out
+  const crawlerFirst = (lower: string) =>
+    crawlerSamples.some((ua) => ua.startsWith(lower) && !/[a-z0-9]/.test(ua[lower.length] ?? ""));
+  const names = new Set<string>();
+  for (const e of apps.entries) {
+    for (const alt of e.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
+      const name = literalToken(alt.replace(/(?:\\?\/| )v?\d+(?:\\?\.\d+)*(?:\\d)?\$?$/, ""));
+      if (!name || /^[A-Z]?[a-z]+$/.test(name) || name.replace(/[^a-z0-9]/gi, "").length < 4) continue;
+      const lower = name.toLowerCase();
+      if (!(e.examples ?? []).some((ua) => ua.toLowerCase().includes(lower))) continue;
+      if (automationSign(name) || automationSign(`${name}/1.0`) || UAP_AUTOMATION.test(lower)) continue;
+      if (catalogMatches.has(lower) || [...catalogMatches].some((m) => m.length > 4 && lower.includes(m))) {
+        continue;
+      }
+      if (crawlerFirst(lower)) continue;
+      names.add(lower);
+    }
+  }
+  return [...names].sort();
+}
+
 async function buildSnapshot(): Promise<Record<string, { prefixes: string[]; taken_at: string }>> {
   const seeds: Record<string, [string, string][]> = {
     "google-common": [["jonhadfield-cloud-ips__googlebot.json", "2026-08-20"]],
@@ -694,6 +762,17 @@ for (const n of uapNames) humanTokens[n] ??= UAP_SOURCE;
 const browscapPeople = await browscapPeopleNames(new Set(catalog.flatMap((e) => e.match)));
 const BROWSCAP_SOURCE = "browscap/browscap resources (MIT)";
 for (const n of browscapPeople) humanTokens[n] ??= BROWSCAP_SOURCE;
+const crawlerListSamples = [
+  ...(await readJson("crawler-user-agents.json") as { instances?: string[] }[]).flatMap((p) =>
+    p.instances ?? []
+  ),
+  ...(JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/well-known-bots.json`)) as {
+    instances?: { accepted?: string[] };
+  }[]).flatMap((b) => b.instances?.accepted ?? []),
+].map((ua) => ua.toLowerCase());
+const opawgApps = await opawgAppNames(new Set(catalog.flatMap((e) => e.match)), crawlerListSamples);
+const OPAWG_SOURCE = "opawg/user-agents-v2 apps (MIT)";
+for (const n of opawgApps) humanTokens[n] ??= OPAWG_SOURCE;
 const genericPatterns = await readJson("isbot_patterns.json") as string[];
 const snapshot = await buildSnapshot();
 const samples = await buildSamples(catalog);
@@ -717,6 +796,8 @@ await Deno.writeTextFile(
       tokens: humanTokens,
       /** Apps that send their name alone: an agent starting with one is that app (catalog_curated.ts). */
       standalone: Object.fromEntries([
+        // first, so a name another source also gives keeps that source
+        ...opawgApps.filter((n) => !AGENT_PARTS.has(n)).map((n) => [n, OPAWG_SOURCE]),
         ...Object.entries(CURATED_STANDALONE_APPS).flatMap(([source, names]) =>
           names.map((n) => [n, source])
         ),

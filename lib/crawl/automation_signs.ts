@@ -166,10 +166,11 @@ const TOOL_PRODUCT = new RegExp(
  * description), Scrapinghub's Splash in its default agent ("… splash Version/10.0 Safari/602.1"), and the
  * platform Qt WebKit reports on a machine with no display ("(Unknown; Linux x86_64)": PhantomJS, Pingdom's
  * renderer; a TV's "(Unknown; Linux armv7l)" is no such machine); site copiers and HTTP client libraries
- * named anywhere in the agent ("HttpClient", "Google-HTTP-Java-Client").
+ * named anywhere in the agent ("HttpClient", "Google-HTTP-Java-Client"), and PowerShell's web cmdlets, which append
+ * their name to a browser's prefix ("… WindowsPowerShell/5.1.19041"; opawg/user-agents-v2 lists them as bots).
  */
 const HEADLESS =
-  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d/i;
+  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml )http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d|\b(?:Windows)?PowerShell\/\d/i;
 
 /**
  * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot;

@@ -20,7 +20,7 @@ import {
   toolNamedFirst,
   unknownTrailingProduct,
 } from "./browser_shape.ts";
-import { appOnPersonalDevice, appWithDeviceDetails, humanClient } from "./human_clients.ts";
+import { appOnPersonalDevice, appWithDeviceDetails, humanClient, inAppBrowserOf } from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
 export type { AgentClass, AgentOutcome, AgentVerdict } from "./types.ts";
@@ -106,6 +106,13 @@ function decide(ua: string): AgentVerdict {
     // an app that shares a crawler's name (WhatsApp) is the app when it reports its own device and OS
     if (!strong && !AUTOMATION_NAME.test(token) && appWithDeviceDetails(trimmed)) {
       return human(`app named like catalog token ${e.token}, with its device details`);
+    }
+    // a messaging app's in-app browser: its name after a whole phone browser agent (its fetcher sends the name alone)
+    if (
+      !strong && !AUTOMATION_NAME.test(token) && e.category === "social_preview" &&
+      inAppBrowserOf(trimmed, token)
+    ) {
+      return human(`in-app browser of an app named like catalog token ${e.token}`);
     }
     return { outcome: "crawler", reason: `catalog token ${e.token}`, agent: fromEntry(e) };
   }

@@ -189,6 +189,18 @@ export function appWithDeviceDetails(ua: string): boolean {
 }
 
 /**
+ * A messaging or social app's in-app browser: a whole phone browser agent with the app's name after the engine
+ * ("… Mobile Safari/537.36 Viber/21.5"), where its link-preview fetcher sends the name alone ("Viber",
+ * "WhatsApp/2.19.330 A"). `name` is the app's name in lower case.
+ */
+export function inAppBrowserOf(ua: string, name: string): boolean {
+  if (!/^Mozilla\/5\.0 \((?:Linux; (?:U; )?Android|iPhone|iPad)/.test(ua)) return false;
+  const lower = ua.toLowerCase();
+  const engine = lower.indexOf("applewebkit/");
+  return engine > 0 && lower.indexOf(name, engine) > engine;
+}
+
+/**
  * A media, podcast or messaging app that names the personal device it runs on, whatever contact URL it also
  * carries ("PodcastAddict/v5 (+https://podcastaddict.com/; Android podcast app)"); a feed service of the same
  * vendor names no device ("PocketCasts/1.0 (Pocket Casts Feed Parser; +http://pocketcasts.com/)").

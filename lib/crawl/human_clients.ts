@@ -9,7 +9,7 @@ import { BROWSER, BROWSER_WORD, OTHER_BROWSER } from "./human_browsers.ts";
 import { DEVICE_MODEL, FEATURE_PHONE, HANDSET } from "./human_devices.ts";
 import { APP_BUILD, APP_STACK, FEED_READER, MEDIA_AND_TV, PERSONAL_APP } from "./human_apps.ts";
 
-export { appOnPersonalDevice, appWithDeviceDetails } from "./human_apps.ts";
+export { appOnPersonalDevice, appWithDeviceDetails, inAppBrowserOf } from "./human_apps.ts";
 
 /**
  * Apps whose vendors also run servers that fetch links, feeds or images under the app's name (social networks,

@@ -482,3 +482,26 @@ Deno.test("classify: an agent whose own first product is named for fetching, che
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("classify: a messaging app's name after a whole phone browser agent is its in-app browser, a person", () => {
+  // Viber's in-app browser on Android (agent lists in public code; the catalog names Viber's link-preview fetcher,
+  // whose agent is the bare name, as crawler-user-agents prints it)
+  const inApp =
+    "Mozilla/5.0 (Linux; Android 10; SM-G986B Build/QP1A.190711.020; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/78.0.3904.96 Mobile Safari/537.36 Viber/16.5.0.18";
+  assert.deepEqual(classifyAgent(inApp), {
+    outcome: "human",
+    reason: "in-app browser of an app named like catalog token Viber",
+    agent: null,
+  });
+  assert.equal(classifyAgent("Viber").outcome, "crawler");
+  // the same name beside a desktop platform, before the engine, or with a crawler's sign stays the crawler's
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Viber/16.5",
+      "Mozilla/5.0 (Linux; Android 10; Viber) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/78.0.3904.96 Mobile Safari/537.36",
+      "Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/78.0 Mobile Safari/537.36 (compatible; Viber/1.0)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "crawler", ua);
+  }
+});

@@ -168,6 +168,21 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "podcast importers, downloaders and sync services, and PowerShell's web cmdlets": [
+    // opawg/user-agents-v2's bots (MIT), as its samples print them; the media rule took the first two for players
+    { ua: "PodcastBulkDownloader/0.10.1", token: "PodcastBulkDownloader", category: "feed_fetcher" },
+    { ua: "magic-podcast-downloader/1.0", token: "magic-podcast-downloader", category: "feed_fetcher" },
+    {
+      ua: "castget 1.2.4 (castget rss enclosure downloader)",
+      token: "castget",
+      category: "other",
+    },
+    {
+      ua: "Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.19041.2673",
+      token: "unknown",
+      category: "other",
+    },
+  ],
   "tools named for fetching, checking or testing URLs, beside a phone's platform": [
     // Akamai's Mobitest page-speed tester (Yauaa's test agents, Apache-2.0): the native-app rule took it before
     { ua: "Mobitest 1.8 (iPhone; iPhone OS 7.1.2; nl_NL)", token: "unknown", category: "other" },
@@ -259,9 +274,10 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
   ],
   "services' fetchers under an app's name, with a URL and no platform": [
     {
+      // named since the sixth round: opawg/user-agents-v2 lists Overcast's feed parser by this name
       ua: "Overcast/1.0 Podcast Sync (123 subscribers; feed-id=456789; +http://overcast.fm/)",
-      token: "unknown",
-      category: "other",
+      token: "Overcast/1.0 Podcast Sync",
+      category: "feed_fetcher",
     },
     { ua: "Pinterest/0.2 (+http://www.pinterest.com/)", token: "unknown", category: "other" },
     { ua: "Ghost/2.13.1+moya (https://github.com/TryGhost/Ghost)", token: "unknown", category: "other" },
@@ -335,6 +351,15 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Transmit/5.6.0",
     // an app's test build on an iPad (ua-parser-js's test agents): "Test" is not its first product's name
     "APP-BE Test/1.0 (iPad; Apple; CPU iPhone OS 7_0_2 like Mac OS X)",
+  ],
+  "podcast apps known by their name alone": [
+    // opawg/user-agents-v2's apps (MIT), as its samples print them: the generic bare-name pattern took them before
+    "HyperCatcher/1",
+    "ARD-Audiothek/31",
+  ],
+  "in-app browsers of messaging apps whose link-preview fetchers share their name": [
+    // Viber's in-app browser (agent lists in public code); its fetcher sends "Viber" alone
+    "Mozilla/5.0 (Linux; Android 10; SM-G986B Build/QP1A.190711.020; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/78.0.3904.96 Mobile Safari/537.36 Viber/16.5.0.18",
   ],
   "OS components and in-app browsers": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
