@@ -8,7 +8,7 @@
  * The part's sessions are one more section (SESSIONS), read only by questions that tell sessions apart.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
+import type { ArrayKind } from "../../parts/packed_arrays.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -19,7 +19,7 @@ import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { buildStepColumn, type StepSection } from "./build.ts";
 
 /** A column of another version is rebuilt by the backfill; questions stream those parts meanwhile. */
-export const STEP_COLUMN_VERSION = 2;
+export const STEP_COLUMN_VERSION = 3;
 
 /** KV keys of step columns (lib/store/keys.ts: an entry, its chunks beside it). */
 export const stepColumnKeys = {
@@ -125,11 +125,11 @@ export function encodeSection(s: StepSection): Uint8Array {
     tieAt,
     tieRow,
   ];
-  return deflateRawSync(packArrays(header, arrays));
+  return deflateEach(header, arrays);
 }
 
 export function decodeSection(stored: Uint8Array): StepSection {
-  const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(stored)), true);
+  const { header: h, next } = inflateEach<Header>(stored);
   const n = h.n;
   const dv = next<Uint32Array>(Uint32Array, n);
   const dT = h.tInt ? next<Int32Array>(Int32Array, n) : next<Float64Array>(Float64Array, n);
@@ -175,13 +175,58 @@ export function decodeSection(stored: Uint8Array): StepSection {
   };
 }
 
+/**
+ * A JSON header and typed arrays, each deflated on its own (its own Huffman tables: deflated together, a
+ * section's arrays took 12 bytes a row, apart 7-8): the pieces' count and byte lengths (uint32 each), then
+ * the deflated header, then the deflated arrays.
+ */
+function deflateEach(header: unknown, arrays: ArrayBufferView[]): Uint8Array {
+  const pieces = [
+    deflateRawSync(new TextEncoder().encode(JSON.stringify(header))),
+    ...arrays.map((a) => deflateRawSync(new Uint8Array(a.buffer, a.byteOffset, a.byteLength))),
+  ];
+  const lead = new Uint32Array(1 + pieces.length);
+  lead[0] = pieces.length;
+  pieces.forEach((p, i) => (lead[i + 1] = p.length));
+  const out = new Uint8Array(lead.byteLength + pieces.reduce((n, p) => n + p.length, 0));
+  out.set(new Uint8Array(lead.buffer));
+  let o = lead.byteLength;
+  for (const p of pieces) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** The header of deflateEach's bytes and a reader of its arrays in stored order (`next(T, n)`). */
+function inflateEach<H>(bytes: Uint8Array): { header: H; next: <T>(T: ArrayKind, n: number) => T } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(0, true);
+  const lengths = Array.from({ length: count }, (_, i) => view.getUint32(4 * (i + 1), true));
+  let o = 4 * (count + 1), i = 0;
+  const piece = () => {
+    const p = inflateRawSync(bytes.subarray(o, o + lengths[i]));
+    o += lengths[i++];
+    return p;
+  };
+  const header = JSON.parse(new TextDecoder().decode(piece())) as H;
+  const next = <T>(T: ArrayKind, n: number): T => {
+    const p = piece();
+    // an inflated buffer may sit in a shared pool at any offset: copied when not aligned for T
+    const aligned = p.byteOffset % T.BYTES_PER_ELEMENT === 0;
+    const buf = aligned ? p.buffer : p.buffer.slice(p.byteOffset, p.byteOffset + p.byteLength);
+    return new T(buf as ArrayBuffer, aligned ? p.byteOffset : 0, n) as T;
+  };
+  return { header, next };
+}
+
 /** The part's session table: per session two id hashes. */
 export function encodeSessions(h1: Uint32Array, h2: Uint32Array): Uint8Array {
-  return deflateRawSync(packArrays({ n: h1.length }, [h1, h2]));
+  return deflateEach({ n: h1.length }, [h1, h2]);
 }
 
 export function decodeSessions(stored: Uint8Array): { h1: Uint32Array; h2: Uint32Array } {
-  const { header, next } = unpackArrays<{ n: number }>(new Uint8Array(inflateRawSync(stored)), true);
+  const { header, next } = inflateEach<{ n: number }>(stored);
   return { h1: next<Uint32Array>(Uint32Array, header.n), h2: next<Uint32Array>(Uint32Array, header.n) };
 }
 
