@@ -55,6 +55,7 @@ export class FeatureRollups {
   /** decoded tables and kept groups: one budget */
   readonly cache: Lru<FeatureTable | Map<string, Group>>;
   private loading = new Map<string, Promise<FeatureTable | null>>();
+  private reading = new Map<string, ReturnType<Source["partsAndTail"]>>();
   private entries = new Map<string, FeatureEntry>();
   /** the raw tail's table, per tail (the same array while its records are unchanged) and period */
   private tails = new WeakMap<object, Map<string, Promise<{ t: FeatureTable; space: number }>>>();
@@ -77,7 +78,7 @@ export class FeatureRollups {
   }
 
   private async answer(s: Scope, os: AggregateOptions[]): Promise<AggregateResult[] | null> {
-    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const { parts, tail, all } = await this.partsAndTail(s);
     const entries = await inBatches(parts, 16, (p) => this.entry(p.id));
     const period = parts.map((
       p,
@@ -180,6 +181,20 @@ export class FeatureRollups {
       built: toBuild.length,
       tail: tailTable,
     };
+  }
+
+  /**
+   * The period's parts and raw tail (Source.partsAndTail), one read shared by the questions asking meanwhile
+   * (a tool asks its five together; each read lists the parts and the raw tail).
+   */
+  private partsAndTail(s: Scope): ReturnType<Source["partsAndTail"]> {
+    const key = `${s.org}|${s.env}|${s.from}|${s.to}`;
+    let got = this.reading.get(key);
+    if (!got) {
+      got = this.source.partsAndTail(s.org, s.env, s.from, s.to).finally(() => this.reading.delete(key));
+      this.reading.set(key, got);
+    }
+    return got;
   }
 
   /** The raw tail's table for a period (built once per tail and period; its visitors numbered for reading). */
