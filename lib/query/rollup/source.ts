@@ -134,6 +134,7 @@ type Piece =
   | KeptList
   | FactAttr
   | AttrRows
+  | Uint32Array
   | TailRollup;
 
 /** The whole raw tail's rollup and the visitor space its numbering gives. */
@@ -826,14 +827,16 @@ export class RollupSource {
     const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
     const traffic = new Set(s.traffic ?? ["human"]);
     let kept: AttrRows | null = null;
-    let goalParts: RollupParts[] = [];
+    // each goal's visitors in the parts in scope (sorted numbers), kept per period like the rows
+    const goalKept = new Map<string, Uint32Array>();
     try {
       await this.prefetchEntries(parts.map((p) => p.id));
       const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
       if (heads.some((e) => e === null)) return none;
       const partInside = hoursInside(heads.map((e) => e!.head), s);
       if (!partInside) return none;
-      const key = `${periodKey(parts, partInside, s, traffic)}|attr`;
+      const period = periodKey(parts, partInside, s, traffic);
+      const key = `${period}|attr`;
       kept = (this.cache.get(key) as AttrRows | undefined) ?? null;
       this.lastAsked.set(key, this.asked);
       if (!kept || (needEntry && !kept.entry)) {
@@ -843,11 +846,28 @@ export class RollupSource {
         kept = flattenRows(units, join, needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null);
         this.setKept(key, kept, attrRowsBytes(kept), false);
       }
-      if (goals.length) {
-        const want = { fields: [ev], sets: [ev], facts: false, ends: false };
-        const got = await inBatches(parts, 4, (p) => this.part(p.id, want));
-        if (got.some((p) => p === null)) return none;
-        goalParts = got as RollupParts[];
+      for (const type of goals) {
+        const gkey = `${period}|goal|${type}`;
+        let members = this.cache.get(gkey) as Uint32Array | undefined;
+        this.lastAsked.set(gkey, this.asked);
+        if (!members) {
+          // the event type's rows with their sets, read for this only (the members are what is kept)
+          const want = { fields: [ev], sets: [ev], facts: false, ends: false };
+          const got = await inBatches(parts, 4, (p) => this.part(p.id, want, false));
+          if (got.some((p) => p === null)) return none;
+          const seen = new Set<number>();
+          (got as RollupParts[]).forEach((p, pi) => {
+            const r = p.field(ev);
+            for (const i of rowsInScope(p, r, ev, partInside[pi], s, traffic)) {
+              if (r.values[r.value[i]] === type) {
+                forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => seen.add(v));
+              }
+            }
+          });
+          members = Uint32Array.from(seen).sort();
+          this.setKept(gkey, members, members.byteLength + 64, false);
+        }
+        goalKept.set(type, members);
       }
     } catch (e) {
       if (e instanceof Gone) return none;
@@ -882,19 +902,18 @@ export class RollupSource {
         rows = flattenRows(both, all, sessionEntries(all, both.map((u) => u.ends)));
       }
     }
-    // each goal's visitors in scope: the union of its event type's rows' visitor sets
+    // each goal's visitors in scope: the parts' kept ones and the raw tail's
     const marks = new Map<string, Uint8Array>();
-    const goalFrom = tailPart ? [...goalParts, tailPart] : goalParts;
     for (const type of goals) {
       const mark = new Uint8Array(Math.max(rows!.visitors, tailBuilt.space) + 1);
-      goalFrom.forEach((p) => {
-        const r = p.field(ev), inside = hoursInside([p], s)?.[0];
-        if (!inside) return;
-        for (const i of rowsInScope(p, r, ev, inside, s, traffic)) {
+      for (const v of goalKept.get(type)!) if (v < mark.length) mark[v] = 1;
+      if (tailPart) {
+        const r = tailPart.field(ev);
+        for (const i of rowsInScope(tailPart, r, ev, tailInside!, s, traffic)) {
           if (r.values[r.value[i]] !== type) continue;
           forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => (v < mark.length ? mark[v] = 1 : 0));
         }
-      });
+      }
       marks.set(type, mark);
     }
     return os.map((o) => answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o));
