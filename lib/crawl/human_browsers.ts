@@ -94,3 +94,9 @@ export const BROWSER =
 
 /** A browser that names itself so ("WWW Browser/1.0", "Browser/Teleca"). */
 export const BROWSER_WORD = /\bBrowser\/|\bMSIE \d|IEMobile/i;
+
+/**
+ * A product named "…Browser" with its version, glued or not ("NokiaBrowser/7.3", "Web Browser 2.1"): a browser's
+ * own name, when the agent carries no address (a storage client calling itself "S3 Browser 8.6.7" gives its URL).
+ */
+export const NAMED_BROWSER = /browser[ /]v?\d/i;

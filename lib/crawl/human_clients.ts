@@ -5,7 +5,8 @@
  * that also says "bot", names an HTTP tool as its product or carries a "+http" contact URL never gets here.
  */
 
-import { BROWSER, BROWSER_WORD, OTHER_BROWSER } from "./human_browsers.ts";
+import { BROWSER, BROWSER_WORD, NAMED_BROWSER, OTHER_BROWSER } from "./human_browsers.ts";
+import { carriesAddress } from "./automation_signs.ts";
 import { DEVICE_MODEL, FEATURE_PHONE, HANDSET } from "./human_devices.ts";
 import { APP_BUILD, APP_STACK, FEED_READER, MEDIA_AND_TV, PERSONAL_APP } from "./human_apps.ts";
 
@@ -32,6 +33,7 @@ export function humanClient(ua: string): string | null {
   if (BROWSER.test(ua)) return "browser";
   if (FEATURE_PHONE.test(ua) || HANDSET.test(ua)) return "feature phone or WAP browser";
   if (OTHER_BROWSER.test(ua) || BROWSER_WORD.test(ua)) return "text, legacy or niche browser";
+  if (NAMED_BROWSER.test(ua) && !carriesAddress(ua)) return "a browser by its name";
   if (MEDIA_AND_TV.test(ua)) return "media player or TV";
   // a bare messaging name ("Viber") is how some link-preview fetchers announce themselves: the app says more
   if (

@@ -505,3 +505,20 @@ Deno.test("classify: a messaging app's name after a whole phone browser agent is
     assert.equal(classifyAgent(ua).outcome, "crawler", ua);
   }
 });
+
+Deno.test("classify: a product named '…Browser' with its version is a browser's own name, unless the agent gives an address", () => {
+  // uap-core's test agents: browsers the generic bare-name pattern took before
+  for (const ua of ["SecretBrowser/007", "aolbrowser/1.1 InterCon-Web-Library/1.2", "LTH Browser 3.02"]) {
+    assert.deepEqual(
+      classifyAgent(ua),
+      { outcome: "human", reason: "a browser by its name", agent: null },
+      ua,
+    );
+  }
+  // with its home page it stays the fetcher form (S3 Browser, a storage API client, is automation by decision)
+  for (
+    const ua of ["S3 Browser 8.6.7 https://s3browser.com", "LTH Browser 3.02a (http://www.learntohack.nil)"]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "automation", ua);
+  }
+});

@@ -352,6 +352,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     // an app's test build on an iPad (ua-parser-js's test agents): "Test" is not its first product's name
     "APP-BE Test/1.0 (iPad; Apple; CPU iPhone OS 7_0_2 like Mac OS X)",
   ],
+  "exotic browsers naming themselves '…Browser' with a version": [
+    // uap-core's test agents; the generic bare-name pattern took them before
+    "SecretBrowser/007",
+    "aolbrowser/1.1 InterCon-Web-Library/1.2",
+  ],
   "podcast apps known by their name alone": [
     // opawg/user-agents-v2's apps (MIT), as its samples print them: the generic bare-name pattern took them before
     "HyperCatcher/1",
