@@ -18,8 +18,9 @@
  * its worst bodies (bench/worst_bodies.ts) one after another as fast as it is answered, and reports how
  * many and what it got. `--worst 0` leaves them out (only idle and slow sockets). The valid client also
  * reports how late a 5 ms timer fires on the server's event loop (its own blocking, beside the machine's load).
+ * Each block starts `--settle` ms after the compaction before it (the attacker sending during that wait).
  *   deno run -A bench/blast_radius.ts [--requests 1200] [--blocks 4] [--idle 100] [--slow 20] [--runs 3]
- *     [--worst 1] [--nice 1] [--out FILE.json]
+ *     [--worst 1] [--nice 1] [--settle 2000] [--out FILE.json]
  */
 import { event } from "../tests/helpers/events.ts";
 import { worstBodies } from "./worst_bodies.ts";
@@ -38,6 +39,8 @@ const BLOCKS = arg("blocks", 4);
 const WORST = arg("worst", 1);
 /** 0: the attacker's process at the same priority as the server's */
 const NICE = arg("nice", 1);
+/** ms between the compaction before a block (and the attacker's start) and the block's first request */
+const SETTLE_MS = arg("settle", 2_000);
 const OUT = Deno.args.includes("--out") ? Deno.args[Deno.args.indexOf("--out") + 1] : "";
 
 if (Deno.args[0] === "--attack") {
@@ -257,6 +260,9 @@ const row = (r: Measured) => ({
   "loop lag p99 ms": pct(r.lag, 0.99).toFixed(1),
 });
 
+/** The wait between a compaction (and the attacker's start) and a block. */
+const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
+
 /** Requests the guard held after their address's refusals so far (a guard without holds: 0). */
 const held = () => (server as { held?: () => number }).held?.() ?? 0;
 
@@ -283,12 +289,16 @@ for (let run = 1; run <= RUNS; run++) {
   const heldBefore = held();
   const per = 2 * Math.ceil(REQUESTS / BLOCKS / 2); // even: each block half batches, half questions
   for (let b = 0; b < BLOCKS; b++) {
+    // both sides measured the same time after a compaction (its after-work and garbage settle alike): with
+    // the attacker's start-up between compaction and the loud block only, the quiet block had run slower
     await compactTail();
+    await settle();
     quiet.push(await validClient(per));
+    const starting = attackerProcess(); // its start-up beside the compaction, not in the loud block's wait
     await compactTail();
-    const a = await attackerProcess();
+    const a = await starting;
     const t0 = performance.now();
-    await new Promise((r) => setTimeout(r, 500));
+    await settle();
     loud.push(await validClient(per));
     const ended = await a.end();
     loudMs += performance.now() - t0;
