@@ -207,28 +207,33 @@ console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
 );
 
-// Crawler recall by the category the grown part's sources give, and how often the answer names that category.
-console.log(
-  "\ngrown part, crawlers by category: n, flagged (new), named crawler (new), same category (new), isbot",
-);
-const byCategory: Record<string, Record<string, number>> = {};
-for (const { category, ua } of grown.crawlers) {
-  const b = byCategory[category] ??= { n: 0, flagged: 0, named: 0, same: 0, isbot: 0 };
-  const v = classifyAgent(ua);
-  b.n++;
-  if (v.outcome !== "human") b.flagged++;
-  if (v.outcome === "crawler") b.named++;
-  // the corpus says "preview" where the catalog says "social_preview" (link previews and image proxies)
-  if (v.agent?.category === (category === "preview" ? "social_preview" : category)) b.same++;
-  if (OLD_GENERIC_RE.test(ua)) b.isbot++;
-}
-for (const [category, b] of Object.entries(byCategory).sort((x, y) => y[1].n - x[1].n)) {
+// Crawler recall by the category a part's sources give, and how often the answer names that category.
+function recallByCategory(label: string, corpus: Corpus): Record<string, Record<string, number>> {
   console.log(
-    `  ${category.padEnd(17)} ${String(b.n).padStart(5)} ${pct(b.flagged, b.n).padStart(8)} ${
-      pct(b.named, b.n).padStart(8)
-    } ${pct(b.same, b.n).padStart(8)} ${pct(b.isbot, b.n).padStart(8)}`,
+    `\n${label}, crawlers by category: n, flagged (new), named crawler (new), same category (new), isbot`,
   );
+  const byCategory: Record<string, Record<string, number>> = {};
+  for (const { category, ua } of corpus.crawlers) {
+    const b = byCategory[category] ??= { n: 0, flagged: 0, named: 0, same: 0, isbot: 0 };
+    const v = classifyAgent(ua);
+    b.n++;
+    if (v.outcome !== "human") b.flagged++;
+    if (v.outcome === "crawler") b.named++;
+    // the corpus says "preview" where the catalog says "social_preview" (link previews and image proxies)
+    if (v.agent?.category === (category === "preview" ? "social_preview" : category)) b.same++;
+    if (OLD_GENERIC_RE.test(ua)) b.isbot++;
+  }
+  for (const [category, b] of Object.entries(byCategory).sort((x, y) => y[1].n - x[1].n)) {
+    console.log(
+      `  ${category.padEnd(17)} ${String(b.n).padStart(5)} ${pct(b.flagged, b.n).padStart(8)} ${
+        pct(b.named, b.n).padStart(8)
+      } ${pct(b.same, b.n).padStart(8)} ${pct(b.isbot, b.n).padStart(8)}`,
+    );
+  }
+  return byCategory;
 }
+const byCategory = recallByCategory("grown part", grown);
+const opawgByCategory = recallByCategory("OPAWG part", opawg);
 
 /**
  * The coarse shape of an agent the browser rule passed as a person's (never its words): where a tool's name
@@ -377,6 +382,7 @@ await Deno.writeTextFile(
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
       results,
       grown_crawlers_by_category: byCategory,
+      opawg_crawlers_by_category: opawgByCategory,
     },
     null,
     2,
