@@ -37,7 +37,7 @@ function kinds(t: WorstKeys): WorstBody[] {
   ];
 }
 
-if (Deno.args[0] === "--loop") {
+if (Deno.args[0] === "--looping") {
   // the looping sender's process: base URL, keys and seconds as arguments; prints what it sent and got
   const [, base, domain, publicKey, serverKey, readKey, seconds] = Deno.args;
   const worst = kinds({ domain, publicKey, serverKey, readKey }).slice(2);
@@ -128,7 +128,7 @@ if (LOOP > 0) {
       "run",
       "-A",
       new URL(import.meta.url).pathname,
-      "--loop",
+      "--looping",
       `http://[::1]:${server.addr.port}`,
       t.domain,
       t.publicKey,
