@@ -207,6 +207,10 @@ export interface AttrRows {
   tuples: (string | null)[][];
   /** a bound on the visitor numbers */
   visitors: number;
+  /** rows [0, sorted) by attribution: those of attribution a are byAttr[attrAt[a], attrAt[a + 1]) */
+  sorted: number;
+  byAttr: Int32Array;
+  attrAt: Int32Array;
 }
 
 /** The rows in scope of a join (sessions told apart) as AttrRows; `entries` when entry pages are wanted. */
@@ -241,6 +245,9 @@ export function flattenRows(
     pages,
     tuples,
     visitors: join.visitors,
+    sorted: n,
+    byAttr: new Int32Array(0),
+    attrAt: new Int32Array(1),
   };
   let i = 0;
   units.forEach((u, ri) => {
@@ -273,6 +280,14 @@ export function flattenRows(
       }
     }
   });
+  // the rows by attribution (a counting sort): a question's groups read theirs in one pass
+  const attrAt = new Int32Array(tuples.length + 1);
+  for (let x = 0; x < n; x++) attrAt[out.attr[x] + 1]++;
+  for (let a = 0; a < tuples.length; a++) attrAt[a + 1] += attrAt[a];
+  const byAttr = new Int32Array(n), fill = attrAt.slice(0, tuples.length);
+  for (let x = 0; x < n; x++) byAttr[fill[out.attr[x]]++] = x;
+  out.byAttr = byAttr;
+  out.attrAt = attrAt;
   if (entries) {
     const unitPages = units.map((u) => (u.ends ? Int32Array.from(u.ends.pages, pageId) : new Int32Array(0)));
     out.entry = Int32Array.from(entries.unit, (eu, s) => (eu < 0 ? -1 : unitPages[eu][entries.page[s] - 1]));
@@ -282,7 +297,7 @@ export function flattenRows(
 
 /** The bytes AttrRows hold (to weigh them in the cache). */
 export const attrRowsBytes = (r: AttrRows): number =>
-  r.n * 21 + (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
+  r.n * 25 + (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
 
 /**
  * The parts' rows (kept) with the raw tail's added (both AttrRows of their own joins): a tail session that
@@ -341,6 +356,9 @@ export function withTailRows(kept: AttrRows, tail: AttrRows): AttrRows | null {
     pages,
     tuples,
     visitors: Math.max(kept.visitors, tail.visitors),
+    sorted: kept.sorted,
+    byAttr: kept.byAttr,
+    attrAt: kept.attrAt,
   };
   if (kept.entry && tail.entry) {
     out.entry = new Int32Array(next);
@@ -395,24 +413,46 @@ export function answerAttribution(
     }
     return x;
   };
-  // each row's group (-1: not matched)
-  const rowGroup = new Int32Array(rows.n);
-  let matched = 0;
-  for (let i = 0; i < rows.n; i++) {
-    let g = attrGroup[rows.attr[i]];
-    if (g >= 0 && pvOnly && !(rows.flags[i] & 2)) g = -1;
-    if (g >= 0 && entryAt >= 0) g = withEntry(g, rows.entry![rows.sid[i]]);
-    rowGroup[i] = g;
-    if (g >= 0) matched++;
-  }
-  // the matched rows by group (a counting sort), then each group's distinct sessions and visitors counted
-  // with marks stamped by the group's number (the totals last, over all matched rows)
   const groups = keys.length;
-  const at = new Int32Array(groups + 1);
-  for (let i = 0; i < rows.n; i++) if (rowGroup[i] >= 0) at[rowGroup[i] + 1]++;
-  for (let g = 0; g < groups; g++) at[g + 1] += at[g];
-  const order = new Int32Array(matched), fill = at.slice(0, groups);
-  for (let i = 0; i < rows.n; i++) if (rowGroup[i] >= 0) order[fill[rowGroup[i]]++] = i;
+  // the matched rows by group (`order`, group g's at [at[g], at[g + 1])): without entry pages from the rows'
+  // order by attribution (the rows past `sorted`, the raw tail's, added to their groups); else each row's
+  // group, then a counting sort
+  let at = new Int32Array(groups + 1), order: Int32Array, matched = 0;
+  if (entryAt < 0) {
+    const attrsOf: number[][] = keys.map(() => []), extra: number[][] = keys.map(() => []);
+    attrGroup.forEach((g, a) => g >= 0 && attrsOf[g].push(a));
+    for (let i = rows.sorted; i < rows.n; i++) {
+      const g = attrGroup[rows.attr[i]];
+      if (g >= 0) extra[g].push(i);
+    }
+    order = new Int32Array(rows.n);
+    for (let g = 0; g < groups; g++) {
+      at[g] = matched;
+      for (const a of attrsOf[g]) {
+        for (let j = rows.attrAt[a], end = rows.attrAt[a + 1]; j < end; j++) {
+          const i = rows.byAttr[j];
+          if (!pvOnly || rows.flags[i] & 2) order[matched++] = i;
+        }
+      }
+      for (const i of extra[g]) if (!pvOnly || rows.flags[i] & 2) order[matched++] = i;
+    }
+    at[groups] = matched;
+  } else {
+    const rowGroup = new Int32Array(rows.n);
+    for (let i = 0; i < rows.n; i++) {
+      let g = attrGroup[rows.attr[i]];
+      if (g >= 0 && pvOnly && !(rows.flags[i] & 2)) g = -1;
+      if (g >= 0) g = withEntry(g, rows.entry![rows.sid[i]]);
+      rowGroup[i] = g;
+      if (g >= 0) matched++;
+    }
+    at = new Int32Array(keys.length + 1);
+    for (let i = 0; i < rows.n; i++) if (rowGroup[i] >= 0) at[rowGroup[i] + 1]++;
+    for (let g = 0; g < keys.length; g++) at[g + 1] += at[g];
+    order = new Int32Array(matched);
+    const fill = at.slice(0, keys.length);
+    for (let i = 0; i < rows.n; i++) if (rowGroup[i] >= 0) order[fill[rowGroup[i]]++] = i;
+  }
   const sMark = new Int32Array(rows.sessions), vMark = new Int32Array(rows.visitors + 1);
   const tally = (stamp: number, from: number, to: number) => {
     const out = { sessions: 0, visitors: 0, conversions: 0 };
@@ -442,10 +482,11 @@ export function answerAttribution(
     return out;
   };
   const out: Row[] = [];
-  for (let g = 0; g < groups; g++) {
+  const final = keys.length;
+  for (let g = 0; g < final; g++) {
     // (a group of attribution values alone, before its entry pages, matched nothing: no row)
     if (at[g + 1] === at[g]) continue;
     out.push({ key: keys[g], metrics: figures(tally(g + 1, at[g], at[g + 1])) });
   }
-  return { totals: figures(tally(groups + 1, 0, matched)), ...sortAndPage(out, o) };
+  return { totals: figures(tally(final + 1, 0, matched)), ...sortAndPage(out, o) };
 }
