@@ -424,9 +424,9 @@ export class Source {
 
   /**
    * The batches `events` would give, one at a time: each part covering [from, to) that `pick` takes (newest
-   * first with `newestFirst`), then the raw tail's batch when it has events in [from, to). A part that does
-   * not fit the cache is let go once visited (the next one is read meanwhile), so a question holds one or two
-   * parts, not its period. Read as consistently as `events`: when the part list changed meanwhile, `begin` is
+   * first with `newestFirst`), then the raw tail's batch when it has events in [from, to). When the parts
+   * visited would not all fit the cache, none is kept: each is let go once visited (the next one is read
+   * meanwhile), so a question holds one or two parts, not its period. Read as consistently as `events`: when the part list changed meanwhile, `begin` is
    * called again and the batches are visited again, so a visitor starts its state in `begin`.
    */
   stream(
@@ -448,6 +448,12 @@ export class Source {
       const { kept, skip, events } = await this.eventTail(org, env, at, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from && (!o.pick || o.pick(p)));
       if (o.newestFirst) used.sort((a, b) => b.max_t - a.max_t || b.min_t - a.min_t);
+      // parts that would not all fit the budget are not kept: read in the same order by every question,
+      // each would push out the one read first and none be found again (at 10M events the cache held 190
+      // MB of parts no later question found), while what questions keep was pushed out with them
+      let rows = 0;
+      for (const p of used) rows += p.rows;
+      const keep = rows * STREAM_BYTES_PER_ROW + this.numberingBytes() <= this.cache.capacity;
       // parts read ahead while one is visited (KV reads and inflating overlap the visit): as many as fit a
       // quarter of the budget by their rows, at least one
       const ahead: Promise<EvBatch>[] = [];
@@ -460,7 +466,7 @@ export class Source {
         ) {
           const p = used[next++];
           aheadRows += p.rows;
-          const loading = this.eventPart(org, env, p, interner);
+          const loading = this.eventPart(org, env, p, interner, keep);
           loading.catch(() => {}); // a failed read is thrown where it is awaited
           ahead.push(loading);
         }
@@ -478,7 +484,14 @@ export class Source {
     }, question).finally(() => this.touchTail("ev", org, env));
   }
 
-  private eventPart(org: string, env: EnvName, p: PartMeta, interner: Interner): Promise<EvBatch> {
+  /** A part's batch: from the cache, else read (and kept in the cache unless `keep` is false). */
+  private eventPart(
+    org: string,
+    env: EnvName,
+    p: PartMeta,
+    interner: Interner,
+    keep = true,
+  ): Promise<EvBatch> {
     const key = `ev|${org}|${env}|${p.id}|${interner.generation}`;
     const hit = this.cache.part(key) as EvBatch | undefined;
     if (hit) return Promise.resolve(hit);
@@ -488,7 +501,7 @@ export class Source {
       loading = this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c)).then(
         ({ batch, decodedBytes }) => {
           const prepared = prepareEvents(batch, interner, decodedBytes);
-          this.cache.setPart(key, prepared, prepared.bytes);
+          if (keep) this.cache.setPart(key, prepared, prepared.bytes);
           return prepared;
         },
       ).finally(() => this.loading.delete(key));

@@ -90,3 +90,39 @@ Deno.test("source: an unchanged raw tail is built once, kept with what questions
     deps.kv.close();
   }
 });
+
+Deno.test("source: a stream keeps its parts when they all fit the budget, none when they do not", async () => {
+  const deps = await testDeps();
+  try {
+    const t0 = Date.parse("2026-11-16T10:00:00Z");
+    await store(deps.kv, {
+      events: Array.from(
+        { length: 600 },
+        (_, i) => ev({ received_at: t0 + i * 7 * 60_000, anonymous_id: `v${i % 50}` }),
+      ),
+    });
+    await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+    const stream = async (partCacheBytes: number) => {
+      const source = new Source({ ...deps, config: { ...deps.config, partCacheBytes } });
+      let visited = 0, largest = 0;
+      const { parts } = await source.stream("org1", "production", t0, t0 + 4 * 86_400_000, {
+        begin: () => visited = 0,
+        visit: (e) => {
+          visited += e.n;
+          largest = Math.max(largest, e.bytes);
+        },
+      });
+      return { parts, visited, largest, kept: source.cacheBytes };
+    };
+    const roomy = await stream(256 * 1024 * 1024);
+    assert.ok(roomy.parts >= 2, `${roomy.parts} parts`);
+    assert.equal(roomy.visited, 600);
+    assert.ok(roomy.kept > 0, "parts that all fit are kept");
+    // room for each part, not for all of them (170 bytes a row is what a stream counts them at)
+    const tight = await stream(Math.max(roomy.largest * 2, 170 * 600 - 1));
+    assert.equal(tight.visited, 600);
+    assert.equal(tight.kept, 0, "parts that do not all fit are let go once visited");
+  } finally {
+    deps.kv.close();
+  }
+});
