@@ -196,10 +196,8 @@ export interface AttrRows {
   h2: Uint32Array;
   /** the session's number in these rows */
   sid: Int32Array;
-  /** the attribution, into `tuples` */
+  /** the attribution (into `tuples`) × 4 + flags (1: a people's row; 2: with a pageview of the attribution) */
   attr: Int32Array;
-  /** 1: a people's row; 2: with a pageview of this attribution */
-  flags: Uint8Array;
   sessions: number;
   /** per session its entry page (into `pages`; -1: no pageview in scope), or null when not computed */
   entry: Int32Array | null;
@@ -207,9 +205,8 @@ export interface AttrRows {
   tuples: (string | null)[][];
   /** a bound on the visitor numbers */
   visitors: number;
-  /** rows [0, sorted) by attribution: those of attribution a are byAttr[attrAt[a], attrAt[a + 1]) */
+  /** rows [0, sorted) are in attribution order: those of attribution a at [attrAt[a], attrAt[a + 1]) */
   sorted: number;
-  byAttr: Int32Array;
   attrAt: Int32Array;
 }
 
@@ -239,14 +236,12 @@ export function flattenRows(
     h2: new Uint32Array(n),
     sid: new Int32Array(n),
     attr: new Int32Array(n),
-    flags: new Uint8Array(n),
     sessions: join.n,
     entry: null,
     pages,
     tuples,
     visitors: join.visitors,
     sorted: n,
-    byAttr: new Int32Array(0),
     attrAt: new Int32Array(1),
   };
   let i = 0;
@@ -264,8 +259,7 @@ export function flattenRows(
       out.h1[i] = f.h1[k];
       out.h2[i] = f.h2[k];
       out.sid[i] = slot[k];
-      out.attr[i] = ids[code];
-      out.flags[i++] = human[f.traffic[k]] | (pv > 0 ? 2 : 0);
+      out.attr[i++] = ids[code] * 4 + (human[f.traffic[k]] | (pv > 0 ? 2 : 0));
     };
     let m = 0;
     for (let k = 0; k < f.n; k++) {
@@ -280,13 +274,22 @@ export function flattenRows(
       }
     }
   });
-  // the rows by attribution (a counting sort): a question's groups read theirs in one pass
+  // the rows in attribution order (a counting sort): a question's groups read theirs in one pass
   const attrAt = new Int32Array(tuples.length + 1);
-  for (let x = 0; x < n; x++) attrAt[out.attr[x] + 1]++;
+  for (let x = 0; x < n; x++) attrAt[(out.attr[x] >> 2) + 1]++;
   for (let a = 0; a < tuples.length; a++) attrAt[a + 1] += attrAt[a];
-  const byAttr = new Int32Array(n), fill = attrAt.slice(0, tuples.length);
-  for (let x = 0; x < n; x++) byAttr[fill[out.attr[x]]++] = x;
-  out.byAttr = byAttr;
+  const to = new Int32Array(n), fill = attrAt.slice(0, tuples.length);
+  for (let x = 0; x < n; x++) to[x] = fill[out.attr[x] >> 2]++;
+  const permute = <T extends Uint32Array | Int32Array>(a: T) => {
+    const b = a.slice() as T;
+    for (let x = 0; x < n; x++) b[to[x]] = a[x];
+    return b;
+  };
+  out.vis = permute(out.vis);
+  out.h1 = permute(out.h1);
+  out.h2 = permute(out.h2);
+  out.sid = permute(out.sid);
+  out.attr = permute(out.attr);
   out.attrAt = attrAt;
   if (entries) {
     const unitPages = units.map((u) => (u.ends ? Int32Array.from(u.ends.pages, pageId) : new Int32Array(0)));
@@ -297,7 +300,7 @@ export function flattenRows(
 
 /** The bytes AttrRows hold (to weigh them in the cache). */
 export const attrRowsBytes = (r: AttrRows): number =>
-  r.n * 25 + (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
+  r.n * 20 + (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
 
 /**
  * The parts' rows (kept) with the raw tail's added (both AttrRows of their own joins): a tail session that
@@ -349,15 +352,13 @@ export function withTailRows(kept: AttrRows, tail: AttrRows): AttrRows | null {
     h1: cat(kept.h1, tail.h1, Uint32Array),
     h2: cat(kept.h2, tail.h2, Uint32Array),
     sid: cat(kept.sid, Int32Array.from(tail.sid, (t) => sidOf[t]), Int32Array),
-    attr: cat(kept.attr, Int32Array.from(tail.attr, (t) => tupleOf[t]), Int32Array),
-    flags: cat(kept.flags, tail.flags, Uint8Array),
+    attr: cat(kept.attr, Int32Array.from(tail.attr, (t) => tupleOf[t >> 2] * 4 + (t & 3)), Int32Array),
     sessions: next,
     entry: null,
     pages,
     tuples,
     visitors: Math.max(kept.visitors, tail.visitors),
     sorted: kept.sorted,
-    byAttr: kept.byAttr,
     attrAt: kept.attrAt,
   };
   if (kept.entry && tail.entry) {
@@ -422,26 +423,25 @@ export function answerAttribution(
     const attrsOf: number[][] = keys.map(() => []), extra: number[][] = keys.map(() => []);
     attrGroup.forEach((g, a) => g >= 0 && attrsOf[g].push(a));
     for (let i = rows.sorted; i < rows.n; i++) {
-      const g = attrGroup[rows.attr[i]];
+      const g = attrGroup[rows.attr[i] >> 2];
       if (g >= 0) extra[g].push(i);
     }
     order = new Int32Array(rows.n);
     for (let g = 0; g < groups; g++) {
       at[g] = matched;
       for (const a of attrsOf[g]) {
-        for (let j = rows.attrAt[a], end = rows.attrAt[a + 1]; j < end; j++) {
-          const i = rows.byAttr[j];
-          if (!pvOnly || rows.flags[i] & 2) order[matched++] = i;
+        for (let i = rows.attrAt[a], end = rows.attrAt[a + 1]; i < end; i++) {
+          if (!pvOnly || rows.attr[i] & 2) order[matched++] = i;
         }
       }
-      for (const i of extra[g]) if (!pvOnly || rows.flags[i] & 2) order[matched++] = i;
+      for (const i of extra[g]) if (!pvOnly || rows.attr[i] & 2) order[matched++] = i;
     }
     at[groups] = matched;
   } else {
     const rowGroup = new Int32Array(rows.n);
     for (let i = 0; i < rows.n; i++) {
-      let g = attrGroup[rows.attr[i]];
-      if (g >= 0 && pvOnly && !(rows.flags[i] & 2)) g = -1;
+      let g = attrGroup[rows.attr[i] >> 2];
+      if (g >= 0 && pvOnly && !(rows.attr[i] & 2)) g = -1;
       if (g >= 0) g = withEntry(g, rows.entry![rows.sid[i]]);
       rowGroup[i] = g;
       if (g >= 0) matched++;
@@ -463,7 +463,7 @@ export function answerAttribution(
         out.sessions++;
       }
       const v = rows.vis[i];
-      if (rows.flags[i] & 1 && vMark[v] !== stamp) {
+      if (rows.attr[i] & 1 && vMark[v] !== stamp) {
         vMark[v] = stamp;
         out.visitors++;
         if (goal && goal[v]) out.conversions++;
