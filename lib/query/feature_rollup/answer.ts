@@ -191,31 +191,34 @@ export function collectGroups(
   };
   const out = new Map<string, Group>();
   // distinct sessions (visitor, h1, h2): per visitor number its first session's hashes in typed arrays (most
-  // visitors have one session in a group), the rest in a set; for a group by its stamp, for the totals by
-  // one of their own
+  // visitors have one session in a group), the rest in a map by visitor; for a group by its stamp, for the
+  // totals by one of their own
   const distinct = () => {
     const n = wantSessions ? marks.length : 1;
     const at = new Int32Array(n), h1 = new Uint32Array(n), h2 = new Uint32Array(n);
-    let stamp = 0, more = new Set<string>(), list: number[] = [];
+    // a visitor's further sessions (or all of a number past the arrays) as (h1, h2) pairs
+    let stamp = 0, more = new Map<number, number[]>(), list: number[] = [];
+    const other = (v: number, a: number, b: number) => {
+      let pairs = more.get(v);
+      if (!pairs) more.set(v, pairs = []);
+      for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === a && pairs[k + 1] === b) return;
+      pairs.push(a, b);
+      list.push(v, a, b);
+    };
     return {
       start() {
         stamp++;
-        more = new Set();
+        more = new Map();
         list = [];
       },
       add(v: number, a: number, b: number) {
-        if (v >= at.length) {
-          const id = `${v},${a},${b}`;
-          if (!more.has(id)) more.add(id), list.push(v, a, b);
-        } else if (at[v] !== stamp) {
+        if (v >= at.length) other(v, a, b);
+        else if (at[v] !== stamp) {
           at[v] = stamp;
           h1[v] = a;
           h2[v] = b;
           list.push(v, a, b);
-        } else if (h1[v] !== a || h2[v] !== b) {
-          const id = `${v},${a},${b}`;
-          if (!more.has(id)) more.add(id), list.push(v, a, b);
-        }
+        } else if (h1[v] !== a || h2[v] !== b) other(v, a, b);
       },
       done: () => (list.length ? Uint32Array.from(list) : EMPTY32),
     };
