@@ -28,6 +28,8 @@ const scope: Scope = {
   from: to - 30 * day,
   to,
   timezone: "UTC",
+  // as the tools ask: their touchpoint, people
+  ...(Deno.args.includes("--engine") || Deno.args.includes("--tp") ? { touchpoint: site.t.touchpoint, traffic: ["human"] } : {}),
 };
 const sections: EventField[][] = [["channel"], ["channel", "source"], ["utm_campaign"], ["referrer_host"], [
   "source",
@@ -55,10 +57,12 @@ const batches: [string, Scope, AggregateOptions[]][] = [
 ];
 const deps = site.makeDeps();
 const rollups = new RollupSource(deps, new Source(deps));
+const engine = Deno.args.includes("--engine") ? createEngine(deps) : null;
 for (let round = 0; round < 3; round++) {
   for (const [name, s, os] of batches) {
     const t0 = performance.now();
-    const got = await rollups.answer(s, os);
+    // --engine: through the engine (its routing and its share of the budget), as a tool asks
+    const got = engine ? await engine.aggregateMany(s, os) : await rollups.answer(s, os);
     console.log(
       `${round === 0 ? "cold" : "warm"} ${name}: ${Math.round(performance.now() - t0)} ms, ${
         got.filter((x) => x !== null).length

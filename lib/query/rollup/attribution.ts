@@ -300,14 +300,19 @@ export function flattenRows(
 
 /** The bytes AttrRows hold (to weigh them in the cache). */
 export const attrRowsBytes = (r: AttrRows): number =>
-  r.n * 20 + (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
+  r.vis.byteLength + r.h1.byteLength + r.h2.byteLength + r.sid.byteLength + r.attr.byteLength +
+  (r.entry ? r.entry.byteLength : 0) + r.tuples.length * 200 + r.pages.length * 60;
 
 /**
- * The parts' rows (kept) with the raw tail's added (both AttrRows of their own joins): a tail session that
- * is also in the parts takes the parts' number. Null when entry pages are asked and a tail session is also in
+ * The parts' rows (kept; `hashes`: their id hashes, kept apart) with the raw tail's added (both AttrRows of
+ * their own joins): a tail session that is also in the parts takes the parts' number. Null when entry pages are asked and a tail session is also in
  * the parts (its entry may be either's: the caller joins all together).
  */
-export function withTailRows(kept: AttrRows, tail: AttrRows): AttrRows | null {
+export function withTailRows(
+  kept: AttrRows,
+  hashes: { h1: Uint32Array; h2: Uint32Array },
+  tail: AttrRows,
+): AttrRows | null {
   if (!tail.n) return kept;
   const tailKey = new Map<string, number>(), tailVis = new Set<number>();
   for (let i = 0; i < tail.n; i++) {
@@ -318,7 +323,7 @@ export function withTailRows(kept: AttrRows, tail: AttrRows): AttrRows | null {
   const sidOf = new Int32Array(tail.sessions).fill(-1);
   for (let i = 0; i < kept.n; i++) {
     if (!tailVis.has(kept.vis[i])) continue;
-    const t = tailKey.get(`${kept.vis[i]}.${kept.h1[i]}.${kept.h2[i]}`);
+    const t = tailKey.get(`${kept.vis[i]}.${hashes.h1[i]}.${hashes.h2[i]}`);
     if (t !== undefined) sidOf[t] = kept.sid[i];
   }
   const shared = sidOf.some((x) => x >= 0);
@@ -349,8 +354,9 @@ export function withTailRows(kept: AttrRows, tail: AttrRows): AttrRows | null {
   const out: AttrRows = {
     n,
     vis: cat(kept.vis, tail.vis, Uint32Array),
-    h1: cat(kept.h1, tail.h1, Uint32Array),
-    h2: cat(kept.h2, tail.h2, Uint32Array),
+    // (the sessions are numbered: their hashes are not needed past here)
+    h1: new Uint32Array(0),
+    h2: new Uint32Array(0),
     sid: cat(kept.sid, Int32Array.from(tail.sid, (t) => sidOf[t]), Int32Array),
     attr: cat(kept.attr, Int32Array.from(tail.attr, (t) => tupleOf[t >> 2] * 4 + (t & 3)), Int32Array),
     sessions: next,

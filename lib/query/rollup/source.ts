@@ -134,8 +134,15 @@ type Piece =
   | KeptList
   | FactAttr
   | AttrRows
+  | AttrHashes
   | Uint32Array
   | TailRollup;
+
+/** The id hashes of a period's kept attribution rows (attribution.ts), row for row. */
+interface AttrHashes {
+  h1: Uint32Array;
+  h2: Uint32Array;
+}
 
 /** The whole raw tail's rollup and the visitor space its numbering gives. */
 interface TailRollup {
@@ -826,7 +833,7 @@ export class RollupSource {
     const ev = ROLLUP_FIELDS.indexOf("event_type");
     const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
     const traffic = new Set(s.traffic ?? ["human"]);
-    let kept: AttrRows | null = null;
+    let kept: AttrRows | null = null, hashes: AttrHashes | null = null;
     // each goal's visitors in the parts in scope (sorted numbers), kept per period like the rows
     const goalKept = new Map<string, Uint32Array>();
     try {
@@ -839,12 +846,25 @@ export class RollupSource {
       const key = `${period}|attr`;
       kept = (this.cache.get(key) as AttrRows | undefined) ?? null;
       this.lastAsked.set(key, this.asked);
-      if (!kept || (needEntry && !kept.entry)) {
+      // the rows' id hashes (kept apart: only a raw tail's sessions need them, to find theirs in the parts)
+      const tailRows = tail.length > 0;
+      hashes = (this.cache.get(`${key}|h`) as AttrHashes | undefined) ?? null;
+      if (hashes) this.lastAsked.set(`${key}|h`, this.asked);
+      if (!kept || (needEntry && !kept.entry) || (tailRows && !hashes)) {
         const units = await this.attrUnits(parts, needEntry);
         if (!units) return none;
         const join = attributionJoin(units, partInside, s.touchpoint, traffic, 0, true);
-        kept = flattenRows(units, join, needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null);
+        const built = flattenRows(
+          units,
+          join,
+          needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null,
+        );
+        hashes = { h1: built.h1, h2: built.h2 };
+        kept = { ...built, h1: new Uint32Array(0), h2: new Uint32Array(0) };
         this.setKept(key, kept, attrRowsBytes(kept), false);
+        // kept too when pieces can make room (never the rows: they are what every question reads)
+        const w = hashes.h1.byteLength * 2;
+        if (tailRows) this.setKept(`${key}|h`, hashes, w, true);
       }
       for (const type of goals) {
         const gkey = `${period}|goal|${type}`;
@@ -890,7 +910,7 @@ export class RollupSource {
       };
       const join = attributionJoin([unit], [tailInside!], s.touchpoint, traffic, 0, true);
       const own = flattenRows([unit], join, needEntry ? sessionEntries(join, [f.ends]) : null);
-      rows = withTailRows(kept!, own);
+      rows = withTailRows(kept!, hashes!, own);
       if (!rows) {
         // a tail session also in the parts, its entry page asked: all joined together
         const units = await this.attrUnits(parts, true);
