@@ -120,8 +120,8 @@ export function createEngine(deps: Deps): Engine {
     hitsAggregate: hits,
     // sequences stream part by part when the period's parts would not fit the budget (else scan as one)
     sessions: (s, o) => scanSessions(scans, s, o ?? {}),
-    funnel: (s, o) => scanFunnel(scans, s, o),
-    paths: (s, o) => scanPaths(scans, s, o),
+    funnel: (s, o) => scanFunnel(scans, s, o, deps.kv),
+    paths: (s, o) => scanPaths(scans, s, o, deps.kv),
     // retention from the totals rows' visitor sets when the site's parts would not fit (as aggregates)
     retention: async (s, o) => {
       if (retentionBlocker(s, o) === null && !(await siteFits(s))) {

@@ -5,7 +5,6 @@
  * steps' conditions are on fields the column holds (page, touchpoint, traffic, event type), without a split
  * or a cohort; else null (the caller streams the parts).
  */
-import type { Deps } from "../../deps.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { ScanContexts } from "../scan/contexts.ts";
@@ -229,6 +228,3 @@ export async function columnFunnel(
   source.keep(keptKey, { tail, answer: structuredClone(answer) }, 1024 + JSON.stringify(answer).length * 2);
   return answer;
 }
-
-/** The KV store behind a source (until the engine passes it to sequence questions). */
-export const kvOf = (scans: ScanContexts): Deno.Kv => (scans.source as unknown as { deps: Deps }).deps.kv;

@@ -11,7 +11,7 @@ import { makeCtx } from "../scan/ctx.ts";
 import type { FunnelOptions, FunnelResult } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
 import { funnel } from "./funnel.ts";
-import { columnFunnel, kvOf } from "./funnel_column.ts";
+import { columnFunnel } from "./funnel_column.ts";
 import { StepRows, walkStepRows } from "./step_rows.ts";
 import { stepBits } from "./steps.ts";
 
@@ -23,7 +23,7 @@ export async function scanFunnel(
   scans: ScanContexts,
   s: Scope,
   o: FunnelOptions,
-  kv: Deno.Kv = kvOf(scans),
+  kv: Deno.Kv,
 ): Promise<FunnelResult> {
   if (!(await scans.streams(s, o.steps.flatMap((st) => st.filters ?? [])))) {
     return funnel(await scans.of(s), o);

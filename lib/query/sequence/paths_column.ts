@@ -23,7 +23,7 @@ import {
   type StepColumnEntry,
 } from "../step_column/store.ts";
 import { sectionSteps, STEP_FIELDS } from "./funnel_column.ts";
-import { Rows, walk } from "./paths_stream.ts";
+import { Rows, walk } from "./paths_rows.ts";
 
 /** Parts whose sections are read while the one before is used. */
 const READ_AHEAD = 4;

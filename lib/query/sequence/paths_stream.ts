@@ -12,9 +12,9 @@ import type { ScanContexts } from "../scan/contexts.ts";
 import { makeCtx } from "../scan/ctx.ts";
 import type { PathsOptions, PathsResult } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
-import { type Count, note, paths, pathsResult } from "./paths.ts";
-import { kvOf } from "./funnel_column.ts";
+import { paths } from "./paths.ts";
 import { columnPaths } from "./paths_column.ts";
+import { Rows, walk } from "./paths_rows.ts";
 import { stepBits } from "./steps.ts";
 
 /**
@@ -25,90 +25,10 @@ export async function scanPaths(
   scans: ScanContexts,
   s: Scope,
   o: PathsOptions,
-  kv: Deno.Kv = kvOf(scans),
+  kv: Deno.Kv,
 ): Promise<PathsResult> {
   if (!(await scans.streams(s, o.anchor.filters))) return paths(await scans.of(s), o);
   return (await columnPaths(scans, s, o, kv)) ?? streamPaths(scans, s, o);
-}
-
-/**
- * Rows kept for the walk, in growable typed arrays (41 bytes a row); with `pos`, what breaks ties of the three
- * order times (else the order rows were kept in).
- */
-export class Rows {
-  n = 0;
-  pos: Float64Array | null = null;
-  t = new Float64Array(1024);
-  dt = new Float64Array(1024);
-  seq = new Float64Array(1024);
-  ses = new Int32Array(1024);
-  vis = new Int32Array(1024);
-  /** label number, -1: not a step (an anchor row that is no step) */
-  label = new Int32Array(1024);
-  anchor = new Uint8Array(1024);
-  /** the part the row was read from: its place in the read's part list */
-  part = new Int32Array(1024);
-  push(
-    t: number,
-    dt: number,
-    seq: number,
-    ses: number,
-    vis: number,
-    label: number,
-    anchor: number,
-    part: number,
-    pos?: number,
-  ) {
-    if (this.n === this.t.length) this.resize(this.n * 2);
-    const k = this.n++;
-    if (pos !== undefined) {
-      this.pos ??= new Float64Array(this.t.length);
-      this.pos[k] = pos;
-    }
-    this.t[k] = t;
-    this.dt[k] = dt;
-    this.seq[k] = seq;
-    this.ses[k] = ses;
-    this.vis[k] = vis;
-    this.label[k] = label;
-    this.anchor[k] = anchor;
-    this.part[k] = part;
-  }
-  /** Keeps, in order, the rows `keep` takes; gives back memory when most were dropped. */
-  filter(keep: (k: number) => boolean) {
-    let w = 0;
-    for (let k = 0; k < this.n; k++) {
-      if (!keep(k)) continue;
-      this.t[w] = this.t[k];
-      this.dt[w] = this.dt[k];
-      this.seq[w] = this.seq[k];
-      this.ses[w] = this.ses[k];
-      this.vis[w] = this.vis[k];
-      this.label[w] = this.label[k];
-      this.anchor[w] = this.anchor[k];
-      this.part[w] = this.part[k];
-      if (this.pos) this.pos[w] = this.pos[k];
-      w++;
-    }
-    this.n = w;
-    if (w * 4 < this.t.length && this.t.length > 1024) this.resize(Math.max(1024, w * 2));
-  }
-  private resize(size: number) {
-    const to = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
-      const x = new (a.constructor as { new (n: number): T })(size);
-      x.set(a.subarray(0, Math.min(this.n, size)));
-      return x;
-    };
-    this.t = to(this.t);
-    this.dt = to(this.dt);
-    this.seq = to(this.seq);
-    this.ses = to(this.ses);
-    this.vis = to(this.vis);
-    this.label = to(this.label);
-    this.anchor = to(this.anchor);
-    this.part = to(this.part);
-    if (this.pos) this.pos = to(this.pos);
-  }
 }
 
 /** Growable list of (session, part) pairs: rows let go of sessions that had no anchor yet. */
@@ -273,46 +193,6 @@ export async function streamPaths(
   }
   return walk(rows, names, o, depth);
 }
-/** Rows session by session (counting sorts: by session, then sessions by visitor), each session in order, walked as `paths` walks them. */
-export function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): PathsResult {
-  const bySession = countingOrder(rows.ses, rows.n);
-  const sessionsOf = new Int32Array(bySession.keys.length);
-  bySession.keys.forEach((x, j) => (sessionsOf[j] = rows.vis[bySession.idx[bySession.start[x]]]));
-  const byVisitor = countingOrder(sessionsOf, sessionsOf.length);
-  const counts = Array.from({ length: depth }, () => new Map<string, Count>());
-  const seqs = new Map<string, Count>();
-  let sessions = 0, visitors = 0, lastVis = -1;
-  const step = o.direction === "after" ? 1 : -1;
-  const { t, dt, seq, pos } = rows;
-  const cmp = pos
-    ? (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b]
-    : (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
-  for (const g of byVisitor.idx) {
-    const x = bySession.keys[g];
-    const list = bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]).sort(cmp);
-    const at = list.findIndex((k) => rows.anchor[k] === 1);
-    if (at < 0) continue;
-    const vis = rows.vis[list[0]];
-    sessions++;
-    if (lastVis !== vis) {
-      lastVis = vis;
-      visitors++;
-    }
-    const path: string[] = [];
-    let prev = rows.label[list[at]];
-    for (let j = at + step; j >= 0 && j < list.length; j += step) {
-      const l = rows.label[list[j]];
-      if (l < 0 || l === prev) continue;
-      path.push(names[l]);
-      prev = l;
-      if (path.length === depth) break;
-    }
-    if (path.length < depth) path.push("(end)");
-    path.forEach((l, i) => note(counts[i], l, vis));
-    note(seqs, JSON.stringify(path), vis);
-  }
-  return pathsResult(o, counts, seqs, sessions, visitors);
-}
 
 /** Whether a batch is the part (the part's rows and time range are its `t` column's: lib/parts/build.ts). */
 function isPart(e: EvBatch, p: PartMeta): boolean {
@@ -323,23 +203,4 @@ function isPart(e: EvBatch, p: PartMeta): boolean {
     if (e.t[i] > max) max = e.t[i];
   }
   return min === p.min_t && max === p.max_t;
-}
-
-/**
- * Positions 0..n-1 grouped by their number in `of` (a counting sort, stable): idx lists them group by
- * group, group g at idx[start[g] .. start[g + 1]); keys are the numbers that occur, ascending.
- */
-function countingOrder(of: Int32Array, n: number): { idx: Int32Array; start: Int32Array; keys: number[] } {
-  let max = -1;
-  for (let k = 0; k < n; k++) if (of[k] > max) max = of[k];
-  const start = new Int32Array(max + 2);
-  for (let k = 0; k < n; k++) start[of[k] + 1]++;
-  const keys: number[] = [];
-  for (let g = 0; g <= max; g++) {
-    if (start[g + 1] > 0) keys.push(g);
-    start[g + 1] += start[g];
-  }
-  const at = start.slice(0, max + 1), idx = new Int32Array(n);
-  for (let k = 0; k < n; k++) idx[at[of[k]]++] = k;
-  return { idx, start, keys };
 }

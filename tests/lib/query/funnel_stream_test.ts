@@ -35,7 +35,7 @@ Deno.test("funnels streamed part by part equal the reference and the scan, with 
       filterArb,
       optionsArb,
       (first, late, tail, filters, q) =>
-        streamSite(first, late, tail, filters, async ({ all, scope, tiny, roomy }) => {
+        streamSite(first, late, tail, filters, async ({ all, scope, tiny, roomy, kv }) => {
           const o: FunnelOptions = {
             steps: q.steps,
             by: q.by,
@@ -43,7 +43,7 @@ Deno.test("funnels streamed part by part equal the reference and the scan, with 
             ...(q.split ? { split: { field: q.split as "country", top: q.top } } : {}),
           };
           const expected = naiveFunnel(all, scope, o);
-          assert.deepEqual(await scanFunnel(tiny, scope, o), expected);
+          assert.deepEqual(await scanFunnel(tiny, scope, o, kv), expected);
           assert.deepEqual(await streamFunnel(roomy, scope, o), expected);
           assert.deepEqual(funnel(await roomy.of(scope), o), expected);
         }),

@@ -34,9 +34,9 @@ Deno.test("paths streamed part by part equal the reference and the scan, with pa
       filterArb,
       optionsArb,
       (first, late, tail, filters, o) =>
-        streamSite(first, late, tail, filters, async ({ all, scope, tiny, roomy }) => {
+        streamSite(first, late, tail, filters, async ({ all, scope, tiny, roomy, kv }) => {
           const expected = naivePaths(all, scope, o);
-          assert.deepEqual(await scanPaths(tiny, scope, o), expected);
+          assert.deepEqual(await scanPaths(tiny, scope, o, kv), expected);
           assert.deepEqual(await streamPaths(roomy, scope, o), expected);
           // rows of sessions with no anchor yet let go after every part, read again when anchored later
           assert.deepEqual(await streamPaths(tiny, scope, o, { keepRows: 0 }), expected);

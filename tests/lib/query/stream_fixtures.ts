@@ -64,7 +64,9 @@ export async function streamSite(
   late: Ev[],
   tail: Ev[],
   filters: Filter[] | undefined,
-  ask: (site: { all: StoredEvent[]; scope: Scope; tiny: ScanContexts; roomy: ScanContexts }) => Promise<void>,
+  ask: (
+    site: { all: StoredEvent[]; scope: Scope; tiny: ScanContexts; roomy: ScanContexts; kv: Deno.Kv },
+  ) => Promise<void>,
 ) {
   const deps = await testDeps();
   deps.clock.set(NOW);
@@ -85,7 +87,7 @@ export async function streamSite(
     };
     const tiny = new ScanContexts(new Source({ ...deps, config: { ...deps.config, partCacheBytes: 1 } }));
     const roomy = new ScanContexts(new Source(deps));
-    await ask({ all: [...a, ...b, ...c], scope, tiny, roomy });
+    await ask({ all: [...a, ...b, ...c], scope, tiny, roomy, kv: deps.kv });
   } finally {
     deps.kv.close();
   }
