@@ -94,7 +94,8 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
   ],
   "contact URL": [
     "Mozilla/5.0 (compatible; Acme/1.0; +https://acme.test/about)",
-    "Overcast/1.0 Podcast Sync (123 subscribers; feed-id=456789; +http://overcast.fm/)",
+    // a service's fetcher under an app's name (Overcast's feed parser is a catalog crawler since opawg's list)
+    "Pinterest/0.2 (+http://www.pinterest.com/)",
   ],
   "bot, crawler, spider or fetcher word": [
     "Mozilla/5.0 (compatible; MyCoolBot/1.0)",
