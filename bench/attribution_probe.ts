@@ -29,7 +29,9 @@ const scope: Scope = {
   to,
   timezone: "UTC",
   // as the tools ask: their touchpoint, people
-  ...(Deno.args.includes("--engine") || Deno.args.includes("--tp") ? { touchpoint: site.t.touchpoint, traffic: ["human"] } : {}),
+  ...(Deno.args.includes("--engine") || Deno.args.includes("--tp")
+    ? { touchpoint: site.t.touchpoint, traffic: ["human"] }
+    : {}),
 };
 const sections: EventField[][] = [["channel"], ["channel", "source"], ["utm_campaign"], ["referrer_host"], [
   "source",
