@@ -210,18 +210,20 @@ export function decodeAttr(stored: Uint8Array): FactAttr {
 }
 
 /**
- * Adds the attribution section to a part's rollup written without it (before version 8), from the part's
- * batch: its facts are built again as when the rollup was (same rows and numbers), each stored row's
- * attribution is that of the same segment rebuilt. Chunks first, then the entry.
+ * A part's session facts built again from its batch exactly as when its rollup was (same rows, same visitor
+ * numbers, same touchpoint and traffic indices), and for each stored fact row k the rebuilt row of the same
+ * segment: what a section added to an older rollup is laid out by.
  */
-export async function addAttr(
+async function rebuildFacts(
   kv: Deno.Kv,
   org: string,
   env: EnvName,
   partId: string,
   entry: RollupEntry,
   b: Batch,
-): Promise<void> {
+  attrOf: ((row: number) => number) | null,
+  adding: string,
+): Promise<{ facts: SessionFacts; order: Uint32Array }> {
   const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
   const rows = rowVisitors(b, numbers);
   const v: Viewable = { b, n: b.n, views: new Map() };
@@ -230,17 +232,15 @@ export async function addAttr(
     const codes = view.values.map((x) => list.indexOf(x));
     return (i: number) => (view.codes.length ? codes[view.codes[i]] : list.indexOf(null));
   };
-  const { rowAttr, tuples } = attributionsOf(b);
   const facts = buildSessionFacts(
     b,
     (i) => rows[i],
     index("touchpoint", entry.head.tps),
     index("traffic", entry.head.traffics),
-    (i) => rowAttr[i],
+    attrOf,
   );
-  facts.tuples = tuples;
   const stored = await readFacts(kv, partId, entry);
-  if (!stored) throw new Error(`rollup facts of ${partId} went while adding attributions`);
+  if (!stored) throw new Error(`rollup facts of ${partId} went while adding ${adding}`);
   const id = (f: SessionFacts, k: number) =>
     `${f.vis[k]}.${f.h1[k]}.${f.h2[k]}.${f.hour[k]}.${f.tp[k]}.${f.traffic[k]}`;
   const rebuilt = new Map<string, number>();
@@ -250,18 +250,52 @@ export async function addAttr(
     if (x === undefined) throw new Error(`rollup facts of ${partId} differ from its part's`);
     return x;
   });
-  const bytes = encodeAttr(facts, order);
+  return { facts, order };
+}
+
+/** Writes a section added to a part's rollup: its chunks first, then the entry that lists it. */
+async function addSection(
+  kv: Deno.Kv,
+  partId: string,
+  entry: RollupEntry,
+  sec: number,
+  bytes: Uint8Array,
+): Promise<void> {
   const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
   for (let j = 0; j < chunks; j++) {
     await kv.set(
-      keys.rollupChunk(partId, ATTR_SEC * SEC_SPAN + j),
+      keys.rollupChunk(partId, sec * SEC_SPAN + j),
       bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
     );
   }
-  await kv.set(keys.rollup(partId), {
-    ...entry,
-    secs: { ...entry.secs, [ATTR_SEC]: [bytes.length, chunks] },
-  });
+  await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: [bytes.length, chunks] } });
+}
+
+/**
+ * Adds the attribution section to a part's rollup written without it (before version 8), from the part's
+ * batch: each stored fact row's attribution is that of the same segment rebuilt.
+ */
+export async function addAttr(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  partId: string,
+  entry: RollupEntry,
+  b: Batch,
+): Promise<void> {
+  const { rowAttr, tuples } = attributionsOf(b);
+  const { facts, order } = await rebuildFacts(
+    kv,
+    org,
+    env,
+    partId,
+    entry,
+    b,
+    (i) => rowAttr[i],
+    "attributions",
+  );
+  facts.tuples = tuples;
+  await addSection(kv, partId, entry, ATTR_SEC, encodeAttr(facts, order));
 }
 
 /** The spans' arrays in stored order (widest first). */
@@ -320,9 +354,8 @@ export function decodeEnds(stored: Uint8Array): FactEnds {
 }
 
 /**
- * Adds the entries-and-exits section to a part's rollup written without it, from the part's batch: its
- * session facts are built again exactly as when the rollup was (same rows, same numbers, same touchpoint
- * and traffic indices), so row k of the section is fact row k. Chunks first, then the entry.
+ * Adds the entries-and-exits section to a part's rollup written without it, from the part's batch: row k of
+ * the section is stored fact row k, its ends those of the same segment rebuilt.
  */
 export async function addEnds(
   kv: Deno.Kv,
@@ -332,40 +365,8 @@ export async function addEnds(
   entry: RollupEntry,
   b: Batch,
 ): Promise<void> {
-  const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
-  const rows = rowVisitors(b, numbers);
-  const v: Viewable = { b, n: b.n, views: new Map() };
-  const index = (field: "touchpoint" | "traffic", list: (string | null)[]) => {
-    const view = eventView(v, field);
-    const codes = view.values.map((x) => list.indexOf(x));
-    return (i: number) => (view.codes.length ? codes[view.codes[i]] : list.indexOf(null));
-  };
-  const facts = buildSessionFacts(
-    b,
-    (i) => rows[i],
-    index("touchpoint", entry.head.tps),
-    index("traffic", entry.head.traffics),
-  );
-  // the stored facts' order (blocks): each stored row's ends are those of the same segment rebuilt
-  const stored = await readFacts(kv, partId, entry);
-  if (!stored) throw new Error(`rollup facts of ${partId} went while adding entries and exits`);
-  const id = (f: SessionFacts, k: number) =>
-    `${f.vis[k]}.${f.h1[k]}.${f.h2[k]}.${f.hour[k]}.${f.tp[k]}.${f.traffic[k]}`;
-  const rebuilt = new Map<string, number>();
-  for (let k = 0; k < facts.n; k++) rebuilt.set(id(facts, k), k);
-  const order = Uint32Array.from({ length: stored.n }, (_, k) => rebuilt.get(id(stored, k))!);
-  const bytes = encodeEnds(stored.n, reorderEnds(facts.ends!, order));
-  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-  for (let j = 0; j < chunks; j++) {
-    await kv.set(
-      keys.rollupChunk(partId, ENDS_SEC * SEC_SPAN + j),
-      bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
-    );
-  }
-  await kv.set(keys.rollup(partId), {
-    ...entry,
-    secs: { ...entry.secs, [ENDS_SEC]: [bytes.length, chunks] },
-  });
+  const { facts, order } = await rebuildFacts(kv, org, env, partId, entry, b, null, "entries and exits");
+  await addSection(kv, partId, entry, ENDS_SEC, encodeEnds(order.length, reorderEnds(facts.ends!, order)));
 }
 
 /** Field f's rows (without their sets: `sets` is empty until they are read). */
