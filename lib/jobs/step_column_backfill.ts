@@ -6,45 +6,32 @@
  */
 import type { Deps } from "../deps.ts";
 import { columnRange, decodeBatch } from "../parts/codec.ts";
-import { listParts, partColumns, readRange } from "../parts/store.ts";
+import { partColumns, type PartMeta, readRange } from "../parts/store.ts";
 import { STEP_COLUMN_FIELDS } from "../query/step_column/build.ts";
 import { deleteStepColumn, hasStepColumn, writeStepColumn } from "../query/step_column/store.ts";
 import type { EnvName } from "../store/records.ts";
-import { keys } from "../store/keys.ts";
+import { backfillEventParts, type PartBackfillOptions } from "./part_backfill.ts";
 
-export interface StepColumnBackfillOptions {
-  /** parts given a column per call at most (default 8: a compaction run stays short) */
-  maxParts?: number;
-  /** stop starting new parts after this long (ms; default 20 s) */
-  budgetMs?: number;
-}
-
-/** Adds step columns to event parts of one environment that have none; answers how many, and how many remain. */
-export async function backfillStepColumns(
+/** Adds step columns to event parts of one environment that have none (8 a call by default); answers how many, and how many remain. */
+export function backfillStepColumns(
   deps: Pick<Deps, "kv">,
   org: string,
   env: EnvName,
-  o: StepColumnBackfillOptions = {},
+  o: PartBackfillOptions = {},
 ): Promise<{ parts: number; remaining: number; bytes: number }> {
   const { kv } = deps;
-  const t0 = performance.now();
-  const missing = [];
-  for (const p of await listParts(kv, org, env, "ev")) {
-    if (!(await hasStepColumn(kv, p.meta.id))) missing.push(p.meta);
-  }
-  let done = 0, bytes = 0;
-  for (const meta of missing) {
-    if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
+  const add = async (meta: PartMeta) => {
     // only the columns the step column is made of
     const columns = await partColumns(kv, meta);
     const only = (c: string) => STEP_COLUMN_FIELDS.has(c);
     const { from, to } = columnRange(columns, only);
     const { base, bytes: range } = await readRange(kv, meta, from, to);
     const batch = await decodeBatch({ n: meta.rows, columns }, range, only, base);
-    bytes += await writeStepColumn(kv, meta.id, batch, org, env);
-    // a part merged away meanwhile (only outside a compaction run): its column goes with it
-    if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) await deleteStepColumn(kv, meta.id);
-    done++;
-  }
-  return { parts: done, remaining: missing.length - done, bytes };
+    return await writeStepColumn(kv, meta.id, batch, org, env);
+  };
+  return backfillEventParts(kv, org, env, {
+    has: (id) => hasStepColumn(kv, id),
+    add,
+    remove: (id) => deleteStepColumn(kv, id),
+  }, { ...o, maxParts: o.maxParts ?? 8 });
 }

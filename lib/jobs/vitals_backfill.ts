@@ -7,40 +7,28 @@
  */
 import type { Deps } from "../deps.ts";
 import { decodeBatch } from "../parts/codec.ts";
-import { listParts, partColumns, readBlob } from "../parts/store.ts";
+import { partColumns, type PartMeta, readBlob } from "../parts/store.ts";
 import { deleteVitals, hasVitals, partVitals, writeVitals } from "../query/vitals/store.ts";
 import type { EnvName } from "../store/records.ts";
-import { keys } from "../store/keys.ts";
+import { backfillEventParts, type PartBackfillOptions } from "./part_backfill.ts";
 
-export interface VitalsBackfillOptions {
-  /** parts given a table per call at most (default 16: a compaction run stays short) */
-  maxParts?: number;
-  /** stop starting new parts after this long (ms; default 20 s) */
-  budgetMs?: number;
-}
-
-/** Adds tables to event parts of one environment that have none; answers how many, and how many remain. */
+/** Adds tables to event parts of one environment that have none (16 a call by default); answers how many, and how many remain. */
 export async function backfillVitals(
   deps: Deps,
   org: string,
   env: EnvName,
-  o: VitalsBackfillOptions = {},
+  o: PartBackfillOptions = {},
 ): Promise<{ parts: number; remaining: number; stored: number }> {
   const { kv } = deps;
-  const t0 = performance.now();
-  const missing = [];
-  for (const p of await listParts(kv, org, env, "ev")) {
-    if (!(await hasVitals(kv, p.meta.id))) missing.push(p.meta);
-  }
-  let done = 0, stored = 0;
-  for (const meta of missing) {
-    if (done >= (o.maxParts ?? 16) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
+  const add = async (meta: PartMeta) => {
     const columns = await partColumns(kv, meta);
     const batch = await decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
-    stored += await writeVitals(kv, meta.id, await partVitals(kv, org, env, batch));
-    // a part merged away meanwhile (only outside a compaction run): its table goes with it
-    if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) await deleteVitals(kv, meta.id);
-    done++;
-  }
-  return { parts: done, remaining: missing.length - done, stored };
+    return await writeVitals(kv, meta.id, await partVitals(kv, org, env, batch));
+  };
+  const { parts, remaining, bytes } = await backfillEventParts(kv, org, env, {
+    has: (id) => hasVitals(kv, id),
+    add,
+    remove: (id) => deleteVitals(kv, id),
+  }, { ...o, maxParts: o.maxParts ?? 16 });
+  return { parts, remaining, stored: bytes };
 }
