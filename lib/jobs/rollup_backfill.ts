@@ -6,17 +6,21 @@
  */
 import type { Deps } from "../deps.ts";
 import { decodeBatch } from "../parts/codec.ts";
+import type { Batch } from "../parts/columns.ts";
 import { listParts, partColumns, PartGoneError, readBlob } from "../parts/store.ts";
 import {
   addAttr,
   addEnds,
+  addFirsts,
   ATTR_SEC,
   ENDS_SEC,
+  FIRST_SEC,
   hasRollup,
   partRollup,
   readEntry,
   readV3,
   readV4,
+  readV8,
   writeRollup,
 } from "../query/rollup/store.ts";
 import type { EnvName } from "../store/records.ts";
@@ -43,36 +47,40 @@ export async function backfillRollups(
   let done = 0;
   for (const { meta } of missing) {
     if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
-    const batch = async () => {
-      const columns = await partColumns(kv, meta);
-      return decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
-    };
-    const entry = await readEntry(kv, meta.id);
-    // attributions (version 8) come from the part: a rollup converted from an older one gets them after
-    const withAttr = async () => {
-      const e = (await readEntry(kv, meta.id))!;
-      if (e.secs[ATTR_SEC]) return;
+    let decoded: Promise<Batch> | null = null;
+    const batch = () =>
+      decoded ??= (async () => {
+        const columns = await partColumns(kv, meta);
+        return decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
+      })();
+    // a version-8 rollup lacks only the first events (version 9): its entry is taken as this version's
+    const current = async () => (await readEntry(kv, meta.id)) ?? (await readV8(kv, meta.id));
+    // a section a rollup lacks, from the part (its sections as written first: attributions came with
+    // version 8, first events with 9); a part merged away meanwhile: its rollup goes below
+    const adding = async (sec: number, add: typeof addAttr) => {
+      const e = await current();
+      if (!e || e.secs[sec]) return;
       try {
-        await addAttr(kv, org, env, meta.id, e, await batch());
+        await add(kv, org, env, meta.id, e, await batch());
       } catch (err) {
-        // a part merged away meanwhile: its rollup goes below
         if (!(err instanceof PartGoneError)) throw err;
       }
     };
-    // sections written before entries and exits: only their section is added
+    const entry = await current();
     if (entry) {
-      if (!entry.secs[ENDS_SEC]) await addEnds(kv, org, env, meta.id, entry, await batch());
-      await withAttr();
+      // sections written before entries and exits, attributions or first events: only theirs are added
+      await adding(ENDS_SEC, addEnds);
+      await adding(ATTR_SEC, addAttr);
+      await adding(FIRST_SEC, addFirsts);
     } else {
-      // an older rollup holds all but (version 3) the entries and (before 8) the attributions: the new one is
-      // made from it, those from the part; else all from the part
+      // an older rollup holds all but (version 3) the entries, (before 8) the attributions and (before 9)
+      // the first events: the new one is made from it, those from the part; else all from the part
       const old = (await readV4(kv, meta.id)) ?? (await readV3(kv, meta.id));
       if (old) {
         await writeRollup(kv, meta.id, old);
-        if (!old.facts.ends) {
-          await addEnds(kv, org, env, meta.id, (await readEntry(kv, meta.id))!, await batch());
-        }
-        await withAttr();
+        await adding(ENDS_SEC, addEnds);
+        await adding(ATTR_SEC, addAttr);
+        await adding(FIRST_SEC, addFirsts);
       } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
     }
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it

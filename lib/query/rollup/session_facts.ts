@@ -59,6 +59,8 @@ export interface SessionFacts {
   attr?: Uint32Array | null;
   multi?: AttrMulti | null;
   tuples?: (string | null)[][];
+  /** each row's first event in (receive time, device time, number) order and its values (its own section) */
+  firsts?: FactFirsts | null;
   /**
    * the visitors of the batch's first and last row (where parts of one day are cut, their sessions are the
    * likeliest to be in two parts: spans.ts); absent on facts read from before version 6
@@ -71,6 +73,24 @@ export interface AttrMulti {
   row: Uint32Array;
   code: Uint32Array;
   pv: Uint32Array;
+}
+
+/**
+ * The fields a unit is placed under by its first event (explain-a-change: attribution_stream.ts): the
+ * channel and source it came from, its page, country, device type and browser.
+ */
+export const FIRST_FIELDS = ["channel", "source", "page", "country", "device_type", "browser"] as const;
+
+/**
+ * Per fact row, its first event in the order the scan takes a unit's first event (receive time: the row's
+ * `first`, then device time, then number): that event's device time and number, and per FIRST_FIELDS its
+ * value as a code into that field's `values`.
+ */
+export interface FactFirsts {
+  dt: Float64Array;
+  seq: Float64Array;
+  codes: Uint32Array[];
+  values: (string | null)[][];
 }
 
 /** A fact row whose events have several attributions (`multi` lists them). */
@@ -160,6 +180,8 @@ interface Seg {
   seq: number[];
   /** rows of the first and last pageview (-1: none) */
   ent: number;
+  /** row of the first event */
+  fst: number;
   ext: number;
 }
 
@@ -228,6 +250,7 @@ export function* sessionFactsSteps(
         seq: [],
         ent: -1,
         ext: -1,
+        fst: i,
       };
       segs.set(key, s);
     }
@@ -241,6 +264,7 @@ export function* sessionFactsSteps(
       if (s.ent < 0 || rowBefore(i, s.ent)) s.ent = i;
       if (s.ext < 0 || !rowBefore(i, s.ext)) s.ext = i;
     }
+    if (rowBefore(i, s.fst)) s.fst = i;
     if (active[et]) s.act = 1;
     if (t[i] < s.first) s.first = t[i];
     if (t[i] > s.last) s.last = t[i];
@@ -264,6 +288,16 @@ export function* sessionFactsSteps(
     return c;
   };
   f.ends = ends;
+  const firstViews = FIRST_FIELDS.map((field) => eventView(v, field));
+  const firsts: FactFirsts = {
+    dt: new Float64Array(n),
+    seq: new Float64Array(n),
+    codes: FIRST_FIELDS.map(() => new Uint32Array(n)),
+    values: FIRST_FIELDS.map(() => []),
+  };
+  // each field's values as the first rows use them (a part's pages are many; its first rows' fewer)
+  const firstIds = FIRST_FIELDS.map(() => new Map<string | null, number>());
+  f.firsts = firsts;
   f.attr = new Uint32Array(n);
   const mRow: number[] = [], mCode: number[] = [], mPv: number[] = [];
   if (b.n) f.cut = [visitorOf(0), visitorOf(b.n - 1)];
@@ -287,6 +321,14 @@ export function* sessionFactsSteps(
         mCode.push(code);
         mPv.push(pv);
       }
+    }
+    firsts.dt[k] = dt[s.fst];
+    firsts.seq[k] = seq[s.fst];
+    for (let x = 0; x < firstViews.length; x++) {
+      const view = firstViews[x], value = view.codes.length ? view.values[view.codes[s.fst]] ?? null : null;
+      let c = firstIds[x].get(value);
+      if (c === undefined) firstIds[x].set(value, c = firsts.values[x].push(value) - 1);
+      firsts.codes[x][k] = c;
     }
     if (s.ent >= 0) {
       ends.entT[k] = t[s.ent] - s.hour * HOUR;

@@ -33,6 +33,7 @@ import {
   ENDS_LAYOUT,
   FACT_LAYOUT,
   type FactEnds,
+  type FactFirsts,
   type SessionFacts,
 } from "./session_facts.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
@@ -42,9 +43,10 @@ import { widePiece } from "./wide.ts";
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
  * totals pre-added per span and the facts in blocks (spans.ts; 6: an edge block, shorter keys); 7: each field's rows
  * also over all the part's hours (wide.ts); 8: each fact row's attribution (attribution.ts: the facts split by it, its own
- * section). Parts with an older rollup get a new one from the backfill, their questions scanning meanwhile.
+ * section); 9: each fact row's first event and its values of the fields explain-a-change splits by (its own
+ * section: firsts.ts). Parts with an older rollup get a new one from the backfill, their questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 8;
+export const ROLLUP_VERSION = 9;
 
 /** A section's stored bytes and chunk count. */
 type Sec = [bytes: number, chunks: number];
@@ -111,6 +113,8 @@ export const SPANS_SEC = 67;
 export const KEYS_SEC = 68;
 /** Each fact row's attribution code (stored order) and the part's attributions (attribution.ts). */
 export const ATTR_SEC = 69;
+/** Each fact row's first event: its device time, number and values of FIRST_FIELDS (stored order). */
+export const FIRST_SEC = 70;
 /** Block b of the facts, and of their device-time lists. */
 export const factsSec = (b: number): number => 100 + b;
 export const listsSec = (b: number): number => 200 + b;
@@ -154,6 +158,8 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
   if (facts.ends) secs.set(ENDS_SEC, encodeEnds(facts.n, reorderEnds(facts.ends, built.order)));
   // (a rollup read back from before version 8 has none: the backfill adds it from the part)
   if (facts.attr) secs.set(ATTR_SEC, encodeAttr(facts, built.order));
+  // (nor one from before version 9 its first events)
+  if (facts.firsts) secs.set(FIRST_SEC, encodeFirsts(facts.firsts, built.order));
   secs.set(SPANS_SEC, encodeSpans(built.spans));
   if (built.keys.n) secs.set(KEYS_SEC, encodeKeys(built.keys));
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
@@ -296,6 +302,42 @@ export async function addAttr(
   );
   facts.tuples = tuples;
   await addSection(kv, partId, entry, ATTR_SEC, encodeAttr(facts, order));
+}
+
+/** The facts' first events in stored order (`order[i]`: the fact row stored at i). */
+function encodeFirsts(f: FactFirsts, order: Uint32Array): Uint8Array {
+  const pick = <T extends Float64Array | Uint32Array>(a: T, to: T) => {
+    for (let i = 0; i < order.length; i++) to[i] = a[order[i]];
+    return to;
+  };
+  return packSection({ n: order.length, values: f.values }, [
+    pick(f.dt, new Float64Array(order.length)),
+    pick(f.seq, new Float64Array(order.length)),
+    ...f.codes.map((c) => pick(c, new Uint32Array(order.length))),
+  ]);
+}
+
+export function decodeFirsts(stored: Uint8Array): FactFirsts {
+  const { h, next } = unpackSection<{ n: number; values: (string | null)[][] }>(stored);
+  const dt = next<Float64Array>(Float64Array, h.n), seq = next<Float64Array>(Float64Array, h.n);
+  const codes = h.values.map(() => next<Uint32Array>(Uint32Array, h.n));
+  return { dt, seq, codes, values: h.values };
+}
+
+/**
+ * Adds the first-events section to a part's rollup written without it, from the part's batch; `entry` is
+ * written back as given (the backfill passes a version-8 entry as this version's: only this section is new).
+ */
+export async function addFirsts(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  partId: string,
+  entry: RollupEntry,
+  b: Batch,
+): Promise<void> {
+  const { facts, order } = await rebuildFacts(kv, org, env, partId, entry, b, null, "first events");
+  await addSection(kv, partId, entry, FIRST_SEC, encodeFirsts(facts.firsts!, order));
 }
 
 /** The spans' arrays in stored order (widest first). */
@@ -536,7 +578,8 @@ export async function readSections(
 /** Whether a part has a rollup of this version (with its entries and exits). */
 export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined;
+  return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
+    e.secs[FIRST_SEC] !== undefined;
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
@@ -612,7 +655,18 @@ async function readFacts(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
 export async function readV4(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   if (!entry || entry.v < 4 || entry.v >= ROLLUP_VERSION) return null;
+  // (a version-8 one differs only by the first events: the backfill adds their section, readV8)
+  if (entry.v === 8) return null;
   return await readWhole(kv, partId, entry);
+}
+
+/**
+ * A version-8 rollup's entry as this version's (its sections are this version's but the first events), or
+ * null without one: the backfill adds that section and writes the entry back, without rewriting the rest.
+ */
+export async function readV8(kv: Deno.Kv, partId: string): Promise<RollupEntry | null> {
+  const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
+  return entry && entry.v === 8 ? { ...entry, v: ROLLUP_VERSION } : null;
 }
 
 /** Pieces of one rollup as one (sets and values concatenated). */
