@@ -4,8 +4,8 @@
  * (tests/fixtures/agents/: the same kinds plus devices, with each crawler's category; built by build.ts there
  * from crawler lists, parser test data and vendors' documentation), the added part (tests/fixtures/agents/added/:
  * fnando/browser's test agents), the ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents), the
- * OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's podcast bots, libraries, browsers and apps) and the
- * held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
+ * OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's podcast bots, libraries, browsers and apps), the
+ * Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by expected class) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
@@ -67,6 +67,9 @@ const uapjs = await readCorpus(new URL("../tests/fixtures/agents/uapjs/", import
 // The OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's sample agents of podcast bots, libraries,
 // browsers and apps), apart because the catalog and the known human names took names from the same lists.
 const opawg = await readCorpus(new URL("../tests/fixtures/agents/opawg/", import.meta.url), true);
+// The Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by the device and agent classes it
+// expects), apart because it was added after the rules of the sixth round and is the largest labelled part.
+const yauaa = await readCorpus(new URL("../tests/fixtures/agents/yauaa/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -202,6 +205,7 @@ results.all = table("both", all);
 results.added = table("added part (tests/fixtures/agents/added)", added);
 results.uapjs = table("ua-parser-js part (tests/fixtures/agents/uapjs)", uapjs);
 results.opawg = table("OPAWG part (tests/fixtures/agents/opawg)", opawg);
+results.yauaa = table("Yauaa part (tests/fixtures/agents/yauaa)", yauaa);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -304,6 +308,7 @@ if (Deno.args.includes("--reasons")) {
     ["added", added],
     ["ua-parser-js", uapjs],
     ["OPAWG", opawg],
+    ["Yauaa", yauaa],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -352,12 +357,12 @@ if (bySource) {
 
 if (show) {
   const wantAutomated = AUTOMATED.has(show);
-  const wrong = [...all[show], ...added[show], ...uapjs[show], ...opawg[show]].filter(({ ua }) =>
-    (classifyAgent(ua).outcome !== "human") !== wantAutomated
-  );
+  const wrong = [...all[show], ...added[show], ...uapjs[show], ...opawg[show], ...yauaa[show]].filter((
+    { ua },
+  ) => (classifyAgent(ua).outcome !== "human") !== wantAutomated);
   console.log(
     `\n${wrong.length} of ${
-      all[show].length + added[show].length + uapjs[show].length + opawg[show].length
+      all[show].length + added[show].length + uapjs[show].length + opawg[show].length + yauaa[show].length
     } ${show} misjudged by the new classifier:`,
   );
   for (const { source, category, ua } of wrong) {
@@ -377,6 +382,7 @@ await Deno.writeTextFile(
         added: Object.fromEntries(SETS.map((s) => [s, added[s].length])),
         uapjs: Object.fromEntries(SETS.map((s) => [s, uapjs[s].length])),
         opawg: Object.fromEntries(SETS.map((s) => [s, opawg[s].length])),
+        yauaa: Object.fromEntries(SETS.map((s) => [s, yauaa[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
