@@ -13,7 +13,13 @@ import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
-import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
+import type {
+  AttributionOptions,
+  AttributionResult,
+  RetentionOptions,
+  RetentionResult,
+} from "../sequence_types.ts";
+import { firstTouch, firstTouchBlocker, type FirstUnit, type PageviewsOf } from "./first_touch.ts";
 import { retentionBlocker, retentionFromRollups } from "./retention.ts";
 import {
   answerAttribution,
@@ -91,6 +97,7 @@ import {
   decodeAttr,
   decodeEnds,
   decodeFacts,
+  decodeFirsts,
   decodeKeys,
   decodeLists,
   decodeRows,
@@ -99,6 +106,7 @@ import {
   ENDS_SEC,
   type FactAttr,
   factsSec,
+  FIRST_SEC,
   KEYS_SEC,
   listsSec,
   readEntry,
@@ -136,7 +144,8 @@ type Piece =
   | AttrRows
   | AttrHashes
   | Uint32Array
-  | TailRollup;
+  | TailRollup
+  | AttributionResult;
 
 /** The id hashes of a period's kept attribution rows (attribution.ts), row for row. */
 interface AttrHashes {
@@ -830,7 +839,6 @@ export class RollupSource {
     const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
     this.asked++;
     const goals = [...new Set(os.flatMap((o) => (o.goal ? [o.goal.event_type] : [])))];
-    const ev = ROLLUP_FIELDS.indexOf("event_type");
     const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
     const traffic = new Set(s.traffic ?? ["human"]);
     let kept: AttrRows | null = null, hashes: AttrHashes | null = null;
@@ -867,27 +875,7 @@ export class RollupSource {
         if (tailRows) this.setKept(`${key}|h`, hashes, w, true);
       }
       for (const type of goals) {
-        const gkey = `${period}|goal|${type}`;
-        let members = this.cache.get(gkey) as Uint32Array | undefined;
-        this.lastAsked.set(gkey, this.asked);
-        if (!members) {
-          // the event type's rows with their sets, read for this only (the members are what is kept)
-          const want = { fields: [ev], sets: [ev], facts: false, ends: false };
-          const got = await inBatches(parts, 4, (p) => this.part(p.id, want, false));
-          if (got.some((p) => p === null)) return none;
-          const seen = new Set<number>();
-          (got as RollupParts[]).forEach((p, pi) => {
-            const r = p.field(ev);
-            for (const i of rowsInScope(p, r, ev, partInside[pi], s, traffic)) {
-              if (r.values[r.value[i]] === type) {
-                forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => seen.add(v));
-              }
-            }
-          });
-          members = Uint32Array.from(seen).sort();
-          this.setKept(gkey, members, members.byteLength + 64, false);
-        }
-        goalKept.set(type, members);
+        goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
       }
     } catch (e) {
       if (e instanceof Gone) return none;
@@ -923,10 +911,65 @@ export class RollupSource {
       }
     }
     // each goal's visitors in scope: the parts' kept ones and the raw tail's
+    const marks = this.goalMarks(
+      goals,
+      goalKept,
+      Math.max(rows!.visitors, tailBuilt.space),
+      tailPart,
+      tailInside,
+      s,
+      traffic,
+    );
+    return os.map((o) => answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o));
+  }
+
+  /**
+   * The visitor numbers with an event of this type in the parts' hours in scope (sorted), from the event
+   * type's rows and sets (read for this only: the members are what is kept, per period).
+   */
+  private async goalMembers(
+    parts: { id: string }[],
+    partInside: Set<number>[],
+    period: string,
+    s: Scope,
+    traffic: Set<string>,
+    type: string,
+  ): Promise<Uint32Array> {
+    const ev = ROLLUP_FIELDS.indexOf("event_type");
+    const gkey = `${period}|goal|${type}`;
+    let members = this.cache.get(gkey) as Uint32Array | undefined;
+    this.lastAsked.set(gkey, this.asked);
+    if (members) return members;
+    const want = { fields: [ev], sets: [ev], facts: false, ends: false };
+    const got = await inBatches(parts, 4, (p) => this.part(p.id, want, false));
+    if (got.some((p) => p === null)) throw new Gone();
+    const seen = new Set<number>();
+    (got as RollupParts[]).forEach((p, pi) => {
+      const r = p.field(ev);
+      for (const i of rowsInScope(p, r, ev, partInside[pi], s, traffic)) {
+        if (r.values[r.value[i]] === type) forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => seen.add(v));
+      }
+    });
+    members = Uint32Array.from(seen).sort();
+    this.setKept(gkey, members, members.byteLength + 64, false);
+    return members;
+  }
+
+  /** Each goal's visitors in scope: the parts' (`kept`) and the raw tail's, marked by visitor number. */
+  private goalMarks(
+    goals: string[],
+    kept: Map<string, Uint32Array>,
+    space: number,
+    tailPart: RollupParts | null,
+    tailInside: Set<number> | null,
+    s: Scope,
+    traffic: Set<string>,
+  ): Map<string, Uint8Array> {
+    const ev = ROLLUP_FIELDS.indexOf("event_type");
     const marks = new Map<string, Uint8Array>();
     for (const type of goals) {
-      const mark = new Uint8Array(Math.max(rows!.visitors, tailBuilt.space) + 1);
-      for (const v of goalKept.get(type)!) if (v < mark.length) mark[v] = 1;
+      const mark = new Uint8Array(space + 1);
+      for (const v of kept.get(type)!) if (v < mark.length) mark[v] = 1;
       if (tailPart) {
         const r = tailPart.field(ev);
         for (const i of rowsInScope(tailPart, r, ev, tailInside!, s, traffic)) {
@@ -936,7 +979,111 @@ export class RollupSource {
       }
       marks.set(type, mark);
     }
-    return os.map((o) => answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o));
+    return marks;
+  }
+
+  /**
+   * Explain-a-change's attribution (first_touch.ts) from the parts' facts and first events, the raw tail's
+   * beside, and pageviews per value from the hourly rows; null when the scan must answer (firstTouchBlocker,
+   * hours cut, a part without first events yet). The answer is kept per period, question and raw tail.
+   */
+  async attribution(s: Scope, o: AttributionOptions): Promise<AttributionResult | null> {
+    if (firstTouchBlocker(s, o) !== null) return null;
+    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    this.asked++;
+    const traffic = new Set(s.traffic ?? ["human"]);
+    const pvAsks: AggregateOptions[] = o.fields.length
+      ? o.fields.map((f) => ({ metrics: ["pageviews"], breakdown: [f] }))
+      : [{ metrics: ["pageviews"] }];
+    try {
+      await this.prefetchEntries(parts.map((p) => p.id));
+      const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
+      if (heads.some((e) => e === null || !e.secs[FIRST_SEC])) return null;
+      const partInside = hoursInside(heads.map((e) => e!.head), s);
+      if (!partInside) return null;
+      const period = periodKey(parts, partInside, s, traffic);
+      const tailBuilt = await this.tailRollup(tail, all, s);
+      const tailPart = tailBuilt.part;
+      // the answer as a whole, kept for this period, question and raw tail (its records and numbering)
+      const key = `${period}|first|${JSON.stringify(o)}|${
+        tailPart ? this.tailStamp(all, tailBuilt.space) : ""
+      }`;
+      const keptAnswer = this.cache.get(key) as AttributionResult | undefined;
+      this.lastAsked.set(key, this.asked);
+      if (keptAnswer) return structuredClone(keptAnswer);
+      const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
+      if (tailPart && (!tailInside || !tailPart.facts?.firsts)) return null;
+      const goals = o.goal ? [o.goal.event_type] : [];
+      const goalKept = new Map<string, Uint32Array>();
+      for (const type of goals) {
+        goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
+      }
+      const units = await this.firstUnits(parts);
+      if (!units) return null;
+      const inside = [...partInside];
+      if (tailPart) {
+        units.push({
+          facts: tailPart.facts!,
+          firsts: tailPart.facts!.firsts!,
+          tps: tailPart.tps,
+          traffics: tailPart.traffics,
+        });
+        inside.push(tailInside!);
+      }
+      const space = Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.facts.vis) + 1));
+      const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
+      const pvs = await this.answer(s, pvAsks);
+      if (pvs.some((r) => r === null)) return null;
+      const pageviews: PageviewsOf = { total: (pvs[0]!.totals.pageviews as number) ?? 0, by: new Map() };
+      o.fields.forEach((f, k) => {
+        const by = new Map<string | null, number>();
+        for (const r of pvs[k]!.rows) {
+          const n = (r.metrics.pageviews as number) ?? 0;
+          if (n) by.set((r.key[f] ?? null) as string | null, n);
+        }
+        pageviews.by.set(f, by);
+      });
+      const answer = firstTouch(
+        units,
+        inside,
+        s,
+        o,
+        o.goal ? marks.get(o.goal.event_type)! : null,
+        pageviews,
+      );
+      this.setKept(key, structuredClone(answer), answerBytes(answer), true);
+      return answer;
+    } catch (e) {
+      if (e instanceof Gone) return null;
+      throw e;
+    }
+  }
+
+  /** Stamps of raw tails seen (the same records' array and visitor count: the same stamp). */
+  private tailStamps = new WeakMap<StoredEvent[], Map<number, number>>();
+  private stamps = 0;
+  private tailStamp(all: StoredEvent[], count: number): number {
+    let m = this.tailStamps.get(all);
+    if (!m) this.tailStamps.set(all, m = new Map());
+    let x = m.get(count);
+    if (x === undefined) m.set(count, x = ++this.stamps);
+    return x;
+  }
+
+  /** Every part's facts and first events (not kept: the answer is); null when one lacks them. */
+  private async firstUnits(parts: { id: string }[]): Promise<FirstUnit[] | null> {
+    const want: PiecesAsked = { fields: [], sets: [], facts: true, ends: false };
+    const got = await inBatches(parts, 4, async (p) => {
+      const part = await this.part(p.id, want, false);
+      const e = await this.entry(p.id);
+      if (!part || !e) return null;
+      const bytes = await readSection(this.deps.kv, p.id, e, FIRST_SEC);
+      if (bytes === undefined) throw new Gone();
+      if (!bytes) return null;
+      this.bytesRead += bytes.length;
+      return { facts: part.facts!, firsts: decodeFirsts(bytes), tps: part.tps, traffics: part.traffics };
+    });
+    return got.some((g) => g === null) ? null : got as FirstUnit[];
   }
 
   /** Every part's facts (not kept: their flat rows are), attributions and (`ends`) entries; null: one lacks them. */
@@ -1381,3 +1528,13 @@ async function inBatches<T, R>(items: T[], width: number, fn: (t: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
   return out;
 }
+
+function maxOf(a: Uint32Array): number {
+  let m = -1;
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
+  return m;
+}
+
+/** The bytes a kept attribution answer holds (to weigh it in the cache). */
+const answerBytes = (a: AttributionResult) =>
+  256 + Object.values(a.by).reduce((n, rows) => n + rows.length * 120, 0);
