@@ -7,7 +7,8 @@
  * peaks sampled every few milliseconds of anonymous memory (RssAnon: the heap, array buffers, native
  * allocations) and file pages (RssFile: the binary, KV's SQLite file mapped), V8's heap used and external
  * bytes (array buffers live there), and, with --expose-gc, the heap and external bytes left after a full
- * collection at the end (what is live, not garbage not yet collected).
+ * collection at the end (what is live, not garbage not yet collected). With --allocs, each tool's cold and
+ * warm asks also list the call sites that made the most array buffer bytes (bench/alloc_sites.ts).
  */
 import { createApp } from "../app.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
@@ -20,6 +21,7 @@ import { VitalsSource } from "../lib/query/vitals/source.ts";
 import { HitRollups } from "../lib/query/hit_rollup/source.ts";
 import { PropRollups } from "../lib/query/prop_rollup/planner.ts";
 import { FeatureRollups } from "../lib/query/feature_rollup/planner.ts";
+import { allocSites, installAllocSites, startAllocSites } from "./alloc_sites.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -237,13 +239,19 @@ async function ask(app: ReturnType<typeof createApp>, tool: string, input: Recor
   return performance.now() - t0;
 }
 
+const ALLOCS = Deno.args.includes("--allocs");
+if (ALLOCS) installAllocSites();
 const only = new Set((text("only") ?? QUESTIONS.map(([n]) => n).join()).split(","));
 const rows: Record<string, unknown>[] = [];
 const app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
 for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
+  if (ALLOCS) startAllocSites();
   const cold = await ask(app, tool, input);
+  const coldSites = ALLOCS ? allocSites() : undefined;
   const warm: number[] = [];
+  if (ALLOCS) startAllocSites();
   for (let i = 0; i < WARM; i++) warm.push(await ask(app, tool, input));
+  const warmSites = ALLOCS ? allocSites() : undefined;
   clock.advance(1_000);
   const end = status(), m = Deno.memoryUsage();
   rows.push({
@@ -253,6 +261,7 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
     rss_after_mb: mb(end.rss),
     heap_used_after_mb: mb(m.heapUsed),
     external_after_mb: mb(m.external),
+    ...(ALLOCS ? { cold_alloc_sites: coldSites, warm_alloc_sites: warmSites } : {}),
   });
 }
 clearInterval(timer);

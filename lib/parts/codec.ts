@@ -6,7 +6,8 @@
  * A string column is [u32 dict byte length][dict][pad][codes]. Parts written before this layout (several
  * columns per compressed segment) still decode.
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { deflateRawSync } from "node:zlib";
+import { inflateBytes } from "./packed_arrays.ts";
 import type { Batch, Column } from "./columns.ts";
 import { noTurns, type Turn } from "../turns.ts";
 
@@ -45,9 +46,9 @@ const STORE_ABOVE = 0.4;
 
 const plain = (b: Uint8Array) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 export const compress = (b: Uint8Array): Promise<Uint8Array> => Promise.resolve(plain(deflateRawSync(b)));
-/** Synchronous: a column inflates when a question first touches it. */
-export const inflate = (b: Uint8Array): Uint8Array => {
-  const out = plain(inflateRawSync(b));
+/** Synchronous: a column inflates when a question first touches it (`raw`: its inflated size, when known). */
+export const inflate = (b: Uint8Array, raw?: number): Uint8Array => {
+  const out = inflateBytes(b, raw);
   return out.byteOffset % 8 === 0 ? out : out.slice(); // typed views over it need 8-byte alignment
 };
 export const decompress = (b: Uint8Array): Promise<Uint8Array> => Promise.resolve(inflate(b));
@@ -240,7 +241,11 @@ export function decodeBatch(
     }
     const packed = segment(c);
     // stored columns are read in place when aligned (parts keep them 8-byte aligned), else copied
-    const bytes = () => (!c.stored ? inflate(packed) : packed.byteOffset % 8 === 0 ? packed : packed.slice());
+    const bytes = () => (!c.stored
+      ? inflate(packed, c.at + c.bytes)
+      : packed.byteOffset % 8 === 0
+      ? packed
+      : packed.slice());
     Object.defineProperty(cols, c.name, {
       enumerable: true,
       configurable: true,

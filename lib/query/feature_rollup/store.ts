@@ -7,8 +7,8 @@
  * at all. Compaction and the generator write it beside the part's
  * other tables (part_tables.ts), older parts get one from lib/jobs/feature_rollup_backfill.ts.
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
+import { deflateRawSync } from "node:zlib";
+import { inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import type { FeatureTable, FeatureTables } from "./build.ts";
@@ -67,7 +67,7 @@ export function encodeFeatureTable(r: FeatureTable): Uint8Array {
 }
 
 export function decodeFeatureTable(stored: Uint8Array): FeatureTable {
-  const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(stored)), true);
+  const { header: h, next } = inflateArrays<Header>(stored);
   const u32 = (n: number) => next<Uint32Array>(Uint32Array, n);
   return {
     n: h.n,

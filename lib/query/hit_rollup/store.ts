@@ -6,8 +6,8 @@
  * all. Compaction writes it under the part's building mark, deleteChunks (lib/parts/store.ts) deletes it
  * with the part, and parts from before hit rollups get one from lib/jobs/hit_rollup_backfill.ts.
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { type ArrayKind, packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
+import { deflateRawSync } from "node:zlib";
+import { type ArrayKind, inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import { type Codes, DIMS, type HitRollup, mergeHours } from "./build.ts";
@@ -78,9 +78,7 @@ const BY_WIDTH: Record<number, ArrayKind> = { 1: Uint8Array, 2: Uint16Array, 4: 
 
 /** A stored rollup decoded; `raw`, its inflated size when known, lets it inflate in one step. */
 export function decodeHitRollup(stored: Uint8Array, raw?: number): StoredHitRollup {
-  const bytes: Uint8Array = inflateRawSync(stored, raw ? { chunkSize: Math.max(raw, 64) } : {});
-  // the arrays are views on the inflated buffer when it starts aligned (one step's output does), else a copy
-  const { header: h, next } = unpackArrays<Header>(bytes, true);
+  const { header: h, next } = inflateArrays<Header>(stored, raw);
   const T = h.wide ? Float64Array : Uint32Array;
   const minT = next<Uint32Array | Float64Array>(T, h.n), maxT = next<Uint32Array | Float64Array>(T, h.n);
   const requests = next<Uint32Array>(Uint32Array, h.n);

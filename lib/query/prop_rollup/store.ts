@@ -6,8 +6,8 @@
  * at all. Compaction writes it beside the part's other rollups (under its building mark), deleting a part's bytes
  * deletes it (deletePropRollup), and older parts get one from lib/jobs/prop_rollup_backfill.ts.
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
+import { deflateRawSync } from "node:zlib";
+import { inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -61,7 +61,7 @@ export function encodePropRollup(r: PropRollup): Uint8Array {
 }
 
 export function decodePropRollup(stored: Uint8Array): PropRollup {
-  const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(stored)));
+  const { header: h, next } = inflateArrays<Header>(stored);
   const { setBytes, ...rest } = h;
   return {
     ...rest,

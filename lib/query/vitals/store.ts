@@ -5,9 +5,9 @@
  * the part's building mark, deleteChunks (lib/parts/store.ts) deletes it with the part, the generator's
  * direct parts get one, and older parts get one from lib/jobs/vitals_backfill.ts.
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { deflateRawSync } from "node:zlib";
 import type { Batch, StrCol } from "../../parts/columns.ts";
-import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
+import { inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
@@ -121,7 +121,7 @@ export function encodeVitals(t: VitalsTable): Uint8Array {
 }
 
 export function decodeVitals(bytes: Uint8Array): VitalsTable {
-  const { header: h, next } = unpackArrays<Header>(new Uint8Array(inflateRawSync(bytes)));
+  const { header: h, next } = inflateArrays<Header>(bytes);
   const a = {} as Record<(typeof ARRAYS)[number], Typed>;
   ARRAYS.forEach((name, k) => {
     const [kind, n] = h.arrays[k];
