@@ -14,7 +14,8 @@ import type { Scope } from "../types.ts";
 import { wholeHourOffsets } from "./answer.ts";
 import { attributionJoin } from "./attribution.ts";
 import { hourMask } from "./sessions.ts";
-import { type FactFirsts, FIRST_FIELDS, HOUR, type SessionFacts } from "./session_facts.ts";
+import { FIRST_FIELDS, HOUR, type SessionFacts } from "./session_facts.ts";
+import type { FirstRows } from "./store.ts";
 
 const FIELD_AT = new Map<string, number>(FIRST_FIELDS.map((f, i) => [f, i]));
 
@@ -40,10 +41,10 @@ export function firstTouchBlocker(s: Scope, o: AttributionOptions): string | nul
   return null;
 }
 
-/** A part's (or the raw tail's) facts with their first events and what their indices name. */
+/** A part's (or the raw tail's) first-event rows, their id hashes (by session), what their indices name. */
 export interface FirstUnit {
-  facts: SessionFacts;
-  firsts: FactFirsts;
+  rows: FirstRows;
+  ids: { h1: Uint32Array; h2: Uint32Array } | null;
   tps: (string | null)[];
   traffics: (string | null)[];
 }
@@ -73,7 +74,7 @@ export function firstTouch(
   const slots: Int32Array[] = [];
   if (byVisitor) {
     for (let ri = 0; ri < units.length; ri++) {
-      const f = units[ri].facts, slot = new Int32Array(f.n).fill(-1);
+      const f = units[ri].rows, slot = new Int32Array(f.n).fill(-1);
       const tpOk = Uint8Array.from(units[ri].tps, (tp) => (!s.touchpoint || tp === s.touchpoint ? 1 : 0));
       const trOk = Uint8Array.from(units[ri].traffics, (t) => (t !== null && traffic.has(t) ? 1 : 0));
       const { base, inHour } = hourMask(inside[ri]);
@@ -86,7 +87,13 @@ export function firstTouch(
       slots.push(slot);
     }
   } else {
-    const join = attributionJoin(units, inside, s.touchpoint, traffic, 0, true);
+    // (the join reads a row's session, hour, touchpoint and traffic kind: those of the facts)
+    const asFacts = units.map((u) => ({
+      facts: { ...u.rows, h1: u.ids!.h1, h2: u.ids!.h2 } as unknown as SessionFacts,
+      tps: u.tps,
+      traffics: u.traffics,
+    }));
+    const join = attributionJoin(asFacts, inside, s.touchpoint, traffic, 0, true);
     slots.push(...join.slots);
     space = join.n;
   }
@@ -97,7 +104,7 @@ export function firstTouch(
   const at = new Int32Array(space).fill(-1), row = new Int32Array(space);
   const pv = byVisitor ? null : new Uint32Array(space);
   for (let ri = 0; ri < units.length; ri++) {
-    const f = units[ri].facts, fx = units[ri].firsts, slot = slots[ri];
+    const f = units[ri].rows, fx = f, slot = slots[ri];
     for (let k = 0; k < f.n; k++) {
       const u = slot[k];
       if (u < 0) continue;
@@ -122,10 +129,10 @@ export function firstTouch(
     return r;
   };
   const tables = units.map((u) =>
-    fieldAt.map((x, k) => u.firsts.values[x].map((value) => () => rowOf(k, value)))
+    fieldAt.map((x, k) => u.rows.values[x].map((value) => () => rowOf(k, value)))
   );
   const resolved = units.map((u) =>
-    fieldAt.map((x) => new Array<AttributionRow | undefined>(u.firsts.values[x].length))
+    fieldAt.map((x) => new Array<AttributionRow | undefined>(u.rows.values[x].length))
   );
   const out: AttributionResult = { units: 0, pageviews: pageviews.total, bounced: 0, converted: 0, by: {} };
   for (let u = 0; u < space; u++) {
@@ -136,7 +143,7 @@ export function firstTouch(
     out.units++;
     out.bounced += bounced;
     out.converted += converted;
-    const fx = units[ri].firsts, k0 = row[u];
+    const fx = units[ri].rows, k0 = row[u];
     for (let k = 0; k < fieldAt.length; k++) {
       const code = fx.codes[fieldAt[k]][k0];
       const r = resolved[ri][k][code] ??= tables[ri][k][code]();

@@ -97,6 +97,7 @@ import {
   decodeAttr,
   decodeEnds,
   decodeFacts,
+  decodeFirstIds,
   decodeFirsts,
   decodeKeys,
   decodeLists,
@@ -106,7 +107,9 @@ import {
   ENDS_SEC,
   type FactAttr,
   factsSec,
+  FIRST_IDS_SEC,
   FIRST_SEC,
+  firstRowsOf,
   KEYS_SEC,
   listsSec,
   readEntry,
@@ -1013,24 +1016,26 @@ export class RollupSource {
       if (keptAnswer) return structuredClone(keptAnswer);
       const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
       if (tailPart && (!tailInside || !tailPart.facts?.firsts)) return null;
+      const bySession = o.unit === "session";
       const goals = o.goal ? [o.goal.event_type] : [];
       const goalKept = new Map<string, Uint32Array>();
       for (const type of goals) {
         goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
       }
-      const units = await this.firstUnits(parts);
+      const units = await this.firstUnits(parts, bySession);
       if (!units) return null;
       const inside = [...partInside];
       if (tailPart) {
+        const f = tailPart.facts!;
         units.push({
-          facts: tailPart.facts!,
-          firsts: tailPart.facts!.firsts!,
+          rows: firstRowsOf(f, null),
+          ids: { h1: f.h1, h2: f.h2 },
           tps: tailPart.tps,
           traffics: tailPart.traffics,
         });
         inside.push(tailInside!);
       }
-      const space = Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.facts.vis) + 1));
+      const space = Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.rows.vis) + 1));
       const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
       const pvs = await this.answer(s, pvAsks);
       if (pvs.some((r) => r === null)) return null;
@@ -1070,18 +1075,26 @@ export class RollupSource {
     return x;
   }
 
-  /** Every part's facts and first events (not kept: the answer is); null when one lacks them. */
-  private async firstUnits(parts: { id: string }[]): Promise<FirstUnit[] | null> {
-    const want: PiecesAsked = { fields: [], sets: [], facts: true, ends: false };
+  /**
+   * Every part's first-event rows and (`ids`) their id hashes, read for this question (the answer is what is
+   * kept); null when one lacks them.
+   */
+  private async firstUnits(parts: { id: string }[], ids: boolean): Promise<FirstUnit[] | null> {
     const got = await inBatches(parts, 4, async (p) => {
-      const part = await this.part(p.id, want, false);
       const e = await this.entry(p.id);
-      if (!part || !e) return null;
-      const bytes = await readSection(this.deps.kv, p.id, e, FIRST_SEC);
-      if (bytes === undefined) throw new Gone();
-      if (!bytes) return null;
-      this.bytesRead += bytes.length;
-      return { facts: part.facts!, firsts: decodeFirsts(bytes), tps: part.tps, traffics: part.traffics };
+      if (!e || !e.secs[FIRST_SEC] || (ids && !e.secs[FIRST_IDS_SEC])) return null;
+      const [rows, hashes] = await readSections(this.deps.kv, [
+        { partId: p.id, entry: e, sec: FIRST_SEC },
+        ...(ids ? [{ partId: p.id, entry: e, sec: FIRST_IDS_SEC }] : []),
+      ]);
+      if (!rows || (ids && !hashes)) throw new Gone();
+      this.bytesRead += rows.length + (hashes?.length ?? 0);
+      return {
+        rows: decodeFirsts(rows),
+        ids: hashes ? decodeFirstIds(hashes) : null,
+        tps: e.head.tps,
+        traffics: e.head.traffics,
+      };
     });
     return got.some((g) => g === null) ? null : got as FirstUnit[];
   }

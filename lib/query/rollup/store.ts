@@ -34,6 +34,7 @@ import {
   FACT_LAYOUT,
   type FactEnds,
   type FactFirsts,
+  HOUR,
   type SessionFacts,
 } from "./session_facts.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
@@ -113,8 +114,9 @@ export const SPANS_SEC = 67;
 export const KEYS_SEC = 68;
 /** Each fact row's attribution code (stored order) and the part's attributions (attribution.ts). */
 export const ATTR_SEC = 69;
-/** Each fact row's first event: its device time, number and values of FIRST_FIELDS (stored order). */
+/** Each fact row's first event and what explain-a-change reads beside (FirstRows), and the rows' id hashes. */
 export const FIRST_SEC = 70;
+export const FIRST_IDS_SEC = 71;
 /** Block b of the facts, and of their device-time lists. */
 export const factsSec = (b: number): number => 100 + b;
 export const listsSec = (b: number): number => 200 + b;
@@ -159,7 +161,10 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
   // (a rollup read back from before version 8 has none: the backfill adds it from the part)
   if (facts.attr) secs.set(ATTR_SEC, encodeAttr(facts, built.order));
   // (nor one from before version 9 its first events)
-  if (facts.firsts) secs.set(FIRST_SEC, encodeFirsts(facts.firsts, built.order));
+  if (facts.firsts) {
+    secs.set(FIRST_SEC, encodeFirsts(firstRowsOf(facts, built.order)));
+    secs.set(FIRST_IDS_SEC, encodeFirstIds(facts, built.order));
+  }
   secs.set(SPANS_SEC, encodeSpans(built.spans));
   if (built.keys.n) secs.set(KEYS_SEC, encodeKeys(built.keys));
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
@@ -274,8 +279,12 @@ async function addSection(
       bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
     );
   }
-  await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: [bytes.length, chunks] } });
+  await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: secSize(bytes) } });
 }
+
+const secSize = (
+  bytes: Uint8Array,
+): Sec => [bytes.length, Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES))];
 
 /**
  * Adds the attribution section to a part's rollup written without it (before version 8), from the part's
@@ -304,29 +313,101 @@ export async function addAttr(
   await addSection(kv, partId, entry, ATTR_SEC, encodeAttr(facts, order));
 }
 
-/** The facts' first events in stored order (`order[i]`: the fact row stored at i). */
-function encodeFirsts(f: FactFirsts, order: Uint32Array): Uint8Array {
-  const pick = <T extends Float64Array | Uint32Array>(a: T, to: T) => {
-    for (let i = 0; i < order.length; i++) to[i] = a[order[i]];
+/**
+ * What explain-a-change reads of a part's facts (first_touch.ts), in stored order and alone: each row's
+ * session's visitor number, hour, touchpoint and traffic kind, pageviews and first receive time (ms in the
+ * hour), its first event's device time (as ms after that receive time) and number, and the codes of that
+ * event's values. Read without the facts (a third of their bytes); the sessions' id hashes apart
+ * (FIRST_IDS_SEC: only a question by session reads them).
+ */
+export interface FirstRows extends FactFirsts {
+  n: number;
+  vis: Uint32Array;
+  hour: Uint32Array;
+  tp: Uint16Array;
+  traffic: Uint8Array;
+  pv: Uint32Array;
+  first: Uint32Array;
+}
+
+/** The rows as FirstRows in stored order (`order[i]`: the fact row stored at i; null: as they are). */
+export function firstRowsOf(f: SessionFacts, order: Uint32Array | null): FirstRows {
+  const n = order ? order.length : f.n, x = f.firsts!;
+  const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T): T => {
+    if (!order) return a;
+    const to = new (a.constructor as new (n: number) => T)(n);
+    for (let i = 0; i < n; i++) to[i] = a[order[i]];
     return to;
   };
-  return packSection({ n: order.length, values: f.values }, [
-    pick(f.dt, new Float64Array(order.length)),
-    pick(f.seq, new Float64Array(order.length)),
-    ...f.codes.map((c) => pick(c, new Uint32Array(order.length))),
+  return {
+    n,
+    vis: pick(f.vis),
+    hour: pick(f.hour),
+    tp: pick(f.tp),
+    traffic: pick(f.traffic),
+    pv: pick(f.pv),
+    first: pick(f.first),
+    dt: pick(x.dt),
+    seq: pick(x.seq),
+    codes: x.codes.map(pick),
+    values: x.values,
+  };
+}
+
+function encodeFirsts(r: FirstRows): Uint8Array {
+  // device times as ms after the receive time, hours after the part's first: small numbers deflate well
+  let base = Infinity;
+  for (let i = 0; i < r.n; i++) if (r.hour[i] < base) base = r.hour[i];
+  const dt = new Float64Array(r.n), hour = new Uint32Array(r.n);
+  for (let i = 0; i < r.n; i++) {
+    dt[i] = r.dt[i] - (r.hour[i] * HOUR + r.first[i]);
+    hour[i] = r.hour[i] - base;
+  }
+  return packSection({ n: r.n, base: r.n ? base : 0, values: r.values }, [
+    dt,
+    r.seq,
+    r.vis,
+    hour,
+    r.pv,
+    r.first,
+    ...r.codes,
+    r.tp,
+    r.traffic,
   ]);
 }
 
-export function decodeFirsts(stored: Uint8Array): FactFirsts {
-  const { h, next } = unpackSection<{ n: number; values: (string | null)[][] }>(stored);
+export function decodeFirsts(stored: Uint8Array): FirstRows {
+  const { header: h, next } = unpackArrays<{ n: number; base: number; values: (string | null)[][] }>(
+    new Uint8Array(inflateRawSync(stored)),
+    true,
+  );
   const dt = next<Float64Array>(Float64Array, h.n), seq = next<Float64Array>(Float64Array, h.n);
+  const vis = next<Uint32Array>(Uint32Array, h.n), hour = next<Uint32Array>(Uint32Array, h.n);
+  const pv = next<Uint32Array>(Uint32Array, h.n), first = next<Uint32Array>(Uint32Array, h.n);
   const codes = h.values.map(() => next<Uint32Array>(Uint32Array, h.n));
-  return { dt, seq, codes, values: h.values };
+  const tp = next<Uint16Array>(Uint16Array, h.n), traffic = next<Uint8Array>(Uint8Array, h.n);
+  for (let i = 0; i < h.n; i++) {
+    hour[i] += h.base;
+    dt[i] += hour[i] * HOUR + first[i];
+  }
+  return { n: h.n, vis, hour, tp, traffic, pv, first, dt, seq, codes, values: h.values };
+}
+
+/** The rows' session id hashes in stored order (FIRST_IDS_SEC). */
+const encodeFirstIds = (f: SessionFacts, order: Uint32Array): Uint8Array =>
+  packSection({ n: order.length }, [
+    Uint32Array.from(order, (k) => f.h1[k]),
+    Uint32Array.from(order, (k) => f.h2[k]),
+  ]);
+
+export function decodeFirstIds(stored: Uint8Array): { h1: Uint32Array; h2: Uint32Array } {
+  const { h, next } = unpackSection<{ n: number }>(stored);
+  return { h1: next<Uint32Array>(Uint32Array, h.n), h2: next<Uint32Array>(Uint32Array, h.n) };
 }
 
 /**
- * Adds the first-events section to a part's rollup written without it, from the part's batch; `entry` is
- * written back as given (the backfill passes a version-8 entry as this version's: only this section is new).
+ * Adds the first-events sections to a part's rollup written without them, from the part's batch; `entry` is
+ * written back as given (the backfill passes a version-8 entry as this version's: only these are new).
  */
 export async function addFirsts(
   kv: Deno.Kv,
@@ -337,7 +418,10 @@ export async function addFirsts(
   b: Batch,
 ): Promise<void> {
   const { facts, order } = await rebuildFacts(kv, org, env, partId, entry, b, null, "first events");
-  await addSection(kv, partId, entry, FIRST_SEC, encodeFirsts(facts.firsts!, order));
+  const ids = encodeFirstIds(facts, order);
+  await addSection(kv, partId, entry, FIRST_IDS_SEC, ids);
+  const withIds = { ...entry, secs: { ...entry.secs, [FIRST_IDS_SEC]: secSize(ids) } };
+  await addSection(kv, partId, withIds, FIRST_SEC, encodeFirsts(firstRowsOf(facts, order)));
 }
 
 /** The spans' arrays in stored order (widest first). */
@@ -579,7 +663,7 @@ export async function readSections(
 export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
-    e.secs[FIRST_SEC] !== undefined;
+    e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined;
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
