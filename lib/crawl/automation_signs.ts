@@ -174,10 +174,13 @@ const HEADLESS =
 
 /**
  * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot;
- * "spider", "crawl", "fetch" and "scrap" as parts of names; "inspector" as a word (tag and page inspectors).
+ * "spider", "crawl", "fetch" and "scrap" as parts of names; "inspector" as a word (tag and page inspectors);
+ * the subscriber counts and feed ids feed services report ("(12 subscribers; feed-id=…)") and a podcast
+ * service's own words for what it does ("Podcast Sync", "podcast downloader", "(Podcast Import)"), which the
+ * media rule would otherwise take for a person's player.
  */
 const WORDS =
-  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b/i;
+  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)/i;
 
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =
@@ -216,6 +219,18 @@ const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|d
 
 /** A plain URL or e-mail address: common in automation, but some desktop apps carry their home page too. */
 const ADDRESS = /https?:\/\/|\bwww\.[\w-]+\.|[\w.-]+@[\w-]+\.[a-z]{2,}|\w+ at \w+ dot \w+/i;
+
+/**
+ * A browser agent no browser wrote, whose fixed parts are misspelled or rearranged the way bot-detection evasion
+ * and hand-typed scripts get them wrong: the misspellings Yauaa (Apache-2.0) lists as abnormal product names
+ * ("Mozlila", "Bulid", "Moblie") and its forged engine name "App3leWebKit", a colon after Macintosh or its
+ * semicolon missing ("(Macintosh: Intel Mac OS X", "(Macintosh Intel Mac OS X": Safari has written
+ * "(Macintosh; Intel Mac OS X" since 2006), and a library's own product joined to a browser agent by a comma
+ * ("hackney/1.6.6, Mozilla/5.0 (…)": a proxy or client that prepends itself; apps that name themselves first
+ * use a space).
+ */
+const FORGED =
+  /\b(?:Mozlila|Bulid|Moblie|App3leWebKit)\b|\(Macintosh(?::| Intel Mac)|^[\w.-]+\/[\w.-]+, ?Mozilla\/\d/;
 
 /**
  * A browser agent whose parts cannot all be true at once (the sender's pre-filter rules, made precise: real
@@ -262,6 +277,8 @@ export function automationSign(ua: string): string | null {
     return "URL in a browser-shaped agent";
   }
   if (selfContradicting(ua)) return "self-contradicting browser agent";
+  const forged = FORGED.exec(ua);
+  if (forged) return `forged browser agent: ${forged[0]}`;
   return null;
 }
 

