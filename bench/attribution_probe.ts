@@ -1,13 +1,16 @@
 /**
  * Times the attribution questions (behavior_sources' batch, the referral section's two) on a kept bench site
  * straight against the rollups (`--kv FILE --events N --visitors N`): cold (a new source) and warm, and says
- * whether each was answered from rollups.
+ * whether each was answered from rollups. `--first`: explain-a-change's attribution questions instead (the
+ * facts' first events, first_touch.ts): by visitor, by session, by visitor with a goal, each cold then warm,
+ * with the KV bytes read.
  */
 import { kvArgument, openBenchSite } from "./site.ts";
 import { Source } from "../lib/query/columns/source.ts";
 import { RollupSource } from "../lib/query/rollup/source.ts";
 import { createEngine } from "../lib/query/api.ts";
 import type { AggregateOptions, EventField, Metric, Scope } from "../lib/query/api.ts";
+import type { AttributionOptions } from "../lib/query/sequence_types.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(name);
@@ -59,6 +62,37 @@ const batches: [string, Scope, AggregateOptions[]][] = [
 ];
 const deps = site.makeDeps();
 const rollups = new RollupSource(deps, new Source(deps));
+if (Deno.args.includes("--first")) {
+  const fields: AttributionOptions["fields"] = [
+    "channel",
+    "source",
+    "page",
+    "country",
+    "device_type",
+    "browser",
+  ];
+  const asks: [string, AttributionOptions][] = [
+    ["by visitor", { fields, unit: "visitor" }],
+    ["by session", { fields, unit: "session" }],
+    ["by visitor, goal", { fields, unit: "visitor", goal: { event_type: "sign_up" } }],
+  ];
+  const s: Scope = { ...scope, touchpoint: site.t.touchpoint, traffic: ["human"] };
+  for (const [name, o] of asks) {
+    for (const round of ["cold", "warm"]) {
+      const t0 = performance.now(), read = rollups.bytesRead;
+      const got = await rollups.attribution(s, o);
+      console.log(
+        `${round} ${name}: ${Math.round(performance.now() - t0)} ms, ${
+          got ? `${got.units} units` : "scan"
+        }, ` +
+          `${((rollups.bytesRead - read) / 1e6).toFixed(1)} MB read`,
+      );
+    }
+  }
+  console.log(`peak-ish RSS ${Math.round(Deno.memoryUsage().rss / 1e6)} MB`);
+  site.kv.close();
+  Deno.exit(0);
+}
 const engine = Deno.args.includes("--engine") ? createEngine(deps) : null;
 for (let round = 0; round < 3; round++) {
   for (const [name, s, os] of batches) {

@@ -1018,12 +1018,15 @@ export class RollupSource {
       if (tailPart && (!tailInside || !tailPart.facts?.firsts)) return null;
       const bySession = o.unit === "session";
       const goals = o.goal ? [o.goal.event_type] : [];
-      const goalKept = new Map<string, Uint32Array>();
-      for (const type of goals) {
-        goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
-      }
-      const units = await this.firstUnits(parts, bySession);
-      if (!units) return null;
+      // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
+      // decoding overlap)
+      const [goalLists, units, pvs] = await Promise.all([
+        Promise.all(goals.map((type) => this.goalMembers(parts, partInside, period, s, traffic, type))),
+        this.firstUnits(parts, bySession),
+        this.answer(s, pvAsks),
+      ]);
+      if (!units || pvs.some((r) => r === null)) return null;
+      const goalKept = new Map(goals.map((type, i) => [type, goalLists[i]]));
       const inside = [...partInside];
       if (tailPart) {
         const f = tailPart.facts!;
@@ -1037,8 +1040,6 @@ export class RollupSource {
       }
       const space = Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.rows.vis) + 1));
       const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
-      const pvs = await this.answer(s, pvAsks);
-      if (pvs.some((r) => r === null)) return null;
       const pageviews: PageviewsOf = { total: (pvs[0]!.totals.pageviews as number) ?? 0, by: new Map() };
       o.fields.forEach((f, k) => {
         const by = new Map<string | null, number>();
