@@ -64,7 +64,10 @@ export function inflateBytes(stored: Uint8Array, raw?: number): Uint8Array<Array
   const out: Uint8Array = inflateRawSync(stored, raw ? { chunkSize: Math.max(raw + 1, 64) } : {});
   // a small output is a view on a 16 KB chunk or on a shared pool: copied to its size, or a kept section
   // of 1 KB would hold 16 KB (measured: 214 MB more held after a month's pages question)
-  if (out.byteOffset !== 0 || out.buffer.byteLength - out.byteLength > out.byteLength / 8) return out.slice();
+  // (`new Uint8Array(out)` copies; a Buffer's own `slice` would make a view)
+  if (out.byteOffset !== 0 || out.buffer.byteLength - out.byteLength > out.byteLength / 8) {
+    return new Uint8Array(out);
+  }
   return new Uint8Array(out.buffer as ArrayBuffer, 0, out.byteLength);
 }
 

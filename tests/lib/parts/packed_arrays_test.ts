@@ -1,0 +1,33 @@
+/**
+ * Inflating stored tables (lib/parts/packed_arrays.ts): the bytes come back equal, and what is returned holds
+ * no more memory than its own size (a small output on zlib's 16 KB chunk would keep the chunk alive).
+ */
+import assert from "node:assert/strict";
+import { deflateRawSync } from "node:zlib";
+import { inflateArrays, inflateBytes, packArrays } from "../../../lib/parts/packed_arrays.ts";
+
+const sample = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919) % 251 & (i % 5 ? 255 : 0));
+
+Deno.test("inflateBytes: equal bytes, a buffer of their own size, with or without the size known", () => {
+  for (const n of [0, 1, 100, 2_000, 16_384, 16_385, 30_000, 300_000]) {
+    const raw = sample(n), stored = deflateRawSync(raw);
+    for (const known of [undefined, n]) {
+      const out = inflateBytes(stored, known);
+      assert.deepStrictEqual(out, raw, `${n} bytes, size ${known}`);
+      assert.equal(out.byteOffset, 0);
+      assert.ok(
+        out.buffer.byteLength <= Math.max(64, n + 1 + n / 8),
+        `${n}: buffer of ${out.buffer.byteLength}`,
+      );
+    }
+  }
+});
+
+Deno.test("inflateArrays: arrays read back in place, aligned", () => {
+  const a = Float64Array.from([1.5, -2, 3]), b = Uint32Array.from([7, 8, 9, 10, 11]), c = sample(13);
+  const { header, next } = inflateArrays<{ k: string }>(deflateRawSync(packArrays({ k: "x" }, [a, b, c])));
+  assert.deepStrictEqual(header, { k: "x" });
+  assert.deepStrictEqual(next<Float64Array>(Float64Array, 3), a);
+  assert.deepStrictEqual(next<Uint32Array>(Uint32Array, 5), b);
+  assert.deepStrictEqual(next<Uint8Array>(Uint8Array, 13), c);
+});
