@@ -17,6 +17,7 @@ import type { CrawlerCategory } from "../lib/store/records.ts";
 import { RANGE_LISTS } from "../lib/crawl/ranges/lists.ts";
 import { automationSign } from "../lib/crawl/automation_signs.ts";
 import { humanClient } from "../lib/crawl/human_clients.ts";
+import { productTokens } from "../lib/crawl/browser_shape.ts";
 import { extractPrefixes } from "../lib/crawl/ranges/parse.ts";
 import {
   CURATED,
@@ -673,6 +674,45 @@ async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string
   return [...names].sort();
 }
 
+/**
+ * People's browsers and apps as Yauaa's test cases name them (lib/crawl/sources/yauaa-people.tsv, Apache-2.0,
+ * the tests of the Yauaa corpus part only): a product token of the test's own agent that is the name Yauaa
+ * gives, spaces and signs left out, or starts with it ("Qwant" → "qwantmobile", "qwantios"). A one-word name
+ * ("Monday", "Shift", "Wallet") is taken only for a browser: an app's plain word could be anything's. Names an
+ * automation sign claims ("WindowsPowerShell"), a tool's words, uap-core's automation words and catalog names
+ * stay out, as for the other lists.
+ */
+/**
+ * Yauaa's test placeholders and its author's markers (an "appname/1.2-appversion" template, "Basjes", the bug
+ * bounty marker "ni3lsBasj3s", random strings), build and container tools its tests call apps (Maven, Docker's
+ * client) and a distribution's name: no product a person's agent is known by.
+ */
+const YAUAA_PEOPLE_SKIPPED =
+  /^(?:appname|basjes|basjesapp|ni3lsbasj3s|xxx_app|izshjuzst|apache-maven|docker-client|debian)$/;
+
+async function yauaaPeopleNames(catalogMatches: Set<string>): Promise<string[]> {
+  const names = new Set<string>();
+  for (const line of await sourceLines("yauaa-people.tsv")) {
+    const [name, agentClass, agent] = line.split("\t");
+    const key = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (key.length < 4 || (/^[A-Z]?[a-z]+$/.test(name) && agentClass !== "Browser")) continue;
+    for (const { name: token } of productTokens(agent)) {
+      const plain = token.replace(/[^a-z0-9]/g, "");
+      if (
+        plain !== key &&
+        !(plain.startsWith(key) && /^[a-z0-9]*$/.test(token.slice(key.length).replace(/[-_]/g, "")))
+      ) {
+        continue;
+      }
+      if (automationSign(token) || automationSign(`${token}/1.0`) || UAP_AUTOMATION.test(token)) continue;
+      if (/url|http|test|extract|check/.test(token) || catalogMatches.has(token)) continue;
+      if (YAUAA_PEOPLE_SKIPPED.test(token)) continue;
+      names.add(token);
+    }
+  }
+  return [...names].sort();
+}
+
 async function buildSnapshot(): Promise<Record<string, { prefixes: string[]; taken_at: string }>> {
   const seeds: Record<string, [string, string][]> = {
     "google-common": [["jonhadfield-cloud-ips__googlebot.json", "2026-08-20"]],
@@ -782,6 +822,9 @@ for (const n of uapNames) humanTokens[n] ??= UAP_SOURCE;
 const browscapPeople = await browscapPeopleNames(new Set(catalog.flatMap((e) => e.match)));
 const BROWSCAP_SOURCE = "browscap/browscap resources (MIT)";
 for (const n of browscapPeople) humanTokens[n] ??= BROWSCAP_SOURCE;
+const yauaaPeople = await yauaaPeopleNames(new Set(catalog.flatMap((e) => e.match)));
+const YAUAA_SOURCE = "nielsbasjes/yauaa test cases' agent names (Apache-2.0)";
+for (const n of yauaaPeople) humanTokens[n] ??= YAUAA_SOURCE;
 const crawlerListSamples = [
   ...(await readJson("crawler-user-agents.json") as { instances?: string[] }[]).flatMap((p) =>
     p.instances ?? []

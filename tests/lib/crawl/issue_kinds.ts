@@ -473,6 +473,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   "apps naming themselves before a whole browser agent with a space (Yauaa's test agents)": [
     "15min/3.2.18 Mozilla/5.0 (iPhone; CPU iPhone OS 13_1_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 EmbeddedBrowser DeviceUID: 4111C299-2E0A-430D-994A-E63AC824065F",
   ],
+  "browsers Yauaa's test cases name, after a whole browser agent (Kinza, Qwant, Presearch)": [
+    "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/75.0.3770.142 Safari/537.36 Kinza/5.6.3",
+    "Mozilla/5.0 (Android 10; Mobile; rv:77.0) Gecko/77.0 Firefox/77.0 QwantMobile/4.0",
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.0.0 Mobile Safari/537.36 Presearch (Tempest)",
+  ],
   "media apps by product name alone": [
     "Barca/2.8.2",
     "Doppler 2.9.5.4",
