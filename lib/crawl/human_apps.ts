@@ -95,6 +95,21 @@ export const MEDIA_AND_TV = new RegExp(
     "\\bVideos?/\\d",
     "\\bMovies?/\\d",
     "\\bNero\\b",
+    // TV platforms and middleware named after a browser agent (Yauaa's and uap-core's TV tests): CEA-2014's
+    // CE-HTML, Philips' NetTV, NetRange's portal, Vestel's VSTVB, Vizio's SmartCast, WebKit for embedded devices
+    // (WPE), Espial and ANT Galio TV browsers, Vewd (Opera TV), YouTube's Cobalt, Freebox, Samsung's Maple
+    "CE-HTML",
+    "NETTV",
+    "NetRange",
+    "VSTVB",
+    "SmartCast",
+    "\\bWPE\\b",
+    "Espial",
+    "ANT ?Galio",
+    "Vewd",
+    "\\bCobalt/",
+    "Freebox",
+    "\\bMaple\\b",
   ].join("|"),
   "i",
 );

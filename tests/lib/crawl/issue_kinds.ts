@@ -478,6 +478,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (Android 10; Mobile; rv:77.0) Gecko/77.0 Firefox/77.0 QwantMobile/4.0",
     "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.0.0 Mobile Safari/537.36 Presearch (Tempest)",
   ],
+  "set-top boxes naming their TV platform after a browser agent (Yauaa's test agents)": [
+    "Mozilla/5.0 (Linux; x86_64 GNU/Linux) AppleWebKit/601.1 (KHTML, like Gecko) Version/8.0 Safari/601.1 WPE",
+  ],
   "media apps by product name alone": [
     "Barca/2.8.2",
     "Doppler 2.9.5.4",
