@@ -16,7 +16,7 @@ import type { CatalogCategory, CatalogEntry } from "../lib/crawl/types.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { RANGE_LISTS } from "../lib/crawl/ranges/lists.ts";
 import { automationSign } from "../lib/crawl/automation_signs.ts";
-import { humanClient } from "../lib/crawl/human_clients.ts";
+import { appWithDeviceDetails, humanClient } from "../lib/crawl/human_clients.ts";
 import { productTokens } from "../lib/crawl/browser_shape.ts";
 import { extractPrefixes } from "../lib/crawl/ranges/parse.ts";
 import {
@@ -120,6 +120,9 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     const re = new RegExp(`(?<![a-z0-9])${escape(lower)}(?![a-z0-9])`);
     if (instances.length && !instances.some((ua) => re.test(ua.toLowerCase()))) return; // the name is in its agents
     matched.add(lower);
+    // the list's own agents show the crawler naming a device or an app stack ("SharingUIService/1 CFNetwork/1467.1
+    // Darwin/23.0.0"): then device details do not make an agent of its name the app (classify.ts)
+    const deviceForm = instances.some((ua) => re.test(ua.toLowerCase()) && appWithDeviceDetails(ua));
     put({
       token,
       match: [lower],
@@ -127,6 +130,7 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       category: listCategory(tags),
       verify: { lists: [], rdns: [], forward: true },
       source,
+      ...(deviceForm ? { sends_device_details: true as const } : {}),
     });
   };
   const monperrus = await readJson("crawler-user-agents.json") as {

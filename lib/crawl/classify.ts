@@ -104,7 +104,7 @@ function decide(ua: string): AgentVerdict {
   if (token) {
     const e = byMatch.get(token)!;
     // an app that shares a crawler's name (WhatsApp) is the app when it reports its own device and OS
-    if (!strong && !AUTOMATION_NAME.test(token) && appWithDeviceDetails(trimmed)) {
+    if (!strong && !AUTOMATION_NAME.test(token) && !e.sends_device_details && appWithDeviceDetails(trimmed)) {
       return human(`app named like catalog token ${e.token}, with its device details`);
     }
     // a messaging app's in-app browser: its name after a whole phone browser agent (its fetcher sends the name alone)

@@ -24,6 +24,11 @@ export interface CatalogEntry {
   verify: VerifyMethod;
   /** Where the entry comes from: crawlers.csv, ai.robots.txt, a crawler list, or a vendor's page (its URL). */
   source: string;
+  /**
+   * The list's own sample agents show this crawler naming a device or an app stack ("… CFNetwork/… Darwin/…"),
+   * so an agent of its name with device details is still the crawler, not an app of the same name.
+   */
+  sends_device_details?: true;
 }
 
 /** A classified automated user agent: a catalog crawler, or token "unknown" for other automation. */

