@@ -5,6 +5,7 @@
  * facts' first events, first_touch.ts): by visitor, by session, by visitor with a goal, each cold then warm,
  * with the KV bytes read.
  */
+import process from "node:process";
 import { kvArgument, openBenchSite } from "./site.ts";
 import { Source } from "../lib/query/columns/source.ts";
 import { RollupSource } from "../lib/query/rollup/source.ts";
@@ -79,12 +80,13 @@ if (Deno.args.includes("--first")) {
   const s: Scope = { ...scope, touchpoint: site.t.touchpoint, traffic: ["human"] };
   for (const [name, o] of asks) {
     for (const round of ["cold", "warm"]) {
-      const t0 = performance.now(), read = rollups.bytesRead;
+      const t0 = performance.now(), read = rollups.bytesRead, cpu = process.cpuUsage();
       const got = await rollups.attribution(s, o);
+      const used = process.cpuUsage(cpu);
       console.log(
-        `${round} ${name}: ${Math.round(performance.now() - t0)} ms, ${
-          got ? `${got.units} units` : "scan"
-        }, ` +
+        `${round} ${name}: ${Math.round(performance.now() - t0)} ms (CPU ${
+          Math.round((used.user + used.system) / 1000)
+        } ms), ${got ? `${got.units} units` : "scan"}, ` +
           `${((rollups.bytesRead - read) / 1e6).toFixed(1)} MB read`,
       );
     }

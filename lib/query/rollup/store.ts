@@ -377,8 +377,9 @@ function encodeFirsts(r: FirstRows): Uint8Array {
 }
 
 export function decodeFirsts(stored: Uint8Array): FirstRows {
+  // the inflated buffer itself, the arrays views on it (copying it first cost as much as inflating it)
   const { header: h, next } = unpackArrays<{ n: number; base: number; values: (string | null)[][] }>(
-    new Uint8Array(inflateRawSync(stored)),
+    inflateRawSync(stored),
     true,
   );
   const dt = next<Float64Array>(Float64Array, h.n), seq = next<Float64Array>(Float64Array, h.n);
