@@ -1,12 +1,16 @@
 /**
- * The sessions question without holding the period: when its parts would not fit the scan's budget, the
+ * The sessions question without holding the period. When its parts would not fit the scan's budget and a
+ * limit is asked, the newest parts are read first until the newest sessions are known whole
+ * (sessions_newest.ts); failing that (no step columns, parts changing meanwhile, or no limit), the
  * parts are read one at a time, twice. First every session in scope gets its first row's order (receive
  * time, device time, number), its last time and whether a row matched the filters: ~35 bytes a session,
  * whatever the number of events. The newest `limit` sessions are then chosen, and a second read takes their
  * rows from the parts their time range overlaps (usually the newest day or two). Exact: the same sessions and
  * steps as the scan over all batches (tests/lib/query/sessions_stream_test.ts).
  */
+import type { Deps } from "../../deps.ts";
 import type { EvBatch } from "../columns/batch.ts";
+import type { Source } from "../columns/source.ts";
 import { eventView, viewAt } from "../columns/views.ts";
 import type { ScanContexts } from "../scan/contexts.ts";
 import { makeCtx } from "../scan/ctx.ts";
@@ -14,11 +18,44 @@ import { matchMasks } from "../scan/filters.ts";
 import type { SessionSeq, SessionsOptions } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
 import { sessions } from "./sessions.ts";
+import { type Chosen, newestSessions } from "./sessions_newest.ts";
 
-/** Sessions newest first: streamed when the period's parts would not fit the budget, else by the scan. */
-export async function scanSessions(scans: ScanContexts, s: Scope, o: SessionsOptions): Promise<SessionSeq[]> {
+/** Sessions with fewer than this many asked are read newest part first (sessions_newest.ts). */
+const NEWEST_FIRST_LIMIT = 1_000;
+
+/**
+ * Sessions newest first. When the period's parts would not fit the budget: the newest parts only, when the
+ * step columns show that the sessions asked for are whole in them (`newestSessions`), else every part
+ * streamed; when they fit, the scan.
+ */
+export async function scanSessions(
+  scans: ScanContexts,
+  s: Scope,
+  o: SessionsOptions,
+  kv: Deno.Kv = kvOf(scans.source),
+): Promise<SessionSeq[]> {
   if (!(await scans.streams(s))) return sessions(await scans.of(s), o);
+  if (o.limit !== undefined && o.limit >= 1 && o.limit <= NEWEST_FIRST_LIMIT) {
+    const found = await newestFirst(scans, s, { ...o, limit: o.limit }, kv);
+    if (found) return found;
+  }
   return streamSessions(scans, s, o);
+}
+
+/** The newest sessions from the newest parts (sessions_newest.ts), or null when that cannot be shown. */
+export async function newestFirst(
+  scans: ScanContexts,
+  s: Scope,
+  o: SessionsOptions & { limit: number },
+  kv: Deno.Kv,
+): Promise<SessionSeq[] | null> {
+  const chosen = await newestSessions(scans, s, o, kv);
+  return chosen && readChosen(scans, s, chosen);
+}
+
+/** The KV store a source reads, when the caller did not pass it (Source keeps its deps private). */
+function kvOf(source: Source): Deno.Kv {
+  return (source as unknown as { deps: Deps }).deps.kv;
 }
 
 /** Per session number, growing as batches bring new sessions. */
@@ -93,33 +130,44 @@ export async function streamSessions(
   });
   const chosen = newest(st, filters ? 2 : 1, o.limit, (a, b) => interner.compareVisitors(a, b));
   if (!chosen.length) return [];
-  // the rows of the chosen sessions, from the parts their time range overlaps
-  const pick = new Uint8Array(st.n);
   let lo = Infinity, hi = -Infinity;
   for (const x of chosen) {
-    pick[x] = 1;
     lo = Math.min(lo, st.t[x]);
     hi = Math.max(hi, st.last[x]);
   }
-  let rows = new Map<number, Row[]>();
+  return readChosen(scans, s, { ses: chosen, vis: chosen.map((x) => st.vis[x]), lo, hi });
+}
+
+/**
+ * The chosen sessions (newest first) with their rows, from the parts their time range overlaps: every row
+ * of theirs lies in [lo, hi].
+ */
+async function readChosen(scans: ScanContexts, s: Scope, chosen: Chosen): Promise<SessionSeq[]> {
+  if (!chosen.ses.length) return [];
+  const source = scans.source, interner = source.interner(s.org, s.env);
+  const { lo, hi } = chosen;
+  const pick = new Map<number, Row[]>();
+  for (const x of chosen.ses) pick.set(x, []);
   await source.stream(s.org, s.env, s.from, s.to, {
     pick: (p) => p.max_t >= lo && p.min_t <= hi,
-    begin: () => (rows = new Map()),
+    begin: () => {
+      for (const x of chosen.ses) pick.set(x, []);
+    },
     visit: (e) => {
-      const m = ctxOf(e).inScope[0], ses = e.ses;
-      for (let i = 0; i < e.n; i++) {
-        const x = ses[i];
-        if (!m[i] || x >= pick.length || !pick[x]) continue;
-        let list = rows.get(x);
-        if (!list) rows.set(x, list = []);
-        list.push({ t: e.t[i], dt: e.dt[i], seq: e.seq[i], e, i });
+      const m = makeCtx([e], s, interner.visitorCount, interner.sessionCount).inScope[0];
+      for (let r = 0; r < e.runSes.length; r++) {
+        const list = pick.get(e.runSes[r]);
+        if (!list) continue;
+        for (let i = e.runStart[r]; i < e.runStart[r + 1]; i++) {
+          if (m[i]) list.push({ t: e.t[i], dt: e.dt[i], seq: e.seq[i], e, i });
+        }
       }
     },
   });
   const visitors = new Map<number, number>();
-  return chosen.map((x, k) => {
-    const list = (rows.get(x) ?? []).sort((a, b) => a.t - b.t || a.dt - b.dt || a.seq - b.seq);
-    const v = st.vis[x];
+  return chosen.ses.map((x, k) => {
+    const list = pick.get(x)!.sort((a, b) => a.t - b.t || a.dt - b.dt || a.seq - b.seq);
+    const v = chosen.vis[k];
     if (!visitors.has(v)) visitors.set(v, visitors.size);
     const f = list[0], str = (r: Row, field: string) => viewAt(eventView(r.e, field), r.i);
     return {
