@@ -21,7 +21,8 @@ export interface StepSection {
   t: Float64Array;
   dt: Float64Array;
   seq: Float64Array;
-  page: Uint32Array;
+  /** 16-bit codes when a part has at most 65,536 pages (as stored) */
+  page: Uint16Array | Uint32Array;
   tp: Uint16Array;
   tr: Uint8Array;
   /**
@@ -184,6 +185,7 @@ function section(
     throw new Error("step column: too many touchpoints");
   }
   s.pages = pages.values;
+  if (pages.values.length <= 65_536) s.page = Uint16Array.from(s.page); // as it is stored and read
   s.tps = tps.values;
   s.trs = trs.values;
   return s;

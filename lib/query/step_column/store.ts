@@ -118,7 +118,9 @@ export function encodeSection(s: StepSection): Uint8Array {
     tInt ? Int32Array.from(dT) : s.t,
     dtInt ? Int32Array.from(dOff) : s.dt,
     seqInt ? Int32Array.from(dSeq) : s.seq,
-    pageW === 2 ? Uint16Array.from(s.page) : s.page,
+    pageW === 2
+      ? (s.page instanceof Uint16Array ? s.page : Uint16Array.from(s.page))
+      : Uint32Array.from(s.page),
     s.tp,
     s.tr,
     dses,
@@ -165,7 +167,7 @@ export function decodeSection(stored: Uint8Array): StepSection {
     t,
     dt,
     seq,
-    page: pageIn instanceof Uint32Array ? pageIn : Uint32Array.from(pageIn),
+    page: pageIn,
     tp,
     tr,
     row,
@@ -204,14 +206,17 @@ function inflateEach<H>(bytes: Uint8Array): { header: H; next: <T>(T: ArrayKind,
   const count = view.getUint32(0, true);
   const lengths = Array.from({ length: count }, (_, i) => view.getUint32(4 * (i + 1), true));
   let o = 4 * (count + 1), i = 0;
-  const piece = () => {
-    const p = inflateRawSync(bytes.subarray(o, o + lengths[i]));
+  // `size`: the inflated bytes when known, so they come in one buffer (not 16 kB pieces joined after: ~30%
+  // less time)
+  const piece = (size?: number) => {
+    const stored = bytes.subarray(o, o + lengths[i]);
+    const p = size === undefined ? inflateRawSync(stored) : inflateRawSync(stored, { chunkSize: size + 64 });
     o += lengths[i++];
     return p;
   };
   const header = JSON.parse(new TextDecoder().decode(piece())) as H;
   const next = <T>(T: ArrayKind, n: number): T => {
-    const p = piece();
+    const p = piece(n * T.BYTES_PER_ELEMENT);
     // an inflated buffer may sit in a shared pool at any offset: copied when not aligned for T
     const aligned = p.byteOffset % T.BYTES_PER_ELEMENT === 0;
     const buf = aligned ? p.buffer : p.buffer.slice(p.byteOffset, p.byteOffset + p.byteLength);
