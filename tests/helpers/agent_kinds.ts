@@ -90,7 +90,7 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
     "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) PhantomJS/2.1.1 Safari/538.1",
   ],
   "monitoring or SEO tool": [
-    "Mozilla/5.0 (Unknown; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) PingdomTMS/0.8.5 Safari/534.34",
+    "Mozilla/5.0 (X11; Linux x86_64; Rigor) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.75 Safari/537.36",
   ],
   "contact URL": [
     "Mozilla/5.0 (compatible; Acme/1.0; +https://acme.test/about)",
