@@ -148,7 +148,8 @@ type Piece =
   | AttrHashes
   | Uint32Array
   | TailRollup
-  | AttributionResult;
+  | AttributionResult
+  | AggregateResult;
 
 /** The id hashes of a period's kept attribution rows (attribution.ts), row for row. */
 interface AttrHashes {
@@ -845,6 +846,7 @@ export class RollupSource {
     const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
     const traffic = new Set(s.traffic ?? ["human"]);
     let kept: AttrRows | null = null, hashes: AttrHashes | null = null;
+    let answerKeys: string[] = [];
     // each goal's visitors in the parts in scope (sorted numbers), kept per period like the rows
     const goalKept = new Map<string, Uint32Array>();
     try {
@@ -854,6 +856,18 @@ export class RollupSource {
       const partInside = hoursInside(heads.map((e) => e!.head), s);
       if (!partInside) return none;
       const period = periodKey(parts, partInside, s, traffic);
+      // the answers themselves, kept per period, question and raw tail: a warm ask of the same questions
+      // counts nothing (behavior_sources' five over 1.72M rows took ~430 ms warm at 10M events)
+      const tailNow = await this.tailRollup(tail, all, s);
+      const stamp = tailNow.part ? this.tailStamp(all, tailNow.space) : "";
+      answerKeys = os.map((o) =>
+        `${period}|attrAnswer|${stamp}|${JSON.stringify([s.filters ?? [], s.timezone, o])}`
+      );
+      const hits = answerKeys.map((k) => this.cache.get(k) as AggregateResult | undefined);
+      if (hits.every((h) => h !== undefined)) {
+        for (const k of answerKeys) this.lastAsked.set(k, this.asked);
+        return hits.map((h) => structuredClone(h!));
+      }
       const key = `${period}|attr`;
       kept = (this.cache.get(key) as AttrRows | undefined) ?? null;
       this.lastAsked.set(key, this.asked);
@@ -923,7 +937,14 @@ export class RollupSource {
       s,
       traffic,
     );
-    return os.map((o) => answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o));
+    const answers = os.map((o) =>
+      answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
+    );
+    answers.forEach((a, i) => {
+      this.keep(answerKeys[i], structuredClone(a), 256 + a.rows.length * 160);
+      this.lastAsked.set(answerKeys[i], this.asked);
+    });
+    return answers;
   }
 
   /**

@@ -139,8 +139,12 @@ function ask(q: Question): { scope: Scope; opts: AggregateOptions } {
 }
 
 let served = 0, asked = 0, converted = 0, entries = 0;
-async function check(deps: Awaited<ReturnType<typeof testDeps>>, all: StoredEvent[], qs: Question[]) {
-  const rollups = new RollupSource(deps, new Source(deps));
+async function check(
+  deps: Awaited<ReturnType<typeof testDeps>>,
+  all: StoredEvent[],
+  qs: Question[],
+  rollups: RollupSource,
+) {
   const engine = createEngine(deps);
   // a part cache too small for the period's parts: the engine answers from rollups where it can
   const small = createEngine({ ...deps, config: { ...deps.config, partCacheBytes: 4096 } });
@@ -155,6 +159,8 @@ async function check(deps: Awaited<ReturnType<typeof testDeps>>, all: StoredEven
       if (opts.goal) converted++;
       if (opts.breakdown?.includes("entry_page")) entries++;
       assert.deepEqual(fromRollups, expected, JSON.stringify({ scope, opts }));
+      // asked again: the kept answer
+      assert.deepEqual((await rollups.answer(scope, [opts]))[0], expected);
     }
     assert.deepEqual(await engine.aggregate(scope, opts), expected);
     assert.deepEqual(await small.aggregate(scope, opts), expected);
@@ -179,20 +185,28 @@ Deno.test("rollup attributions: sessions, visitors and conversions by source, ch
       async (first, late, recent, qs) => {
         const deps = await testDeps();
         deps.clock.set(NOW);
+        // one source for the whole run: what it keeps is checked across new parts and a new raw tail
+        const rollups = new RollupSource(deps, new Source(deps));
         const a = toEvents(first);
         await store(deps.kv, { events: a });
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
         // late arrivals: events of already compacted hours, read from the raw tail
         const b = toEvents(late, 1);
         await store(deps.kv, { events: b });
-        await check(deps, [...a, ...b], qs);
+        await check(deps, [...a, ...b], qs, rollups);
         // folded into later parts of their days (and merged)
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+        await check(deps, [...a, ...b], qs, rollups);
         // a raw tail of the last hours, not compacted
         const c = toEvents(recent).map((e) => ({ ...e, received_at: NOW - 1 - (e.received_at % 7_200_000) }));
         await store(deps.kv, { events: c });
-        await check(deps, [...a, ...b, ...c], qs);
+        // (the same source: answers kept for the parts alone must not be given with the new raw tail)
+        await check(deps, [...a, ...b, ...c], qs, rollups);
+        // more of the raw tail (a new visitor's events among them): nothing kept for the tail before is given
+        const d = c.map((e) => ({ ...e, id: `${e.id}d`, anonymous_id: `${e.anonymous_id}d` }));
+        await store(deps.kv, { events: d });
+        await check(deps, [...a, ...b, ...c, ...d], qs, rollups);
         deps.kv.close();
       },
     ),

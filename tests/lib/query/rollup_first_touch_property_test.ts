@@ -120,8 +120,7 @@ const sorted = (r: AttributionResult): AttributionResult => ({
 });
 
 let served = 0, asked = 0, converted = 0, bySession = 0;
-async function check(deps: Awaited<ReturnType<typeof testDeps>>, qs: Question[]) {
-  const rollups = new RollupSource(deps, new Source(deps));
+async function check(deps: Awaited<ReturnType<typeof testDeps>>, qs: Question[], rollups: RollupSource) {
   const scans = new ScanContexts(new Source(deps));
   // a part cache too small for the period's parts: the engine answers from the facts where it can
   const small = createEngine({ ...deps, config: { ...deps.config, partCacheBytes: 4096 } });
@@ -151,18 +150,26 @@ Deno.test("rollup first events: explain-a-change's units under their first event
       async (first, late, recent, qs) => {
         const deps = await testDeps();
         deps.clock.set(NOW);
+        // one source for the whole run: what it keeps is checked across new parts and a new raw tail
+        const rollups = new RollupSource(deps, new Source(deps));
         await store(deps.kv, { events: toEvents(first) });
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
         // late arrivals: events of already compacted hours, read from the raw tail
         await store(deps.kv, { events: toEvents(late, 1) });
-        await check(deps, qs);
+        await check(deps, qs, rollups);
         // folded into later parts of their days (and merged)
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
         await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+        await check(deps, qs, rollups);
         // a raw tail of the last hours, not compacted
         const c = toEvents(recent).map((e) => ({ ...e, received_at: NOW - 1 - (e.received_at % 7_200_000) }));
         await store(deps.kv, { events: c });
-        await check(deps, qs);
+        // (the same source: answers kept for the parts alone must not be given with the new raw tail)
+        await check(deps, qs, rollups);
+        // more of the raw tail (a new visitor's events among them): nothing kept for the tail before is given
+        const d = c.map((e) => ({ ...e, id: `${e.id}d`, anonymous_id: `${e.anonymous_id}d` }));
+        await store(deps.kv, { events: d });
+        await check(deps, qs, rollups);
         deps.kv.close();
       },
     ),
