@@ -171,7 +171,10 @@ export async function columnPaths(
   };
 
   const index = new SessionIndex(); // the sessions anchored so far
-  const rows = new Rows(); // their rows
+  // their rows: at most every row of the sections read (room kept for all: only what is used is touched)
+  let most = tailSecs.reduce((n, sec) => n + sec.n, 0);
+  entries.forEach((e) => sectionsOf(e).forEach((name) => (most += e!.secs[name][3])));
+  const rows = new Rows(most);
   const gone = new Gone(); // (part, session) pairs let go of
   // parts kept for their sessions not anchored yet that may go on (pending: 1 per such session)
   const held: { part: number; picked: Picked[]; pending: Uint8Array; first: number; bytes: number }[] = [];

@@ -12,16 +12,32 @@ import { type Count, note, pathsResult } from "./paths.ts";
 export class Rows {
   n = 0;
   pos: Float64Array | null = null;
-  t = new Float64Array(1024);
-  dt = new Float64Array(1024);
-  seq = new Float64Array(1024);
-  ses = new Int32Array(1024);
-  vis = new Int32Array(1024);
+  t: Float64Array;
+  dt: Float64Array;
+  seq: Float64Array;
+  ses: Int32Array;
+  vis: Int32Array;
   /** label number, -1: not a step (an anchor row that is no step) */
-  label = new Int32Array(1024);
-  anchor = new Uint8Array(1024);
+  label: Int32Array;
+  anchor: Uint8Array;
   /** the part the row was read from: its place in the read's part list */
-  part = new Int32Array(1024);
+  part: Int32Array;
+  /**
+   * `capacity`: room for that many rows from the start. A bound on what a read can keep costs only the
+   * pages used (fresh zeroed memory is mapped as it is touched), where growing by doubling copies every row
+   * again each time and touches twice the memory.
+   */
+  constructor(capacity = 1024) {
+    const c = Math.max(1024, capacity);
+    this.t = new Float64Array(c);
+    this.dt = new Float64Array(c);
+    this.seq = new Float64Array(c);
+    this.ses = new Int32Array(c);
+    this.vis = new Int32Array(c);
+    this.label = new Int32Array(c);
+    this.anchor = new Uint8Array(c);
+    this.part = new Int32Array(c);
+  }
   push(
     t: number,
     dt: number,
