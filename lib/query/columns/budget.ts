@@ -90,6 +90,11 @@ export class Budget {
     this.trim(this.derived, this.parts);
   }
 
+  /** Makes room after what is held outside the lists grew (parts go first, then derived data). */
+  fit(): void {
+    this.trim(this.parts, this.derived);
+  }
+
   private trim(first: Weighed, then: Weighed) {
     while (this.used > this.capacity && first.dropOldest());
     while (this.used > this.capacity && then.dropOldest());

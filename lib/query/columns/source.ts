@@ -133,6 +133,8 @@ export class Source {
   // deno-lint-ignore no-explicit-any
   private tailReads = new Map<string, { started: number; listing: string; done: Promise<KeptTail<any>> }>();
   private asked = 0;
+  /** bytes of parts streams are reading ahead and not keeping (counted in the budget: see `stream`) */
+  private streaming = 0;
   constructor(private deps: Deps) {
     // the visitor and session numbering grows with every visitor read (at 10M events 111 MB): counted in the
     // budget past an eighth of it, parts and kept data make room for it. The first eighth is covered by the
@@ -141,7 +143,7 @@ export class Source {
     // overview's kept data out (warm 1.1 s became 5.3 s at load 19)
     this.cache = new Budget(
       deps.config.partCacheBytes,
-      () => this.countedNumbering(),
+      () => this.countedNumbering() + this.streaming,
     );
   }
 
@@ -466,9 +468,16 @@ export class Source {
       for (const p of used) rows += p.rows;
       const keep = rows * STREAM_BYTES_PER_ROW + this.countedNumbering() <= this.cache.capacity;
       // parts read ahead while one is visited (KV reads and inflating overlap the visit): as many as fit a
-      // quarter of the budget by their rows, at least one
+      // quarter of the budget by their rows, at least one. Parts not kept are counted in the budget while
+      // read and visited (kept parts and derived data make room), so a stream stays within it too
       const ahead: Promise<EvBatch>[] = [];
-      let next = 0, aheadRows = 0;
+      let next = 0, aheadRows = 0, counted = 0;
+      const count = (bytes: number) => {
+        if (keep) return;
+        counted += bytes;
+        this.streaming += bytes;
+        if (bytes > 0) this.cache.fit();
+      };
       const fill = () => {
         while (
           next < used.length &&
@@ -477,17 +486,23 @@ export class Source {
         ) {
           const p = used[next++];
           aheadRows += p.rows;
+          count(p.rows * STREAM_BYTES_PER_ROW);
           const loading = this.eventPart(org, env, p, interner, keep);
           loading.catch(() => {}); // a failed read is thrown where it is awaited
           ahead.push(loading);
         }
       };
-      for (let k = 0; k < used.length; k++) {
-        fill();
-        const batch = await ahead.shift()!;
-        aheadRows -= used[k].rows;
-        fill();
-        await o.visit(batch, false);
+      try {
+        for (let k = 0; k < used.length; k++) {
+          fill();
+          const batch = await ahead.shift()!;
+          aheadRows -= used[k].rows;
+          fill();
+          await o.visit(batch, false);
+          count(-used[k].rows * STREAM_BYTES_PER_ROW);
+        }
+      } finally {
+        this.streaming -= counted;
       }
       const asked = this.inRange(kept, events, from, to);
       if (asked.length) await o.visit(await this.eventTailBatch(kept, events, skip, interner), true);

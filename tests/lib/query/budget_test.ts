@@ -1,7 +1,7 @@
 /**
  * The scan's one budget (columns/budget.ts) counts what is held outside its lists too (the visitor and
  * session numbering): parts and derived data make room for it, and a part that would not fit beside it is
- * not kept.
+ * not kept; `fit` makes room when what is held outside grows without anything being set.
  */
 import assert from "node:assert/strict";
 import { Budget } from "../../../lib/query/columns/budget.ts";
@@ -39,4 +39,16 @@ Deno.test("budget: a part that does not fit beside what is held outside is not k
   assert.equal(b.part("b"), "B");
   assert.equal(b.used, 1_000);
   assert.equal(b.listed, 400);
+});
+
+Deno.test("budget: fit makes room at once for what is held outside (a stream's parts read ahead)", () => {
+  let held = 0;
+  const b = new Budget(1_000, () => held);
+  b.setPart("a", "A", 400);
+  b.setKept("k", "K", 400);
+  held = 300; // a stream starts reading ahead: nothing is set, so fit is what trims
+  b.fit();
+  assert.equal(b.part("a"), undefined, "parts go first");
+  assert.equal(b.kept("k"), "K");
+  assert.ok(b.used <= 1_000);
 });
