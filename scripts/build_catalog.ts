@@ -104,6 +104,23 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       throw new Error(`crawlers.csv token ${t} has no curated entry`);
     }
   }
+  // 2b. Microsoft Office's and Outlook's own requests (this project's decision, docs/crawlers.md): a link a person
+  // clicks or pastes in Word or Outlook is first requested by Office itself, with its own agent, to check it, and
+  // then opened by the person's browser; Outlook's and Outlook Express's own agents load a mail's images to show
+  // them inside the mail. Neither is a page a person reads: link checks and mail image fetches, as the catalog
+  // files Google's and Yahoo's mail image proxies. opawg/user-agents-v2 lists the `ms-office; MSOffice` form
+  // among its bots. A webview or in-app browser of these apps ("… AppleWebKit/… Outlook-iOS-Android/1.0 Mobile/…",
+  // "… Edg/126 OneOutlook/1.2") names none of these tokens and stays a person's. Outlook's mobile app names its
+  // device in its own agent ("Outlook-iOS/709.2226530.prod.iphone"), so device details do not make it the app.
+  put({
+    token: "Microsoft Office",
+    match: [...OFFICE_OWN_AGENTS],
+    vendor: "Microsoft",
+    category: "social_preview",
+    verify: { lists: [], rdns: [], forward: true },
+    source: "opawg/user-agents-v2 and docs/crawlers.md (Office's own link checks and mail image fetches)",
+    sends_device_details: true,
+  });
   // 3. the crawler lists' names, where a list's pattern is one literal name and no entry holds it yet
   const matched = new Set([...byToken.values()].flatMap((e) => e.match));
   const addListed = (source: string, pattern: string, tags: string[], instances: string[]) => {
@@ -157,7 +174,7 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     entries: { name: string; pattern: string; description?: string; examples?: string[] }[];
   };
   for (const b of opawg.entries) {
-    // Office's link probe is a person's Office in this project (docs/crawlers.md), whatever the list says
+    // Office's link probe is the Office entry above (step 2b), with Outlook's own agents
     if (OPAWG_SKIPPED.has(b.name)) continue;
     const category = describedCategory(`${b.name} ${b.description ?? ""}`);
     for (const alt of b.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
@@ -378,8 +395,28 @@ function categoryTags(category: CatalogCategory): string[] {
   return tag ? [tag] : [];
 }
 
-/** opawg/user-agents-v2's bot entries this project decides otherwise (docs/crawlers.md). */
-const OPAWG_SKIPPED = new Set(["Microsoft Office"]);
+/** opawg/user-agents-v2's bot entries the catalog holds otherwise (docs/crawlers.md). */
+const OPAWG_SKIPPED = new Set([
+  "Microsoft Office", // its `ms-office; MSOffice` is one of the Office entry's names (OFFICE_OWN_AGENTS)
+]);
+
+/**
+ * The names Office and Outlook give their own requests (link checks, mail image fetches), lower case: Office's
+ * own stack ("Microsoft Office/16.0 (…; Microsoft Outlook 16.0.x; Pro)", "Microsoft Office Existence Discovery"),
+ * the tokens Office adds to the system's MSIE agent ("ms-office; MSOffice 16", "Microsoft Outlook 15.0.4420"),
+ * Outlook Express's, Mac Outlook's and Outlook mobile's own agents. Not "Outlook" alone: the new Outlook's
+ * webview says "OneOutlook", Outlook mobile's in-app browser "Outlook-iOS-Android".
+ */
+const OFFICE_OWN_AGENTS = [
+  "microsoft office",
+  "ms-office",
+  "msoffice",
+  "microsoft outlook",
+  "outlook-express",
+  "macoutlook",
+  "outlook-ios",
+  "outlook-android",
+];
 
 /**
  * Yauaa's named robots that are HTTP libraries, runtimes or CI tools (they stay other automation, like the other

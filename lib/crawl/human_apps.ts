@@ -114,12 +114,14 @@ export const MEDIA_AND_TV = new RegExp(
   "i",
 );
 
-/** Mail, office, messaging and in-app browsers: clients whose user is a person. */
+/**
+ * Mail, office, messaging and in-app browsers: clients whose user is a person. Not Office's and Outlook's own
+ * requests (`Microsoft Office/16.0 (…)`, `ms-office; MSOffice 16`, `Outlook-iOS/…`): they check a link before the
+ * browser opens it or load a mail's images, and the catalog's "Microsoft Office" entry names them first
+ * (docs/crawlers.md). "Outlook" stays for its webviews and in-app browser, which render the page for the person.
+ */
 export const PERSONAL_APP = new RegExp(
   [
-    "Microsoft Office",
-    "MSOffice",
-    "\\bms-office",
     "Outlook",
     "Thunderbird",
     "Postbox",

@@ -321,9 +321,30 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
   "OS and Office components": [
     { ua: "Microsoft-CryptoAPI/10.0", token: "unknown", category: "other" },
     { ua: "Windows-Update-Agent/7.9.9600.17729 Client-Protocol/1.21", token: "unknown", category: "other" },
-    { ua: "Microsoft Office Existence Discovery", token: "unknown", category: "other" },
-    { ua: "Microsoft Office Protocol Discovery", token: "unknown", category: "other" },
+    // Office's own link probes are named by the catalog's Office entry since the eighth round
+    { ua: "Microsoft Office Existence Discovery", token: "Microsoft Office", category: "social_preview" },
+    { ua: "Microsoft Office Protocol Discovery", token: "Microsoft Office", category: "social_preview" },
     { ua: "Microsoft-WebDAV-MiniRedir/10.0.19045", token: "unknown", category: "other" },
+  ],
+  // Office checks a link a person clicks or pastes with its own agent before the browser opens it, and Outlook
+  // loads a mail's images with its own: requests on the person's behalf, not a page read (docs/crawlers.md, the
+  // eighth round); agents as uap-core's, Yauaa's and opawg/user-agents-v2's test data print them
+  "Office's and Outlook's own requests: link checks and mail image fetches": [
+    ...[
+      "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.6326; Pro)",
+      "Microsoft Office/16.0 (Microsoft Outlook Mail 16.0.6525; Pro)",
+      "Microsoft Office/15.0 (Windows NT 10.0; Microsoft Word 15.0.5059; Pro)",
+      "Microsoft Office/16.0 (Macintosh; Mac OS X 14.1; Microsoft Excel 16.79)",
+      "Mozilla/4.0 (compatible; ms-office; MSOffice 16)",
+      "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 10.0; WOW64; Trident/8.0; .NET4.0C; .NET4.0E; .NET CLR 2.0.50727; .NET CLR 3.0.30729; .NET CLR 3.5.30729; Microsoft Outlook 16.0.6366; ms-office; MSOffice 16)",
+      "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/6.0; Microsoft Outlook 15.0.4420)",
+      "Microsoft Outlook 16.0.17126",
+      "Outlook-Express/7.0 (MSIE 7.0; Windows NT 5.1; InfoPath.2; .NET CLR 1.1.4322; .NET CLR 2.0.50727; TmstmpExt)",
+      "MacOutlook/16.20.0.181208 (Intelx64 Mac OS X Version 10.14.2 (Build 18C54))",
+      // Outlook's mobile app names its device in its own agent: still Outlook's own request
+      "Outlook-iOS/665.29827.prod.iphone (2.63.0)",
+      "Outlook-Android/2.0",
+    ].map((ua) => ({ ua, token: "Microsoft Office", category: "social_preview" })),
   ],
   // a Firefox build made to evade bot detection (uap-core's test data files it as a browser, its comment as a
   // scraping tool) and an S3 storage client giving its home page and no platform
@@ -526,8 +547,17 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   // names no vendor runs a fetcher under: the name alone is the person's client (uap-core's test data)
   "desktop mail and office clients by their name alone": [
     "The Bat! 4.0.0.22",
-    "Microsoft Office/16.0 (Microsoft Outlook Mail 16.0.6525; Pro)",
     "OC/15.0.5071.1000 (Skype for Business)",
+  ],
+  // the page a person opens from Office or a mail app is read in a browser, a webview or the app's in-app browser,
+  // which say so with a browser's engine: the person's visit (Office's own link check is automation, above)
+  "browsers, webviews and in-app browsers opened from Office and mail apps": [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0 OneOutlook/1.2024.619.100",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 9_3_4 like Mac OS X) AppleWebKit/601.1 (KHTML, like Gecko) Outlook-iOS-Android/1.0 Mobile/13G35 Safari/601.1.46",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:109.0) Gecko/20100101 Firefox/115.0 Thunderbird/115.8.0",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Mailspring/1.13.3 Chrome/108.0.5359.215 Electron/22.3.26 Safari/537.36",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 mailapp/6.5.4",
   ],
   // social and messaging apps whose vendors also fetch links under the app's name: the app names its device
   "apps of services that also run fetchers, naming their device": [
