@@ -164,7 +164,10 @@ export async function columnFunnel(
   if (entries.some((e) => e === null)) return null;
   const names = [...new Set(o.steps.map((st) => secName(st.event_type)))];
   const keyOf = (k: number) => `stepcol|funnel|${parts[k].id}|${question}`;
-  const rows = new StepRows();
+  // room for every row of the sections read (only what is used is touched)
+  let most = tail.length;
+  entries.forEach((e) => names.forEach((name) => (most += e!.secs[name]?.[3] ?? 0)));
+  const rows = new StepRows(most);
   const sessionIds = new Map<string, number>();
   const take = (m: Matched, partAt: number) => {
     rows.reserve(m.n);

@@ -11,13 +11,27 @@ import { funnelResult, Tally } from "./funnel.ts";
  */
 export class StepRows {
   n = 0;
-  pos = new Float64Array(1024);
-  t = new Float64Array(1024);
-  dt = new Float64Array(1024);
-  seq = new Float64Array(1024);
-  unit = new Int32Array(1024);
-  bits = new Uint8Array(1024);
-  split = new Int32Array(1024);
+  pos: Float64Array;
+  t: Float64Array;
+  dt: Float64Array;
+  seq: Float64Array;
+  unit: Int32Array;
+  bits: Uint8Array;
+  split: Int32Array;
+  /**
+   * `capacity`: room for that many rows from the start (a bound on what a read can keep costs only the pages
+   * used, where growing copies the rows again)
+   */
+  constructor(capacity = 1024) {
+    const c = Math.max(1024, capacity);
+    this.pos = new Float64Array(c);
+    this.t = new Float64Array(c);
+    this.dt = new Float64Array(c);
+    this.seq = new Float64Array(c);
+    this.unit = new Int32Array(c);
+    this.bits = new Uint8Array(c);
+    this.split = new Int32Array(c);
+  }
   /** Makes room for `extra` more rows (at least doubling, so pushes stay amortized). */
   reserve(extra: number) {
     if (this.n + extra <= this.t.length) return;
