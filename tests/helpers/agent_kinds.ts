@@ -49,9 +49,11 @@ export const HUMAN_AGENTS: Record<string, string[]> = {
     "Dillo/2.2",
     "Amaya/9.52 libwww/5.4.0",
   ],
+  // Office's and Outlook's own agents (`Microsoft Office/16.0 (…)`, `Outlook-iOS/…`) are automation since the
+  // eighth round (docs/crawlers.md): the browser and webviews they open the page in are the person's
   "mail or office client": [
-    "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.12026; Pro)",
-    "Outlook-iOS/709.2189947.prod.iphone (3.24.1)",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0 OneOutlook/1.2024.619.100",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 9_3_4 like Mac OS X) AppleWebKit/601.1 (KHTML, like Gecko) Outlook-iOS-Android/1.0 Mobile/13G35 Safari/601.1.46",
     "Airmail 1.0 rv:148 (Macintosh; Mac OS X 10.8.3; en_BE)",
     "Lotus-Notes/4.5 ( Windows-NT )",
   ],
