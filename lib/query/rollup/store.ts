@@ -7,8 +7,8 @@
  * rollup (one blob) into sections without reading the part; chunks go with the part's own
  * (lib/parts/store.ts deleteChunks).
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { packArrays, unpackArrays } from "../../parts/packed_arrays.ts";
+import { deflateRawSync } from "node:zlib";
+import { inflateArrays, inflateBytes, packArrays } from "../../parts/packed_arrays.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -131,7 +131,7 @@ const packSection = (header: unknown, arrays: ArrayBufferView[]): Uint8Array =>
 
 /** A section's header and a reader of its arrays in stored order. */
 function unpackSection<H>(stored: Uint8Array): { h: H; next: <T>(T: Typed, n: number) => T } {
-  const { header, next } = unpackArrays<H>(new Uint8Array(inflateRawSync(stored)));
+  const { header, next } = inflateArrays<H>(stored);
   return { h: header, next };
 }
 
@@ -377,11 +377,9 @@ function encodeFirsts(r: FirstRows): Uint8Array {
 }
 
 export function decodeFirsts(stored: Uint8Array): FirstRows {
-  // the inflated buffer itself, the arrays views on it (copying it first cost as much as inflating it)
-  const { header: h, next } = unpackArrays<{ n: number; base: number; values: (string | null)[][] }>(
-    inflateRawSync(stored),
-    true,
-  );
+  // the inflated buffer itself, the arrays views on it (copying it first cost as much as inflating it; a
+  // small output is copied to its size by inflateArrays, not kept on zlib's 16 KB chunk)
+  const { header: h, next } = inflateArrays<{ n: number; base: number; values: (string | null)[][] }>(stored);
   const dt = next<Float64Array>(Float64Array, h.n), seq = next<Float64Array>(Float64Array, h.n);
   const vis = next<Uint32Array>(Uint32Array, h.n), hour = next<Uint32Array>(Uint32Array, h.n);
   const pv = next<Uint32Array>(Uint32Array, h.n), first = next<Uint32Array>(Uint32Array, h.n);
@@ -512,7 +510,7 @@ export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rol
   };
 }
 
-export const decodeSets = (stored: Uint8Array): Uint8Array => new Uint8Array(inflateRawSync(stored));
+export const decodeSets = (stored: Uint8Array): Uint8Array => inflateBytes(stored);
 
 export function decodeFacts(stored: Uint8Array): SessionFacts {
   const { h, next } = unpackSection<{ n: number }>(stored);
@@ -793,7 +791,7 @@ function joinPieces(pieces: Rollup[], head: RollupHead, facts: SessionFacts): Ro
 
 /** A version-3 rollup's stored blob (one deflated record), decoded: the backfill turns it into sections. */
 export function decodeV3(stored: Uint8Array): Rollup {
-  const bytes = new Uint8Array(inflateRawSync(stored));
+  const bytes = inflateBytes(stored);
   const len = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
   const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + len)));
   if (h.v !== 3) throw new Error(`rollup version ${h.v} is not 3`);
