@@ -117,7 +117,7 @@ export function walk(rows: Rows, names: string[], o: PathsOptions, depth: number
     : (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
   for (const g of byVisitor.idx) {
     const x = bySession.keys[g];
-    const list = bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]).sort(cmp);
+    const list = inOrder(bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]), cmp);
     const at = list.findIndex((k) => rows.anchor[k] === 1);
     if (at < 0) continue;
     const vis = rows.vis[list[0]];
@@ -140,6 +140,24 @@ export function walk(rows: Rows, names: string[], o: PathsOptions, depth: number
     note(seqs, JSON.stringify(path), vis);
   }
   return pathsResult(o, counts, seqs, sessions, visitors);
+}
+
+/**
+ * A session's rows sorted by `cmp` (a total order): by insertion when few, as they mostly come in order
+ * (a part's section lists a visitor's rows in order), else by the built-in sort.
+ */
+function inOrder(list: Int32Array, cmp: (a: number, b: number) => number): Int32Array {
+  if (list.length > 32) return list.sort(cmp);
+  for (let i = 1; i < list.length; i++) {
+    const k = list[i];
+    let j = i - 1;
+    while (j >= 0 && cmp(list[j], k) > 0) {
+      list[j + 1] = list[j];
+      j--;
+    }
+    list[j + 1] = k;
+  }
+  return list;
 }
 
 /**
