@@ -82,6 +82,11 @@ export default defineTool({
     if (input.country) filters.push({ field: "country", op: "eq", value: input.country.toUpperCase() });
     if (input.device) filters.push({ field: "device_type", op: "eq", value: input.device });
     const r = resolve(ctx, { ...input, defaultPeriod: "last_7_days", filters });
+    const limit = input.limit ?? 10;
+    // without a cohort the visits are asked beside their count (shown only as far as the allowance takes):
+    // the two reads overlap; under a cohort they wait, as a small group shows none
+    const early = ctx.cohort ? null : r.engine.sessions(r.scope, { limit });
+    early?.catch(() => {}); // a failure is thrown where it is awaited
     const total = await r.engine.aggregate(r.scope, {
       metrics: ctx.cohort ? ["sessions", "visitors"] : ["sessions"],
     });
@@ -91,12 +96,13 @@ export default defineTool({
     const visitors = total.totals.visitors ?? 0;
     const small = ctx.cohort !== null && visitors > 0 && visitors < SMALL_GROUP;
     if (small) notices.push(SMALL_GROUP_NOTICE, COHORT_VISITS_WITHHELD);
-    const wanted = small ? 0 : Math.min(input.limit ?? 10, sessions);
+    const wanted = small ? 0 : Math.min(limit, sessions);
     const allowed = wanted > 0 ? await ctx.takeItems(wanted) : 0;
     if (allowed < wanted) {
       notices.push(exhaustedMessage("individual_items", ctx.limits, ctx.now, ctx.org.timezone));
     }
-    const seqs = allowed > 0 ? await r.engine.sessions(r.scope, { limit: allowed }) : [];
+    // the newest `limit` sessions begin with the newest `allowed`
+    const seqs = allowed > 0 ? (await (early ?? r.engine.sessions(r.scope, { limit: allowed }))) : [];
     const newest = [...seqs].sort((a, b) => b.start - a.start).slice(0, allowed);
     return {
       scope: r.answerScope,

@@ -31,9 +31,6 @@ import type { Scope } from "../types.ts";
 /** The first round reads the parts whose latest row is at most this much older than the newest part's. */
 const FIRST_WINDOW_MS = 3_600_000;
 
-/** Candidates whose ids are looked up in the unread parts' session tables at a time (more when some are found). */
-const CHECK_AT_ONCE = 32;
-
 /** The sessions chosen: global session numbers newest first, each one's visitor, and their time range. */
 export interface Chosen {
   ses: number[];
@@ -248,26 +245,29 @@ async function final(
   const after = (a: number, b: number) =>
     seen.t[b] - seen.t[a] || seen.dt[b] - seen.dt[a] || seen.seq[b] - seen.seq[a] ||
     interner.compareVisitors(seen.vis[a], seen.vis[b]);
+  // the newest `limit` later than M (no more are needed: the walk below takes each or stops at it)
   const later: number[] = [];
-  for (let k = 0; k < seen.n; k++) if (seen.level[k] >= level && seen.t[k] > m) later.push(k);
+  for (let k = 0; k < seen.n; k++) {
+    if (seen.level[k] < level || !(seen.t[k] > m)) continue;
+    if (later.length >= limit && after(k, later[later.length - 1]) >= 0) continue;
+    let at = later.length;
+    while (at > 0 && after(k, later[at - 1]) < 0) at--;
+    later.splice(at, 0, k);
+    if (later.length > limit) later.pop();
+  }
   if (later.length < limit && unread.length) return { need: new Set() };
-  later.sort(after);
   const out: number[] = [];
-  if (!unread.length) out.push(...later.slice(0, limit));
+  if (!unread.length) out.push(...later);
   else {
     const tables = await sessionTables(unread, source, kv);
     if (!tables) return undefined;
     // newest first: a session whose id an unread part holds may start there (at M or before) or not (another
     // visitor's session of the same id, or the same hashes): until it is read, no later one is certain
-    for (let at = 0; at < later.length && out.length < limit;) {
-      const batch = later.slice(at, at += Math.max(CHECK_AT_ONCE, 2 * (limit - out.length)));
-      const holders = foundIn(tables, batch.map((k) => [seen.h1[k], seen.h2[k]]));
-      for (let j = 0; j < batch.length && out.length < limit; j++) {
-        if (holders[j].length) return { need: new Set(holders[j].map((x) => unread[x].id)) };
-        out.push(batch[j]);
-      }
+    const holders = foundIn(tables, later.map((k) => [seen.h1[k], seen.h2[k]]));
+    for (let j = 0; j < later.length; j++) {
+      if (holders[j].length) return { need: new Set(holders[j].map((x) => unread[x].id)) };
+      out.push(later[j]);
     }
-    if (out.length < limit) return { need: new Set() };
   }
   let lo = Infinity, hi = -Infinity;
   for (const k of out) {
