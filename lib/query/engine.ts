@@ -120,7 +120,7 @@ export function createEngine(deps: Deps): Engine {
     },
     hitsAggregate: hits,
     // sequences stream part by part when the period's parts would not fit the budget (else scan as one)
-    sessions: (s, o) => scanSessions(scans, s, o ?? {}),
+    sessions: (s, o) => scanSessions(scans, s, o ?? {}, deps.kv),
     funnel: (s, o) => scanFunnel(scans, s, o, deps.kv),
     paths: (s, o) => scanPaths(scans, s, o, deps.kv),
     // retention from the totals rows' visitor sets when the site's parts would not fit (as aggregates)

@@ -8,9 +8,7 @@
  * rows from the parts their time range overlaps (usually the newest day or two). Exact: the same sessions and
  * steps as the scan over all batches (tests/lib/query/sessions_stream_test.ts).
  */
-import type { Deps } from "../../deps.ts";
 import type { EvBatch } from "../columns/batch.ts";
-import type { Source } from "../columns/source.ts";
 import { eventView, viewAt } from "../columns/views.ts";
 import type { ScanContexts } from "../scan/contexts.ts";
 import { makeCtx } from "../scan/ctx.ts";
@@ -32,7 +30,7 @@ export async function scanSessions(
   scans: ScanContexts,
   s: Scope,
   o: SessionsOptions,
-  kv: Deno.Kv = kvOf(scans.source),
+  kv: Deno.Kv,
 ): Promise<SessionSeq[]> {
   if (!(await scans.streams(s))) return sessions(await scans.of(s), o);
   if (o.limit !== undefined && o.limit >= 1 && o.limit <= NEWEST_FIRST_LIMIT) {
@@ -51,11 +49,6 @@ export async function newestFirst(
 ): Promise<SessionSeq[] | null> {
   const chosen = await newestSessions(scans, s, o, kv);
   return chosen && readChosen(scans, s, chosen);
-}
-
-/** The KV store a source reads, when the caller did not pass it (Source keeps its deps private). */
-function kvOf(source: Source): Deno.Kv {
-  return (source as unknown as { deps: Deps }).deps.kv;
 }
 
 /** Per session number, growing as batches bring new sessions. */

@@ -20,11 +20,11 @@ Deno.test("sessions streamed part by part equal the reference and the scan, with
       fc.integer({ min: 1, max: 8 }),
       fc.boolean(),
       (first, late, tail, filters, limit, matchFilters) =>
-        streamSite(first, late, tail, filters, async ({ all, scope, tiny, roomy }) => {
+        streamSite(first, late, tail, filters, async ({ all, scope, tiny, roomy, kv }) => {
           const o = { limit, matchFilters };
           const expected = naiveSessions(all, scope, o);
           assert.equal(await tiny.tooLarge(scope), true, "a budget no part fits: streamed");
-          assert.deepEqual(await scanSessions(tiny, scope, o), expected);
+          assert.deepEqual(await scanSessions(tiny, scope, o, kv), expected);
           assert.deepEqual(await streamSessions(roomy, scope, o), expected);
           assert.deepEqual(sessions(await roomy.of(scope), o), expected);
         }),
