@@ -182,15 +182,16 @@ export function piecesAsked(s: Scope, o: AggregateOptions): PiecesAsked {
 
 /**
  * Each part's hours inside the period, or null when an hour of a part straddles the period's ends (the scan
- * answers).
+ * answers). With `cutRowsRead`, such an hour is left out instead: its rows in the period were read from the
+ * part and built with the raw tail's (RollupSource.inPeriod).
  */
-export function hoursInside(parts: RollupHead[], s: Scope): Set<number>[] | null {
+export function hoursInside(parts: RollupHead[], s: Scope, cutRowsRead = false): Set<number>[] | null {
   const inside: Set<number>[] = [];
   for (const r of parts) {
     const hours = new Set<number>();
     for (const h of r.hours) {
       if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
-      else if (!(h.max < s.from || h.min >= s.to)) return null;
+      else if (!(h.max < s.from || h.min >= s.to) && !cutRowsRead) return null;
     }
     inside.push(hours);
   }

@@ -8,7 +8,9 @@
 import type { Deps } from "../../deps.ts";
 import { Lru, remember } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
-import { buildEventBatch } from "../../parts/event_batch.ts";
+import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
+import { decodeBatch } from "../../parts/codec.ts";
+import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
@@ -65,7 +67,7 @@ import {
   type RollupParts,
   wholeParts,
 } from "./pieces.ts";
-import type { FactEnds, SessionFacts } from "./session_facts.ts";
+import { type FactEnds, HOUR, type SessionFacts } from "./session_facts.ts";
 import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
 import {
   buildKeptList,
@@ -745,9 +747,72 @@ export class RollupSource {
     return { totals: out, ends };
   }
 
+  /**
+   * The period's parts and raw tail (Source.partsAndTail). An hour of a part the period cuts (its rows on both
+   * sides of one end: a previous window ending at now's time of day always cuts one) is not read from the
+   * part's rollup: its rows in the period join the raw tail's (`cutRows`) and `hoursInside(…, true)` leaves
+   * the hour out of the part, so the question stays exact on rollups instead of going to the scan (at 10M
+   * events explain-a-change's previous week was scanned each ask). `cut` names those hours and the period
+   * ("" when none).
+   */
+  private async inPeriod(s: Scope) {
+    const got = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    try {
+      await this.prefetchEntries(got.parts.map((p) => p.id));
+      const heads = await inBatches(got.parts, 8, (p) => this.entry(p.id));
+      const cutHours = got.parts.flatMap((p, i) => {
+        const hours = (heads[i]?.head.hours ?? [])
+          .filter((h) => !(h.min >= s.from && h.max < s.to) && !(h.max < s.from || h.min >= s.to))
+          .map((h) => h.hour);
+        return hours.length ? [{ p, hours }] : [];
+      });
+      if (!cutHours.length) return { ...got, cut: "" };
+      const rows = await Promise.all(cutHours.map(({ p, hours }) => this.cutRows(p, hours, s)));
+      const inPeriod = rows.flat().filter((e) => e.received_at >= s.from && e.received_at < s.to);
+      return {
+        parts: got.parts,
+        tail: [...got.tail, ...inPeriod],
+        all: got.all,
+        cut: `${cutHours.map(({ p, hours }) => `${p.id}:${hours.join(".")}`).join()}|${s.from}|${s.to}`,
+      };
+    } catch (e) {
+      // a part merged away meanwhile: as read (the hours cut send the question to the scan)
+      if (e instanceof Gone || e instanceof PartGoneError) return { ...got, cut: "" };
+      throw e;
+    }
+  }
+
+  /** A part's events received in the given hours, read from the part (the last few kept: a period's ends). */
+  private cutRowsKept = new Map<string, Promise<StoredEvent[]>>();
+  private cutRows(p: PartMeta, hours: number[], s: Scope): Promise<StoredEvent[]> {
+    const key = `${p.id}|${hours.join(".")}`;
+    let got = this.cutRowsKept.get(key);
+    if (!got) {
+      got = (async () => {
+        const { kv } = this.deps;
+        const batch = await decodeBatch(
+          { n: p.rows, columns: await partColumns(kv, p) },
+          await readBlob(kv, p),
+        );
+        const within = new Set(hours);
+        const events = await reconstructEvents(batch, s.org, s.env, this.turn());
+        return events.filter((e) => within.has(Math.floor(e.received_at / HOUR)));
+      })();
+      got.catch(() => this.cutRowsKept.get(key) === got && this.cutRowsKept.delete(key));
+      remember(this.cutRowsKept, key, got, 4);
+    }
+    return got;
+  }
+
   /** Adds the raw tail's rollup to `loaded` (its new visitors numbered for this question); answers the visitor space. */
-  private async addTail(loaded: RollupParts[], tail: StoredEvent[], all: StoredEvent[], s: Scope) {
-    const { part, space } = await this.tailRollup(tail, all, s);
+  private async addTail(
+    loaded: RollupParts[],
+    tail: StoredEvent[],
+    all: StoredEvent[],
+    s: Scope,
+    cut: string,
+  ) {
+    const { part, space } = await this.tailRollup(tail, all, s, cut);
     if (part) loaded.push(part);
     return space;
   }
@@ -764,10 +829,22 @@ export class RollupSource {
    * 40,000 raw events the build took ~1-1.4 s, paid by every question before. When the period cuts one of
    * the whole tail's hours, the period's own events (`tail`) are built for this question only, as before.
    */
-  private async tailRollup(tail: StoredEvent[], all: StoredEvent[], s: Scope) {
+  private async tailRollup(tail: StoredEvent[], all: StoredEvent[], s: Scope, cut = "") {
     const { kv } = this.deps;
     const count = await visitorCount(kv, s.org, s.env);
     if (!tail.length) return { part: null, space: count };
+    if (cut) {
+      // rows of parts whose hours the period cuts are among `tail`: built for this period, kept while the
+      // raw tail, the visitor count and the cut parts stay
+      const key = `cutTail|${this.stampOf(all, count, cut)}|${s.from}|${s.to}`;
+      let own = this.cache.get(key) as TailRollup | undefined;
+      if (!own) {
+        own = await this.buildTail(tail, s);
+        this.keep(key, own, tailWeight(own.rollup));
+      }
+      this.lastAsked.set(key, this.asked);
+      return { part: wholeParts(own.rollup), space: own.space };
+    }
     let kept = this.tail;
     let got = kept && kept.all === all && kept.count === count
       ? (kept.building ? await kept.building : this.cache.get(TAIL_KEY) as TailRollup | undefined)
@@ -802,7 +879,7 @@ export class RollupSource {
   /** Retention from the totals rows' visitor sets (retention.ts), or null when the scan must answer. */
   async retention(s: Scope, o: RetentionOptions): Promise<RetentionResult | null> {
     if (retentionBlocker(s, o) !== null) return null;
-    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const { parts, tail, all, cut } = await this.inPeriod(s);
     this.asked++;
     let loaded: RollupParts[];
     try {
@@ -817,8 +894,8 @@ export class RollupSource {
       if (e instanceof Gone) return null;
       throw e;
     }
-    const space = await this.addTail(loaded, tail, all, s);
-    const inside = hoursInside(loaded, s);
+    const space = await this.addTail(loaded, tail, all, s, cut);
+    const inside = hoursInside(loaded, s, cut !== "");
     return inside ? retentionFromRollups(loaded, inside, s, o, space) : null;
   }
 
@@ -840,7 +917,7 @@ export class RollupSource {
    */
   private async attributionAnswers(s: Scope, os: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const none = os.map(() => null);
-    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const { parts, tail, all, cut } = await this.inPeriod(s);
     this.asked++;
     const goals = [...new Set(os.flatMap((o) => (o.goal ? [o.goal.event_type] : [])))];
     const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
@@ -853,13 +930,13 @@ export class RollupSource {
       await this.prefetchEntries(parts.map((p) => p.id));
       const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
       if (heads.some((e) => e === null)) return none;
-      const partInside = hoursInside(heads.map((e) => e!.head), s);
+      const partInside = hoursInside(heads.map((e) => e!.head), s, cut !== "");
       if (!partInside) return none;
       const period = periodKey(parts, partInside, s, traffic);
       // the answers themselves, kept per period, question and raw tail: a warm ask of the same questions
       // counts nothing (behavior_sources' five over 1.72M rows took ~430 ms warm at 10M events)
-      const tailNow = await this.tailRollup(tail, all, s);
-      const stamp = tailNow.part ? this.tailStamp(all, tailNow.space) : "";
+      const tailNow = await this.tailRollup(tail, all, s, cut);
+      const stamp = tailNow.part ? this.stampOf(all, tailNow.space, cut) : "";
       answerKeys = os.map((o) =>
         `${period}|attrAnswer|${stamp}|${JSON.stringify([s.filters ?? [], s.timezone, o])}`
       );
@@ -899,7 +976,7 @@ export class RollupSource {
       throw e;
     }
     let rows: AttrRows | null = kept;
-    const tailBuilt = await this.tailRollup(tail, all, s);
+    const tailBuilt = await this.tailRollup(tail, all, s, cut);
     const tailPart = tailBuilt.part;
     const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
     if (tailPart && !tailInside) return none;
@@ -920,7 +997,7 @@ export class RollupSource {
         // a tail session also in the parts, its entry page asked: all joined together
         const units = await this.attrUnits(parts, true);
         if (!units) return none;
-        const inside = hoursInside([...units, tailPart], s);
+        const inside = hoursInside([...units, tailPart], s, cut !== "");
         if (!inside) return none;
         const both = [...units, unit];
         const all = attributionJoin(both, inside, s.touchpoint, traffic, 0, true);
@@ -1013,7 +1090,7 @@ export class RollupSource {
    */
   async attribution(s: Scope, o: AttributionOptions): Promise<AttributionResult | null> {
     if (firstTouchBlocker(s, o) !== null) return null;
-    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const { parts, tail, all, cut } = await this.inPeriod(s);
     this.asked++;
     const traffic = new Set(s.traffic ?? ["human"]);
     const pvAsks: AggregateOptions[] = o.fields.length
@@ -1023,14 +1100,14 @@ export class RollupSource {
       await this.prefetchEntries(parts.map((p) => p.id));
       const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
       if (heads.some((e) => e === null || !e.secs[FIRST_SEC])) return null;
-      const partInside = hoursInside(heads.map((e) => e!.head), s);
+      const partInside = hoursInside(heads.map((e) => e!.head), s, cut !== "");
       if (!partInside) return null;
       const period = periodKey(parts, partInside, s, traffic);
-      const tailBuilt = await this.tailRollup(tail, all, s);
+      const tailBuilt = await this.tailRollup(tail, all, s, cut);
       const tailPart = tailBuilt.part;
       // the answer as a whole, kept for this period, question and raw tail (its records and numbering)
       const key = `${period}|first|${JSON.stringify(o)}|${
-        tailPart ? this.tailStamp(all, tailBuilt.space) : ""
+        tailPart ? this.stampOf(all, tailBuilt.space, cut) : ""
       }`;
       const keptAnswer = this.cache.get(key) as AttributionResult | undefined;
       this.lastAsked.set(key, this.asked);
@@ -1084,6 +1161,14 @@ export class RollupSource {
       if (e instanceof Gone) return null;
       throw e;
     }
+  }
+
+  /**
+   * What names the raw rows a question adds to the parts: the raw tail (its stamp, or none) and the parts
+   * whose cut hours' rows were taken (`inPeriod`).
+   */
+  private stampOf(all: StoredEvent[], count: number, cut: string): string {
+    return `${all.length ? this.tailStamp(all, count) : `none:${count}`}|${cut}`;
   }
 
   /** Stamps of raw tails seen (the same records' array and visitor count: the same stamp). */
@@ -1161,7 +1246,7 @@ export class RollupSource {
     const served = questions.map((o) => plainBlocker(s, o) === null);
     const none = questions.map(() => null);
     if (!served.some(Boolean)) return none;
-    const { parts, tail, all } = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const { parts, tail, all, cut } = await this.inPeriod(s);
     this.asked++;
     // what the questions read, together
     const asked: PiecesAsked = { fields: [], sets: [], facts: false, ends: false };
@@ -1189,7 +1274,7 @@ export class RollupSource {
         const got = await inBatches(parts, 8, (p) => this.entry(p.id));
         if (got.some((e) => e === null)) return none;
         entries = got as RollupEntry[];
-        const partInside = hoursInside(entries.map((e) => e.head), s);
+        const partInside = hoursInside(entries.map((e) => e.head), s, cut !== "");
         if (!partInside) return none;
         keptKey = JSON.stringify([
           // a part's hours in a period are a run of its hours: the first, the last and the count name it
@@ -1218,7 +1303,9 @@ export class RollupSource {
     const pinned = new Map<string, PeriodUnion>();
     try {
       const heads = await inBatches(parts, 8, (p) => this.entry(p.id));
-      const partInside = heads.every((e) => e !== null) ? hoursInside(heads.map((e) => e!.head), s) : null;
+      const partInside = heads.every((e) => e !== null)
+        ? hoursInside(heads.map((e) => e!.head), s, cut !== "")
+        : null;
       if (partInside) {
         period = periodKey(parts, partInside, s, traffic);
         // a part whose hours all lie in the period is read by its wide rows (wide.ts) when no question buckets
@@ -1254,7 +1341,7 @@ export class RollupSource {
     }
     // lists sorted by a sum whose period's sums and values' unions are kept (kept_lists.ts) read no rows
     // of their field: the raw tail is built first and added on top
-    const tailBuilt = await this.tailRollup(tail, all, s);
+    const tailBuilt = await this.tailRollup(tail, all, s, cut);
     const tailInside = tailBuilt.part ? hoursInside([tailBuilt.part], s)?.[0] ?? null : null;
     if (tailBuilt.part && !tailInside) return none;
     const fromKept: ({ rows: Row[]; total_rows: number } | null)[] = questions.map(() => null);
@@ -1308,7 +1395,7 @@ export class RollupSource {
     }
     if (tailBuilt.part) loaded.push(tailBuilt.part);
     const space = tailBuilt.space;
-    const inside = hoursInside(loaded, s);
+    const inside = hoursInside(loaded, s, cut !== "");
     if (!inside) return none;
     let sessions: SessionAnswer | null = null;
     try {
