@@ -68,7 +68,18 @@ async function errorAndCorsSteps(tc: Deno.TestContext, url: string, adminToken: 
           c.enqueue(piece);
         },
       });
-      const res = await post(body);
+      let res: Response;
+      try {
+        res = await post(body);
+      } catch (e) {
+        // the server answered 413 and closed while the client was still sending: on a loaded machine the
+        // client may meet the closed connection (broken pipe) before it reads the answer. What must hold
+        // then too: the body was not read whole
+        const why = String((e as Error).cause ?? e);
+        assert.match(why, /broken pipe|connection reset/i, String(e));
+        assert.ok(pulled < total / 2, `the connection closed after ${pulled} of ${total} bytes`);
+        return;
+      }
       const sentWhenAnswered = pulled;
       assert.equal(res.status, 413);
       await assertErrorBody(res, "VALIDATION_ERROR");
