@@ -256,7 +256,11 @@ function browserShapeKind(ua: string): string {
   if (!/AppleWebKit\/|Gecko\/|Trident\/|Presto\//.test(ua)) {
     const prefix = /^Mozilla\/(\d)/.exec(ua)?.[1] ?? "other";
     const after = ua.slice(ua.indexOf(")") + 1).trim();
-    const tail = after === "" ? "nothing after its parentheses" : /\(/.test(after) ? "more parentheses after" : "products after its parentheses";
+    const tail = after === ""
+      ? "nothing after its parentheses"
+      : /\(/.test(after)
+      ? "more parentheses after"
+      : "products after its parentheses";
     return `no engine token, Mozilla/${prefix}, ${tail}`;
   }
   if (/\bMobile\/\w+$/.test(ua)) return "iOS app or webview";
