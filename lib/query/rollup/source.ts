@@ -10,6 +10,7 @@ import { Lru, remember } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
 import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
 import { decodeBatch } from "../../parts/codec.ts";
+import type { Batch, NumCol } from "../../parts/columns.ts";
 import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -168,6 +169,20 @@ const TAIL_KEY = "tail";
 /** Rows with their sets, the facts and their lists. */
 const tailWeight = (r: Rollup) =>
   r.sets.length + r.n * 64 + r.values.length * 40 + r.facts.n * 96 + r.facts.listDt.byteLength * 2;
+
+/** The batch of some of a batch's rows (in the order given): the dictionaries kept, codes and values taken. */
+function batchRows(b: Batch, rows: number[]): Batch {
+  const cols: Batch["cols"] = {};
+  for (const [name, c] of Object.entries(b.cols)) {
+    if (c.kind === "num") cols[name] = { kind: "num", values: Float64Array.from(rows, (i) => c.values[i]) };
+    else {
+      const codes = c.codes.slice(0, rows.length);
+      rows.forEach((i, k) => codes[k] = c.codes[i]);
+      cols[name] = { kind: "str", dict: c.dict, codes };
+    }
+  }
+  return { n: rows.length, cols };
+}
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 class Gone extends Error {}
@@ -794,9 +809,11 @@ export class RollupSource {
           { n: p.rows, columns: await partColumns(kv, p) },
           await readBlob(kv, p),
         );
-        const within = new Set(hours);
-        const events = await reconstructEvents(batch, s.org, s.env, this.turn());
-        return events.filter((e) => within.has(Math.floor(e.received_at / HOUR)));
+        // only the cut hours' rows are made records, not the whole part's
+        const within = new Set(hours), t = (batch.cols.t as NumCol).values;
+        const rows: number[] = [];
+        for (let i = 0; i < batch.n; i++) if (within.has(Math.floor(t[i] / HOUR))) rows.push(i);
+        return await reconstructEvents(batchRows(batch, rows), s.org, s.env, this.turn());
       })();
       got.catch(() => this.cutRowsKept.get(key) === got && this.cutRowsKept.delete(key));
       remember(this.cutRowsKept, key, got, 4);
