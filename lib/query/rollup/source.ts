@@ -953,7 +953,9 @@ export class RollupSource {
       // the answers themselves, kept per period, question and raw tail: a warm ask of the same questions
       // counts nothing (behavior_sources' five over 1.72M rows took ~430 ms warm at 10M events)
       const tailNow = await this.tailRollup(tail, all, s, cut);
-      const stamp = tailNow.part ? this.stampOf(all, tailNow.space, cut) : "";
+      // (with rows of a raw tail or cut hours, the period's bounds too: they choose which of those rows count,
+      // and the parts' hours inside, which name the period, can be the same for two periods)
+      const stamp = tailNow.part ? `${this.stampOf(all, tailNow.space, cut)}|${s.from}-${s.to}` : "";
       answerKeys = os.map((o) =>
         `${period}|attrAnswer|${stamp}|${JSON.stringify([s.filters ?? [], s.timezone, o])}`
       );
@@ -1124,7 +1126,7 @@ export class RollupSource {
       const tailPart = tailBuilt.part;
       // the answer as a whole, kept for this period, question and raw tail (its records and numbering)
       const key = `${period}|first|${JSON.stringify(o)}|${
-        tailPart ? this.stampOf(all, tailBuilt.space, cut) : ""
+        tailPart ? `${this.stampOf(all, tailBuilt.space, cut)}|${s.from}-${s.to}` : ""
       }`;
       const keptAnswer = this.cache.get(key) as AttributionResult | undefined;
       this.lastAsked.set(key, this.asked);
