@@ -29,6 +29,20 @@ export interface Batch {
   cols: Record<string, Column>;
 }
 
+/** The batch of some of a batch's rows, in the order given: dictionaries shared, codes and values taken. */
+export function batchOfRows(b: Batch, rows: number[]): Batch {
+  const cols: Batch["cols"] = {};
+  for (const [name, c] of Object.entries(b.cols)) {
+    if (c.kind === "num") cols[name] = { kind: "num", values: Float64Array.from(rows, (i) => c.values[i]) };
+    else {
+      const codes = c.codes.slice(0, rows.length);
+      rows.forEach((i, k) => codes[k] = c.codes[i]);
+      cols[name] = { kind: "str", dict: c.dict, codes };
+    }
+  }
+  return { n: rows.length, cols };
+}
+
 /** A column's name and how to make it: builders list these so the sliced variants can yield between and
  * inside columns. */
 export type ColumnMaker = [string, (turn: Turn) => Promise<Column>];

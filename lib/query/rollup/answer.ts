@@ -180,6 +180,10 @@ export function piecesAsked(s: Scope, o: AggregateOptions): PiecesAsked {
   };
 }
 
+/** Whether the period's ends cut this hour of a part: it has rows inside the period and outside it. */
+export const cutsHour = (h: { min: number; max: number }, s: Scope): boolean =>
+  !(h.min >= s.from && h.max < s.to) && !(h.max < s.from || h.min >= s.to);
+
 /**
  * Each part's hours inside the period, or null when an hour of a part straddles the period's ends (the scan
  * answers). With `cutRowsRead`, such an hour is left out instead: its rows in the period were read from the
@@ -191,7 +195,7 @@ export function hoursInside(parts: RollupHead[], s: Scope, cutRowsRead = false):
     const hours = new Set<number>();
     for (const h of r.hours) {
       if (h.min >= s.from && h.max < s.to) hours.add(h.hour);
-      else if (!(h.max < s.from || h.min >= s.to) && !cutRowsRead) return null;
+      else if (cutsHour(h, s) && !cutRowsRead) return null;
     }
     inside.push(hours);
   }

@@ -10,7 +10,7 @@ import { Lru, remember } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
 import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
 import { decodeBatch } from "../../parts/codec.ts";
-import type { Batch, NumCol } from "../../parts/columns.ts";
+import { batchOfRows, type NumCol } from "../../parts/columns.ts";
 import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
 import { turns } from "../../turns.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -37,6 +37,7 @@ import {
 import {
   answerFromRollups,
   attributionAsked,
+  cutsHour,
   ENDS_METRICS,
   fieldsOf,
   hoursInside,
@@ -169,20 +170,6 @@ const TAIL_KEY = "tail";
 /** Rows with their sets, the facts and their lists. */
 const tailWeight = (r: Rollup) =>
   r.sets.length + r.n * 64 + r.values.length * 40 + r.facts.n * 96 + r.facts.listDt.byteLength * 2;
-
-/** The batch of some of a batch's rows (in the order given): the dictionaries kept, codes and values taken. */
-function batchRows(b: Batch, rows: number[]): Batch {
-  const cols: Batch["cols"] = {};
-  for (const [name, c] of Object.entries(b.cols)) {
-    if (c.kind === "num") cols[name] = { kind: "num", values: Float64Array.from(rows, (i) => c.values[i]) };
-    else {
-      const codes = c.codes.slice(0, rows.length);
-      rows.forEach((i, k) => codes[k] = c.codes[i]);
-      cols[name] = { kind: "str", dict: c.dict, codes };
-    }
-  }
-  return { n: rows.length, cols };
-}
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 class Gone extends Error {}
@@ -777,7 +764,7 @@ export class RollupSource {
       const heads = await inBatches(got.parts, 8, (p) => this.entry(p.id));
       const cutHours = got.parts.flatMap((p, i) => {
         const hours = (heads[i]?.head.hours ?? [])
-          .filter((h) => !(h.min >= s.from && h.max < s.to) && !(h.max < s.from || h.min >= s.to))
+          .filter((h) => cutsHour(h, s))
           .map((h) => h.hour);
         return hours.length ? [{ p, hours }] : [];
       });
@@ -813,7 +800,7 @@ export class RollupSource {
         const within = new Set(hours), t = (batch.cols.t as NumCol).values;
         const rows: number[] = [];
         for (let i = 0; i < batch.n; i++) if (within.has(Math.floor(t[i] / HOUR))) rows.push(i);
-        return await reconstructEvents(batchRows(batch, rows), s.org, s.env, this.turn());
+        return await reconstructEvents(batchOfRows(batch, rows), s.org, s.env, this.turn());
       })();
       got.catch(() => this.cutRowsKept.get(key) === got && this.cutRowsKept.delete(key));
       remember(this.cutRowsKept, key, got, 4);
@@ -941,6 +928,7 @@ export class RollupSource {
     const traffic = new Set(s.traffic ?? ["human"]);
     let kept: AttrRows | null = null, hashes: AttrHashes | null = null;
     let answerKeys: string[] = [];
+    let tailBuilt: { part: RollupParts | null; space: number } = { part: null, space: 0 };
     // each goal's visitors in the parts in scope (sorted numbers), kept per period like the rows
     const goalKept = new Map<string, Uint32Array>();
     try {
@@ -952,10 +940,10 @@ export class RollupSource {
       const period = periodKey(parts, partInside, s, traffic);
       // the answers themselves, kept per period, question and raw tail: a warm ask of the same questions
       // counts nothing (behavior_sources' five over 1.72M rows took ~430 ms warm at 10M events)
-      const tailNow = await this.tailRollup(tail, all, s, cut);
+      tailBuilt = await this.tailRollup(tail, all, s, cut);
       // (with rows of a raw tail or cut hours, the period's bounds too: they choose which of those rows count,
       // and the parts' hours inside, which name the period, can be the same for two periods)
-      const stamp = tailNow.part ? `${this.stampOf(all, tailNow.space, cut)}|${s.from}-${s.to}` : "";
+      const stamp = tailBuilt.part ? `${this.stampOf(all, tailBuilt.space, cut)}|${s.from}-${s.to}` : "";
       answerKeys = os.map((o) =>
         `${period}|attrAnswer|${stamp}|${JSON.stringify([s.filters ?? [], s.timezone, o])}`
       );
@@ -995,7 +983,6 @@ export class RollupSource {
       throw e;
     }
     let rows: AttrRows | null = kept;
-    const tailBuilt = await this.tailRollup(tail, all, s, cut);
     const tailPart = tailBuilt.part;
     const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
     if (tailPart && !tailInside) return none;
