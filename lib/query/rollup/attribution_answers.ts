@@ -1,0 +1,371 @@
+/**
+ * Answers by attribution (sources: sessions, visitors and conversions by first-touch fields and entry page,
+ * attribution.ts) and explain-a-change's first events (first_touch.ts), from the parts' facts, attributions
+ * and first-event sections, the raw tail's beside; each answer kept per period, question and raw tail.
+ */
+import { Gone, inBatches, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
+import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
+import type { AttributionOptions, AttributionResult } from "../sequence_types.ts";
+import { firstTouch, firstTouchBlocker, type FirstUnit, type PageviewsOf } from "./first_touch.ts";
+import {
+  answerAttribution,
+  attributionJoin,
+  type AttrRows,
+  attrRowsBytes,
+  type AttrUnit,
+  flattenRows,
+  sessionEntries,
+  withTailRows,
+} from "./attribution.ts";
+import { hoursInside, type PiecesAsked } from "./answer.ts";
+import { ROLLUP_FIELDS } from "./build.ts";
+import type { RollupParts } from "./pieces.ts";
+import { forEachMember } from "../../parts/visitor_set.ts";
+import {
+  ATTR_SEC,
+  decodeAttr,
+  decodeFirstIds,
+  decodeFirsts,
+  FIRST_IDS_SEC,
+  FIRST_SEC,
+  firstRowsOf,
+  readSection,
+  readSections,
+} from "./store.ts";
+
+/** Plain aggregates (explain-a-change's pageviews per value are one), answered by the rollup source. */
+type Ask = (s: Scope, questions: AggregateOptions[]) => Promise<(AggregateResult | null)[]>;
+
+export class AttributionAnswers {
+  constructor(private r: RollupReader, private ask: Ask) {}
+
+  /**
+   * Sessions, visitors and conversions by attribution fields and entry page (attribution.ts): the period's
+   * parts' fact rows in scope, joined into sessions, are kept flat per period (~21 bytes a row); each question
+   * counts from them with the raw tail's rows added (null answers: the scan answers).
+   */
+  async answer(s: Scope, os: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
+    const none = os.map(() => null);
+    const { parts, tail, all, cut } = await this.r.inPeriod(s);
+    this.r.asked++;
+    const goals = [...new Set(os.flatMap((o) => (o.goal ? [o.goal.event_type] : [])))];
+    const needEntry = os.some((o) => o.breakdown?.includes("entry_page"));
+    const traffic = new Set(s.traffic ?? ["human"]);
+    let kept: AttrRows | null = null, hashes: AttrHashes | null = null;
+    let answerKeys: string[] = [];
+    let tailBuilt: { part: RollupParts | null; space: number } = { part: null, space: 0 };
+    // each goal's visitors in the parts in scope (sorted numbers), kept per period like the rows
+    const goalKept = new Map<string, Uint32Array>();
+    try {
+      await this.r.prefetchEntries(parts.map((p) => p.id));
+      const heads = await inBatches(parts, 8, (p) => this.r.entry(p.id));
+      if (heads.some((e) => e === null)) return none;
+      const partInside = hoursInside(heads.map((e) => e!.head), s, cut !== "");
+      if (!partInside) return none;
+      const period = periodKey(parts, partInside, s, traffic);
+      // the answers themselves, kept per period, question and raw tail: a warm ask of the same questions
+      // counts nothing (behavior_sources' five over 1.72M rows took ~430 ms warm at 10M events)
+      tailBuilt = await this.r.tailRollup(tail, all, s, cut);
+      // (with rows of a raw tail or cut hours, the period's bounds too: they choose which of those rows count,
+      // and the parts' hours inside, which name the period, can be the same for two periods)
+      const stamp = tailBuilt.part ? `${this.r.stampOf(all, tailBuilt.space, cut)}|${s.from}-${s.to}` : "";
+      answerKeys = os.map((o) =>
+        `${period}|attrAnswer|${stamp}|${JSON.stringify([s.filters ?? [], s.timezone, o])}`
+      );
+      const hits = answerKeys.map((k) => this.r.cache.get(k) as AggregateResult | undefined);
+      if (hits.every((h) => h !== undefined)) {
+        for (const k of answerKeys) this.r.lastAsked.set(k, this.r.asked);
+        return hits.map((h) => structuredClone(h!));
+      }
+      const key = `${period}|attr`;
+      kept = (this.r.cache.get(key) as AttrRows | undefined) ?? null;
+      this.r.lastAsked.set(key, this.r.asked);
+      // the rows' id hashes (kept apart: only a raw tail's sessions need them, to find theirs in the parts)
+      const tailRows = tail.length > 0;
+      hashes = (this.r.cache.get(`${key}|h`) as AttrHashes | undefined) ?? null;
+      if (hashes) this.r.lastAsked.set(`${key}|h`, this.r.asked);
+      if (!kept || (needEntry && !kept.entry) || (tailRows && !hashes)) {
+        const units = await this.attrUnits(parts, needEntry);
+        if (!units) return none;
+        const join = attributionJoin(units, partInside, s.touchpoint, traffic, 0, true);
+        const built = flattenRows(
+          units,
+          join,
+          needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null,
+        );
+        hashes = { h1: built.h1, h2: built.h2 };
+        kept = { ...built, h1: new Uint32Array(0), h2: new Uint32Array(0) };
+        this.r.setKept(key, kept, attrRowsBytes(kept), false);
+        // kept too when pieces can make room (never the rows: they are what every question reads)
+        const w = hashes.h1.byteLength * 2;
+        if (tailRows) this.r.setKept(`${key}|h`, hashes, w, true);
+      }
+      for (const type of goals) {
+        goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    let rows: AttrRows | null = kept;
+    const tailPart = tailBuilt.part;
+    const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
+    if (tailPart && !tailInside) return none;
+    if (tailPart) {
+      const f = tailPart.facts!;
+      if (!f.attr || !f.multi || !f.tuples) return none;
+      const unit: AttrUnit = {
+        ...unitOf(tailPart),
+        codes: f.attr,
+        multi: f.multi,
+        tuples: f.tuples,
+        ends: f.ends,
+      };
+      const join = attributionJoin([unit], [tailInside!], s.touchpoint, traffic, 0, true);
+      const own = flattenRows([unit], join, needEntry ? sessionEntries(join, [f.ends]) : null);
+      rows = withTailRows(kept!, hashes!, own);
+      if (!rows) {
+        // a tail session also in the parts, its entry page asked: all joined together
+        const units = await this.attrUnits(parts, true);
+        if (!units) return none;
+        const inside = hoursInside([...units, tailPart], s, cut !== "");
+        if (!inside) return none;
+        const both = [...units, unit];
+        const all = attributionJoin(both, inside, s.touchpoint, traffic, 0, true);
+        rows = flattenRows(both, all, sessionEntries(all, both.map((u) => u.ends)));
+      }
+    }
+    // each goal's visitors in scope: the parts' kept ones and the raw tail's
+    const marks = this.goalMarks(
+      goals,
+      goalKept,
+      Math.max(rows!.visitors, tailBuilt.space),
+      tailPart,
+      tailInside,
+      s,
+      traffic,
+    );
+    const answers = os.map((o) =>
+      answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
+    );
+    answers.forEach((a, i) => {
+      this.r.keep(answerKeys[i], structuredClone(a), 256 + a.rows.length * 160);
+      this.r.lastAsked.set(answerKeys[i], this.r.asked);
+    });
+    return answers;
+  }
+
+  /**
+   * The visitor numbers with an event of this type in the parts' hours in scope (sorted), from the event
+   * type's rows and sets (read for this only: the members are what is kept, per period).
+   */
+  private async goalMembers(
+    parts: { id: string }[],
+    partInside: Set<number>[],
+    period: string,
+    s: Scope,
+    traffic: Set<string>,
+    type: string,
+  ): Promise<Uint32Array> {
+    const ev = ROLLUP_FIELDS.indexOf("event_type");
+    const gkey = `${period}|goal|${type}`;
+    let members = this.r.cache.get(gkey) as Uint32Array | undefined;
+    this.r.lastAsked.set(gkey, this.r.asked);
+    if (members) return members;
+    const want = { fields: [ev], sets: [ev], facts: false, ends: false };
+    const got = await inBatches(parts, 4, (p) => this.r.part(p.id, want, false));
+    if (got.some((p) => p === null)) throw new Gone();
+    const seen = new Set<number>();
+    (got as RollupParts[]).forEach((p, pi) => {
+      const r = p.field(ev);
+      for (const i of rowsInScope(p, r, ev, partInside[pi], s, traffic)) {
+        if (r.values[r.value[i]] === type) forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => seen.add(v));
+      }
+    });
+    members = Uint32Array.from(seen).sort();
+    this.r.setKept(gkey, members, members.byteLength + 64, false);
+    return members;
+  }
+
+  /** Each goal's visitors in scope: the parts' (`kept`) and the raw tail's, marked by visitor number. */
+  private goalMarks(
+    goals: string[],
+    kept: Map<string, Uint32Array>,
+    space: number,
+    tailPart: RollupParts | null,
+    tailInside: Set<number> | null,
+    s: Scope,
+    traffic: Set<string>,
+  ): Map<string, Uint8Array> {
+    const ev = ROLLUP_FIELDS.indexOf("event_type");
+    const marks = new Map<string, Uint8Array>();
+    for (const type of goals) {
+      const mark = new Uint8Array(space + 1);
+      for (const v of kept.get(type)!) if (v < mark.length) mark[v] = 1;
+      if (tailPart) {
+        const r = tailPart.field(ev);
+        for (const i of rowsInScope(tailPart, r, ev, tailInside!, s, traffic)) {
+          if (r.values[r.value[i]] !== type) continue;
+          forEachMember(r.sets, r.visAt[i], r.viewAt[i], (v) => (v < mark.length ? mark[v] = 1 : 0));
+        }
+      }
+      marks.set(type, mark);
+    }
+    return marks;
+  }
+
+  /**
+   * Explain-a-change's attribution (first_touch.ts) from the parts' facts and first events, the raw tail's
+   * beside, and pageviews per value from the hourly rows; null when the scan must answer (firstTouchBlocker,
+   * hours cut, a part without first events yet). The answer is kept per period, question and raw tail.
+   */
+  async explain(s: Scope, o: AttributionOptions): Promise<AttributionResult | null> {
+    if (firstTouchBlocker(s, o) !== null) return null;
+    const { parts, tail, all, cut } = await this.r.inPeriod(s);
+    this.r.asked++;
+    const traffic = new Set(s.traffic ?? ["human"]);
+    const pvAsks: AggregateOptions[] = o.fields.length
+      ? o.fields.map((f) => ({ metrics: ["pageviews"], breakdown: [f] }))
+      : [{ metrics: ["pageviews"] }];
+    try {
+      await this.r.prefetchEntries(parts.map((p) => p.id));
+      const heads = await inBatches(parts, 8, (p) => this.r.entry(p.id));
+      if (heads.some((e) => e === null || !e.secs[FIRST_SEC])) return null;
+      const partInside = hoursInside(heads.map((e) => e!.head), s, cut !== "");
+      if (!partInside) return null;
+      const period = periodKey(parts, partInside, s, traffic);
+      const tailBuilt = await this.r.tailRollup(tail, all, s, cut);
+      const tailPart = tailBuilt.part;
+      // the answer as a whole, kept for this period, question and raw tail (its records and numbering)
+      const key = `${period}|first|${JSON.stringify(o)}|${
+        tailPart ? `${this.r.stampOf(all, tailBuilt.space, cut)}|${s.from}-${s.to}` : ""
+      }`;
+      const keptAnswer = this.r.cache.get(key) as AttributionResult | undefined;
+      this.r.lastAsked.set(key, this.r.asked);
+      if (keptAnswer) return structuredClone(keptAnswer);
+      const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
+      if (tailPart && (!tailInside || !tailPart.facts?.firsts)) return null;
+      const bySession = o.unit === "session";
+      const goals = o.goal ? [o.goal.event_type] : [];
+      // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
+      // decoding overlap)
+      const [goalLists, units, pvs] = await Promise.all([
+        Promise.all(goals.map((type) => this.goalMembers(parts, partInside, period, s, traffic, type))),
+        this.firstUnits(parts, bySession),
+        this.ask(s, pvAsks),
+      ]);
+      if (!units || pvs.some((r) => r === null)) return null;
+      const goalKept = new Map(goals.map((type, i) => [type, goalLists[i]]));
+      const inside = [...partInside];
+      if (tailPart) {
+        const f = tailPart.facts!;
+        units.push({
+          rows: firstRowsOf(f, null),
+          ids: { h1: f.h1, h2: f.h2 },
+          tps: tailPart.tps,
+          traffics: tailPart.traffics,
+        });
+        inside.push(tailInside!);
+      }
+      const space = Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.rows.vis) + 1));
+      const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
+      const pageviews: PageviewsOf = { total: (pvs[0]!.totals.pageviews as number) ?? 0, by: new Map() };
+      o.fields.forEach((f, k) => {
+        const by = new Map<string | null, number>();
+        for (const r of pvs[k]!.rows) {
+          const n = (r.metrics.pageviews as number) ?? 0;
+          if (n) by.set((r.key[f] ?? null) as string | null, n);
+        }
+        pageviews.by.set(f, by);
+      });
+      const answer = firstTouch(
+        units,
+        inside,
+        s,
+        o,
+        o.goal ? marks.get(o.goal.event_type)! : null,
+        pageviews,
+      );
+      this.r.setKept(key, structuredClone(answer), answerBytes(answer), true);
+      return answer;
+    } catch (e) {
+      if (e instanceof Gone) return null;
+      throw e;
+    }
+  }
+
+  /**
+   * Every part's first-event rows and (`ids`) their id hashes, read for this question (the answer is what is
+   * kept); null when one lacks them.
+   */
+  private async firstUnits(parts: { id: string }[], ids: boolean): Promise<FirstUnit[] | null> {
+    const got = await inBatches(parts, 4, async (p) => {
+      const e = await this.r.entry(p.id);
+      if (!e || !e.secs[FIRST_SEC] || (ids && !e.secs[FIRST_IDS_SEC])) return null;
+      const [rows, hashes] = await readSections(this.r.deps.kv, [
+        { partId: p.id, entry: e, sec: FIRST_SEC },
+        ...(ids ? [{ partId: p.id, entry: e, sec: FIRST_IDS_SEC }] : []),
+      ]);
+      if (!rows || (ids && !hashes)) throw new Gone();
+      this.r.bytesRead += rows.length + (hashes?.length ?? 0);
+      return {
+        rows: decodeFirsts(rows),
+        ids: hashes ? decodeFirstIds(hashes) : null,
+        tps: e.head.tps,
+        traffics: e.head.traffics,
+      };
+    });
+    return got.some((g) => g === null) ? null : got as FirstUnit[];
+  }
+
+  /** Every part's facts (not kept: their flat rows are), attributions and (`ends`) entries; null: one lacks them. */
+  private async attrUnits(parts: { id: string }[], ends: boolean) {
+    const want: PiecesAsked = { fields: [], sets: [], facts: true, ends };
+    const out: (AttrUnit & { hours: RollupParts["hours"] })[] = [];
+    for (let w = 0; w < parts.length; w += 32) {
+      const window = parts.slice(w, w + 32);
+      const got = await inBatches(window, 4, async (p) => {
+        const part = await this.r.part(p.id, want, false);
+        const e = await this.r.entry(p.id);
+        if (!part || !e) return null;
+        const a = await this.r.piece(
+          `${p.id}/attr`,
+          () => readSection(this.r.deps.kv, p.id, e, ATTR_SEC),
+          decodeAttr,
+          (x) => x.codes.byteLength + x.multi.row.byteLength * 3 + x.tuples.length * 160,
+          false,
+        );
+        if (!a) return null;
+        return {
+          ...unitOf(part),
+          hours: part.hours,
+          codes: a.codes,
+          multi: a.multi,
+          tuples: a.tuples,
+          ends: part.ends,
+        };
+      });
+      for (const g of got) {
+        if (!g) return null; // a part without attributions yet (the backfill adds them)
+        out.push(g);
+      }
+    }
+    return out;
+  }
+}
+
+/** The id hashes of a period's kept attribution rows (attribution.ts), row for row. */
+interface AttrHashes {
+  h1: Uint32Array;
+  h2: Uint32Array;
+}
+
+function maxOf(a: Uint32Array): number {
+  let m = -1;
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
+  return m;
+}
+
+/** The bytes a kept attribution answer holds (to weigh it in the cache). */
+const answerBytes = (a: AttributionResult) =>
+  256 + Object.values(a.by).reduce((n, rows) => n + rows.length * 120, 0);

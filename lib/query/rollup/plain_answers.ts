@@ -1,0 +1,719 @@
+/**
+ * Aggregates from the rollups' rows and facts (plainBlocker null): the rows of the fields asked, visitor counts
+ * from unions kept per period (unions.ts), lists kept per period (kept_lists.ts), and session figures from one
+ * join of the period's sessions, kept per period (from the parts' spans where they allow, spans.ts), the raw
+ * tail's sessions amended on top.
+ */
+import { Gone, inBatches, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
+import { remember } from "../../lru.ts";
+import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
+import {
+  answerFromRollups,
+  ENDS_METRICS,
+  fieldsOf,
+  hoursInside,
+  keptUnionsFit,
+  type KnownVisitors,
+  type PiecesAsked,
+  piecesAsked,
+  plainBlocker,
+  rowsOf,
+  SESSION_METRICS,
+  type SessionAnswer,
+} from "./answer.ts";
+import type { Rollup } from "./build.ts";
+import type { FactLists, RollupParts } from "./pieces.ts";
+import type { SessionFacts } from "./session_facts.ts";
+import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
+import {
+  buildKeptList,
+  type KeptList,
+  keptListBytes,
+  keptListField,
+  keptListFits,
+  rowsFromKept,
+} from "./kept_lists.ts";
+import { forEachMember } from "../../parts/visitor_set.ts";
+import { BLOCKS, findKey, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
+import {
+  engagedCounts,
+  engagedPerVisitor,
+  entriesAndExits,
+  type EntriesExits,
+  holdsKey,
+  joinedKeys,
+  joinSessions,
+  overlapUnits,
+  type SessionJoin,
+  sessionsPerBucket,
+  type SessionTotals,
+  sessionTotals,
+  unitKeys,
+} from "./sessions.ts";
+import {
+  decodeFacts,
+  decodeKeys,
+  decodeLists,
+  decodeSpans,
+  factsSec,
+  KEYS_SEC,
+  listsSec,
+  readSections,
+  type RollupEntry,
+  type SectionAsk,
+  SPANS_SEC,
+} from "./store.ts";
+
+export class PlainAnswers {
+  constructor(private r: RollupReader) {}
+
+  /** Lists (period and field) asked once without a kept list (kept_lists.ts). */
+  private listAskedOnce = new Map<string, true>();
+
+  /**
+   * The spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call) and begun
+   * before the question's other pieces are decoded, so KV reads them meanwhile.
+   */
+  private spanSections(parts: { id: string }[], entries: RollupEntry[]) {
+    const spans: (Spans | null)[] = parts.map((p) => {
+      const hit = this.r.cache.get(`${p.id}/spans`) as Spans | undefined;
+      if (hit) this.r.lastAsked.set(`${p.id}/spans`, this.r.asked);
+      return hit ?? null;
+    });
+    const asks: SectionAsk[] = [];
+    parts.forEach((p, i) => {
+      if (!spans[i]) asks.push({ partId: p.id, entry: entries[i], sec: SPANS_SEC });
+      asks.push({ partId: p.id, entry: entries[i], sec: KEYS_SEC });
+    });
+    const got = readSections(this.r.deps.kv, asks);
+    // awaited by spanKept; a question that fails before then must not leave it rejected unobserved
+    got.catch(() => {});
+    return { spans, asks, got };
+  }
+
+  /**
+   * The parts' session totals of a period from their spans (spans.ts): spans wholly inside are added as they
+   * are; the blocks holding sessions to join (in two parts, spans cut by the period, sessions that are not
+   * simple) are read, those sessions taken out of their spans as their part alone counted them and joined.
+   */
+  private async spanKept(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    inside: Set<number>[],
+    s: Scope,
+    traffic: Set<string>,
+    space: number,
+    fetched: ReturnType<PlainAnswers["spanSections"]>,
+  ): Promise<KeptSessions> {
+    const { spans, asks, got: pending } = fetched;
+    const got = await pending;
+    const keys: PartKeys[] = [];
+    got.forEach((bytes, x) => {
+      if (bytes === undefined) throw new Gone();
+      this.r.bytesRead += bytes?.length ?? 0;
+      const { partId, sec } = asks[x], i = keys.length;
+      if (sec === KEYS_SEC) {
+        keys.push(
+          bytes
+            ? decodeKeys(bytes)
+            : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
+        );
+      } else if (bytes) {
+        const sp = decodeSpans(bytes);
+        spans[i] = sp;
+        this.r.keep(`${partId}/spans`, sp, sp.n * 40 + sp.engaged.length * 4 + 200);
+        this.r.lastAsked.set(`${partId}/spans`, this.r.asked);
+      }
+    });
+    const shared = sharedKeys(keys, space);
+    const totals: SessionTotals = {
+      sessions: 0,
+      withPageview: 0,
+      bounces: 0,
+      durationMs: 0,
+      engagedVisitors: 0,
+      dropped: 0,
+    };
+    let engaged = new Uint16Array(Math.max(1, space));
+    const count = (v: number, by: number) => {
+      if (v >= engaged.length) {
+        const grown = new Uint16Array(Math.max(v + 1, engaged.length * 2));
+        grown.set(engaged);
+        engaged = grown;
+      }
+      engaged[v] += by;
+    };
+    const need = parts.map(() => new Set<number>());
+    const scoped = entries.map((e) => ({
+      tp: e.head.tps.map((tp) => !s.touchpoint || tp === s.touchpoint),
+      tr: e.head.traffics.map((t) => t !== null && traffic.has(t)),
+    }));
+    const whole = (i: number, h0: number, h1: number) => inside[i].has(h0) && inside[i].has(h1);
+    spans.forEach((sp, i) => {
+      if (!sp) {
+        // no spans (none written): every block is joined
+        for (let b = 0; b < BLOCKS; b++) need[i].add(b);
+        return;
+      }
+      const { tp, tr } = scoped[i];
+      for (let g = 0; g < sp.n; g++) {
+        if (!tp[sp.tp[g]] || !tr[sp.traffic[g]]) continue;
+        if (whole(i, sp.h0[g], sp.h1[g])) {
+          totals.sessions += sp.sessions[g];
+          totals.withPageview += sp.withPageview[g];
+          totals.bounces += sp.bounces[g];
+          totals.durationMs += sp.durationMs[g];
+          totals.dropped += sp.dropped[g];
+          for (let x = sp.engAt[g]; x < sp.engAt[g + 1]; x++) count(sp.engaged[x], 1);
+        } else {
+          for (const h of inside[i]) {
+            if (h >= sp.h0[g] && h <= sp.h1[g]) {
+              need[i].add(sp.block[g]);
+              break;
+            }
+          }
+        }
+      }
+      for (let b = 0; b < BLOCKS; b++) if (sp.complex[b]) need[i].add(b);
+    });
+    // blocks read for a cut span or a session that is not simple have every row decided by the part's own
+    // join; the others are read only for sessions also in another part: just those rows, found by key
+    const general = need.map((b) => new Set(b));
+    const sharedSet = keys.map((k, i) => {
+      const set = new Set<number>();
+      for (let x = 0; x < k.n; x++) {
+        if (!shared[i][x]) continue;
+        need[i].add(k.block[x]);
+        set.add(k.vis[x] * 4_294_967_296 + k.h[x]);
+      }
+      return set;
+    });
+    // the blocks to join, as units; per row: joined, and taken out of its span first
+    const wanted: { i: number; b: number }[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      for (const b of [...need[i]].sort((x, y) => x - y)) {
+        if (entries[i].secs[factsSec(b)]) wanted.push({ i, b });
+      }
+    }
+    const read = await readSections(
+      this.r.deps.kv,
+      wanted.map(({ i, b }) => ({ partId: parts[i].id, entry: entries[i], sec: factsSec(b) })),
+    );
+    const units = wanted.map((w, x) => {
+      const bytes = read[x];
+      if (!bytes) throw new Gone();
+      this.r.bytesRead += bytes.length;
+      return { ...w, facts: decodeFacts(bytes) };
+    });
+    const joinMasks: Uint8Array[] = [], subMasks: Uint8Array[] = [];
+    for (const u of units) {
+      const f = u.facts, set = sharedSet[u.i];
+      const join = new Uint8Array(f.n), sub = new Uint8Array(f.n);
+      if (!general[u.i].has(u.b)) {
+        // every session in scope here is simple and counted whole in its span: only those in another part join
+        for (let r = 0; r < f.n; r++) if (set.has(f.vis[r] * 4_294_967_296 + f.h1[r])) join[r] = sub[r] = 1;
+      } else {
+        const head = entries[u.i].head;
+        const l = localSessions(f, head.tps, head.traffics, null);
+        const slot = l.join.slots[0], j = l.join.j, { tp, tr } = scoped[u.i];
+        for (let r = 0; r < f.n; r++) {
+          const x = slot[r];
+          if (x < 0 || !l.simple[x] || !tp[l.tp[x]] || !tr[l.traffic[x]] || !whole(u.i, l.h0[x], l.h1[x])) {
+            join[r] = 1;
+            continue;
+          }
+          // counted in its span: joined only when the session is in another part too
+          if (set.has(j.vis[x] * 4_294_967_296 + j.h1[x])) join[r] = sub[r] = 1;
+        }
+      }
+      joinMasks.push(join);
+      subMasks.push(sub);
+    }
+    const unitOfBlock = (u: { i: number; facts: SessionFacts }) => ({
+      facts: u.facts,
+      tps: entries[u.i].head.tps,
+      traffics: entries[u.i].head.traffics,
+    });
+    // a block's lists read once (the taking-out and the join may both need them), the missing ones together
+    const listsRead = new Map<(typeof units)[number], FactLists | null>();
+    const listsOf = async (join: SessionJoin, of: typeof units) => {
+      const want = overlapUnits(join).map((ri) => of[ri]).filter((u) => !listsRead.has(u));
+      const got = await readSections(
+        this.r.deps.kv,
+        want.map((u) => ({ partId: parts[u.i].id, entry: entries[u.i], sec: listsSec(u.b) })),
+      );
+      got.forEach((bytes, x) => {
+        if (bytes === undefined) throw new Gone();
+        this.r.bytesRead += bytes?.length ?? 0;
+        listsRead.set(want[x], bytes ? decodeLists(bytes) : null);
+      });
+      return of.map((u) => listsRead.get(u) ?? null);
+    };
+    // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
+    const byPart = new Map<number, number[]>();
+    units.forEach((u, x) => {
+      if (!subMasks[x].includes(1)) return;
+      const l = byPart.get(u.i);
+      if (l) l.push(x);
+      else byPart.set(u.i, [x]);
+    });
+    for (const [i, xs] of byPart) {
+      const of = xs.map((x) => units[x]);
+      const alone = joinSessions(
+        of.map(unitOfBlock),
+        of.map(() => inside[i]),
+        s.touchpoint,
+        traffic,
+        space,
+        null,
+        xs.map((x) => subMasks[x]),
+      );
+      const t = sessionTotals(alone, await listsOf(alone, of));
+      for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+        totals[m] -= t[m];
+      }
+      for (const [v, c] of engagedPerVisitor(alone)) count(v, -c);
+    }
+    const joined = joinSessions(
+      units.map(unitOfBlock),
+      units.map((u) => inside[u.i]),
+      s.touchpoint,
+      traffic,
+      space,
+      null,
+      joinMasks,
+    );
+    const t = sessionTotals(joined, await listsOf(joined, units));
+    for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+      totals[m] += t[m];
+    }
+    for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
+    for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
+    // the parts' keys are kept as read (no second copy as numbers)
+    return { totals, engaged, keys, dropped: true, ends: null };
+  }
+
+  /**
+   * The kept parts' totals with the raw tail (the last unit) added: the sessions the tail has in scope are
+   * taken out as the parts alone counted them and put back joined with the tail. Only the parts holding one
+   * of those sessions (kept keys) have their facts read. Engaged visitors stay exact through each visitor's
+   * count of engaged sessions.
+   */
+  private async withTail(
+    kept: KeptSessions,
+    loaded: RollupParts[],
+    inside: Set<number>[],
+    parts: { id: string }[],
+    s: Scope,
+    traffic: Set<string>,
+    space: number,
+    want: { dropped: boolean; ends: boolean },
+  ): Promise<{ totals: SessionTotals; ends: EntriesExits | null }> {
+    const n = parts.length, tail = loaded[n];
+    const tailJoin = joinSessions([unitOf(tail)], [inside[n]], s.touchpoint, traffic, space);
+    if (!tailJoin.j.n) return kept;
+    const only = joinedKeys(tailJoin);
+    const hit: number[] = [];
+    kept.keys.forEach((keys, ri) => {
+      for (const [v, l] of only) {
+        if (l.some((h1, x) => x % 2 === 0 && keptHolds(keys, v, h1))) return void hit.push(ri);
+      }
+    });
+    const units: RollupParts[] = [];
+    for (const ri of hit) {
+      const p = await this.r.part(parts[ri].id, { fields: [], sets: [], facts: true, ends: want.ends });
+      if (!p) throw new Gone();
+      units.push(p);
+    }
+    const ids = hit.map((ri) => parts[ri]);
+    const hours = hit.map((ri) => inside[ri]);
+    const alone = joinSessions(units.map(unitOf), hours, s.touchpoint, traffic, space, only);
+    const before = sessionTotals(alone, want.dropped ? await this.r.listsFor(alone, units, ids) : []);
+    const all = [...units, tail];
+    const both = joinSessions(all.map(unitOf), [...hours, inside[n]], s.touchpoint, traffic, space, only);
+    const after = sessionTotals(
+      both,
+      want.dropped ? await this.r.listsFor(both, all, [...ids, { id: "" }]) : [],
+    );
+    const out = { ...kept.totals };
+    for (const k of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+      out[k] += after[k] - before[k];
+    }
+    const was = engagedPerVisitor(alone), now = engagedPerVisitor(both);
+    for (const v of new Set([...was.keys(), ...now.keys()])) {
+      const c0 = v < kept.engaged.length ? kept.engaged[v] : 0;
+      const c1 = c0 - (was.get(v) ?? 0) + (now.get(v) ?? 0);
+      out.engagedVisitors += (c1 > 0 ? 1 : 0) - (c0 > 0 ? 1 : 0);
+    }
+    let ends: EntriesExits | null = null;
+    if (want.ends && kept.ends) {
+      // the tail's sessions' entries and exits as the parts alone gave them out, joined with the tail's in
+      const add = (into: Map<string | null, number>, from: Map<string | null, number>, sign: number) => {
+        for (const [page, c] of from) into.set(page, (into.get(page) ?? 0) + sign * c);
+      };
+      const was = entriesAndExits(alone, units.map((p) => p.ends));
+      const now = entriesAndExits(both, all.map((p) => p.ends));
+      ends = { entries: new Map(kept.ends.entries), exits: new Map(kept.ends.exits) };
+      add(ends.entries, was.entries, -1);
+      add(ends.exits, was.exits, -1);
+      add(ends.entries, now.entries, 1);
+      add(ends.exits, now.exits, 1);
+    }
+    return { totals: out, ends };
+  }
+
+  /** Answers from the rollups' rows and facts (plainBlocker null), or null for those the scan must answer. */
+  async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
+    const served = questions.map((o) => plainBlocker(s, o) === null);
+    const none = questions.map(() => null);
+    if (!served.some(Boolean)) return none;
+    const { parts, tail, all, cut } = await this.r.inPeriod(s);
+    this.r.asked++;
+    // what the questions read, together
+    const asked: PiecesAsked = { fields: [], sets: [], facts: false, ends: false };
+    questions.forEach((o, i) => {
+      if (!served[i]) return;
+      const p = piecesAsked(s, o);
+      for (const f of p.fields) if (!asked.fields.includes(f)) asked.fields.push(f);
+      for (const f of p.sets) if (!asked.sets.includes(f)) asked.sets.push(f);
+      asked.facts ||= p.facts;
+      asked.ends ||= p.ends;
+    });
+    // session figures come from one join of the period's sessions; bucketed ones and entries/exits join all
+    // facts each time, the totals reuse the parts' join kept for the period (the raw tail's sessions amended)
+    const full = questions.some((o, i) => served[i] && o.bucket !== undefined && SESSION_ASKED(o));
+    // dropped events of sessions whose segments overlap need the device-time lists (~16 bytes a person's event)
+    const dropped = questions.some((o, i) => served[i] && o.metrics.includes("dropped_events"));
+    const traffic = new Set(s.traffic ?? ["human"]);
+    let keptKey = "", kept: KeptSessions | undefined;
+    // what a new join keeps: what is asked, and what the one it replaces had (questions alternate)
+    let keepDropped = dropped, keepEnds = asked.ends;
+    let entries: RollupEntry[] = [];
+    try {
+      if (asked.facts && !full) {
+        await this.r.prefetchEntries(parts.map((p) => p.id));
+        const got = await inBatches(parts, 8, (p) => this.r.entry(p.id));
+        if (got.some((e) => e === null)) return none;
+        entries = got as RollupEntry[];
+        const partInside = hoursInside(entries.map((e) => e.head), s, cut !== "");
+        if (!partInside) return none;
+        keptKey = JSON.stringify([
+          // a part's hours in a period are a run of its hours: the first, the last and the count name it
+          parts.map((p, i) => {
+            const h = [...partInside[i]];
+            return `${p.id}:${Math.min(...h)}-${Math.max(...h)}-${h.length}`;
+          }),
+          s.touchpoint ?? null,
+          [...traffic].sort(),
+        ]);
+        kept = this.r.cache.get(keptKey) as KeptSessions | undefined;
+        this.r.lastAsked.set(keptKey, this.r.asked);
+        if (kept && ((dropped && !kept.dropped) || (asked.ends && !kept.ends))) {
+          keepDropped ||= kept.dropped;
+          keepEnds ||= kept.ends !== null;
+          kept = undefined;
+        }
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    // fields whose visitor counts come from unions kept for the period read no sets (unions.ts)
+    let period: string | null = null;
+    let wide: boolean[] | null = null;
+    const pinned = new Map<string, PeriodUnion>();
+    try {
+      const heads = await inBatches(parts, 8, (p) => this.r.entry(p.id));
+      const partInside = heads.every((e) => e !== null)
+        ? hoursInside(heads.map((e) => e!.head), s, cut !== "")
+        : null;
+      if (partInside) {
+        period = periodKey(parts, partInside, s, traffic);
+        // a part whose hours all lie in the period is read by its wide rows (wide.ts) when no question buckets
+        if (!questions.some((o, i) => served[i] && o.bucket !== undefined)) {
+          wide = heads.map((e, i) => e!.head.hours.every((h) => partInside[i].has(h.hour)));
+        }
+        const needs = new Map<number, boolean>();
+        questions.forEach((o, i) => {
+          if (!served[i]) return;
+          const fit = keptUnionsFit(s, o), { rowField, totalField } = fieldsOf(s, o);
+          const kinds = [false, true].filter((v) => o.metrics.includes(v ? "viewers" : "visitors"));
+          const need = (f: number, ok: boolean) => {
+            const covered = ok && kinds.every((v) => {
+              const key = unionKey(period!, f, v), u = pinned.get(key) ?? this.r.unions.get(key);
+              if (u) pinned.set(key, u);
+              return u !== undefined;
+            });
+            needs.set(f, (needs.get(f) ?? false) || !covered);
+          };
+          if (!kinds.length) return;
+          // one field for groups and totals (no breakdown, or a filter on it): both must be covered
+          if (rowField === totalField) need(rowField, fit.totals && (!o.breakdown?.length || fit.byRows));
+          else {
+            need(rowField, fit.byRows);
+            need(totalField, fit.totals);
+          }
+        });
+        asked.sets = asked.sets.filter((f) => needs.get(f) !== false);
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    // lists sorted by a sum whose period's sums and values' unions are kept (kept_lists.ts) read no rows
+    // of their field: the raw tail is built first and added on top
+    const tailBuilt = await this.r.tailRollup(tail, all, s, cut);
+    const tailInside = tailBuilt.part ? hoursInside([tailBuilt.part], s)?.[0] ?? null : null;
+    if (tailBuilt.part && !tailInside) return none;
+    const fromKept: ({ rows: Row[]; total_rows: number } | null)[] = questions.map(() => null);
+    if (period) {
+      questions.forEach((o, i) => {
+        if (!served[i] || !keptListFits(s, o)) return;
+        const f = keptListField(s, o), key = listKey(period!, f);
+        const kl = this.r.cache.get(key) as KeptList | undefined;
+        if (!kl) return;
+        this.r.lastAsked.set(key, this.r.asked);
+        const t = tailBuilt.part;
+        const tailRows = t
+          ? { r: t.field(f), rows: rowsInScope(t, t.field(f), f, tailInside!, s, traffic) }
+          : null;
+        fromKept[i] = rowsFromKept(kl, tailRows, o);
+      });
+      const still = new Set<number>();
+      questions.forEach((o, i) => {
+        if (served[i]) {
+          for (const f of piecesAsked(s, fromKept[i] ? { metrics: o.metrics } : o).fields) still.add(f);
+        }
+      });
+      asked.fields = asked.fields.filter((f) => still.has(f));
+      asked.sets = asked.sets.filter((f) => still.has(f));
+    }
+    // the parts' totals without entries and exits come from their spans: the facts of only some blocks are read
+    const spanPath = asked.facts && !full && !kept && !keepEnds;
+    const spanFetch = spanPath ? this.spanSections(parts, entries) : null;
+    let loaded: RollupParts[];
+    try {
+      const want = { ...asked, facts: asked.facts && !kept && !spanPath, ends: keepEnds && !kept };
+      const got: (RollupParts | null)[] = [];
+      // a window of parts' sections fetched together, then decoded (the window bounds the bytes held)
+      for (let w = 0; w < parts.length; w += 32) {
+        const window = parts.slice(w, w + 32), wideOf = window.map((_, x) => wide?.[w + x] ?? false);
+        await this.r.prefetchEntries(window.map((p) => p.id));
+        const pre = await this.r.prefetch(window.map((p) => p.id), want, wideOf);
+        got.push(
+          ...await inBatches(
+            window.map((p, x) => ({ p, x })),
+            4,
+            ({ p, x }) => this.r.part(p.id, want, full, pre, wideOf[x]),
+          ),
+        );
+      }
+      if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
+      loaded = got as RollupParts[];
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    if (tailBuilt.part) loaded.push(tailBuilt.part);
+    const space = tailBuilt.space;
+    const inside = hoursInside(loaded, s, cut !== "");
+    if (!inside) return none;
+    let sessions: SessionAnswer | null = null;
+    try {
+      if (asked.facts && full) {
+        const units = loaded.map(unitOf);
+        const join = joinSessions(units, inside, s.touchpoint, traffic, space);
+        const totals = sessionTotals(join, dropped ? await this.r.listsFor(join, loaded, parts) : []);
+        const ends = asked.ends ? entriesAndExits(join, loaded.map((p) => p.ends)) : null;
+        sessions = {
+          ends,
+          totals,
+          perBucket: (bucketOf: (hour: number) => number, pv: boolean) =>
+            sessionsPerBucket(join, units, bucketOf, pv),
+        };
+      } else if (asked.facts) {
+        const n = parts.length;
+        if (!kept && spanPath) {
+          kept = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!);
+          this.r.setKept(
+            keptKey,
+            kept,
+            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096,
+            false,
+          );
+        } else if (!kept) {
+          const partUnits = loaded.slice(0, n);
+          const join = joinSessions(partUnits.map(unitOf), inside.slice(0, n), s.touchpoint, traffic, space);
+          const totals = sessionTotals(
+            join,
+            keepDropped ? await this.r.listsFor(join, partUnits, parts, false) : [],
+          );
+          const engaged = engagedCounts(join, space);
+          const ends = keepEnds ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
+          kept = { totals, engaged, keys: unitKeys(join), dropped: keepDropped, ends };
+          // kept in the one budget with the pieces: keys 8 bytes a session, engaged counts 2 a visitor number
+          // (before any piece: the least recently used pieces make room)
+          this.r.setKept(
+            keptKey,
+            kept,
+            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + engaged.byteLength + 4_096,
+            false,
+          );
+        }
+        const { totals, ends } = loaded.length > n
+          ? await this.withTail(kept, loaded, inside, parts, s, traffic, space, { dropped, ends: asked.ends })
+          : kept;
+        sessions = { ends, totals, perBucket: () => new Map() };
+      }
+    } catch (e) {
+      if (e instanceof Gone) return none;
+      throw e;
+    }
+    const known = this.knownVisitors(
+      period ?? periodKey(parts, inside, s, traffic),
+      parts.length,
+      pinned,
+      loaded,
+      inside,
+      s,
+      traffic,
+      space,
+    );
+    const n = parts.length;
+    return questions.map((o, i) => {
+      if (!served[i]) return null;
+      const rows = fromKept[i];
+      if (rows) {
+        this.r.listsFromKept++;
+        // the totals from the hours' totals rows (and their kept unions), the rows from the kept list
+        const { totals } = answerFromRollups(loaded, inside, s, { metrics: o.metrics }, space, null, known);
+        return { totals, ...rows };
+      }
+      const answer = answerFromRollups(
+        loaded,
+        inside,
+        s,
+        o,
+        space,
+        SESSION_ASKED(o) ? sessions : null,
+        known,
+      );
+      if (period && keptListFits(s, o)) {
+        this.keepList(period, loaded.slice(0, n), inside, s, o, space);
+      }
+      return answer;
+    });
+  }
+
+  /** Keeps the list material of a question's field for its period (kept_lists.ts), in the one budget. */
+  private keepList(
+    period: string,
+    parts: RollupParts[],
+    inside: Set<number>[],
+    s: Scope,
+    o: AggregateOptions,
+    space: number,
+  ) {
+    const f = keptListField(s, o), key = listKey(period, f);
+    // built when a period's list is asked a second time: a question asked once pays no more than before
+    if (!this.listAskedOnce.has(key)) return void remember(this.listAskedOnce, key, true, 64);
+    const traffic = new Set(s.traffic ?? ["human"]);
+    const before = this.r.cache.get(key) as KeptList | undefined;
+    const kl = buildKeptList(
+      parts,
+      f,
+      (pi, r) => rowsInScope(parts[pi], r, f, inside[pi], s, traffic),
+      before,
+      space,
+      { visitors: o.metrics.includes("visitors"), viewers: o.metrics.includes("viewers") },
+      (viewers) => this.r.unions.get(unionKey(period, f, viewers)),
+    );
+    if (!kl) return;
+    // kept like the period's session totals: pieces make room (the field's rows, which a kept list spares)
+    this.r.setKept(key, kl, keptListBytes(kl), true);
+  }
+
+  /**
+   * The period's visitors per value of a field from kept unions (unions.ts): the parts' counted once per
+   * period, touchpoint and traffic kinds, the raw tail's visitors added where the parts' union lacks them.
+   */
+  private knownVisitors(
+    period: string,
+    n: number,
+    pinned: Map<string, PeriodUnion>,
+    loaded: RollupParts[],
+    inside: Set<number>[],
+    s: Scope,
+    traffic: Set<string>,
+    space: number,
+  ): KnownVisitors {
+    const scoped = (pi: number, r: Rollup, f: number): number[] => {
+      const part = loaded[pi];
+      const tpOk = part.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+      const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
+      const out: number[] = [];
+      for (const i of rowsOf(r, f)) {
+        if (tpOk[r.tp[i]] && trOk[r.traffic[i]] && inside[pi].has(r.hour[i])) out.push(i);
+      }
+      return out;
+    };
+    const made = new Map<string, ((value: string | null) => number) | null>();
+    return (f, viewers) => {
+      const key = unionKey(period, f, viewers);
+      if (made.has(key)) return made.get(key)!;
+      let u = pinned.get(key) ?? this.r.unions.get(key);
+      if (!u) {
+        const built = buildUnion(loaded.slice(0, n), f, (pi, r) => scoped(pi, r, f), viewers, space);
+        if (built && built.bytes <= this.r.unions.capacity) this.r.unions.set(key, built, built.bytes);
+        u = built ?? undefined;
+      }
+      let out: ((value: string | null) => number) | null = null;
+      if (u) {
+        const parts = u;
+        // the raw tail's visitors of each value that the parts' union lacks
+        const extra = new Map<string | null, Set<number>>();
+        if (loaded.length > n) {
+          const r = loaded[n].field(f);
+          for (const i of scoped(n, r, f)) {
+            const value = r.values[r.value[i]], x = parts.ids.get(value) ?? -1;
+            const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
+            forEachMember(r.sets, from, to, (v) => {
+              if (x >= 0 && holds(parts, v, x)) return;
+              let set = extra.get(value);
+              if (!set) extra.set(value, set = new Set());
+              set.add(v);
+            });
+          }
+        }
+        out = (value) => (parts.counts.get(value) ?? 0) + (extra.get(value)?.size ?? 0);
+      }
+      made.set(key, out);
+      return out;
+    };
+  }
+}
+
+const unionKey = (period: string, f: number, viewers: boolean) => `${period}|${f}|${viewers}`;
+const listKey = (period: string, f: number) => `${period}|list|${f}`;
+
+const SESSION_ASKED = (o: AggregateOptions) =>
+  o.metrics.some((m) => SESSION_METRICS.has(m) || ENDS_METRICS.has(m));
+
+/** The parts' session totals of a period, kept: with each visitor's engaged sessions and each part's session keys. */
+interface KeptSessions {
+  totals: SessionTotals;
+  engaged: Uint16Array;
+  /** per part: its sessions' keys, as numbers (a join's unitKeys) or as read from its rollup (spans.ts) */
+  keys: (Float64Array | PartKeys)[];
+  /** whether the totals' dropped events are counted (the lists were read) */
+  dropped: boolean;
+  /** entries and exits per page, when a question asked for them */
+  ends: EntriesExits | null;
+}
+
+/** Whether kept keys may hold a session of visitor v with first id hash h1. */
+const keptHolds = (k: Float64Array | PartKeys, v: number, h1: number) =>
+  k instanceof Float64Array ? holdsKey(k, v, h1) : findKey(k, v, h1) >= 0;
+/** Memory kept keys hold (read keys are views of their section's buffer). */
+const keptKeyBytes = (k: Float64Array | PartKeys) =>
+  k instanceof Float64Array ? k.byteLength : k.vis.buffer.byteLength;
