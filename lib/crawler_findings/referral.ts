@@ -76,8 +76,28 @@ type Acc = VendorReferral & {
   kindPages: Record<ReadKind, Set<string>>;
 };
 
+/**
+ * The AI Assistant channel's visitors by source and by source and entry page: the entry pages first, then the
+ * sources. On a site answered from the session facts' attributions both count from the period's joined fact
+ * rows, which the engine keeps; asked together, each joined every part's facts itself (two joins at once: at
+ * 10M events 2.7 s cold for the entry pages alone, 5.8 s for both, and twice the memory), asked in turn the
+ * second counts from the first one's rows. The entry pages go first: their join holds the entry pages too.
+ */
+async function referredVisitors(engine: Engine, events: Scope) {
+  const channel = { field: "channel" as const, op: "eq" as const, value: "AI Assistant" };
+  const entries = await engine.aggregate({
+    ...events,
+    filters: [channel, { field: "event_type", op: "eq", value: "$pageview" }],
+  }, { metrics: ["visitors"], breakdown: ["source", "entry_page"] });
+  const visits = await engine.aggregate({ ...events, filters: [channel] }, {
+    metrics: ["visitors"],
+    breakdown: ["source"],
+  });
+  return { visits, entries };
+}
+
 export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFindings> {
-  const [reads, visits, entries] = await Promise.all([
+  const [reads, { visits, entries }] = await Promise.all([
     q.engine.hitsAggregate({
       ...q.hits,
       filters: [
@@ -86,17 +106,7 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
         { field: "crawled", op: "eq", value: "true" },
       ],
     }, { metrics: ["crawled_requests"], breakdown: ["vendor", "category", "page", "site_file"] }),
-    q.engine.aggregate({ ...q.events, filters: [{ field: "channel", op: "eq", value: "AI Assistant" }] }, {
-      metrics: ["visitors"],
-      breakdown: ["source"],
-    }),
-    q.engine.aggregate({
-      ...q.events,
-      filters: [
-        { field: "channel", op: "eq", value: "AI Assistant" },
-        { field: "event_type", op: "eq", value: "$pageview" },
-      ],
-    }, { metrics: ["visitors"], breakdown: ["source", "entry_page"] }),
+    referredVisitors(q.engine, q.events),
   ]);
   const vendors = new Map<string, Acc>();
   const vendor = (name: string) => {
