@@ -180,7 +180,7 @@ const HEADLESS =
  * media rule would otherwise take for a person's player.
  */
 const WORDS =
-  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)/i;
+  /(?<!cu)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =
@@ -213,6 +213,14 @@ const PAYLOAD_HINT =
  */
 const COMPATIBLE_INSIDE =
   /(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ *\(compatible\b|like Gecko; ?compatible\b/;
+
+/**
+ * A name inside WebKit's "(KHTML, like Gecko)": after a semicolon ("(KHTML, like Gecko; Google Page Speed
+ * Insights)", "(KHTML, like Gecko; Mediapartners-Google)"), or after a comma when it is no Safari and carries no
+ * version ("(KHTML, like Gecko, Foregenix)"). Browsers leave the part as WebKit wrote it; old WebKit builds add
+ * ", Safari/419.3" and an app's webview its own versioned SDKs.
+ */
+const ENGINE_NAMED = /\(KHTML,? like Gecko(?:; ?\w|, ?(?!Safari\b)\w[^/)]*\))/i;
 
 /** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
 const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
@@ -270,6 +278,7 @@ export function automationSign(ua: string): string | null {
   if (ua.includes("compatible") && COMPATIBLE_INSIDE.test(ua)) {
     return "crawler's compatible part inside a browser agent";
   }
+  if (ua.includes("ike Gecko") && ENGINE_NAMED.test(ua)) return "a name inside the engine's parentheses";
   if (DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
   // browsers carry no address at all; tools that wear a browser's agent give their page ("… https://top.mail.ru/…")
   // (feature phones' WAP stacks may name their carrier's gateway)

@@ -113,7 +113,7 @@ const BROWSER_END = new Set(["safari", "firefox", "chrome", "edg", "edge", "opr"
  * 100 or more ("1.233.355"), the way Chromium and Firefox forks number theirs; tools that append their name
  * number it 1.0, 2.1, 3.0.
  */
-const BROWSER_BUILD = /^(?:\d+\.\d+\.\d+\.\d+|[2-9]\d|\d{3,})|\.\d{3,}/;
+const BROWSER_BUILD = /^(?:\d+\.\d+\.\d+\.\d+|[2-9]\d(?!\d{7})|\d{3,8}(?!\d))|\.\d{3,}/;
 
 /** Whether a product name is one people's software is known by (a browser, webview, app or OS component). */
 export function knownHumanProduct(name: string): boolean {

@@ -460,6 +460,32 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "a name inside WebKit's engine parentheses (crawler-user-agents', fnando/browser's sample agents)": [
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko, Foregenix) Chrome/91.0.4472.77 Safari/537.36",
+      token: "Foregenix",
+      category: "security_scanner",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; GeedoShopProductFinder) Chrome/142.0.0.0 Safari/537.36",
+      token: "GeedoShopProductFinder",
+      category: "search_engine",
+    },
+  ],
+  "podcast tools whose one name joins podcast with what they do (opawg's sample agents)": [
+    { ua: "MixcloudPodcastImporter/2.0", token: "MixcloudPodcastImporter", category: "feed_fetcher" },
+    { ua: "beehiiv-podcast-importer/1.0", token: "beehiiv-podcast-importer", category: "feed_fetcher" },
+  ],
+  "a product after a browser agent versioned by a timestamp, no browser build (Yauaa's robot tests)": [
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.88 Safari/537.36 Keeper/1598937205",
+      token: "unknown",
+      category: "other",
+    },
+  ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -576,6 +602,13 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "OpenOffice/4.0.0",
       "bPod",
     ],
+  "old WebKit builds naming Safari inside the engine's parentheses (ua-parser-js's and uap-core's tests)": [
+    "Mozilla/5.0 (Windows; U; Windows NT 5.1; de-CH) AppleWebKit/523.15 (KHTML, like Gecko, Safari/419.3) Arora/0.2",
+    "Mozilla/5.0 (X11; U; Linux; de-DE) AppleWebKit/527  (KHTML, like Gecko, Safari/419.3) konqueror/4.3.1",
+  ],
+  "a podcast app whose own name and a downloader's stand apart (opawg's sample agents)": [
+    "Podcast Provider 0.34-9e9009e7 for Radio Downloader 0.34-9e9009e7",
+  ],
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],

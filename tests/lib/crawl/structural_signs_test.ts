@@ -1,0 +1,69 @@
+/**
+ * The ninth round's structural signs, each on real agents of both outcomes, asked of the sign itself so the
+ * catalog naming the same agents does not hide it: a name inside WebKit's engine parentheses, a podcast tool's
+ * own name, and a trailing product whose version is a timestamp (no browser build).
+ */
+import assert from "node:assert/strict";
+import { automationSign } from "../../../lib/crawl/automation_signs.ts";
+import { unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
+import { classifyAgent } from "../../../lib/crawl/classify.ts";
+
+Deno.test("sign: a name inside the engine's parentheses is a tool's, Safari's own old form is not", () => {
+  for (
+    const ua of [
+      // crawler-user-agents' and fnando/browser's sample agents
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko, Foregenix) Chrome/91.0.4472.77 Safari/537.36",
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.4 (KHTML, like Gecko; Google Page Speed Insights) Chrome/22.0.1229 Safari/537.4",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_7_3) AppleWebKit/537.36 (KHTML, like Gecko, Mediapartners-Google) Chrome/41.0.2272.118 Safari/537.36",
+    ]
+  ) assert.equal(automationSign(ua), "a name inside the engine's parentheses", ua);
+  for (
+    const ua of [
+      // ua-parser-js's and uap-core's test agents: WebKit builds of 2008 named Safari there
+      "Mozilla/5.0 (Windows; U; Windows NT 5.1; de-CH) AppleWebKit/523.15 (KHTML, like Gecko, Safari/419.3) Arora/0.2",
+      "Mozilla/5.0 (X11; U; Linux; de-DE) AppleWebKit/527  (KHTML, like Gecko, Safari/419.3) konqueror/4.3.1",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+    ]
+  ) {
+    assert.equal(automationSign(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
+
+Deno.test("sign: a podcast tool's one name says what it does; a podcast app beside a downloader's name does not", () => {
+  // opawg/user-agents-v2's sample agents
+  for (
+    const ua of [
+      "PodcastBulkDownloader/0.10.1",
+      "beehiiv-podcast-importer/1.0",
+      "podcast-shard-downloader/1.0",
+    ]
+  ) {
+    assert.match(automationSign(ua) ?? "", /^automation word: /, ua);
+  }
+  for (
+    const ua of [
+      "Podcast Provider 0.34-9e9009e7 for Radio Downloader 0.34-9e9009e7",
+      "Podcasts/1410.53 CFNetwork/1111 Darwin/19.0.0 (x86_64)",
+    ]
+  ) {
+    assert.equal(automationSign(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
+
+Deno.test("structural rule: a trailing product versioned by a timestamp is no browser build", () => {
+  // Yauaa's robot test agent; Avira's browser numbers itself like Chrome (ua-parser-js's test agents)
+  assert.equal(
+    unknownTrailingProduct(
+      "Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.88 Safari/537.36 Keeper/1598937205",
+    ),
+    "unknown product after a browser agent: keeper",
+  );
+  assert.equal(
+    unknownTrailingProduct(
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Avira/131.0.0.0",
+    ),
+    null,
+  );
+});
