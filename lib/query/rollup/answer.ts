@@ -315,7 +315,10 @@ export function answerFromRollups(
     if (totalField !== rowField) visitPiece(totalField);
   });
 
-  const counter = new DistinctCounter(visitorSpace);
+  // made when a visitor count is first computed: a warm answer from kept unions and lists computes none, and
+  // a mark per visitor number (4 MB at 1M visitors) made for every question was most of its garbage
+  let made: DistinctCounter | null = null;
+  const counter = () => made ??= new DistinctCounter(visitorSpace);
   const fit = keptUnionsFit(s, o);
   const rowsKnown = (viewers: boolean) => (known && fit.byRows ? known(rowField, viewers) : null);
   const totalsKnown = (viewers: boolean) => (known && fit.totals ? known(TOTAL, viewers) : null);
@@ -429,19 +432,20 @@ function figures(
   g: Group,
   pieces: Rollup[],
   o: AggregateOptions,
-  counter: DistinctCounter,
+  counter: () => DistinctCounter,
   known: (viewers: boolean) => number | null = () => null,
 ): MetricValues {
   const distinct = (viewers: boolean) => () => {
     const k = known(viewers);
     if (k !== null) return k;
-    counter.next();
+    const c = counter();
+    c.next();
     for (let k = 0; k < g.refs.length; k += 2) {
       const r = pieces[g.refs[k]], i = g.refs[k + 1];
-      if (viewers) counter.addEncoded(r.sets, r.viewAt[i], r.visAt[i + 1]);
-      else counter.addEncoded(r.sets, r.visAt[i], r.viewAt[i]);
+      if (viewers) c.addEncoded(r.sets, r.viewAt[i], r.visAt[i + 1]);
+      else c.addEncoded(r.sets, r.visAt[i], r.viewAt[i]);
     }
-    return counter.count;
+    return c.count;
   };
   const out: MetricValues = {};
   for (const m of o.metrics) {
