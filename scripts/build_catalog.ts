@@ -190,7 +190,12 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
   // (a list that also files apps and libraries as robots, such as GoAccess's, gives only names that say so);
   // names of browsers, apps and agent conventions a list also holds ("ELinks", "Mozilla/5.0", "User-Agent"),
   // libraries ("HttpComponents", "CakePHP") and the bare words every rule already reads ("crawl") stay out
-  const addNames = (source: string, names: [string, CatalogCategory][], onlySaying = false) => {
+  const addNames = (
+    source: string,
+    names: [string, CatalogCategory][],
+    onlySaying = false,
+    curated = false,
+  ) => {
     for (const [name, category] of names) {
       if (name === "" || /::/.test(name) || NOT_A_CRAWLER_NAME.test(name)) continue;
       if (uapRawNames.has(name.toLowerCase()) || humanClient(name) || humanClient(`${name}/1.0`)) continue;
@@ -204,7 +209,10 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       }
       const plain = /^[A-Z]?[a-z]+$/.test(name); // "Collector", "Reaper": an app's or a device's word too
       if (
-        plain ? !/bot|spider|crawl/i.test(name) : !CRAWLER_WORD.test(name) && !/[a-z][A-Z]|[\d._-]/.test(name)
+        !curated &&
+        (plain
+          ? !/bot|spider|crawl/i.test(name)
+          : !CRAWLER_WORD.test(name) && !/[a-z][A-Z]|[\d._-]/.test(name))
       ) continue;
       addListed(source, escape(name), categoryTags(category), []);
     }
@@ -271,6 +279,30 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     ]);
   }
   addNames("nielsbasjes/yauaa robots", yauaa);
+  // OWASP CRS's scanner list (Apache-2.0; owasp-crs-scanners.data), "curated by hand": the security scanners a web
+  // application firewall turns away, and the crawler list it kept until 2023 (owasp-crs-crawlers.data). Curated
+  // lists of names, so a plain name need not say what it is ("nikto", "havij"), but the names-only filters above
+  // apply (its HTTP libraries, "Mechanize", "Scrapy", stay other automation); a browser prefix in a pattern gives
+  // the name inside it ("Mozilla/5.0 (compatible; Panoptic" → "Panoptic"), a bare forged prefix no name
+  const crsName = (line: string) =>
+    line.replace(/^Mozilla\/[\d.]+ \((?:compatible; )?([^;)]+)[;)]?$/, "$1").replace(/[/ -]+$/, "").trim();
+  const crs = async (file: string) =>
+    (await sourceLines(file)).map((l) => crsName(l)).filter((n) => !CRS_SKIPPED.has(n.toLowerCase()));
+  addNames(
+    "OWASP CRS scanners",
+    (await crs("owasp-crs-scanners.data")).map((n) => [n, "security_scanner"]),
+    false,
+    true,
+  );
+  // a name says what a crawler does, not that it feeds a search engine ("pymills-spider")
+  const crsCrawler = (n: string): CatalogCategory =>
+    describedCategory(n) === "search_engine" ? "other" : describedCategory(n);
+  addNames(
+    "OWASP CRS crawlers",
+    (await crs("owasp-crs-crawlers.data")).map((n) => [n, crsCrawler(n)]),
+    false,
+    true,
+  );
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -424,6 +456,13 @@ const OFFICE_OWN_AGENTS = [
  */
 const YAUAA_SKIPPED = /^(?:node\.js|spray-can|Apache[-_ ]|ServiceStack|gitlab-|TencentTraveler)/i;
 
+/**
+ * OWASP CRS's names that are ordinary words or other things' names too ("Hydra" also named a person's browser in
+ * the held-out part, "Vega", "ACHE", "black widow"), a scraping library ("colly": libraries stay other automation) and Yauaa's forged "Mozlila", which FORGED in
+ * automation_signs.ts reads as a forged agent, not a scanner's name.
+ */
+const CRS_SKIPPED = new Set(["hydra", "vega", "ache", "black widow", "mozlila", "colly"]);
+
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([
   // not names-only, but a newer list whose names should not take an agent from a crawler already named
@@ -434,6 +473,8 @@ const NAMES_ONLY_LISTS = new Set([
   "uap-core bots",
   "browscap",
   "nielsbasjes/yauaa robots",
+  "OWASP CRS scanners",
+  "OWASP CRS crawlers",
 ]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */

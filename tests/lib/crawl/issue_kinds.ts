@@ -486,6 +486,15 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "security scanners named by OWASP CRS's scanner list (Yauaa's hacker tests and the first corpus print them)":
+    [
+      { ua: "Fuzz Faster U Fool v1.4.1-dev", token: "fuzz faster", category: "security_scanner" },
+      {
+        ua: "Nuclei - Open-source project (github.com/projectdiscovery/nuclei)",
+        token: "nuclei",
+        category: "security_scanner",
+      },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
