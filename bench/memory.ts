@@ -3,9 +3,9 @@
  * process, over the kept bench site (bench/site.ts), with the process's memory sampled while it runs.
  *   deno run -A [--v8-flags=--expose-gc,--max-old-space-size=N] bench/memory.ts --kv site.sqlite3
  *     --events 10000000 --visitors 1000000 --only behavior_overview [--warm 3] [--json out.json] [--label x]
- * Prints one line a tool: cold and warm time, the peak resident set (VmHWM, since the site was opened), the
- * peaks sampled every few milliseconds of anonymous memory (RssAnon: the heap, array buffers, native
- * allocations) and file pages (RssFile: the binary, KV's SQLite file mapped), V8's heap used and external
+ * Prints one line a tool: cold and warm time, the peak resident set (VmHWM, since the site was opened; each
+ * tool's own too, with the resident set it started from), the peaks sampled every few milliseconds of
+ * anonymous memory (RssAnon: the heap, array buffers, native allocations) and file pages (RssFile: the binary, KV's SQLite file mapped), V8's heap used and external
  * bytes (array buffers live there), and, with --expose-gc, the heap and external bytes left after a full
  * collection at the end (what is live, not garbage not yet collected). With --allocs, each tool's cold and
  * warm asks also list the call sites that made the most array buffer bytes (bench/alloc_sites.ts).
@@ -73,8 +73,14 @@ function status(): Status {
 
 /** Peaks seen by sampling every few milliseconds (the event loop turns while a scan runs: every ~20 ms). */
 const peak = { anon: 0, file: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+let toolPeak: { anon: number; external: number; heapTotal: number } | null = null;
 const sample = () => {
   const s = status(), m = Deno.memoryUsage();
+  if (toolPeak) {
+    toolPeak.anon = Math.max(toolPeak.anon, s.anon);
+    toolPeak.external = Math.max(toolPeak.external, m.external);
+    toolPeak.heapTotal = Math.max(toolPeak.heapTotal, m.heapTotal);
+  }
   peak.anon = Math.max(peak.anon, s.anon);
   peak.file = Math.max(peak.file, s.file);
   peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
@@ -243,8 +249,16 @@ const ALLOCS = Deno.args.includes("--allocs");
 if (ALLOCS) installAllocSites();
 const only = new Set((text("only") ?? QUESTIONS.map(([n]) => n).join()).split(","));
 const rows: Record<string, unknown>[] = [];
+let highest = 0; // the process's peak over the tools (each tool starts the kernel's peak over)
 const app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
 for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
+  // this tool's own peaks: the resident peak starts over at the current resident set, the sampled ones at 0
+  const before = status();
+  try {
+    await Deno.writeTextFile("/proc/self/clear_refs", "5");
+  } catch { /* not Linux */ }
+  const own = { anon: 0, external: 0, heapTotal: 0 };
+  toolPeak = own;
   if (ALLOCS) startAllocSites();
   const cold = await ask(app, tool, input);
   const coldSites = ALLOCS ? allocSites() : undefined;
@@ -254,11 +268,17 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
   const warmSites = ALLOCS ? allocSites() : undefined;
   clock.advance(1_000);
   const end = status(), m = Deno.memoryUsage();
+  highest = Math.max(highest, end.hwm);
   rows.push({
     tool,
     cold_ms: Math.round(cold),
     warm_ms: Math.round(median(warm)),
+    rss_before_mb: mb(before.rss),
     rss_after_mb: mb(end.rss),
+    peak_rss_mb: mb(end.hwm),
+    peak_anon_mb: mb(own.anon),
+    peak_external_mb: mb(own.external),
+    peak_heap_total_mb: mb(own.heapTotal),
     heap_used_after_mb: mb(m.heapUsed),
     external_after_mb: mb(m.external),
     ...(ALLOCS ? { cold_alloc_sites: coldSites, warm_alloc_sites: warmSites } : {}),
@@ -283,6 +303,13 @@ if (gc) {
     anon_mb: mb(s.anon),
   };
   Object.assign(live, { buffers_mb_by_holder: retained() });
+  if (Deno.args.includes("--trim")) {
+    // glibc's malloc keeps freed memory for reuse; what trimming gives back was free, not live
+    const libc = Deno.dlopen("libc.so.6", { malloc_trim: { parameters: ["usize"], result: "i32" } });
+    libc.symbols.malloc_trim(0n);
+    libc.close();
+    Object.assign(live, { anon_mb_after_malloc_trim: mb(status().anon) });
+  }
 }
 const out = {
   events: EVENTS,
@@ -296,7 +323,7 @@ const out = {
     external_mb: mb(openedHeap.external),
   },
   peak: {
-    rss_mb: mb(end.hwm),
+    rss_mb: mb(Math.max(highest, end.hwm)),
     anon_mb: mb(peak.anon),
     file_mb: mb(peak.file),
     heap_used_mb: mb(peak.heapUsed),
