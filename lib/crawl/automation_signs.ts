@@ -159,6 +159,9 @@ const TOOL_PRODUCT = new RegExp(
   "i",
 );
 
+/** An app's own name on Apple's or Android's HTTP stack: "Name/3 CFNetwork/893 Darwin/17.3.0", "Name/2 Dalvik/2.1". */
+const APP_ON_STACK = /^[\w.-]+\/[\w.]+ (?:CFNetwork\/[\d.]+ Darwin\/\d|Dalvik\/\d)/;
+
 /**
  * Automation frameworks, headless browsers and the page-speed tools built on them; scraping browsers (Camoufox,
  * a Firefox build made to evade bot detection, by its own and uap-core's description); headless renderers of
@@ -186,9 +189,12 @@ const WORDS =
 const DOMAIN_IN_BROWSER =
   /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w.])[\w-]+\.(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
 
-/** Uptime, performance and SEO services that wear a browser's agent with their name added. */
+/**
+ * Uptime, performance and SEO services that wear a browser's agent with their name added; a name starts a word
+ * ("Storytel", the audiobook app, holds "ryte").
+ */
 const SERVICES =
-  /pingdom|gomez|statuscake|site24x7|uptimerobot|newrelic|datadog|catchpoint|dynatrace|keynote|alertsite|webpagetest|sitespeed|checkly|freshping|hetrixtools|montastic|monitis|rigor|yottaa|semrush|ahrefs|majestic|screaming ?frog|sitebulb|deepcrawl|oncrawl|botify|seobility|serpstat|sistrix|ryte|contentking|xenu/i;
+  /(?<![a-z])(?:pingdom|gomez|statuscake|site24x7|uptimerobot|newrelic|datadog|catchpoint|dynatrace|keynote|alertsite|webpagetest|sitespeed|checkly|freshping|hetrixtools|montastic|monitis|rigor|yottaa|semrush|ahrefs|majestic|screaming ?frog|sitebulb|deepcrawl|oncrawl|botify|seobility|serpstat|sistrix|ryte|contentking|xenu)/i;
 
 /**
  * Attack payloads in the agent: a shell function (Shellshock, also as "('') { :;};"), a JNDI lookup (Log4Shell),
@@ -267,11 +273,13 @@ export function automationSign(ua: string): string | null {
   const payload = PAYLOAD_HINT.test(ua) ? PAYLOAD.exec(ua) : null;
   if (payload) return `attack payload in the agent: ${payload[0]}`;
   const tool = TOOL_PRODUCT.exec(ua);
-  if (tool) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;
+  // an iOS or Android app named like a library ("Hyper/3 CFNetwork/893.14.2 Darwin/17.3.0"): its platform's stack
+  if (tool && !APP_ON_STACK.test(ua)) return `HTTP library or tool: ${tool[0].replace(/[/ _;(-]$/, "")}`;
   const headless = HEADLESS.exec(ua);
   if (headless) return `headless or scripted browser: ${headless[0]}`;
+  const onStack = APP_ON_STACK.test(ua);
   const service = SERVICES.exec(ua);
-  if (service) return `monitoring or SEO service: ${service[0]}`;
+  if (service && !onStack) return `monitoring or SEO service: ${service[0]}`;
   const word = WORDS.exec(ua.replace(/user-?agent/gi, ""));
   if (word) return `automation word: ${word[0]}`;
   if (CONTACT.test(ua)) return "contact URL";

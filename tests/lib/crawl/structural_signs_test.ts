@@ -67,3 +67,23 @@ Deno.test("structural rule: a trailing product versioned by a timestamp is no br
     null,
   );
 });
+
+Deno.test("people: a service's name must start a word; an app on its platform's stack is no library or service", () => {
+  // opawg/user-agents-v2's apps and Yauaa's test agents
+  for (
+    const ua of [
+      "Storytel/24.52 (Android 14; samsung SMG991U1) Release/2288809",
+      "Hyper/3 CFNetwork/893.14.2 Darwin/17.3.0",
+      "DataDogApp/0.8.12 CFNetwork/811.5.4 Darwin/16.6.0",
+      "Apple-iPhone3C1/1104.257",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+  // the same names as a library and services stay automation (crawler-user-agents prints Pingdom's)
+  for (
+    const ua of [
+      "hyper/0.14.27",
+      "Mozilla/5.0 (compatible; Pingdom.com_bot_version_1.4; http://www.pingdom.com/)",
+      "Datadog Agent/7.45.0",
+    ]
+  ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+});
