@@ -154,11 +154,19 @@ export async function hitsAggregate(
 
 const hourOf = (ms: number) => Math.floor(ms / HOUR);
 
+/** A part's rollup rows taken: hourly rows of the hours `take` marks, or its merged rows (`r` is `l.whole`). */
+interface Take {
+  id: string;
+  l: LoadedHitRollup;
+  r: LoadedHitRollup["r"];
+  take: Uint8Array;
+}
+
 /** Which hours of each rollup are taken, and which hours (epoch hour numbers) are scanned instead. */
 function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[]) {
   const { from, to } = g.scope;
   const scanHours = new Set<number>();
-  const takes: { l: LoadedHitRollup; r: LoadedHitRollup["r"]; take: Uint8Array }[] = [];
+  const takes: Take[] = [];
   parts.forEach((p, k) => {
     const l = loaded[k];
     if (!l) {
@@ -177,7 +185,7 @@ function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[
       if (!inside || (g.bucketOf && g.bucketOf(h0) !== g.bucketOf(h1 - 1))) scanHours.add(r.hour0 + h);
       else take[h] = 1;
     }
-    takes.push({ l, r, take });
+    takes.push({ id: p.id, l, r, take });
   });
   for (const t of takes) {
     const { r, take } = t;
@@ -208,6 +216,27 @@ function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[
   };
 }
 
+/**
+ * What a question's groups from rollups depend on: the question without its period, sort and page (its
+ * breakdown, bucket in its timezone, filters, touchpoint, metrics), the rows taken (each rollup's id, hourly
+ * or merged, and the hours taken) and how many of their hits pending at build have an outcome now (outcomes
+ * are final, so the count says which). The period's bounds are not in it: the rows taken are what they chose.
+ */
+function keptKey(scope: HitScope, opts: HitAggregateOptions, takes: Take[], resolved: number): string {
+  const question = [
+    scope.org,
+    scope.env,
+    scope.touchpoint ?? null,
+    opts.bucket ? scope.timezone : null,
+    scope.filters ?? [],
+    opts.metrics,
+    opts.breakdown ?? [],
+    opts.bucket ?? null,
+  ];
+  const rows = takes.map((t) => `${t.id}:${t.r === t.l.whole ? "w" : t.take.join("")}`).join();
+  return `${JSON.stringify(question)}|${rows}|${resolved}`;
+}
+
 /** How a question was answered (tests and benches): rollup parts, hours scanned, raw-tail rows. */
 export interface HitPath {
   rollups: number;
@@ -234,14 +263,25 @@ export async function answerHits(
   const { org, env, from, to } = scope;
   if (!(from < to)) return new HitGroups(scope, opts).result();
   return await source.consistent(org, env, "hit", async (all) => {
-    const g = new HitGroups(scope, opts);
+    let g = new HitGroups(scope, opts);
     const turn = turns();
     const parts = all.filter((p) => p.min_t < to && p.max_t >= from);
     const { takes, ranges } = plan(g, parts, await Promise.all(parts.map((p) => rollups.get(p.id))));
-    const outcome = await rollups.outcomesOf(org, takes.flatMap(({ r, take }) => pendingIds(r, take)));
-    for (const { r, take } of takes) {
-      addRollup(g, r, take, outcome);
-      await turn();
+    const pending = takes.flatMap(({ r, take }) => pendingIds(r, take));
+    const outcome = await rollups.outcomesOf(org, pending);
+    // the rollups' share of the answer, kept by question and rows taken: a later ask whose period takes the
+    // same rows (the same bounds, or bounds that move inside hours no part has a row in, as "now" does) adds
+    // only its scanned hours and raw tail to a copy
+    const key = keptKey(scope, opts, takes, pending.filter((id) => outcome(id) !== undefined).length);
+    const kept = rollups.kept.get(key);
+    if (kept) g = new HitGroups(scope, opts, kept);
+    else {
+      for (const { r, take } of takes) {
+        addRollup(g, r, take, outcome);
+        await turn();
+      }
+      const copy = new HitGroups(scope, opts, g);
+      rollups.kept.set(key, copy, copy.weight());
     }
     // scanned hours: each range's parts (source.hits lists the parts it read first, the raw tail last)
     let tail: HitBatch[] | null = null;

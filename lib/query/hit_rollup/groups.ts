@@ -74,6 +74,8 @@ export function addTo(
   if (pageId >= 0) a.pages.add(pageId);
 }
 
+const copyAcc = (a: HAcc): HAcc => ({ ...a, key: { ...a.key }, pages: new Set(a.pages) });
+
 export class HitGroups {
   readonly fields: HitField[];
   readonly filters: Filter<HitField>[];
@@ -82,19 +84,38 @@ export class HitGroups {
   readonly dims: ValueIds[];
   readonly filterDims: ValueIds[];
   private verdicts: boolean[][];
-  readonly bucketDim = new ValueIds();
-  readonly pageDim = new ValueIds();
-  readonly total = newAcc({});
+  readonly bucketDim: ValueIds;
+  readonly pageDim: ValueIds;
+  readonly total: HAcc;
   private groups = new Map<number | string, HAcc>();
+  /** bits of a numeric group key per key part (see `group`) */
+  private bits: number;
 
-  constructor(readonly scope: HitScope, readonly opts: HitAggregateOptions) {
+  /**
+   * `from`: groups of the same question (breakdown, bucket, filters, touchpoint, timezone) to start from, a
+   * copy of its groups and totals; the value numberings are shared, as they only grow and a value keeps its
+   * number (a question's kept rollup groups, lib/query/hits.ts).
+   */
+  constructor(readonly scope: HitScope, readonly opts: HitAggregateOptions, from?: HitGroups) {
     this.fields = opts.breakdown ?? [];
     this.filters = scope.filters ?? [];
     this.bucketOf = opts.bucket ? bucketer(opts.bucket, scope.timezone) : null;
     this.needPages = opts.metrics.includes("pages");
-    this.dims = this.fields.map(() => new ValueIds());
-    this.filterDims = this.filters.map(() => new ValueIds());
-    this.verdicts = this.filters.map(() => []);
+    this.dims = from?.dims ?? this.fields.map(() => new ValueIds());
+    this.filterDims = from?.filterDims ?? this.filters.map(() => new ValueIds());
+    this.verdicts = from?.verdicts ?? this.filters.map(() => []);
+    this.bucketDim = from?.bucketDim ?? new ValueIds();
+    this.pageDim = from?.pageDim ?? new ValueIds();
+    this.total = from ? copyAcc(from.total) : newAcc({});
+    if (from) { for (const [k, a] of from.groups) this.groups.set(k, copyAcc(a)); }
+    this.bits = Math.floor(52 / Math.max(1, this.width));
+  }
+
+  /** Bytes the groups hold, roughly (what a kept copy weighs). */
+  weight(): number {
+    let bytes = 256;
+    for (const a of this.groups.values()) bytes += 200 + 48 * this.width + 16 * a.pages.size;
+    return bytes;
   }
 
   /** The number of key parts: the fields, then the bucket when asked. */
@@ -109,13 +130,17 @@ export class HitGroups {
 
   /** The group of a key given as value numbers (fields in order, then the bucket's). */
   group(ids: ArrayLike<number>): HAcc {
+    // a number while every part fits its share of 52 bits (4 parts: 13 bits, 8,192 values each), else text:
+    // a key is always the one or the other, so they never meet
     let id: number | string = 0;
-    let small = ids.length <= 3;
+    const radix = 2 ** this.bits;
     for (let d = 0; d < ids.length; d++) {
-      if (ids[d] >= 65536) small = false;
-      else id = (id as number) * 65536 + ids[d];
+      if (ids[d] >= radix) {
+        id = Array.prototype.join.call(ids, ",");
+        break;
+      }
+      id = (id as number) * radix + ids[d];
     }
-    if (!small) id = Array.prototype.join.call(ids, ",");
     let g = this.groups.get(id);
     if (!g) {
       const key: Record<string, KeyValue> = {};
