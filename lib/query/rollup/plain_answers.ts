@@ -21,10 +21,11 @@ import {
   SESSION_METRICS,
   type SessionAnswer,
 } from "./answer.ts";
-import type { Rollup } from "./build.ts";
+import { type Rollup, TOTAL } from "./build.ts";
 import type { FactLists, RollupParts } from "./pieces.ts";
 import type { SessionFacts } from "./session_facts.ts";
 import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
+import { endsByParts } from "./plain_ends.ts";
 import {
   buildKeptList,
   type KeptList,
@@ -36,7 +37,6 @@ import {
 import { forEachMember } from "../../parts/visitor_set.ts";
 import { BLOCKS, findKey, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
 import {
-  engagedCounts,
   engagedPerVisitor,
   entriesAndExits,
   type EntriesExits,
@@ -48,7 +48,6 @@ import {
   sessionsPerBucket,
   type SessionTotals,
   sessionTotals,
-  unitKeys,
 } from "./sessions.ts";
 import {
   decodeFacts,
@@ -104,7 +103,7 @@ export class PlainAnswers {
     traffic: Set<string>,
     space: number,
     fetched: ReturnType<PlainAnswers["spanSections"]>,
-  ): Promise<KeptSessions> {
+  ): Promise<{ kept: KeptSessions; shared: Set<number>[] }> {
     const { spans, asks, got: pending } = fetched;
     const got = await pending;
     const keys: PartKeys[] = [];
@@ -290,7 +289,7 @@ export class PlainAnswers {
     for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
     for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
     // the parts' keys are kept as read (no second copy as numbers)
-    return { totals, engaged, keys, dropped: true, ends: null };
+    return { kept: { totals, engaged, keys, dropped: true, ends: null }, shared: sharedSet };
   }
 
   /**
@@ -488,12 +487,17 @@ export class PlainAnswers {
       asked.fields = asked.fields.filter((f) => still.has(f));
       asked.sets = asked.sets.filter((f) => still.has(f));
     }
-    // the parts' totals without entries and exits come from their spans: the facts of only some blocks are read
-    const spanPath = asked.facts && !full && !kept && !keepEnds;
+    // the parts' totals come from their spans (the facts of only some blocks are read), entries and exits
+    // part by part (plain_ends.ts)
+    const spanPath = asked.facts && !full && !kept;
     const spanFetch = spanPath ? this.spanSections(parts, entries) : null;
     let loaded: RollupParts[];
     try {
-      const want = { ...asked, facts: asked.facts && !kept && !spanPath, ends: keepEnds && !kept };
+      const want = {
+        ...asked,
+        facts: asked.facts && !kept && !spanPath,
+        ends: keepEnds && !kept && !spanPath,
+      };
       const got: (RollupParts | null)[] = [];
       // a window of parts' sections fetched together, then decoded (the window bounds the bytes held)
       for (let w = 0; w < parts.length; w += 32) {
@@ -533,30 +537,19 @@ export class PlainAnswers {
         };
       } else if (asked.facts) {
         const n = parts.length;
-        if (!kept && spanPath) {
-          kept = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!);
-          this.r.setKept(
-            keptKey,
-            kept,
-            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096,
-            false,
-          );
-        } else if (!kept) {
-          const partUnits = loaded.slice(0, n);
-          const join = joinSessions(partUnits.map(unitOf), inside.slice(0, n), s.touchpoint, traffic, space);
-          const totals = sessionTotals(
-            join,
-            keepDropped ? await this.r.listsFor(join, partUnits, parts, false) : [],
-          );
-          const engaged = engagedCounts(join, space);
-          const ends = keepEnds ? entriesAndExits(join, partUnits.map((p) => p.ends)) : null;
-          kept = { totals, engaged, keys: unitKeys(join), dropped: keepDropped, ends };
-          // kept in the one budget with the pieces: keys 8 bytes a session, engaged counts 2 a visitor number
+        if (!kept) {
+          const got = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!);
+          kept = got.kept;
+          if (keepEnds) {
+            kept.ends = await endsByParts(this.r, parts, inside.slice(0, n), got.shared, s, traffic, space);
+          }
+          // kept in the one budget with the pieces: keys as read, engaged counts 2 bytes a visitor number
           // (before any piece: the least recently used pieces make room)
           this.r.setKept(
             keptKey,
             kept,
-            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + engaged.byteLength + 4_096,
+            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096 +
+              (kept.ends ? (kept.ends.entries.size + kept.ends.exits.size) * 80 : 0),
             false,
           );
         }
@@ -580,6 +573,15 @@ export class PlainAnswers {
       space,
     );
     const n = parts.length;
+    if (asked.sets.includes(TOTAL)) {
+      // the totals' counts a kept union would give are counted into one now, so the next ask reads no sets
+      // for them: a list's totals (the page list's viewers) are computed only when read, which a tool may never
+      // do, and each warm overview at 10M events read the month's totals sets again for them
+      questions.forEach((o, i) => {
+        if (!served[i] || !keptUnionsFit(s, o).totals) return;
+        for (const v of [false, true]) if (o.metrics.includes(v ? "viewers" : "visitors")) known(TOTAL, v);
+      });
+    }
     return questions.map((o, i) => {
       if (!served[i]) return null;
       const rows = fromKept[i];
@@ -599,7 +601,7 @@ export class PlainAnswers {
         known,
       );
       if (period && keptListFits(s, o)) {
-        this.keepList(period, loaded.slice(0, n), inside, s, o, space);
+        this.keepList(period, parts, loaded.slice(0, n), inside, s, o, space);
       }
       return answer;
     });
@@ -608,6 +610,7 @@ export class PlainAnswers {
   /** Keeps the list material of a question's field for its period (kept_lists.ts), in the one budget. */
   private keepList(
     period: string,
+    ids: { id: string }[],
     parts: RollupParts[],
     inside: Set<number>[],
     s: Scope,
@@ -631,6 +634,9 @@ export class PlainAnswers {
     if (!kl) return;
     // kept like the period's session totals: pieces make room (the field's rows, which a kept list spares)
     this.r.setKept(key, kl, keptListBytes(kl), true);
+    // and those rows are the first to make room for others later (they stayed pinned for 16 questions, so at
+    // 10M events the overview's bots list and totals rows found no room and were read again every warm ask)
+    this.r.spare(ids.map((p) => p.id), f);
   }
 
   /**

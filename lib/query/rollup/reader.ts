@@ -121,6 +121,19 @@ export class RollupReader {
     else this.lastAsked.delete(key);
   }
 
+  /**
+   * Marks a field's rows of these parts (hourly and wide) as the first to make room when a piece needs it, as
+   * if no question had read them for long: a kept result now answers what they did (kept_lists.ts).
+   */
+  spare(ids: string[], f: number) {
+    for (const id of ids) {
+      for (const wide of [false, true]) {
+        const name = pieceNames(id, f, wide).rows;
+        if (this.lastAsked.has(name)) this.lastAsked.set(name, -Infinity);
+      }
+    }
+  }
+
   /** Kept results (a period's session totals, its lists) in the piece share, newest last. */
   keptKeys = new Set<string>();
 
