@@ -110,6 +110,12 @@ export const MEDIA_AND_TV = new RegExp(
     "\\bCobalt/",
     "Freebox",
     "\\bMaple\\b",
+    // voice assistants' and cars' media engines (opawg/user-agents-v2's apps): Amazon's Echo devices and the Alexa
+    // Voice Service SDK, Cinemo's in-car media engine, mpv's library
+    "^Amazon;Echo",
+    "\\bAvsDeviceSdk/",
+    "\\bCinemo/",
+    "\\blibmpv\\b",
   ].join("|"),
   "i",
 );
@@ -191,7 +197,7 @@ export const PERSONAL_APP = new RegExp(
  * own components name the device model and build ("Apple-iPhone3C1/1104.257", as Yauaa's tests print them).
  */
 export const APP_STACK =
-  /^Apple-(?:iPhone|iPad|iPod)\d+C\d+\/\d|\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+)\b/i;
+  /^[A-Za-z]+(?:Android|iOS|iPhone|iPad)(?:App)?\/\d|^Apple-(?:iPhone|iPad|iPod)\d+C\d+\/\d|\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+)\b/i;
 
 /** "ESPN Radio 4.7.4 rv:1032 (iPhone; …)": an iOS app's name, version and build. */
 export const APP_BUILD = /^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u;

@@ -87,3 +87,19 @@ Deno.test("people: a service's name must start a word; an app on its platform's 
     ]
   ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
 });
+
+Deno.test("people: voice assistants', cars' and mpv's media engines, and apps named for their mobile platform", () => {
+  // opawg/user-agents-v2's apps and Yauaa's test agents
+  for (
+    const ua of [
+      "Amazon;Echo_Dot;27d4dfe427b34d57995b463e5d63198d;;tpapi;3.199.422",
+      "AvsDeviceSdk/1.23.0",
+      "gcc_linux_MIB3Premium_esolutions_CLU35/1.0 Cinemo/2020.27.9.0",
+      "libmpv",
+      "MastodonAndroid/1.2.2",
+      "GeenStijlAndroidApp/2.0",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+  // Amazon's CDN fetching for a site names no device (the first corpus)
+  assert.notEqual(classifyAgent("Amazon CloudFront").outcome, "human");
+});
