@@ -103,3 +103,14 @@ Deno.test("people: voice assistants', cars' and mpv's media engines, and apps na
   // Amazon's CDN fetching for a site names no device (the first corpus)
   assert.notEqual(classifyAgent("Amazon CloudFront").outcome, "human");
 });
+
+Deno.test("people: an app's own HTTP client named inside its name is no HTTP client library", () => {
+  // Yauaa's test agents: the BBC's apps name their media and HTTP stacks after their platform
+  const app = "BBCNews/172 (iPhone10,4; iOS 13.1.3) BBCSMP/36.1.0 BBCHTTPClient/7.1.1";
+  assert.equal(automationSign(app), null);
+  assert.equal(classifyAgent(app).outcome, "human");
+  // the libraries themselves stay automation (crawler-user-agents, the first corpus)
+  for (const ua of ["Apache-HttpClient/4.5.13 (Java/17.0.8)", "Google-HTTP-Java-Client/1.43.3 (gzip)"]) {
+    assert.match(automationSign(ua) ?? "", /HTTP library|headless or scripted/, ua);
+  }
+});
