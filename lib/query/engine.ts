@@ -1,6 +1,5 @@
 /** Engine implementation: loads batches (cached parts + raw tail) and runs the columnar passes. */
 import type { Deps } from "../deps.ts";
-import { listParts } from "../parts/store.ts";
 import { aggregateMany } from "./aggregate/aggregate.ts";
 import { Source } from "./columns/source.ts";
 import { valueSeries } from "./aggregate/value_series.ts";
@@ -87,22 +86,12 @@ export function createEngine(deps: Deps): Engine {
    * parts that push the long period's kept data out (the cold overview at 10M events spent ~1.2 s of CPU
    * scanning its previous period).
    */
-  const siteFits = (s: Scope): Promise<boolean> => {
-    // the part index only (no raw tail, no columns): one list of small entries, shared by the questions
-    // asking meanwhile (a tool's questions ask together)
-    const key = `${s.org}|${s.env}`;
-    let got = listing.get(key);
-    if (!got) {
-      got = (async () => {
-        let rows = 0;
-        for (const { meta } of await listParts(deps.kv, s.org, s.env, "ev")) rows += meta.rows;
-        return rows * SCAN_BYTES_PER_ROW <= source.partCapacity;
-      })().finally(() => listing.delete(key));
-      listing.set(key, got);
-    }
-    return got;
+  const siteFits = async (s: Scope): Promise<boolean> => {
+    // the part index only (no raw tail, no columns), kept by the source while the index is unchanged
+    let rows = 0;
+    for (const meta of await source.indexedParts(s.org, s.env)) rows += meta.rows;
+    return rows * SCAN_BYTES_PER_ROW <= source.partCapacity;
   };
-  const listing = new Map<string, Promise<boolean>>();
   const ctxOf = (s: Scope) => scans.of(s);
   return {
     question: (asking) => source.question(asking),
