@@ -295,14 +295,22 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     true,
   );
   // a name says what a crawler does, not that it feeds a search engine ("pymills-spider")
-  const crsCrawler = (n: string): CatalogCategory =>
+  const crawlerCategory = (n: string): CatalogCategory =>
     describedCategory(n) === "search_engine" ? "other" : describedCategory(n);
   addNames(
     "OWASP CRS crawlers",
-    (await crs("owasp-crs-crawlers.data")).map((n) => [n, crsCrawler(n)]),
+    (await crs("owasp-crs-crawlers.data")).map((n) => [n, crawlerCategory(n)]),
     false,
     true,
   );
+  // the isbot project's patterns (isbot_patterns.json, Unlicense) that are one literal name ("neustar wpm",
+  // "offbyone", "webkit2png"): asked only after the human rules as patterns, they miss a name inside a whole browser
+  // agent; as catalog names they are found anywhere. Its literal patterns that are ordinary words ("manager",
+  // "parser", "radar", "download": ISBOT_WORDS) say "is a bot" by a word and stay patterns; the names-only filters
+  // above apply (people's software such as the browser Sogou, libraries and headless browsers stay out)
+  const isbotNames = (await readJson("isbot_patterns.json") as string[])
+    .filter((p) => /^[a-z0-9][a-z0-9 ._-]*[a-z0-9]$/.test(p) && !ISBOT_WORDS.has(p));
+  addNames("isbot patterns", isbotNames.map((n) => [n, crawlerCategory(n)]), false, true);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -463,6 +471,63 @@ const YAUAA_SKIPPED = /^(?:node\.js|spray-can|Apache[-_ ]|ServiceStack|gitlab-|T
  */
 const CRS_SKIPPED = new Set(["hydra", "vega", "ache", "black widow", "mozlila", "colly"]);
 
+/**
+ * isbot's literal patterns that are ordinary words or people's software, not a crawler's name: it reads them as
+ * "is a bot" by the word ("manager", "parser", "radar"); the browser Sogou, Firefox's FirePHP extension and the
+ * Chrome Frame plugin are people's.
+ */
+const ISBOT_WORDS = new Set([
+  ...[
+    "24x7",
+    "abuse",
+    "advisor",
+    "analyzer",
+    "archive",
+    "audit",
+    "capture",
+    "catch",
+    "checker",
+    "classifier",
+  ],
+  ...[
+    "cloudflare",
+    "crawl",
+    "detect",
+    "discovery",
+    "download",
+    "feed",
+    "fetcher",
+    "grab",
+    "headless",
+    "inspect",
+  ],
+  ...[
+    "insight",
+    "library",
+    "linkcheck",
+    "manager",
+    "measure",
+    "optimize",
+    "parser",
+    "preview",
+    "proxy",
+    "radar",
+  ],
+  ...[
+    "retriever",
+    "rigor",
+    "scrape",
+    "server",
+    "spider",
+    "splash",
+    "synapse",
+    "synthetic",
+    "tools",
+    "torrent",
+  ],
+  ...["transcoder", "url", "validator", "virtuoso", "sogou", "firephp", "chromeframe"],
+]);
+
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([
   // not names-only, but a newer list whose names should not take an agent from a crawler already named
@@ -475,6 +540,7 @@ const NAMES_ONLY_LISTS = new Set([
   "nielsbasjes/yauaa robots",
   "OWASP CRS scanners",
   "OWASP CRS crawlers",
+  "isbot patterns",
 ]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */

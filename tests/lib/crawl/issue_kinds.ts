@@ -495,6 +495,14 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "security_scanner",
       },
     ],
+  "names of the isbot project's literal patterns, found anywhere (crawler-user-agents' sample agent)": [
+    {
+      ua:
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.6422.26 Safari/537.36 TestLocally/1.0",
+      token: "testlocally",
+      category: "other",
+    },
+  ],
 };
 
 /** People's software by kind: each must stay human. */
