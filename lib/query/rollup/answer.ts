@@ -370,7 +370,7 @@ export function answerFromRollups(
 const sumOf = (m: Map<string | null, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** Entries, exits and exit rate of a group (`pick`: its count from a page map). */
-function setEnds(
+export function setEnds(
   out: MetricValues,
   o: AggregateOptions,
   pageviews: number,

@@ -9,7 +9,7 @@
 import { forEachMember } from "../../parts/visitor_set.ts";
 import { sortAndPage } from "../order.ts";
 import type { AggregateOptions, KeyValue, MetricValues, Row, Scope } from "../types.ts";
-import { fieldsOf, lazy, ROLLUP_METRICS } from "./answer.ts";
+import { ENDS_METRICS, fieldsOf, lazy, ROLLUP_METRICS } from "./answer.ts";
 import type { Rollup } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
 import { buildUnion, type PeriodUnion } from "./unions.ts";
@@ -89,8 +89,12 @@ function has(m: Members, v: number): boolean {
  */
 export function keptListFits(s: Scope, o: AggregateOptions): boolean {
   const by = o.breakdown ?? [];
+  // a page list's entries, exits and exit rate come from the period's kept session totals (`more` below);
+  // rows sorted by one of those would need them before the sort: such a list reads its rows
+  const sortBy = o.sort?.by ?? o.metrics[0];
   return by.length === 1 && by[0] !== "traffic" && !o.bucket && !(s.filters ?? []).length &&
-    o.metrics.every((m) => ROLLUP_METRICS.has(m));
+    o.metrics.every((m) => ROLLUP_METRICS.has(m) || (by[0] === "page" && ENDS_METRICS.has(m))) &&
+    (sortBy === "key" || ROLLUP_METRICS.has(sortBy));
 }
 
 /** The rows of field f in scope of one part (`inScope` says which rows are). */
@@ -152,6 +156,8 @@ export function rowsFromKept(
   kept: KeptList,
   tail: { r: Rollup; rows: number[] } | null,
   o: AggregateOptions,
+  /** sets a row's other metrics (a page's entries and exits) from its value and sums, before the sort */
+  more: ((metrics: MetricValues, value: string | null, pageviews: number) => void) | null = null,
 ): { rows: Row[]; total_rows: number } | null {
   // a kind asked whose unions were not built (a question of that kind reads the rows and builds them)
   if (o.metrics.some((m) => (m === "visitors" && !kept.visitors) || (m === "viewers" && !kept.viewers))) {
@@ -209,6 +215,7 @@ export function rowsFromKept(
           : null;
       }
     }
+    more?.(metrics, value, g.pageviews);
     rows.push({ key, metrics });
   }
   return sortAndPage(rows, o);

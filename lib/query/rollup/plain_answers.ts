@@ -20,6 +20,7 @@ import {
   rowsOf,
   SESSION_METRICS,
   type SessionAnswer,
+  setEnds,
 } from "./answer.ts";
 import { type Rollup, TOTAL } from "./build.ts";
 import type { FactLists, RollupParts } from "./pieces.ts";
@@ -464,19 +465,25 @@ export class PlainAnswers {
     const tailBuilt = await this.r.tailRollup(tail, all, s, cut);
     const tailInside = tailBuilt.part ? hoursInside([tailBuilt.part], s)?.[0] ?? null : null;
     if (tailBuilt.part && !tailInside) return none;
-    const fromKept: ({ rows: Row[]; total_rows: number } | null)[] = questions.map(() => null);
+    type More = Parameters<typeof rowsFromKept>[3];
+    const fromKept: ((more: More) => { rows: Row[]; total_rows: number } | null)[] = [];
     if (period) {
       questions.forEach((o, i) => {
         if (!served[i] || !keptListFits(s, o)) return;
         const f = keptListField(s, o), key = listKey(period!, f);
         const kl = this.r.cache.get(key) as KeptList | undefined;
-        if (!kl) return;
+        // (a kind asked whose unions were not built: a question of that kind reads the rows and builds them)
+        if (
+          !kl || o.metrics.some((m) => (m === "visitors" && !kl.visitors) || (m === "viewers" && !kl.viewers))
+        ) {
+          return;
+        }
         this.r.lastAsked.set(key, this.r.asked);
         const t = tailBuilt.part;
         const tailRows = t
           ? { r: t.field(f), rows: rowsInScope(t, t.field(f), f, tailInside!, s, traffic) }
           : null;
-        fromKept[i] = rowsFromKept(kl, tailRows, o);
+        fromKept[i] = (more) => rowsFromKept(kl, tailRows, o, more);
       });
       const still = new Set<number>();
       questions.forEach((o, i) => {
@@ -584,11 +591,15 @@ export class PlainAnswers {
     }
     return questions.map((o, i) => {
       if (!served[i]) return null;
-      const rows = fromKept[i];
+      // a page's entries and exits from the kept session totals (with the raw tail's sessions amended)
+      const asks = SESSION_ASKED(o) ? sessions : null, ends = asks?.ends;
+      const rows = fromKept[i]?.(
+        ends ? (m, page, pv) => setEnds(m, o, pv, ends, (x) => x.get(page) ?? 0) : null,
+      );
       if (rows) {
         this.r.listsFromKept++;
         // the totals from the hours' totals rows (and their kept unions), the rows from the kept list
-        const { totals } = answerFromRollups(loaded, inside, s, { metrics: o.metrics }, space, null, known);
+        const { totals } = answerFromRollups(loaded, inside, s, { metrics: o.metrics }, space, asks, known);
         return { totals, ...rows };
       }
       const answer = answerFromRollups(
