@@ -12,6 +12,8 @@ import {
   addAttr,
   addEnds,
   addFirsts,
+  addRuns,
+  ATTR_RUNS_SEC,
   ATTR_SEC,
   ENDS_SEC,
   FIRST_SEC,
@@ -53,7 +55,8 @@ export async function backfillRollups(
         const columns = await partColumns(kv, meta);
         return decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
       })();
-    // a version-8 rollup lacks only the first events (version 9): its entry is taken as this version's
+    // a version-8 or -9 rollup lacks only the first events (version 9) and the runs (10): its entry is taken
+    // as this version's
     const current = async () => (await readEntry(kv, meta.id)) ?? (await readV8(kv, meta.id));
     // a section a rollup lacks, from the part (its sections as written first: attributions came with
     // version 8, first events with 9); a part merged away meanwhile: its rollup goes below
@@ -66,12 +69,19 @@ export async function backfillRollups(
         if (!(err instanceof PartGoneError)) throw err;
       }
     };
+    // the runs, from the rollup's own sections (the part is not read; without attributions or entries, a
+    // part gone before they were added, there are none to make)
+    const runs = async () => {
+      const e = await current();
+      if (e && !e.secs[ATTR_RUNS_SEC] && e.secs[ATTR_SEC] && e.secs[ENDS_SEC]) await addRuns(kv, meta.id, e);
+    };
     const entry = await current();
     if (entry) {
-      // sections written before entries and exits, attributions or first events: only theirs are added
+      // sections written before entries and exits, attributions, first events or runs: only theirs are added
       await adding(ENDS_SEC, addEnds);
       await adding(ATTR_SEC, addAttr);
       await adding(FIRST_SEC, addFirsts);
+      await runs();
     } else {
       // an older rollup holds all but (version 3) the entries, (before 8) the attributions and (before 9)
       // the first events: the new one is made from it, those from the part; else all from the part
@@ -81,6 +91,7 @@ export async function backfillRollups(
         await adding(ENDS_SEC, addEnds);
         await adding(ATTR_SEC, addAttr);
         await adding(FIRST_SEC, addFirsts);
+        await runs();
       } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
     }
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it

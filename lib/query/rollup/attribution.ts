@@ -61,9 +61,12 @@ export function attributionBlocker(s: Scope, o: AggregateOptions): string | null
   return null;
 }
 
+/** The fact columns the attribution join reads (a block's rows, or a whole part's). */
+export type LeanFacts = Pick<SessionFacts, "n" | "vis" | "h1" | "h2" | "hour" | "tp" | "traffic" | "pv">;
+
 /** A part's (or the raw tail's) facts with their attributions, and what their indices name. */
 export interface AttrUnit {
-  facts: SessionFacts;
+  facts: LeanFacts;
   tps: (string | null)[];
   traffics: (string | null)[];
   /** each fact row's attribution code, or MULTI_ATTR (then `multi` lists its codes with their pageviews) */
@@ -91,7 +94,7 @@ export interface AttrJoin {
 }
 
 export function attributionJoin(
-  units: { facts: SessionFacts; tps: (string | null)[]; traffics: (string | null)[] }[],
+  units: { facts: LeanFacts; tps: (string | null)[]; traffics: (string | null)[] }[],
   inside: Set<number>[],
   touchpoint: string | null | undefined,
   traffic: Set<string>,

@@ -22,16 +22,37 @@ import { ROLLUP_FIELDS } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
 import {
+  ATTR_RUNS_SEC,
   ATTR_SEC,
   decodeAttr,
+  decodeEnds,
+  decodeFacts,
   decodeFirstIds,
   decodeFirsts,
+  decodeKeys,
+  decodeRuns,
+  ENDS_SEC,
+  type FactAttr,
+  factsSec,
   FIRST_IDS_SEC,
   FIRST_SEC,
   firstRowsOf,
+  KEYS_SEC,
   readSection,
   readSections,
+  type RollupEntry,
+  type SectionAsk,
 } from "./store.ts";
+import {
+  answerRuns,
+  blockUnit,
+  type PartRuns,
+  type RunsPeriod,
+  type RunsPlaces,
+  takeRuns,
+} from "./attribution_period.ts";
+import { findKey, sharedKeys } from "./spans.ts";
+import type { FactEnds } from "./session_facts.ts";
 
 /** Plain aggregates (explain-a-change's pageviews per value are one), answered by the rollup source. */
 type Ask = (s: Scope, questions: AggregateOptions[]) => Promise<(AggregateResult | null)[]>;
@@ -76,6 +97,27 @@ export class AttributionAnswers {
       if (hits.every((h) => h !== undefined)) {
         for (const k of answerKeys) this.r.lastAsked.set(k, this.r.asked);
         return hits.map((h) => structuredClone(h!));
+      }
+      if (heads.every((e) => e!.secs[ATTR_RUNS_SEC])) {
+        // every part has its runs (rollup version 10): only the sessions runs cannot give are joined
+        const answers = await this.fromRuns(
+          parts,
+          heads as RollupEntry[],
+          partInside,
+          period,
+          tailBuilt,
+          s,
+          os,
+          traffic,
+          needEntry,
+          goals,
+        );
+        if (!answers) return none;
+        answers.forEach((a, i) => {
+          this.r.keep(answerKeys[i], structuredClone(a), 256 + a.rows.length * 160);
+          this.r.lastAsked.set(answerKeys[i], this.r.asked);
+        });
+        return answers;
       }
       const key = `${period}|attr`;
       kept = (this.r.cache.get(key) as AttrRows | undefined) ?? null;
@@ -153,6 +195,226 @@ export class AttributionAnswers {
       this.r.lastAsked.set(answerKeys[i], this.r.asked);
     });
     return answers;
+  }
+
+  /**
+   * Sources from the parts' runs (attribution_runs.ts, attribution_period.ts): the runs a period takes whole
+   * and the joined units (the sessions runs cannot give) are kept per period; each question joins those units
+   * with the raw tail's rows (and the rows of part sessions the tail holds too, left out of their runs) and
+   * counts. Null: a part or section went (the scan answers).
+   */
+  private async fromRuns(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    partInside: Set<number>[],
+    period: string,
+    tailBuilt: { part: RollupParts | null; space: number },
+    s: Scope,
+    os: AggregateOptions[],
+    traffic: Set<string>,
+    needEntry: boolean,
+    goals: string[],
+  ): Promise<AggregateResult[] | null> {
+    const tailPart = tailBuilt.part;
+    const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
+    if (tailPart && !tailInside) return null;
+    const key = `${period}|runs`;
+    let kept = (this.r.cache.get(`${key}|e`) as KeptRuns | undefined) ??
+      (needEntry ? undefined : this.r.cache.get(key) as KeptRuns | undefined);
+    // (where each kept session is: read only when a raw tail may hold some of them)
+    let places = this.r.cache.get(`${key}|p`) as RunsPlaces | undefined;
+    if (!kept || (tailPart && !places)) {
+      const built = await this.buildRuns(parts, entries, partInside, s, traffic, needEntry);
+      kept = built.kept;
+      places = built.places;
+      const k = needEntry ? `${key}|e` : key;
+      this.r.setKept(k, kept, keptRunsBytes(kept), false);
+      const w = places.keys.reduce((n, x) => n + x.n * 13, 0);
+      if (tailPart) this.r.setKept(`${key}|p`, places, w, true);
+    }
+    this.r.lastAsked.set(needEntry ? `${key}|e` : key, this.r.asked);
+    if (places) this.r.lastAsked.set(`${key}|p`, this.r.asked);
+    let rows = kept.rows, out: Uint8Array | null = null;
+    if (tailPart) {
+      const f = tailPart.facts!;
+      if (!f.attr || !f.multi || !f.tuples) return null;
+      const tailUnit: AttrUnit = {
+        ...unitOf(tailPart),
+        codes: f.attr,
+        multi: f.multi,
+        tuples: f.tuples,
+        ends: f.ends,
+      };
+      // the tail's sessions in scope, by key; a part session among them leaves its run and joins from rows
+      const tps = tailPart.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+      const trs = tailPart.traffics.map((t) => t !== null && traffic.has(t));
+      const tailKeys = new Map<number, [number, number]>();
+      for (let k = 0; k < f.n; k++) {
+        if (!tailInside!.has(f.hour[k]) || !tps[f.tp[k]] || !trs[f.traffic[k]]) continue;
+        tailKeys.set(f.vis[k] * 4_294_967_296 + f.h1[k], [f.vis[k], f.h1[k]]);
+      }
+      const need = parts.map(() => new Set<number>());
+      const match = parts.map(() => new Set<number>());
+      places!.keys.forEach((k, p) => {
+        const pos = places!.pos[p];
+        for (const [id, [v, h]] of tailKeys) {
+          for (let x = findKey(k, v, h); x >= 0 && x < k.n && k.vis[x] === v && k.h[x] === h; x++) {
+            if (pos[x] < 0) continue;
+            out ??= new Uint8Array(kept!.period.vis.length);
+            out[pos[x]] = 1;
+            need[p].add(k.block[x]);
+            match[p].add(id);
+          }
+        }
+      });
+      const extra = await this.joinUnits(
+        parts,
+        entries,
+        places!.blockRows,
+        need,
+        (p, v, h) => match[p].has(v * 4_294_967_296 + h),
+        needEntry,
+      );
+      if (!extra) return null;
+      const units = [...kept.units, ...extra.units, tailUnit];
+      const inside = [...kept.inside, ...extra.units.map((_, x) => partInside[extra.part[x]]), tailInside!];
+      const join = attributionJoin(units, inside, s.touchpoint, traffic, 0, true);
+      rows = flattenRows(units, join, needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null);
+    }
+    const goalKept = new Map<string, Uint32Array>();
+    for (const type of goals) {
+      goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
+    }
+    const space = Math.max(kept.period.visitors, rows.visitors, tailBuilt.space);
+    const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
+    return os.map((o) =>
+      answerRuns(kept!.period, out, rows, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
+    );
+  }
+
+  /** A period's runs taken whole and its joined units (rows of the sessions runs cannot give), joined. */
+  private async buildRuns(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    partInside: Set<number>[],
+    s: Scope,
+    traffic: Set<string>,
+    needEntry: boolean,
+  ): Promise<{ kept: KeptRuns; places: RunsPlaces }> {
+    const asks: SectionAsk[] = parts.flatMap((p, i) => [
+      { partId: p.id, entry: entries[i], sec: ATTR_RUNS_SEC },
+      { partId: p.id, entry: entries[i], sec: KEYS_SEC },
+    ]);
+    const got = await readSections(this.r.deps.kv, asks);
+    const partRuns: PartRuns[] = [];
+    let space = 1;
+    for (let i = 0; i < parts.length; i++) {
+      const a = got[2 * i], b = got[2 * i + 1];
+      if (!a || b === undefined) throw new Gone();
+      this.r.bytesRead += a.length + (b?.length ?? 0);
+      const keys = b
+        ? decodeKeys(b)
+        : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) };
+      if (keys.n && keys.vis[keys.n - 1] >= space) space = keys.vis[keys.n - 1] + 1;
+      partRuns.push({
+        runs: decodeRuns(a),
+        keys,
+        shared: new Uint8Array(0),
+        tps: entries[i].head.tps,
+        traffics: entries[i].head.traffics,
+      });
+    }
+    const shared = sharedKeys(partRuns.map((p) => p.keys), space);
+    partRuns.forEach((p, i) => (p.shared = shared[i]));
+    const taken = takeRuns(partRuns, partInside, s.touchpoint, traffic);
+    const joined = await this.joinUnits(
+      parts,
+      entries,
+      taken.places.blockRows,
+      taken.need,
+      taken.joins,
+      needEntry,
+    );
+    if (!joined) throw new Gone();
+    const inside = joined.part.map((p) => partInside[p]);
+    const join = attributionJoin(joined.units, inside, s.touchpoint, traffic, 0, true);
+    const rows = flattenRows(
+      joined.units,
+      join,
+      needEntry ? sessionEntries(join, joined.units.map((u) => u.ends)) : null,
+    );
+    return {
+      kept: { period: taken.period, units: joined.units, inside, rows },
+      places: taken.places,
+    };
+  }
+
+  /**
+   * The rows of the blocks `need` names that `joins` picks (by part, visitor number and first id hash), as
+   * attribution units (with entries when asked), a window of parts at a time; null when a part lacks them.
+   */
+  private async joinUnits(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    blockRows: Uint32Array[],
+    need: Set<number>[],
+    joins: (p: number, vis: number, h1: number) => boolean,
+    needEntry: boolean,
+  ): Promise<{ units: AttrUnit[]; part: number[] } | null> {
+    const units: AttrUnit[] = [], part: number[] = [];
+    const wanted = parts.map((_, i) => i).filter((i) => need[i].size > 0);
+    for (let w = 0; w < wanted.length; w += 16) {
+      const window = wanted.slice(w, w + 16);
+      const asks: SectionAsk[] = [];
+      const what: { i: number; b: number }[] = [];
+      for (const i of window) {
+        const e = entries[i];
+        asks.push({ partId: parts[i].id, entry: e, sec: ATTR_SEC });
+        what.push({ i, b: -1 });
+        if (needEntry) {
+          asks.push({ partId: parts[i].id, entry: e, sec: ENDS_SEC });
+          what.push({ i, b: -2 });
+        }
+        for (const b of [...need[i]].sort((x, y) => x - y)) {
+          if (!e.secs[factsSec(b)]) continue;
+          asks.push({ partId: parts[i].id, entry: e, sec: factsSec(b) });
+          what.push({ i, b });
+        }
+      }
+      const got = await readSections(this.r.deps.kv, asks);
+      const attr = new Map<number, FactAttr>(), ends = new Map<number, FactEnds>();
+      got.forEach((bytes, x) => {
+        if (!bytes) throw new Gone();
+        this.r.bytesRead += bytes.length;
+        const { i, b } = what[x];
+        if (b === -1) attr.set(i, decodeAttr(bytes));
+        else if (b === -2) ends.set(i, decodeEnds(bytes));
+      });
+      got.forEach((bytes, x) => {
+        const { i, b } = what[x];
+        if (b < 0) return;
+        const facts = decodeFacts(bytes!);
+        let offset = 0;
+        for (let c = 0; c < b; c++) offset += blockRows[i][c];
+        const rows: number[] = [];
+        for (let k = 0; k < facts.n; k++) if (joins(i, facts.vis[k], facts.h1[k])) rows.push(k);
+        if (!rows.length) return;
+        const head = entries[i].head;
+        units.push(
+          blockUnit(
+            facts,
+            rows,
+            attr.get(i)!,
+            needEntry ? ends.get(i)! : null,
+            offset,
+            head.tps,
+            head.traffics,
+          ),
+        );
+        part.push(i);
+      });
+    }
+    return { units, part };
   }
 
   /**
@@ -353,6 +615,21 @@ export class AttributionAnswers {
     return out;
   }
 }
+
+/**
+ * A period's sources kept from runs: the runs taken whole, the joined units (with their hours inside) and
+ * their rows joined without a raw tail.
+ */
+interface KeptRuns {
+  period: RunsPeriod;
+  units: AttrUnit[];
+  inside: Set<number>[];
+  rows: AttrRows;
+}
+
+const keptRunsBytes = (k: KeptRuns): number =>
+  k.period.vis.byteLength + k.period.n * 16 + k.period.tuples.length * 200 + k.period.pages.length * 60 +
+  k.units.reduce((n, u) => n + u.facts.n * 40, 0) + attrRowsBytes(k.rows);
 
 /** The id hashes of a period's kept attribution rows (attribution.ts), row for row. */
 interface AttrHashes {

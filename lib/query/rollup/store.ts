@@ -39,15 +39,18 @@ import {
 } from "./session_facts.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
 import { widePiece } from "./wide.ts";
+import { type AttrRuns, buildRuns } from "./attribution_runs.ts";
 
 /**
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
  * totals pre-added per span and the facts in blocks (spans.ts; 6: an edge block, shorter keys); 7: each field's rows
  * also over all the part's hours (wide.ts); 8: each fact row's attribution (attribution.ts: the facts split by it, its own
  * section); 9: each fact row's first event and its values of the fields explain-a-change splits by (its own
- * section: firsts.ts). Parts with an older rollup get a new one from the backfill, their questions scanning meanwhile.
+ * section: firsts.ts); 10: sources' counts per part, pre-added in runs of simple sessions (attribution_runs.ts: its own
+ * section, added to a version-8 or -9 rollup from its stored sections). Parts with an older rollup get a new one from
+ * the backfill, their questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 9;
+export const ROLLUP_VERSION = 10;
 
 /** A section's stored bytes and chunk count. */
 type Sec = [bytes: number, chunks: number];
@@ -117,6 +120,8 @@ export const ATTR_SEC = 69;
 /** Each fact row's first event and what explain-a-change reads beside (FirstRows), and the rows' id hashes. */
 export const FIRST_SEC = 70;
 export const FIRST_IDS_SEC = 71;
+/** The part's sources' runs (attribution_runs.ts). */
+export const ATTR_RUNS_SEC = 72;
 /** Block b of the facts, and of their device-time lists. */
 export const factsSec = (b: number): number => 100 + b;
 export const listsSec = (b: number): number => 200 + b;
@@ -167,6 +172,21 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
   }
   secs.set(SPANS_SEC, encodeSpans(built.spans));
   if (built.keys.n) secs.set(KEYS_SEC, encodeKeys(built.keys));
+  if (facts.attr && facts.multi && facts.ends) {
+    const blockRows = Uint32Array.from({ length: BLOCKS }, (_, b) => built.blockAt[b + 1] - built.blockAt[b]);
+    const runs = buildRuns(
+      facts,
+      facts.attr,
+      facts.multi,
+      facts.tuples ?? [],
+      facts.ends,
+      r.tps,
+      r.traffics,
+      built.keys,
+      blockRows,
+    );
+    secs.set(ATTR_RUNS_SEC, encodeRuns(runs));
+  }
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
 }
 
@@ -423,6 +443,87 @@ export async function addFirsts(
   await addSection(kv, partId, withIds, FIRST_SEC, encodeFirsts(firstRowsOf(facts, order)));
 }
 
+/** Runs as stored: each run's key indices as steps from the one before (they ascend: small, they deflate well). */
+function encodeRuns(r: AttrRuns): Uint8Array {
+  const steps = new Uint32Array(r.keys.length);
+  for (let x = 0; x < r.n; x++) {
+    for (let i = r.at[x]; i < r.at[x + 1]; i++) {
+      steps[i] = i > r.at[x] ? r.keys[i] - r.keys[i - 1] : r.keys[i];
+    }
+  }
+  return packSection(
+    { n: r.n, m: r.keys.length, sigs: r.sigs, tuples: r.tuples, pages: r.pages },
+    [r.sig, r.at, steps, r.h0, r.h1, r.entry, r.blockRows, r.tp, r.traffic, r.complex],
+  );
+}
+
+export function decodeRuns(stored: Uint8Array): AttrRuns {
+  const { h, next } = unpackSection<
+    { n: number; m: number; sigs: number[][]; tuples: (string | null)[][]; pages: (string | null)[] }
+  >(stored);
+  const sig = next<Uint32Array>(Uint32Array, h.n), at = next<Uint32Array>(Uint32Array, h.n + 1);
+  const keys = next<Uint32Array>(Uint32Array, h.m);
+  for (let x = 0; x < h.n; x++) for (let i = at[x] + 1; i < at[x + 1]; i++) keys[i] += keys[i - 1];
+  return {
+    n: h.n,
+    sig,
+    at,
+    keys,
+    h0: next<Uint32Array>(Uint32Array, h.m),
+    h1: next<Uint32Array>(Uint32Array, h.m),
+    entry: next<Uint32Array>(Uint32Array, h.m),
+    blockRows: next<Uint32Array>(Uint32Array, BLOCKS),
+    tp: next<Uint16Array>(Uint16Array, h.n),
+    traffic: next<Uint8Array>(Uint8Array, h.n),
+    complex: next<Uint8Array>(Uint8Array, BLOCKS),
+    sigs: h.sigs,
+    tuples: h.tuples,
+    pages: h.pages,
+  };
+}
+
+/**
+ * Adds the runs section to a part's rollup written without it (before version 10), from its stored facts,
+ * attributions, entries and keys (the part is not read); `entry` is written back as given.
+ */
+export async function addRuns(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
+  const blocks: SessionFacts[] = [];
+  const blockRows = new Uint32Array(BLOCKS);
+  for (let b = 0; b < BLOCKS; b++) {
+    const bytes = await readSection(kv, partId, entry, factsSec(b));
+    if (bytes === undefined) throw new Error(`rollup facts of ${partId} went while adding runs`);
+    if (!bytes) continue;
+    const f = decodeFacts(bytes);
+    blockRows[b] = f.n;
+    blocks.push(f);
+  }
+  const facts = blocks.length ? concatFacts(blocks) : emptyFacts();
+  const [attrBytes, endsBytes, keysBytes] = await readSections(kv, [
+    { partId, entry, sec: ATTR_SEC },
+    { partId, entry, sec: ENDS_SEC },
+    { partId, entry, sec: KEYS_SEC },
+  ]);
+  if (!attrBytes || !endsBytes || keysBytes === undefined) {
+    throw new Error(`rollup of ${partId} lacks attributions or entries to add runs from`);
+  }
+  const a = decodeAttr(attrBytes);
+  const keys = keysBytes
+    ? decodeKeys(keysBytes)
+    : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) };
+  const runs = buildRuns(
+    facts,
+    a.codes,
+    a.multi,
+    a.tuples,
+    decodeEnds(endsBytes),
+    entry.head.tps,
+    entry.head.traffics,
+    keys,
+    blockRows,
+  );
+  await addSection(kv, partId, entry, ATTR_RUNS_SEC, encodeRuns(runs));
+}
+
 /** The spans' arrays in stored order (widest first). */
 const SPANS_LAYOUT: [keyof Spans, Typed][] = [
   ["durationMs", Float64Array],
@@ -662,7 +763,8 @@ export async function readSections(
 export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
-    e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined;
+    e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined &&
+    e.secs[ATTR_RUNS_SEC] !== undefined;
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
@@ -738,18 +840,19 @@ async function readFacts(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
 export async function readV4(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   if (!entry || entry.v < 4 || entry.v >= ROLLUP_VERSION) return null;
-  // (a version-8 one differs only by the first events: the backfill adds their section, readV8)
-  if (entry.v === 8) return null;
+  // (a version-8 or -9 one differs only by the first events and the runs: the backfill adds those, readV8)
+  if (entry.v === 8 || entry.v === 9) return null;
   return await readWhole(kv, partId, entry);
 }
 
 /**
- * A version-8 rollup's entry as this version's (its sections are this version's but the first events), or
- * null without one: the backfill adds that section and writes the entry back, without rewriting the rest.
+ * A version-8 or -9 rollup's entry as this version's (its sections are this version's but the first events
+ * and the runs), or null without one: the backfill adds those sections and writes the entry back, without
+ * rewriting the rest.
  */
 export async function readV8(kv: Deno.Kv, partId: string): Promise<RollupEntry | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  return entry && entry.v === 8 ? { ...entry, v: ROLLUP_VERSION } : null;
+  return entry && (entry.v === 8 || entry.v === 9) ? { ...entry, v: ROLLUP_VERSION } : null;
 }
 
 /** Pieces of one rollup as one (sets and values concatenated). */
