@@ -310,7 +310,12 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
   // above apply (people's software such as the browser Sogou, libraries and headless browsers stay out)
   const isbotNames = (await readJson("isbot_patterns.json") as string[])
     .filter((p) => /^[a-z0-9][a-z0-9 ._-]*[a-z0-9]$/.test(p) && !ISBOT_WORDS.has(p));
-  addNames("isbot patterns", isbotNames.map((n) => [n, crawlerCategory(n)]), false, true);
+  addNames(
+    "isbot patterns",
+    isbotNames.map((n) => [n, ISBOT_CATEGORY[n] ?? crawlerCategory(n)]),
+    false,
+    true,
+  );
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -527,6 +532,20 @@ const ISBOT_WORDS = new Set([
   ],
   ...["transcoder", "url", "validator", "virtuoso", "sogou", "firephp", "chromeframe"],
 ]);
+
+/**
+ * The category of an isbot name whose maker says what it is (its name does not): Neustar's Web Performance
+ * Management, ip-label, InfraWatch and TestLocally test pages from outside, Functionize runs test automation,
+ * Burp Collaborator receives a scanner's out-of-band probes.
+ */
+const ISBOT_CATEGORY: Record<string, CatalogCategory> = {
+  "neustar wpm": "monitoring",
+  "iplabel": "monitoring",
+  "infrawatch": "monitoring",
+  "testlocally": "monitoring",
+  "functionize": "monitoring",
+  "burpcollaborator": "security_scanner",
+};
 
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([

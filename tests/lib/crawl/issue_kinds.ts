@@ -500,7 +500,7 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       ua:
         "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.6422.26 Safari/537.36 TestLocally/1.0",
       token: "testlocally",
-      category: "other",
+      category: "monitoring",
     },
   ],
 };
