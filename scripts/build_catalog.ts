@@ -7,7 +7,9 @@
  * Sources: crawlers.csv (curated table: vendor, category, verification), ai-robots-txt_robots.json (AI agents),
  * crawler-user-agents.json (monperrus/crawler-user-agents, MIT: names by tag, and sample user agents),
  * lib/crawl/sources/well-known-bots.json (arcjet/well-known-bots, MIT: names by category), vendors' crawler pages
- * (catalog_curated.ts), isbot_patterns.json (generic automation), ranges/ (copies of the published IP lists).
+ * (catalog_curated.ts), isbot_patterns.json (generic automation; its literal names also as catalog names),
+ * lib/crawl/sources/ (the other vendored lists: COUNTER-Robots, fnando/browser, GoAccess, uap-core, browscap, opawg,
+ * Yauaa, OWASP CRS), ranges/ (copies of the published IP lists).
  * Every catalog entry says which of these it comes from. The known human product tokens
  * (lib/crawl/human_tokens.json) come from ua-parser-js's browser rules and the curated list in
  * catalog_curated.ts, each token with its source.
