@@ -626,6 +626,18 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   "a podcast app whose own name and a downloader's stand apart (opawg's sample agents)": [
     "Podcast Provider 0.34-9e9009e7 for Radio Downloader 0.34-9e9009e7",
   ],
+  "apps whose names hold a service's, a library's or an HTTP client's (opawg's apps, Yauaa's test agents)": [
+    "Storytel/24.52 (Android 14; samsung SMG991U1) Release/2288809",
+    "Hyper/3 CFNetwork/893.14.2 Darwin/17.3.0",
+    "DataDogApp/0.8.12 CFNetwork/811.5.4 Darwin/16.6.0",
+    "BBCNews/172 (iPhone10,4; iOS 13.1.3) BBCSMP/36.1.0 BBCHTTPClient/7.1.1",
+  ],
+  "OS components, voice assistants, car media engines and apps named for their platform (opawg, Yauaa)": [
+    "Apple-iPhone3C1/1104.257",
+    "Amazon;Echo_Dot;27d4dfe427b34d57995b463e5d63198d;;tpapi;3.199.422",
+    "gcc_linux_MIB3Premium_esolutions_CLU35/1.0 Cinemo/2020.27.9.0",
+    "MastodonAndroid/1.2.2",
+  ],
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],
