@@ -20,7 +20,7 @@ import { scanSessions } from "./sequence/sessions_stream.ts";
 import type { Scope } from "./types.ts";
 import type { Engine } from "./questions.ts";
 import { rollupCacheBytes, RollupSource } from "./rollup/source.ts";
-import { rollupBlocker } from "./rollup/answer.ts";
+import { attributionAsked, rollupBlocker } from "./rollup/answer.ts";
 import { firstTouchBlocker } from "./rollup/first_touch.ts";
 import { retentionBlocker } from "./rollup/retention.ts";
 import type { AggregateOptions, AggregateResult } from "./types.ts";
@@ -71,7 +71,10 @@ export function createEngine(deps: Deps): Engine {
       const fromFeatures = await features.aggregate(s, os);
       if (fromFeatures) return fromFeatures;
     }
-    if (os.every((o) => rollupBlocker(s, o) === null) && !(await siteFits(s))) {
+    // sources by attribution (behavior_sources, the crawl-coverage referral section) from the parts' runs at
+    // any size: their answers are kept per period (at 1M events 8 ms warm against 214-228 ms scanned)
+    const byRuns = os.some((o) => attributionAsked(s, o));
+    if (os.every((o) => rollupBlocker(s, o) === null) && (byRuns || !(await siteFits(s)))) {
       const fromRollups = await rollups.answer(s, os);
       if (fromRollups.every((r) => r !== null)) return fromRollups as AggregateResult[];
     }
