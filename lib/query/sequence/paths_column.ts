@@ -171,10 +171,10 @@ export async function columnPaths(
   };
 
   const index = new SessionIndex(); // the sessions anchored so far
-  // their rows: at most every row of the sections read (room kept for all: only what is used is touched)
+  // their rows: at most every row of the sections read (a quarter of that room first: see Rows)
   let most = tailSecs.reduce((n, sec) => n + sec.n, 0);
   entries.forEach((e) => sectionsOf(e).forEach((name) => (most += e!.secs[name][3])));
-  const rows = new Rows(most);
+  const rows = new Rows(Math.ceil(most / 4), most);
   const gone = new Gone(); // (part, session) pairs let go of
   // parts kept for their sessions not anchored yet that may go on (pending: 1 per such session)
   const held: { part: number; picked: Picked[]; pending: Uint8Array; first: number; bytes: number }[] = [];
