@@ -287,8 +287,10 @@ export class AttributionAnswers {
     }
     const space = Math.max(kept.period.visitors, rows.visitors, tailBuilt.space);
     const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
+    // (the questions share the scope: their totals are counted once per goal)
+    const totals = new Map();
     return os.map((o) =>
-      answerRuns(kept!.period, out, rows, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
+      answerRuns(kept!.period, out, rows, o.goal ? marks.get(o.goal.event_type)! : null, s, o, totals)
     );
   }
 

@@ -270,6 +270,9 @@ export function blockUnit(
 const pageviewFilter = (f: { field: string; op: string; value: unknown }) =>
   f.field === "event_type" && f.op === "eq" && f.value === "$pageview";
 
+/** A group's sessions, visitors and converted visitors. */
+type Tally = { sessions: number; visitors: number; conversions: number };
+
 /** Questions answered from runs (tests check the path was taken). */
 export const runsAnswered = { count: 0 };
 
@@ -285,6 +288,9 @@ export function answerRuns(
   goal: Uint8Array | null,
   s: Scope,
   o: AggregateOptions,
+  /** totals already counted for this scope, by goal (a batch's questions share them: each costs a pass over
+   * every taken session) */
+  totalsKept: Map<Uint8Array | null, Tally> = new Map(),
 ): AggregateResult {
   runsAnswered.count++;
   const by = (o.breakdown ?? []) as EventField[];
@@ -414,7 +420,7 @@ export function answerRuns(
     }
     return n;
   };
-  const figures = (n: { sessions: number; visitors: number; conversions: number }) => {
+  const figures = (n: Tally) => {
     const f: Partial<Record<Metric, number | null>> = {};
     for (const m of o.metrics) {
       if (m === "sessions") f[m] = n.sessions;
@@ -433,5 +439,7 @@ export function answerRuns(
     if (!n.sessions) continue;
     result.push({ key: keys[g], metrics: figures(n) });
   }
-  return { totals: figures(tally(keys.length + 1, matchedRuns, [], matchedRows)), ...sortAndPage(result, o) };
+  let totals = totalsKept.get(goal);
+  if (!totals) totalsKept.set(goal, totals = tally(keys.length + 1, matchedRuns, [], matchedRows));
+  return { totals: figures(totals), ...sortAndPage(result, o) };
 }
