@@ -219,20 +219,24 @@ export class AttributionAnswers {
     const tailInside = tailPart ? hoursInside([tailPart], s)?.[0] ?? null : null;
     if (tailPart && !tailInside) return null;
     const key = `${period}|runs`;
-    let kept = (this.r.cache.get(`${key}|e`) as KeptRuns | undefined) ??
-      (needEntry ? undefined : this.r.cache.get(key) as KeptRuns | undefined);
+    // (kept with entry pages serves the questions without them too)
+    let keptKey = `${key}|e`;
+    let kept = this.r.cache.get(keptKey) as KeptRuns | undefined;
+    if (!kept && !needEntry) kept = this.r.cache.get(keptKey = key) as KeptRuns | undefined;
     // (where each kept session is: read only when a raw tail may hold some of them)
     let places = this.r.cache.get(`${key}|p`) as RunsPlaces | undefined;
     if (!kept || (tailPart && !places)) {
       const built = await this.buildRuns(parts, entries, partInside, s, traffic, needEntry);
       kept = built.kept;
       places = built.places;
-      const k = needEntry ? `${key}|e` : key;
-      this.r.setKept(k, kept, keptRunsBytes(kept), false);
+      keptKey = needEntry ? `${key}|e` : key;
+      // (the one without entry pages goes when one with them is made)
+      if (needEntry) this.r.cache.delete(key);
+      this.r.setKept(keptKey, kept, keptRunsBytes(kept), false);
       const w = places.keys.reduce((n, x) => n + x.n * 13, 0);
       if (tailPart) this.r.setKept(`${key}|p`, places, w, true);
     }
-    this.r.lastAsked.set(needEntry ? `${key}|e` : key, this.r.asked);
+    this.r.lastAsked.set(keptKey, this.r.asked);
     if (places) this.r.lastAsked.set(`${key}|p`, this.r.asked);
     let rows = kept.rows, out: Uint8Array | null = null;
     if (tailPart) {
@@ -630,7 +634,8 @@ interface KeptRuns {
 }
 
 const keptRunsBytes = (k: KeptRuns): number =>
-  k.period.vis.byteLength + k.period.n * 16 + k.period.tuples.length * 200 + k.period.pages.length * 60 +
+  k.period.vis.byteLength + k.period.entry.byteLength + k.period.n * 16 + k.period.tuples.length * 200 +
+  k.period.pages.length * 60 +
   k.units.reduce((n, u) => n + u.facts.n * 40, 0) + attrRowsBytes(k.rows);
 
 /** The id hashes of a period's kept attribution rows (attribution.ts), row for row. */
