@@ -23,10 +23,12 @@ const SERVICE_NAMED_APP =
 
 /**
  * The platform a mail, office or messaging app names outside a browser agent ("Outlook-iOS/709.2226530.prod.iphone",
- * "Thunderbird/115 (Windows)"); a fetcher under such a name ("Pinterest/0.2", "Viber/1.0") names none.
+ * "Thunderbird/115 (Windows)"), or the settings WeChat's clients report beside it ("Language/zh ColorScheme/Light
+ * DistType/publish wxwork/4.1.3 (MicroMessenger/6.2) WeChat/2.0.4"); a fetcher under such a name
+ * ("Pinterest/0.2", "Viber/1.0") names none.
  */
 const APP_PLATFORM =
-  /\b(?:Windows|Win(?:32|64|NT)|Linux|X11|Macintosh|Mac ?OS|macOS|Darwin|Android|iOS|iPhone|iPad|FreeBSD|OpenBSD|CrOS|Ubuntu|Debian|Fedora)|iphone|ipad|android|\bDevice\/|\bCFNetwork/i;
+  /\b(?:Windows|Win(?:32|64|NT)|Linux|X11|Macintosh|Mac ?OS|macOS|Darwin|Android|iOS|iPhone|iPad|FreeBSD|OpenBSD|CrOS|Ubuntu|Debian|Fedora)|iphone|ipad|android|\bDevice\/|\bCFNetwork|\b(?:NetType|ColorScheme|DistType)\//i;
 
 /** Why an agent is a person's client, or null when no rule recognises it. */
 export function humanClient(ua: string): string | null {

@@ -638,6 +638,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "gcc_linux_MIB3Premium_esolutions_CLU35/1.0 Cinemo/2020.27.9.0",
     "MastodonAndroid/1.2.2",
   ],
+  "an app reporting German survey keys ('angebot') and WeChat Work reporting its settings (Yauaa's tests)": [
+    'ntvmobil iPhone 7.0 Mozilla/5.0 (iPhone; U; CPU iPhone OS like Mac OS X; de-DE) AppleWebKit/600.1.4 (KHTML, like Gecko) Version/8.0 Mobile/12F70 Safari/600.1.4 ntvAgof (agof={"angebot":"appntv","plattform":"iphone"})',
+    "Language/zh ColorScheme/Light DistType/publish wxwork/4.0.20 (MicroMessenger/6.2) WeChat/2.0.4",
+  ],
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],

@@ -114,3 +114,22 @@ Deno.test("people: an app's own HTTP client named inside its name is no HTTP cli
     assert.match(automationSign(ua) ?? "", /HTTP library|headless or scripted/, ua);
   }
 });
+
+Deno.test("people: German's 'angebot' is no bot, WeChat's reported settings are its platform", () => {
+  // Yauaa's test agents: n-tv's app reports its survey keys; WeChat Work's desktop client its settings
+  for (
+    const ua of [
+      'ntvmobil iPhone 7.0 Mozilla/5.0 (iPhone; U; CPU iPhone OS like Mac OS X; de-DE) AppleWebKit/600.1.4 (KHTML, like Gecko) Version/8.0 Mobile/12F70 Safari/600.1.4 ntvAgof (agof={"angebot":"appntv","plattform":"iphone"})',
+      "Language/zh ColorScheme/Light DistType/publish wxwork/4.1.3 (MicroMessenger/6.2) WeChat/2.0.4 Safari/605.1.15",
+    ]
+  ) {
+    assert.equal(automationSign(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // names ending in "bot" after other letters stay automation words (crawler-user-agents' samples)
+  for (const ua of ["Googlebot-Image/1.0", "Mozilla/5.0 (compatible; Linguee Bot)", "Applebot/0.1"]) {
+    assert.match(automationSign(ua) ?? "", /automation word: bot/i, ua);
+  }
+  // a bare WeChat name with no platform or settings stays no person's
+  assert.notEqual(classifyAgent("WeChat/1.0").outcome, "human");
+});
