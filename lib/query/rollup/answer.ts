@@ -212,10 +212,18 @@ export function hoursInside(parts: RollupHead[], s: Scope, cutRowsRead = false):
  * Visitors (or viewers) of a value of field f over the period, kept per period (unions.ts), or null when the
  * rows' sets are to be unioned as asked.
  */
-export type KnownVisitors = (f: number, viewers: boolean) => ((value: string | null) => number) | null;
+export type KnownVisitors = (
+  f: number,
+  viewers: boolean,
+  /** a trend's buckets: the values are then bucket labels (as strings) */
+  bucket?: AggregateOptions["bucket"],
+) => ((value: string | null) => number) | null;
 
 /** Whether a question's visitor counts may come from kept unions (`byRows`: its rows', else its totals'). */
-export function keptUnionsFit(s: Scope, o: AggregateOptions): { byRows: boolean; totals: boolean } {
+export function keptUnionsFit(
+  s: Scope,
+  o: AggregateOptions,
+): { byRows: boolean; totals: boolean; byBucket: boolean } {
   const by = o.breakdown ?? [];
   const plain = !o.bucket && !by.includes("traffic") &&
     o.metrics.some((m) => m === "visitors" || m === "viewers");
@@ -224,6 +232,9 @@ export function keptUnionsFit(s: Scope, o: AggregateOptions): { byRows: boolean;
     // a list sorted by visitors reads every row's union; else only the rows shown pay theirs
     byRows: plain && by.length === 1 && (sortBy === "visitors" || sortBy === "viewers"),
     totals: plain && !(s.filters ?? []).length,
+    // a trend of visitors without a breakdown or filter: each bucket's union kept (unions.ts)
+    byBucket: o.bucket !== undefined && !by.length && !(s.filters ?? []).length &&
+      o.metrics.some((m) => m === "visitors" || m === "viewers"),
   };
 }
 
@@ -320,8 +331,15 @@ export function answerFromRollups(
   let made: DistinctCounter | null = null;
   const counter = () => made ??= new DistinctCounter(visitorSpace);
   const fit = keptUnionsFit(s, o);
-  const rowsKnown = (viewers: boolean) => (known && fit.byRows ? known(rowField, viewers) : null);
-  const totalsKnown = (viewers: boolean) => (known && fit.totals ? known(TOTAL, viewers) : null);
+  const rowsKnown = (viewers: boolean) =>
+    known && fit.byRows
+      ? known(rowField, viewers)
+      : known && fit.byBucket
+      ? known(rowField, viewers, o.bucket)
+      : null;
+  // (a trend's totals too: no filter, so the period's visitors)
+  const totalsKnown = (viewers: boolean) =>
+    known && (fit.totals || fit.byBucket) ? known(TOTAL, viewers) : null;
   const lookup =
     (of: (viewers: boolean) => ((value: string | null) => number) | null, value: string | null) =>
     (viewers: boolean) => {
@@ -331,7 +349,8 @@ export function answerFromRollups(
   // a bucket's sessions: those with a segment in its hours
   const perBucket = sessions && bucketOf ? sessions.perBucket(bucketOfHour, pageviewSessions(s)) : null;
   const rows: Row[] = [...groups.values()].map((g) => {
-    const metrics = figures(g, pieces, o, counter, lookup(rowsKnown, by ? g.key[by] as string | null : null));
+    const value = by ? g.key[by] as string | null : fit.byBucket ? String(bucketKeys[g.bucket]) : null;
+    const metrics = figures(g, pieces, o, counter, lookup(rowsKnown, value));
     if (sessions?.ends) {
       setEnds(metrics, o, g.pageviews, sessions.ends, (m) => m.get(g.key.page as string | null) ?? 0);
     }

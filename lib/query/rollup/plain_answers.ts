@@ -24,9 +24,10 @@ import {
 } from "./answer.ts";
 import { type Rollup, TOTAL } from "./build.ts";
 import type { FactLists, RollupParts } from "./pieces.ts";
-import type { SessionFacts } from "./session_facts.ts";
 import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
 import { endsByParts } from "./plain_ends.ts";
+import { bucketer } from "../../time/buckets.ts";
+import { HOUR, type SessionFacts } from "./session_facts.ts";
 import {
   buildKeptList,
   type KeptList,
@@ -438,18 +439,24 @@ export class PlainAnswers {
           if (!served[i]) return;
           const fit = keptUnionsFit(s, o), { rowField, totalField } = fieldsOf(s, o);
           const kinds = [false, true].filter((v) => o.metrics.includes(v ? "viewers" : "visitors"));
-          const need = (f: number, ok: boolean) => {
+          const need = (f: number, ok: boolean, bucket?: AggregateOptions["bucket"]) => {
             const covered = ok && kinds.every((v) => {
-              const key = unionKey(period!, f, v), u = pinned.get(key) ?? this.r.unions.get(key);
+              const key = unionKey(period!, f, v, bucket, s.timezone);
+              const u = pinned.get(key) ?? this.r.unions.get(key);
               if (u) pinned.set(key, u);
               return u !== undefined;
             });
             needs.set(f, (needs.get(f) ?? false) || !covered);
           };
           if (!kinds.length) return;
-          // one field for groups and totals (no breakdown, or a filter on it): both must be covered
-          if (rowField === totalField) need(rowField, fit.totals && (!o.breakdown?.length || fit.byRows));
-          else {
+          if (fit.byBucket) {
+            // a trend: its buckets' unions and the period's (its totals) must both be kept
+            need(rowField, true, o.bucket);
+            need(rowField, true);
+          } // one field for groups and totals (no breakdown, or a filter on it): both must be covered
+          else if (rowField === totalField) {
+            need(rowField, fit.totals && (!o.breakdown?.length || fit.byRows));
+          } else {
             need(rowField, fit.byRows);
             need(totalField, fit.totals);
           }
@@ -585,8 +592,13 @@ export class PlainAnswers {
       // for them: a list's totals (the page list's viewers) are computed only when read, which a tool may never
       // do, and each warm overview at 10M events read the month's totals sets again for them
       questions.forEach((o, i) => {
-        if (!served[i] || !keptUnionsFit(s, o).totals) return;
-        for (const v of [false, true]) if (o.metrics.includes(v ? "viewers" : "visitors")) known(TOTAL, v);
+        const fit = keptUnionsFit(s, o);
+        if (!served[i] || !(fit.totals || fit.byBucket)) return;
+        for (const v of [false, true]) {
+          if (!o.metrics.includes(v ? "viewers" : "visitors")) continue;
+          known(TOTAL, v);
+          if (fit.byBucket) known(fieldsOf(s, o).rowField, v, o.bucket);
+        }
       });
     }
     return questions.map((o, i) => {
@@ -675,12 +687,21 @@ export class PlainAnswers {
       return out;
     };
     const made = new Map<string, ((value: string | null) => number) | null>();
-    return (f, viewers) => {
-      const key = unionKey(period, f, viewers);
+    return (f, viewers, bucket) => {
+      const key = unionKey(period, f, viewers, bucket, s.timezone);
       if (made.has(key)) return made.get(key)!;
+      // a trend's unions are by bucket label (an hour's bucket computed once)
+      const bucketOf = bucket ? bucketer(bucket, s.timezone) : null, labels = new Map<number, string>();
+      const keyOf = bucketOf
+        ? (r: Rollup, i: number) => {
+          let l = labels.get(r.hour[i]);
+          if (l === undefined) labels.set(r.hour[i], l = String(bucketOf(r.hour[i] * HOUR)));
+          return l;
+        }
+        : null;
       let u = pinned.get(key) ?? this.r.unions.get(key);
       if (!u) {
-        const built = buildUnion(loaded.slice(0, n), f, (pi, r) => scoped(pi, r, f), viewers, space);
+        const built = buildUnion(loaded.slice(0, n), f, (pi, r) => scoped(pi, r, f), viewers, space, keyOf);
         if (built && built.bytes <= this.r.unions.capacity) this.r.unions.set(key, built, built.bytes);
         u = built ?? undefined;
       }
@@ -692,7 +713,7 @@ export class PlainAnswers {
         if (loaded.length > n) {
           const r = loaded[n].field(f);
           for (const i of scoped(n, r, f)) {
-            const value = r.values[r.value[i]], x = parts.ids.get(value) ?? -1;
+            const value = keyOf ? keyOf(r, i) : r.values[r.value[i]], x = parts.ids.get(value) ?? -1;
             const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
             forEachMember(r.sets, from, to, (v) => {
               if (x >= 0 && holds(parts, v, x)) return;
@@ -710,7 +731,13 @@ export class PlainAnswers {
   }
 }
 
-const unionKey = (period: string, f: number, viewers: boolean) => `${period}|${f}|${viewers}`;
+const unionKey = (
+  period: string,
+  f: number,
+  viewers: boolean,
+  bucket?: AggregateOptions["bucket"],
+  timezone?: string,
+) => `${period}|${f}|${viewers}` + (bucket ? `|${bucket}|${timezone}` : "");
 const listKey = (period: string, f: number) => `${period}|list|${f}`;
 
 const SESSION_ASKED = (o: AggregateOptions) =>

@@ -32,6 +32,8 @@ export function buildUnion(
   rowsOf: (partIndex: number, r: Rollup) => number[],
   viewers: boolean,
   space: number,
+  /** a row's group instead of its value (a trend's bucket of the row's hour) */
+  keyOf: ((r: Rollup, i: number) => string | null) | null = null,
 ): PeriodUnion | null {
   const ids = new Map<string | null, number>();
   const counts: number[] = [];
@@ -44,9 +46,9 @@ export function buildUnion(
     // this piece's value code → id
     const idOf = new Int32Array(r.values.length).fill(-1);
     for (const i of rows) {
-      let x = idOf[r.value[i]];
+      let x = keyOf ? -1 : idOf[r.value[i]];
       if (x < 0) {
-        const v = r.values[r.value[i]];
+        const v = keyOf ? keyOf(r, i) : r.values[r.value[i]];
         x = ids.get(v) ?? -1;
         if (x < 0) {
           if ((ids.size + 1) * size > MAX_BYTES) return null;
