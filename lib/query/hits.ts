@@ -15,7 +15,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { NumCol, StrCol } from "../parts/columns.ts";
-import type { PartMeta } from "../parts/store.ts";
+import { PartGoneError, type PartMeta } from "../parts/store.ts";
 import { type Turn, turns } from "../turns.ts";
 import type { HitBatch, Source } from "./columns/source.ts";
 import { addRollup, pendingIds } from "./hit_rollup/answer.ts";
@@ -154,11 +154,11 @@ export async function hitsAggregate(
 
 const hourOf = (ms: number) => Math.floor(ms / HOUR);
 
-/** A part's rollup rows taken: hourly rows of the hours `take` marks, or its merged rows (`r` is `l.whole`). */
+/** A part's rollup rows taken: its merged rows (`whole`), or its hourly rows of the hours `take` marks. */
 interface Take {
   id: string;
   l: LoadedHitRollup;
-  r: LoadedHitRollup["r"];
+  whole: boolean;
   take: Uint8Array;
 }
 
@@ -174,34 +174,34 @@ function plan(g: HitGroups, parts: PartMeta[], loaded: (LoadedHitRollup | null)[
       for (let h = hourOf(Math.max(p.min_t, from)); h <= last; h++) scanHours.add(h);
       return;
     }
-    const { r, spans } = l;
-    const take = new Uint8Array(r.hours);
-    for (let h = 0; h < r.hours; h++) {
+    const { hour0, hours, spans } = l;
+    const take = new Uint8Array(hours);
+    for (let h = 0; h < hours; h++) {
       if (Number.isNaN(spans.min[h])) continue; // no rows
-      const h0 = (r.hour0 + h) * HOUR, h1 = h0 + HOUR, lo = spans.min[h], hi = spans.max[h];
+      const h0 = (hour0 + h) * HOUR, h1 = h0 + HOUR, lo = spans.min[h], hi = spans.max[h];
       const inside = (h0 >= from && h1 <= to) || (lo >= from && hi < to);
       const outside = h1 <= from || h0 >= to || hi < from || lo >= to;
       if (!inside && outside) continue;
-      if (!inside || (g.bucketOf && g.bucketOf(h0) !== g.bucketOf(h1 - 1))) scanHours.add(r.hour0 + h);
+      if (!inside || (g.bucketOf && g.bucketOf(h0) !== g.bucketOf(h1 - 1))) scanHours.add(hour0 + h);
       else take[h] = 1;
     }
-    takes.push({ id: p.id, l, r, take });
+    takes.push({ id: p.id, l, whole: false, take });
   });
   for (const t of takes) {
-    const { r, take } = t;
+    const { take } = t, { hour0, hours } = t.l;
     let whole = true, bucket: string | number | null = null;
-    for (let h = 0; h < r.hours; h++) {
-      if (take[h] && scanHours.has(r.hour0 + h)) take[h] = 0;
+    for (let h = 0; h < hours; h++) {
+      if (take[h] && scanHours.has(hour0 + h)) take[h] = 0;
       if (Number.isNaN(t.l.spans.min[h])) continue;
       if (!take[h]) whole = false;
       else if (g.bucketOf) {
-        const b = g.bucketOf((r.hour0 + h) * HOUR);
+        const b = g.bucketOf((hour0 + h) * HOUR);
         if (bucket !== null && b !== bucket) whole = false;
         bucket = b;
       }
     }
     // every hour of the part taken, in one bucket: its rows with hours merged (the first hour has rows)
-    if (whole) Object.assign(t, { r: t.l.whole, take: Uint8Array.of(1) });
+    if (whole) Object.assign(t, { whole: true, take: Uint8Array.of(1) });
   }
   // consecutive scanned hours as time ranges inside the period
   const ranges: [number, number][] = [];
@@ -233,7 +233,7 @@ function keptKey(scope: HitScope, opts: HitAggregateOptions, takes: Take[], reso
     opts.breakdown ?? [],
     opts.bucket ?? null,
   ];
-  const rows = takes.map((t) => `${t.id}:${t.r === t.l.whole ? "w" : t.take.join("")}`).join();
+  const rows = takes.map((t) => `${t.id}:${t.whole ? "w" : t.take.join("")}`).join();
   return `${JSON.stringify(question)}|${rows}|${resolved}`;
 }
 
@@ -267,7 +267,14 @@ export async function answerHits(
     const turn = turns();
     const parts = all.filter((p) => p.min_t < to && p.max_t >= from);
     const { takes, ranges } = plan(g, parts, await Promise.all(parts.map((p) => rollups.get(p.id))));
-    const pending = takes.flatMap(({ r, take }) => pendingIds(r, take));
+    // the rows taken: a part's merged rows, or its hourly rows (read now: a period cuts it, or a bucket
+    // splits it); a rollup rewritten meanwhile makes the read start over
+    const rows = await Promise.all(takes.map(async (t) => {
+      const r = t.whole ? t.l.whole : await rollups.hourly(t.id, t.l);
+      if (!r) throw new PartGoneError(`hit rollup of part ${t.id} changed while read`);
+      return { r, take: t.take };
+    }));
+    const pending = rows.flatMap(({ r, take }) => pendingIds(r, take));
     const outcome = await rollups.outcomesOf(org, pending);
     // the rollups' share of the answer, kept by question and rows taken: a later ask whose period takes the
     // same rows (the same bounds, or bounds that move inside hours no part has a row in, as "now" does) adds
@@ -276,7 +283,7 @@ export async function answerHits(
     const kept = rollups.kept.get(key);
     if (kept) g = new HitGroups(scope, opts, kept);
     else {
-      for (const { r, take } of takes) {
+      for (const { r, take } of rows) {
         addRollup(g, r, take, outcome);
         await turn();
       }

@@ -7,17 +7,12 @@
 import { Lru } from "../../lru.ts";
 import { verificationOutcomes } from "../../parts/build.ts";
 import type { Verification } from "../../store/records.ts";
-import { hourSpans } from "./answer.ts";
-import { type HitRollup, mergeHours, rollupBytes } from "./build.ts";
+import { type HitRollup, rollupBytes } from "./build.ts";
 import type { HitGroups } from "./groups.ts";
-import { readHitRollup } from "./store.ts";
+import { type HitRollupHead, readHitRollupHead, readHitRollupHours } from "./store.ts";
 
-export interface LoadedHitRollup {
-  r: HitRollup;
-  /** its hours merged, for questions that take the whole part in one bucket */
-  whole: HitRollup;
-  spans: { min: Float64Array; max: Float64Array };
-}
+/** A part's rollup as questions first need it: its head (merged rows, hour ranges; store.ts). */
+export type LoadedHitRollup = HitRollupHead;
 
 /**
  * The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`): a fourteenth, 20 MB of the
@@ -34,36 +29,58 @@ export class HitRollups {
    * 10M-event site keep ~1 MB).
    */
   readonly kept: Lru<HitGroups>;
-  private loading = new Map<string, Promise<LoadedHitRollup | null>>();
+  /** hourly rows of version 3 rollups, read when a question takes some hours of a part */
+  readonly hours: Lru<HitRollup>;
+  private loading = new Map<string, Promise<LoadedHitRollup | HitRollup | null>>();
   private outcomes = new Map<string, Verification>();
   /** stored bytes read from KV (benches) */
   bytesRead = 0;
 
   constructor(private kv: Deno.Kv, capacity: number) {
-    const kept = Math.floor(capacity / 16);
-    this.cache = new Lru(capacity - kept);
+    // heads three quarters, hourly rows a sixth, kept groups a sixteenth
+    const kept = Math.floor(capacity / 16), hours = Math.floor(capacity / 6);
+    this.cache = new Lru(capacity - kept - hours);
+    this.hours = new Lru(hours);
     this.kept = new Lru(kept);
   }
 
-  /** A part's rollup, or null when it has none (yet: the backfill may write one later, so null is not kept). */
+  /** A part's rollup head, or null when it has none (yet: the backfill may write one later, so null is not kept). */
   get(partId: string): Promise<LoadedHitRollup | null> {
     const kept = this.cache.get(partId);
     if (kept) return Promise.resolve(kept);
-    let loading = this.loading.get(partId);
+    let loading = this.loading.get(partId) as Promise<LoadedHitRollup | null> | undefined;
     if (!loading) {
-      loading = readHitRollup(this.kv, partId).then((got) => {
+      loading = readHitRollupHead(this.kv, partId).then((got) => {
         if (!got) return null;
         this.bytesRead += got.stored;
-        // version 2 stores the merged rows; a version 1 rollup (until the backfill reaches it) merges here
-        const loaded = { r: got.r, whole: got.whole ?? mergeHours(got.r), spans: hourSpans(got.r) };
-        this.cache.set(
-          partId,
-          loaded,
-          rollupBytes(loaded.r) + rollupBytes(loaded.whole) + 16 * loaded.r.hours,
-        );
-        return loaded;
+        const { stored: _, ...head } = got;
+        const weight = rollupBytes(head.whole) + 16 * head.hours + (head.r ? rollupBytes(head.r) : 0);
+        this.cache.set(partId, head, weight);
+        return head;
       }).finally(() => this.loading.delete(partId));
       this.loading.set(partId, loading);
+    }
+    return loading;
+  }
+
+  /**
+   * A part's hourly rows (a period cutting it, or a bucket splitting it, takes some of its hours), or null when
+   * its rollup went or was rewritten since its head was read. Kept apart from the head, by the same budget.
+   */
+  hourly(partId: string, head: LoadedHitRollup): Promise<HitRollup | null> {
+    if (head.r) return Promise.resolve(head.r);
+    const key = `${partId}|hours|${head.stamp}`;
+    const kept = this.hours.get(key);
+    if (kept) return Promise.resolve(kept);
+    let loading = this.loading.get(key) as Promise<HitRollup | null> | undefined;
+    if (!loading) {
+      loading = readHitRollupHours(this.kv, partId, head).then((got) => {
+        if (!got) return null;
+        this.bytesRead += got.stored;
+        this.hours.set(key, got.r, rollupBytes(got.r));
+        return got.r;
+      }).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
     }
     return loading;
   }

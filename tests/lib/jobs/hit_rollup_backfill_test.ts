@@ -14,6 +14,7 @@ import { type HitRollup, mergeHours } from "../../../lib/query/hit_rollup/build.
 import {
   deleteHitRollup,
   hasHitRollup,
+  HIT_ROLLUP_VERSION,
   readHitRollup,
   writeHitRollup,
 } from "../../../lib/query/hit_rollup/store.ts";
@@ -131,7 +132,7 @@ Deno.test("hit rollup backfill: parts without one are scanned until the backfill
   deps.kv.close();
 });
 
-/** The stored rollup's hours-merged rows (version 2), in plain arrays, or null when it has none. */
+/** The stored rollup's hours-merged rows (version 2 on), in plain arrays, or null when it has none. */
 const storedWhole = async (kv: Deno.Kv, partId: string) => {
   const got = await readHitRollup(kv, partId);
   assert.ok(got, `part ${partId} has a readable rollup`);
@@ -149,7 +150,7 @@ const plain = (r: HitRollup) => ({
   pendId: r.pendId,
 });
 
-Deno.test("hit rollup backfill: version 1 rollups (hourly rows only) become version 2 from themselves, without reading their parts", async () => {
+Deno.test("hit rollup backfill: version 1 rollups (hourly rows only) become the current version from themselves, without reading their parts", async () => {
   const deps = await testDeps();
   deps.clock.set(NOW);
   const hits = hitsOver(6, "a");
@@ -160,7 +161,7 @@ Deno.test("hit rollup backfill: version 1 rollups (hourly rows only) become vers
   // compaction stores the merged rows, equal to merging the hourly rows
   for (const p of parts) {
     const got = await readHitRollup(deps.kv, p.meta.id);
-    assert.equal(got?.v, 2);
+    assert.equal(got?.v, HIT_ROLLUP_VERSION);
     assert.deepEqual(await storedWhole(deps.kv, p.meta.id), plain(mergeHours(got!.r)));
   }
   // as a deployment with version 1 left them: the same hourly rows, no merged ones
@@ -212,7 +213,7 @@ Deno.test("hit rollup backfill: version 1 rollups (hourly rows only) become vers
   // the stored merged rows are the hourly rows' merge, and the hourly rows are unchanged
   for (const p of parts) {
     const got = await readHitRollup(deps.kv, p.meta.id);
-    assert.equal(got?.v, 2);
+    assert.equal(got?.v, HIT_ROLLUP_VERSION);
     assert.deepEqual(plain(got!.r), plain(hourly.get(p.meta.id)!));
     assert.deepEqual(await storedWhole(deps.kv, p.meta.id), plain(mergeHours(hourly.get(p.meta.id)!)));
   }
