@@ -98,11 +98,15 @@ if (Deno.args.includes("--first")) {
 const engine = Deno.args.includes("--engine") ? createEngine(deps) : null;
 for (let round = 0; round < 3; round++) {
   for (const [name, s, os] of batches) {
-    const t0 = performance.now();
+    const t0 = performance.now(), read = rollups.bytesRead, cpu = process.cpuUsage();
     // --engine: through the engine (its routing and its share of the budget), as a tool asks
     const got = engine ? await engine.aggregateMany(s, os) : await rollups.answer(s, os);
+    const used = process.cpuUsage(cpu);
+    // (CPU and KV bytes: at load the wall time is mostly waiting; bytes are the rollup source's, not the engine's)
     console.log(
-      `${round === 0 ? "cold" : "warm"} ${name}: ${Math.round(performance.now() - t0)} ms, ${
+      `${round === 0 ? "cold" : "warm"} ${name}: ${Math.round(performance.now() - t0)} ms (CPU ${
+        Math.round((used.user + used.system) / 1000)
+      } ms, ${((rollups.bytesRead - read) / 1e6).toFixed(1)} MB read), ${
         got.filter((x) => x !== null).length
       }/${os.length} from rollups; rows ${got.map((x) => x?.total_rows ?? "-").join(",")}`,
     );
