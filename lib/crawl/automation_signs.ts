@@ -170,13 +170,16 @@ const APP_ON_STACK = /^[\w.-]+\/[\w.]+ (?:CFNetwork\/[\d.]+ Darwin\/\d|Dalvik\/\
  * platform Qt WebKit reports on a machine with no display ("(Unknown; Linux x86_64)": PhantomJS, Pingdom's
  * renderer; a TV's "(Unknown; Linux armv7l)" is no such machine); site copiers and HTTP client libraries
  * named anywhere in the agent ("HttpClient", "Google-HTTP-Java-Client"), and PowerShell's web cmdlets, which append
- * their name to a browser's prefix ("… WindowsPowerShell/5.1.19041"; opawg/user-agents-v2 lists them as bots).
+ * their name to a browser's prefix ("… WindowsPowerShell/5.1.19041"; opawg/user-agents-v2 lists them as bots), and
+ * Node.js's runtime as a product ("Mozilla/5.0 (Linux x64) node.js/16.14.2 v8/9.4"): a script's, no app's.
  */
 const HEADLESS =
-  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml |[a-z])http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d|\b(?:Windows)?PowerShell\/\d/i;
+  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml |[a-z])http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d|\b(?:Windows)?PowerShell\/\d|\bnode\.js\/\d/i;
 
 /**
- * Words that only automation puts in its agent. "bot" needs a word edge and not the phone maker Cubot nor
+ * Words that only automation puts in its agent (since the tenth round also a name ending in "Monitor" or
+ * "Agent)" and a "…Scan" name: "(Dotcom-Monitor)", "Sucuri Integrity Monitor/2.4", "(ThousandEyes Agent)",
+ * "(NetShelter ContentScan)"). "bot" needs a word edge and not the phone maker Cubot nor
  * German's words for offer and ban ("angebot", as n-tv's app reports its survey keys: {"angebot":"appntv"});
  * "spider", "crawl", "fetch" and "scrap" as parts of names; "inspector" as a word (tag and page inspectors);
  * the subscriber counts and feed ids feed services report ("(12 subscribers; feed-id=…)") and a podcast
@@ -184,7 +187,7 @@ const HEADLESS =
  * media rule would otherwise take for a person's player.
  */
 const WORDS =
-  /(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
+  /(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =

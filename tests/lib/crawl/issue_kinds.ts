@@ -183,6 +183,13 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "Node.js's runtime wearing a browser's prefix (the grown part's crawler)": [
+    {
+      ua: "Mozilla/5.0 (Linux x64) node.js/16.14.2 v8/9.4.146.24-node.20",
+      token: "unknown",
+      category: "other",
+    },
+  ],
   "tools named for fetching, checking or testing URLs, beside a phone's platform": [
     // Akamai's Mobitest page-speed tester (Yauaa's test agents, Apache-2.0): the native-app rule took it before
     { ua: "Mobitest 1.8 (iPhone; iPhone OS 7.1.2; nl_NL)", token: "unknown", category: "other" },

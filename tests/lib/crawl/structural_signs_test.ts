@@ -133,3 +133,26 @@ Deno.test("people: German's 'angebot' is no bot, WeChat's reported settings are 
   // a bare WeChat name with no platform or settings stays no person's
   assert.notEqual(classifyAgent("WeChat/1.0").outcome, "human");
 });
+
+Deno.test("sign: a monitor's or scanner's own name and Node.js's runtime; a scanner app's webview is no scan", () => {
+  // crawler-user-agents' sample agents and the grown part's node.js agent, asked of the sign itself (the catalog
+  // names most of them)
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.97 Safari/537.36 (Dotcom-Monitor)",
+      "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2) Gecko/20100115 Firefox/3.6 MSIE 7.0; Sucuri Integrity Monitor/2.4",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/97.0.4692.71 Safari/537.36 (ThousandEyes Agent)",
+      "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-GB; rv:1.9.2.3) Gecko/20100401 Firefox/3.6.3 (NetShelter ContentScan)",
+      "Mozilla/5.0 (Linux x64) node.js/16.14.2 v8/9.4.146.24-node.20",
+    ]
+  ) assert.notEqual(automationSign(ua), null, ua);
+  // Yauaa's test agent of the CamScanner app's webview
+  for (
+    const ua of [
+      "Mozilla/5.0 (Linux; Android 9; SM-A530F Build/PPR1.180610.011; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/111.0.5563.58 Mobile Safari/537.36 CamScanner/6.27.0.2210170000",
+    ]
+  ) {
+    assert.equal(automationSign(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
