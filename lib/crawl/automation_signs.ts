@@ -155,6 +155,16 @@ const TOOL_PRODUCT = new RegExp(
     "mercurial",
     "lavf",
     "ffmpeg",
+    // crawler-user-agents' http-library names (MIT) that no people's software starts with (its okhttp, BTWebClient
+    // and Download Ninja name apps' stacks and a download manager; newspaper could be an app's name)
+    "httpunit",
+    "phpcrawl",
+    "pcore-http",
+    "jetty",
+    "http_get",
+    "colly",
+    "trafilatura",
+    "larbin",
   ].join("|") + ")(?:[/ _;(-]|$)",
   "i",
 );

@@ -156,3 +156,18 @@ Deno.test("sign: a monitor's or scanner's own name and Node.js's runtime; a scan
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("sign: crawler-user-agents' HTTP libraries as the agent's own product; uTorrent's web client is no library", () => {
+  // its http-library entries' sample agents
+  for (
+    const ua of [
+      "larbin_2.6.2 (larbin@correa.org)",
+      "httpunit/1.x",
+      "Jetty/9.3.z-SNAPSHOT",
+      "Pcore-HTTP/v0.40.3",
+      "colly - https://github.com/gocolly/colly",
+    ]
+  ) assert.match(automationSign(ua) ?? "", /^HTTP library or tool: /, ua);
+  // the same list's BTWebClient is uTorrent's, an app opawg's list names among people's
+  assert.equal(automationSign("BTWebClient/1870(43938)"), null);
+});
