@@ -827,9 +827,16 @@ async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string
     crawlerSamples.some((ua) => ua.startsWith(lower) && !/[a-z0-9]/.test(ua[lower.length] ?? ""));
   const names = new Set<string>();
   for (const e of apps.entries) {
+    // a plain word is taken only where the entry's pattern anchors it at the agent's start ("^Ampache/\d") and a
+    // sample agent is that name alone, with at most a version ("Ampache/6.3.1", "Zeno"): the app sends nothing
+    // else (an app on Apple's or Android's stack, "Audio/105 CFNetwork/…", is a person's by its stack already)
+    const anchored = /^\^[A-Za-z]/.test(e.pattern) && !e.pattern.includes("|") &&
+      (e.examples ?? []).some((ua) => /^[A-Za-z][\w.-]*(?:[/ ]v?[\d.]+)?$/.test(ua));
     for (const alt of e.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
       const name = literalToken(alt.replace(/(?:\\?\/| )v?\d+(?:\\?\.\d+)*(?:\\d)?\$?$/, ""));
-      if (!name || /^[A-Z]?[a-z]+$/.test(name) || name.replace(/[^a-z0-9]/gi, "").length < 4) continue;
+      if (!name || (!anchored && /^[A-Z]?[a-z]+$/.test(name)) || name.replace(/[^a-z0-9]/gi, "").length < 4) {
+        continue;
+      }
       const lower = name.toLowerCase();
       if (!(e.examples ?? []).some((ua) => ua.toLowerCase().includes(lower))) continue;
       if (automationSign(name) || automationSign(`${name}/1.0`) || UAP_AUTOMATION.test(lower)) continue;

@@ -649,6 +649,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     'ntvmobil iPhone 7.0 Mozilla/5.0 (iPhone; U; CPU iPhone OS like Mac OS X; de-DE) AppleWebKit/600.1.4 (KHTML, like Gecko) Version/8.0 Mobile/12F70 Safari/600.1.4 ntvAgof (agof={"angebot":"appntv","plattform":"iphone"})',
     "Language/zh ColorScheme/Light DistType/publish wxwork/4.0.20 (MicroMessenger/6.2) WeChat/2.0.4",
   ],
+  "podcast apps sending their one-word name alone, as opawg's list anchors it": [
+    "Playapod/2.4.11",
+    "Xiaoyuzhou/1.9.0",
+  ],
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],

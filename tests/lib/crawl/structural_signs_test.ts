@@ -171,3 +171,13 @@ Deno.test("sign: crawler-user-agents' HTTP libraries as the agent's own product;
   // the same list's BTWebClient is uTorrent's, an app opawg's list names among people's
   assert.equal(automationSign("BTWebClient/1870(43938)"), null);
 });
+
+Deno.test("people: a podcast app whose list anchors its one-word name and shows it alone; other plain words are not", () => {
+  // opawg/user-agents-v2's apps whose patterns start with the name and whose samples are the name alone
+  for (const ua of ["Playapod/2.4.11", "Xiaoyuzhou/1.9.0", "Storybutton/1.0", "Zeno"]) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // the same list's one-word apps that show their name only on Apple's stack ("Audio/105 CFNetwork/…",
+  // "Client/16042 CFNetwork/…") do not make the bare word a person's
+  for (const ua of ["Audio/1.0", "Client/1.0"]) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+});
