@@ -889,6 +889,39 @@ async function yauaaPeopleNames(catalogMatches: Set<string>): Promise<string[]> 
   return [...names].sort();
 }
 
+/**
+ * What Yauaa's test cases of people's browsers append after the whole browser agent (lib/crawl/sources/
+ * yauaa-people.tsv, its "Browser" class only): extensions, toolbars and distributions a person's browser reports
+ * ("… Firefox/8.8.8 FirePHP/0.2.4", "… Safari/537.4 AlexaToolbar/alxg-3.1", "… Safari/537.6+ SugarLabs/0.98").
+ * Since the tenth round. The last product, right after the browser's own, with no digit in its name, four letters or
+ * more, through the same
+ * filters as the names above (Yauaa's placeholders, a MIME type's word, automation signs, tool words, catalog);
+ * Yandex.Translate stays out: Yandex's translation proxy fetches the page for the person, as a fetcher does.
+ */
+const YAUAA_ADDON_SKIPPED = /^(?:appname|basjes|application|ohio-development|yandex\.translate)$/;
+
+async function yauaaBrowserAddOns(catalogMatches: Set<string>): Promise<string[]> {
+  const names = new Set<string>();
+  for (const line of await sourceLines("yauaa-people.tsv")) {
+    const [, agentClass, agent] = line.split("\t");
+    if (agentClass !== "Browser" || !agent) continue;
+    // the last product, right after the browser's own (read from the agent, not from the tokens known now, so a
+    // build gives the same list whatever the last one wrote)
+    const products = productTokens(agent);
+    const [before, last] = products.slice(-2);
+    if (
+      !/^Mozilla\//.test(agent) || !before || !/^(?:safari|firefox|chrome|edg|edge|opr)$/.test(before.name)
+    ) continue;
+    const token = last.name;
+    if (/^(?:safari|firefox|chrome|edg|edge|opr)$/.test(token) || /\d/.test(token)) continue;
+    if (!/^[a-z][a-z+.-]{3,}$/.test(token) || YAUAA_ADDON_SKIPPED.test(token)) continue;
+    if (automationSign(token) || automationSign(`${token}/1.0`) || UAP_AUTOMATION.test(token)) continue;
+    if (/url|http|test|extract|check/.test(token) || catalogMatches.has(token)) continue;
+    names.add(token);
+  }
+  return [...names].sort();
+}
+
 async function buildSnapshot(): Promise<Record<string, { prefixes: string[]; taken_at: string }>> {
   const seeds: Record<string, [string, string][]> = {
     "google-common": [["jonhadfield-cloud-ips__googlebot.json", "2026-08-20"]],
@@ -1001,6 +1034,8 @@ for (const n of browscapPeople) humanTokens[n] ??= BROWSCAP_SOURCE;
 const yauaaPeople = await yauaaPeopleNames(new Set(catalog.flatMap((e) => e.match)));
 const YAUAA_SOURCE = "nielsbasjes/yauaa test cases' agent names (Apache-2.0)";
 for (const n of yauaaPeople) humanTokens[n] ??= YAUAA_SOURCE;
+const yauaaAddOns = await yauaaBrowserAddOns(new Set(catalog.flatMap((e) => e.match)));
+for (const n of yauaaAddOns) humanTokens[n] ??= "nielsbasjes/yauaa test cases' browser add-ons (Apache-2.0)";
 const crawlerListSamples = [
   ...(await readJson("crawler-user-agents.json") as { instances?: string[] }[]).flatMap((p) =>
     p.instances ?? []

@@ -181,3 +181,24 @@ Deno.test("people: a podcast app whose list anchors its one-word name and shows 
   // "Client/16042 CFNetwork/…") do not make the bare word a person's
   for (const ua of ["Audio/1.0", "Client/1.0"]) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
 });
+
+Deno.test("structural rule: a browser extension or distribution after the browser is a person's; a tool is not", () => {
+  // bowser's and Yauaa's test agents of people's browsers with an extension or distribution appended
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows NT 5.1; rv:6.0) Gecko/20100101 Firefox/6.0 FirePHP/0.6",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_8_2) AppleWebKit/537.4 (KHTML, like Gecko) Chrome/22.0.1229.94 Safari/537.4 AlexaToolbar/alxg-3.1",
+      "Mozilla/5.0 (X11; Linux armv7l) AppleWebKit/537.6+ (KHTML, like Gecko) Chromium/23.0.1271.95 Chrome/23.0.1271.95 Safari/537.6+ SugarLabs/0.98",
+    ]
+  ) {
+    assert.equal(unknownTrailingProduct(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a monitor's product appended the same way stays automation (crawler-user-agents' sample)
+  assert.match(
+    unknownTrailingProduct(
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 DareBoost",
+    ) ?? "",
+    /unknown product after a browser agent/,
+  );
+});
