@@ -2,8 +2,8 @@
  * Rollups for hit parts written before hit rollups existed (or of an older version): each compaction run of
  * an environment's hits adds them to a few such parts after its own work, under its lease (so no merge
  * removes a part while its rollup is written), until every part has one. Resumable by nature: what is done
- * is what has a rollup entry of the current version. A version 1 rollup becomes version 2 from itself (its
- * hours merged; the part is not read): its entry is deleted first, so no question reads half-rewritten chunks
+ * is what has a rollup entry of the current version. A version 1 or 2 rollup becomes the current version from
+ * itself (the part is not read): its entry is deleted first, so no question reads half-rewritten chunks
  * (they scan that part's hours meanwhile). Parts without a rollup, or with an unreadable one, are built from
  * the part; until then questions scan their hours.
  */
@@ -49,7 +49,7 @@ export async function backfillHitRollups(
   for (const { meta, v } of missing) {
     if (done >= (o.maxParts ?? 16) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
     let r: HitRollup | null = null;
-    if (v === 1) {
+    if (v === 1 || v === 2) {
       const old = await readHitRollup(kv, meta.id);
       if (old) r = old.r, fromRollup++;
     }

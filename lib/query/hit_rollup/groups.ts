@@ -29,6 +29,13 @@ export class ValueIds {
     }
     return id;
   }
+  /** A copy that numbers on from these values (a kept question's numbering stays as it was kept). */
+  copy(): ValueIds {
+    const c = new ValueIds();
+    c.ids = new Map(this.ids);
+    c.values = [...this.values];
+    return c;
+  }
 }
 
 export interface HAcc {
@@ -93,19 +100,20 @@ export class HitGroups {
 
   /**
    * `from`: groups of the same question (breakdown, bucket, filters, touchpoint, timezone) to start from, a
-   * copy of its groups and totals; the value numberings are shared, as they only grow and a value keeps its
-   * number (a question's kept rollup groups, lib/query/hits.ts).
+   * copy of its groups, totals and value numberings (a question's kept rollup groups, lib/query/hits.ts). The
+   * numberings are copied, not shared: each ask adds its scanned hours' and raw tail's values, which would
+   * otherwise grow the kept copy past the weight it was kept at.
    */
   constructor(readonly scope: HitScope, readonly opts: HitAggregateOptions, from?: HitGroups) {
     this.fields = opts.breakdown ?? [];
     this.filters = scope.filters ?? [];
     this.bucketOf = opts.bucket ? bucketer(opts.bucket, scope.timezone) : null;
     this.needPages = opts.metrics.includes("pages");
-    this.dims = from?.dims ?? this.fields.map(() => new ValueIds());
-    this.filterDims = from?.filterDims ?? this.filters.map(() => new ValueIds());
-    this.verdicts = from?.verdicts ?? this.filters.map(() => []);
-    this.bucketDim = from?.bucketDim ?? new ValueIds();
-    this.pageDim = from?.pageDim ?? new ValueIds();
+    this.dims = from?.dims.map((d) => d.copy()) ?? this.fields.map(() => new ValueIds());
+    this.filterDims = from?.filterDims.map((d) => d.copy()) ?? this.filters.map(() => new ValueIds());
+    this.verdicts = from?.verdicts.map((v) => [...v]) ?? this.filters.map(() => []);
+    this.bucketDim = from?.bucketDim.copy() ?? new ValueIds();
+    this.pageDim = from?.pageDim.copy() ?? new ValueIds();
     this.total = from ? copyAcc(from.total) : newAcc({});
     if (from) { for (const [k, a] of from.groups) this.groups.set(k, copyAcc(a)); }
     this.bits = Math.floor(52 / Math.max(1, this.width));
@@ -115,6 +123,11 @@ export class HitGroups {
   weight(): number {
     let bytes = 256;
     for (const a of this.groups.values()) bytes += 200 + 48 * this.width + 16 * a.pages.size;
+    // the value numberings: a map entry and an array slot a value (~80 bytes with a short string)
+    for (const d of [...this.dims, ...this.filterDims, this.bucketDim, this.pageDim]) {
+      bytes += 80 * d.values.length;
+    }
+    for (const v of this.verdicts) bytes += 8 * v.length;
     return bytes;
   }
 

@@ -75,7 +75,12 @@ export class HitRollups {
     let loading = this.loading.get(key) as Promise<HitRollup | null> | undefined;
     if (!loading) {
       loading = readHitRollupHours(this.kv, partId, head).then((got) => {
-        if (!got) return null;
+        if (!got) {
+          // the rollup went or was rewritten: its kept head goes too, so the read starting over reads the new
+          // one (kept, every retry read with the stale head again and the question failed)
+          if (this.cache.get(partId)?.stamp === head.stamp) this.cache.delete(partId);
+          return null;
+        }
         this.bytesRead += got.stored;
         this.hours.set(key, got.r, rollupBytes(got.r));
         return got.r;
