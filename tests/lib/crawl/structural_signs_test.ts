@@ -202,3 +202,8 @@ Deno.test("structural rule: a browser extension or distribution after the browse
     /unknown product after a browser agent/,
   );
 });
+
+Deno.test("people: a mobile OS joined to the device by an underscore is still named", () => {
+  // opawg/user-agents-v2's sample agent of the Podium app
+  assert.equal(classifyAgent("Podium/2.5.4 iOS_iPhone 15.0 Build 11").outcome, "human");
+});
