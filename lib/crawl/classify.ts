@@ -93,6 +93,10 @@ function genericPatternOf(ua: string): string {
 const PLATFORM =
   /\b(?:Windows|Win(?:32|64)|Linux|X11|Macintosh|Mac ?OS|Darwin|Android|iOS|iPhone|iPad|FreeBSD|OpenBSD|CrOS)\b/i;
 
+/** A whole desktop browser agent of an Electron app: the platform, WebKit, Chrome, Electron and Safari. */
+const ELECTRON_APP =
+  /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) .*Chrome\/[\d.]+ Electron\/\d[\d.]* Safari\/[\d.]+$/;
+
 const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
 const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
 
@@ -113,6 +117,11 @@ function decide(ua: string): AgentVerdict {
       inAppBrowserOf(trimmed, token)
     ) {
       return human(`in-app browser of an app named like catalog token ${e.token}`);
+    }
+    // a desktop app built on Electron names itself inside the whole browser agent it renders with
+    // ("… PocketCasts/2.2.0 Chrome/144.0.7559.220 Electron/40.6.1 Safari/537.36"); its fetcher sends no Electron
+    if (!strong && !AUTOMATION_NAME.test(token) && ELECTRON_APP.test(trimmed)) {
+      return human(`desktop app named like catalog token ${e.token}, on Electron`);
     }
     return { outcome: "crawler", reason: `catalog token ${e.token}`, agent: fromEntry(e) };
   }

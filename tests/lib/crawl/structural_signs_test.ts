@@ -207,3 +207,15 @@ Deno.test("people: a mobile OS joined to the device by an underscore is still na
   // opawg/user-agents-v2's sample agent of the Podium app
   assert.equal(classifyAgent("Podium/2.5.4 iOS_iPhone 15.0 Build 11").outcome, "human");
 });
+
+Deno.test("people: a desktop app on Electron named like a crawler is the app; the fetcher sends no Electron", () => {
+  // opawg's Pocket Casts desktop app and Yauaa's WhatsApp desktop app
+  for (
+    const ua of [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) PocketCasts/2.2.0 Chrome/144.0.7559.220 Electron/40.6.1 Safari/537.36",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) WhatsApp/0.3.5374 Chrome/69.0.3497.128 Electron/4.1.4 Safari/537.36",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+  // WhatsApp's link-preview fetcher (crawler-user-agents' sample) stays the crawler
+  assert.equal(classifyAgent("WhatsApp/2.23.20.0 A").outcome, "crawler");
+});
