@@ -189,7 +189,8 @@ const HEADLESS =
 /**
  * Words that only automation puts in its agent (since the tenth round also a name ending in "Monitor" or
  * "Agent)" and a "…Scan" name: "(Dotcom-Monitor)", "Sucuri Integrity Monitor/2.4", "(ThousandEyes Agent)",
- * "(NetShelter ContentScan)"). "bot" needs a word edge and not the phone maker Cubot nor
+ * "(NetShelter ContentScan)"), and a maker's "by …" after the browser's own product ("… Safari/537.36 by
+ * Siteimprove"; ROM builders write theirs inside the platform's parentheses). "bot" needs a word edge and not the phone maker Cubot nor
  * German's words for offer and ban ("angebot", as n-tv's app reports its survey keys: {"angebot":"appntv"});
  * "spider", "crawl", "fetch" and "scrap" as parts of names; "inspector" as a word (tag and page inspectors);
  * the subscriber counts and feed ids feed services report ("(12 subscribers; feed-id=…)") and a podcast
@@ -197,7 +198,7 @@ const HEADLESS =
  * media rule would otherwise take for a person's player.
  */
 const WORDS =
-  /(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
+  /(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =

@@ -219,3 +219,18 @@ Deno.test("people: a desktop app on Electron named like a crawler is the app; th
   // WhatsApp's link-preview fetcher (crawler-user-agents' sample) stays the crawler
   assert.equal(classifyAgent("WhatsApp/2.23.20.0 A").outcome, "crawler");
 });
+
+Deno.test("sign: a maker's 'by …' after the browser's own product; a ROM builder's inside the platform is a person's", () => {
+  // Yauaa's robot test agent of Siteimprove
+  assert.notEqual(
+    automationSign(
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/102.0.5005.63 Safari/537.36 by Siteimprove",
+    ),
+    null,
+  );
+  // uap-core's test agent of a phone whose ROM names its builder
+  const phone =
+    "Mozilla/5.0 (Linux; Android 4.2.2; ZP998 by Swayer Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/34.0.1847.114 Mobile Safari/537.36";
+  assert.equal(automationSign(phone), null);
+  assert.equal(classifyAgent(phone).outcome, "human");
+});
