@@ -58,16 +58,18 @@ export function listedProductFirst(ua: string): string | null {
  * ("LinkChecker", "URLExtractor", "HTTPTester"). The brief's product-token words (fetch, monitor, check, scan,
  * preview, proxy) and Yauaa's robot words (Apache-2.0: spider, crawl, bot, scan, site, probe, alyzer, grab,
  * indexer, checker) were measured one by one; these are the ones that flag no person's agent of any corpus part
- * (the others are strong signs already or name apps too: "proxy", "download", "sync", "feed", "reader").
+ * (the others are strong signs already or name apps too: "proxy", "download", "sync", "feed", "reader"). Since
+ * the tenth round also a name ending in "server" ("TranscribeServer/1.0 (…; macOS 15.2.0) Alamofire/5.10.2",
+ * opawg's bot): software that calls itself a server is no person's client.
  */
-const TOOL_NAME = /url|http|test|extract|check/;
+const TOOL_NAME = /url|http|test|extract|check|[a-z](?<!ob|pre|de)server$/;
 
 /**
  * The name of an agent that is not browser-shaped when its first product says it is a tool
  * ("URL-Checker/1.0 (Windows NT 10.0)"), else null. No people's software the parsers list is named so.
  */
 export function toolNamedFirst(ua: string): string | null {
-  if (!/url|http|test|extract|check/i.test(ua) || /^(?:Mozilla|Opera)\//i.test(ua)) return null;
+  if (!/url|http|test|extract|check|server/i.test(ua) || /^(?:Mozilla|Opera)\//i.test(ua)) return null;
   const first = productTokens(ua)[0];
   return first && TOOL_NAME.test(first.name) && !knownHumanProduct(first.name) ? first.name : null;
 }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { automationSign } from "../../../lib/crawl/automation_signs.ts";
-import { unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
+import { toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 
 Deno.test("sign: a name inside the engine's parentheses is a tool's, Safari's own old form is not", () => {
@@ -233,4 +233,16 @@ Deno.test("sign: a maker's 'by …' after the browser's own product; a ROM build
     "Mozilla/5.0 (Linux; Android 4.2.2; ZP998 by Swayer Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/34.0.1847.114 Mobile Safari/537.36";
   assert.equal(automationSign(phone), null);
   assert.equal(classifyAgent(phone).outcome, "human");
+});
+
+Deno.test("a tool's name: software that calls itself a server; a word that only holds 'server' does not", () => {
+  // opawg/user-agents-v2's bot sample
+  assert.equal(
+    toolNamedFirst(
+      "TranscribeServer/1.0 (com.xiao.TranscribeServer; build:1; macOS 15.2.0) Alamofire/5.10.2",
+    ),
+    "transcribeserver",
+  );
+  // an app named for watching ("Observer") is no server by its name
+  assert.equal(toolNamedFirst("Observer/2.1 CFNetwork/1240.0.4 Darwin/20.5.0"), null);
 });
