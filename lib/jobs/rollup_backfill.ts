@@ -11,12 +11,14 @@ import { listParts, partColumns, PartGoneError, readBlob } from "../parts/store.
 import {
   addAttr,
   addEnds,
+  addEntryBlocks,
   addFirsts,
   addRuns,
   ATTR_RUNS_SEC,
   ATTR_SEC,
   ENDS_SEC,
   FIRST_SEC,
+  hasEntryBlocks,
   hasRollup,
   partRollup,
   readEntry,
@@ -74,6 +76,9 @@ export async function backfillRollups(
     const runs = async () => {
       const e = await current();
       if (e && !e.secs[ATTR_RUNS_SEC] && e.secs[ATTR_SEC] && e.secs[ENDS_SEC]) await addRuns(kv, meta.id, e);
+      // each block's entries, from the ends and the runs' rows per block (the part is not read)
+      const now = await current();
+      if (now && now.secs[ATTR_RUNS_SEC] && !hasEntryBlocks(now)) await addEntryBlocks(kv, meta.id, now);
     };
     const entry = await current();
     if (entry) {

@@ -25,6 +25,7 @@ import {
   ATTR_RUNS_SEC,
   ATTR_SEC,
   decodeAttr,
+  decodeBlockEntries,
   decodeEnds,
   decodeFacts,
   decodeFirstIds,
@@ -32,11 +33,13 @@ import {
   decodeKeys,
   decodeRuns,
   ENDS_SEC,
+  entriesSec,
   type FactAttr,
   factsSec,
   FIRST_IDS_SEC,
   FIRST_SEC,
   firstRowsOf,
+  hasEntryBlocks,
   KEYS_SEC,
   readSection,
   readSections,
@@ -377,7 +380,8 @@ export class AttributionAnswers {
         const e = entries[i];
         asks.push({ partId: parts[i].id, entry: e, sec: ATTR_SEC });
         what.push({ i, b: -1 });
-        if (needEntry) {
+        // the entries of the blocks read when the rollup has them per block, else its ends whole
+        if (needEntry && !hasEntryBlocks(e)) {
           asks.push({ partId: parts[i].id, entry: e, sec: ENDS_SEC });
           what.push({ i, b: -2 });
         }
@@ -385,16 +389,22 @@ export class AttributionAnswers {
           if (!e.secs[factsSec(b)]) continue;
           asks.push({ partId: parts[i].id, entry: e, sec: factsSec(b) });
           what.push({ i, b });
+          if (needEntry && hasEntryBlocks(e)) {
+            asks.push({ partId: parts[i].id, entry: e, sec: entriesSec(b) });
+            what.push({ i, b: -3 - b });
+          }
         }
       }
       const got = await readSections(this.r.deps.kv, asks);
       const attr = new Map<number, FactAttr>(), ends = new Map<number, FactEnds>();
+      const blockEnds = new Map<string, FactEnds>();
       got.forEach((bytes, x) => {
         if (!bytes) throw new Gone();
         this.r.bytesRead += bytes.length;
         const { i, b } = what[x];
         if (b === -1) attr.set(i, decodeAttr(bytes));
         else if (b === -2) ends.set(i, decodeEnds(bytes));
+        else if (b <= -3) blockEnds.set(`${i}|${-3 - b}`, decodeBlockEntries(bytes));
       });
       got.forEach((bytes, x) => {
         const { i, b } = what[x];
@@ -406,15 +416,17 @@ export class AttributionAnswers {
         for (let k = 0; k < facts.n; k++) if (joins(i, facts.vis[k], facts.h1[k])) rows.push(k);
         if (!rows.length) return;
         const head = entries[i].head;
+        const own = blockEnds.get(`${i}|${b}`);
         units.push(
           blockUnit(
             facts,
             rows,
             attr.get(i)!,
-            needEntry ? ends.get(i)! : null,
+            !needEntry ? null : own ?? ends.get(i)!,
             offset,
             head.tps,
             head.traffics,
+            own ? 0 : offset,
           ),
         );
         part.push(i);

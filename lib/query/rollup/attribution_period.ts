@@ -192,7 +192,8 @@ export function takeRuns(
 
 /**
  * A block's rows that join as an attribution unit: `rows` (indices in the block), the block's facts, and the
- * part's attributions and ends (stored order) from `offset`, the block's first row there.
+ * part's attributions and ends (stored order) from `offset`, the block's first row there (the ends from
+ * `endsAt`: 0 when they are the block's own entries).
  */
 export function blockUnit(
   facts: LeanFacts,
@@ -202,6 +203,7 @@ export function blockUnit(
   offset: number,
   tps: (string | null)[],
   traffics: (string | null)[],
+  endsAt = offset,
 ): AttrUnit {
   const n = rows.length;
   const pick = <T extends Uint32Array | Uint16Array | Uint8Array>(a: T, make: new (n: number) => T) => {
@@ -243,7 +245,7 @@ export function blockUnit(
   if (ends) {
     const pickE = <T extends Uint32Array | Float64Array>(a: T, make: new (n: number) => T) => {
       const out = new make(n);
-      for (let i = 0; i < n; i++) out[i] = a[offset + rows[i]];
+      for (let i = 0; i < n; i++) out[i] = a[endsAt + rows[i]];
       return out;
     };
     // (only the entries are read of a unit's ends)

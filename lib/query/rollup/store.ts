@@ -125,6 +125,12 @@ export const ATTR_RUNS_SEC = 72;
 /** Block b of the facts, and of their device-time lists. */
 export const factsSec = (b: number): number => 100 + b;
 export const listsSec = (b: number): number => 200 + b;
+/**
+ * Block b's rows' entries (the entries of `ENDS_SEC` for the block's rows, with the pages they name), so an
+ * entry-page question joining a few rows of a block reads that block's, not the part's ends whole. Optional
+ * (no version change): a rollup without them is read from its whole ends; the backfill adds them.
+ */
+export const entriesSec = (b: number): number => 500 + b;
 const SEC_SPAN = 10_000;
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
@@ -162,7 +168,14 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     // every block of facts has its lists section (maybe empty): its row count lines the blocks' lists up
     secs.set(listsSec(b), encodeLists(block));
   }
-  if (facts.ends) secs.set(ENDS_SEC, encodeEnds(facts.n, reorderEnds(facts.ends, built.order)));
+  if (facts.ends) {
+    const ends = reorderEnds(facts.ends, built.order);
+    secs.set(ENDS_SEC, encodeEnds(facts.n, ends));
+    for (let b = 0; b < BLOCKS; b++) {
+      const from = built.blockAt[b], to = built.blockAt[b + 1];
+      if (to > from) secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
+    }
+  }
   // (a rollup read back from before version 8 has none: the backfill adds it from the part)
   if (facts.attr) secs.set(ATTR_SEC, encodeAttr(facts, built.order));
   // (nor one from before version 9 its first events)
@@ -580,6 +593,81 @@ export function decodeEnds(stored: Uint8Array): FactEnds {
 }
 
 /**
+ * Rows [from, to) of the ends' entries as a block's section: page codes made the block's own (0 still no page,
+ * code c the block's pages[c - 1]), so a block carries only the pages it names.
+ */
+export function encodeBlockEntries(e: FactEnds, from: number, to: number): Uint8Array {
+  const n = to - from, local = new Map<number, number>(), pages: (string | null)[] = [];
+  const entPage = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = e.entPage[from + i];
+    if (c === 0) continue;
+    let l = local.get(c);
+    if (l === undefined) local.set(c, l = pages.push(e.pages[c - 1]));
+    entPage[i] = l;
+  }
+  return packSection({ n, pages }, [
+    e.entDt.slice(from, to),
+    e.entSeq.slice(from, to),
+    e.entT.slice(from, to),
+    entPage,
+  ]);
+}
+
+/** A block's entries (`encodeBlockEntries`) as ends holding only entries (row i is the block's row i). */
+export function decodeBlockEntries(stored: Uint8Array): FactEnds {
+  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored);
+  return {
+    entDt: next<Float64Array>(Float64Array, h.n),
+    entSeq: next<Float64Array>(Float64Array, h.n),
+    entT: next<Uint32Array>(Uint32Array, h.n),
+    entPage: next<Uint32Array>(Uint32Array, h.n),
+    pages: h.pages,
+  } as FactEnds;
+}
+
+/** Whether a rollup has each of its blocks' entries (`entriesSec`), where it has ends to take them from. */
+export const hasEntryBlocks = (e: RollupEntry): boolean =>
+  !e.secs[ENDS_SEC] ||
+  Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
+    !e.secs[factsSec(b)] || e.secs[entriesSec(b)] !== undefined
+  );
+
+/**
+ * Adds its blocks' entries to a rollup written without them, from its own ends and the runs' rows per block
+ * (stored order: block b's rows follow block b - 1's). The part is not read.
+ */
+export async function addEntryBlocks(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
+  const [endsBytes, runsBytes] = await readSections(kv, [
+    { partId, entry, sec: ENDS_SEC },
+    { partId, entry, sec: ATTR_RUNS_SEC },
+  ]);
+  if (!endsBytes || !runsBytes) {
+    throw new Error(`rollup of ${partId} lacks entries or runs to add block entries from`);
+  }
+  const ends = decodeEnds(endsBytes), { blockRows } = decodeRuns(runsBytes);
+  const secs = new Map<number, Uint8Array>();
+  let from = 0;
+  for (let b = 0; b < BLOCKS; b++) {
+    const to = from + blockRows[b];
+    if (to > from) secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
+    from = to;
+  }
+  let secsNow = { ...entry.secs };
+  for (const [sec, bytes] of secs) {
+    const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+    for (let j = 0; j < chunks; j++) {
+      await kv.set(
+        keys.rollupChunk(partId, sec * SEC_SPAN + j),
+        bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
+      );
+    }
+    secsNow = { ...secsNow, [sec]: secSize(bytes) };
+  }
+  await kv.set(keys.rollup(partId), { ...entry, secs: secsNow });
+}
+
+/**
  * Adds the entries-and-exits section to a part's rollup written without it, from the part's batch: row k of
  * the section is stored fact row k, its ends those of the same segment rebuilt.
  */
@@ -764,7 +852,7 @@ export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
     e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined &&
-    e.secs[ATTR_RUNS_SEC] !== undefined;
+    e.secs[ATTR_RUNS_SEC] !== undefined && hasEntryBlocks(e);
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
