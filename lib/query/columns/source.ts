@@ -27,6 +27,7 @@ import { Interner } from "./intern.ts";
 import type { RawWhere } from "../../store/readable.ts";
 import { type RawTail, readEventTail, readHitTail, sameRecords } from "../../store/raw_tail.ts";
 import { type Turn, turns } from "../../turns.ts";
+import { remember } from "../../lru.ts";
 
 export interface HitBatch {
   b: Batch;
@@ -461,7 +462,8 @@ export class Source {
         at: performance.now(),
         parts: listParts(this.deps.kv, org, env, "ev"),
       };
-      this.listings.set(key, listing = fresh);
+      // the newest 64 environments (an instance serving many organizations keeps no listing of each forever)
+      remember(this.listings, key, listing = fresh, 64);
       fresh.parts.catch(() => this.listings.get(key) === fresh && this.listings.delete(key));
     }
     return (await listing.parts).map((p) => p.meta);

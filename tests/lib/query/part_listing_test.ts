@@ -64,3 +64,21 @@ Deno.test("part listing: a compaction's publish is seen by the next sizing, an u
     deps.kv.close();
   }
 });
+
+Deno.test("part listing: an instance keeps the listings of its 64 most recent environments, not of every one asked", async () => {
+  const deps = await testDeps();
+  try {
+    const source = new Source(deps);
+    for (let o = 0; o < 70; o++) await source.indexedParts(`org${o}`, "production");
+    const list = deps.kv.list.bind(deps.kv);
+    let lists = 0;
+    deps.kv.list = ((...a: Parameters<Deno.Kv["list"]>) => (lists++, list(...a))) as Deno.Kv["list"];
+    await source.indexedParts("org69", "production");
+    assert.equal(lists, 0, "a recent environment's listing is kept");
+    await source.indexedParts("org0", "production");
+    assert.equal(lists, 1, "the oldest environments' listings made room");
+    deps.kv.list = list;
+  } finally {
+    deps.kv.close();
+  }
+});
