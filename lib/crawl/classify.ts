@@ -97,6 +97,10 @@ const PLATFORM =
 const ELECTRON_APP =
   /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) .*Chrome\/[\d.]+ Electron\/\d[\d.]* Safari\/[\d.]+$/;
 
+/** A browser engine followed by its browser's own product, wherever the agent starts. */
+const MANGLED_BROWSER =
+  /\bGecko\/\d{8} (?:\S+ )?Firefox\/\d|\bAppleWebKit\/[\d.]+\+? \(KHTML, like Gecko\) (?:\S+ ){0,3}(?:Mobile )?Safari\/\d/;
+
 const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
 const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
 
@@ -156,6 +160,9 @@ function decide(ua: string): AgentVerdict {
     if (compatible) return automation(`unknown product in a compatible agent: ${compatible}`);
     return human("browser-shaped agent without automation signs");
   }
+  // a whole browser's engine and product behind a mangled prefix ("Mozilla /5.0 (X11; …) Gecko/20051111
+  // Firefox/1.5", "ELEMENT10 1 Mozilla/5.0 (…) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0 Safari/534.24")
+  if (MANGLED_BROWSER.test(trimmed)) return human("a browser's engine and product behind another prefix");
   return automation("no browser, app or device recognised");
 }
 

@@ -246,3 +246,15 @@ Deno.test("a tool's name: software that calls itself a server; a word that only 
   // an app named for watching ("Observer") is no server by its name
   assert.equal(toolNamedFirst("Observer/2.1 CFNetwork/1240.0.4 Darwin/20.5.0"), null);
 });
+
+Deno.test("people: a whole browser's engine and product behind a mangled prefix; a tool's name alone is not", () => {
+  // Yauaa's test agents of people's browsers with a broken or extra prefix
+  for (
+    const ua of [
+      "Mozilla /5.0 (X11; U; Linux i686; en-US; rv: 1.8) Gecko/20051111 Firefox/1.5",
+      "ELEMENT10 1 Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.34 Safari/534.24",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+  // the same prefix with no engine and browser product is still no person's
+  assert.notEqual(classifyAgent("ELEMENT10 1").outcome, "human");
+});
