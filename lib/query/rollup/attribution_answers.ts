@@ -64,6 +64,15 @@ export class AttributionAnswers {
   constructor(private r: RollupReader, private ask: Ask) {}
 
   /**
+   * Keeps an answer as a result, not a piece: pieces make room for it (an answer of a few hundred rows, refused
+   * when the share was full, was counted again from ~1.75M rows every warm ask at 10M events). Its key, which
+   * names every part of the period (~50 characters each), is weighed too.
+   */
+  private keepAnswer(key: string, a: AggregateResult) {
+    this.r.setKept(key, structuredClone(a), 256 + a.rows.length * 160 + key.length * 2, true);
+  }
+
+  /**
    * Sessions, visitors and conversions by attribution fields and entry page (attribution.ts): the period's
    * parts' fact rows in scope, joined into sessions, are kept flat per period (~21 bytes a row); each question
    * counts from them with the raw tail's rows added (null answers: the scan answers).
@@ -116,10 +125,7 @@ export class AttributionAnswers {
           goals,
         );
         if (!answers) return none;
-        answers.forEach((a, i) => {
-          this.r.keep(answerKeys[i], structuredClone(a), 256 + a.rows.length * 160);
-          this.r.lastAsked.set(answerKeys[i], this.r.asked);
-        });
+        answers.forEach((a, i) => this.keepAnswer(answerKeys[i], a));
         return answers;
       }
       const key = `${period}|attr`;
@@ -193,10 +199,7 @@ export class AttributionAnswers {
     const answers = os.map((o) =>
       answerAttribution(rows!, o.goal ? marks.get(o.goal.event_type)! : null, s, o)
     );
-    answers.forEach((a, i) => {
-      this.r.keep(answerKeys[i], structuredClone(a), 256 + a.rows.length * 160);
-      this.r.lastAsked.set(answerKeys[i], this.r.asked);
-    });
+    answers.forEach((a, i) => this.keepAnswer(answerKeys[i], a));
     return answers;
   }
 
@@ -566,7 +569,7 @@ export class AttributionAnswers {
         o.goal ? marks.get(o.goal.event_type)! : null,
         pageviews,
       );
-      this.r.setKept(key, structuredClone(answer), answerBytes(answer), true);
+      this.r.setKept(key, structuredClone(answer), answerBytes(answer) + key.length * 2, true);
       return answer;
     } catch (e) {
       if (e instanceof Gone) return null;
