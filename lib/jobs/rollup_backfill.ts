@@ -13,14 +13,12 @@ import {
   addEnds,
   addEntryBlocks,
   addFirsts,
-  addRawSizes,
   addRuns,
   ATTR_RUNS_SEC,
   ATTR_SEC,
   ENDS_SEC,
   FIRST_SEC,
   hasEntryBlocks,
-  hasRawSizes,
   hasRollup,
   partRollup,
   readEntry,
@@ -49,13 +47,7 @@ export async function backfillRollups(
   const { kv } = deps;
   const t0 = performance.now();
   const missing = [];
-  for (const p of await listParts(kv, org, env, "ev")) {
-    if (!(await hasRollup(kv, p.meta.id))) missing.push(p);
-    else {
-      const e = await readEntry(kv, p.meta.id);
-      if (e && !hasRawSizes(e)) missing.push(p);
-    }
-  }
+  for (const p of await listParts(kv, org, env, "ev")) if (!(await hasRollup(kv, p.meta.id))) missing.push(p);
   let done = 0;
   for (const { meta } of missing) {
     if (done >= (o.maxParts ?? 8) || performance.now() - t0 > (o.budgetMs ?? 20_000)) break;
@@ -107,8 +99,6 @@ export async function backfillRollups(
         await runs();
       } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
     }
-    // sections written before entries kept their inflated size: it is added (read faster, store.ts `Sec`)
-    await addRawSizes(kv, meta.id);
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it
     if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) {
       await kv.delete(keys.rollup(meta.id));

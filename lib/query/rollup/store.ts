@@ -52,13 +52,8 @@ import { type AttrRuns, buildRuns } from "./attribution_runs.ts";
  */
 export const ROLLUP_VERSION = 10;
 
-/**
- * A section's stored bytes, chunk count and inflated size. The inflated size is kept since rollups v10 were
- * first written (no version change: an entry without it is read as before, zlib joining 16 KB chunks; the
- * backfill adds it): knowing it, zlib inflates into one buffer of that size, measured at 10M events to halve
- * the inflating of a cold overview question's ~31 MB of sections (584 -> 291 ms).
- */
-type Sec = [bytes: number, chunks: number, raw?: number];
+/** A section's stored bytes and chunk count. */
+type Sec = [bytes: number, chunks: number];
 
 export interface RollupEntry {
   v: number;
@@ -141,27 +136,13 @@ const SEC_SPAN = 10_000;
 const align = (n: number) => Math.ceil(n / 8) * 8;
 const bytesOf = (T: unknown) => (T as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
 
-/**
- * The inflated size of a section's stored bytes, where known: of bytes deflated here (written into the
- * entry) and of bytes read back by `readSection(s)` from an entry that records it.
- */
-const rawSizes = new WeakMap<Uint8Array, number>();
-export const rawOf = (stored: Uint8Array): number | undefined => rawSizes.get(stored);
-
-/** Deflated bytes, their inflated size remembered for the entry. */
-function deflated(raw: Uint8Array): Uint8Array {
-  const out = deflateRawSync(raw);
-  rawSizes.set(out, raw.length);
-  return out;
-}
-
 /** A JSON header and typed arrays as one aligned buffer (lib/parts/packed_arrays.ts), deflated. */
 const packSection = (header: unknown, arrays: ArrayBufferView[]): Uint8Array =>
-  deflated(packArrays(header, arrays));
+  deflateRawSync(packArrays(header, arrays));
 
 /** A section's header and a reader of its arrays in stored order. */
 function unpackSection<H>(stored: Uint8Array): { h: H; next: <T>(T: Typed, n: number) => T } {
-  const { header, next } = inflateArrays<H>(stored, rawOf(stored));
+  const { header, next } = inflateArrays<H>(stored);
   return { h: header, next };
 }
 
@@ -172,10 +153,10 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     const p = fieldPiece(r, f);
     if (!p.n) continue;
     secs.set(rowsSec(f), packSection({ n: p.n, values: p.values }, LAYOUT.map(([name]) => p[name])));
-    if (p.sets.length) secs.set(setsSec(f), deflated(p.sets));
+    if (p.sets.length) secs.set(setsSec(f), deflateRawSync(p.sets));
     const w = widePiece(p);
     secs.set(wideRowsSec(f), packSection({ n: w.n, values: w.values }, LAYOUT.map(([name]) => w[name])));
-    if (w.sets.length) secs.set(wideSetsSec(f), deflated(w.sets));
+    if (w.sets.length) secs.set(wideSetsSec(f), deflateRawSync(w.sets));
   }
   const facts = r.facts;
   const built = buildSpans(facts, r.tps, r.traffics, r.hours);
@@ -334,10 +315,9 @@ async function addSection(
   await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: secSize(bytes) } });
 }
 
-const secSize = (bytes: Uint8Array): Sec => {
-  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES)), raw = rawOf(bytes);
-  return raw === undefined ? [bytes.length, chunks] : [bytes.length, chunks, raw];
-};
+const secSize = (
+  bytes: Uint8Array,
+): Sec => [bytes.length, Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES))];
 
 /**
  * Adds the attribution section to a part's rollup written without it (before version 8), from the part's
@@ -432,10 +412,7 @@ function encodeFirsts(r: FirstRows): Uint8Array {
 export function decodeFirsts(stored: Uint8Array): FirstRows {
   // the inflated buffer itself, the arrays views on it (copying it first cost as much as inflating it; a
   // small output is copied to its size by inflateArrays, not kept on zlib's 16 KB chunk)
-  const { header: h, next } = inflateArrays<{ n: number; base: number; values: (string | null)[][] }>(
-    stored,
-    rawOf(stored),
-  );
+  const { header: h, next } = inflateArrays<{ n: number; base: number; values: (string | null)[][] }>(stored);
   const dt = next<Float64Array>(Float64Array, h.n), seq = next<Float64Array>(Float64Array, h.n);
   const vis = next<Uint32Array>(Uint32Array, h.n), hour = next<Uint32Array>(Uint32Array, h.n);
   const pv = next<Uint32Array>(Uint32Array, h.n), first = next<Uint32Array>(Uint32Array, h.n);
@@ -722,7 +699,7 @@ export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rol
   };
 }
 
-export const decodeSets = (stored: Uint8Array): Uint8Array => inflateBytes(stored, rawOf(stored));
+export const decodeSets = (stored: Uint8Array): Uint8Array => inflateBytes(stored);
 
 export function decodeFacts(stored: Uint8Array): SessionFacts {
   const { h, next } = unpackSection<{ n: number }>(stored);
@@ -760,7 +737,7 @@ export async function writeRollup(kv: Deno.Kv, partId: string, r: Rollup): Promi
   for (const [sec, bytes] of secs) {
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
     if (chunks >= SEC_SPAN) throw new Error(`rollup section ${sec} of ${partId} is too large`);
-    sizes[sec] = secSize(bytes);
+    sizes[sec] = [bytes.length, chunks];
     total += bytes.length;
     for (let j = 0; j < chunks; j++) {
       writes.push([sec * SEC_SPAN + j, bytes.subarray(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
@@ -817,9 +794,7 @@ export async function readSection(
     bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
     seen++;
   }
-  if (seen !== size[1]) return undefined;
-  if (size[2]) rawSizes.set(bytes, size[2]);
-  return bytes;
+  return seen === size[1] ? bytes : undefined;
 }
 
 /** A section asked of `readSections`. */
@@ -866,40 +841,10 @@ export async function readSections(
     }
   };
   await Promise.all(Array.from({ length: Math.min(4, groups.length) }, worker));
-  return out.map((bytes, ask) => {
-    const size = asks[ask].entry.secs[asks[ask].sec];
-    if (!bytes) return bytes;
-    if (seen[ask] !== size[1]) return undefined;
-    if (size[2]) rawSizes.set(bytes, size[2]);
-    return bytes;
-  });
-}
-
-/** Whether an entry records every section's inflated size (entries written before it was kept do not). */
-export const hasRawSizes = (e: RollupEntry): boolean =>
-  Object.values(e.secs).every((s) => s[2] !== undefined);
-
-/**
- * Adds the inflated sizes a part's rollup entry lacks, inflating each such section once (the part is not
- * read). Its entry is replaced only if unchanged meanwhile; a part gone meanwhile is left as it is.
- */
-export async function addRawSizes(kv: Deno.Kv, partId: string): Promise<void> {
-  const got = await kv.get<RollupEntry>(keys.rollup(partId));
-  const entry = got.value;
-  if (!entry || entry.v !== ROLLUP_VERSION || hasRawSizes(entry)) return;
-  const secs = { ...entry.secs };
-  const lacking = Object.keys(secs).filter((sec) => secs[sec][2] === undefined);
-  // a few sections at a time: a part's sections inflated together would hold ~30 MB at 10M events
-  for (let i = 0; i < lacking.length; i += 16) {
-    const some = lacking.slice(i, i + 16);
-    const read = await readSections(kv, some.map((sec) => ({ partId, entry, sec: Number(sec) })));
-    for (const [k, bytes] of read.entries()) {
-      if (!bytes) return;
-      const [stored, chunks] = secs[some[k]];
-      secs[some[k]] = [stored, chunks, inflateBytes(bytes).length];
-    }
-  }
-  await kv.atomic().check(got).set(keys.rollup(partId), { ...entry, secs }).commit();
+  return out.map((
+    bytes,
+    ask,
+  ) => (bytes && seen[ask] !== asks[ask].entry.secs[asks[ask].sec][1] ? undefined : bytes));
 }
 
 /** Whether a part has a rollup of this version (with its entries and exits). */
