@@ -8,6 +8,7 @@
  * Each question's groups over the period's parts are kept (by scope, question and the parts in the period)
  * when every part's visitors had their numbers, so a later ask adds only the raw tail.
  */
+import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { Lru } from "../../lru.ts";
 import type { Batch } from "../../parts/columns.ts";
@@ -264,18 +265,6 @@ function hoursInside(hs: FeatureEntry["hours"], s: Scope): Set<number> | null | 
     else if (!(h.max < s.from || h.min >= s.to)) return undefined;
   }
   return hours.size === hs.length ? null : hours;
-}
-
-async function inBatches<T, R>(
-  items: T[],
-  width: number,
-  f: (x: T, k: number) => Promise<R> | R,
-): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += width) {
-    out.push(...(await Promise.all(items.slice(i, i + width).map((x, j) => f(x, i + j)))));
-  }
-  return out;
 }
 
 /** The columns a feature table needs of a part. */

@@ -11,6 +11,7 @@
  * numbered as the parts' are (ids without a number yet get numbers past all given ones, for this question).
  * Part list and tail are read consistently (Source.partsAndTail); a part gone meanwhile (a merge) answers null.
  */
+import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { Lru, remember } from "../../lru.ts";
 import type { Batch } from "../../parts/columns.ts";
@@ -368,14 +369,6 @@ function hoursInside(r: PropRollup, s: Scope): Set<number> | null {
     else if (!(h.max < s.from || h.min >= s.to)) return null;
   }
   return hours;
-}
-
-async function inBatches<T, R>(items: T[], width: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += width) {
-    out.push(...(await Promise.all(items.slice(i, i + width).map(f))));
-  }
-  return out;
 }
 
 /** The columns a property table needs of a part (`keys`: only those property keys' own columns). */

@@ -3,7 +3,8 @@
  * attribution.ts) and explain-a-change's first events (first_touch.ts), from the parts' facts, attributions
  * and first-event sections, the raw tail's beside; each answer kept per period, question and raw tail.
  */
-import { Gone, inBatches, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
+import { inBatches } from "../../batches.ts";
+import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import type { AttributionOptions, AttributionResult } from "../sequence_types.ts";
 import { firstTouch, firstTouchBlocker, type FirstUnit, type PageviewsOf } from "./first_touch.ts";

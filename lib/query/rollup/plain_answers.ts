@@ -4,7 +4,8 @@
  * join of the period's sessions, kept per period (from the parts' spans where they allow, spans.ts), the raw
  * tail's sessions amended on top.
  */
-import { Gone, inBatches, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
+import { inBatches } from "../../batches.ts";
+import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import { remember } from "../../lru.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import {

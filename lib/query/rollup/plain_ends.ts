@@ -7,8 +7,9 @@
  * whole period's join, so the same counts; what it holds at once is a window of parts' facts and ends and one
  * part's join, not 1.76M joined rows (~75 bytes each) beside every part's facts and ends.
  */
+import { inBatches } from "../../batches.ts";
 import type { Scope } from "../types.ts";
-import { Gone, inBatches, type RollupReader, unitOf } from "./reader.ts";
+import { Gone, type RollupReader, unitOf } from "./reader.ts";
 import { entriesAndExits, type EntriesExits, type FactsUnit, joinSessions } from "./sessions.ts";
 import { ENDS_LAYOUT, FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
 

@@ -7,6 +7,7 @@
  * visitor count stay the same. The question kinds (plain_answers.ts, attribution_answers.ts, source.ts's
  * retention) read only through it.
  */
+import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { Lru, remember } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
@@ -571,17 +572,3 @@ export const unitOf = (p: RollupParts) => ({ facts: p.facts!, tps: p.tps, traffi
 
 /** A field's rows decoded: arrays, strings, their sets when read, and the row index built over them. */
 export const rowsWeight = (r: Rollup) => r.sets.length + r.n * 64 + r.values.length * 40;
-
-/** `fn` over `items`, at most `width` at a time, in order. */
-export async function inBatches<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-  return out;
-}

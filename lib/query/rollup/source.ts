@@ -4,6 +4,7 @@
  * budget, the period's parts and raw tail): plain aggregates (plain_answers.ts), aggregates by attribution and
  * explain-a-change's first events (attribution_answers.ts), and retention (here: the totals rows' sets).
  */
+import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { turns } from "../../turns.ts";
 import type { Turn } from "../../turns.ts";
@@ -19,7 +20,7 @@ import { retentionBlocker, retentionFromRollups } from "./retention.ts";
 import { attributionAsked, hoursInside } from "./answer.ts";
 import { TOTAL } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
-import { Gone, inBatches, RollupReader } from "./reader.ts";
+import { Gone, RollupReader } from "./reader.ts";
 import { PlainAnswers } from "./plain_answers.ts";
 import { AttributionAnswers } from "./attribution_answers.ts";
 

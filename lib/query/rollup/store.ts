@@ -7,6 +7,7 @@
  * rollup (one blob) into sections without reading the part; chunks go with the part's own
  * (lib/parts/store.ts deleteChunks).
  */
+import { inBatches } from "../../batches.ts";
 import { deflateRawSync } from "node:zlib";
 import { inflateArrays, inflateBytes, packArrays } from "../../parts/packed_arrays.ts";
 import type { Batch } from "../../parts/columns.ts";
@@ -825,22 +826,17 @@ export async function readSections(
   });
   const groups: { ask: number; j: number }[][] = [];
   for (let i = 0; i < wanted.length; i += 10) groups.push(wanted.slice(i, i + 10));
-  let next = 0;
-  const worker = async () => {
-    while (next < groups.length) {
-      const group = groups[next++];
-      const got = await kv.getMany<Uint8Array[]>(
-        group.map(({ ask, j }) => keys.rollupChunk(asks[ask].partId, asks[ask].sec * SEC_SPAN + j)),
-      );
-      got.forEach((e, x) => {
-        const { ask, j } = group[x];
-        if (e.value === null) return;
-        out[ask]!.set(e.value, j * CHUNK_BYTES);
-        seen[ask]++;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, groups.length) }, worker));
+  await inBatches(groups, 4, async (group) => {
+    const got = await kv.getMany<Uint8Array[]>(
+      group.map(({ ask, j }) => keys.rollupChunk(asks[ask].partId, asks[ask].sec * SEC_SPAN + j)),
+    );
+    got.forEach((e, x) => {
+      const { ask, j } = group[x];
+      if (e.value === null) return;
+      out[ask]!.set(e.value, j * CHUNK_BYTES);
+      seen[ask]++;
+    });
+  });
   return out.map((
     bytes,
     ask,

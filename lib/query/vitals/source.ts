@@ -5,6 +5,7 @@
  * period and the few parts the backfill has not reached yet, their people numbered as the parts' are (ids
  * not numbered yet get numbers past all given ones, for this question only).
  */
+import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { Lru, remember } from "../../lru.ts";
 import type { Batch, NumCol } from "../../parts/columns.ts";
@@ -199,18 +200,5 @@ async function exactTables(
     const t = b.n ? (b.cols.t as NumCol).values : new Float64Array(0);
     out.push(buildVitals(b, rows, { exact: true, keep: (i) => keep(t[i]) }));
   }
-  return out;
-}
-
-async function inBatches<T, R>(items: T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
   return out;
 }
