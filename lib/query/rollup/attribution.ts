@@ -27,7 +27,7 @@ import { ATTR_FIELDS } from "./build.ts";
 import { type AttrMulti, type FactEnds, HOUR, MULTI_ATTR, type SessionFacts } from "./session_facts.ts";
 import { hourMask } from "./sessions.ts";
 
-const ATTR_INDEX = new Map<string, number>(ATTR_FIELDS.map((f, i) => [f, i]));
+export const ATTR_INDEX = new Map<string, number>(ATTR_FIELDS.map((f, i) => [f, i]));
 export const ATTRIBUTION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "visitors",
   "sessions",
@@ -36,7 +36,7 @@ export const ATTRIBUTION_METRICS: ReadonlySet<Metric> = new Set<Metric>([
 ]);
 
 /** Whether the filter keeps page views only (rows with a pageview of the attribution). */
-const pageviewFilter = (f: { field: string; op: string; value: unknown }) =>
+export const pageviewFilter = (f: { field: string; op: string; value: unknown }) =>
   f.field === "event_type" && f.op === "eq" && f.value === "$pageview";
 
 /**
@@ -377,16 +377,20 @@ export function withTailRows(
   return out;
 }
 
+/** A group's sessions, visitors and converted visitors. */
+export type Tally = { sessions: number; visitors: number; conversions: number };
+
 /**
- * The answer to one question (attributionBlocker null) from a period's rows (`rows.entry` set when the
- * breakdown has the entry page), `goal` the visitor numbers with the goal event in scope (null without one).
+ * The groups one question counts into (answerAttribution from rows, answerRuns from runs and rows): each
+ * attribution's group of breakdown values (-1: a filter drops it), and with the entry page (group, page) → the
+ * group of both (`withEntry`, the group itself when no entry page is asked). `keys` grows as groups are made.
  */
-export function answerAttribution(
-  rows: AttrRows,
-  goal: Uint8Array | null,
+export function attributionGroups(
   s: Scope,
   o: AggregateOptions,
-): AggregateResult {
+  tuples: (string | null)[][],
+  pages: (string | null)[],
+) {
   const by = (o.breakdown ?? []) as EventField[];
   const entryAt = by.indexOf("entry_page");
   const filters = (s.filters ?? []).filter((f) => !pageviewFilter(f));
@@ -404,22 +408,48 @@ export function answerAttribution(
     }
     return g;
   };
-  // each attribution's group of values (-1: a filter drops it); with the entry page, (group, page) → group
-  const attrGroup = rows.tuples.map((t) => {
+  const attrGroup = tuples.map((t) => {
     if (!filters.every((x) => matches(t[ATTR_INDEX.get(x.field)!], x))) return -1;
     return groupOf(by.map((field) => (field === "entry_page" ? null : t[ATTR_INDEX.get(field)!])));
   });
   const pairGroup = new Map<number, number>();
   const withEntry = (g: number, page: number) => {
+    if (entryAt < 0) return g;
     const key = g * 4_194_304 + (page + 1);
     let x = pairGroup.get(key);
     if (x === undefined) {
       const values = by.map((f) => keys[g][f]);
-      values[entryAt] = page < 0 ? null : rows.pages[page];
+      values[entryAt] = page < 0 ? null : pages[page];
       pairGroup.set(key, x = groupOf(values));
     }
     return x;
   };
+  return { entryAt, pvOnly, keys, attrGroup, withEntry };
+}
+
+/** A question's metrics from a group's tally. */
+export function attributionFigures(metrics: Metric[], n: Tally): Partial<Record<Metric, number | null>> {
+  const out: Partial<Record<Metric, number | null>> = {};
+  for (const m of metrics) {
+    if (m === "sessions") out[m] = n.sessions;
+    else if (m === "visitors") out[m] = n.visitors;
+    else if (m === "conversions") out[m] = n.conversions;
+    else if (m === "conversion_rate") out[m] = n.visitors > 0 ? n.conversions / n.visitors : null;
+  }
+  return out;
+}
+
+/**
+ * The answer to one question (attributionBlocker null) from a period's rows (`rows.entry` set when the
+ * breakdown has the entry page), `goal` the visitor numbers with the goal event in scope (null without one).
+ */
+export function answerAttribution(
+  rows: AttrRows,
+  goal: Uint8Array | null,
+  s: Scope,
+  o: AggregateOptions,
+): AggregateResult {
+  const { entryAt, pvOnly, keys, attrGroup, withEntry } = attributionGroups(s, o, rows.tuples, rows.pages);
   const groups = keys.length;
   // the matched rows by group (`order`, group g's at [at[g], at[g + 1])): without entry pages from the rows'
   // order by attribution (the rows past `sorted`, the raw tail's, added to their groups); else each row's
@@ -477,16 +507,7 @@ export function answerAttribution(
     }
     return out;
   };
-  const figures = (n: { sessions: number; visitors: number; conversions: number }) => {
-    const out: Partial<Record<Metric, number | null>> = {};
-    for (const m of o.metrics) {
-      if (m === "sessions") out[m] = n.sessions;
-      else if (m === "visitors") out[m] = n.visitors;
-      else if (m === "conversions") out[m] = n.conversions;
-      else if (m === "conversion_rate") out[m] = n.visitors > 0 ? n.conversions / n.visitors : null;
-    }
-    return out;
-  };
+  const figures = (n: Tally) => attributionFigures(o.metrics, n);
   const out: Row[] = [];
   const final = keys.length;
   for (let g = 0; g < final; g++) {

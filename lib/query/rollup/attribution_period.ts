@@ -5,26 +5,21 @@
  * period cuts and the sessions left out of runs are joined from their blocks' rows (attribution.ts), the raw
  * tail's with them. `answerRuns` counts one question from both, exactly as answerAttribution counts rows.
  */
-import { matches } from "../scan/filters.ts";
 import { sortAndPage } from "../order.ts";
-import type {
-  AggregateOptions,
-  AggregateResult,
-  EventField,
-  KeyValue,
-  Metric,
-  Row,
-  Scope,
-} from "../types.ts";
-import { ATTR_FIELDS } from "./build.ts";
-import type { AttrRows, AttrUnit, LeanFacts } from "./attribution.ts";
+import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
+import {
+  attributionFigures,
+  attributionGroups,
+  type AttrRows,
+  type AttrUnit,
+  type LeanFacts,
+  type Tally,
+} from "./attribution.ts";
 import type { AttrRuns } from "./attribution_runs.ts";
 import { type FactEnds, MULTI_ATTR } from "./session_facts.ts";
 import { findKey, type PartKeys } from "./spans.ts";
 import { hourMask } from "./sessions.ts";
 import type { FactAttr } from "./store.ts";
-
-const ATTR_INDEX = new Map<string, number>(ATTR_FIELDS.map((f, i) => [f, i]));
 
 /**
  * The sessions a period takes as their parts counted them, by run: the parts' runs merged by signature and
@@ -268,13 +263,6 @@ export function blockUnit(
   };
 }
 
-/** Whether the filter keeps page views only (rows with a pageview of the attribution). */
-const pageviewFilter = (f: { field: string; op: string; value: unknown }) =>
-  f.field === "event_type" && f.op === "eq" && f.value === "$pageview";
-
-/** A group's sessions, visitors and converted visitors. */
-type Tally = { sessions: number; visitors: number; conversions: number };
-
 /** Questions answered from runs (tests check the path was taken). */
 export const runsAnswered = { count: 0 };
 
@@ -295,10 +283,6 @@ export function answerRuns(
   totalsKept: Map<Uint8Array | null, Tally> = new Map(),
 ): AggregateResult {
   runsAnswered.count++;
-  const by = (o.breakdown ?? []) as EventField[];
-  const entryAt = by.indexOf("entry_page");
-  const filters = (s.filters ?? []).filter((f) => !pageviewFilter(f));
-  const pvOnly = (s.filters ?? []).some(pageviewFilter);
   // the joined rows' attributions and pages among the period's
   const tuples = [...period.tuples], pages = [...period.pages];
   const tupleIds = new Map(tuples.map((t, x) => [JSON.stringify(t), x]));
@@ -314,34 +298,7 @@ export function answerRuns(
     if (x === undefined) pageIds.set(p, x = pages.push(p) - 1);
     return x;
   });
-  const groupIds = new Map<string, number>(), keys: Record<string, KeyValue>[] = [];
-  const groupOf = (values: KeyValue[]) => {
-    const id = JSON.stringify(values);
-    let g = groupIds.get(id);
-    if (g === undefined) {
-      groupIds.set(id, g = keys.length);
-      const key: Record<string, KeyValue> = {};
-      by.forEach((f, i) => (key[f] = values[i]));
-      keys.push(key);
-    }
-    return g;
-  };
-  const attrGroup = tuples.map((t) => {
-    if (!filters.every((x) => matches(t[ATTR_INDEX.get(x.field)!], x))) return -1;
-    return groupOf(by.map((field) => (field === "entry_page" ? null : t[ATTR_INDEX.get(field)!])));
-  });
-  const pairGroup = new Map<number, number>();
-  const withEntry = (g: number, page: number) => {
-    if (entryAt < 0) return g;
-    const key = g * 4_194_304 + (page + 1);
-    let x = pairGroup.get(key);
-    if (x === undefined) {
-      const values = by.map((f) => keys[g][f]);
-      values[entryAt] = page < 0 ? null : pages[page];
-      pairGroup.set(key, x = groupOf(values));
-    }
-    return x;
-  };
+  const { entryAt, pvOnly, keys, attrGroup, withEntry } = attributionGroups(s, o, tuples, pages);
   // each signature's groups (by attribution values alone)
   const sigGroups = period.sigs.map((items) => {
     const gs: number[] = [];
@@ -422,16 +379,7 @@ export function answerRuns(
     }
     return n;
   };
-  const figures = (n: Tally) => {
-    const f: Partial<Record<Metric, number | null>> = {};
-    for (const m of o.metrics) {
-      if (m === "sessions") f[m] = n.sessions;
-      else if (m === "visitors") f[m] = n.visitors;
-      else if (m === "conversions") f[m] = n.conversions;
-      else if (m === "conversion_rate") f[m] = n.visitors > 0 ? n.conversions / n.visitors : null;
-    }
-    return f;
-  };
+  const figures = (n: Tally) => attributionFigures(o.metrics, n);
   const result: Row[] = [];
   for (let g = 0; g < keys.length; g++) {
     const rl = runsOf[g] ?? [], sl = sessionsOf[g] ?? [], wl = rowsOf[g] ?? [];
