@@ -812,6 +812,26 @@ async function browscapPeopleNames(catalogMatches: Set<string>): Promise<string[
 }
 
 /**
+ * The products browscap's people's software writes right after a whole browser agent's own product
+ * (lib/crawl/sources/browscap-addons.tsv, MIT: "… Chrome/* Safari/* Seznam.cz/*", "… Safari/* Polarity/*"), as
+ * known tokens only: the structural rule asks about exactly that place, so a plain word (Polarity, Epic) is safe
+ * there though not as an agent's first word. PDF converters and installers stay out as for browscap's names, and
+ * so do names an automation sign or uap-core's automation words claim and catalog names.
+ */
+async function browscapAddOnNames(catalogMatches: Set<string>): Promise<string[]> {
+  const names = new Set<string>();
+  for (const line of await sourceLines("browscap-addons.tsv")) {
+    const lower = line.split("\t")[0].toLowerCase();
+    if (lower.replace(/[^a-z]/g, "").length < 2) continue;
+    if (automationSign(lower) || automationSign(`${lower}/1.0`) || UAP_AUTOMATION.test(lower)) continue;
+    if (/headless|phantom|slimer|pdf|prince|installatron|kenshoo/.test(lower)) continue;
+    if (catalogMatches.has(lower)) continue;
+    names.add(lower);
+  }
+  return [...names].sort();
+}
+
+/**
  * People's podcast and audio apps as opawg/user-agents-v2 names them (lib/crawl/sources/opawg-apps.json, MIT):
  * the literal alternatives of each entry's pattern that its own sample agents hold, lower case, version cut, with
  * the same filters as browscap's people's names (plain words, under four letters, automation signs and words,
@@ -1036,6 +1056,11 @@ const YAUAA_SOURCE = "nielsbasjes/yauaa test cases' agent names (Apache-2.0)";
 for (const n of yauaaPeople) humanTokens[n] ??= YAUAA_SOURCE;
 const yauaaAddOns = await yauaaBrowserAddOns(new Set(catalog.flatMap((e) => e.match)));
 for (const n of yauaaAddOns) humanTokens[n] ??= "nielsbasjes/yauaa test cases' browser add-ons (Apache-2.0)";
+// after the names above, so a name they give keeps their source
+const browscapAddOns = await browscapAddOnNames(new Set(catalog.flatMap((e) => e.match)));
+for (const n of browscapAddOns) {
+  humanTokens[n] ??= "browscap/browscap people's software, the product after a browser's own (MIT)";
+}
 const crawlerListSamples = [
   ...(await readJson("crawler-user-agents.json") as { instances?: string[] }[]).flatMap((p) =>
     p.instances ?? []

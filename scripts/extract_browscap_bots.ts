@@ -3,7 +3,8 @@
  * browscap/browscap (MIT) names, as name<TAB>type lines. A robot is a "browser" of browscap's bot or
  * syndication-reader types (resources/browsers/), people's software one of its browser, application, email-client,
  * multimedia-player and feed-reader types; a name is kept only when it is written, as a word, in one of the agent
- * patterns browscap matches it by (resources/user-agents/**), so every name is one its own agents carry.
+ * patterns browscap matches it by (resources/user-agents/**), so every name is one its own agents carry. Also
+ * browscap-addons.tsv: the product a people's pattern writes right after a whole browser agent's own product.
  *   git archive <commit> resources | tar -x -C DIR; deno run -A scripts/extract_browscap_bots.ts DIR <commit>
  */
 const [dir, commit] = Deno.args;
@@ -79,3 +80,27 @@ await Deno.writeTextFile(
   [...header, ...[...people].sort((a, b) => a.localeCompare(b))].join("\n") + "\n",
 );
 console.log(`${lines.size} robots and ${people.size} people's programs named in their own patterns`);
+
+// A people's browser's add-on: the product a pattern of browscap's people's software writes right after a whole
+// browser agent's own product ("… Chrome/* Safari/* Seznam.cz/*", "… Mobile/* Safari/* bingipadclient*"): the
+// name the structural rule asks about when it reads such an agent, whatever browscap calls the program.
+const BROWSER_END =
+  /(?:^|\s)(?:Mobile )?(?:Safari|Firefox|Chrome|Chromium)\/\*\)? ([A-Za-z][\w.-]*[A-Za-z0-9])(?:\/|\*|$)/;
+const addOns = new Set<string>();
+for (const [key, { name, kind }] of robots) {
+  if (/^bot/.test(kind)) continue;
+  for (const p of patterns.get(key) ?? []) {
+    const m = BROWSER_END.exec(p);
+    if (m && !/^(?:Safari|Firefox|Chrome|Chromium|Mobile|Version|Gecko)$/i.test(m[1])) {
+      addOns.add(`${m[1]}\t${kind}\t${name}`);
+    }
+  }
+}
+header[1] =
+  "# the product people's software writes after a whole browser agent's own product in its agent patterns";
+header[2] = "# built by scripts/extract_browscap_bots.ts; product<TAB>browscap type<TAB>browscap's name";
+await Deno.writeTextFile(
+  new URL("../lib/crawl/sources/browscap-addons.tsv", import.meta.url),
+  [...header, ...[...addOns].sort((a, b) => a.localeCompare(b))].join("\n") + "\n",
+);
+console.log(`${addOns.size} products people's software writes after a browser's own`);
