@@ -7,13 +7,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
-import { Source } from "../../../lib/query/columns/source.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { naiveAggregate } from "./reference.ts";
-import { ev, store } from "./fixtures.ts";
+import { ev } from "./fixtures.ts";
+import { expected, MINUTE, tailGrowing } from "./rollup_site.ts";
 
 const NOW = Date.parse("2026-10-27T12:00:00Z");
 // ten hours around Berlin's clock change (2026-10-25 01:00 UTC): midnights, parts and a repeated hour
@@ -28,11 +24,12 @@ const eventArb = fc.record({
 type Ev = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 
 let serial = 0;
-const toEvents = (raw: Ev[], at: (r: Ev) => number): StoredEvent[] =>
+/** One session a visitor, on one page. */
+const toEvents = (raw: Ev[], lateBy: number): StoredEvent[] =>
   raw.map((r) =>
     ev({
       id: `b${serial++}`,
-      received_at: at(r),
+      received_at: START + r.minute * MINUTE + lateBy,
       anonymous_id: `v${r.visitor}`,
       session_id: `s${r.visitor}`,
       event_type: r.type,
@@ -64,26 +61,20 @@ Deno.test("rollup trends: visitors per bucket from kept unions, the raw tail gro
       fc.array(eventArb, { minLength: 1, maxLength: 50 }),
       fc.array(fc.array(eventArb, { maxLength: 6 }), { minLength: 3, maxLength: 3 }),
       async (first, tails) => {
-        const deps = await testDeps();
-        deps.clock.set(NOW);
-        const all = toEvents(first, (r) => START + r.minute * 60_000);
-        await store(deps.kv, { events: all });
-        await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-        const rollups = new RollupSource(deps, new Source(deps));
-        for (const s of scopes) {
-          for (const more of tails) {
-            const b = toEvents(more, (r) => START + r.minute * 60_000 + 30_000);
-            await store(deps.kv, { events: b });
-            all.push(...b);
+        await tailGrowing(
+          NOW,
+          () => toEvents(first, 0),
+          scopes,
+          tails.map((more) => () => toEvents(more, 30_000)),
+          async (site, rollups, s) => {
             const got = await rollups.answer(s, questions);
             got.forEach((a, i) => {
               if (!a) return;
               served++;
-              assert.deepEqual(a, naiveAggregate(all, s, questions[i]), JSON.stringify({ s, i }));
+              assert.deepEqual(a, expected(site, s, questions[i]), JSON.stringify({ s, i }));
             });
-          }
-        }
-        deps.kv.close();
+          },
+        );
       },
     ),
     { numRuns: 25 },
