@@ -6,46 +6,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
-import { Source } from "../../../lib/query/columns/source.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { compact } from "../../../lib/jobs/compact.ts";
-import type { StoredEvent } from "../../../lib/store/records.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { naiveAggregate } from "./reference.ts";
-import { ev, store } from "./fixtures.ts";
+import { DAY, expected, openSite, pageEventArb, pageEvents } from "./rollup_site.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
-const DAY = 86_400_000;
+// ten hours around midnight UTC: sessions cross hours and parts
 const START = Date.parse("2026-11-17T20:00:00Z");
-
-const eventArb = fc.record({
-  // within ten hours around midnight UTC: sessions cross hours and parts
-  minute: fc.integer({ min: 0, max: 600 }),
-  visitor: fc.integer({ min: 0, max: 3 }),
-  session: fc.integer({ min: 0, max: 1 }),
-  type: fc.constantFrom("$pageview", "$pageview", "$pageview", "$pageleave", "sign_up"),
-  page: fc.constantFrom("/", "/pricing", "/docs", "/signup"),
-  skew: fc.constantFrom(0, 0, -5_000, -3_600_000),
-  seq: fc.integer({ min: 0, max: 3 }),
-  traffic: fc.constantFrom("human", "human", "human", "bot"),
-});
-type Ev = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
-
-let serial = 0;
-const toEvents = (raw: Ev[], at: (r: Ev) => number): StoredEvent[] =>
-  raw.map((r) =>
-    ev({
-      id: `e${serial++}`,
-      received_at: at(r),
-      device_time: new Date(at(r) + r.skew).toISOString(),
-      sequence_no: r.seq,
-      anonymous_id: `v${r.visitor}`,
-      session_id: `s${r.session}`,
-      event_type: r.type,
-      path: r.page,
-      traffic: r.traffic as "human",
-    })
-  );
+const eventArb = pageEventArb(4, [0, 0, -5_000, -3_600_000]);
 
 const questions: AggregateOptions[] = [
   { metrics: ["pageviews", "entries", "exits", "exit_rate"], breakdown: ["page"] },
@@ -73,29 +39,26 @@ Deno.test("rollup entries and exits: per page and in total, equal to the referen
       fc.array(eventArb, { minLength: 1, maxLength: 60 }),
       fc.array(eventArb, { maxLength: 10 }),
       async (first, late) => {
-        const deps = await testDeps();
-        deps.clock.set(NOW);
+        const site = await openSite(NOW);
         // equal receive times happen: minutes, not milliseconds
-        const a = toEvents(first, (r) => START + r.minute * 60_000);
-        await store(deps.kv, { events: a });
-        await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+        await site.add(pageEvents(first, START));
+        await site.compact();
         // late arrivals in compacted hours, read from the raw tail
-        const b = toEvents(late, (r) => START + r.minute * 60_000 + 30_000);
-        await store(deps.kv, { events: b });
+        await site.add(pageEvents(late, START, 30_000));
         for (const round of [0, 1]) {
-          if (round) await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-          const rollups = new RollupSource(deps, new Source(deps));
+          if (round) await site.compact();
+          const rollups = site.rollups();
           // each scope twice: the second answer reuses the parts' join kept for the period
           for (const s of [...scopes, ...scopes]) {
             const answers = await rollups.answer(s, questions);
             answers.forEach((got, i) => {
               if (!got) return;
               served++;
-              assert.deepEqual(got, naiveAggregate([...a, ...b], s, questions[i]), JSON.stringify({ s, i }));
+              assert.deepEqual(got, expected(site, s, questions[i]), JSON.stringify({ s, i }));
             });
           }
         }
-        deps.kv.close();
+        await site.close();
       },
     ),
     { numRuns: 30 },

@@ -4,30 +4,23 @@
  * sources then come from them, equal to the reference.
  */
 import assert from "node:assert/strict";
-import { compact } from "../../../lib/jobs/compact.ts";
-import { backfillRollups } from "../../../lib/jobs/rollup_backfill.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
-import { Source } from "../../../lib/query/columns/source.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
 import { runsAnswered } from "../../../lib/query/rollup/attribution_period.ts";
 import type { AttrRuns } from "../../../lib/query/rollup/attribution_runs.ts";
+import { ATTR_RUNS_SEC, decodeRuns, readSection } from "../../../lib/query/rollup/store.ts";
 import {
-  ATTR_RUNS_SEC,
-  decodeRuns,
-  hasRollup,
-  readSection,
-  ROLLUP_VERSION,
-  type RollupEntry,
-} from "../../../lib/query/rollup/store.ts";
-import { listParts } from "../../../lib/parts/store.ts";
-import { keys } from "../../../lib/store/keys.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { naiveAggregate } from "./reference.ts";
-import { ev, store } from "./fixtures.ts";
+  asOlderVersion,
+  assertSectionsKept,
+  backfillAll,
+  DAY,
+  expected,
+  midnightSessions,
+  openSite,
+  severalParts,
+  type Site,
+} from "./rollup_site.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
-const DAY = 86_400_000;
-const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
 const scope: Scope = { org: "org1", env: "production", from: NOW - 10 * DAY, to: NOW, timezone: "UTC" };
 
 /** Runs as sets of what they say (their order and codes depend on the order the facts were read in). */
@@ -43,36 +36,23 @@ function said(r: AttrRuns): string[] {
   return out.sort();
 }
 
+const runsOf = async (site: Site, id: string) =>
+  said(decodeRuns((await readSection(site.kv, id, await site.entry(id), ATTR_RUNS_SEC))!));
+
 Deno.test("rollup backfill: a version-9 rollup gets its runs from its own sections, the rest kept, then sources come from them", async () => {
-  const deps = await testDeps();
-  deps.clock.set(NOW);
+  // in a KV file, as a deployment's backfill runs
+  const site = await openSite(NOW, { file: true });
   // sessions crossing midnight UTC (each in two parts), changing source and page on the way
-  const all = Array.from({ length: 400 }, (_, i) =>
-    ev({
-      received_at: MIDNIGHT - (i % 3) * DAY - 900_000 + i * 4_000,
-      anonymous_id: `v${i % 17}`,
-      session_id: `s${i % 29}`,
-      sequence_no: i % 5,
-      event_type: i % 4 === 0 ? "sign_up" : "$pageview",
-      path: ["/", "/a", "/b"][i % 3],
-      source: ["google", "(direct)", "chatgpt"][i % 3 === 0 ? (i >> 2) % 3 : 1],
-      channel: (["Organic Search", "Direct", "AI Assistant"] as const)[i % 3 === 0 ? (i >> 2) % 3 : 1],
-    }));
-  await store(deps.kv, { events: all });
-  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-  const parts = await listParts(deps.kv, "org1", "production", "ev");
-  assert.ok(parts.length >= 3, `${parts.length} parts`);
-  const written = new Map<string, RollupEntry>(), runs = new Map<string, string[]>();
-  for (const p of parts) {
-    const entry = (await deps.kv.get<RollupEntry>(keys.rollup(p.meta.id))).value!;
-    runs.set(p.meta.id, said(decodeRuns((await readSection(deps.kv, p.meta.id, entry, ATTR_RUNS_SEC))!)));
-    // as version 9 left them: no runs
-    const secs = { ...entry.secs };
-    delete secs[ATTR_RUNS_SEC];
-    written.set(p.meta.id, { ...entry, v: 9, secs });
-    await deps.kv.set(keys.rollup(p.meta.id), written.get(p.meta.id));
-    assert.equal(await hasRollup(deps.kv, p.meta.id), false);
-  }
+  await site.add(midnightSessions(Date.parse("2026-11-20T00:00:00Z"), 400, 900_000, (i) => ({
+    source: ["google", "(direct)", "chatgpt"][i % 3 === 0 ? (i >> 2) % 3 : 1],
+    channel: (["Organic Search", "Direct", "AI Assistant"] as const)[i % 3 === 0 ? (i >> 2) % 3 : 1],
+  })));
+  await site.compact();
+  const parts = await severalParts(site);
+  const runs = new Map<string, string[]>();
+  for (const p of parts) runs.set(p.meta.id, await runsOf(site, p.meta.id));
+  // as version 9 left them: no runs
+  const written = await asOlderVersion(site, parts, 9, [ATTR_RUNS_SEC]);
   const asks: AggregateOptions[] = [
     {
       metrics: ["visitors", "sessions", "conversions"],
@@ -82,22 +62,14 @@ Deno.test("rollup backfill: a version-9 rollup gets its runs from its own sectio
     { metrics: ["visitors", "sessions"], breakdown: ["source", "entry_page"] },
   ];
   // until the backfill: the scan
-  assert.deepEqual(await new RollupSource(deps, new Source(deps)).answer(scope, asks), [null, null]);
-  let left = 1;
-  while (left) left = (await backfillRollups(deps, "org1", "production", { maxParts: 2 })).remaining;
-  for (const p of parts) {
-    assert.ok(await hasRollup(deps.kv, p.meta.id));
-    const entry = (await deps.kv.get<RollupEntry>(keys.rollup(p.meta.id))).value!;
-    assert.equal(entry.v, ROLLUP_VERSION);
-    const { secs, ...rest } = written.get(p.meta.id)!;
-    assert.deepEqual({ ...entry, secs: undefined, v: 9 }, { ...rest, secs: undefined });
-    for (const [sec, size] of Object.entries(secs)) assert.deepEqual(entry.secs[sec], size);
-    // the runs the rollup was written with
-    const added = decodeRuns((await readSection(deps.kv, p.meta.id, entry, ATTR_RUNS_SEC))!);
-    assert.deepEqual(said(added), runs.get(p.meta.id));
-  }
+  assert.deepEqual(await site.rollups().answer(scope, asks), [null, null]);
+  await backfillAll(site);
+  await assertSectionsKept(site, written);
+  // the runs the rollup was written with
+  for (const p of parts) assert.deepEqual(await runsOf(site, p.meta.id), runs.get(p.meta.id));
   const before = runsAnswered.count;
-  const got = await new RollupSource(deps, new Source(deps)).answer(scope, asks);
+  const got = await site.rollups().answer(scope, asks);
   assert.equal(runsAnswered.count - before, asks.length);
-  asks.forEach((o, i) => assert.deepEqual(got[i], naiveAggregate(all, scope, o)));
+  asks.forEach((o, i) => assert.deepEqual(got[i], expected(site, scope, o)));
+  await site.close();
 });
