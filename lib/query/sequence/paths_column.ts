@@ -124,8 +124,9 @@ export async function columnPaths(
     for (const sec of out) Object.assign(sec, table);
     return out;
   };
-  // per section of a part, its rows in scope that are steps or anchors: each one's label (-1: not a step)
-  // and whether it is an anchor
+  // per section of a part, its rows in scope that are steps or anchors: each one's label (-1: not a step;
+  // in a section labelled by page, the page's code, its label looked up when the row is taken) and whether
+  // it is an anchor
   const pick = (secs: StepSection[]): Picked[] => {
     const out: Picked[] = [];
     for (const sec of secs) {
@@ -135,49 +136,86 @@ export async function columnPaths(
       if (!isStep && !anchorTables) continue;
       const inTp = Uint8Array.from(sec.tps, (v) => (tpOk(v) ? 1 : 0));
       const inTr = Uint8Array.from(sec.trs, (v) => (trOk(v) ? 1 : 0));
-      const label = mode === "event" || sec.et !== "$pageview" ? (isStep ? labelOf(sec.et!) : -1) : -3;
-      const byPage = label === -3 ? Int32Array.from(sec.pages, (v) => labelOf(v ?? "")) : null;
+      const byPage = isStep && mode !== "event" && sec.et === "$pageview"
+        ? new Int32Array(sec.pages.length).fill(-2)
+        : null;
+      const label = byPage ? 0 : isStep ? labelOf(sec.et!) : -1;
       const { t, page, tp, tr } = sec;
+      const aPage = anchorTables?.page, aTp = anchorTables?.tp, aTr = anchorTables?.tr;
       const at = new Int32Array(sec.n), lab = new Int32Array(sec.n), anc = new Uint8Array(sec.n);
       let n = 0;
       for (let r = 0; r < sec.n; r++) {
         if (!(t[r] >= s.from && t[r] < s.to) || !inTp[tp[r]] || !inTr[tr[r]]) continue;
-        const a = anchorTables && anchorTables.page[page[r]] & anchorTables.tp[tp[r]] & anchorTables.tr[tr[r]]
-          ? 1
-          : 0;
-        const l = byPage ? byPage[page[r]] : label;
-        if (l < 0 && !a) continue;
+        const a = aPage && aPage[page[r]] & aTp![tp[r]] & aTr![tr[r]] ? 1 : 0;
+        if (label < 0 && !a) continue;
         at[n] = r;
-        lab[n] = l;
+        lab[n] = byPage ? page[r] : label;
         anc[n++] = a;
       }
-      out.push({ sec, n, at, lab, anc });
+      out.push({ sec, n, at, lab, anc, byPage });
     }
     return out;
   };
-  const push = (p: Picked, j: number, g: number, part: number) => {
-    const r = p.at[j], sec = p.sec;
-    rows.push(
-      sec.t[r],
-      sec.dt[r],
-      sec.seq[r],
-      g,
-      sec.vis[r],
-      p.lab[j],
-      p.anc[j],
-      part,
-      part * 2 ** 32 + sec.row[r],
-    );
+  // per session of a part's picked rows: its visitor number, the time of its first row (Infinity: none
+  // picked) and whether one of them is an anchor
+  const sessionsOf = (picked: Picked[]) => {
+    const sessions = picked[0].sec.h1.length;
+    const vis = new Uint32Array(sessions), here = new Uint8Array(sessions);
+    const first = new Float64Array(sessions).fill(Infinity);
+    for (const { sec, n, at, anc } of picked) {
+      const { ses, t } = sec, v = sec.vis;
+      for (let j = 0; j < n; j++) {
+        const r = at[j], x = ses[r];
+        if (anc[j]) here[x] = 1;
+        if (t[r] < first[x]) first[x] = t[r];
+        vis[x] = v[r];
+      }
+    }
+    return { vis, here, first };
+  };
+  // the picked rows of the sessions numbered (num[session] >= 0) appended to the rows, section by section
+  const take = (picked: Picked[], num: Int32Array, part: number) => {
+    for (const p of picked) {
+      const { sec, n, at, lab, anc, byPage } = p;
+      rows.reserve(rows.n + n);
+      const { ses, vis, t, dt, seq, row, pages } = sec;
+      const T = rows.t, DT = rows.dt, SEQ = rows.seq, SES = rows.ses, VIS = rows.vis, LAB = rows.label;
+      const ANC = rows.anchor, PART = rows.part, POS = rows.pos!, base = part * 2 ** 32;
+      let w = rows.n;
+      for (let j = 0; j < n; j++) {
+        const r = at[j], g = num[ses[r]];
+        if (g < 0) continue;
+        let l = lab[j];
+        if (byPage) l = byPage[l] >= 0 ? byPage[l] : (byPage[l] = labelOf(pages[l] ?? ""));
+        T[w] = t[r];
+        DT[w] = dt[r];
+        SEQ[w] = seq[r];
+        SES[w] = g;
+        VIS[w] = vis[r];
+        LAB[w] = l;
+        ANC[w] = anc[j];
+        PART[w] = part;
+        POS[w++] = base + row[r];
+      }
+      rows.n = w;
+    }
   };
 
   const index = new SessionIndex(); // the sessions anchored so far
   // their rows: at most every row of the sections read (a quarter of that room first: see Rows)
   let most = tailSecs.reduce((n, sec) => n + sec.n, 0);
   entries.forEach((e) => sectionsOf(e).forEach((name) => (most += e!.secs[name][3])));
-  const rows = new Rows(Math.ceil(most / 4), most);
+  const rows = new Rows(Math.ceil(most / 4), most, true);
   const gone = new Gone(); // (part, session) pairs let go of
   // parts kept for their sessions not anchored yet that may go on (pending: 1 per such session)
-  const held: { part: number; picked: Picked[]; pending: Uint8Array; first: number; bytes: number }[] = [];
+  const held: {
+    part: number;
+    picked: Picked[];
+    vis: Uint32Array;
+    pending: Uint8Array;
+    first: number;
+    bytes: number;
+  }[] = [];
   const keepBytes = tune.keepBytes ?? Math.max(KEEP_BYTES, scans.source.partCapacity / 8);
   let heldBytes = 0;
   const order = tail.length ? [parts.length, ...parts.keys()] : [...parts.keys()];
@@ -185,72 +223,42 @@ export async function columnPaths(
   // held when some other session may go on in the parts to come (`bound`: the newest time they hold plus
   // the idle time), else those are let go of (noted unless no part is to come)
   const use = (secs: StepSection[], part: number, bound: number, last: boolean) => {
-    if (!secs.length) return;
-    const picked = pick(secs), { h1, h2 } = secs[0];
-    const here = new Uint8Array(h1.length), first = new Float64Array(h1.length).fill(Infinity);
-    for (const { sec: { ses, t }, n, at, anc } of picked) {
-      for (let j = 0; j < n; j++) {
-        const r = at[j], x = ses[r];
-        if (anc[j]) here[x] = 1;
-        if (t[r] < first[x]) first[x] = t[r];
-      }
-    }
-    // per session of the part: its number when anchored, -1 let go of, -3 pending, -2 not looked up yet
-    const num = new Int32Array(h1.length).fill(-2), pending = new Uint8Array(h1.length);
+    const picked = pick(secs);
+    if (!picked.length) return;
+    const { h1, h2 } = picked[0].sec, { vis, here, first } = sessionsOf(picked);
+    // per session of the part: its number when anchored, -1 let go of, -3 pending (sessions are numbered
+    // visitor by visitor: the index is looked up in visitor order)
+    const num = new Int32Array(h1.length).fill(-1), pending = new Uint8Array(h1.length);
     let firstPending = Infinity;
-    for (const p of picked) {
-      const { ses, vis } = p.sec, at = p.at;
-      for (let j = 0; j < p.n; j++) {
-        const r = at[j], x = ses[r];
-        if (num[x] === -2) {
-          let g = index.get(vis[r], h1[x], h2[x]);
-          if (g < 0 && here[x]) g = index.add(vis[r], h1[x], h2[x]);
-          if (g >= 0) num[x] = g;
-          else if (!last && first[x] <= bound) {
-            num[x] = -3;
-            pending[x] = 1;
-            if (first[x] < firstPending) firstPending = first[x];
-          } else {
-            num[x] = -1;
-            if (!last) gone.push(part, vis[r], h1[x], h2[x]);
-          }
-        }
-        if (num[x] >= 0) push(p, j, num[x], part);
-      }
+    for (let x = 0; x < h1.length; x++) {
+      if (first[x] === Infinity) continue;
+      let g = index.get(vis[x], h1[x], h2[x]);
+      if (g < 0 && here[x]) g = index.add(vis[x], h1[x], h2[x]);
+      if (g >= 0) num[x] = g;
+      else if (!last && first[x] <= bound) {
+        num[x] = -3;
+        pending[x] = 1;
+        if (first[x] < firstPending) firstPending = first[x];
+      } else if (!last) gone.push(part, vis[x], h1[x], h2[x]);
     }
+    take(picked, num, part);
     if (firstPending === Infinity) return;
     const bytes = secs.reduce((n, sec) => n + sectionBytes(sec), 0) +
-      picked.reduce((n, p) => n + 9 * p.sec.n, 0);
-    held.push({ part, picked, pending, first: firstPending, bytes });
+      picked.reduce((n, p) => n + 9 * p.sec.n, 0) + 4 * h1.length;
+    held.push({ part, picked, vis, pending, first: firstPending, bytes });
     heldBytes += bytes;
   };
   // a held part let go of: the rows of its pending sessions anchored since, the others noted as let go of
   const release = (at: number, last: boolean) => {
-    const [{ part, picked, pending, bytes }] = held.splice(at, 1);
+    const [{ part, picked, vis, pending, bytes }] = held.splice(at, 1);
     heldBytes -= bytes;
-    taken(picked, part, (x, vis, h1, h2) => {
-      if (!pending[x]) return -1;
-      const g = index.get(vis, h1, h2);
-      if (g < 0 && !last) gone.push(part, vis, h1, h2);
-      return g;
-    });
-  };
-  // the rows of a part's sessions that `of` numbers (asked once a session: its number, or -1 not taken)
-  const taken = (
-    picked: Picked[],
-    part: number,
-    of: (x: number, vis: number, h1: number, h2: number) => number,
-  ) => {
-    if (!picked.length) return;
-    const { h1, h2 } = picked[0].sec, num = new Int32Array(h1.length).fill(-2);
-    for (const p of picked) {
-      const { ses, vis } = p.sec, at = p.at;
-      for (let j = 0; j < p.n; j++) {
-        const r = at[j], x = ses[r];
-        if (num[x] === -2) num[x] = of(x, vis[r], h1[x], h2[x]);
-        if (num[x] >= 0) push(p, j, num[x], part);
-      }
+    const { h1, h2 } = picked[0].sec, num = new Int32Array(h1.length).fill(-1);
+    for (let x = 0; x < h1.length; x++) {
+      if (!pending[x]) continue;
+      num[x] = index.get(vis[x], h1[x], h2[x]);
+      if (num[x] < 0 && !last) gone.push(part, vis[x], h1[x], h2[x]);
     }
+    take(picked, num, part);
   };
 
   const ahead: ReturnType<typeof read>[] = [];
@@ -272,20 +280,26 @@ export async function columnPaths(
 
   // sessions anchored after some of their rows were let go of: those rows again, from just those parts
   const again = new Map<number, Set<number>>();
-  for (let j = 0; j < gone.n; j++) {
-    const g = index.get(gone.vis[j], gone.h1[j], gone.h2[j]);
-    if (g < 0) continue;
-    let set = again.get(gone.part[j]);
-    if (!set) again.set(gone.part[j], set = new Set());
+  gone.forEach((part, vis, h1, h2) => {
+    const g = index.get(vis, h1, h2);
+    if (g < 0) return;
+    let set = again.get(part);
+    if (!set) again.set(part, set = new Set());
     set.add(g);
-  }
+  });
   for (const [part, want] of again) {
     const secs = await read(part);
     if (!secs) return null;
-    taken(pick(secs), part, (_x, vis, h1, h2) => {
-      const g = index.get(vis, h1, h2);
-      return want.has(g) ? g : -1;
-    });
+    const picked = pick(secs);
+    if (!picked.length) continue;
+    const { h1, h2 } = picked[0].sec, { vis, first } = sessionsOf(picked);
+    const num = new Int32Array(h1.length).fill(-1);
+    for (let x = 0; x < h1.length; x++) {
+      if (first[x] === Infinity) continue;
+      const g = index.get(vis[x], h1[x], h2[x]);
+      if (want.has(g)) num[x] = g;
+    }
+    take(picked, num, part);
   }
   const answer = walk(rows, names, o, depth);
   scans.source.keep(
@@ -296,94 +310,106 @@ export async function columnPaths(
   return answer;
 }
 
-/** A section's rows that are steps or anchors, in scope: row, label (-1: no step), anchor (1). */
+/**
+ * A section's rows that are steps or anchors, in scope: row, label (-1: no step; with `byPage`, the row's
+ * page code, its label byPage[code] once looked up, -2 before), anchor (1).
+ */
 interface Picked {
   sec: StepSection;
   n: number;
   at: Int32Array;
   lab: Int32Array;
   anc: Uint8Array;
+  byPage: Int32Array | null;
 }
 
-/** Growable list of sessions let go of: the part and the session's visitor number and id hashes. */
+const GONE_BLOCK = 1 << 14;
+
+/**
+ * List of sessions let go of: the part and the session's visitor number and id hashes, in blocks (a list
+ * that doubles copies itself each time: at 10M events it held 1.2M sessions).
+ */
 class Gone {
-  n = 0;
-  part = new Int32Array(1024);
-  vis = new Uint32Array(1024);
-  h1 = new Uint32Array(1024);
-  h2 = new Uint32Array(1024);
+  private blocks: { part: Int32Array; vis: Uint32Array; h1: Uint32Array; h2: Uint32Array }[] = [];
+  private k = GONE_BLOCK;
   push(part: number, vis: number, h1: number, h2: number) {
-    if (this.n === this.part.length) {
-      const more = <T extends Int32Array | Uint32Array>(a: T): T => {
-        const x = new (a.constructor as { new (n: number): T })(this.n * 2);
-        x.set(a);
-        return x;
-      };
-      this.part = more(this.part);
-      this.vis = more(this.vis);
-      this.h1 = more(this.h1);
-      this.h2 = more(this.h2);
+    if (this.k === GONE_BLOCK) {
+      this.blocks.push({
+        part: new Int32Array(GONE_BLOCK),
+        vis: new Uint32Array(GONE_BLOCK),
+        h1: new Uint32Array(GONE_BLOCK),
+        h2: new Uint32Array(GONE_BLOCK),
+      });
+      this.k = 0;
     }
-    const k = this.n++;
-    this.part[k] = part;
-    this.vis[k] = vis;
-    this.h1[k] = h1;
-    this.h2[k] = h2;
+    const b = this.blocks[this.blocks.length - 1], k = this.k++;
+    b.part[k] = part;
+    b.vis[k] = vis;
+    b.h1[k] = h1;
+    b.h2[k] = h2;
+  }
+  forEach(f: (part: number, vis: number, h1: number, h2: number) => void) {
+    this.blocks.forEach((b, i) => {
+      const n = i === this.blocks.length - 1 ? this.k : GONE_BLOCK;
+      for (let k = 0; k < n; k++) f(b.part[k], b.vis[k], b.h1[k], b.h2[k]);
+    });
   }
 }
 
 /**
- * Sessions by visitor number and id hashes, numbered as added (exact: all three compared), in an
- * open-addressing table of typed arrays (a Map keyed by 32-bit hashes costs far more at 400k sessions).
+ * Sessions by visitor number and id hashes, numbered as added (exact: all three compared). A byte per visitor
+ * number says whether it has a session here at all, so most sessions of a part (asked visitor by visitor,
+ * the bytes read in order) need no more; the others are found in an open-addressing table holding the three
+ * numbers and the session's number side by side (one place read per probe; the table it replaced read its
+ * slots, then the keys elsewhere: ~40% of a cold question's time at 10M events). A chain per visitor was
+ * tried: a bench visitor with 2,296 anchored sessions made its lookups walk thousands.
  */
 class SessionIndex {
-  private slots = new Int32Array(1 << 12).fill(-1); // an entry's number, -1 empty
-  private vis = new Uint32Array(1024);
-  private h1 = new Uint32Array(1024);
-  private h2 = new Uint32Array(1024);
+  private has = new Uint8Array(1024); // per visitor number: 1 when it has a session here
+  private slots = new Uint32Array(4 << 12); // per slot: visitor, h1, h2, number + 1 (0: empty)
   private count = 0;
-  private start(vis: number, h1: number, h2: number): number {
-    return (Math.imul(h1 ^ Math.imul(vis, 0x9e3779b1), 0x85ebca6b) ^ h2) & (this.slots.length - 1);
+  private start(vis: number, h1: number, h2: number, mask: number): number {
+    return ((Math.imul(h1 ^ Math.imul(vis, 0x9e3779b1), 0x85ebca6b) ^ h2) & mask) << 2;
+  }
+  /** The session's number, or -1. */
+  get(vis: number, h1: number, h2: number): number {
+    if (vis >= this.has.length || !this.has[vis]) return -1;
+    const slots = this.slots, end = slots.length;
+    for (let at = this.start(vis, h1, h2, (end >> 2) - 1);; at = at + 4 === end ? 0 : at + 4) {
+      const id = slots[at + 3];
+      if (id === 0) return -1;
+      if (slots[at + 1] === h1 && slots[at + 2] === h2 && slots[at] === vis) return id - 1;
+    }
   }
   add(vis: number, h1: number, h2: number): number {
     const found = this.get(vis, h1, h2);
     if (found >= 0) return found;
-    if (this.count === this.vis.length) this.grow();
+    if (vis >= this.has.length) {
+      let size = this.has.length * 2;
+      while (size <= vis) size *= 2;
+      const has = new Uint8Array(size);
+      has.set(this.has);
+      this.has = has;
+    }
+    this.has[vis] = 1;
     const id = this.count++;
-    this.vis[id] = vis;
-    this.h1[id] = h1;
-    this.h2[id] = h2;
-    if (this.count * 2 > this.slots.length) this.rehash();
-    else this.place(id);
+    if (this.count * 2 > this.slots.length >> 2) {
+      const old = this.slots;
+      this.slots = new Uint32Array(old.length * 2);
+      for (let at = 0; at < old.length; at += 4) {
+        if (old[at + 3]) this.place(old[at], old[at + 1], old[at + 2], old[at + 3]);
+      }
+    }
+    this.place(vis, h1, h2, id + 1);
     return id;
   }
-  /** The session's number, or -1. */
-  get(vis: number, h1: number, h2: number): number {
-    const mask = this.slots.length - 1;
-    for (let at = this.start(vis, h1, h2);; at = (at + 1) & mask) {
-      const id = this.slots[at];
-      if (id === -1) return -1;
-      if (this.h1[id] === h1 && this.h2[id] === h2 && this.vis[id] === vis) return id;
-    }
-  }
-  private place(id: number) {
-    const mask = this.slots.length - 1;
-    let at = this.start(this.vis[id], this.h1[id], this.h2[id]);
-    while (this.slots[at] !== -1) at = (at + 1) & mask;
-    this.slots[at] = id;
-  }
-  private grow() {
-    const more = (a: Uint32Array) => {
-      const x = new Uint32Array(a.length * 2);
-      x.set(a);
-      return x;
-    };
-    this.vis = more(this.vis);
-    this.h1 = more(this.h1);
-    this.h2 = more(this.h2);
-  }
-  private rehash() {
-    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-    for (let id = 0; id < this.count; id++) this.place(id);
+  private place(vis: number, h1: number, h2: number, idPlus: number) {
+    const slots = this.slots, end = slots.length;
+    let at = this.start(vis, h1, h2, (end >> 2) - 1);
+    while (slots[at + 3] !== 0) at = at + 4 === end ? 0 : at + 4;
+    slots[at] = vis;
+    slots[at + 1] = h1;
+    slots[at + 2] = h2;
+    slots[at + 3] = idPlus;
   }
 }

@@ -28,9 +28,11 @@ export class Rows {
    * pages used, but memory the allocator hands back again is zeroed whole: at 10M events a paths question
    * kept 1.1M rows in room for 3.1M (151 MB made resident; the process's resident set rose 127 MB). A
    * quarter of the bound first, doubled when full, makes at most twice the rows kept (or the quarter).
+   * `withPos`: `pos` kept from the start (for rows written straight into the arrays, see `reserve`).
    */
-  constructor(capacity = 1024, private limit = Infinity) {
+  constructor(capacity = 1024, private limit = Infinity, withPos = false) {
     const c = Math.max(1024, capacity);
+    if (withPos) this.pos = new Float64Array(c);
     this.t = new Float64Array(c);
     this.dt = new Float64Array(c);
     this.seq = new Float64Array(c);
@@ -65,6 +67,16 @@ export class Rows {
     this.label[k] = label;
     this.anchor[k] = anchor;
     this.part[k] = part;
+  }
+  /**
+   * Room for `size` rows (grown as `push` grows it), so a caller can write rows n.. straight into the
+   * arrays (fetched after this call) and then set `n`.
+   */
+  reserve(size: number) {
+    if (size <= this.t.length) return;
+    let to = this.t.length;
+    while (to < size) to = Math.max(to + 1, Math.min(to * 2, this.limit));
+    this.resize(Math.max(to, size));
   }
   /** Keeps, in order, the rows `keep` takes; gives back memory when most were dropped. */
   filter(keep: (k: number) => boolean) {
