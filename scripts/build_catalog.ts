@@ -837,11 +837,22 @@ async function browscapAddOnNames(catalogMatches: Set<string>): Promise<string[]
  * the same filters as browscap's people's names (plain words, under four letters, automation signs and words,
  * catalog names).
  */
+/**
+ * An opawg pattern alternative with its version part cut: a written version ("/1.0", " 2"), a digit class after a
+ * slash, space or hyphen ("^Podcini/\\d", "^Castria/\\d", "^SoundWaves-\\d", "^castero \\d") or a bare separator
+ * ("^Castro[/ ]"); a space written either way ("Kids(%20| )Listen") as a space.
+ */
+export function opawgVersionCut(alt: string): string {
+  return alt
+    .replace(/\((?:%20\|(?: |\\s)|(?: |\\s)\|%20)\)/g, " ")
+    .replace(/(?:\\?\/| |\\?-|\[\/ \])(?:v?\d+(?:\\?\.\d+)*(?:\\d)?|\\d[*+]?)?\$?$/, "");
+}
+
 async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string[]): Promise<string[]> {
   const apps = JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/opawg-apps.json`)) as {
     entries: { pattern: string; examples?: string[] }[];
   };
-  // a name the crawler lists' own sample agents start with is a crawler's there ("FeedFlow/1.0",
+  // a name the crawler lists' own sample agents (and opawg's bots') start with is a crawler's there ("FeedFlow/1.0",
   // "BTWebClient/180B(9704)" in crawler-user-agents): it stays out
   const crawlerFirst = (lower: string) =>
     crawlerSamples.some((ua) => ua.startsWith(lower) && !/[a-z0-9]/.test(ua[lower.length] ?? ""));
@@ -853,7 +864,7 @@ async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string
     const anchored = /^\^[A-Za-z]/.test(e.pattern) && !e.pattern.includes("|") &&
       (e.examples ?? []).some((ua) => /^[A-Za-z][\w.-]*(?:[/ ]v?[\d.]+)?$/.test(ua));
     for (const alt of e.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
-      const name = literalToken(alt.replace(/(?:\\?\/| )v?\d+(?:\\?\.\d+)*(?:\\d)?\$?$/, ""));
+      const name = literalToken(opawgVersionCut(alt));
       if (!name || (!anchored && /^[A-Z]?[a-z]+$/.test(name)) || name.replace(/[^a-z0-9]/gi, "").length < 4) {
         continue;
       }
@@ -1069,7 +1080,14 @@ const crawlerListSamples = [
     instances?: { accepted?: string[] };
   }[]).flatMap((b) => b.instances?.accepted ?? []),
 ].map((ua) => ua.toLowerCase());
-const opawgApps = await opawgAppNames(new Set(catalog.flatMap((e) => e.match)), crawlerListSamples);
+// opawg's own bots' samples too: a name its bots start an agent with ("SiriusXM/STT-Processor/1.0") is a bot's
+const opawgBotSamples = (JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/opawg-bots.json`)) as {
+  entries: { examples?: string[] }[];
+}).entries.flatMap((e) => e.examples ?? []).map((ua) => ua.toLowerCase());
+const opawgApps = await opawgAppNames(new Set(catalog.flatMap((e) => e.match)), [
+  ...crawlerListSamples,
+  ...opawgBotSamples,
+]);
 const OPAWG_SOURCE = "opawg/user-agents-v2 apps (MIT)";
 for (const n of opawgApps) humanTokens[n] ??= OPAWG_SOURCE;
 const genericPatterns = await readJson("isbot_patterns.json") as string[];

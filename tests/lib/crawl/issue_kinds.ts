@@ -652,6 +652,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   "podcast apps sending their one-word name alone, as opawg's list anchors it": [
     "Playapod/2.4.11",
     "Xiaoyuzhou/1.9.0",
+    // patterns that anchor the name before a version class ("^Podcini/\\d", "^MegaSeg/\\d", "^Outcast[/ ]")
+    "Podcini/4.6.2",
+    "MegaSeg/6.3.2b11",
+    "Outcast 3.1.6",
   ],
   "browsers reporting an extension or their distribution after the browser (bowser's, Yauaa's tests)": [
     "Mozilla/5.0 (Windows NT 5.1; rv:6.0) Gecko/20100101 Firefox/6.0 FirePHP/0.6",

@@ -180,6 +180,9 @@ Deno.test("people: a podcast app whose list anchors its one-word name and shows 
   // the same list's one-word apps that show their name only on Apple's stack ("Audio/105 CFNetwork/…",
   // "Client/16042 CFNetwork/…") do not make the bare word a person's
   for (const ua of ["Audio/1.0", "Client/1.0"]) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  // an app's name that the same list's bots start an agent with stays the bot's (opawg's SiriusXM processor)
+  assert.notEqual(classifyAgent("SiriusXM/STT-Processor/1.0").outcome, "human");
+  assert.equal(classifyAgent("SiriusXM/1608138304 CFNetwork/1206 Darwin/20.1.0").outcome, "human");
 });
 
 Deno.test("structural rule: a browser extension or distribution after the browser is a person's; a tool is not", () => {
