@@ -82,7 +82,7 @@ export type Stage = "late" | "merged" | "tail" | "more";
 /**
  * A site's life: `first` compacted into parts; `late` (events of compacted hours) stored: a raw tail holding
  * what the parts hold ("late"); folded into later parts of their days and merged ("merged"); `tail` (events of
- * the last hours) stored, not compacted ("tail"); `more` of the raw tail stored ("more"). `check` runs after
+ * the last hours) stored, not compacted ("tail"); `more` of the raw tail (made from the tail) stored ("more"). `check` runs after
  * each stage the site has events for; the site is closed after.
  */
 export async function live(
@@ -91,12 +91,11 @@ export async function live(
     first: StoredEvent[];
     late: StoredEvent[];
     tail?: StoredEvent[] | (() => StoredEvent[]);
-    more?: StoredEvent[] | (() => StoredEvent[]);
+    more?: (tail: StoredEvent[]) => StoredEvent[];
   },
   check: (site: Site, stage: Stage) => Promise<void>,
 ): Promise<void> {
   const site = await openSite(now);
-  const made = (e: StoredEvent[] | (() => StoredEvent[])) => typeof e === "function" ? e() : e;
   try {
     await site.add(events.first);
     await site.compact();
@@ -105,10 +104,10 @@ export async function live(
     await site.compact(2);
     await check(site, "merged");
     if (!events.tail) return;
-    await site.add(made(events.tail));
+    const tail = await site.add(typeof events.tail === "function" ? events.tail() : events.tail);
     await check(site, "tail");
     if (!events.more) return;
-    await site.add(made(events.more));
+    await site.add(events.more(tail));
     await check(site, "more");
   } finally {
     await site.close();
@@ -197,6 +196,26 @@ export const zoneArb = (quarterHour = true) =>
     ? fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu")
     : fc.constantFrom("UTC", "Europe/Berlin", "America/New_York");
 
+/** Attributions an event may carry (source, channel, referrer host, campaign). */
+export const ORIGINS = [
+  { source: "(direct)", channel: "Direct", referrer_host: null, campaign: null },
+  { source: "chatgpt", channel: "AI Assistant", referrer_host: "chatgpt.com", campaign: null },
+  { source: "perplexity", channel: "AI Assistant", referrer_host: "perplexity.ai", campaign: null },
+  { source: "google", channel: "Organic Search", referrer_host: "www.google.com", campaign: null },
+  { source: "google", channel: "Paid Search", referrer_host: "www.google.com", campaign: "winter" },
+  { source: "news", channel: "Email", referrer_host: null, campaign: "winter" },
+] as const;
+
+/** An origin's fields on a stored event. */
+export const originFields = (o: (typeof ORIGINS)[number]): Partial<StoredEvent> => ({
+  source: o.source,
+  channel: o.channel,
+  referrer_host: o.referrer_host,
+  utm: o.campaign
+    ? { source: o.source, medium: "cpc", campaign: o.campaign, term: null, content: null }
+    : null,
+});
+
 /** The reference's aggregate over every event the site stored. */
 export const expected = (site: Site, scope: Scope, opts: AggregateOptions): AggregateResult =>
   naiveAggregate(site.all, scope, opts);
@@ -204,12 +223,12 @@ export const expected = (site: Site, scope: Scope, opts: AggregateOptions): Aggr
 /**
  * Checks aggregate questions: from `rollups` (when they answer: they may not), through the engine and through an
  * engine whose part cache fits no part (it answers from rollups where it can); each equal to the reference.
- * Gives, per question, whether the rollups answered.
+ * Gives, per question, whether the rollups answered; the engines are on it.
  */
 export function aggregateChecker(site: Site) {
   const engine = createEngine(site.deps);
   const small = createEngine({ ...site.deps, config: { ...site.deps.config, partCacheBytes: 4096 } });
-  return async (
+  const check = async (
     scope: Scope,
     opts: AggregateOptions,
     rollups: RollupSource,
@@ -226,6 +245,7 @@ export function aggregateChecker(site: Site) {
     assert.deepEqual(await small.aggregate(scope, opts), want);
     return got !== null;
   };
+  return Object.assign(check, { engine, small });
 }
 
 /** Each field's rows in value order (the order is not part of an attribution's answer). */
