@@ -667,6 +667,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   "in-app browsers whose carrier field holds a crawler word": [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/194.0.0.38.99;FBBV/127868476;FBDV/iPhone7,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/OrangeBotswana;FBID/phone;FBLC/en_GB;FBOP/5;FBRV/128807018]",
   ],
+  "feature phones starting their agent with a brand uap-core's device parsers know and a model (browscap's tests)":
+    [
+      "Lemon B556",
+      "Videocon_S351_Wap Browser",
+    ],
   "browsers and apps writing their own product after the browser's (browscap's patterns and test agents)": [
     "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2272.76 Safari/537.36 Seznam.cz/2.0.4",
     "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2311.135 Safari/537.36 Polarity/8.0.2",

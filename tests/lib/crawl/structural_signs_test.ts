@@ -261,3 +261,13 @@ Deno.test("people: a whole browser's engine and product behind a mangled prefix;
   // the same prefix with no engine and browser product is still no person's
   assert.notEqual(classifyAgent("ELEMENT10 1").outcome, "human");
 });
+
+Deno.test("people: a feature phone's brand and model first; the same brand with a version is no model", () => {
+  // browscap's test agents of WAP browsers; the brands are uap-core's device parsers'
+  for (const ua of ["Lemon B556", "Videocon_S351_Wap Browser", "Intex 3000"]) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  for (const ua of ["Lemon/1.0", "Walton 2.0", "Walton 2.0.1"]) {
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  }
+});
