@@ -55,6 +55,11 @@ const QUESTIONS: [string, Record<string, unknown>][] = [
   ["behavior_features", { period: "last_30_days" }],
   ["behavior_performance", { period: "last_30_days", by: "page" }],
   ["behavior_explain_change", { period: "last_7_days" }],
+  ["behavior_explain_change", {
+    period: "last_7_days",
+    metric: "conversion_rate",
+    conversion_event: "sign_up",
+  }],
   ["behavior_crawl_coverage", { period: "last_30_days" }],
   ["behavior_crawler_access", { period: "last_7_days" }],
 ];
@@ -92,7 +97,23 @@ const sample = () => {
  * What the engine's caches say they hold, and what its interners hold (not in any cache): every Budget,
  * Lru and Interner made while the tools run is seen through a hook on its prototype (bench only).
  */
-const budgets = new Set<Budget>(), lrus = new Set<Lru<unknown, unknown>>(), interners = new Set<Interner>();
+/** A set that does not keep what it holds alive (with --fresh the engines asked before must be collectable). */
+class Held<T extends object> {
+  #refs = new Set<WeakRef<T>>();
+  #seen = new WeakSet<T>();
+  add(x: T): void {
+    if (!this.#seen.has(x)) (this.#seen.add(x), this.#refs.add(new WeakRef(x)));
+  }
+  *[Symbol.iterator](): Generator<T> {
+    for (const r of this.#refs) {
+      const x = r.deref();
+      if (x) yield x;
+    }
+  }
+}
+const budgets = new Held<Budget>(),
+  lrus = new Held<Lru<unknown, unknown>>(),
+  interners = new Held<Interner>();
 const hook = <T extends object>(proto: T, name: keyof T, seen: (self: T, out: unknown) => void) => {
   const f = proto[name] as (...a: unknown[]) => unknown;
   (proto as Record<keyof T, unknown>)[name] = function (this: T, ...a: unknown[]) {
@@ -107,7 +128,7 @@ hook(Lru.prototype as Lru<unknown, unknown>, "set", (l) => lrus.add(l));
 hook(Source.prototype, "interner", (_s, i) => interners.add(i as Interner));
 
 /** The engine's sources, seen when any of their methods runs: their array buffers are counted below. */
-const roots = new Map<string, Set<object>>();
+const roots = new Map<string, Held<object>>();
 for (
   const [name, cls] of Object.entries({
     Source,
@@ -122,7 +143,7 @@ for (
   for (const [m, d] of Object.entries(Object.getOwnPropertyDescriptors(proto))) {
     if (m === "constructor" || typeof d.value !== "function") continue;
     hook(proto, m, (self) => {
-      if (!roots.has(name)) roots.set(name, new Set());
+      if (!roots.has(name)) roots.set(name, new Held());
       roots.get(name)!.add(self);
     });
   }
@@ -246,12 +267,31 @@ async function ask(app: ReturnType<typeof createApp>, tool: string, input: Recor
 }
 
 const ALLOCS = Deno.args.includes("--allocs");
+/**
+ * --fresh: as bench/tools.ts asks, a fresh engine per tool (the last one's caches left to the collector) and
+ * first the reference question (events over 30 days) on an engine of its own; else one engine for all.
+ */
+const FRESH = Deno.args.includes("--fresh");
+if (FRESH) {
+  const { createEngine } = await import("../lib/query/api.ts");
+  const engine = createEngine(makeDeps());
+  const scope = {
+    org: t.org,
+    env: "production" as const,
+    touchpoint: t.touchpoint,
+    from: clock.now() - 30 * 86_400_000,
+    to: clock.now(),
+    timezone: "UTC",
+  };
+  for (let i = 0; i <= WARM; i++) await engine.aggregate(scope, { metrics: ["events"] });
+}
 if (ALLOCS) installAllocSites();
 const only = new Set((text("only") ?? QUESTIONS.map(([n]) => n).join()).split(","));
 const rows: Record<string, unknown>[] = [];
 let highest = 0; // the process's peak over the tools (each tool starts the kernel's peak over)
-const app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
+let app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
 for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
+  if (FRESH) app = createApp(makeDeps());
   // this tool's own peaks: the resident peak starts over at the current resident set, the sampled ones at 0
   const before = status();
   try {
@@ -270,7 +310,7 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
   const end = status(), m = Deno.memoryUsage();
   highest = Math.max(highest, end.hwm);
   rows.push({
-    tool,
+    tool: input.metric ? `${tool} (${input.metric})` : tool,
     cold_ms: Math.round(cold),
     warm_ms: Math.round(median(warm)),
     rss_before_mb: mb(before.rss),

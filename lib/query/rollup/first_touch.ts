@@ -91,21 +91,21 @@ export function firstTouch(
     slots.push(...join.slots);
     space = join.n;
   }
-  // each unit's first event (receive time, device time, number) and where it is (fact unit, row)
+  // each unit's first event: its receive time and its row (numbered across the fact units, `base[ri] + k`);
+  // device time and number are read from that row on a tie (12 bytes a unit where the three keys side by
+  // side and the row twice took 40: 40 MB a question at 1M visitors, made and dropped each cold ask)
+  const base = new Int32Array(units.length + 1);
+  for (let ri = 0; ri < units.length; ri++) base[ri + 1] = base[ri] + units[ri].rows.n;
   const first: Firsts = {
-    key: new Float64Array(space * 3).fill(Infinity),
-    at: new Int32Array(space * 2).fill(-1),
+    t: new Float64Array(space).fill(Infinity),
+    row: new Int32Array(space).fill(-1),
     pv: byVisitor ? null : new Uint32Array(space),
   };
-  for (let ri = 0; ri < units.length; ri++) firstsOf(units[ri].rows, slots[ri], ri, first);
-  const pv = first.pv, at = new Int32Array(space), row = new Int32Array(space);
-  for (let u = 0; u < space; u++) {
-    at[u] = first.at[2 * u];
-    row[u] = first.at[2 * u + 1];
-  }
+  for (let ri = 0; ri < units.length; ri++) firstsOf(units, base, ri, slots[ri], first);
+  const pv = first.pv, firstRow = first.row;
   const out: AttributionResult = { units: 0, pageviews: pageviews.total, bounced: 0, converted: 0, by: {} };
   for (let u = 0; u < space; u++) {
-    if (at[u] < 0) continue;
+    if (firstRow[u] < 0) continue;
     out.units++;
     if (pv && pv[u] <= 1) out.bounced++;
     if (goal && byVisitor && goal[u]) out.converted++;
@@ -124,13 +124,17 @@ export function firstTouch(
     for (const [value] of pageviews.by.get(field) ?? []) idOf(value);
     const n = values.length;
     const placed = new Int32Array(n), bounced = new Int32Array(n), converted = new Int32Array(n);
-    for (let u = 0; u < space; u++) {
-      const ri = at[u];
-      if (ri < 0) continue;
-      const g = maps[ri][codes[ri][row[u]]];
-      placed[g]++;
-      if (pv && pv[u] <= 1) bounced[g]++;
-      if (goal && byVisitor && goal[u]) converted[g]++;
+    // each unit once, at its first row: the rows in scope walked fact unit by fact unit
+    for (let ri = 0; ri < units.length; ri++) {
+      const slot = slots[ri], map = maps[ri], code = codes[ri], b = base[ri];
+      for (let k = 0, m = slot.length; k < m; k++) {
+        const u = slot[k];
+        if (u < 0 || firstRow[u] !== b + k) continue;
+        const g = map[code[k]];
+        placed[g]++;
+        if (pv && pv[u] <= 1) bounced[g]++;
+        if (goal && byVisitor && goal[u]) converted[g]++;
+      }
     }
     const pvOf = pageviews.by.get(field);
     const rows: AttributionRow[] = [];
@@ -150,35 +154,36 @@ export function firstTouch(
   return out;
 }
 
-/**
- * Each unit's first event so far, its three order keys side by side (`key[3u..3u+2]`: one cache line a unit
- * where five arrays cost five misses at 10M events), where it is (`at[2u]` fact unit, `at[2u+1]` row), and a
- * session's pageviews.
- */
+/** Each unit's first event so far: its receive time, its row (`base[ri] + k`; -1: none yet), a session's pageviews. */
 interface Firsts {
-  key: Float64Array;
-  at: Int32Array;
+  t: Float64Array;
+  row: Int32Array;
   pv: Uint32Array | null;
 }
 
 /** Takes fact unit `ri`'s rows in scope (`slot`: each row's unit) into the units' first events. */
-function firstsOf(f: FirstRows, slot: Int32Array, ri: number, x: Firsts) {
+function firstsOf(units: FirstUnit[], base: Int32Array, ri: number, slot: Int32Array, x: Firsts) {
   // (every array a local: the hot loop's accesses are typed-array loads)
+  const f = units[ri].rows, b = base[ri];
   const hour = f.hour, firstT = f.first, fDt = f.dt, fSeq = f.seq, fPv = f.pv;
-  const key = x.key, at = x.at, pv = x.pv;
+  const t = x.t, row = x.row, pv = x.pv;
   for (let k = 0, n = f.n; k < n; k++) {
     const u = slot[k];
     if (u < 0) continue;
     if (pv !== null) pv[u] += fPv[k];
-    const t0 = hour[k] * HOUR + firstT[k], o = 3 * u, t = key[o];
-    // strictly earlier wins, as the scan orders a unit's events
-    if (t0 < t || (t0 === t && (fDt[k] < key[o + 1] || (fDt[k] === key[o + 1] && fSeq[k] < key[o + 2])))) {
-      key[o] = t0;
-      key[o + 1] = fDt[k];
-      key[o + 2] = fSeq[k];
-      at[2 * u] = ri;
-      at[2 * u + 1] = k;
+    const t0 = hour[k] * HOUR + firstT[k], was = t[u];
+    // strictly earlier wins, as the scan orders a unit's events: on equal receive times the device time,
+    // then the number, of the row held so far
+    if (t0 > was) continue;
+    if (t0 === was) {
+      const at = row[u];
+      let hi = 0;
+      while (base[hi + 1] <= at) hi++;
+      const g = units[hi].rows, j = at - base[hi];
+      if (!(fDt[k] < g.dt[j] || (fDt[k] === g.dt[j] && fSeq[k] < g.seq[j]))) continue;
     }
+    t[u] = t0;
+    row[u] = b + k;
   }
 }
 
