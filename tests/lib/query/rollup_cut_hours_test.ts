@@ -8,17 +8,19 @@ import assert from "node:assert/strict";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { ScanContexts } from "../../../lib/query/scan/contexts.ts";
-import { attribution } from "../../../lib/query/sequence/attribution.ts";
-import type { AttributionOptions, AttributionResult } from "../../../lib/query/sequence_types.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { compact } from "../../../lib/jobs/compact.ts";
+import type { AttributionOptions } from "../../../lib/query/sequence_types.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { naiveAggregate } from "./reference.ts";
-import { ev, store } from "./fixtures.ts";
+import { ev } from "./fixtures.ts";
+import {
+  DAY,
+  DST_NOW as NOW,
+  expected,
+  MINUTE,
+  openSite,
+  scannedAttribution,
+  sortedAttribution,
+} from "./rollup_site.ts";
 
-const NOW = Date.parse("2026-11-03T12:00:00Z");
-const DAY = 86_400_000, MINUTE = 60_000;
 const BASE = Date.parse("2026-10-28T00:00:00Z");
 
 /** Events every 7 minutes over three days: visitors, sessions, pages, sources and types varying. */
@@ -45,23 +47,12 @@ function events(): StoredEvent[] {
   return out;
 }
 
-const sorted = (r: AttributionResult): AttributionResult => ({
-  ...r,
-  by: Object.fromEntries(
-    Object.entries(r.by).map((
-      [f, rows],
-    ) => [f, [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)))]),
-  ),
-});
-
 Deno.test("rollups: a period cutting a part's hours is answered from rollups, the cut parts' rows read beside, exactly", async () => {
-  const deps = await testDeps();
-  deps.clock.set(NOW);
-  const all = events();
-  await store(deps.kv, { events: all });
-  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-  const rollups = new RollupSource(deps, new Source(deps));
-  const scans = new ScanContexts(new Source(deps));
+  const site = await openSite(NOW);
+  await site.add(events());
+  await site.compact();
+  const rollups = site.rollups();
+  const scans = new ScanContexts(new Source(site.deps));
   // from 00:20 of the first day to 10:37 of the third: both ends inside an hour with rows on both sides
   const scope: Scope = {
     org: "org1",
@@ -77,11 +68,11 @@ Deno.test("rollups: a period cutting a part's hours is answered from rollups, th
     { fields: ["source"], unit: "visitor", goal: { event_type: "sign_up" } },
   ];
   for (const o of explain) {
-    const expected = sorted(attribution(await scans.of(scope), o));
+    const want = await scannedAttribution(scans, scope, o);
     for (let ask = 0; ask < 2; ask++) {
       const got = await rollups.attribution(scope, o);
       assert.ok(got, `explain-a-change's ${JSON.stringify(o)} answered from rollups`);
-      assert.deepEqual(sorted(got), expected, JSON.stringify(o));
+      assert.deepEqual(sortedAttribution(got), want, JSON.stringify(o));
     }
   }
   const aggregates: AggregateOptions[] = [
@@ -92,7 +83,7 @@ Deno.test("rollups: a period cutting a part's hours is answered from rollups, th
   const got = await rollups.answer(scope, aggregates);
   aggregates.forEach((o, i) => {
     assert.ok(got[i], `${JSON.stringify(o)} answered from rollups`);
-    assert.deepEqual(got[i], naiveAggregate(all, scope, o), JSON.stringify(o));
+    assert.deepEqual(got[i], expected(site, scope, o), JSON.stringify(o));
   });
-  deps.kv.close();
+  await site.close();
 });

@@ -12,19 +12,25 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createEngine } from "../../../lib/query/api.ts";
 import type { Scope } from "../../../lib/query/api.ts";
-import { startOfLocalDay } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { ScanContexts } from "../../../lib/query/scan/contexts.ts";
-import { attribution } from "../../../lib/query/sequence/attribution.ts";
-import type { AttributionOptions, AttributionResult } from "../../../lib/query/sequence_types.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { compact } from "../../../lib/jobs/compact.ts";
+import type { AttributionOptions } from "../../../lib/query/sequence_types.ts";
+import type { RollupSource } from "../../../lib/query/rollup/source.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { ev, store } from "./fixtures.ts";
+import { ev } from "./fixtures.ts";
+import {
+  DAY,
+  DST_NOW as NOW,
+  lastHours,
+  live,
+  localMidnight,
+  newVisitors,
+  scannedAttribution,
+  type Site,
+  sortedAttribution as sorted,
+  zoneArb,
+} from "./rollup_site.ts";
 
-const NOW = Date.parse("2026-11-03T12:00:00Z");
-const DAY = 86_400_000;
 const BASE = NOW - 10 * DAY;
 
 const eventArb = fc.record({
@@ -84,7 +90,7 @@ const questionArb = fc.record({
   goal: fc.boolean(),
   traffic: fc.constantFrom(undefined, undefined, ["human", "bot"]) as fc.Arbitrary<Scope["traffic"]>,
   touchpoint: fc.constantFrom(undefined, "tp1"),
-  tz: fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu"),
+  tz: zoneArb(),
   fromDay: fc.integer({ min: 0, max: 6 }),
   days: fc.integer({ min: 1, max: 10 }),
   // minutes taken off the period's end and added to its start: a period cutting hours (a previous window
@@ -95,8 +101,7 @@ const questionArb = fc.record({
 type Question = typeof questionArb extends fc.Arbitrary<infer T> ? T : never;
 
 function ask(q: Question): { scope: Scope; o: AttributionOptions; cut: boolean } {
-  const d = new Date(BASE + q.fromDay * DAY);
-  const from = startOfLocalDay({ y: d.getUTCFullYear(), m: d.getUTCMonth() + 1, d: d.getUTCDate() }, q.tz);
+  const from = localMidnight(BASE, q.fromDay, q.tz);
   return {
     cut: q.endCut + q.startCut > 0,
     scope: {
@@ -114,23 +119,13 @@ function ask(q: Question): { scope: Scope; o: AttributionOptions; cut: boolean }
   };
 }
 
-/** Each field's rows in value order (the order is not part of the answer). */
-const sorted = (r: AttributionResult): AttributionResult => ({
-  ...r,
-  by: Object.fromEntries(
-    Object.entries(r.by).map((
-      [f, rows],
-    ) => [f, [...rows].sort((a, b) => String(a.value).localeCompare(String(b.value)))]),
-  ),
-});
-
 let served = 0, asked = 0, converted = 0, bySession = 0, cutServed = 0;
-async function check(deps: Awaited<ReturnType<typeof testDeps>>, qs: Question[], rollups: RollupSource) {
-  const scans = new ScanContexts(new Source(deps));
+async function check(site: Site, qs: Question[], rollups: RollupSource) {
+  const scans = new ScanContexts(new Source(site.deps));
   // a part cache too small for the period's parts: the engine answers from the facts where it can
-  const small = createEngine({ ...deps, config: { ...deps.config, partCacheBytes: 4096 } });
+  const small = createEngine({ ...site.deps, config: { ...site.deps.config, partCacheBytes: 4096 } });
   for (const { scope, o, cut } of qs.map(ask)) {
-    const expected = sorted(attribution(await scans.of(scope), o));
+    const expected = await scannedAttribution(scans, scope, o);
     const got = await rollups.attribution(scope, o);
     asked++;
     if (got) {
@@ -154,29 +149,19 @@ Deno.test("rollup first events: explain-a-change's units under their first event
       fc.array(eventArb, { maxLength: 10 }),
       fc.array(questionArb, { minLength: 3, maxLength: 3 }),
       async (first, late, recent, qs) => {
-        const deps = await testDeps();
-        deps.clock.set(NOW);
-        // one source for the whole run: what it keeps is checked across new parts and a new raw tail
-        const rollups = new RollupSource(deps, new Source(deps));
-        await store(deps.kv, { events: toEvents(first) });
-        await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-        // late arrivals: events of already compacted hours, read from the raw tail
-        await store(deps.kv, { events: toEvents(late, 1) });
-        await check(deps, qs, rollups);
-        // folded into later parts of their days (and merged)
-        await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-        await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-        await check(deps, qs, rollups);
-        // a raw tail of the last hours, not compacted
-        const c = toEvents(recent).map((e) => ({ ...e, received_at: NOW - 1 - (e.received_at % 7_200_000) }));
-        await store(deps.kv, { events: c });
-        // (the same source: answers kept for the parts alone must not be given with the new raw tail)
-        await check(deps, qs, rollups);
-        // more of the raw tail (a new visitor's events among them): nothing kept for the tail before is given
-        const d = c.map((e) => ({ ...e, id: `${e.id}d`, anonymous_id: `${e.anonymous_id}d` }));
-        await store(deps.kv, { events: d });
-        await check(deps, qs, rollups);
-        deps.kv.close();
+        // one source for the whole run: what it keeps is checked across new parts and a new raw tail (answers
+        // kept for the parts alone must not be given with a new raw tail, nor those for an earlier tail)
+        let rollups: RollupSource | undefined;
+        await live(
+          NOW,
+          {
+            first: toEvents(first),
+            late: toEvents(late, 1),
+            tail: () => lastHours(toEvents(recent), NOW),
+            more: newVisitors,
+          },
+          (site) => check(site, qs, rollups ??= site.rollups()),
+        );
       },
     ),
     { numRuns: 40 },
