@@ -16,7 +16,7 @@ export interface Count extends PathCount {
 }
 
 /** One more session under a key; its visitor counted when not the last one counted there (visitor by visitor). */
-export function note(m: Map<string, Count>, key: string, vis: number) {
+export function note<K>(m: Map<K, Count>, key: K, vis: number) {
   let x = m.get(key);
   if (!x) m.set(key, x = { sessions: 0, visitors: 0, last: -1 });
   x.sessions++;

@@ -29,7 +29,8 @@ import {
   type StepColumnEntry,
 } from "../step_column/store.ts";
 import { sectionSteps, STEP_FIELDS } from "./funnel_column.ts";
-import { Rows, walk } from "./paths_rows.ts";
+import { END, PathTally, Rows, walkRows } from "./paths_rows.ts";
+import { inBatches } from "../../batches.ts";
 
 /** Parts whose sections are read while the one before is used. */
 const READ_AHEAD = 4;
@@ -57,14 +58,15 @@ function stepSections(mode: PathsOptions["step"], names: string[]): string[] {
 /**
  * Paths from step columns, or null when a part has none (or went meanwhile). `tune` (tests): `openMs`, how
  * long a session not anchored yet may go on (-Infinity lets every such session go, so all of them that are
- * anchored later are read again); `keepBytes`, the decoded sections held for such sessions (0: none).
+ * anchored later are read again); `keepBytes`, the decoded sections held for such sessions (0: none);
+ * `alone: false`, no session is taken as in one part only (each goes through the rows).
  */
 export async function columnPaths(
   scans: ScanContexts,
   s: Scope,
   o: PathsOptions,
   kv: Deno.Kv,
-  tune: { openMs?: number; keepBytes?: number } = {},
+  tune: { openMs?: number; keepBytes?: number; alone?: boolean } = {},
 ): Promise<PathsResult | null> {
   if (!pathsColumnCanAnswer(s, o)) return null;
   const { parts: listed, tail } = await scans.source.partsAndTail(s.org, s.env, s.from, s.to);
@@ -108,20 +110,25 @@ export async function columnPaths(
     const steps = stepSections(mode, all);
     return all.includes(anchorName) && !steps.includes(anchorName) ? [...steps, anchorName] : steps;
   };
-  // a part's sections (k: its place newest first; parts.length: the raw tail), the session table attached;
+  // every part's session table first (the raw tail's last): a session whose id hashes no other table holds
+  // is in its part alone
+  const tables = await inBatches(parts, 8, (p, k) => readStepSessions(kv, p.id, entries[k]!));
+  if (tables.some((t) => t === undefined)) return null;
+  if (tailSecs.length) tables.push({ h1: tailSecs[0].h1, h2: tailSecs[0].h2 });
+  const shared = sharedSessions(tables as SessionTable[], tune.alone === false);
+  // a part's sections (k: its place newest first; parts.length: the raw tail), its session table attached;
   // undefined when its chunks are gone
   const read = async (k: number): Promise<StepSection[] | undefined> => {
     if (k === parts.length) {
       const names = new Set(sectionsOf(null));
       return tailSecs.filter((sec) => names.has(secName(sec.et)));
     }
-    const [secs, table] = await Promise.all([
-      Promise.all(sectionsOf(entries[k]).map((name) => readStepSection(kv, parts[k].id, entries[k]!, name))),
-      readStepSessions(kv, parts[k].id, entries[k]!),
-    ]);
-    if (table === undefined || secs.some((g) => g === undefined)) return undefined;
+    const secs = await Promise.all(
+      sectionsOf(entries[k]).map((name) => readStepSection(kv, parts[k].id, entries[k]!, name)),
+    );
+    if (secs.some((g) => g === undefined)) return undefined;
     const out = secs.filter((g) => g !== null).map((g) => g!.section);
-    for (const sec of out) Object.assign(sec, table);
+    for (const sec of out) Object.assign(sec, tables[k]);
     return out;
   };
   // per section of a part, its rows in scope that are steps or anchors: each one's label (-1: not a step;
@@ -201,11 +208,12 @@ export async function columnPaths(
     }
   };
 
-  const index = new SessionIndex(); // the sessions anchored so far
-  // their rows: at most every row of the sections read (a quarter of that room first: see Rows)
+  const end = labelOf(END), tally = new PathTally(depth, end);
+  const index = new SessionIndex(); // the sessions in other parts too anchored so far
+  // their rows (grown as needed: most sessions are in one part alone and keep no rows)
   let most = tailSecs.reduce((n, sec) => n + sec.n, 0);
   entries.forEach((e) => sectionsOf(e).forEach((name) => (most += e!.secs[name][3])));
-  const rows = new Rows(Math.ceil(most / 4), most, true);
+  const rows = new Rows(Math.min(1 << 16, most), most, true);
   const gone = new Gone(); // (part, session) pairs let go of
   // parts kept for their sessions not anchored yet that may go on (pending: 1 per such session)
   const held: {
@@ -225,13 +233,14 @@ export async function columnPaths(
   const use = (secs: StepSection[], part: number, bound: number, last: boolean) => {
     const picked = pick(secs);
     if (!picked.length) return;
-    const { h1, h2 } = picked[0].sec, { vis, here, first } = sessionsOf(picked);
-    // per session of the part: its number when anchored, -1 let go of, -3 pending (sessions are numbered
-    // visitor by visitor: the index is looked up in visitor order)
+    const { h1, h2 } = picked[0].sec, { vis, here, first } = sessionsOf(picked), many = shared[part];
+    walkAlone(picked, here, many, vis);
+    // per session in other parts too: its number when anchored, -1 let go of, -3 pending (sessions are
+    // numbered visitor by visitor: the index is looked up in visitor order)
     const num = new Int32Array(h1.length).fill(-1), pending = new Uint8Array(h1.length);
     let firstPending = Infinity;
     for (let x = 0; x < h1.length; x++) {
-      if (first[x] === Infinity) continue;
+      if (first[x] === Infinity || !many[x]) continue;
       let g = index.get(vis[x], h1[x], h2[x]);
       if (g < 0 && here[x]) g = index.add(vis[x], h1[x], h2[x]);
       if (g >= 0) num[x] = g;
@@ -247,6 +256,55 @@ export async function columnPaths(
       picked.reduce((n, p) => n + 9 * p.sec.n, 0) + 4 * h1.length;
     held.push({ part, picked, vis, pending, first: firstPending, bytes });
     heldBytes += bytes;
+  };
+  // the anchored sessions of a part that are in it alone: their paths noted at once from its rows (a
+  // session's rows in order: a section lists them so, several sections are merged)
+  const walkAlone = (picked: Picked[], here: Uint8Array, many: Uint8Array, vis: Uint32Array) => {
+    const sessions = here.length, start = new Int32Array(sessions + 1);
+    for (const { sec: { ses }, n, at } of picked) {
+      for (let j = 0; j < n; j++) {
+        const x = ses[at[j]];
+        if (here[x] && !many[x]) start[x + 1]++;
+      }
+    }
+    for (let x = 0; x < sessions; x++) start[x + 1] += start[x];
+    const total = start[sessions];
+    if (!total) return;
+    // per row taken, in session order: its section (in picked) and its place there
+    const fill = start.slice(0, sessions), refP = new Uint16Array(total), refJ = new Int32Array(total);
+    picked.forEach(({ sec: { ses }, n, at }, pi) => {
+      for (let j = 0; j < n; j++) {
+        const x = ses[at[j]];
+        if (!here[x] || many[x]) continue;
+        const k = fill[x]++;
+        refP[k] = pi;
+        refJ[k] = j;
+      }
+    });
+    const labelAt = (k: number) => {
+      const p = picked[refP[k]], l = p.lab[refJ[k]], byPage = p.byPage;
+      if (!byPage) return l;
+      return byPage[l] >= 0 ? byPage[l] : (byPage[l] = labelOf(p.sec.pages[l] ?? ""));
+    };
+    const several = picked.length > 1, step = o.direction === "after" ? 1 : -1;
+    const path = new Int32Array(depth + 1);
+    for (let x = 0; x < sessions; x++) {
+      const a = start[x], z = start[x + 1];
+      if (a === z) continue;
+      if (several) inSectionOrder(picked, refP, refJ, a, z);
+      let at = a;
+      while (at < z && !picked[refP[at]].anc[refJ[at]]) at++;
+      let len = 0, prev = labelAt(at);
+      for (let k = at + step; k >= a && k < z; k += step) {
+        const l = labelAt(k);
+        if (l < 0 || l === prev) continue;
+        path[len++] = l;
+        prev = l;
+        if (len === depth) break;
+      }
+      if (len < depth) path[len++] = end;
+      tally.add(vis[x], path, len);
+    }
   };
   // a held part let go of: the rows of its pending sessions anchored since, the others noted as let go of
   const release = (at: number, last: boolean) => {
@@ -301,7 +359,8 @@ export async function columnPaths(
     }
     take(picked, num, part);
   }
-  const answer = walk(rows, names, o, depth);
+  walkRows(rows, o.direction, tally);
+  const answer = tally.result(names, o);
   scans.source.keep(
     keptKey,
     { tail, answer: structuredClone(answer) },
@@ -411,5 +470,59 @@ class SessionIndex {
     slots[at + 1] = h1;
     slots[at + 2] = h2;
     slots[at + 3] = idPlus;
+  }
+}
+
+type SessionTable = { h1: Uint32Array; h2: Uint32Array };
+
+/**
+ * Per part (each table), per session: 1 when another part's table (or the same one's, another visitor) may
+ * hold its id hashes, so it may go on in another part; 0 when it is certainly in its part alone. Two bitmaps
+ * over a hash of the id hashes (seen once, seen again), 8-16 bits per session (small enough to stay in the
+ * caches: at 32 the bitmaps' reads took longer than all they spared): a session whose bit no other session
+ * set is alone; some alone ones (~1 in 10) are taken as shared (hash collisions), which costs only time.
+ * `all`: every session taken as shared.
+ */
+export function sharedSessions(tables: SessionTable[], all = false): Uint8Array[] {
+  if (all) return tables.map((t) => new Uint8Array(t.h1.length).fill(1));
+  const total = tables.reduce((n, t) => n + t.h1.length, 0);
+  let bits = 1 << 16;
+  while (bits < total * 8 && bits < 1 << 30) bits *= 2;
+  const mask = bits - 1, once = new Uint8Array(bits >> 3), again = new Uint8Array(bits >> 3);
+  const bit = (h1: number, h2: number) => (Math.imul(h1 ^ Math.imul(h2, 0x9e3779b1), 0x85ebca6b) ^ h2) & mask;
+  for (const { h1, h2 } of tables) {
+    for (let x = 0; x < h1.length; x++) {
+      const b = bit(h1[x], h2[x]), m = 1 << (b & 7);
+      if (once[b >> 3] & m) again[b >> 3] |= m;
+      else once[b >> 3] |= m;
+    }
+  }
+  return tables.map(({ h1, h2 }) => {
+    const out = new Uint8Array(h1.length);
+    for (let x = 0; x < h1.length; x++) {
+      const b = bit(h1[x], h2[x]);
+      out[x] = (again[b >> 3] >> (b & 7)) & 1;
+    }
+    return out;
+  });
+}
+
+/** Rows a..z of a session (references into picked sections) sorted by order times, then batch place. */
+function inSectionOrder(picked: Picked[], refP: Uint16Array, refJ: Int32Array, a: number, z: number) {
+  const before = (p1: number, j1: number, p2: number, j2: number) => {
+    const s1 = picked[p1].sec, r1 = picked[p1].at[j1], s2 = picked[p2].sec, r2 = picked[p2].at[j2];
+    return (s1.t[r1] - s2.t[r2] || s1.dt[r1] - s2.dt[r2] || s1.seq[r1] - s2.seq[r2] ||
+      s1.row[r1] - s2.row[r2]) < 0;
+  };
+  for (let i = a + 1; i < z; i++) {
+    const p = refP[i], j = refJ[i];
+    let k = i - 1;
+    while (k >= a && before(p, j, refP[k], refJ[k])) {
+      refP[k + 1] = refP[k];
+      refJ[k + 1] = refJ[k];
+      k--;
+    }
+    refP[k + 1] = p;
+    refJ[k + 1] = j;
   }
 }

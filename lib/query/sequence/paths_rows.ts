@@ -115,45 +115,102 @@ export class Rows {
   }
 }
 
-/** Rows session by session (counting sorts: by session, then sessions by visitor), each session in order, walked as `paths` walks them. */
+/** The label "(end)": the visit ended (after the anchor) or began (before it). */
+export const END = "(end)";
+
+/** Rows session by session (a counting sort by session), each session in order, walked as `paths` walks them. */
 export function walk(rows: Rows, names: string[], o: PathsOptions, depth: number): PathsResult {
+  const tally = new PathTally(depth, labelIn(names, END));
+  walkRows(rows, o.direction, tally);
+  return tally.result(names, o);
+}
+
+/** A label's number in `names`, added when missing. */
+export function labelIn(names: string[], label: string): number {
+  const at = names.indexOf(label);
+  return at >= 0 ? at : names.push(label) - 1;
+}
+
+/** Each anchored session of the rows: its path (after or before its first anchor) noted in the tally. */
+export function walkRows(rows: Rows, direction: PathsOptions["direction"], tally: PathTally) {
   const bySession = countingOrder(rows.ses, rows.n);
-  const sessionsOf = new Int32Array(bySession.keys.length);
-  bySession.keys.forEach((x, j) => (sessionsOf[j] = rows.vis[bySession.idx[bySession.start[x]]]));
-  const byVisitor = countingOrder(sessionsOf, sessionsOf.length);
-  const counts = Array.from({ length: depth }, () => new Map<string, Count>());
-  const seqs = new Map<string, Count>();
-  let sessions = 0, visitors = 0, lastVis = -1;
-  const step = o.direction === "after" ? 1 : -1;
-  const { t, dt, seq, pos } = rows;
+  const step = direction === "after" ? 1 : -1, depth = tally.depth;
+  const { t, dt, seq, pos, label, anchor } = rows;
   const cmp = pos
     ? (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b]
     : (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
-  for (const g of byVisitor.idx) {
-    const x = bySession.keys[g];
+  const path = new Int32Array(depth + 1);
+  for (const x of bySession.keys) {
     const list = inOrder(bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]), cmp);
-    const at = list.findIndex((k) => rows.anchor[k] === 1);
+    const at = list.findIndex((k) => anchor[k] === 1);
     if (at < 0) continue;
-    const vis = rows.vis[list[0]];
-    sessions++;
-    if (lastVis !== vis) {
-      lastVis = vis;
-      visitors++;
-    }
-    const path: string[] = [];
-    let prev = rows.label[list[at]];
+    let len = 0, prev = label[list[at]];
     for (let j = at + step; j >= 0 && j < list.length; j += step) {
-      const l = rows.label[list[j]];
+      const l = label[list[j]];
       if (l < 0 || l === prev) continue;
-      path.push(names[l]);
+      path[len++] = l;
       prev = l;
-      if (path.length === depth) break;
+      if (len === depth) break;
     }
-    if (path.length < depth) path.push("(end)");
-    path.forEach((l, i) => note(counts[i], l, vis));
-    note(seqs, JSON.stringify(path), vis);
+    if (len < depth) path[len++] = tally.end;
+    tally.add(rows.vis[list[0]], path, len);
   }
-  return pathsResult(o, counts, seqs, sessions, visitors);
+}
+
+/**
+ * The anchored sessions' paths (label numbers, -1 past a path's end) and visitors, in any order; counted
+ * visitor by visitor at the end (a counting sort by visitor), so distinct visitors per step and per sequence
+ * are exact. 4 + 4 × depth bytes a session.
+ */
+export class PathTally {
+  n = 0;
+  private vis = new Int32Array(1 << 14);
+  private labs: Int32Array;
+  constructor(readonly depth: number, readonly end: number) {
+    this.labs = new Int32Array(this.vis.length * depth);
+  }
+  /** One anchored session's path: path[0 .. len). */
+  add(vis: number, path: Int32Array, len: number) {
+    if (this.n === this.vis.length) {
+      const v = new Int32Array(this.n * 2), l = new Int32Array(this.n * 2 * this.depth);
+      v.set(this.vis);
+      l.set(this.labs);
+      this.vis = v;
+      this.labs = l;
+    }
+    const k = this.n++, at = k * this.depth;
+    this.vis[k] = vis;
+    for (let i = 0; i < this.depth; i++) this.labs[at + i] = i < len ? path[i] : -1;
+  }
+  result(names: string[], o: PathsOptions): PathsResult {
+    const byVisitor = countingOrder(this.vis, this.n), depth = this.depth, labs = this.labs;
+    const counts = Array.from({ length: depth }, () => new Map<number, Count>());
+    const seqs = new Map<string, Count>();
+    let visitors = 0, lastVis = -1;
+    for (const k of byVisitor.idx) {
+      const vis = this.vis[k], at = k * depth;
+      if (lastVis !== vis) {
+        lastVis = vis;
+        visitors++;
+      }
+      let key = "";
+      for (let i = 0; i < depth && labs[at + i] >= 0; i++) {
+        note(counts[i], labs[at + i], vis);
+        key += i ? "," + labs[at + i] : labs[at + i];
+      }
+      note(seqs, key, vis);
+    }
+    // keyed by names (label numbers and names are one to one)
+    const named = <K>(m: Map<K, Count>, name: (k: K) => string) =>
+      new Map([...m].map(([k, c]) => [name(k), c] as [string, Count]));
+    return pathsResult(
+      o,
+      counts.map((m) => named(m, (l) => names[l])),
+      named(seqs, (key) => JSON.stringify(key.split(",").map((l) => names[Number(l)]))),
+      this.n,
+      visitors,
+    );
+  }
 }
 
 /**
@@ -178,7 +235,10 @@ function inOrder(list: Int32Array, cmp: (a: number, b: number) => number): Int32
  * Positions 0..n-1 grouped by their number in `of` (a counting sort, stable): idx lists them group by
  * group, group g at idx[start[g] .. start[g + 1]); keys are the numbers that occur, ascending.
  */
-function countingOrder(of: Int32Array, n: number): { idx: Int32Array; start: Int32Array; keys: number[] } {
+export function countingOrder(
+  of: Int32Array,
+  n: number,
+): { idx: Int32Array; start: Int32Array; keys: number[] } {
   let max = -1;
   for (let k = 0; k < n; k++) if (of[k] > max) max = of[k];
   const start = new Int32Array(max + 2);

@@ -61,7 +61,11 @@ Deno.test("paths from step columns equal the reference and the streamed parts", 
           assert.notEqual(got, null, "every part has a column: the column answers");
           assert.deepEqual(got, naivePaths(all, scope, o));
           // sessions not anchored yet let go of at once (those anchored later read again), or held
-          for (const tune of [{ openMs: -Infinity }, { openMs: 0 }, { openMs: Infinity }, { keepBytes: 0 }]) {
+          for (
+            const tune of [{ openMs: -Infinity }, { openMs: 0 }, { openMs: Infinity }, { keepBytes: 0 }, {
+              alone: false,
+            }, { alone: false, openMs: -Infinity }]
+          ) {
             assert.deepEqual(await columnPaths(tiny, scope, o, deps.kv, tune), got);
           }
           assert.deepEqual(got, await streamPaths(tiny, scope, o, { keepRows: Infinity }));
