@@ -179,11 +179,11 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     // Office's link probe is the Office entry above (step 2b), with Outlook's own agents
     if (OPAWG_SKIPPED.has(b.name)) continue;
     const category = describedCategory(`${b.name} ${b.description ?? ""}`);
-    for (const alt of b.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
+    for (const alt of opawgAlternatives(b.pattern)) {
       // a home page or an address is no name; a version pinned in the pattern is no part of one
       // ("^AudioWaveBot/1\.0"; "^Spotify/1\.0$", the app's cache service, leaves the app's name, a human word)
       if (/https?:|@/.test(alt)) continue;
-      const name = alt.replace(/(?:\\?\/| )v?\d+(?:\\?\.\d+)*(?:\\d)?\$?$/, "");
+      const name = opawgVersionCut(alt);
       addListed("opawg/user-agents-v2", name, categoryTags(category), b.examples ?? []);
     }
   }
@@ -445,6 +445,12 @@ function categoryTags(category: CatalogCategory): string[] {
 /** opawg/user-agents-v2's bot entries the catalog holds otherwise (docs/crawlers.md). */
 const OPAWG_SKIPPED = new Set([
   "Microsoft Office", // its `ms-office; MSOffice` is one of the Office entry's names (OFFICE_OWN_AGENTS)
+  // plain words that name other things too: a sync service's "Beacon", "parc", and the BitTorrent client
+  // Transmission people download with; PowerShell stays other automation by its sign (automation_signs.ts)
+  "Beacon Podcast Sync",
+  "parc",
+  "Transmission",
+  "Windows PowerShell",
 ]);
 
 /**
@@ -837,6 +843,18 @@ async function browscapAddOnNames(catalogMatches: Set<string>): Promise<string[]
  * the same filters as browscap's people's names (plain words, under four letters, automation signs and words,
  * catalog names).
  */
+/**
+ * An opawg pattern's alternatives: its top-level "|" parts, and each part with one inner group of plain words
+ * written out ("^Blubrry (Podcasting|PowerPress)/\\d" → "^Blubrry Podcasting/\\d", "^Blubrry PowerPress/\\d").
+ */
+export function opawgAlternatives(pattern: string): string[] {
+  return pattern.replace(/^\^?\((.*)\)$/, "$1").split(/\|(?![^(]*\))/).flatMap((alt) => {
+    const m = /\(([\w. -]+(?:\|[\w. -]+)+)\)/.exec(alt);
+    if (!m) return [alt];
+    return m[1].split("|").map((w) => alt.slice(0, m.index) + w + alt.slice(m.index + m[0].length));
+  });
+}
+
 /**
  * An opawg pattern alternative with its version part cut: a written version ("/1.0", " 2"), a digit class after a
  * slash, space or hyphen ("^Podcini/\\d", "^Castria/\\d", "^SoundWaves-\\d", "^castero \\d") or a bare separator

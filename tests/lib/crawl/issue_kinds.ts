@@ -510,6 +510,19 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "monitoring",
     },
   ],
+  "opawg's bots whose pattern writes the version as a class or a group of names (opawg's sample agents)": [
+    { ua: "Blubrry Podcasting/1.0", token: "Blubrry Podcasting", category: "other" },
+    {
+      ua: "Mozilla/5.0 (compatible; PodcastTranslator/1.0)",
+      token: "PodcastTranslator",
+      category: "feed_fetcher",
+    },
+    {
+      ua: "com.apple.Notes.SharingExtension/2812 CFNetwork/1494.0.7 Darwin/23.4.0",
+      token: "com.apple.Notes.SharingExtension",
+      category: "other",
+    },
+  ],
 };
 
 /** People's software by kind: each must stay human. */
