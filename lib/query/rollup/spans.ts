@@ -241,75 +241,99 @@ export function buildSpans(
 }
 
 /**
- * Which keys of each part are also a key of another part: flags per part, per key. First each visitor
- * number's part (one Int32 a visitor: most visitors' sessions are in one part); then the keys of visitors in
- * several parts are laid out by visitor (a counting sort: each part's keys are sorted by visitor, so every
- * pass walks the tables in order) and each such visitor's few keys compared with each other. Equal keys in
- * one part only are not shared (two sessions of a visitor sharing a key there are joined by the part's facts).
+ * Which keys of each part are also a key of another part: flags per part, per key. The visitor numbers are
+ * taken a range at a time (`RANGE` numbers: every table below stays in the processor's cache, where tables
+ * over the whole visitor space missed it on nearly every access: at 10M events 0.3-1 s for 1.73M keys); each
+ * part's keys are sorted by visitor, so a cursor per part walks its keys of the range in order. In a range:
+ * first each visitor number's part (most visitors' sessions are in one part); then the keys of visitors in
+ * several parts are laid out by visitor (a counting sort) and each such visitor's few keys compared with each
+ * other. Equal keys in one part only are not shared (two sessions of a visitor sharing a key there are joined
+ * by the part's facts).
  */
 export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   let top = Math.max(1, space);
   for (const k of parts) if (k.n && k.vis[k.n - 1] >= top) top = k.vis[k.n - 1] + 1;
-  // 0: no part yet; p + 1: part p only; MANY: several parts (two bytes a visitor number: the table stays in cache)
+  // 0: no part yet; p + 1: part p only; MANY: several parts
   const wide = parts.length >= 0xffff;
-  const owner = wide ? new Int32Array(top) : new Uint16Array(top);
+  const owner = wide ? new Int32Array(RANGE) : new Uint16Array(RANGE);
   const MANY = wide ? -1 : 0xffff;
-  for (let p = 0; p < parts.length; p++) {
-    const { vis, n } = parts[p], me = p + 1;
-    for (let x = 0; x < n; x++) {
-      const o = owner[vis[x]];
-      if (o === 0) owner[vis[x]] = me;
-      else if (o !== me) owner[vis[x]] = MANY;
-    }
-  }
-  // visitor → the start of its keys (only visitors in several parts have any)
-  const at = new Int32Array(top + 1);
-  let many = 0;
-  for (const { vis, n } of parts) {
-    for (let x = 0; x < n; x++) {
-      if (owner[vis[x]] === MANY) {
-        at[vis[x] + 1]++;
-        many++;
-      }
-    }
-  }
-  for (let v = 0; v < top; v++) at[v + 1] += at[v];
-  const fill = at.slice(0, top);
-  const hOf = new Uint32Array(many), partOf = new Uint32Array(many), xOf = new Uint32Array(many);
-  for (let p = 0; p < parts.length; p++) {
-    const { vis, h, n } = parts[p];
-    for (let x = 0; x < n; x++) {
-      const v = vis[x];
-      if (owner[v] !== MANY) continue;
-      const i = fill[v]++;
-      hOf[i] = h[x];
-      partOf[i] = p;
-      xOf[i] = x;
-    }
-  }
+  const at = new Int32Array(RANGE + 1), fill = new Int32Array(RANGE);
+  // each part's first key of the range, and its first past it
+  const from = new Int32Array(parts.length), to = new Int32Array(parts.length);
+  let hOf = new Uint32Array(1024), partOf = new Uint32Array(1024), xOf = new Uint32Array(1024);
   const out = parts.map((k) => new Uint8Array(k.n));
   const mark = (i: number, j: number) => {
     if (partOf[i] !== partOf[j]) out[partOf[i]][xOf[i]] = out[partOf[j]][xOf[j]] = 1;
   };
-  for (let v = 0; v < top; v++) {
-    const a = at[v], b = at[v + 1];
-    if (b - a <= 16) {
-      for (let i = a; i < b; i++) for (let j = i + 1; j < b; j++) if (hOf[i] === hOf[j]) mark(i, j);
-      continue;
+  for (let lo = 0; lo < top; lo += RANGE) {
+    const hi = lo + RANGE;
+    owner.fill(0);
+    for (let p = 0; p < parts.length; p++) {
+      const { vis, n } = parts[p], me = p + 1;
+      let x = from[p] = to[p];
+      for (; x < n && vis[x] < hi; x++) {
+        const v = vis[x] - lo, o = owner[v];
+        if (o === 0) owner[v] = me;
+        else if (o !== me) owner[v] = MANY;
+      }
+      to[p] = x;
     }
-    // a visitor with many sessions (a bot): its keys by id hash
-    const byH = new Map<number, number[]>();
-    for (let i = a; i < b; i++) {
-      const same = byH.get(hOf[i]);
-      if (!same) byH.set(hOf[i], [i]);
-      else {
-        for (const j of same) mark(i, j);
-        same.push(i);
+    // visitor → the start of its keys (only visitors in several parts have any)
+    at.fill(0);
+    let many = 0;
+    for (let p = 0; p < parts.length; p++) {
+      const { vis } = parts[p];
+      for (let x = from[p]; x < to[p]; x++) {
+        const v = vis[x] - lo;
+        if (owner[v] === MANY) {
+          at[v + 1]++;
+          many++;
+        }
+      }
+    }
+    if (!many) continue;
+    for (let v = 0; v < RANGE; v++) at[v + 1] += at[v];
+    fill.set(at.subarray(0, RANGE));
+    if (many > hOf.length) {
+      const size = Math.max(many, hOf.length * 2);
+      hOf = new Uint32Array(size);
+      partOf = new Uint32Array(size);
+      xOf = new Uint32Array(size);
+    }
+    for (let p = 0; p < parts.length; p++) {
+      const { vis, h } = parts[p];
+      for (let x = from[p]; x < to[p]; x++) {
+        const v = vis[x] - lo;
+        if (owner[v] !== MANY) continue;
+        const i = fill[v]++;
+        hOf[i] = h[x];
+        partOf[i] = p;
+        xOf[i] = x;
+      }
+    }
+    for (let v = 0; v < RANGE; v++) {
+      const a = at[v], b = at[v + 1];
+      if (b - a <= 16) {
+        for (let i = a; i < b; i++) for (let j = i + 1; j < b; j++) if (hOf[i] === hOf[j]) mark(i, j);
+        continue;
+      }
+      // a visitor with many sessions (a bot): its keys by id hash
+      const byH = new Map<number, number[]>();
+      for (let i = a; i < b; i++) {
+        const same = byH.get(hOf[i]);
+        if (!same) byH.set(hOf[i], [i]);
+        else {
+          for (const j of same) mark(i, j);
+          same.push(i);
+        }
       }
     }
   }
   return out;
 }
+
+/** Visitor numbers `sharedKeys` takes at a time (its tables: ~200 KB). */
+const RANGE = 1 << 14;
 
 /** The index of the key of session (v, first id hash h1) in sorted keys, or -1. */
 export function findKey(k: PartKeys, v: number, h1: number): number {
