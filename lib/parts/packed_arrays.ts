@@ -53,17 +53,36 @@ export function unpackArrays<H>(
 }
 
 /**
- * Inflated deflate-raw bytes, not copied: `inflateRawSync`'s own buffer (its output starts a buffer of its
- * own, so aligned). With `raw`, the inflated size when known, zlib writes one chunk of that size instead of
- * 16 KB chunks joined after. Wrapping the output in `new Uint8Array(...)` copied it, and `unpackArrays`
- * without `inPlace` copied it again: a question decoding a month of rollup sections made each section's
- * bytes three or four times (at 10M events ~80 MB of sections became ~300 MB of short-lived buffers).
+ * Per kind of section, what its last outputs measured inflated over stored (decaying from the largest): the
+ * next one's output size is guessed from it, so zlib writes it in one chunk instead of 16 KB chunks joined
+ * after (at 10M events a cold overview inflated ~3,500 sections, ~67 MB, most in four or more chunks).
  */
-export function inflateBytes(stored: Uint8Array, raw?: number): Uint8Array<ArrayBuffer> {
+const ratios = new Map<string, number>();
+/** A guess past this many times the stored size is not made (a few all-zero columns deflate 1000 to 1). */
+const MAX_RATIO = 24;
+
+/**
+ * Inflated deflate-raw bytes, not copied: `inflateRawSync`'s own buffer (its output starts a buffer of its
+ * own, so aligned). With `raw`, the inflated size when known, zlib writes one chunk of that size; else with
+ * `kind` (sections alike inflate alike) the size is guessed from the kind's last ratio (a guess too small
+ * costs a second chunk, one too large a copy to size). Wrapping the output in `new Uint8Array(...)` copied
+ * it, and `unpackArrays` without `inPlace` copied it again: a question decoding a month of rollup sections
+ * made each section's bytes three or four times (at 10M events ~80 MB of sections became ~300 MB of
+ * short-lived buffers).
+ */
+export function inflateBytes(stored: Uint8Array, raw?: number, kind?: string): Uint8Array<ArrayBuffer> {
   // one byte more than the output: a chunk filled exactly makes zlib start another of the same size
-  const out: Uint8Array = inflateRawSync(stored, raw ? { chunkSize: Math.max(raw + 1, 64) } : {});
+  let chunk = raw ? raw + 1 : 0;
+  const ratio = kind ? ratios.get(kind) : undefined;
+  if (!chunk && ratio !== undefined) chunk = Math.ceil(stored.length * ratio * 1.1) + 512;
+  const out: Uint8Array = inflateRawSync(stored, chunk ? { chunkSize: Math.max(chunk, 64) } : {});
+  if (kind && !raw && stored.length >= 256) {
+    const r = Math.min(MAX_RATIO, out.length / stored.length);
+    ratios.set(kind, Math.max(r, (ratio ?? 0) * 0.9));
+  }
   // a small output is a view on a 16 KB chunk or on a shared pool: copied to its size, or a kept section
-  // of 1 KB would hold 16 KB (measured: 214 MB more held after a month's pages question)
+  // of 1 KB would hold 16 KB (measured: 214 MB more held after a month's pages question); so is one on a
+  // chunk guessed much too large
   // (`new Uint8Array(out)` copies; a Buffer's own `slice` would make a view)
   if (out.byteOffset !== 0 || out.buffer.byteLength - out.byteLength > out.byteLength / 8) {
     return new Uint8Array(out);
@@ -75,6 +94,7 @@ export function inflateBytes(stored: Uint8Array, raw?: number): Uint8Array<Array
 export function inflateArrays<H>(
   stored: Uint8Array,
   raw?: number,
+  kind?: string,
 ): { header: H; next: <T>(T: ArrayKind, n: number) => T } {
-  return unpackArrays<H>(inflateBytes(stored, raw), true);
+  return unpackArrays<H>(inflateBytes(stored, raw, kind), true);
 }

@@ -142,8 +142,11 @@ const packSection = (header: unknown, arrays: ArrayBufferView[]): Uint8Array =>
   deflateRawSync(packArrays(header, arrays));
 
 /** A section's header and a reader of its arrays in stored order. */
-function unpackSection<H>(stored: Uint8Array): { h: H; next: <T>(T: Typed, n: number) => T } {
-  const { header, next } = inflateArrays<H>(stored);
+function unpackSection<H>(
+  stored: Uint8Array,
+  kind: string,
+): { h: H; next: <T>(T: Typed, n: number) => T } {
+  const { header, next } = inflateArrays<H>(stored, undefined, kind);
   return { h: header, next };
 }
 
@@ -244,7 +247,7 @@ function encodeAttr(f: SessionFacts, order: Uint32Array): Uint8Array {
 }
 
 export function decodeAttr(stored: Uint8Array): FactAttr {
-  const { h, next } = unpackSection<{ n: number; m: number; tuples: (string | null)[][] }>(stored);
+  const { h, next } = unpackSection<{ n: number; m: number; tuples: (string | null)[][] }>(stored, "attr");
   const codes = next<Uint32Array>(Uint32Array, h.n);
   const multi = {
     row: next<Uint32Array>(Uint32Array, h.m),
@@ -413,7 +416,11 @@ function encodeFirsts(r: FirstRows): Uint8Array {
 export function decodeFirsts(stored: Uint8Array): FirstRows {
   // the inflated buffer itself, the arrays views on it (copying it first cost as much as inflating it; a
   // small output is copied to its size by inflateArrays, not kept on zlib's 16 KB chunk)
-  const { header: h, next } = inflateArrays<{ n: number; base: number; values: (string | null)[][] }>(stored);
+  const { header: h, next } = inflateArrays<{ n: number; base: number; values: (string | null)[][] }>(
+    stored,
+    undefined,
+    "firsts",
+  );
   const dt = next<Float64Array>(Float64Array, h.n), seq = next<Float64Array>(Float64Array, h.n);
   const vis = next<Uint32Array>(Uint32Array, h.n), hour = next<Uint32Array>(Uint32Array, h.n);
   const pv = next<Uint32Array>(Uint32Array, h.n), first = next<Uint32Array>(Uint32Array, h.n);
@@ -434,7 +441,7 @@ const encodeFirstIds = (f: SessionFacts, order: Uint32Array): Uint8Array =>
   ]);
 
 export function decodeFirstIds(stored: Uint8Array): { h1: Uint32Array; h2: Uint32Array } {
-  const { h, next } = unpackSection<{ n: number }>(stored);
+  const { h, next } = unpackSection<{ n: number }>(stored, "firstids");
   return { h1: next<Uint32Array>(Uint32Array, h.n), h2: next<Uint32Array>(Uint32Array, h.n) };
 }
 
@@ -474,7 +481,7 @@ function encodeRuns(r: AttrRuns): Uint8Array {
 export function decodeRuns(stored: Uint8Array): AttrRuns {
   const { h, next } = unpackSection<
     { n: number; m: number; sigs: number[][]; tuples: (string | null)[][]; pages: (string | null)[] }
-  >(stored);
+  >(stored, "runs");
   const sig = next<Uint32Array>(Uint32Array, h.n), at = next<Uint32Array>(Uint32Array, h.n + 1);
   const keys = next<Uint32Array>(Uint32Array, h.m);
   for (let x = 0; x < h.n; x++) for (let i = at[x] + 1; i < at[x + 1]; i++) keys[i] += keys[i - 1];
@@ -560,7 +567,7 @@ function encodeSpans(p: Spans): Uint8Array {
 }
 
 export function decodeSpans(stored: Uint8Array): Spans {
-  const { h, next } = unpackSection<{ n: number; eng: number; cut?: [number, number] }>(stored);
+  const { h, next } = unpackSection<{ n: number; eng: number; cut?: [number, number] }>(stored, "spans");
   const p = { n: h.n, cut: h.cut } as Record<string, unknown>;
   for (const [name, T] of SPANS_LAYOUT) p[name] = next(T, h.n);
   p.engAt = next(Uint32Array, h.n + 1);
@@ -577,7 +584,7 @@ function encodeKeys(k: PartKeys): Uint8Array {
 }
 
 export function decodeKeys(stored: Uint8Array): PartKeys {
-  const { h, next } = unpackSection<{ n: number }>(stored);
+  const { h, next } = unpackSection<{ n: number }>(stored, "keys");
   const vis = next<Uint32Array>(Uint32Array, h.n);
   for (let i = 1; i < h.n; i++) vis[i] += vis[i - 1];
   return { n: h.n, vis, h: next<Uint32Array>(Uint32Array, h.n), block: next<Uint8Array>(Uint8Array, h.n) };
@@ -587,7 +594,7 @@ export const encodeEnds = (n: number, e: FactEnds): Uint8Array =>
   packSection({ n, pages: e.pages }, ENDS_LAYOUT.map(([name]) => e[name] as ArrayBufferView));
 
 export function decodeEnds(stored: Uint8Array): FactEnds {
-  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored);
+  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored, "ends");
   const e = { pages: h.pages } as Record<string, unknown>;
   for (const [name, T] of ENDS_LAYOUT) e[name] = next(T as unknown as Typed, h.n);
   return e as unknown as FactEnds;
@@ -617,7 +624,7 @@ export function encodeBlockEntries(e: FactEnds, from: number, to: number): Uint8
 
 /** A block's entries (`encodeBlockEntries`) as ends holding only entries (row i is the block's row i). */
 export function decodeBlockEntries(stored: Uint8Array): FactEnds {
-  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored);
+  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored, "blockentries");
   return {
     entDt: next<Float64Array>(Float64Array, h.n),
     entSeq: next<Float64Array>(Float64Array, h.n),
@@ -686,7 +693,7 @@ export async function addEnds(
 
 /** Field f's rows (without their sets: `sets` is empty until they are read). */
 export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rollup {
-  const { h, next } = unpackSection<{ n: number; values: (string | null)[] }>(stored);
+  const { h, next } = unpackSection<{ n: number; values: (string | null)[] }>(stored, "rows");
   const arrays = {} as Record<string, unknown>;
   for (const [name, T, extra] of LAYOUT) arrays[name] = next(T, h.n + extra);
   return {
@@ -700,10 +707,10 @@ export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rol
   };
 }
 
-export const decodeSets = (stored: Uint8Array): Uint8Array => inflateBytes(stored);
+export const decodeSets = (stored: Uint8Array): Uint8Array => inflateBytes(stored, undefined, "sets");
 
 export function decodeFacts(stored: Uint8Array): SessionFacts {
-  const { h, next } = unpackSection<{ n: number }>(stored);
+  const { h, next } = unpackSection<{ n: number }>(stored, "facts");
   const f = { n: h.n } as Record<string, unknown>;
   for (const [name, T] of FACT_LAYOUT) f[name] = next(T as unknown as Typed, h.n);
   f.listAt = new Uint32Array(h.n + 1);
@@ -714,7 +721,7 @@ export function decodeFacts(stored: Uint8Array): SessionFacts {
 }
 
 export function decodeLists(stored: Uint8Array): FactLists {
-  const { h, next } = unpackSection<{ n: number; list: number }>(stored);
+  const { h, next } = unpackSection<{ n: number; list: number }>(stored, "lists");
   const listAt = next<Uint32Array>(Uint32Array, h.n + 1);
   const listDt = next<Float64Array>(Float64Array, h.list);
   const listSeq = next<Float64Array>(Float64Array, h.list);
@@ -814,10 +821,9 @@ export async function readSections(
   kv: Deno.Kv,
   asks: SectionAsk[],
 ): Promise<(Uint8Array | null | undefined)[]> {
-  const out: (Uint8Array | null | undefined)[] = asks.map(({ entry, sec }) => {
-    const size = entry.secs[sec];
-    return size ? new Uint8Array(size[0]) : null;
-  });
+  // a section of one chunk is that chunk's value as read (most are: no buffer made and copied into); one
+  // of several gets its buffer when its first chunk comes
+  const out: (Uint8Array | null | undefined)[] = asks.map(() => null);
   const seen = new Int32Array(asks.length);
   const wanted: { ask: number; j: number }[] = [];
   asks.forEach(({ entry, sec }, ask) => {
@@ -833,14 +839,17 @@ export async function readSections(
     got.forEach((e, x) => {
       const { ask, j } = group[x];
       if (e.value === null) return;
-      out[ask]!.set(e.value, j * CHUNK_BYTES);
+      const [bytes, chunks] = asks[ask].entry.secs[asks[ask].sec];
+      if (chunks === 1 && e.value.length === bytes) out[ask] = e.value;
+      else (out[ask] ??= new Uint8Array(bytes)).set(e.value, j * CHUNK_BYTES);
       seen[ask]++;
     });
   });
-  return out.map((
-    bytes,
-    ask,
-  ) => (bytes && seen[ask] !== asks[ask].entry.secs[asks[ask].sec][1] ? undefined : bytes));
+  return asks.map(({ entry, sec }, ask) => {
+    const size = entry.secs[sec];
+    if (!size) return null;
+    return seen[ask] === size[1] ? out[ask] : undefined;
+  });
 }
 
 /** Whether a part has a rollup of this version (with its entries and exits). */
