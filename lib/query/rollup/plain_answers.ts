@@ -506,6 +506,14 @@ export class PlainAnswers {
     // part by part (plain_ends.ts)
     const spanPath = asked.facts && !full && !kept;
     const spanFetch = spanPath ? this.spanSections(parts, entries) : null;
+    // and counted meanwhile: the keys' join waits on KV twice (the keys, then the facts of the blocks they
+    // name) while the parts' rows wait and decode in between
+    const spanInside = spanPath ? hoursInside(entries.map((e) => e.head), s, cut !== "") : null;
+    const spanCount = spanInside
+      ? this.spanKept(parts, entries, spanInside, s, traffic, tailBuilt.space, spanFetch!)
+      : null;
+    // (awaited below; a question that returns before then must not leave it rejected unobserved)
+    spanCount?.catch(() => {});
     let loaded: RollupParts[];
     try {
       const want = {
@@ -515,10 +523,18 @@ export class PlainAnswers {
       };
       const got: (RollupParts | null)[] = [];
       // a window of parts' sections fetched together, then decoded (the window bounds the bytes held)
-      for (let w = 0; w < parts.length; w += 32) {
+      // the next window's sections are read while this one decodes (two windows' stored bytes held)
+      const fetchWindow = async (w: number) => {
         const window = parts.slice(w, w + 32), wideOf = window.map((_, x) => wide?.[w + x] ?? false);
         await this.r.prefetchEntries(window.map((p) => p.id));
-        const pre = await this.r.prefetch(window.map((p) => p.id), want, wideOf);
+        return await this.r.prefetch(window.map((p) => p.id), want, wideOf);
+      };
+      let next = parts.length ? fetchWindow(0) : null;
+      for (let w = 0; w < parts.length; w += 32) {
+        const window = parts.slice(w, w + 32), wideOf = window.map((_, x) => wide?.[w + x] ?? false);
+        const pre = await next!;
+        next = w + 32 < parts.length ? fetchWindow(w + 32) : null;
+        next?.catch(() => {});
         got.push(
           ...await inBatches(
             window.map((p, x) => ({ p, x })),
@@ -553,7 +569,8 @@ export class PlainAnswers {
       } else if (asked.facts) {
         const n = parts.length;
         if (!kept) {
-          const got = await this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!);
+          const got = await (spanCount ??
+            this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!));
           kept = got.kept;
           if (keepEnds) {
             kept.ends = await endsByParts(this.r, parts, inside.slice(0, n), got.shared, s, traffic, space);
