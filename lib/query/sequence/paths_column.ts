@@ -110,14 +110,11 @@ export async function columnPaths(
     const steps = stepSections(mode, all);
     return all.includes(anchorName) && !steps.includes(anchorName) ? [...steps, anchorName] : steps;
   };
-  // every part's session table first (the raw tail's last): a session whose id hashes no other table holds
-  // is in its part alone
-  const tables = await inBatches(parts, 8, (p, k) => readStepSessions(kv, p.id, entries[k]!));
-  if (tables.some((t) => t === undefined)) return null;
-  if (tailSecs.length) tables.push({ h1: tailSecs[0].h1, h2: tailSecs[0].h2 });
-  const shared = sharedSessions(tables as SessionTable[], tune.alone === false);
-  // a part's sections (k: its place newest first; parts.length: the raw tail), its session table attached;
-  // undefined when its chunks are gone
+  // every part's session table (the raw tail's last), read while the first parts' sections are: a session
+  // whose id hashes no other table holds is in its part alone (`shared`: per part, per session, 1 when not)
+  let tables: SessionTable[] = [], shared: Uint8Array[] = [];
+  // a part's sections (k: its place newest first; parts.length: the raw tail), its session table attached
+  // once `tables` are read; undefined when its chunks are gone
   const read = async (k: number): Promise<StepSection[] | undefined> => {
     if (k === parts.length) {
       const names = new Set(sectionsOf(null));
@@ -127,9 +124,11 @@ export async function columnPaths(
       sectionsOf(entries[k]).map((name) => readStepSection(kv, parts[k].id, entries[k]!, name)),
     );
     if (secs.some((g) => g === undefined)) return undefined;
-    const out = secs.filter((g) => g !== null).map((g) => g!.section);
-    for (const sec of out) Object.assign(sec, tables[k]);
-    return out;
+    return secs.filter((g) => g !== null).map((g) => g!.section);
+  };
+  const withTable = (secs: StepSection[], k: number) => {
+    if (k < parts.length) { for (const sec of secs) Object.assign(sec, tables[k]); }
+    return secs;
   };
   // per section of a part, its rows in scope that are steps or anchors: each one's label (-1: not a step;
   // in a section labelled by page, the page's code, its label looked up when the row is taken) and whether
@@ -321,6 +320,14 @@ export async function columnPaths(
 
   const ahead: ReturnType<typeof read>[] = [];
   for (let i = 0; i < Math.min(READ_AHEAD, order.length); i++) ahead.push(read(order[i]));
+  const got = await inBatches(parts, 8, (p, k) => readStepSessions(kv, p.id, entries[k]!));
+  if (got.some((t) => t === undefined)) {
+    await Promise.allSettled(ahead);
+    return null;
+  }
+  tables = got as SessionTable[];
+  if (tailSecs.length) tables.push({ h1: tailSecs[0].h1, h2: tailSecs[0].h2 });
+  shared = sharedSessions(tables, tune.alone === false);
   for (let i = 0; i < order.length; i++) {
     const secs = await ahead.shift()!;
     if (i + READ_AHEAD < order.length) ahead.push(read(order[i + READ_AHEAD]));
@@ -330,7 +337,7 @@ export async function columnPaths(
     }
     // the newest time the parts still to come can hold, plus the time a session may stay idle
     const last = i + 1 === order.length, bound = last ? -Infinity : parts[order[i + 1]].max_t + openMs;
-    use(secs, order[i], bound, last);
+    use(withTable(secs, order[i]), order[i], bound, last);
     // held parts none of whose sessions can go on any more, then the oldest held while over the bytes
     for (let h = held.length - 1; h >= 0; h--) if (held[h].first > bound) release(h, last);
     while (heldBytes > keepBytes) release(0, last);
@@ -348,7 +355,7 @@ export async function columnPaths(
   for (const [part, want] of again) {
     const secs = await read(part);
     if (!secs) return null;
-    const picked = pick(secs);
+    const picked = pick(withTable(secs, part));
     if (!picked.length) continue;
     const { h1, h2 } = picked[0].sec, { vis, first } = sessionsOf(picked);
     const num = new Int32Array(h1.length).fill(-1);
@@ -477,31 +484,31 @@ type SessionTable = { h1: Uint32Array; h2: Uint32Array };
 
 /**
  * Per part (each table), per session: 1 when another part's table (or the same one's, another visitor) may
- * hold its id hashes, so it may go on in another part; 0 when it is certainly in its part alone. Two bitmaps
- * over a hash of the id hashes (seen once, seen again), 8-16 bits per session (small enough to stay in the
- * caches: at 32 the bitmaps' reads took longer than all they spared): a session whose bit no other session
- * set is alone; some alone ones (~1 in 10) are taken as shared (hash collisions), which costs only time.
- * `all`: every session taken as shared.
+ * hold its id hashes, so it may go on in another part; 0 when it is certainly in its part alone. Two bits per
+ * slot of a hash of the id hashes (none, seen once, seen again), 8-16 slots per session, so the table stays
+ * small (2-4 bytes a session) and one read tells both: a session whose slot no other session hit is alone;
+ * some alone ones (~1 in 10) are taken as shared (hash collisions), which costs only time. `all`: every
+ * session taken as shared.
  */
 export function sharedSessions(tables: SessionTable[], all = false): Uint8Array[] {
   if (all) return tables.map((t) => new Uint8Array(t.h1.length).fill(1));
   const total = tables.reduce((n, t) => n + t.h1.length, 0);
-  let bits = 1 << 16;
-  while (bits < total * 8 && bits < 1 << 30) bits *= 2;
-  const mask = bits - 1, once = new Uint8Array(bits >> 3), again = new Uint8Array(bits >> 3);
-  const bit = (h1: number, h2: number) => (Math.imul(h1 ^ Math.imul(h2, 0x9e3779b1), 0x85ebca6b) ^ h2) & mask;
+  let slots = 1 << 16;
+  while (slots < total * 8 && slots < 1 << 30) slots *= 2;
+  const mask = slots - 1, seen = new Uint8Array(slots >> 2);
+  const slot = (h1: number, h2: number) =>
+    (Math.imul(h1 ^ Math.imul(h2, 0x9e3779b1), 0x85ebca6b) ^ h2) & mask;
   for (const { h1, h2 } of tables) {
     for (let x = 0; x < h1.length; x++) {
-      const b = bit(h1[x], h2[x]), m = 1 << (b & 7);
-      if (once[b >> 3] & m) again[b >> 3] |= m;
-      else once[b >> 3] |= m;
+      const b = slot(h1[x], h2[x]), at = b >> 2, shift = (b & 3) << 1;
+      seen[at] |= (seen[at] >> shift) & 3 ? 2 << shift : 1 << shift;
     }
   }
   return tables.map(({ h1, h2 }) => {
     const out = new Uint8Array(h1.length);
     for (let x = 0; x < h1.length; x++) {
-      const b = bit(h1[x], h2[x]);
-      out[x] = (again[b >> 3] >> (b & 7)) & 1;
+      const b = slot(h1[x], h2[x]);
+      out[x] = (seen[b >> 2] >> (((b & 3) << 1) + 1)) & 1;
     }
     return out;
   });

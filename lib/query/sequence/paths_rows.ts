@@ -185,7 +185,9 @@ export class PathTally {
   result(names: string[], o: PathsOptions): PathsResult {
     const byVisitor = countingOrder(this.vis, this.n), depth = this.depth, labs = this.labs;
     const counts = Array.from({ length: depth }, () => new Map<number, Count>());
-    const seqs = new Map<string, Count>();
+    // a sequence's key: its labels + 1 as the digits of one number (0 past its end) while that stays exact
+    const base = names.length + 1, numeric = base ** depth < 2 ** 53;
+    const seqs = new Map<number | string, Count>();
     let visitors = 0, lastVis = -1;
     for (const k of byVisitor.idx) {
       const vis = this.vis[k], at = k * depth;
@@ -193,20 +195,27 @@ export class PathTally {
         lastVis = vis;
         visitors++;
       }
-      let key = "";
-      for (let i = 0; i < depth && labs[at + i] >= 0; i++) {
+      let key = 0, text = "";
+      for (let i = 0, unit = 1; i < depth && labs[at + i] >= 0; i++, unit *= base) {
         note(counts[i], labs[at + i], vis);
-        key += i ? "," + labs[at + i] : labs[at + i];
+        if (numeric) key += (labs[at + i] + 1) * unit;
+        else text += i ? "," + labs[at + i] : labs[at + i];
       }
-      note(seqs, key, vis);
+      note(seqs, numeric ? key : text, vis);
     }
+    const labelsOf = (key: number | string): number[] => {
+      if (typeof key === "string") return key.split(",").map(Number);
+      const out: number[] = [];
+      for (let k = key; k > 0; k = Math.floor(k / base)) out.push((k % base) - 1);
+      return out;
+    };
     // keyed by names (label numbers and names are one to one)
     const named = <K>(m: Map<K, Count>, name: (k: K) => string) =>
       new Map([...m].map(([k, c]) => [name(k), c] as [string, Count]));
     return pathsResult(
       o,
       counts.map((m) => named(m, (l) => names[l])),
-      named(seqs, (key) => JSON.stringify(key.split(",").map((l) => names[Number(l)]))),
+      named(seqs, (key) => JSON.stringify(labelsOf(key).map((l) => names[l]))),
       this.n,
       visitors,
     );
