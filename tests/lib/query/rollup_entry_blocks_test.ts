@@ -5,38 +5,23 @@
  * bytes compaction writes.
  */
 import assert from "node:assert/strict";
-import { compact } from "../../../lib/jobs/compact.ts";
-import { backfillRollups } from "../../../lib/jobs/rollup_backfill.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
-import { Source } from "../../../lib/query/columns/source.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
 import { runsAnswered } from "../../../lib/query/rollup/attribution_period.ts";
-import {
-  ENDS_SEC,
-  entriesSec,
-  factsSec,
-  hasRollup,
-  readSection,
-  type RollupEntry,
-} from "../../../lib/query/rollup/store.ts";
+import { ENDS_SEC, entriesSec, factsSec, hasRollup, readSection } from "../../../lib/query/rollup/store.ts";
 import { BLOCKS } from "../../../lib/query/rollup/spans.ts";
-import { listParts } from "../../../lib/parts/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { naiveAggregate } from "./reference.ts";
-import { ev, store } from "./fixtures.ts";
+import { ev } from "./fixtures.ts";
+import { backfillAll, DAY, expected, openSite, severalParts, type Site } from "./rollup_site.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
-const DAY = 86_400_000;
 const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
 const scope: Scope = { org: "org1", env: "production", from: NOW - 10 * DAY, to: NOW, timezone: "UTC" };
 // a period cutting the hour before a midnight: its sessions there are joined from their blocks' rows
 const cut: Scope = { ...scope, from: MIDNIGHT - DAY - 600_000 };
 const SEC_SPAN = 10_000;
 
-async function site() {
-  const deps = await testDeps();
-  deps.clock.set(NOW);
+async function blockSite() {
+  const site = await openSite(NOW);
   // sessions of up to six hours over five days (across hours, midnights and parts), a few of bots or of a second
   // touchpoint, their source changing on the way: many are joined from their blocks' rows
   const all = [];
@@ -63,11 +48,9 @@ async function site() {
       }));
     }
   }
-  await store(deps.kv, { events: all });
-  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-  const parts = await listParts(deps.kv, "org1", "production", "ev");
-  assert.ok(parts.length >= 3, `${parts.length} parts`);
-  return { deps, all, parts };
+  await site.add(all);
+  await site.compact();
+  return { site, parts: await severalParts(site) };
 }
 
 const asks: AggregateOptions[] = [
@@ -79,59 +62,57 @@ const asks: AggregateOptions[] = [
   },
 ];
 
-const entryOf = async (kv: Deno.Kv, id: string) => (await kv.get<RollupEntry>(keys.rollup(id))).value!;
+/** The scope's asks answered through the runs, equal to the reference. */
+async function fromRuns(site: Site, s: Scope) {
+  const before = runsAnswered.count;
+  const got = await site.rollups().answer(s, asks);
+  assert.equal(runsAnswered.count - before, asks.length);
+  asks.forEach((o, i) => assert.deepEqual(got[i], expected(site, s, o)));
+}
 
 Deno.test("rollup entry blocks: entry pages through the runs read the blocks' entries, not the ends whole", async () => {
-  const { deps, all, parts } = await site();
+  const { site: s, parts } = await blockSite();
   for (const p of parts) {
-    const entry = await entryOf(deps.kv, p.meta.id);
+    const entry = await s.entry(p.meta.id);
     for (let b = 0; b < BLOCKS; b++) assert.equal(!entry.secs[factsSec(b)], !entry.secs[entriesSec(b)]);
     // the whole ends' chunks gone (the entry still names them): reading them would fail the runs
     for (let j = 0; j < entry.secs[ENDS_SEC][1]; j++) {
-      await deps.kv.delete(keys.rollupChunk(p.meta.id, ENDS_SEC * SEC_SPAN + j));
+      await s.kv.delete(keys.rollupChunk(p.meta.id, ENDS_SEC * SEC_SPAN + j));
     }
   }
-  for (const s of [scope, cut]) {
-    const before = runsAnswered.count;
-    const got = await new RollupSource(deps, new Source(deps)).answer(s, asks);
-    assert.equal(runsAnswered.count - before, asks.length);
-    asks.forEach((o, i) => assert.deepEqual(got[i], naiveAggregate(all, s, o)));
-  }
+  for (const period of [scope, cut]) await fromRuns(s, period);
+  await s.close();
 });
 
 Deno.test("rollup entry blocks: the backfill adds them from the rollup's ends, as compaction writes them", async () => {
-  const { deps, all, parts } = await site();
+  const { site: s, parts } = await blockSite();
   const written = new Map<string, Map<number, Uint8Array | null | undefined>>();
   for (const p of parts) {
-    const entry = await entryOf(deps.kv, p.meta.id);
+    const entry = await s.entry(p.meta.id);
     const secs = { ...entry.secs }, kept = new Map<number, Uint8Array | null | undefined>();
     for (let b = 0; b < BLOCKS; b++) {
       if (!secs[entriesSec(b)]) continue;
-      kept.set(b, await readSection(deps.kv, p.meta.id, entry, entriesSec(b)));
+      kept.set(b, await readSection(s.kv, p.meta.id, entry, entriesSec(b)));
       for (let j = 0; j < secs[entriesSec(b)][1]; j++) {
-        await deps.kv.delete(keys.rollupChunk(p.meta.id, entriesSec(b) * SEC_SPAN + j));
+        await s.kv.delete(keys.rollupChunk(p.meta.id, entriesSec(b) * SEC_SPAN + j));
       }
       delete secs[entriesSec(b)];
     }
     assert.ok(kept.size > 0);
     written.set(p.meta.id, kept);
-    await deps.kv.set(keys.rollup(p.meta.id), { ...entry, secs });
-    assert.equal(await hasRollup(deps.kv, p.meta.id), false);
+    await s.kv.set(keys.rollup(p.meta.id), { ...entry, secs });
+    assert.equal(await hasRollup(s.kv, p.meta.id), false);
   }
   // without them, from the whole ends
-  const before = runsAnswered.count;
-  let got = await new RollupSource(deps, new Source(deps)).answer(cut, asks);
-  assert.equal(runsAnswered.count - before, asks.length);
-  asks.forEach((o, i) => assert.deepEqual(got[i], naiveAggregate(all, cut, o)));
-  let left = 1;
-  while (left) left = (await backfillRollups(deps, "org1", "production", { maxParts: 2 })).remaining;
+  await fromRuns(s, cut);
+  await backfillAll(s);
   for (const p of parts) {
-    assert.ok(await hasRollup(deps.kv, p.meta.id));
-    const entry = await entryOf(deps.kv, p.meta.id);
+    assert.ok(await hasRollup(s.kv, p.meta.id));
+    const entry = await s.entry(p.meta.id);
     for (const [b, bytes] of written.get(p.meta.id)!) {
-      assert.deepEqual(await readSection(deps.kv, p.meta.id, entry, entriesSec(b)), bytes);
+      assert.deepEqual(await readSection(s.kv, p.meta.id, entry, entriesSec(b)), bytes);
     }
   }
-  got = await new RollupSource(deps, new Source(deps)).answer(cut, asks);
-  asks.forEach((o, i) => assert.deepEqual(got[i], naiveAggregate(all, cut, o)));
+  await fromRuns(s, cut);
+  await s.close();
 });

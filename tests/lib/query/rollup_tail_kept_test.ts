@@ -5,18 +5,11 @@
  */
 import assert from "node:assert/strict";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
-import { Source } from "../../../lib/query/columns/source.ts";
-import { RollupSource } from "../../../lib/query/rollup/source.ts";
 import { buildRollup, buildRollupTurning } from "../../../lib/query/rollup/build.ts";
 import { buildEventBatch } from "../../../lib/parts/event_batch.ts";
-import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
-import { testDeps } from "../../helpers/deps.ts";
-import { naiveAggregate } from "./reference.ts";
-import { ev, store } from "./fixtures.ts";
-
-const NOW = Date.parse("2026-11-03T12:00:00Z");
-const HOUR = 3_600_000;
+import { ev } from "./fixtures.ts";
+import { DST_NOW as NOW, expected, HOUR, openSite } from "./rollup_site.ts";
 
 function events(n: number, at: (i: number) => number): StoredEvent[] {
   return Array.from({ length: n }, (_, i) =>
@@ -46,33 +39,29 @@ const questions: AggregateOptions[] = [
 ];
 
 Deno.test("rollup tail: two questions over an unchanged raw tail build its rollup once; a new record builds it again", async () => {
-  const deps = await testDeps();
-  deps.clock.set(NOW);
-  const parts = events(40, (i) => NOW - 3 * 24 * HOUR + i * 60_000);
-  await store(deps.kv, { events: parts });
-  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
-  const tail = events(30, (i) => NOW - 5 * HOUR + i * 90_000);
-  await store(deps.kv, { events: tail });
-  const rollups = new RollupSource(deps, new Source(deps));
-  const check = async (all: StoredEvent[], from: number) => {
+  const site = await openSite(NOW);
+  await site.add(events(40, (i) => NOW - 3 * 24 * HOUR + i * 60_000));
+  await site.compact();
+  await site.add(events(30, (i) => NOW - 5 * HOUR + i * 90_000));
+  const rollups = site.rollups();
+  const check = async (from: number) => {
     const got = await rollups.answer(scope(from), questions);
     questions.forEach((o, i) => {
       assert.ok(got[i], "answered from rollups");
-      assert.deepEqual(got[i], naiveAggregate(all, scope(from), o));
+      assert.deepEqual(got[i], expected(site, scope(from), o));
     });
   };
-  await check([...parts, ...tail], NOW - 7 * 24 * HOUR);
+  await check(NOW - 7 * 24 * HOUR);
   // another period over the same tail: its hours taken from the kept rollup
-  await check([...parts, ...tail], NOW - 3 * HOUR);
-  await check([...parts, ...tail], NOW - 7 * 24 * HOUR);
+  await check(NOW - 3 * HOUR);
+  await check(NOW - 7 * 24 * HOUR);
   assert.equal(rollups.tailBuilds, 1);
-  const more = events(3, (i) => NOW - HOUR + i * 1000).map((e) => ({ ...e, anonymous_id: "new-visitor" }));
-  await store(deps.kv, { events: more });
-  await check([...parts, ...tail, ...more], NOW - 7 * 24 * HOUR);
+  await site.add(events(3, (i) => NOW - HOUR + i * 1000).map((e) => ({ ...e, anonymous_id: "new-visitor" })));
+  await check(NOW - 7 * 24 * HOUR);
   assert.equal(rollups.tailBuilds, 2);
-  await check([...parts, ...tail, ...more], NOW - 7 * 24 * HOUR);
+  await check(NOW - 7 * 24 * HOUR);
   assert.equal(rollups.tailBuilds, 2);
-  deps.kv.close();
+  await site.close();
 });
 
 Deno.test("rollup tail: a large tail's build gives the event loop a turn every 2,048 rows, same rollup", async () => {
