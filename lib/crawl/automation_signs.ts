@@ -200,6 +200,15 @@ const HEADLESS =
 const WORDS =
   /(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
+/**
+ * An Android phone or tablet sold under a "bot" name, as the model the platform's parentheses end with
+ * ("(Linux; Android 7.0; M bot 60 Build/NRD90M)", "(Linux; Android 6.0; VR BOT 552 PLUS)", "M_bot_tab_71",
+ * browscap's test agents of Chrome): a model number follows the word, which no crawler writes there. The model
+ * is blanked before the words are read.
+ */
+const BOT_PHONE_MODEL =
+  /(\(Linux; (?:U; )?Android [\d.]+; )(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))/gi;
+
 /** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
 const DOMAIN_IN_BROWSER =
   /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w.])[\w-]+\.(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
@@ -295,7 +304,7 @@ export function automationSign(ua: string): string | null {
   const onStack = APP_ON_STACK.test(ua);
   const service = SERVICES.exec(ua);
   if (service && !onStack) return `monitoring or SEO service: ${service[0]}`;
-  const word = WORDS.exec(ua.replace(/user-?agent/gi, ""));
+  const word = WORDS.exec(ua.replace(/user-?agent/gi, "").replace(BOT_PHONE_MODEL, "$1"));
   if (word) return `automation word: ${word[0]}`;
   if (CONTACT.test(ua)) return "contact URL";
   if (ua.includes("compatible") && COMPATIBLE_INSIDE.test(ua)) {

@@ -271,3 +271,17 @@ Deno.test("people: a feature phone's brand and model first; the same brand with 
     assert.notEqual(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("sign: a phone model named 'bot' with its number is no automation word; a crawler's bot still is", () => {
+  // browscap's test agents of Chrome on such phones
+  const phone =
+    "Mozilla/5.0 (Linux; Android 7.0; M bot 60 Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.91 Mobile Safari/537.36";
+  assert.equal(automationSign(phone), null);
+  // a crawler naming itself after a phone's platform, and a bare "bot" model with no number
+  for (
+    const ua of [
+      "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      "Mozilla/5.0 (Linux; Android 10; SomeBot) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+    ]
+  ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+});
