@@ -22,9 +22,11 @@ import { type Chosen, newestSessions } from "./sessions_newest.ts";
 const NEWEST_FIRST_LIMIT = 1_000;
 
 /**
- * Sessions newest first. When the period's parts would not fit the budget: the newest parts only, when the
- * step columns show that the sessions asked for are whole in them (`newestSessions`), else every part
- * streamed; when they fit, the scan.
+ * Sessions newest first. With a limit (no cohort, no entry or exit page filter): the newest parts only, when
+ * the step columns show that the sessions asked for are whole in them (`newestSessions`), whatever the
+ * period's size (a period that fits the budget was scanned whole each ask: 330-580 ms warm for 7 days of a
+ * 3M-event month). Else, when the period's parts would not fit the budget, every part streamed; when they
+ * fit, the scan.
  */
 export async function scanSessions(
   scans: ScanContexts,
@@ -32,11 +34,12 @@ export async function scanSessions(
   o: SessionsOptions,
   kv: Deno.Kv,
 ): Promise<SessionSeq[]> {
-  if (!(await scans.streams(s))) return sessions(await scans.of(s), o);
-  if (o.limit !== undefined && o.limit >= 1 && o.limit <= NEWEST_FIRST_LIMIT) {
+  const sessionLevel = (s.filters ?? []).some((f) => f.field === "entry_page" || f.field === "exit_page");
+  if (o.limit !== undefined && o.limit >= 1 && o.limit <= NEWEST_FIRST_LIMIT && !s.cohort && !sessionLevel) {
     const found = await newestFirst(scans, s, { ...o, limit: o.limit }, kv);
     if (found) return found;
   }
+  if (!(await scans.streams(s))) return sessions(await scans.of(s), o);
   return streamSessions(scans, s, o);
 }
 

@@ -3,7 +3,8 @@
  * and the reference: random sessions over four days (parts per day, sessions crossing midnight, late parts
  * of earlier days, a raw tail), one session id used by several visitors (the session tables' hashes are of
  * the id alone), receive times shared by several events (ties broken by device time, number, visitor),
- * filters, a period starting mid-way, any limit. And the point of it: old parts are not read.
+ * filters, a period starting mid-way, any limit. And the point of it: old parts are not read (also when the
+ * period would fit the budget: it is not scanned).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -134,6 +135,8 @@ Deno.test("newest sessions read newest part first equal the scan over all batche
           if (noTies(all)) assert.deepEqual(expected, naiveSessions(all, scope, o));
           assert.equal(await tiny.tooLarge(scope), true, "a budget no part fits: streamed");
           assert.deepEqual(await scanSessions(tiny, scope, o, kv), expected);
+          // a budget the period fits: the same answer
+          assert.deepEqual(await scanSessions(fresh(), scope, o, kv), expected);
           // the newest-first read itself (no fallback), with the budget keeping parts and session tables,
           // asked twice (the second from what the first kept)
           const own = fresh();
@@ -197,5 +200,14 @@ Deno.test("the newest sessions leave older days' parts unread, also when a sessi
     assert.equal(all[2].start, START + 2 * DAY + 1430 * 60_000);
     assert.deepEqual([...new Set(visited)].sort(), ["2026-11-04", "2026-11-05"]);
     assert.ok(!visited.includes("2026-11-02") && !visited.includes("2026-11-03"));
+    // a budget the whole period fits: the newest parts too, the period is not scanned
+    let scanned = 0;
+    const of = roomy.of.bind(roomy);
+    roomy.of = (s) => (scanned++, of(s));
+    assert.deepEqual(await scanSessions(roomy, scope, { limit: 2 }, kv), all.slice(0, 2));
+    assert.equal(scanned, 0, "the period was scanned");
+    // no limit: the scan
+    assert.deepEqual(await scanSessions(roomy, scope, {}, kv), all);
+    assert.equal(scanned, 1);
   });
 });
