@@ -10,22 +10,21 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { AggregateOptions, EventField, Filter, Metric, Scope } from "../../../lib/query/api.ts";
 import type { RollupSource } from "../../../lib/query/rollup/source.ts";
-import type { StoredEvent } from "../../../lib/store/records.ts";
-import { ev } from "./fixtures.ts";
 import {
   aggregateChecker,
   DAY,
+  dayEvents,
+  DST_BASE as BASE,
   DST_NOW as NOW,
   HOUR,
   lastHours,
   live,
   localMidnight,
   openSite,
+  randomLives,
   type Site,
   zoneArb,
 } from "./rollup_site.ts";
-
-const BASE = NOW - 10 * DAY;
 
 const eventArb = fc.record({
   minute: fc.integer({ min: 0, max: 9 * 24 * 60 }),
@@ -49,33 +48,20 @@ const eventArb = fc.record({
 });
 type Ev = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 
-let serial = 0;
-function toEvents(raw: Ev[], shift = 0): StoredEvent[] {
-  return raw.map((r) => {
-    const props: Record<string, unknown> = {};
-    if (r.type === "$pageleave") {
-      Object.assign(props, { depth_percent: r.num, engagement_time_ms: r.num * 100 });
-    }
-    if (r.type === "$autocapture") Object.assign(props, { action: "click", rage_click: r.flag });
-    return ev({
-      id: `e${serial++}`,
-      received_at: BASE + r.minute * 60_000 + shift + (serial % 997),
-      anonymous_id: `v${r.visitor}`,
-      session_id: `s${r.session}`,
-      event_type: r.type,
-      path: r.page,
-      screen: r.page,
-      geo: { country: r.country, city: null, asn: null, as_org: null },
-      channel: r.channel,
-      utm: r.utm,
-      traffic: r.traffic as "human",
-      crawler: r.traffic === "human" ? null : "GPTBot",
-      touchpoint: r.tp,
-      element: r.type === "$autocapture" ? "Buy" : null,
-      properties: props,
-    });
-  });
-}
+const toEvents = (raw: Ev[], shift = 0) =>
+  dayEvents(raw, shift, (r) => ({
+    path: r.page,
+    screen: r.page,
+    geo: { country: r.country, city: null, asn: null, as_org: null },
+    channel: r.channel,
+    utm: r.utm,
+    element: r.type === "$autocapture" ? "Buy" : null,
+    properties: r.type === "$pageleave"
+      ? { depth_percent: r.num, engagement_time_ms: r.num * 100 }
+      : r.type === "$autocapture"
+      ? { action: "click", rage_click: r.flag }
+      : {},
+  }));
 
 const FIELDS: EventField[] = [
   "page",
@@ -195,39 +181,30 @@ async function check(site: Site, qs: Question[], rollups = site.rollups()) {
 }
 
 Deno.test("rollups: answers equal the reference over parts, late arrivals, merges and a raw tail", async () => {
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(eventArb, { minLength: 1, maxLength: 60 }),
-      fc.array(eventArb, { maxLength: 15 }),
-      fc.array(eventArb, { maxLength: 10 }),
-      fc.array(questionArb, { minLength: 3, maxLength: 3 }),
-      async (first, late, recent, qs) => {
-        let kept: RollupSource | undefined;
-        await live(
-          NOW,
-          {
-            first: toEvents(first),
-            late: toEvents(late, 1),
-            tail: () => lastHours(toEvents(recent), NOW),
-            // asked again with more of a raw tail: what the first asks kept (session totals, visitors per
-            // value) is amended with the new tail's visitors
-            more: () => lastHours(toEvents(first.slice(0, 6)), NOW, HOUR),
-          },
-          async (site, stage) => {
-            // late arrivals read from the raw tail; (folded into later parts and merged: checked with the tail)
-            if (stage === "late") await check(site, qs);
-            // lists asked again over a raw tail: from what the first asks kept
-            if (stage === "tail") await check(site, [...qs, ...qs.map(listOf)], kept = site.rollups());
-            if (stage === "more") {
-              await check(site, [...qs, ...qs.map(listOf), ...qs, ...qs.map(listOf)], kept);
-            }
-          },
-        );
-        fromKeptLists += kept!.listsFromKept;
+  await randomLives(eventArb, questionArb, { first: 60, runs: 40 }, async (first, late, recent, qs) => {
+    let kept: RollupSource | undefined;
+    await live(
+      NOW,
+      {
+        first: toEvents(first),
+        late: toEvents(late, 1),
+        tail: () => lastHours(toEvents(recent), NOW),
+        // asked again with more of a raw tail: what the first asks kept (session totals, visitors per
+        // value) is amended with the new tail's visitors
+        more: () => lastHours(toEvents(first.slice(0, 6)), NOW, HOUR),
       },
-    ),
-    { numRuns: 40 },
-  );
+      async (site, stage) => {
+        // late arrivals read from the raw tail; (folded into later parts and merged: checked with the tail)
+        if (stage === "late") await check(site, qs);
+        // lists asked again over a raw tail: from what the first asks kept
+        if (stage === "tail") await check(site, [...qs, ...qs.map(listOf)], kept = site.rollups());
+        if (stage === "more") {
+          await check(site, [...qs, ...qs.map(listOf), ...qs, ...qs.map(listOf)], kept);
+        }
+      },
+    );
+    fromKeptLists += kept!.listsFromKept;
+  });
   // most questions qualify (not: entry pages, Kathmandu's +05:45)
   assert.ok(served > asked / 3, `${served} of ${asked} answered from rollups`);
   assert.ok(endsServed > 0, "questions of entries and exits answered from rollups");

@@ -9,20 +9,19 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { AggregateOptions, Metric, Scope } from "../../../lib/query/api.ts";
-import type { StoredEvent } from "../../../lib/store/records.ts";
-import { ev } from "./fixtures.ts";
 import {
   aggregateChecker,
   DAY,
+  dayEvents,
+  DST_BASE as BASE,
   DST_NOW as NOW,
   lastHours,
   live,
   localMidnight,
+  randomLives,
   type Site,
   zoneArb,
 } from "./rollup_site.ts";
-
-const BASE = NOW - 10 * DAY;
 
 const eventArb = fc.record({
   // sessions are few and long: most cross hours, many cross midnight (and so parts)
@@ -38,26 +37,9 @@ const eventArb = fc.record({
 });
 type Ev = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 
-let serial = 0;
-function toEvents(raw: Ev[], shift = 0): StoredEvent[] {
-  return raw.map((r) => {
-    const at = BASE + r.minute * 60_000 + shift + (serial % 997);
-    return ev({
-      id: `e${serial++}`,
-      received_at: at,
-      device_time: new Date(at + r.skew).toISOString(),
-      sequence_no: r.seq,
-      anonymous_id: `v${r.visitor}`,
-      session_id: `s${r.session}`,
-      event_type: r.type,
-      traffic: r.traffic as "human",
-      crawler: r.traffic === "human" ? null : "GPTBot",
-      touchpoint: r.tp,
-      // entry and exit pages differ by where a session's first and last pageviews fall
-      path: r.minute % 3 ? "/" : "/b",
-    });
-  });
-}
+// entry and exit pages differ by where a session's first and last pageviews fall
+const toEvents = (raw: Ev[], shift = 0) =>
+  dayEvents(raw, shift, (r) => ({ path: r.minute % 3 ? "/" : "/b" }));
 
 const SESSION_METRICS: Metric[] = [
   "sessions",
@@ -129,25 +111,16 @@ async function check(site: Site, qs: Question[]) {
 }
 
 Deno.test("rollup session facts: session metrics equal the reference over parts, late arrivals, merges and a raw tail", async () => {
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(eventArb, { minLength: 1, maxLength: 80 }),
-      fc.array(eventArb, { maxLength: 15 }),
-      fc.array(eventArb, { maxLength: 10 }),
-      fc.array(questionArb, { minLength: 3, maxLength: 3 }),
-      async (first, late, recent, qs) => {
-        // checked with late arrivals in the raw tail, then (folded into later parts and merged) with a raw tail
-        await live(
-          NOW,
-          { first: toEvents(first), late: toEvents(late, 1), tail: () => lastHours(toEvents(recent), NOW) },
-          async (site, stage) => {
-            if (stage !== "merged") await check(site, qs);
-          },
-        );
+  await randomLives(eventArb, questionArb, { first: 80, runs: 40 }, async (first, late, recent, qs) => {
+    // checked with late arrivals in the raw tail, then (folded into later parts and merged) with a raw tail
+    await live(
+      NOW,
+      { first: toEvents(first), late: toEvents(late, 1), tail: () => lastHours(toEvents(recent), NOW) },
+      async (site, stage) => {
+        if (stage !== "merged") await check(site, qs);
       },
-    ),
-    { numRuns: 40 },
-  );
+    );
+  });
   // most questions qualify (not: Kathmandu's +05:45, sessions whose device clock went back across hours)
   console.log(`${served} of ${asked} answered from rollups (${bucketed} bucketed)`);
   assert.ok(served > asked / 3, `${served} of ${asked} answered from rollups`);

@@ -216,6 +216,71 @@ export const originFields = (o: (typeof ORIGINS)[number]): Partial<StoredEvent> 
     : null,
 });
 
+/** The ten days before DST_NOW, where random events fall. */
+export const DST_BASE = DST_NOW - 10 * DAY;
+
+/** What a random event of the ten days says at least: when, who, which session, what, whether a person. */
+export interface DayEvent {
+  minute: number;
+  visitor: number;
+  session: number;
+  type: string;
+  seq?: number;
+  traffic: string;
+  tp: string;
+  /** the device clock's offset from the receive time */
+  skew?: number;
+  /** ms past its minute (else a few hundred by its number: receive times seldom tie) */
+  ms?: number;
+}
+
+let daySerial = 0;
+/** Random events of the ten days as stored, `shift` ms later; `more` gives each its other fields. */
+export function dayEvents<T extends DayEvent>(
+  raw: T[],
+  shift: number,
+  more: (r: T) => Partial<StoredEvent>,
+): StoredEvent[] {
+  return raw.map((r) => {
+    const at = DST_BASE + r.minute * MINUTE + shift + (r.ms ?? daySerial % 997);
+    return ev({
+      id: `e${daySerial++}`,
+      received_at: at,
+      device_time: new Date(at + (r.skew ?? 0)).toISOString(),
+      sequence_no: r.seq ?? 0,
+      anonymous_id: `v${r.visitor}`,
+      session_id: `s${r.session}`,
+      event_type: r.type,
+      traffic: r.traffic as "human",
+      crawler: r.traffic === "human" ? null : "GPTBot",
+      touchpoint: r.tp,
+      ...more(r),
+    });
+  });
+}
+
+/**
+ * A property over random sites' lives (see `live`): the first events (at least one, at most `first`), late
+ * arrivals, a raw tail's and three questions, `runs` times.
+ */
+export async function randomLives<E, Q>(
+  eventArb: fc.Arbitrary<E>,
+  questionArb: fc.Arbitrary<Q>,
+  o: { first: number; runs: number },
+  run: (first: E[], late: E[], recent: E[], qs: Q[]) => Promise<void>,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(eventArb, { minLength: 1, maxLength: o.first }),
+      fc.array(eventArb, { maxLength: 15 }),
+      fc.array(eventArb, { maxLength: 10 }),
+      fc.array(questionArb, { minLength: 3, maxLength: 3 }),
+      run,
+    ),
+    { numRuns: o.runs },
+  );
+}
+
 /** The reference's aggregate over every event the site stored. */
 export const expected = (site: Site, scope: Scope, opts: AggregateOptions): AggregateResult =>
   naiveAggregate(site.all, scope, opts);
