@@ -225,11 +225,13 @@ const SERVICES =
  * SQL (a quote or bracket closing the value, then OR/AND/ORDER BY/WHERE/UNION or a comparison of two numbers;
  * Oracle's "'||" concatenation; file and DNS side channels: load_file, xmltype, DBMS_PIPE, nslookup), markup or
  * script (an ESI include, alert(), a template expression or an unfilled "{}" one in the platform part, OGNL's
- * _memberAccess), path climbing at the start or after the version ("../Mozilla/5.0", "Safari/537.36/../x"). No person's software sends these; scanners probing
+ * _memberAccess), path climbing at the start or after the version ("../Mozilla/5.0", "Safari/537.36/../x",
+ * "Safari/537.36../."), a double quote closing a value before a semicolon (tenable's '… Safari/537.36
+ * ";tenable_wasscan_xss…'). No person's software sends these; scanners probing
  * for injections do (the kinds Yauaa's hacker tests, Apache-2.0, group them by).
  */
 const PAYLOAD =
-  /\(\)\s*\{|\{\s*:\s*;\s*\}|\$\{jndi:|\$\{[^}]*\}|[(;]\s*\{\}\s*[;)]|<\s*script|<\s*esi:|<\?(?:php|xml)|\bunion\s+(?:all\s+)?select\b|['"`)]\s*(?:or|and)\s+['"\d(]|['"`)]+\s*(?:order\s+by|where|as\s+\w+\s+where)\b|\b(?:or|and)(?:\s+not)?\s+\d+=\d+|'\s*\|\||\|\|\s*'|\b(?:load_file|xmltype|dbms_pipe\.\w+|extractvalue|benchmark|pg_sleep|waitfor\s+delay)\s*\(|\bsleep\(\d|\balert\s*\(|#_memberAccess|\bnslookup\b|--\s*$|(?:^|[\d/])\.{1,3}\/(?:\.{1,3}\/|Mozilla)|\/\.\.(?:\/|$)|\.\.\/\.\.\/|\/etc\/passwd|\bcmd\.exe\b|\/bin\/(?:ba)?sh\b/i;
+  /\(\)\s*\{|\{\s*:\s*;\s*\}|\$\{jndi:|\$\{[^}]*\}|[(;]\s*\{\}\s*[;)]|<\s*script|<\s*esi:|<\?(?:php|xml)|\bunion\s+(?:all\s+)?select\b|['"`)]\s*(?:or|and)\s+['"\d(]|['"`)]+\s*(?:order\s+by|where|as\s+\w+\s+where)\b|\b(?:or|and)(?:\s+not)?\s+\d+=\d+|'\s*\|\||\|\|\s*'|\b(?:load_file|xmltype|dbms_pipe\.\w+|extractvalue|benchmark|pg_sleep|waitfor\s+delay)\s*\(|\bsleep\(\d|\balert\s*\(|#_memberAccess|\bnslookup\b|--\s*$|(?:^|[\d/])\.{1,3}\/(?:\.{1,3}\/|Mozilla)|\d\.\.\/|"\s*;|\/\.\.(?:\/|$)|\.\.\/\.\.\/|\/etc\/passwd|\bcmd\.exe\b|\/bin\/(?:ba)?sh\b/i;
 
 /** Every payload above has one of these in it; looking for them first keeps the regex off ordinary agents. */
 const PAYLOAD_HINT =

