@@ -265,12 +265,13 @@ const ADDRESS = /https?:\/\/|\bwww\.[\w-]+\.|[\w.-]+@[\w-]+\.[a-z]{2,}|\w+ at \w
  * and hand-typed scripts get them wrong: the misspellings Yauaa (Apache-2.0) lists as abnormal product names
  * ("Mozlila", "Bulid", "Moblie") and its forged engine name "App3leWebKit", a colon after Macintosh or its
  * semicolon missing ("(Macintosh: Intel Mac OS X", "(Macintosh Intel Mac OS X": Safari has written
- * "(Macintosh; Intel Mac OS X" since 2006), and a library's own product joined to a browser agent by a comma
+ * "(Macintosh; Intel Mac OS X" since 2006), an architecture no machine has, counted up by a scanner
+ * ("Linux x187_64", Yauaa's hacker tests; "x86_64" and the typo "x64_64" are people's), and a library's own product joined to a browser agent by a comma
  * ("hackney/1.6.6, Mozilla/5.0 (…)": a proxy or client that prepends itself; apps that name themselves first
  * use a space).
  */
 const FORGED =
-  /\b(?:Mozlila|Bulid|Moblie|App3leWebKit)\b|\(Macintosh(?::| Intel Mac)|^[\w.-]+\/[\w.-]+, ?Mozilla\/\d/;
+  /\b(?:Mozlila|Bulid|Moblie|App3leWebKit)\b|\(Macintosh(?::| Intel Mac)|^[\w.-]+\/[\w.-]+, ?Mozilla\/\d|\bLinux x(?!86_|64_)\d{2,3}_64\b/;
 
 /**
  * A browser agent whose parts cannot all be true at once (the sender's pre-filter rules, made precise: real

@@ -299,3 +299,19 @@ Deno.test("sign: a scanner's quote closing a value before a semicolon, or path c
     'Mozilla/5.0 (iPhone; CPU iPhone OS 9_3_4 like Mac OS X) AppleWebKit/601.1 (KHTML, like Gecko) Outlook-iOS-Android/1.0 Mobile/13G35 Safari/601.1.46")';
   assert.equal(classifyAgent(copied).outcome, "human");
 });
+
+Deno.test("sign: an architecture no machine has, as a scanner counts it up; x86_64 and the x64_64 typo are people's", () => {
+  // Yauaa's hacker tests and its Ubuntu test (a person's Firefox with the typo)
+  assert.match(
+    automationSign(
+      "Mozilla/5.0 (X11; Linux x187_64) AppleWebKit/537.31 (KHTML, like Gecko) Chrome/26.0.1410.63 Safari/537.31",
+    ) ?? "",
+    /^forged browser agent/,
+  );
+  for (
+    const ua of [
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+      "Mozilla/5.0 (X11; U; Linux x64_64; es-AR; rv:1.9.0.3) Gecko/2008092515 Ubuntu/8.10 (intrepid) Firefox/3.0.3",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+});
