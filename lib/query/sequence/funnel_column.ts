@@ -14,7 +14,8 @@ import type { FunnelOptions, FunnelResult, StepDef } from "../sequence_types.ts"
 import type { Scope } from "../types.ts";
 import { buildStepColumn, type StepSection } from "../step_column/build.ts";
 import { readStepEntries, readStepSection, readStepSessions, secName } from "../step_column/store.ts";
-import { StepRows, walkStepRows } from "./step_rows.ts";
+import { funnelResult, Tally } from "./funnel.ts";
+import { StepRows, tallyStepRows } from "./step_rows.ts";
 
 /** Step condition fields the column can decide. */
 export const STEP_FIELDS = new Set(["page", "touchpoint", "traffic", "event_type"]);
@@ -135,17 +136,28 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
   return m;
 }
 
+/** Bytes a gathered row weighs: its step row (41) and its place in the walk's order (4). */
+const ROW_BYTES = 45;
+
+/** Visitor numbers counted together when the rows are split into reads that fit. */
+const BLOCK_SHIFT = 12;
+
 /**
  * The funnel from step columns, or null when a part has none (or went meanwhile). Each part's matching rows
  * are kept in the source's budget (by part, steps and scope), so a question at a later "now" reads only
  * parts it has not matched yet and the raw tail; the answer is kept too, for the same parts, raw tail and
- * question.
+ * question. The rows walked at once are bounded by an eighth of the budget (tests: `tune.passRows` rows,
+ * `tune.blockShift` visitor numbers 2^shift a block, the least a range holds):
+ * when the period's are more, they are gathered and walked by ranges of visitor numbers (a unit's rows are
+ * all in one), each range's from every part's matching rows (kept, or matched again when the budget let
+ * them go), and the ranges' tallies added up.
  */
 export async function columnFunnel(
   scans: ScanContexts,
   s: Scope,
   o: FunnelOptions,
   kv: Deno.Kv,
+  tune: { passRows?: number; blockShift?: number } = {},
 ): Promise<FunnelResult | null> {
   if (!columnCanAnswer(s, o)) return null;
   const source = scans.source;
@@ -164,24 +176,29 @@ export async function columnFunnel(
   if (entries.some((e) => e === null)) return null;
   const names = [...new Set(o.steps.map((st) => secName(st.event_type)))];
   const keyOf = (k: number) => `stepcol|funnel|${parts[k].id}|${question}`;
+  const shift = tune.blockShift ?? BLOCK_SHIFT;
+  const passRows = tune.passRows ?? Math.max(1 << 16, Math.floor(source.partCapacity / 8 / ROW_BYTES));
   const sessionIds = new Map<string, number>();
-  const inPeriod = (m: Matched) => {
+  // a read's rows: those in the period of visitors lo..hi-1
+  const inRange = (m: Matched, lo: number, hi: number) => {
     let n = 0;
-    for (let j = 0; j < m.n; j++) if (m.t[j] >= s.from && m.t[j] < s.to) n++;
+    for (let j = 0; j < m.n; j++) {
+      if (m.t[j] >= s.from && m.t[j] < s.to && m.vis[j] >= lo && m.vis[j] < hi) n++;
+    }
     return n;
   };
   let rows = new StepRows(0);
-  const take = (m: Matched, partAt: number) => {
-    rows.reserve(inPeriod(m)); // made at the size of them all: no growing
+  const take = (m: Matched, partAt: number, lo: number, hi: number) => {
+    rows.reserve(inRange(m, lo, hi)); // made at the size of them all: no growing
     const { t: T, dt: DT, seq: SEQ, unit: U, bits: B, pos: POS } = rows;
     let w = rows.n;
     const base = partAt * 2 ** 32;
     for (let j = 0; j < m.n; j++) {
-      const t = m.t[j];
-      if (!(t >= s.from && t < s.to)) continue;
-      let unit = m.vis[j];
+      const t = m.t[j], v = m.vis[j];
+      if (!(t >= s.from && t < s.to) || v < lo || v >= hi) continue;
+      let unit = v - lo;
       if (m.h1) {
-        const key = `${unit}|${m.h1[j]}|${m.h2![j]}`;
+        const key = `${v}|${m.h1[j]}|${m.h2![j]}`;
         let u = sessionIds.get(key);
         if (u === undefined) sessionIds.set(key, u = sessionIds.size);
         unit = u;
@@ -211,31 +228,78 @@ export async function columnFunnel(
     source.keep(keyOf(k), m, matchedBytes(m));
     return m;
   };
-  // every part's matching rows first (kept in the budget anyway), so the rows of the walk are made once at
-  // their size: room for every row of the sections read (~3M at 10M events, 41 bytes each) was 123 MB made
-  // and, on memory the allocator reuses, zeroed whole
-  const ahead: Promise<Matched | undefined>[] = [], all: Matched[] = [];
-  for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(matched(k));
-  for (let k = 0; k < parts.length; k++) {
-    const m = await ahead.shift()!;
-    if (k + READ_AHEAD < parts.length) ahead.push(matched(k + READ_AHEAD));
-    if (!m) {
-      await Promise.allSettled(ahead);
-      return null; // the part went meanwhile (merged): the caller's streamed read is consistent
+  // every part's matching rows, a few read ahead, in order; false when a part went meanwhile (merged: the
+  // caller's streamed read is consistent)
+  const eachPart = async (use: (m: Matched, k: number) => void): Promise<boolean> => {
+    const ahead: Promise<Matched | undefined>[] = [];
+    for (let k = 0; k < Math.min(READ_AHEAD, parts.length); k++) ahead.push(matched(k));
+    for (let k = 0; k < parts.length; k++) {
+      const m = await ahead.shift()!;
+      if (k + READ_AHEAD < parts.length) ahead.push(matched(k + READ_AHEAD));
+      if (!m) {
+        await Promise.allSettled(ahead);
+        return false;
+      }
+      use(m, k);
     }
-    all.push(m);
-  }
+    return true;
+  };
+  // every part's matching rows first (kept in the budget as far as it goes), counted by blocks of visitor
+  // numbers in the period, so the rows of the walk are made once at their size: room for every row of the
+  // sections read (~3M at 10M events, 41 bytes each) was 123 MB made and, on memory the allocator reuses,
+  // zeroed whole. Held here while they fit a read.
+  let perBlock = new Float64Array(64), inPeriod = 0, held: Matched[] | null = [];
+  const count = (m: Matched) => {
+    for (let j = 0; j < m.n; j++) {
+      if (!(m.t[j] >= s.from && m.t[j] < s.to)) continue;
+      const b = m.vis[j] >>> shift;
+      if (b >= perBlock.length) {
+        const more = new Float64Array(Math.max(b + 1, perBlock.length * 2));
+        more.set(perBlock);
+        perBlock = more;
+      }
+      perBlock[b]++;
+      inPeriod++;
+    }
+  };
+  const ok = await eachPart((m) => {
+    count(m);
+    if (held && inPeriod <= passRows) held.push(m);
+    else held = null;
+  });
+  if (!ok) return null;
+  let tailRows: Matched | null = null;
   if (tail.length) {
     // the raw tail's column, its visitors by their numbers (new ones numbered past every given one)
     const batch = await buildEventBatch(Object.isFrozen(tail) ? tail : [...tail]);
     const { numbers } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(batch));
     const vis = rowVisitors(batch, numbers);
-    all.push(match(buildStepColumn(batch, (i) => vis[i]), s, o));
+    tailRows = match(buildStepColumn(batch, (i) => vis[i]), s, o);
+    count(tailRows);
   }
-  rows = new StepRows(all.reduce((n, m) => n + inPeriod(m), 0));
-  all.forEach((m, k) => take(m, k));
-  all.length = 0;
-  const answer = walkStepRows(rows, o, []);
+  // ranges of visitor numbers whose rows fit a read (a block is not split)
+  const ranges: [number, number, number][] = [];
+  for (let b = 0, lo = 0, n = 0; b <= perBlock.length; b++) {
+    if (b === perBlock.length || (n > 0 && n + perBlock[b] > passRows)) {
+      if (n > 0) ranges.push([lo, b * 2 ** shift, n]);
+      lo = b * 2 ** shift;
+      n = 0;
+    }
+    if (b < perBlock.length) n += perBlock[b];
+  }
+  if (ranges.length) ranges[ranges.length - 1][1] = Infinity;
+  const total = new Tally(o.steps.length), groups = new Map<string | null, Tally>();
+  for (const [lo, hi, n] of ranges) {
+    rows = new StepRows(n);
+    sessionIds.clear();
+    if (held && ranges.length === 1) held.forEach((m, k) => take(m, k, lo, hi));
+    else if (!(await eachPart((m, k) => take(m, k, lo, hi)))) return null;
+    if (tailRows) take(tailRows, parts.length, lo, hi);
+    tallyStepRows(rows, o, [], total, groups);
+  }
+  held = null;
+  rows = new StepRows(0);
+  const answer = funnelResult(o, total, groups);
   source.keep(keptKey, { tail, answer: structuredClone(answer) }, 1024 + JSON.stringify(answer).length * 2);
   return answer;
 }

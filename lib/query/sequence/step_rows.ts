@@ -64,6 +64,22 @@ export class StepRows {
 
 /** The funnel of step rows: unit by unit (a counting sort by unit number), each unit's rows in order. */
 export function walkStepRows(rows: StepRows, o: FunnelOptions, splitValues: (string | null)[]): FunnelResult {
+  const total = new Tally(o.steps.length), groups = new Map<string | null, Tally>();
+  tallyStepRows(rows, o, splitValues, total, groups);
+  return funnelResult(o, total, groups);
+}
+
+/**
+ * The units of step rows added to the tallies (all units, and per split value): rows of several reads, each
+ * holding units none of the others holds, add up to the funnel of them all.
+ */
+export function tallyStepRows(
+  rows: StepRows,
+  o: FunnelOptions,
+  splitValues: (string | null)[],
+  total: Tally,
+  groups: Map<string | null, Tally>,
+) {
   let nUnits = 0;
   for (let k = 0; k < rows.n; k++) nUnits = Math.max(nUnits, rows.unit[k] + 1);
   const start = new Int32Array(nUnits + 1);
@@ -74,7 +90,6 @@ export function walkStepRows(rows: StepRows, o: FunnelOptions, splitValues: (str
   const { t, dt, seq, pos } = rows;
   const cmp = (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b];
   const nSteps = o.steps.length;
-  const total = new Tally(nSteps), groups = new Map<string | null, Tally>();
   const cur = new Float64Array(nSteps), best = new Float64Array(nSteps);
   for (let u = 0; u < nUnits; u++) {
     const a = start[u], b = start[u + 1];
@@ -122,5 +137,4 @@ export function walkStepRows(rows: StepRows, o: FunnelOptions, splitValues: (str
     if (!g) groups.set(value, g = new Tally(nSteps));
     g.add(reach, best);
   }
-  return funnelResult(o, total, groups);
 }

@@ -91,10 +91,24 @@ Deno.test("funnels from step columns equal the reference and the streamed parts"
           assert.deepEqual(got, expected);
           assert.deepEqual(await scanFunnel(tiny, scope, o, deps.kv), expected);
           assert.deepEqual(await streamFunnel(tiny, scope, o), expected);
+          // the rows walked by ranges of visitors (a read holding one or two rows at most)
+          for (const passRows of [1, 2]) {
+            assert.deepEqual(
+              await columnFunnel(tiny, scope, o, deps.kv, { passRows, blockShift: 0 }),
+              expected,
+            );
+          }
           // parts' matching rows kept by a roomy source: asked again, and over another period from them
           const roomy = new ScanContexts(new Source(deps));
           assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), expected);
           assert.deepEqual(await columnFunnel(roomy, scope, o, deps.kv), expected);
+          assert.deepEqual(
+            await columnFunnel(new ScanContexts(new Source(deps)), scope, o, deps.kv, {
+              passRows: 1,
+              blockShift: 0,
+            }),
+            expected,
+          );
           // a new raw event: the kept answer is not taken
           const st = q.steps[0], f = st.filters?.[0];
           const more = toEvents([{
