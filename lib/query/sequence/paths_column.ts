@@ -132,9 +132,12 @@ export async function columnPaths(
   };
   // per section of a part, its rows in scope that are steps or anchors: each one's label (-1: not a step;
   // in a section labelled by page, the page's code, its label looked up when the row is taken) and whether
-  // it is an anchor
-  const pick = (secs: StepSection[]): Picked[] => {
-    const out: Picked[] = [];
+  // it is an anchor; and per session of the part (in the same pass): its visitor number, the time of its
+  // first row picked (Infinity: none), whether one is an anchor, how many were picked (at session + 1)
+  const pick = (secs: StepSection[]) => {
+    const picked: Picked[] = [], sessions = secs.length ? secs[0].h1.length : 0;
+    const vis = new Uint32Array(sessions), here = new Uint8Array(sessions);
+    const first = new Float64Array(sessions).fill(Infinity), count = new Int32Array(sessions + 1);
     for (const sec of secs) {
       const name = secName(sec.et);
       const isStep = stepSections(mode, [name]).length > 0;
@@ -146,41 +149,31 @@ export async function columnPaths(
         ? new Int32Array(sec.pages.length).fill(-2)
         : null;
       const label = byPage ? 0 : isStep ? labelOf(sec.et!) : -1;
-      const { t, page, tp, tr } = sec;
+      const { t, page, tp, tr, ses } = sec, v = sec.vis;
       const aPage = anchorTables?.page, aTp = anchorTables?.tp, aTr = anchorTables?.tr;
       const at = new Int32Array(sec.n), lab = new Int32Array(sec.n), anc = new Uint8Array(sec.n);
       let n = 0;
       for (let r = 0; r < sec.n; r++) {
-        if (!(t[r] >= s.from && t[r] < s.to) || !inTp[tp[r]] || !inTr[tr[r]]) continue;
+        const tr0 = t[r];
+        if (!(tr0 >= s.from && tr0 < s.to) || !inTp[tp[r]] || !inTr[tr[r]]) continue;
         const a = aPage && aPage[page[r]] & aTp![tp[r]] & aTr![tr[r]] ? 1 : 0;
         if (label < 0 && !a) continue;
+        const x = ses[r];
         at[n] = r;
         lab[n] = byPage ? page[r] : label;
         anc[n++] = a;
-      }
-      out.push({ sec, n, at, lab, anc, byPage });
-    }
-    return out;
-  };
-  // per session of a part's picked rows: its visitor number, the time of its first row (Infinity: none
-  // picked) and whether one of them is an anchor
-  const sessionsOf = (picked: Picked[]) => {
-    const sessions = picked[0].sec.h1.length;
-    const vis = new Uint32Array(sessions), here = new Uint8Array(sessions);
-    const first = new Float64Array(sessions).fill(Infinity);
-    for (const { sec, n, at, anc } of picked) {
-      const { ses, t } = sec, v = sec.vis;
-      for (let j = 0; j < n; j++) {
-        const r = at[j], x = ses[r];
-        if (anc[j]) here[x] = 1;
-        if (t[r] < first[x]) first[x] = t[r];
+        if (a) here[x] = 1;
+        if (tr0 < first[x]) first[x] = tr0;
         vis[x] = v[r];
+        count[x + 1]++;
       }
+      picked.push({ sec, n, at, lab, anc, byPage });
     }
-    return { vis, here, first };
+    return { picked, vis, here, first, count };
   };
   // the picked rows of the sessions numbered (num[session] >= 0) appended to the rows, section by section
   const take = (picked: Picked[], num: Int32Array, part: number) => {
+    if (!num.some((g) => g >= 0)) return;
     for (const p of picked) {
       const { sec, n, at, lab, anc, byPage } = p;
       rows.reserve(rows.n + n);
@@ -230,10 +223,10 @@ export async function columnPaths(
   // held when some other session may go on in the parts to come (`bound`: the newest time they hold plus
   // the idle time), else those are let go of (noted unless no part is to come)
   const use = (secs: StepSection[], part: number, bound: number, last: boolean) => {
-    const picked = pick(secs);
+    const { picked, vis, here, first, count } = pick(secs);
     if (!picked.length) return;
-    const { h1, h2 } = picked[0].sec, { vis, here, first } = sessionsOf(picked), many = shared[part];
-    walkAlone(picked, here, many, vis);
+    const { h1, h2 } = picked[0].sec, many = shared[part];
+    walkAlone(picked, here, many, vis, count);
     // per session in other parts too: its number when anchored, -1 let go of, -3 pending (sessions are
     // numbered visitor by visitor: the index is looked up in visitor order)
     const num = new Int32Array(h1.length).fill(-1), pending = new Uint8Array(h1.length);
@@ -258,15 +251,15 @@ export async function columnPaths(
   };
   // the anchored sessions of a part that are in it alone: their paths noted at once from its rows (a
   // session's rows in order: a section lists them so, several sections are merged)
-  const walkAlone = (picked: Picked[], here: Uint8Array, many: Uint8Array, vis: Uint32Array) => {
-    const sessions = here.length, start = new Int32Array(sessions + 1);
-    for (const { sec: { ses }, n, at } of picked) {
-      for (let j = 0; j < n; j++) {
-        const x = ses[at[j]];
-        if (here[x] && !many[x]) start[x + 1]++;
-      }
-    }
-    for (let x = 0; x < sessions; x++) start[x + 1] += start[x];
+  const walkAlone = (
+    picked: Picked[],
+    here: Uint8Array,
+    many: Uint8Array,
+    vis: Uint32Array,
+    count: Int32Array,
+  ) => {
+    const sessions = here.length, start = count;
+    for (let x = 0; x < sessions; x++) start[x + 1] = start[x] + (here[x] && !many[x] ? start[x + 1] : 0);
     const total = start[sessions];
     if (!total) return;
     // per row taken, in session order: its section (in picked) and its place there
@@ -355,9 +348,9 @@ export async function columnPaths(
   for (const [part, want] of again) {
     const secs = await read(part);
     if (!secs) return null;
-    const picked = pick(withTable(secs, part));
+    const { picked, vis, first } = pick(withTable(secs, part));
     if (!picked.length) continue;
-    const { h1, h2 } = picked[0].sec, { vis, first } = sessionsOf(picked);
+    const { h1, h2 } = picked[0].sec;
     const num = new Int32Array(h1.length).fill(-1);
     for (let x = 0; x < h1.length; x++) {
       if (first[x] === Infinity) continue;
