@@ -145,16 +145,16 @@ export function decodeSection(stored: Uint8Array): StepSection {
   const t = h.tInt ? new Float64Array(n) : dT as Float64Array;
   const dt = h.dtInt ? new Float64Array(n) : dOff as Float64Array;
   const seq = h.seqInt ? new Float64Array(n) : dSeq as Float64Array;
+  // visitors and sessions, then each order time in a loop of its own (one array kind each, the header's
+  // flags read once)
   let v = 0, x = 0;
   for (let k = 0; k < n; k++) {
-    const same = k > 0 && dv[k] === 0;
-    v = k === 0 ? dv[0] : v + dv[k];
-    vis[k] = v;
-    x = ses[k] = k === 0 ? dses[0] : x + dses[k];
-    if (h.tInt) t[k] = (same ? t[k - 1] : h.base) + dT[k];
-    if (h.dtInt) dt[k] = t[k] + dOff[k] + (same ? dt[k - 1] - t[k - 1] : 0);
-    if (h.seqInt) seq[k] = dSeq[k] + (same ? seq[k - 1] : 0);
+    vis[k] = v = k === 0 ? dv[0] : v + dv[k];
+    ses[k] = x = k === 0 ? dses[0] : x + dses[k];
   }
+  if (h.tInt) deltaTimes(t, dT as Int32Array, dv, h.base);
+  if (h.dtInt) deviceTimes(dt, dOff as Int32Array, t, dv);
+  if (h.seqInt) numbers(seq, dSeq as Int32Array, dv);
   const row = new Uint32Array(n);
   for (let j = 0; j < h.ties; j++) row[tieAt[j]] = tieRow[j];
   return {
@@ -175,6 +175,23 @@ export function decodeSection(stored: Uint8Array): StepSection {
     h1: new Uint32Array(0),
     h2: new Uint32Array(0),
   };
+}
+
+/** Receive times from their differences within a visitor's run (dv[k] 0: the same visitor as row k - 1). */
+function deltaTimes(t: Float64Array, dT: Int32Array, dv: Uint32Array, base: number) {
+  for (let k = 0; k < t.length; k++) t[k] = (k > 0 && dv[k] === 0 ? t[k - 1] : base) + dT[k];
+}
+
+/** Device times from their offsets' differences within a visitor's run. */
+function deviceTimes(dt: Float64Array, dOff: Int32Array, t: Float64Array, dv: Uint32Array) {
+  for (let k = 0; k < dt.length; k++) {
+    dt[k] = t[k] + dOff[k] + (k > 0 && dv[k] === 0 ? dt[k - 1] - t[k - 1] : 0);
+  }
+}
+
+/** Sequence numbers from their differences within a visitor's run. */
+function numbers(seq: Float64Array, dSeq: Int32Array, dv: Uint32Array) {
+  for (let k = 0; k < seq.length; k++) seq[k] = dSeq[k] + (k > 0 && dv[k] === 0 ? seq[k - 1] : 0);
 }
 
 /**
