@@ -38,7 +38,17 @@ import {
   rowsFromKept,
 } from "./kept_lists.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
-import { BLOCKS, findKey, localSessions, type PartKeys, sharedKeys, type Spans } from "./spans.ts";
+import {
+  blockOf,
+  BLOCKS,
+  EDGE,
+  findKey,
+  localSessions,
+  type PartKeys,
+  sharedKeys,
+  type SpanEnds,
+  type Spans,
+} from "./spans.ts";
 import {
   engagedPerVisitor,
   entriesAndExits,
@@ -53,16 +63,22 @@ import {
   sessionTotals,
 } from "./sessions.ts";
 import {
+  decodeBlockEnds,
   decodeFacts,
   decodeKeys,
   decodeLists,
+  decodeSpanEnds,
   decodeSpans,
+  entriesSec,
+  exitsSec,
   factsSec,
+  hasEntryBlocks,
   KEYS_SEC,
   listsSec,
   readSections,
   type RollupEntry,
   type SectionAsk,
+  SPAN_ENDS_SEC,
   SPANS_SEC,
 } from "./store.ts";
 
@@ -76,21 +92,26 @@ export class PlainAnswers {
    * The spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call) and begun
    * before the question's other pieces are decoded, so KV reads them meanwhile.
    */
-  private spanSections(parts: { id: string }[], entries: RollupEntry[]) {
+  private spanSections(parts: { id: string }[], entries: RollupEntry[], ends: boolean) {
     const spans: (Spans | null)[] = parts.map((p) => {
       const hit = this.r.cache.get(`${p.id}/spans`) as Spans | undefined;
       if (hit) this.r.lastAsked.set(`${p.id}/spans`, this.r.asked);
       return hit ?? null;
     });
-    const asks: SectionAsk[] = [];
+    // entries and exits from the spans' ends when every part has them and its blocks' ends (else part by part)
+    const withEnds = ends && entries.every((e) => e.secs[SPAN_ENDS_SEC] !== undefined && hasEntryBlocks(e));
+    const asks: SectionAsk[] = [], partOf: number[] = [];
     parts.forEach((p, i) => {
-      if (!spans[i]) asks.push({ partId: p.id, entry: entries[i], sec: SPANS_SEC });
-      asks.push({ partId: p.id, entry: entries[i], sec: KEYS_SEC });
+      const secs = [...(spans[i] ? [] : [SPANS_SEC]), KEYS_SEC, ...(withEnds ? [SPAN_ENDS_SEC] : [])];
+      for (const sec of secs) {
+        asks.push({ partId: p.id, entry: entries[i], sec });
+        partOf.push(i);
+      }
     });
     const got = readSections(this.r.deps.kv, asks);
     // awaited by spanKept; a question that fails before then must not leave it rejected unobserved
     got.catch(() => {});
-    return { spans, asks, got };
+    return { spans, asks, partOf, got, withEnds };
   }
 
   /**
@@ -106,20 +127,24 @@ export class PlainAnswers {
     traffic: Set<string>,
     space: number,
     fetched: ReturnType<PlainAnswers["spanSections"]>,
-  ): Promise<{ kept: KeptSessions; shared: Set<number>[] }> {
-    const { spans, asks, got: pending } = fetched;
+  ): Promise<{ kept: KeptSessions; shared: Set<number>[]; ends: EntriesExits | null }> {
+    const { spans, asks, partOf, got: pending, withEnds } = fetched;
     const got = await pending;
     const keys: PartKeys[] = [];
+    const spanEnds: (SpanEnds | null)[] = parts.map(() => null);
     got.forEach((bytes, x) => {
       if (bytes === undefined) throw new Gone();
       this.r.bytesRead += bytes?.length ?? 0;
-      const { partId, sec } = asks[x], i = keys.length;
+      const { partId, sec } = asks[x], i = partOf[x];
       if (sec === KEYS_SEC) {
         keys.push(
           bytes
             ? decodeKeys(bytes)
             : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
         );
+      } else if (sec === SPAN_ENDS_SEC) {
+        if (!bytes) throw new Gone();
+        spanEnds[i] = decodeSpanEnds(bytes);
       } else if (bytes) {
         const sp = decodeSpans(bytes);
         spans[i] = sp;
@@ -151,13 +176,17 @@ export class PlainAnswers {
       tr: e.head.traffics.map((t) => t !== null && traffic.has(t)),
     }));
     const whole = (i: number, h0: number, h1: number) => inside[i].has(h0) && inside[i].has(h1);
+    // entries and exits (when asked): the whole spans' per part and page code first, then per page
+    const entN = spanEnds.map((e) => new Float64Array(e ? e.pages.length + 1 : 0));
+    const extN = spanEnds.map((e) => new Float64Array(e ? e.pages.length + 1 : 0));
     spans.forEach((sp, i) => {
       if (!sp) {
         // no spans (none written): every block is joined
         for (let b = 0; b < BLOCKS; b++) need[i].add(b);
         return;
       }
-      const { tp, tr } = scoped[i];
+      const { tp, tr } = scoped[i], hours = entries[i].head.hours;
+      const lo = hours.length ? hours[0].hour : 0, hi = hours.length ? hours[hours.length - 1].hour : 0;
       for (let g = 0; g < sp.n; g++) {
         if (!tp[sp.tp[g]] || !tr[sp.traffic[g]]) continue;
         if (whole(i, sp.h0[g], sp.h1[g])) {
@@ -167,10 +196,20 @@ export class PlainAnswers {
           totals.durationMs += sp.durationMs[g];
           totals.dropped += sp.dropped[g];
           for (let x = sp.engAt[g]; x < sp.engAt[g + 1]; x++) count(sp.engaged[x], 1);
+          const e = spanEnds[i];
+          if (e) {
+            for (let x = e.entAt[g]; x < e.entAt[g + 1]; x++) entN[i][e.entPage[x]] += e.entN[x];
+            for (let x = e.extAt[g]; x < e.extAt[g + 1]; x++) extN[i][e.extPage[x]] += e.extN[x];
+          }
         } else {
           for (const h of inside[i]) {
             if (h >= sp.h0[g] && h <= sp.h1[g]) {
+              // a span's sessions lie in the block of its first hour or in the edge block (`block` names only
+              // its first session's): both are joined, or the span's sessions in the other were counted by
+              // neither the span nor the join (or taken out when shared without having been added)
               need[i].add(sp.block[g]);
+              need[i].add(EDGE);
+              need[i].add(blockOf(sp.h0[g], lo, hi));
               break;
             }
           }
@@ -197,15 +236,18 @@ export class PlainAnswers {
         if (entries[i].secs[factsSec(b)]) wanted.push({ i, b });
       }
     }
+    // with the spans' ends, each block's entries and exits beside its facts
+    const secsOf = (b: number) => withEnds ? [factsSec(b), entriesSec(b), exitsSec(b)] : [factsSec(b)];
     const read = await readSections(
       this.r.deps.kv,
-      wanted.map(({ i, b }) => ({ partId: parts[i].id, entry: entries[i], sec: factsSec(b) })),
+      wanted.flatMap(({ i, b }) => secsOf(b).map((sec) => ({ partId: parts[i].id, entry: entries[i], sec }))),
     );
+    const per = withEnds ? 3 : 1;
     const units = wanted.map((w, x) => {
-      const bytes = read[x];
-      if (!bytes) throw new Gone();
-      this.r.bytesRead += bytes.length;
-      return { ...w, facts: decodeFacts(bytes) };
+      const [bytes, ent, ext] = read.slice(x * per, x * per + per);
+      if (!bytes || (withEnds && (!ent || !ext))) throw new Gone();
+      this.r.bytesRead += bytes.length + (ent?.length ?? 0) + (ext?.length ?? 0);
+      return { ...w, facts: decodeFacts(bytes), ends: withEnds ? decodeBlockEnds(ent!, ext!) : null };
     });
     const joinMasks: Uint8Array[] = [], subMasks: Uint8Array[] = [];
     for (const u of units) {
@@ -251,6 +293,16 @@ export class PlainAnswers {
       });
       return of.map((u) => listsRead.get(u) ?? null);
     };
+    // the joins' entries and exits: the taken-out sessions' as their parts counted them off, the joined ones' on
+    const joinedEnds: EntriesExits = { entries: new Map(), exits: new Map() };
+    const addEnds = (e: EntriesExits, sign: number) => {
+      for (const [page, c] of e.entries) {
+        joinedEnds.entries.set(page, (joinedEnds.entries.get(page) ?? 0) + sign * c);
+      }
+      for (const [page, c] of e.exits) {
+        joinedEnds.exits.set(page, (joinedEnds.exits.get(page) ?? 0) + sign * c);
+      }
+    };
     // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
     const byPart = new Map<number, number[]>();
     units.forEach((u, x) => {
@@ -275,6 +327,7 @@ export class PlainAnswers {
         totals[m] -= t[m];
       }
       for (const [v, c] of engagedPerVisitor(alone)) count(v, -c);
+      if (withEnds) addEnds(entriesAndExits(alone, of.map((u) => u.ends)), -1);
     }
     const joined = joinSessions(
       units.map(unitOfBlock),
@@ -291,8 +344,26 @@ export class PlainAnswers {
     }
     for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
     for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
+    let ends: EntriesExits | null = null;
+    if (withEnds) {
+      addEnds(entriesAndExits(joined, units.map((u) => u.ends)), 1);
+      ends = { entries: new Map(), exits: new Map() };
+      const fold = (into: Map<string | null, number>, counts: Float64Array[]) =>
+        counts.forEach((c, i) => {
+          for (let code = 1; code < c.length; code++) {
+            if (!c[code]) continue;
+            const page = spanEnds[i]!.pages[code - 1];
+            into.set(page, (into.get(page) ?? 0) + c[code]);
+          }
+        });
+      fold(ends.entries, entN);
+      fold(ends.exits, extN);
+      for (const [page, c] of joinedEnds.entries) ends.entries.set(page, (ends.entries.get(page) ?? 0) + c);
+      for (const [page, c] of joinedEnds.exits) ends.exits.set(page, (ends.exits.get(page) ?? 0) + c);
+      for (const m of [ends.entries, ends.exits]) for (const [page, c] of m) if (c === 0) m.delete(page);
+    }
     // the parts' keys are kept as read (no second copy as numbers)
-    return { kept: { totals, engaged, keys, dropped: true, ends: null }, shared: sharedSet };
+    return { kept: { totals, engaged, keys, dropped: true, ends: null }, shared: sharedSet, ends };
   }
 
   /**
@@ -505,7 +576,7 @@ export class PlainAnswers {
     // the parts' totals come from their spans (the facts of only some blocks are read), entries and exits
     // part by part (plain_ends.ts)
     const spanPath = asked.facts && !full && !kept;
-    const spanFetch = spanPath ? this.spanSections(parts, entries) : null;
+    const spanFetch = spanPath ? this.spanSections(parts, entries, keepEnds) : null;
     // and counted meanwhile: the keys' join waits on KV twice (the keys, then the facts of the blocks they
     // name) while the parts' rows wait and decode in between
     const spanInside = spanPath ? hoursInside(entries.map((e) => e.head), s, cut !== "") : null;
@@ -573,7 +644,8 @@ export class PlainAnswers {
             this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!));
           kept = got.kept;
           if (keepEnds) {
-            kept.ends = await endsByParts(this.r, parts, inside.slice(0, n), got.shared, s, traffic, space);
+            kept.ends = got.ends ??
+              await endsByParts(this.r, parts, inside.slice(0, n), got.shared, s, traffic, space);
           }
           // kept in the one budget with the pieces: keys as read, engaged counts 2 bytes a visitor number
           // (before any piece: the least recently used pieces make room)

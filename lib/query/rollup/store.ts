@@ -27,7 +27,7 @@ import {
   type RollupHead,
   sliceFacts,
 } from "./pieces.ts";
-import { BLOCKS, buildSpans, type PartKeys, type Spans } from "./spans.ts";
+import { BLOCKS, buildSpans, type PartKeys, type SpanEnds, type Spans, storedSpanEnds } from "./spans.ts";
 import {
   type AttrMulti,
   buildSessionFacts,
@@ -132,6 +132,10 @@ export const listsSec = (b: number): number => 200 + b;
  * (no version change): a rollup without them is read from its whole ends; the backfill adds them.
  */
 export const entriesSec = (b: number): number => 500 + b;
+/** Block b's rows' exits (the exit half of `ENDS_SEC`, as `entriesSec` holds the entry half). Optional. */
+export const exitsSec = (b: number): number => 600 + b;
+/** The spans' entry and exit pages (spans.ts `SpanEnds`). Optional, like the blocks' entries and exits. */
+export const SPAN_ENDS_SEC = 73;
 const SEC_SPAN = 10_000;
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
@@ -177,9 +181,13 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     secs.set(ENDS_SEC, encodeEnds(facts.n, ends));
     for (let b = 0; b < BLOCKS; b++) {
       const from = built.blockAt[b], to = built.blockAt[b + 1];
-      if (to > from) secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
+      if (to > from) {
+        secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
+        secs.set(exitsSec(b), encodeBlockExits(ends, from, to));
+      }
     }
   }
+  if (built.ends) secs.set(SPAN_ENDS_SEC, encodeSpanEnds(built.ends));
   // (a rollup read back from before version 8 has none: the backfill adds it from the part)
   if (facts.attr) secs.set(ATTR_SEC, encodeAttr(facts, built.order));
   // (nor one from before version 9 its first events)
@@ -634,16 +642,80 @@ export function decodeBlockEntries(stored: Uint8Array): FactEnds {
   } as FactEnds;
 }
 
-/** Whether a rollup has each of its blocks' entries (`entriesSec`), where it has ends to take them from. */
-export const hasEntryBlocks = (e: RollupEntry): boolean =>
-  !e.secs[ENDS_SEC] ||
-  Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
-    !e.secs[factsSec(b)] || e.secs[entriesSec(b)] !== undefined
-  );
+/** Rows [from, to) of the ends' exits as a block's section (page codes the block's own, as for its entries). */
+export function encodeBlockExits(e: FactEnds, from: number, to: number): Uint8Array {
+  const n = to - from, local = new Map<number, number>(), pages: (string | null)[] = [];
+  const extPage = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = e.extPage[from + i];
+    if (c === 0) continue;
+    let l = local.get(c);
+    if (l === undefined) local.set(c, l = pages.push(e.pages[c - 1]));
+    extPage[i] = l;
+  }
+  return packSection({ n, pages }, [
+    e.extDt.slice(from, to),
+    e.extSeq.slice(from, to),
+    e.extT.slice(from, to),
+    extPage,
+  ]);
+}
 
 /**
- * Adds its blocks' entries to a rollup written without them, from its own ends and the runs' rows per block
- * (stored order: block b's rows follow block b - 1's). The part is not read.
+ * A block's ends from its entries and exits sections (row i the block's row i): one pages list, the exits'
+ * codes moved past the entries' pages.
+ */
+export function decodeBlockEnds(entries: Uint8Array, exits: Uint8Array): FactEnds {
+  const e = decodeBlockEntries(entries);
+  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(exits, "blockexits");
+  const extDt = next<Float64Array>(Float64Array, h.n), extSeq = next<Float64Array>(Float64Array, h.n);
+  const extT = next<Uint32Array>(Uint32Array, h.n), extPage = next<Uint32Array>(Uint32Array, h.n);
+  const base = e.pages.length;
+  for (let i = 0; i < h.n; i++) if (extPage[i]) extPage[i] += base;
+  return { ...e, extDt, extSeq, extT, extPage, pages: [...e.pages, ...h.pages] };
+}
+
+const encodeSpanEnds = (x: SpanEnds): Uint8Array =>
+  packSection({ n: x.n, ent: x.entPage.length, ext: x.extPage.length, pages: x.pages }, [
+    x.entAt,
+    x.entPage,
+    x.entN,
+    x.extAt,
+    x.extPage,
+    x.extN,
+  ]);
+
+export function decodeSpanEnds(stored: Uint8Array): SpanEnds {
+  const { h, next } = unpackSection<{ n: number; ent: number; ext: number; pages: (string | null)[] }>(
+    stored,
+    "spanends",
+  );
+  return {
+    n: h.n,
+    pages: h.pages,
+    entAt: next<Uint32Array>(Uint32Array, h.n + 1),
+    entPage: next<Uint32Array>(Uint32Array, h.ent),
+    entN: next<Uint32Array>(Uint32Array, h.ent),
+    extAt: next<Uint32Array>(Uint32Array, h.n + 1),
+    extPage: next<Uint32Array>(Uint32Array, h.ext),
+    extN: next<Uint32Array>(Uint32Array, h.ext),
+  };
+}
+
+/**
+ * Whether a rollup has each of its blocks' entries and exits (`entriesSec`, `exitsSec`) and its spans' ends
+ * (`SPAN_ENDS_SEC`), where it has ends to take them from.
+ */
+export const hasEntryBlocks = (e: RollupEntry): boolean =>
+  !e.secs[ENDS_SEC] ||
+  (Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
+    !e.secs[factsSec(b)] || (e.secs[entriesSec(b)] !== undefined && e.secs[exitsSec(b)] !== undefined)
+  ) && (!e.secs[SPANS_SEC] || e.secs[SPAN_ENDS_SEC] !== undefined));
+
+/**
+ * Adds what a rollup lacks of its blocks' entries and exits and its spans' ends, from its own ends, the runs'
+ * rows per block (stored order: block b's rows follow block b - 1's) and, for the spans' ends, its stored facts
+ * and spans. The part is not read.
  */
 export async function addEntryBlocks(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
   const [endsBytes, runsBytes] = await readSections(kv, [
@@ -658,8 +730,16 @@ export async function addEntryBlocks(kv: Deno.Kv, partId: string, entry: RollupE
   let from = 0;
   for (let b = 0; b < BLOCKS; b++) {
     const to = from + blockRows[b];
-    if (to > from) secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
+    if (to > from && !entry.secs[entriesSec(b)]) secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
+    if (to > from && !entry.secs[exitsSec(b)]) secs.set(exitsSec(b), encodeBlockExits(ends, from, to));
     from = to;
+  }
+  if (entry.secs[SPANS_SEC] && !entry.secs[SPAN_ENDS_SEC]) {
+    const spans = await readSection(kv, partId, entry, SPANS_SEC);
+    const facts = await readFacts(kv, partId, entry);
+    if (!spans || !facts) throw new Error(`rollup of ${partId} went while adding its spans' ends`);
+    const { tps, traffics } = entry.head;
+    secs.set(SPAN_ENDS_SEC, encodeSpanEnds(storedSpanEnds(facts, ends, tps, traffics, decodeSpans(spans))));
   }
   let secsNow = { ...entry.secs };
   for (const [sec, bytes] of secs) {
