@@ -190,25 +190,46 @@ export function collectGroups(
     return n ? encodeSet(buf.subarray(0, n)) : EMPTY8;
   };
   const out = new Map<string, Group>();
-  // distinct sessions (visitor, h1, h2): a hash set sized by the tables' session entries (the most a round
-  // can hold), cleared by a stamp per round, each new session listed at first sight; three arrays sized by
-  // the visitor numbers took 12 MB a set at 1M visitors (two sets a question) for a few thousand sessions
-  let entries = 0;
-  if (wantSessions) { for (const { t } of taken) entries += t.sesVis.length; }
+  // distinct sessions (visitor, h1, h2): a hash set grown with what a round holds (twice its sessions at
+  // most), cleared by a stamp per round, each new session listed at first sight; three arrays sized by the
+  // visitor numbers took 12 MB a set at 1M visitors (two sets a question), and a set sized by the tables'
+  // session entries more
   const distinct = () => {
-    let cap = 16;
-    while (cap < entries * 2) cap *= 2;
-    const mask = cap - 1, vs = new Uint32Array(cap), h1 = new Uint32Array(cap), h2 = new Uint32Array(cap);
-    const stamps = new Int32Array(cap);
+    let cap = 1024, vs = new Uint32Array(cap), h1 = new Uint32Array(cap), h2 = new Uint32Array(cap);
+    let stamps = new Int32Array(cap);
     let stamp = 0, list: number[] = [];
+    const slot = (v: number, a: number, b: number) => {
+      const mask = cap - 1;
+      let i = (Math.imul(v, 0x9e3779b1) ^ Math.imul(a, 0x85ebca6b) ^ b) & mask;
+      while (stamps[i] === stamp && !(vs[i] === v && h1[i] === a && h2[i] === b)) i = (i + 1) & mask;
+      return i;
+    };
+    const grow = () => {
+      const was = { vs, h1, h2, stamps };
+      cap *= 2;
+      vs = new Uint32Array(cap);
+      h1 = new Uint32Array(cap);
+      h2 = new Uint32Array(cap);
+      stamps = new Int32Array(cap);
+      for (let k = 0; k < was.stamps.length; k++) {
+        if (was.stamps[k] !== stamp) continue;
+        const i = slot(was.vs[k], was.h1[k], was.h2[k]);
+        stamps[i] = stamp;
+        vs[i] = was.vs[k];
+        h1[i] = was.h1[k];
+        h2[i] = was.h2[k];
+      }
+    };
     return {
       start() {
         stamp++;
         list = [];
       },
       add(v: number, a: number, b: number) {
-        let i = (Math.imul(v, 0x9e3779b1) ^ Math.imul(a, 0x85ebca6b) ^ b) & mask;
-        for (; stamps[i] === stamp; i = (i + 1) & mask) if (vs[i] === v && h1[i] === a && h2[i] === b) return;
+        let i = slot(v, a, b);
+        if (stamps[i] === stamp) return;
+        // (the round's sessions are list.length / 3: at most half the slots taken)
+        if ((list.length / 3 + 1) * 2 > cap) (grow(), i = slot(v, a, b));
         stamps[i] = stamp;
         vs[i] = v;
         h1[i] = a;

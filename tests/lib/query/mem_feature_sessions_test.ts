@@ -67,3 +67,44 @@ Deno.test("feature tables: a session changing a field in two hours of two parts 
   }
   deps.kv.close();
 });
+
+Deno.test("feature tables: 700 sessions (the set grows past its first size) each counted once across two parts", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const t0 = NOW - 10 * HOUR;
+  const change = (i: number, k: number) =>
+    ev({
+      id: `e${i}-${k}`,
+      received_at: t0 + k * 2 * HOUR + i,
+      anonymous_id: `v${i % 350}`,
+      session_id: `s${i}`,
+      event_type: "$autocapture",
+      element: "Email",
+      path: "/signup",
+      properties: { action: "change", form_element: "Sign up form" },
+    });
+  const ids = Array.from({ length: 700 }, (_, i) => i);
+  await store(deps.kv, { events: ids.map((i) => change(i, 0)) });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  await store(deps.kv, { events: ids.map((i) => change(i, 1)) });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const planner = featureAnswers(deps, new Source(deps), 1 << 22);
+  const s: Scope = {
+    org: "org1",
+    env: "production",
+    from: NOW - 86_400_000,
+    to: NOW,
+    timezone: "UTC",
+    filters: [{ field: "event_type", op: "eq", value: "$autocapture" }, {
+      field: "prop:action",
+      op: "eq",
+      value: "change",
+    }],
+  };
+  const o: AggregateOptions = { metrics: ["sessions", "visitors"], breakdown: ["prop:form_element", "page"] };
+  const got = await planner.aggregate(s, [o]);
+  assert.deepEqual(got, await createEngine(deps).aggregateMany(s, [o]));
+  assert.equal(got![0].totals.sessions, 700);
+  assert.equal(got![0].rows[0].metrics.visitors, 350);
+  deps.kv.close();
+});
