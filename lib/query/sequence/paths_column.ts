@@ -1,17 +1,21 @@
 /**
- * Paths from the parts' step columns (step_column/), in one read of each part's sections whose rows are
- * steps (pageviews for `page`, every type for `event`, pageviews and custom events for `page_or_event`) and
- * of its anchor section. A part's sections are read together, so the sessions anchored in it are known
- * before its rows are taken: their rows (and those of sessions anchored in a part read before) are kept at
- * once. A part with sessions not anchored (yet) that may go on in the parts still to come (parts are read
- * newest first; a session may go on while it has a row up to an hour past the newest time those parts hold)
- * keeps its decoded sections until none can, and then gives the rows of those anchored meanwhile. A session
- * let go of that is anchored later (a late part, a long session) has its rows read again from just the
- * parts it was let go in, so the answer is exact. Sessions are told apart by visitor number and id hashes,
- * so a session in several parts is one. Then the same walk as the streamed parts (paths_stream.ts). The raw
- * tail's column is built at question time and read first (it is the newest). Taken when every part of the
- * period has a column and the anchor's conditions are on fields the column holds, without a cohort; else
- * null (the caller streams the parts).
+ * Paths from the parts' step columns (step_column/), in one read of each part's sections whose rows are steps
+ * (pageviews for `page`, every type for `event`, pageviews and custom events for `page_or_event`) and of its
+ * anchor section. Every part's session table is read first: a session whose id hashes no other table holds is
+ * in its part alone (most are), so when it is anchored its path is taken from that part at once and only the
+ * path is kept (`PathTally`, 4 + 4 x depth bytes a session); an alone session not anchored is done with.
+ * Sessions that may be in several parts go as follows. A part's sections are read together, so the sessions
+ * anchored in it are known before its rows are taken: their rows (and those of sessions anchored in a part
+ * read before) are kept at once. A part with such sessions not anchored (yet) that may go on in the parts
+ * still to come (parts are read newest first; a session may go on while it has a row up to an hour past the
+ * newest time those parts hold) keeps its decoded sections until none can, and then gives the rows of those
+ * anchored meanwhile. A session let go of that is anchored later (a late part, a long session) has its rows
+ * read again from just the parts it was let go in, so the answer is exact. Sessions are told apart by visitor
+ * number and id hashes, so a session in several parts is one. Their rows are then walked as the streamed
+ * parts' are (paths_rows.ts), and the paths of all sessions counted visitor by visitor. The raw tail's column
+ * is built at question time and read first (it is the newest). Taken when every part of the period has a
+ * column and the anchor's conditions are on fields the column holds, without a cohort; else null (the caller
+ * streams the parts).
  */
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
