@@ -292,6 +292,8 @@ let highest = 0; // the process's peak over the tools (each tool starts the kern
 let app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
 for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
   if (FRESH) app = createApp(makeDeps());
+  // --gc-between: the last tool's garbage (its engine too, with --fresh) collected before the next asks
+  if (Deno.args.includes("--gc-between") && gc) (gc(), await new Promise((r) => setTimeout(r, 100)), gc());
   // this tool's own peaks: the resident peak starts over at the current resident set, the sampled ones at 0
   const before = status();
   try {
@@ -305,8 +307,12 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
   const warm: number[] = [];
   if (ALLOCS) startAllocSites();
   for (let i = 0; i < WARM; i++) warm.push(await ask(app, tool, input));
+  // with --fresh, as bench/tools.ts: the overview and pages asked again at a new "now" each time (1 s later)
+  if (FRESH && (tool === "behavior_overview" || tool === "behavior_pages")) {
+    for (let i = 0; i < WARM; i++) (clock.advance(1_000), await ask(app, tool, input));
+  }
   const warmSites = ALLOCS ? allocSites() : undefined;
-  clock.advance(1_000);
+  if (!FRESH) clock.advance(1_000);
   const end = status(), m = Deno.memoryUsage();
   highest = Math.max(highest, end.hwm);
   rows.push({
