@@ -21,8 +21,6 @@ import {
   dayEvents,
   DST_BASE as BASE,
   DST_NOW as NOW,
-  lastHours,
-  live,
   localMidnight,
   newVisitors,
   randomLives,
@@ -126,21 +124,14 @@ async function check(site: Site, qs: Question[], rollups: RollupSource) {
 }
 
 Deno.test("rollup first events: explain-a-change's units under their first event's values equal the scan's", async () => {
-  await randomLives(eventArb, questionArb, { first: 80, runs: 40 }, async (first, late, recent, qs) => {
-    // one source for the whole run: what it keeps is checked across new parts and a new raw tail (answers
-    // kept for the parts alone must not be given with a new raw tail, nor those for an earlier tail)
-    let rollups: RollupSource | undefined;
-    await live(
-      NOW,
-      {
-        first: toEvents(first),
-        late: toEvents(late, 1),
-        tail: () => lastHours(toEvents(recent), NOW),
-        more: newVisitors,
-      },
-      (site) => check(site, qs, rollups ??= site.rollups()),
-    );
-  });
+  // one source for the whole run: what it keeps is checked across new parts and a new raw tail (answers kept
+  // for the parts alone must not be given with a new raw tail, nor those for an earlier tail)
+  await randomLives(
+    eventArb,
+    questionArb,
+    { first: 80, runs: 40, toEvents, more: newVisitors },
+    (site, run) => check(site, run.qs, run.kept()),
+  );
   console.log(
     `${served} of ${asked} answered from rollups (${converted} with a goal, ${bySession} by session, ${cutServed} ` +
       `periods cutting hours)`,

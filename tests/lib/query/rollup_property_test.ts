@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { AggregateOptions, EventField, Filter, Metric, Scope } from "../../../lib/query/api.ts";
-import type { RollupSource } from "../../../lib/query/rollup/source.ts";
 import {
   aggregateChecker,
   DAY,
@@ -18,7 +17,6 @@ import {
   DST_NOW as NOW,
   HOUR,
   lastHours,
-  live,
   localMidnight,
   openSite,
   randomLives,
@@ -181,29 +179,22 @@ async function check(site: Site, qs: Question[], rollups = site.rollups()) {
 }
 
 Deno.test("rollups: answers equal the reference over parts, late arrivals, merges and a raw tail", async () => {
-  await randomLives(eventArb, questionArb, { first: 60, runs: 40 }, async (first, late, recent, qs) => {
-    let kept: RollupSource | undefined;
-    await live(
-      NOW,
-      {
-        first: toEvents(first),
-        late: toEvents(late, 1),
-        tail: () => lastHours(toEvents(recent), NOW),
-        // asked again with more of a raw tail: what the first asks kept (session totals, visitors per
-        // value) is amended with the new tail's visitors
-        more: () => lastHours(toEvents(first.slice(0, 6)), NOW, HOUR),
-      },
-      async (site, stage) => {
-        // late arrivals read from the raw tail; (folded into later parts and merged: checked with the tail)
-        if (stage === "late") await check(site, qs);
-        // lists asked again over a raw tail: from what the first asks kept
-        if (stage === "tail") await check(site, [...qs, ...qs.map(listOf)], kept = site.rollups());
-        if (stage === "more") {
-          await check(site, [...qs, ...qs.map(listOf), ...qs, ...qs.map(listOf)], kept);
-        }
-      },
-    );
-    fromKeptLists += kept!.listsFromKept;
+  await randomLives(eventArb, questionArb, {
+    first: 60,
+    runs: 40,
+    toEvents,
+    // asked again with more of a raw tail: what the first asks kept (session totals, visitors per value) is
+    // amended with the new tail's visitors
+    more: (_, first) => lastHours(toEvents(first.slice(0, 6)), NOW, HOUR),
+  }, async (site, { stage, qs, kept }) => {
+    // late arrivals read from the raw tail; (folded into later parts and merged: checked with the tail)
+    if (stage === "late") await check(site, qs);
+    // lists asked again over a raw tail: from what the first asks kept
+    if (stage === "tail") await check(site, [...qs, ...qs.map(listOf)], kept());
+    if (stage === "more") {
+      await check(site, [...qs, ...qs.map(listOf), ...qs, ...qs.map(listOf)], kept());
+      fromKeptLists += kept().listsFromKept;
+    }
   });
   // most questions qualify (not: entry pages, Kathmandu's +05:45)
   assert.ok(served > asked / 3, `${served} of ${asked} answered from rollups`);

@@ -259,15 +259,29 @@ export function dayEvents<T extends DayEvent>(
   });
 }
 
+/** One random site's life as a check sees it: the stage, the run's questions, one rollup source kept across it. */
+export interface Run<Q> {
+  stage: Stage;
+  qs: Q[];
+  /** made on first asking (what it keeps is checked across new parts and new raw tails) */
+  kept(): RollupSource;
+}
+
 /**
- * A property over random sites' lives (see `live`): the first events (at least one, at most `first`), late
- * arrivals, a raw tail's and three questions, `runs` times.
+ * A property over random sites' lives (see `live`), `runs` times: the first events (at least one, at most
+ * `first`), late arrivals (`toEvents` with a shift of 1 ms), a raw tail of the last two hours and, when `more`
+ * makes it, more of the raw tail; three questions a run, `check`ed after each stage.
  */
 export async function randomLives<E, Q>(
   eventArb: fc.Arbitrary<E>,
   questionArb: fc.Arbitrary<Q>,
-  o: { first: number; runs: number },
-  run: (first: E[], late: E[], recent: E[], qs: Q[]) => Promise<void>,
+  o: {
+    first: number;
+    runs: number;
+    toEvents: (raw: E[], shift?: number) => StoredEvent[];
+    more?: (tail: StoredEvent[], first: E[]) => StoredEvent[];
+  },
+  check: (site: Site, run: Run<Q>) => Promise<void>,
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(
@@ -275,7 +289,19 @@ export async function randomLives<E, Q>(
       fc.array(eventArb, { maxLength: 15 }),
       fc.array(eventArb, { maxLength: 10 }),
       fc.array(questionArb, { minLength: 3, maxLength: 3 }),
-      run,
+      async (first, late, recent, qs) => {
+        let kept: RollupSource | undefined;
+        await live(
+          DST_NOW,
+          {
+            first: o.toEvents(first),
+            late: o.toEvents(late, 1),
+            tail: () => lastHours(o.toEvents(recent), DST_NOW),
+            more: o.more && ((tail) => o.more!(tail, first)),
+          },
+          (site, stage) => check(site, { stage, qs, kept: () => kept ??= site.rollups() }),
+        );
+      },
     ),
     { numRuns: o.runs },
   );
