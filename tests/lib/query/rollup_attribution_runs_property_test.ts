@@ -13,7 +13,6 @@ import type { RollupSource } from "../../../lib/query/rollup/source.ts";
 import { runsAnswered } from "../../../lib/query/rollup/attribution_period.ts";
 import { attributionAsked } from "../../../lib/query/rollup/answer.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
-import { ev } from "./fixtures.ts";
 import {
   DAY,
   DST_NOW as NOW,
@@ -24,6 +23,7 @@ import {
   originFields,
   ORIGINS as ALL_ORIGINS,
   type Site,
+  visitEvent,
   zoneArb,
 } from "./rollup_site.ts";
 
@@ -63,20 +63,13 @@ function toEvents(sessions: Session[]): { onTime: StoredEvent[]; late: StoredEve
     s.steps.forEach((step, k) => {
       at += step.gap * MINUTE;
       const o = ORIGINS[step.origin < 0 ? origin : step.origin];
-      const e = ev({
-        id: `e${serial++}`,
-        received_at: Math.min(at, NOW - 1),
-        device_time: new Date(at).toISOString(),
-        sequence_no: k,
-        anonymous_id: `v${s.visitor}`,
-        session_id: `s${s.session}`,
-        event_type: step.type,
-        traffic: s.traffic as "human",
-        crawler: s.traffic === "human" ? null : "GPTBot",
-        touchpoint: s.tp,
-        path: step.page,
-        ...originFields(o),
-      });
+      const e = visitEvent(
+        `e${serial++}`,
+        Math.min(at, NOW - 1),
+        at,
+        { ...s, seq: k, type: step.type },
+        { path: step.page, ...originFields(o) },
+      );
       (step.late ? late : onTime).push(e);
     });
   }

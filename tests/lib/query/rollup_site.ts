@@ -234,6 +234,31 @@ export interface DayEvent {
   ms?: number;
 }
 
+/**
+ * A stored event of a visitor's session (`deviceAt`: its device clock's time), bots named GPTBot; `more` gives
+ * its other fields.
+ */
+export const visitEvent = (
+  id: string,
+  at: number,
+  deviceAt: number,
+  r: { visitor: number; session: number; seq?: number; type: string; traffic: string; tp: string },
+  more: Partial<StoredEvent>,
+): StoredEvent =>
+  ev({
+    id,
+    received_at: at,
+    device_time: new Date(deviceAt).toISOString(),
+    sequence_no: r.seq ?? 0,
+    anonymous_id: `v${r.visitor}`,
+    session_id: `s${r.session}`,
+    event_type: r.type,
+    traffic: r.traffic as "human",
+    crawler: r.traffic === "human" ? null : "GPTBot",
+    touchpoint: r.tp,
+    ...more,
+  });
+
 let daySerial = 0;
 /** Random events of the ten days as stored, `shift` ms later; `more` gives each its other fields. */
 export function dayEvents<T extends DayEvent>(
@@ -243,19 +268,7 @@ export function dayEvents<T extends DayEvent>(
 ): StoredEvent[] {
   return raw.map((r) => {
     const at = DST_BASE + r.minute * MINUTE + shift + (r.ms ?? daySerial % 997);
-    return ev({
-      id: `e${daySerial++}`,
-      received_at: at,
-      device_time: new Date(at + (r.skew ?? 0)).toISOString(),
-      sequence_no: r.seq ?? 0,
-      anonymous_id: `v${r.visitor}`,
-      session_id: `s${r.session}`,
-      event_type: r.type,
-      traffic: r.traffic as "human",
-      crawler: r.traffic === "human" ? null : "GPTBot",
-      touchpoint: r.tp,
-      ...more(r),
-    });
+    return visitEvent(`e${daySerial++}`, at, at + (r.skew ?? 0), r, more(r));
   });
 }
 
