@@ -157,14 +157,24 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     tags?: string[];
     instances?: string[];
   }[];
-  for (const p of monperrus) addListed("crawler-user-agents", p.pattern, p.tags ?? [], p.instances ?? []);
+  // a pattern that is no literal name may still be a group of names or a name with a version class
+  // ("Netumo|netumo", "Nitro-", "(sistrix|SISTRIX) [cC]rawler"): each alternative, a plain word only when it
+  // says what it is (as for the names-only lists below)
+  const listedNames = (pattern: string) =>
+    literalToken(pattern) ? [pattern] : opawgAlternatives(pattern).map(opawgVersionCut)
+      .filter((n) => !/^[A-Z]?[a-z]+$/.test(n) || /bot|crawl|spider/i.test(n));
+  for (const p of monperrus) {
+    for (const n of listedNames(p.pattern)) {
+      addListed("crawler-user-agents", n, p.tags ?? [], p.instances ?? []);
+    }
+  }
   const arcjet = JSON.parse(await Deno.readTextFile(`${root}lib/crawl/sources/well-known-bots.json`)) as {
     pattern: { accepted: string[] };
     categories?: string[];
     instances?: { accepted?: string[] };
   }[];
   for (const b of arcjet) {
-    for (const p of b.pattern.accepted) {
+    for (const p of b.pattern.accepted.flatMap(listedNames)) {
       addListed("well-known-bots", p, b.categories ?? [], b.instances?.accepted ?? []);
     }
   }

@@ -315,3 +315,17 @@ Deno.test("sign: an architecture no machine has, as a scanner counts it up; x86_
     ]
   ) assert.equal(classifyAgent(ua).outcome, "human", ua);
 });
+
+Deno.test("catalog: crawler-user-agents' patterns that are a group of names or a name before a separator", () => {
+  // its sample agents; "monitis -" and "ZoomInfo-" gave no literal name before
+  for (
+    const [ua, token] of [
+      ["Mozilla/5.0 (compatible; monitis - premium monitoring service; http://www.monitis.com)", "monitis"],
+      ["Mozilla/5.0 (compatible; ZoomInfo-DataEnrichment/1.0; +https://www.zoominfo.com)", "ZoomInfo"],
+    ]
+  ) {
+    const v = classifyAgent(ua);
+    assert.equal(v.outcome, "crawler", ua);
+    assert.equal(v.agent?.token, token, ua);
+  }
+});
