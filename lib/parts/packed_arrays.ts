@@ -53,9 +53,10 @@ export function unpackArrays<H>(
 }
 
 /**
- * Per kind of section, what its last outputs measured inflated over stored (decaying from the largest): the
- * next one's output size is guessed from it, so zlib writes it in one chunk instead of 16 KB chunks joined
- * after (at 10M events a cold overview inflated ~3,500 sections, ~67 MB, most in four or more chunks).
+ * Per kind of section, what its outputs measured inflated over stored (a moving mean): the next one's output
+ * size is guessed from it, so zlib writes it in one chunk instead of 16 KB chunks joined after (at 10M events
+ * a cold overview inflated ~3,500 sections, ~67 MB, most in four or more chunks). Kinds are narrow (a field's
+ * sets, not all sets): one guess for sets of every field allocated five times their size.
  */
 const ratios = new Map<string, number>();
 /** A guess past this many times the stored size is not made (a few all-zero columns deflate 1000 to 1). */
@@ -64,7 +65,7 @@ const MAX_RATIO = 24;
 /**
  * Inflated deflate-raw bytes, not copied: `inflateRawSync`'s own buffer (its output starts a buffer of its
  * own, so aligned). With `raw`, the inflated size when known, zlib writes one chunk of that size; else with
- * `kind` (sections alike inflate alike) the size is guessed from the kind's last ratio (a guess too small
+ * `kind` (sections alike inflate alike) the size is guessed from the kind's ratio so far (a guess too small
  * costs a second chunk, one too large a copy to size). Wrapping the output in `new Uint8Array(...)` copied
  * it, and `unpackArrays` without `inPlace` copied it again: a question decoding a month of rollup sections
  * made each section's bytes three or four times (at 10M events ~80 MB of sections became ~300 MB of
@@ -74,11 +75,11 @@ export function inflateBytes(stored: Uint8Array, raw?: number, kind?: string): U
   // one byte more than the output: a chunk filled exactly makes zlib start another of the same size
   let chunk = raw ? raw + 1 : 0;
   const ratio = kind ? ratios.get(kind) : undefined;
-  if (!chunk && ratio !== undefined) chunk = Math.ceil(stored.length * ratio * 1.1) + 512;
+  if (!chunk && ratio !== undefined) chunk = Math.ceil(stored.length * ratio * 1.15) + 1024;
   const out: Uint8Array = inflateRawSync(stored, chunk ? { chunkSize: Math.max(chunk, 64) } : {});
   if (kind && !raw && stored.length >= 256) {
     const r = Math.min(MAX_RATIO, out.length / stored.length);
-    ratios.set(kind, Math.max(r, (ratio ?? 0) * 0.9));
+    ratios.set(kind, ratio === undefined ? r : ratio * 0.75 + r * 0.25);
   }
   // a small output is a view on a 16 KB chunk or on a shared pool: copied to its size, or a kept section
   // of 1 KB would hold 16 KB (measured: 214 MB more held after a month's pages question); so is one on a

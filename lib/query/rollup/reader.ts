@@ -244,7 +244,7 @@ export class RollupReader {
         const bytes = pre?.get(setsName) ?? await readSection(kv, id, e, ss);
         if (!bytes) throw new Gone();
         this.bytesRead += bytes.length;
-        rows.sets = decodeSets(bytes);
+        rows.sets = decodeSets(bytes, setsName.slice(setsName.lastIndexOf("/") + 1));
         // weighed again under the keep policy (a plain set would push out the least recently used: a kept join)
         if (this.cache.delete(name)) this.keep(name, rows, rowsWeight(rows));
       }

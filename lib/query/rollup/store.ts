@@ -773,7 +773,7 @@ export async function addEnds(
 
 /** Field f's rows (without their sets: `sets` is empty until they are read). */
 export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rollup {
-  const { h, next } = unpackSection<{ n: number; values: (string | null)[] }>(stored, "rows");
+  const { h, next } = unpackSection<{ n: number; values: (string | null)[] }>(stored, `rows${f}`);
   const arrays = {} as Record<string, unknown>;
   for (const [name, T, extra] of LAYOUT) arrays[name] = next(T, h.n + extra);
   return {
@@ -787,7 +787,9 @@ export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rol
   };
 }
 
-export const decodeSets = (stored: Uint8Array): Uint8Array => inflateBytes(stored, undefined, "sets");
+/** A field's sets (`kind`: which field's, hourly or wide: their sizes inflated differ by field). */
+export const decodeSets = (stored: Uint8Array, kind = "sets"): Uint8Array =>
+  inflateBytes(stored, undefined, kind);
 
 export function decodeFacts(stored: Uint8Array): SessionFacts {
   const { h, next } = unpackSection<{ n: number }>(stored, "facts");
