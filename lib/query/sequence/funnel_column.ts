@@ -119,17 +119,18 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
   };
   let k = 0;
   for (const [sec, at, bits] of picked) {
+    const { t, dt, seq, vis, row, ses, h1, h2 } = sec;
     for (let j = 0; j < at.length; j++, k++) {
       const r = at[j];
-      m.t[k] = sec.t[r];
-      m.dt[k] = sec.dt[r];
-      m.seq[k] = sec.seq[r];
-      m.vis[k] = sec.vis[r];
+      m.t[k] = t[r];
+      m.dt[k] = dt[r];
+      m.seq[k] = seq[r];
+      m.vis[k] = vis[r];
       m.bits[k] = bits[j];
-      m.row[k] = sec.row[r];
+      m.row[k] = row[r];
       if (m.h1) {
-        m.h1[k] = sec.h1[sec.ses[r]];
-        m.h2![k] = sec.h2[sec.ses[r]];
+        m.h1[k] = h1[ses[r]];
+        m.h2![k] = h2[ses[r]];
       }
     }
   }
