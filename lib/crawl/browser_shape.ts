@@ -29,6 +29,18 @@ export function standaloneApp(ua: string): string | null {
   return null;
 }
 
+/** Podcast and audio apps opawg/user-agents-v2 names (their standalone source), which give their home page. */
+const PODCAST_APP: ReadonlySet<string> = new Set(
+  Object.entries(data.standalone as Record<string, string>)
+    .filter(([, source]) => source.startsWith("opawg/"))
+    .map(([name]) => name),
+);
+
+/** Whether a standalone app's name is one of opawg's podcast and audio apps. */
+export function podcastApp(name: string): boolean {
+  return PODCAST_APP.has(name);
+}
+
 /**
  * Browsers and people's software the parsers' lists name (ua-parser-js's browser rules, uap-core's families,
  * browscap's people's software), as opposed to the curated parts of browser agents and in-app suffixes.

@@ -16,6 +16,7 @@ import {
   compatibleProduct,
   desktopPrefixOnly,
   listedProductFirst,
+  podcastApp,
   standaloneApp,
   toolNamedFirst,
   unknownTrailingProduct,
@@ -135,7 +136,7 @@ function decide(ua: string): AgentVerdict {
   // service's fetcher under an app's name gives no platform ("Overcast/1.0 Podcast Sync (+http://overcast.fm/)")
   if (strong === "contact URL" || strong?.startsWith("headless or scripted browser: Java/")) {
     const app = standaloneApp(trimmed);
-    if (app && (strong !== "contact URL" || PLATFORM.test(trimmed))) {
+    if (app && (strong !== "contact URL" || PLATFORM.test(trimmed) || podcastApp(app))) {
       return human(`app known by its name alone: ${app}`);
     }
   }

@@ -329,3 +329,20 @@ Deno.test("catalog: crawler-user-agents' patterns that are a group of names or a
     assert.equal(v.agent?.token, token, ua);
   }
 });
+
+Deno.test("people: a podcast app opawg names may give its home page without a platform; other apps' fetchers not", () => {
+  // opawg/user-agents-v2's app samples
+  for (
+    const ua of [
+      "Momo-Podcast/1.0 (+https://exploremomo.com)",
+      "PodQast/2.23 +https://gitlab.com/cy8aer/podqast",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+  // a social app's fetcher and a podcast service's sync under an app's name stay automation
+  for (
+    const ua of [
+      "Pinterest/0.2 (+http://www.pinterest.com/)",
+      "Overcast/1.0 Podcast Sync (+http://overcast.fm/)",
+    ]
+  ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+});
