@@ -868,11 +868,15 @@ export function opawgAlternatives(pattern: string): string[] {
 /**
  * An opawg pattern alternative with its version part cut: a written version ("/1.0", " 2"), a digit class after a
  * slash, space or hyphen ("^Podcini/\\d", "^Castria/\\d", "^SoundWaves-\\d", "^castero \\d") or a bare separator
- * ("^Castro[/ ]"); a space written either way ("Kids(%20| )Listen") as a space.
+ * ("^Castro[/ ]"); a space written either way ("Kids(%20| )Listen") or optional ("Moon ?FM") as a space, an
+ * optional part left out ("Airr(%20Beta)?").
  */
 export function opawgVersionCut(alt: string): string {
   return alt
     .replace(/\((?:%20\|(?: |\\s)|(?: |\\s)\|%20)\)/g, " ")
+    // an optional space is a space ("^Moon ?FM/"), an optional part is left out ("^Airr(%20Beta)?/")
+    .replace(/ \?/g, " ")
+    .replace(/\([^()|]*\)\?/g, "")
     .replace(/(?:\\?\/| |\\?-|\[\/ \])(?:v?\d+(?:\\?\.\d+)*(?:\\d)?|\\d[*+]?)?\$?$/, "");
 }
 

@@ -2035,6 +2035,7 @@ export const CRAWLER_TOKENS: readonly string[] = [
   "supercleaner",
   "superfeedr",
   "superpagesurlverifybot",
+  "supportingcast",
   "surdotlybot",
   "surfbot",
   "surveybot",

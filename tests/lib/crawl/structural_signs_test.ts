@@ -335,6 +335,8 @@ Deno.test("people: a podcast app opawg names may give its home page without a pl
   for (
     const ua of [
       "Momo-Podcast/1.0 (+https://exploremomo.com)",
+      // its pattern writes the space as optional ("^Moon ?FM/")
+      "Moon FM/4.0.33",
       "PodQast/2.23 +https://gitlab.com/cy8aer/podqast",
     ]
   ) assert.equal(classifyAgent(ua).outcome, "human", ua);
