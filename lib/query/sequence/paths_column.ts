@@ -28,13 +28,12 @@ import {
   isTypeSection,
   readStepEntries,
   readStepSection,
-  readStepSessions,
+  readStepSessionsMany,
   secName,
   type StepColumnEntry,
 } from "../step_column/store.ts";
 import { sectionSteps, STEP_FIELDS } from "./funnel_column.ts";
 import { END, PathTally, Rows, walkRows } from "./paths_rows.ts";
-import { inBatches } from "../../batches.ts";
 
 /** Parts whose sections are read while the one before is used. */
 const READ_AHEAD = 4;
@@ -315,9 +314,10 @@ export async function columnPaths(
     take(picked, num, part);
   };
 
+  const reading = readStepSessionsMany(kv, parts.map((p, k) => ({ id: p.id, entry: entries[k]! })));
   const ahead: ReturnType<typeof read>[] = [];
   for (let i = 0; i < Math.min(READ_AHEAD, order.length); i++) ahead.push(read(order[i]));
-  const got = await inBatches(parts, 8, (p, k) => readStepSessions(kv, p.id, entries[k]!));
+  const got = await reading;
   if (got.some((t) => t === undefined)) {
     await Promise.allSettled(ahead);
     return null;

@@ -335,6 +335,36 @@ export async function readStepSessions(
   return got === null ? { h1: new Uint32Array(0), h2: new Uint32Array(0) } : got && decodeSessions(got);
 }
 
+/**
+ * The session tables of many parts in one batched read (getMany of ten keys, many at once, instead of one
+ * read per part: at 10M events 212 reads of one or two chunks waited on in turn), each undefined when its
+ * chunks are gone.
+ */
+export async function readStepSessionsMany(
+  kv: Deno.Kv,
+  parts: { id: string; entry: StepColumnEntry }[],
+): Promise<({ h1: Uint32Array; h2: Uint32Array } | undefined)[]> {
+  const ks: Deno.KvKey[] = [];
+  const spans = parts.map(({ id, entry }) => {
+    const size = entry.secs[SESSIONS];
+    if (!size) return null;
+    const [sec, length, chunks] = size, at = ks.length;
+    for (let j = 0; j < chunks; j++) ks.push(stepColumnKeys.chunk(id, sec * SEC_SPAN + j));
+    return { at, length, chunks };
+  });
+  const got = await readMany<Uint8Array>(kv, ks);
+  return spans.map((span) => {
+    if (!span) return { h1: new Uint32Array(0), h2: new Uint32Array(0) };
+    const bytes = new Uint8Array(span.length);
+    for (let j = 0; j < span.chunks; j++) {
+      const value = got[span.at + j].value;
+      if (value === null) return undefined;
+      bytes.set(value, j * CHUNK_BYTES);
+    }
+    return decodeSessions(bytes);
+  });
+}
+
 /** A section's stored bytes: null when the part has no such section, undefined when its chunks are gone. */
 async function readChunks(
   kv: Deno.Kv,
