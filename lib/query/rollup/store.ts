@@ -702,6 +702,13 @@ export function decodeSpanEnds(stored: Uint8Array): SpanEnds {
   };
 }
 
+/** Whether a rollup has each of its blocks' entries (`entriesSec`), where it has ends to take them from. */
+export const hasBlockEntries = (e: RollupEntry): boolean =>
+  !e.secs[ENDS_SEC] ||
+  Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
+    !e.secs[factsSec(b)] || e.secs[entriesSec(b)] !== undefined
+  );
+
 /**
  * Whether a rollup has each of its blocks' entries and exits (`entriesSec`, `exitsSec`) and its spans' ends
  * (`SPAN_ENDS_SEC`), where it has ends to take them from.
