@@ -368,6 +368,29 @@ Deno.test("catalog: the names-only lists add crawlers with their source, never a
   assert.equal(classifyAgent("CCBot/2.0 (https://commoncrawl.org/faq/)").agent?.token, "CCBot");
 });
 
+Deno.test("catalog: uap-core's named robots are taken as a parser's curated list; people's software it files there is not", () => {
+  const uap = new Set(CATALOG.filter((e) => e.source === "uap-core bots").map((e) => e.token));
+  // names that do not say what they are (a thumbnail service, a search engine's indexer) are taken now
+  for (const name of ["WebThumb", "DataparkSearch", "GomezAgent", "URL2PNG"]) assert.ok(uap.has(name), name);
+  const webThumb = classifyAgent(
+    "Mozilla/5.0 (X11; U; Linux i686 (x86_64); en-US; rv:1.9.0.17) Gecko WebThumb/1.0",
+  );
+  assert.equal(webThumb.outcome, "crawler");
+  assert.equal(webThumb.agent?.token, "WebThumb");
+  // plain words must still say bot; people's software uap-core also lists stays out
+  const tokens = new Set(CATALOG.flatMap((e) => e.match));
+  for (const name of ["argus", "pandora", "htdig", "blogbridge", "google sketchup", "sitecon"]) {
+    assert.ok(!tokens.has(name), name);
+  }
+  assert.equal(
+    classifyAgent("Mozilla/5.0 (Linux; U; en-gb) AppleWebKit/418.9.1 (KHTML, like Gecko) SiteCon/8.10.9")
+      .outcome,
+    "human",
+  );
+  // an app sharing a name with one of them is still the app when it gives its device
+  assert.equal(classifyAgent("RedCarpet/2.1 CFNetwork/672.0.2 Darwin/14.0.0").outcome, "human");
+});
+
 Deno.test("classify: a browser's platform starts a word; a tool's name in its place is no platform", () => {
   // "CrOS" was found inside "Microsoft", "Web0S" inside "webscout"
   assert.equal(BROWSER.test("Mozilla/5.0 (compatible; Microsoft-WebDAV/1.0)"), false);
