@@ -40,7 +40,7 @@ import {
   FIRST_IDS_SEC,
   FIRST_SEC,
   firstRowsOf,
-  hasEntryBlocks,
+  hasBlockEntries,
   KEYS_SEC,
   readSection,
   readSections,
@@ -385,7 +385,7 @@ export class AttributionAnswers {
         asks.push({ partId: parts[i].id, entry: e, sec: ATTR_SEC });
         what.push({ i, b: -1 });
         // the entries of the blocks read when the rollup has them per block, else its ends whole
-        if (needEntry && !hasEntryBlocks(e)) {
+        if (needEntry && !hasBlockEntries(e)) {
           asks.push({ partId: parts[i].id, entry: e, sec: ENDS_SEC });
           what.push({ i, b: -2 });
         }
@@ -393,7 +393,7 @@ export class AttributionAnswers {
           if (!e.secs[factsSec(b)]) continue;
           asks.push({ partId: parts[i].id, entry: e, sec: factsSec(b) });
           what.push({ i, b });
-          if (needEntry && hasEntryBlocks(e)) {
+          if (needEntry && hasBlockEntries(e)) {
             asks.push({ partId: parts[i].id, entry: e, sec: entriesSec(b) });
             what.push({ i, b: -3 - b });
           }
