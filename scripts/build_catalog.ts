@@ -259,11 +259,18 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
   addNames("GoAccess", goaccess, true);
   // uap-core's bot families (Apache-2.0): the named alternatives of its "Bots" and "Bots Pattern" entries. Since
   // the twelfth round read as a parser's curated robots (like Yauaa's): a name need not say what it is, but the
-  // names-only filters apply (a plain word such as "Argus", "Pandora" or "htdig" must say bot) and people's
-  // software uap-core also files there stays out (UAP_BOTS_SKIPPED)
+  // names-only filters apply, a plain word ("Argus", "Pandora", "htdig", "WIRE") must say bot, and people's
+  // software uap-core also files there stays out (UAP_BOTS_SKIPPED); category other, as before (the category a
+  // name says was tried: it made entireweb's "Speedy Spider" a monitor)
   addNames(
     "uap-core bots",
-    (await uapBotNames()).filter((n) => !UAP_BOTS_SKIPPED.has(n)).map((n) => [n, "other"]),
+    (await uapBotNames())
+      .filter((n) =>
+        !UAP_BOTS_SKIPPED.has(n) && (!/^(?:[A-Z]?[a-z]+|[A-Z]+)$/.test(n) || /bot|spider|crawl/i.test(n))
+      )
+      .map((n) => [n, "other"]),
+    false,
+    true,
   );
   // browscap's robots (MIT): names written in their own agent patterns (scripts/extract_browscap_bots.ts);
   // its syndication readers are feed fetchers, the rest take the category their name says; as for the other

@@ -371,7 +371,17 @@ Deno.test("catalog: the names-only lists add crawlers with their source, never a
 Deno.test("catalog: uap-core's named robots are taken as a parser's curated list; people's software it files there is not", () => {
   const uap = new Set(CATALOG.filter((e) => e.source === "uap-core bots").map((e) => e.token));
   // names that do not say what they are (a thumbnail service, a search engine's indexer) are taken now
-  for (const name of ["WebThumb", "DataparkSearch", "GomezAgent", "URL2PNG"]) assert.ok(uap.has(name), name);
+  // and names of two words or more, which no ordinary word is ("Rival IQ", "Mtps Feed Aggregation System")
+  for (
+    const name of [
+      "WebThumb",
+      "DataparkSearch",
+      "GomezAgent",
+      "URL2PNG",
+      "Rival IQ",
+      "Mtps Feed Aggregation System",
+    ]
+  ) assert.ok(uap.has(name), name);
   const webThumb = classifyAgent(
     "Mozilla/5.0 (X11; U; Linux i686 (x86_64); en-US; rv:1.9.0.17) Gecko WebThumb/1.0",
   );
@@ -379,7 +389,9 @@ Deno.test("catalog: uap-core's named robots are taken as a parser's curated list
   assert.equal(webThumb.agent?.token, "WebThumb");
   // plain words must still say bot; people's software uap-core also lists stays out
   const tokens = new Set(CATALOG.flatMap((e) => e.match));
-  for (const name of ["argus", "pandora", "htdig", "blogbridge", "google sketchup", "sitecon"]) {
+  for (
+    const name of ["argus", "pandora", "htdig", "wire", "leia", "blogbridge", "google sketchup", "sitecon"]
+  ) {
     assert.ok(!tokens.has(name), name);
   }
   assert.equal(
