@@ -12,7 +12,7 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { FeedbackApp, StoredReview } from "./types.ts";
 import { allApps } from "./store.ts";
-import { ANALYSIS_VERSION, analyzeReview } from "./analysis/analyze.ts";
+import { ANALYSIS_VERSION, analyzeReview, loadLanguageGuesser } from "./analysis/analyze.ts";
 
 /** Stale reviews one cache load re-analyses in memory (~0.1-0.3 s: language detection costs most). */
 export const READ_BUDGET = 300;
@@ -64,6 +64,7 @@ export async function reanalyseApp(
   const passKey = keys.feedbackReanalysis(app.org, app.id);
   const saved = (await deps.kv.get<Pass>(passKey)).value;
   if (saved?.v === ANALYSIS_VERSION && saved.complete) return 0;
+  await loadLanguageGuesser(); // write() re-analyses
   const cursor = saved?.v === ANALYSIS_VERSION ? saved.cursor ?? undefined : undefined;
   const it = deps.kv.list<StoredReview>({ prefix: keys.feedbackReviews(app.org, app.id) }, {
     cursor,

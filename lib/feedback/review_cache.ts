@@ -7,7 +7,8 @@
 import type { Deps } from "../deps.ts";
 import type { StoredReview } from "./types.ts";
 import { listReviews, stampOf } from "./store.ts";
-import { refreshStale } from "./reanalyse.ts";
+import { isStale, refreshStale } from "./reanalyse.ts";
+import { loadLanguageGuesser } from "./analysis/analyze.ts";
 
 const MAX_CACHED = 400_000;
 
@@ -33,7 +34,9 @@ export class ReviewCache {
       return hit.reviews;
     }
     // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed.
-    const reviews = refreshStale(await listReviews(kv, org, app))
+    const listed = await listReviews(kv, org, app);
+    if (listed.some(isStale)) await loadLanguageGuesser(); // refreshStale re-analyses them
+    const reviews = refreshStale(listed)
       .sort((a, b) => b.created_at - a.created_at);
     cache.delete(id);
     cache.set(id, { stamp, reviews });

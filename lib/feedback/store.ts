@@ -17,7 +17,7 @@ import type {
   StoredReview,
   StoreListing,
 } from "./types.ts";
-import { analyzeReview } from "./analysis/analyze.ts";
+import { analyzeReview, loadLanguageGuesser } from "./analysis/analyze.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
 export const MAX_TEXT_CHARS = 12_000;
@@ -193,6 +193,7 @@ export async function storeReviews(
   incoming: IncomingReview[],
 ): Promise<StoreResult> {
   const result: StoreResult = { stored: 0, updated: 0, unchanged: 0 };
+  if (incoming.length) await loadLanguageGuesser(); // toStored analyses each review
   const seen = new Map<string, IncomingReview>();
   for (const r of incoming) seen.set(r.id, r); // the last copy of an id in one batch wins
   const list = [...seen.values()];
