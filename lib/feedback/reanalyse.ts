@@ -12,7 +12,8 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { FeedbackApp, StoredReview } from "./types.ts";
 import { allApps } from "./store.ts";
-import { ANALYSIS_VERSION, analyzeReview, loadLanguageGuesser } from "./analysis/analyze.ts";
+import { ANALYSIS_VERSION } from "./analysis/version.ts";
+import { analyzeLoaded, loadAnalysis } from "./analysis/on_demand.ts";
 
 /** Stale reviews one cache load re-analyses in memory (~0.1-0.3 s: language detection costs most). */
 export const READ_BUDGET = 300;
@@ -29,7 +30,7 @@ export const isStale = (r: StoredReview) => r.analysis.v !== ANALYSIS_VERSION;
 export function reanalysed(r: StoredReview): StoredReview {
   return {
     ...r,
-    analysis: analyzeReview({ rating: r.rating, title: r.title, text: r.text, language: r.language }),
+    analysis: analyzeLoaded({ rating: r.rating, title: r.title, text: r.text, language: r.language }),
   };
 }
 
@@ -64,7 +65,7 @@ export async function reanalyseApp(
   const passKey = keys.feedbackReanalysis(app.org, app.id);
   const saved = (await deps.kv.get<Pass>(passKey)).value;
   if (saved?.v === ANALYSIS_VERSION && saved.complete) return 0;
-  await loadLanguageGuesser(); // write() re-analyses
+  await loadAnalysis(); // write() re-analyses
   const cursor = saved?.v === ANALYSIS_VERSION ? saved.cursor ?? undefined : undefined;
   const it = deps.kv.list<StoredReview>({ prefix: keys.feedbackReviews(app.org, app.id) }, {
     cursor,

@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import type { StoredReview } from "./types.ts";
 import { listReviews, stampOf } from "./store.ts";
 import { isStale, refreshStale } from "./reanalyse.ts";
-import { loadLanguageGuesser } from "./analysis/analyze.ts";
+import { loadAnalysis } from "./analysis/on_demand.ts";
 
 const MAX_CACHED = 400_000;
 
@@ -35,7 +35,7 @@ export class ReviewCache {
     }
     // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed.
     const listed = await listReviews(kv, org, app);
-    if (listed.some(isStale)) await loadLanguageGuesser(); // refreshStale re-analyses them
+    if (listed.some(isStale)) await loadAnalysis(); // refreshStale re-analyses them
     const reviews = refreshStale(listed)
       .sort((a, b) => b.created_at - a.created_at);
     cache.delete(id);

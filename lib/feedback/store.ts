@@ -17,7 +17,7 @@ import type {
   StoredReview,
   StoreListing,
 } from "./types.ts";
-import { analyzeReview, loadLanguageGuesser } from "./analysis/analyze.ts";
+import { analyzeLoaded, loadAnalysis } from "./analysis/on_demand.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
 export const MAX_TEXT_CHARS = 12_000;
@@ -171,7 +171,7 @@ export function toStored(app: FeedbackApp, source: ReviewSource, r: IncomingRevi
     reply: r.reply ? { text: r.reply.text.slice(0, MAX_TEXT_CHARS), at: r.reply.at } : null,
     author_hash: r.author ? sha256Hex(`review-author:${r.author}`) : null,
     content_hash: contentHash(r),
-    analysis: analyzeReview({ rating: r.rating, title, text, language: r.language }),
+    analysis: analyzeLoaded({ rating: r.rating, title, text, language: r.language }),
   };
 }
 
@@ -193,7 +193,7 @@ export async function storeReviews(
   incoming: IncomingReview[],
 ): Promise<StoreResult> {
   const result: StoreResult = { stored: 0, updated: 0, unchanged: 0 };
-  if (incoming.length) await loadLanguageGuesser(); // toStored analyses each review
+  if (incoming.length) await loadAnalysis(); // toStored analyses each review
   const seen = new Map<string, IncomingReview>();
   for (const r of incoming) seen.set(r.id, r); // the last copy of an id in one batch wins
   const list = [...seen.values()];

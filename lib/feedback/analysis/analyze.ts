@@ -14,7 +14,8 @@ import { lemma, normalizeText, words } from "./tokens.ts";
 import { keyPhrases, topicsOf } from "../themes/match.ts";
 import { withoutPersonal } from "./personal.ts";
 
-export const ANALYSIS_VERSION = 6;
+import { ANALYSIS_VERSION } from "./version.ts";
+export { ANALYSIS_VERSION };
 
 export interface ReviewReading {
   /** The hand rules' sentiment and intent alone. */

@@ -3,9 +3,12 @@ import assert from "node:assert/strict";
 import { testDeps } from "../../helpers/deps.ts";
 import { createApp, listReviews, stampOf, storeReviews } from "../../../lib/feedback/store.ts";
 import { reanalyseApp, reanalyseStale, refreshStale } from "../../../lib/feedback/reanalyse.ts";
+import { loadAnalysis } from "../../../lib/feedback/analysis/on_demand.ts";
 import { ANALYSIS_VERSION, analyzeReview } from "../../../lib/feedback/analysis/analyze.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import type { IncomingReview, StoredReview } from "../../../lib/feedback/types.ts";
+
+await loadAnalysis(); // refreshStale below re-analyses synchronously
 
 const TEXTS = [
   "Keeps crashing since the update",
