@@ -414,6 +414,30 @@ async function uapBotNames(): Promise<string[]> {
   return names;
 }
 
+/**
+ * The podcast apps uap-core's user-agent parsers name under their "# Podcast catchers" comment (the vendored
+ * section): each literal alternative of an entry's first group ("AntennaPod", "gPodder", "Player FM"), lower case.
+ */
+async function uapPodcastNames(): Promise<string[]> {
+  const lines = await Deno.readTextFile(`${root}lib/crawl/sources/uap-core-user-agent-parsers.yaml`);
+  const names: string[] = [];
+  let podcasts = false;
+  for (const line of lines.split("\n")) {
+    const note = /^\s*#(.*)$/.exec(line);
+    if (note) {
+      podcasts = /^\s*Podcast catchers\s*$/.test(note[1]);
+      continue;
+    }
+    const regex = /^\s*- regex: '(.*)'\s*$/.exec(line);
+    if (!regex || !podcasts) continue;
+    for (const alt of splitAlternatives(familyPart(regex[1].replaceAll("''", "'")))) {
+      const name = literalToken(alt);
+      if (name) names.push(name.toLowerCase());
+    }
+  }
+  return names;
+}
+
 /** A regex group's top-level alternatives ("a|b(?:c|d)|e" → a, b(?:c|d), e). */
 function splitAlternatives(group: string): string[] {
   const out: string[] = [];
@@ -505,6 +529,30 @@ const YAUAA_SKIPPED = /^(?:node\.js|spray-can|Apache[-_ ]|ServiceStack|gitlab-|T
  * people's, as for browscap's), the 3D modeller Google SketchUp, the reading app Read Later and SiteCon, which
  * browscap files among people's applications and uap-core's own tests as a browser-shaped app.
  */
+/**
+ * uap-core's "Podcast catchers" names (the section runs on past that comment's entries) that are a player, a
+ * library or a service, not a podcast app, or a plain word another agent could start with ("Fancy", "Doppler").
+ */
+const UAP_NOT_PODCAST_APPS = new Set([
+  "okhttp",
+  "radio",
+  "exoplayerdemo",
+  "quicktime",
+  "podcasts",
+  "spotify",
+  "wmplayer",
+  "nsplayer",
+  "zune",
+  "vlc",
+  "alexamediaplayer",
+  "mediago",
+  "replay",
+  "vox",
+  "fancy",
+  "doppler",
+  "cita",
+]);
+
 const UAP_BOTS_SKIPPED = new Set(["BlogBridge", "Google SketchUp", "Read%20Later", "SiteCon"]);
 
 /**
@@ -1110,6 +1158,9 @@ const AGENT_PARTS = new Set([
 ]);
 const uapNames = await uapHumanNames(new Set(catalog.flatMap((e) => e.match)));
 const UAP_SOURCE = "ua-parser/uap-core user_agent_parsers (Apache-2.0)";
+const uapPodcast = (await uapPodcastNames())
+  .filter((n, i, all) => all.indexOf(n) === i && !UAP_NOT_PODCAST_APPS.has(n))
+  .sort();
 for (const n of uapNames) humanTokens[n] ??= UAP_SOURCE;
 const browscapPeople = await browscapPeopleNames(new Set(catalog.flatMap((e) => e.match)));
 const BROWSCAP_SOURCE = "browscap/browscap resources (MIT)";
@@ -1156,6 +1207,21 @@ const catalogJson = {
   generic_bot_patterns: genericPatterns,
 };
 await Deno.writeTextFile(`${root}lib/crawl/catalog.json`, JSON.stringify(catalogJson, null, 1) + "\n");
+// apps that send their name alone: an agent starting with one is that app (catalog_curated.ts)
+const standaloneEntries: [string, string][] = [
+  // first, so a name another source also gives keeps that source
+  ...opawgApps.filter((n) => !AGENT_PARTS.has(n)).map((n): [string, string] => [n, OPAWG_SOURCE]),
+  ...Object.entries(CURATED_STANDALONE_APPS).flatMap(([source, names]) =>
+    names.map((n): [string, string] => [n, source])
+  ),
+  // a three-letter family ("ABB") is safe after a browser agent, not as the first word of any agent
+  // nor an agent's common part or a plain word ("android", "applewebkit", "compatible"): no app's own name
+  ...uapNames.filter((n) => n.length >= 4 && !AGENT_PARTS.has(n)).map((
+    n,
+  ): [string, string] => [n, UAP_SOURCE]),
+  ...browscapPeople.filter((n) => !AGENT_PARTS.has(n)).map((n): [string, string] => [n, BROWSCAP_SOURCE]),
+];
+const standalone = new Set(standaloneEntries.map(([n]) => n));
 await Deno.writeTextFile(
   `${root}lib/crawl/human_tokens.json`,
   JSON.stringify(
@@ -1164,17 +1230,13 @@ await Deno.writeTextFile(
         "by scripts/build_catalog.ts from ua-parser-js and scripts/catalog_curated.ts; do not edit by hand",
       tokens: humanTokens,
       /** Apps that send their name alone: an agent starting with one is that app (catalog_curated.ts). */
-      standalone: Object.fromEntries([
-        // first, so a name another source also gives keeps that source
-        ...opawgApps.filter((n) => !AGENT_PARTS.has(n)).map((n) => [n, OPAWG_SOURCE]),
-        ...Object.entries(CURATED_STANDALONE_APPS).flatMap(([source, names]) =>
-          names.map((n) => [n, source])
-        ),
-        // a three-letter family ("ABB") is safe after a browser agent, not as the first word of any agent
-        // nor an agent's common part or a plain word ("android", "applewebkit", "compatible"): no app's own name
-        ...uapNames.filter((n) => n.length >= 4 && !AGENT_PARTS.has(n)).map((n) => [n, UAP_SOURCE]),
-        ...browscapPeople.filter((n) => !AGENT_PARTS.has(n)).map((n) => [n, BROWSCAP_SOURCE]),
-      ]),
+      standalone: Object.fromEntries(standaloneEntries),
+      /**
+       * Podcast apps uap-core names (its "Podcast catchers" entries) that are standalone apps here, beside
+       * opawg's: like them they may give their home page with no platform ("gPodder/3.7.0 (+http://gpodder.org/)").
+       * Players and stacks that are no podcast app ("okhttp", "QuickTime", "Radio", "Spotify") stay out.
+       */
+      podcast: uapPodcast.filter((n) => standalone.has(n) && !automationSign(n)),
     },
     null,
     1,

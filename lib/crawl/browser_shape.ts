@@ -29,12 +29,16 @@ export function standaloneApp(ua: string): string | null {
   return null;
 }
 
-/** Podcast and audio apps opawg/user-agents-v2 names (their standalone source), which give their home page. */
-const PODCAST_APP: ReadonlySet<string> = new Set(
-  Object.entries(data.standalone as Record<string, string>)
+/**
+ * Podcast and audio apps opawg/user-agents-v2 names (their standalone source) and uap-core's podcast catchers
+ * (`podcast`), which give their home page.
+ */
+const PODCAST_APP: ReadonlySet<string> = new Set([
+  ...Object.entries(data.standalone as Record<string, string>)
     .filter(([, source]) => source.startsWith("opawg/"))
     .map(([name]) => name),
-);
+  ...(data.podcast as string[]),
+]);
 
 /** Whether a standalone app's name is one of opawg's podcast and audio apps. */
 export function podcastApp(name: string): boolean {

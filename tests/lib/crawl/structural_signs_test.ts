@@ -348,3 +348,18 @@ Deno.test("people: a podcast app opawg names may give its home page without a pl
     ]
   ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
 });
+
+Deno.test("people: a podcast catcher uap-core names may give its home page too; a plain word with one does not", () => {
+  // uap-core's test agents of its "Podcast catchers" families
+  for (
+    const ua of [
+      "gPodder/3.7.0 (+http://gpodder.org/)",
+      "iPodder/2.1 +http://ipodder.sf.net/",
+      "Peapod/1.0 +http://www.peapodpy.org.uk",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "human", ua);
+  // "Fancy" (uap-core's FancyMusic) and libraries of the same entries are no podcast app
+  for (
+    const ua of ["Fancy/1.0 (+http://example.com/)", "okhttp/3.12.1 (+http://example.com/)"]
+  ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+});
