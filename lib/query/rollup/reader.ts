@@ -73,6 +73,9 @@ const tailWeight = (r: Rollup) =>
   r.sets.length + r.n * 64 + r.values.length * 40 + r.facts.n * 96 + r.facts.listDt.byteLength * 2;
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
+/** The most events of a part's cut hours kept for the next ask (records of ~1 KB: at most ~10 MB an entry). */
+const CUT_ROWS_KEPT_MAX = 10_000;
+
 export class Gone extends Error {}
 
 export class RollupReader {
@@ -427,8 +430,16 @@ export class RollupReader {
         for (let i = 0; i < batch.n; i++) if (within.has(Math.floor(t[i] / HOUR))) rows.push(i);
         return await reconstructEvents(batchOfRows(batch, rows), s.org, s.env, this.turn());
       })();
-      got.catch(() => this.cutRowsKept.get(key) === got && this.cutRowsKept.delete(key));
-      remember(this.cutRowsKept, key, got, 4);
+      got.then(
+        // (kept only when small: outside the budget, they are bounded by count and by this size)
+        (rows) =>
+          rows.length > CUT_ROWS_KEPT_MAX && this.cutRowsKept.get(key) === got &&
+          this.cutRowsKept.delete(key),
+        () => this.cutRowsKept.get(key) === got && this.cutRowsKept.delete(key),
+      );
+      // the last 16: every tool's period and previous period may cut hours (with 4, one engine answering all
+      // tools re-read and decoded explain-a-change's cut parts on each ask: 0.3-0.5 s and their decoded parts)
+      remember(this.cutRowsKept, key, got, 16);
     }
     return got;
   }
