@@ -30,15 +30,23 @@ export function standaloneApp(ua: string): string | null {
 }
 
 /**
+ * Names on those lists that are a service's own fetchers or a service's web address (Podchaser-Parser,
+ * gpodder.net, megaphone.fm): with a contact URL they stay automation, as fetchers write it, not an app's.
+ */
+const SERVICE_NAME = /parser|crawl|fetch|bot|aggregat|^[a-z0-9-]+\.(?:fm|net|com|org|io)$/;
+
+/**
  * Podcast and audio apps opawg/user-agents-v2 names (their standalone source) and uap-core's podcast catchers
  * (`podcast`), which give their home page.
  */
-const PODCAST_APP: ReadonlySet<string> = new Set([
-  ...Object.entries(data.standalone as Record<string, string>)
-    .filter(([, source]) => source.startsWith("opawg/"))
-    .map(([name]) => name),
-  ...(data.podcast as string[]),
-]);
+const PODCAST_APP: ReadonlySet<string> = new Set(
+  [
+    ...Object.entries(data.standalone as Record<string, string>)
+      .filter(([, source]) => source.startsWith("opawg/"))
+      .map(([name]) => name),
+    ...(data.podcast as string[]),
+  ].filter((name) => !SERVICE_NAME.test(name)),
+);
 
 /** Whether a standalone app's name is one of opawg's podcast and audio apps. */
 export function podcastApp(name: string): boolean {

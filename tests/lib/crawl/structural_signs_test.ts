@@ -345,6 +345,9 @@ Deno.test("people: a podcast app opawg names may give its home page without a pl
     const ua of [
       "Pinterest/0.2 (+http://www.pinterest.com/)",
       "Overcast/1.0 Podcast Sync (+http://overcast.fm/)",
+      // a name on the app lists that is a service's parser or web address: its fetcher, not the app
+      "Podchaser-Parser/1.0 (+https://www.podchaser.com)",
+      "gpodder.net/2.0 (+https://gpodder.net)",
     ]
   ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
 });
