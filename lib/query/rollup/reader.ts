@@ -9,7 +9,7 @@
  */
 import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
-import { Lru, remember } from "../../lru.ts";
+import { Lru } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
 import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
 import { decodeBatch } from "../../parts/codec.ts";
@@ -72,10 +72,13 @@ const TAIL_KEY = "tail";
 const tailWeight = (r: Rollup) =>
   r.sets.length + r.n * 64 + r.values.length * 40 + r.facts.n * 96 + r.facts.listDt.byteLength * 2;
 
-/** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
-/** The most events of a part's cut hours kept for the next ask (records of ~1 KB: at most ~10 MB an entry). */
-const CUT_ROWS_KEPT_MAX = 10_000;
+/**
+ * The most events of cut hours kept for the next asks, all periods together (records of ~1 KB: ~20 MB). They
+ * are kept outside the budget, so this bounds them; a period's edges cut a few hours, rarely more events.
+ */
+const CUT_ROWS_KEPT_EVENTS = 20_000;
 
+/** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 export class Gone extends Error {}
 
 export class RollupReader {
@@ -412,7 +415,7 @@ export class RollupReader {
   }
 
   /** A part's events received in the given hours, read from the part (the last few kept: a period's ends). */
-  cutRowsKept = new Map<string, Promise<StoredEvent[]>>();
+  cutRowsKept = new Lru<Promise<StoredEvent[]>>(CUT_ROWS_KEPT_EVENTS);
 
   cutRows(p: PartMeta, hours: number[], s: Scope): Promise<StoredEvent[]> {
     const key = `${p.id}|${hours.join(".")}`;
@@ -430,16 +433,16 @@ export class RollupReader {
         for (let i = 0; i < batch.n; i++) if (within.has(Math.floor(t[i] / HOUR))) rows.push(i);
         return await reconstructEvents(batchOfRows(batch, rows), s.org, s.env, this.turn());
       })();
-      got.then(
-        // (kept only when small: outside the budget, they are bounded by count and by this size)
+      // weighed by their events once read (the least recently asked go first): every tool's period and
+      // previous period may cut hours (with the last 4 kept, one engine answering all tools re-read and decoded
+      // explain-a-change's cut parts on each ask: 0.3-0.5 s and their decoded parts)
+      const read = got;
+      read.then(
         (rows) =>
-          rows.length > CUT_ROWS_KEPT_MAX && this.cutRowsKept.get(key) === got &&
-          this.cutRowsKept.delete(key),
-        () => this.cutRowsKept.get(key) === got && this.cutRowsKept.delete(key),
+          this.cutRowsKept.get(key) === read && this.cutRowsKept.set(key, read, Math.max(1, rows.length)),
+        () => this.cutRowsKept.get(key) === read && this.cutRowsKept.delete(key),
       );
-      // the last 16: every tool's period and previous period may cut hours (with 4, one engine answering all
-      // tools re-read and decoded explain-a-change's cut parts on each ask: 0.3-0.5 s and their decoded parts)
-      remember(this.cutRowsKept, key, got, 16);
+      this.cutRowsKept.set(key, read, 1);
     }
     return got;
   }
