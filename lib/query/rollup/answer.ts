@@ -217,7 +217,21 @@ export type KnownVisitors = (
   viewers: boolean,
   /** a trend's buckets: the values are then bucket labels (as strings) */
   bucket?: AggregateOptions["bucket"],
+  /** with buckets: only rows of this value of f count (a trend of one event type) */
+  only?: string,
 ) => ((value: string | null) => number) | null;
+
+/**
+ * The value a question's one filter keeps when that filter is `eq` on a field and there is no breakdown (a
+ * trend or total of one event type): the field's kept unions by value (and by bucket of that value) serve it.
+ */
+export function onlyValue(s: Scope, o: AggregateOptions): string | undefined {
+  const f = s.filters ?? [];
+  if (f.length !== 1 || o.breakdown?.length || f[0].op !== "eq" || typeof f[0].value !== "string") {
+    return undefined;
+  }
+  return f[0].value;
+}
 
 /** Whether a question's visitor counts may come from kept unions (`byRows`: its rows', else its totals'). */
 export function keptUnionsFit(
@@ -231,9 +245,10 @@ export function keptUnionsFit(
   return {
     // a list sorted by visitors reads every row's union; else only the rows shown pay theirs
     byRows: plain && by.length === 1 && (sortBy === "visitors" || sortBy === "viewers"),
-    totals: plain && !(s.filters ?? []).length,
-    // a trend of visitors without a breakdown or filter: each bucket's union kept (unions.ts)
-    byBucket: o.bucket !== undefined && !by.length && !(s.filters ?? []).length &&
+    totals: plain && (!(s.filters ?? []).length || onlyValue(s, o) !== undefined),
+    // a trend of visitors without a breakdown, unfiltered or of one value: each bucket's union kept (unions.ts)
+    byBucket: o.bucket !== undefined && !by.length &&
+      (!(s.filters ?? []).length || onlyValue(s, o) !== undefined) &&
       o.metrics.some((m) => m === "visitors" || m === "viewers"),
   };
 }
@@ -331,15 +346,16 @@ export function answerFromRollups(
   let made: DistinctCounter | null = null;
   const counter = () => made ??= new DistinctCounter(visitorSpace);
   const fit = keptUnionsFit(s, o);
+  const only = onlyValue(s, o);
   const rowsKnown = (viewers: boolean) =>
     known && fit.byRows
       ? known(rowField, viewers)
       : known && fit.byBucket
-      ? known(rowField, viewers, o.bucket)
+      ? known(rowField, viewers, o.bucket, only)
       : null;
-  // (a trend's totals too: no filter, so the period's visitors)
+  // (a trend's totals too: the period's visitors, or those of the one value its filter keeps)
   const totalsKnown = (viewers: boolean) =>
-    known && (fit.totals || fit.byBucket) ? known(TOTAL, viewers) : null;
+    known && (fit.totals || fit.byBucket) ? known(only === undefined ? TOTAL : rowField, viewers) : null;
   const lookup =
     (of: (viewers: boolean) => ((value: string | null) => number) | null, value: string | null) =>
     (viewers: boolean) => {
@@ -361,7 +377,7 @@ export function answerFromRollups(
     }
     return { key: g.key, metrics };
   });
-  const whole = figures(totals, pieces, o, counter, lookup(totalsKnown, null));
+  const whole = figures(totals, pieces, o, counter, lookup(totalsKnown, only ?? null));
   if (sessions) {
     const st = sessions.totals;
     const per = (x: number) => (st.sessions > 0 ? x / st.sessions : null);
@@ -379,7 +395,7 @@ export function answerFromRollups(
   if (sessions?.ends) setEnds(whole, o, totals.pageviews, sessions.ends, sumOf);
   // without a breakdown or bucket, the matching events are one row with an empty key (the totals' figures)
   if (!grouped && totals.events > 0) {
-    const row = figures(totals, pieces, o, counter, lookup(totalsKnown, null));
+    const row = figures(totals, pieces, o, counter, lookup(totalsKnown, only ?? null));
     for (const m of o.metrics) if (SESSION_METRICS.has(m) || ENDS_METRICS.has(m)) row[m] = whole[m];
     rows.push({ key: {}, metrics: row });
   }

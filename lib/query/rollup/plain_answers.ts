@@ -15,6 +15,7 @@ import {
   hoursInside,
   keptUnionsFit,
   type KnownVisitors,
+  onlyValue,
   type PiecesAsked,
   piecesAsked,
   plainBlocker,
@@ -511,9 +512,10 @@ export class PlainAnswers {
           if (!served[i]) return;
           const fit = keptUnionsFit(s, o), { rowField, totalField } = fieldsOf(s, o);
           const kinds = [false, true].filter((v) => o.metrics.includes(v ? "viewers" : "visitors"));
+          const only = onlyValue(s, o);
           const need = (f: number, ok: boolean, bucket?: AggregateOptions["bucket"]) => {
             const covered = ok && kinds.every((v) => {
-              const key = unionKey(period!, f, v, bucket, s.timezone);
+              const key = unionKey(period!, f, v, bucket, s.timezone, bucket ? only : undefined);
               const u = pinned.get(key) ?? this.r.unions.get(key);
               if (u) pinned.set(key, u);
               return u !== undefined;
@@ -687,7 +689,7 @@ export class PlainAnswers {
         for (const v of [false, true]) {
           if (!o.metrics.includes(v ? "viewers" : "visitors")) continue;
           known(TOTAL, v);
-          if (fit.byBucket) known(fieldsOf(s, o).rowField, v, o.bucket);
+          if (fit.byBucket) known(fieldsOf(s, o).rowField, v, o.bucket, onlyValue(s, o));
         }
       });
     }
@@ -766,19 +768,23 @@ export class PlainAnswers {
     traffic: Set<string>,
     space: number,
   ): KnownVisitors {
-    const scoped = (pi: number, r: Rollup, f: number): number[] => {
+    const scoped = (pi: number, r: Rollup, f: number, only?: string): number[] => {
       const part = loaded[pi];
       const tpOk = part.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
       const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
+      const code = only === undefined ? -1 : r.values.indexOf(only);
       const out: number[] = [];
+      if (only !== undefined && code < 0) return out;
       for (const i of rowsOf(r, f)) {
+        if (code >= 0 && r.value[i] !== code) continue;
         if (tpOk[r.tp[i]] && trOk[r.traffic[i]] && inside[pi].has(r.hour[i])) out.push(i);
       }
       return out;
     };
     const made = new Map<string, ((value: string | null) => number) | null>();
-    return (f, viewers, bucket) => {
-      const key = unionKey(period, f, viewers, bucket, s.timezone);
+    return (f, viewers, bucket, only) => {
+      if (!bucket) only = undefined;
+      const key = unionKey(period, f, viewers, bucket, s.timezone, only);
       if (made.has(key)) return made.get(key)!;
       // a trend's unions are by bucket label (an hour's bucket computed once)
       const bucketOf = bucket ? bucketer(bucket, s.timezone) : null, labels = new Map<number, string>();
@@ -791,7 +797,14 @@ export class PlainAnswers {
         : null;
       let u = pinned.get(key) ?? this.r.unions.get(key);
       if (!u) {
-        const built = buildUnion(loaded.slice(0, n), f, (pi, r) => scoped(pi, r, f), viewers, space, keyOf);
+        const built = buildUnion(
+          loaded.slice(0, n),
+          f,
+          (pi, r) => scoped(pi, r, f, only),
+          viewers,
+          space,
+          keyOf,
+        );
         if (built && built.bytes <= this.r.unions.capacity) this.r.unions.set(key, built, built.bytes);
         u = built ?? undefined;
       }
@@ -802,7 +815,7 @@ export class PlainAnswers {
         const extra = new Map<string | null, Set<number>>();
         if (loaded.length > n) {
           const r = loaded[n].field(f);
-          for (const i of scoped(n, r, f)) {
+          for (const i of scoped(n, r, f, only)) {
             const value = keyOf ? keyOf(r, i) : r.values[r.value[i]], x = parts.ids.get(value) ?? -1;
             const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
             forEachMember(r.sets, from, to, (v) => {
@@ -827,7 +840,10 @@ const unionKey = (
   viewers: boolean,
   bucket?: AggregateOptions["bucket"],
   timezone?: string,
-) => `${period}|${f}|${viewers}` + (bucket ? `|${bucket}|${timezone}` : "");
+  only?: string,
+) =>
+  `${period}|${f}|${viewers}` + (bucket ? `|${bucket}|${timezone}` : "") +
+  (only === undefined ? "" : `|${JSON.stringify(only)}`);
 const listKey = (period: string, f: number) => `${period}|list|${f}`;
 
 const SESSION_ASKED = (o: AggregateOptions) =>

@@ -81,3 +81,49 @@ Deno.test("rollup trends: visitors per bucket from kept unions, the raw tail gro
   );
   assert.ok(served > 0, "answered from rollups");
 });
+
+// a trend of one event type (the trends tool filters by its event): the buckets' unions of that value's rows
+// and the field's unions by value (its totals) are kept as for an unfiltered trend
+const oneType: AggregateOptions[] = [
+  { metrics: ["visitors", "events"], bucket: "day", sort: { by: "key" } },
+  { metrics: ["visitors"], bucket: "hour", sort: { by: "key" } },
+  { metrics: ["visitors", "events", "sessions"] },
+];
+
+Deno.test("rollup trends: a trend of one event type from kept unions, the raw tail growing between asks", async () => {
+  let served = 0, kept = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(eventArb, { minLength: 1, maxLength: 50 }),
+      fc.array(fc.array(eventArb, { maxLength: 6 }), { minLength: 3, maxLength: 3 }),
+      fc.constantFrom("$pageview", "sign_up", "$pageleave"),
+      async (first, tails, type) => {
+        await tailGrowing(
+          NOW,
+          () => toEvents(first, 0),
+          // two event types asked of one source: each keeps its own buckets' unions
+          scopes.flatMap((s) =>
+            [type, "$pageview"].map((value) => ({
+              ...s,
+              filters: [{ field: "event_type", op: "eq", value }],
+            }))
+          ),
+          tails.map((more) => () => toEvents(more, 30_000)),
+          async (site, rollups, s) => {
+            const got = await rollups.answer(s, oneType);
+            got.forEach((a, i) => {
+              if (!a) return;
+              served++;
+              assert.deepEqual(a, expected(site, s, oneType[i]), JSON.stringify({ s, i }));
+            });
+            // (only these filtered questions are asked: any union kept is one of theirs)
+            kept += (rollups as unknown as { r: { unions: { size: number } } }).r.unions.size;
+          },
+        );
+      },
+    ),
+    { numRuns: 25 },
+  );
+  assert.ok(served > 0, "answered from rollups");
+  assert.ok(kept > 0, "unions kept for a trend of one event type");
+});
