@@ -87,3 +87,29 @@ Deno.test("rollups: a period cutting a part's hours is answered from rollups, th
   });
   await site.close();
 });
+
+Deno.test("rollups: the cut hours' rows of several periods stay kept for the next asks (one engine, many tools)", async () => {
+  const site = await openSite(NOW);
+  await site.add(events());
+  await site.compact();
+  const rollups = site.rollups();
+  const kept = () => (rollups as unknown as { r: { cutRowsKept: { size: number } } }).r.cutRowsKept.size;
+  const o: AggregateOptions = { metrics: ["visitors", "pageviews"] };
+  // six periods, each ending inside another hour of the third day: each cuts its own hour
+  const scopes: Scope[] = Array.from({ length: 6 }, (_, i) => ({
+    org: "org1",
+    env: "production",
+    from: BASE + 20 * MINUTE,
+    to: BASE + 2 * DAY + (i + 1) * 60 * MINUTE + 37 * MINUTE,
+    timezone: "UTC",
+    filters: [],
+  }));
+  for (const scope of scopes) {
+    const [got] = await rollups.answer(scope, [o]);
+    assert.ok(got, "answered from rollups");
+    assert.deepEqual(got, expected(site, scope, o));
+  }
+  // every period's cut rows are still kept (before, the last 4: the first periods were read again)
+  assert.ok(kept() >= scopes.length + 1, `${kept()} cut hours kept`);
+  await site.close();
+});
