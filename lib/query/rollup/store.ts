@@ -608,57 +608,55 @@ export function decodeEnds(stored: Uint8Array): FactEnds {
   return e as unknown as FactEnds;
 }
 
+/** One side of a session's ends (its entry or its exit) as arrays of rows. */
+interface EndSide {
+  dt: Float64Array;
+  seq: Float64Array;
+  t: Uint32Array;
+  page: Uint32Array;
+  pages: (string | null)[];
+}
+
 /**
- * Rows [from, to) of the ends' entries as a block's section: page codes made the block's own (0 still no page,
- * code c the block's pages[c - 1]), so a block carries only the pages it names.
+ * Rows [from, to) of one side of the ends as a block's section: page codes made the block's own (0 still no
+ * page, code c the block's pages[c - 1]), so a block carries only the pages it names.
  */
-export function encodeBlockEntries(e: FactEnds, from: number, to: number): Uint8Array {
+function encodeBlockSide(x: EndSide, from: number, to: number): Uint8Array {
   const n = to - from, local = new Map<number, number>(), pages: (string | null)[] = [];
-  const entPage = new Uint32Array(n);
+  const page = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const c = e.entPage[from + i];
+    const c = x.page[from + i];
     if (c === 0) continue;
     let l = local.get(c);
-    if (l === undefined) local.set(c, l = pages.push(e.pages[c - 1]));
-    entPage[i] = l;
+    if (l === undefined) local.set(c, l = pages.push(x.pages[c - 1]));
+    page[i] = l;
   }
-  return packSection({ n, pages }, [
-    e.entDt.slice(from, to),
-    e.entSeq.slice(from, to),
-    e.entT.slice(from, to),
-    entPage,
-  ]);
+  return packSection({ n, pages }, [x.dt.slice(from, to), x.seq.slice(from, to), x.t.slice(from, to), page]);
 }
+
+function decodeBlockSide(stored: Uint8Array, what: string): EndSide {
+  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored, what);
+  return {
+    dt: next<Float64Array>(Float64Array, h.n),
+    seq: next<Float64Array>(Float64Array, h.n),
+    t: next<Uint32Array>(Uint32Array, h.n),
+    page: next<Uint32Array>(Uint32Array, h.n),
+    pages: h.pages,
+  };
+}
+
+/** Rows [from, to) of the ends' entries as a block's section. */
+export const encodeBlockEntries = (e: FactEnds, from: number, to: number): Uint8Array =>
+  encodeBlockSide({ dt: e.entDt, seq: e.entSeq, t: e.entT, page: e.entPage, pages: e.pages }, from, to);
+
+/** Rows [from, to) of the ends' exits as a block's section (page codes the block's own, as for its entries). */
+export const encodeBlockExits = (e: FactEnds, from: number, to: number): Uint8Array =>
+  encodeBlockSide({ dt: e.extDt, seq: e.extSeq, t: e.extT, page: e.extPage, pages: e.pages }, from, to);
 
 /** A block's entries (`encodeBlockEntries`) as ends holding only entries (row i is the block's row i). */
 export function decodeBlockEntries(stored: Uint8Array): FactEnds {
-  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(stored, "blockentries");
-  return {
-    entDt: next<Float64Array>(Float64Array, h.n),
-    entSeq: next<Float64Array>(Float64Array, h.n),
-    entT: next<Uint32Array>(Uint32Array, h.n),
-    entPage: next<Uint32Array>(Uint32Array, h.n),
-    pages: h.pages,
-  } as FactEnds;
-}
-
-/** Rows [from, to) of the ends' exits as a block's section (page codes the block's own, as for its entries). */
-export function encodeBlockExits(e: FactEnds, from: number, to: number): Uint8Array {
-  const n = to - from, local = new Map<number, number>(), pages: (string | null)[] = [];
-  const extPage = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const c = e.extPage[from + i];
-    if (c === 0) continue;
-    let l = local.get(c);
-    if (l === undefined) local.set(c, l = pages.push(e.pages[c - 1]));
-    extPage[i] = l;
-  }
-  return packSection({ n, pages }, [
-    e.extDt.slice(from, to),
-    e.extSeq.slice(from, to),
-    e.extT.slice(from, to),
-    extPage,
-  ]);
+  const x = decodeBlockSide(stored, "blockentries");
+  return { entDt: x.dt, entSeq: x.seq, entT: x.t, entPage: x.page, pages: x.pages } as FactEnds;
 }
 
 /**
@@ -666,13 +664,10 @@ export function encodeBlockExits(e: FactEnds, from: number, to: number): Uint8Ar
  * codes moved past the entries' pages.
  */
 export function decodeBlockEnds(entries: Uint8Array, exits: Uint8Array): FactEnds {
-  const e = decodeBlockEntries(entries);
-  const { h, next } = unpackSection<{ n: number; pages: (string | null)[] }>(exits, "blockexits");
-  const extDt = next<Float64Array>(Float64Array, h.n), extSeq = next<Float64Array>(Float64Array, h.n);
-  const extT = next<Uint32Array>(Uint32Array, h.n), extPage = next<Uint32Array>(Uint32Array, h.n);
+  const e = decodeBlockEntries(entries), x = decodeBlockSide(exits, "blockexits");
   const base = e.pages.length;
-  for (let i = 0; i < h.n; i++) if (extPage[i]) extPage[i] += base;
-  return { ...e, extDt, extSeq, extT, extPage, pages: [...e.pages, ...h.pages] };
+  for (let i = 0; i < x.page.length; i++) if (x.page[i]) x.page[i] += base;
+  return { ...e, extDt: x.dt, extSeq: x.seq, extT: x.t, extPage: x.page, pages: [...e.pages, ...x.pages] };
 }
 
 const encodeSpanEnds = (x: SpanEnds): Uint8Array =>
