@@ -165,14 +165,8 @@ export class AttributionAnswers {
     if (tailPart && !tailInside) return none;
     if (tailPart) {
       const f = tailPart.facts!;
-      if (!f.attr || !f.multi || !f.tuples) return none;
-      const unit: AttrUnit = {
-        ...unitOf(tailPart),
-        codes: f.attr,
-        multi: f.multi,
-        tuples: f.tuples,
-        ends: f.ends,
-      };
+      const unit = tailAttrUnit(tailPart);
+      if (!unit) return none;
       const join = attributionJoin([unit], [tailInside!], s.touchpoint, traffic, 0, true);
       const own = flattenRows([unit], join, needEntry ? sessionEntries(join, [f.ends]) : null);
       rows = withTailRows(kept!, hashes!, own);
@@ -248,14 +242,8 @@ export class AttributionAnswers {
     let rows = kept.rows, out: Uint8Array | null = null;
     if (tailPart) {
       const f = tailPart.facts!;
-      if (!f.attr || !f.multi || !f.tuples) return null;
-      const tailUnit: AttrUnit = {
-        ...unitOf(tailPart),
-        codes: f.attr,
-        multi: f.multi,
-        tuples: f.tuples,
-        ends: f.ends,
-      };
+      const tailUnit = tailAttrUnit(tailPart);
+      if (!tailUnit) return null;
       // the tail's sessions in scope, by key; a part session among them leaves its run and joins from rows
       const tps = tailPart.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
       const trs = tailPart.traffics.map((t) => t !== null && traffic.has(t));
@@ -669,3 +657,10 @@ function maxOf(a: Uint32Array): number {
 /** The bytes a kept attribution answer holds (to weigh it in the cache). */
 const answerBytes = (a: AttributionResult) =>
   256 + Object.values(a.by).reduce((n, rows) => n + rows.length * 120, 0);
+
+/** The raw tail's rollup as a unit of attribution rows, or null when its facts lack attributions. */
+function tailAttrUnit(tail: RollupParts): AttrUnit | null {
+  const f = tail.facts!;
+  if (!f.attr || !f.multi || !f.tuples) return null;
+  return { ...unitOf(tail), codes: f.attr, multi: f.multi, tuples: f.tuples, ends: f.ends };
+}
