@@ -51,6 +51,7 @@ import {
   type Spans,
 } from "./spans.ts";
 import {
+  addByPage,
   engagedPerVisitor,
   entriesAndExits,
   type EntriesExits,
@@ -349,16 +350,8 @@ export class PlainAnswers {
     if (withEnds) {
       addEnds(entriesAndExits(joined, units.map((u) => u.ends)), 1);
       ends = { entries: new Map(), exits: new Map() };
-      const fold = (into: Map<string | null, number>, counts: Float64Array[]) =>
-        counts.forEach((c, i) => {
-          for (let code = 1; code < c.length; code++) {
-            if (!c[code]) continue;
-            const page = spanEnds[i]!.pages[code - 1];
-            into.set(page, (into.get(page) ?? 0) + c[code]);
-          }
-        });
-      fold(ends.entries, entN);
-      fold(ends.exits, extN);
+      addByPage(ends.entries, entN, spanEnds);
+      addByPage(ends.exits, extN, spanEnds);
       for (const [page, c] of joinedEnds.entries) ends.entries.set(page, (ends.entries.get(page) ?? 0) + c);
       for (const [page, c] of joinedEnds.exits) ends.exits.set(page, (ends.exits.get(page) ?? 0) + c);
       for (const m of [ends.entries, ends.exits]) for (const [page, c] of m) if (c === 0) m.delete(page);

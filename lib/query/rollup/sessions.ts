@@ -422,17 +422,27 @@ export function entriesAndExits(join: SessionJoin, ends: (FactEnds | null)[]): E
     extN[extU[s]][ends[extU[s]]!.extPage[extK[s]]]++;
   }
   const out: EntriesExits = { entries: new Map(), exits: new Map() };
-  const fold = (m: Map<string | null, number>, counts: Uint32Array[]) =>
-    counts.forEach((c, ri) => {
-      for (let code = 1; code < c.length; code++) {
-        if (!c[code]) continue;
-        const page = ends[ri]!.pages[code - 1];
-        m.set(page, (m.get(page) ?? 0) + c[code]);
-      }
-    });
-  fold(out.entries, entN);
-  fold(out.exits, extN);
+  addByPage(out.entries, entN, ends);
+  addByPage(out.exits, extN, ends);
   return out;
+}
+
+/**
+ * Adds counts by page code, one array a unit (code c the unit's pages[c - 1]; 0 no page, not counted), into
+ * `into` by page.
+ */
+export function addByPage(
+  into: Map<string | null, number>,
+  counts: ArrayLike<number>[],
+  units: ({ pages: (string | null)[] } | null)[],
+): void {
+  counts.forEach((c, u) => {
+    for (let code = 1; code < c.length; code++) {
+      if (!c[code]) continue;
+      const page = units[u]!.pages[code - 1];
+      into.set(page, (into.get(page) ?? 0) + c[code]);
+    }
+  });
 }
 
 /**
