@@ -18,7 +18,7 @@ import {
   ATTR_SEC,
   ENDS_SEC,
   FIRST_SEC,
-  hasEntryBlocks,
+  hasBlockEnds,
   hasRollup,
   partRollup,
   readEntry,
@@ -78,7 +78,7 @@ export async function backfillRollups(
       if (e && !e.secs[ATTR_RUNS_SEC] && e.secs[ATTR_SEC] && e.secs[ENDS_SEC]) await addRuns(kv, meta.id, e);
       // each block's entries, from the ends and the runs' rows per block (the part is not read)
       const now = await current();
-      if (now && now.secs[ATTR_RUNS_SEC] && !hasEntryBlocks(now)) await addEntryBlocks(kv, meta.id, now);
+      if (now && now.secs[ATTR_RUNS_SEC] && !hasBlockEnds(now)) await addEntryBlocks(kv, meta.id, now);
     };
     const entry = await current();
     if (entry) {

@@ -52,6 +52,7 @@ import {
 } from "./spans.ts";
 import {
   addByPage,
+  addEnds,
   engagedPerVisitor,
   entriesAndExits,
   type EntriesExits,
@@ -74,7 +75,7 @@ import {
   entriesSec,
   exitsSec,
   factsSec,
-  hasEntryBlocks,
+  hasBlockEnds,
   KEYS_SEC,
   listsSec,
   readSections,
@@ -101,7 +102,7 @@ export class PlainAnswers {
       return hit ?? null;
     });
     // entries and exits from the spans' ends when every part has them and its blocks' ends (else part by part)
-    const withEnds = ends && entries.every((e) => e.secs[SPAN_ENDS_SEC] !== undefined && hasEntryBlocks(e));
+    const withEnds = ends && entries.every((e) => e.secs[SPAN_ENDS_SEC] !== undefined && hasBlockEnds(e));
     const asks: SectionAsk[] = [], partOf: number[] = [];
     parts.forEach((p, i) => {
       const secs = [...(spans[i] ? [] : [SPANS_SEC]), KEYS_SEC, ...(withEnds ? [SPAN_ENDS_SEC] : [])];
@@ -297,14 +298,6 @@ export class PlainAnswers {
     };
     // the joins' entries and exits: the taken-out sessions' as their parts counted them off, the joined ones' on
     const joinedEnds: EntriesExits = { entries: new Map(), exits: new Map() };
-    const addEnds = (e: EntriesExits, sign: number) => {
-      for (const [page, c] of e.entries) {
-        joinedEnds.entries.set(page, (joinedEnds.entries.get(page) ?? 0) + sign * c);
-      }
-      for (const [page, c] of e.exits) {
-        joinedEnds.exits.set(page, (joinedEnds.exits.get(page) ?? 0) + sign * c);
-      }
-    };
     // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
     const byPart = new Map<number, number[]>();
     units.forEach((u, x) => {
@@ -329,7 +322,7 @@ export class PlainAnswers {
         totals[m] -= t[m];
       }
       for (const [v, c] of engagedPerVisitor(alone)) count(v, -c);
-      if (withEnds) addEnds(entriesAndExits(alone, of.map((u) => u.ends)), -1);
+      if (withEnds) addEnds(joinedEnds, entriesAndExits(alone, of.map((u) => u.ends)), -1);
     }
     const joined = joinSessions(
       units.map(unitOfBlock),
@@ -348,12 +341,11 @@ export class PlainAnswers {
     for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
     let ends: EntriesExits | null = null;
     if (withEnds) {
-      addEnds(entriesAndExits(joined, units.map((u) => u.ends)), 1);
+      addEnds(joinedEnds, entriesAndExits(joined, units.map((u) => u.ends)));
       ends = { entries: new Map(), exits: new Map() };
       addByPage(ends.entries, entN, spanEnds);
       addByPage(ends.exits, extN, spanEnds);
-      for (const [page, c] of joinedEnds.entries) ends.entries.set(page, (ends.entries.get(page) ?? 0) + c);
-      for (const [page, c] of joinedEnds.exits) ends.exits.set(page, (ends.exits.get(page) ?? 0) + c);
+      addEnds(ends, joinedEnds);
       for (const m of [ends.entries, ends.exits]) for (const [page, c] of m) if (c === 0) m.delete(page);
     }
     // the parts' keys are kept as read (no second copy as numbers)
@@ -635,8 +627,8 @@ export class PlainAnswers {
       } else if (asked.facts) {
         const n = parts.length;
         if (!kept) {
-          const got = await (spanCount ??
-            this.spanKept(parts, entries, inside.slice(0, n), s, traffic, space, spanFetch!));
+          // (the span path: counted while the parts were read)
+          const got = await spanCount!;
           kept = got.kept;
           if (keepEnds) {
             kept.ends = got.ends ??

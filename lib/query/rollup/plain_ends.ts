@@ -10,7 +10,7 @@
 import { inBatches } from "../../batches.ts";
 import type { Scope } from "../types.ts";
 import { Gone, type RollupReader, unitOf } from "./reader.ts";
-import { entriesAndExits, type EntriesExits, type FactsUnit, joinSessions } from "./sessions.ts";
+import { addEnds, entriesAndExits, type EntriesExits, type FactsUnit, joinSessions } from "./sessions.ts";
 import { ENDS_LAYOUT, FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
 
 /** Parts read and joined at once (their facts and ends decoded: ~120 bytes a fact row). */
@@ -30,10 +30,6 @@ export async function endsByParts(
   space: number,
 ): Promise<EntriesExits> {
   const out: EntriesExits = { entries: new Map(), exits: new Map() };
-  const add = (e: EntriesExits) => {
-    for (const [page, c] of e.entries) out.entries.set(page, (out.entries.get(page) ?? 0) + c);
-    for (const [page, c] of e.exits) out.exits.set(page, (out.exits.get(page) ?? 0) + c);
-  };
   const sharedUnits: FactsUnit[] = [], sharedEnds: FactEnds[] = [], sharedHours: Set<number>[] = [];
   const asked = { fields: [], sets: [], facts: true, ends: true };
   for (let w = 0; w < parts.length; w += WINDOW) {
@@ -53,10 +49,13 @@ export async function endsByParts(
         }
       }
       const unit = unitOf(p);
-      add(entriesAndExits(
-        joinSessions([unit], [inside[i]], s.touchpoint, traffic, space, null, [alone]),
-        [p.ends],
-      ));
+      addEnds(
+        out,
+        entriesAndExits(
+          joinSessions([unit], [inside[i]], s.touchpoint, traffic, space, null, [alone]),
+          [p.ends],
+        ),
+      );
       if (picked.length) {
         const rows = Uint32Array.from(picked);
         sharedUnits.push({ ...unit, facts: pickFacts(f, rows) });
@@ -66,7 +65,10 @@ export async function endsByParts(
     });
   }
   if (sharedUnits.length) {
-    add(entriesAndExits(joinSessions(sharedUnits, sharedHours, s.touchpoint, traffic, space), sharedEnds));
+    addEnds(
+      out,
+      entriesAndExits(joinSessions(sharedUnits, sharedHours, s.touchpoint, traffic, space), sharedEnds),
+    );
   }
   return out;
 }

@@ -427,6 +427,12 @@ export function entriesAndExits(join: SessionJoin, ends: (FactEnds | null)[]): E
   return out;
 }
 
+/** Adds `e`'s entries and exits (times `sign`) into `into`'s, page by page. */
+export function addEnds(into: EntriesExits, e: EntriesExits, sign = 1): void {
+  for (const [page, c] of e.entries) into.entries.set(page, (into.entries.get(page) ?? 0) + sign * c);
+  for (const [page, c] of e.exits) into.exits.set(page, (into.exits.get(page) ?? 0) + sign * c);
+}
+
 /**
  * Adds counts by page code, one array a unit (code c the unit's pages[c - 1]; 0 no page, not counted), into
  * `into` by page.

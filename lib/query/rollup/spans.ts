@@ -269,7 +269,7 @@ export interface SpanEnds {
  * are, row for row; `spanOf[s]`: session s's span, -1 when not simple). Each (span, page) is made a page of
  * its own for the one comparison of ends (sessions.ts `entriesAndExits`), which then counts them per span.
  */
-export function spanEndsOf(l: LocalSessions, ends: FactEnds, spanOf: Int32Array, n: number): SpanEnds {
+function spanEndsOf(l: LocalSessions, ends: FactEnds, spanOf: Int32Array, n: number): SpanEnds {
   const slot = l.join.slots[0], size = ends.pages.length + 1;
   const codes = new Map<number, number>(), keyOf: number[] = [];
   const code = (g: number, c: number) => {

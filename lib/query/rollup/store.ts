@@ -646,11 +646,11 @@ function decodeBlockSide(stored: Uint8Array, what: string): EndSide {
 }
 
 /** Rows [from, to) of the ends' entries as a block's section. */
-export const encodeBlockEntries = (e: FactEnds, from: number, to: number): Uint8Array =>
+const encodeBlockEntries = (e: FactEnds, from: number, to: number): Uint8Array =>
   encodeBlockSide({ dt: e.entDt, seq: e.entSeq, t: e.entT, page: e.entPage, pages: e.pages }, from, to);
 
 /** Rows [from, to) of the ends' exits as a block's section (page codes the block's own, as for its entries). */
-export const encodeBlockExits = (e: FactEnds, from: number, to: number): Uint8Array =>
+const encodeBlockExits = (e: FactEnds, from: number, to: number): Uint8Array =>
   encodeBlockSide({ dt: e.extDt, seq: e.extSeq, t: e.extT, page: e.extPage, pages: e.pages }, from, to);
 
 /** A block's entries (`encodeBlockEntries`) as ends holding only entries (row i is the block's row i). */
@@ -708,11 +708,12 @@ export const hasBlockEntries = (e: RollupEntry): boolean =>
  * Whether a rollup has each of its blocks' entries and exits (`entriesSec`, `exitsSec`) and its spans' ends
  * (`SPAN_ENDS_SEC`), where it has ends to take them from.
  */
-export const hasEntryBlocks = (e: RollupEntry): boolean =>
+export const hasBlockEnds = (e: RollupEntry): boolean =>
   !e.secs[ENDS_SEC] ||
-  (Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
-    !e.secs[factsSec(b)] || (e.secs[entriesSec(b)] !== undefined && e.secs[exitsSec(b)] !== undefined)
-  ) && (!e.secs[SPANS_SEC] || e.secs[SPAN_ENDS_SEC] !== undefined));
+  (hasBlockEntries(e) &&
+    Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
+      !e.secs[factsSec(b)] || e.secs[exitsSec(b)] !== undefined
+    ) && (!e.secs[SPANS_SEC] || e.secs[SPAN_ENDS_SEC] !== undefined));
 
 /**
  * Adds what a rollup lacks of its blocks' entries and exits and its spans' ends, from its own ends, the runs'
@@ -941,7 +942,7 @@ export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
     e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined &&
-    e.secs[ATTR_RUNS_SEC] !== undefined && hasEntryBlocks(e);
+    e.secs[ATTR_RUNS_SEC] !== undefined && hasBlockEnds(e);
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */

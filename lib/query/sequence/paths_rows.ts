@@ -126,7 +126,7 @@ export function walk(rows: Rows, names: string[], o: PathsOptions, depth: number
 }
 
 /** A label's number in `names`, added when missing. */
-export function labelIn(names: string[], label: string): number {
+function labelIn(names: string[], label: string): number {
   const at = names.indexOf(label);
   return at >= 0 ? at : names.push(label) - 1;
 }
@@ -244,7 +244,7 @@ function inOrder(list: Int32Array, cmp: (a: number, b: number) => number): Int32
  * Positions 0..n-1 grouped by their number in `of` (a counting sort, stable): idx lists them group by
  * group, group g at idx[start[g] .. start[g + 1]); keys are the numbers that occur, ascending.
  */
-export function countingOrder(
+function countingOrder(
   of: Int32Array,
   n: number,
 ): { idx: Int32Array; start: Int32Array; keys: number[] } {
