@@ -180,17 +180,9 @@ export async function columnFunnel(
   const shift = tune.blockShift ?? BLOCK_SHIFT;
   const passRows = tune.passRows ?? Math.max(1 << 16, Math.floor(source.partCapacity / 8 / ROW_BYTES));
   const sessionIds = new Map<string, number>();
-  // a read's rows: those in the period of visitors lo..hi-1
-  const inRange = (m: Matched, lo: number, hi: number) => {
-    let n = 0;
-    for (let j = 0; j < m.n; j++) {
-      if (m.t[j] >= s.from && m.t[j] < s.to && m.vis[j] >= lo && m.vis[j] < hi) n++;
-    }
-    return n;
-  };
   let rows = new StepRows(0);
+  // a read's rows (those in the period of visitors lo..hi-1) written into rows made at their counted size
   const take = (m: Matched, partAt: number, lo: number, hi: number) => {
-    rows.reserve(inRange(m, lo, hi)); // made at the size of them all: no growing
     const { t: T, dt: DT, seq: SEQ, unit: U, bits: B, pos: POS } = rows;
     let w = rows.n;
     const base = partAt * 2 ** 32;
@@ -296,6 +288,8 @@ export async function columnFunnel(
     if (held && ranges.length === 1) held.forEach((m, k) => take(m, k, lo, hi));
     else if (!(await eachPart((m, k) => take(m, k, lo, hi)))) return null;
     if (tailRows) take(tailRows, parts.length, lo, hi);
+    // (the rows were counted per block before: a range takes exactly that many, none written past the end)
+    if (rows.n !== n) throw new Error(`funnel rows of visitors ${lo}-${hi}: ${rows.n} taken, ${n} counted`);
     tallyStepRows(rows, o, [], total, groups);
   }
   held = null;
