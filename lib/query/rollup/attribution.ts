@@ -210,19 +210,35 @@ export interface AttrRows {
   attrAt: Int32Array;
 }
 
+/**
+ * Distinct values numbered as they come (attributions, pages: several parts' or a kept answer's and a raw
+ * tail's in one numbering): `of(x)` is x's place in `list`, appended when new. `start` keeps its places.
+ */
+export class Numbering<T> {
+  readonly list: T[];
+  readonly #ids = new Map<unknown, number>();
+  constructor(readonly keyOf: (x: T) => unknown = (x) => x, start: readonly T[] = []) {
+    this.list = [...start];
+    start.forEach((x, i) => this.#ids.set(keyOf(x), i));
+  }
+  of(x: T): number {
+    const k = this.keyOf(x);
+    let i = this.#ids.get(k);
+    if (i === undefined) this.#ids.set(k, i = this.list.push(x) - 1);
+    return i;
+  }
+}
+
+/** An attribution tuple's key in a numbering of tuples. */
+export const tupleKey = (t: (string | null)[]): string => JSON.stringify(t);
+
 /** The rows in scope of a join (sessions told apart) as AttrRows; `entries` when entry pages are wanted. */
 export function flattenRows(
   units: AttrUnit[],
   join: AttrJoin,
   entries: { unit: Int32Array; page: Uint32Array } | null,
 ): AttrRows {
-  const tupleIds = new Map<string, number>(), tuples: (string | null)[][] = [];
-  const pageIds = new Map<string | null, number>(), pages: (string | null)[] = [];
-  const pageId = (p: string | null) => {
-    let x = pageIds.get(p);
-    if (x === undefined) pageIds.set(p, x = pages.push(p) - 1);
-    return x;
-  };
+  const tuples = new Numbering<(string | null)[]>(tupleKey), pages = new Numbering<string | null>();
   let n = 0;
   units.forEach((u, ri) => {
     const slot = join.slots[ri];
@@ -238,8 +254,8 @@ export function flattenRows(
     attr: new Int32Array(n),
     sessions: join.n,
     entry: null,
-    pages,
-    tuples,
+    pages: pages.list,
+    tuples: tuples.list,
     visitors: join.visitors,
     sorted: n,
     attrAt: new Int32Array(1),
@@ -248,12 +264,7 @@ export function flattenRows(
   units.forEach((u, ri) => {
     const slot = join.slots[ri], f = u.facts;
     const human = u.traffics.map((t) => (t === "human" ? 1 : 0));
-    const ids = u.tuples.map((t) => {
-      const key = JSON.stringify(t);
-      let x = tupleIds.get(key);
-      if (x === undefined) tupleIds.set(key, x = tuples.push(t) - 1);
-      return x;
-    });
+    const ids = u.tuples.map((t) => tuples.of(t));
     const put = (k: number, code: number, pv: number) => {
       out.vis[i] = f.vis[k];
       out.h1[i] = f.h1[k];
@@ -275,10 +286,10 @@ export function flattenRows(
     }
   });
   // the rows in attribution order (a counting sort): a question's groups read theirs in one pass
-  const attrAt = new Int32Array(tuples.length + 1);
+  const attrAt = new Int32Array(tuples.list.length + 1);
   for (let x = 0; x < n; x++) attrAt[(out.attr[x] >> 2) + 1]++;
-  for (let a = 0; a < tuples.length; a++) attrAt[a + 1] += attrAt[a];
-  const to = new Int32Array(n), fill = attrAt.slice(0, tuples.length);
+  for (let a = 0; a < tuples.list.length; a++) attrAt[a + 1] += attrAt[a];
+  const to = new Int32Array(n), fill = attrAt.slice(0, tuples.list.length);
   for (let x = 0; x < n; x++) to[x] = fill[out.attr[x] >> 2]++;
   const permute = <T extends Uint32Array | Int32Array>(a: T) => {
     const b = a.slice() as T;
@@ -292,7 +303,9 @@ export function flattenRows(
   out.attr = permute(out.attr);
   out.attrAt = attrAt;
   if (entries) {
-    const unitPages = units.map((u) => (u.ends ? Int32Array.from(u.ends.pages, pageId) : new Int32Array(0)));
+    const unitPages = units.map((
+      u,
+    ) => (u.ends ? Int32Array.from(u.ends.pages, (p) => pages.of(p)) : new Int32Array(0)));
     out.entry = Int32Array.from(entries.unit, (eu, s) => (eu < 0 ? -1 : unitPages[eu][entries.page[s] - 1]));
   }
   return out;
@@ -330,20 +343,9 @@ export function withTailRows(
   if (shared && kept.entry) return null;
   let next = kept.sessions;
   for (let t = 0; t < sidOf.length; t++) if (sidOf[t] < 0) sidOf[t] = next++;
-  const tuples = [...kept.tuples], pages = [...kept.pages];
-  const tupleIds = new Map(tuples.map((t, x) => [JSON.stringify(t), x]));
-  const pageIds = new Map(pages.map((p, x) => [p, x]));
-  const tupleOf = tail.tuples.map((t) => {
-    const key = JSON.stringify(t);
-    let x = tupleIds.get(key);
-    if (x === undefined) tupleIds.set(key, x = tuples.push(t) - 1);
-    return x;
-  });
-  const pageOf = tail.pages.map((p) => {
-    let x = pageIds.get(p);
-    if (x === undefined) pageIds.set(p, x = pages.push(p) - 1);
-    return x;
-  });
+  const tupleNums = new Numbering(tupleKey, kept.tuples), pageNums = new Numbering(undefined, kept.pages);
+  const tupleOf = tail.tuples.map((t) => tupleNums.of(t)), pageOf = tail.pages.map((p) => pageNums.of(p));
+  const tuples = tupleNums.list, pages = pageNums.list;
   const n = kept.n + tail.n;
   const cat = <T extends Uint32Array | Int32Array | Uint8Array>(a: T, b: T, make: new (n: number) => T) => {
     const x = new make(n);

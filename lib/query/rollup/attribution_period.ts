@@ -13,7 +13,9 @@ import {
   type AttrRows,
   type AttrUnit,
   type LeanFacts,
+  Numbering,
   type Tally,
+  tupleKey,
 } from "./attribution.ts";
 import type { AttrRuns } from "./attribution_runs.ts";
 import { type FactEnds, MULTI_ATTR } from "./session_facts.ts";
@@ -75,8 +77,7 @@ export function takeRuns(
   need: Set<number>[];
   joins: (p: number, vis: number, h1: number) => boolean;
 } {
-  const tupleIds = new Map<string, number>(), tuples: (string | null)[][] = [];
-  const pageIds = new Map<string | null, number>(), pages: (string | null)[] = [];
+  const tuples = new Numbering<(string | null)[]>(tupleKey), pageNums = new Numbering<string | null>();
   const sigIds = new Map<string, number>(), sigs: Int32Array[] = [];
   const runIds = new Map<number, number>(), runSig: number[] = [], runHuman: number[] = [];
   const need = parts.map(() => new Set<number>());
@@ -89,12 +90,7 @@ export function takeRuns(
     const { runs, keys, shared } = part;
     const tpOk = part.tps.map((tp) => !touchpoint || tp === touchpoint);
     const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
-    const tupleOf = runs.tuples.map((t) => {
-      const key = JSON.stringify(t);
-      let x = tupleIds.get(key);
-      if (x === undefined) tupleIds.set(key, x = tuples.push(t) - 1);
-      return x;
-    });
+    const tupleOf = runs.tuples.map((t) => tuples.of(t));
     const sigOf = runs.sigs.map((items) => {
       const global = items.map((it) => tupleOf[it >> 1] * 2 + (it & 1)).sort((a, b) => a - b);
       const key = global.join(",");
@@ -141,8 +137,8 @@ export function takeRuns(
   for (let r = 0; r < n; r++) at[r + 1] = at[r] + counts[r];
   const total = at[n];
   const period: RunsPeriod = {
-    tuples,
-    pages,
+    tuples: tuples.list,
+    pages: pageNums.list,
     sigs,
     n,
     sig: Int32Array.from(runSig),
@@ -166,8 +162,7 @@ export function takeRuns(
         if (v >= visitors) visitors = v + 1;
         if (pages[code] === -2) {
           const page = code === 0 ? null : runs.pages[code - 1];
-          let g = pageIds.get(page);
-          if (g === undefined) pageIds.set(page, g = period.pages.push(page) - 1);
+          const g = pageNums.of(page);
           pages[code] = code === 0 ? -1 : g;
         }
         pos[p][x] = o;
@@ -284,20 +279,9 @@ export function answerRuns(
 ): AggregateResult {
   runsAnswered.count++;
   // the joined rows' attributions and pages among the period's
-  const tuples = [...period.tuples], pages = [...period.pages];
-  const tupleIds = new Map(tuples.map((t, x) => [JSON.stringify(t), x]));
-  const pageIds = new Map(pages.map((p, x) => [p, x]));
-  const rowTuple = rows.tuples.map((t) => {
-    const key = JSON.stringify(t);
-    let x = tupleIds.get(key);
-    if (x === undefined) tupleIds.set(key, x = tuples.push(t) - 1);
-    return x;
-  });
-  const rowPage = rows.pages.map((p) => {
-    let x = pageIds.get(p);
-    if (x === undefined) pageIds.set(p, x = pages.push(p) - 1);
-    return x;
-  });
+  const tupleNums = new Numbering(tupleKey, period.tuples), pageNums = new Numbering(undefined, period.pages);
+  const rowTuple = rows.tuples.map((t) => tupleNums.of(t)), rowPage = rows.pages.map((p) => pageNums.of(p));
+  const tuples = tupleNums.list, pages = pageNums.list;
   const { entryAt, pvOnly, keys, attrGroup, withEntry } = attributionGroups(s, o, tuples, pages);
   // each signature's groups (by attribution values alone)
   const sigGroups = period.sigs.map((items) => {
