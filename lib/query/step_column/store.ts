@@ -321,8 +321,8 @@ export async function readStepSection(
   entry: StepColumnEntry,
   name: string,
 ): Promise<{ section: StepSection; stored: number } | null | undefined> {
-  const bytes = await readChunks(kv, partId, entry, name);
-  return bytes && { section: decodeSection(bytes), stored: bytes.length };
+  const [bytes] = await readChunksMany(kv, [{ id: partId, entry }], name);
+  return bytes && { section: decoded(partId, entry, name, bytes, decodeSection), stored: bytes.length };
 }
 
 /** The part's session table, or undefined when its chunks are gone. */
@@ -331,8 +331,7 @@ export async function readStepSessions(
   partId: string,
   entry: StepColumnEntry,
 ): Promise<{ h1: Uint32Array; h2: Uint32Array } | undefined> {
-  const got = await readChunks(kv, partId, entry, SESSIONS);
-  return got === null ? { h1: new Uint32Array(0), h2: new Uint32Array(0) } : got && decodeSessions(got);
+  return (await readStepSessionsMany(kv, [{ id: partId, entry }]))[0];
 }
 
 /**
@@ -344,9 +343,26 @@ export async function readStepSessionsMany(
   kv: Deno.Kv,
   parts: { id: string; entry: StepColumnEntry }[],
 ): Promise<({ h1: Uint32Array; h2: Uint32Array } | undefined)[]> {
+  const got = await readChunksMany(kv, parts, SESSIONS);
+  return got.map((bytes, k) =>
+    bytes === null
+      ? { h1: new Uint32Array(0), h2: new Uint32Array(0) }
+      : bytes && decoded(parts[k].id, parts[k].entry, SESSIONS, bytes, decodeSessions)
+  );
+}
+
+/**
+ * One section's stored bytes of each part, in one batched read: null where a part has no such section,
+ * undefined where its chunks are gone.
+ */
+async function readChunksMany(
+  kv: Deno.Kv,
+  parts: { id: string; entry: StepColumnEntry }[],
+  name: string,
+): Promise<(Uint8Array | null | undefined)[]> {
   const ks: Deno.KvKey[] = [];
   const spans = parts.map(({ id, entry }) => {
-    const size = entry.secs[SESSIONS];
+    const size = entry.secs[name];
     if (!size) return null;
     const [sec, length, chunks] = size, at = ks.length;
     for (let j = 0; j < chunks; j++) ks.push(stepColumnKeys.chunk(id, sec * SEC_SPAN + j));
@@ -354,33 +370,48 @@ export async function readStepSessionsMany(
   });
   const got = await readMany<Uint8Array>(kv, ks);
   return spans.map((span) => {
-    if (!span) return { h1: new Uint32Array(0), h2: new Uint32Array(0) };
+    if (!span) return null;
     const bytes = new Uint8Array(span.length);
     for (let j = 0; j < span.chunks; j++) {
       const value = got[span.at + j].value;
       if (value === null) return undefined;
       bytes.set(value, j * CHUNK_BYTES);
     }
-    return decodeSessions(bytes);
+    return bytes;
   });
 }
 
-/** A section's stored bytes: null when the part has no such section, undefined when its chunks are gone. */
-async function readChunks(
-  kv: Deno.Kv,
+/**
+ * A section decoded, checked against the rows its entry counts; stored bytes that cannot be read (a chunk
+ * overwritten, a write cut short) fail with an error naming the part and the section, not a bare RangeError
+ * from deep in the decoder.
+ */
+function decoded<T extends { h1: Uint32Array } | { n: number }>(
   partId: string,
   entry: StepColumnEntry,
   name: string,
-): Promise<Uint8Array | null | undefined> {
-  const size = entry.secs[name];
-  if (!size) return null;
-  const [sec, length, chunks] = size;
-  const ks = Array.from({ length: chunks }, (_, j) => stepColumnKeys.chunk(partId, sec * SEC_SPAN + j));
-  const got = await readMany<Uint8Array>(kv, ks);
-  if (got.some((g) => g.value === null)) return undefined;
-  const bytes = new Uint8Array(length);
-  got.forEach((g, j) => bytes.set(g.value!, j * CHUNK_BYTES));
-  return bytes;
+  bytes: Uint8Array,
+  decode: (bytes: Uint8Array) => T,
+): T {
+  const what = name === SESSIONS
+    ? "session table"
+    : name === secName(null)
+    ? "section of events without a type"
+    : `section of ${JSON.stringify(name)} events`;
+  let out: T;
+  try {
+    out = decode(bytes);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(`step column of part ${partId}: its ${what} cannot be read (${why})`, { cause: e });
+  }
+  const rows = "n" in out ? out.n : out.h1.length, expected = entry.secs[name][3];
+  if (rows !== expected) {
+    throw new Error(
+      `step column of part ${partId}: its ${what} holds ${rows} rows, its entry says ${expected}`,
+    );
+  }
+  return out;
 }
 
 /** Deletes a part's column: the entry first, so no half column is ever read. */
