@@ -17,7 +17,7 @@
  * Writes bench/results/feedback.json.
  */
 import process from "node:process";
-import { analyzeReview, loadLanguageGuesser } from "../lib/feedback/analysis/analyze.ts";
+import { analyzeReview } from "../lib/feedback/analysis/analyze.ts";
 import { themeReport } from "../lib/feedback/themes/aggregate.ts";
 import type { StoredReview } from "../lib/feedback/types.ts";
 import {
@@ -30,8 +30,6 @@ import {
   readAll,
 } from "./feedback_measures.ts";
 import { loadCorpora } from "../scripts/review_corpora.ts";
-
-await loadLanguageGuesser(); // tinyld, loaded on demand, for the texts analysed below
 
 const flag = (name: string) => {
   const i = Deno.args.indexOf(`--${name}`);

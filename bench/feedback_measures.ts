@@ -4,18 +4,11 @@
  * text alone with the labelled polarity (overall, on the negative and on the positive reviews; a neutral
  * answer is a miss), and intent macro-F1 where a set has intent labels.
  */
-import {
-  analyzeReview,
-  loadLanguageGuesser,
-  readReview,
-  type ReviewReading,
-} from "../lib/feedback/analysis/analyze.ts";
+import { analyzeReview, readReview, type ReviewReading } from "../lib/feedback/analysis/analyze.ts";
 import { withoutPersonal } from "../lib/feedback/analysis/personal.ts";
 import type { Intent } from "../lib/feedback/types.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
 import type { LabelledReview } from "../scripts/review_corpora.ts";
-
-await loadLanguageGuesser(); // tinyld, loaded on demand, for the texts analysed below
 
 export type { LabelledReview };
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

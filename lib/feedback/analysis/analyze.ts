@@ -5,7 +5,6 @@
  */
 import type { Intent, ReviewAnalysis } from "../types.ts";
 import { ANALYSED_LANGUAGES, detectLanguage } from "./language.ts";
-export { loadLanguageGuesser } from "./language.ts";
 import { combinedSentiment, type TextSentiment, textSentiment } from "./sentiment.ts";
 import { learnedIntent, learnedSentiment } from "./learned.ts";
 import { reviewFeatures } from "./features.ts";

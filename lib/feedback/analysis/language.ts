@@ -1,10 +1,10 @@
 /**
  * The language of a review. tinyld (in-process, no model download) guesses from letters; short English
  * texts ("great app!") are often guessed wrong, so a text mostly made of common English words is English.
- * tinyld is loaded on first need (`loadLanguageGuesser`, awaited where reviews are stored, loaded or
- * re-analysed): evaluating it builds ~40 MB of n-gram tables, which a process answering behavior questions
- * alone should not hold.
+ * Evaluating tinyld builds ~40 MB of n-gram tables, which a process answering behavior questions alone should
+ * not hold: this file is reached only through the analysis loaded on demand (on_demand.ts).
  */
+import { detect } from "tinyld";
 import { buildLexicon } from "./lexicon.ts";
 import { APP_NEGATIVE, APP_POSITIVE } from "./lexicon_app.ts";
 import { STOPWORDS, words } from "./tokens.ts";
@@ -34,14 +34,6 @@ const STORE_LANGUAGES = (
   "th vi id ms fa bn ta ur"
 ).split(" ");
 
-type Detect = (text: string, opts: { only: string[] }) => string;
-let detect: Detect | null = null;
-
-/** Loads tinyld once; `detectLanguage` needs it for any text the common-words test leaves undecided. */
-export async function loadLanguageGuesser(): Promise<void> {
-  detect ??= (await import("tinyld")).detect;
-}
-
 export function detectLanguage(text: string, given: string | null): string | null {
   const ws = words(text);
   if (ws.length > 0) {
@@ -49,9 +41,6 @@ export function detectLanguage(text: string, given: string | null): string | nul
     // Short texts at half common English words; longer ones at 60% (no other store language shares that
     // many words with English), which also spares most English reviews tinyld's cost.
     if (english >= (ws.length <= 12 ? 0.5 : 0.6)) return "en";
-  }
-  if (!detect) {
-    throw new Error("detectLanguage: await loadLanguageGuesser() first (tinyld is loaded on demand)");
   }
   const guess = detect(text, { only: STORE_LANGUAGES });
   if (guess) return guess;

@@ -10,9 +10,7 @@ let analyze: ((input: AnalysisInput) => ReviewAnalysis) | null = null;
 
 export async function loadAnalysis(): Promise<void> {
   if (analyze) return;
-  const m = await import("./analyze.ts");
-  await m.loadLanguageGuesser();
-  analyze = m.analyzeReview;
+  analyze = (await import("./analyze.ts")).analyzeReview;
 }
 
 /** analyzeReview, once `loadAnalysis()` has been awaited. */

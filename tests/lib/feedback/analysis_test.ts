@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { analyzeReview, loadLanguageGuesser } from "../../../lib/feedback/analysis/analyze.ts";
+import { analyzeReview } from "../../../lib/feedback/analysis/analyze.ts";
 import { combinedSentiment, textSentiment } from "../../../lib/feedback/analysis/sentiment.ts";
 import { classifyIntent } from "../../../lib/feedback/analysis/intent.ts";
 import { lemma } from "../../../lib/feedback/analysis/tokens.ts";
 import { topicsOf } from "../../../lib/feedback/themes/match.ts";
 import { words } from "../../../lib/feedback/analysis/tokens.ts";
-
-await loadLanguageGuesser(); // tinyld, loaded on demand, for the texts analysed below
 
 Deno.test("tokens: inflected forms meet", () => {
   for (

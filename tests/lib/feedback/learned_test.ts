@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { loadCorpora, MINIBAR_HELD_OUT_APP } from "../../../scripts/review_corpora.ts";
 import { measureIntent, measureSentiment, readAll } from "../../../bench/feedback_measures.ts";
-import { analyzeReview, loadLanguageGuesser } from "../../../lib/feedback/analysis/analyze.ts";
+import { analyzeReview } from "../../../lib/feedback/analysis/analyze.ts";
 import { INTENTS } from "../../../lib/feedback/types.ts";
 import model from "../../../lib/feedback/analysis/review_model.json" with { type: "json" };
-
-await loadLanguageGuesser(); // tinyld, loaded on demand, for the texts analysed below
 
 const corpora = await loadCorpora();
 

@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { analyzeReview, loadLanguageGuesser } from "../../../lib/feedback/analysis/analyze.ts";
+import { analyzeReview } from "../../../lib/feedback/analysis/analyze.ts";
 import { themeReport } from "../../../lib/feedback/themes/aggregate.ts";
 import { TAXONOMY } from "../../../lib/feedback/themes/taxonomy.ts";
 import { demoReviews } from "../../../lib/feedback/demo_reviews.ts";
 import { hasContactDetails } from "../../../lib/answers/privacy.ts";
 import { distinctQuotes } from "../../../lib/feedback/quotes.ts";
 import type { IncomingReview, StoredReview } from "../../../lib/feedback/types.ts";
-
-await loadLanguageGuesser(); // tinyld, loaded on demand, for the texts analysed below
 
 function stored(r: Omit<IncomingReview, "author" | "reply">, i: number): StoredReview {
   return {
