@@ -5,7 +5,9 @@
  * from crawler lists, parser test data and vendors' documentation), the added part (tests/fixtures/agents/added/:
  * fnando/browser's test agents), the ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents), the
  * OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's podcast bots, libraries, browsers and apps), the
- * Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by expected class) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
+ * Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by expected class), the "more" part
+ * (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents) and the held-out
+ * part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
@@ -70,6 +72,9 @@ const opawg = await readCorpus(new URL("../tests/fixtures/agents/opawg/", import
 // The Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by the device and agent classes it
 // expects), apart because it was added after the rules of the sixth round and is the largest labelled part.
 const yauaa = await readCorpus(new URL("../tests/fixtures/agents/yauaa/", import.meta.url), true);
+// The "more" part (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents),
+// added in the thirteenth round, apart so what its sources name can be seen moving on its own.
+const more = await readCorpus(new URL("../tests/fixtures/agents/more/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -206,6 +211,7 @@ results.added = table("added part (tests/fixtures/agents/added)", added);
 results.uapjs = table("ua-parser-js part (tests/fixtures/agents/uapjs)", uapjs);
 results.opawg = table("OPAWG part (tests/fixtures/agents/opawg)", opawg);
 results.yauaa = table("Yauaa part (tests/fixtures/agents/yauaa)", yauaa);
+results.more = table("more part (tests/fixtures/agents/more)", more);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -318,6 +324,7 @@ if (Deno.args.includes("--reasons")) {
     ["ua-parser-js", uapjs],
     ["OPAWG", opawg],
     ["Yauaa", yauaa],
+    ["more", more],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -366,13 +373,12 @@ if (bySource) {
 
 if (show) {
   const wantAutomated = AUTOMATED.has(show);
-  const wrong = [...all[show], ...added[show], ...uapjs[show], ...opawg[show], ...yauaa[show]].filter((
+  const shown = [...all[show], ...added[show], ...uapjs[show], ...opawg[show], ...yauaa[show], ...more[show]];
+  const wrong = shown.filter((
     { ua },
   ) => (classifyAgent(ua).outcome !== "human") !== wantAutomated);
   console.log(
-    `\n${wrong.length} of ${
-      all[show].length + added[show].length + uapjs[show].length + opawg[show].length + yauaa[show].length
-    } ${show} misjudged by the new classifier:`,
+    `\n${wrong.length} of ${shown.length} ${show} misjudged by the new classifier:`,
   );
   for (const { source, category, ua } of wrong) {
     console.log(`  [${classifyAgent(ua).reason}] (${source}${category ? " " + category : ""}) ${ua}`);
@@ -392,6 +398,7 @@ await Deno.writeTextFile(
         uapjs: Object.fromEntries(SETS.map((s) => [s, uapjs[s].length])),
         opawg: Object.fromEntries(SETS.map((s) => [s, opawg[s].length])),
         yauaa: Object.fromEntries(SETS.map((s) => [s, yauaa[s].length])),
+        more: Object.fromEntries(SETS.map((s) => [s, more[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },

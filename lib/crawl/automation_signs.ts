@@ -176,15 +176,15 @@ const APP_ON_STACK = /^[\w.-]+\/[\w.]+ (?:CFNetwork\/[\d.]+ Darwin\/\d|Dalvik\/\
  * Automation frameworks, headless browsers and the page-speed tools built on them; scraping browsers (Camoufox,
  * a Firefox build made to evade bot detection, by its own and uap-core's description); headless renderers of
  * pages to images and PDFs (wkhtmltoimage, wkhtmltopdf: Qt WebKit "run entirely headless", by their makers'
- * description), Scrapinghub's Splash in its default agent ("… splash Version/10.0 Safari/602.1"), and the
- * platform Qt WebKit reports on a machine with no display ("(Unknown; Linux x86_64)": PhantomJS, Pingdom's
+ * description; WebKit's own layout-test runner DumpRenderTree, arp242/isbot's bot tests), Scrapinghub's Splash
+ * in its default agent ("… splash Version/10.0 Safari/602.1"), and the platform Qt WebKit reports on a machine with no display ("(Unknown; Linux x86_64)": PhantomJS, Pingdom's
  * renderer; a TV's "(Unknown; Linux armv7l)" is no such machine); site copiers and HTTP client libraries
  * named anywhere in the agent ("HttpClient", "Google-HTTP-Java-Client"), and PowerShell's web cmdlets, which append
  * their name to a browser's prefix ("… WindowsPowerShell/5.1.19041"; opawg/user-agents-v2 lists them as bots), and
  * Node.js's runtime as a product ("Mozilla/5.0 (Linux x64) node.js/16.14.2 v8/9.4"): a script's, no app's.
  */
 const HEADLESS =
-  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml |[a-z])http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d|\b(?:Windows)?PowerShell\/\d|\bnode\.js\/\d/i;
+  /headless|camoufox|phantomjs|wkhtmlto(?:image|pdf)|dumprendertree|\bsplash(?= Version\/)|\(Unknown; Linux (?:x86_64|i[3-6]86)\)|slimerjs|puppeteer|playwright|selenium|webdriver|chrome-lighthouse|lighthouse|pagespeed|gtmetrix|\bPTST\/|prerender|rendertron|splash\/|htmlunit|zombie\.js|jsdom|cypress|httrack|webzip|webcopier|offline explorer|sitesucker|webstripper|(?<!syncml |[a-z])http(?:[ _-][a-z]+)?[ _-]?client\b|http_client|httpurlconnection|\bwinhttp|libwww-perl|\blwp[-:]|python-|(?<![\w-])java\/\d|\b(?:Windows)?PowerShell\/\d|\bnode\.js\/\d/i;
 
 /**
  * Words that only automation puts in its agent (since the tenth round also a name ending in "Monitor" or
@@ -209,9 +209,21 @@ const WORDS =
 const BOT_PHONE_MODEL =
   /(\(Linux; (?:U; )?Android [\d.]+; )(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))/gi;
 
-/** A domain name inside a browser-shaped agent: browsers never carry one, tools wearing a browser's do. */
+/**
+ * A domain name inside a browser-shaped agent, subdomains included ("Survey/2.3 (fr.wsdata.com)"): browsers
+ * never carry one, tools wearing a browser's do. Not after a slash or a brace: a phone's build id
+ * ("Build/VEGAVIET.COM"), a proxy's path, a vendor's customisation of Internet Explorer ("{www.Noldus.com}").
+ */
 const DOMAIN_IN_BROWSER =
-  /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w.])[\w-]+\.(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
+  /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w./{])(?:[\w-]+\.)+(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
+
+/**
+ * An in-app browser's webview (Android's "; wv)", or iOS's "Mobile/…" with no Safari) whose last product is a
+ * "…Browser" with its version and home page in parentheses ("… Mobile/15E148 StudoBrowser/3.16.0-ios-studo
+ * (https://studo.co/…)", arp242/isbot's browser tests): a browser naming itself, no fetcher (those write "+http").
+ */
+const BROWSER_HOME_PAGE =
+  /^Mozilla\/5\.0 \([^)]*(?:; wv\).*|\).* Mobile\/\w+) [A-Z]\w*Browser\/[\w.-]+ \(https?:\/\/[^\s)]+\)$/;
 
 /**
  * Uptime, performance and SEO services that wear a browser's agent with their name added; a name starts a word
@@ -314,6 +326,8 @@ export function automationSign(ua: string): string | null {
     return "crawler's compatible part inside a browser agent";
   }
   if (ua.includes("ike Gecko") && ENGINE_NAMED.test(ua)) return "a name inside the engine's parentheses";
+  // an in-app browser's own "…Browser/version" product may end the agent with its home page (StudoBrowser)
+  if (BROWSER_HOME_PAGE.test(ua)) return null;
   if (DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
   // browsers carry no address at all; tools that wear a browser's agent give their page ("… https://top.mail.ru/…")
   // (feature phones' WAP stacks may name their carrier's gateway)

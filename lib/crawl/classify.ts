@@ -113,7 +113,13 @@ function decide(ua: string): AgentVerdict {
   if (token) {
     const e = byMatch.get(token)!;
     // an app that shares a crawler's name (WhatsApp) is the app when it reports its own device and OS
-    if (!strong && !AUTOMATION_NAME.test(token) && !e.sends_device_details && appWithDeviceDetails(trimmed)) {
+    // (never a security scanner's: no app shares its name, and it writes a browser's whole agent after a
+    // payload host, "http://….burpcollaborator.net/5.0 (Linux; Android 7.0; …) …")
+    if (
+      !strong && !AUTOMATION_NAME.test(token) && e.category !== "security_scanner" &&
+      !e.sends_device_details &&
+      appWithDeviceDetails(trimmed)
+    ) {
       return human(`app named like catalog token ${e.token}, with its device details`);
     }
     // a messaging app's in-app browser: its name after a whole phone browser agent (its fetcher sends the name alone)

@@ -557,3 +557,58 @@ Deno.test("classify: a product named '…Browser' with its version is a browser'
     assert.equal(classifyAgent(ua).outcome, "automation", ua);
   }
 });
+
+Deno.test("classify: a domain after a slash or brace is a build id or a customisation; a subdomain elsewhere is a tool's", () => {
+  // arp242/isbot's bot: a surveyor naming its host, with a subdomain, after the browser's own product
+  const survey =
+    "Mozilla/5.0 (Windows; U; Windows NT 5.1; en; rv:1.9.0.13) Gecko/2009073022 Firefox/3.5.2 (.NET CLR 3.5.30729) Survey/2.3 (fr.wsdata.com)";
+  assert.equal(classifyAgent(survey).reason, "domain name in a browser-shaped agent");
+  // uap-core's phone (a ROM's build id) and Yauaa's Internet Explorer (a vendor's customisation) stay people's
+  for (
+    const ua of [
+      "Mozilla/5.0 (Linux; Android 4.1.2; IM-A850 S/K Build/VEGAVIET.COM JELLYBEAN V1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.82 Mobile Safari/537.36",
+      "Mozilla/5.0 (Windows NT 6.3; Trident/7.0; Noldus B.V. {www.Noldus.com}; rv:11.0) like Gecko",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
+
+Deno.test("classify: an in-app browser may end with its '…Browser' and home page; elsewhere the address stays a tool's", () => {
+  // arp242/isbot's browser tests (StudoBrowser's Android webview and iOS app)
+  for (
+    const ua of [
+      "Mozilla/5.0 (Linux; Android 7.0; HUAWEI VNS-L31 Build/HUAWEIVNS-L31; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/79.0.3945.93 Mobile Safari/537.36 StudoBrowser/3.16.0-android-studo (https://studo.co/studo-browser-information-and-contact)",
+      "Mozilla/5.0 (iPad; CPU OS 12_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 StudoBrowser/3.16.0-ios-studo (https://studo.co/studo-browser-information-and-contact)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // the same name on a desktop browser's agent, or a fetcher's name in the webview form, is no in-app browser
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Safari/537.36 StudoBrowser/3.17.6 (https://studo.co/studo-browser-information-and-contact)",
+      "Mozilla/5.0 (Linux; Android 10; ONEPLUS A6003 Build/QKQ1.190716.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/80.0.3987.99 Mobile Safari/537.36 PreviewFetcher/1.0 (https://example.com/bot)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "automation", ua);
+  }
+});
+
+Deno.test("classify: a security scanner's name never defers to an app's device details", () => {
+  // arp242/isbot's bot: Burp Collaborator's payload host written where the product goes, before a phone's agent
+  const ua =
+    "http://w850tb9gga13lfmbw1hl0bcbo2uvil6bu6hw5l.burpcollaborator.net/5.0 (Linux; Android 7.0; PLUS Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/61.0.3163.98 Mobile Safari/537.36";
+  const v = classifyAgent(ua);
+  assert.equal(v.outcome, "crawler");
+  assert.equal(v.agent?.category, "security_scanner");
+  // an app sharing a crawler's name keeps its exception (rule 2)
+  assert.equal(classifyAgent("WhatsApp/2.11.102 Android/4.3 Device/asus-Nexus_7").outcome, "human");
+  // WebKit's layout-test runner renders with no person at the screen
+  assert.match(
+    classifyAgent(
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/536.11 (KHTML, like Gecko) DumpRenderTree/0.0.0.0 Safari/536.11",
+    ).reason,
+    /headless or scripted browser: DumpRenderTree/,
+  );
+});

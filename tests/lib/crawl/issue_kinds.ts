@@ -536,6 +536,27 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "other",
     },
   ],
+  "a surveyor's host under a subdomain, WebKit's layout-test runner, a scanner's payload host as the product (arp242/isbot's test agents)":
+    [
+      {
+        ua:
+          "Mozilla/5.0 (Windows; U; Windows NT 5.1; en; rv:1.9.0.13) Gecko/2009073022 Firefox/3.5.2 (.NET CLR 3.5.30729) Survey/2.3 (fr.wsdata.com)",
+        token: "unknown",
+        category: "other",
+      },
+      {
+        ua:
+          "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/536.11 (KHTML, like Gecko) DumpRenderTree/0.0.0.0 Safari/536.11",
+        token: "unknown",
+        category: "other",
+      },
+      {
+        ua:
+          "https://m9wqu1a6h02tm5n1xrib11d1psvljb72vxin6c.burpcollaborator.net/5.0 (Linux; Android 7.0; PLUS Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/61.0.3163.98 Mobile Safari/537.36",
+        token: "burpcollaborator",
+        category: "security_scanner",
+      },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -548,6 +569,13 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Transmit/5.6.0",
     // an app's test build on an iPad (ua-parser-js's test agents): "Test" is not its first product's name
     "APP-BE Test/1.0 (iPad; Apple; CPU iPhone OS 7_0_2 like Mac OS X)",
+  ],
+  "in-app browsers ending with their own '…Browser' and its home page (arp242/isbot's browser tests)": [
+    "Mozilla/5.0 (Linux; Android 10; ONEPLUS A6003 Build/QKQ1.190716.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/80.0.3987.99 Mobile Safari/537.36 StudoBrowser/3.17.6-android-studo.staging (https://studo.co/studo-browser-information-and-contact)",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 StudoBrowser/3.16.0-ios-studo (https://studo.co/studo-browser-information-and-contact)",
+  ],
+  "a phone whose build id holds a domain name (uap-core's test agents)": [
+    "Mozilla/5.0 (Linux; Android 4.1.2; IM-A850 S/K Build/VEGAVIET.COM JELLYBEAN V1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.82 Mobile Safari/537.36",
   ],
   "exotic browsers naming themselves '…Browser' with a version": [
     // uap-core's test agents; the generic bare-name pattern took them before
