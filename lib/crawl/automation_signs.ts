@@ -290,8 +290,10 @@ const FORGED =
  * in-app agents put a hardware model beside the device word, and iOS 3 and 4 shipped Safari 4 and 5).
  */
 export function selfContradicting(ua: string): boolean {
-  // Legacy EdgeHTML's "Edge/" token never sat beside Chrome 79 or later (Chromium Edge says "Edg/").
-  if (/\bEdge\/\d/.test(ua)) {
+  // Legacy EdgeHTML's "Edge/" token never sat beside Chrome 79 or later (Chromium Edge says "Edg/"), but on the
+  // Xbox and Windows Mobile, where EdgeHTML stayed, Microsoft moved its Chrome token on ("… Xbox One) … Chrome/
+  // 100.0.4896.127 Safari/537.36 Edge/44.18363.8131", donatj/PhpUserAgent's tests)
+  if (/\bEdge\/\d/.test(ua) && !/\bXbox\b|\bWindows (?:Mobile|Phone)\b/.test(ua)) {
     const chrome = /\bChrome\/(\d+)/.exec(ua);
     if (chrome && Number(chrome[1]) >= 79) return true;
   }

@@ -110,6 +110,10 @@ export const MEDIA_AND_TV = new RegExp(
     "\\bCobalt/",
     "Freebox",
     "\\bMaple\\b",
+    // set-top boxes naming themselves (avct/uasurfer's TV tests): an operator's "…STB" or "…_STB_…" product
+    // ("VODAFONE_STB/7.2", "VirginMediaSTB/VIP5002W", "ARRIS_Foxtel_STB_DGX7000NF") and the UK's YouView platform
+    "(?:_|Media)STB(?:[/_]|\\b)",
+    "\\bYouView",
     // voice assistants' and cars' media engines (opawg/user-agents-v2's apps): Amazon's Echo devices and the Alexa
     // Voice Service SDK, Cinemo's in-car media engine, mpv's library
     "^Amazon;Echo",

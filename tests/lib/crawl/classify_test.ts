@@ -612,3 +612,28 @@ Deno.test("classify: a security scanner's name never defers to an app's device d
     /headless or scripted browser: DumpRenderTree/,
   );
 });
+
+Deno.test("classify: legacy Edge beside Chrome 79+ contradicts itself on Windows, not on the Xbox or Windows Mobile", () => {
+  // donatj/PhpUserAgent's tests: EdgeHTML stayed on the Xbox and Windows Mobile with a later Chrome token
+  const xbox =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/100.0.4896.127 Safari/537.36 Edge/44.18363.8131";
+  assert.equal(classifyAgent(xbox).outcome, "human");
+  // the same tokens on a Windows desktop were never sent by any Edge
+  const desktop =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/100.0.4896.127 Safari/537.36 Edge/44.18363.8131";
+  assert.equal(classifyAgent(desktop).reason, "self-contradicting browser agent");
+});
+
+Deno.test("classify: a set-top box's operator STB name or YouView is a TV's, not a word inside another name", () => {
+  // avct/uasurfer's TV tests
+  for (
+    const ua of [
+      "Mozilla/5.0 (Linux armv7l) AppleWebKit/602.1.28+ (KHTML, like Gecko) Version/9.1 Safari/601.5.17 WPE/2.22.1, VirginMediaSTB/VIP5002W-mon-web-00.01-148",
+      "YouViewHTML/1.0 AppleWebKit/605.1.15 (Sagemcom; RTIW387; RTIW387.002.P; CDS/0.6.216; API/4.0.0; PS/4.14.4) (+DVR+HTML+IPCMC+UHD+DASH+DRM)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // "stb" inside another word names no set-top box
+  assert.notEqual(classifyAgent("Laststbuild/1.0").reason, "media player or TV");
+});
