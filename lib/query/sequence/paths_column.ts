@@ -33,7 +33,7 @@ import {
   type StepColumnEntry,
 } from "../step_column/store.ts";
 import { sectionSteps, STEP_FIELDS } from "./funnel_column.ts";
-import { END, PathTally, Rows, walkRows } from "./paths_rows.ts";
+import { END, pathFrom, PathTally, Rows, walkRows } from "./paths_rows.ts";
 
 /** Parts whose sections are read while the one before is used. */
 const READ_AHEAD = 4;
@@ -289,16 +289,7 @@ export async function columnPaths(
       if (several) inSectionOrder(picked, refP, refJ, a, z);
       let at = a;
       while (at < z && !picked[refP[at]].anc[refJ[at]]) at++;
-      let len = 0, prev = labelAt(at);
-      for (let k = at + step; k >= a && k < z; k += step) {
-        const l = labelAt(k);
-        if (l < 0 || l === prev) continue;
-        path[len++] = l;
-        prev = l;
-        if (len === depth) break;
-      }
-      if (len < depth) path[len++] = end;
-      tally.add(vis[x], path, len);
+      tally.add(vis[x], path, pathFrom(path, labelAt, at, a, z, step, end));
     }
   };
   // a held part let go of: the rows of its pending sessions anchored since, the others noted as let go of

@@ -144,17 +144,36 @@ export function walkRows(rows: Rows, direction: PathsOptions["direction"], tally
     const list = inOrder(bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]), cmp);
     const at = list.findIndex((k) => anchor[k] === 1);
     if (at < 0) continue;
-    let len = 0, prev = label[list[at]];
-    for (let j = at + step; j >= 0 && j < list.length; j += step) {
-      const l = label[list[j]];
-      if (l < 0 || l === prev) continue;
-      path[len++] = l;
-      prev = l;
-      if (len === depth) break;
-    }
-    if (len < depth) path[len++] = tally.end;
+    const len = pathFrom(path, (j) => label[list[j]], at, 0, list.length, step, tally.end);
     tally.add(rows.vis[list[0]], path, len);
   }
+}
+
+/**
+ * A session's path into `path` (its length answered): from its anchor at `at` among its rows `a` .. `z - 1`
+ * in order, the labels after it (`step` 1) or before it (-1), `labelAt(k)` being row k's (-1: none), a
+ * label equal to the one before skipped, at most `path.length - 1` of them, then `end` if shorter.
+ */
+export function pathFrom(
+  path: Int32Array,
+  labelAt: (k: number) => number,
+  at: number,
+  a: number,
+  z: number,
+  step: number,
+  end: number,
+): number {
+  const depth = path.length - 1;
+  let len = 0, prev = labelAt(at);
+  for (let k = at + step; k >= a && k < z; k += step) {
+    const l = labelAt(k);
+    if (l < 0 || l === prev) continue;
+    path[len++] = l;
+    prev = l;
+    if (len === depth) break;
+  }
+  if (len < depth) path[len++] = end;
+  return len;
 }
 
 /**
