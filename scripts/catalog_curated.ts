@@ -344,6 +344,9 @@ export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {
     ],
     ...["sznprohlizec", "samsungbrowser", "ucbrowser", "mqqbrowser", "baiduboxapp", "gsa", "whale", "naver"],
     ...["kakaotalk", "line", "instagram", "snapchat", "twitter", "linkedinapp", "pinterest", "tiktok"],
+    // a company's ICAP proxy marks the browser agents it passes on (browscap's test agents of Chrome and Iron:
+    // "… Safari/537.36 ICAPoHTTPS"); the request is still the person's
+    "icapohttps",
   ],
   // desktop, TV and media software that embeds a browser engine and appends its own name
   "desktop, TV and media software (the products' own names)": [

@@ -195,19 +195,24 @@ const HEADLESS =
  * "spider", "crawl", "fetch" and "scrap" as parts of names; "inspector" as a word (tag and page inspectors);
  * the subscriber counts and feed ids feed services report ("(12 subscribers; feed-id=…)") and a podcast
  * service's own words for what it does ("Podcast Sync", "podcast downloader", "(Podcast Import)"), which the
- * media rule would otherwise take for a person's player.
+ * media rule would otherwise take for a person's player. Since the thirteenth round also a transcoder, which
+ * fetches and rewrites the page for a device ("(compatible; MSIE 6.0; Windows NT 5.0; baidu Transcoder;)", as
+ * Google's Web Light does), and a resolver, which fetches a link to find what it points at ("Evernote Clip
+ * Resolver"): both browscap's robots.
  */
 const WORDS =
-  /(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
+  /transcoder\b|resolver\b|(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
 /**
  * An Android phone or tablet sold under a "bot" name, as the model the platform's parentheses end with
  * ("(Linux; Android 7.0; M bot 60 Build/NRD90M)", "(Linux; Android 6.0; VR BOT 552 PLUS)", "M_bot_tab_71",
- * browscap's test agents of Chrome): a model number follows the word, which no crawler writes there. The model
- * is blanked before the words are read.
+ * browscap's test agents of Chrome): a model number follows the word, which no crawler writes there; since the
+ * thirteenth round also a model name joining "bot" to a word that ends the platform ("(Linux; Android 8.1.0;
+ * XBot_Senior)", "XBot Junior Build/O11019; wv)", "Kidbot_????", browscap's Chrome agents). The model is blanked
+ * before the words are read.
  */
 const BOT_PHONE_MODEL =
-  /(\(Linux; (?:U; )?Android [\d.]+; )(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))/gi;
+  /(\(Linux; (?:U; )?Android [\d.]+; )(?:(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))|[A-Z][a-z]{0,3}bot(?:[ _][\w?]+)+(?=(?: Build\/[^;)]*)?(?:; wv)?\)))/gi;
 
 /**
  * A domain name inside a browser-shaped agent, subdomains included ("Survey/2.3 (fr.wsdata.com)"): browsers

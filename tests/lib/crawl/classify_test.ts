@@ -637,3 +637,39 @@ Deno.test("classify: a set-top box's operator STB name or YouView is a TV's, not
   // "stb" inside another word names no set-top box
   assert.notEqual(classifyAgent("Laststbuild/1.0").reason, "media player or TV");
 });
+
+Deno.test("classify: a phone model with 'bot' and a word after it ends the Android platform; a crawler's name elsewhere stays", () => {
+  // browscap's test agents of Chrome (arp242/isbot's browser notes name XBot Junior too)
+  for (
+    const ua of [
+      "Mozilla/5.0 (Linux; Android 5.1; Kidbot_????) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.110 Safari/537.36",
+      "Mozilla/5.0 (Linux; Android 8.1.0; XBot Junior Build/O11019; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/65.0.3325.109 Mobile Safari/537.36",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a crawler naming itself after the platform, in its compatible part, is still flagged
+  assert.notEqual(
+    classifyAgent(
+      "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.84 Mobile Safari/537.36 (compatible; Examplebot_crawler/1.0)",
+    ).outcome,
+    "human",
+  );
+});
+
+Deno.test("classify: 'transcoder' and 'resolver' are words automation writes, with a word edge after them", () => {
+  assert.equal(
+    classifyAgent("Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.0; baidu Transcoder;)").reason,
+    "automation word: Transcoder",
+  );
+  assert.equal(classifyAgent("Evernote Clip Resolver").reason, "automation word: Resolver");
+  // inside a longer name they say nothing: an iOS app on its own stack stays the app
+  for (
+    const ua of [
+      "ResolverKit/2.1 CFNetwork/1410.0.3 Darwin/22.6.0",
+      "TranscoderPro/3.2 CFNetwork/1410.0.3 Darwin/22.6.0",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});

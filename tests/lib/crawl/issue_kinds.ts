@@ -557,6 +557,20 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "security_scanner",
       },
     ],
+  "a page transcoder for devices and a link resolver, named only by what they do (browscap's robots)": [
+    {
+      ua: "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.0; baidu Transcoder;)",
+      token: "unknown",
+      category: "other",
+    },
+    {
+      ua:
+        "Mozilla/5.0 (Windows; U; Windows NT 5.1; zh-CN; rv:1.9.2.8;baidu Transcoder) Gecko/20100722 Firefox/3.6.8 ( .NET CLR 3.5.30729)",
+      token: "unknown",
+      category: "other",
+    },
+    { ua: "Evernote Clip Resolver", token: "unknown", category: "other" },
+  ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -583,6 +597,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0, AppleWebKit/537.36, Chrome/92.0.4515.159, Safari/537.36, OPR/46.0.2207.0, OMI/4.22.1, VODAFONE_STB/7.2.A102.99ba.ngbd BCM7271/7.2.A102.99ba.ngbd/DCIW387/HIGH (Sagemcom_Broadband_SAS, DCIW387_UHD_VF_DE, Wired)",
     "YouViewHTML/1.0 AppleWebKit/605.1.15 (Sagemcom; RTIW387; RTIW387.002.P; CDS/0.6.216; API/4.0.0; PS/4.14.4) (+DVR+HTML+IPCMC+UHD+DASH+DRM)",
   ],
+  "phones sold under a 'bot' name with a word after it, and a browser behind a company's ICAP proxy (browscap's test agents)":
+    [
+      "Mozilla/5.0 (Linux; Android 8.1.0; XBot_Senior) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.99 Mobile Safari/537.36",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.3497.92 Safari/537.36 ICAPoHTTPS",
+    ],
   "a phone whose build id holds a domain name (uap-core's test agents)": [
     "Mozilla/5.0 (Linux; Android 4.1.2; IM-A850 S/K Build/VEGAVIET.COM JELLYBEAN V1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.82 Mobile Safari/537.36",
   ],
