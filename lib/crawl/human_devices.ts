@@ -227,8 +227,8 @@ export const HANDSET = new RegExp(
     "Vodafone",
     "T-Mobile",
   ].join("|") + ")(?:[-_ /.]?[A-Z0-9]|$)|" +
-    // short or common words, only with a model number right after
-    "^(?:TCL|Spice|Lava|Bird|Fly|itel|Palm|NEC|Orange|Sprint|Verizon|Cricket|Zonda)[-_ /.]?[A-Z]{0,3}\\d|" +
+    // short or common words, only with a model number right after ("Spice QT-75", browscap's WAP browser)
+    "^(?:TCL|Spice|Lava|Bird|Fly|itel|Palm|NEC|Orange|Sprint|Verizon|Cricket|Zonda)[-_ /.]?[A-Z]{0,3}-?\\d|" +
     // the phone and tablet brands of uap-core's device parsers, only with a model number right after
     "^(?:" + UAP_DEVICE_BRANDS.join("|") + ")[-_ .](?:[A-Z]{1,3}-?\\d|\\d{2,}(?![.\\d]))",
   "i",

@@ -673,3 +673,9 @@ Deno.test("classify: 'transcoder' and 'resolver' are words automation writes, wi
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("classify: a short brand's feature phone may write its model with a hyphen; the brand before a word is no phone", () => {
+  // browscap's WAP browser test agent
+  assert.equal(classifyAgent("Spice QT-75").reason, "feature phone or WAP browser");
+  assert.equal(classifyAgent("Lava-crawler/2.0").outcome, "automation");
+});

@@ -602,6 +602,7 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "Mozilla/5.0 (Linux; Android 8.1.0; XBot_Senior) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.99 Mobile Safari/537.36",
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.3497.92 Safari/537.36 ICAPoHTTPS",
     ],
+  "a feature phone's short brand with a hyphenated model (browscap's WAP browser)": ["Spice QT-75"],
   "a phone whose build id holds a domain name (uap-core's test agents)": [
     "Mozilla/5.0 (Linux; Android 4.1.2; IM-A850 S/K Build/VEGAVIET.COM JELLYBEAN V1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.82 Mobile Safari/537.36",
   ],
