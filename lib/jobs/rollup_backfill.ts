@@ -13,13 +13,17 @@ import {
   addEnds,
   addEntryBlocks,
   addFirsts,
+  addKeyedSpans,
   addRuns,
+  addShortKeys,
   ATTR_RUNS_SEC,
   ATTR_SEC,
   ENDS_SEC,
   FIRST_SEC,
   hasBlockEnds,
+  hasKeyedSpans,
   hasRollup,
+  hasShortKeys,
   partRollup,
   readEntry,
   readV3,
@@ -79,6 +83,12 @@ export async function backfillRollups(
       // each block's entries, from the ends and the runs' rows per block (the part is not read)
       const now = await current();
       if (now && now.secs[ATTR_RUNS_SEC] && !hasBlockEnds(now)) await addEntryBlocks(kv, meta.id, now);
+      // the short keys a period's session totals read, from the keys (the part is not read),
+      const last = await current();
+      if (last && !hasShortKeys(last)) await addShortKeys(kv, meta.id, last);
+      // and the spans keyed by them, from the spans and keys
+      const keyed = await current();
+      if (keyed && !hasKeyedSpans(keyed)) await addKeyedSpans(kv, meta.id, keyed);
     };
     const entry = await current();
     if (entry) {

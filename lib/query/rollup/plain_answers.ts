@@ -26,7 +26,7 @@ import {
 } from "./answer.ts";
 import { type Rollup, TOTAL } from "./build.ts";
 import type { FactLists, RollupParts } from "./pieces.ts";
-import { buildUnion, holds, type PeriodUnion } from "./unions.ts";
+import { buildUnion, holds, type PeriodUnion, UnionBuilder } from "./unions.ts";
 import { endsByParts } from "./plain_ends.ts";
 import { bucketer } from "../../time/buckets.ts";
 import { HOUR, type SessionFacts } from "./session_facts.ts";
@@ -40,13 +40,17 @@ import {
 } from "./kept_lists.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
 import {
+  addShared,
   blockOf,
   BLOCKS,
   EDGE,
-  findKey,
+  emptyShared,
   localSessions,
+  mayHoldKey,
   type PartKeys,
+  sharedHas,
   sharedKeys,
+  type SharedSet,
   type SpanEnds,
   type Spans,
 } from "./spans.ts";
@@ -70,6 +74,7 @@ import {
   decodeFacts,
   decodeKeys,
   decodeLists,
+  decodeShortKeys,
   decodeSpanEnds,
   decodeSpans,
   entriesSec,
@@ -81,8 +86,9 @@ import {
   readSections,
   type RollupEntry,
   type SectionAsk,
+  SHORT_KEYS_SEC,
   SPAN_ENDS_SEC,
-  SPANS_SEC,
+  spansSecOf,
 } from "./store.ts";
 
 export class PlainAnswers {
@@ -105,7 +111,10 @@ export class PlainAnswers {
     const withEnds = ends && entries.every((e) => e.secs[SPAN_ENDS_SEC] !== undefined && hasBlockEnds(e));
     const asks: SectionAsk[] = [], partOf: number[] = [];
     parts.forEach((p, i) => {
-      const secs = [...(spans[i] ? [] : [SPANS_SEC]), KEYS_SEC, ...(withEnds ? [SPAN_ENDS_SEC] : [])];
+      // the short keys where the part has them (the backfill adds them), else the whole ones
+      const keySec = entries[i].secs[SHORT_KEYS_SEC] ? SHORT_KEYS_SEC : KEYS_SEC;
+      const spanSec = spansSecOf(entries[i]);
+      const secs = [...(spans[i] || !spanSec ? [] : [spanSec]), keySec, ...(withEnds ? [SPAN_ENDS_SEC] : [])];
       for (const sec of secs) {
         asks.push({ partId: p.id, entry: entries[i], sec });
         partOf.push(i);
@@ -130,26 +139,31 @@ export class PlainAnswers {
     traffic: Set<string>,
     space: number,
     fetched: ReturnType<PlainAnswers["spanSections"]>,
-  ): Promise<{ kept: KeptSessions; shared: Set<number>[]; ends: EntriesExits | null }> {
+  ): Promise<{ kept: KeptSessions; shared: SharedSet[]; ends: EntriesExits | null }> {
     const { spans, asks, partOf, got: pending, withEnds } = fetched;
     const got = await pending;
     const keys: PartKeys[] = [];
     const spanEnds: (SpanEnds | null)[] = parts.map(() => null);
+    // the keys first: keyed spans name their engaged visitors by them
     got.forEach((bytes, x) => {
       if (bytes === undefined) throw new Gone();
+      const { sec } = asks[x];
+      if (sec !== KEYS_SEC && sec !== SHORT_KEYS_SEC) return;
+      keys.push(
+        bytes
+          ? sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes)
+          : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
+      );
+    });
+    got.forEach((bytes, x) => {
       this.r.bytesRead += bytes?.length ?? 0;
       const { partId, sec } = asks[x], i = partOf[x];
-      if (sec === KEYS_SEC) {
-        keys.push(
-          bytes
-            ? decodeKeys(bytes)
-            : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
-        );
-      } else if (sec === SPAN_ENDS_SEC) {
+      if (sec === KEYS_SEC || sec === SHORT_KEYS_SEC) return;
+      if (sec === SPAN_ENDS_SEC) {
         if (!bytes) throw new Gone();
         spanEnds[i] = decodeSpanEnds(bytes);
       } else if (bytes) {
-        const sp = decodeSpans(bytes);
+        const sp = decodeSpans(bytes, keys[i]);
         spans[i] = sp;
         this.r.keep(`${partId}/spans`, sp, sp.n * 40 + sp.engaged.length * 4 + 200);
         this.r.lastAsked.set(`${partId}/spans`, this.r.asked);
@@ -224,11 +238,11 @@ export class PlainAnswers {
     // join; the others are read only for sessions also in another part: just those rows, found by key
     const general = need.map((b) => new Set(b));
     const sharedSet = keys.map((k, i) => {
-      const set = new Set<number>();
+      const set = emptyShared();
       for (let x = 0; x < k.n; x++) {
         if (!shared[i][x]) continue;
         need[i].add(k.block[x]);
-        set.add(k.vis[x] * 4_294_967_296 + k.h[x]);
+        addShared(set, k, x);
       }
       return set;
     });
@@ -258,7 +272,7 @@ export class PlainAnswers {
       const join = new Uint8Array(f.n), sub = new Uint8Array(f.n);
       if (!general[u.i].has(u.b)) {
         // every session in scope here is simple and counted whole in its span: only those in another part join
-        for (let r = 0; r < f.n; r++) if (set.has(f.vis[r] * 4_294_967_296 + f.h1[r])) join[r] = sub[r] = 1;
+        for (let r = 0; r < f.n; r++) if (sharedHas(set, f.vis[r], f.h1[r])) join[r] = sub[r] = 1;
       } else {
         const head = entries[u.i].head;
         const l = localSessions(f, head.tps, head.traffics, null);
@@ -270,7 +284,7 @@ export class PlainAnswers {
             continue;
           }
           // counted in its span: joined only when the session is in another part too
-          if (set.has(j.vis[x] * 4_294_967_296 + j.h1[x])) join[r] = sub[r] = 1;
+          if (sharedHas(set, j.vis[x], j.h1[x])) join[r] = sub[r] = 1;
         }
       }
       joinMasks.push(join);
@@ -481,9 +495,13 @@ export class PlainAnswers {
     let period: string | null = null;
     let wide: boolean[] | null = null;
     const pinned = new Map<string, PeriodUnion>();
+    // unions the answers will count, built while the parts are read (each window's parts added while the next
+    // window is read from KV) instead of once all are read
+    const building: { key: string; f: number; viewers: boolean; b?: UnionBuilder }[] = [];
+    let periodInside: Set<number>[] | null = null;
     try {
       const heads = await inBatches(parts, 8, (p) => this.r.entry(p.id));
-      const partInside = heads.every((e) => e !== null)
+      const partInside = periodInside = heads.every((e) => e !== null)
         ? hoursInside(heads.map((e) => e!.head), s, cut !== "")
         : null;
       if (partInside) {
@@ -503,6 +521,10 @@ export class PlainAnswers {
               const key = unionKey(period!, f, v, bucket, s.timezone, bucket ? only : undefined);
               const u = pinned.get(key) ?? this.r.unions.get(key);
               if (u) pinned.set(key, u);
+              // (a period's union the answers will count: built as the parts are read)
+              else if (!bucket && !building.some((x) => x.key === key)) {
+                building.push({ key, f, viewers: v });
+              }
               return u !== undefined;
             });
             needs.set(f, (needs.get(f) ?? false) || !covered);
@@ -593,16 +615,32 @@ export class PlainAnswers {
         const pre = await next!;
         next = w + 32 < parts.length ? fetchWindow(w + 32) : null;
         next?.catch(() => {});
-        got.push(
-          ...await inBatches(
-            window.map((p, x) => ({ p, x })),
-            4,
-            ({ p, x }) => this.r.part(p.id, want, full, pre, wideOf[x]),
-          ),
+        const read = await inBatches(
+          window.map((p, x) => ({ p, x })),
+          4,
+          ({ p, x }) => this.r.part(p.id, want, full, pre, wideOf[x]),
         );
+        got.push(...read);
+        // the unions being built take this window's parts (only of fields whose sets were read)
+        read.forEach((p, x) => {
+          if (!p || !periodInside) return;
+          for (const u of building) {
+            if (!want.sets.includes(u.f)) continue;
+            const r = p.field(u.f);
+            (u.b ??= new UnionBuilder(u.viewers, tailBuilt.space))
+              .add(r, this.scopedRows(p, r, u.f, periodInside[w + x], s, traffic));
+          }
+        });
       }
       if (got.some((p) => p === null)) return none; // a part without a rollup yet (the backfill adds it)
       loaded = got as RollupParts[];
+      for (const u of building) {
+        if (!want.sets.includes(u.f) || !u.b) continue;
+        const built = u.b.done();
+        if (!built) continue;
+        pinned.set(u.key, built);
+        if (built.bytes <= this.r.unions.capacity) this.r.unions.set(u.key, built, built.bytes);
+      }
     } catch (e) {
       if (e instanceof Gone) return none;
       throw e;
@@ -739,6 +777,28 @@ export class PlainAnswers {
     this.r.spare(ids.map((p) => p.id), f);
   }
 
+  /** A part's rows of field f in scope (touchpoint, traffic kinds, hours inside; `only`: of that value). */
+  private scopedRows(
+    part: RollupParts,
+    r: Rollup,
+    f: number,
+    inside: Set<number>,
+    s: Scope,
+    traffic: Set<string>,
+    only?: string,
+  ): number[] {
+    const tpOk = part.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+    const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
+    const code = only === undefined ? -1 : r.values.indexOf(only);
+    const out: number[] = [];
+    if (only !== undefined && code < 0) return out;
+    for (const i of rowsOf(r, f)) {
+      if (code >= 0 && r.value[i] !== code) continue;
+      if (tpOk[r.tp[i]] && trOk[r.traffic[i]] && inside.has(r.hour[i])) out.push(i);
+    }
+    return out;
+  }
+
   /**
    * The period's visitors per value of a field from kept unions (unions.ts): the parts' counted once per
    * period, touchpoint and traffic kinds, the raw tail's visitors added where the parts' union lacks them.
@@ -753,19 +813,8 @@ export class PlainAnswers {
     traffic: Set<string>,
     space: number,
   ): KnownVisitors {
-    const scoped = (pi: number, r: Rollup, f: number, only?: string): number[] => {
-      const part = loaded[pi];
-      const tpOk = part.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
-      const trOk = part.traffics.map((t) => t !== null && traffic.has(t));
-      const code = only === undefined ? -1 : r.values.indexOf(only);
-      const out: number[] = [];
-      if (only !== undefined && code < 0) return out;
-      for (const i of rowsOf(r, f)) {
-        if (code >= 0 && r.value[i] !== code) continue;
-        if (tpOk[r.tp[i]] && trOk[r.traffic[i]] && inside[pi].has(r.hour[i])) out.push(i);
-      }
-      return out;
-    };
+    const scoped = (pi: number, r: Rollup, f: number, only?: string): number[] =>
+      this.scopedRows(loaded[pi], r, f, inside[pi], s, traffic, only);
     const made = new Map<string, ((value: string | null) => number) | null>();
     return (f, viewers, bucket, only) => {
       if (!bucket) only = undefined;
@@ -848,7 +897,7 @@ interface KeptSessions {
 
 /** Whether kept keys may hold a session of visitor v with first id hash h1. */
 const keptHolds = (k: Float64Array | PartKeys, v: number, h1: number) =>
-  k instanceof Float64Array ? holdsKey(k, v, h1) : findKey(k, v, h1) >= 0;
-/** Memory kept keys hold (read keys are views of their section's buffer). */
+  k instanceof Float64Array ? holdsKey(k, v, h1) : mayHoldKey(k, v, h1);
+/** Memory kept keys hold (read keys are views of their section's buffer, short keys of one buffer of their own). */
 const keptKeyBytes = (k: Float64Array | PartKeys) =>
   k instanceof Float64Array ? k.byteLength : k.vis.buffer.byteLength;

@@ -12,19 +12,20 @@ import type { Scope } from "../types.ts";
 import { Gone, type RollupReader, unitOf } from "./reader.ts";
 import { addEnds, entriesAndExits, type EntriesExits, type FactsUnit, joinSessions } from "./sessions.ts";
 import { ENDS_LAYOUT, FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
+import { sharedHas, type SharedSet, sharedSize } from "./spans.ts";
 
 /** Parts read and joined at once (their facts and ends decoded: ~120 bytes a fact row). */
 const WINDOW = 8;
 
 /**
  * Entries and exits of the parts' sessions in scope (`inside[i]`: part i's hours in the period; `shared[i]`:
- * part i's session keys, visitor × 2^32 + first id hash, that another part of the period holds too).
+ * part i's session keys that another part of the period may hold too, spans.ts `SharedSet`).
  */
 export async function endsByParts(
   r: RollupReader,
   parts: { id: string }[],
   inside: Set<number>[],
-  shared: Set<number>[],
+  shared: SharedSet[],
   s: Scope,
   traffic: Set<string>,
   space: number,
@@ -40,9 +41,9 @@ export async function endsByParts(
       if (!p || !p.facts || !p.ends) throw new Gone();
       const i = idx[x], f = p.facts, set = shared[i];
       const alone = new Uint8Array(f.n).fill(1), picked: number[] = [];
-      if (set.size) {
+      if (sharedSize(set)) {
         for (let k = 0; k < f.n; k++) {
-          if (set.has(f.vis[k] * 4_294_967_296 + f.h1[k])) {
+          if (sharedHas(set, f.vis[k], f.h1[k])) {
             alone[k] = 0;
             picked.push(k);
           }

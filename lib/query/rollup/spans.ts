@@ -65,7 +65,42 @@ export interface PartKeys {
   vis: Uint32Array;
   h: Uint32Array;
   block: Uint8Array;
+  /**
+   * Short keys (store.ts SHORT_KEYS_SEC): full[x] = 1 where h[x] is the whole first id hash, 0 where it holds
+   * only its low 24 bits (a visitor with few sessions in the part). Absent: every h is whole. Keys compared
+   * by fewer bits may be taken for shared when they are not: harmless, as for two sessions sharing a hash.
+   */
+  full?: Uint8Array;
 }
+
+/** The bits of a first id hash short keys keep (store.ts SHORT_KEYS_SEC). */
+export const SHORT_MASK = 0xffffff;
+
+/** Whether two keys of one visitor may be one session: their hashes, on the low 24 bits unless both are whole. */
+const sameKey = (ha: number, fa: number, hb: number, fb: number) =>
+  fa & fb ? ha === hb : ((ha ^ hb) & SHORT_MASK) === 0;
+
+/**
+ * A part's keys that another part may hold, as numbers to look its fact rows up by (`sharedHas`): whole keys
+ * (visitor × 2^32 + first id hash) and short ones (visitor × 2^24 + its low 24 bits). A row's own key in its
+ * part is whole or short by how many sessions its visitor has there, so a row never matches the other kind.
+ */
+export interface SharedSet {
+  full: Set<number>;
+  short: Set<number>;
+}
+
+export const emptyShared = (): SharedSet => ({ full: new Set(), short: new Set() });
+export const sharedSize = (s: SharedSet): number => s.full.size + s.short.size;
+/** Key x of part keys k into the part's shared set. */
+export function addShared(s: SharedSet, k: PartKeys, x: number): void {
+  if (!k.full || k.full[x]) s.full.add(k.vis[x] * 4_294_967_296 + k.h[x]);
+  else s.short.add(k.vis[x] * 16_777_216 + (k.h[x] & SHORT_MASK));
+}
+/** Whether a fact row of the part (visitor, first id hash) is of a session another part may hold. */
+export const sharedHas = (s: SharedSet, vis: number, h1: number): boolean =>
+  s.full.has(vis * 4_294_967_296 + h1) ||
+  (s.short.size > 0 && s.short.has(vis * 16_777_216 + (h1 & SHORT_MASK)));
 
 /** The block of a session starting at hour h in a part whose hours run lo..hi. */
 export function blockOf(h: number, lo: number, hi: number): number {
@@ -364,6 +399,8 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   // each part's first key of the range, and its first past it
   const from = new Int32Array(parts.length), to = new Int32Array(parts.length);
   let hOf = new Uint32Array(1024), partOf = new Uint32Array(1024), xOf = new Uint32Array(1024);
+  // 1 where the key's hash is whole (short keys: store.ts SHORT_KEYS_SEC)
+  let fOf = new Uint8Array(1024);
   const out = parts.map((k) => new Uint8Array(k.n));
   const mark = (i: number, j: number) => {
     if (partOf[i] !== partOf[j]) out[partOf[i]][xOf[i]] = out[partOf[j]][xOf[j]] = 1;
@@ -402,9 +439,10 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
       hOf = new Uint32Array(size);
       partOf = new Uint32Array(size);
       xOf = new Uint32Array(size);
+      fOf = new Uint8Array(size);
     }
     for (let p = 0; p < parts.length; p++) {
-      const { vis, h } = parts[p];
+      const { vis, h, full } = parts[p];
       for (let x = from[p]; x < to[p]; x++) {
         const v = vis[x] - lo;
         if (owner[v] !== MANY) continue;
@@ -412,21 +450,24 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
         hOf[i] = h[x];
         partOf[i] = p;
         xOf[i] = x;
+        fOf[i] = full ? full[x] : 1;
       }
     }
     for (let v = 0; v < RANGE; v++) {
       const a = at[v], b = at[v + 1];
       if (b - a <= 16) {
-        for (let i = a; i < b; i++) for (let j = i + 1; j < b; j++) if (hOf[i] === hOf[j]) mark(i, j);
+        for (let i = a; i < b; i++) {
+          for (let j = i + 1; j < b; j++) if (sameKey(hOf[i], fOf[i], hOf[j], fOf[j])) mark(i, j);
+        }
         continue;
       }
-      // a visitor with many sessions (a bot): its keys by id hash
+      // a visitor with many sessions (a bot): its keys by the low 24 bits of their id hash
       const byH = new Map<number, number[]>();
       for (let i = a; i < b; i++) {
-        const same = byH.get(hOf[i]);
-        if (!same) byH.set(hOf[i], [i]);
+        const low = hOf[i] & SHORT_MASK, same = byH.get(low);
+        if (!same) byH.set(low, [i]);
         else {
-          for (const j of same) mark(i, j);
+          for (const j of same) if (sameKey(hOf[i], fOf[i], hOf[j], fOf[j])) mark(i, j);
           same.push(i);
         }
       }
@@ -437,6 +478,22 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
 
 /** Visitor numbers `sharedKeys` takes at a time (its tables: ~200 KB). */
 const RANGE = 1 << 14;
+
+/**
+ * Whether keys may hold session (v, first id hash h1): found among whole keys, or its visitor's keys compared
+ * as `sharedKeys` compares them (short keys are sorted by visitor, then by whole hash).
+ */
+export function mayHoldKey(k: PartKeys, v: number, h1: number): boolean {
+  if (!k.full) return findKey(k, v, h1) >= 0;
+  let lo = 0, hi = k.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (k.vis[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let x = lo; x < k.n && k.vis[x] === v; x++) if (sameKey(k.h[x], k.full[x], h1 >>> 0, 1)) return true;
+  return false;
+}
 
 /** The index of the key of session (v, first id hash h1) in sorted keys, or -1. */
 export function findKey(k: PartKeys, v: number, h1: number): number {

@@ -136,6 +136,23 @@ export const entriesSec = (b: number): number => 500 + b;
 export const exitsSec = (b: number): number => 600 + b;
 /** The spans' entry and exit pages (spans.ts `SpanEnds`). Optional, like the blocks' entries and exits. */
 export const SPAN_ENDS_SEC = 73;
+/**
+ * The part's session keys as a period's session totals read them (`encodeShortKeys`): the keys of `KEYS_SEC`
+ * with only the low 24 bits of each id hash, but for visitors with several sessions in the part (~4.4 bytes a
+ * session stored instead of 5.4: the hashes do not deflate). 16 bits were tried: at 10M events the keys that
+ * met by chance (returning visitors' sessions across the month's parts) made a cold overview read 250 more
+ * fact blocks (+2.8 MB), as much as the bits saved. The attribution runs still read `KEYS_SEC` (their key
+ * indices, whole hashes). Optional (no version change): a rollup without it is read by `KEYS_SEC`; the
+ * backfill adds it from that section.
+ */
+export const SHORT_KEYS_SEC = 74;
+/**
+ * The spans (spans.ts `Spans`) with each engaged session's visitor given as the index of that visitor's first
+ * key in the part's keys (`encodeKeyedSpans`): small steps that deflate, where visitor numbers over a million
+ * did not (the engaged lists were ~90% of `SPANS_SEC`). Compaction writes it instead of `SPANS_SEC`; a rollup
+ * written before it keeps `SPANS_SEC` and gets this one from the backfill (both read alike: `readSpans`).
+ */
+export const KEYED_SPANS_SEC = 75;
 const SEC_SPAN = 10_000;
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
@@ -195,8 +212,11 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     secs.set(FIRST_SEC, encodeFirsts(firstRowsOf(facts, built.order)));
     secs.set(FIRST_IDS_SEC, encodeFirstIds(facts, built.order));
   }
-  secs.set(SPANS_SEC, encodeSpans(built.spans));
-  if (built.keys.n) secs.set(KEYS_SEC, encodeKeys(built.keys));
+  secs.set(KEYED_SPANS_SEC, encodeKeyedSpans(built.spans, built.keys));
+  if (built.keys.n) {
+    secs.set(KEYS_SEC, encodeKeys(built.keys));
+    secs.set(SHORT_KEYS_SEC, encodeShortKeys(built.keys));
+  }
   if (facts.attr && facts.multi && facts.ends) {
     const blockRows = Uint32Array.from({ length: BLOCKS }, (_, b) => built.blockAt[b + 1] - built.blockAt[b]);
     const runs = buildRuns(
@@ -567,21 +587,108 @@ const SPANS_LAYOUT: [keyof Spans, Typed][] = [
   ["block", Uint8Array],
 ];
 
-function encodeSpans(p: Spans): Uint8Array {
+export function encodeSpans(p: Spans): Uint8Array {
   return packSection(
     { n: p.n, eng: p.engaged.length, cut: p.cut },
     [...SPANS_LAYOUT.map(([name]) => p[name] as ArrayBufferView), p.engAt, p.engaged, p.complex],
   );
 }
 
-export function decodeSpans(stored: Uint8Array): Spans {
-  const { h, next } = unpackSection<{ n: number; eng: number; cut?: [number, number] }>(stored, "spans");
+/**
+ * Spans of `SPANS_SEC`, or of `KEYED_SPANS_SEC` with the part's keys `k` (whole or short: the same order), their
+ * engaged entries then turned into the visitors they index.
+ */
+export function decodeSpans(stored: Uint8Array, k?: PartKeys): Spans {
+  const { h, next } = unpackSection<{ n: number; eng: number; cut?: [number, number]; keyed?: 1 }>(
+    stored,
+    "spans",
+  );
   const p = { n: h.n, cut: h.cut } as Record<string, unknown>;
   for (const [name, T] of SPANS_LAYOUT) p[name] = next(T, h.n);
-  p.engAt = next(Uint32Array, h.n + 1);
-  p.engaged = next(Uint32Array, h.eng);
+  const engAt = p.engAt = next<Uint32Array>(Uint32Array, h.n + 1);
+  const engaged = p.engaged = next<Uint32Array>(Uint32Array, h.eng);
   p.complex = next(Uint8Array, BLOCKS);
+  if (h.keyed) {
+    if (!k) throw new Error("keyed spans read without the part's keys");
+    for (let g = 0; g < h.n; g++) {
+      let at = 0;
+      for (let x = engAt[g]; x < engAt[g + 1]; x++) {
+        at += engaged[x];
+        if (at >= k.n) throw new Error("an engaged entry of the spans lies past the part's keys");
+        engaged[x] = k.vis[at];
+      }
+    }
+  }
   return p as unknown as Spans;
+}
+
+/**
+ * Spans as `KEYED_SPANS_SEC` stores them: as `encodeSpans`, but each engaged entry is the index of its visitor's
+ * first key in the part's keys `k` (sorted by visitor), as steps from the one before within its span.
+ */
+export function encodeKeyedSpans(p: Spans, k: PartKeys): Uint8Array {
+  const steps = new Uint32Array(p.engaged.length);
+  for (let g = 0; g < p.n; g++) {
+    let prev = 0;
+    for (let x = p.engAt[g]; x < p.engAt[g + 1]; x++) {
+      const v = p.engaged[x];
+      let lo = 0, hi = k.n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (k.vis[mid] < v) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo >= k.n || k.vis[lo] !== v) throw new Error("an engaged visitor of the spans has no key");
+      steps[x] = lo - prev;
+      prev = lo;
+    }
+  }
+  return packSection(
+    { n: p.n, eng: p.engaged.length, cut: p.cut, keyed: 1 },
+    [...SPANS_LAYOUT.map(([name]) => p[name] as ArrayBufferView), p.engAt, steps, p.complex],
+  );
+}
+
+/** Which section holds a rollup's spans (0: none). */
+export const spansSecOf = (e: RollupEntry): number =>
+  e.secs[KEYED_SPANS_SEC] ? KEYED_SPANS_SEC : e.secs[SPANS_SEC] ? SPANS_SEC : 0;
+
+/** Whether a rollup has its keyed spans, where it has spans. */
+export const hasKeyedSpans = (e: RollupEntry): boolean =>
+  !e.secs[SPANS_SEC] || e.secs[KEYED_SPANS_SEC] !== undefined;
+
+/** A rollup's spans, either section (null: none; undefined: a section went while reading). */
+export async function readSpans(
+  kv: Deno.Kv,
+  partId: string,
+  entry: RollupEntry,
+): Promise<Spans | null | undefined> {
+  const sec = spansSecOf(entry);
+  if (!sec) return null;
+  // (keyed spans name their engaged visitors by the keys)
+  const asks = [{ partId, entry, sec }, { partId, entry, sec: KEYS_SEC }];
+  const [bytes, keyBytes] = await readSections(kv, asks);
+  if (bytes === undefined || keyBytes === undefined) return undefined;
+  if (!bytes) return null;
+  return decodeSpans(bytes, keyBytes ? decodeKeys(keyBytes) : noKeys());
+}
+
+const noKeys = (): PartKeys => ({
+  n: 0,
+  vis: new Uint32Array(0),
+  h: new Uint32Array(0),
+  block: new Uint8Array(0),
+});
+
+/** Adds the keyed spans to a part's rollup written without them, from its `SPANS_SEC` and keys (no part read). */
+export async function addKeyedSpans(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
+  const [bytes, keyBytes] = await readSections(kv, [
+    { partId, entry, sec: SPANS_SEC },
+    { partId, entry, sec: KEYS_SEC },
+  ]);
+  if (!bytes || keyBytes === undefined) throw new Error(`rollup spans of ${partId} went while keying them`);
+  const k = keyBytes ? decodeKeys(keyBytes) : noKeys();
+  await addSection(kv, partId, entry, KEYED_SPANS_SEC, encodeKeyedSpans(decodeSpans(bytes), k));
 }
 
 /** Keys as stored: visitor numbers as differences from the one before (small: they deflate well). */
@@ -597,6 +704,71 @@ export function decodeKeys(stored: Uint8Array): PartKeys {
   for (let i = 1; i < h.n; i++) vis[i] += vis[i - 1];
   return { n: h.n, vis, h: next<Uint32Array>(Uint32Array, h.n), block: next<Uint8Array>(Uint8Array, h.n) };
 }
+
+/**
+ * A visitor with at least this many sessions in a part keeps its keys' whole hashes in the short keys: compared
+ * by 24 bits, a bot's thousands of sessions across parts would meet by chance (~n² / 2^25 pairs), each such
+ * key making a period read and join its block for nothing.
+ */
+const WHOLE_FROM = 4;
+
+/**
+ * Keys as a period's totals read them (SHORT_KEYS_SEC): in `encodeKeys`' order, visitor numbers as
+ * differences, each block, the low 16 bits and the next 8 bits of each id hash, then the top 8 bits of the keys
+ * of visitors with `WHOLE_FROM` sessions or more in the part, in key order.
+ */
+export function encodeShortKeys(k: PartKeys): Uint8Array {
+  const steps = new Uint32Array(k.n),
+    low = new Uint16Array(k.n),
+    mid = new Uint8Array(k.n),
+    top: number[] = [];
+  for (let i = 0; i < k.n; i++) {
+    steps[i] = i ? k.vis[i] - k.vis[i - 1] : k.vis[0];
+    low[i] = k.h[i] & 0xffff;
+    mid[i] = (k.h[i] >>> 16) & 0xff;
+  }
+  for (let i = 0, j = 0; i < k.n; i = j) {
+    while (j < k.n && k.vis[j] === k.vis[i]) j++;
+    if (j - i >= WHOLE_FROM) { for (let x = i; x < j; x++) top.push(k.h[x] >>> 24); }
+  }
+  return packSection({ n: k.n, top: top.length }, [steps, low, k.block, mid, Uint8Array.from(top)]);
+}
+
+/** Short keys as read: `full` tells which hashes are whole (spans.ts PartKeys). */
+export function decodeShortKeys(stored: Uint8Array): PartKeys {
+  const { h, next } = unpackSection<{ n: number; top: number }>(stored, "shortkeys");
+  const steps = next<Uint32Array>(Uint32Array, h.n);
+  const low = next<Uint16Array>(Uint16Array, h.n), stored8 = next<Uint8Array>(Uint8Array, h.n);
+  const mid = next<Uint8Array>(Uint8Array, h.n), top = next<Uint8Array>(Uint8Array, h.top);
+  // what is kept (a period's kept totals hold the keys) in one buffer of 10 bytes a key, not the section's
+  const n = h.n, buf = new ArrayBuffer(n * 10);
+  const vis = new Uint32Array(buf, 0, n), hash = new Uint32Array(buf, n * 4, n);
+  const block = new Uint8Array(buf, n * 8, n), full = new Uint8Array(buf, n * 9, n);
+  block.set(stored8);
+  for (let i = 0, v = 0; i < n; i++) vis[i] = v += steps[i];
+  for (let x = 0; x < n; x++) hash[x] = low[x] | (mid[x] << 16);
+  // keys of visitors with WHOLE_FROM or more (sorted: such a run holds x and x + WHOLE_FROM - 1) get their top
+  let y = 0;
+  if (h.top) {
+    for (let x = 0; x + WHOLE_FROM - 1 < h.n; x++) {
+      if (vis[x] === vis[x + WHOLE_FROM - 1]) full.fill(1, x, x + WHOLE_FROM);
+    }
+    for (let x = 0; x < h.n; x++) if (full[x]) hash[x] = (hash[x] | (top[y++] << 24)) >>> 0;
+  }
+  if (y !== h.top) throw new Error("short keys: whole hashes do not line up with their visitors");
+  return { n: h.n, vis, h: hash, block, full };
+}
+
+/** Adds the short keys to a part's rollup written without them, from its `KEYS_SEC` (the part is not read). */
+export async function addShortKeys(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
+  const bytes = await readSection(kv, partId, entry, KEYS_SEC);
+  if (!bytes) throw new Error(`rollup keys of ${partId} went while adding its short keys`);
+  await addSection(kv, partId, entry, SHORT_KEYS_SEC, encodeShortKeys(decodeKeys(bytes)));
+}
+
+/** Whether a rollup has its short keys, where it has keys to take them from. */
+export const hasShortKeys = (e: RollupEntry): boolean =>
+  !e.secs[KEYS_SEC] || e.secs[SHORT_KEYS_SEC] !== undefined;
 
 export const encodeEnds = (n: number, e: FactEnds): Uint8Array =>
   packSection({ n, pages: e.pages }, ENDS_LAYOUT.map(([name]) => e[name] as ArrayBufferView));
@@ -713,7 +885,7 @@ export const hasBlockEnds = (e: RollupEntry): boolean =>
   (hasBlockEntries(e) &&
     Array.from({ length: BLOCKS }, (_, b) => b).every((b) =>
       !e.secs[factsSec(b)] || e.secs[exitsSec(b)] !== undefined
-    ) && (!e.secs[SPANS_SEC] || e.secs[SPAN_ENDS_SEC] !== undefined));
+    ) && (!spansSecOf(e) || e.secs[SPAN_ENDS_SEC] !== undefined));
 
 /**
  * Adds what a rollup lacks of its blocks' entries and exits and its spans' ends, from its own ends, the runs'
@@ -737,12 +909,12 @@ export async function addEntryBlocks(kv: Deno.Kv, partId: string, entry: RollupE
     if (to > from && !entry.secs[exitsSec(b)]) secs.set(exitsSec(b), encodeBlockExits(ends, from, to));
     from = to;
   }
-  if (entry.secs[SPANS_SEC] && !entry.secs[SPAN_ENDS_SEC]) {
-    const spans = await readSection(kv, partId, entry, SPANS_SEC);
+  if (spansSecOf(entry) && !entry.secs[SPAN_ENDS_SEC]) {
+    const spans = await readSpans(kv, partId, entry);
     const facts = await readFacts(kv, partId, entry);
     if (!spans || !facts) throw new Error(`rollup of ${partId} went while adding its spans' ends`);
     const { tps, traffics } = entry.head;
-    secs.set(SPAN_ENDS_SEC, encodeSpanEnds(storedSpanEnds(facts, ends, tps, traffics, decodeSpans(spans))));
+    secs.set(SPAN_ENDS_SEC, encodeSpanEnds(storedSpanEnds(facts, ends, tps, traffics, spans)));
   }
   let secsNow = { ...entry.secs };
   for (const [sec, bytes] of secs) {
@@ -942,7 +1114,7 @@ export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
     e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined &&
-    e.secs[ATTR_RUNS_SEC] !== undefined && hasBlockEnds(e);
+    e.secs[ATTR_RUNS_SEC] !== undefined && hasBlockEnds(e) && hasShortKeys(e) && hasKeyedSpans(e);
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */
@@ -966,9 +1138,9 @@ async function readWhole(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
   const f = await readFacts(kv, partId, entry);
   if (!f) return null;
   // (spans before version 6 are laid out otherwise: their cut is not read)
-  const spans = entry.v >= 6 ? await readSection(kv, partId, entry, SPANS_SEC) : null;
+  const spans = entry.v >= 6 ? await readSpans(kv, partId, entry) : null;
   if (spans === undefined) return null;
-  const cut = spans ? decodeSpans(spans).cut : undefined;
+  const cut = spans?.cut;
   if (cut) f.cut = cut;
   const ends = await readSection(kv, partId, entry, ENDS_SEC);
   if (ends === undefined) return null;

@@ -35,14 +35,38 @@ export function buildUnion(
   /** a row's group instead of its value (a trend's bucket of the row's hour) */
   keyOf: ((r: Rollup, i: number) => string | null) | null = null,
 ): PeriodUnion | null {
-  const ids = new Map<string | null, number>();
-  const counts: number[] = [];
-  const bits: Uint8Array[] = [];
-  let size = Math.ceil(Math.max(1, space) / 8);
+  const b = new UnionBuilder(viewers, space, keyOf);
   for (let pi = 0; pi < parts.length; pi++) {
     const r = parts[pi].field(f);
-    const rows = rowsOf(pi, r);
-    if (!rows.length) continue;
+    if (!b.add(r, rowsOf(pi, r))) return null;
+  }
+  return b.done();
+}
+
+/**
+ * A union built part by part (`buildUnion` adds every part at once): a period's parts can be added as they are
+ * read, while the next ones are read from KV. The same union, whatever the order parts are added in.
+ */
+export class UnionBuilder {
+  private ids = new Map<string | null, number>();
+  private counts: number[] = [];
+  private bits: Uint8Array[] = [];
+  private size: number;
+  private tooMany = false;
+
+  constructor(
+    private viewers: boolean,
+    space: number,
+    private keyOf: ((r: Rollup, i: number) => string | null) | null = null,
+  ) {
+    this.size = Math.ceil(Math.max(1, space) / 8);
+  }
+
+  /** Adds a part's rows (of the field, in scope); false once the field has too many values to keep. */
+  add(r: Rollup, rows: number[]): boolean {
+    if (this.tooMany) return false;
+    if (!rows.length) return true;
+    const { ids, counts, bits, keyOf, viewers } = this;
     // this piece's value code → id
     const idOf = new Int32Array(r.values.length).fill(-1);
     for (const i of rows) {
@@ -51,10 +75,13 @@ export function buildUnion(
         const v = keyOf ? keyOf(r, i) : r.values[r.value[i]];
         x = ids.get(v) ?? -1;
         if (x < 0) {
-          if ((ids.size + 1) * size > MAX_BYTES) return null;
+          if ((ids.size + 1) * this.size > MAX_BYTES) {
+            this.tooMany = true;
+            return false;
+          }
           ids.set(v, x = ids.size);
           counts.push(0);
-          bits.push(new Uint8Array(size));
+          bits.push(new Uint8Array(this.size));
         }
         idOf[r.value[i]] = x;
       }
@@ -73,9 +100,9 @@ export function buildUnion(
           } while (c & 0x80);
         }
         prev += d + 1;
-        if (prev >= size * 8) {
+        if (prev >= this.size * 8) {
           // a number past the space given (not expected from parts): every value's bits grow
-          size = Math.max(Math.ceil((prev + 1) / 8), size * 2);
+          const size = this.size = Math.max(Math.ceil((prev + 1) / 8), this.size * 2);
           bits.forEach((old, y) => (bits[y] = new Uint8Array(size)).set(old));
           b = bits[x];
         }
@@ -87,10 +114,21 @@ export function buildUnion(
       }
       counts[x] = count;
     }
+    return true;
   }
-  const byValue = new Map<string | null, number>();
-  for (const [v, x] of ids) byValue.set(v, counts[x]);
-  return { counts: byValue, ids, bits, bytes: bits.length * size + ids.size * 60 + 200 };
+
+  /** The union of what was added (null: too many values to keep). */
+  done(): PeriodUnion | null {
+    if (this.tooMany) return null;
+    const byValue = new Map<string | null, number>();
+    for (const [v, x] of this.ids) byValue.set(v, this.counts[x]);
+    return {
+      counts: byValue,
+      ids: this.ids,
+      bits: this.bits,
+      bytes: this.bits.length * this.size + this.ids.size * 60 + 200,
+    };
+  }
 }
 
 /** Whether the parts' union of value id x holds visitor v. */
