@@ -4,7 +4,7 @@
  * clicks, the distinct visitor numbers and sessions), the raw tail's groups added exactly (`addTail`), and the
  * answer as the scan gives it (`featureResult`).
  */
-import { encodeSet, forEachMember } from "../../parts/visitor_set.ts";
+import { decodeSetInto, encodeSet, forEachMember } from "../../parts/visitor_set.ts";
 import { sortAndPage } from "../order.ts";
 import { matches } from "../scan/filters.ts";
 import type {
@@ -89,34 +89,73 @@ export function collectGroups(
   o: AggregateOptions,
   space: number,
 ): Map<string, Group> {
-  const breakdown = (o.breakdown ?? []) as Dim[];
-  const traffic = new Set<string | null>(s.traffic ?? ["human"]);
-  const rageOnly = (s.filters ?? []).some(isRageFilter);
-  const dimFilters = (s.filters ?? []).filter((f) => isDim(f.field));
-  const wantSessions = o.metrics.includes("sessions");
-  interface Acc {
-    key: KeyValue[];
-    events: number;
-    rage: number;
-    refs: number[];
+  const c = new GroupCollector(s, o, space);
+  for (const x of taken) c.add(x);
+  return c.finish();
+}
+
+/** A group while the tables are added: its members so far (repeats allowed until compacted). */
+interface Acc {
+  key: KeyValue[];
+  events: number;
+  rage: number;
+  vis: Uint32Array;
+  nVis: number;
+  /** session triples (visitor, h1, h2), repeats allowed until compacted */
+  ses: Uint32Array;
+  nSes: number;
+}
+
+/**
+ * One question's groups counted table by table (`add`), then `finish`: a table is done with once added, so a
+ * period's tables need not be held at once (at 10M events all 214 parts' tables decoded together raised the
+ * peak 60-95 MB). A group keeps its visitor numbers and session triples as it meets them, sorted and deduped
+ * when its list fills (growing only when that leaves it more than half full); the totals' visitors are a mark
+ * per visitor number, their sessions one hash set. Same groups, in the same order (first met), as counting
+ * all the tables at once.
+ */
+export class GroupCollector {
+  private breakdown: Dim[];
+  private touchpoint: string | null | undefined;
+  private traffic: Set<string | null>;
+  private rageOnly: boolean;
+  private dimFilters: Filter[];
+  private wantSessions: boolean;
+  private accs = new Map<string, Acc>();
+  private events = 0;
+  private rage = 0;
+  private inTotal: Uint8Array;
+  private totalBuf = new Uint32Array(1 << 12);
+  private nTotal = 0;
+  private perGroup = distinctSet();
+  private overAll = distinctSet();
+
+  constructor(s: Scope, o: AggregateOptions, space: number) {
+    this.breakdown = (o.breakdown ?? []) as Dim[];
+    this.touchpoint = s.touchpoint;
+    this.traffic = new Set<string | null>(s.traffic ?? ["human"]);
+    this.rageOnly = (s.filters ?? []).some(isRageFilter);
+    this.dimFilters = (s.filters ?? []).filter((f) => isDim(f.field));
+    this.wantSessions = o.metrics.includes("sessions");
+    this.inTotal = new Uint8Array(Math.max(1, space));
+    this.overAll.start();
   }
-  const accs = new Map<string, Acc>();
-  const total: Acc = { key: [], events: 0, rage: 0, refs: [] };
-  for (let ti = 0; ti < taken.length; ti++) {
-    const { t, hours } = taken[ti];
-    const tpOk = Uint8Array.from(t.tps, (x) => (!s.touchpoint || x === s.touchpoint ? 1 : 0));
-    const trOk = Uint8Array.from(t.trs, (x) => (traffic.has(x) ? 1 : 0));
+
+  /** Counts a table's rows in scope (its hours inside the period: all when `hours` is null). */
+  add({ t, hours }: Taken): void {
+    const tpOk = Uint8Array.from(t.tps, (x) => (!this.touchpoint || x === this.touchpoint ? 1 : 0));
+    const trOk = Uint8Array.from(t.trs, (x) => (this.traffic.has(x) ? 1 : 0));
     const colOf = (d: Dim) =>
       d === "page" ? t.page : d === "element" ? t.element : d === "prop:action" ? t.action : t.form;
     // per filter, a verdict per text code
-    const tests = dimFilters.map((f) => ({
+    const tests = this.dimFilters.map((f) => ({
       col: colOf(f.field as Dim),
       ok: Uint8Array.from(t.texts, (x) => (matches(x, f) ? 1 : 0)),
     }));
-    const cols = breakdown.map(colOf);
+    const cols = this.breakdown.map(colOf);
     const byCodes = new Map<number, Acc>();
-    const width = t.texts.length;
-    const { tp, tr, hour, rage, events } = t;
+    const width = t.texts.length, rageOnly = this.rageOnly, wantSessions = this.wantSessions;
+    const { tp, tr, hour, rage, events, setAt, sets, sesAt, sesVis, sesH1, sesH2 } = t;
     rows: for (let i = 0; i < t.n; i++) {
       if (!tpOk[tp[i]] || !trOk[tr[i]] || (hours && !hours.has(hour[i]))) continue;
       if (rageOnly && !rage[i]) continue;
@@ -127,153 +166,170 @@ export function collectGroups(
       if (!acc) {
         const key = cols.map((c) => t.texts[c[i]]);
         const id = JSON.stringify(key);
-        acc = accs.get(id);
-        if (!acc) accs.set(id, acc = { key, events: 0, rage: 0, refs: [] });
+        acc = this.accs.get(id);
+        if (!acc) {
+          acc = { key, events: 0, rage: 0, vis: EMPTY32, nVis: 0, ses: EMPTY32, nSes: 0 };
+          this.accs.set(id, acc);
+        }
         byCodes.set(code, acc);
       }
       const e = events[i], r = rage[i] ? e : 0;
       acc.events += e;
       acc.rage += r;
-      acc.refs.push(ti, i);
-      total.events += e;
-      total.rage += r;
+      this.events += e;
+      this.rage += r;
+      // the row's visitors into its group's list and the totals' marks
+      const from = setAt[i], to = setAt[i + 1];
+      if (acc.nVis + (to - from) > acc.vis.length) roomForVisitors(acc, to - from);
+      const was = acc.nVis;
+      acc.nVis = decodeSetInto(sets, from, to, acc.vis, was);
+      for (let k = was; k < acc.nVis; k++) this.mark(acc.vis[k]);
+      if (wantSessions && sesAt[i + 1] > sesAt[i]) {
+        const m = sesAt[i + 1] - sesAt[i];
+        if (acc.nSes + 3 * m > acc.ses.length) this.roomForSessions(acc, 3 * m);
+        for (let k = sesAt[i]; k < sesAt[i + 1]; k++) {
+          acc.ses[acc.nSes++] = sesVis[k];
+          acc.ses[acc.nSes++] = sesH1[k];
+          acc.ses[acc.nSes++] = sesH2[k];
+          this.overAll.add(sesVis[k], sesH1[k], sesH2[k]);
+        }
+      }
     }
   }
-  // one pass over the groups' sets: a group's members by a stamp per group, the totals' by a mark of their own
-  let marks = new Int32Array(Math.max(1, space));
-  let inTotal = new Uint8Array(Math.max(1, space));
-  let buf = new Uint32Array(1 << 16), totalBuf = new Uint32Array(1 << 16);
-  let stamp = 0, nTotal = 0;
-  const grow = (a: Uint32Array) => {
-    const grown = new Uint32Array(a.length * 2);
-    grown.set(a);
-    return grown;
-  };
-  const members = (refs: number[]) => {
-    stamp++;
-    let n = 0;
-    for (let p = 0; p < refs.length; p += 2) {
-      const t = taken[refs[p]].t, row = refs[p + 1], sets = t.sets, end = t.setAt[row + 1];
-      let prev = -1;
-      for (let i = t.setAt[row]; i < end;) {
-        let d = sets[i++];
-        if (d >= 0x80) {
-          d &= 0x7f;
-          let shift = 7, x: number;
-          do {
-            x = sets[i++];
-            d += (x & 0x7f) * 2 ** shift;
-            shift += 7;
-          } while (x & 0x80);
-        }
-        prev += d + 1;
-        if (prev >= marks.length) {
-          const size = Math.max(prev + 1, marks.length * 2);
-          const m = new Int32Array(size), t2 = new Uint8Array(size);
-          m.set(marks);
-          t2.set(inTotal);
-          marks = m;
-          inTotal = t2;
-        }
-        if (marks[prev] !== stamp) {
-          marks[prev] = stamp;
-          if (n === buf.length) buf = grow(buf);
-          buf[n++] = prev;
-          if (!inTotal[prev]) {
-            inTotal[prev] = 1;
-            if (nTotal === totalBuf.length) totalBuf = grow(totalBuf);
-            totalBuf[nTotal++] = prev;
-          }
-        }
-      }
+
+  /** A visitor number into the totals (first time seen: listed). */
+  private mark(v: number) {
+    if (v >= this.inTotal.length) {
+      const grown = new Uint8Array(Math.max(v + 1, this.inTotal.length * 2));
+      grown.set(this.inTotal);
+      this.inTotal = grown;
     }
-    return n ? encodeSet(buf.subarray(0, n)) : EMPTY8;
-  };
-  const out = new Map<string, Group>();
-  // distinct sessions (visitor, h1, h2): a hash set grown with what a round holds (twice its sessions at
-  // most), cleared by a stamp per round, each new session listed at first sight; three arrays sized by the
-  // visitor numbers took 12 MB a set at 1M visitors (two sets a question), and a set sized by the tables'
-  // session entries more
-  const distinct = () => {
-    let cap = 1024, vs = new Uint32Array(cap), h1 = new Uint32Array(cap), h2 = new Uint32Array(cap);
-    let stamps = new Int32Array(cap);
-    let stamp = 0, list: number[] = [];
-    const slot = (v: number, a: number, b: number) => {
-      const mask = cap - 1;
-      let i = (Math.imul(v, 0x9e3779b1) ^ Math.imul(a, 0x85ebca6b) ^ b) & mask;
-      while (stamps[i] === stamp && !(vs[i] === v && h1[i] === a && h2[i] === b)) i = (i + 1) & mask;
-      return i;
-    };
-    const grow = () => {
-      const was = { vs, h1, h2, stamps };
-      cap *= 2;
-      vs = new Uint32Array(cap);
-      h1 = new Uint32Array(cap);
-      h2 = new Uint32Array(cap);
-      stamps = new Int32Array(cap);
-      for (let k = 0; k < was.stamps.length; k++) {
-        if (was.stamps[k] !== stamp) continue;
-        const i = slot(was.vs[k], was.h1[k], was.h2[k]);
-        stamps[i] = stamp;
-        vs[i] = was.vs[k];
-        h1[i] = was.h1[k];
-        h2[i] = was.h2[k];
-      }
-    };
-    return {
-      start() {
-        stamp++;
-        list = [];
-      },
-      add(v: number, a: number, b: number) {
-        let i = slot(v, a, b);
-        if (stamps[i] === stamp) return;
-        // (the round's sessions are list.length / 3: at most half the slots taken)
-        if ((list.length / 3 + 1) * 2 > cap) (grow(), i = slot(v, a, b));
-        stamps[i] = stamp;
-        vs[i] = v;
-        h1[i] = a;
-        h2[i] = b;
-        list.push(v, a, b);
-      },
-      done: () => (list.length ? Uint32Array.from(list) : EMPTY32),
-    };
-  };
-  const perGroup = distinct(), overAll = distinct();
-  overAll.start();
-  const sessions = (refs: number[]) => {
-    if (!wantSessions) return EMPTY32;
-    perGroup.start();
-    for (let p = 0; p < refs.length; p += 2) {
-      const t = taken[refs[p]].t, i = refs[p + 1];
-      for (let k = t.sesAt[i]; k < t.sesAt[i + 1]; k++) {
-        perGroup.add(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
-        overAll.add(t.sesVis[k], t.sesH1[k], t.sesH2[k]);
-      }
+    if (this.inTotal[v]) return;
+    this.inTotal[v] = 1;
+    if (this.nTotal === this.totalBuf.length) {
+      const grown = new Uint32Array(this.totalBuf.length * 2);
+      grown.set(this.totalBuf);
+      this.totalBuf = grown;
     }
-    return perGroup.done();
-  };
-  for (const [id, a] of accs) {
-    if (a === total) continue;
-    const set = members(a.refs);
-    out.set(id, {
-      key: a.key,
-      events: a.events,
-      rage: a.rage,
-      visitors: setSize(set),
-      set,
-      ses: sessions(a.refs),
+    this.totalBuf[this.nTotal++] = v;
+  }
+
+  /** Room for `m` more session numbers in a group's list: its sessions deduped first, grown if still full. */
+  private roomForSessions(acc: Acc, m: number) {
+    if (acc.nSes) {
+      const d = this.dedupeSessions(acc.ses, acc.nSes);
+      acc.ses.set(d);
+      acc.nSes = d.length;
+    }
+    if (acc.nSes + m <= acc.ses.length && acc.nSes * 2 <= acc.ses.length) return;
+    const grown = new Uint32Array(Math.max(48, 2 * (acc.nSes + m)));
+    grown.set(acc.ses.subarray(0, acc.nSes));
+    acc.ses = grown;
+  }
+
+  private dedupeSessions(ses: Uint32Array, n: number): Uint32Array {
+    this.perGroup.start();
+    for (let k = 0; k < n; k += 3) this.perGroup.add(ses[k], ses[k + 1], ses[k + 2]);
+    return this.perGroup.done();
+  }
+
+  /** The groups (first met first) and TOTALS. */
+  finish(): Map<string, Group> {
+    const out = new Map<string, Group>();
+    for (const [id, a] of this.accs) {
+      const set = a.nVis ? encodeSet(a.vis.subarray(0, a.nVis)) : EMPTY8;
+      out.set(id, {
+        key: a.key,
+        events: a.events,
+        rage: a.rage,
+        visitors: setSize(set),
+        set,
+        ses: this.wantSessions && a.nSes ? this.dedupeSessions(a.ses, a.nSes) : EMPTY32,
+      });
+    }
+    out.set(TOTALS, {
+      key: [],
+      events: this.events,
+      rage: this.rage,
+      visitors: this.nTotal,
+      set: this.nTotal ? encodeSet(this.totalBuf.subarray(0, this.nTotal)) : EMPTY8,
+      ses: this.wantSessions ? this.overAll.done() : EMPTY32,
     });
+    return out;
   }
-  out.set(TOTALS, {
-    key: [],
-    events: total.events,
-    rage: total.rage,
-    visitors: nTotal,
-    set: nTotal ? encodeSet(totalBuf.subarray(0, nTotal)) : EMPTY8,
-    ses: wantSessions ? overAll.done() : EMPTY32,
-  });
-  return out;
+}
+
+/** Room for `m` more visitor numbers in a group's list: sorted and deduped first, grown if still over half full. */
+function roomForVisitors(acc: Acc, m: number) {
+  if (acc.nVis) {
+    const v = acc.vis.subarray(0, acc.nVis).sort();
+    let n = 1;
+    for (let k = 1; k < v.length; k++) if (v[k] !== v[n - 1]) v[n++] = v[k];
+    acc.nVis = n;
+  }
+  if (acc.nVis + m <= acc.vis.length && acc.nVis * 2 <= acc.vis.length) return;
+  const grown = new Uint32Array(Math.max(16, 2 * (acc.nVis + m)));
+  grown.set(acc.vis.subarray(0, acc.nVis));
+  acc.vis = grown;
+}
+
+/**
+ * Distinct sessions (visitor, h1, h2): a hash set grown with what a round holds (twice its sessions at most),
+ * cleared by a stamp per round, each new session listed at first sight; three arrays sized by the visitor
+ * numbers took 12 MB a set at 1M visitors (two sets a question), and a set sized by the tables' session
+ * entries more.
+ */
+function distinctSet() {
+  let cap = 1024, vs = new Uint32Array(cap), h1 = new Uint32Array(cap), h2 = new Uint32Array(cap);
+  let stamps = new Int32Array(cap);
+  let stamp = 0, list = new Uint32Array(48), n = 0;
+  const slot = (v: number, a: number, b: number) => {
+    const mask = cap - 1;
+    let i = (Math.imul(v, 0x9e3779b1) ^ Math.imul(a, 0x85ebca6b) ^ b) & mask;
+    while (stamps[i] === stamp && !(vs[i] === v && h1[i] === a && h2[i] === b)) i = (i + 1) & mask;
+    return i;
+  };
+  const grow = () => {
+    const was = { vs, h1, h2, stamps };
+    cap *= 2;
+    vs = new Uint32Array(cap);
+    h1 = new Uint32Array(cap);
+    h2 = new Uint32Array(cap);
+    stamps = new Int32Array(cap);
+    for (let k = 0; k < was.stamps.length; k++) {
+      if (was.stamps[k] !== stamp) continue;
+      const i = slot(was.vs[k], was.h1[k], was.h2[k]);
+      stamps[i] = stamp;
+      vs[i] = was.vs[k];
+      h1[i] = was.h1[k];
+      h2[i] = was.h2[k];
+    }
+  };
+  return {
+    start() {
+      stamp++;
+      n = 0;
+    },
+    add(v: number, a: number, b: number) {
+      let i = slot(v, a, b);
+      if (stamps[i] === stamp) return;
+      // (the round's sessions are n / 3: at most half the slots taken)
+      if ((n / 3 + 1) * 2 > cap) (grow(), i = slot(v, a, b));
+      stamps[i] = stamp;
+      vs[i] = v;
+      h1[i] = a;
+      h2[i] = b;
+      if (n + 3 > list.length) {
+        const grown = new Uint32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+      }
+      list[n++] = v;
+      list[n++] = a;
+      list[n++] = b;
+    },
+    done: () => (n ? list.slice(0, n) : EMPTY32),
+  };
 }
 
 /** Members of an encoded set (one varint each: the bytes without a continuation bit). */

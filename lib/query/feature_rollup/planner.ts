@@ -27,6 +27,7 @@ import {
   featureQuestion,
   featureResult,
   type Group,
+  GroupCollector,
   groupsBytes,
   type Taken,
 } from "./answer.ts";
@@ -63,7 +64,16 @@ export class FeatureRollups {
   bytesRead = 0;
   last: FeaturePath = { tables: 0, hourly: 0, built: 0, tailRows: 0, kept: 0 };
 
-  constructor(private kv: Deno.Kv, private source: Source, capacity: number) {
+  /** The most stored tables the last question held decoded at once (tests). */
+  heldAtOnce = 0;
+
+  constructor(
+    private kv: Deno.Kv,
+    private source: Source,
+    capacity: number,
+    /** parts whose tables are read and decoded together (then added to the questions and let go) */
+    private window = 16,
+  ) {
     this.cache = new Lru(capacity);
   }
 
@@ -100,13 +110,15 @@ export class FeatureRollups {
     let space = 0;
     let tailTable: FeatureTable | null = null;
     if (kept.some((k) => !k)) {
-      const got = await this.take(s, parts, entries, tail);
+      const count = await visitorCount(this.kv, s.org, s.env);
+      const asked = os.map((o, i) => (kept[i] ? null : new GroupCollector(s, o, count)));
+      const got = await this.take(s, parts, entries, tail, count, asked.filter((c) => c !== null));
       path.tables = got.tables;
       path.hourly = got.hourly;
       path.built = got.built;
-      os.forEach((o, i) => {
+      os.forEach((_, i) => {
         if (kept[i]) return;
-        const g = kept[i] = collectGroups(got.taken, s, o, got.space);
+        const g = kept[i] = asked[i]!.finish();
         if (got.permanent) this.cache.set(keys[i], g, groupsBytes(g));
       });
       space = got.space;
@@ -128,13 +140,21 @@ export class FeatureRollups {
   }
 
   /**
-   * The tables of the period's parts: stored ones, and the parts read at question time. When parts are read,
-   * the raw tail is built in the same numbering (a visitor without a number gets one number in both).
+   * The tables of the period's parts, each added to the questions' collectors and let go: stored ones a
+   * window of parts at a time (`window`: at most that many decoded at once, beside what the cache keeps),
+   * then the parts read at question time. When parts are read, the raw tail is built in the same numbering (a
+   * visitor without a number gets one number in both).
    */
-  private async take(s: Scope, parts: PartMeta[], entries: (FeatureEntry | null)[], tail: StoredEvent[]) {
+  private async take(
+    s: Scope,
+    parts: PartMeta[],
+    entries: (FeatureEntry | null)[],
+    tail: StoredEvent[],
+    count: number,
+    collectors: GroupCollector[],
+  ) {
     // per part: its rows merged over its hours when the period takes them all, its hourly rows when it takes
     // some (each hour wholly inside or outside), else (no table, or an hour cut) the part is read
-    const taken: Taken[] = [];
     const toBuild: PartMeta[] = [];
     const loads: { p: PartMeta; entry: FeatureEntry; hours: Set<number> | null }[] = [];
     parts.forEach((p, k) => {
@@ -143,17 +163,24 @@ export class FeatureRollups {
       if (!entry || hours === undefined) toBuild.push(p);
       else if (entry.hours.length && (!hours || hours.size)) loads.push({ p, entry, hours });
     });
-    const tables = await inBatches(
-      loads,
-      8,
-      (x) => this.table(x.p.id, x.entry, x.hours ? HOURLY_SEC : WHOLE_SEC),
-    );
-    loads.forEach((x, k) => taken.push({ t: tables[k], hours: x.hours }));
+    const add = (t: FeatureTable, hours: Set<number> | null) => {
+      for (const c of collectors) c.add({ t, hours });
+    };
+    this.heldAtOnce = 0;
+    for (let w = 0; w < loads.length; w += this.window) {
+      const window = loads.slice(w, w + this.window);
+      const tables = await inBatches(
+        window,
+        8,
+        (x) => this.table(x.p.id, x.entry, x.hours ? HOURLY_SEC : WHOLE_SEC),
+      );
+      this.heldAtOnce = Math.max(this.heldAtOnce, tables.length);
+      tables.forEach((t, k) => add(t, window[k].hours));
+    }
     const hourly = loads.filter((x) => x.hours).length;
-    const count = await visitorCount(this.kv, s.org, s.env);
     const stored = parts.length - toBuild.length;
     if (!toBuild.length) {
-      return { taken, space: count, permanent: true, tables: stored, hourly, built: 0, tail: null };
+      return { space: count, permanent: true, tables: stored, hourly, built: 0, tail: null };
     }
     const batches = await inBatches(toBuild, 4, (p) => readPartBatch(this.kv, p));
     const tailBatch = tail.length ? await buildEventBatch(tail, turns()) : null;
@@ -170,11 +197,10 @@ export class FeatureRollups {
     for (const b of batches) {
       const got = build(b);
       if (!got.permanent) permanent = false;
-      taken.push({ t: got.t, hours: null });
+      add(got.t, null);
     }
     const tailTable = tailBatch ? build(tailBatch).t : null;
     return {
-      taken,
       space: Math.max(size, count),
       permanent,
       tables: stored,
@@ -253,8 +279,13 @@ export class FeatureRollups {
 }
 
 /** The planner over a Source, its decoded tables in a cache of `cacheBytes` (the caller's share of the budget). */
-export function featureAnswers(deps: Pick<Deps, "kv">, source: Source, cacheBytes: number): FeatureRollups {
-  return new FeatureRollups(deps.kv, source, cacheBytes);
+export function featureAnswers(
+  deps: Pick<Deps, "kv">,
+  source: Source,
+  cacheBytes: number,
+  window?: number,
+): FeatureRollups {
+  return new FeatureRollups(deps.kv, source, cacheBytes, window);
 }
 
 /** A part's hours inside the period (null: all of them; undefined: one straddles an end: read the part). */
