@@ -56,6 +56,10 @@ export class RollupSource {
   get listsFromKept(): number {
     return this.r.listsFromKept;
   }
+  /** The most explain-a-change questions answered at once (one: attribution_answers.ts oneAtATime). */
+  get mostExplaining(): number {
+    return this.attr.mostExplaining;
+  }
   /** Raw tail rollups built (each question over an unchanged tail reuses the kept one). */
   get tailBuilds(): number {
     return this.r.tailBuilds;
