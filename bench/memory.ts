@@ -3,6 +3,7 @@
  * process, over the kept bench site (bench/site.ts), with the process's memory sampled while it runs.
  *   deno run -A [--v8-flags=--expose-gc,--max-old-space-size=N] bench/memory.ts --kv site.sqlite3
  *     --events 10000000 --visitors 1000000 --only behavior_overview [--warm 3] [--json out.json] [--label x]
+ *     [--part-cache-mb N]
  * Prints one line a tool: cold and warm time, the peak resident set (VmHWM, since the site was opened; each
  * tool's own too, with the resident set it started from), the peaks sampled every few milliseconds of
  * anonymous memory (RssAnon: the heap, array buffers, native allocations) and file pages (RssFile: the binary, KV's SQLite file mapped), V8's heap used and external
@@ -238,13 +239,20 @@ function census() {
   };
 }
 
-const { clock, makeDeps, t, close } = await openBenchSite({
+const site = await openBenchSite({
   kv: kvArgument(),
   prefix: "bench-memory-",
   events: EVENTS,
   visitors: VISITORS,
   days: 30,
 });
+const { clock, t, close } = site;
+// --part-cache-mb N: the engine's one budget (PART_CACHE_MB) instead of the default
+const PART_CACHE_MB = arg("part-cache-mb", 0);
+const makeDeps = () => {
+  const d = site.makeDeps();
+  return PART_CACHE_MB ? { ...d, config: { ...d.config, partCacheBytes: PART_CACHE_MB * MB } } : d;
+};
 const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
 try {
