@@ -95,7 +95,14 @@ export function joinSessions(
 ): SessionJoin {
   // (visitor, id hashes) → joined session, open addressing sized by the rows (they bound the sessions): a
   // visitor's sessions are not walked as a list, which cost a visitor with 10k sessions 10k steps a row
-  const rows = units.reduce((n, r) => n + r.facts.n, 0);
+  // (with masks, only the rows they let in: a span path's per-part joins take a few rows of whole blocks)
+  const rows = units.reduce((n, r, ri) => {
+    const m = masks?.[ri];
+    if (!m) return n + r.facts.n;
+    let ones = 0;
+    for (let k = 0; k < r.facts.n; k++) ones += m[k];
+    return n + ones;
+  }, 0);
   let size = 16;
   while (size < rows * 2) size *= 2;
   const table = new Int32Array(size).fill(-1);
