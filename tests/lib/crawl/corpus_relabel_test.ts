@@ -94,5 +94,5 @@ Deno.test("relabel: the committed corpus parts are what a rebuild with the relab
       assert.deepEqual(rebuilt[set], committed[set], `${part} ${set}`);
     }
   }
-  assert.deepEqual(relabels.length, 78);
+  assert.deepEqual(relabels.length, 140);
 });
