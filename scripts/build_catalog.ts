@@ -965,11 +965,24 @@ async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string
       (e.examples ?? []).some((ua) => /^[A-Za-z][\w.-]*(?:[/ ]v?[\d.]+)?$/.test(ua));
     for (const alt of e.pattern.replace(/^\^?\((.*)\)$/, "$1").split("|")) {
       const name = literalToken(opawgVersionCut(alt));
-      if (!name || (!anchored && /^[A-Z]?[a-z]+$/.test(name)) || name.replace(/[^a-z0-9]/gi, "").length < 4) {
+      // since the fourteenth round also a plain word its own anchored alternative starts with, when a sample is
+      // that name alone with at most a version and the app's home page as podcast apps write it
+      // ("^Castria/\d": "Castria/1.0 (+https://castria.app)"; "^Bullhorn(/.*)?$|^Bullhorn \(": "Bullhorn")
+      const alone = name !== null && alt.startsWith("^") &&
+        (e.examples ?? []).some((ua) =>
+          ua.toLowerCase().startsWith(name.toLowerCase()) &&
+          /^(?:[/ ]v?[\d.]+)?(?: \(\+https?:\/\/[^\s()]+\))?$/.test(ua.slice(name.length))
+        );
+      if (
+        !name || (!anchored && !alone && /^[A-Z]?[a-z]+$/.test(name)) ||
+        name.replace(/[^a-z0-9]/gi, "").length < 4
+      ) {
         continue;
       }
       const lower = name.toLowerCase();
       if (!(e.examples ?? []).some((ua) => ua.toLowerCase().includes(lower))) continue;
+      // GNOME's virtual file system fetches for any program: an OS component, other automation (docs/crawlers.md)
+      if (lower === "gvfs") continue;
       if (automationSign(name) || automationSign(`${name}/1.0`) || UAP_AUTOMATION.test(lower)) continue;
       if (catalogMatches.has(lower) || [...catalogMatches].some((m) => m.length > 4 && lower.includes(m))) {
         continue;

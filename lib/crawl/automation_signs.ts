@@ -216,11 +216,12 @@ const BOT_PHONE_MODEL =
 
 /**
  * A domain name inside a browser-shaped agent, subdomains included ("Survey/2.3 (fr.wsdata.com)"): browsers
- * never carry one, tools wearing a browser's do. Not after a slash or a brace: a phone's build id
- * ("Build/VEGAVIET.COM"), a proxy's path, a vendor's customisation of Internet Explorer ("{www.Noldus.com}").
+ * never carry one, tools wearing a browser's do. Not after a slash, a brace or a bracket: a phone's build id
+ * ("Build/VEGAVIET.COM"), a proxy's path, a vendor's customisation of Internet Explorer ("{www.Noldus.com}",
+ * "eBook Maestro [ebookmaestro.com]"); nor a toolbar named by its domain ("Ant.com Toolbar 1.5 Firefox/3.0.19").
  */
 const DOMAIN_IN_BROWSER =
-  /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w./{])(?:[\w-]+\.)+(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]))/i;
+  /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w./{[])(?:[\w-]+\.)+(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]| Toolbar\b))/i;
 
 /**
  * An in-app browser's webview (Android's "; wv)", or iOS's "Mobile/…" with no Safari) whose last product is a

@@ -432,11 +432,10 @@ Deno.test("classify: a desktop browser's prefix with no engine after it, or only
         "unknown product after a desktop platform: xing",
       ],
       ["Mozilla/5.0 (Windows NT 10.0; Win64; x64)", "a desktop platform and no browser after it"],
-      [
-        "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.22 (KHTML, like Gecko)",
-        "a desktop platform and no browser after it",
-      ],
-    ]
+      // since the fourteenth round an engine alone on Windows is an app's web view, as on macOS (opawg's
+      // browsers); the crawler this was taken from gives its page in the platform, which flags it
+      ["Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.22 (KHTML, like Gecko)", null],
+    ] as [string, string | null][]
   ) {
     assert.equal(desktopPrefixOnly(ua), reason, ua);
   }
@@ -678,4 +677,75 @@ Deno.test("classify: a short brand's feature phone may write its model with a hy
   // browscap's WAP browser test agent
   assert.equal(classifyAgent("Spice QT-75").reason, "feature phone or WAP browser");
   assert.equal(classifyAgent("Lava-crawler/2.0").outcome, "automation");
+});
+
+Deno.test("classify: a Windows agent ending at WebKit's engine is an app's web view; other platforms and addresses stay automation", () => {
+  // opawg's browsers: apps' web views on Windows end at "(KHTML, like Gecko)" as macOS's do
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko)",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // the prefix cut short, or a fetcher giving its page in the platform (crawler-user-agents), stays automation
+  assert.equal(
+    classifyAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64)").reason,
+    "a desktop platform and no browser after it",
+  );
+  assert.equal(
+    classifyAgent(
+      "Mozilla/5.0 (Windows NT 6.1; WOW64; https://top.mail.ru/passremind) AppleWebKit/537.22 (KHTML, like Gecko)",
+    )
+      .reason,
+    "URL in a browser-shaped agent",
+  );
+});
+
+Deno.test("classify: a domain in square brackets or naming a toolbar is a browser's customisation; elsewhere a tool's", () => {
+  // Yauaa's tests: an e-book reader's Internet Explorer customisation and a Firefox toolbar
+  for (
+    const ua of [
+      "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; eBook Maestro [ebookmaestro.com]; InfoPath.2; .NET CLR 2.0.50727)",
+      "Mozilla/5.0 (Windows; U; Windows NT 5.1; ru; rv:1.9.2.12) Gecko/20101026 Ant.com Toolbar 2.0.1 Firefox/3.5.7;MEGAUPLOAD 1.0 ( .NET CLR 3.5.30729; .NET4.0E)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a domain in parentheses after the browser (isbot's bot) or a mail image proxy's "via" (Yauaa's) stays a tool's
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows; U; Windows NT 5.1; en; rv:1.9.0.13) Gecko/2009073022 Firefox/3.5.2 (.NET CLR 3.5.30729) Survey/2.3 (fr.wsdata.com)",
+      "Mozilla/5.0 (Windows; U; Windows NT 5.1; de; rv:1.9.0.7) Gecko/2009021910 Firefox/3.0.7 (via ggpht.com)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).reason, "domain name in a browser-shaped agent", ua);
+  }
+});
+
+Deno.test("classify: opawg's podcast apps sending their name alone or with their home page are people's; services and OS components not", () => {
+  // opawg/user-agents-v2's apps: the name its anchored pattern starts with, alone, with a version or a home page
+  for (
+    const ua of [
+      "Castria/1.0 (+https://castria.app)",
+      "Bullhorn",
+      "Bullhorn/1.0 (+http://bullhorn.fm/)",
+      "TURTLECAST/0.5.1",
+      "audiobookshelf (+https://audiobookshelf.org)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a podcast service's fetcher (opawg's bot, the catalog's) and gpodder.net's feed service stay automated;
+  // GNOME's virtual file system is an OS component, as Windows' are
+  for (
+    const ua of [
+      "Overcast/1.0 Podcast Sync (+http://overcast.fm/)",
+      "mygpo-feedservice +http://feeds.gpodder.net/",
+      "gvfs/1.46.1",
+    ]
+  ) {
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  }
 });

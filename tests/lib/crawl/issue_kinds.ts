@@ -571,6 +571,15 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     },
     { ua: "Evernote Clip Resolver", token: "unknown", category: "other" },
   ],
+  "a mail image proxy's 'via' domain after a whole browser agent (Yauaa's test; the domain and address shapes above stay flagged)":
+    [
+      {
+        ua:
+          "Mozilla/5.0 (Windows; U; Windows NT 5.1; de; rv:1.9.0.7) Gecko/2009021910 Firefox/3.0.7 (via ggpht.com)",
+        token: "unknown",
+        category: "other",
+      },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -765,5 +774,19 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2272.76 Safari/537.36 Seznam.cz/2.0.4",
     "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2311.135 Safari/537.36 Polarity/8.0.2",
     "Mozilla/5.0 (iPad; CPU OS 11_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15F79 Safari/601.1 bingipadclient",
+  ],
+  "Windows agents that end at WebKit's engine, as apps' web views send them (opawg's browsers)": [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
+    "Mozilla/5.0 (Windows NT 6.3; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
+  ],
+  "a vendor's customisation or toolbar named by its domain, in square brackets or as '… Toolbar' (Yauaa's tests)":
+    [
+      "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; eBook Maestro [ebookmaestro.com]; .NET CLR 2.0.50727)",
+      "Mozilla/5.0 (Windows; U; Windows NT 6.0; en-US; rv:1.9.0.19; WUID=724b88e9e000a171f829c431c37c7fe1; WTB=2937) Gecko/2010031422 Ant.com Toolbar 1.5 Firefox/3.0.19 (.NET CLR 3.5.30729)",
+    ],
+  "podcast apps sending their name alone or with their home page (opawg's apps)": [
+    "Castria/1.0 (+https://castria.app)",
+    "Bullhorn",
+    "TURTLECAST/0.5.1",
   ],
 };
