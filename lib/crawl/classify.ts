@@ -105,8 +105,26 @@ const MANGLED_BROWSER =
 const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
 const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
 
+/**
+ * An agent as a web server's log wrote it, read back: percent-encoded, "+" a space in the form encoding
+ * (CloudFront's logs, "Mozilla/5.0%20(Windows%20NT%2010.0;…", "Mozilla%2F5.0+%28Windows+NT+6.1%29…"), or IIS's
+ * W3C logs, which write "+" for each space ("Mozilla/5.0+(Windows+NT+10.0;+Win64;+x64)+AppleWebKit/…"; a "+"
+ * before "http" is the contact URL's own: ";++http://…" is "; +http://…"). An agent with a space is as sent.
+ */
+export function logDecoded(ua: string): string {
+  if (ua.includes(" ") || !/[+%]/.test(ua)) return ua;
+  if (/%[0-9A-Fa-f]{2}/.test(ua)) {
+    try {
+      return decodeURIComponent(ua.replace(/\+/g, " "));
+    } catch {
+      return ua; // a stray "%" that encodes nothing: not a log's encoding
+    }
+  }
+  return /\+.*\+/.test(ua) ? ua.replace(/\+(?!https?:)/g, " ") : ua;
+}
+
 function decide(ua: string): AgentVerdict {
-  const trimmed = ua.trim();
+  const trimmed = logDecoded(ua.trim());
   if (trimmed === "") return automation("empty agent"); // an agent that says nothing is no person's client
   const token = catalogToken(trimmed.toLowerCase());
   const strong = automationSign(trimmed);

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { catalogEntry, classifyAgent, classifyUserAgent, isAiCategory } from "../../../lib/crawl/classify.ts";
+import {
+  catalogEntry,
+  classifyAgent,
+  classifyUserAgent,
+  isAiCategory,
+  logDecoded,
+} from "../../../lib/crawl/classify.ts";
 import { CATALOG, ROBOTS_ONLY_TOKENS } from "../../../lib/crawl/catalog_data.ts";
 import {
   compatibleProduct,
@@ -748,4 +754,44 @@ Deno.test("classify: opawg's podcast apps sending their name alone or with their
   ) {
     assert.notEqual(classifyAgent(ua).outcome, "human", ua);
   }
+});
+
+Deno.test("classify: an agent as a server log encoded it is read decoded; crawlers, tools and payloads stay flagged", () => {
+  // form-encoded (Yauaa's broken-agent test) and IIS's "+" for each space (uap-core's test): browsers
+  for (
+    const ua of [
+      "Mozilla%2F5.0+%28Windows+NT+6.1%29+AppleWebKit%2F537.36+%28KHTML%2C+like+Gecko%29+Chrome%2F79.0.3945.130+Safari%2F537.36",
+      "Mozilla/5.0+(iPhone;+CPU+iPhone+OS+9_3_1+like+Mac+OS+X)+AppleWebKit/601.1.46+(KHTML,+like+Gecko)+Version/9.0+Mobile/13E238+Safari/601.1",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).reason, "browser", ua);
+  }
+  assert.equal(
+    logDecoded("Mozilla/5.0+(compatible;+Examplebot/1.0;++http://example.com/bot)"),
+    "Mozilla/5.0 (compatible; Examplebot/1.0; +http://example.com/bot)",
+  );
+  assert.equal(
+    logDecoded("Mozilla/5.0 (X11; Linux x86_64) Firefox/1.0+beta"),
+    "Mozilla/5.0 (X11; Linux x86_64) Firefox/1.0+beta",
+  );
+  // Yauaa's robots and payload tests, crawler-user-agents' IIS-form agent: still what they were
+  assert.equal(
+    classifyAgent(
+      "yacybot%20(freeworld/global;%20amd64%20Linux%203.1.0-1.2-desktop;%20java%201.6.0_22;%20Europe/de)%20http://yacy.net/bot.html",
+    ).agent?.token,
+    "yacybot",
+  );
+  assert.equal(
+    classifyAgent("Mozilla/5.0+(compatible;+PiplBot;+http://www.pipl.com/bot/)").agent?.token,
+    "PiplBot",
+  );
+  assert.equal(
+    classifyAgent("curl/7.19.4%20(i386-redhat-linux-gnu)%20libcurl/7.19.4%20NSS/3.12.2.0%20zlib/1.2.3")
+      .reason,
+    "HTTP library or tool: curl",
+  );
+  assert.match(
+    classifyAgent("..%2F..%2F..%2F..%2F..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd%00.36").reason,
+    /attack payload/,
+  );
 });

@@ -580,6 +580,14 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "other",
       },
     ],
+  "crawlers as a server's log encoded their agent (Yauaa's robots tests)": [
+    {
+      ua:
+        "yacybot%20(freeworld/global;%20amd64%20Linux%203.1.0-1.2-desktop;%20java%201.6.0_22;%20Europe/de)%20http://yacy.net/bot.html",
+      token: "yacybot",
+      category: "search_engine",
+    },
+  ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -788,5 +796,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Castria/1.0 (+https://castria.app)",
     "Bullhorn",
     "TURTLECAST/0.5.1",
+  ],
+  "browsers as a server's log encoded their agent (Yauaa's and uap-core's tests)": [
+    "Mozilla%2F5.0+%28Windows+NT+6.1%29+AppleWebKit%2F537.36+%28KHTML%2C+like+Gecko%29+Chrome%2F79.0.3945.130+Safari%2F537.36",
+    "Mozilla/5.0+(iPhone;+CPU+iPhone+OS+9_3_1+like+Mac+OS+X)+AppleWebKit/601.1.46+(KHTML,+like+Gecko)+Version/9.0+Mobile/13E238+Safari/601.1",
   ],
 };
