@@ -247,13 +247,13 @@ export class AttributionAnswers {
       // the tail's sessions in scope, by key; a part session among them leaves its run and joins from rows
       const tps = tailPart.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
       const trs = tailPart.traffics.map((t) => t !== null && traffic.has(t));
-      const tailKeys = new Map<number, [number, number]>();
+      const tailKeys = new Map<number | string, [number, number]>();
       for (let k = 0; k < f.n; k++) {
         if (!tailInside!.has(f.hour[k]) || !tps[f.tp[k]] || !trs[f.traffic[k]]) continue;
-        tailKeys.set(f.vis[k] * 4_294_967_296 + f.h1[k], [f.vis[k], f.h1[k]]);
+        tailKeys.set(sessionKey(f.vis[k], f.h1[k]), [f.vis[k], f.h1[k]]);
       }
       const need = parts.map(() => new Set<number>());
-      const match = parts.map(() => new Set<number>());
+      const match = parts.map(() => new Set<number | string>());
       places!.keys.forEach((k, p) => {
         const pos = places!.pos[p];
         for (const [id, [v, h]] of tailKeys) {
@@ -271,7 +271,7 @@ export class AttributionAnswers {
         entries,
         places!.blockRows,
         need,
-        (p, v, h) => match[p].has(v * 4_294_967_296 + h),
+        (p, v, h) => match[p].has(sessionKey(v, h)),
         needEntry,
       );
       if (!extra) return null;
@@ -692,3 +692,10 @@ function tailAttrUnit(tail: RollupParts): AttrUnit | null {
   if (!f.attr || !f.multi || !f.tuples) return null;
   return { ...unitOf(tail), codes: f.attr, multi: f.multi, tuples: f.tuples, ends: f.ends };
 }
+
+/**
+ * A session's key (visitor number, first id hash) for a Map or Set: one number while visitor × 2^32 + hash is
+ * exact (visitor numbers below 2^21), else a string, so two sessions of one visitor never share a key.
+ */
+const sessionKey = (v: number, h: number): number | string =>
+  v < 2_097_152 ? v * 4_294_967_296 + h : `${v}:${h}`;
