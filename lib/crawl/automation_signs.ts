@@ -201,7 +201,7 @@ const HEADLESS =
  * Resolver"): both browscap's robots.
  */
 const WORDS =
-  /transcoder\b|resolver\b|(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
+  /(?<![a-z])(?:transcoder|resolver)\b|(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
 /**
  * An Android phone or tablet sold under a "bot" name, as the model the platform's parentheses end with
@@ -224,12 +224,13 @@ const DOMAIN_IN_BROWSER =
   /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w./{[])(?:[\w-]+\.)+(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]| Toolbar\b))/i;
 
 /**
- * An in-app browser's webview (Android's "; wv)", or iOS's "Mobile/…" with no Safari) whose last product is a
- * "…Browser" with its version and home page in parentheses ("… Mobile/15E148 StudoBrowser/3.16.0-ios-studo
- * (https://studo.co/…)", arp242/isbot's browser tests): a browser naming itself, no fetcher (those write "+http").
+ * An in-app browser's webview (Android's "; wv)", or an iPhone's, iPad's or iPod's WebKit followed at once by
+ * "Mobile/…" with no Safari) whose last product is a "…Browser" with its version and home page in parentheses
+ * ("… Mobile/15E148 StudoBrowser/3.16.0-ios-studo (https://studo.co/…)", arp242/isbot's browser tests): a browser
+ * naming itself, no fetcher (those write "+http"). It spares the agent the domain and URL signs only.
  */
 const BROWSER_HOME_PAGE =
-  /^Mozilla\/5\.0 \([^)]*(?:; wv\).*|\).* Mobile\/\w+) [A-Z]\w*Browser\/[\w.-]+ \(https?:\/\/[^\s)]+\)$/;
+  /^Mozilla\/5\.0 \((?:(?:iPhone|iPad|iPod)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Mobile\/\w+|[^)]*; wv\).*) [A-Z]\w*Browser\/[\w.-]+ \(https?:\/\/[^\s)]+\)$/;
 
 /**
  * Uptime, performance and SEO services that wear a browser's agent with their name added; a name starts a word
@@ -335,11 +336,11 @@ export function automationSign(ua: string): string | null {
   }
   if (ua.includes("ike Gecko") && ENGINE_NAMED.test(ua)) return "a name inside the engine's parentheses";
   // an in-app browser's own "…Browser/version" product may end the agent with its home page (StudoBrowser)
-  if (BROWSER_HOME_PAGE.test(ua)) return null;
-  if (DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
+  const homePage = BROWSER_HOME_PAGE.test(ua);
+  if (!homePage && DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
   // browsers carry no address at all; tools that wear a browser's agent give their page ("… https://top.mail.ru/…")
   // (feature phones' WAP stacks may name their carrier's gateway)
-  if (ua.startsWith("Mozilla/") && /https?:\/\//i.test(ua) && !FEATURE_PHONE.test(ua)) {
+  if (!homePage && ua.startsWith("Mozilla/") && /https?:\/\//i.test(ua) && !FEATURE_PHONE.test(ua)) {
     return "URL in a browser-shaped agent";
   }
   if (selfContradicting(ua)) return "self-contradicting browser agent";

@@ -191,8 +191,10 @@ const DESKTOP_PART =
  * "Mozilla/5.0 (Windows NT 10.0; Win64; x64)" cut short, or followed by a tool's own name
  * ("Mozilla/5.0 (Windows NT 5.1) brokenlinkcheck.com/1.2"). Every desktop browser since the 1990s names its
  * engine and itself after the platform; scripts that borrow the prefix do not. macOS's own web views end at
- * WebKit's "(KHTML, like Gecko)", and so do apps' web views on Windows (opawg's browsers), so an engine alone is
- * a person's only there.
+ * WebKit's "(KHTML, like Gecko)", so an engine alone is a person's only there. On Windows it stays a tool's:
+ * "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)" cut short is a common
+ * scraper's agent, and Windows' web views (WebView2, CEF) name Chrome after the engine (three opawg browser
+ * lines ending there stay flagged).
  * Returns why, or null.
  */
 export function desktopPrefixOnly(ua: string): string | null {
@@ -208,7 +210,7 @@ export function desktopPrefixOnly(ua: string): string | null {
   if (!platform.split(";").every((part) => DESKTOP_PART.test(part.trim()))) return null;
   if (rest === "") return "a desktop platform and no browser after it";
   if (engineOnly) {
-    return /^(?:Macintosh|Windows NT)/.test(platform) ? null : "a desktop platform and no browser after it";
+    return platform.startsWith("Macintosh") ? null : "a desktop platform and no browser after it";
   }
   // any known product after the platform (an engine of its own before it: "Goanna/… PaleMoon/27.1")
   const products = productTokens(rest);

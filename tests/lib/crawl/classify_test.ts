@@ -438,9 +438,11 @@ Deno.test("classify: a desktop browser's prefix with no engine after it, or only
         "unknown product after a desktop platform: xing",
       ],
       ["Mozilla/5.0 (Windows NT 10.0; Win64; x64)", "a desktop platform and no browser after it"],
-      // since the fourteenth round an engine alone on Windows is an app's web view, as on macOS (opawg's
-      // browsers); the crawler this was taken from gives its page in the platform, which flags it
-      ["Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.22 (KHTML, like Gecko)", null],
+      // an engine alone is a person's only on macOS (its web views end there); on Windows it is a scraper's
+      [
+        "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.22 (KHTML, like Gecko)",
+        "a desktop platform and no browser after it",
+      ],
     ] as [string, string | null][]
   ) {
     assert.equal(desktopPrefixOnly(ua), reason, ua);
@@ -685,15 +687,22 @@ Deno.test("classify: a short brand's feature phone may write its model with a hy
   assert.equal(classifyAgent("Lava-crawler/2.0").outcome, "automation");
 });
 
-Deno.test("classify: a Windows agent ending at WebKit's engine is an app's web view; other platforms and addresses stay automation", () => {
-  // opawg's browsers: apps' web views on Windows end at "(KHTML, like Gecko)" as macOS's do
+Deno.test("classify: an agent ending at WebKit's engine is a person's on macOS only; on Windows a scraper's", () => {
+  // macOS's own web views end at "(KHTML, like Gecko)"; Windows' (WebView2, CEF) name Chrome after it, and the
+  // Windows prefix cut there is a common scraper's agent (the fourteenth round took it for a web view: undone)
+  assert.equal(
+    classifyAgent("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)")
+      .outcome,
+    "human",
+  );
   for (
     const ua of [
       "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko)",
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
+      "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko)",
     ]
   ) {
-    assert.equal(classifyAgent(ua).outcome, "human", ua);
+    assert.equal(classifyAgent(ua).reason, "a desktop platform and no browser after it", ua);
   }
   // the prefix cut short, or a fetcher giving its page in the platform (crawler-user-agents), stays automation
   assert.equal(
@@ -706,6 +715,32 @@ Deno.test("classify: a Windows agent ending at WebKit's engine is an app's web v
     )
       .reason,
     "URL in a browser-shaped agent",
+  );
+});
+
+Deno.test("classify: a …Browser home page spares only an iOS or Android in-app webview, and only the address signs", () => {
+  // StudoBrowser's own agents (arp242/isbot's browser tests) stay people's
+  for (
+    const ua of [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 13_3 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 StudoBrowser/3.16.0-ios-studo (https://studo.co/studo-browser-information-and-contact)",
+      "Mozilla/5.0 (Linux; Android 10; ONEPLUS A6003 Build/QKQ1.190716.003; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/80.0.3987.99 Mobile Safari/537.36 StudoBrowser/3.17.6-android-studo.staging (https://studo.co/studo-browser-information-and-contact)",
+    ]
+  ) {
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a desktop agent with a "Mobile/…" token anywhere is no webview: its page flags it, and a self-contradicting
+  // agent (Chrome 120 with legacy Edge's token) stays so
+  assert.equal(
+    classifyAgent(
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Mobile/1 SeoBrowser/1.0 (https://tools.example.com/about)",
+    ).reason,
+    "URL in a browser-shaped agent",
+  );
+  assert.equal(
+    classifyAgent(
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/18.19045 Mobile/1 GoBrowser/1.0 (https://example.com)",
+    ).outcome,
+    "automation",
   );
 });
 

@@ -152,6 +152,13 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       token: "unknown",
       category: "other",
     },
+    // on Windows too: its web views name Chrome after the engine (opawg's three browser lines of this shape
+    // stay flagged)
+    {
+      ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
+      token: "unknown",
+      category: "other",
+    },
   ],
   "tag inspectors and HTTP client libraries inside a browser's agent": [
     // Ghost Inspector's test runner (crawler-user-agents), Google's Java HTTP client in an old phone's agent (uap-core)
@@ -782,10 +789,6 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2272.76 Safari/537.36 Seznam.cz/2.0.4",
     "Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/43.0.2311.135 Safari/537.36 Polarity/8.0.2",
     "Mozilla/5.0 (iPad; CPU OS 11_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15F79 Safari/601.1 bingipadclient",
-  ],
-  "Windows agents that end at WebKit's engine, as apps' web views send them (opawg's browsers)": [
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
-    "Mozilla/5.0 (Windows NT 6.3; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)",
   ],
   "a vendor's customisation or toolbar named by its domain, in square brackets or as '… Toolbar' (Yauaa's tests)":
     [
