@@ -15,6 +15,7 @@ import { wholeHourOffsets } from "./answer.ts";
 import { attributionJoin } from "./attribution.ts";
 import { hourMask } from "./sessions.ts";
 import { FIRST_FIELDS, HOUR, type SessionFacts } from "./session_facts.ts";
+import { lastAtMost } from "../sorted.ts";
 import type { FirstRows } from "./store.ts";
 
 const FIELD_AT = new Map<string, number>(FIRST_FIELDS.map((f, i) => [f, i]));
@@ -176,24 +177,14 @@ function firstsOf(units: FirstUnit[], base: Int32Array, ri: number, slot: Int32A
     // then the number, of the row held so far
     if (t0 > was) continue;
     if (t0 === was) {
-      const at = row[u], hi = unitOf(base, at);
+      // the fact unit holding the row kept so far (`base`: each unit's first row, then the rows' count)
+      const at = row[u], hi = lastAtMost(base, at, base.length - 1);
       const g = units[hi].rows, j = at - base[hi];
       if (!(fDt[k] < g.dt[j] || (fDt[k] === g.dt[j] && fSeq[k] < g.seq[j]))) continue;
     }
     t[u] = t0;
     row[u] = b + k;
   }
-}
-
-/** The fact unit holding row `at` (numbered across the units): the last `ri` with `base[ri] <= at`. */
-function unitOf(base: Int32Array, at: number): number {
-  let lo = 0, hi = base.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (base[mid] <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** Each row in scope's visitor number into `slot` (-1 else); answers a bound on those numbers. */

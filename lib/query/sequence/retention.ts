@@ -4,22 +4,12 @@
  * the moment they entered).
  */
 import { bucketsBetween } from "../../time/buckets.ts";
+import { lastAtMost } from "../sorted.ts";
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { matchMasks } from "../scan/filters.ts";
 import type { RetentionOptions, RetentionResult } from "../sequence_types.ts";
 import { stepBits } from "./steps.ts";
-
-/** The period of an instant in scope: the last period starting at or before it (starts ascending). */
-function periodAt(starts: Float64Array, t: number): number {
-  let lo = 0, hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 export function retention(c: Ctx, opts: RetentionOptions): RetentionResult {
   const periods = bucketsBetween(c.scope.from, c.scope.to, opts.period, c.scope.timezone);
@@ -50,7 +40,7 @@ export function retention(c: Ctx, opts: RetentionOptions): RetentionResult {
         if (t < entered[v]) continue;
       } else if (t < entered[v]) entered[v] = t;
       if (rbits && !rbits[i]) continue;
-      const p = periodAt(starts, t);
+      const p = lastAtMost(starts, t); // the last period starting at or before t
       active[v * words + (p >> 5)] |= 1 << (p & 31);
     }
   });
@@ -61,7 +51,7 @@ export function retention(c: Ctx, opts: RetentionOptions): RetentionResult {
   }));
   for (let v = 0; v < c.nVis; v++) {
     if (entered[v] === Infinity) continue;
-    const first = periodAt(starts, entered[v]);
+    const first = lastAtMost(starts, entered[v]);
     const counts = cohorts[first].counts;
     cohorts[first].visitors++;
     for (let d = 0; d < counts.length; d++) {
