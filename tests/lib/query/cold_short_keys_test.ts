@@ -23,13 +23,14 @@ import {
   SHORT_KEYS_SEC,
   SPANS_SEC,
 } from "../../../lib/query/rollup/store.ts";
-import { idHashes } from "../../../lib/query/rollup/session_facts.ts";
 import { mayHoldKey, type PartKeys, sharedKeys, SHORT_MASK } from "../../../lib/query/rollup/spans.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import { keys } from "../../../lib/store/keys.ts";
+import { SESSION_METRICS } from "../../../lib/query/rollup/answer.ts";
 import { ev } from "./fixtures.ts";
 import {
   backfillAll,
+  collidingIds,
   DAY,
   expected,
   HOUR,
@@ -43,24 +44,7 @@ const NOW = Date.parse("2026-11-20T12:00:00Z");
 const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
 const SEC_SPAN = 10_000;
 
-/** Groups of session ids whose first hashes differ but agree on the bits short keys keep. */
-function collidingIds(groups: number, size: number): string[][] {
-  const byLow = new Map<number, Map<number, string>>();
-  const out: string[][] = [];
-  for (let i = 0; out.length < groups; i++) {
-    const id = `c${i}`, h = idHashes(id)[0], low = h & SHORT_MASK;
-    let m = byLow.get(low);
-    if (!m) byLow.set(low, m = new Map());
-    if (!m.has(h)) m.set(h, id);
-    if (m.size === size) {
-      out.push([...m.values()]);
-      byLow.delete(low);
-    }
-  }
-  return out;
-}
-
-const [g1, g2, g3] = collidingIds(3, 3);
+const [g1, g2, g3] = collidingIds(3, 3, "c");
 
 function shortKeySite(): StoredEvent[] {
   const all: StoredEvent[] = [];
@@ -151,14 +135,7 @@ const scopes: Scope[] = [
 ];
 const asks: AggregateOptions[] = [
   {
-    metrics: [
-      "sessions",
-      "views_per_session",
-      "bounce_rate",
-      "session_duration_s",
-      "engaged_visitors",
-      "dropped_events",
-    ],
+    metrics: [...SESSION_METRICS],
   },
   { metrics: ["pageviews", "entries", "exits", "exit_rate"], breakdown: ["page"] },
 ];

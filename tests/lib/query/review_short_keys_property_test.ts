@@ -9,12 +9,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { AggregateOptions, Metric, Scope } from "../../../lib/query/api.ts";
-import { idHashes } from "../../../lib/query/rollup/session_facts.ts";
+import { SESSION_METRICS } from "../../../lib/query/rollup/answer.ts";
 import { decodeShortKeys, readSection, SHORT_KEYS_SEC } from "../../../lib/query/rollup/store.ts";
-import { SHORT_MASK } from "../../../lib/query/rollup/spans.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import {
   aggregateChecker,
+  collidingIds,
   DAY,
   DST_BASE as BASE,
   DST_NOW as NOW,
@@ -25,23 +25,7 @@ import {
   visitEvent,
 } from "./rollup_site.ts";
 
-/** Groups of session ids whose first hashes differ but agree on the low 24 bits. */
-function collidingIds(groups: number, size: number): string[][] {
-  const byLow = new Map<number, Map<number, string>>();
-  const out: string[][] = [];
-  for (let i = 0; out.length < groups; i++) {
-    const id = `r${i}`, h = idHashes(id)[0], low = h & SHORT_MASK;
-    let m = byLow.get(low);
-    if (!m) byLow.set(low, m = new Map());
-    if (!m.has(h)) m.set(h, id);
-    if (m.size === size) {
-      out.push([...m.values()]);
-      byLow.delete(low);
-    }
-  }
-  return out;
-}
-const POOL = collidingIds(3, 5);
+const POOL = collidingIds(3, 5, "r");
 
 const sessionArb = fc.record({
   visitor: fc.integer({ min: 0, max: 2 }),
@@ -78,14 +62,7 @@ const toEvents = (raw: Sess[], shift = 0): StoredEvent[] =>
       })).flat()
   );
 
-const SESSION: Metric[] = [
-  "sessions",
-  "views_per_session",
-  "bounce_rate",
-  "session_duration_s",
-  "engaged_visitors",
-  "dropped_events",
-];
+const SESSION: Metric[] = [...SESSION_METRICS];
 const questionArb = fc.record({
   traffic: fc.constantFrom(undefined, ["human"], ["human", "bot"]) as fc.Arbitrary<Scope["traffic"]>,
   touchpoint: fc.constantFrom(undefined, undefined, "tp1"),

@@ -11,6 +11,8 @@ import { createEngine, startOfLocalDay } from "../../../lib/query/api.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
+import { idHashes } from "../../../lib/query/rollup/session_facts.ts";
+import { SHORT_MASK } from "../../../lib/query/rollup/spans.ts";
 import { ScanContexts } from "../../../lib/query/scan/contexts.ts";
 import { attribution } from "../../../lib/query/sequence/attribution.ts";
 import type { AttributionOptions, AttributionResult } from "../../../lib/query/sequence_types.ts";
@@ -438,4 +440,24 @@ export async function assertSectionsKept(site: Site, written: Map<string, Rollup
     assert.deepEqual({ ...entry, secs: undefined, v: old.v }, { ...rest, secs: undefined });
     for (const [sec, size] of Object.entries(secs)) assert.deepEqual(entry.secs[sec], size);
   }
+}
+
+/**
+ * `groups` groups of `size` session ids (`prefix` and a number) whose first hashes differ but agree on the low
+ * bits short session keys keep (spans.ts SHORT_MASK): sessions such keys cannot tell apart.
+ */
+export function collidingIds(groups: number, size: number, prefix: string): string[][] {
+  const byLow = new Map<number, Map<number, string>>();
+  const out: string[][] = [];
+  for (let i = 0; out.length < groups; i++) {
+    const id = `${prefix}${i}`, h = idHashes(id)[0], low = h & SHORT_MASK;
+    let m = byLow.get(low);
+    if (!m) byLow.set(low, m = new Map());
+    if (!m.has(h)) m.set(h, id);
+    if (m.size === size) {
+      out.push([...m.values()]);
+      byLow.delete(low);
+    }
+  }
+  return out;
 }
