@@ -16,20 +16,7 @@ import {
 } from "../../../lib/query/step_column/store.ts";
 import type { Scope } from "../../../lib/query/types.ts";
 import { naivePaths } from "./reference.ts";
-import { columnSite, MIDNIGHT, NOW, type Raw } from "./step_column_fixtures.ts";
-
-const raw = (minute: number, type: Raw["type"], page: Raw["page"], session: Raw["session"] = "s1"): Raw => ({
-  minute,
-  day: 0,
-  visitor: "v1",
-  session,
-  type,
-  page,
-  touchpoint: "tp1",
-  traffic: "human",
-  skew: 0,
-  seq: 0,
-});
+import { columnSite, MIDNIGHT, NOW, oneVisitorEvent } from "./step_column_fixtures.ts";
 
 const scope: Scope = {
   org: "org1",
@@ -42,7 +29,11 @@ const options = { anchor: { event_type: "$pageview" }, direction: "after" as con
 
 Deno.test("step column: unreadable bytes fail naming the part and the section", async () => {
   await columnSite(
-    [raw(2, "$pageview", "/pricing"), raw(5, "$pageview", "/"), raw(8, "sign_up", "/", "s2")],
+    [
+      oneVisitorEvent(2, "$pageview", "/pricing"),
+      oneVisitorEvent(5, "$pageview", "/"),
+      oneVisitorEvent(8, "sign_up", "/", "s2"),
+    ],
     [],
     [],
     async ({ deps, all, tiny }) => {

@@ -26,6 +26,25 @@ export const eventArb = fc.record({
 });
 export type Raw = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
 
+/** One event of visitor v1 on day 0 (human, touchpoint tp1, no skew), `minute` past midnight. */
+export const oneVisitorEvent = (
+  minute: number,
+  type: Raw["type"],
+  page: Raw["page"],
+  session: Raw["session"] = "s1",
+): Raw => ({
+  minute,
+  day: 0,
+  visitor: "v1",
+  session,
+  type,
+  page,
+  touchpoint: "tp1",
+  traffic: "human",
+  skew: 0,
+  seq: 0,
+});
+
 /** Receive times on whole minutes: equal times (and device times, numbers) in one visitor happen. */
 export const toEvents = (raw: Raw[]): StoredEvent[] =>
   raw.map((r) => {

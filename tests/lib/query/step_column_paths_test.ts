@@ -12,7 +12,7 @@ import { deleteStepColumn } from "../../../lib/query/step_column/store.ts";
 import type { PathsOptions } from "../../../lib/query/sequence_types.ts";
 import type { Scope } from "../../../lib/query/types.ts";
 import { naivePaths } from "./reference.ts";
-import { columnSite, eventArb, MIDNIGHT, NOW, type Raw, toEvents } from "./step_column_fixtures.ts";
+import { columnSite, eventArb, MIDNIGHT, NOW, oneVisitorEvent, toEvents } from "./step_column_fixtures.ts";
 import { store } from "./fixtures.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { ScanContexts } from "../../../lib/query/scan/contexts.ts";
@@ -77,20 +77,8 @@ Deno.test("paths from step columns equal the reference and the streamed parts", 
 });
 
 Deno.test("paths: a part without a step column or a cohort: the parts are streamed", async () => {
-  const raw = (minute: number, type: Raw["type"], page: Raw["page"]): Raw => ({
-    minute,
-    day: 0,
-    visitor: "v1",
-    session: "s1",
-    type,
-    page,
-    touchpoint: "tp1",
-    traffic: "human",
-    skew: 0,
-    seq: 0,
-  });
   await columnSite(
-    [raw(-10, "$pageview", "/pricing"), raw(5, "$pageview", "/")],
+    [oneVisitorEvent(-10, "$pageview", "/pricing"), oneVisitorEvent(5, "$pageview", "/")],
     [],
     [],
     async ({ deps, all, tiny }) => {
@@ -110,7 +98,7 @@ Deno.test("paths: a part without a step column or a cohort: the parts are stream
       const roomy = new ScanContexts(new Source(deps));
       assert.deepEqual(await columnPaths(roomy, scope, o, deps.kv), naivePaths(all, scope, o));
       assert.deepEqual(await columnPaths(roomy, scope, o, deps.kv), naivePaths(all, scope, o));
-      const more = toEvents([raw(20, "$pageview", "/docs/a")]);
+      const more = toEvents([oneVisitorEvent(20, "$pageview", "/docs/a")]);
       await store(deps.kv, { events: more });
       const now = await columnPaths(roomy, scope, o, deps.kv);
       assert.deepEqual(now, naivePaths([...all, ...more], scope, o));
