@@ -389,23 +389,33 @@ function counterName(pattern: string): string | null {
 }
 
 /**
- * The names in uap-core's user-agent parsers for bots (the vendored section): the alternatives of the first
- * group of each entry under a "# Bots" comment that are one literal name ("CrawlDaddy", "Lijit Crawler").
+ * The entries' regexes (quotes unescaped) in uap-core's user-agent parsers (the vendored section) under a comment
+ * `section` matches, up to the next comment.
  */
-async function uapBotNames(): Promise<string[]> {
+async function uapSection(section: RegExp): Promise<string[]> {
   const lines = await Deno.readTextFile(`${root}lib/crawl/sources/uap-core-user-agent-parsers.yaml`);
-  const names: string[] = [];
-  let bots = false;
+  const out: string[] = [];
+  let inside = false;
   for (const line of lines.split("\n")) {
     const note = /^\s*#(.*)$/.exec(line);
     if (note) {
-      bots = /^\s*Bots\b/.test(note[1]);
+      inside = section.test(note[1]);
       continue;
     }
     const regex = /^\s*- regex: '(.*)'\s*$/.exec(line);
-    if (!regex || !bots) continue;
-    const group = /\(((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*)\)/.exec(regex[1].replaceAll("''", "'"))?.[1] ??
-      "";
+    if (regex && inside) out.push(regex[1].replaceAll("''", "'"));
+  }
+  return out;
+}
+
+/**
+ * The names in uap-core's user-agent parsers for bots: the alternatives of the first group of each entry under a
+ * "# Bots" comment that are one literal name ("CrawlDaddy", "Lijit Crawler").
+ */
+async function uapBotNames(): Promise<string[]> {
+  const names: string[] = [];
+  for (const regex of await uapSection(/^\s*Bots\b/)) {
+    const group = /\(((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*)\)/.exec(regex)?.[1] ?? "";
     for (const alt of splitAlternatives(group)) {
       const name = literalToken(alt);
       if (name) names.push(name);
@@ -415,22 +425,13 @@ async function uapBotNames(): Promise<string[]> {
 }
 
 /**
- * The podcast apps uap-core's user-agent parsers name under their "# Podcast catchers" comment (the vendored
- * section): each literal alternative of an entry's first group ("AntennaPod", "gPodder", "Player FM"), lower case.
+ * The podcast apps uap-core's user-agent parsers name under their "# Podcast catchers" comment: each literal
+ * alternative of an entry's first group ("AntennaPod", "gPodder", "Player FM"), lower case.
  */
 async function uapPodcastNames(): Promise<string[]> {
-  const lines = await Deno.readTextFile(`${root}lib/crawl/sources/uap-core-user-agent-parsers.yaml`);
   const names: string[] = [];
-  let podcasts = false;
-  for (const line of lines.split("\n")) {
-    const note = /^\s*#(.*)$/.exec(line);
-    if (note) {
-      podcasts = /^\s*Podcast catchers\s*$/.test(note[1]);
-      continue;
-    }
-    const regex = /^\s*- regex: '(.*)'\s*$/.exec(line);
-    if (!regex || !podcasts) continue;
-    for (const alt of splitAlternatives(familyPart(regex[1].replaceAll("''", "'")))) {
+  for (const regex of await uapSection(/^\s*Podcast catchers\s*$/)) {
+    for (const alt of splitAlternatives(familyPart(regex))) {
       const name = literalToken(alt);
       if (name) names.push(name.toLowerCase());
     }
