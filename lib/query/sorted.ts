@@ -13,3 +13,14 @@ export function lastAtMost(sorted: ArrayLike<number>, x: number, end = sorted.le
   }
   return lo;
 }
+
+/** The first position below `end` whose value is at least `x` (`end` when none is). */
+export function firstAtLeast(sorted: ArrayLike<number>, x: number, end = sorted.length): number {
+  let lo = 0, hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -55,7 +55,7 @@ import {
   type RunsPlaces,
   takeRuns,
 } from "./attribution_period.ts";
-import { findKey, sharedKeys } from "./spans.ts";
+import { findKey, noKeys, sharedKeys } from "./spans.ts";
 import type { FactEnds } from "./session_facts.ts";
 
 /** Plain aggregates (explain-a-change's pageviews per value are one), answered by the rollup source. */
@@ -313,9 +313,7 @@ export class AttributionAnswers {
       const a = got[2 * i], b = got[2 * i + 1];
       if (!a || b === undefined) throw new Gone();
       this.r.bytesRead += a.length + (b?.length ?? 0);
-      const keys = b
-        ? decodeKeys(b)
-        : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) };
+      const keys = b ? decodeKeys(b) : noKeys();
       if (keys.n && keys.vis[keys.n - 1] >= space) space = keys.vis[keys.n - 1] + 1;
       partRuns.push({
         runs: decodeRuns(a),

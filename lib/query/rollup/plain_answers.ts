@@ -47,6 +47,7 @@ import {
   emptyShared,
   localSessions,
   mayHoldKey,
+  noKeys,
   type PartKeys,
   sharedHas,
   sharedKeys,
@@ -150,9 +151,7 @@ export class PlainAnswers {
       const { sec } = asks[x];
       if (sec !== KEYS_SEC && sec !== SHORT_KEYS_SEC) return;
       keys.push(
-        bytes
-          ? sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes)
-          : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) },
+        bytes ? sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes) : noKeys(),
       );
     });
     got.forEach((bytes, x) => {

@@ -18,6 +18,7 @@
  * are not simple.
  */
 import { isEngagedSession } from "../scan/engaged.ts";
+import { firstAtLeast } from "../sorted.ts";
 import type { FactLists } from "./pieces.ts";
 import type { FactEnds, SessionFacts } from "./session_facts.ts";
 import { entriesAndExits, joinSessions, type SessionJoin, settleDrops } from "./sessions.ts";
@@ -72,6 +73,14 @@ export interface PartKeys {
    */
   full?: Uint8Array;
 }
+
+/** A part without session keys. */
+export const noKeys = (): PartKeys => ({
+  n: 0,
+  vis: new Uint32Array(0),
+  h: new Uint32Array(0),
+  block: new Uint8Array(0),
+});
 
 /** The bits of a first id hash short keys keep (store.ts SHORT_KEYS_SEC). */
 export const SHORT_MASK = 0xffffff;
@@ -485,13 +494,9 @@ const RANGE = 1 << 14;
  */
 export function mayHoldKey(k: PartKeys, v: number, h1: number): boolean {
   if (!k.full) return findKey(k, v, h1) >= 0;
-  let lo = 0, hi = k.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (k.vis[mid] < v) lo = mid + 1;
-    else hi = mid;
+  for (let x = firstAtLeast(k.vis, v, k.n); x < k.n && k.vis[x] === v; x++) {
+    if (sameKey(k.h[x], k.full[x], h1 >>> 0, 1)) return true;
   }
-  for (let x = lo; x < k.n && k.vis[x] === v; x++) if (sameKey(k.h[x], k.full[x], h1 >>> 0, 1)) return true;
   return false;
 }
 

@@ -27,7 +27,16 @@ import {
   type RollupHead,
   sliceFacts,
 } from "./pieces.ts";
-import { BLOCKS, buildSpans, type PartKeys, type SpanEnds, type Spans, storedSpanEnds } from "./spans.ts";
+import {
+  BLOCKS,
+  buildSpans,
+  noKeys,
+  type PartKeys,
+  type SpanEnds,
+  type Spans,
+  storedSpanEnds,
+} from "./spans.ts";
+import { firstAtLeast } from "../sorted.ts";
 import {
   type AttrMulti,
   buildSessionFacts,
@@ -556,9 +565,7 @@ export async function addRuns(kv: Deno.Kv, partId: string, entry: RollupEntry): 
     throw new Error(`rollup of ${partId} lacks attributions or entries to add runs from`);
   }
   const a = decodeAttr(attrBytes);
-  const keys = keysBytes
-    ? decodeKeys(keysBytes)
-    : { n: 0, vis: new Uint32Array(0), h: new Uint32Array(0), block: new Uint8Array(0) };
+  const keys = keysBytes ? decodeKeys(keysBytes) : noKeys();
   const runs = buildRuns(
     facts,
     a.codes,
@@ -632,12 +639,7 @@ export function encodeKeyedSpans(p: Spans, k: PartKeys): Uint8Array {
     let prev = 0;
     for (let x = p.engAt[g]; x < p.engAt[g + 1]; x++) {
       const v = p.engaged[x];
-      let lo = 0, hi = k.n;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (k.vis[mid] < v) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = firstAtLeast(k.vis, v, k.n);
       if (lo >= k.n || k.vis[lo] !== v) throw new Error("an engaged visitor of the spans has no key");
       steps[x] = lo - prev;
       prev = lo;
@@ -672,13 +674,6 @@ export async function readSpans(
   if (!bytes) return null;
   return decodeSpans(bytes, keyBytes ? decodeKeys(keyBytes) : noKeys());
 }
-
-const noKeys = (): PartKeys => ({
-  n: 0,
-  vis: new Uint32Array(0),
-  h: new Uint32Array(0),
-  block: new Uint8Array(0),
-});
 
 /** Adds the keyed spans to a part's rollup written without them, from its `SPANS_SEC` and keys (no part read). */
 export async function addKeyedSpans(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {

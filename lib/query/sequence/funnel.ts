@@ -6,6 +6,7 @@
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "../scan/ctx.ts";
 import { visitorOrder } from "../scan/visitor_order.ts";
+import { firstAtLeast } from "../sorted.ts";
 import type { FunnelOptions, FunnelResult, FunnelSplit, FunnelStep } from "../sequence_types.ts";
 import { cmpRef, forEachSession, type Ref, sessionsWith } from "./rows.ts";
 import { stepBits } from "./steps.ts";
@@ -41,17 +42,6 @@ export class Tally {
       median_ms_from_previous: i === 0 ? null : median(this.gaps[i]),
     }));
   }
-}
-
-/** The first position of a sorted list holding a value >= x. */
-function lowerBound(list: Int32Array, x: number): number {
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The middle value; for an even count, the mean of the two middle values. */
@@ -121,7 +111,7 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
         const b = rb[p], e = c.batches[b], list = hits[b];
         const start = e.runStart[rk[p]], end = e.runStart[rk[p] + 1];
         let q = cursor[b];
-        if (q > 0 && list[q - 1] >= start) q = lowerBound(list, start);
+        if (q > 0 && list[q - 1] >= start) q = firstAtLeast(list, start);
         while (q < list.length && list[q] < start) q++;
         const from = rows.length;
         for (; q < list.length && list[q] < end; q++) rows.push({ b, i: list[q] });
