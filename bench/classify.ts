@@ -6,7 +6,8 @@
  * fnando/browser's test agents), the ua-parser-js part (tests/fixtures/agents/uapjs/: its 1.0.41 test agents), the
  * OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's podcast bots, libraries, browsers and apps), the
  * Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by expected class), the "more" part
- * (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents) and the held-out
+ * (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents), the "libs" part
+ * (tests/fixtures/agents/libs/: user-agent-utils', the useragent gem's and express-useragent's test agents) and the held-out
  * part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
@@ -75,6 +76,9 @@ const yauaa = await readCorpus(new URL("../tests/fixtures/agents/yauaa/", import
 // The "more" part (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents),
 // added in the thirteenth round, apart so what its sources name can be seen moving on its own.
 const more = await readCorpus(new URL("../tests/fixtures/agents/more/", import.meta.url), true);
+// The "libs" part (tests/fixtures/agents/libs/: HaraldWalker/user-agent-utils', gshutler/useragent's and
+// biggora/express-useragent's test agents), added in the fifteenth round.
+const libs = await readCorpus(new URL("../tests/fixtures/agents/libs/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -212,6 +216,7 @@ results.uapjs = table("ua-parser-js part (tests/fixtures/agents/uapjs)", uapjs);
 results.opawg = table("OPAWG part (tests/fixtures/agents/opawg)", opawg);
 results.yauaa = table("Yauaa part (tests/fixtures/agents/yauaa)", yauaa);
 results.more = table("more part (tests/fixtures/agents/more)", more);
+results.libs = table("libs part (tests/fixtures/agents/libs)", libs);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -325,6 +330,7 @@ if (Deno.args.includes("--reasons")) {
     ["OPAWG", opawg],
     ["Yauaa", yauaa],
     ["more", more],
+    ["libs", libs],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -373,7 +379,15 @@ if (bySource) {
 
 if (show) {
   const wantAutomated = AUTOMATED.has(show);
-  const shown = [...all[show], ...added[show], ...uapjs[show], ...opawg[show], ...yauaa[show], ...more[show]];
+  const shown = [
+    ...all[show],
+    ...added[show],
+    ...uapjs[show],
+    ...opawg[show],
+    ...yauaa[show],
+    ...more[show],
+    ...libs[show],
+  ];
   const wrong = shown.filter((
     { ua },
   ) => (classifyAgent(ua).outcome !== "human") !== wantAutomated);
@@ -399,6 +413,7 @@ await Deno.writeTextFile(
         opawg: Object.fromEntries(SETS.map((s) => [s, opawg[s].length])),
         yauaa: Object.fromEntries(SETS.map((s) => [s, yauaa[s].length])),
         more: Object.fromEntries(SETS.map((s) => [s, more[s].length])),
+        libs: Object.fromEntries(SETS.map((s) => [s, libs[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
