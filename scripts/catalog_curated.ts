@@ -347,6 +347,11 @@ export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {
     // a company's ICAP proxy marks the browser agents it passes on (browscap's test agents of Chrome and Iron:
     // "… Safari/537.36 ICAPoHTTPS"); the request is still the person's
     "icapohttps",
+    // a satellite ISP's accelerating proxy (HughesNet) and a Windows Phone maker's id mark the agents of people's
+    // phones and tablets (serbanghita/Mobile-Detect's test agents: "… Safari/537.36 Hughes-PFB/CID5391275.AID…",
+    // "… Lumia 535) … Mobile Safari/537 BMID/E679DAAB6F"); fifteenth round
+    "hughes-pfb",
+    "bmid",
   ],
   // desktop, TV and media software that embeds a browser engine and appends its own name
   "desktop, TV and media software (the products' own names)": [

@@ -304,10 +304,15 @@ export function selfContradicting(ua: string): boolean {
     const chrome = /\bChrome\/(\d+)/.exec(ua);
     if (chrome && Number(chrome[1]) >= 79) return true;
   }
-  // A hardware model ("iPhone14,2") in place of the device word, right before Safari's "CPU … OS".
-  if (/^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)\d+,\d+; CPU /.test(ua)) return true;
-  // Plain Safari whose Version/ is newer than its iOS (5 to 18: Safari 26+ freezes the OS token at 18_x).
+  // A hardware model ("iPhone10,3") in place of the device word, right before Safari's "CPU … OS", with an iOS
+  // older than any that model ran: a model numbered N first shipped with iOS N+1 or later (iPhone10 with 11,
+  // iPhone17 with 18; iPads and iPods later still). Apps' own webviews write their model there with the iOS it
+  // runs ("(iPhone17,1; CPU iPhone OS 18_2_1 …) … Mobile/15E148 Mohegan Sun/4.7.4", Shopify/browser_sniffer's
+  // tests), so the model alone says nothing (fifteenth round).
   const ios = /\bCPU (?:iPhone )?OS (\d+)_/.exec(ua);
+  const model = /^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)(\d+),\d+; CPU /.exec(ua);
+  if (model && ios && Number(ios[1]) < Number(model[1]) + 1) return true;
+  // Plain Safari whose Version/ is newer than its iOS (5 to 18: Safari 26+ freezes the OS token at 18_x).
   const version = /\bVersion\/(\d+)/.exec(ua);
   if (ios && version && /Safari\/[\d.]+$/.test(ua)) {
     const v = Number(version[1]);

@@ -109,6 +109,7 @@ export const AUTOMATION_AGENTS: Record<string, string[]> = {
   ],
   "self-contradicting browser agent": [
     "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/18.19041",
-    "Mozilla/5.0 (iPhone14,2; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    // a hardware model in place of the device word with an iOS that model never ran (an iPhone 13 shipped with 15)
+    "Mozilla/5.0 (iPhone14,2; CPU iPhone OS 12_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
   ],
 };

@@ -150,10 +150,18 @@ Deno.test("classify: self-contradicting browser agents count as automation", () 
     "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/18.19041",
     // Safari Version/ newer than its iOS
     "Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
-    // hardware model in place of the platform
-    "Mozilla/5.0 (iPhone14,2; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    // hardware model in place of the platform, with an iOS that model never ran (an iPhone 13 shipped with 15)
+    "Mozilla/5.0 (iPhone14,2; CPU iPhone OS 12_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    "Mozilla/5.0 (iPhone10,3; CPU iPhone OS 8_0_2 like Mac OS X) AppleWebKit/600.1.4 (KHTML, like Gecko) Version/8.0 Mobile/12A405 Safari/600.1.4",
   ];
   for (const ua of fakes) assert.equal(classifyUserAgent(ua)?.token, "unknown", ua);
+  // an app's webview writing its model in the same place with the iOS it runs (Shopify/browser_sniffer's tests)
+  for (
+    const app of [
+      "Mozilla/5.0 (iPhone17,1; CPU iPhone OS 18_2_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Mohegan Sun/4.7.4",
+      "Mozilla/5.0 (iPhone14,2; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    ]
+  ) assert.equal(classifyUserAgent(app), null, app);
   // the real legacy EdgeHTML agent is a browser
   const legacyEdge =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.18362";
