@@ -352,6 +352,9 @@ export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {
     // "… Lumia 535) … Mobile Safari/537 BMID/E679DAAB6F"); fifteenth round
     "hughes-pfb",
     "bmid",
+    // QQ Browser's mark of an agent it lets the person customise (browscap's test agents of MQQBrowser:
+    // "… MQQBrowser/6.9.1 Mobile/14D27 Safari/8536.25 MttCustomUA/2")
+    "mttcustomua",
   ],
   // desktop, TV and media software that embeds a browser engine and appends its own name
   "desktop, TV and media software (the products' own names)": [

@@ -260,10 +260,11 @@ const PAYLOAD_HINT =
  * A "(compatible; …)" part inside a complete browser agent, after the browser's own product or in the engine's
  * parentheses: the form crawlers use to name themselves inside a browser's agent ("… Safari/537.36
  * (compatible; AdsBot-Google-Mobile; …)", "(KHTML, like Gecko; compatible; BW/1.2; …)"). Browsers that wrote
- * "compatible" (MSIE, Konqueror) put it first, right after "Mozilla/x (".
+ * "compatible" (MSIE, Konqueror) put it first, right after "Mozilla/x (". A bare "(compatible)" names nobody:
+ * Sailfish's browsers end with it ("… Mobile Safari/538.1 (compatible)", browscap's tests; fifteenth round).
  */
 const COMPATIBLE_INSIDE =
-  /(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ *\(compatible\b|like Gecko; ?compatible\b/;
+  /(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ *\(compatible\b(?!\))|like Gecko; ?compatible\b/;
 
 /**
  * A name inside WebKit's "(KHTML, like Gecko)": after a semicolon ("(KHTML, like Gecko; Google Page Speed
@@ -296,6 +297,8 @@ const FORGED =
  * A browser agent whose parts cannot all be true at once (the sender's pre-filter rules, made precise: real
  * in-app agents put a hardware model beside the device word, and iOS 3 and 4 shipped Safari 4 and 5).
  */
+const PLAIN_SAFARI_END = /\bVersion\/[\d.]+ (?:Mobile\/\w+ )?Safari\/[\d.]+$/;
+
 export function selfContradicting(ua: string): boolean {
   // Legacy EdgeHTML's "Edge/" token never sat beside Chrome 79 or later (Chromium Edge says "Edg/"), but on the
   // Xbox and Windows Mobile, where EdgeHTML stayed, Microsoft moved its Chrome token on ("… Xbox One) … Chrome/
@@ -312,9 +315,12 @@ export function selfContradicting(ua: string): boolean {
   const ios = /\bCPU (?:iPhone )?OS (\d+)_/.exec(ua);
   const model = /^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)(\d+),\d+; CPU /.exec(ua);
   if (model && ios && Number(ios[1]) < Number(model[1]) + 1) return true;
-  // Plain Safari whose Version/ is newer than its iOS (5 to 18: Safari 26+ freezes the OS token at 18_x).
+  // Plain Safari whose Version/ is newer than its iOS (5 to 18: Safari 26+ freezes the OS token at 18_x). Plain:
+  // nothing but Mobile/ between Version/ and Safari/; other browsers on iOS write a Version/ of their own there
+  // ("Version/6.0 MQQBrowser/4.0.2 Mobile/9B206 Safari/…", "Version/13.1 (Ecosia ios@4.1.10.875) Safari/604.1";
+  // browscap's and Yauaa's tests; fifteenth round).
   const version = /\bVersion\/(\d+)/.exec(ua);
-  if (ios && version && /Safari\/[\d.]+$/.test(ua)) {
+  if (ios && version && PLAIN_SAFARI_END.test(ua)) {
     const v = Number(version[1]);
     if (Number(ios[1]) >= 5 && v <= 18 && v > Number(ios[1])) return true;
   }
