@@ -14,6 +14,7 @@ import {
   addEntryBlocks,
   addFirsts,
   addKeyedSpans,
+  addRawSizes,
   addRuns,
   addShortKeys,
   ATTR_RUNS_SEC,
@@ -22,6 +23,7 @@ import {
   FIRST_SEC,
   hasBlockEnds,
   hasKeyedSpans,
+  hasRawSizes,
   hasRollup,
   hasShortKeys,
   partRollup,
@@ -89,6 +91,9 @@ export async function backfillRollups(
       // and the spans keyed by them, from the spans and keys
       const keyed = await current();
       if (keyed && !hasKeyedSpans(keyed)) await addKeyedSpans(kv, meta.id, keyed);
+      // and every section's inflated size, read where the entry lacks it (the part is not read)
+      const sized = await current();
+      if (sized && !hasRawSizes(sized)) await addRawSizes(kv, meta.id, sized);
     };
     const entry = await current();
     if (entry) {

@@ -8,8 +8,14 @@
  * (lib/parts/store.ts deleteChunks).
  */
 import { inBatches } from "../../batches.ts";
-import { deflateRawSync } from "node:zlib";
-import { inflateArrays, inflateBytes, packArrays } from "../../parts/packed_arrays.ts";
+import {
+  deflated,
+  inflateArrays,
+  inflateBytes,
+  knowRawSize,
+  packArrays,
+  rawSizeOf,
+} from "../../parts/packed_arrays.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -62,8 +68,12 @@ import { type AttrRuns, buildRuns } from "./attribution_runs.ts";
  */
 export const ROLLUP_VERSION = 10;
 
-/** A section's stored bytes and chunk count. */
-type Sec = [bytes: number, chunks: number];
+/**
+ * A section's stored bytes, chunk count and inflated size (since 28 Nov: the reader inflates into one buffer of
+ * that size, packed_arrays.ts `knowRawSize`; a section listed without it is inflated by a guess, and the
+ * backfill adds it: `addRawSizes`).
+ */
+type Sec = [bytes: number, chunks: number, raw?: number];
 
 export interface RollupEntry {
   v: number;
@@ -169,7 +179,7 @@ const bytesOf = (T: unknown) => (T as { BYTES_PER_ELEMENT: number }).BYTES_PER_E
 
 /** A JSON header and typed arrays as one aligned buffer (lib/parts/packed_arrays.ts), deflated. */
 const packSection = (header: unknown, arrays: ArrayBufferView[]): Uint8Array =>
-  deflateRawSync(packArrays(header, arrays));
+  deflated(packArrays(header, arrays));
 
 /** A section's header and a reader of its arrays in stored order. */
 function unpackSection<H>(
@@ -187,10 +197,10 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     const p = fieldPiece(r, f);
     if (!p.n) continue;
     secs.set(rowsSec(f), packSection({ n: p.n, values: p.values }, LAYOUT.map(([name]) => p[name])));
-    if (p.sets.length) secs.set(setsSec(f), deflateRawSync(p.sets));
+    if (p.sets.length) secs.set(setsSec(f), deflated(p.sets));
     const w = widePiece(p);
     secs.set(wideRowsSec(f), packSection({ n: w.n, values: w.values }, LAYOUT.map(([name]) => w[name])));
-    if (w.sets.length) secs.set(wideSetsSec(f), deflateRawSync(w.sets));
+    if (w.sets.length) secs.set(wideSetsSec(f), deflated(w.sets));
   }
   const facts = r.facts;
   const built = buildSpans(facts, r.tps, r.traffics, r.hours);
@@ -356,9 +366,11 @@ async function addSection(
   await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: secSize(bytes) } });
 }
 
-const secSize = (
-  bytes: Uint8Array,
-): Sec => [bytes.length, Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES))];
+/** A section's size as its entry lists it (its inflated size when its bytes were made by `deflated`). */
+const secSize = (bytes: Uint8Array): Sec => {
+  const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES)), raw = rawSizeOf(bytes);
+  return raw === undefined ? [bytes.length, chunks] : [bytes.length, chunks, raw];
+};
 
 /**
  * Adds the attribution section to a part's rollup written without it (before version 8), from the part's
@@ -765,6 +777,30 @@ export async function addShortKeys(kv: Deno.Kv, partId: string, entry: RollupEnt
 export const hasShortKeys = (e: RollupEntry): boolean =>
   !e.secs[KEYS_SEC] || e.secs[SHORT_KEYS_SEC] !== undefined;
 
+/** Whether every section a rollup lists has its inflated size (`Sec`'s third figure). */
+export const hasRawSizes = (e: RollupEntry): boolean => Object.values(e.secs).every((s) => s.length === 3);
+
+/**
+ * Adds the inflated sizes to a rollup entry written without them (before 28 Nov): each section listed without
+ * one is read and inflated, 32 at a time (at 10M events a part's sections are ~1.6 MB stored). A part merged
+ * away meanwhile (a section gone) is left: its rollup goes with it.
+ */
+export async function addRawSizes(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
+  const missing = Object.keys(entry.secs).map(Number).filter((sec) => entry.secs[sec].length < 3);
+  const secs = { ...entry.secs };
+  for (let i = 0; i < missing.length; i += 32) {
+    const window = missing.slice(i, i + 32);
+    const got = await readSections(kv, window.map((sec) => ({ partId, entry, sec })));
+    for (let x = 0; x < window.length; x++) {
+      const bytes = got[x];
+      if (!bytes) return;
+      const [stored, chunks] = entry.secs[window[x]];
+      secs[window[x]] = [stored, chunks, inflateBytes(bytes).length];
+    }
+  }
+  await kv.set(keys.rollup(partId), { ...entry, secs });
+}
+
 export const encodeEnds = (n: number, e: FactEnds): Uint8Array =>
   packSection({ n, pages: e.pages }, ENDS_LAYOUT.map(([name]) => e[name] as ArrayBufferView));
 
@@ -997,7 +1033,7 @@ export async function writeRollup(kv: Deno.Kv, partId: string, r: Rollup): Promi
   for (const [sec, bytes] of secs) {
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
     if (chunks >= SEC_SPAN) throw new Error(`rollup section ${sec} of ${partId} is too large`);
-    sizes[sec] = [bytes.length, chunks];
+    sizes[sec] = secSize(bytes);
     total += bytes.length;
     for (let j = 0; j < chunks; j++) {
       writes.push([sec * SEC_SPAN + j, bytes.subarray(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
@@ -1054,7 +1090,7 @@ export async function readSection(
     bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
     seen++;
   }
-  return seen === size[1] ? bytes : undefined;
+  return seen === size[1] ? knowRawSize(bytes, size[2]) : undefined;
 }
 
 /** A section asked of `readSections`. */
@@ -1100,7 +1136,7 @@ export async function readSections(
   return asks.map(({ entry, sec }, ask) => {
     const size = entry.secs[sec];
     if (!size) return null;
-    return seen[ask] === size[1] ? out[ask] : undefined;
+    return seen[ask] === size[1] ? knowRawSize(out[ask]!, size[2]) : undefined;
   });
 }
 
@@ -1109,7 +1145,8 @@ export async function hasRollup(kv: Deno.Kv, partId: string): Promise<boolean> {
   const e = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   return e?.v === ROLLUP_VERSION && e.secs[ENDS_SEC] !== undefined && e.secs[ATTR_SEC] !== undefined &&
     e.secs[FIRST_SEC] !== undefined && e.secs[FIRST_IDS_SEC] !== undefined &&
-    e.secs[ATTR_RUNS_SEC] !== undefined && hasBlockEnds(e) && hasShortKeys(e) && hasKeyedSpans(e);
+    e.secs[ATTR_RUNS_SEC] !== undefined && hasBlockEnds(e) && hasShortKeys(e) && hasKeyedSpans(e) &&
+    hasRawSizes(e);
 }
 
 /** A whole rollup read back from its sections (tests, the bench's checks), or null without one. */

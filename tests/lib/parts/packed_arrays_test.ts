@@ -4,7 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { deflateRawSync } from "node:zlib";
-import { inflateArrays, inflateBytes, packArrays } from "../../../lib/parts/packed_arrays.ts";
+import {
+  deflated,
+  inflateArrays,
+  inflateBytes,
+  knowRawSize,
+  packArrays,
+  rawSizeOf,
+} from "../../../lib/parts/packed_arrays.ts";
 
 const sample = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919) % 251 & (i % 5 ? 255 : 0));
 
@@ -30,4 +37,21 @@ Deno.test("inflateArrays: arrays read back in place, aligned", () => {
   assert.deepStrictEqual(next<Float64Array>(Float64Array, 3), a);
   assert.deepStrictEqual(next<Uint32Array>(Uint32Array, 5), b);
   assert.deepStrictEqual(next<Uint8Array>(Uint8Array, 13), c);
+});
+
+Deno.test("inflateBytes: bytes made by `deflated` (or read with their size, `knowRawSize`) inflate into one buffer of that size", () => {
+  // (outputs under 4 kB come from a shared pool and are copied to their size: see the test above)
+  for (const n of [16_385, 300_000]) {
+    const raw = sample(n), stored = deflated(raw);
+    assert.equal(rawSizeOf(stored), n);
+    const copy = knowRawSize(stored.slice(), n);
+    for (const bytes of [stored, copy]) {
+      const out = inflateBytes(bytes);
+      assert.deepStrictEqual(out, raw);
+      // zlib's one chunk of the recorded size and a byte (a full chunk would start another)
+      assert.equal(out.buffer.byteLength, n + 1, `${n}: one chunk of the known size`);
+    }
+    // unknown (no size recorded, no kind): zlib's 16 KB chunks, joined into a buffer of the output's size
+    assert.equal(rawSizeOf(stored.slice()), undefined);
+  }
 });
