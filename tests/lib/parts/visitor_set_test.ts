@@ -50,3 +50,21 @@ Deno.test("distinct counter: a group's count is the size of the union of its set
     { numRuns: 300 },
   );
 });
+
+Deno.test("distinct counter: a new group forgets the last one's members, however many words they set", () => {
+  const c = new DistinctCounter(64);
+  const all = Array.from({ length: 40_000 }, (_, i) => i * 3);
+  c.next();
+  const bytes = encodeSet(all);
+  c.addEncoded(bytes, 0, bytes.length);
+  assert.equal(c.count, all.length);
+  c.next();
+  c.add(3);
+  c.add(3);
+  c.add(119_997);
+  assert.equal(c.count, 2);
+  c.next();
+  c.addEncoded(bytes, 0, bytes.length);
+  c.add(1);
+  assert.equal(c.count, all.length + 1);
+});
