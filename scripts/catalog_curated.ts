@@ -355,6 +355,9 @@ export const CURATED_HUMAN_TOKENS: Record<string, string[]> = {
     // QQ Browser's mark of an agent it lets the person customise (browscap's test agents of MQQBrowser:
     // "… MQQBrowser/6.9.1 Mobile/14D27 Safari/8536.25 MttCustomUA/2")
     "mttcustomua",
+    // an exam-proctoring browser extension that appends its name to the person's browser agent (the user-agents
+    // package's agents of browsers that ran its script: "… Chrome/153.0.8010.48 Safari/537.36 Honorlock")
+    "honorlock",
   ],
   // desktop, TV and media software that embeds a browser engine and appends its own name
   "desktop, TV and media software (the products' own names)": [

@@ -814,6 +814,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/5.0 (iPhone 4S; CPU iPhone OS 5_0_1 like Mac OS X) AppleWebKit/534.46 (KHTML, like Gecko) Version/6.0 MQQBrowser/5.0.4 Mobile/9A406 Safari/8536.25",
     "Mozilla/5.0 (iPhone 6; CPU iPhone OS 10_2_1 like Mac OS X) AppleWebKit/602.4.6 (KHTML, like Gecko) Version/6.0 MQQBrowser/6.9.1 Mobile/14D27 Safari/8536.25 MttCustomUA/2",
   ],
+  "a browser extension appending its name to the person's agent (the user-agents package's agents)": [
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 15_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/153.0.8010.48 Safari/537.36 Honorlock",
+  ],
   "a browser ending with a bare '(compatible)' that names nobody (browscap's Sailfish agents)": [
     "Mozilla/5.0 (Maemo; Linux; U; Jolla; Sailfish; like Android) AppleWebKit/538.1 (KHTML, like Gecko) Mobile Safari/538.1 (compatible)",
   ],
