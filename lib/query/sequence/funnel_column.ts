@@ -86,6 +86,10 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
   const byVisitor = o.by !== "session";
   const traffic = new Set<string | null>(s.traffic ?? ["human"]);
   const picked: [StepSection, Int32Array, Uint8Array][] = [];
+  // the rows picked and their step bits, every section's in one pair of typed arrays (JS arrays pushed to
+  // and copied were heap garbage of 16+ bytes a row)
+  const rows = secs.reduce((n, sec) => n + sec.n, 0);
+  const atAll = new Int32Array(rows), bitsAll = new Uint8Array(rows);
   let n = 0;
   for (const sec of secs) {
     const tables = sectionSteps(
@@ -96,15 +100,15 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
     );
     if (!tables) continue;
     const P = tables.page, T = tables.tp, R = tables.tr, page = sec.page, tp = sec.tp, tr = sec.tr;
-    const at: number[] = [], bits: number[] = [];
+    let w = n;
     for (let r = 0; r < sec.n; r++) {
       const b = P[page[r]] & T[tp[r]] & R[tr[r]];
       if (!b) continue;
-      at.push(r);
-      bits.push(b);
+      atAll[w] = r;
+      bitsAll[w++] = b;
     }
-    picked.push([sec, Int32Array.from(at), Uint8Array.from(bits)]);
-    n += at.length;
+    picked.push([sec, atAll.subarray(n, w), bitsAll.subarray(n, w)]);
+    n = w;
   }
   const m: Matched = {
     n,
@@ -282,8 +286,12 @@ export async function columnFunnel(
   }
   if (ranges.length) ranges[ranges.length - 1][1] = Infinity;
   const total = new Tally(o.steps.length), groups = new Map<string | null, Tally>();
+  // one set of rows for every range, made at the largest range's size: each range's own was the same
+  // bytes made again (~16 MB a range at 10M events)
+  const walk = new StepRows(Math.max(0, ...ranges.map(([, , n]) => n)));
   for (const [lo, hi, n] of ranges) {
-    rows = new StepRows(n);
+    rows = walk;
+    rows.n = 0;
     sessionIds.clear();
     if (held && ranges.length === 1) held.forEach((m, k) => take(m, k, lo, hi));
     else if (!(await eachPart((m, k) => take(m, k, lo, hi)))) return null;

@@ -130,7 +130,7 @@ export function encodeSection(s: StepSection): Uint8Array {
   return deflateEach(header, arrays);
 }
 
-export function decodeSection(stored: Uint8Array): StepSection {
+export function decodeSection(stored: Stored): StepSection {
   const { header: h, next } = inflateEach<Header>(stored);
   const n = h.n;
   const dv = next<Uint32Array>(Uint32Array, n);
@@ -141,7 +141,9 @@ export function decodeSection(stored: Uint8Array): StepSection {
   const tp = next<Uint16Array>(Uint16Array, n), tr = next<Uint8Array>(Uint8Array, n);
   const dses = next<Int32Array>(Int32Array, n);
   const tieAt = next<Uint32Array>(Uint32Array, h.ties), tieRow = next<Uint32Array>(Uint32Array, h.ties);
-  const vis = new Uint32Array(n), ses = new Uint32Array(n);
+  // visitors and sessions summed in place over their differences' own inflated buffers (each a buffer of
+  // its own: two arrays of 4 bytes a row less made per section, ~24 MB a cold funnel at 10M events)
+  const vis = dv, ses = new Uint32Array(dses.buffer, dses.byteOffset, n);
   const t = h.tInt ? new Float64Array(n) : dT as Float64Array;
   const dt = h.dtInt ? new Float64Array(n) : dOff as Float64Array;
   const seq = h.seqInt ? new Float64Array(n) : dSeq as Float64Array;
@@ -150,11 +152,12 @@ export function decodeSection(stored: Uint8Array): StepSection {
   let v = 0, x = 0;
   for (let k = 0; k < n; k++) {
     vis[k] = v = k === 0 ? dv[0] : v + dv[k];
-    ses[k] = x = k === 0 ? dses[0] : x + dses[k];
+    const d = dses[k];
+    ses[k] = x = k === 0 ? d : x + d;
   }
-  if (h.tInt) deltaTimes(t, dT as Int32Array, dv, h.base);
-  if (h.dtInt) deviceTimes(dt, dOff as Int32Array, t, dv);
-  if (h.seqInt) numbers(seq, dSeq as Int32Array, dv);
+  if (h.tInt) deltaTimes(t, dT as Int32Array, vis, h.base);
+  if (h.dtInt) deviceTimes(dt, dOff as Int32Array, t, vis);
+  if (h.seqInt) numbers(seq, dSeq as Int32Array, vis);
   const row = new Uint32Array(n);
   for (let j = 0; j < h.ties; j++) row[tieAt[j]] = tieRow[j];
   return {
@@ -177,21 +180,21 @@ export function decodeSection(stored: Uint8Array): StepSection {
   };
 }
 
-/** Receive times from their differences within a visitor's run (dv[k] 0: the same visitor as row k - 1). */
-function deltaTimes(t: Float64Array, dT: Int32Array, dv: Uint32Array, base: number) {
-  for (let k = 0; k < t.length; k++) t[k] = (k > 0 && dv[k] === 0 ? t[k - 1] : base) + dT[k];
+/** Receive times from their differences within a visitor's run (a row of the same visitor as the row before). */
+function deltaTimes(t: Float64Array, dT: Int32Array, vis: Uint32Array, base: number) {
+  for (let k = 0; k < t.length; k++) t[k] = (k > 0 && vis[k] === vis[k - 1] ? t[k - 1] : base) + dT[k];
 }
 
 /** Device times from their offsets' differences within a visitor's run. */
-function deviceTimes(dt: Float64Array, dOff: Int32Array, t: Float64Array, dv: Uint32Array) {
+function deviceTimes(dt: Float64Array, dOff: Int32Array, t: Float64Array, vis: Uint32Array) {
   for (let k = 0; k < dt.length; k++) {
-    dt[k] = t[k] + dOff[k] + (k > 0 && dv[k] === 0 ? dt[k - 1] - t[k - 1] : 0);
+    dt[k] = t[k] + dOff[k] + (k > 0 && vis[k] === vis[k - 1] ? dt[k - 1] - t[k - 1] : 0);
   }
 }
 
 /** Sequence numbers from their differences within a visitor's run. */
-function numbers(seq: Float64Array, dSeq: Int32Array, dv: Uint32Array) {
-  for (let k = 0; k < seq.length; k++) seq[k] = dSeq[k] + (k > 0 && dv[k] === 0 ? seq[k - 1] : 0);
+function numbers(seq: Float64Array, dSeq: Int32Array, vis: Uint32Array) {
+  for (let k = 0; k < seq.length; k++) seq[k] = dSeq[k] + (k > 0 && vis[k] === vis[k - 1] ? seq[k - 1] : 0);
 }
 
 /**
@@ -217,17 +220,49 @@ function deflateEach(header: unknown, arrays: ArrayBufferView[]): Uint8Array {
   return out;
 }
 
+/**
+ * A section's stored bytes: one buffer, or its chunks as read from KV in order (each CHUNK_BYTES long but
+ * the last), read where they lie instead of joined into one buffer first (that copy was as many bytes as
+ * the reads: 34-47 MB a cold funnel or paths question at 10M events).
+ */
+export type Stored = Uint8Array | readonly Uint8Array[];
+
+/**
+ * Bytes o..o+n of stored bytes: a view when they lie in one chunk (most pieces do), else a copy of those
+ * bytes alone. Bytes past the stored ones fail (a chunk cut short).
+ */
+export function storedRange(stored: Stored, o: number, n: number): Uint8Array {
+  const chunks = stored instanceof Uint8Array ? [stored] : stored;
+  const size = stored instanceof Uint8Array ? Infinity : CHUNK_BYTES;
+  const j = size === Infinity ? 0 : Math.floor(o / size), at = j === 0 ? o : o - j * size;
+  const first = chunks[j];
+  if (first && at + n <= Math.min(first.length, size)) return first.subarray(at, at + n);
+  const out = new Uint8Array(n);
+  for (let w = 0, c = j, from = at; w < n; c++, from = 0) {
+    const chunk = chunks[c];
+    const take = Math.min(n - w, (chunk?.length ?? 0) - from);
+    if (!chunk || take <= 0 || (size !== Infinity && c < chunks.length - 1 && chunk.length !== size)) {
+      throw new RangeError(`stored bytes end before byte ${o + n}`);
+    }
+    out.set(chunk.subarray(from, from + take), w);
+    w += take;
+  }
+  return out;
+}
+
 /** The header of deflateEach's bytes and a reader of its arrays in stored order (`next(T, n)`). */
-function inflateEach<H>(bytes: Uint8Array): { header: H; next: <T>(T: ArrayKind, n: number) => T } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const count = view.getUint32(0, true);
-  const lengths = Array.from({ length: count }, (_, i) => view.getUint32(4 * (i + 1), true));
+function inflateEach<H>(stored: Stored): { header: H; next: <T>(T: ArrayKind, n: number) => T } {
+  const lead = storedRange(stored, 0, 4);
+  const count = new DataView(lead.buffer, lead.byteOffset, 4).getUint32(0, true);
+  const sizes = storedRange(stored, 4, 4 * count);
+  const view = new DataView(sizes.buffer, sizes.byteOffset, sizes.byteLength);
+  const lengths = Array.from({ length: count }, (_, i) => view.getUint32(4 * i, true));
   let o = 4 * (count + 1), i = 0;
   // `size`: the inflated bytes when known, so they come in one buffer (not 16 kB pieces joined after: ~30%
   // less time)
   const piece = (size?: number) => {
-    const stored = bytes.subarray(o, o + lengths[i]);
-    const p = size === undefined ? inflateRawSync(stored) : inflateRawSync(stored, { chunkSize: size + 64 });
+    const bytes = storedRange(stored, o, lengths[i]);
+    const p = size === undefined ? inflateRawSync(bytes) : inflateRawSync(bytes, { chunkSize: size + 64 });
     o += lengths[i++];
     return p;
   };
@@ -247,7 +282,7 @@ export function encodeSessions(h1: Uint32Array, h2: Uint32Array): Uint8Array {
   return deflateEach({ n: h1.length }, [h1, h2]);
 }
 
-export function decodeSessions(stored: Uint8Array): { h1: Uint32Array; h2: Uint32Array } {
+export function decodeSessions(stored: Stored): { h1: Uint32Array; h2: Uint32Array } {
   const { header, next } = inflateEach<{ n: number }>(stored);
   return { h1: next<Uint32Array>(Uint32Array, header.n), h2: next<Uint32Array>(Uint32Array, header.n) };
 }
@@ -322,7 +357,7 @@ export async function readStepSection(
   name: string,
 ): Promise<{ section: StepSection; stored: number } | null | undefined> {
   const [bytes] = await readChunksMany(kv, [{ id: partId, entry }], name);
-  return bytes && { section: decoded(partId, entry, name, bytes, decodeSection), stored: bytes.length };
+  return bytes && { section: decoded(partId, entry, name, bytes, decodeSection), stored: storedBytes(bytes) };
 }
 
 /** The part's session table, or undefined when its chunks are gone. */
@@ -352,34 +387,37 @@ export async function readStepSessionsMany(
 }
 
 /**
- * One section's stored bytes of each part, in one batched read: null where a part has no such section,
- * undefined where its chunks are gone.
+ * One section's stored bytes of each part, in one batched read, as its chunks (see `Stored`): null where a
+ * part has no such section, undefined where its chunks are gone.
  */
 async function readChunksMany(
   kv: Deno.Kv,
   parts: { id: string; entry: StepColumnEntry }[],
   name: string,
-): Promise<(Uint8Array | null | undefined)[]> {
+): Promise<(Uint8Array[] | null | undefined)[]> {
   const ks: Deno.KvKey[] = [];
   const spans = parts.map(({ id, entry }) => {
     const size = entry.secs[name];
     if (!size) return null;
-    const [sec, length, chunks] = size, at = ks.length;
+    const [sec, , chunks] = size, at = ks.length;
     for (let j = 0; j < chunks; j++) ks.push(stepColumnKeys.chunk(id, sec * SEC_SPAN + j));
-    return { at, length, chunks };
+    return { at, chunks };
   });
   const got = await readMany<Uint8Array>(kv, ks);
   return spans.map((span) => {
     if (!span) return null;
-    const bytes = new Uint8Array(span.length);
+    const chunks: Uint8Array[] = [];
     for (let j = 0; j < span.chunks; j++) {
       const value = got[span.at + j].value;
       if (value === null) return undefined;
-      bytes.set(value, j * CHUNK_BYTES);
+      chunks.push(value);
     }
-    return bytes;
+    return chunks;
   });
 }
+
+/** Bytes of a section's chunks. */
+const storedBytes = (chunks: readonly Uint8Array[]) => chunks.reduce((n, c) => n + c.length, 0);
 
 /**
  * A section decoded, checked against the rows its entry counts; stored bytes that cannot be read (a chunk
@@ -390,8 +428,8 @@ function decoded<T extends { h1: Uint32Array } | { n: number }>(
   partId: string,
   entry: StepColumnEntry,
   name: string,
-  bytes: Uint8Array,
-  decode: (bytes: Uint8Array) => T,
+  bytes: Stored,
+  decode: (bytes: Stored) => T,
 ): T {
   const what = name === SESSIONS
     ? "session table"
