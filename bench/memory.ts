@@ -9,7 +9,8 @@
  * anonymous memory (RssAnon: the heap, array buffers, native allocations) and file pages (RssFile: the binary, KV's SQLite file mapped), V8's heap used and external
  * bytes (array buffers live there), and, with --expose-gc, the heap and external bytes left after a full
  * collection at the end (what is live, not garbage not yet collected). With --allocs, each tool's cold and
- * warm asks also list the call sites that made the most array buffer bytes (bench/alloc_sites.ts).
+ * warm asks also list the call sites that made the most array buffer bytes (bench/alloc_sites.ts). With
+ * --gc-between (and --expose-gc), each tool's row says what it left live and what it left dead.
  */
 import { createApp } from "../app.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
@@ -275,6 +276,19 @@ async function ask(app: ReturnType<typeof createApp>, tool: string, input: Recor
 }
 
 const ALLOCS = Deno.args.includes("--allocs");
+const GC_BETWEEN = Deno.args.includes("--gc-between") && !!gc;
+/**
+ * With --gc-between, a tool's row also says what it left (measured after the collection that follows it):
+ * heap and array buffers still live, and the buffers it left dead (at its end, before the collection). A
+ * buffer that lives through two young-generation collections (V8 runs them as buffers are made) waits for a
+ * full one, which V8 runs as the JS heap grows, not as buffers do: those left dead pile up across questions.
+ */
+function leftBehind(row: Record<string, unknown>) {
+  const m = Deno.memoryUsage();
+  row.live_heap_after_gc_mb = mb(m.heapUsed);
+  row.live_external_after_gc_mb = mb(m.external);
+  row.dead_external_left_mb = (row.external_after_mb as number) - mb(m.external);
+}
 /**
  * --fresh: as bench/tools.ts asks, a fresh engine per tool (the last one's caches left to the collector) and
  * first the reference question (events over 30 days) on an engine of its own; else one engine for all.
@@ -300,8 +314,12 @@ let highest = 0; // the process's peak over the tools (each tool starts the kern
 let app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
 for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
   if (FRESH) app = createApp(makeDeps());
-  // --gc-between: the last tool's garbage (its engine too, with --fresh) collected before the next asks
-  if (Deno.args.includes("--gc-between") && gc) (gc(), await new Promise((r) => setTimeout(r, 100)), gc());
+  // --gc-between: the last tool's garbage (its engine too, with --fresh) collected before the next asks;
+  // what is left is what the last tool added to live data, the rest it left dead for the collector
+  if (GC_BETWEEN) {
+    (gc!(), await new Promise((r) => setTimeout(r, 100)), gc!());
+    if (rows.length) leftBehind(rows[rows.length - 1]);
+  }
   // this tool's own peaks: the resident peak starts over at the current resident set, the sampled ones at 0
   const before = status();
   try {
@@ -350,6 +368,7 @@ if (gc) {
     await new Promise((r) => setTimeout(r, 200));
   }
   const m = Deno.memoryUsage(), s = status();
+  if (GC_BETWEEN && rows.length) leftBehind(rows[rows.length - 1]);
   live = {
     heap_used_mb: mb(m.heapUsed),
     external_mb: mb(m.external),
