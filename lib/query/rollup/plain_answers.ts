@@ -584,12 +584,28 @@ export class PlainAnswers {
     // the parts' totals come from their spans (the facts of only some blocks are read), entries and exits
     // part by part (plain_ends.ts)
     const spanPath = asked.facts && !full && !kept;
-    const spanFetch = spanPath ? this.spanSections(parts, entries, keepEnds) : null;
     // and counted meanwhile: the keys' join waits on KV twice (the keys, then the facts of the blocks they
     // name) while the parts' rows wait and decode in between
     const spanInside = spanPath ? hoursInside(entries.map((e) => e.head), s, cut !== "") : null;
+    // once for questions asked at once over the same period (a report's tools): the totals are the same (the
+    // key names the parts' hours, touchpoint and traffic kinds); a question wanting entries and exits shares
+    // only a count that makes them (else it would count them part by part: endsByParts reads every block)
+    const totalsKey = `totals ${keptKey}`, withEndsKey = `${totalsKey} ends`;
     const spanCount = spanInside
-      ? this.spanKept(parts, entries, spanInside, s, traffic, tailBuilt.space, spanFetch!)
+      ? (keepEnds ? undefined : this.r.underWay.get(withEndsKey) as ReturnType<PlainAnswers["spanKept"]>) ??
+        this.r.shared(
+          keepEnds ? withEndsKey : totalsKey,
+          () =>
+            this.spanKept(
+              parts,
+              entries,
+              spanInside,
+              s,
+              traffic,
+              tailBuilt.space,
+              this.spanSections(parts, entries, keepEnds),
+            ),
+        )
       : null;
     // (awaited below; a question that returns before then must not leave it rejected unobserved)
     spanCount?.catch(() => {});

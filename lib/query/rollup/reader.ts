@@ -109,6 +109,26 @@ export class RollupReader {
   listsFromKept = 0;
 
   /**
+   * Work under way that questions asked at once share, by key (a period's session totals: plain_answers.ts):
+   * a report asks ten tools at once, and each counted the same period's totals from the same keys and spans.
+   * A key is removed when its work settles (what it made is kept in `cache` by then, if it fits).
+   */
+  readonly underWay = new Map<string, Promise<unknown>>();
+
+  /** The work of `key` under way, or `start()`'s, shared until it settles. */
+  shared<T>(key: string, start: () => Promise<T>): Promise<T> {
+    const going = this.underWay.get(key) as Promise<T> | undefined;
+    if (going) return going;
+    const p = start();
+    this.underWay.set(key, p);
+    const done = () => {
+      if (this.underWay.get(key) === p) this.underWay.delete(key);
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  /**
    * Keeps a decoded piece while it fits. A period's pieces are read in the same order every question, so
    * evicting the least recently used to make room would miss each of them next time (the whole period read
    * again from KV each question); instead what is kept stays, and only pieces no question read in the last
