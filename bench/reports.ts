@@ -1,8 +1,8 @@
 /**
- * A weekly report of the generated 1,000,000-event site, end to end: claim, every tool call through the
+ * A weekly report of the generated site (1,000,000 events unless --events), end to end: claim, every tool call through the
  * tools pipeline, findings, summary, store. Cold: a fresh app (empty part cache); warm: the median of
  * --warm more runs on the same app (the stored report is deleted between runs, so each run generates).
- *   deno run -A bench/reports.ts [--kv file] [--warm 3]
+ *   deno run -A bench/reports.ts [--kv file] [--warm 3] [--events 1000000] [--visitors 100000]
  * The site is bench/tools.ts's (same generator, seed and clock); with --kv a file that bench/tools.ts
  * built with --kv is reused. Target (issue 21): a weekly report in at most 5 s.
  * Reference, same run: behavior_overview for the report's week, cold and warm, through the read API; the
@@ -29,8 +29,8 @@ const run = benchRun();
 const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
   kv: kvArgument(),
   prefix: "bench-reports-",
-  events: 1_000_000,
-  visitors: 100_000,
+  events: arg("events", 1_000_000),
+  visitors: arg("visitors", 100_000),
   days: 30,
 });
 
