@@ -81,15 +81,18 @@ interface Matched {
 
 const matchedBytes = (m: Matched) => 64 + m.n * (8 * 3 + 4 + 1 + 4 + (m.h1 ? 8 : 0));
 
+/**
+ * Room for one section's picked rows and step bits, reused by every `match` (it runs synchronously): what a
+ * section picks is copied out at its size. JS arrays pushed to were heap garbage of 16+ bytes a row, and
+ * typed arrays sized by every row of the part ~5 bytes a row of buffers made (~50 MB a cold funnel at 10M).
+ */
+let scratch = { at: new Int32Array(0), bits: new Uint8Array(0) };
+
 /** The rows of sections (of one part, or the tail) matching a step, in touchpoint and traffic scope. */
 function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
   const byVisitor = o.by !== "session";
   const traffic = new Set<string | null>(s.traffic ?? ["human"]);
   const picked: [StepSection, Int32Array, Uint8Array][] = [];
-  // the rows picked and their step bits, every section's in one pair of typed arrays (JS arrays pushed to
-  // and copied were heap garbage of 16+ bytes a row)
-  const rows = secs.reduce((n, sec) => n + sec.n, 0);
-  const atAll = new Int32Array(rows), bitsAll = new Uint8Array(rows);
   let n = 0;
   for (const sec of secs) {
     const tables = sectionSteps(
@@ -100,15 +103,17 @@ function match(secs: StepSection[], s: Scope, o: FunnelOptions): Matched {
     );
     if (!tables) continue;
     const P = tables.page, T = tables.tp, R = tables.tr, page = sec.page, tp = sec.tp, tr = sec.tr;
-    let w = n;
+    if (scratch.at.length < sec.n) scratch = { at: new Int32Array(sec.n), bits: new Uint8Array(sec.n) };
+    const { at, bits } = scratch;
+    let w = 0;
     for (let r = 0; r < sec.n; r++) {
       const b = P[page[r]] & T[tp[r]] & R[tr[r]];
       if (!b) continue;
-      atAll[w] = r;
-      bitsAll[w++] = b;
+      at[w] = r;
+      bits[w++] = b;
     }
-    picked.push([sec, atAll.subarray(n, w), bitsAll.subarray(n, w)]);
-    n = w;
+    picked.push([sec, at.slice(0, w), bits.slice(0, w)]);
+    n += w;
   }
   const m: Matched = {
     n,
