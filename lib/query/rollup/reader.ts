@@ -225,10 +225,17 @@ export class RollupReader {
    * 20 calls instead of 200.
    */
   async prefetchEntries(ids: string[]): Promise<void> {
-    const missing = ids.filter((id) => !this.cache.get(id));
+    // entries another question is reading now are awaited, not read again (questions asked at once)
+    const missing: string[] = [], reading = new Set<Promise<unknown>>();
+    for (const id of ids) {
+      if (this.cache.get(id)) continue;
+      const going = this.underWay.get(`entry ${id}`);
+      if (going) reading.add(going);
+      else missing.push(id);
+    }
     const groups: string[][] = [];
     for (let i = 0; i < missing.length; i += 10) groups.push(missing.slice(i, i + 10));
-    await inBatches(groups, 4, async (group) => {
+    const mine = inBatches(groups, 4, async (group) => {
       const got = await this.deps.kv.getMany<RollupEntry[]>(group.map((id) => keys.rollup(id)));
       got.forEach((e, x) => {
         const entry = e.value;
@@ -237,6 +244,8 @@ export class RollupReader {
         }
       });
     });
+    for (const id of missing) this.shared(`entry ${id}`, () => mine);
+    await Promise.all([mine, ...reading]);
   }
 
   /** A part's rollup with the pieces asked loaded, or null when it has none (yet). */
