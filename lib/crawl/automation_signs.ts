@@ -311,10 +311,11 @@ export function selfContradicting(ua: string): boolean {
   // older than any that model ran: a model numbered N first shipped with iOS N+1 or later (iPhone10 with 11,
   // iPhone17 with 18; iPads and iPods later still). Apps' own webviews write their model there with the iOS it
   // runs ("(iPhone17,1; CPU iPhone OS 18_2_1 …) … Mobile/15E148 Mohegan Sun/4.7.4", Shopify/browser_sniffer's
-  // tests), so the model alone says nothing (fifteenth round).
+  // tests), so the model alone says nothing (fifteenth round). An OS token of 18 says "18 or later": from iOS 26
+  // WebKit freezes it at 18_x, so an iPhone 17's webview ("iPhone18,1; CPU iPhone OS 18_7") is no contradiction.
   const ios = /\bCPU (?:iPhone )?OS (\d+)_/.exec(ua);
   const model = /^Mozilla\/5\.0 \((?:iPhone|iPad|iPod)(\d+),\d+; CPU /.exec(ua);
-  if (model && ios && Number(ios[1]) < Number(model[1]) + 1) return true;
+  if (model && ios && Number(ios[1]) !== 18 && Number(ios[1]) < Number(model[1]) + 1) return true;
   // Plain Safari whose Version/ is newer than its iOS (5 to 18: Safari 26+ freezes the OS token at 18_x). Plain:
   // nothing but Mobile/ between Version/ and Safari/; other browsers on iOS write a Version/ of their own there
   // ("Version/6.0 MQQBrowser/4.0.2 Mobile/9B206 Safari/…", "Version/13.1 (Ecosia ios@4.1.10.875) Safari/604.1";

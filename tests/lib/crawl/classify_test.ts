@@ -160,6 +160,8 @@ Deno.test("classify: self-contradicting browser agents count as automation", () 
     const app of [
       "Mozilla/5.0 (iPhone17,1; CPU iPhone OS 18_2_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Mohegan Sun/4.7.4",
       "Mozilla/5.0 (iPhone14,2; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+      // an iPhone 17 on iOS 26, whose WebKit freezes the OS token at 18_x (the same webview shape as above)
+      "Mozilla/5.0 (iPhone18,1; CPU iPhone OS 18_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Mohegan Sun/4.7.4",
     ]
   ) assert.equal(classifyUserAgent(app), null, app);
   // the real legacy EdgeHTML agent is a browser
