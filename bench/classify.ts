@@ -7,7 +7,8 @@
  * OPAWG part (tests/fixtures/agents/opawg/: opawg/user-agents-v2's podcast bots, libraries, browsers and apps), the
  * Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by expected class), the "more" part
  * (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents), the "libs" part
- * (tests/fixtures/agents/libs/: user-agent-utils', the useragent gem's and express-useragent's test agents) and the held-out
+ * (tests/fixtures/agents/libs/: user-agent-utils', the useragent gem's, express-useragent's, Mobile-Detect's and
+ * browser_sniffer's test agents and top-user-agents' browsers) and the held-out
  * part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
@@ -76,8 +77,9 @@ const yauaa = await readCorpus(new URL("../tests/fixtures/agents/yauaa/", import
 // The "more" part (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents),
 // added in the thirteenth round, apart so what its sources name can be seen moving on its own.
 const more = await readCorpus(new URL("../tests/fixtures/agents/more/", import.meta.url), true);
-// The "libs" part (tests/fixtures/agents/libs/: HaraldWalker/user-agent-utils', gshutler/useragent's and
-// biggora/express-useragent's test agents), added in the fifteenth round.
+// The "libs" part (tests/fixtures/agents/libs/: HaraldWalker/user-agent-utils', gshutler/useragent's,
+// biggora/express-useragent's, serbanghita/Mobile-Detect's and Shopify/browser_sniffer's test agents and the
+// top-user-agents package's browsers), added in the fifteenth round.
 const libs = await readCorpus(new URL("../tests/fixtures/agents/libs/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
