@@ -597,6 +597,11 @@ export class PlainAnswers {
     }
     // the parts' totals come from their spans (the facts of only some blocks are read), entries and exits
     // part by part (plain_ends.ts)
+    // (the period's totals another question counted while this one read its entries: kept by now)
+    if (asked.facts && !full && !kept) {
+      const now = this.r.cache.get(keptKey) as KeptSessions | undefined;
+      if (now && !(dropped && !now.dropped) && !(asked.ends && !now.ends)) kept = now;
+    }
     const spanPath = asked.facts && !full && !kept;
     // and counted meanwhile: the keys' join waits on KV twice (the keys, then the facts of the blocks they
     // name) while the parts' rows wait and decode in between
@@ -618,7 +623,13 @@ export class PlainAnswers {
               traffic,
               tailBuilt.space,
               this.spanSections(parts, entries, keepEnds),
-            ),
+            ).then((got) => {
+              // kept before the shared count settles: a question looking after it finds the result kept
+              // (kept in the one budget with the pieces: keys as read, engaged counts 2 bytes a visitor number)
+              if (got.ends) got.kept.ends = got.ends;
+              this.r.setKept(keptKey, got.kept, keptWeight(got.kept), false);
+              return got;
+            }),
         )
       : null;
     // (awaited below; a question that returns before then must not leave it rejected unobserved)
@@ -706,19 +717,11 @@ export class PlainAnswers {
           // (the span path: counted while the parts were read)
           const got = await spanCount!;
           kept = got.kept;
-          if (keepEnds) {
-            kept.ends = got.ends ??
-              await endsByParts(this.r, parts, inside.slice(0, n), got.shared, s, traffic, space);
+          if (keepEnds && !kept.ends) {
+            // (a count shared with a question that did not want them: counted part by part)
+            kept.ends = await endsByParts(this.r, parts, inside.slice(0, n), got.shared, s, traffic, space);
+            this.r.setKept(keptKey, kept, keptWeight(kept), false);
           }
-          // kept in the one budget with the pieces: keys as read, engaged counts 2 bytes a visitor number
-          // (before any piece: the least recently used pieces make room)
-          this.r.setKept(
-            keptKey,
-            kept,
-            kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096 +
-              (kept.ends ? (kept.ends.entries.size + kept.ends.exits.size) * 80 : 0),
-            false,
-          );
         }
         const { totals, ends } = loaded.length > n
           ? await this.withTail(kept, loaded, inside, parts, s, traffic, space, { dropped, ends: asked.ends })
@@ -939,3 +942,8 @@ const keptHolds = (k: Float64Array | PartKeys, v: number, h1: number) =>
 /** Memory kept keys hold (read keys are views of their section's buffer, short keys of one buffer of their own). */
 const keptKeyBytes = (k: Float64Array | PartKeys) =>
   k instanceof Float64Array ? k.byteLength : k.vis.buffer.byteLength;
+
+/** A period's kept session totals' memory: keys as read, engaged counts 2 bytes a visitor number, ends. */
+const keptWeight = (kept: KeptSessions): number =>
+  kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096 +
+  (kept.ends ? (kept.ends.entries.size + kept.ends.exits.size) * 80 : 0);
