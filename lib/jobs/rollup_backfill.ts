@@ -91,9 +91,17 @@ export async function backfillRollups(
       // and the spans keyed by them, from the spans and keys
       const keyed = await current();
       if (keyed && !hasKeyedSpans(keyed)) await addKeyedSpans(kv, meta.id, keyed);
-      // and every section's inflated size, read where the entry lacks it (the part is not read)
+      // and every section's inflated size, read where the entry lacks it (the part is not read); a section
+      // that cannot be read (its chunks lost) would leave the part unfinished every run: its rollup is made
+      // again from the part (a part merged away meanwhile: its rollup goes below)
       const sized = await current();
-      if (sized && !hasRawSizes(sized)) await addRawSizes(kv, meta.id, sized);
+      if (sized && !hasRawSizes(sized) && !(await addRawSizes(kv, meta.id, sized))) {
+        try {
+          await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
+        } catch (err) {
+          if (!(err instanceof PartGoneError)) throw err;
+        }
+      }
     };
     const entry = await current();
     if (entry) {

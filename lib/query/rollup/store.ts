@@ -782,10 +782,10 @@ export const hasRawSizes = (e: RollupEntry): boolean => Object.values(e.secs).ev
 
 /**
  * Adds the inflated sizes to a rollup entry written without them (before 28 Nov): each section listed without
- * one is read and inflated, 32 at a time (at 10M events a part's sections are ~1.6 MB stored). A part merged
- * away meanwhile (a section gone) is left: its rollup goes with it.
+ * one is read and inflated, 32 at a time (at 10M events a part's sections are ~1.6 MB stored). False when a
+ * section cannot be read (its chunks gone: a part merged away meanwhile, or a rollup to be made again).
  */
-export async function addRawSizes(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<void> {
+export async function addRawSizes(kv: Deno.Kv, partId: string, entry: RollupEntry): Promise<boolean> {
   const missing = Object.keys(entry.secs).map(Number).filter((sec) => entry.secs[sec].length < 3);
   const secs = { ...entry.secs };
   for (let i = 0; i < missing.length; i += 32) {
@@ -793,12 +793,13 @@ export async function addRawSizes(kv: Deno.Kv, partId: string, entry: RollupEntr
     const got = await readSections(kv, window.map((sec) => ({ partId, entry, sec })));
     for (let x = 0; x < window.length; x++) {
       const bytes = got[x];
-      if (!bytes) return;
+      if (!bytes) return false;
       const [stored, chunks] = entry.secs[window[x]];
       secs[window[x]] = [stored, chunks, inflateBytes(bytes).length];
     }
   }
   await kv.set(keys.rollup(partId), { ...entry, secs });
+  return true;
 }
 
 export const encodeEnds = (n: number, e: FactEnds): Uint8Array =>

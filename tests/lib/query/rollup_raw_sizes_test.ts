@@ -98,3 +98,24 @@ Deno.test("raw sizes: entries written without them answer the same, and the back
   await answersEqual(site);
   await site.close();
 });
+
+Deno.test("raw sizes: a part whose section cannot be read gets its rollup made again from the part, not retried every run", async () => {
+  const site = await openRawSite();
+  const [p] = await severalParts(site);
+  const entry = await site.entry(p.meta.id);
+  const secs = Object.fromEntries(Object.entries(entry.secs).map(([sec, s]) => [sec, [s[0], s[1]]]));
+  await site.kv.set(keys.rollup(p.meta.id), { ...entry, secs });
+  // one section's chunks lost
+  const lost = Number(Object.keys(entry.secs)[0]);
+  for (let j = 0; j < entry.secs[lost][1]; j++) {
+    await site.kv.delete(keys.rollupChunk(p.meta.id, lost * 10_000 + j));
+  }
+  await backfillAll(site);
+  assert.ok(await hasRollup(site.kv, p.meta.id), "the part's rollup is whole again");
+  assert.ok(
+    await readSection(site.kv, p.meta.id, await site.entry(p.meta.id), lost),
+    "the lost section made again",
+  );
+  await answersEqual(site);
+  await site.close();
+});
