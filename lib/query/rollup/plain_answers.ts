@@ -7,6 +7,7 @@
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import { remember } from "../../lru.ts";
+import { release } from "../../parts/packed_arrays.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import {
   answerFromRollups,
@@ -159,6 +160,7 @@ export class PlainAnswers {
     for (const { from, read } of windows) {
       const got = await read;
       // the keys first: keyed spans name their engaged visitors by them (a window holds its parts whole)
+      for (const bytes of got) this.r.bytesRead += bytes?.length ?? 0;
       got.forEach((bytes, y) => {
         if (bytes === undefined) throw new Gone();
         const { sec } = asks[from + y];
@@ -168,7 +170,6 @@ export class PlainAnswers {
         );
       });
       got.forEach((bytes, y) => {
-        this.r.bytesRead += bytes?.length ?? 0;
         const { partId, sec } = asks[from + y], i = partOf[from + y];
         if (sec === KEYS_SEC || sec === SHORT_KEYS_SEC) return;
         if (sec === SPAN_ENDS_SEC) {
@@ -181,6 +182,8 @@ export class PlainAnswers {
           this.r.lastAsked.set(`${partId}/spans`, this.r.asked);
         }
       });
+      // (each decoded into buffers of its own: the stored bytes are let go now, packed_arrays.ts `release`)
+      for (const bytes of got) release(bytes);
     }
     const shared = sharedKeys(keys, space);
     const totals: SessionTotals = {
@@ -277,7 +280,9 @@ export class PlainAnswers {
       const [bytes, ent, ext] = read.slice(x * per, x * per + per);
       if (!bytes || (withEnds && (!ent || !ext))) throw new Gone();
       this.r.bytesRead += bytes.length + (ent?.length ?? 0) + (ext?.length ?? 0);
-      return { ...w, facts: decodeFacts(bytes), ends: withEnds ? decodeBlockEnds(ent!, ext!) : null };
+      const unit = { ...w, facts: decodeFacts(bytes), ends: withEnds ? decodeBlockEnds(ent!, ext!) : null };
+      for (const b of [bytes, ent, ext]) release(b);
+      return unit;
     });
     const joinMasks: Uint8Array[] = [], subMasks: Uint8Array[] = [];
     for (const u of units) {

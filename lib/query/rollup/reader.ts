@@ -13,6 +13,7 @@ import { Lru } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
 import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
 import { decodeBatch } from "../../parts/codec.ts";
+import { release } from "../../parts/packed_arrays.ts";
 import { type Batch, batchOfRows, type NumCol } from "../../parts/columns.ts";
 import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -207,6 +208,8 @@ export class RollupReader {
     if (bytes === null) return null;
     this.bytesRead += bytes.length;
     const p = decode(bytes);
+    // (decoded into a buffer of its own: the stored bytes are let go now, packed_arrays.ts `release`)
+    release(bytes);
     if (keepIt) this.keep(key, p, weigh(p));
     return p;
   }
@@ -280,6 +283,7 @@ export class RollupReader {
         if (!bytes) throw new Gone();
         this.bytesRead += bytes.length;
         rows.sets = decodeSets(bytes, setsName.slice(setsName.lastIndexOf("/") + 1));
+        release(bytes);
         // weighed again under the keep policy (a plain set would push out the least recently used: a kept join)
         if (this.cache.delete(name)) this.keep(name, rows, rowsWeight(rows));
       }
@@ -366,7 +370,9 @@ export class RollupReader {
     return (await readSections(this.deps.kv, asks)).map((bytes) => {
       if (!bytes) throw new Gone();
       this.bytesRead += bytes.length;
-      return decode(bytes);
+      const p = decode(bytes);
+      release(bytes);
+      return p;
     });
   }
 

@@ -15,6 +15,7 @@ import {
   knowRawSize,
   packArrays,
   rawSizeOf,
+  release,
 } from "../../parts/packed_arrays.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
@@ -763,6 +764,8 @@ export function decodeShortKeys(stored: Uint8Array): PartKeys {
     for (let x = 0; x < h.n; x++) if (full[x]) hash[x] = (hash[x] | (top[y++] << 24)) >>> 0;
   }
   if (y !== h.top) throw new Error("short keys: whole hashes do not line up with their visitors");
+  // copied out: the inflated section (8 bytes a key) is let go now (packed_arrays.ts `release`)
+  release(new Uint8Array(steps.buffer));
   return { n: h.n, vis, h: hash, block, full };
 }
 

@@ -11,6 +11,7 @@ import {
   knowRawSize,
   packArrays,
   rawSizeOf,
+  release,
 } from "../../../lib/parts/packed_arrays.ts";
 
 const sample = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919) % 251 & (i % 5 ? 255 : 0));
@@ -54,4 +55,21 @@ Deno.test("inflateBytes: bytes made by `deflated` (or read with their size, `kno
     // unknown (no size recorded, no kind): zlib's 16 KB chunks, joined into a buffer of the output's size
     assert.equal(rawSizeOf(stored.slice()), undefined);
   }
+});
+
+Deno.test("release: bytes a reader alone holds are let go at once; a view on part of a buffer is left", () => {
+  const whole = sample(100_000);
+  const part = new Uint8Array(new ArrayBuffer(64), 8, 16);
+  release(whole);
+  release(part);
+  release(null);
+  assert.equal(whole.buffer.detached, true);
+  assert.equal(whole.length, 0);
+  assert.equal(part.buffer.detached, false);
+  assert.equal(part.length, 16);
+  // a stored section decoded, then released: what it decoded to stays whole
+  const stored = deflated(sample(50_000));
+  const out = inflateBytes(stored);
+  release(stored);
+  assert.deepStrictEqual(out, sample(50_000));
 });
