@@ -3,6 +3,7 @@
  * attribution.ts) and explain-a-change's first events (first_touch.ts), from the parts' facts, attributions
  * and first-event sections, the raw tail's beside; each answer kept per period, question and raw tail.
  */
+import { release } from "../../parts/packed_arrays.ts";
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
@@ -322,6 +323,9 @@ export class AttributionAnswers {
         tps: entries[i].head.tps,
         traffics: entries[i].head.traffics,
       });
+      // (decoded into buffers of their own: the stored bytes are let go now, packed_arrays.ts `release`)
+      release(a);
+      release(b);
     }
     const shared = sharedKeys(partRuns.map((p) => p.keys), space);
     partRuns.forEach((p, i) => (p.shared = shared[i]));

@@ -1092,6 +1092,7 @@ export async function readSection(
     end = keys.rollupChunk(partId, (sec + 1) * SEC_SPAN);
   for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
     bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
+    release(e.value); // (copied into the section's buffer)
     seen++;
   }
   return seen === size[1] ? knowRawSize(bytes, size[2]) : undefined;
@@ -1133,7 +1134,10 @@ export async function readSections(
       if (e.value === null) return;
       const [bytes, chunks] = asks[ask].entry.secs[asks[ask].sec];
       if (chunks === 1 && e.value.length === bytes) out[ask] = e.value;
-      else (out[ask] ??= new Uint8Array(bytes)).set(e.value, j * CHUNK_BYTES);
+      else {
+        (out[ask] ??= new Uint8Array(bytes)).set(e.value, j * CHUNK_BYTES);
+        release(e.value); // (copied into the section's buffer)
+      }
       seen[ask]++;
     });
   });
