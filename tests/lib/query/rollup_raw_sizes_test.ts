@@ -15,8 +15,16 @@ import {
   type RollupEntry,
 } from "../../../lib/query/rollup/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
-import { ev } from "./fixtures.ts";
-import { backfillAll, DAY, expected, MINUTE, openSite, severalParts, type Site } from "./rollup_site.ts";
+import {
+  backfillAll,
+  DAY,
+  expected,
+  midnightSessions,
+  MINUTE,
+  openSite,
+  severalParts,
+  type Site,
+} from "./rollup_site.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
@@ -24,17 +32,11 @@ const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
 async function openRawSite(): Promise<Site> {
   const site = await openSite(NOW);
   // sessions across midnights (each in two parts), pages and sources of several values
-  await site.add(Array.from({ length: 900 }, (_, i) =>
-    ev({
-      id: `r${i}`,
-      received_at: MIDNIGHT - (i % 4) * DAY - 40 * MINUTE + i * 5_000,
-      anonymous_id: `v${i % 37}`,
-      session_id: `s${i % 53}`,
-      sequence_no: i % 7,
-      event_type: i % 5 === 0 ? "sign_up" : "$pageview",
-      path: `/p${i % 11}`,
-      source: i % 3 ? "news.example.com" : "(direct)",
-    })));
+  await site.add(midnightSessions(MIDNIGHT, 900, 40 * MINUTE, (i) => ({
+    id: `r${i}`,
+    path: `/p${i % 11}`,
+    source: i % 3 ? "news.example.com" : "(direct)",
+  })));
   await site.compact();
   return site;
 }

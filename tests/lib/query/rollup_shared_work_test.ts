@@ -9,8 +9,7 @@ import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
 import { SHORT_KEYS_SEC } from "../../../lib/query/rollup/store.ts";
-import { ev } from "./fixtures.ts";
-import { DAY, expected, MINUTE, openSite, severalParts, type Site } from "./rollup_site.ts";
+import { DAY, expected, midnightSessions, MINUTE, openSite, severalParts, type Site } from "./rollup_site.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 const MIDNIGHT = Date.parse("2026-11-20T00:00:00Z");
@@ -20,17 +19,11 @@ const scope: Scope = { org: "org1", env: "production", from: NOW - 6 * DAY, to: 
 async function openBusySite(): Promise<Site> {
   const site = await openSite(NOW);
   // sessions across midnights (each in two parts), several sources and pages
-  await site.add(Array.from({ length: 1_200 }, (_, i) =>
-    ev({
-      id: `w${i}`,
-      received_at: MIDNIGHT - (i % 5) * DAY - 30 * MINUTE + i * 3_000,
-      anonymous_id: `v${i % 41}`,
-      session_id: `s${i % 67}`,
-      sequence_no: i % 9,
-      event_type: i % 6 === 0 ? "sign_up" : "$pageview",
-      path: `/p${i % 7}`,
-      source: ["(direct)", "google", "news.example.com"][i % 3],
-    })));
+  await site.add(midnightSessions(MIDNIGHT, 1_200, 30 * MINUTE, (i) => ({
+    id: `w${i}`,
+    path: `/p${i % 7}`,
+    source: ["(direct)", "google", "news.example.com"][i % 3],
+  })));
   await site.compact();
   await severalParts(site);
   return site;
