@@ -89,12 +89,12 @@ export function knowRawSize<T extends Uint8Array>(stored: T, raw: number | undef
 
 /**
  * Inflated deflate-raw bytes, not copied: `inflateRawSync`'s own buffer (its output starts a buffer of its
- * own, so aligned). With `raw`, the inflated size when known (given, or recorded: `rawSizes`), zlib writes one chunk of that size; else with
- * `kind` (sections alike inflate alike) the size is guessed from the kind's ratio so far (a guess too small
- * costs a second chunk, one too large a copy to size). Wrapping the output in `new Uint8Array(...)` copied
- * it, and `unpackArrays` without `inPlace` copied it again: a question decoding a month of rollup sections
- * made each section's bytes three or four times (at 10M events ~80 MB of sections became ~300 MB of
- * short-lived buffers).
+ * own, so aligned). With `raw`, the inflated size when known (given, or recorded: `rawSizes`), zlib writes
+ * one chunk of that size; else with `kind` (sections alike inflate alike) the size is guessed from the kind's
+ * ratio so far (a guess too small costs a second chunk, one too large a copy to size). Wrapping the output in
+ * `new Uint8Array(...)` copied it, and `unpackArrays` without `inPlace` copied it again: a question decoding a
+ * month of rollup sections made each section's bytes three or four times (at 10M events ~80 MB of sections
+ * became ~300 MB of short-lived buffers).
  */
 export function inflateBytes(stored: Uint8Array, raw?: number, kind?: string): Uint8Array<ArrayBuffer> {
   raw ??= rawSizes.get(stored);
