@@ -21,7 +21,13 @@ import {
   toolNamedFirst,
   unknownTrailingProduct,
 } from "./browser_shape.ts";
-import { appOnPersonalDevice, appWithDeviceDetails, humanClient, inAppBrowserOf } from "./human_clients.ts";
+import {
+  appOnPersonalDevice,
+  appWithDeviceDetails,
+  humanClient,
+  inAppBrowserOf,
+  mediaServiceWord,
+} from "./human_clients.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
 export type { AgentClass, AgentOutcome, AgentVerdict } from "./types.ts";
@@ -172,7 +178,14 @@ function decide(ua: string): AgentVerdict {
   const toolName = toolNamedFirst(trimmed);
   if (toolName) return automation(`a tool's name: ${toolName}`);
   const person = humanClient(trimmed);
-  if (person) return human(person);
+  if (person) {
+    // a podcast or feed service's fetcher says what it does with the file ("PodcastIndex Classifier/1.0")
+    const service = person === "media player or TV" || person === "feed reader"
+      ? mediaServiceWord(trimmed)
+      : null;
+    if (service) return automation(`a service under a media or feed name: ${service}`);
+    return human(person);
+  }
   const app = standaloneApp(trimmed) ?? listedProductFirst(trimmed);
   if (app && (!carriesAddress(trimmed) || PLATFORM.test(trimmed))) {
     return human(`app known by its name alone: ${app}`);

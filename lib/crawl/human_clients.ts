@@ -30,6 +30,26 @@ const SERVICE_NAMED_APP =
 const APP_PLATFORM =
   /\b(?:Windows|Win(?:32|64|NT)|Linux|X11|Macintosh|Mac ?OS|macOS|Darwin|Android|iOS|iPhone|iPad|FreeBSD|OpenBSD|CrOS|Ubuntu|Debian|Fedora)|iphone|ipad|android|\bDevice\/|\bCFNetwork|\b(?:NetType|ColorScheme|DistType)\//i;
 
+/**
+ * What a service does with a podcast, a stream or a feed, in an agent the media or feed reader rule took by its
+ * words ("Podcast", "Radio", "FeedReader"): processes, imports, classifies, indexes, transcribes, translates,
+ * renames or catalogues it, an API, a pipeline, a parser, a search engine ("Audiomack Podcast Processor/1.0",
+ * "PodcastIndex Classifier/1.0", "Mozilla/5.0 (compatible; PodcastTranslator/1.0)", "PodbeanFeedReader/6.0 (Feed
+ * Parser; …)", opawg/user-agents-v2's podcast bots). People's players and readers name what they are, not what
+ * they do to the file; one that names its platform or device is left to the app rules (`APP_PLATFORM`).
+ */
+const MEDIA_SERVICE_WORD =
+  /processor|importer|classif|index|\bapi\b(?!\/)|pipeline|catalog|consumer|research|renam|translat|preflight|\bstt\b|transcri|aggregat|search engine|parser|validat|analy[sz]|monitor|ingest|harvest|scrap|backfill|\bworker\b|\bbatch\b/i;
+
+/**
+ * The word that makes an agent the media or feed reader rule took a service's own request, or null: the agent
+ * names no platform or device and says what it does (`MEDIA_SERVICE_WORD`).
+ */
+export function mediaServiceWord(ua: string): string | null {
+  const m = MEDIA_SERVICE_WORD.exec(ua);
+  return m && !APP_PLATFORM.test(ua) && !/\b(?:watchOS|tvOS)\b/i.test(ua) ? m[0].toLowerCase() : null;
+}
+
 /** Why an agent is a person's client, or null when no rule recognises it. */
 export function humanClient(ua: string): string | null {
   if (BROWSER.test(ua)) return "browser";

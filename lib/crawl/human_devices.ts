@@ -42,6 +42,9 @@ export const FEATURE_PHONE = new RegExp(
     "\\bNucleus RTOS",
     "\\bMTK\\d",
     "\\bUNTRUSTED/",
+    // the screen a Chinese feature phone reports after its brand and model ("TIANYU-KTOUCH/A930/Screen-240X320",
+    // browscap's test agents): a device's own detail
+    "\\bScreen[-_]\\d{3,4}[xX*]\\d{3,4}\\b",
   ].join("|"),
   "i",
 );

@@ -627,6 +627,9 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.3497.92 Safari/537.36 ICAPoHTTPS",
     ],
   "a feature phone's short brand with a hyphenated model (browscap's WAP browser)": ["Spice QT-75"],
+  "a feature phone's brand and model with the screen it reports (browscap's browser test agent)": [
+    "TIANYU-KTOUCH/A930/Screen-240X320",
+  ],
   "a phone whose build id holds a domain name (uap-core's test agents)": [
     "Mozilla/5.0 (Linux; Android 4.1.2; IM-A850 S/K Build/VEGAVIET.COM JELLYBEAN V1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.82 Mobile Safari/537.36",
   ],

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { automationSign } from "../../../lib/crawl/automation_signs.ts";
 import { toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
+import { mediaServiceWord } from "../../../lib/crawl/human_clients.ts";
 
 Deno.test("sign: a name inside the engine's parentheses is a tool's, Safari's own old form is not", () => {
   for (
@@ -365,4 +366,36 @@ Deno.test("people: a podcast catcher uap-core names may give its home page too; 
   for (
     const ua of ["Fancy/1.0 (+http://example.com/)", "okhttp/3.12.1 (+http://example.com/)"]
   ) assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+});
+
+Deno.test("sign: a podcast or feed service says what it does with the file; a player or cache names what it is", () => {
+  // opawg/user-agents-v2's podcast bots: the media or feed reader rule took them by "Podcast" or "FeedReader"
+  // (the catalog names them too, so the sign is asked itself)
+  for (
+    const [ua, word] of [
+      ["Audiomack Podcast Processor/1.0 (https://audiomack.com/)", "processor"],
+      ["PodcastIndex Classifier/1.0", "index"],
+      ["Mozilla/5.0 (compatible; PodcastTranslator/1.0)", "translat"],
+      ["Taddy Podcast API (https://taddy.org/developers)", "api"],
+      [
+        "PodbeanFeedReader/6.0 (Feed Parser; http://www.podbean.com/; Allow like Gecko) Build/20251103053444",
+        "parser",
+      ],
+      ["podcast-stt/1.0", "stt"],
+    ]
+  ) {
+    assert.equal(mediaServiceWord(ua), word, ua);
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  }
+  // opawg's apps (a player's own cache, a downloader app) and a set-top box's API version (avct/uasurfer's test)
+  for (
+    const ua of [
+      "Brink/1.0 (Podcast Audio Cache)",
+      "Podcast Provider 0.34-9e9009e7 for Radio Downloader 0.34-9e9009e7",
+      "YouViewHTML/1.0 AppleWebKit/605.1.15 (Sagemcom; RTIW387; RTIW387.002.P; CDS/0.6.216; API/4.0.0; PS/4.14.4) (+DVR+HTML+IPCMC+UHD+DASH+DRM)",
+    ]
+  ) {
+    assert.equal(mediaServiceWord(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
 });
