@@ -17,6 +17,7 @@ import {
   desktopPrefixOnly,
   listedProductFirst,
   podcastApp,
+  prefixedProduct,
   standaloneApp,
   toolNamedFirst,
   unknownTrailingProduct,
@@ -196,6 +197,8 @@ function decide(ua: string): AgentVerdict {
   if (/^Mozilla\//i.test(trimmed)) {
     const compatible = compatibleProduct(trimmed);
     if (compatible) return automation(`unknown product in a compatible agent: ${compatible}`);
+    const prefixed = prefixedProduct(trimmed);
+    if (prefixed) return automation(`unknown product after a bare Mozilla prefix: ${prefixed}`);
     return human("browser-shaped agent without automation signs");
   }
   // a whole browser's engine and product behind a mangled prefix ("Mozilla /5.0 (X11; …) Gecko/20051111

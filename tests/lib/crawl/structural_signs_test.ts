@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { automationSign } from "../../../lib/crawl/automation_signs.ts";
-import { toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
+import { prefixedProduct, toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 import { mediaServiceWord } from "../../../lib/crawl/human_clients.ts";
 
@@ -396,6 +396,24 @@ Deno.test("sign: a podcast or feed service says what it does with the file; a pl
     ]
   ) {
     assert.equal(mediaServiceWord(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
+
+Deno.test("structural rule: one unknown product after a bare Mozilla prefix is a script's; a phone's model or a known app is not", () => {
+  // opawg/user-agents-v2's bot and browscap's robot (the catalog names both, so the rule is asked itself)
+  for (
+    const [ua, name] of [["Mozilla/5.0 pods3-backfill/1.0", "pods3-backfill"], [
+      "Mozilla/4.0 compatible ZyBorg/1.0",
+      "zyborg",
+    ]]
+  ) {
+    assert.equal(prefixedProduct(ua), name, ua);
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  }
+  // the grown part's device (a model with a firmware, no version number) and app (QGIS, a known product)
+  for (const ua of ["Mozilla/4.0 SonyEricssonK850iv/R1CA", "Mozilla/5.0 QGIS/2.18.20"]) {
+    assert.equal(prefixedProduct(ua), null, ua);
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
 });
