@@ -15,7 +15,9 @@
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
  *   starting with Mozilla/ or Opera/, else automation words, isbot's patterns or a self-contradicting agent);
  * - isbot: the isbot project's generic patterns alone (catalog.json's generic_bot_patterns; a reference);
- * - new: lib/crawl/classify.ts.
+ * - new: lib/crawl/classify.ts;
+ * - structure: the same rules with the catalog set aside (classifyByStructure), the recall to expect on crawlers
+ *   no list names yet (most own-part crawlers come from the lists the catalog is built from).
  * Also: the share of known-crawler agents given their own catalog token, crawler recall by category on the grown
  * part, and agents per second, uncached (each agent's first sight) and cached (the same agents again).
  *   deno run -A bench/classify.ts [--show browsers|apps|devices|crawlers|automation] [--by-source] [--reasons]
@@ -24,7 +26,7 @@
  * Writes bench/results/classify.json. Targets: crawlers ≥ 99%, browsers ≤ 0.2–0.5%, apps ≤ 2%.
  */
 import { CATALOG, GENERIC_BOT_PATTERNS } from "../lib/crawl/catalog_data.ts";
-import { classifyAgent } from "../lib/crawl/classify.ts";
+import { classifyAgent, classifyByStructure } from "../lib/crawl/classify.ts";
 
 const SETS = ["crawlers", "automation", "browsers", "apps", "devices"] as const;
 type SetName = typeof SETS[number];
@@ -147,6 +149,8 @@ const classifiers: Classifier[] = [
     automated: (ua) => classifyAgent(ua).outcome !== "human",
     token: (ua) => classifyAgent(ua).agent?.token ?? null,
   },
+  // the same rules with the catalog set aside: how far they go on crawlers no list has named yet
+  { name: "structure", automated: (ua) => classifyByStructure(ua).outcome !== "human" },
 ];
 
 const bySource = Deno.args.includes("--by-source");
