@@ -242,3 +242,12 @@ export function appOnPersonalDevice(ua: string): boolean {
 // A feed reader a person runs (NetNewsWire, RssBar, a "Headline-Reader" plugin, Safari's AppleSyndication);
 // server-side feed fetchers say "fetcher", "bot" or give a contact URL, which the strong signs catch first.
 export const FEED_READER = /(?:rss|feed|headline|news)[- ]?(?:reader|bar)|syndication\//i;
+
+/**
+ * An app's own bundle id as its whole agent, a reverse domain of three labels or more with at most a version
+ * ("com.IDEngineering.bbc.english.learning", opawg/user-agents-v2's apps): the identifier iOS and Android give an
+ * installed app, which its media and HTTP stacks send when the app sets nothing else. A tool that calls itself
+ * a crawler or checker under such an id is caught by the automation signs first.
+ */
+export const APP_BUNDLE_ID =
+  /^(?:com|org|net|io|app|tv|fm|de|fr|nl|uk|it|es|ru|jp|br|au|ca|se|ch|be)\.[a-z][\w-]*(?:\.[a-z][\w-]*)+(?:\/[\w.-]+)?$/i;

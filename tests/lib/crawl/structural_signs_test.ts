@@ -8,6 +8,7 @@ import { automationSign } from "../../../lib/crawl/automation_signs.ts";
 import { prefixedProduct, toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 import { mediaServiceWord } from "../../../lib/crawl/human_clients.ts";
+import { APP_BUNDLE_ID } from "../../../lib/crawl/human_apps.ts";
 
 Deno.test("sign: a name inside the engine's parentheses is a tool's, Safari's own old form is not", () => {
   for (
@@ -415,5 +416,25 @@ Deno.test("structural rule: one unknown product after a bare Mozilla prefix is a
   for (const ua of ["Mozilla/4.0 SonyEricssonK850iv/R1CA", "Mozilla/5.0 QGIS/2.18.20"]) {
     assert.equal(prefixedProduct(ua), null, ua);
     assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
+
+Deno.test("people: an app's bundle id alone is the app; a checker under a bundle id or a service's domain is not", () => {
+  // opawg/user-agents-v2's apps: the generic bare-name pattern took them before
+  for (
+    const ua of ["com.IDEngineering.bbc.the.english.we.speak", "com.IDEngineering.BBC.minute.learn.english"]
+  ) {
+    assert.ok(APP_BUNDLE_ID.test(ua), ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a link checker's bundle id with its stack (the grown part's automation), opawg's gpodder.net fetcher
+  for (
+    const ua of [
+      "com.ddeville.llwebkit.linkchecker/1 CFNetwork/760.2.6 Darwin/15.3.0 (x86_64)",
+      "gpodder.net/2.0 (+https://gpodder.net)",
+    ]
+  ) {
+    assert.ok(!APP_BUNDLE_ID.test(ua), ua);
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
   }
 });
