@@ -207,12 +207,13 @@ export const APP_STACK =
 export const APP_BUILD = /^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u;
 
 /**
- * An app's own agent with its device details ("WhatsApp/2.11 Android/4.3 Device/asus-Nexus_7"), as opposed to
- * a crawler's fetcher form of the same name ("WhatsApp/2.23.20.0 A").
+ * An app's own agent with its device details ("WhatsApp/2.11 Android/4.3 Device/asus-Nexus_7"), or naming the
+ * phone it is built for ("NewsBlur iPhone App v3.6", browscap's test agent), as opposed to a crawler's fetcher
+ * form of the same name ("WhatsApp/2.23.20.0 A").
  */
 export function appWithDeviceDetails(ua: string): boolean {
   if (/^Mozilla\//i.test(ua)) return false;
-  return /\bDevice\/|\b(?:Android|iOS|iPhone ?OS|WP7|WP8|Windows Phone|S60Version)[/ ]?\d|\bDalvik\/|\bCFNetwork\//i
+  return /\bDevice\/|\b(?:Android|iOS|iPhone ?OS|WP7|WP8|Windows Phone|S60Version)[/ ]?\d|\bDalvik\/|\bCFNetwork\/|\b(?:iPhone|iPad|iOS|Android) App\b/i
     .test(ua);
 }
 

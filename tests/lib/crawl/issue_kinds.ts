@@ -627,6 +627,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/69.0.3497.92 Safari/537.36 ICAPoHTTPS",
     ],
   "a feature phone's short brand with a hyphenated model (browscap's WAP browser)": ["Spice QT-75"],
+  "an app named like a feed fetcher, naming the phone it is built for (browscap's test agents)": [
+    "NewsBlur iPhone App v3.6",
+    "NewsBlur iPad App v3.6",
+  ],
   "an app's bundle id as its whole agent (opawg/user-agents-v2's apps)": [
     "com.IDEngineering.bbc.english.learning",
     "com.IDEngineering.Learn.English_6_minutes",

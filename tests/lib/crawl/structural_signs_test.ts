@@ -438,3 +438,13 @@ Deno.test("people: an app's bundle id alone is the app; a checker under a bundle
     assert.notEqual(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("people: an app named like a catalog crawler that names the phone it is built for; the fetcher does not", () => {
+  // browscap's test agents (the app); the first corpus's NewsBlur feed fetcher, whose subscriber count and page
+  // come before a whole browser agent
+  assert.equal(classifyAgent("NewsBlur iPhone App v3.6").outcome, "human");
+  const fetcher =
+    "NewsBlur Feed Fetcher - 1 subscriber - http://www.newsblur.com/site/0000000/webpage (Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0.1 Safari/605.1.15)";
+  assert.equal(classifyAgent(fetcher).outcome, "crawler");
+  assert.equal(classifyAgent(fetcher).agent?.token, "NewsBlur");
+});
