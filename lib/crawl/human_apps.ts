@@ -90,10 +90,11 @@ export const MEDIA_AND_TV = new RegExp(
     "\\bRadio",
     "\\bMusic",
     "Player\\b",
-    // a product named for what it plays ("FStream", "AudiMusicStream/3020", GNOME's "Videos/3.8.2")
+    // a product named for what it plays ("FStream", "AudiMusicStream/3020", GNOME's "Videos/3.8.2"); "Videos/"
+    // only as a product of its own, not a crawler's "-Video" suffix ("GoogleOther-Video/1.0", opawg's bots)
     "Stream(?:ing)?\\b",
-    "\\bVideos?/\\d",
-    "\\bMovies?/\\d",
+    "(?:^|[\\s;(])Videos?/\\d",
+    "(?:^|[\\s;(])Movies?/\\d",
     "\\bNero\\b",
     // TV platforms and middleware named after a browser agent (Yauaa's and uap-core's TV tests): CEA-2014's
     // CE-HTML, Philips' NetTV, NetRange's portal, Vestel's VSTVB, Vizio's SmartCast, WebKit for embedded devices

@@ -8,7 +8,7 @@ import { automationSign } from "../../../lib/crawl/automation_signs.ts";
 import { prefixedProduct, toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 import { mediaServiceWord } from "../../../lib/crawl/human_clients.ts";
-import { APP_BUNDLE_ID } from "../../../lib/crawl/human_apps.ts";
+import { APP_BUNDLE_ID, MEDIA_AND_TV } from "../../../lib/crawl/human_apps.ts";
 
 Deno.test("sign: a name inside the engine's parentheses is a tool's, Safari's own old form is not", () => {
   for (
@@ -447,4 +447,14 @@ Deno.test("people: an app named like a catalog crawler that names the phone it i
     "NewsBlur Feed Fetcher - 1 subscriber - http://www.newsblur.com/site/0000000/webpage (Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.0.1 Safari/605.1.15)";
   assert.equal(classifyAgent(fetcher).outcome, "crawler");
   assert.equal(classifyAgent(fetcher).agent?.token, "NewsBlur");
+});
+
+Deno.test("people: GNOME's video player names itself 'Videos/'; a crawler's '-Video' suffix is no player", () => {
+  // the first corpus's app; opawg's and the first corpus's crawlers
+  assert.ok(MEDIA_AND_TV.test("Videos/3.8.2"));
+  assert.equal(classifyAgent("Videos/3.8.2").outcome, "human");
+  for (const ua of ["GoogleOther-Video/1.0", "Googlebot-Video/1.0"]) {
+    assert.ok(!MEDIA_AND_TV.test(ua), ua);
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  }
 });
