@@ -131,6 +131,15 @@ export function release(bytes: Uint8Array | null | undefined): void {
   if (bytes.buffer instanceof ArrayBuffer && !bytes.buffer.detached) bytes.buffer.transfer(0);
 }
 
+/**
+ * Frees a decoded section at once (as `release`): the buffer under `view`, which an `inflateArrays` decode's
+ * arrays all share (one buffer a section, the reader's own). Only for a section no kept thing views: every
+ * array of it is detached (length 0) after.
+ */
+export function releaseDecoded(view: ArrayBufferView | null | undefined): void {
+  if (view?.buffer instanceof ArrayBuffer) release(new Uint8Array(view.buffer));
+}
+
 /** `unpackArrays` over deflated packed arrays, inflated once and read in place (see `inflateBytes`). */
 export function inflateArrays<H>(
   stored: Uint8Array,

@@ -7,7 +7,7 @@
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import { remember } from "../../lru.ts";
-import { release } from "../../parts/packed_arrays.ts";
+import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import {
   answerFromRollups,
@@ -380,6 +380,12 @@ export class PlainAnswers {
       addEnds(ends, joinedEnds);
       for (const m of [ends.entries, ends.exits]) for (const [page, c] of m) if (c === 0) m.delete(page);
     }
+    // the blocks' facts, lists and ends were read for these joins alone (nothing kept holds a view on them):
+    // let go now, so the next question's sections reuse their memory (packed_arrays.ts `release`)
+    for (const u of units) {
+      for (const a of [u.facts.vis, u.ends?.entDt, u.ends?.extDt]) releaseDecoded(a);
+    }
+    for (const l of listsRead.values()) releaseDecoded(l?.listAt);
     // the parts' keys are kept as read (no second copy as numbers)
     return { kept: { totals, engaged, keys, dropped: true, ends: null }, shared: sharedSet, ends };
   }

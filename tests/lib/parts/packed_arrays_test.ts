@@ -12,6 +12,7 @@ import {
   packArrays,
   rawSizeOf,
   release,
+  releaseDecoded,
 } from "../../../lib/parts/packed_arrays.ts";
 
 const sample = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919) % 251 & (i % 5 ? 255 : 0));
@@ -72,4 +73,20 @@ Deno.test("release: bytes a reader alone holds are let go at once; a view on par
   const out = inflateBytes(stored);
   release(stored);
   assert.deepStrictEqual(out, sample(50_000));
+});
+
+Deno.test("releaseDecoded: a decoded section's arrays are all let go at once; another section's are left", () => {
+  const section = () =>
+    deflated(packArrays({ n: 3 }, [Uint32Array.of(1, 2, 3), Float64Array.of(0.5, 1.5, 2.5)]));
+  const read = (stored: Uint8Array) => {
+    const { next } = inflateArrays<{ n: number }>(stored);
+    return { a: next<Uint32Array>(Uint32Array, 3), b: next<Float64Array>(Float64Array, 3) };
+  };
+  const one = read(section()), other = read(section());
+  releaseDecoded(one.a);
+  releaseDecoded(null);
+  assert.equal(one.a.length, 0);
+  assert.equal(one.b.length, 0, "the section's other arrays share its buffer: let go with it");
+  assert.deepEqual([...other.a], [1, 2, 3]);
+  assert.deepEqual([...other.b], [0.5, 1.5, 2.5]);
 });
