@@ -129,6 +129,9 @@ interface ReadPoint {
   listing: string;
 }
 
+/** A listing of parts with each one's versionstamp (`listParts`). */
+type Listed = { meta: PartMeta; versionstamp: string }[];
+
 export class Source {
   /** decoded parts, kept raw tails and what questions derived and keep (`keep`): one budget */
   private cache: Budget;
@@ -143,6 +146,13 @@ export class Source {
     string,
     { stamp: string | null; at: number; parts: Promise<{ meta: PartMeta; versionstamp: string }[]> }
   >();
+  /**
+   * Part listings under way, by environment and kind, with how many listings had started before each: a
+   * question may share one (`listing`) instead of listing the same 214 parts again (questions asked at once
+   * each listed them twice: ~19 listings for one overview at 10M events).
+   */
+  private listingsUnderWay = new Map<string, { nth: number; parts: Promise<Listed> }>();
+  private listingsStarted = 0;
   /** bytes of parts streams are reading ahead and not keeping (counted in the budget: see `stream`) */
   private streaming = 0;
   constructor(private deps: Deps) {
@@ -223,7 +233,8 @@ export class Source {
     asked?: number,
   ): Promise<T> {
     for (let attempt = 1;; attempt++) {
-      const before = await listParts(this.deps.kv, org, env, kind);
+      // any listing under way will do before the read: the read starts once it has answered
+      const before = await this.listing(org, env, kind, 0);
       // a raw tail read this attempt uses must have started after `before` was listed, or after a listing
       // equal to it: one started earlier (by another load) may hold the raw rows of a part `before` already
       // lists as done, counted twice then
@@ -231,7 +242,8 @@ export class Source {
       const at = { asked: asked ?? listed, listed, listing: before.map((p) => p.versionstamp).join() };
       try {
         const out = await read(before.map((p) => p.meta), at);
-        const after = await listParts(this.deps.kv, org, env, kind);
+        // after it, only a listing started since the read ended tells whether the parts changed during it
+        const after = await this.listing(org, env, kind, this.listingsStarted);
         const same = after.length === before.length &&
           after.every((p, i) => p.versionstamp === before[i].versionstamp);
         if (same) return out;
@@ -243,6 +255,23 @@ export class Source {
       }
       await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
     }
+  }
+
+  /**
+   * The parts of a kind as listed now: a listing under way that was the `from`-th or a later one started is
+   * shared, else a new one is started.
+   */
+  private listing(org: string, env: EnvName, kind: PartKind, from: number): Promise<Listed> {
+    const key = `${org}|${env}|${kind}`;
+    const going = this.listingsUnderWay.get(key);
+    if (going && going.nth >= from) return going.parts;
+    const mine = { nth: this.listingsStarted++, parts: listParts(this.deps.kv, org, env, kind) };
+    this.listingsUnderWay.set(key, mine);
+    const done = () => {
+      if (this.listingsUnderWay.get(key) === mine) this.listingsUnderWay.delete(key);
+    };
+    mine.parts.then(done, done);
+    return mine.parts;
   }
 
   /** The columns passing `only` of a part, reading only the chunks that hold them. */

@@ -24,6 +24,43 @@ Deno.test("source: a read during which a part is published is done again; a list
   deps.kv.close();
 });
 
+Deno.test("source: questions asked at once share the part listing before their reads, each lists again after its own", async () => {
+  const deps = await testDeps();
+  const source = new Source(deps);
+  await publishEntry(deps.kv, "p1");
+  const prefix = JSON.stringify(keys.parts("org1", "production", "ev"));
+  let listings = 0;
+  const list = deps.kv.list.bind(deps.kv);
+  deps.kv.list = ((sel: { prefix?: Deno.KvKey }, opts?: Deno.KvListOptions) => {
+    if (JSON.stringify(sel.prefix) === prefix) listings++;
+    return list(sel as Deno.KvListSelector, opts);
+  }) as typeof deps.kv.list;
+  const seen = await Promise.all(
+    [0, 1, 2, 3, 4].map(() =>
+      source.consistent("org1", "production", "ev", async (parts) => {
+        await new Promise((r) => setTimeout(r, 5));
+        return parts.length;
+      })
+    ),
+  );
+  assert.deepEqual(seen, [1, 1, 1, 1, 1]);
+  // one listing before the five reads, then one after each (a listing started before a read ended cannot
+  // tell whether the parts changed during it)
+  assert.equal(listings, 6);
+  // a part published during one question's read is still seen by its listing after
+  const again: number[] = [];
+  const out = await Promise.all([
+    source.consistent("org1", "production", "ev", async (parts) => {
+      again.push(parts.length);
+      if (again.length === 1) await publishEntry(deps.kv, "p2");
+      return parts.length;
+    }),
+    source.consistent("org1", "production", "ev", (parts) => Promise.resolve(parts.length)),
+  ]);
+  assert.equal(out[0], 2, "the read during which p2 was published is done again");
+  deps.kv.close();
+});
+
 Deno.test("source: a part list that changes during every read fails the question instead of answering inexactly", async () => {
   const deps = await testDeps();
   const source = new Source(deps);
