@@ -587,6 +587,23 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "other",
       },
     ],
+  "podcast and feed services named like a player or reader, saying what they do; a script's name after a bare Mozilla prefix; a crawler's '-Video' suffix (opawg's sample agents)":
+    [
+      { ua: "PodcastIndex Classifier/1.0", token: "PodcastIndex Classifier", category: "feed_fetcher" },
+      {
+        ua: "Audiomack Podcast Processor/1.0 (https://audiomack.com/)",
+        token: "Audiomack Podcast Processor",
+        category: "other",
+      },
+      {
+        ua:
+          "PodbeanFeedReader/6.0 (Feed Parser; http://www.podbean.com/; Allow like Gecko) Build/20251103053444",
+        token: "PodbeanFeedReader",
+        category: "feed_fetcher",
+      },
+      { ua: "Mozilla/5.0 pods3-backfill/1.0", token: "pods3-backfill", category: "other" },
+      { ua: "GoogleOther-Video/1.0", token: "GoogleOther-Video", category: "ai_training" },
+    ],
   "crawlers as a server's log encoded their agent (Yauaa's robots tests)": [
     {
       ua:
