@@ -235,14 +235,17 @@ export function compatibleProduct(ua: string): string | null {
 }
 
 /**
- * The one product a bare "Mozilla/x" prefix is followed by, when no people's software is known by it
- * ("Mozilla/5.0 pods3-backfill/1.0", opawg's bot; "Mozilla/4.0 compatible ZyBorg/1.0", browscap's): a script
- * that put the prefix before its own name, where every browser gives its platform in parentheses. A versionless
- * word or a version that is no number is a phone's model ("Mozilla/4.0 SonyEricssonK850iv/R1CA"), left alone.
- * Asked only of agents that nothing else recognised. Returns the name, or null.
+ * The one product a "Mozilla/x" prefix is followed by where a browser gives its platform, when no people's
+ * software is known by it: alone after the prefix ("Mozilla/5.0 pods3-backfill/1.0", opawg's bot;
+ * "Mozilla/4.0 compatible ZyBorg/1.0", browscap's) or as the whole of the parentheses
+ * ("Mozilla/5.00 (Nikto/2.1.5) (Evasions:None) (Test:000964)", Yauaa's scanner): a script that put the prefix
+ * before its own name. A versionless word or a version that is no number is a phone's model
+ * ("Mozilla/4.0 SonyEricssonK850iv/R1CA"), left alone. Asked only of agents that nothing else recognised.
+ * Returns the name, or null.
  */
 export function prefixedProduct(ua: string): string | null {
-  const m = /^Mozilla\/[\d.]+ (?:compatible;? )?([a-z][\w.-]*)\/v?\d[\w.-]*$/i.exec(ua);
+  const m = /^Mozilla\/[\d.]+ (?:compatible;? )?([a-z][\w.-]*)\/v?\d[\w.-]*$/i.exec(ua) ??
+    /^Mozilla\/[\d.]+ ?\(([a-z][\w.-]*)\/v?\d[\w.-]*\)/i.exec(ua);
   if (!m) return null;
   const name = m[1].toLowerCase();
   return knownHumanProduct(name) ? null : name;

@@ -200,7 +200,7 @@ function decide(ua: string, withCatalog: boolean): AgentVerdict {
     const compatible = compatibleProduct(trimmed);
     if (compatible) return automation(`unknown product in a compatible agent: ${compatible}`);
     const prefixed = prefixedProduct(trimmed);
-    if (prefixed) return automation(`unknown product after a bare Mozilla prefix: ${prefixed}`);
+    if (prefixed) return automation(`unknown product where a browser names its platform: ${prefixed}`);
     return human("browser-shaped agent without automation signs");
   }
   // a whole browser's engine and product behind a mangled prefix ("Mozilla /5.0 (X11; …) Gecko/20051111

@@ -412,8 +412,17 @@ Deno.test("structural rule: one unknown product after a bare Mozilla prefix is a
     assert.equal(prefixedProduct(ua), name, ua);
     assert.notEqual(classifyAgent(ua).outcome, "human", ua);
   }
+  // Yauaa's scanner test agent: the product is the whole of the parentheses where a browser names its platform
+  assert.equal(prefixedProduct("Mozilla/5.00 (Nikto/2.1.5) (Evasions:None) (Test:000964)"), "nikto");
   // the grown part's device (a model with a firmware, no version number) and app (QGIS, a known product)
-  for (const ua of ["Mozilla/4.0 SonyEricssonK850iv/R1CA", "Mozilla/5.0 QGIS/2.18.20"]) {
+  for (
+    const ua of [
+      "Mozilla/4.0 SonyEricssonK850iv/R1CA",
+      "Mozilla/5.0 QGIS/2.18.20",
+      // a set-top box's browser in the same place (Yauaa's TV test agent)
+      "Mozilla/5.0 (Linux armeabi-v7a; Android 9) Cobalt/10.82186-gold (unlike Gecko) Starboard/5",
+    ]
+  ) {
     assert.equal(prefixedProduct(ua), null, ua);
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
