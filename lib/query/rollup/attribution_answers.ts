@@ -8,7 +8,13 @@ import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import type { AttributionOptions, AttributionResult } from "../sequence_types.ts";
-import { firstTouch, firstTouchBlocker, type FirstUnit, type PageviewsOf } from "./first_touch.ts";
+import {
+  firstTouch,
+  firstTouchBlocker,
+  type FirstUnit,
+  type PageviewsOf,
+  releaseFirstUnit,
+} from "./first_touch.ts";
 import {
   answerAttribution,
   attributionJoin,
@@ -54,9 +60,11 @@ import {
   type PartRuns,
   type RunsPeriod,
   type RunsPlaces,
+  type RunsScratch,
   takeRuns,
 } from "./attribution_period.ts";
 import { findKey, noKeys, sharedKeys } from "./spans.ts";
+import { releaseDecoded, releaseViews } from "./let_go.ts";
 import type { FactEnds } from "./session_facts.ts";
 
 /** Plain aggregates (explain-a-change's pageviews per value are one), answered by the rollup source. */
@@ -237,6 +245,8 @@ export class AttributionAnswers {
       this.r.setKept(keptKey, kept, keptRunsBytes(kept), false);
       const w = places.keys.reduce((n, x) => n + x.n * 13, 0);
       if (tailPart) this.r.setKept(`${key}|p`, places, w, true);
+      // without a raw tail the places are not kept: the parts' keys (~9 bytes a session) are let go now
+      else for (const k of places.keys) releaseDecoded(k);
     }
     this.r.lastAsked.set(keptKey, this.r.asked);
     if (places) this.r.lastAsked.set(`${key}|p`, this.r.asked);
@@ -287,11 +297,24 @@ export class AttributionAnswers {
     }
     const space = Math.max(kept.period.visitors, rows.visitors, tailBuilt.space);
     const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
-    // (the questions share the scope: their totals are counted once per goal)
-    const totals = new Map();
-    return os.map((o) =>
-      answerRuns(kept!.period, out, rows, o.goal ? marks.get(o.goal.event_type)! : null, s, o, totals)
+    // (the questions share the scope: their totals are counted once per goal, their marks are one set)
+    const totals = new Map(), scratch: RunsScratch = { stamp: 0 };
+    const answers = os.map((o) =>
+      answerRuns(
+        kept!.period,
+        out,
+        rows,
+        o.goal ? marks.get(o.goal.event_type)! : null,
+        s,
+        o,
+        totals,
+        scratch,
+      )
     );
+    // made for these questions alone: let go now (the rows joined with a raw tail's too)
+    releaseViews([scratch.visitors, scratch.sessions, out, ...marks.values()]);
+    if (rows !== kept.rows) releaseDecoded(rows);
+    return answers;
   }
 
   /** A period's runs taken whole and its joined units (rows of the sessions runs cannot give), joined. */
@@ -330,6 +353,8 @@ export class AttributionAnswers {
     const shared = sharedKeys(partRuns.map((p) => p.keys), space);
     partRuns.forEach((p, i) => (p.shared = shared[i]));
     const taken = takeRuns(partRuns, partInside, s.touchpoint, traffic);
+    // (the runs and which keys are shared were decoded and made for this: what the period takes is copied out)
+    for (const p of partRuns) (releaseDecoded(p.runs), releaseViews([p.shared]));
     const joined = await this.joinUnits(
       parts,
       entries,
@@ -402,13 +427,14 @@ export class AttributionAnswers {
       });
       got.forEach((bytes, x) => {
         const { i, b } = what[x];
-        if (b < 0) return;
+        if (b < 0) return release(bytes);
         const facts = decodeFacts(bytes!);
+        release(bytes);
         let offset = 0;
         for (let c = 0; c < b; c++) offset += blockRows[i][c];
         const rows: number[] = [];
         for (let k = 0; k < facts.n; k++) if (joins(i, facts.vis[k], facts.h1[k])) rows.push(k);
-        if (!rows.length) return;
+        if (!rows.length) return releaseDecoded(facts);
         const head = entries[i].head;
         const own = blockEnds.get(`${i}|${b}`);
         units.push(
@@ -424,7 +450,10 @@ export class AttributionAnswers {
           ),
         );
         part.push(i);
+        releaseDecoded(facts);
       });
+      // (a unit is a copy of the rows it takes: the window's decoded sections are let go now)
+      for (const d of [...attr.values(), ...ends.values(), ...blockEnds.values()]) releaseDecoded(d);
     }
     return { units, part };
   }
@@ -526,6 +555,7 @@ export class AttributionAnswers {
     const { parts, tail, all, cut } = await this.r.inPeriod(s);
     this.r.asked++;
     const traffic = new Set(s.traffic ?? ["human"]);
+    let partUnits: FirstUnit[] = [];
     const pvAsks: AggregateOptions[] = o.fields.length
       ? o.fields.map((f) => ({ metrics: ["pageviews"], breakdown: [f] }))
       : [{ metrics: ["pageviews"] }];
@@ -557,6 +587,8 @@ export class AttributionAnswers {
         this.ask(s, pvAsks),
       ]);
       if (!units || pvs.some((r) => r === null)) return null;
+      // (the parts' units are this question's own: freed once answered; the raw tail's arrays are its facts')
+      partUnits = units.slice();
       const goalKept = new Map(goals.map((type, i) => [type, goalLists[i]]));
       const inside = [...partInside];
       if (tailPart) {
@@ -593,6 +625,8 @@ export class AttributionAnswers {
     } catch (e) {
       if (e instanceof Gone) return null;
       throw e;
+    } finally {
+      for (const u of partUnits) releaseFirstUnit(u);
     }
   }
 
@@ -610,12 +644,16 @@ export class AttributionAnswers {
       ]);
       if (!rows || (ids && !hashes)) throw new Gone();
       this.r.bytesRead += rows.length + (hashes?.length ?? 0);
-      return {
+      const unit = {
         rows: decodeFirsts(rows),
         ids: hashes ? decodeFirstIds(hashes) : null,
         tps: e.head.tps,
         traffics: e.head.traffics,
       };
+      // (decoded into buffers of their own: the stored bytes are let go now)
+      release(rows);
+      release(hashes);
+      return unit;
     });
     return got.some((g) => g === null) ? null : got as FirstUnit[];
   }

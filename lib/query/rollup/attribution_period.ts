@@ -6,6 +6,7 @@
  * tail's with them. `answerRuns` counts one question from both, exactly as answerAttribution counts rows.
  */
 import { sortAndPage } from "../order.ts";
+import { release } from "../../parts/packed_arrays.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import {
   attributionFigures,
@@ -176,7 +177,8 @@ export function takeRuns(
     const x = findKey(parts[p].keys, vis, h1);
     return x < 0 || !taken[p][x];
   };
-  const blockRows = parts.map((p) => p.runs.blockRows);
+  // (copied: the runs are let go once taken)
+  const blockRows = parts.map((p) => p.runs.blockRows.slice());
   return { period, places: { keys: parts.map((p) => p.keys), pos, blockRows }, need, joins };
 }
 
@@ -276,6 +278,9 @@ export function answerRuns(
   /** totals already counted for this scope, by goal (a batch's questions share them: each costs a pass over
    * every taken session) */
   totalsKept: Map<Uint8Array | null, Tally> = new Map(),
+  /** marks shared by a batch's questions (one of 4 bytes a visitor number made per question was ~23 MB a
+   * cold behavior_sources at 10M events) */
+  scratch: RunsScratch = { stamp: 0 },
 ): AggregateResult {
   runsAnswered.count++;
   // the joined rows' attributions and pages among the period's
@@ -327,9 +332,17 @@ export function answerRuns(
     human = new Uint8Array(period.vis.length);
     for (let r = 0; r < period.n; r++) if (period.human[r]) human.fill(1, period.at[r], period.at[r + 1]);
   }
-  const sMark = new Int32Array(rows.sessions);
-  const vMark = new Int32Array(Math.max(period.visitors, rows.visitors) + 1);
-  const tally = (stamp: number, runList: number[], sessionList: number[], rowList: number[]) => {
+  const vLength = Math.max(period.visitors, rows.visitors) + 1;
+  if (!scratch.sessions || scratch.sessions.length < rows.sessions) {
+    scratch.sessions = new Int32Array(rows.sessions);
+  }
+  if (!scratch.visitors || scratch.visitors.length < vLength) scratch.visitors = new Int32Array(vLength);
+  const sMark = scratch.sessions, vMark = scratch.visitors;
+  // this question's stamps come after those of the questions before it on the same marks
+  const base = scratch.stamp;
+  scratch.stamp += keys.length + 2;
+  const tally = (own: number, runList: number[], sessionList: number[], rowList: number[]) => {
+    const stamp = base + own;
     const n = { sessions: 0, visitors: 0, conversions: 0 };
     const visit = (v: number) => {
       if (vMark[v] === stamp) return;
@@ -375,5 +388,13 @@ export function answerRuns(
   }
   let totals = totalsKept.get(goal);
   if (!totals) totalsKept.set(goal, totals = tally(keys.length + 1, matchedRuns, [], matchedRows));
+  if (human) release(human);
   return { totals: figures(totals), ...sortAndPage(result, o) };
+}
+
+/** Marks by session and by visitor number that a batch's questions share, stamped past `stamp`. */
+export interface RunsScratch {
+  stamp: number;
+  sessions?: Int32Array;
+  visitors?: Int32Array;
 }
