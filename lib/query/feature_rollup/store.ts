@@ -8,7 +8,7 @@
  * other tables (part_tables.ts), older parts get one from lib/jobs/feature_rollup_backfill.ts.
  */
 import { deflateRawSync } from "node:zlib";
-import { inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
+import { inflateArrays, packArrays, release } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import type { FeatureTable, FeatureTables } from "./build.ts";
@@ -141,9 +141,14 @@ export async function readFeatureTable(
     end = featureKeys.chunk(partId, (sec + 1) * SEC_SPAN);
   for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
     bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
+    release(e.value); // (copied into the section's buffer: freed now, not at V8's next full collection)
     seen++;
   }
-  return seen === chunks ? decodeFeatureTable(bytes) : null;
+  if (seen !== chunks) return null;
+  // (the table is inflated into a buffer of its own: the stored bytes go now)
+  const table = decodeFeatureTable(bytes);
+  release(bytes);
+  return table;
 }
 
 /** Deletes a part's table: the entry first, so no half table is ever read. */

@@ -10,7 +10,7 @@
  * version) get one from lib/jobs/hit_rollup_backfill.ts.
  */
 import { deflateRawSync } from "node:zlib";
-import { type ArrayKind, inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
+import { type ArrayKind, inflateArrays, packArrays, release } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import { hourSpans } from "./answer.ts";
@@ -232,6 +232,7 @@ async function readChunks(
     const at = ((e.key[2] as number) - from) * CHUNK_BYTES;
     if (at + e.value.length > bytes.length) return null;
     bytes.set(e.value, at);
+    release(e.value); // (copied: freed now, not at V8's next full collection)
     seen++;
   }
   return seen === to - from ? bytes : null;
@@ -258,6 +259,7 @@ export async function readHitRollupHead(
     const bytes = await readChunks(kv, partId, 0, entry.chunks, entry.bytes);
     if (!bytes || !(await unchanged(kv, partId, stamp))) return null;
     const { r, whole } = decodeHitRollup(bytes, entry.raw);
+    release(bytes); // (inflated into a buffer of its own)
     // a version 1 rollup merges its hours here, until the backfill rewrites it
     const w = whole ?? mergeHours(r);
     return { whole: w, spans: hourSpans(r), hour0: r.hour0, hours: r.hours, r, stamp, stored: entry.bytes };
@@ -265,6 +267,7 @@ export async function readHitRollupHead(
   const bytes = await readChunks(kv, partId, 0, entry.head.chunks, entry.head.bytes);
   if (!bytes || !(await unchanged(kv, partId, stamp))) return null;
   const { header: h, next } = inflateArrays<Header>(bytes, entry.head.raw);
+  release(bytes); // (inflated into a buffer of its own)
   const min = next<Float64Array>(Float64Array, h.hours), max = next<Float64Array>(Float64Array, h.hours);
   const whole = readWhole(h, next);
   return {
@@ -295,6 +298,7 @@ export async function readHitRollupHours(
   const bytes = await readChunks(kv, partId, entry.head.chunks, entry.chunks, entry.bytes);
   if (!bytes || !(await unchanged(kv, partId, head.stamp))) return null;
   const { next } = inflateArrays<{ n: number }>(bytes, entry.raw);
+  release(bytes); // (inflated into a buffer of its own)
   return { r: readHourly(head.header!, next), stored: entry.bytes };
 }
 

@@ -7,7 +7,7 @@
  * deletes it (deletePropRollup), and older parts get one from lib/jobs/prop_rollup_backfill.ts.
  */
 import { deflateRawSync } from "node:zlib";
-import { inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
+import { inflateArrays, packArrays, release } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
@@ -229,9 +229,13 @@ export async function readPropSection(
     end = propRollupKeys.chunk(partId, (sec + 1) * SEC_SPAN);
   for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
     bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
+    release(e.value); // (copied: freed now, not at V8's next full collection)
     seen++;
   }
-  return seen === chunks ? { rollup: decodePropRollup(bytes), stored: length } : null;
+  if (seen !== chunks) return null;
+  const rollup = decodePropRollup(bytes);
+  release(bytes); // (inflated into a buffer of its own)
+  return { rollup, stored: length };
 }
 
 /** A whole table read back from its sections (tests), or null without one. */

@@ -7,7 +7,7 @@
  */
 import { deflateRawSync } from "node:zlib";
 import type { Batch, StrCol } from "../../parts/columns.ts";
-import { inflateArrays, packArrays } from "../../parts/packed_arrays.ts";
+import { inflateArrays, packArrays, release } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import { keys } from "../../store/keys.ts";
@@ -266,10 +266,13 @@ export async function readVitals(
   const range = { start: keys.vitalsChunk(partId, first), end: keys.vitalsChunk(partId, first + chunks) };
   for await (const e of kv.list<Uint8Array>(range, { batchSize: 100 })) {
     bytes.set(e.value, ((e.key[2] as number) - first) * CHUNK_BYTES);
+    release(e.value); // (copied: freed now, not at V8's next full collection)
     seen++;
   }
   if (seen !== chunks) return null;
-  return { table: decodeVitals(bytes), stored: size };
+  const table = decodeVitals(bytes);
+  release(bytes); // (inflated into a buffer of its own)
+  return { table, stored: size };
 }
 
 /** Deletes a part's table: the entry first, so no half table is ever read. */
