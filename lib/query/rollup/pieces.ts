@@ -47,6 +47,12 @@ export function emptyFacts(): SessionFacts {
   return f;
 }
 
+/**
+ * The facts every decoded field piece carries (it has none): one frozen object, not ~20 empty arrays made per
+ * piece (a cold overview at 10M events decodes ~3,000 pieces).
+ */
+export const NO_FACTS: SessionFacts = Object.freeze(emptyFacts());
+
 /** The fields a rollup has rows for: each field index and TOTAL. */
 export const PIECE_FIELDS: number[] = [TOTAL, ...ROLLUP_FIELDS.map((_, i) => i)];
 

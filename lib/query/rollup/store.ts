@@ -30,6 +30,7 @@ import {
   emptyFacts,
   type FactLists,
   fieldPiece,
+  NO_FACTS,
   PIECE_FIELDS,
   type RollupHead,
   sliceFacts,
@@ -993,7 +994,7 @@ export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rol
     sets: EMPTY_SETS,
     values: h.values,
     ...head,
-    facts: emptyFacts(),
+    facts: NO_FACTS,
   };
 }
 
