@@ -8,7 +8,8 @@
  * Yauaa part (tests/fixtures/agents/yauaa/: nielsbasjes/yauaa's test agents by expected class), the "more" part
  * (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents), the "libs" part
  * (tests/fixtures/agents/libs/: user-agent-utils', the useragent gem's, express-useragent's, Mobile-Detect's and
- * browser_sniffer's test agents and top-user-agents' browsers) and the held-out
+ * browser_sniffer's test agents and top-user-agents' browsers), the "uapres" part (tests/fixtures/agents/uapres/:
+ * uap-core's test resources, PGTS's browser list of 2000s agents above all) and the held-out
  * part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
@@ -83,6 +84,10 @@ const more = await readCorpus(new URL("../tests/fixtures/agents/more/", import.m
 // biggora/express-useragent's, serbanghita/Mobile-Detect's and Shopify/browser_sniffer's test agents and the
 // top-user-agents package's browsers), added in the fifteenth round.
 const libs = await readCorpus(new URL("../tests/fixtures/agents/libs/", import.meta.url), true);
+// The "uapres" part (tests/fixtures/agents/uapres/: ua-parser/uap-core's test resources, PGTS's browser list
+// above all: MSIE and Gecko agents with toolbars and brandings in their parentheses, text browsers, early
+// crawlers), added in the seventeenth round for the shapes the held-out misses are of.
+const uapres = await readCorpus(new URL("../tests/fixtures/agents/uapres/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -223,6 +228,7 @@ results.opawg = table("OPAWG part (tests/fixtures/agents/opawg)", opawg);
 results.yauaa = table("Yauaa part (tests/fixtures/agents/yauaa)", yauaa);
 results.more = table("more part (tests/fixtures/agents/more)", more);
 results.libs = table("libs part (tests/fixtures/agents/libs)", libs);
+results.uapres = table("uapres part (tests/fixtures/agents/uapres)", uapres);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -337,6 +343,7 @@ if (Deno.args.includes("--reasons")) {
     ["Yauaa", yauaa],
     ["more", more],
     ["libs", libs],
+    ["uapres", uapres],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -393,6 +400,7 @@ if (show) {
     ...yauaa[show],
     ...more[show],
     ...libs[show],
+    ...uapres[show],
   ];
   const wrong = shown.filter((
     { ua },
@@ -420,6 +428,7 @@ await Deno.writeTextFile(
         yauaa: Object.fromEntries(SETS.map((s) => [s, yauaa[s].length])),
         more: Object.fromEntries(SETS.map((s) => [s, more[s].length])),
         libs: Object.fromEntries(SETS.map((s) => [s, libs[s].length])),
+        uapres: Object.fromEntries(SETS.map((s) => [s, uapres[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
