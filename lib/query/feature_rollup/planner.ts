@@ -20,6 +20,7 @@ import type { StoredEvent } from "../../store/records.ts";
 import { turns } from "../../turns.ts";
 import type { Source } from "../columns/source.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
+import { releaseDecoded } from "../rollup/let_go.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import {
   addTail,
@@ -169,13 +170,16 @@ export class FeatureRollups {
     this.heldAtOnce = 0;
     for (let w = 0; w < loads.length; w += this.window) {
       const window = loads.slice(w, w + this.window);
-      const tables = await inBatches(
-        window,
-        8,
-        (x) => this.table(x.p.id, x.entry, x.hours ? HOURLY_SEC : WHOLE_SEC),
-      );
-      this.heldAtOnce = Math.max(this.heldAtOnce, tables.length);
-      tables.forEach((t, k) => add(t, window[k].hours));
+      const secs = window.map((x) => (x.hours ? HOURLY_SEC : WHOLE_SEC));
+      const held = window.map((x, k) => this.hold(tableKey(x.p.id, secs[k])));
+      let tables: FeatureTable[] = [];
+      try {
+        tables = await inBatches(window, 8, (x, k) => this.table(x.p.id, x.entry, secs[k]));
+        this.heldAtOnce = Math.max(this.heldAtOnce, tables.length);
+        tables.forEach((t, k) => add(t, window[k].hours));
+      } finally {
+        held.forEach((key, k) => this.letGo(key, tables[k]));
+      }
     }
     const hourly = loads.filter((x) => x.hours).length;
     const stored = parts.length - toBuild.length;
@@ -256,9 +260,30 @@ export class FeatureRollups {
     return entry;
   }
 
+  /** Questions holding each table (by key) between asking for it and having added it to their collectors. */
+  private holders = new Map<string, number>();
+
+  private hold(key: string): string {
+    this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+    return key;
+  }
+
+  /**
+   * A question is done with a table: when no other question holds it and the cache did not keep it (a
+   * period's tables are far more than the features' share), its arrays are freed now (~50 MB of decoded
+   * tables a cold question at 10M events, else left dead for V8's next full collection). `t` undefined: the
+   * read failed, nothing to free.
+   */
+  private letGo(key: string, t: FeatureTable | undefined) {
+    const n = (this.holders.get(key) ?? 1) - 1;
+    if (n > 0) return void this.holders.set(key, n);
+    this.holders.delete(key);
+    if (t && this.cache.get(key) !== t && !this.loading.has(key)) releaseDecoded(t);
+  }
+
   /** A section of a part's tables, decoded once and cached (parts are immutable); throws PartGoneError when gone. */
   private table(partId: string, entry: FeatureEntry, sec: number): Promise<FeatureTable> {
-    const key = `t|${partId}|${sec}`;
+    const key = tableKey(partId, sec);
     const hit = this.cache.get(key) as FeatureTable | undefined;
     if (hit) return Promise.resolve(hit);
     let loading = this.loading.get(key);
@@ -277,6 +302,8 @@ export class FeatureRollups {
     });
   }
 }
+
+const tableKey = (partId: string, sec: number) => `t|${partId}|${sec}`;
 
 /** The planner over a Source, its decoded tables in a cache of `cacheBytes` (the caller's share of the budget). */
 export function featureAnswers(

@@ -12,7 +12,8 @@ import { release } from "../../parts/packed_arrays.ts";
 export function releaseViews(views: Iterable<ArrayBufferView | null | undefined>): void {
   const seen = new Set<ArrayBuffer>();
   for (const v of views) {
-    if (v && v.buffer instanceof ArrayBuffer && !v.buffer.detached) seen.add(v.buffer);
+    // (an empty buffer frees nothing, and may be a constant shared by many: left)
+    if (v && v.buffer instanceof ArrayBuffer && !v.buffer.detached && v.buffer.byteLength) seen.add(v.buffer);
   }
   for (const b of seen) if (!b.detached) release(new Uint8Array(b));
 }
