@@ -5,6 +5,7 @@
  */
 
 import { FEATURE_PHONE } from "./human_devices.ts";
+import { knownHumanProduct } from "./browser_shape.ts";
 
 /**
  * HTTP libraries and command-line tools, as the agent's own product (its first token). Inside a named app's
@@ -198,10 +199,11 @@ const HEADLESS =
  * media rule would otherwise take for a person's player. Since the thirteenth round also a transcoder, which
  * fetches and rewrites the page for a device ("(compatible; MSIE 6.0; Windows NT 5.0; baidu Transcoder;)", as
  * Google's Web Light does), and a resolver, which fetches a link to find what it points at ("Evernote Clip
- * Resolver"): both browscap's robots.
+ * Resolver"): both browscap's robots. Since the seventeenth round not "preview" before a release number: a
+ * browser's pre-release names itself so ("Opera/7.60 preview 4 (Mac OS X 10.3)", uap-core's PGTS agents).
  */
 const WORDS =
-  /(?<![a-z])(?:transcoder|resolver)\b|(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
+  /(?<![a-z])(?:transcoder|resolver)\b|(?<!cu|ange|\bver|\bge)bot(?:s\b|\b|[-_/;:.)]|$)|\bbot|crawl|spider|scrap(?:er|ing|y)|slurp|fetcher|\bfetch\/|archiver|indexer|harvest|link ?check|checklinks|checker\b|seeker\b|validator|monitoring|uptime|pinger|prober|\bscan(?:ning|ner)?\b|\/scan|\bprobe\b|synthetic|healthcheck|health-check|(?<!developer)preview(?! \d)|screenshot|thumbnail|\binspector\b|favicon|expander|unfurl|analy[sz]er\b|monitor(?:\/\d|\)|$)| agent\)|(?:Safari|Firefox|Chrome|Edg|OPR)\/[\d.]+ by [a-z]|(?<=[a-z])Scan\b|(?:[a-z]|-)agent\b|\b\d+ (?:subscribers?|readers)\b|\bfeed-?id[=:]|\bpodcast (?:sync|import(?:er)?|downloader|transcriber)\b|\(podcast import\)|podcasts?[\w-]{0,20}?(?:download|import|transcri|grabb?er|pipeline|worker|processor|puller)|(?:download|import|transcrib|grabb?|pipeline|worker|process|pull)(?:er|ing)?[-_]?podcast/i;
 
 /**
  * An Android phone or tablet sold under a "bot" name, as the model the platform's parentheses end with
@@ -222,6 +224,25 @@ const BOT_PHONE_MODEL =
  */
 const DOMAIN_IN_BROWSER =
   /^Mozilla\/[\d.]+ ?(?:\([^)]*\))?.*?(?<![\w./{[])(?:[\w-]+\.)+(?:com|net|org|io|ai|co|info|biz|dev|app)(?:\/|\b(?![.-]| Toolbar\b))/i;
+
+/**
+ * A browser add-on naming itself by its domain and version inside the parentheses ("…; Windows NT 5.1;
+ * StumbleUpon.com 1.760; .NET CLR 1.1.4322)", uap-core's PGTS agents: 52 of them): its own token, not a fetcher's
+ * address, when the name is one the human-name lists know (StumbleUpon: Yauaa's browser add-ons). Seventeenth
+ * round; browscap files one such agent under its robots, uap-core and Yauaa as a person's browser.
+ */
+const ADD_ON_DOMAIN = /(?<![\w./{[])([\w-]+)\.(?:com|net|org) \d+(?:\.\d+)+(?=[;)])/gi;
+
+/** The domain sign, once a known add-on's own domain tokens are set aside. */
+function domainInBrowser(ua: string): boolean {
+  if (!DOMAIN_IN_BROWSER.test(ua)) return false;
+  if (!ua.includes(" ")) return true;
+  const rest = ua.replace(
+    ADD_ON_DOMAIN,
+    (token, name: string) => knownHumanProduct(name.toLowerCase()) ? "" : token,
+  );
+  return rest === ua || DOMAIN_IN_BROWSER.test(rest);
+}
 
 /**
  * An in-app browser's webview (Android's "; wv)", or an iPhone's, iPad's or iPod's WebKit followed at once by
@@ -349,7 +370,7 @@ export function automationSign(ua: string): string | null {
   if (ua.includes("ike Gecko") && ENGINE_NAMED.test(ua)) return "a name inside the engine's parentheses";
   // an in-app browser's own "…Browser/version" product may end the agent with its home page (StudoBrowser)
   const homePage = BROWSER_HOME_PAGE.test(ua);
-  if (!homePage && DOMAIN_IN_BROWSER.test(ua)) return "domain name in a browser-shaped agent";
+  if (!homePage && domainInBrowser(ua)) return "domain name in a browser-shaped agent";
   // browsers carry no address at all; tools that wear a browser's agent give their page ("… https://top.mail.ru/…")
   // (feature phones' WAP stacks may name their carrier's gateway)
   if (!homePage && ua.startsWith("Mozilla/") && /https?:\/\//i.test(ua) && !FEATURE_PHONE.test(ua)) {

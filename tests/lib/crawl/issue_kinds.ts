@@ -848,6 +848,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
   "a browser ending with a bare '(compatible)' that names nobody (browscap's Sailfish agents)": [
     "Mozilla/5.0 (Maemo; Linux; U; Jolla; Sailfish; like Android) AppleWebKit/538.1 (KHTML, like Gecko) Mobile Safari/538.1 (compatible)",
   ],
+  "a toolbar named by its domain and version, and a browser's 'preview' release (uap-core's PGTS agents)": [
+    "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.760; .NET CLR 1.1.4322)",
+    "Opera/7.60 preview 4 (Mac OS X 10.3)",
+  ],
   "browsers as a server's log encoded their agent (Yauaa's and uap-core's tests)": [
     "Mozilla%2F5.0+%28Windows+NT+6.1%29+AppleWebKit%2F537.36+%28KHTML%2C+like+Gecko%29+Chrome%2F79.0.3945.130+Safari%2F537.36",
     "Mozilla/5.0+(iPhone;+CPU+iPhone+OS+9_3_1+like+Mac+OS+X)+AppleWebKit/601.1.46+(KHTML,+like+Gecko)+Version/9.0+Mobile/13E238+Safari/601.1",

@@ -467,3 +467,26 @@ Deno.test("people: GNOME's video player names itself 'Videos/'; a crawler's '-Vi
     assert.notEqual(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("sign: a known add-on's domain with its version is the add-on's token, and 'preview 4' a pre-release's name (seventeenth round)", () => {
+  // uap-core's PGTS agents: the StumbleUpon toolbar in Internet Explorer, Opera's preview release
+  const stumbleUpon =
+    "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.760; .NET CLR 1.1.4322)";
+  const operaPreview = "Opera/7.60 preview 4 (Mac OS X 10.3)";
+  for (const ua of [stumbleUpon, operaPreview]) {
+    assert.equal(automationSign(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a known name's domain with no version (Yauaa's mail image proxy) and an unknown name's (isbot's bot) stay signs
+  for (
+    const ua of [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 (via SuperhumanProxy; hello@superhuman.com)",
+      "Mozilla/5.0 (Windows; U; Windows NT 5.1; en; rv:1.9.0.13) Gecko/2009073022 Firefox/3.5.2 (.NET CLR 3.5.30729) Survey/2.3 (fr.wsdata.com)",
+    ]
+  ) assert.equal(automationSign(ua), "domain name in a browser-shaped agent", ua);
+  // a preview fetcher's own product (crawler-user-agents' Skype link preview) is still one
+  assert.equal(
+    automationSign("Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5"),
+    "automation word: Preview",
+  );
+});
