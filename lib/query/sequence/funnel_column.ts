@@ -306,6 +306,7 @@ export async function columnFunnel(
     tallyStepRows(rows, o, [], total, groups);
   }
   held = null;
+  walk.free();
   rows = new StepRows(0);
   const answer = funnelResult(o, total, groups);
   source.keep(keptKey, { tail, answer: structuredClone(answer) }, 1024 + JSON.stringify(answer).length * 2);

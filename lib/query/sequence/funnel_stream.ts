@@ -38,6 +38,7 @@ export async function streamFunnel(scans: ScanContexts, s: Scope, o: FunnelOptio
   let rows = new StepRows(), splitIds = new Map<string | null, number>(), splitValues: (string | null)[] = [];
   await source.stream(s.org, s.env, s.from, s.to, {
     begin: () => {
+      rows.free();
       rows = new StepRows();
       splitIds = new Map();
       splitValues = [];
@@ -67,5 +68,7 @@ export async function streamFunnel(scans: ScanContexts, s: Scope, o: FunnelOptio
       }
     },
   });
-  return walkStepRows(rows, o, splitValues);
+  const answer = walkStepRows(rows, o, splitValues);
+  rows.free();
+  return answer;
 }
