@@ -49,7 +49,6 @@ export function buildUnion(
  */
 export class UnionBuilder {
   private ids = new Map<string | null, number>();
-  private counts: number[] = [];
   private bits: Uint8Array[] = [];
   private size: number;
   private tooMany = false;
@@ -66,7 +65,7 @@ export class UnionBuilder {
   add(r: Rollup, rows: number[]): boolean {
     if (this.tooMany) return false;
     if (!rows.length) return true;
-    const { ids, counts, bits, keyOf, viewers } = this;
+    const { ids, bits, keyOf, viewers } = this;
     // this piece's value code → id
     const idOf = new Int32Array(r.values.length).fill(-1);
     for (const i of rows) {
@@ -80,14 +79,13 @@ export class UnionBuilder {
             return false;
           }
           ids.set(v, x = ids.size);
-          counts.push(0);
           bits.push(new Uint8Array(this.size));
         }
         idOf[r.value[i]] = x;
       }
       const bytes = r.sets;
       const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
-      let b = bits[x], count = counts[x], prev = -1;
+      let b = bits[x], prev = -1, limit = this.size * 8;
       for (let k = from; k < to;) {
         let d = bytes[k++];
         if (d >= 0x80) {
@@ -100,19 +98,17 @@ export class UnionBuilder {
           } while (c & 0x80);
         }
         prev += d + 1;
-        if (prev >= this.size * 8) {
+        if (prev >= limit) {
           // a number past the space given (not expected from parts): every value's bits grow
           const size = this.size = Math.max(Math.ceil((prev + 1) / 8), this.size * 2);
           bits.forEach((old, y) => (bits[y] = new Uint8Array(size)).set(old));
           b = bits[x];
+          limit = size * 8;
         }
-        const m = 1 << (prev & 7);
-        if (!(b[prev >> 3] & m)) {
-          b[prev >> 3] |= m;
-          count++;
-        }
+        // set without asking whether it was (most members are in an earlier part's set too: a branch the
+        // processor mispredicts); the members are counted once, in `done`
+        b[prev >> 3] |= 1 << (prev & 7);
       }
-      counts[x] = count;
     }
     return true;
   }
@@ -121,7 +117,7 @@ export class UnionBuilder {
   done(): PeriodUnion | null {
     if (this.tooMany) return null;
     const byValue = new Map<string | null, number>();
-    for (const [v, x] of this.ids) byValue.set(v, this.counts[x]);
+    for (const [v, x] of this.ids) byValue.set(v, bitCount(this.bits[x]));
     return {
       counts: byValue,
       ids: this.ids,
@@ -129,6 +125,28 @@ export class UnionBuilder {
       bytes: this.bits.length * this.size + this.ids.size * 60 + 200,
     };
   }
+}
+
+/** The set bits of a bitmap: 32 at a time (a 125 KB bitmap of 1M visitor numbers in ~0.1 ms). */
+export function bitCount(b: Uint8Array): number {
+  // (an unaligned view, not made here, is counted a byte at a time)
+  const whole = b.byteOffset % 4 === 0 ? b.length >> 2 : 0;
+  const words = new Uint32Array(b.buffer, whole ? b.byteOffset : 0, whole);
+  let n = 0;
+  for (let i = 0; i < whole; i++) {
+    let w = words[i];
+    w = w - ((w >>> 1) & 0x55555555);
+    w = (w & 0x33333333) + ((w >>> 2) & 0x33333333);
+    n += Math.imul((w + (w >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  for (let i = whole * 4; i < b.length; i++) {
+    let v = b[i];
+    while (v) {
+      v &= v - 1;
+      n++;
+    }
+  }
+  return n;
 }
 
 /** Whether the parts' union of value id x holds visitor v. */
