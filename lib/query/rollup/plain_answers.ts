@@ -228,7 +228,12 @@ export class PlainAnswers {
           totals.bounces += sp.bounces[g];
           totals.durationMs += sp.durationMs[g];
           totals.dropped += sp.dropped[g];
-          for (let x = sp.engAt[g]; x < sp.engAt[g + 1]; x++) count(sp.engaged[x], 1);
+          // (the visitor space sizes `engaged`: counted in place, `count` only when a number is past it)
+          for (let x = sp.engAt[g], end = sp.engAt[g + 1]; x < end; x++) {
+            const v = sp.engaged[x];
+            if (v < engaged.length) engaged[v]++;
+            else count(v, 1);
+          }
           const e = spanEnds[i];
           if (e) {
             for (let x = e.entAt[g]; x < e.entAt[g + 1]; x++) entN[i][e.entPage[x]] += e.entN[x];
