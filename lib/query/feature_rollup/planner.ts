@@ -20,7 +20,7 @@ import type { StoredEvent } from "../../store/records.ts";
 import { turns } from "../../turns.ts";
 import type { Source } from "../columns/source.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
-import { releaseDecoded } from "../rollup/let_go.ts";
+import { releaseArraysOf } from "../rollup/let_go.ts";
 import type { AggregateOptions, AggregateResult, Scope } from "../types.ts";
 import {
   addTail,
@@ -278,7 +278,7 @@ export class FeatureRollups {
     const n = (this.holders.get(key) ?? 1) - 1;
     if (n > 0) return void this.holders.set(key, n);
     this.holders.delete(key);
-    if (t && this.cache.get(key) !== t && !this.loading.has(key)) releaseDecoded(t);
+    if (t && this.cache.get(key) !== t && !this.loading.has(key)) releaseArraysOf(t);
   }
 
   /** A section of a part's tables, decoded once and cached (parts are immutable); throws PartGoneError when gone. */

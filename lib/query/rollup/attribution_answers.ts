@@ -64,7 +64,7 @@ import {
   takeRuns,
 } from "./attribution_period.ts";
 import { findKey, noKeys, sharedKeys } from "./spans.ts";
-import { releaseDecoded, releaseViews } from "./let_go.ts";
+import { releaseArraysOf, releaseViews } from "./let_go.ts";
 import type { FactEnds } from "./session_facts.ts";
 
 /** Plain aggregates (explain-a-change's pageviews per value are one), answered by the rollup source. */
@@ -246,7 +246,7 @@ export class AttributionAnswers {
       const w = places.keys.reduce((n, x) => n + x.n * 13, 0);
       if (tailPart) this.r.setKept(`${key}|p`, places, w, true);
       // without a raw tail the places are not kept: the parts' keys (~9 bytes a session) are let go now
-      else for (const k of places.keys) releaseDecoded(k);
+      else for (const k of places.keys) releaseArraysOf(k);
     }
     this.r.lastAsked.set(keptKey, this.r.asked);
     if (places) this.r.lastAsked.set(`${key}|p`, this.r.asked);
@@ -313,7 +313,7 @@ export class AttributionAnswers {
     );
     // made for these questions alone: let go now (the rows joined with a raw tail's too)
     releaseViews([scratch.visitors, scratch.sessions, out, ...marks.values()]);
-    if (rows !== kept.rows) releaseDecoded(rows);
+    if (rows !== kept.rows) releaseArraysOf(rows);
     return answers;
   }
 
@@ -354,7 +354,7 @@ export class AttributionAnswers {
     partRuns.forEach((p, i) => (p.shared = shared[i]));
     const taken = takeRuns(partRuns, partInside, s.touchpoint, traffic);
     // (the runs and which keys are shared were decoded and made for this: what the period takes is copied out)
-    for (const p of partRuns) (releaseDecoded(p.runs), releaseViews([p.shared]));
+    for (const p of partRuns) (releaseArraysOf(p.runs), releaseViews([p.shared]));
     const joined = await this.joinUnits(
       parts,
       entries,
@@ -434,7 +434,7 @@ export class AttributionAnswers {
         for (let c = 0; c < b; c++) offset += blockRows[i][c];
         const rows: number[] = [];
         for (let k = 0; k < facts.n; k++) if (joins(i, facts.vis[k], facts.h1[k])) rows.push(k);
-        if (!rows.length) return releaseDecoded(facts);
+        if (!rows.length) return releaseArraysOf(facts);
         const head = entries[i].head;
         const own = blockEnds.get(`${i}|${b}`);
         units.push(
@@ -450,10 +450,10 @@ export class AttributionAnswers {
           ),
         );
         part.push(i);
-        releaseDecoded(facts);
+        releaseArraysOf(facts);
       });
       // (a unit is a copy of the rows it takes: the window's decoded sections are let go now)
-      for (const d of [...attr.values(), ...ends.values(), ...blockEnds.values()]) releaseDecoded(d);
+      for (const d of [...attr.values(), ...ends.values(), ...blockEnds.values()]) releaseArraysOf(d);
     }
     return { units, part };
   }

@@ -20,9 +20,10 @@ export function releaseViews(views: Iterable<ArrayBufferView | null | undefined>
 
 /**
  * Frees the buffers under a decoded object's arrays: its own values and those of objects it holds, two levels
- * deep (a section decoded as `{ n, vis, hour, …, multi: { row, code, pv } }`).
+ * deep (a section decoded as `{ n, vis, hour, …, multi: { row, code, pv } }`). (packed_arrays.ts
+ * `releaseDecoded` frees the one buffer under a single view.)
  */
-export function releaseDecoded(x: object | null | undefined): void {
+export function releaseArraysOf(x: object | null | undefined): void {
   const views: ArrayBufferView[] = [];
   const walk = (o: object, depth: number) => {
     for (const v of Object.values(o)) {
