@@ -215,6 +215,15 @@ function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array, own: boole
   return col;
 }
 
+/** Columns decoded from a segment inflated for them alone (`decodeBatch`): nothing else views its buffer. */
+const ownSegment = new WeakSet<Column>();
+
+/**
+ * Whether a decoded column's arrays sit on a buffer of its own (see `ownSegment`): a reader done with it may
+ * let it go (packed_arrays.ts `release`). Not a column of a shared segment (older parts) nor one read in place.
+ */
+export const ownsSegment = (c: Column): boolean => ownSegment.has(c);
+
 /**
  * The named columns (all when `only` is omitted). A column with a segment of its own inflates the first
  * time it is read; shared segments (older parts) are inflated once, right away. `blob` may be a range of
@@ -251,6 +260,9 @@ export function decodeBatch(
       configurable: true,
       get() {
         const col = decodeColumn(c, e.n, bytes(), true);
+        if (!c.stored) {
+          ownSegment.add(col);
+        }
         Object.defineProperty(cols, c.name, {
           value: col,
           enumerable: true,

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { compact } from "../../../lib/jobs/compact.ts";
-import { decodeBatch } from "../../../lib/parts/codec.ts";
-import { batchOfRows } from "../../../lib/parts/columns.ts";
+import { decodeBatch, ownsSegment } from "../../../lib/parts/codec.ts";
+import { type Batch, batchOfRows } from "../../../lib/parts/columns.ts";
 import { listParts, partColumns, readBlob } from "../../../lib/parts/store.ts";
 import { rowsOfColumns } from "../../../lib/query/rollup/reader.ts";
 import { testDeps } from "../../helpers/deps.ts";
@@ -40,5 +40,49 @@ Deno.test("cut rows: taken column by column, each decoded column let go, equal t
   assert.deepEqual(Object.keys(lazy.cols), []);
   assert.deepEqual(got, batchOfRows(await read(), rows));
   assert.deepEqual(Object.keys(got.cols).sort(), names.sort());
+  deps.kv.close();
+});
+
+Deno.test("cut rows: a column inflated for itself alone is freed once its rows are taken; one sharing a buffer is left", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  const events = Array.from(
+    { length: 200 },
+    (_, i) =>
+      ev({
+        id: `e${i}`,
+        received_at: NOW - 3_600_000 + i * 1_000,
+        anonymous_id: `v${i % 7}`,
+        path: `/p${i % 3}`,
+      }),
+  );
+  await store(deps.kv, { events });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const [{ meta }] = await listParts(deps.kv, "org1", "production", "ev");
+  const lazy = await decodeBatch(
+    { n: meta.rows, columns: await partColumns(deps.kv, meta) },
+    await readBlob(deps.kv, meta),
+  );
+  const decoded = Object.entries(lazy.cols);
+  const own = decoded.filter(([, c]) => ownsSegment(c));
+  assert.ok(own.length > 5, `${own.length} columns on segments of their own`);
+  const rows = [0, 5, 9];
+  const expected = batchOfRows({ n: lazy.n, cols: Object.fromEntries(decoded) }, rows);
+  const got = rowsOfColumns(lazy, rows);
+  assert.deepEqual(got, expected);
+  for (const [name, c] of own) {
+    assert.equal((c.kind === "num" ? c.values : c.codes).length, 0, `${name} let go`);
+  }
+  // two columns viewing one buffer (as a shared segment's do): neither is freed, the second read whole after
+  const buf = new ArrayBuffer(32);
+  const shared: Batch = {
+    n: 2,
+    cols: {
+      a: { kind: "num", values: new Float64Array(buf, 0, 2).fill(1) },
+      b: { kind: "num", values: new Float64Array(buf, 16, 2).fill(2) },
+    },
+  };
+  assert.deepEqual(rowsOfColumns(shared, [1]).cols.b, { kind: "num", values: Float64Array.of(2) });
+  assert.equal(buf.detached, false);
   deps.kv.close();
 });
