@@ -132,12 +132,14 @@ export function release(bytes: Uint8Array | null | undefined): void {
 }
 
 /**
- * Frees a decoded section at once (as `release`): the buffer under `view`, which an `inflateArrays` decode's
- * arrays all share (one buffer a section, the reader's own). Only for a section no kept thing views: every
- * array of it is detached (length 0) after.
+ * Frees the whole buffer under `view` at once (as `release`): a decoded section's, which an `inflateArrays`
+ * decode's arrays all share, or any array a reader made for itself. Only for a buffer no kept thing views:
+ * every array on it is detached (length 0) after. One already freed, or empty (may be a constant shared by
+ * many), is left.
  */
 export function releaseDecoded(view: ArrayBufferView | null | undefined): void {
-  if (view?.buffer instanceof ArrayBuffer) release(new Uint8Array(view.buffer));
+  const b = view?.buffer;
+  if (b instanceof ArrayBuffer && !b.detached && b.byteLength) release(new Uint8Array(b));
 }
 
 /** `unpackArrays` over deflated packed arrays, inflated once and read in place (see `inflateBytes`). */

@@ -6,22 +6,17 @@
  * ran (one engine answering every tool: the resident set ratcheted up by what each left). Only for arrays
  * nothing else holds: not a piece or section the reader keeps.
  */
-import { release } from "../../parts/packed_arrays.ts";
+import { releaseDecoded } from "../../parts/packed_arrays.ts";
 
 /** Frees the buffers under these views (a view's whole buffer: they are decoded in place on it). */
 export function releaseViews(views: Iterable<ArrayBufferView | null | undefined>): void {
-  const seen = new Set<ArrayBuffer>();
-  for (const v of views) {
-    // (an empty buffer frees nothing, and may be a constant shared by many: left)
-    if (v && v.buffer instanceof ArrayBuffer && !v.buffer.detached && v.buffer.byteLength) seen.add(v.buffer);
-  }
-  for (const b of seen) if (!b.detached) release(new Uint8Array(b));
+  // (views sharing a buffer: the first frees it, the others find it detached)
+  for (const v of views) releaseDecoded(v);
 }
 
 /**
  * Frees the buffers under a decoded object's arrays: its own values and those of objects it holds, two levels
- * deep (a section decoded as `{ n, vis, hour, …, multi: { row, code, pv } }`). (packed_arrays.ts
- * `releaseDecoded` frees the one buffer under a single view.)
+ * deep (a section decoded as `{ n, vis, hour, …, multi: { row, code, pv } }`).
  */
 export function releaseArraysOf(x: object | null | undefined): void {
   const views: ArrayBufferView[] = [];

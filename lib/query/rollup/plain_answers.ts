@@ -7,7 +7,8 @@
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
 import { remember } from "../../lru.ts";
-import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
+import { release } from "../../parts/packed_arrays.ts";
+import { releaseViews } from "./let_go.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import {
   answerFromRollups,
@@ -387,10 +388,8 @@ export class PlainAnswers {
     }
     // the blocks' facts, lists and ends were read for these joins alone (nothing kept holds a view on them):
     // let go now, so the next question's sections reuse their memory (packed_arrays.ts `release`)
-    for (const u of units) {
-      for (const a of [u.facts.vis, u.ends?.entDt, u.ends?.extDt]) releaseDecoded(a);
-    }
-    for (const l of listsRead.values()) releaseDecoded(l?.listAt);
+    releaseViews(units.flatMap((u) => [u.facts.vis, u.ends?.entDt, u.ends?.extDt]));
+    releaseViews([...listsRead.values()].map((l) => l?.listAt));
     // the parts' keys are kept as read (no second copy as numbers)
     return { kept: { totals, engaged, keys, dropped: true, ends: null }, shared: sharedSet, ends };
   }

@@ -13,7 +13,7 @@ import { Lru } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
 import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
 import { decodeBatch, ownsSegment } from "../../parts/codec.ts";
-import { release } from "../../parts/packed_arrays.ts";
+import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
 import { type Batch, batchOfRows, type NumCol } from "../../parts/columns.ts";
 import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
@@ -642,9 +642,7 @@ export function rowsOfColumns(batch: Batch, rows: number[]): Batch {
     cols[name] = batchOfRows({ n: batch.n, cols: { [name]: c } }, rows).cols[name];
     delete batch.cols[name];
     // its rows copied, a column inflated for itself alone is let go now, not at V8's next full collection
-    if (ownsSegment(c)) {
-      release(new Uint8Array((c.kind === "num" ? c.values : c.codes).buffer as ArrayBuffer));
-    }
+    if (ownsSegment(c)) releaseDecoded(c.kind === "num" ? c.values : c.codes);
   }
   return { n: rows.length, cols };
 }
