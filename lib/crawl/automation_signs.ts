@@ -5,7 +5,7 @@
  */
 
 import { FEATURE_PHONE } from "./human_devices.ts";
-import { knownHumanProduct } from "./browser_shape.ts";
+import { knownAddOn } from "./browser_shape.ts";
 
 /**
  * HTTP libraries and command-line tools, as the agent's own product (its first token). Inside a named app's
@@ -228,8 +228,9 @@ const DOMAIN_IN_BROWSER =
 /**
  * A browser add-on naming itself by its domain and version inside the parentheses ("…; Windows NT 5.1;
  * StumbleUpon.com 1.760; .NET CLR 1.1.4322)", uap-core's PGTS agents: 52 of them): its own token, not a fetcher's
- * address, when the name is one the human-name lists know (StumbleUpon: Yauaa's browser add-ons). Seventeenth
- * round; browscap files one such agent under its robots, uap-core and Yauaa as a person's browser.
+ * address, when the name is a known add-on's (`knownAddOn`: StumbleUpon, one of Yauaa's browser add-ons; since the
+ * eighteenth round no browser's or app's name: "…; Opera.com 2.1)" stays a sign). Seventeenth round; browscap
+ * files one such agent under its robots, uap-core and Yauaa as a person's browser.
  */
 const ADD_ON_DOMAIN = /(?<![\w./{[])([\w-]+)\.(?:com|net|org) \d+(?:\.\d+)+(?=[;)])/gi;
 
@@ -239,7 +240,7 @@ function domainInBrowser(ua: string): boolean {
   if (!ua.includes(" ")) return true;
   const rest = ua.replace(
     ADD_ON_DOMAIN,
-    (token, name: string) => knownHumanProduct(name.toLowerCase()) ? "" : token,
+    (token, name: string) => knownAddOn(name.toLowerCase()) ? "" : token,
   );
   return rest === ua || DOMAIN_IN_BROWSER.test(rest);
 }

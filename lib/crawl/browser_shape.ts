@@ -6,10 +6,26 @@
  */
 import data from "./human_tokens.json" with { type: "json" };
 import { OTHER_BROWSER } from "./human_browsers.ts";
-import { FEATURE_PHONE } from "./human_devices.ts";
+import { FEATURE_PHONE, HANDSET } from "./human_devices.ts";
 import { FEED_READER, MEDIA_AND_TV, PERSONAL_APP } from "./human_apps.ts";
 
 const KNOWN: ReadonlySet<string> = new Set([...Object.keys(data.tokens), ...Object.keys(data.standalone)]);
+
+/**
+ * Browser add-ons and toolbars (the names Yauaa's tests give add-ons, "StumbleUpon", "AlexaToolbar"): the only
+ * known names the domain sign sets aside when written as a domain with a version inside a browser's parentheses.
+ * A browser's or an app's name there ("…; Opera.com 2.1)") is no add-on's token (eighteenth round, after a review).
+ */
+const ADD_ONS: ReadonlySet<string> = new Set(
+  Object.entries(data.tokens).filter(([, source]) => source.includes("browser add-ons")).map(([name]) =>
+    name
+  ),
+);
+
+/** Whether a lower-cased name is a known browser add-on or toolbar (`ADD_ONS`). */
+export function knownAddOn(name: string): boolean {
+  return ADD_ONS.has(name);
+}
 const STANDALONE: ReadonlySet<string> = new Set(Object.keys(data.standalone));
 
 /**
@@ -240,7 +256,8 @@ export function compatibleProduct(ua: string): string | null {
  * "Mozilla/4.0 compatible ZyBorg/1.0", browscap's) or as the whole of the parentheses
  * ("Mozilla/5.00 (Nikto/2.1.5) (Evasions:None) (Test:000964)", Yauaa's scanner): a script that put the prefix
  * before its own name. A versionless word or a version that is no number is a phone's model
- * ("Mozilla/4.0 SonyEricssonK850iv/R1CA"), left alone. Asked only of agents that nothing else recognised.
+ * ("Mozilla/4.0 SonyEricssonK850iv/R1CA"), left alone, and so is a handset maker's name with a model number
+ * (`HANDSET`: "Mozilla/5.0 BlackBerry9700/5.0.0.351"). Asked only of agents that nothing else recognised.
  * Returns the name, or null.
  */
 export function prefixedProduct(ua: string): string | null {
@@ -248,5 +265,7 @@ export function prefixedProduct(ua: string): string | null {
     /^Mozilla\/[\d.]+ ?\(([a-z][\w.-]*)\/v?\d[\w.-]*\)/i.exec(ua);
   if (!m) return null;
   const name = m[1].toLowerCase();
+  // a handset maker's model with its firmware ("Mozilla/5.0 Nokia6230/2.0"): a phone's, whatever the version
+  if (/\d/.test(name) && HANDSET.test(m[1])) return null;
   return knownHumanProduct(name) ? null : name;
 }

@@ -29,7 +29,7 @@ import {
   inAppBrowserOf,
   mediaServiceWord,
 } from "./human_clients.ts";
-import { APP_BUNDLE_ID } from "./human_apps.ts";
+import { appBundleId } from "./human_apps.ts";
 import type { AgentClass, AgentVerdict, CatalogCategory, CatalogEntry } from "./types.ts";
 
 export type { AgentClass, AgentOutcome, AgentVerdict } from "./types.ts";
@@ -192,7 +192,7 @@ function decide(ua: string, withCatalog: boolean): AgentVerdict {
   if (app && (!carriesAddress(trimmed) || PLATFORM.test(trimmed))) {
     return human(`app known by its name alone: ${app}`);
   }
-  if (APP_BUNDLE_ID.test(trimmed)) return human("an app's bundle id");
+  if (appBundleId(trimmed)) return human("an app's bundle id");
   if (GENERIC_BOT_RE.test(trimmed)) return automation(`generic bot pattern ${genericPatternOf(trimmed)}`);
   const weak = weakAutomationSign(trimmed);
   if (weak) return automation(weak);

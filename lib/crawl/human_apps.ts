@@ -253,3 +253,17 @@ export const FEED_READER = /(?:rss|feed|headline|news)[- ]?(?:reader|bar)|syndic
  */
 export const APP_BUNDLE_ID =
   /^(?:com|org|net|io|app|tv|fm|de|fr|nl|uk|it|es|ru|jp|br|au|ca|se|ch|be)\.[a-z][\w-]*(?:\.[a-z][\w-]*)+(?:\/[\w.-]+)?$/i;
+
+/**
+ * Reverse-domain ids that are no installed app's (eighteenth round, after a review): Apple's own system daemons
+ * and processes ("com.apple.trustd/2.1", the certificate checks of Apple's Security sources, an OS component like
+ * Microsoft-CryptoAPI) and an HTTP library's package ("io.ktor.client/2.3.0", "org.jsoup.connect/1.15"): a label
+ * that names a client, a connection, a network stack, an SDK, a library, an API or a request.
+ */
+const NO_APP_ID =
+  /^com\.apple\.|\.(?:client|https?|https?-?client|connect(?:ion|or)?|network(?:ing)?|sdk|lib|library|api|okhttp\d?|fetch(?:er)?|requests?|rest)(?=[./]|$)/i;
+
+/** An app's bundle id as its whole agent (`APP_BUNDLE_ID`), not a system component's or a library's. */
+export function appBundleId(ua: string): boolean {
+  return APP_BUNDLE_ID.test(ua) && !NO_APP_ID.test(ua);
+}

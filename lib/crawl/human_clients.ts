@@ -36,10 +36,13 @@ const APP_PLATFORM =
  * renames or catalogues it, an API, a pipeline, a parser, a search engine ("Audiomack Podcast Processor/1.0",
  * "PodcastIndex Classifier/1.0", "Mozilla/5.0 (compatible; PodcastTranslator/1.0)", "PodbeanFeedReader/6.0 (Feed
  * Parser; …)", opawg/user-agents-v2's podcast bots). People's players and readers name what they are, not what
- * they do to the file; one that names its platform or device is left to the app rules (`APP_PLATFORM`).
+ * they do to the file; one that names its platform or device is left to the app rules (`APP_PLATFORM`). Since
+ * the eighteenth round (after a review) a word the product's own name then calls a player or reader ("Music
+ * Catalog Player/1.0") is no service's, "research" must start a word (the Presearch browser), and "aggregator",
+ * which people's feed readers call themselves and no own-part service wrote, is no such word.
  */
 const MEDIA_SERVICE_WORD =
-  /processor|importer|classif|index|\bapi\b(?!\/)|pipeline|catalog|consumer|research|renam|translat|preflight|\bstt\b|transcri|aggregat|search engine|parser|validat|analy[sz]|monitor|ingest|harvest|scrap|backfill|\bworker\b|\bbatch\b/i;
+  /(?:processor|importer|classif|index|\bapi\b(?!\/)|pipeline|catalog|consumer|\bresearch|renam|translat|preflight|\bstt\b|transcri|search engine|parser|validat|analy[sz]|monitor|ingest|harvest|scrap|backfill|\bworker\b|\bbatch\b)(?![^/;()]*(?:player|reader))/i;
 
 /**
  * The word that makes an agent the media or feed reader rule took a service's own request, or null: the agent

@@ -339,6 +339,9 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     { ua: "Microsoft Office Existence Discovery", token: "Microsoft Office", category: "social_preview" },
     { ua: "Microsoft Office Protocol Discovery", token: "Microsoft Office", category: "social_preview" },
     { ua: "Microsoft-WebDAV-MiniRedir/10.0.19045", token: "unknown", category: "other" },
+    // Apple's certificate daemon, as Apple's Security sources set it (trust/trustd/TrustURLSessionCache.m): a
+    // bundle-id shape, but no app's (eighteenth round)
+    { ua: "com.apple.trustd/2.1", token: "unknown", category: "other" },
   ],
   // Office checks a link a person clicks or pastes with its own agent before the browser opens it, and Outlook
   // loads a mail's images with its own: requests on the person's behalf, not a page read (docs/crawlers.md, the

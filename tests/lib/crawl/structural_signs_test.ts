@@ -8,7 +8,7 @@ import { automationSign } from "../../../lib/crawl/automation_signs.ts";
 import { prefixedProduct, toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 import { mediaServiceWord } from "../../../lib/crawl/human_clients.ts";
-import { APP_BUNDLE_ID, MEDIA_AND_TV } from "../../../lib/crawl/human_apps.ts";
+import { APP_BUNDLE_ID, appBundleId, MEDIA_AND_TV } from "../../../lib/crawl/human_apps.ts";
 
 Deno.test("sign: a name inside the engine's parentheses is a tool's, Safari's own old form is not", () => {
   for (
@@ -489,4 +489,66 @@ Deno.test("sign: a known add-on's domain with its version is the add-on's token,
     automationSign("Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5"),
     "automation word: Preview",
   );
+});
+
+// The eighteenth round's answers to a review's four suspicions. No agent of the own corpus parts changed outcome
+// with them; the agents marked "made up" are the review's probes, the others real.
+Deno.test("people: an app's bundle id, but no Apple system daemon's id and no HTTP library's package", () => {
+  // opawg/user-agents-v2's apps stay apps
+  for (const ua of ["com.IDEngineering.bbc.english.learning", "com.IDEngineering.Learn.English_6_minutes"]) {
+    assert.ok(appBundleId(ua), ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // Apple's certificate daemon as Apple's Security sources set it (trust/trustd/TrustURLSessionCache.m), an OS
+  // component like Microsoft-CryptoAPI; two library packages (made up, the review's probes)
+  for (const ua of ["com.apple.trustd/2.1", "io.ktor.client/2.3.0", "org.jsoup.connect/1.15"]) {
+    assert.ok(APP_BUNDLE_ID.test(ua) && !appBundleId(ua), ua);
+    assert.equal(classifyAgent(ua).outcome, "automation", ua);
+  }
+});
+
+Deno.test("structural rule: a handset maker's model after a bare Mozilla prefix is a phone's, whatever its firmware", () => {
+  // made up (the review's probes): a model number with a numeric version
+  for (const ua of ["Mozilla/5.0 Nokia6230/2.0", "Mozilla/5.0 BlackBerry9700/5.0.0.351"]) {
+    assert.equal(prefixedProduct(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // opawg's bot stays a script's name although it holds a digit: no handset maker's
+  assert.equal(prefixedProduct("Mozilla/5.0 pods3-backfill/1.0"), "pods3-backfill");
+});
+
+Deno.test("sign: only a known add-on's domain with its version is set aside, never a browser's name", () => {
+  // uap-core's PGTS agent (the StumbleUpon toolbar) stays a person's
+  assert.equal(
+    automationSign(
+      "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.760; .NET CLR 1.1.4322)",
+    ),
+    null,
+  );
+  // made up (the review's probes): a browser's name written as a domain with a version
+  for (
+    const ua of [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Opera.com 2.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+      "Mozilla/5.0 (Windows NT 6.1; chrome.com 1.2) Gecko/20100101 Firefox/60.0",
+    ]
+  ) {
+    assert.equal(automationSign(ua), "domain name in a browser-shaped agent", ua);
+    assert.equal(classifyAgent(ua).outcome, "automation", ua);
+  }
+});
+
+Deno.test("sign: a service word a player's or reader's own name holds is no service's; 'aggregator' is a reader's", () => {
+  // made up (the review's probes): a player and a feed reader
+  for (const ua of ["Music Catalog Player/1.0", "RssReader Aggregator/2.0"]) {
+    assert.equal(mediaServiceWord(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+  // opawg's podcast services keep their words (the catalog names them, so the sign is asked itself)
+  for (
+    const [ua, word] of [
+      ["yushi-podcast-catalog/1.0 (+apple-search-api-policy-first)", "catalog"],
+      ["downcast feed consumer/0.0.175; (mode=dev; id=u2NgjBSPM6; downcast.fm)", "consumer"],
+      ["gpt-in-mind-podcasts-v2/0.1 (research)", "research"],
+    ]
+  ) assert.equal(mediaServiceWord(ua), word, ua);
 });
