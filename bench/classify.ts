@@ -9,7 +9,9 @@
  * (tests/fixtures/agents/more/: arp242/isbot's, woothee's and mileusna/useragent's test agents), the "libs" part
  * (tests/fixtures/agents/libs/: user-agent-utils', the useragent gem's, express-useragent's, Mobile-Detect's and
  * browser_sniffer's test agents and top-user-agents' browsers), the "uapres" part (tests/fixtures/agents/uapres/:
- * uap-core's test resources, PGTS's browser list of 2000s agents above all) and the held-out
+ * uap-core's test resources, PGTS's browser list of 2000s agents above all), the "agentzero" part
+ * (tests/fixtures/agents/agentzero/: hexydec/agentzero's test agents by the type and category they expect) and the
+ * held-out
  * part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
@@ -88,6 +90,9 @@ const libs = await readCorpus(new URL("../tests/fixtures/agents/libs/", import.m
 // above all: MSIE and Gecko agents with toolbars and brandings in their parentheses, text browsers, early
 // crawlers), added in the seventeenth round for the shapes the held-out misses are of.
 const uapres = await readCorpus(new URL("../tests/fixtures/agents/uapres/", import.meta.url), true);
+// The "agentzero" part (tests/fixtures/agents/agentzero/: hexydec/agentzero's test agents), added in the
+// eighteenth round; its crawler figure is partly in-sample, since the catalog took names from the same project.
+const agentzero = await readCorpus(new URL("../tests/fixtures/agents/agentzero/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -229,6 +234,7 @@ results.yauaa = table("Yauaa part (tests/fixtures/agents/yauaa)", yauaa);
 results.more = table("more part (tests/fixtures/agents/more)", more);
 results.libs = table("libs part (tests/fixtures/agents/libs)", libs);
 results.uapres = table("uapres part (tests/fixtures/agents/uapres)", uapres);
+results.agentzero = table("agentzero part (tests/fixtures/agents/agentzero)", agentzero);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -344,6 +350,7 @@ if (Deno.args.includes("--reasons")) {
     ["more", more],
     ["libs", libs],
     ["uapres", uapres],
+    ["agentzero", agentzero],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -401,6 +408,7 @@ if (show) {
     ...more[show],
     ...libs[show],
     ...uapres[show],
+    ...agentzero[show],
   ];
   const wrong = shown.filter((
     { ua },
@@ -429,6 +437,7 @@ await Deno.writeTextFile(
         more: Object.fromEntries(SETS.map((s) => [s, more[s].length])),
         libs: Object.fromEntries(SETS.map((s) => [s, libs[s].length])),
         uapres: Object.fromEntries(SETS.map((s) => [s, uapres[s].length])),
+        agentzero: Object.fromEntries(SETS.map((s) => [s, agentzero[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
