@@ -341,6 +341,20 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     false,
     true,
   );
+  // hexydec/agentzero's crawler mapping (MIT; lib/crawl/sources/agentzero-crawlers.tsv, by
+  // scripts/extract_agentzero_crawlers.ts; eighteenth round): a parser's curated robots with its own category. It
+  // also files people's apps, libraries and runtimes among them (eMClient, ManicTime, Snapchat, curl, Deno): the
+  // names-only filters and AGENTZERO_SKIPPED keep them out, a plain or all-capital word must say bot ("Expanse",
+  // "Cohere"), and a name holding an address or a field label ("appid: s~virustotalcloud") is no token
+  const agentzero: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("agentzero-crawlers.tsv")) {
+    const [raw, kind] = line.split("\t");
+    const name = raw.replace(/[/: ]+$/, "");
+    if (/[@~]|:\s|:\/\//.test(name) || AGENTZERO_SKIPPED.has(name.toLowerCase())) continue;
+    if (/^(?:[A-Z]?[a-z]+|[A-Z]+)$/.test(name) && !/bot|spider|crawl/i.test(name)) continue;
+    agentzero.push([name, AGENTZERO_CATEGORY[kind] ?? crawlerCategory(name)]);
+  }
+  addNames("hexydec/agentzero", agentzero, false, true);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -517,6 +531,9 @@ const OFFICE_OWN_AGENTS = [
   "macoutlook",
   "outlook-ios",
   "outlook-android",
+  // Outlook's cloud service probing a mail server's settings for the app ("OutlookMobileCloudService-Autodetect/
+  // 1.0.0", agentzero's test agent; eighteenth round)
+  "outlookmobilecloudservice",
 ];
 
 /**
@@ -634,6 +651,51 @@ const ISBOT_CATEGORY: Record<string, CatalogCategory> = {
   "burpcollaborator": "security_scanner",
 };
 
+/**
+ * hexydec/agentzero's robots that are people's software or name a platform, not a crawler: desktop and mobile
+ * mail, messaging and time-tracking apps (Apple Mail's Exchange client among them), TeamViewer's protocol, Apple's
+ * networking stack, a fediverse server's name that its people's clients share, WordPress itself (its pingbacks say
+ * so in their own words); libraries and PowerShell, which their signs name; plain phrases the automation words
+ * read already ("Link Preview"); spellings of names the catalog holds otherwise ("Claude User" for Claude-User); a
+ * word phones are named by ("XBot_Senior", browscap's test agent).
+ */
+const AGENTZERO_SKIPPED = new Set([
+  "appleexchangewebservices",
+  "grpc-python",
+  "link preview",
+  "url preview",
+  "claude user",
+  "claude web",
+  "xbot",
+  "emclient",
+  "manictime",
+  "yik yak",
+  "snapchat",
+  "whatsapp",
+  "flipboard",
+  "dyngate",
+  "cfnetwork",
+  "pleroma",
+  "wordpress",
+  "asana",
+  "the lounge irc client",
+  "outlook-android",
+  "outlook-ios",
+  "headlesschrome",
+  "moblie",
+  "mozlila",
+]);
+
+/** hexydec/agentzero's categories → ours (its crawler and scraper kinds take the category the name says). */
+const AGENTZERO_CATEGORY: Record<string, CatalogCategory> = {
+  search: "search_engine",
+  ads: "seo_tool",
+  ai: "ai_training",
+  feed: "social_preview",
+  monitor: "monitoring",
+  validator: "monitoring",
+};
+
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([
   // not names-only, but a newer list whose names should not take an agent from a crawler already named
@@ -647,6 +709,7 @@ const NAMES_ONLY_LISTS = new Set([
   "OWASP CRS scanners",
   "OWASP CRS crawlers",
   "isbot patterns",
+  "hexydec/agentzero",
 ]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */

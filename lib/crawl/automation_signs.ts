@@ -210,11 +210,12 @@ const WORDS =
  * ("(Linux; Android 7.0; M bot 60 Build/NRD90M)", "(Linux; Android 6.0; VR BOT 552 PLUS)", "M_bot_tab_71",
  * browscap's test agents of Chrome): a model number follows the word, which no crawler writes there; since the
  * thirteenth round also a model name joining "bot" to a word that ends the platform ("(Linux; Android 8.1.0;
- * XBot_Senior)", "XBot Junior Build/O11019; wv)", "Kidbot_????", browscap's Chrome agents). The model is blanked
- * before the words are read.
+ * XBot_Senior)", "XBot Junior Build/O11019; wv)", "Kidbot_????", browscap's Chrome agents), and since the
+ * eighteenth round a maker's word and "BOT" ending the platform before WebKit ("(Linux; Android 6.0; POWER BOT)
+ * AppleWebKit/…", agentzero's test agents). The model is blanked before the words are read.
  */
 const BOT_PHONE_MODEL =
-  /(\(Linux; (?:U; )?Android [\d.]+; )(?:(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))|[A-Z][a-z]{0,3}bot(?:[ _][\w?]+)+(?=(?: Build\/[^;)]*)?(?:; wv)?\)))/gi;
+  /(\(Linux; (?:U; )?Android [\d.]+; )(?:(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))|[A-Z][a-z]{0,3}bot(?:[ _][\w?]+)+(?=(?: Build\/[^;)]*)?(?:; wv)?\))|[A-Z]{2,8} bot(?=(?: Build\/[^;)]*)?(?:; wv)?\) AppleWebKit\/))/gi;
 
 /**
  * A domain name inside a browser-shaped agent, subdomains included ("Survey/2.3 (fr.wsdata.com)"): browsers

@@ -198,9 +198,13 @@ export function unknownTrailingProduct(ua: string): string | null {
   return `unknown product after a browser agent: ${last.name}`;
 }
 
-/** The words a desktop platform's parentheses hold: the system, its architecture, "U" and a locale. */
+/**
+ * The words a desktop platform's parentheses hold: the system, its architecture, "U" and a locale; since the
+ * eighteenth round also a build's target triplet ("pc-x86_64-linux-gnu", as the load tester Siege writes it in
+ * agentzero's tests), which no browser writes there.
+ */
 const DESKTOP_PART =
-  /^(?:rv:[\d.]+|Windows(?: NT [\d.]+| 9[58]| XP)?|Win(?:32|64|NT)|x64|x86_64|WOW64|Macintosh|(?:Intel|PPC) Mac OS X(?: [\d_.]+)?|X11|(?:Linux|Ubuntu|Fedora|Debian)(?: (?:x86_64|i[3-6]86|armv\w+|aarch64))?|[UIN]|[a-z]{2}(?:[-_][a-z]{2})?)$/i;
+  /^(?:rv:[\d.]+|(?:[a-z0-9_]+-){1,3}(?:linux|gnu|darwin|freebsd|openbsd|netbsd|mingw32|cygwin)[\w.-]*|Windows(?: NT [\d.]+| 9[58]| XP)?|Win(?:32|64|NT)|x64|x86_64|WOW64|Macintosh|(?:Intel|PPC) Mac OS X(?: [\d_.]+)?|X11|(?:Linux|Ubuntu|Fedora|Debian)(?: (?:x86_64|i[3-6]86|armv\w+|aarch64))?|[UIN]|[a-z]{2}(?:[-_][a-z]{2})?)$/i;
 
 /**
  * A browser's prefix with a desktop platform and then no engine and no browser, app or device people use:

@@ -110,6 +110,16 @@ const ELECTRON_APP =
 const MANGLED_BROWSER =
   /\bGecko\/\d{8} (?:\S+ )?Firefox\/\d|\bAppleWebKit\/[\d.]+\+? \(KHTML, like Gecko\) (?:\S+ ){0,3}(?:Mobile )?Safari\/\d/;
 
+/** Whether a catalog token is a product versioned exactly as the agent's own, separate Chrome/ product. */
+function chromiumNamesake(ua: string, token: string): boolean {
+  if (token.includes("chrome")) return false;
+  const chrome = /\bChrome\/(\d+\.\d+\.\d+\.\d+)(?![\w.])/.exec(ua);
+  if (!chrome) return false;
+  const at = ua.toLowerCase().indexOf(`${token}/${chrome[1]}`);
+  return at > 0 && !/[a-z0-9]/i.test(ua[at - 1]) &&
+    !/[\w.]/.test(ua[at + token.length + 1 + chrome[1].length] ?? "");
+}
+
 const automation = (reason: string): AgentVerdict => ({ outcome: "automation", reason, agent: UNKNOWN });
 const human = (reason: string): AgentVerdict => ({ outcome: "human", reason, agent: null });
 
@@ -154,6 +164,12 @@ function decide(ua: string, withCatalog: boolean): AgentVerdict {
       inAppBrowserOf(trimmed, token)
     ) {
       return human(`in-app browser of an app named like catalog token ${e.token}`);
+    }
+    // a Chromium browser named like a crawler numbers itself as its Chrome build ("… Chrome/33.0.1750.157
+    // CoRom/33.0.1750.157 CocCoc/33.0.1750.157 Safari/537.36", the Coc Coc browser in agentzero's tests); its
+    // search engine's crawler writes "coccoc/1.0" in a compatible part (eighteenth round)
+    if (!strong && chromiumNamesake(trimmed, token)) {
+      return human(`browser named like catalog token ${e.token}, numbered as its Chrome build`);
     }
     // a desktop app built on Electron names itself inside the whole browser agent it renders with
     // ("… PocketCasts/2.2.0 Chrome/144.0.7559.220 Electron/40.6.1 Safari/537.36"); its fetcher sends no Electron

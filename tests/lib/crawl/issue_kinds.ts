@@ -607,6 +607,22 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       { ua: "Mozilla/5.0 pods3-backfill/1.0", token: "pods3-backfill", category: "other" },
       { ua: "GoogleOther-Video/1.0", token: "GoogleOther-Video", category: "ai_training" },
     ],
+  "names of hexydec/agentzero's crawler mapping, a load tester's build triplet, Outlook's cloud service (agentzero's tests)":
+    [
+      {
+        ua:
+          "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_1) AppleWebKit/600.2.5 (KHTML, like Gecko) Version/8.0.2 Safari/600.2.5 (Amazonbot-Video/0.1; +https://developer.amazon.com/support/amazonbot)",
+        token: "amazonbot-video",
+        category: "other",
+      },
+      { ua: "DropboxPreviewBot/1.0", token: "DropboxPreviewBot", category: "social_preview" },
+      { ua: "Mozilla/5.0 (pc-x86_64-linux-gnu) Siege/4.1.6", token: "unknown", category: "other" },
+      {
+        ua: "OutlookMobileCloudService-Autodetect/1.0.0",
+        token: "Microsoft Office",
+        category: "social_preview",
+      },
+    ],
   "crawlers as a server's log encoded their agent (Yauaa's robots tests)": [
     {
       ua:
@@ -855,6 +871,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.760; .NET CLR 1.1.4322)",
     "Opera/7.60 preview 4 (Mac OS X 10.3)",
   ],
+  "a Chromium browser named like a crawler, numbered as its Chrome build, and a phone sold as 'POWER BOT' (agentzero's tests)":
+    [
+      "Mozilla/5.0 (Windows NT 6.3) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/33.0.1750.157 CoRom/33.0.1750.157 CocCoc/33.0.1750.157 Safari/537.36",
+      "Mozilla/5.0 (Linux; Android 6.0; POWER BOT) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/106.0.0.0 Mobile Safari/537.36",
+    ],
   "browsers as a server's log encoded their agent (Yauaa's and uap-core's tests)": [
     "Mozilla%2F5.0+%28Windows+NT+6.1%29+AppleWebKit%2F537.36+%28KHTML%2C+like+Gecko%29+Chrome%2F79.0.3945.130+Safari%2F537.36",
     "Mozilla/5.0+(iPhone;+CPU+iPhone+OS+9_3_1+like+Mac+OS+X)+AppleWebKit/601.1.46+(KHTML,+like+Gecko)+Version/9.0+Mobile/13E238+Safari/601.1",

@@ -5,7 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { automationSign } from "../../../lib/crawl/automation_signs.ts";
-import { prefixedProduct, toolNamedFirst, unknownTrailingProduct } from "../../../lib/crawl/browser_shape.ts";
+import {
+  desktopPrefixOnly,
+  prefixedProduct,
+  toolNamedFirst,
+  unknownTrailingProduct,
+} from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 import { mediaServiceWord } from "../../../lib/crawl/human_clients.ts";
 import { APP_BUNDLE_ID, appBundleId, MEDIA_AND_TV } from "../../../lib/crawl/human_apps.ts";
@@ -551,4 +556,46 @@ Deno.test("sign: a service word a player's or reader's own name holds is no serv
       ["gpt-in-mind-podcasts-v2/0.1 (research)", "research"],
     ]
   ) assert.equal(mediaServiceWord(ua), word, ua);
+});
+
+// The eighteenth round's rules from the agentzero part (hexydec/agentzero's test agents, MIT).
+Deno.test("people: a Chromium browser named like a crawler numbers itself as its Chrome build; the crawler does not", () => {
+  const browser =
+    "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/33.0.1750.157 CoRom/33.0.1750.157 CocCoc/33.0.1750.157 Safari/537.36";
+  assert.equal(classifyAgent(browser).outcome, "human");
+  // the search engine's crawler (crawler-user-agents' sample) and a name holding Chrome itself (the grown part's
+  // crawler "YLT Chrome/85.0.4183.121", whose one Chrome product is its own)
+  for (
+    const ua of [
+      "Mozilla/5.0 (compatible; coccoc/1.0; +http://help.coccoc.com/searchengine)",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_6) AppleWebKit/537.36 (KHTML, like Gecko) YLT Chrome/85.0.4183.121 Safari/537.36",
+    ]
+  ) assert.equal(classifyAgent(ua).outcome, "crawler", ua);
+});
+
+Deno.test("sign: a phone sold as 'POWER BOT' ends the platform with it; a crawler's own 'bot' is still read", () => {
+  assert.equal(
+    automationSign(
+      "Mozilla/5.0 (Linux; Android 6.0; POWER BOT) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/106.0.0.0 Mobile Safari/537.36",
+    ),
+    null,
+  );
+  // agentzero's crawler test agent: the bot names itself after the browser
+  assert.match(
+    automationSign(
+      "Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)",
+    ) ?? "",
+    /bot/i,
+  );
+});
+
+Deno.test("structural rule: a build's target triplet as the platform is no browser's; a known product after it is a person's", () => {
+  // agentzero's test agent of the load tester Siege
+  assert.equal(
+    desktopPrefixOnly("Mozilla/5.0 (pc-x86_64-linux-gnu) Siege/4.1.6"),
+    "unknown product after a desktop platform: siege",
+  );
+  assert.equal(classifyAgent("Mozilla/5.0 (pc-x86_64-linux-gnu) Siege/4.1.6").outcome, "automation");
+  // the desktop platforms a browser writes are unchanged (uap-core's Ladybird agent)
+  assert.equal(desktopPrefixOnly("Mozilla/5.0 (X11; Linux x86_64) LibWeb+LibJS/1.0 Ladybird/1.0"), null);
 });
