@@ -662,6 +662,7 @@ const ISBOT_CATEGORY: Record<string, CatalogCategory> = {
 const AGENTZERO_SKIPPED = new Set([
   "appleexchangewebservices",
   "grpc-python",
+  "powershell",
   "link preview",
   "url preview",
   "claude user",

@@ -1698,7 +1698,6 @@ export const CRAWLER_TOKENS: readonly string[] = [
   "postpost",
   "postrank",
   "powermarks",
-  "powershell",
   "pr-cy.ru",
   "pressenginebot",
   "pricebot",
