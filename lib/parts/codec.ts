@@ -7,7 +7,7 @@
  * columns per compressed segment) still decode.
  */
 import { deflateRawSync } from "node:zlib";
-import { inflateBytes } from "./packed_arrays.ts";
+import { inflateBytes, release } from "./packed_arrays.ts";
 import type { Batch, Column } from "./columns.ts";
 import { noTurns, type Turn } from "../turns.ts";
 
@@ -224,16 +224,50 @@ const ownSegment = new WeakSet<Column>();
  */
 export const ownsSegment = (c: Column): boolean => ownSegment.has(c);
 
+/** The stored bytes each unread column of a kept batch holds (decodeBatch `keep`), by the batch's columns. */
+const unreadBytes = new WeakMap<Batch["cols"], Map<string, number>>();
+
+/**
+ * Bytes a decoded batch holds now: its read columns' arrays (a buffer counted once) and, when kept
+ * (decodeBatch `keep`), the stored bytes each unread column holds. Reading a column here would decode it:
+ * an unread column is told by its getter. Strings made from a dictionary live in the JS heap, not counted.
+ */
+export function batchBytes(b: Batch): number {
+  const unread = unreadBytes.get(b.cols), seen = new Set<ArrayBufferLike>();
+  let n = 0;
+  const add = (a: ArrayBufferView | undefined) => {
+    if (a && !seen.has(a.buffer)) (seen.add(a.buffer), n += a.buffer.byteLength);
+  };
+  for (const name of Object.keys(b.cols)) {
+    const d = Object.getOwnPropertyDescriptor(b.cols, name)!;
+    if (!("value" in d)) {
+      n += unread?.get(name) ?? 0;
+      continue;
+    }
+    const c = d.value as Column;
+    if (c.kind === "num") add(c.values);
+    else (add(c.codes), add(c.packed?.bytes), add(c.packed?.offsets), add(c.dictJson));
+  }
+  return n;
+}
+
 /**
  * The named columns (all when `only` is omitted). A column with a segment of its own inflates the first
  * time it is read; shared segments (older parts) are inflated once, right away. `blob` may be a range of
  * the part's bytes starting at byte `base` (see readRange), covering the wanted columns.
+ *
+ * `keep`: the batch is kept (a cache) and `blob` is let go by the caller once this returns. Each column not
+ * yet read then holds a copy of its own stored bytes, freed once it is inflated, instead of every column
+ * holding the whole blob: a kept batch held its part's whole stored range for as long as one column was
+ * never read, the deflated bytes of the columns already inflated too (at 1M events, after an overview, ~6
+ * MB of the ~37 MB a month's parts read).
  */
 export function decodeBatch(
   e: { n: number; columns: ColumnEntry[] },
   blob: Uint8Array,
   only?: (name: string) => boolean,
   base = 0,
+  keep = false,
 ): Promise<Batch> {
   const wanted = e.columns.filter((c) => !only || only(c.name));
   const sharing = new Map<number, number>();
@@ -241,6 +275,8 @@ export function decodeBatch(
   const segment = (c: ColumnEntry) => blob.subarray(c.off - base, c.off - base + c.len);
   const shared = new Map<number, Uint8Array>();
   const cols: Batch["cols"] = {};
+  const unread = new Map<string, number>();
+  if (keep) unreadBytes.set(cols, unread);
   for (const c of wanted) {
     if (!c.stored && sharing.get(c.off)! > 1) {
       let seg = shared.get(c.off);
@@ -248,18 +284,22 @@ export function decodeBatch(
       cols[c.name] = decodeColumn(c, e.n, seg, false);
       continue;
     }
-    const packed = segment(c);
+    // kept: a copy of its own (offset 0, so aligned), read in place if stored, freed once inflated
+    const packed = keep ? segment(c).slice() : segment(c);
+    if (keep) unread.set(c.name, packed.byteLength);
     // stored columns are read in place when aligned (parts keep them 8-byte aligned), else copied
-    const bytes = () => (!c.stored
-      ? inflate(packed, c.at + c.bytes)
-      : packed.byteOffset % 8 === 0
-      ? packed
-      : packed.slice());
+    const bytes = () => {
+      if (c.stored) return packed.byteOffset % 8 === 0 ? packed : packed.slice();
+      const out = inflate(packed, c.at + c.bytes);
+      if (keep) release(packed);
+      return out;
+    };
     Object.defineProperty(cols, c.name, {
       enumerable: true,
       configurable: true,
       get() {
         const col = decodeColumn(c, e.n, bytes(), true);
+        unread.delete(c.name);
         if (!c.stored) {
           ownSegment.add(col);
         }

@@ -6,6 +6,7 @@
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 import type { ColumnEntry } from "./codec.ts";
+import { release } from "./packed_arrays.ts";
 
 export type PartKind = "ev" | "hit";
 export const CHUNK_BYTES = 60_000;
@@ -68,6 +69,7 @@ export async function readBlob(
   for await (const e of kv.list<Uint8Array>({ prefix: keys.partChunks(meta.id) }, { batchSize: 100 })) {
     const i = e.key[2] as number;
     blob.set(e.value, i * CHUNK_BYTES);
+    release(e.value); // copied: its 60 KB go back to the allocator now (see `readRange`)
     seen++;
   }
   if (seen !== meta.chunks) throw new PartGoneError(`part ${meta.id}: ${seen} of ${meta.chunks} chunks`);
@@ -91,6 +93,9 @@ export async function readRange(
   const range = { start: keys.partChunk(meta.id, first), end: keys.partChunk(meta.id, last + 1) };
   for await (const e of kv.list<Uint8Array>(range, { batchSize: 100 })) {
     bytes.set(e.value, (e.key[2] as number) * CHUNK_BYTES - base);
+    // copied: the chunk goes back to the allocator now, for the next chunk to reuse, instead of waiting for
+    // V8's next full collection (a 1M-event month's scan read is ~37 MB of chunks, all garbage once copied)
+    release(e.value);
     seen++;
   }
   const expected = Math.min(last, meta.chunks - 1) - first + 1;

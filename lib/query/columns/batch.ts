@@ -4,6 +4,7 @@
  * Rows are ordered by visitor, session, time, so a session is one contiguous run inside a batch.
  */
 import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
+import { batchBytes } from "../../parts/codec.ts";
 import type { Interner } from "./intern.ts";
 import { eventView, numericProp, type View, type Viewable } from "./views.ts";
 
@@ -33,7 +34,47 @@ export interface EvBatch extends Viewable {
   /** per row: engagement_time_ms / depth_percent of the event, NaN when absent or not a number */
   eng: Float64Array;
   depth: Float64Array;
+  /** the decoded size told up front (every column decoded): see `heldBytes` for what it holds */
   bytes: number;
+  /** per-row arrays made on first use (engagement, scroll depth), for `heldBytes` */
+  made: Float64Array[];
+}
+
+/**
+ * Bytes a batch holds now: its columns as read so far (codec.ts batchBytes), its row and run arrays, the
+ * per-row numbers and scope masks questions kept with it, and its views' strings (roughly). The part cache
+ * weighs a kept part by this, again each time a question takes it (columns decode as questions read
+ * them): weighed by `bytes` (every column decoded, dictionaries as strings) a 1M-event month's parts
+ * counted 162-170 MB for ~100-120 held, and what questions derive and keep beside them (a cohort's
+ * members, session facts) was pushed out and made again by every question under a cohort.
+ */
+export function heldBytes(e: EvBatch): number {
+  let n = batchBytes(e.b);
+  for (const a of [e.vis, e.ses, e.runStart, e.runSes, e.runVis, e.runPv, e.runHuman, e.bits]) {
+    n += a.byteLength;
+  }
+  for (const a of e.made) n += a.byteLength;
+  for (const a of e.ids.values()) n += a.byteLength;
+  for (const a of e.scopeMasks.values()) n += a.byteLength;
+  for (const v of e.views.values()) n += viewBytes(v);
+  return n;
+}
+
+/** A view's string values (or a numeric property's numbers), counted once a view: views do not change. */
+const viewSizes = new WeakMap<object, number>();
+function viewBytes(view: object): number {
+  let n = viewSizes.get(view);
+  if (n !== undefined) return n;
+  // its codes are a column's, counted with the columns
+  const v = view as { values?: unknown; nums?: Float64Array };
+  n = v.nums?.byteLength ?? 0;
+  if (Array.isArray(v.values)) {
+    for (const s of v.values) {
+      n += typeof s === "string" ? 16 + 2 * s.length : 8;
+    }
+  }
+  viewSizes.set(view, n);
+  return n;
 }
 
 export const PV = 1, LEAVE = 2, AUTO = 4, HUMAN = 8, RAGE = 16;
@@ -91,6 +132,7 @@ export function prepareEvents(b: Batch, interner: Interner, decodedBytes?: numbe
   const perRow = (key: string) => {
     const p = numericProp(out, key), v = new Float64Array(n);
     for (let i = 0; i < n; i++) v[i] = p.nums[p.codes[i] ?? 0];
+    out.made.push(v);
     return v;
   };
   const out: EvBatch = {
@@ -122,6 +164,7 @@ export function prepareEvents(b: Batch, interner: Interner, decodedBytes?: numbe
     interner,
     scopeMasks: new Map(),
     bytes: bytes + 33 * n,
+    made: [],
   };
   const et = eventView(out, "event_type"),
     tr = eventView(out, "traffic"),

@@ -10,6 +10,7 @@ import { Budget } from "./budget.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
 import type { Batch, StrCol } from "../../parts/columns.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
+import { release } from "../../parts/packed_arrays.ts";
 import { buildHitBatch } from "../../parts/hit_batch.ts";
 import {
   listParts,
@@ -22,7 +23,7 @@ import {
 import type { EnvName, StoredEvent, Verification } from "../../store/records.ts";
 import { keys } from "../../store/keys.ts";
 import { verificationOutcomes } from "../../parts/build.ts";
-import { type EvBatch, prepareEvents } from "./batch.ts";
+import { type EvBatch, heldBytes, prepareEvents } from "./batch.ts";
 import { Interner } from "./intern.ts";
 import type { RawWhere } from "../../store/readable.ts";
 import { type RawTail, readEventTail, readHitTail, sameRecords } from "../../store/raw_tail.ts";
@@ -157,19 +158,10 @@ export class Source {
   private streaming = 0;
   constructor(private deps: Deps) {
     // the visitor and session numbering grows with every visitor read (at 10M events 111 MB): counted in the
-    // budget past an eighth of it, parts and kept data make room for it. The first eighth is covered by the
-    // parts' weights, which count every column though a question decodes a few (measured: 184 MB counted for
-    // 114 MB held at 1M events, 77 for 35 at 10M); counted whole, the 1M site's 14 MB numbering pushed its
-    // overview's kept data out (warm 1.1 s became 5.3 s at load 19)
-    this.cache = new Budget(
-      deps.config.partCacheBytes,
-      () => this.countedNumbering() + this.streaming,
-    );
-  }
-
-  /** The numberings' bytes the budget counts: past an eighth of it (see the constructor). */
-  private countedNumbering(): number {
-    return Math.max(0, this.numberingBytes() - this.deps.config.partCacheBytes / 8);
+    // budget whole, parts and kept data make room for it. (It was counted past an eighth of the budget only
+    // while parts were weighed as if every column were decoded: 184 MB counted for 114 MB held at 1M events.
+    // Parts are weighed by what they hold now: batch.ts heldBytes.)
+    this.cache = new Budget(deps.config.partCacheBytes, () => this.numberingBytes() + this.streaming);
   }
 
   /** Memory the environments' visitor and session numberings hold. */
@@ -274,8 +266,12 @@ export class Source {
     return mine.parts;
   }
 
-  /** The columns passing `only` of a part, reading only the chunks that hold them. */
-  private async partBatch(p: PartMeta, only: (name: string) => boolean) {
+  /**
+   * The columns passing `only` of a part, reading only the chunks that hold them. `keep`: the batch goes into
+   * the cache: its unread columns hold copies of their own stored bytes and the range read is let go at once
+   * (codec.ts `decodeBatch`).
+   */
+  private async partBatch(p: PartMeta, only: (name: string) => boolean, keep = false) {
     const columns = await partColumns(this.deps.kv, p);
     const { from, to } = columnRange(columns, only);
     const { base, bytes } = await readRange(this.deps.kv, p, from, to);
@@ -285,7 +281,9 @@ export class Source {
       if (c.kind === "num") return sum + 8 * p.rows;
       return sum + c.width * p.rows + 3 * Math.max(0, c.bytes - c.width * p.rows);
     }, 0);
-    return { batch: await decodeBatch({ n: p.rows, columns }, bytes, only, base), decodedBytes };
+    const batch = await decodeBatch({ n: p.rows, columns }, bytes, only, base, keep);
+    if (keep) release(bytes);
+    return { batch, decodedBytes };
   }
 
   private async pendingIds(parts: PartMeta[]): Promise<Set<string>> {
@@ -529,7 +527,7 @@ export class Source {
       // MB of parts no later question found), while what questions keep was pushed out with them
       let rows = 0;
       for (const p of used) rows += p.rows;
-      const keep = rows * STREAM_BYTES_PER_ROW + this.countedNumbering() <= this.cache.capacity;
+      const keep = rows * STREAM_BYTES_PER_ROW + this.numberingBytes() <= this.cache.capacity;
       // parts read ahead while one is visited (KV reads and inflating overlap the visit): as many as fit a
       // quarter of the budget by their rows, at least one. Parts not kept are counted in the budget while
       // read and visited (kept parts and derived data make room), so a stream stays within it too
@@ -583,14 +581,18 @@ export class Source {
   ): Promise<EvBatch> {
     const key = `ev|${org}|${env}|${p.id}|${interner.generation}`;
     const hit = this.cache.part(key) as EvBatch | undefined;
-    if (hit) return Promise.resolve(hit);
+    if (hit) {
+      // weighed again: the columns the last questions read are held now too
+      this.cache.setPart(key, hit, heldBytes(hit));
+      return Promise.resolve(hit);
+    }
     // questions asked together (a tool's several aggregates) share one load of a part
     let loading = this.loading.get(key);
     if (!loading) {
-      loading = this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c)).then(
+      loading = this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c), keep).then(
         ({ batch, decodedBytes }) => {
           const prepared = prepareEvents(batch, interner, decodedBytes);
-          if (keep) this.cache.setPart(key, prepared, prepared.bytes);
+          if (keep) this.cache.setPart(key, prepared, heldBytes(prepared));
           return prepared;
         },
       ).finally(() => this.loading.delete(key));
@@ -616,7 +618,11 @@ export class Source {
         if (!b) {
           // ids only for the late-outcome join of rows still pending when the part was built
           const pending = p.pending_verification > 0;
-          ({ batch: b } = await this.partBatch(p, (c) => (c !== "id" || pending) && !COLD_COLUMNS.has(c)));
+          ({ batch: b } = await this.partBatch(
+            p,
+            (c) => (c !== "id" || pending) && !COLD_COLUMNS.has(c),
+            true,
+          ));
           this.cache.setPart(key, b, p.bytes * 6);
         }
         out.push({ b, overrides: p.pending_verification ? await this.lateOutcomes(org, b) : new Map() });

@@ -24,7 +24,7 @@ Deno.test("scan contexts: kept data survives its parts being read again, is weig
     // two days: two parts
     await store(deps.kv, {
       events: Array.from(
-        { length: 200 },
+        { length: 800 },
         (_, i) =>
           ev({
             received_at: T0 + (i % 2) * DAY + i * 60_000,
@@ -41,10 +41,11 @@ Deno.test("scan contexts: kept data survives its parts being read again, is weig
       to: T0 + 2 * DAY,
       timezone: "UTC",
     };
-    // a budget too small for a part, large enough for what the questions derive. A part weighs ~12 KB here
-    // and the numbering ~4.5 KB past its free eighth: with 16 KB one part fitted (by 76 bytes), and which of
-    // the two it was depended on which load finished last (the loads run together), so the check below
-    // failed when the first part's load finished last
+    // a budget too small for a part, large enough for what the questions derive. A part holds 13-16 KB here
+    // (weighed by what it holds: batch.ts heldBytes), the numbering ~6 KB (counted whole) and the kept data
+    // ~4 KB. (With 200 events a part held ~5 KB, the kept data ~4: no budget told them apart safely. Before,
+    // weighed as if decoded whole, a part weighed ~12 KB and 16 KB fitted one of them by 76 bytes, which one
+    // depending on which load finished last.)
     const source = new Source({ ...deps, config: { ...deps.config, partCacheBytes: 12_288 } });
     const scans = new ScanContexts(source);
     const first = await scans.of(scope);
