@@ -3,14 +3,16 @@
  * process, over the kept bench site (bench/site.ts), with the process's memory sampled while it runs.
  *   deno run -A [--v8-flags=--expose-gc,--max-old-space-size=N] bench/memory.ts --kv site.sqlite3
  *     --events 10000000 --visitors 1000000 --only behavior_overview [--warm 3] [--json out.json] [--label x]
- *     [--part-cache-mb N]
+ *     [--part-cache-mb N] [--cohort] [--cohort-only]
  * Prints one line a tool: cold and warm time, the peak resident set (VmHWM, since the site was opened; each
  * tool's own too, with the resident set it started from), the peaks sampled every few milliseconds of
  * anonymous memory (RssAnon: the heap, array buffers, native allocations) and file pages (RssFile: the binary, KV's SQLite file mapped), V8's heap used and external
  * bytes (array buffers live there), and, with --expose-gc, the heap and external bytes left after a full
  * collection at the end (what is live, not garbage not yet collected). With --allocs, each tool's cold and
  * warm asks also list the call sites that made the most array buffer bytes (bench/alloc_sites.ts). With
- * --gc-between (and --expose-gc), each tool's row says what it left live and what it left dead.
+ * --gc-between (and --expose-gc), each tool's row says what it left live and what it left dead. With --cohort,
+ * the overview and pages are also asked under bench/tools.ts's saved cohort (the site must have it: run
+ * bench/tools.ts on it once without --no-cohort); --cohort-only asks only those.
  */
 import { createApp } from "../app.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
@@ -38,7 +40,7 @@ const MB = 1048576;
 const mb = (b: number) => Math.round(b / MB);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The questions bench/tools.ts asks (its list, without the cohort ones). */
+/** The questions bench/tools.ts asks (its list; the cohort ones with --cohort). */
 const QUESTIONS: [string, Record<string, unknown>][] = [
   ["account_overview", {}],
   ["behavior_overview", { period: "last_30_days" }],
@@ -64,6 +66,12 @@ const QUESTIONS: [string, Record<string, unknown>][] = [
   }],
   ["behavior_crawl_coverage", { period: "last_30_days" }],
   ["behavior_crawler_access", { period: "last_7_days" }],
+  ...(Deno.args.includes("--cohort")
+    ? [
+      ["behavior_overview", { period: "last_30_days", cohort: "bench ~10% of visitors" }],
+      ["behavior_pages", { period: "last_30_days", cohort: "bench ~10% of visitors" }],
+    ] as [string, Record<string, unknown>][]
+    : []),
 ];
 
 interface Status {
@@ -312,7 +320,8 @@ const only = new Set((text("only") ?? QUESTIONS.map(([n]) => n).join()).split(",
 const rows: Record<string, unknown>[] = [];
 let highest = 0; // the process's peak over the tools (each tool starts the kernel's peak over)
 let app = createApp(makeDeps()); // one fresh engine for the tools asked: an empty part cache
-for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
+const COHORT_ONLY = Deno.args.includes("--cohort-only");
+for (const [tool, input] of QUESTIONS.filter(([name, i]) => only.has(name) && (!COHORT_ONLY || i.cohort))) {
   if (FRESH) app = createApp(makeDeps());
   // --gc-between: the last tool's garbage (its engine too, with --fresh) collected before the next asks;
   // what is left is what the last tool added to live data, the rest it left dead for the collector
@@ -342,7 +351,7 @@ for (const [tool, input] of QUESTIONS.filter(([name]) => only.has(name))) {
   const end = status(), m = Deno.memoryUsage();
   highest = Math.max(highest, end.hwm);
   rows.push({
-    tool: input.metric ? `${tool} (${input.metric})` : tool,
+    tool: input.metric ? `${tool} (${input.metric})` : input.cohort ? `${tool} (cohort)` : tool,
     cold_ms: Math.round(cold),
     warm_ms: Math.round(median(warm)),
     rss_before_mb: mb(before.rss),

@@ -230,6 +230,8 @@ for (
     target_cold_ms: target?.cold ?? null,
     // in production a question's "now" is always new: under a cohort that figure is held to the target too
     rss_after_mb: (await rss())?.now ?? null,
+    // the process's peak so far: the tool after which it rose is the one that set it
+    peak_rss_so_far_mb: (await rss())?.peak ?? null,
     ok: target
       ? median(warm) <= target.warm && cold <= target.cold &&
         (!input.cohort || median(moving) <= target.warm)
@@ -243,6 +245,7 @@ for (
       (moving.length ? `  (a new "now" each time: ${Math.round(median(moving))} ms)` : "") +
       (target ? `  (target ${target.warm} / ${target.cold} ms) ${row.ok ? "OK" : "MISSED"}` : ""),
   );
+  log(`${row.tool}: resident ${row.rss_after_mb} MB, peak so far ${row.peak_rss_so_far_mb} MB`);
 }
 const memory = await rss();
 const written = await run.write("tools", {
