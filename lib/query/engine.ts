@@ -81,10 +81,15 @@ export function createEngine(deps: Deps): Engine {
     return aggregateMany(await ctxOf(s), os);
   };
   /**
-   * Whether the environment's parts, decoded, fit the part cache: then the scan answers (warm, it reuses the
-   * decoded parts and what it keeps per period, and beats rollups: at 1M events the overview scanned 100-175
-   * ms warm against 0.6-1.1 s from rollups, interleaved at load 15); when they do not fit, the scan would
-   * reload parts each question (the cliff at 3M) and rollups answer. The whole environment, not the period:
+   * Whether the environment's parts, decoded, fill at most half the scan's budget: then the scan answers
+   * (warm, it reuses the decoded parts and what it keeps per period); when they fill more, rollups answer:
+   * the scan would reload parts each question (the cliff at 3M), and short of that it would hold the month
+   * with no room for what questions keep. Half, not all (28 Nov): at 1M events the month's parts filled the
+   * 192 MB budget (~120 MB held, 170 estimated), and the rollups had become faster than the scan there
+   * (bench/tools.ts at 1M, all tools: overview 283-367 ms cold / 29-48 warm from rollups against 870-1,065 /
+   * 52-80 scanned; pages 140-227 / 8-14 against 470-600 / 68-80); one engine answering every tool, cohort
+   * questions too, peaked at 444 MB against 564 (bench/memory.ts --cohort). Web Vitals of such a site come
+   * from histograms (within 1%, said in the answer). A cohort still takes the scan. The whole environment, not the period:
    * a large site's short period (a tool's previous period, a day) then takes rollups too instead of decoding
    * parts that push the long period's kept data out (the cold overview at 10M events spent ~1.2 s of CPU
    * scanning its previous period).
@@ -93,7 +98,7 @@ export function createEngine(deps: Deps): Engine {
     // the part index only (no raw tail, no columns), kept by the source while the index is unchanged
     let rows = 0;
     for (const meta of await source.indexedParts(s.org, s.env)) rows += meta.rows;
-    return rows * SCAN_BYTES_PER_ROW <= source.partCapacity;
+    return rows * SCAN_BYTES_PER_ROW <= source.partCapacity / 2;
   };
   const ctxOf = (s: Scope) => scans.of(s);
   return {
