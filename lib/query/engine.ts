@@ -25,9 +25,6 @@ import { firstTouchBlocker } from "./rollup/first_touch.ts";
 import { retentionBlocker } from "./rollup/retention.ts";
 import type { AggregateOptions, AggregateResult } from "./types.ts";
 
-/** Decoded bytes per row the scan keeps for an overview's questions (measured at 1M events: 168 MB for 990k rows). */
-const SCAN_BYTES_PER_ROW = 170;
-
 export function createEngine(deps: Deps): Engine {
   // one memory budget (PART_CACHE_MB): decoded rollups take a third of it (hit rollups a fourteenth of the
   // whole, Web Vitals tables, property rollups and feature tables a thirty-second each, out of that third),
@@ -89,16 +86,16 @@ export function createEngine(deps: Deps): Engine {
    * (bench/tools.ts at 1M, all tools: overview 283-367 ms cold / 29-48 warm from rollups against 870-1,065 /
    * 52-80 scanned; pages 140-227 / 8-14 against 470-600 / 68-80); one engine answering every tool, cohort
    * questions too, peaked at 444 MB against 564 (bench/memory.ts --cohort). Web Vitals of such a site come
-   * from histograms (within 1%, said in the answer). A cohort still takes the scan. The whole environment, not the period:
-   * a large site's short period (a tool's previous period, a day) then takes rollups too instead of decoding
-   * parts that push the long period's kept data out (the cold overview at 10M events spent ~1.2 s of CPU
-   * scanning its previous period).
+   * from histograms (within 1%, said in the answer). A cohort still takes the scan. The whole environment,
+   * not the period: a large site's short period (a tool's previous period, a day) then takes rollups too
+   * instead of decoding parts that push the long period's kept data out (the cold overview at 10M events
+   * spent ~1.2 s of CPU scanning its previous period).
    */
   const siteFits = async (s: Scope): Promise<boolean> => {
     // the part index only (no raw tail, no columns), kept by the source while the index is unchanged
     let rows = 0;
     for (const meta of await source.indexedParts(s.org, s.env)) rows += meta.rows;
-    return rows * SCAN_BYTES_PER_ROW <= source.partCapacity / 2;
+    return source.scanHolds(rows);
   };
   const ctxOf = (s: Scope) => scans.of(s);
   return {

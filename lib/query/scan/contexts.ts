@@ -4,9 +4,6 @@ import type { Source } from "../columns/source.ts";
 import type { Filter, Scope } from "../types.ts";
 import { type Ctx, type Derived, derivedBytes, makeCtx } from "./ctx.ts";
 
-/** Decoded bytes a scan holds per row (measured: 1.6 GB for the 10M site's 10M rows; 168 MB for 990k at 1M). */
-const DECODED_BYTES_PER_ROW = 170;
-
 export class ScanContexts {
   private cohorts: CohortCache;
 
@@ -21,8 +18,7 @@ export class ScanContexts {
    * sessions stream from step columns, funnel 187-242 ms cold / 9-12 warm against 416-861 / 63-102).
    */
   async tooLarge(s: Scope): Promise<boolean> {
-    return (await this.source.periodRows(s.org, s.env, s.from, s.to)) * DECODED_BYTES_PER_ROW >
-      this.source.partCapacity / 2;
+    return !this.source.scanHolds(await this.source.periodRows(s.org, s.env, s.from, s.to));
   }
 
   /**
