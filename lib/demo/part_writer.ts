@@ -11,7 +11,7 @@ import type { Deps } from "../deps.ts";
 import { dayNumber, keys } from "../store/keys.ts";
 import type { EnvName, StoredHit } from "../store/records.ts";
 import { type AnyRecord, buildPart, builtPartMeta } from "../parts/build.ts";
-import { newPartId, type PartKind, writeChunks, writeDir } from "../parts/store.ts";
+import { newPartId, type PartKind, touchIndex, writeChunks, writeDir } from "../parts/store.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 import { writePartTables } from "../query/part_tables.ts";
@@ -67,7 +67,11 @@ export class PartWriter {
     await writeDir(kv, id, built.encoded.columns);
     await writePartTables(kv, id, this.org, this.env, this.kind, built.batch);
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
-    await kv.set(keys.part(this.org, this.env, this.kind, id), meta);
+    await touchIndex(kv.atomic(), this.org, this.env, this.kind).set(
+      keys.part(this.org, this.env, this.kind, id),
+      meta,
+    )
+      .commit();
     this.parts++;
     this.rows += built.rows;
   }

@@ -19,6 +19,7 @@ import {
   newPartId,
   type PartKind,
   type PartMeta,
+  touchIndex,
   writeChunks,
   writeDir,
 } from "../parts/store.ts";
@@ -260,7 +261,8 @@ async function publish(
   const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };
   const res = await w.lease.guarded((check) => {
-    const op = kv.atomic().check(check).set(keys.part(org, env, kind, id), meta).set(w.markKey, next);
+    const op = touchIndex(kv.atomic(), org, env, kind).check(check).set(keys.part(org, env, kind, id), meta)
+      .set(w.markKey, next);
     for (const r of replaces) {
       op.check({ key: keys.part(org, env, kind, r.meta.id), versionstamp: r.versionstamp }).delete(
         keys.part(org, env, kind, r.meta.id),
@@ -306,7 +308,13 @@ async function deleteRaw(deps: Deps, org: string, env: EnvName, meta: PartMeta, 
   opts.failAt?.("raw_deleted");
   const key = keys.part(org, env, meta.kind, meta.id);
   const entry = await kv.get<PartMeta>(key);
-  if (entry.value) await kv.atomic().check(entry).set(key, { ...entry.value, pending: false }).commit();
+  if (entry.value) {
+    await touchIndex(kv.atomic(), org, env, meta.kind).check(entry).set(key, {
+      ...entry.value,
+      pending: false,
+    })
+      .commit();
+  }
 }
 
 /** Merges the parts of a day when the day is closed and has several, or when it has many small ones. */

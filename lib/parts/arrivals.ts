@@ -6,7 +6,8 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 import { badTime, healingRaw } from "../store/readable.ts";
-import { listParts } from "./store.ts";
+import { indexStamp, listParts } from "./store.ts";
+import { remember } from "../lru.ts";
 
 export interface Arrivals {
   events: number | null; // ms of the newest web event, null when none
@@ -48,9 +49,25 @@ async function newestPart(
   env: EnvName,
   kind: "ev" | "hit",
 ): Promise<number | null> {
+  // every read answer asks (its freshness notice) and an environment with no raw record left lists all its
+  // parts for it (214 at 10M events): kept per KV and index while the index's stamp holds
+  const key = `${org}|${env}|${kind}`;
+  const stamp = await indexStamp(kv, org, env, kind);
+  let kept = newestOfIndex.get(kv);
+  if (!kept) newestOfIndex.set(kv, kept = new Map());
+  const known = kept.get(key);
+  if (known?.stamp === stamp) return known.newest;
   const parts = await listParts(kv, org, env, kind);
-  return parts.reduce<number | null>((m, p) => Math.max(m ?? -Infinity, p.meta.max_rt ?? p.meta.max_t), null);
+  const newest = parts.reduce<number | null>(
+    (m, p) => Math.max(m ?? -Infinity, p.meta.max_rt ?? p.meta.max_t),
+    null,
+  );
+  remember(kept, key, { stamp, newest }, 256);
+  return newest;
 }
+
+/** The newest part arrival per KV and environment, with the index stamp it was read under. */
+const newestOfIndex = new WeakMap<Deno.Kv, Map<string, { stamp: string; newest: number | null }>>();
 
 /**
  * Arrival times of the newest event and hit of an environment. The raw tail holds the newest records, so

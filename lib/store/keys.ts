@@ -86,6 +86,11 @@ export const keys = {
   /** a part's column directory, apart from its index entry so listing the index stays cheap */
   partDir: (partId: string) => ["part_dir", partId] as const,
   compactMark: (org: string, env: EnvName, kind: "ev" | "hit") => ["compact_mark", org, env, kind] as const,
+  /**
+   * Written in the same commit as every change of a kind's part index (lib/parts/store.ts `touchIndex`): a
+   * reader that finds its versionstamp (and the compaction mark's) unchanged knows the index is as it listed it.
+   */
+  partsVersion: (org: string, env: EnvName, kind: "ev" | "hit") => ["parts_version", org, env, kind] as const,
   /** Dense visitor numbers per organization and environment (lib/parts/visitor_numbers.ts): id → number. */
   visitorNumber: (org: string, env: EnvName, anonymousId: string) =>
     ["visitor_no", org, env, anonymousId] as const,

@@ -13,6 +13,7 @@ import { buildEventBatch } from "../../parts/event_batch.ts";
 import { release } from "../../parts/packed_arrays.ts";
 import { buildHitBatch } from "../../parts/hit_batch.ts";
 import {
+  indexStamp,
   listParts,
   partColumns,
   PartGoneError,
@@ -21,7 +22,6 @@ import {
   readRange,
 } from "../../parts/store.ts";
 import type { EnvName, StoredEvent, Verification } from "../../store/records.ts";
-import { keys } from "../../store/keys.ts";
 import { verificationOutcomes } from "../../parts/build.ts";
 import { type EvBatch, heldBytes, prepareEvents } from "./batch.ts";
 import { Interner } from "./intern.ts";
@@ -113,9 +113,6 @@ interface LateJoin {
  */
 const TAIL_ROW_BYTES = 1_500;
 
-/** How long a listing of the part index is reused for sizing while the compaction mark is unchanged (ms). */
-const LISTING_REUSE_MS = 30_000;
-
 /**
  * The kept tail batch as one question's own: the same columns, but its own scope masks (scope keys are cut to
  * the parts' time range, which a tail's rows lie outside, so one question's mask is not another's).
@@ -136,6 +133,16 @@ interface ReadPoint {
 /** A listing of parts with each one's versionstamp (`listParts`). */
 type Listed = { meta: PartMeta; versionstamp: string }[];
 
+/**
+ * A kind's part index as listed while its stamp (`indexStamp`) held: `listing` names it (its entries'
+ * versionstamps), for raw tail reads to tell whether they saw the same index.
+ */
+interface Indexed {
+  stamp: string;
+  parts: Listed;
+  listing: string;
+}
+
 export class Source {
   /** decoded parts, kept raw tails and what questions derived and keep (`keep`): one budget */
   private cache: Budget;
@@ -145,17 +152,17 @@ export class Source {
   // deno-lint-ignore no-explicit-any
   private tailReads = new Map<string, { started: number; listing: string; done: Promise<KeptTail<any>> }>();
   private asked = 0;
-  /** the last listing of each environment's event parts, for sizing (`indexedParts`) */
-  private listings = new Map<
-    string,
-    { stamp: string | null; at: number; parts: Promise<{ meta: PartMeta; versionstamp: string }[]> }
-  >();
   /**
-   * Part listings under way, by environment and kind, with how many listings had started before each: a
-   * question may share one (`listing`) instead of listing the same 214 parts again (questions asked at once
-   * each listed them twice: ~19 listings for one overview at 10M events).
+   * The last listing of each environment's and kind's part index, kept while its stamp holds: a read looks
+   * at the stamp (one small get) and lists the parts only when the index changed (a warm overview at 10M
+   * events listed its 214 parts ~14 times: ~20 of its ~60 ms).
    */
-  private listingsUnderWay = new Map<string, { nth: number; parts: Promise<Listed> }>();
+  private indexes = new Map<string, Indexed>();
+  /**
+   * Looks at the index under way, by environment and kind, with how many had started before each: a
+   * question may share one (`listing`) instead of looking again (questions asked at once each looked twice).
+   */
+  private listingsUnderWay = new Map<string, { nth: number; parts: Promise<Indexed> }>();
   private listingsStarted = 0;
   /** bytes of parts streams are reading ahead and not keeping (counted in the budget: see `stream`) */
   private streaming = 0;
@@ -242,14 +249,12 @@ export class Source {
       // equal to it: one started earlier (by another load) may hold the raw rows of a part `before` already
       // lists as done, counted twice then
       const listed = this.ask();
-      const at = { asked: asked ?? listed, listed, listing: before.map((p) => p.versionstamp).join() };
+      const at = { asked: asked ?? listed, listed, listing: before.listing };
       try {
-        const out = await read(before.map((p) => p.meta), at);
-        // after it, only a listing started since the read ended tells whether the parts changed during it
+        const out = await read(before.parts.map((p) => p.meta), at);
+        // after it, only a look started since the read ended tells whether the parts changed during it
         const after = await this.listing(org, env, kind, this.listingsStarted);
-        const same = after.length === before.length &&
-          after.every((p, i) => p.versionstamp === before[i].versionstamp);
-        if (same) return out;
+        if (after.listing === before.listing) return out;
       } catch (err) {
         if (!(err instanceof PartGoneError)) throw err;
       }
@@ -261,20 +266,36 @@ export class Source {
   }
 
   /**
-   * The parts of a kind as listed now: a listing under way that was the `from`-th or a later one started is
+   * The parts of a kind as they are now: a look under way that was the `from`-th or a later one started is
    * shared, else a new one is started.
    */
-  private listing(org: string, env: EnvName, kind: PartKind, from: number): Promise<Listed> {
+  private listing(org: string, env: EnvName, kind: PartKind, from: number): Promise<Indexed> {
     const key = `${org}|${env}|${kind}`;
     const going = this.listingsUnderWay.get(key);
     if (going && going.nth >= from) return going.parts;
-    const mine = { nth: this.listingsStarted++, parts: listParts(this.deps.kv, org, env, kind) };
+    const mine = { nth: this.listingsStarted++, parts: this.indexNow(org, env, kind, key) };
     this.listingsUnderWay.set(key, mine);
     const done = () => {
       if (this.listingsUnderWay.get(key) === mine) this.listingsUnderWay.delete(key);
     };
     mine.parts.then(done, done);
     return mine.parts;
+  }
+
+  /**
+   * The index as it is now: the kept listing while the stamp read now is the one it was listed under, else a
+   * new listing (made after the stamp was read, so if the stamp still holds later, nothing changed since).
+   */
+  private async indexNow(org: string, env: EnvName, kind: PartKind, key: string): Promise<Indexed> {
+    const stamp = await indexStamp(this.deps.kv, org, env, kind);
+    const kept = this.indexes.get(key);
+    if (kept?.stamp === stamp) return kept;
+    const parts = await listParts(this.deps.kv, org, env, kind);
+    const fresh = { stamp, parts, listing: parts.map((p) => p.versionstamp).join() };
+    // kept unless a look that began later kept its own meanwhile (this stamp may be the older); the newest 64
+    // environments and kinds (an instance serving many organizations keeps no listing of each forever)
+    if (this.indexes.get(key) === kept) remember(this.indexes, key, fresh, 64);
+    return fresh;
   }
 
   /**
@@ -484,27 +505,11 @@ export class Source {
   }
 
   /**
-   * The event part index for sizing (which path a question takes, never what it reads: each read lists the
-   * parts itself, consistently): the last listing while the compaction mark has the same versionstamp (a
-   * publish or merge writes the mark in the commit that changes the index) and is younger than
-   * `LISTING_REUSE_MS` (other writers: the generator, a backfill). One KV get instead of listing every part
-   * (214 entries at 10M events: 5 ms on a quiet machine, 30-100 ms under load, once or twice per ask).
+   * The event part index for sizing (which path a question takes, never what it reads: each read looks at
+   * the index itself, consistently): the kept listing while the index's stamp holds.
    */
   async indexedParts(org: string, env: EnvName): Promise<PartMeta[]> {
-    const key = `${org}|${env}`;
-    const { versionstamp } = await this.deps.kv.get(keys.compactMark(org, env, "ev"));
-    let listing = this.listings.get(key);
-    if (!listing || listing.stamp !== versionstamp || performance.now() - listing.at >= LISTING_REUSE_MS) {
-      const fresh = {
-        stamp: versionstamp,
-        at: performance.now(),
-        parts: listParts(this.deps.kv, org, env, "ev"),
-      };
-      // the newest 64 environments (an instance serving many organizations keeps no listing of each forever)
-      remember(this.listings, key, listing = fresh, 64);
-      fresh.parts.catch(() => this.listings.get(key) === fresh && this.listings.delete(key));
-    }
-    return (await listing.parts).map((p) => p.meta);
+    return (await this.listing(org, env, "ev", 0)).parts.map((p) => p.meta);
   }
 
   /**

@@ -48,3 +48,26 @@ Deno.test("arrivals: a hit compacted into a part still counts, by its receive ti
   assert.equal(await latestArrival(deps, "org1", "production"), NOW - 2 * DAY + 19_000);
   deps.kv.close();
 });
+
+Deno.test("arrivals: the newest part is kept while the part index holds (no listing per answer), a new part is seen", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  await store(deps.kv, { events: [ev({ received_at: NOW - 2 * DAY })] });
+  await compact(deps, "org1", "production", "ev");
+  assert.equal((await arrivals(deps, "org1", "production")).events, NOW - 2 * DAY);
+  const list = deps.kv.list.bind(deps.kv);
+  let partLists = 0;
+  deps.kv.list = ((sel: Deno.KvListSelector, opts?: Deno.KvListOptions) => {
+    if ("prefix" in sel && sel.prefix[0] === "part") partLists++;
+    return list(sel, opts);
+  }) as typeof deps.kv.list;
+  assert.equal((await arrivals(deps, "org1", "production")).events, NOW - 2 * DAY);
+  assert.equal(partLists, 0, "the unchanged index was not listed again");
+  await store(deps.kv, { events: [ev({ received_at: NOW - DAY })] });
+  await compact(deps, "org1", "production", "ev");
+  partLists = 0;
+  assert.equal((await arrivals(deps, "org1", "production")).events, NOW - DAY, "the new part is seen");
+  assert.equal(partLists, 1, "listed once, as the index changed");
+  deps.kv.list = list;
+  deps.kv.close();
+});
