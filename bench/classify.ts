@@ -10,9 +10,9 @@
  * (tests/fixtures/agents/libs/: user-agent-utils', the useragent gem's, express-useragent's, Mobile-Detect's and
  * browser_sniffer's test agents and top-user-agents' browsers), the "uapres" part (tests/fixtures/agents/uapres/:
  * uap-core's test resources, PGTS's browser list of 2000s agents above all), the "agentzero" part
- * (tests/fixtures/agents/agentzero/: hexydec/agentzero's test agents by the type and category they expect) and the
- * held-out
- * part (tests/fixtures/agents/heldout/, never listed). Per kind:
+ * (tests/fixtures/agents/agentzero/: hexydec/agentzero's test agents by the type and category they expect), the
+ * "sniff" part (tests/fixtures/agents/sniff/: Browser.php's, detect-browser's and httpagentparser's test agents,
+ * browsers above all) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
@@ -93,6 +93,9 @@ const uapres = await readCorpus(new URL("../tests/fixtures/agents/uapres/", impo
 // The "agentzero" part (tests/fixtures/agents/agentzero/: hexydec/agentzero's test agents), added in the
 // eighteenth round; its crawler figure is partly in-sample, since the catalog took names from the same project.
 const agentzero = await readCorpus(new URL("../tests/fixtures/agents/agentzero/", import.meta.url), true);
+// The "sniff" part (tests/fixtures/agents/sniff/: cbschuld/Browser.php's, DamonOehlman/detect-browser's and
+// shon/httpagentparser's test agents, browsers above all), added in the nineteenth round.
+const sniff = await readCorpus(new URL("../tests/fixtures/agents/sniff/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -235,6 +238,7 @@ results.more = table("more part (tests/fixtures/agents/more)", more);
 results.libs = table("libs part (tests/fixtures/agents/libs)", libs);
 results.uapres = table("uapres part (tests/fixtures/agents/uapres)", uapres);
 results.agentzero = table("agentzero part (tests/fixtures/agents/agentzero)", agentzero);
+results.sniff = table("sniff part (tests/fixtures/agents/sniff)", sniff);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -351,6 +355,7 @@ if (Deno.args.includes("--reasons")) {
     ["libs", libs],
     ["uapres", uapres],
     ["agentzero", agentzero],
+    ["sniff", sniff],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -409,6 +414,7 @@ if (show) {
     ...libs[show],
     ...uapres[show],
     ...agentzero[show],
+    ...sniff[show],
   ];
   const wrong = shown.filter((
     { ua },
@@ -438,6 +444,7 @@ await Deno.writeTextFile(
         libs: Object.fromEntries(SETS.map((s) => [s, libs[s].length])),
         uapres: Object.fromEntries(SETS.map((s) => [s, uapres[s].length])),
         agentzero: Object.fromEntries(SETS.map((s) => [s, agentzero[s].length])),
+        sniff: Object.fromEntries(SETS.map((s) => [s, sniff[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },

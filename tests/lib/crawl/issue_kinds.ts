@@ -631,6 +631,21 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "search_engine",
     },
   ],
+  "Internet Explorer's offline crawler, Google App Engine's fetcher and an API monitor (three browser sniffers' tests)":
+    [
+      {
+        ua: "Mozilla/4.0 (compatible; MSIE 5.01; Windows NT 5.0; YComp 5.0.2.6; MSIECrawler)",
+        token: "MSIECrawler",
+        category: "other",
+      },
+      {
+        ua:
+          "Mozilla/5.0 (Windows NT 6.1; rv:25.2) Gecko/20150122 Firefox/31.9 PaleMoon/25.2.1 AppEngine-Google; (+http://code.google.com/appengine; appid: s~pxyfatgfw1)",
+        token: "AppEngine-Google",
+        category: "search_engine",
+      },
+      { ua: "runscope-radar/2.0", token: "unknown", category: "other" },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -880,4 +895,12 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Mozilla%2F5.0+%28Windows+NT+6.1%29+AppleWebKit%2F537.36+%28KHTML%2C+like+Gecko%29+Chrome%2F79.0.3945.130+Safari%2F537.36",
     "Mozilla/5.0+(iPhone;+CPU+iPhone+OS+9_3_1+like+Mac+OS+X)+AppleWebKit/601.1.46+(KHTML,+like+Gecko)+Version/9.0+Mobile/13E238+Safari/601.1",
   ],
+  "Internet Explorer with its patches and ISP brandings, Pale Moon, UC Browser, Opera on the Wii (three browser sniffers' tests)":
+    [
+      "Mozilla/4.0 (compatible; MSIE 5.01; Windows NT 5.0; Q312461; T312461)",
+      "Mozilla/4.0 (compatible; MSIE 5.01; Windows NT 5.0; Wanadoo 5.1)",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:52.9) Gecko/20100101 Goanna/4.1 Firefox/52.9 PaleMoon/28.0.0",
+      "Mozilla/5.0 (Linux; U; Android 4.3; zh-CN; SCH-N719 Build/JSS15J) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 UCBrowser/9.9.5.489 U3/0.8.0 Mobile Safari/533.1",
+      "Opera/9.30 (Nintendo Wii; U; ; 2047-7;en)",
+    ],
 };
