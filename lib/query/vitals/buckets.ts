@@ -42,6 +42,8 @@ export function bucketValue(id: number): number {
   if (id === 0) return 0;
   const a = Math.abs(id);
   const e = Math.floor(a / SPAN) - OFFSET, m = a % SPAN;
-  const v = ((m - 0.5) * pow10(e)) / STEPS;
+  // (2m - 1)·10^e / 100 with m = 51…500: three significant digits, written as such (0.167, not
+  // 0.16699999999999998, which the product of floats gives)
+  const v = Number((((m - 0.5) * pow10(e)) / STEPS).toPrecision(3));
   return id < 0 ? -v : v;
 }

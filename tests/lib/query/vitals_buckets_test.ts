@@ -46,3 +46,20 @@ Deno.test("vitals buckets: middles ascend with ids, and a threshold never splits
     }
   }
 });
+
+Deno.test("vitals buckets: a bucket's middle reads as the decimal it is (three significant digits), and stays in its bucket", () => {
+  // CLS 0.167 and 0.0469, LCP 2950: the products of floats gave 0.16699999999999998 and 0.046900000000000004
+  assert.equal(bucketValue(bucketOf(0.1665)), 0.167);
+  assert.equal(bucketValue(bucketOf(0.04685)), 0.0469);
+  assert.equal(bucketValue(bucketOf(2953)), 2950);
+  for (let i = 0; i < 20_000; i++) {
+    const x = Math.exp((Math.random() - 0.5) * 40);
+    const mid = bucketValue(bucketOf(x));
+    assert.ok(
+      mid.toPrecision(3) === String(Number(mid.toPrecision(3))) || Number(mid.toPrecision(3)) === mid,
+      `${mid}`,
+    );
+    assert.equal(Number(mid.toPrecision(3)), mid, `${x} -> ${mid}`);
+    assert.equal(bucketOf(mid), bucketOf(x), `the middle of ${x}'s bucket is in it`);
+  }
+});
