@@ -9,7 +9,7 @@
  * reused too. Bounded by memory.
  */
 import type { EventLoad, Source } from "../columns/source.ts";
-import type { Membership } from "../scan/ctx.ts";
+import { type Membership, rowsSpan } from "../scan/ctx.ts";
 import type { CohortExpr, Scope } from "../types.ts";
 import { cohortWindows, evaluateParts, membershipOf, type PartsState, withWindows } from "./evaluate.ts";
 
@@ -33,11 +33,15 @@ function sameMembers(a: Membership, b: Membership): boolean {
   return true;
 }
 
-/** A window cut to the rows the parts hold (empty when they hold none of it). */
+/**
+ * A window as the parts' rows inside it (`rowsSpan`: the first and last of their times; empty when none): a
+ * window that moved past no row is the same cohort. Cut to the parts' whole range, a window starting inside
+ * it (as the question's period does when "now" moves) made a new evaluation every second.
+ */
 function partsWindow(w: { from: number; to: number }, l: EventLoad) {
   if (!l.partSpan) return { from: 0, to: 0 };
-  const from = Math.max(w.from, l.partSpan.min), to = Math.min(w.to, l.partSpan.max + 1);
-  return from < to ? { from, to } : { from: 0, to: 0 };
+  const rows = rowsSpan(l.batches.slice(0, l.parts), w.from, w.to);
+  return rows.min <= rows.max ? { from: rows.min, to: rows.max } : { from: 0, to: 0 };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { CohortCache } from "../cohort/cache.ts";
 import type { Source } from "../columns/source.ts";
 import type { Filter, Scope } from "../types.ts";
-import { type Ctx, type Derived, derivedBytes, makeCtx } from "./ctx.ts";
+import { type Ctx, type Derived, derivedBytes, makeCtx, rowsSpan } from "./ctx.ts";
 
 export class ScanContexts {
   private cohorts: CohortCache;
@@ -44,7 +44,9 @@ export class ScanContexts {
     // the numbering the batches were read with (the environment's may have been renewed since: see
     // Source.interner), so counts and kept data's key agree with the batches' numbers
     const interner = batches[0]?.interner ?? this.source.interner(s.org, s.env);
-    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort, load.partSpan);
+    // the scope key's window: the parts' rows inside the range (a later "now" that passed no row shares it)
+    const span = load.partSpan ? rowsSpan(batches.slice(0, load.parts), s.from, s.to) : null;
+    const c = makeCtx(batches, s, interner.visitorCount, interner.sessionCount, cohort, span);
     // the raw tail (last batch, new each question) is merged into what is kept for the parts
     c.tail = rawRows > 0;
     /*

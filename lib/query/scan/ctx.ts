@@ -134,7 +134,54 @@ export function keyWindow(from: number, to: number, span: { min: number; max: nu
   return a < b ? `${a}|${b}` : "none";
 }
 
-/** `span`: the time range of the parts' rows (`EventLoad.partSpan`), for the scope key; null: none read. */
+/** Each part's own time range [min, max], found once per decoded part (its time column does not change). */
+const ownSpans = new WeakMap<Float64Array, { min: number; max: number }>();
+function ownSpan(t: Float64Array): { min: number; max: number } {
+  let s = ownSpans.get(t);
+  if (!s) {
+    let min = Infinity, max = -Infinity;
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] < min) min = t[i];
+      if (t[i] > max) max = t[i];
+    }
+    ownSpans.set(t, s = { min, max });
+  }
+  return s;
+}
+
+/**
+ * The time range [min, max] of the parts' rows inside [from, to), for keys of what depends only on those rows
+ * (`keyWindow`; { min: Infinity, max: -Infinity }: none inside). Two windows that select the same rows get the
+ * same range, so a question at a later "now" whose window moved past no row shares what was kept: cut to the
+ * parts' whole range instead, a window starting inside it (the previous period's end, the period's start as
+ * "now" moves) changed its key every second, and each such question under a cohort evaluated the cohort
+ * again and kept new session facts (~10 MB an ask at 1M events). Only parts straddling an end are looked at.
+ */
+export function rowsSpan(parts: EvBatch[], from: number, to: number): { min: number; max: number } {
+  let min = Infinity, max = -Infinity;
+  for (const e of parts) {
+    const own = ownSpan(e.t);
+    if (own.max < from || own.min >= to) continue;
+    if (own.min >= from && own.max < to) {
+      if (own.min < min) min = own.min;
+      if (own.max > max) max = own.max;
+      continue;
+    }
+    const t = e.t;
+    for (let i = 0; i < t.length; i++) {
+      const x = t[i];
+      if (x < from || x >= to) continue;
+      if (x < min) min = x;
+      if (x > max) max = x;
+    }
+  }
+  return { min, max };
+}
+
+/**
+ * `span`: the time range of the parts' rows inside the scope's range (`rowsSpan`), for the scope key; null:
+ * none read.
+ */
 export function makeCtx(
   batches: EvBatch[],
   scope: Scope,
