@@ -95,6 +95,12 @@ export default defineTool({
     if (input.property_value !== undefined && !input.property) {
       throw invalid("property_value needs `property`: name the event property to filter on");
     }
+    // a property alone would be ignored: the answer would look filtered or split by it and be neither
+    if (input.property && input.split_by !== "property" && input.property_value === undefined) {
+      throw invalid(
+        'property needs split_by "property" (a line per value) or property_value (only events with that value)',
+      );
+    }
     const filters: Filter[] = [{ field: "event_type", op: "eq", value: event }];
     const propFiltered = input.property_value !== undefined;
     if (propFiltered) {

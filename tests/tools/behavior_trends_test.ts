@@ -113,3 +113,25 @@ Deno.test("behavior_trends: the hour the autumn change repeats gives two points,
   assert.equal(a.series.reduce((n: number, p: { events: number }) => n + p.events, 0), views.length);
   h.close();
 });
+
+Deno.test('behavior_trends: a property with neither split_by "property" nor property_value is refused, naming both', async () => {
+  const h = await harness();
+  const res = await h.askRaw("behavior_trends", {
+    period: "last_28_days",
+    event: "sign_up",
+    property: "plan",
+  });
+  assert.equal(res.status, 422);
+  const body = await res.json();
+  assert.match(JSON.stringify(body), /property needs split_by \\"property\\".*property_value/);
+  // with either, the same property is taken
+  const split = await h.askRaw("behavior_trends", {
+    period: "last_28_days",
+    event: "sign_up",
+    property: "plan",
+    split_by: "property",
+  });
+  assert.equal(split.status, 200);
+  await split.body?.cancel();
+  h.close();
+});
