@@ -4,6 +4,8 @@
  *   deno run -A bench/tools.ts [--events 1000000] [--visitors 100000] [--days 30] [--warm 5] [--kv file]
  *     [--only tool,tool]   (ask only these tools; the reference is always measured)
  *     [--no-cohort]        (skip the cohort search and the questions under it: at 10M they scan the period)
+ *     [--heap]             (each tool's peaks of V8's committed and used heap and of array buffers, sampled
+ *                           every 5 ms: what set a peak RSS, JS objects or buffers)
  * With --kv the generated, compacted site is kept in that file and reused by later runs.
  * Targets (DESIGN.md): behavior_overview, behavior_pages, behavior_trends under 150 ms warm and 1.5 s cold;
  * behavior_funnel (4 steps), behavior_paths, behavior_retention, behavior_explain_change under 500 ms warm;
@@ -200,6 +202,20 @@ const results: {
   warm_ms: number;
   ok: boolean | null;
 }[] = [];
+/** --heap: the highest V8 heap (committed, used) and array buffer bytes seen since the last tool's row. */
+const HEAP = Deno.args.includes("--heap");
+let heapPeak = { heapTotal: 0, heapUsed: 0, external: 0 };
+if (HEAP) {
+  const timer = setInterval(() => {
+    const m = Deno.memoryUsage();
+    heapPeak = {
+      heapTotal: Math.max(heapPeak.heapTotal, m.heapTotal),
+      heapUsed: Math.max(heapPeak.heapUsed, m.heapUsed),
+      external: Math.max(heapPeak.external, m.external),
+    };
+  }, 5);
+  Deno.unrefTimer(timer);
+}
 for (
   const [tool, input] of QUESTIONS.filter(([name, input]) =>
     (!only || only.has(name)) && (cohort || !input.cohort)
@@ -232,6 +248,13 @@ for (
     rss_after_mb: (await rss())?.now ?? null,
     // the process's peak so far: the tool after which it rose is the one that set it
     peak_rss_so_far_mb: (await rss())?.peak ?? null,
+    ...(HEAP
+      ? {
+        peak_heap_total_mb: Math.round(heapPeak.heapTotal / 1048576),
+        peak_heap_used_mb: Math.round(heapPeak.heapUsed / 1048576),
+        peak_array_buffers_mb: Math.round(heapPeak.external / 1048576),
+      }
+      : {}),
     ok: target
       ? median(warm) <= target.warm && cold <= target.cold &&
         (!input.cohort || median(moving) <= target.warm)
@@ -245,7 +268,14 @@ for (
       (moving.length ? `  (a new "now" each time: ${Math.round(median(moving))} ms)` : "") +
       (target ? `  (target ${target.warm} / ${target.cold} ms) ${row.ok ? "OK" : "MISSED"}` : ""),
   );
-  log(`${row.tool}: resident ${row.rss_after_mb} MB, peak so far ${row.peak_rss_so_far_mb} MB`);
+  log(
+    `${row.tool}: resident ${row.rss_after_mb} MB, peak so far ${row.peak_rss_so_far_mb} MB` +
+      (HEAP
+        ? `; this tool's peaks: heap ${row.peak_heap_total_mb} MB committed, ${row.peak_heap_used_mb} used, ` +
+          `array buffers ${row.peak_array_buffers_mb}`
+        : ""),
+  );
+  heapPeak = { heapTotal: 0, heapUsed: 0, external: 0 };
 }
 const memory = await rss();
 const written = await run.write("tools", {
