@@ -11,8 +11,10 @@
  * lib/crawl/sources/ (the other vendored lists: COUNTER-Robots, fnando/browser, GoAccess, uap-core, browscap, opawg,
  * Yauaa, OWASP CRS), ranges/ (copies of the published IP lists).
  * Every catalog entry says which of these it comes from. The known human product tokens
- * (lib/crawl/human_tokens.json) come from ua-parser-js's browser rules and the curated list in
- * catalog_curated.ts, each token with its source.
+ * (lib/crawl/human_tokens.json) come from ua-parser-js's browser rules, the curated list in catalog_curated.ts,
+ * the people's names of uap-core, browscap, Yauaa and opawg, and the browser, engine, OS and app names of
+ * ua-parser-js 1.0.41, agentzero and bowser (lib/crawl/sources/human-names.tsv, by
+ * scripts/extract_human_names.ts), each token with its source.
  */
 import type { CatalogCategory, CatalogEntry } from "../lib/crawl/types.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
@@ -29,6 +31,7 @@ import {
   LIST_NAMES_SKIPPED,
   ROBOTS_ONLY,
 } from "./catalog_curated.ts";
+import { regexWords } from "./regex_words.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const dataDir = Deno.env.get("DATA_DIR") ?? `${root}../shared/data/crawlers`;
@@ -881,57 +884,6 @@ function familyPart(pattern: string): string {
 const UAP_AUTOMATION =
   /bot|spider|crawl|scrap|headless|automat|librar|sdk|http.?client|request|fetch|monitor|check|ping|ptst|webpagetest|proxy|preview|feed ?parser|download(?:er)?\b|sync|cli\b|curl|wget|api|cloud|server|update|agent/i;
 
-/** The literal names inside a regex's source: alternatives split, escapes and classes removed. */
-function regexWords(literal: string): string[] {
-  const body = literal.slice(1, literal.lastIndexOf("/"));
-  const cleaned = body
-    .replace(/\\[bdwsDWS]/g, " ")
-    .replace(/\[[^\]]*\]/g, " ")
-    .replace(/\(\?[:=!<]+/g, "(")
-    .replace(/\\(.)/g, "$1")
-    .replace(/[{][^}]*[}]/g, " ");
-  const words: string[] = [];
-  for (const part of cleaned.split(/[|()?*+^$/.,;:]+/)) {
-    const w = part.trim().toLowerCase();
-    if (/^[a-z][a-z0-9 _-]{2,}$/.test(w) && !HUMAN_WORD_STOP.has(w)) words.push(w);
-  }
-  return words;
-}
-/** Pattern fragments that are parts of every agent, not product names. */
-const HUMAN_WORD_STOP = new Set([
-  ...["like", "like gecko", "gecko", "mobile", "mobile vr", "version", "webkit", "khtml", "mozilla", "rv"],
-  // pieces of names the rules spell in parts ("slim(?:browser|boat|jet)", "kakao(?:talk|story)")
-  ...[
-    "and",
-    "app_",
-    "apps",
-    "boat",
-    "client",
-    "comodo_",
-    "droid",
-    "ekiohf",
-    "iab",
-    "ice",
-    "jet",
-    "juc",
-    "microm",
-  ],
-  ...[
-    "ome",
-    "opt",
-    "qihu",
-    "saf",
-    "search",
-    "slim",
-    "story",
-    "talk",
-    "uhd",
-    "flow",
-    "focus",
-    "coast",
-    "iron",
-  ],
-]);
 const humanWords = new Set<string>();
 
 /**
@@ -1011,6 +963,81 @@ export function opawgVersionCut(alt: string): string {
     .replace(/ \?/g, " ")
     .replace(/\([^()|]*\)\?/g, "")
     .replace(/(?:\\?\/| |\\?-|\[\/ \])(?:v?\d+(?:\\?\.\d+)*(?:\\d)?|\\d[*+]?)?\$?$/, "");
+}
+
+/** A name's first word, lower case ("Naver Whale Browser", "Yandex LLC", "YaApp_iOS": naver, yandex, yaapp). */
+const firstWord = (name: string) => name.toLowerCase().split(/[\s_.-]/)[0];
+
+/** Where lib/crawl/sources/human-names.tsv's names come from, as human_tokens.json says it. */
+const PARSER_SOURCES: Record<string, string> = {
+  "ua-parser-js@1.0.41": "ua-parser-js 1.0.41 browser, engine and OS names (MIT)",
+  "hexydec/agentzero@83c4b5e": "hexydec/agentzero browser and app mappings (MIT)",
+  "bowser@2.15.1": "bowser browser names (MIT)",
+};
+
+/**
+ * The own corpus parts' crawler and automation agents (never the held-out part): the names they are known by,
+ * every product token and the name a "(compatible; …)" part gives. A parser's name among them is a bot's too.
+ */
+async function ownAutomatedNames(): Promise<Set<string>> {
+  const dirs = [
+    "user_agents",
+    ...["agents", "agents/added", "agents/uapjs", "agents/opawg", "agents/yauaa", "agents/more"],
+    ...["agents/libs", "agents/uapres", "agents/agentzero", "agents/sniff"],
+  ];
+  const names = new Set<string>();
+  for (const dir of dirs) {
+    for (const set of ["crawlers", "automation"]) {
+      let text = "";
+      try {
+        text = await Deno.readTextFile(`${root}tests/fixtures/${dir}/${set}.txt`);
+      } catch {
+        continue; // a part without that set
+      }
+      for (const line of text.split("\n")) {
+        const ua = line.slice(line.lastIndexOf("\t") + 1);
+        for (const { name } of productTokens(ua)) names.add(name);
+        const compatible = /\(compatible; ?([^;)/]+)/i.exec(ua)?.[1].trim().toLowerCase();
+        if (compatible) names.add(compatible);
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * The names in lib/crawl/sources/human-names.tsv (scripts/extract_human_names.ts: ua-parser-js 1.0.41's browser
+ * and engine rules, agentzero's browser and app mappings, bowser's browsers), lower case, with their source and
+ * kind. Left out: a name the catalog holds or that holds a catalog name (bowser's Googlebot, agentzero's
+ * FlipboardProxy), one an automation sign claims or that speaks of automation (PhantomJS, "Google Web Preview"),
+ * and one an own corpus part's crawler or automation agent is known by.
+ */
+async function parsersHumanNames(catalog: CatalogEntry[]): Promise<[string, string, string][]> {
+  const catalogMatches = new Set(catalog.flatMap((e) => e.match));
+  // a crawler vendor's name starts its crawlers' agents too ("Yandex/1.01.001 (compatible; Win16; I)")
+  const vendors = new Set(catalog.flatMap((e) => e.vendor ? [firstWord(e.vendor)] : []));
+  const automated = await ownAutomatedNames();
+  const out = new Map<string, [string, string, string]>();
+  const left: string[] = [];
+  for (const line of await sourceLines("human-names.tsv")) {
+    const [name, from, kind] = line.split("\t");
+    const lower = name.toLowerCase();
+    if (out.has(lower)) continue;
+    const claimed = catalogMatches.has(lower) ||
+      [...catalogMatches].some((m) =>
+        (m.length > 4 && lower.includes(m)) ||
+        (m.startsWith(lower) && !/[a-z0-9]/.test(m[lower.length] ?? ""))
+      ) || vendors.has(firstWord(lower)) ||
+      automationSign(name) !== null || automationSign(`${name}/1.0`) !== null || UAP_AUTOMATION.test(lower) ||
+      /headless|phantom|slimer/.test(lower);
+    if (claimed || automated.has(lower)) {
+      left.push(lower);
+      continue;
+    }
+    out.set(lower, [lower, PARSER_SOURCES[from] ?? from, kind]);
+  }
+  console.log(`parsers' people's names: ${out.size} kept, left out: ${left.join(", ")}`);
+  return [...out.values()];
 }
 
 async function opawgAppNames(catalogMatches: Set<string>, crawlerSamples: string[]): Promise<string[]> {
@@ -1271,6 +1298,16 @@ const opawgApps = await opawgAppNames(new Set(catalog.flatMap((e) => e.match)), 
 ]);
 const OPAWG_SOURCE = "opawg/user-agents-v2 apps (MIT)";
 for (const n of opawgApps) humanTokens[n] ??= OPAWG_SOURCE;
+// the names ua-parser-js 1.0.41, agentzero and bowser give people's browsers, engines and apps (twentieth round),
+// after every other source, so a name those give keeps their source
+const parsersNames = await parsersHumanNames(catalog);
+// names the curated list keeps as parts of browser agents or in-app suffixes ("WeChat", whose fetcher sends the
+// name alone) stay so
+const curatedParts = new Set(Object.keys(CURATED_HUMAN_TOKENS));
+const parsersStandalone = new Set(
+  parsersNames.map(([n]) => n).filter((n) => !curatedParts.has(humanTokens[n] ?? "")),
+);
+for (const [n, source] of parsersNames) humanTokens[n] ??= source;
 const genericPatterns = await readJson("isbot_patterns.json") as string[];
 const snapshot = await buildSnapshot();
 const samples = await buildSamples(catalog);
@@ -1300,6 +1337,18 @@ const standaloneEntries: [string, string][] = [
   ...browscapPeople.filter((n) => !AGENT_PARTS.has(n)).map((n): [string, string] => [n, BROWSCAP_SOURCE]),
 ];
 const standalone = new Set(standaloneEntries.map(([n]) => n));
+// then a parser's browser or app name the others lack, not an engine's or a system's ("goanna", "tizen"), which
+// start no agent of their own
+for (const [n, source, kind] of parsersNames) {
+  if (
+    parsersStandalone.has(n) && (kind === "browser" || kind === "app") && n.length >= 4 &&
+    !AGENT_PARTS.has(n) &&
+    !standalone.has(n)
+  ) {
+    standaloneEntries.push([n, source]);
+    standalone.add(n);
+  }
+}
 await Deno.writeTextFile(
   `${root}lib/crawl/human_tokens.json`,
   JSON.stringify(

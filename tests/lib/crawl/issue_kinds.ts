@@ -646,6 +646,28 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       },
       { ua: "runscope-radar/2.0", token: "unknown", category: "other" },
     ],
+  "bots and headless browsers the parsers' browser and app tables name too (bowser's tests, crawler-user-agents)":
+    [
+      // bowser lists PingdomBot and PhantomJS among its browsers, agentzero FlipboardProxy among its apps: the
+      // names the catalog holds or an automation sign claims stay out of the known people's names
+      {
+        ua: "Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)",
+        token: "Pingdom",
+        category: "monitoring",
+      },
+      {
+        ua:
+          "Mozilla/5.0 (Macintosh; Intel Mac OS X) AppleWebKit/534.34 (KHTML, like Gecko) PhantomJS/1.5.0 Safari/534.34",
+        token: "unknown",
+        category: "other",
+      },
+      {
+        ua:
+          "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.11; rv:49.0) Gecko/20100101 Firefox/49.0 (FlipboardProxy/1.2; +http://flipboard.com/browserproxy)",
+        token: "FlipboardProxy",
+        category: "social_preview",
+      },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -902,5 +924,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:52.9) Gecko/20100101 Goanna/4.1 Firefox/52.9 PaleMoon/28.0.0",
       "Mozilla/5.0 (Linux; U; Android 4.3; zh-CN; SCH-N719 Build/JSS15J) AppleWebKit/533.1 (KHTML, like Gecko) Version/4.0 UCBrowser/9.9.5.489 U3/0.8.0 Mobile Safari/533.1",
       "Opera/9.30 (Nintendo Wii; U; ; 2047-7;en)",
+    ],
+  "a browser and apps naming only themselves, known by the names agentzero's browser and app mappings give them (browscap's and opawg's test agents)":
+    [
+      "Dooble/0.07 (de_CH) WebKit",
+      "AndroidDownloadManager",
+      "FB4A/Facebook",
     ],
 };
