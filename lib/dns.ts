@@ -6,8 +6,9 @@ export interface Dns {
 }
 
 /**
- * Only "no such name / no record" means no records. Any other failure (timeout, SERVFAIL, no resolver) throws,
- * so verification is retried later instead of judging a real crawler spoofed on a resolver hiccup.
+ * "No such name / no record" gives no records; a timeout or a missing resolver throws. Deno 2.9 also reports
+ * a resolver's SERVFAIL and REFUSED as NotFound, so an empty answer is not proof: crawler verification asks
+ * again before judging on one (lib/jobs/verify.ts EMPTY_DNS_SETTLE_MS).
  */
 async function records(name: string, type: "PTR" | "A" | "AAAA"): Promise<string[]> {
   try {

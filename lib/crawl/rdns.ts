@@ -10,9 +10,20 @@ import { parseIp } from "./cidr.ts";
 export const RDNS_CACHE_MS = 60 * 60_000;
 export const RDNS_CACHE_MAX = 10_000;
 
+/**
+ * An empty answer is kept this long only: a resolver failing (SERVFAIL, REFUSED) reaches Deno as "no records",
+ * like a name that has none, so the same lookup is asked again at the next sweep (lib/jobs/verify.ts).
+ */
+export const RDNS_EMPTY_CACHE_MS = 60_000;
+
 export interface RdnsAnswer {
   confirmed: boolean;
   reason: string;
+  /**
+   * No record came back (no PTR name, or the vendor's name resolves to no address): what a failing resolver
+   * also gives. Not proof; judged only once it has lasted (lib/crawl/verify.ts `NotYetJudged`).
+   */
+  empty?: true;
 }
 
 /** "crawl-*.googlebot.com" matches crawl-66-249-66-1.googlebot.com; "search.msn.com" matches itself and subdomains. */
@@ -59,7 +70,8 @@ export class ReverseDnsChecker {
     const hit = this.#cache.get(id);
     if (hit && hit.until > now) return hit.answer;
     const answer = await this.#lookup(ip, rules, forward);
-    remember(this.#cache, id, { answer, until: now + RDNS_CACHE_MS }, RDNS_CACHE_MAX);
+    const keep = answer.empty ? RDNS_EMPTY_CACHE_MS : RDNS_CACHE_MS;
+    remember(this.#cache, id, { answer, until: now + keep }, RDNS_CACHE_MAX);
     return answer;
   }
 
@@ -69,16 +81,19 @@ export class ReverseDnsChecker {
 
   async #lookup(ip: string, rules: string[], forward: boolean): Promise<RdnsAnswer> {
     const names = await withTimeout(this.dns.reverse(ip), this.timeoutMs);
-    if (names.length === 0) return { confirmed: false, reason: "no PTR record" };
+    if (names.length === 0) return { confirmed: false, reason: "no PTR record", empty: true };
     const matching = names.filter((n) => rules.some((r) => nameMatches(n, r)));
     if (matching.length === 0) return { confirmed: false, reason: "PTR name is not the vendor's" };
     if (!forward) return { confirmed: true, reason: "PTR name is the vendor's (reverse-only check)" };
+    let addresses = 0;
     for (const name of matching) {
       const addrs = await withTimeout(this.dns.forward(name), this.timeoutMs);
       if (addrs.some((a) => sameAddress(a, ip))) {
         return { confirmed: true, reason: "PTR name confirmed by forward lookup" };
       }
+      addresses += addrs.length;
     }
+    if (addresses === 0) return { confirmed: false, reason: "PTR name resolves to no address", empty: true };
     return { confirmed: false, reason: "PTR name does not resolve back to the address" };
   }
 }

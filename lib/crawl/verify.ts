@@ -39,6 +39,17 @@ export function arrivalVerification(
   return { verifyToken: null, outcome: { outcome: "unverifiable", method: "none", reason, checked_at: now } };
 }
 
+/**
+ * A check that would judge a hit spoofed on DNS answers that came back empty (`RdnsAnswer.empty`): a failing
+ * resolver answers so too, so the job asks again and judges only once the answer has stayed empty a while
+ * (lib/jobs/verify.ts `EMPTY_DNS_SETTLE_MS`). `outcome` is the judgement then.
+ */
+export class NotYetJudged extends Error {
+  constructor(readonly outcome: VerifyOutcome) {
+    super(`not judged yet: ${outcome.reason}`);
+  }
+}
+
 export class Verifier {
   readonly ranges = new RangeRegistry();
   readonly rdns: ReverseDnsChecker;
@@ -59,7 +70,7 @@ export class Verifier {
     }
     const listed = this.#inPublishedList(entry, parsed);
     if (listed) return listed;
-    let rdnsReason = "";
+    let rdnsReason = "", empty = false;
     if (entry.verify.rdns.length > 0) {
       const r = await this.rdns.check(
         token,
@@ -70,12 +81,14 @@ export class Verifier {
       );
       if (r.confirmed) return { outcome: "verified", method: "reverse_dns", reason: r.reason };
       rdnsReason = r.reason;
+      empty = r.empty === true;
     }
     const cdn = this.ranges.cdnEdge(parsed);
     if (cdn) return { outcome: "unverifiable", method: "none", reason: `address is a CDN edge (${cdn})` };
     const method = entry.verify.rdns.length > 0 ? "reverse_dns" : "ip_list";
     const reason = [lists.length ? "not in the vendor's published list" : "", rdnsReason].filter(Boolean)
       .join("; ");
+    if (empty) throw new NotYetJudged({ outcome: "spoofed", method, reason });
     return { outcome: "spoofed", method, reason };
   }
 

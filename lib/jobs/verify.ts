@@ -23,11 +23,17 @@ import {
   type PendingMarker,
   type VerifyQueue,
 } from "../store/pending_verification.ts";
-import { arrivalVerification, type Verifier } from "../crawl/verify.ts";
+import { arrivalVerification, NotYetJudged, type Verifier } from "../crawl/verify.ts";
 import { type RefreshOutcome, refreshRanges } from "../crawl/ranges/registry.ts";
 
 /** A check that keeps failing (DNS down) is given up after a day. */
 export const GIVE_UP_MS = 24 * 60 * MINUTE;
+/**
+ * A hit whose DNS answers stay empty (no PTR name, or the vendor's name resolving to nothing) is judged
+ * spoofed only after this long: a resolver failing with SERVFAIL or REFUSED reaches Deno as the same empty
+ * answer, and judging on it would have called real crawlers spoofed (each sweep asks again meanwhile).
+ */
+export const EMPTY_DNS_SETTLE_MS = 30 * MINUTE;
 /**
  * The sweep leaves markers younger than this to the queue (where there is one). With the sweep every minute,
  * a marker is verified at most ~90 s after its commit, plus the time its checks take.
@@ -104,6 +110,14 @@ export async function verifyMarker(
         checked_at: deps.clock.now(),
       } as VerificationRecord;
     } catch (err) {
+      // empty DNS answers that have lasted are the judgement they would have been
+      if (err instanceof NotYetJudged && now - m.receivedAt >= EMPTY_DNS_SETTLE_MS) {
+        return {
+          ...err.outcome,
+          reason: `${err.outcome.reason} (for ${EMPTY_DNS_SETTLE_MS / MINUTE} minutes)`,
+          checked_at: now,
+        };
+      }
       // DNS did not answer: retried by the queue and the sweep, and after a day given up as unverifiable
       if (now - m.receivedAt < GIVE_UP_MS) throw err;
       return { outcome: "unverifiable", method: "none", reason: "lookups failed for a day", checked_at: now };
@@ -144,7 +158,10 @@ export async function sweepPendingVerifications(
       verified += (await verifyMarker(ctx, org, id)).length;
     } catch (err) {
       failed++;
-      deps.log.warn("pending verification failed; retried at the next sweep", { org, error: String(err) });
+      // an answer still empty is waited on, not a failure to warn about
+      if (!(err instanceof NotYetJudged)) {
+        deps.log.warn("pending verification failed; retried at the next sweep", { org, error: String(err) });
+      }
     }
   }
   return { verified, failed };

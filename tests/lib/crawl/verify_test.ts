@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { FakeDns, testDeps } from "../../helpers/deps.ts";
-import { Verifier } from "../../../lib/crawl/verify.ts";
-import { nameMatches, RDNS_CACHE_MS, ReverseDnsChecker } from "../../../lib/crawl/rdns.ts";
+import { NotYetJudged, Verifier } from "../../../lib/crawl/verify.ts";
+import {
+  nameMatches,
+  RDNS_CACHE_MS,
+  RDNS_EMPTY_CACHE_MS,
+  ReverseDnsChecker,
+} from "../../../lib/crawl/rdns.ts";
 import { refreshRanges } from "../../../lib/crawl/ranges/registry.ts";
 import { RANGE_LISTS } from "../../../lib/crawl/ranges/lists.ts";
 
@@ -49,14 +54,13 @@ Deno.test("verify: a PTR name of the vendor confirmed by forward lookup is verif
   assert.equal((await v.verify("Googlebot", "2001:db8::11")).outcome, "verified", "IPv6 compared by value");
 });
 
-Deno.test("verify: a PTR name that is not the vendor's, or no PTR, is spoofed", async () => {
+Deno.test("verify: a PTR name that is not the vendor's is spoofed", async () => {
   const { v, dns } = await verifier();
   records(dns, "192.0.2.20", "crawl.amazonbot.amazon.evil.example");
   const r = await v.verify("Amazonbot", "192.0.2.20");
   assert.equal(r.outcome, "spoofed");
   assert.equal(r.method, "reverse_dns");
   assert.match(r.reason, /not the vendor's/);
-  assert.equal((await v.verify("Amazonbot", "192.0.2.21")).outcome, "spoofed", "no PTR at all");
   records(dns, "192.0.2.22", "googlebot.com.example.net");
   assert.equal((await v.verify("Googlebot", "192.0.2.22")).outcome, "spoofed");
 });
@@ -160,4 +164,28 @@ Deno.test("verify: a DNS lookup that never answers fails the check run (retried 
     /DNS lookup/,
   );
   assert.equal(checker.size, 0, "no answer is cached");
+});
+
+Deno.test("verify: an empty DNS answer (no PTR, or the vendor's name resolving to nothing) is not judged yet", async () => {
+  // Deno reports a resolver's SERVFAIL or REFUSED as "no records", as it does a name that has none
+  const { v, dns, deps } = await verifier();
+  let lookups = 0;
+  const reverse = dns.reverse.bind(dns);
+  dns.reverse = (ip: string) => (lookups++, reverse(ip));
+  await assert.rejects(v.verify("Amazonbot", "192.0.2.21"), (err: unknown) => {
+    assert.ok(err instanceof NotYetJudged);
+    assert.equal(err.outcome.outcome, "spoofed");
+    assert.equal(err.outcome.reason, "no PTR record");
+    return true;
+  });
+  dns.ptr.set("192.0.2.23", ["x.crawl.amazonbot.amazon"]); // the vendor's name, with no address behind it
+  await assert.rejects(v.verify("Amazonbot", "192.0.2.23"), NotYetJudged);
+  // an empty answer is asked again a minute on (not kept for the hour other answers are)
+  await assert.rejects(v.verify("Amazonbot", "192.0.2.21"), NotYetJudged);
+  assert.equal(lookups, 2, "kept within the minute");
+  deps.clock.advance(RDNS_EMPTY_CACHE_MS + 1);
+  records(dns, "192.0.2.21", "crawler-7.crawl.amazonbot.amazon.");
+  assert.equal((await v.verify("Amazonbot", "192.0.2.21")).outcome, "verified", "the resolver answers again");
+  // an address in no list, with no PTR, on a CDN edge is unverifiable at once, as before
+  assert.equal((await v.verify("GPTBot", "104.16.1.1")).outcome, "unverifiable");
 });

@@ -157,8 +157,12 @@ Deno.test("blast radius: a compaction failing for one organization is logged wit
 
 Deno.test("blast radius: a verification failing for one organization is logged with it; the sweep verifies the others", async () => {
   const { deps, app, acme, shop } = await world({
-    reverse: (ip) => ip === "203.0.113.66" ? Promise.reject(new Error("SERVFAIL")) : Promise.resolve([]),
-    forward: () => Promise.resolve([]),
+    // acme's crawler address times out on DNS; shop's is a real Amazonbot's
+    reverse: (ip) =>
+      ip === "203.0.113.66"
+        ? Promise.reject(new Error("DNS lookup timed out"))
+        : Promise.resolve(["crawler-1.crawl.amazonbot.amazon"]),
+    forward: (name) => Promise.resolve(name === "crawler-1.crawl.amazonbot.amazon" ? ["203.0.113.67"] : []),
     txt: () => Promise.resolve([]),
   });
   const crawl = (t: typeof acme, ip: string) =>

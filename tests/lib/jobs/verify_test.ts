@@ -3,6 +3,7 @@ import { hit, setup } from "../../routes/server_events_helpers.ts";
 import type { FakeDns } from "../../helpers/deps.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import {
+  EMPTY_DNS_SETTLE_MS,
   enqueueVerification,
   GIVE_UP_MS,
   handleVerifyMessage,
@@ -132,4 +133,33 @@ Deno.test("verify job: a check whose DNS fails is retried, and given up as unver
   t.deps.clock.advance(GIVE_UP_MS);
   assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 1, failed: 0 });
   assert.equal((await t.verification(h.event_id as string))!.outcome, "unverifiable");
+});
+
+Deno.test("verify job: an empty PTR answer (a resolver's SERVFAIL looks the same) is asked again, judged spoofed only once it lasted", async () => {
+  const t = await setup();
+  const dns = t.deps.dns as FakeDns;
+  const warnings: string[] = [];
+  const warn = t.deps.log.warn.bind(t.deps.log);
+  t.deps.log.warn = (
+    msg: string,
+    fields?: Record<string, unknown>,
+  ) => (warnings.push(msg), warn(msg, fields));
+  // one crawler whose resolver fails for a few minutes, one address that never has a PTR name
+  const real = hit({ ip: "192.0.2.81", user_agent: AMAZONBOT_UA });
+  const fake = hit({ ip: "192.0.2.82", user_agent: AMAZONBOT_UA });
+  await t.send([real]);
+  await t.send([fake]);
+  t.deps.clock.advance(2 * 60_000);
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 0, failed: 2 });
+  assert.equal(await t.verification(real.event_id as string), null, "not judged on an empty answer");
+  assert.equal(await t.verification(fake.event_id as string), null);
+  assert.deepEqual(warnings, [], "waiting on an empty answer is not a warning");
+  dns.ptr.set("192.0.2.81", ["crawler-9.crawl.amazonbot.amazon"]);
+  dns.a.set("crawler-9.crawl.amazonbot.amazon", ["192.0.2.81"]);
+  t.deps.clock.advance(EMPTY_DNS_SETTLE_MS);
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 2, failed: 0 });
+  assert.equal((await t.verification(real.event_id as string))!.outcome, "verified");
+  const judged = (await t.verification(fake.event_id as string))!;
+  assert.equal(judged.outcome, "spoofed");
+  assert.equal(judged.reason, "no PTR record (for 30 minutes)");
 });
