@@ -18,7 +18,12 @@ function ago(ms: number): string {
 
 /** When the newest event or hit of this environment arrived. */
 export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promise<string> {
-  const at = await latestArrival(app.deps, ctx.org.id, ctx.env);
+  const at = await latestArrival(
+    app.deps,
+    ctx.org.id,
+    ctx.env,
+    (kind) => app.engine.newestPartArrival(ctx.org.id, ctx.env, kind),
+  );
   if (at === null) return `no data received yet in ${ctx.env}; answers fill in once the SDKs send events`;
   return `data fresh to ${new Date(at).toISOString()} (${ago(Math.max(0, ctx.now - at))})`;
 }

@@ -80,7 +80,12 @@ export default defineTool({
       const used = ctx.usage[k];
       return [k, { allowance: total, used, left: Math.max(0, total - used) }];
     })) as z.infer<typeof output>["plan"]["allowances"];
-    const seen = await arrivals(ctx.app.deps, ctx.org.id, ctx.env);
+    const seen = await arrivals(
+      ctx.app.deps,
+      ctx.org.id,
+      ctx.env,
+      (kind) => ctx.app.engine.newestPartArrival(ctx.org.id, ctx.env, kind),
+    );
     const hasEvents = seen.events !== null;
     const hasHits = seen.hits !== null;
     const products = [

@@ -6,8 +6,7 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 import { badTime, healingRaw } from "../store/readable.ts";
-import { indexStamp, listParts } from "./store.ts";
-import { remember } from "../lru.ts";
+import { listParts, type PartMeta } from "./store.ts";
 
 export interface Arrivals {
   events: number | null; // ms of the newest web event, null when none
@@ -40,55 +39,50 @@ async function newestRaw(
 }
 
 /**
- * The newest receive time folded into a part of that kind; null when there is no part. Hit parts place rows
- * by corrected timestamp (max_t), so their receive time is max_rt.
+ * The newest receive time folded into parts (null when there are none). Hit parts place rows by corrected
+ * timestamp (max_t), so their receive time is max_rt.
  */
-async function newestPart(
-  kv: Deno.Kv,
-  org: string,
-  env: EnvName,
-  kind: "ev" | "hit",
-): Promise<number | null> {
-  // every read answer asks (its freshness notice) and an environment with no raw record left lists all its
-  // parts for it (214 at 10M events): kept per KV and index while the index's stamp holds
-  const key = `${org}|${env}|${kind}`;
-  const stamp = await indexStamp(kv, org, env, kind);
-  let kept = newestOfIndex.get(kv);
-  if (!kept) newestOfIndex.set(kv, kept = new Map());
-  const known = kept.get(key);
-  if (known?.stamp === stamp) return known.newest;
-  const parts = await listParts(kv, org, env, kind);
-  const newest = parts.reduce<number | null>(
-    (m, p) => Math.max(m ?? -Infinity, p.meta.max_rt ?? p.meta.max_t),
-    null,
-  );
-  remember(kept, key, { stamp, newest }, 256);
-  return newest;
+export function newestOf(parts: PartMeta[]): number | null {
+  return parts.reduce<number | null>((m, p) => Math.max(m ?? -Infinity, p.max_rt ?? p.max_t), null);
 }
 
-/** The newest part arrival per KV and environment, with the index stamp it was read under. */
-const newestOfIndex = new WeakMap<Deno.Kv, Map<string, { stamp: string; newest: number | null }>>();
+/** The newest part arrival of a kind; the engine's keeps the part index it lists (`Engine.newestPartArrival`). */
+export type NewestPart = (kind: "ev" | "hit") => Promise<number | null>;
+
+/** Lists the part index each time: for callers without an engine. */
+const listedNewest = (kv: Deno.Kv, org: string, env: EnvName): NewestPart => async (kind) =>
+  newestOf((await listParts(kv, org, env, kind)).map((p) => p.meta));
 
 /**
  * Arrival times of the newest event and hit of an environment. The raw tail holds the newest records, so
  * one reverse read answers; only when compaction (or the demo generator, which writes parts directly) left no
  * raw record of a kind are that kind's parts looked at.
  */
-export async function arrivals(deps: Reader, org: string, env: EnvName): Promise<Arrivals> {
+export async function arrivals(
+  deps: Reader,
+  org: string,
+  env: EnvName,
+  newestPart: NewestPart = listedNewest(deps.kv, org, env),
+): Promise<Arrivals> {
   const [rawEvents, rawHits] = await Promise.all([
     newestRaw(deps, org, env, "ev"),
     newestRaw(deps, org, env, "hit"),
   ]);
   const [events, hits] = await Promise.all([
-    rawEvents ?? newestPart(deps.kv, org, env, "ev"),
-    rawHits ?? newestPart(deps.kv, org, env, "hit"),
+    rawEvents ?? newestPart("ev"),
+    rawHits ?? newestPart("hit"),
   ]);
   return { events, hits };
 }
 
 /** The newest arrival of either kind; null when nothing arrived yet. */
-export async function latestArrival(deps: Reader, org: string, env: EnvName): Promise<number | null> {
-  const a = await arrivals(deps, org, env);
+export async function latestArrival(
+  deps: Reader,
+  org: string,
+  env: EnvName,
+  newestPart?: NewestPart,
+): Promise<number | null> {
+  const a = await arrivals(deps, org, env, newestPart);
   if (a.events === null) return a.hits;
   if (a.hits === null) return a.events;
   return Math.max(a.events, a.hits);

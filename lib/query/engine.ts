@@ -136,6 +136,7 @@ export function createEngine(deps: Deps): Engine {
     },
     propertyKeys: async (s, eventType) =>
       (await props.keys(s, eventType)) ?? propertyKeys(await ctxOf(s), eventType),
+    newestPartArrival: (org, env, kind) => source.newestArrival(org, env, kind),
     cohortSize: async (s, cohort) => {
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });
       return (await aggregateMany(ctx, [{ metrics: ["visitors"] }]))[0].totals.visitors ?? 0;

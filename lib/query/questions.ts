@@ -10,6 +10,7 @@ import type {
   ValueSeriesOptions,
   ValueSeriesResult,
 } from "./types.ts";
+import type { EnvName } from "../store/records.ts";
 import type {
   AttributionOptions,
   AttributionResult,
@@ -61,4 +62,9 @@ export interface Engine {
    * the cohort: the same exact set a question with `scope.cohort` counts.
    */
   cohortSize(scope: Scope, cohort: CohortExpr): Promise<number>;
+  /**
+   * The newest receive time folded into an environment's parts of a kind (null: none yet), from the part
+   * index the engine keeps while it is unchanged: data freshness when no raw record is left.
+   */
+  newestPartArrival(org: string, env: EnvName, kind: "ev" | "hit"): Promise<number | null>;
 }

@@ -29,6 +29,7 @@ import type { RawWhere } from "../../store/readable.ts";
 import { type RawTail, readEventTail, readHitTail, sameRecords } from "../../store/raw_tail.ts";
 import { type Turn, turns } from "../../turns.ts";
 import { remember } from "../../lru.ts";
+import { newestOf } from "../../parts/arrivals.ts";
 
 export interface HitBatch {
   b: Batch;
@@ -502,6 +503,11 @@ export class Source {
       if (meta.min_t < to && meta.max_t >= from) rows += meta.rows;
     }
     return rows;
+  }
+
+  /** The newest receive time folded into a kind's parts (null: none), from the kept index listing. */
+  async newestArrival(org: string, env: EnvName, kind: PartKind): Promise<number | null> {
+    return newestOf((await this.listing(org, env, kind, 0)).parts.map((p) => p.meta));
   }
 
   /**
