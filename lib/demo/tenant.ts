@@ -57,7 +57,7 @@ export async function ensureDemoTenant(deps: Deps): Promise<{ tenant: DemoTenant
 
 /** What the dev start prints: keys, and example calls with fresh event ids (`newId`, a UUID source). */
 export function devBanner(
-  deps: Pick<Deps, "clock">,
+  deps: Pick<Deps, "clock" | "config">,
   newId: () => string,
   base: string,
   adminToken: string,
@@ -66,8 +66,10 @@ export function devBanner(
 ): string {
   const now = new Date(deps.clock.now()).toISOString();
   const uuid = newId;
+  const kv = deps.config.kvPath;
+  const store = /^https?:/.test(kv) ? `KV at ${kv}` : kv === ":memory:" ? "KV in memory" : `KV file ${kv}`;
   return `
-Service running at ${base}   (KV file under ./data; demo organization ${t.org})
+Service running at ${base}   (${store}; demo organization ${t.org})
 
   app                ${base}/app${owner ? `   (sign in as ${owner.email}, password ${owner.password})` : ""}
   admin token        ${adminToken}

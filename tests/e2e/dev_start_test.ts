@@ -9,6 +9,8 @@ Deno.test("e2e dev: `task dev` creates the demo organization with a generated si
     const publicKey = out.match(/public write key\s+(svc_pk_[A-Za-z0-9_-]+)/)?.[1];
     assert.ok(base && readKey && publicKey, out);
     assert.match(out, /admin token\s+dev_admin_/);
+    // the banner names the KV file in use (KV_PATH here), not the default folder
+    assert.match(out, /\(KV file \/[^;]*\/kv\.sqlite3; demo organization/);
     assert.match(out, /mcpServers/);
 
     const overview = await fetch(`${base}/v1/read/behavior_overview`, {
