@@ -86,9 +86,21 @@ async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: 
 }
 
 /**
- * Verifies the hits of one pending marker, stores their outcomes and deletes the marker in one commit.
- * A marker already handled (deleted) is a no-op; two workers on one marker store once (the commit checks
- * the marker is unchanged). Returns the outcomes stored now.
+ * Hits of a marker that are not judged yet (a DNS failure, or an empty answer still waited on): the marker
+ * was rewritten with only them; `stored` are the outcomes of its other hits, stored in the same commit.
+ */
+export class MarkerPartlyPending extends Error {
+  constructor(readonly stored: VerificationRecord[], readonly waiting: number, readonly reason: unknown) {
+    super(`${waiting} hit(s) not judged yet: ${String(reason)}`);
+  }
+}
+
+/**
+ * Verifies the hits of one pending marker and stores their outcomes in one commit with the marker: deleted
+ * when every hit is judged, else rewritten with the hits still waiting (each hit is judged on its own: one
+ * address without a PTR name must not hold back the batch's other crawlers), and then `MarkerPartlyPending`
+ * is thrown so the queue and the sweep come back. A marker already handled (deleted) is a no-op; two workers
+ * on one marker store once (the commit checks the marker is unchanged). Returns the outcomes stored now.
  */
 export async function verifyMarker(
   { deps, verifier }: VerifyContext,
@@ -99,34 +111,52 @@ export async function verifyMarker(
   const entry = await kv.get<PendingMarker>(keys.verifyPending(org, id));
   const m = entry.value;
   if (!m) return [];
-  // outcomes are stored in the same commit that deletes the marker: while it exists, none of its hits is done
+  // outcomes are stored in the same commit that deletes or rewrites the marker
   const todo = m.hits;
   const addrs = await addressesOf(kv, id, m, todo.map(([e]) => e));
   const now = deps.clock.now();
-  const records = await Promise.all(todo.map(async ([, token], j): Promise<VerificationRecord> => {
-    try {
-      return {
-        ...await verifier.verify(token, addrs[j]),
-        checked_at: deps.clock.now(),
-      } as VerificationRecord;
-    } catch (err) {
+  const settled = await Promise.allSettled(todo.map(async ([, token], j) => ({
+    ...await verifier.verify(token, addrs[j]),
+    checked_at: deps.clock.now(),
+  } as VerificationRecord)));
+  const judged: [string, VerificationRecord][] = [];
+  const waiting: PendingMarker["hits"] = [];
+  let reason: unknown = null;
+  settled.forEach((r, j) => {
+    const [eventId] = todo[j];
+    if (r.status === "fulfilled") return void judged.push([eventId, r.value]);
+    const err = r.reason;
+    if (err instanceof NotYetJudged && now - m.receivedAt >= EMPTY_DNS_SETTLE_MS) {
       // empty DNS answers that have lasted are the judgement they would have been
-      if (err instanceof NotYetJudged && now - m.receivedAt >= EMPTY_DNS_SETTLE_MS) {
-        return {
-          ...err.outcome,
-          reason: `${err.outcome.reason} (for ${EMPTY_DNS_SETTLE_MS / MINUTE} minutes)`,
-          checked_at: now,
-        };
-      }
-      // DNS did not answer: retried by the queue and the sweep, and after a day given up as unverifiable
-      if (now - m.receivedAt < GIVE_UP_MS) throw err;
-      return { outcome: "unverifiable", method: "none", reason: "lookups failed for a day", checked_at: now };
+      const minutes = EMPTY_DNS_SETTLE_MS / MINUTE;
+      return void judged.push([eventId, {
+        ...err.outcome,
+        reason: `${err.outcome.reason} (for ${minutes} minutes)`,
+        checked_at: now,
+      }]);
     }
-  }));
-  const op = kv.atomic().check(entry).delete(keys.verifyPending(org, id));
-  todo.forEach(([e], j) => op.set(keys.verification(org, e), records[j]));
+    // DNS did not answer (or answered empty): asked again by the queue and the sweep; after a day given up
+    if (now - m.receivedAt < GIVE_UP_MS) {
+      waiting.push(todo[j]);
+      // a real DNS failure is what the sweep warns about; an empty answer is only waited on
+      if (reason === null || reason instanceof NotYetJudged) reason = err;
+      return;
+    }
+    judged.push([eventId, {
+      outcome: "unverifiable",
+      method: "none",
+      reason: "lookups failed for a day",
+      checked_at: now,
+    }]);
+  });
+  const op = kv.atomic().check(entry);
+  if (waiting.length) op.set(keys.verifyPending(org, id), { ...m, hits: waiting });
+  else op.delete(keys.verifyPending(org, id));
+  for (const [e, record] of judged) op.set(keys.verification(org, e), record);
   const res = await op.commit(); // fails only when another worker handled the marker meanwhile
-  return res.ok ? records : [];
+  const stored = res.ok ? judged.map(([, record]) => record) : [];
+  if (res.ok && waiting.length) throw new MarkerPartlyPending(stored, waiting.length, reason);
+  return stored;
 }
 
 /** The queue worker's body. Returns false for messages of other kinds. Throws to have the queue retry. */
@@ -157,10 +187,15 @@ export async function sweepPendingVerifications(
     try {
       verified += (await verifyMarker(ctx, org, id)).length;
     } catch (err) {
-      failed++;
+      failed++; // a marker with hits not judged yet (it stays for the next sweep)
+      if (err instanceof MarkerPartlyPending) verified += err.stored.length;
       // an answer still empty is waited on, not a failure to warn about
-      if (!(err instanceof NotYetJudged)) {
-        deps.log.warn("pending verification failed; retried at the next sweep", { org, error: String(err) });
+      const cause = err instanceof MarkerPartlyPending ? err.reason : err;
+      if (!(cause instanceof NotYetJudged)) {
+        deps.log.warn("pending verification failed; retried at the next sweep", {
+          org,
+          error: String(cause),
+        });
       }
     }
   }

@@ -163,3 +163,37 @@ Deno.test("verify job: an empty PTR answer (a resolver's SERVFAIL looks the same
   assert.equal(judged.outcome, "spoofed");
   assert.equal(judged.reason, "no PTR record (for 30 minutes)");
 });
+
+Deno.test("verify job: one hit waiting on an empty DNS answer does not hold back the other hits of its batch", async () => {
+  const t = await setup();
+  const dns = t.deps.dns as FakeDns;
+  dns.ptr.set("192.0.2.91", ["crawler-5.crawl.amazonbot.amazon"]);
+  dns.a.set("crawler-5.crawl.amazonbot.amazon", ["192.0.2.91"]);
+  const real = hit({ ip: "192.0.2.91", user_agent: AMAZONBOT_UA });
+  const fake = hit({ ip: "192.0.2.92", user_agent: AMAZONBOT_UA }); // no PTR name at all
+  const wrong = hit({ ip: "192.0.2.93", user_agent: AMAZONBOT_UA });
+  dns.ptr.set("192.0.2.93", ["host.example.net"]); // another domain's name: judged at once
+  await t.send([real, fake, wrong]);
+  const markers = await pendingMessages(t.deps.kv);
+  assert.equal(markers.length, 1, "one batch, one marker");
+  t.deps.clock.advance(2 * 60_000);
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 2, failed: 1 });
+  assert.equal((await t.verification(real.event_id as string))!.outcome, "verified");
+  assert.equal((await t.verification(wrong.event_id as string))!.outcome, "spoofed");
+  assert.equal(await t.verification(fake.event_id as string), null, "the empty answer is waited on");
+  const left = await pendingMessages(t.deps.kv);
+  assert.deepEqual(
+    left.map((m) => m.value.hits.map(([e]) => e)),
+    [[fake.event_id]],
+    "the marker keeps only it",
+  );
+  t.deps.clock.advance(EMPTY_DNS_SETTLE_MS);
+  assert.deepEqual(await sweepPendingVerifications(t.app.ctx), { verified: 1, failed: 0 });
+  assert.equal((await t.verification(fake.event_id as string))!.outcome, "spoofed");
+  assert.equal(
+    (await t.verification(real.event_id as string))!.outcome,
+    "verified",
+    "stored once, unchanged",
+  );
+  assert.equal((await pendingMessages(t.deps.kv)).length, 0);
+});
