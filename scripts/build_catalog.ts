@@ -1014,7 +1014,7 @@ async function ownAutomatedNames(): Promise<Set<string>> {
  */
 async function parsersHumanNames(catalog: CatalogEntry[]): Promise<[string, string, string][]> {
   const catalogMatches = new Set(catalog.flatMap((e) => e.match));
-  // a crawler vendor's name starts its crawlers' agents too ("Yandex/1.01.001 (compatible; Win16; I)")
+  // a crawler vendor's name starts its crawlers' agents too (the catalog's Yandex and Baidu entries' vendors)
   const vendors = new Set(catalog.flatMap((e) => e.vendor ? [firstWord(e.vendor)] : []));
   const automated = await ownAutomatedNames();
   const out = new Map<string, [string, string, string]>();
