@@ -1178,31 +1178,6 @@ export async function readSections(
  */
 export const RUN_GAP = 0;
 
-/**
- * A rollup entry's sections in key order, with the stored bytes and chunks before each (`bytes[i]`: of the
- * sections before the i-th), made once per entry (entries are kept and read again).
- */
-interface SectionOrder {
-  secs: number[];
-  index: Map<number, number>;
-  bytes: number[];
-  chunks: number[];
-}
-const sectionOrders = new WeakMap<RollupEntry, SectionOrder>();
-function sectionOrder(entry: RollupEntry): SectionOrder {
-  let order = sectionOrders.get(entry);
-  if (order) return order;
-  const secs = Object.keys(entry.secs).map(Number).sort((x, y) => x - y);
-  const bytes = [0], chunks = [0];
-  secs.forEach((sec, i) => {
-    bytes.push(bytes[i] + entry.secs[sec][0]);
-    chunks.push(chunks[i] + entry.secs[sec][1]);
-  });
-  order = { secs, index: new Map(secs.map((sec, i) => [sec, i])), bytes, chunks };
-  sectionOrders.set(entry, order);
-  return order;
-}
-
 /** A chunk `readSections` wants: the j-th of the asks' section, at key number `key` of their part. */
 interface Wanted {
   asks: number[];
@@ -1228,29 +1203,28 @@ export function chunkRuns(asks: SectionAsk[]): {
   });
   const runs: { wanted: Wanted[]; from: number; to: number; keys: number }[] = [], singles: Wanted[] = [];
   for (const of of byPart.values()) {
-    // the asks of each wanted section (a section is wanted whole, so the gaps between its chunks are whole
-    // unwanted sections: the part's sections are walked in key order, not every chunk of the part)
-    const askedSecs = new Map<number, number[]>();
+    const wanted = new Map<number, Wanted>();
     for (const ask of of) {
-      const l = askedSecs.get(asks[ask].sec);
-      if (l) l.push(ask);
-      else askedSecs.set(asks[ask].sec, [ask]);
-    }
-    const entry = asks[of[0]].entry;
-    const order = sectionOrder(entry);
-    // the wanted sections in key order; the ones this entry does not list (never, while a part has one
-    // entry) are read alone
-    const placed: [number, number[]][] = [];
-    for (const [sec, asked] of askedSecs) {
-      const i = order.index.get(sec);
-      if (i !== undefined) placed.push([i, asked]);
-      else {
-        const chunks = asks[asked[0]].entry.secs[sec][1];
-        for (let j = 0; j < chunks; j++) singles.push({ asks: asked, j, key: sec * SEC_SPAN + j });
+      const { sec, entry } = asks[ask];
+      for (let j = 0; j < entry.secs[sec][1]; j++) {
+        const key = sec * SEC_SPAN + j;
+        const w = wanted.get(key);
+        if (w) w.asks.push(ask);
+        else wanted.set(key, { asks: [ask], j, key });
       }
     }
-    placed.sort((x, y) => x[0] - y[0]);
-    let run: Wanted[] = [], keysIn = 0, last = -1;
+    // every chunk of the part (its entry lists them), in key order, with its stored size
+    const all: { key: number; bytes: number }[] = [];
+    for (const [s, [bytes, chunks]] of Object.entries(asks[of[0]].entry.secs)) {
+      for (let j = 0; j < chunks; j++) {
+        all.push({
+          key: Number(s) * SEC_SPAN + j,
+          bytes: j < chunks - 1 ? CHUNK_BYTES : bytes - j * CHUNK_BYTES,
+        });
+      }
+    }
+    all.sort((x, y) => x.key - y.key);
+    let run: Wanted[] = [], keysIn = 0, gap = 0, gapKeys = 0;
     const close = () => {
       if (run.length === 1) singles.push(run[0]);
       else if (run.length > 1) {
@@ -1259,19 +1233,25 @@ export function chunkRuns(asks: SectionAsk[]): {
       run = [];
       keysIn = 0;
     };
-    for (const [i, asked] of placed) {
-      // what lies between this section and the last wanted one: whole unwanted sections
-      const gap = run.length ? order.bytes[i] - order.bytes[last + 1] : 0;
-      const gapKeys = run.length ? order.chunks[i] - order.chunks[last + 1] : 0;
-      if (run.length && gap > RUN_GAP) close();
-      const sec = order.secs[i], chunks = entry.secs[sec][1];
-      for (let j = 0; j < chunks; j++) {
-        keysIn += run.length ? (j === 0 ? gapKeys : 0) + 1 : 1;
-        run.push({ asks: asked, j, key: sec * SEC_SPAN + j });
+    for (const c of all) {
+      const w = wanted.get(c.key);
+      if (w) {
+        keysIn += run.length ? gapKeys + 1 : 1;
+        run.push(w);
+        gap = gapKeys = 0;
+        wanted.delete(c.key);
+      } else if (run.length) {
+        gap += c.bytes;
+        gapKeys++;
+        if (gap > RUN_GAP) {
+          close();
+          gap = gapKeys = 0;
+        }
       }
-      last = i;
     }
     close();
+    // (chunks the entry does not list: none, as asks name listed sections)
+    for (const w of wanted.values()) singles.push(w);
   }
   return { runs, singles };
 }
