@@ -1108,11 +1108,11 @@ export interface SectionAsk {
 
 /**
  * Many sections' stored bytes at once (as `readSection` each: null without the section, undefined when its
- * chunks went). A part's chunks lie in key order by section, and its entry lists every section it has, so its
- * wanted chunks with no other chunk of the part between them (a section's chunks, the short keys beside the
- * keyed spans, neighbouring blocks) are read by one list over their key range; the rest ten keys a `getMany`.
- * KV's thread pays per key range more than per key: a cold overview at 10M events read 3,411 chunks in as many
- * ranges, now ~2,860 ranges of which ~450 listed, with the same bytes.
+ * chunks went). A part's chunks lie in key order by section; each part's entry lists every section it has, so
+ * its wanted chunks that lie near each other (at most `RUN_GAP` unwanted stored bytes between two of them) are
+ * read by one list over their key range, the unwanted ones in it let go, and the rest ten keys a `getMany`.
+ * KV pays per key range, not per key: replaying a cold overview's 3,411 chunk reads at 10M events (25.5 MB),
+ * ten a `getMany` cost ~340-370 ms of CPU, listed in ~470 runs (7,571 keys, 31.3 MB) ~220 ms.
  */
 export async function readSections(
   kv: Deno.Kv,
@@ -1169,14 +1169,12 @@ export async function readSections(
 }
 
 /**
- * The most stored bytes of unwanted chunks a list run may read between two wanted ones (`readSections`). None:
- * replayed alone (the same 3,411 reads, KV's thread's CPU time), runs joined across up to 20 kB of unwanted
- * chunks (~470 runs, 7,571 keys, 31.3 MB) cost 220-350 ms where `getMany` cost 340-600, but in a fresh process's
- * cold overview (SQLite's page cache cold) the extra 5.8 MB cost as much as the fewer ranges saved (KV's thread
- * 480-830 ms, median ~720, against ~635 before; four to six alternated runs at load 8-16), where runs of
- * adjacent chunks only gave 500-680 ms (median ~570, against ~665).
+ * The most stored bytes of unwanted chunks a list run may read between two wanted ones (`readSections`): in
+ * the replay above, runs split at any unwanted chunk (445 runs of 905 keys, 2,413 keys left single) saved
+ * nothing; 20 kB joined most of a part's wide rows and sets and its keys and spans; 100 kB read twice the bytes
+ * for no less time.
  */
-export const RUN_GAP = 0;
+export const RUN_GAP = 20_000;
 
 /** A chunk `readSections` wants: the j-th of the asks' section, at key number `key` of their part. */
 interface Wanted {
