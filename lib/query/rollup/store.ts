@@ -1108,11 +1108,8 @@ export interface SectionAsk {
 
 /**
  * Many sections' stored bytes at once (as `readSection` each: null without the section, undefined when its
- * chunks went). A part's chunks lie in key order by section; each part's entry lists every section it has, so
- * its wanted chunks that lie near each other (at most `RUN_GAP` unwanted stored bytes between two of them) are
- * read by one list over their key range, the unwanted ones in it let go, and the rest ten keys a `getMany`.
- * KV pays per key range, not per key: replaying a cold overview's 3,411 chunk reads at 10M events (25.5 MB),
- * ten a `getMany` cost ~340-370 ms of CPU, listed in ~470 runs (7,571 keys, 31.3 MB) ~220 ms.
+ * chunks went), their chunks fetched ten keys a call: a KV call's latency, not its bytes, is what a period's
+ * hundreds of small sections cost one at a time.
  */
 export async function readSections(
   kv: Deno.Kv,
@@ -1122,136 +1119,34 @@ export async function readSections(
   // of several gets its buffer when its first chunk comes
   const out: (Uint8Array | null | undefined)[] = asks.map(() => null);
   const seen = new Int32Array(asks.length);
-  const take = (ask: number, j: number, value: Uint8Array) => {
-    const [bytes, chunks] = asks[ask].entry.secs[asks[ask].sec];
-    if (chunks === 1 && value.length === bytes) out[ask] = value;
-    else {
-      (out[ask] ??= new Uint8Array(bytes)).set(value, j * CHUNK_BYTES);
-      release(value); // (copied into the section's buffer)
-    }
-    seen[ask]++;
-  };
-  // a chunk two asks name (the same section asked twice): each its own copy
-  const takeAll = (w: Wanted, value: Uint8Array) => {
-    for (let x = 1; x < w.asks.length; x++) take(w.asks[x], w.j, value.slice());
-    take(w.asks[0], w.j, value);
-  };
-  const { runs, singles } = chunkRuns(asks);
-  const groups: Wanted[][] = [];
-  for (let i = 0; i < singles.length; i += 10) groups.push(singles.slice(i, i + 10));
-  const jobs: (() => Promise<void>)[] = [
-    ...runs.map((run) => async () => {
-      const { partId } = asks[run.wanted[0].asks[0]];
-      const at = new Map(run.wanted.map((w) => [w.key, w]));
-      const start = keys.rollupChunk(partId, run.from), end = keys.rollupChunk(partId, run.to + 1);
-      for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: Math.min(500, run.keys) })) {
-        const w = at.get(e.key[2] as number);
-        // (a chunk between wanted ones, read for the range: let go at once)
-        if (w) takeAll(w, e.value);
-        else release(e.value);
+  const wanted: { ask: number; j: number }[] = [];
+  asks.forEach(({ entry, sec }, ask) => {
+    const size = entry.secs[sec];
+    if (size) { for (let j = 0; j < size[1]; j++) wanted.push({ ask, j }); }
+  });
+  const groups: { ask: number; j: number }[][] = [];
+  for (let i = 0; i < wanted.length; i += 10) groups.push(wanted.slice(i, i + 10));
+  await inBatches(groups, 4, async (group) => {
+    const got = await kv.getMany<Uint8Array[]>(
+      group.map(({ ask, j }) => keys.rollupChunk(asks[ask].partId, asks[ask].sec * SEC_SPAN + j)),
+    );
+    got.forEach((e, x) => {
+      const { ask, j } = group[x];
+      if (e.value === null) return;
+      const [bytes, chunks] = asks[ask].entry.secs[asks[ask].sec];
+      if (chunks === 1 && e.value.length === bytes) out[ask] = e.value;
+      else {
+        (out[ask] ??= new Uint8Array(bytes)).set(e.value, j * CHUNK_BYTES);
+        release(e.value); // (copied into the section's buffer)
       }
-    }),
-    ...groups.map((group) => async () => {
-      const got = await kv.getMany<Uint8Array[]>(
-        group.map((w) => keys.rollupChunk(asks[w.asks[0]].partId, w.key)),
-      );
-      got.forEach((e, x) => {
-        if (e.value !== null) takeAll(group[x], e.value);
-      });
-    }),
-  ];
-  await inBatches(jobs, 4, (job) => job());
+      seen[ask]++;
+    });
+  });
   return asks.map(({ entry, sec }, ask) => {
     const size = entry.secs[sec];
     if (!size) return null;
     return seen[ask] === size[1] ? knowRawSize(out[ask]!, size[2]) : undefined;
   });
-}
-
-/**
- * The most stored bytes of unwanted chunks a list run may read between two wanted ones (`readSections`): in
- * the replay above, runs split at any unwanted chunk (445 runs of 905 keys, 2,413 keys left single) saved
- * nothing; 20 kB joined most of a part's wide rows and sets and its keys and spans; 100 kB read twice the bytes
- * for no less time.
- */
-export const RUN_GAP = 20_000;
-
-/** A chunk `readSections` wants: the j-th of the asks' section, at key number `key` of their part. */
-interface Wanted {
-  asks: number[];
-  j: number;
-  key: number;
-}
-
-/**
- * The chunks of `asks` as runs to list (two wanted chunks or more of one part, with at most `RUN_GAP` bytes of
- * the part's other chunks between neighbours: every chunk a part has is listed by its entry) and the chunks
- * left single.
- */
-export function chunkRuns(asks: SectionAsk[]): {
-  runs: { wanted: Wanted[]; from: number; to: number; keys: number }[];
-  singles: Wanted[];
-} {
-  const byPart = new Map<string, number[]>();
-  asks.forEach(({ partId, entry, sec }, ask) => {
-    if (!entry.secs[sec]) return;
-    const l = byPart.get(partId);
-    if (l) l.push(ask);
-    else byPart.set(partId, [ask]);
-  });
-  const runs: { wanted: Wanted[]; from: number; to: number; keys: number }[] = [], singles: Wanted[] = [];
-  for (const of of byPart.values()) {
-    const wanted = new Map<number, Wanted>();
-    for (const ask of of) {
-      const { sec, entry } = asks[ask];
-      for (let j = 0; j < entry.secs[sec][1]; j++) {
-        const key = sec * SEC_SPAN + j;
-        const w = wanted.get(key);
-        if (w) w.asks.push(ask);
-        else wanted.set(key, { asks: [ask], j, key });
-      }
-    }
-    // every chunk of the part (its entry lists them), in key order, with its stored size
-    const all: { key: number; bytes: number }[] = [];
-    for (const [s, [bytes, chunks]] of Object.entries(asks[of[0]].entry.secs)) {
-      for (let j = 0; j < chunks; j++) {
-        all.push({
-          key: Number(s) * SEC_SPAN + j,
-          bytes: j < chunks - 1 ? CHUNK_BYTES : bytes - j * CHUNK_BYTES,
-        });
-      }
-    }
-    all.sort((x, y) => x.key - y.key);
-    let run: Wanted[] = [], keysIn = 0, gap = 0, gapKeys = 0;
-    const close = () => {
-      if (run.length === 1) singles.push(run[0]);
-      else if (run.length > 1) {
-        runs.push({ wanted: run, from: run[0].key, to: run[run.length - 1].key, keys: keysIn });
-      }
-      run = [];
-      keysIn = 0;
-    };
-    for (const c of all) {
-      const w = wanted.get(c.key);
-      if (w) {
-        keysIn += run.length ? gapKeys + 1 : 1;
-        run.push(w);
-        gap = gapKeys = 0;
-        wanted.delete(c.key);
-      } else if (run.length) {
-        gap += c.bytes;
-        gapKeys++;
-        if (gap > RUN_GAP) {
-          close();
-          gap = gapKeys = 0;
-        }
-      }
-    }
-    close();
-    // (chunks the entry does not list: none, as asks name listed sections)
-    for (const w of wanted.values()) singles.push(w);
-  }
-  return { runs, singles };
 }
 
 /** Whether a part has a rollup of this version (with its entries and exits). */

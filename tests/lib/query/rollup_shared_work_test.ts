@@ -29,27 +29,18 @@ async function openBusySite(): Promise<Site> {
   return site;
 }
 
-/** Rollups on a KV that counts the chunks of `secs` read (by section number), by `getMany` or `list`. */
+/** Rollups on a KV that counts the chunks of `secs` read (by section number). */
 function countingRollups(site: Site, secs: number[]) {
   const reads = new Map<number, number>();
-  const count = (k: Deno.KvKey) => {
-    const sec = k[0] === "rollup_chunk" ? Math.floor(Number(k[2]) / SEC_SPAN) : -1;
-    if (secs.includes(sec)) reads.set(sec, (reads.get(sec) ?? 0) + 1);
-  };
   const kv = new Proxy(site.kv, {
     get(target, name) {
       if (name === "getMany") {
         return (ks: Deno.KvKey[], o?: { consistency?: Deno.KvConsistencyLevel }) => {
-          for (const k of ks) count(k);
-          return target.getMany(ks, o);
-        };
-      }
-      if (name === "list") {
-        return async function* (sel: Deno.KvListSelector, o?: Deno.KvListOptions) {
-          for await (const e of target.list(sel, o)) {
-            count(e.key);
-            yield e;
+          for (const k of ks) {
+            const sec = k[0] === "rollup_chunk" ? Math.floor(Number(k[2]) / SEC_SPAN) : -1;
+            if (secs.includes(sec)) reads.set(sec, (reads.get(sec) ?? 0) + 1);
           }
+          return target.getMany(ks, o);
         };
       }
       const v = Reflect.get(target, name, target);
