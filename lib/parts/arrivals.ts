@@ -42,7 +42,7 @@ async function newestRaw(
  * The newest receive time folded into parts (null when there are none). Hit parts place rows by corrected
  * timestamp (max_t), so their receive time is max_rt.
  */
-export function newestOf(parts: PartMeta[]): number | null {
+export function newestOf(parts: readonly PartMeta[]): number | null {
   return parts.reduce<number | null>((m, p) => Math.max(m ?? -Infinity, p.max_rt ?? p.max_t), null);
 }
 

@@ -131,16 +131,14 @@ interface ReadPoint {
   listing: string;
 }
 
-/** A listing of parts with each one's versionstamp (`listParts`). */
-type Listed = { meta: PartMeta; versionstamp: string }[];
-
 /**
- * A kind's part index as listed while its stamp (`indexStamp`) held: `listing` names it (its entries'
- * versionstamps), for raw tail reads to tell whether they saw the same index.
+ * A kind's part index as listed while its stamp (`indexStamp`) held: its parts (frozen: every reader of the
+ * kept listing gets this one array) and `listing`, its entries' versionstamps, for raw tail reads to tell
+ * whether they saw the same index.
  */
 interface Indexed {
   stamp: string;
-  parts: Listed;
+  parts: readonly PartMeta[];
   listing: string;
 }
 
@@ -163,7 +161,7 @@ export class Source {
    * Looks at the index under way, by environment and kind, with how many had started before each: a
    * question may share one (`listing`) instead of looking again (questions asked at once each looked twice).
    */
-  private listingsUnderWay = new Map<string, { nth: number; parts: Promise<Indexed> }>();
+  private listingsUnderWay = new Map<string, { nth: number; indexed: Promise<Indexed> }>();
   private listingsStarted = 0;
   /** bytes of parts streams are reading ahead and not keeping (counted in the budget: see `stream`) */
   private streaming = 0;
@@ -240,7 +238,7 @@ export class Source {
     org: string,
     env: EnvName,
     kind: PartKind,
-    read: (parts: PartMeta[], at: ReadPoint) => Promise<T>,
+    read: (parts: readonly PartMeta[], at: ReadPoint) => Promise<T>,
     asked?: number,
   ): Promise<T> {
     for (let attempt = 1;; attempt++) {
@@ -252,7 +250,7 @@ export class Source {
       const listed = this.ask();
       const at = { asked: asked ?? listed, listed, listing: before.listing };
       try {
-        const out = await read(before.parts.map((p) => p.meta), at);
+        const out = await read(before.parts, at);
         // after it, only a look started since the read ended tells whether the parts changed during it
         const after = await this.listing(org, env, kind, this.listingsStarted);
         if (after.listing === before.listing) return out;
@@ -273,14 +271,14 @@ export class Source {
   private listing(org: string, env: EnvName, kind: PartKind, from: number): Promise<Indexed> {
     const key = `${org}|${env}|${kind}`;
     const going = this.listingsUnderWay.get(key);
-    if (going && going.nth >= from) return going.parts;
-    const mine = { nth: this.listingsStarted++, parts: this.indexNow(org, env, kind, key) };
+    if (going && going.nth >= from) return going.indexed;
+    const mine = { nth: this.listingsStarted++, indexed: this.indexNow(org, env, kind, key) };
     this.listingsUnderWay.set(key, mine);
     const done = () => {
       if (this.listingsUnderWay.get(key) === mine) this.listingsUnderWay.delete(key);
     };
-    mine.parts.then(done, done);
-    return mine.parts;
+    mine.indexed.then(done, done);
+    return mine.indexed;
   }
 
   /**
@@ -291,8 +289,12 @@ export class Source {
     const stamp = await indexStamp(this.deps.kv, org, env, kind);
     const kept = this.indexes.get(key);
     if (kept?.stamp === stamp) return kept;
-    const parts = await listParts(this.deps.kv, org, env, kind);
-    const fresh = { stamp, parts, listing: parts.map((p) => p.versionstamp).join() };
+    const listed = await listParts(this.deps.kv, org, env, kind);
+    const fresh = {
+      stamp,
+      parts: Object.freeze(listed.map((p) => p.meta)),
+      listing: listed.map((p) => p.versionstamp).join(),
+    };
     // kept unless a look that began later kept its own meanwhile (this stamp may be the older); the newest 64
     // environments and kinds (an instance serving many organizations keeps no listing of each forever)
     if (this.indexes.get(key) === kept) remember(this.indexes, key, fresh, 64);
@@ -319,7 +321,7 @@ export class Source {
     return { batch, decodedBytes };
   }
 
-  private async pendingIds(parts: PartMeta[]): Promise<Set<string>> {
+  private async pendingIds(parts: readonly PartMeta[]): Promise<Set<string>> {
     const ids = new Set<string>();
     for (const p of parts.filter((x) => x.pending)) {
       const { batch } = await this.partBatch(p, (c) => c === "id");
@@ -395,7 +397,7 @@ export class Source {
   }
 
   /** The raw tail's events without those of a part being published (`skip`: its raw keys go next). */
-  private async eventTail(org: string, env: EnvName, at: ReadPoint, parts: PartMeta[]) {
+  private async eventTail(org: string, env: EnvName, at: ReadPoint, parts: readonly PartMeta[]) {
     const kept = await this.rawTail("ev", org, env, at, readEventTail);
     const skip = await this.pendingIds(parts);
     const events = kept.tail.records;
@@ -507,15 +509,15 @@ export class Source {
 
   /** The newest receive time folded into a kind's parts (null: none), from the kept index listing. */
   async newestArrival(org: string, env: EnvName, kind: PartKind): Promise<number | null> {
-    return newestOf((await this.listing(org, env, kind, 0)).parts.map((p) => p.meta));
+    return newestOf((await this.listing(org, env, kind, 0)).parts);
   }
 
   /**
    * The event part index for sizing (which path a question takes, never what it reads: each read looks at
    * the index itself, consistently): the kept listing while the index's stamp holds.
    */
-  async indexedParts(org: string, env: EnvName): Promise<PartMeta[]> {
-    return (await this.listing(org, env, "ev", 0)).parts.map((p) => p.meta);
+  async indexedParts(org: string, env: EnvName): Promise<readonly PartMeta[]> {
+    return (await this.listing(org, env, "ev", 0)).parts;
   }
 
   /**

@@ -93,7 +93,7 @@ function countLists(kv: Deno.Kv) {
   return counter;
 }
 
-const idsOf = (parts: PartMeta[]) => parts.map((p) => p.id).sort();
+const idsOf = (parts: readonly PartMeta[]) => parts.map((p) => p.id).sort();
 
 Deno.test("part listing: a read over an unchanged index lists nothing; each writer's change is seen by the next read", async () => {
   const deps = await testDeps();
