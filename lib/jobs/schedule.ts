@@ -9,6 +9,7 @@ import type { Cron } from "./cron.ts";
 import { type LeasedJob, runLeased } from "./lease.ts";
 import { useNoQueue, type VerifyQueue } from "../store/pending_verification.ts";
 import { sweepAddresses } from "../store/address_retention.ts";
+import { sweepRateCounters } from "../limits/rate.ts";
 import {
   handleVerifyMessage,
   refreshIpLists,
@@ -44,6 +45,15 @@ export const JOBS: readonly Job[] = [
     run: async ({ deps }) => {
       const n = await sweepAddresses(deps.kv, deps.clock);
       deps.log.info("address sweep", { deleted: n });
+    },
+  },
+  {
+    name: "sweep spent rate counters",
+    schedule: "19 * * * *", // hourly: KV's expiry removes them too, but not at once
+    periodMs: HOUR,
+    run: async ({ deps }) => {
+      const n = await sweepRateCounters(deps.kv, deps.clock);
+      if (n) deps.log.info("rate counter sweep", { deleted: n });
     },
   },
   {

@@ -1,36 +1,40 @@
 /**
  * Per-minute fixed-window rate limits that hold across server instances sharing one KV.
  *
- * Each instance counts locally and folds its count into a shared KV counter (`sum`, a blind write with no
- * read-modify-write conflict) every SYNC_EVERY admissions or SYNC_MS milliseconds per window, then reads the
- * shared total back. An instance decides on `shared` (the total as last read) plus `pending` (what it admitted
- * that this read does not include). `pending` never exceeds SYNC_EVERY: once it gets there, further requests
- * wait for the fold in flight and decide again on the fresh total. The check and the increment happen with no
- * await between them, so concurrent requests on one instance cannot slip past the limit together.
+ * Each instance counts locally and publishes its own count for the window under its own key (a blind `set`,
+ * so instances never conflict) every SYNC_EVERY admissions or SYNC_MS milliseconds, then lists the window's
+ * keys to learn what the other instances admitted. An instance decides on `others` (their counts as last
+ * listed) plus its own count. What it admitted that the others cannot see yet never exceeds SYNC_EVERY: once
+ * it gets there, further requests wait for the publish in flight and decide again on fresh counts. The check
+ * and the increment happen with no await between them, so concurrent requests on one instance cannot slip
+ * past the limit together.
  *
  * Overshoot bound: with N instances, at most N × SYNC_EVERY requests past the limit in one minute (in fact
- * (N − 1) × SYNC_EVERY: every admission is either in some instance's last read or among its at most
- * SYNC_EVERY pending ones). One instance never overshoots. Far from the limit a request costs no KV round trip
- * except the one that triggers a fold.
+ * (N − 1) × SYNC_EVERY: every admission is either in some instance's last listing or among its at most
+ * SYNC_EVERY unpublished ones). One instance never overshoots. Far from the limit a request costs no KV round
+ * trip except the one that triggers a publish.
+ *
+ * The counters expire a minute after their window ends (KV's expireIn), and the hourly sweep deletes any left
+ * over, so no counter outlives its use: some ids are hashed addresses, and addresses are not kept.
  */
 import type { Clock } from "../clock.ts";
 import { keys } from "../store/keys.ts";
 
 export const SYNC_EVERY = 25;
 export const SYNC_MS = 1_000;
+const MINUTE_MS = 60_000;
+/** A window's counters live this long past its start (the window itself, then a minute's grace). */
+export const COUNTER_TTL_MS = 2 * MINUTE_MS;
 
 interface Window {
   minute: number;
-  shared: number; // the shared total as last read from KV
-  unsynced: number; // admitted here, not yet sent to KV
-  unread: number; // sent to KV (or on the way) but not yet in a read of `shared`
+  admitted: number; // admitted here this minute
+  published: number; // of those, written to KV: what the other instances can see
+  others: number; // the other instances' admissions this minute, as last listed
   lastSync: number;
   inflight: Promise<void> | null;
-  firstRead: Promise<void>; // the window's first read of the shared total
+  firstRead: Promise<void>; // the window's first listing
 }
-
-/** Admissions of this instance that the last read of the shared total does not include. */
-const pending = (w: Window) => w.unsynced + w.unread;
 
 export interface RateDecision {
   ok: boolean;
@@ -39,31 +43,30 @@ export interface RateDecision {
 
 export class RateLimiter {
   #windows = new Map<string, Window>();
+  /** This instance's name in its counters' keys: each instance writes only its own. */
+  #instance = crypto.randomUUID();
   constructor(private kv: Deno.Kv, private clock: Clock) {}
 
-  /** Folds local admissions into KV and reads the shared total; one at a time per window. */
+  /** Publishes this instance's count and lists everyone's; one at a time per window. */
   #sync(scope: string, id: string, w: Window): Promise<void> {
     if (w.inflight) return w.inflight;
     const run = async () => {
-      const k = keys.rate(scope, id, w.minute);
-      const delta = w.unsynced;
-      w.unsynced = 0;
-      w.unread += delta; // still counted while the write is on its way
       w.lastSync = this.clock.now();
-      if (delta > 0) {
-        try {
-          await this.kv.atomic().sum(k, BigInt(delta)).commit();
-        } catch (err) {
-          // Not written: the next fold sends it again.
-          w.unread -= delta;
-          w.unsynced += delta;
-          throw err;
-        }
+      const count = w.admitted;
+      if (count > w.published) {
+        const expireIn = Math.max(1, (w.minute * MINUTE_MS + COUNTER_TTL_MS) - w.lastSync);
+        await this.kv.set(keys.rate(scope, id, w.minute, this.#instance), count, { expireIn });
+        w.published = count; // not reached if the write failed: the next publish sends it again
       }
-      const cur = await this.kv.get<Deno.KvU64>(k);
-      // One fold at a time, so this read includes every delta this instance has written.
-      w.shared = cur.value ? Number(cur.value.value) : 0;
-      w.unread = 0;
+      let others = 0;
+      for await (const e of this.kv.list<number>({ prefix: keys.rateWindow(scope, id, w.minute) })) {
+        if (e.key[4] === this.#instance) {
+          // Our own count is ahead of this window's only when the window was dropped from memory and
+          // started again within the minute: carry on from what was published.
+          if (e.value > w.admitted) w.admitted = w.published = e.value;
+        } else if (typeof e.value === "number") others += e.value;
+      }
+      w.others = others;
     };
     w.inflight = run().finally(() => (w.inflight = null));
     return w.inflight;
@@ -72,16 +75,16 @@ export class RateLimiter {
   /** Admits one request of `id` in `scope` if fewer than `limit` were admitted this minute. */
   async take(scope: string, id: string, limit: number): Promise<RateDecision> {
     const now = this.clock.now();
-    const minute = Math.floor(now / 60_000);
+    const minute = Math.floor(now / MINUTE_MS);
     const name = `${scope}:${id}`;
     let w = this.#windows.get(name);
     if (!w || w.minute < minute) {
       if (this.#windows.size > 100_000) this.#windows.clear();
       const fresh: Window = {
         minute,
-        shared: 0,
-        unsynced: 0,
-        unread: 0,
+        admitted: 0,
+        published: 0,
+        others: 0,
         lastSync: 0,
         inflight: null,
         firstRead: Promise.resolve(),
@@ -91,11 +94,11 @@ export class RateLimiter {
       w = fresh;
     }
     await w.firstRead;
-    const retryAfterS = Math.max(1, Math.ceil(((w.minute + 1) * 60_000 - now) / 1000));
+    const retryAfterS = Math.max(1, Math.ceil(((w.minute + 1) * MINUTE_MS - now) / 1000));
     let reread = false;
     for (;;) {
-      if (w.shared + pending(w) >= limit) {
-        // Refusals re-read the shared total now and then, so a count elsewhere is seen.
+      if (w.others + w.admitted >= limit) {
+        // Refusals list the counts again now and then, so a count elsewhere is seen.
         if (!reread && now - w.lastSync >= SYNC_MS) {
           reread = true;
           await this.#sync(scope, id, w);
@@ -103,14 +106,40 @@ export class RateLimiter {
         }
         return { ok: false, retryAfterS };
       }
-      if (pending(w) < SYNC_EVERY) break;
-      // SYNC_EVERY admissions the shared total has not seen: wait for it to see them, then decide again.
+      if (w.admitted - w.published < SYNC_EVERY) break;
+      // SYNC_EVERY admissions the other instances cannot see: publish them, then decide again.
       await this.#sync(scope, id, w);
     }
-    w.unsynced++; // no await between the checks above and this increment
-    if (w.unsynced >= SYNC_EVERY || now - w.lastSync >= SYNC_MS || w.shared + pending(w) >= limit) {
+    w.admitted++; // no await between the checks above and this increment
+    if (
+      w.admitted - w.published >= SYNC_EVERY || now - w.lastSync >= SYNC_MS || w.others + w.admitted >= limit
+    ) {
       await this.#sync(scope, id, w);
     }
     return { ok: true, retryAfterS: 0 };
   }
+}
+
+/**
+ * Deletes every counter of a window that ended over a minute ago: KV's expiry is not immediate, and counters
+ * written before they expired (older code summed one shared key per window) would otherwise stay for good.
+ */
+export async function sweepRateCounters(kv: Deno.Kv, clock: Clock): Promise<number> {
+  const current = Math.floor(clock.now() / MINUTE_MS);
+  let deleted = 0;
+  let op = kv.atomic();
+  let pending = 0;
+  for await (const e of kv.list({ prefix: keys.rates() })) {
+    const minute = e.key[3];
+    if (typeof minute === "number" && minute >= current - 1) continue;
+    op.delete(e.key);
+    deleted++;
+    if (++pending >= 500) {
+      await op.commit();
+      op = kv.atomic();
+      pending = 0;
+    }
+  }
+  if (pending) await op.commit();
+  return deleted;
 }

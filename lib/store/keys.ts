@@ -68,7 +68,11 @@ export const keys = {
   ipRangesChunk: (listId: string, index: number) => ["ip_ranges_chunk", listId, index] as const,
 
   // limits and allowances
-  rate: (scope: string, id: string, minute: number) => ["rate", scope, id, minute] as const,
+  /** One instance's admissions of `id` in one minute (lib/limits/rate.ts); expires with its window. */
+  rate: (scope: string, id: string, minute: number, instance: string) =>
+    ["rate", scope, id, minute, instance] as const,
+  rateWindow: (scope: string, id: string, minute: number) => ["rate", scope, id, minute] as const,
+  rates: () => ["rate"] as const,
   /** One unknown-key attempt from an address (hashed): a key each, so concurrent strikes all count. */
   unknownKeyStrike: (addrHash: string, atMs: number, strikeId: string) =>
     ["unknown_key", addrHash, atMs, strikeId] as const,

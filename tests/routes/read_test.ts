@@ -162,7 +162,7 @@ Deno.test("read api: a read key writes nothing but its own usage counters", asyn
     if (!before.includes(JSON.stringify(e.key))) added.push(e.key as unknown[]);
   }
   const usagePrefix = keys.usage(s.t.org, "", "")[0];
-  const ratePrefix = keys.rate("", "", 0)[0];
+  const ratePrefix = keys.rates()[0];
   for (const k of added) {
     assert.ok(k[0] === usagePrefix || k[0] === ratePrefix, `unexpected write ${JSON.stringify(k)}`);
   }

@@ -17,6 +17,7 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   });
   assert.deepEqual(Object.fromEntries([...jobs].map(([n, j]) => [n, j.schedule])), {
     "sweep addresses older than 30 days": "17 * * * *", // hourly: addresses go within an hour of 30 days
+    "sweep spent rate counters": "19 * * * *",
     "crawler verification sweep": "* * * * *",
     "crawler IP list refresh": "41 3 * * *",
     "compact read parts": "* * * * *", // every minute
@@ -32,6 +33,16 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   const parts = await listParts(deps.kv, "org1", "production", "ev");
   assert.equal(parts.reduce((n, p) => n + p.meta.rows, 0), 5);
   await jobs.get("sweep addresses older than 30 days")!.run(); // runs against the same deps without failing
+
+  // A counter summed under one key per window (older code) never expired; the sweep takes it, and keeps a
+  // counter of the current window.
+  const minute = Math.floor(deps.clock.now() / 60_000);
+  await deps.kv.atomic().sum(keys.rateWindow("public", "key1", minute - 90), 3n).commit();
+  await deps.kv.set(keys.rate("public", "key1", minute, "instance1"), 2);
+  await jobs.get("sweep spent rate counters")!.run();
+  const left = [];
+  for await (const e of deps.kv.list({ prefix: keys.rates() })) left.push(e.key);
+  assert.deepEqual(left, [keys.rate("public", "key1", minute, "instance1")]);
   deps.kv.close();
 });
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { FakeClock } from "../../../lib/clock.ts";
-import { RateLimiter, SYNC_EVERY } from "../../../lib/limits/rate.ts";
+import { RateLimiter, sweepRateCounters, SYNC_EVERY } from "../../../lib/limits/rate.ts";
+import { keys } from "../../../lib/store/keys.ts";
 
 Deno.test("rate: one instance admits exactly the limit per minute, then says when to retry", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -77,10 +78,15 @@ function slowKv(kv: Deno.Kv, delayMs: number) {
       };
       return slowOp;
     },
-    async get<T>(key: Deno.KvKey) {
+    async set(key: Deno.KvKey, value: unknown, options?: { expireIn?: number }) {
+      trips.commits++;
+      await pause();
+      return kv.set(key, value, options);
+    },
+    async *list<T>(selector: Deno.KvListSelector) {
       trips.gets++;
       await pause();
-      return kv.get<T>(key);
+      yield* kv.list<T>(selector);
     },
   };
   return { kv: wrapped as unknown as Deno.Kv, trips };
@@ -117,5 +123,45 @@ Deno.test("rate: far from the limit, a burst costs one KV round trip per SYNC_EV
   // 200 / 25 = 8 folds, plus the window's first read.
   assert.ok(slow.trips.commits <= 200 / SYNC_EVERY, `commits ${slow.trips.commits}`);
   assert.ok(slow.trips.gets <= 200 / SYNC_EVERY + 1, `gets ${slow.trips.gets}`);
+  kv.close();
+});
+
+Deno.test("rate: counters are one key per instance and window; an instance that forgets its window carries on from what it published", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new FakeClock(Date.parse("2026-11-20T12:00:10Z"));
+  const a = new RateLimiter(kv, clock), b = new RateLimiter(kv, clock);
+  for (let i = 0; i < 30; i++) assert.equal((await a.take("k", "x", 60)).ok, true);
+  for (let i = 0; i < 20; i++) assert.equal((await b.take("k", "x", 60)).ok, true);
+  clock.advance(SYNC_EVERY * 1_000); // past SYNC_MS, so the next request publishes
+  assert.equal((await a.take("k", "x", 60)).ok, true);
+  assert.equal((await b.take("k", "x", 60)).ok, true);
+  const counts: number[] = [];
+  for await (
+    const e of kv.list<number>({ prefix: keys.rateWindow("k", "x", Math.floor(clock.now() / 60_000)) })
+  ) {
+    assert.equal(e.key.length, 5);
+    counts.push(e.value);
+  }
+  assert.deepEqual(counts.sort((x, y) => x - y), [21, 31]);
+  // Fill the window map past its bound so `a` drops what it held: it must not start again from zero.
+  for (let i = 0; i <= 100_001; i++) await a.take("fill", String(i), 1_000);
+  let ok = 0;
+  for (let i = 0; i < 20; i++) if ((await a.take("k", "x", 60)).ok) ok++;
+  assert.equal(ok, 60 - 52, `admitted ${ok} more`);
+  kv.close();
+});
+
+Deno.test("rate: the sweep deletes counters of windows that ended, whatever their shape, and keeps the current ones", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new FakeClock(Date.parse("2026-11-20T12:00:30Z"));
+  const now = Math.floor(clock.now() / 60_000);
+  await kv.atomic().sum(keys.rateWindow("read", "old", now - 500), 7n).commit(); // older code's summed counter
+  await kv.set(keys.rate("read", "k", now - 2, "i1"), 4);
+  await kv.set(keys.rate("read", "k", now - 1, "i1"), 4); // its grace minute: kept
+  await kv.set(keys.rate("read", "k", now, "i1"), 1);
+  assert.equal(await sweepRateCounters(kv, clock), 2);
+  const left: number[] = [];
+  for await (const e of kv.list({ prefix: keys.rates() })) left.push(e.key[3] as number);
+  assert.deepEqual(left, [now - 1, now]);
   kv.close();
 });
