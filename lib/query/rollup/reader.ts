@@ -157,13 +157,13 @@ export class RollupReader {
    * if no question had read them for long: a kept result now answers what they did (kept_lists.ts).
    */
   spare(ids: string[], f: number) {
+    this.spareNames(ids.flatMap((id) => [false, true].map((wide) => pieceNames(id, f, wide).rows)));
+  }
+
+  /** Marks these kept pieces as the first to make room (a kept result now answers what they were read for). */
+  spareNames(names: string[]) {
     this.nothingOlder = -1;
-    for (const id of ids) {
-      for (const wide of [false, true]) {
-        const name = pieceNames(id, f, wide).rows;
-        if (this.lastAsked.has(name)) this.lastAsked.set(name, -Infinity);
-      }
-    }
+    for (const name of names) if (this.lastAsked.has(name)) this.lastAsked.set(name, -Infinity);
   }
 
   /** The question (`asked`) during which `keep` last found no piece old enough to let go. */
