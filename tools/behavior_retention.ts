@@ -32,7 +32,8 @@ const output = answerSchema({
   cohorts_total: z.number(),
   average_curve: z.array(z.number().nullable()).describe(
     "return rate 0, 1, 2 … intervals after entering over the cohorts of 5+ visitors that reached that far, " +
-      "each weighted by its visitors",
+      "each weighted by its visitors; under a saved cohort null where a cohort's return count reads " +
+      '"fewer than 5"',
   ),
 });
 
@@ -74,15 +75,20 @@ export default defineTool({
       ...(input.cohort_event ? { cohort: toStepDef({ event: input.cohort_event }) } : {}),
       ...(input.return_event ? { returning: toStepDef({ event: input.return_event }) } : {}),
     });
+    // Under a saved cohort a return count of 1-4 reads "fewer than 5"; a curve point it went into would give
+    // it back (multiplied by the visitors behind the point, less the counts shown), so that point is withheld.
+    const guarded = ctx.cohort !== null;
     const curve: (number | null)[] = [];
     for (let d = 0; d < res.cohorts.length; d++) {
-      let returned = 0, visitors = 0;
+      let returned = 0, visitors = 0, hidden = false;
       for (const c of res.cohorts) {
         if (c.visitors < SMALL_GROUP || c.counts.length <= d) continue;
-        returned += c.counts[d];
+        const x = c.counts[d];
+        if (guarded && x > 0 && x < SMALL_GROUP) hidden = true;
+        returned += x;
         visitors += c.visitors;
       }
-      curve.push(visitors > 0 ? rate(returned / visitors) : null);
+      curve.push(visitors > 0 && !hidden ? rate(returned / visitors) : null);
     }
     const notices: string[] = [];
     if (res.cohorts.some((c) => c.visitors > 0 && c.visitors < SMALL_GROUP)) {

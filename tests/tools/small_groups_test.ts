@@ -279,6 +279,26 @@ Deno.test("small groups: a rate worked out from 1 to 4 visitors of a larger coho
   }
 });
 
+Deno.test("small groups: retention's average curve does not give back a return count that reads fewer than 5", async () => {
+  const h = await harness({ visitors: 60 });
+  try {
+    await saveCohort(h.deps, h.t.org, h.t.touchpoint, "pricing", { kind: "page", path: "/pricing" });
+    const a = await h.ask("behavior_retention", { cohort: "pricing" });
+    type Row = { visitors: number | string; returned: (number | string)[] | null };
+    const shown = (a.cohorts as Row[]).filter((c) => typeof c.visitors === "number" && c.returned);
+    const withheldAt = new Set<number>();
+    for (const c of shown) c.returned!.forEach((x, d) => x === "fewer than 5" && withheldAt.add(d));
+    // The site holds such counts (else the test could not fail), and a curve point built from them would
+    // tell one: curve × visitors behind it, less the counts shown.
+    assert.ok(withheldAt.size > 0, JSON.stringify(a.cohorts));
+    for (const d of withheldAt) assert.equal(a.average_curve[d], null, `position ${d}`);
+    const open = (a.average_curve as (number | null)[]).filter((x, d) => !withheldAt.has(d) && x !== null);
+    assert.ok(open.length > 0, "points built from counts of 0 or 5+ are kept");
+  } finally {
+    h.close();
+  }
+});
+
 Deno.test("small groups: every count-like field of a cohort tool's output schema is declared, as a count or as none", () => {
   const undeclared: string[] = [];
   const visit = (s: z.ZodType, path: string) => {
