@@ -149,7 +149,7 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
       token,
       match: [lower],
       vendor: null,
-      category: listCategory(tags),
+      category: CATEGORY_CORRECTED[lower] ?? listCategory(tags),
       verify: { lists: [], rdns: [], forward: true },
       source,
       ...(deviceForm ? { sends_device_details: true as const } : {}),
@@ -358,6 +358,21 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     agentzero.push([name, AGENTZERO_CATEGORY[kind] ?? crawlerCategory(name)]);
   }
   addNames("hexydec/agentzero", agentzero, false, true);
+  // the robots more parsers and bot checks name (lib/crawl/sources/more-names.tsv, scripts/extract_more_names.ts;
+  // twenty-first round: user-agent-utils, httpagentparser, woothee, legitbot, arp242/isbot): a mixed list of
+  // tokens and display names, so the filters of the mixed lists apply (a plain word must say bot: "Google",
+  // "Yandex", "Hatena" stay out); the category the name says
+  const moreRobots: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("more-names.tsv")) {
+    const [name, , kind] = line.split("\t");
+    // a host name ("burpcollaborator.net") is an address the URL signs read, and would take the agent from the
+    // name the catalog holds ("burpcollaborator")
+    if (kind !== "robot" || MORE_ROBOTS_SKIPPED.has(name.toLowerCase()) || /\.[a-z]{2,}$/.test(name)) {
+      continue;
+    }
+    moreRobots.push([name, MORE_ROBOTS_CATEGORY[name.toLowerCase()] ?? crawlerCategory(name)]);
+  }
+  addNames("more parsers' robots", moreRobots);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -700,6 +715,30 @@ const AGENTZERO_CATEGORY: Record<string, CatalogCategory> = {
   validator: "monitoring",
 };
 
+/**
+ * Robots of more-names.tsv that are people's software: arp242/isbot lists the Alexa Toolbar's token, a browser
+ * add-on in people's agents (Yauaa's browser add-ons, which the add-on domain exemption reads).
+ */
+const MORE_ROBOTS_SKIPPED = new Set(["alexatoolbar"]);
+/**
+ * The category a more-names.tsv robot's source says where its name does not: arp242/isbot's comment on
+ * `RuxitRecorder/` ("Dynatrace performance monitor"), and httpagentparser's and Browser.php's API monitor
+ * Runscope Radar.
+ */
+const MORE_ROBOTS_CATEGORY: Record<string, CatalogCategory> = {
+  "ruxitrecorder": "monitoring",
+  "runscope-radar": "monitoring",
+};
+/** People's names of more-names.tsv left out: user-agent-utils' `Moozilla`, a misspelling browscap files as a bot. */
+const MORE_PEOPLE_SKIPPED = new Set(["moozilla"]);
+
+/**
+ * A list's category this project corrects, with why: App Engine's URL fetch service sends `AppEngine-Google` for
+ * whatever an application hosted there fetches (feeds, link previews, scans), no search engine's crawl
+ * (crawler-user-agents tags it search-engine).
+ */
+const CATEGORY_CORRECTED: Record<string, CatalogCategory> = { "appengine-google": "other" };
+
 /** The lists added with names only, whose names yield to the crawlers the catalog already names. */
 const NAMES_ONLY_LISTS = new Set([
   // not names-only, but a newer list whose names should not take an agent from a crawler already named
@@ -714,6 +753,7 @@ const NAMES_ONLY_LISTS = new Set([
   "OWASP CRS crawlers",
   "isbot patterns",
   "hexydec/agentzero",
+  "more parsers' robots",
 ]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */
@@ -973,6 +1013,13 @@ const PARSER_SOURCES: Record<string, string> = {
   "ua-parser-js@1.0.41": "ua-parser-js 1.0.41 browser, engine and OS names (MIT)",
   "hexydec/agentzero@83c4b5e": "hexydec/agentzero browser and app mappings (MIT)",
   "bowser@2.15.1": "bowser browser names (MIT)",
+  "HaraldWalker/user-agent-utils@7f95451": "user-agent-utils browser and e-mail client names (BSD-3-Clause)",
+  "bestiejs/platform.js@44978b2": "platform.js browser names (MIT)",
+  "shon/httpagentparser@389296c": "httpagentparser browser names (MIT)",
+  "sinergi/php-browser-detector@b63c08b": "php-browser-detector browser names (MIT)",
+  "woothee/woothee@998c6ec": "woothee browser names (Apache-2.0)",
+  "arp242/isbot@305a021": "arp242/isbot known browsers (MIT)",
+  "debian-bookworm": "Debian 12 packages of browsers, mail clients, feed readers and media players",
 };
 
 /**
@@ -1019,7 +1066,14 @@ async function parsersHumanNames(catalog: CatalogEntry[]): Promise<[string, stri
   const automated = await ownAutomatedNames();
   const out = new Map<string, [string, string, string]>();
   const left: string[] = [];
-  for (const line of await sourceLines("human-names.tsv")) {
+  const lines = [
+    ...await sourceLines("human-names.tsv"),
+    // the people's names of more parsers and Debian's package data (twenty-first round), after the three above
+    ...(await sourceLines("more-names.tsv")).filter((l) =>
+      !l.endsWith("\trobot") && !MORE_PEOPLE_SKIPPED.has(l.split("\t")[0].toLowerCase())
+    ),
+  ];
+  for (const line of lines) {
     const [name, from, kind] = line.split("\t");
     const lower = name.toLowerCase();
     if (out.has(lower)) continue;

@@ -642,9 +642,25 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         ua:
           "Mozilla/5.0 (Windows NT 6.1; rv:25.2) Gecko/20150122 Firefox/31.9 PaleMoon/25.2.1 AppEngine-Google; (+http://code.google.com/appengine; appid: s~pxyfatgfw1)",
         token: "AppEngine-Google",
-        category: "search_engine",
+        // App Engine's URL fetch service, whatever an app hosted there fetches: no search engine (twenty-first round)
+        category: "other",
       },
-      { ua: "runscope-radar/2.0", token: "unknown", category: "other" },
+      { ua: "runscope-radar/2.0", token: "runscope-radar", category: "monitoring" },
+    ],
+  "robots more parsers and bot checks name (user-agent-utils, httpagentparser, woothee, legitbot, arp242/isbot; agents from uap-core's, Yauaa's and arp242/isbot's tests)":
+    [
+      { ua: "wsr-agent/1.0", token: "wsr-agent", category: "other" },
+      {
+        ua: "Mozilla/5.0 (compatible; GoogleApps script; +http://script.google.com/bot.html)",
+        token: "GoogleApps script",
+        category: "other",
+      },
+      {
+        ua:
+          "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/78.0.1.5135 Safari/537.36 RuxitRecorder/1.0",
+        token: "RuxitRecorder",
+        category: "monitoring",
+      },
     ],
   "bots and headless browsers the parsers' browser and app tables name too (bowser's tests, crawler-user-agents)":
     [
@@ -930,5 +946,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "Dooble/0.07 (de_CH) WebKit",
       "AndroidDownloadManager",
       "FB4A/Facebook",
+    ],
+  "a feed reader and mail clients naming only themselves, known by the names Debian's packages and user-agent-utils give them (browscap's test agents)":
+    [
+      "Akregator/4.12.3; syndication SUSE",
+      "Eudora/6.2.4b8 (MacOS)",
+      "CamelHttpStream/1.0 Evolution/3.2.3",
     ],
 };
