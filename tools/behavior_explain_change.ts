@@ -118,6 +118,26 @@ const small = (n: number | undefined) => n !== undefined && n > 0 && n < SMALL_G
 const fewBehind = (metric: MetricName, row: AttributionRow) =>
   small(row.visitors) || (metric === "pageviews" && small(row.viewers));
 
+/**
+ * Where the visitors behind an (other) made of these values are 1 to 4 in a period, if anywhere. Visitors of
+ * different values are added when each visitor has one value (unit visitor); sessions of one visitor may fall
+ * under several values, so then only the largest value's visitors are sure to be distinct.
+ */
+function fewInOther(
+  metric: MetricName,
+  behind: Record<"now" | "before", number[]>[],
+): { period: "now" | "before"; index: number } | null {
+  const add = UNIT[metric] === "visitor"
+    ? (a: number, b: number) => a + b
+    : (a: number, b: number) => Math.max(a, b);
+  for (const period of ["now", "before"] as const) {
+    for (const index of metric === "pageviews" ? [0, 1] : [0]) {
+      if (small(behind.reduce((n, b) => add(n, b[period][index]), 0))) return { period, index };
+    }
+  }
+  return null;
+}
+
 /** Rule 5 under a cohort: a change among 1 to 4 visitors is not explained, whichever figures it would show. */
 function refuseSmallCohort(name: string, now: number, before: number): void {
   const where = small(now) ? "in this period" : small(before) ? "in the period before" : null;
@@ -225,6 +245,8 @@ export default defineTool({
       const values = new Map<string, { now: Side; before: Side }>();
       // under a cohort: values with 1 to 4 visitors behind their figures in either period
       const few = new Set<string>();
+      // under a cohort: the visitors (and for pageviews the viewers) behind each value, by period
+      const behind = new Map<string, Record<"now" | "before", number[]>>();
       const add = (rows: AttributionRow[], which: "now" | "before") => {
         for (const row of rows) {
           const name = label(row.value);
@@ -232,6 +254,9 @@ export default defineTool({
           s[which] = sideOf(metric, row);
           values.set(name, s);
           if (cohort && fewBehind(metric, row)) few.add(name);
+          const b = behind.get(name) ?? { now: [0, 0], before: [0, 0] };
+          b[which] = [row.visitors ?? 0, row.viewers ?? 0];
+          behind.set(name, b);
         }
       };
       add(now.by[field] ?? [], "now");
@@ -248,6 +273,17 @@ export default defineTool({
       );
       const shown = ranked.filter((x) => nameable(x.c, x.name)).slice(0, top);
       const rest = ranked.filter((x) => !shown.includes(x));
+      // Under a cohort (other) must not itself be a group of 1 to 4: while it is, the least contributing named
+      // segment with visitors in that period joins it. When none has any, (other) holds all of that period's
+      // units: its figures there are the total's, which is shown anyway.
+      for (
+        let few;
+        cohort && rest.length && (few = fewInOther(metric, rest.map((x) => behind.get(x.name)!)));
+      ) {
+        const i = shown.findLastIndex((x) => behind.get(x.name)![few.period][few.index] > 0);
+        if (i < 0) break;
+        rest.push(...shown.splice(i, 1));
+      }
       const segments = shown.map((x) => show(x.c, x.name));
       if (rest.length) {
         const sides = sumSides(rest.map((x) => x.c));
