@@ -50,8 +50,47 @@ function context(d: Draft) {
   };
 }
 
-export function storedEvent(d: Draft, t: Target): StoredEvent {
+/** What a session's events share (context, UTM, referrer host, geo), made once for a run of events of the
+ * same visitor, source and agent: the model emits a session's events one after another, so each record of
+ * the run holds the same objects, and the part builder serialises them once (lib/parts/event_batch.ts). */
+interface Shared {
+  visitor: Draft["visitor"];
+  source: Draft["source"];
+  automated: Draft["automated"];
+  context: ReturnType<typeof context>;
+  utm: StoredEvent["utm"];
+  referrer_host: string | null;
+  geo: StoredEvent["geo"];
+}
+let last: Shared | null = null;
+
+function shared(d: Draft): Shared {
+  if (last && last.visitor === d.visitor && last.source === d.source && last.automated === d.automated) {
+    return last;
+  }
   const u = d.source.utm;
+  return last = {
+    visitor: d.visitor,
+    source: d.source,
+    automated: d.automated,
+    context: context(d),
+    utm: u
+      ? {
+        source: u.source,
+        medium: u.medium,
+        campaign: u.campaign,
+        term: u.term ?? null,
+        content: u.content ?? null,
+      }
+      : null,
+    referrer_host: hostOf(d.source.referrer),
+    geo: { country: d.visitor.country.code, city: d.visitor.city, asn: null, as_org: null },
+  };
+}
+
+/** The stored record of a draft; records of one session share their context, UTM and geo objects (read-only). */
+export function storedEvent(d: Draft, t: Target): StoredEvent {
+  const s = shared(d);
   return {
     v: 1,
     id: d.id,
@@ -73,23 +112,15 @@ export function storedEvent(d: Draft, t: Target): StoredEvent {
     fingerprint: d.fingerprint,
     element: d.element,
     properties: withFormElement(d.type, properties(d, t.host)), // what ingest derives from the form's fingerprint
-    context: context(d),
-    geo: { country: d.visitor.country.code, city: d.visitor.city, asn: null, as_org: null },
+    context: s.context,
+    geo: s.geo,
     browser: d.automated ? null : d.visitor.browser,
     os: d.automated ? null : d.visitor.os,
     device_type: d.automated ? "bot" : d.visitor.device.device,
-    referrer_host: hostOf(d.source.referrer),
+    referrer_host: s.referrer_host,
     source: d.source.source,
     channel: d.source.channel,
-    utm: u
-      ? {
-        source: u.source,
-        medium: u.medium,
-        campaign: u.campaign,
-        term: u.term ?? null,
-        content: u.content ?? null,
-      }
-      : null,
+    utm: s.utm,
     traffic: d.automated?.traffic ?? "human",
     crawler: d.automated?.crawler ?? null,
   };

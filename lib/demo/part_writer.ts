@@ -18,8 +18,24 @@ import { writePartTables } from "../query/part_tables.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
 
-export class PartWriter {
-  private days = new Map<number, AnyRecord[]>();
+/** How a writer reads what it holds: records themselves, or drafts made into records when their part is built. */
+export interface Holding<T> {
+  id(x: T): string;
+  receivedAt(x: T): number;
+  /** the time its day is placed by (events: receive time; hits: corrected timestamp) */
+  placedAt(x: T): number;
+  record(x: T): AnyRecord;
+}
+
+const recordsOf = (kind: PartKind): Holding<AnyRecord> => ({
+  id: (r) => r.id,
+  receivedAt: (r) => r.received_at,
+  placedAt: (r) => (kind === "ev" ? r.received_at : (r as StoredHit).timestamp),
+  record: (r) => r,
+});
+
+export class PartWriter<T = AnyRecord> {
+  private days = new Map<number, T[]>();
   private dedupe: [string, number][] = [];
   private dedupeWrites: Promise<unknown>[] = [];
   private added = false;
@@ -34,14 +50,20 @@ export class PartWriter {
     private rowsPerPart = DIRECT_ROWS_PER_PART,
     /** false: only the first record's dedupe key (a rerun still finds the site; benches, where KV writes dominate) */
     private allDedupeKeys = true,
+    /**
+     * what is held until its day's part is built: the generator holds its drafts, smaller than records (a 10M
+     * site holds up to 30 days × 50,000 of them, and the collector marks every object held)
+     */
+    private holding: Holding<T> = recordsOf(kind) as unknown as Holding<T>,
   ) {}
 
-  async add(r: AnyRecord): Promise<void> {
-    const day = dayNumber(this.kind === "ev" ? r.received_at : (r as StoredHit).timestamp);
+  async add(x: T): Promise<void> {
+    const h = this.holding;
+    const day = dayNumber(h.placedAt(x));
     let list = this.days.get(day);
     if (!list) this.days.set(day, list = []);
-    list.push(r);
-    if (this.allDedupeKeys || !this.added) this.dedupe.push([r.id, r.received_at]);
+    list.push(x);
+    if (this.allDedupeKeys || !this.added) this.dedupe.push([h.id(x), h.receivedAt(x)]);
     this.added = true;
     if (this.dedupe.length >= 1_000) await this.flushDedupe();
     if (list.length >= this.rowsPerPart) {
@@ -59,9 +81,9 @@ export class PartWriter {
     await Promise.all(this.dedupeWrites.splice(0));
   }
 
-  private async publish(records: AnyRecord[]): Promise<void> {
+  private async publish(held: T[]): Promise<void> {
     const { kv, clock } = this.deps;
-    const built = await buildPart(kv, this.org, this.kind, records);
+    const built = await buildPart(kv, this.org, this.kind, held.map(this.holding.record));
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);

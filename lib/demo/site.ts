@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { compact } from "../jobs/compact.ts";
 import type { EnvName } from "../store/records.ts";
 import { crawlerHits } from "./crawl.ts";
-import { SiteModel } from "./model.ts";
+import { type Draft, SiteModel } from "./model.ts";
 import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./output.ts";
 import { RawWriter } from "./raw_writer.ts";
 import { PartWriter, storedBefore } from "./part_writer.ts";
@@ -104,13 +104,18 @@ export async function generateSite(deps: Deps, o: SiteOptions): Promise<SiteRepo
 /** The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
   const model = modelOf(o, end);
-  const events = new PartWriter(deps, o.org, target.env, "ev", o.partRows, o.dedupeKeys);
+  // drafts are held until their day's part is built, and made into records then
+  const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", o.partRows, o.dedupeKeys, {
+    id: (d) => d.id,
+    receivedAt: (d) => d.t,
+    placedAt: (d) => d.t,
+    record: (d) => storedEvent(d, target),
+  });
   let first = true;
   for (const d of model.events()) {
-    const e = storedEvent(d, target);
-    if (first && await storedBefore(deps.kv, o.org, e.id)) return null;
+    if (first && await storedBefore(deps.kv, o.org, d.id)) return null;
     first = false;
-    await events.add(e);
+    await events.add(d);
   }
   await events.close();
   const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, o.dedupeKeys);

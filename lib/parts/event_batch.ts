@@ -94,6 +94,21 @@ async function eventColumns(ev: StoredEvent[], turn: Turn): Promise<{ n: number;
   const ownSet = new Set(own);
   const s = (get: (e: StoredEvent) => string | null | undefined) => (turn: Turn) =>
     strCol(n, (i) => get(ev[i]), turn);
+  // JSON of an object that neighbouring rows share (a session's records hold the same context when the
+  // generator makes them): serialised once per run of the same object
+  const sameJson =
+    (get: (e: StoredEvent) => unknown, text: (v: unknown) => string | null | undefined = json) =>
+    (turn: Turn) => {
+      let last: unknown = undefined, out: string | null | undefined = null;
+      return strCol(n, (i) => {
+        const v = get(ev[i]);
+        if (v !== last || v === null || typeof v !== "object") out = text(last = v);
+        return out;
+      }, turn);
+    };
+  // device times, parsed once for the dt and dts columns
+  let dts: Float64Array | null = null;
+  const dtAt = (i: number) => (dts ??= Float64Array.from(ev, dtOf))[i];
   const num = (get: (e: StoredEvent) => number | null) => (turn: Turn) => numCol(n, (i) => get(ev[i]), turn);
   const cols: Record<string, ColumnMaker[1]> = {
     id: s((e) => e.id),
@@ -106,9 +121,9 @@ async function eventColumns(ev: StoredEvent[], turn: Turn): Promise<{ n: number;
     screen: s((e) => e.screen),
     page: s((e) => e.path),
     host: s((e) => e.host),
-    fp: s((e) => json(e.fingerprint)),
+    fp: sameJson((e) => e.fingerprint),
     element: s((e) => e.element),
-    ctx: s((e) => JSON.stringify(e.context)),
+    ctx: sameJson((e) => e.context, JSON.stringify),
     country: s((e) => e.geo.country),
     city: s((e) => e.geo.city),
     as_org: s((e) => e.geo.as_org),
@@ -118,12 +133,17 @@ async function eventColumns(ev: StoredEvent[], turn: Turn): Promise<{ n: number;
     referrer_host: s((e) => e.referrer_host),
     source: s((e) => e.source),
     channel: s((e) => e.channel),
-    utm: s((e) => json(e.utm)),
+    utm: sameJson((e) => e.utm),
     traffic: s((e) => e.traffic),
     crawler: s((e) => e.crawler),
-    dts: s((e) => (new Date(dtOf(e)).toISOString() === e.device_time ? null : e.device_time)),
+    dts: (turn: Turn) =>
+      strCol(
+        n,
+        (i) => (new Date(dtAt(i)).toISOString() === ev[i].device_time ? null : ev[i].device_time),
+        turn,
+      ),
     t: num((e) => e.received_at),
-    dt: num(dtOf),
+    dt: (turn: Turn) => numCol(n, dtAt, turn),
     seq: num((e) => e.sequence_no),
     gap: num((e) => e.gap_before),
     asn: num((e) => e.geo.asn),
@@ -132,8 +152,27 @@ async function eventColumns(ev: StoredEvent[], turn: Turn): Promise<{ n: number;
       return rest.length ? JSON.stringify(Object.fromEntries(rest)) : null;
     }),
   };
+  // each own key's values, found in one walk over the rows' properties (asking every row for each of up to
+  // 64 keys cost more than the walk): the rows that hold the key and its JSON, in row order
+  const found = new Map(own.map((k) => [k, { rows: [] as number[], texts: [] as (string | undefined)[] }]));
+  for (let i = 0; i < n; i++) {
+    const p = ev[i].properties;
+    for (const k in p) {
+      const f = found.get(k);
+      if (f) {
+        f.rows.push(i);
+        f.texts.push(JSON.stringify(p[k]));
+      }
+    }
+    if (i % SLICE_ROWS === SLICE_ROWS - 1) await turn();
+  }
   for (const k of own) {
-    cols[`p:${k}`] = s((e) => (k in e.properties ? JSON.stringify(e.properties[k]) : null));
+    const { rows, texts } = found.get(k)!;
+    // strCol asks rows in order: a cursor over the rows that hold the key
+    cols[`p:${k}`] = (turn: Turn) => {
+      let at = 0;
+      return strCol(n, (i) => (rows[at] === i ? texts[at++] : null), turn);
+    };
   }
   return { n, makers: Object.entries(cols) };
 }

@@ -7,12 +7,25 @@
  * so a period's visitors of every page cost the sum of the sets' sizes and one array for all groups.
  */
 
+/** Scratch output of `encodeSet`, grown as needed (the set is copied out of it). */
+let scratch = new Uint8Array(4096);
+
 /** Bytes of `values` (any order, repeats allowed) as a sorted, distinct delta-varint list. */
 export function encodeSet(values: ArrayLike<number>): Uint8Array {
-  const sorted = Uint32Array.from(values).sort();
-  const out = new Uint8Array(sorted.length * 5);
+  // most callers pass numbers already ascending (rows in visitor order): copying and sorting is then skipped
+  let ascending = !(values[0] < 0);
+  for (let i = 1; i < values.length; i++) {
+    if (values[i] < values[i - 1]) {
+      ascending = false;
+      break;
+    }
+  }
+  const sorted = ascending ? values : Uint32Array.from(values).sort();
+  if (scratch.length < sorted.length * 5) scratch = new Uint8Array(sorted.length * 5);
+  const out = scratch;
   let o = 0, prev = -1;
-  for (const v of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i];
     if (v === prev) continue;
     let d = v - prev - 1; // 0 for consecutive numbers
     prev = v;
