@@ -29,14 +29,15 @@ export function nameableValues<T extends { visitors: number }>(
 
 // Bounded parts and a start that is not inside a longer run: one pass over any text (an unbounded local part
 // made a long run of digits and dashes quadratic).
+// Letters of any script (jörg.müller@münchen.de, ann@例え.jp, a punycode top-level domain) and the fullwidth ＠.
 const EMAIL =
-  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z])/g;
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}[@\uff20][\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){0,8}\.(?:xn--[a-z0-9-]{1,59}|\p{L}{2,24})(?![\p{L}\p{N}])/gu;
 /**
  * A phone number candidate: optional +, digits with single spaces, dots, dashes or brackets between them,
  * not inside a word or a longer number. Bounded (at most 25 digits), so a scan over any text is linear.
  * Whether a candidate is a phone number is phoneLike's decision.
  */
-const SEP = String.raw`(?:[ \u00a0.\-]|\)[ \u00a0]?|[ \u00a0]?\()`;
+const SEP = String.raw`(?:[ \u00a0.\-]|\)[ \u00a0]?|[ \u00a0]?\(|[ \u00a0]?\/[ \u00a0]?)`;
 const PHONE = new RegExp(String.raw`(?<![\p{L}\p{N}_])\+?\(?\d(?:${SEP}?\d){0,24}(?![\p{L}\p{N}_])`, "gu");
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** A date, written year first or day/month first, possibly followed by a time. */
@@ -59,6 +60,13 @@ const NATIONAL = /^0[1-9]\d{8,11}$/;
 function phoneLike(m: string, embedded: boolean, next: string): boolean {
   const digits = m.replace(/\D/g, "");
   if (next === ":" || DATE_START.test(m) || ISO_LIKE.test(m)) return false;
+  // A slash only as running text writes a national number, after the area code (030/1234567): never in a
+  // path, never twice.
+  if (
+    m.includes("/") && (embedded || !/^0\d{1,5} ?\/ ?\d/.test(m) || m.indexOf("/") !== m.lastIndexOf("/"))
+  ) {
+    return false;
+  }
   if (m.startsWith("+")) return digits.length >= 9 && digits.length <= 15;
   if (digits.startsWith("00") && digits.length >= 11 && digits.length <= 17) return true;
   if (digits.length < 9 || digits.length > 15) return false;

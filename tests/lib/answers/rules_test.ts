@@ -22,6 +22,30 @@ Deno.test("answer rules: emails and phone numbers are masked in quoted text, dat
   assert.equal(maskText("version 1.2.3"), "version 1.2.3");
 });
 
+Deno.test("answer rules: emails in any script and national numbers written with a slash are masked", () => {
+  // reviews and property values are multilingual: umlauts, other scripts, IDN domains, the fullwidth @
+  for (const email of ["jörg.müller@münchen.de", "user@exämple.de", "müller@example.de", "ann@例え.jp"]) {
+    assert.equal(maskText(`mail ${email}, thanks`), "mail [email], thanks", email);
+  }
+  assert.equal(maskText("ann＠example.com"), "[email]");
+  assert.equal(maskText("x@shop.xn--p1ai ok"), "[email] ok");
+  // the German way to write a number: area code, slash, number
+  assert.equal(maskText("ruf 030/1234567 an"), "ruf [phone] an");
+  assert.equal(maskText("Tel. 0171 / 2345678"), "Tel. [phone]");
+  // slashes elsewhere are not phone numbers: dates, fractions, paths, runs of numbers
+  for (
+    const text of [
+      "10/12/2026",
+      "3/4 of them",
+      "pages 100/200/300/400",
+      "/a/0301/2345678",
+      "/orders/2024/10/1234567",
+    ]
+  ) {
+    assert.equal(maskText(text), text);
+  }
+});
+
 Deno.test("answer rules: small groups read 'fewer than 5' only under a filter; times need 5 visitors", () => {
   assert.equal(guardedVisitors(3, true), "fewer than 5");
   assert.equal(guardedVisitors(3, false), 3);
