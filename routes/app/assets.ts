@@ -59,6 +59,8 @@ details.phone-nav nav a[aria-current="page"] { color: var(--accent); }
 main { max-width: 1100px; margin: 0 auto; min-width: 0; padding: 1.25rem 1rem 3rem; }
 main.narrow { max-width: 28rem; }
 h1 { font-size: 1.5rem; margin: .25rem 0 1rem; } h2 { font-size: 1.15rem; margin: 1.75rem 0 .6rem; }
+/* names people type (a website called www-shop-example-com) break anywhere rather than widen the page */
+h1, h2, h3 { overflow-wrap: anywhere; }
 p.lead { color: var(--muted); margin-top: -.5rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0 0 1rem; }
 .flash { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }

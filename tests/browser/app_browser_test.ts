@@ -256,13 +256,22 @@ Deno.test("app in Chromium: a form posted from another origin or without the CSR
     const html = await page.content();
     assert.ok(!html.includes("Evil") && !html.includes("Sneaky"), "nothing was created");
 
-    // Every settings page fits a phone and a desktop without sideways scrolling.
+    // Every settings page fits a phone and a desktop without sideways scrolling, a website named like its domain
+    // (no space or hyphen to break at) too.
+    const long = await w.admin("POST", `/orgs/${w.tenant.org}/touchpoints`, {
+      name: "www.departmentstoreofmanythingsandmoreforeveryone.example.com",
+      kind: "website",
+      domain: "a-very-long-domain-name-for-testing-layouts-on-small-phones.example",
+    });
+    const longId = (long.touchpoint as { id?: string } | undefined)?.id ?? long.id;
+    assert.equal(typeof longId, "string", JSON.stringify(long));
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 850 });
       for (
         const path of [
           "settings/touchpoints",
           `settings/touchpoints/${w.tenant.touchpoint}`,
+          `settings/touchpoints/${longId}`,
           "settings/read-keys",
           "settings/members",
           "settings/domains",
