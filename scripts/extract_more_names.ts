@@ -188,7 +188,7 @@ const DESKTOP_SECTIONS = new Set(["web", "net", "mail", "news", "sound", "video"
 const PEOPLE_SAYS =
   /\b(?:(?:web|www|gemini|gopher|wap) ?browser|webbrowser|e-?mail client|mail user agent|feed reader|news feeds reader|feed aggregator|podcast client|media player)\b/i;
 const NOT_PEOPLE_SAYS =
-  /web-based|server|plugin|plug-in|extension|integration|support|backend|dependency|driver|sandbox|shell|transitional|bridge|interface|utility|submitter|documentation|compiler|filter|frontend for|smtp/i;
+  /web-based|server|plugin|plug-in|extension|integration|handling|backend|dependency|driver|sandbox|shell|transitional|bridge|interface|utility|submitter|documentation|compiler|filter|frontend for|smtp/i;
 const PACKAGING_SUFFIX = /-(?:gtk|fb|esr|qt|nox|bin)$|21-(?:mule.*|nomule)$/;
 for (const stanza of (await Deno.readTextFile(packagesFile)).split("\n\n")) {
   const field = (f: string) => new RegExp(`^${f}: (.*)$`, "m").exec(stanza)?.[1] ?? "";

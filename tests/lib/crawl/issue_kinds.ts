@@ -947,9 +947,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "AndroidDownloadManager",
       "FB4A/Facebook",
     ],
-  "a feed reader and mail clients naming only themselves, known by the names Debian's packages and user-agent-utils give them (browscap's test agents)":
+  "feed readers and mail clients naming only themselves, known by the names Debian's packages and user-agent-utils give them (browscap's and opawg's test agents)":
     [
       "Akregator/4.12.3; syndication SUSE",
+      "Newsboat/2.29.0 (Linux x86_64)",
       "Eudora/6.2.4b8 (MacOS)",
       "CamelHttpStream/1.0 Evolution/3.2.3",
     ],

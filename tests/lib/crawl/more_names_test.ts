@@ -39,7 +39,18 @@ Deno.test("more names: the file names each source with its commit and licence, n
 
 Deno.test("more names: people's names are known, robots are catalog names with their source's category", () => {
   // browsers and apps these sources name that no earlier list did
-  for (const name of ["netpositive", "akregator", "eudora", "kristall", "angelfish", "netrik", "edbrowse"]) {
+  for (
+    const name of [
+      "netpositive",
+      "akregator",
+      "newsboat",
+      "eudora",
+      "kristall",
+      "angelfish",
+      "netrik",
+      "edbrowse",
+    ]
+  ) {
     assert(knownHumanProduct(name), name);
     assert(!(tokens.tokens as Record<string, string>)[name].startsWith("nielsbasjes"), name);
   }
