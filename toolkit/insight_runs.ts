@@ -36,7 +36,8 @@ export async function runInsight(
 
 export interface ChartPoint {
   label: string;
-  value: number;
+  /** null where the group reads "fewer than 5" (a small group under a saved cohort): withheld, not 0 */
+  value: number | null;
 }
 
 type Count = number | "fewer than 5";
@@ -93,7 +94,7 @@ export function chartSeries(
     if (!label || !measure) continue;
     const points = (v as Record<string, unknown>[]).slice(0, 12).map((x, i) => ({
       label: x[label] === null || x[label] === undefined ? `#${i + 1}` : String(x[label]),
-      value: typeof x[measure] === "number" ? x[measure] as number : 0,
+      value: typeof x[measure] === "number" ? x[measure] as number : null,
     }));
     return { field: k, measure, points };
   }

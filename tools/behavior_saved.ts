@@ -82,7 +82,10 @@ const output = answerSchema({
       chart: z.object({
         field: z.string(),
         measure: z.string(),
-        points: z.array(z.object({ label: z.string(), value: z.number() })),
+        points: z.array(z.object({
+          label: z.string(),
+          value: z.number().nullable().describe('null where the group reads "fewer than 5" (withheld)'),
+        })),
       }).nullable(),
       scope_filter: z.string().nullable(),
       error: z.string().nullable().describe(
@@ -175,6 +178,7 @@ export default defineTool({
       const tp = ctx.touchpoints.find((t) => t.id === d.touchpoint) ?? null;
       const period = ctx.period(inp.period);
       const insights: NonNullable<Out["dashboard"]>["insights"] = [];
+      const notices: string[] = [];
       for (const id of d.insights.slice(0, 25)) {
         const insight = await getSaved(kv, ctx.org.id, "insight", id);
         if (!insight) {
@@ -190,6 +194,11 @@ export default defineTool({
         }
         try {
           const a = await runInsight(ctx, insight, inp.period);
+          // what an insight's own answer says (a small group withheld, data still coming) holds on the dashboard
+          for (const n of a.notices as string[]) {
+            const said = `${insight.name}: ${n}`;
+            if (!notices.includes(said)) notices.push(said);
+          }
           insights.push({
             name: insight.name,
             tool: insight.tool,
@@ -215,7 +224,7 @@ export default defineTool({
         action,
         ...empty,
         dashboard: { id: d.id, name: d.name, insights },
-        notices: [],
+        notices,
       };
     }
     if (action === "cohort") {

@@ -7,6 +7,7 @@
 import type { FC } from "hono/jsx";
 import { raw } from "hono/html";
 import { type ChartSpec, renderSized } from "../../lib/charts/charts.ts";
+import { FEWER_THAN_5 } from "../../lib/answers/privacy.ts";
 import { formatValue, metricLabel, versus } from "./format.ts";
 
 type Row = Record<string, unknown>;
@@ -97,10 +98,13 @@ function firstList(answer: Answer) {
   return null;
 }
 
+/** Rows whose figure reads "fewer than 5" (a small group under a saved cohort) are left out, never drawn as 0. */
 function chartSpec(title: string, list: NonNullable<ReturnType<typeof firstList>>): ChartSpec | null {
-  const { rows, label, measure } = list;
+  const { label, measure } = list;
   if (!label || !measure) return null;
-  const num = (x: Row, f: string) => typeof x[f] === "number" ? x[f] as number : 0;
+  const rows = list.rows.filter((r) => typeof r[measure] === "number");
+  if (!rows.length) return null;
+  const num = (x: Row, f: string) => x[f] as number;
   if (label === "bucket" && rows.every((r) => DAY.test(String(r.bucket)))) {
     return {
       kind: "line",
@@ -134,6 +138,15 @@ function chartSpec(title: string, list: NonNullable<ReturnType<typeof firstList>
 export async function showAnswer(title: string, answer: Answer): Promise<ShownAnswer> {
   const list = firstList(answer);
   const spec = list ? chartSpec(title, list) : null;
+  const notices = Array.isArray(answer.notices) ? answer.notices.map(String) : [];
+  const withheld = list?.measure ? list.rows.filter((r) => r[list.measure!] === FEWER_THAN_5).length : 0;
+  if (spec && withheld) {
+    notices.push(
+      `${withheld === 1 ? "one group reads" : `${withheld} groups read`} "fewer than 5" and ${
+        withheld === 1 ? "is" : "are"
+      } left out of the chart`,
+    );
+  }
   const chart = spec ? await renderSized(spec) : null;
   const points = !spec ? 0 : spec.kind === "line" ? spec.series[0].points.length : spec.bars.length;
   const table = list
@@ -156,7 +169,7 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
     period: p?.from_date
       ? (p.from_date === p.to_date ? p.from_date : `${p.from_date} to ${p.to_date}`)
       : null,
-    notices: Array.isArray(answer.notices) ? answer.notices.map(String) : [],
+    notices,
   };
 }
 

@@ -128,3 +128,40 @@ Deno.test("behavior_saved: lists, runs insights and dashboards, sizes cohorts, t
     h.close();
   }
 });
+
+Deno.test("behavior_saved: a dashboard withholds a group that reads fewer than 5 (never 0) and keeps the insight's notices", async () => {
+  const h = await harness({ visitors: 60 });
+  try {
+    await saveCohort(h.deps, h.t.org, h.t.touchpoint, "pricing", { kind: "page", path: "/pricing" });
+    const input = { cohort: "pricing", period: "last_28_days", interval: "week" };
+    const ins = await saveItem(h.deps, h.t.org, h.t.touchpoint, "insight", {
+      name: "Pricing by week",
+      tool: "behavior_trends",
+      input,
+    });
+    await saveItem(h.deps, h.t.org, h.t.touchpoint, "dashboard", { name: "Board", insights: [ins.id] });
+    const direct = await h.ask("behavior_trends", input);
+    const small = direct.series.filter((s: { visitors: unknown }) => s.visitors === "fewer than 5");
+    assert.ok(
+      small.length > 0,
+      "the site has a week of 1 to 4 cohort visitors, else this test could not fail",
+    );
+    const dash = await h.ask("behavior_saved", { action: "dashboard", name: "Board" });
+    const points = dash.dashboard.insights[0].chart.points;
+    assert.deepEqual(
+      points.map((p: { value: number | null }) => p.value),
+      direct.series.slice(0, 12).map((s: { visitors: unknown }) =>
+        typeof s.visitors === "number" ? s.visitors : null
+      ),
+    );
+    // the insight's own notices (the call's data-freshness line is the dashboard's own)
+    const own = direct.notices.filter((n: string) => !n.startsWith("data fresh"));
+    assert.ok(own.some((n: string) => n.includes("fewer than 5")), JSON.stringify(direct.notices));
+    for (const n of own) {
+      assert.ok(dash.notices.includes(`Pricing by week: ${n}`), JSON.stringify(dash.notices));
+    }
+    assert.deepEqual(checkAnswer(dash, { output }), []);
+  } finally {
+    h.close();
+  }
+});
