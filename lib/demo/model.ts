@@ -174,18 +174,24 @@ export class SiteModel {
   *events(): Generator<Draft> {
     const { visitors, events } = this.spec;
     const loyal = zipf(Array.from({ length: visitors }, (_, i) => i), 0.8);
+    const out: Draft[] = []; // a session's drafts (a plain list: a generator object per event cost more)
     for (let v = 0; v < visitors && this.emitted < events; v++) {
       this.visitor(v);
-      yield* this.session(v, this.sessionStart(v, false));
+      this.session(v, this.sessionStart(v, false), out);
+      yield* out;
+      out.length = 0;
     }
     while (this.emitted < events) {
       const v = loyal.draw(this.r);
       this.visitor(v);
-      yield* this.session(v, this.sessionStart(v, true));
+      this.session(v, this.sessionStart(v, true), out);
+      yield* out;
+      out.length = 0;
     }
   }
 
-  private *session(v: number, t0: number): Generator<Draft> {
+  /** Appends a session's drafts to `out`. */
+  private session(v: number, t0: number, out: Draft[]): void {
     const r = this.r, f = this.facts[v];
     const session = r.uuid();
     const source = sourceW.draw(r);
@@ -197,9 +203,7 @@ export class SiteModel {
       ? "/pricing"
       : contentW.draw(r);
     const views = automated ? r.int(1, 3) : r.geometric(1.8);
-    // deno-lint-ignore no-this-alias -- a nested generator needs the model; generators cannot be arrows
-    const self = this;
-    function* emit(
+    const emit = (
       type: string,
       path: string,
       seq: number,
@@ -207,16 +211,16 @@ export class SiteModel {
       fp: Record<string, unknown> | null = null,
       el: string | null = null,
       landing = false,
-    ): Generator<Draft> {
-      if (self.emitted >= self.spec.events) return;
-      self.emitted++;
-      const at = Math.min(t, self.spec.end - 1); // a session running past the end is cut at it
-      yield {
+    ): void => {
+      if (this.emitted >= this.spec.events) return;
+      this.emitted++;
+      const at = Math.min(t, this.spec.end - 1); // a session running past the end is cut at it
+      out.push({
         id: r.uuid(),
         t: at,
         deviceTime: at - r.int(20, 400),
-        anon: self.anon[v],
-        user: self.user[v],
+        anon: this.anon[v],
+        user: this.user[v],
         session,
         seq,
         type,
@@ -228,11 +232,11 @@ export class SiteModel {
         source,
         landing,
         automated,
-      };
-    }
+      });
+    };
     for (let k = 0; k < views; k++) {
       let seq = 0;
-      yield* emit("$pageview", page, seq++, { title: TITLES(page) }, null, null, k === 0);
+      emit("$pageview", page, seq++, { title: TITLES(page) }, null, null, k === 0);
       if (automated) {
         t += r.int(500, 4000);
         page = pageW.draw(r);
@@ -249,7 +253,7 @@ export class SiteModel {
           ], ["CLS", Math.round(r.exp(0.06) * 1000) / 1000, 0.1, 0.25]] as const
         ) {
           if (metric !== "LCP" && r.chance(0.4)) continue;
-          yield* emit("$web_vitals", page, seq++, {
+          emit("$web_vitals", page, seq++, {
             metric,
             value,
             rating: value <= good ? "good" : value <= poor ? "needs-improvement" : "poor",
@@ -272,7 +276,7 @@ export class SiteModel {
         const burst = r.chance(0.04) ? r.int(3, 5) : 1; // rage: the 3rd and later click within a second
         for (let b = 0; b < burst; b++) {
           if (b) t += r.int(80, 300);
-          yield* emit("$autocapture", page, seq++, { action: "click", rage_click: b >= 2 }, fp, e.text);
+          emit("$autocapture", page, seq++, { action: "click", rage_click: b >= 2 }, fp, e.text);
         }
       }
       const signs = page === "/signup" && r.chance(0.35), buys = page === "/checkout" && r.chance(0.45);
@@ -293,7 +297,7 @@ export class SiteModel {
             classes: null,
             selector: `#${x.name}`,
           };
-          yield* emit(
+          emit(
             "$autocapture",
             page,
             seq++,
@@ -307,7 +311,7 @@ export class SiteModel {
         }
         if (signs || buys || (filled === form.fields.length && r.chance(form.submit))) {
           t += r.int(500, 3000);
-          yield* emit(
+          emit(
             "$autocapture",
             page,
             seq++,
@@ -319,20 +323,20 @@ export class SiteModel {
       }
       if (signs) {
         t += r.int(5000, 40000);
-        yield* emit("sign_up", page, seq++, { method: r.chance(0.6) ? "email" : "google" });
+        emit("sign_up", page, seq++, { method: r.chance(0.6) ? "email" : "google" });
         this.user[v] ??= `user_${this.anon[v].slice(0, 8)}`;
-        yield* emit("$identify", page, seq++, {});
+        emit("$identify", page, seq++, {});
       }
       if (buys) {
         t += r.int(10000, 60000);
         const [plan, amount] = r.pick(
           [["starter", 29], ["pro", 99], ["pro", 99], ["team", 249], ["enterprise", 499]] as const,
         );
-        yield* emit("purchase", page, seq++, { plan, amount, currency: "USD" });
+        emit("purchase", page, seq++, { plan, amount, currency: "USD" });
       }
       const engaged = Math.round(r.exp(35_000)) + 1500;
       t += engaged + r.int(0, 5000);
-      yield* emit("$pageleave", page, seq++, {
+      emit("$pageleave", page, seq++, {
         depth_percent: Math.min(100, Math.round(r.exp(45)) + 5),
         engagement_time_ms: engaged,
       });

@@ -64,9 +64,13 @@ export const PAGES: string[] = [
   ...BLOG.flatMap((b, i) => [`/blog/${b}`, ...(i % 2 ? [] : [`/blog/${b}-part-2`])]),
   ...Array.from({ length: 60 }, (_, i) => `/blog/archive/${2019 + (i % 7)}/${i + 1}`),
 ];
-export const TITLES = (
-  p: string,
-) => (p === "/" ? "Home" : p.split("/").filter(Boolean).at(-1)!.replace(/-/g, " "));
+const titleOf = (p: string) => (p === "/" ? "Home" : p.split("/").filter(Boolean).at(-1)!.replace(/-/g, " "));
+const titles = new Map<string, string>(); // a page's title, made once (a big site asks it millions of times)
+export const TITLES = (p: string): string => {
+  let t = titles.get(p);
+  if (t === undefined) titles.set(p, t = titleOf(p));
+  return t;
+};
 
 export const COUNTRIES = [
   {

@@ -86,17 +86,24 @@ export async function strCol(
   const index = new Map<string, number>();
   const dict: string[] = [];
   const tmp = new Uint32Array(n);
+  // rows come grouped (a part's by visitor and session): a value like the row before's takes its code unlooked
+  let last: string | null = null, lastCode = 0;
   for (let i = 0; i < n; i++) {
     if (i % SLICE_ROWS === SLICE_ROWS - 1) await turn();
     const v = get(i);
     if (v === null || v === undefined) continue;
+    if (v === last) {
+      tmp[i] = lastCode;
+      continue;
+    }
     let c = index.get(v);
     if (c === undefined) {
       dict.push(v);
       c = dict.length;
       index.set(v, c);
     }
-    tmp[i] = c;
+    tmp[i] = lastCode = c;
+    last = v;
   }
   return { kind: "str", dict, codes: narrow(tmp, dict.length) };
 }

@@ -9,6 +9,7 @@
 
 /** Scratch output of `encodeSet`, grown as needed (the set is copied out of it). */
 let scratch = new Uint8Array(4096);
+let sortScratch = new Uint32Array(1024);
 
 /** Bytes of `values` (any order, repeats allowed) as a sorted, distinct delta-varint list. */
 export function encodeSet(values: ArrayLike<number>): Uint8Array {
@@ -20,7 +21,26 @@ export function encodeSet(values: ArrayLike<number>): Uint8Array {
       break;
     }
   }
-  const sorted = ascending ? values : Uint32Array.from(values).sort();
+  let sorted: ArrayLike<number> = values;
+  if (!ascending) {
+    // a copy in reused scratch, sorted: insertion sort for the many short sets, the typed sort for long ones
+    const n = values.length;
+    if (sortScratch.length < n) sortScratch = new Uint32Array(Math.max(n, 2 * sortScratch.length));
+    const a = sortScratch;
+    for (let i = 0; i < n; i++) a[i] = values[i];
+    if (n <= 32) {
+      for (let i = 1; i < n; i++) {
+        const x = a[i];
+        let j = i - 1;
+        while (j >= 0 && a[j] > x) {
+          a[j + 1] = a[j];
+          j--;
+        }
+        a[j + 1] = x;
+      }
+      sorted = a.subarray(0, n);
+    } else sorted = a.subarray(0, n).sort();
+  }
   if (scratch.length < sorted.length * 5) scratch = new Uint8Array(sorted.length * 5);
   const out = scratch;
   let o = 0, prev = -1;

@@ -145,11 +145,28 @@ export function buildPropRollup(
   const groupOf: [number, number, number, number][] = [];
   const groupKeys: Set<number>[] = [];
   const hours = new Map<number, { hour: number; min: number; max: number }>();
-  const accs = new Map<number, Acc>();
+  // rows in the order they were made (their order decides the kept values' numbering); a group's totals,
+  // ANY and null rows by slot (most adds: no map look-up), value rows in a map
+  const accs: Acc[] = [];
+  const fixed: (Acc | undefined)[] = [];
+  const byValue = new Map<number, Acc>();
+  const make = (g: number, k: number, v: number) => {
+    const a: Acc = { g, k, v, events: 0, last: -1, vis: [] };
+    accs.push(a);
+    return a;
+  };
   const add = (g: number, k: number, val: number, human: boolean, vis: number) => {
-    const id = (g * (nK + 1) + (k === TOTAL_KEY ? nK : k)) * (nV + 1) + (val === ANY ? nV : val);
-    let a = accs.get(id);
-    if (!a) accs.set(id, a = { g, k, v: val, events: 0, last: -1, vis: [] });
+    const gk = g * (nK + 1) + (k === TOTAL_KEY ? nK : k);
+    let a: Acc | undefined;
+    if (val === ANY || val === 0) {
+      const slot = gk * 2 + (val === 0 ? 0 : 1);
+      a = fixed[slot];
+      if (!a) fixed[slot] = a = make(g, k, val);
+    } else {
+      const id = gk * (nV + 1) + val;
+      a = byValue.get(id);
+      if (!a) byValue.set(id, a = make(g, k, val));
+    }
     a.events++;
     if (human && a.last !== vis) {
       a.last = vis;
@@ -217,7 +234,7 @@ export function buildPropRollup(
   }
   // (event type, key) pairs past the cap: their value rows go
   const distinct = new Map<number, { n: number; bytes: number }>();
-  for (const a of accs.values()) {
+  for (const a of accs) {
     if (a.k === TOTAL_KEY || a.v === 0 || a.v === ANY) continue;
     const pk = groupOf[a.g][3] * (nK + 1) + a.k;
     let d = distinct.get(pk);
@@ -232,7 +249,7 @@ export function buildPropRollup(
     if (d.n <= cap) continue;
     const seen = new Set<number>();
     let bytes = 0;
-    for (const a of accs.values()) {
+    for (const a of accs) {
       if (a.k === TOTAL_KEY || a.v === 0 || a.v === ANY) continue;
       if (groupOf[a.g][3] * (nK + 1) + a.k !== pk || seen.has(a.v)) continue;
       seen.add(a.v);
@@ -243,7 +260,7 @@ export function buildPropRollup(
   }
   const kept: Acc[] = [];
   const merged = new Map<string, Acc>(), wholeGroups = new Map<string, number>();
-  for (const a of accs.values()) {
+  for (const a of accs) {
     const value = a.k !== TOTAL_KEY && a.v !== 0 && a.v !== ANY;
     const pk = groupOf[a.g][3] * (nK + 1) + a.k;
     if (value && scanPairs.has(pk)) continue;
@@ -286,12 +303,23 @@ function assemble(accs: Acc[], groupOf: [number, number, number, number][], d: D
     if (a.v !== 0 && a.v !== ANY && !used[a.v]) used[a.v] = values.push(d.values[a.v]) - 1;
   }
   const valueOf = (a: Acc) => (a.v === ANY ? ANY : a.v === 0 ? 0 : used[a.v]);
-  const ord = (x: number) => (x === ANY ? -1 : x);
-  accs.sort((x, y) => {
-    const gx = groupOf[x.g], gy = groupOf[y.g];
-    return gx[3] - gy[3] || x.k - y.k || ord(valueOf(x)) - ord(valueOf(y)) || gx[0] - gy[0] ||
-      gx[1] - gy[1] || gx[2] - gy[2];
-  });
+  // sorted by (event type, key, value with ANY first, hour, touchpoint, traffic), compared as four numbers a
+  // row made once (a comparator reading each row's group and value code again cost more than the rest)
+  const m = accs.length;
+  const k1 = new Float64Array(m),
+    k2 = new Float64Array(m),
+    k3 = new Float64Array(m),
+    k4 = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const a = accs[i], [h, tp, tr, et] = groupOf[a.g], v = valueOf(a);
+    k1[i] = et * 65_536 + a.k;
+    k2[i] = v === ANY ? 0 : v + 1;
+    k3[i] = h;
+    k4[i] = tp * 256 + tr;
+  }
+  const order = Array.from({ length: m }, (_, i) => i)
+    .sort((x, y) => k1[x] - k1[y] || k2[x] - k2[y] || k3[x] - k3[y] || k4[x] - k4[y]);
+  accs = order.map((i) => accs[i]);
   const n = accs.length;
   const r: PropRollup = {
     n,
