@@ -391,22 +391,24 @@ export function storedSpanEnds(
  * Which keys of each part are also a key of another part: flags per part, per key. The visitor numbers are
  * taken a range at a time (`RANGE` numbers: every table below stays in the processor's cache, where tables
  * over the whole visitor space missed it on nearly every access: at 10M events 0.3-1 s for 1.73M keys); each
- * part's keys are sorted by visitor, so a cursor per part walks its keys of the range in order. In a range:
- * first each visitor number's part (most visitors' sessions are in one part); then the keys of visitors in
- * several parts are laid out by visitor (a counting sort) and each such visitor's few keys compared with each
- * other. Equal keys in one part only are not shared (two sessions of a visitor sharing a key there are joined
- * by the part's facts).
+ * part's keys are sorted by visitor, so a cursor per part walks its keys of the range in order. In a range,
+ * one walk over every part's keys gives each visitor number its part (most visitors' sessions are in one
+ * part, or several visitors') and its count of keys; the keys of visitors in several parts are then laid out
+ * by visitor (a counting sort over those counts) and each such visitor's few keys compared with each other.
+ * Equal keys in one part only are not shared (two sessions of a visitor sharing a key there are joined by the
+ * part's facts).
  */
 export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   let top = Math.max(1, space);
   for (const k of parts) if (k.n && k.vis[k.n - 1] >= top) top = k.vis[k.n - 1] + 1;
-  // 0: no part yet; p + 1: part p only; MANY: several parts
-  const wide = parts.length >= 0xffff;
-  const owner = wide ? new Int32Array(RANGE) : new Uint16Array(RANGE);
-  const MANY = wide ? -1 : 0xffff;
-  const at = new Int32Array(RANGE + 1), fill = new Int32Array(RANGE);
+  const np = parts.length;
+  // per visitor number of the range: 0 no part yet, p + 1 part p only, -1 several parts
+  const owner = new Int32Array(RANGE);
+  // keys per visitor number, then (visitors in several parts only) where each one's keys start
+  const at = new Int32Array(RANGE + 1);
   // each part's first key of the range, and its first past it
-  const from = new Int32Array(parts.length), to = new Int32Array(parts.length);
+  const from = new Int32Array(np), to = new Int32Array(np);
+  const visOf = parts.map((k) => k.vis), nOf = Int32Array.from(parts, (k) => k.n);
   let hOf = new Uint32Array(1024), partOf = new Uint32Array(1024), xOf = new Uint32Array(1024);
   // 1 where the key's hash is whole (short keys: store.ts SHORT_KEYS_SEC)
   let fOf = new Uint8Array(1024);
@@ -419,32 +421,30 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   for (let lo = 0; lo < top; lo += RANGE) {
     const hi = lo + RANGE;
     owner.fill(0);
-    for (let p = 0; p < parts.length; p++) {
-      const { vis, n } = parts[p], me = p + 1;
+    at.fill(0);
+    // one walk: each visitor number's part(s) and count of keys (two walks, then a third for the layout,
+    // cost ~30% more at 10M events)
+    for (let p = 0; p < np; p++) {
+      const vis = visOf[p], n = nOf[p], me = p + 1;
       let x = from[p] = to[p];
-      for (; x < n && vis[x] < hi; x++) {
-        const v = vis[x] - lo, o = owner[v];
+      for (; x < n; x++) {
+        const w = vis[x];
+        if (w >= hi) break;
+        const v = w - lo, o = owner[v];
         if (o === 0) owner[v] = me;
-        else if (o !== me) owner[v] = MANY;
+        else if (o !== me) owner[v] = -1;
+        at[v + 1]++;
       }
       to[p] = x;
     }
-    // visitor → the start of its keys (only visitors in several parts have any)
-    at.fill(0);
+    // only visitors in several parts keep their count; then the start of each one's keys
     let many = 0;
-    for (let p = 0; p < parts.length; p++) {
-      const { vis } = parts[p];
-      for (let x = from[p]; x < to[p]; x++) {
-        const v = vis[x] - lo;
-        if (owner[v] === MANY) {
-          at[v + 1]++;
-          many++;
-        }
-      }
+    for (let v = 0; v < RANGE; v++) {
+      if (owner[v] === -1) many += at[v + 1];
+      else at[v + 1] = 0;
     }
     if (!many) continue;
     for (let v = 0; v < RANGE; v++) at[v + 1] += at[v];
-    fill.set(at.subarray(0, RANGE));
     if (many > hOf.length) {
       const size = Math.max(many, hOf.length * 2);
       hOf = new Uint32Array(size);
@@ -452,24 +452,26 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
       xOf = new Uint32Array(size);
       fOf = new Uint8Array(size);
     }
-    for (let p = 0; p < parts.length; p++) {
+    // laid out by visitor: at[v] moves from the start of v's keys to their end (the start of v + 1's)
+    for (let p = 0; p < np; p++) {
       const { vis, h, full } = parts[p];
-      for (let x = from[p]; x < to[p]; x++) {
+      for (let x = from[p], end = to[p]; x < end; x++) {
         const v = vis[x] - lo;
-        if (owner[v] !== MANY) continue;
-        const i = fill[v]++;
+        if (owner[v] !== -1) continue;
+        const i = at[v]++;
         hOf[i] = h[x];
         partOf[i] = p;
         xOf[i] = x;
         fOf[i] = full ? full[x] : 1;
       }
     }
-    for (let v = 0; v < RANGE; v++) {
-      const a = at[v], b = at[v + 1];
+    for (let v = 0, a = 0; v < RANGE; v++) {
+      const b = at[v];
       if (b - a <= 16) {
         for (let i = a; i < b; i++) {
           for (let j = i + 1; j < b; j++) if (sameKey(hOf[i], fOf[i], hOf[j], fOf[j])) mark(i, j);
         }
+        a = b;
         continue;
       }
       // a visitor with many sessions (a bot): its keys sorted by the low 24 bits of their id hash, as numbers
@@ -493,6 +495,7 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
         }
         y = z;
       }
+      a = b;
     }
   }
   return out;
