@@ -12,6 +12,8 @@ export interface WebTarget {
   org: Org;
   touchpoint: Touchpoint;
   env: EnvName;
+  /** how long a stored event's dedupe key lives; WEB_DEDUPE_MS unless the history import says otherwise */
+  dedupeMs?: number;
 }
 
 /** What the request adds to each of its events. */

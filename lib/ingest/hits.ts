@@ -47,6 +47,8 @@ export interface HitTarget {
   receivedAt: number;
   /** sender clock minus ours, from sent_at; 0 when not sent */
   clockOffsetMs: number;
+  /** how long a stored hit's dedupe key lives; HIT_DEDUPE_MS unless the history import says otherwise */
+  dedupeMs?: number;
 }
 
 interface PreparedHit {
@@ -147,7 +149,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
 }
 
 /** A prepared hit as the shared group commit stores it (lib/store/commit_group.ts). */
-function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
+function groupRecord({ hit, ip }: PreparedHit, dedupeMs: number): GroupRecord {
   return {
     org: hit.org,
     id: hit.id,
@@ -156,7 +158,7 @@ function groupRecord({ hit, ip }: PreparedHit): GroupRecord {
     value: hit,
     // an upper bound: every field is length-limited, and a character takes at most two bytes
     bytes: 1_000 + 2 * (hit.user_agent.length + hit.path.length + hit.host.length),
-    dedupeMs: HIT_DEDUPE_MS,
+    dedupeMs,
     ip,
     verifyToken: hit.verification === "pending" ? hit.crawler : null,
     outcome: null, // hits verified or unverifiable at arrival say so in their own record
@@ -186,7 +188,9 @@ export async function ingestHits(
       fresh.push(step);
     }
   }
-  const stored = fresh.length ? await storeGroups(committer, fresh.map(groupRecord), HIT_CHUNK) : [];
+  const stored = fresh.length
+    ? await storeGroups(committer, fresh.map((h) => groupRecord(h, t.dedupeMs ?? HIT_DEDUPE_MS)), HIT_CHUNK)
+    : [];
   result.accepted = stored.length;
   result.duplicates += fresh.length - stored.length;
   return result;

@@ -20,6 +20,14 @@ import { decodeUtf8 } from "../text.ts";
 import { type BodyLimits, jsonTextProblem } from "../schemas/json_limits.ts";
 import { timeInRange } from "../clock.ts";
 
+/**
+ * How long an imported record's dedupe key lives, from the import: the same file imported again (or a retry)
+ * within it stores nothing twice. Longer than live hits' 8 days (those arrive within 7 days of their time, and a
+ * sender retries within minutes); an import is repeated by a person, days later. Dedupe keys cost ~94 bytes a
+ * record while they live.
+ */
+export const IMPORT_DEDUPE_MS = 35 * 86_400_000;
+
 /** An import line's nesting, bounded before parsing (its values are then guarded by the event schemas). */
 const LINE_SHAPE: BodyLimits = { depth: 10_000, keys: Infinity, strings: Infinity, stringChars: Infinity };
 
@@ -165,7 +173,7 @@ export async function importNdjson(
     groupLines = [];
     const tooLarge = (i: number, bytes: number) => reject(lineNos[i], tooLargeMessage(bytes));
     await run(batch.length, async () => {
-      const r = await ingestWebEvents(ctx, target, batch, at, tooLarge);
+      const r = await ingestWebEvents(ctx, { ...target, dedupeMs: IMPORT_DEDUPE_MS }, batch, at, tooLarge);
       result.imported += r.stored;
       result.duplicates += r.duplicates;
     });
@@ -184,6 +192,7 @@ export async function importNdjson(
     touchpoints,
     receivedAt,
     clockOffsetMs: 0,
+    dedupeMs: IMPORT_DEDUPE_MS,
   });
   const storeHits = async (group: HitLine[]) => {
     const receivedAt = Math.max(...group.map((h) => h.at));

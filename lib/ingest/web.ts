@@ -85,7 +85,7 @@ export async function ingestWebEvents(
       key: keys.rawEvent(ev.org, ev.env, ev.received_at, ev.id),
       value,
       bytes: bytes + RECORD_OVERHEAD_BYTES,
-      dedupeMs: WEB_DEDUPE_MS,
+      dedupeMs: target.dedupeMs ?? WEB_DEDUPE_MS,
       ip: arrival.ip,
       ...verificationOf(ev, arrival.ip !== null, arrival.receivedAt),
     });

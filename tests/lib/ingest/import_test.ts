@@ -3,6 +3,7 @@ import { createApp } from "../../../app.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import type { StoredHit } from "../../../lib/store/records.ts";
 import { siteLines } from "../../../lib/demo/site.ts";
+import { IMPORT_DEDUPE_MS } from "../../../lib/ingest/import.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
 
@@ -168,5 +169,62 @@ Deno.test("import: crawler hits of a 30-day history, in no time order, all impor
     stored.set(e.value.id, e.value.timestamp);
   }
   assert.deepEqual(stored, sent);
+  deps.kv.close();
+});
+
+/** A KV that notes the expiry each dedupe key is written with (KV's own expiry runs on the wall clock). */
+function noteDedupeExpiry(kv: Deno.Kv, expiries: number[]): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop !== "atomic") {
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      }
+      return () => {
+        const op = target.atomic();
+        const noted: Deno.AtomicOperation = new Proxy(op, {
+          get(o, p) {
+            const v = Reflect.get(o, p, o);
+            if (typeof v !== "function") return v;
+            return (...args: unknown[]) => {
+              if (p === "set" && (args[0] as Deno.KvKey)[0] === keys.dedupe("", "")[0]) {
+                expiries.push((args[2] as { expireIn?: number } | undefined)?.expireIn ?? Infinity);
+              }
+              const r = v.apply(o, args);
+              return r === o ? noted : r;
+            };
+          },
+        });
+        return noted;
+      };
+    },
+  });
+}
+
+Deno.test("import: an imported record's dedupe key lives 35 days from the import, hits as much as events, so a repeat weeks later stores nothing twice", async () => {
+  const expiries: number[] = [];
+  const real = await Deno.openKv(":memory:");
+  const { deps, t, post } = await setup(noteDedupeExpiry(real, expiries));
+  const lines = [
+    ...siteLines({
+      org: t.org,
+      touchpoint: t.touchpoint,
+      host: t.domain,
+      events: 30,
+      hits: 30,
+      days: 20,
+      seed: 7,
+      end: deps.clock.now(),
+    }),
+  ];
+  const hits = lines.filter((l) => l.includes('"kind":"hit"')).length;
+  assert.ok(hits > 0 && hits < lines.length, "both kinds");
+  const first = await (await post(lines.join("\n"))).json();
+  assert.equal(first.imported, lines.length);
+  assert.equal(expiries.length, lines.length);
+  assert.deepEqual([...new Set(expiries)], [IMPORT_DEDUPE_MS]);
+  assert.equal(IMPORT_DEDUPE_MS, 35 * DAY);
+  const again = await (await post(lines.join("\n"))).json();
+  assert.deepEqual([again.imported, again.duplicates], [0, lines.length]);
   deps.kv.close();
 });
