@@ -210,6 +210,7 @@ export function mcpRoutes(ctx: AppContext): Hono {
 
   app.all("*", async (c) => {
     const caller = await callerOf(ctx, c.req.header("authorization"), c.req.url);
+    narrowTools(new URL(c.req.url).searchParams.get("tools")); // an unknown tool name is a 422 before any exchange
     const req = c.req.method === "POST" ? await guardedMessage(c.req.raw) : c.req.raw;
     return handler.fetch(req, {
       authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },

@@ -5,6 +5,7 @@
  * may import this file back: the pipeline passes the lists in (pipeline/run.ts).
  */
 import type { Tool } from "../toolkit/tool.ts";
+import { invalid } from "../lib/errors.ts";
 import accountOverview from "./account_overview.ts";
 import behaviorOverview from "./behavior_overview.ts";
 import behaviorTrends from "./behavior_trends.ts";
@@ -64,12 +65,22 @@ export function toolByName(name: string, tools: readonly Tool[] = TOOLS): Tool |
   return tools.find((t) => t.name === name);
 }
 
-/** Narrows the list to the named tools (`?tools=a,b`); unknown names are ignored. */
+/**
+ * Narrows the list to the named tools (`?tools=a,b`, any case). A name that is no tool, or a list naming none,
+ * is a 422 saying so: a connection that silently offers fewer tools than asked looks like it works.
+ */
 export function narrowTools(
   names: string | null | undefined,
   tools: readonly Tool[] = TOOLS,
 ): readonly Tool[] {
-  if (!names) return tools;
-  const wanted = new Set(names.split(",").map((s) => s.trim()).filter(Boolean));
+  if (names === null || names === undefined) return tools;
+  const wanted = new Set(names.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean));
+  if (!wanted.size) throw invalid("tools: name at least one tool, separated by commas, or leave tools out");
+  const unknown = [...wanted].filter((n) => !tools.some((t) => t.name === n));
+  if (unknown.length) {
+    const list = unknown.slice(0, 5).map((n) => `"${n.slice(0, 60).toWellFormed()}"`).join(", ") +
+      (unknown.length > 5 ? ` and ${unknown.length - 5} more` : "");
+    throw invalid(`tools: no tool named ${list}; the tools are ${tools.map((t) => t.name).join(", ")}`);
+  }
   return tools.filter((t) => wanted.has(t.name));
 }

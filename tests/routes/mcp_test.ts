@@ -130,12 +130,32 @@ for (const era of ["2026-07-28", "2025"] as const) {
   });
 }
 
-Deno.test("mcp: ?tools= narrows the tool list to the named tools", async () => {
+Deno.test("mcp: ?tools= narrows the tool list to the named tools (any case); a name that is no tool is a 422 naming it", async () => {
   const s = await setup();
-  const client = await modernClient(s.app, s.t.readKey, "/mcp?tools=account_overview,nope");
+  const client = await modernClient(s.app, s.t.readKey, "/mcp?tools=account_overview,BEHAVIOR_OVERVIEW");
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ["account_overview"]);
+  assert.deepEqual(tools.map((t) => t.name), ["account_overview", "behavior_overview"]);
   await client.close();
+  for (
+    const [query, said] of [["account_overview,behavior_overveiw", /no tool named "behavior_overveiw"/], [
+      ",",
+      /name at least one tool/,
+    ]] as const
+  ) {
+    const res = await s.app.request(`/mcp?tools=${query}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${s.t.readKey}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(res.status, 422, query);
+    const body = await res.json();
+    assert.match(body.error, said);
+    assert.match(body.error, /the tools are account_overview, behavior_overview|name at least one/);
+  }
   s.close();
 });
 
