@@ -33,12 +33,23 @@ export function pickTouchpoint(tps: Touchpoint[], env: string, input: string | u
       }`,
     );
   }
+  const byId = tps.find((t) => t.id === input);
+  if (byId) return byId;
+  // Names are not unique, and a name may be another's domain: one that fits several is asked again by id,
+  // never answered for whichever came first.
   const q = input.trim().toLowerCase();
-  const found = tps.find((t) => t.id === input) ??
-    tps.find((t) => t.name.toLowerCase() === q) ??
-    tps.find((t) => Object.values(t.environments).some((e) => e?.domain?.toLowerCase() === q));
-  if (!found) throw invalid(`no touchpoint "${input}"; choose one of ${describeChoices(tps, env)}`);
-  return found;
+  const found = tps.filter((t) =>
+    t.name.toLowerCase() === q || Object.values(t.environments).some((e) => e?.domain?.toLowerCase() === q)
+  );
+  if (!found.length) throw invalid(`no touchpoint "${input}"; choose one of ${describeChoices(tps, env)}`);
+  if (found.length > 1) {
+    throw invalid(
+      `touchpoint "${input}" fits ${found.length} websites and apps: ${
+        describeChoices(found, env)
+      }; give its id`,
+    );
+  }
+  return found[0];
 }
 
 export async function buildToolContext(

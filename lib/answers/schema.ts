@@ -6,7 +6,8 @@ export const periodInput = z.string().regex(PERIOD_PATTERN, `use ${PERIOD_HELP}`
   `Time period, resolved in the organization's timezone: ${PERIOD_HELP}. Default last_28_days.`,
 );
 export const touchpointInput = z.string().min(1).max(200).describe(
-  "Website or app: its id, name or domain. May be omitted when the organization has exactly one.",
+  "Website or app: its id, name or domain (one that fits several is refused: give the id). May be omitted when " +
+    "the organization has exactly one.",
 );
 export const pageInput = z.string().regex(/^\//, "a page is a path starting with /").max(1024).describe(
   "Page path, e.g. /pricing (no query string).",
