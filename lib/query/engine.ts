@@ -138,6 +138,9 @@ export function createEngine(deps: Deps): Engine {
       (await props.keys(s, eventType)) ?? propertyKeys(await ctxOf(s), eventType),
     newestPartArrival: (org, env, kind) => source.newestArrival(org, env, kind),
     cohortSize: async (s, cohort) => {
+      // a period that does not fit is counted part by part (scan/contexts.ts)
+      const streamed = await scans.cohortSize(s, cohort);
+      if (streamed !== null) return streamed;
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });
       return (await aggregateMany(ctx, [{ metrics: ["visitors"] }]))[0].totals.visitors ?? 0;
     },

@@ -8,10 +8,18 @@
  * membership, the same membership is given back, so the masks and session facts built with its number are
  * reused too. Bounded by memory.
  */
-import type { EventLoad, Source } from "../columns/source.ts";
+import type { EventLoad, Source, StreamRead } from "../columns/source.ts";
 import { type Membership, rowsSpan } from "../scan/ctx.ts";
 import type { CohortExpr, Scope } from "../types.ts";
-import { cohortWindows, evaluateParts, membershipOf, type PartsState, withWindows } from "./evaluate.ts";
+import type { EvBatch } from "../columns/batch.ts";
+import {
+  cohortWindows,
+  evaluateParts,
+  membershipOf,
+  PartsEvaluator,
+  type PartsState,
+  withWindows,
+} from "./evaluate.ts";
 
 interface Kept {
   state: PartsState;
@@ -60,6 +68,83 @@ export class CohortCache {
       else this.weights.delete(key);
     }
     return n;
+  }
+
+  /**
+   * The members as `membership` gives them, with the parts read one at a time and let go (`Source.stream`
+   * `own`, each batch freed once added: cohort/members.ts), never held decoded together: for a period whose
+   * parts do not fit the scan's budget (scan/contexts.ts). The key is the same kind, made without decoding
+   * (`Source.windowRows`: index entries, and the time columns of parts an end cuts); a kept evaluation
+   * reads only each window's raw tail.
+   */
+  async streamed(s: Scope, expr: CohortExpr, free: (e: EvBatch) => void): Promise<Membership> {
+    const windows = cohortWindows(expr);
+    const interner = this.source.interner(s.org, s.env);
+    const rows = await Promise.all(windows.map((w) => this.source.windowRows(s.org, s.env, w.from, w.to)));
+    const cut = (k: number) =>
+      rows[k].partIds.length && rows[k].min <= rows[k].max
+        ? { from: rows[k].min, to: rows[k].max }
+        : { from: 0, to: 0 };
+    const at = new Map(windows.map((w, k) => [`${w.from}|${w.to}`, k]));
+    const key = "cohort-streamed|" + JSON.stringify([
+      s.org,
+      s.env,
+      s.touchpoint ?? null,
+      interner.generation,
+      withWindows(expr, (w) => cut(at.get(`${w.from}|${w.to}`)!)),
+      rows.map((r) => r.partIds),
+    ]);
+    const where = { org: s.org, env: s.env, touchpoint: s.touchpoint };
+    const kept = this.source.kept<Kept>(key);
+    const tails: (EvBatch | null)[] = windows.map(() => null);
+    let evaluator: PartsEvaluator | null = null, read: StreamRead[] = [];
+    // windows one after the other (one part decoded at a time); a window read again (its parts changed
+    // meanwhile) starts the evaluation over, as its first read's rows are in it
+    for (let attempt = 1;; attempt++) {
+      evaluator = kept ? null : new PartsEvaluator(expr, where);
+      let again = false;
+      read = [];
+      for (const [k, w] of windows.entries()) {
+        let begun = 0;
+        read.push(
+          await this.source.stream(s.org, s.env, w.from, w.to, {
+            own: true,
+            // a kept evaluation needs only the raw tail
+            pick: evaluator ? undefined : () => false,
+            begin: () => {
+              if (begun++ && evaluator) again = true;
+              tails[k] = null;
+            },
+            visit: (e, tail) => {
+              if (tail) tails[k] = e;
+              else {
+                if (!again) evaluator!.add(k, e);
+                free(e);
+              }
+            },
+          }),
+        );
+      }
+      if (!again) break;
+      if (attempt >= 3) throw new Error("parts changed during each of 3 cohort evaluations; try again");
+    }
+    const same = read.every((r, k) => r.partIds.join() === rows[k].partIds.join());
+    // the parts changed since the key was made: a kept evaluation is of the parts before (evaluated anew)
+    if (kept && !same) return this.streamed(s, expr, free);
+    const n = interner.visitorCount;
+    const state = kept?.state ?? evaluator!.finish(n);
+    const tailIds = read.map((r) => r.tailIds);
+    if (kept?.last && sameTail(kept.last.tailIds, tailIds)) return kept.last.membership;
+    const fresh = membershipOf(expr, where, state, tails, n);
+    const membership = kept?.last && sameMembers(kept.last.membership, fresh) ? kept.last.membership : fresh;
+    // kept only when the parts read are those the key names (a compaction in between: evaluated, not kept)
+    if (same) {
+      const entry: Kept = { state, last: { tailIds, membership } };
+      const weight = state.bytes + membership.bits.byteLength;
+      this.source.keep(key, entry, weight);
+      this.weights.set(key, weight);
+    }
+    return membership;
   }
 
   /** The members for a question's scope; `own` is the question's own load, reused for a window it covers. */

@@ -94,6 +94,39 @@ export function addFirsts(f: Firsts, e: EvBatch, b: number, m: Uint8Array): void
   }
 }
 
+/**
+ * As `addFirsts`, noting for each condition in `leaves` whether the row taken as a visitor's first matches
+ * its filter (the batch need not be kept: `firstMatches` reads the first rows' batches afterwards).
+ */
+export function addFirstsMatching(
+  f: Firsts,
+  e: EvBatch,
+  m: Uint8Array,
+  leaves: { filter: Filter; bits: Uint8Array }[],
+): void {
+  const tests = leaves.map(({ filter, bits }) => {
+    const v = eventView(e, filter.field);
+    return {
+      codes: v.codes,
+      ok: codeMask(v, (s) => matches(s, filter)),
+      none: matches(null, filter) ? 1 : 0,
+      bits,
+    };
+  });
+  const vis = e.vis, t = e.t, dt = e.dt, seq = e.seq;
+  for (let i = 0; i < e.n; i++) {
+    if (!m[i]) continue;
+    const v = vis[i];
+    if (!isEarlier(f, v, t[i], dt[i], seq[i])) continue;
+    f.b[v] = 0;
+    f.i[v] = i;
+    f.t[v] = t[i];
+    f.dt[v] = dt[i];
+    f.seq[v] = seq[i];
+    for (const x of tests) x.bits[v] = x.codes.length ? x.ok[x.codes[i]] : x.none;
+  }
+}
+
 /** Per visitor: 1 when its first row (in `batches`, as the firsts refer to them) matches the filter. */
 export function firstMatches(f: Firsts, batches: EvBatch[], filter: Filter): Uint8Array {
   const out = new Uint8Array(f.b.length);

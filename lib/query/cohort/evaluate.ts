@@ -10,10 +10,11 @@
  */
 import type { EvBatch } from "../columns/batch.ts";
 import type { Membership } from "../scan/ctx.ts";
-import type { CohortExpr } from "../types.ts";
+import type { CohortExpr, Filter } from "../types.ts";
 import {
   addCounts,
   addFirsts,
+  addFirstsMatching,
   baseMask,
   type CohortWhere,
   firstMatches,
@@ -102,6 +103,92 @@ export function evaluateParts(
     return { firsts: { t: f.t, dt: f.dt, seq: f.seq, b: f.b }, bits };
   });
   return { leaves: state, bytes };
+}
+
+/**
+ * What the parts give each condition, taken one batch at a time (`evaluateParts` needs every batch at once:
+ * a first row is found in one batch and its value read later). A first row's match with each condition on
+ * its window is noted when it is found, so a batch can be let go once added. Arrays grow with the visitor
+ * numbers the batches bring. The same state as `evaluateParts` over the same batches.
+ */
+export class PartsEvaluator {
+  private all: Leaf[];
+  private windows: string[];
+  private counts: (Uint32Array | null)[];
+  private firsts = new Map<number, Firsts>();
+  private bits: (Uint8Array | null)[];
+  private size = 0;
+
+  constructor(private expr: CohortExpr, private where: CohortWhere) {
+    this.all = leaves(expr);
+    this.windows = cohortWindows(expr).map(windowKey);
+    this.counts = this.all.map((l) => ("did" in l ? new Uint32Array(0) : null));
+    this.bits = this.all.map((l) => ("first" in l ? new Uint8Array(0) : null));
+  }
+
+  /** Adds a part's batch read for window `k` (of `cohortWindows`). */
+  add(k: number, e: EvBatch): void {
+    this.grow(e.interner.visitorCount);
+    const [from, to] = this.windows[k].split("|").map(Number);
+    const m = baseMask(e, this.where, from, to);
+    const firstLeaves: { filter: Filter; bits: Uint8Array }[] = [];
+    this.all.forEach((l, x) => {
+      if (this.windows.indexOf(windowKey(windowOf(l))) !== k) return;
+      if ("did" in l) addCounts(this.counts[x]!, e, m, l.did.filters);
+      else firstLeaves.push({ filter: l.first.filter, bits: this.bits[x]! });
+    });
+    if (firstLeaves.length) {
+      let f = this.firsts.get(k);
+      if (!f) this.firsts.set(k, f = newFirsts(this.size));
+      addFirstsMatching(f, e, m, firstLeaves);
+    }
+  }
+
+  /** The state, for the `n` visitors numbered now (every visitor of the added batches). */
+  finish(n: number): PartsState {
+    this.grow(n);
+    let bytes = 0;
+    const state = this.all.map((l, x): LeafState => {
+      if ("did" in l) {
+        const counts = this.counts[x]!.slice(0, n);
+        bytes += counts.byteLength;
+        return { counts };
+      }
+      const k = this.windows.indexOf(windowKey(windowOf(l)));
+      const f = this.firsts.get(k) ?? newFirsts(n);
+      const bits = this.bits[x]!.slice(0, n);
+      bytes += n + 28 * n;
+      return {
+        firsts: { t: f.t.slice(0, n), dt: f.dt.slice(0, n), seq: f.seq.slice(0, n), b: f.b.slice(0, n) },
+        bits,
+      };
+    });
+    return { leaves: state, bytes };
+  }
+
+  /** Room for `n` visitors (doubling, so growing costs little over a stream). */
+  private grow(n: number): void {
+    if (n <= this.size) return;
+    const size = Math.max(n, this.size * 2);
+    const more = <T extends Uint8Array | Uint32Array | Float64Array | Int32Array>(a: T, fill = 0): T => {
+      const out = new (a.constructor as new (n: number) => T)(size);
+      out.set(a);
+      if (fill) out.fill(fill, a.length);
+      return out;
+    };
+    this.counts = this.counts.map((a) => a && more(a));
+    this.bits = this.bits.map((a) => a && more(a));
+    for (const [k, f] of this.firsts) {
+      this.firsts.set(k, {
+        t: more(f.t),
+        dt: more(f.dt),
+        seq: more(f.seq),
+        b: more(f.b, -1),
+        i: more(f.i),
+      });
+    }
+    this.size = size;
+  }
 }
 
 function grown<T extends Uint8Array | Uint32Array>(a: T, n: number): T {

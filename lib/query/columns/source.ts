@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Deps } from "../../deps.ts";
 import { Budget } from "./budget.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
-import type { Batch, StrCol } from "../../parts/columns.ts";
+import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { buildEventBatch } from "../../parts/event_batch.ts";
 import { release } from "../../parts/packed_arrays.ts";
 import { buildHitBatch } from "../../parts/hit_batch.ts";
@@ -49,6 +49,21 @@ export interface EventLoad {
   /** the raw tail's events, in the order read */
   tailIds: string[];
 }
+
+/** What a stream read: the parts covering its range (all of them, also those `pick` left out), the tail. */
+export interface StreamRead {
+  /** parts visited */
+  parts: number;
+  rawRows: number;
+  partIds: string[];
+  partSpan: { min: number; max: number } | null;
+  tailIds: string[];
+}
+
+const spanOf = (parts: readonly PartMeta[]) =>
+  parts.length
+    ? { min: Math.min(...parts.map((p) => p.min_t)), max: Math.max(...parts.map((p) => p.max_t)) }
+    : null;
 
 /** The ids of a kept part of the tail (frozen: its ids are made once), in its order. */
 const tailIdsOf = new WeakMap<readonly StoredEvent[], string[]>();
@@ -163,6 +178,8 @@ export class Source {
    */
   private listingsUnderWay = new Map<string, { nth: number; indexed: Promise<Indexed> }>();
   private listingsStarted = 0;
+  /** time columns of the last parts `windowRows` looked into (a window's ends move little between asks) */
+  private timeColumns = new Map<string, Float64Array>();
   /** bytes of parts streams are reading ahead and not keeping (counted in the budget: see `stream`) */
   private streaming = 0;
   constructor(private deps: Deps) {
@@ -490,9 +507,7 @@ export class Source {
         parts: used.length,
         rawRows: asked.length,
         partIds: used.map((p) => p.id),
-        partSpan: used.length
-          ? { min: Math.min(...used.map((p) => p.min_t)), max: Math.max(...used.map((p) => p.max_t)) }
-          : null,
+        partSpan: spanOf(used),
         tailIds: idsOf(asked),
       };
     }, question).finally(() => this.touchTail("ev", org, env));
@@ -535,10 +550,16 @@ export class Source {
     o: {
       newestFirst?: boolean;
       pick?: (p: PartMeta) => boolean;
+      /**
+       * each part read for this stream alone (never from or into the cache, never shared with another load):
+       * the visitor owns the batch and may free its buffers once done with it (cohort/members.ts)
+       */
+      own?: boolean;
       begin: () => void;
-      visit: (e: EvBatch, tail: boolean) => void | Promise<void>;
+      /** `part`: the part a batch is of (none for the raw tail) */
+      visit: (e: EvBatch, tail: boolean, part?: PartMeta) => void | Promise<void>;
     },
-  ): Promise<{ parts: number; rawRows: number }> {
+  ): Promise<StreamRead> {
     const interner = this.interner(org, env);
     const question = this.questionNumber();
     return this.consistent(org, env, "ev", async (parts, at) => {
@@ -551,7 +572,7 @@ export class Source {
       // MB of parts no later question found), while what questions keep was pushed out with them
       let rows = 0;
       for (const p of used) rows += p.rows;
-      const keep = rows * DECODED_BYTES_PER_ROW + this.numberingBytes() <= this.cache.capacity;
+      const keep = !o.own && rows * DECODED_BYTES_PER_ROW + this.numberingBytes() <= this.cache.capacity;
       // parts read ahead while one is visited (KV reads and inflating overlap the visit): as many as fit a
       // quarter of the budget by their rows, at least one. Parts not kept are counted in the budget while
       // read and visited (kept parts and derived data make room), so a stream stays within it too
@@ -572,7 +593,7 @@ export class Source {
           const p = used[next++];
           aheadRows += p.rows;
           count(p.rows * DECODED_BYTES_PER_ROW);
-          const loading = this.eventPart(org, env, p, interner, keep);
+          const loading = o.own ? this.ownPart(p, interner) : this.eventPart(org, env, p, interner, keep);
           loading.catch(() => {}); // a failed read is thrown where it is awaited
           ahead.push(loading);
         }
@@ -583,7 +604,7 @@ export class Source {
           const batch = await ahead.shift()!;
           aheadRows -= used[k].rows;
           fill();
-          await o.visit(batch, false);
+          await o.visit(batch, false, used[k]);
           count(-used[k].rows * DECODED_BYTES_PER_ROW);
         }
       } finally {
@@ -591,8 +612,59 @@ export class Source {
       }
       const asked = this.inRange(kept, events, from, to);
       if (asked.length) await o.visit(await this.eventTailBatch(kept, events, skip, interner), true);
-      return { parts: used.length, rawRows: asked.length };
+      const covering = parts.filter((p) => p.min_t < to && p.max_t >= from);
+      return {
+        parts: used.length,
+        rawRows: asked.length,
+        partIds: covering.map((p) => p.id),
+        partSpan: spanOf(covering),
+        tailIds: idsOf(asked),
+      };
     }, question).finally(() => this.touchTail("ev", org, env));
+  }
+
+  /** A part's batch read for one stream alone (`stream` `own`): not from the cache, not kept, not shared. */
+  private async ownPart(p: PartMeta, interner: Interner): Promise<EvBatch> {
+    const { batch, decodedBytes } = await this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c));
+    return prepareEvents(batch, interner, decodedBytes);
+  }
+
+  /**
+   * The time range [min, max] of the rows of the parts covering [from, to) that lie inside it (as
+   * scan/ctx.ts `rowsSpan` over their batches), and those parts' ids, without decoding the parts: a part
+   * wholly inside by its index entry, one an end cuts by its time column alone (the last few kept). For
+   * keys of what depends only on those rows (cohort/cache.ts), when the parts are not held decoded.
+   */
+  async windowRows(
+    org: string,
+    env: EnvName,
+    from: number,
+    to: number,
+  ): Promise<{ partIds: string[]; min: number; max: number }> {
+    // read consistently: a part merged away meanwhile is looked at again in the new listing
+    return this.consistent(org, env, "ev", async (listed) => {
+      const parts = listed.filter((p) => p.min_t < to && p.max_t >= from);
+      let min = Infinity, max = -Infinity;
+      for (const p of parts) {
+        if (p.min_t >= from && p.max_t < to) {
+          min = Math.min(min, p.min_t);
+          max = Math.max(max, p.max_t);
+          continue;
+        }
+        let t = this.timeColumns.get(p.id);
+        if (!t) {
+          const { batch } = await this.partBatch(p, (c) => c === "t");
+          remember(this.timeColumns, p.id, t = (batch.cols.t as NumCol).values, 4);
+        }
+        for (let i = 0; i < t.length; i++) {
+          const x = t[i];
+          if (x < from || x >= to) continue;
+          if (x < min) min = x;
+          if (x > max) max = x;
+        }
+      }
+      return { partIds: parts.map((p) => p.id), min, max };
+    });
   }
 
   /** A part's batch: from the cache, else read (and kept in the cache unless `keep` is false). */

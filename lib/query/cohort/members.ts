@@ -1,0 +1,135 @@
+/**
+ * A cohort's question over a period whose parts do not fit the scan's budget: only the rows of the cohort's
+ * visitors are kept. The members are evaluated part by part (cache.ts `streamed`), then each part of the
+ * period is read once more, alone, cut to its members' rows (a visitor's every row: sessions stay whole)
+ * and let go at once (its buffers freed, not left to the collector). The cut batches are kept in the one
+ * budget under the membership's number, so warm questions read neither. A scan over them counts exactly
+ * what it counted over whole parts: the cohort's mask (scan/ctx.ts) keeps only members' rows anyway.
+ *
+ * Before (1M events, a cohort of ~8% of visitors): each cohort question held its month decoded (~130 MB in
+ * the scan's budget), and the bench's next engine decoded its own beside the last one's, not yet collected.
+ */
+import type { Batch, Column, StrCol } from "../../parts/columns.ts";
+import { releaseDecoded } from "../../parts/packed_arrays.ts";
+import { type EvBatch, heldBytes, prepareEvents } from "../columns/batch.ts";
+import type { EventLoad, Source } from "../columns/source.ts";
+import type { Membership } from "../scan/ctx.ts";
+import type { Scope } from "../types.ts";
+
+/** Whether visitor number `v` is a member. */
+const isMember = (m: Membership, v: number) => (v < m.bits.length ? m.bits[v] : m.dflt) === 1;
+
+/** A string column of some rows: codes taken, the dictionary copied (the whole batch's buffers are freed). */
+function strRows(c: StrCol, rows: Uint32Array): StrCol {
+  const codes = new (c.codes.constructor as new (n: number) => StrCol["codes"])(rows.length);
+  for (let k = 0; k < rows.length; k++) codes[k] = c.codes[rows[k]];
+  const packed = c.packed && { offsets: c.packed.offsets.slice(), bytes: c.packed.bytes.slice() };
+  const dictJson = c.dictJson?.slice();
+  const copy = packed || dictJson ? undefined : c.dict.slice();
+  let dict: string[] | undefined = copy;
+  const col = { kind: "str", codes, dictBytes: c.dictBytes, packed, dictJson } as StrCol;
+  const dec = new TextDecoder();
+  Object.defineProperty(col, "dict", {
+    enumerable: true,
+    get: () =>
+      dict ??= packed
+        ? Array.from(
+          { length: packed.offsets.length - 1 },
+          (_, k) => dec.decode(packed.bytes.subarray(packed.offsets[k], packed.offsets[k + 1])),
+        )
+        : JSON.parse(dec.decode(dictJson!)) as string[],
+  });
+  return col;
+}
+
+/** The member rows of a part's batch as a batch of their own (null: none), numbered as the part's. */
+export function memberRows(e: EvBatch, m: Membership): EvBatch | null {
+  let count = 0;
+  for (let i = 0; i < e.n; i++) count += isMember(m, e.vis[i]) ? 1 : 0;
+  if (!count) return null;
+  const rows = new Uint32Array(count);
+  for (let i = 0, k = 0; i < e.n; i++) if (isMember(m, e.vis[i])) rows[k++] = i;
+  const cols: Batch["cols"] = {};
+  for (const [name, c] of Object.entries(e.b.cols) as [string, Column][]) {
+    if (c.kind === "num") {
+      const values = new Float64Array(count);
+      for (let k = 0; k < count; k++) values[k] = c.values[rows[k]];
+      cols[name] = { kind: "num", values };
+    } else cols[name] = strRows(c, rows);
+  }
+  return prepareEvents({ n: count, cols }, e.interner);
+}
+
+/**
+ * Frees a batch read for one stream alone (`Source.stream` `own`) at once: every buffer its columns and
+ * arrays view (a part's stored range, inflated columns). Nothing else may hold any of them.
+ */
+export function freeBatch(e: EvBatch): void {
+  for (const name of Object.keys(e.b.cols)) {
+    const d = Object.getOwnPropertyDescriptor(e.b.cols, name)!;
+    if (!("value" in d)) continue; // never read: its stored bytes are a view on the range freed below
+    const c = d.value as Column;
+    if (c.kind === "num") releaseDecoded(c.values);
+    else {
+      releaseDecoded(c.codes);
+      releaseDecoded(c.packed?.bytes);
+      releaseDecoded(c.packed?.offsets);
+      releaseDecoded(c.dictJson);
+    }
+  }
+  for (const a of [e.vis, e.ses, e.runStart, e.runSes, e.runVis, e.runPv, e.runHuman, e.bits]) {
+    releaseDecoded(a);
+  }
+  for (const a of e.made) releaseDecoded(a);
+  for (const a of e.ids.values()) releaseDecoded(a);
+  for (const a of e.scopeMasks.values()) releaseDecoded(a);
+}
+
+/**
+ * The period's batches for a question under `m`: each part cut to its members' rows (kept in the budget),
+ * then the raw tail whole (the scan's mask selects its members). As `Source.events` gives them.
+ */
+export async function memberLoad(source: Source, s: Scope, m: Membership): Promise<EventLoad> {
+  const interner = source.interner(s.org, s.env);
+  const keyOf = (id: string) => `members|${s.org}|${s.env}|${id}|${interner.generation}|${m.id}`;
+  // the cut of each part, null when it has no member's row; held here while the load is assembled
+  const cuts = new Map<string, { batch: EvBatch | null }>();
+  let tail: EvBatch | null = null;
+  const read = await source.stream(s.org, s.env, s.from, s.to, {
+    own: true,
+    pick: (p) => {
+      const kept = source.kept<{ batch: EvBatch | null }>(keyOf(p.id));
+      if (kept) cuts.set(p.id, kept);
+      return !cuts.has(p.id);
+    },
+    begin: () => {
+      tail = null;
+    },
+    visit: (e, isTail, part) => {
+      if (isTail) {
+        tail = e;
+        return;
+      }
+      const cut = { batch: memberRows(e, m) };
+      freeBatch(e);
+      cuts.set(part!.id, cut);
+    },
+  });
+  const batches: EvBatch[] = [];
+  for (const id of read.partIds) {
+    const cut = cuts.get(id);
+    if (!cut) throw new Error(`part ${id} was not read`);
+    source.keep(keyOf(id), cut, cut.batch ? heldBytes(cut.batch) : 64);
+    if (cut.batch) batches.push(cut.batch);
+  }
+  const parts = batches.length;
+  if (tail) batches.push(tail);
+  return {
+    batches,
+    parts,
+    rawRows: read.rawRows,
+    partIds: read.partIds,
+    partSpan: read.partSpan,
+    tailIds: read.tailIds,
+  };
+}
