@@ -25,6 +25,11 @@ export class Lru<V, K = string> {
     return e.value;
   }
 
+  /** The value kept under `key`, without counting it as used (a look whether it is there). */
+  peek(key: K): V | undefined {
+    return this.#map.get(key)?.value;
+  }
+
   /** An entry heavier than the whole capacity is not kept (it would push out everything and still not fit). */
   set(key: K, value: V, weight = 1): void {
     this.delete(key);

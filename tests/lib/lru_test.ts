@@ -36,3 +36,18 @@ Deno.test("lru: weighted entries (the part cache's bytes) stay within capacity, 
   assert.equal(c.get("huge"), undefined);
   assert.equal(c.size, 2);
 });
+
+Deno.test("lru: a peek gives the value without counting it as used (the least recently used still goes first)", () => {
+  const c = new Lru<number>(2);
+  c.set("a", 1);
+  c.set("b", 2);
+  assert.equal(c.peek("a"), 1);
+  assert.equal(c.peek("x"), undefined);
+  c.set("c", 3); // a was only looked at: it is still the least recently used
+  assert.equal(c.peek("a"), undefined);
+  assert.equal(c.peek("b"), 2);
+  assert.equal(c.get("b"), 2); // a use: b is now the newest, c goes next
+  c.set("d", 4);
+  assert.equal(c.peek("c"), undefined);
+  assert.equal(c.peek("b"), 2);
+});
