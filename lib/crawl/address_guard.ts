@@ -1,11 +1,12 @@
 /**
- * Which addresses the service may fetch a client's metadata document from: public unicast only. The host is
+ * Which addresses the service may fetch from on someone else's say (an assistant's client metadata document, a
+ * website's robots.txt and its redirects): public unicast only. The host is
  * resolved through deps.dns and every address it resolves to must be public, so a document URL cannot make
  * the service read its own network (private, loopback, link-local, carrier-grade NAT, documentation,
  * multicast, reserved, and the IPv6 forms that embed such an IPv4 address).
  */
 import type { Dns } from "../dns.ts";
-import { parseIp, RangeSet } from "../crawl/cidr.ts";
+import { parseIp, RangeSet } from "./cidr.ts";
 
 const LOOPBACK = new RangeSet(["127.0.0.0/8", "::1/128"]);
 
@@ -48,11 +49,15 @@ export function addressKind(ip: string): AddressKind {
   return NOT_PUBLIC.has(p) ? "not_public" : "public";
 }
 
-/** Null when every address of the host may be fetched from, else why not. */
+/**
+ * Null when every address of the host may be fetched from, else why not. With `allowUnresolved`, a name that
+ * resolves to nothing is left to the fetch (which then fails to connect) rather than refused here.
+ */
 export async function hostProblem(
   hostname: string,
   dns: Dns,
   allowLoopback: boolean,
+  allowUnresolved = false,
 ): Promise<string | null> {
   const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
   const lower = host.toLowerCase();
@@ -65,7 +70,7 @@ export async function hostProblem(
     } catch {
       return `${hostname} could not be resolved`;
     }
-    if (addresses.length === 0) return `${hostname} does not resolve to an address`;
+    if (addresses.length === 0) return allowUnresolved ? null : `${hostname} does not resolve to an address`;
   }
   for (const a of addresses) {
     const kind = addressKind(a);

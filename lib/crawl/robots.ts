@@ -8,6 +8,7 @@
  */
 import robotsParserModule from "robots-parser";
 import type { Deps } from "../deps.ts";
+import { hostProblem } from "./address_guard.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { ENV_NAMES } from "../store/records.ts";
@@ -62,6 +63,35 @@ async function readCapped(res: Response): Promise<string> {
   return new TextDecoder().decode(all);
 }
 
+const MAX_REDIRECTS = 5;
+
+/**
+ * A GET that follows at most MAX_REDIRECTS redirects by hand, each to http(s) on public addresses only: a
+ * website's owner chooses its domain and where it redirects, and the body is kept and quoted, so an unchecked
+ * fetch would let them read the service's own network (a cloud metadata address, a loopback admin page).
+ */
+async function fetchPublic(deps: Deps, start: string, signal: AbortSignal): Promise<Response> {
+  let url = start;
+  for (let hop = 0;; hop++) {
+    const u = new URL(url);
+    if (u.protocol !== "https:" && u.protocol !== "http:") {
+      throw new Error(`redirected to a ${u.protocol} URL`);
+    }
+    const problem = await hostProblem(u.hostname, deps.dns, false, true);
+    if (problem) throw new Error(`not fetched: ${problem}`);
+    const res = await deps.fetch(url, {
+      redirect: "manual",
+      signal,
+      headers: { "user-agent": "behavior-service-robots-check/1.0" },
+    });
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
+    if (!location) return res;
+    await res.body?.cancel();
+    if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    url = new URL(location, url).href;
+  }
+}
+
 /** Fetches one domain's robots.txt; `previous` supplies the copy kept when the server cannot be reached. */
 export async function fetchRobots(
   deps: Deps,
@@ -75,11 +105,7 @@ export async function fetchRobots(
       ? { body: previous.body, body_fetched_at: previous.body_fetched_at }
       : { body: null, body_fetched_at: null };
   try {
-    const res = await deps.fetch(url, {
-      redirect: "follow",
-      signal: AbortSignal.timeout(ROBOTS_TIMEOUT_MS),
-      headers: { "user-agent": "behavior-service-robots-check/1.0" },
-    });
+    const res = await fetchPublic(deps, url, AbortSignal.timeout(ROBOTS_TIMEOUT_MS));
     if (res.status >= 200 && res.status < 300) {
       return {
         url,

@@ -1,7 +1,7 @@
 /**
  * Client ID Metadata Documents: a client whose client_id is an https URL publishes its metadata there, and
  * the service fetches it through deps.fetch behind a guard: https only, every resolved address public
- * (address_guard.ts), no redirects, at most DOC_MAX_BYTES within DOC_TIMEOUT_MS, then cached in memory.
+ * (lib/crawl/address_guard.ts), no redirects, at most DOC_MAX_BYTES within DOC_TIMEOUT_MS, then cached in memory.
  *
  * Known limit: fetch resolves the host again, so a name that changes its answer between our check and the
  * fetch (DNS rebinding) could still point it elsewhere; the guard, the refused redirects and the small size
@@ -9,7 +9,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { invalidClient } from "./errors.ts";
-import { hostProblem } from "./address_guard.ts";
+import { hostProblem } from "../crawl/address_guard.ts";
 import { redirectUriProblem } from "./urls.ts";
 import type { OAuthClient } from "./types.ts";
 import { readBodyBytes } from "../schemas/request_body.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { testDeps } from "../../helpers/deps.ts";
+import { FakeDns, testDeps } from "../../helpers/deps.ts";
 import {
   evaluateToken,
   fetchRobots,
@@ -127,5 +127,46 @@ Deno.test("robots: the scheduled job fetches each enabled website environment an
   assert.deepEqual(asked, ["https://acme.test/robots.txt"]);
   const stored = (await deps.kv.get<RobotsRecord>(keys.robots("o1", "t1", "production"))).value;
   assert.equal(stored?.outcome, "ok");
+  deps.kv.close();
+});
+
+Deno.test("robots: never fetched from a private, loopback or link-local address, directly or through a redirect", async () => {
+  const deps = await testDeps();
+  const asked: string[] = [];
+  const dns = deps.dns as FakeDns;
+  dns.a.set("inside.example", ["10.0.0.7"]);
+  dns.a.set("shop.example", ["93.184.216.34"]);
+  deps.fetch = (input) => {
+    const url = String(input);
+    asked.push(url);
+    if (url === "https://shop.example/robots.txt") {
+      return Promise.resolve(
+        new Response(null, {
+          status: 301,
+          headers: { location: "http://169.254.169.254/latest/meta-data/" },
+        }),
+      );
+    }
+    if (url === "https://moved.example/robots.txt") {
+      return Promise.resolve(new Response(null, { status: 302, headers: { location: "/robots-new.txt" } }));
+    }
+    return Promise.resolve(new Response("User-agent: *\nDisallow: /private\n"));
+  };
+  for (const domain of ["127.0.0.1", "localhost", "inside.example", "[::1]"]) {
+    const r = await fetchRobots(deps, domain, null);
+    assert.equal(r.outcome, "unreachable", domain);
+    assert.match(r.error ?? "", /not fetched: .*(loopback|private or reserved)/, domain);
+  }
+  const redirected = await fetchRobots(deps, "shop.example", null);
+  assert.equal(redirected.outcome, "unreachable");
+  assert.match(redirected.error ?? "", /169\.254\.169\.254 resolves to a private or reserved address/);
+  assert.deepEqual(asked, ["https://shop.example/robots.txt"], "the metadata address was never asked");
+  // a redirect within public addresses is followed, by hand
+  const moved = await fetchRobots(deps, "moved.example", null);
+  assert.equal(moved.outcome, "ok");
+  assert.deepEqual(asked.slice(1), [
+    "https://moved.example/robots.txt",
+    "https://moved.example/robots-new.txt",
+  ]);
   deps.kv.close();
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { FakeDns, testDeps } from "../../helpers/deps.ts";
 import { DOC_MAX_BYTES, MetadataDocuments } from "../../../lib/oauth/metadata_document.ts";
 import { OAuthError } from "../../../lib/oauth/errors.ts";
-import { addressKind } from "../../../lib/oauth/address_guard.ts";
+import { addressKind } from "../../../lib/crawl/address_guard.ts";
 
 const URL_ID = "https://assistant.example/oauth/client.json";
 const DOC = {
