@@ -37,7 +37,14 @@ const EMAIL =
  * not inside a word or a longer number. Bounded (at most 25 digits), so a scan over any text is linear.
  * Whether a candidate is a phone number is phoneLike's decision.
  */
-const SEP = String.raw`(?:[ \u00a0.\-]|\)[ \u00a0]?|[ \u00a0]?\(|[ \u00a0]?\/[ \u00a0]?)`;
+const SEP = String.raw`(?:[ \u00a0.\-]|\)[ \u00a0]?|[ \u00a0]?\()`;
+/**
+ * A national number written with a slash after its area code (030/1234567, 0171 / 234 5678), the usual form
+ * in German-speaking countries: in running text only (never after a letter, digit or slash, so not in a path,
+ * a date or a fraction), 9 to 15 digits.
+ */
+const NATIONAL_SLASH =
+  /(?<![\p{L}\p{N}_/])0\d{1,5}[ \u00a0]?\/[ \u00a0]?\d(?:[ \u00a0\-]?\d){4,12}(?![\p{L}\p{N}_/])/gu;
 const PHONE = new RegExp(String.raw`(?<![\p{L}\p{N}_])\+?\(?\d(?:${SEP}?\d){0,24}(?![\p{L}\p{N}_])`, "gu");
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** A date, written year first or day/month first, possibly followed by a time. */
@@ -60,13 +67,6 @@ const NATIONAL = /^0[1-9]\d{8,11}$/;
 function phoneLike(m: string, embedded: boolean, next: string): boolean {
   const digits = m.replace(/\D/g, "");
   if (next === ":" || DATE_START.test(m) || ISO_LIKE.test(m)) return false;
-  // A slash only as running text writes a national number, after the area code (030/1234567): never in a
-  // path, never twice.
-  if (
-    m.includes("/") && (embedded || !/^0\d{1,5} ?\/ ?\d/.test(m) || m.indexOf("/") !== m.lastIndexOf("/"))
-  ) {
-    return false;
-  }
   if (m.startsWith("+")) return digits.length >= 9 && digits.length <= 15;
   if (digits.startsWith("00") && digits.length >= 11 && digits.length <= 17) return true;
   if (digits.length < 9 || digits.length > 15) return false;
@@ -114,6 +114,10 @@ export function maskText(text: string): string {
   out = out.replace(EMAIL, EMAIL_MASK);
   out = out.replace(IPV6, (m) => m.length >= 3 ? IP_MASK : m);
   out = out.replace(IPV4, IP_MASK);
+  out = out.replace(NATIONAL_SLASH, (m) => {
+    const digits = m.replace(/\D/g, "").length;
+    return digits >= 9 && digits <= 15 ? PHONE_MASK : m;
+  });
   return maskPhones(out);
 }
 

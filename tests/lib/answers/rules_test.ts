@@ -32,6 +32,8 @@ Deno.test("answer rules: emails in any script and national numbers written with 
   // the German way to write a number: area code, slash, number
   assert.equal(maskText("ruf 030/1234567 an"), "ruf [phone] an");
   assert.equal(maskText("Tel. 0171 / 2345678"), "Tel. [phone]");
+  assert.equal(maskText("call 030/1234567 or 030/7654321"), "call [phone] or [phone]");
+  assert.equal(maskText("12/05 030 1234567"), "12/[phone]", "a phone after a date-like pair is still found");
   // slashes elsewhere are not phone numbers: dates, fractions, paths, runs of numbers
   for (
     const text of [
