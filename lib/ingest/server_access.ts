@@ -59,6 +59,32 @@ async function strike(ctx: BlockContext, addr: string | null): Promise<void> {
   }
 }
 
+/**
+ * Deletes strikes and blocks that no longer count. They expire in KV too, but KV's expiry is not immediate and
+ * they are named by a hashed address, which is kept no longer than it is used.
+ */
+export async function sweepUnknownKeyStrikes(kv: Deno.Kv, now: number): Promise<number> {
+  let deleted = 0;
+  let op = kv.atomic(), pending = 0;
+  const drop = async (key: Deno.KvKey) => {
+    op.delete(key);
+    deleted++;
+    if (++pending >= 500) {
+      await op.commit();
+      op = kv.atomic();
+      pending = 0;
+    }
+  };
+  for await (const e of kv.list({ prefix: keys.allUnknownKeyStrikes() })) {
+    if (typeof e.key[2] !== "number" || e.key[2] < now - 2 * MINUTE_MS) await drop(e.key);
+  }
+  for await (const e of kv.list<number>({ prefix: keys.allUnknownKeyBlocks() })) {
+    if (typeof e.value !== "number" || e.value <= now) await drop(e.key);
+  }
+  if (pending) await op.commit();
+  return deleted;
+}
+
 /** Resolves the bearer server key, or throws the spec's 401 / 403. */
 export async function authorizeServerWrite(
   ctx: Pick<IngestContext, "deps" | "directory" | "unknownKeys">,

@@ -10,6 +10,7 @@ import { type LeasedJob, runLeased } from "./lease.ts";
 import { useNoQueue, type VerifyQueue } from "../store/pending_verification.ts";
 import { sweepAddresses } from "../store/address_retention.ts";
 import { sweepRateCounters } from "../limits/rate.ts";
+import { sweepUnknownKeyStrikes } from "../ingest/server_access.ts";
 import {
   handleVerifyMessage,
   refreshIpLists,
@@ -48,12 +49,13 @@ export const JOBS: readonly Job[] = [
     },
   },
   {
-    name: "sweep spent rate counters",
+    name: "sweep spent rate counters and unknown-key strikes",
     schedule: "19 * * * *", // hourly: KV's expiry removes them too, but not at once
     periodMs: HOUR,
     run: async ({ deps }) => {
       const n = await sweepRateCounters(deps.kv, deps.clock);
-      if (n) deps.log.info("rate counter sweep", { deleted: n });
+      const strikes = await sweepUnknownKeyStrikes(deps.kv, deps.clock.now());
+      if (n || strikes) deps.log.info("rate counter sweep", { deleted: n, strikes });
     },
   },
   {

@@ -79,6 +79,8 @@ export const keys = {
   unknownKeyStrikesSince: (addrHash: string, atMs: number) => ["unknown_key", addrHash, atMs] as const,
   unknownKeyStrikes: (addrHash: string) => ["unknown_key", addrHash] as const,
   unknownKeyBlock: (addrHash: string) => ["unknown_key_block", addrHash] as const,
+  allUnknownKeyStrikes: () => ["unknown_key"] as const,
+  allUnknownKeyBlocks: () => ["unknown_key_block"] as const,
   usage: (org: string, month: string, kind: string) => ["usage", org, month, kind] as const,
 
   // read engine: immutable columnar parts, their chunks, and the compaction progress

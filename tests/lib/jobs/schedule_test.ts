@@ -17,7 +17,7 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   });
   assert.deepEqual(Object.fromEntries([...jobs].map(([n, j]) => [n, j.schedule])), {
     "sweep addresses older than 30 days": "17 * * * *", // hourly: addresses go within an hour of 30 days
-    "sweep spent rate counters": "19 * * * *",
+    "sweep spent rate counters and unknown-key strikes": "19 * * * *",
     "crawler verification sweep": "* * * * *",
     "crawler IP list refresh": "41 3 * * *",
     "compact read parts": "* * * * *", // every minute
@@ -39,10 +39,22 @@ Deno.test("jobs: each recurring job is registered once with its schedule; the co
   const minute = Math.floor(deps.clock.now() / 60_000);
   await deps.kv.atomic().sum(keys.rateWindow("public", "key1", minute - 90), 3n).commit();
   await deps.kv.set(keys.rate("public", "key1", minute, "instance1"), 2);
-  await jobs.get("sweep spent rate counters")!.run();
+  // Unknown-key strikes over two minutes old and blocks that ended go too (they name a hashed address).
+  const now = deps.clock.now();
+  await deps.kv.set(keys.unknownKeyStrike("addr1", now - 10 * 60_000, "s1"), 1);
+  await deps.kv.set(keys.unknownKeyStrike("addr1", now - 30_000, "s2"), 1);
+  await deps.kv.set(keys.unknownKeyBlock("addr1"), now - 1);
+  await deps.kv.set(keys.unknownKeyBlock("addr2"), now + 30_000);
+  await jobs.get("sweep spent rate counters and unknown-key strikes")!.run();
   const left = [];
   for await (const e of deps.kv.list({ prefix: keys.rates() })) left.push(e.key);
   assert.deepEqual(left, [keys.rate("public", "key1", minute, "instance1")]);
+  const strikes = [];
+  for await (const e of deps.kv.list({ prefix: keys.allUnknownKeyStrikes() })) strikes.push(e.key);
+  assert.deepEqual(strikes, [keys.unknownKeyStrike("addr1", now - 30_000, "s2")]);
+  const blocks = [];
+  for await (const e of deps.kv.list({ prefix: keys.allUnknownKeyBlocks() })) blocks.push(e.key);
+  assert.deepEqual(blocks, [keys.unknownKeyBlock("addr2")]);
   deps.kv.close();
 });
 
