@@ -555,6 +555,11 @@ export class Source {
        * the visitor owns the batch and may free its buffers once done with it (cohort/members.ts)
        */
       own?: boolean;
+      /**
+       * with `own`: makes each part's batch from its columns instead of numbering every row (a cohort's
+       * question cuts a part to its members' rows first: cohort/members.ts)
+       */
+      prepare?: (b: Batch, interner: Interner) => EvBatch;
       begin: () => void;
       /** `part`: the part a batch is of (none for the raw tail) */
       visit: (e: EvBatch, tail: boolean, part?: PartMeta) => void | Promise<void>;
@@ -593,7 +598,9 @@ export class Source {
           const p = used[next++];
           aheadRows += p.rows;
           count(p.rows * DECODED_BYTES_PER_ROW);
-          const loading = o.own ? this.ownPart(p, interner) : this.eventPart(org, env, p, interner, keep);
+          const loading = o.own
+            ? this.ownPart(p, interner, o.prepare)
+            : this.eventPart(org, env, p, interner, keep);
           loading.catch(() => {}); // a failed read is thrown where it is awaited
           ahead.push(loading);
         }
@@ -624,9 +631,13 @@ export class Source {
   }
 
   /** A part's batch read for one stream alone (`stream` `own`): not from the cache, not kept, not shared. */
-  private async ownPart(p: PartMeta, interner: Interner): Promise<EvBatch> {
+  private async ownPart(
+    p: PartMeta,
+    interner: Interner,
+    prepare?: (b: Batch, interner: Interner) => EvBatch,
+  ): Promise<EvBatch> {
     const { batch, decodedBytes } = await this.partBatch(p, (c) => c !== "id" && !COLD_COLUMNS.has(c));
-    return prepareEvents(batch, interner, decodedBytes);
+    return prepare ? prepare(batch, interner) : prepareEvents(batch, interner, decodedBytes);
   }
 
   /**
