@@ -97,8 +97,8 @@ import {
 export class PlainAnswers {
   constructor(private r: RollupReader) {}
 
-  /** Lists (period and field) asked once without a kept list (kept_lists.ts). */
-  private listAskedOnce = new Map<string, true>();
+  /** Lists (period and field) asked once without a kept list (kept_lists.ts): the question count when answered. */
+  private listAskedOnce = new Map<string, number>();
 
   /**
    * The spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call) and begun
@@ -480,7 +480,8 @@ export class PlainAnswers {
     const none = questions.map(() => null);
     if (!served.some(Boolean)) return none;
     const { parts, tail, all, cut } = await this.r.inPeriod(s);
-    this.r.asked++;
+    // (this question's number: a list answered before it began was asked earlier, not at once with it)
+    const began = ++this.r.asked;
     // what the questions read, together
     const asked: PiecesAsked = { fields: [], sets: [], facts: false, ends: false };
     questions.forEach((o, i) => {
@@ -810,7 +811,7 @@ export class PlainAnswers {
         known,
       );
       if (period && keptListFits(s, o)) {
-        this.keepList(period, parts, loaded.slice(0, n), inside, s, o, space);
+        this.keepList(period, parts, loaded.slice(0, n), inside, s, o, space, began);
       }
       return answer;
     });
@@ -825,10 +826,18 @@ export class PlainAnswers {
     s: Scope,
     o: AggregateOptions,
     space: number,
+    began: number,
   ) {
     const f = keptListField(s, o), key = listKey(period, f);
-    // built when a period's list is asked a second time: a question asked once pays no more than before
-    if (!this.listAskedOnce.has(key)) return void remember(this.listAskedOnce, key, true, 64);
+    // built when a period's list is asked again after an answer of it was given: a question asked once pays no
+    // more than before, nor do questions asked at once (a weekly report's overview and pages tool both list the
+    // week's pages: its cold run built the kept list, ~0.3-0.7 s of its main thread at 10M events, for asks
+    // that may never come)
+    const answered = this.listAskedOnce.get(key);
+    if (answered === undefined || answered >= began) {
+      if (answered === undefined) remember(this.listAskedOnce, key, this.r.asked, 64);
+      return;
+    }
     const traffic = new Set(s.traffic ?? ["human"]);
     const before = this.r.cache.get(key) as KeptList | undefined;
     const kl = buildKeptList(
