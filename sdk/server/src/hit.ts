@@ -35,8 +35,11 @@ export interface CrawlHit {
   referer_host: string | null;
 }
 
+/** `true`: one proxy you control; a number: that many proxies in a chain; `false`: none (the socket peer). */
+export type TrustProxy = boolean | number;
+
 export interface HitSettings {
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   queryAllowlist: readonly string[];
 }
 
@@ -75,9 +78,10 @@ export function buildHit(
 function requestHost(
   req: SeenRequest,
   target: URL,
-  trustProxy: boolean,
+  trustProxy: TrustProxy,
 ): string {
-  const forwarded = trustProxy ? firstValue(req.headers.get("x-forwarded-host")) : null;
+  // Like the address: the value the nearest proxy appended, not one a client wrote before it.
+  const forwarded = proxyHops(trustProxy) > 0 ? lastValue(req.headers.get("x-forwarded-host")) : null;
   const fromUrl = target.hostname === "unknown.invalid" ? "" : target.host;
   const raw = forwarded || req.headers.get("host") || fromUrl;
   return stripPort(raw.trim().toLowerCase()).slice(0, MAX_HOST);
@@ -108,35 +112,77 @@ function pathWithAllowedQuery(
   );
 }
 
-/** The socket peer, or with a trusted proxy the client it reports (Forwarded, X-Forwarded-For, X-Real-IP...). */
-export function clientIp(req: SeenRequest, trustProxy: boolean): string | null {
-  if (trustProxy) {
-    const fromHeaders = forwardedFor(req.headers.get("forwarded")) ??
-      firstValue(req.headers.get("x-forwarded-for")) ??
-      firstValue(req.headers.get("cf-connecting-ip")) ??
-      firstValue(req.headers.get("true-client-ip")) ??
-      firstValue(req.headers.get("x-real-ip")) ??
-      firstValue(req.headers.get("fly-client-ip"));
+/**
+ * The socket peer, or behind trusted proxies the client they report. Proxies append the peer they saw to the
+ * end of X-Forwarded-For / Forwarded; everything left of it is whatever the client sent, so it is never taken.
+ * - `true` (one proxy you control): a single-value header an edge sets (CF-Connecting-IP, True-Client-IP,
+ *   Fly-Client-IP, X-Real-IP), else the last X-Forwarded-For hop, else the last Forwarded `for=`.
+ * - a number n (n proxies in a chain): the n-th hop from the end of X-Forwarded-For (else Forwarded), as
+ *   Express's `trust proxy` counts; single-value headers are not read, since a proxy that does not set them
+ *   passes a client's own through.
+ */
+export function clientIp(
+  req: SeenRequest,
+  trustProxy: TrustProxy,
+): string | null {
+  const hops = proxyHops(trustProxy);
+  if (hops > 0) {
+    const fromHeaders = (trustProxy === true ? edgeHeader(req.headers) : null) ??
+      hopFromEnd(listValues(req.headers.get("x-forwarded-for")), hops) ??
+      hopFromEnd(forwardedFor(req.headers.get("forwarded")), hops);
     if (fromHeaders) return cleanIp(fromHeaders);
   }
   return req.socketIp ? cleanIp(req.socketIp) : null;
 }
 
-/** RFC 7239: `Forwarded: for=192.0.2.1;proto=https, for="[2001:db8::1]:4711"`; the first element is the client. */
-function forwardedFor(header: string | null): string | null {
-  if (!header) return null;
-  const match = /(?:^|[;,\s])for=("[^"]*"|[^;,\s]*)/i.exec(header);
-  if (!match) return null;
-  const value = match[1].replace(/^"|"$/g, "");
-  return value === "" || value.toLowerCase() === "unknown" ||
-      value.startsWith("_")
-    ? null
-    : value;
+/** How many proxies in front of the server are trusted: `true` is one, `false` or a bad number none. */
+export function proxyHops(trustProxy: TrustProxy): number {
+  if (typeof trustProxy === "number") {
+    return Number.isInteger(trustProxy) && trustProxy > 0 ? trustProxy : 0;
+  }
+  return trustProxy ? 1 : 0;
 }
 
-function firstValue(header: string | null): string | null {
-  const first = header?.split(",")[0]?.trim();
-  return first ? first : null;
+const EDGE_HEADERS = [
+  "cf-connecting-ip",
+  "true-client-ip",
+  "fly-client-ip",
+  "x-real-ip",
+];
+
+/** A header an edge sets to the one address it saw (and overwrites when a client sends it). */
+function edgeHeader(headers: HeaderReader): string | null {
+  for (const name of EDGE_HEADERS) {
+    const value = headers.get(name)?.trim();
+    if (value && !value.includes(",")) return value;
+  }
+  return null;
+}
+
+/** The hop `hops` places from the end; with fewer hops than trusted proxies, the first one. */
+function hopFromEnd(values: string[], hops: number): string | null {
+  if (values.length === 0) return null;
+  return values[Math.max(0, values.length - hops)] || null;
+}
+
+/** RFC 7239: `Forwarded: for=192.0.2.1;proto=https, for="[2001:db8::1]:4711"`: each element's `for`. */
+function forwardedFor(header: string | null): string[] {
+  if (!header) return [];
+  return header.split(",").map((element) => {
+    const match = /(?:^|[;\s])for=("[^"]*"|[^;\s]*)/i.exec(element);
+    const value = match ? match[1].replace(/^"|"$/g, "").trim() : "";
+    // "unknown" and obfuscated "_name" identifiers stand for an address that is not given.
+    return value.toLowerCase() === "unknown" || value.startsWith("_") ? "" : value;
+  });
+}
+
+function listValues(header: string | null): string[] {
+  return header ? header.split(",").map((v) => v.trim()) : [];
+}
+
+function lastValue(header: string | null): string | null {
+  const values = listValues(header);
+  return values[values.length - 1] || null;
 }
 
 /** Drops brackets, ports and the IPv4-mapped IPv6 prefix: "[::ffff:1.2.3.4]:80" → "1.2.3.4". */

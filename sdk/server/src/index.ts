@@ -20,7 +20,7 @@ export {
 export { type AgentVerdict, classifyUserAgent, isSelfContradicting } from "./user_agent.ts";
 export { classifyPath, type IgnorePath, type PathKind } from "./paths.ts";
 export { decide, type Decision, type ReportCandidate, type ShouldReport, type SkipReason } from "./rules.ts";
-export type { CrawlHit, HeaderReader, SeenRequest, SeenResponse } from "./hit.ts";
+export type { CrawlHit, HeaderReader, SeenRequest, SeenResponse, TrustProxy } from "./hit.ts";
 export type { DroppedCounts, FetchLike, ServiceCounts } from "./sender.ts";
 export type { Logger } from "./log.ts";
 export type { Timers } from "./timers.ts";

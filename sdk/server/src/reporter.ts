@@ -1,5 +1,5 @@
 /** The public entry point: one reporter per process, shared by whichever adapter the host uses. */
-import { buildHit, type SeenRequest, type SeenResponse } from "./hit.ts";
+import { buildHit, type SeenRequest, type SeenResponse, type TrustProxy } from "./hit.ts";
 import { consoleLogger, type Logger, safeLogger } from "./log.ts";
 import type { IgnorePath } from "./paths.ts";
 import { decide, type ShouldReport, type SkipReason } from "./rules.ts";
@@ -12,8 +12,12 @@ export interface ReporterOptions {
   serverKey: string | undefined;
   /** Base address of the service, e.g. "https://collect.example.com"; the SDK posts to /v1/behavior/server-events. */
   baseUrl: string | undefined;
-  /** Take the client address and host from forwarding headers. Only when a proxy you control sets them. */
-  trustProxy?: boolean;
+  /**
+   * Take the client address and host from forwarding headers: `true` behind one proxy you control (its
+   * single-value header such as CF-Connecting-IP or X-Real-IP, else the last X-Forwarded-For hop), a number
+   * behind that many proxies (that hop from the end of X-Forwarded-For). Hops a client wrote are never taken.
+   */
+  trustProxy?: TrustProxy;
   /** Query parameters kept in the reported path; all others are removed (they may carry personal data). */
   queryAllowlist?: readonly string[];
   /** More paths never reported: a string is a path prefix, a RegExp is tested against the path. */
@@ -68,7 +72,7 @@ export interface CrawlReporter {
   flush(): Promise<void>;
   /** Sends what is queued and stops; call on SIGTERM or before the process ends. */
   shutdown(): Promise<void>;
-  readonly trustProxy: boolean;
+  readonly trustProxy: TrustProxy;
   /** Current time of the reporter's clock (adapters stamp request arrival with it). */
   now(): number;
 }

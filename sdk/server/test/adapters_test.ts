@@ -234,7 +234,8 @@ describe("adapter: Express/Connect middleware", () => {
     try {
       await get(reporter, `${server.url}/blog/first-post`, {
         "user-agent": GOOGLEBOT,
-        "x-forwarded-for": "66.249.66.9, 10.0.0.1",
+        // the client wrote the first hop; the trusted proxy appended the peer it saw
+        "x-forwarded-for": "10.0.0.1, 66.249.66.9",
       });
     } finally {
       await server.close();

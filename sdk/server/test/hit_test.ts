@@ -136,10 +136,14 @@ describe("hit fields", () => {
 });
 
 describe("hit fields: client address", () => {
+  // As a proxy forwards a request from 198.51.100.9 that came without forwarding headers of its own.
   const forwarded = {
-    "x-forwarded-for": "198.51.100.9, 10.0.0.2",
+    "x-forwarded-for": "198.51.100.9",
     "x-forwarded-host": "www.acme.test",
   };
+  // A crawler's address (Google's published list) a client wrote itself before the proxy appended the real one.
+  const SPOOFED = "66.249.66.1";
+  const REAL = "203.0.113.50";
 
   test("forwarding headers are ignored unless the proxy is trusted", async () => {
     const hit = await reportOne("/", {
@@ -150,7 +154,7 @@ describe("hit fields: client address", () => {
     assert.equal(hit.host, "internal");
   });
 
-  test("with trustProxy the first X-Forwarded-For hop and X-Forwarded-Host are used", async () => {
+  test("with trustProxy the X-Forwarded-For hop and X-Forwarded-Host the proxy added are used", async () => {
     const hit = await reportOne("/", {
       headers: { ...forwarded, host: "internal:3000" },
       socketIp: "10.0.0.2",
@@ -161,14 +165,57 @@ describe("hit fields: client address", () => {
     assert.equal(hit.host, "www.acme.test");
   });
 
-  test("with trustProxy the RFC 7239 Forwarded header wins", async () => {
+  test("a client-written X-Forwarded-For hop is never taken (nginx, Cloudflare, load balancer)", async () => {
+    const xff = `${SPOOFED}, ${REAL}`;
+    const cases: Record<string, Record<string, string>> = {
+      // nginx: proxy_add_x_forwarded_for appends the peer, X-Real-IP set to it
+      nginx: { "x-forwarded-for": xff, "x-real-ip": REAL },
+      // Cloudflare appends to the client's X-Forwarded-For and sets CF-Connecting-IP
+      cloudflare: { "x-forwarded-for": xff, "cf-connecting-ip": REAL },
+      // a load balancer that only appends (AWS ALB, nginx without X-Real-IP)
+      "append only": { "x-forwarded-for": xff },
+      "Fly.io": { "x-forwarded-for": xff, "fly-client-ip": REAL },
+      "Akamai": { "x-forwarded-for": xff, "true-client-ip": REAL },
+      // the client also wrote a Forwarded header the proxy passed through untouched
+      "client Forwarded": {
+        "x-forwarded-for": xff,
+        forwarded: `for=${SPOOFED}`,
+      },
+    };
+    for (const [name, headers] of Object.entries(cases)) {
+      const hit = await reportOne("/", { headers, socketIp: "10.0.0.2" }, {
+        trustProxy: true,
+      });
+      assert.equal(hit.ip, REAL, name);
+    }
+  });
+
+  test("with trustProxy the last RFC 7239 Forwarded element is used when there is no X-Forwarded-For", async () => {
     const headers = {
-      forwarded: 'for="[2001:db8::7]:4711";proto=https, for=10.0.0.2',
-      "x-forwarded-for": "1.1.1.1",
+      forwarded: `for=${SPOOFED}, for="[2001:db8::7]:4711";proto=https`,
     };
     assert.equal(
       (await reportOne("/", { headers }, { trustProxy: true })).ip,
       "2001:db8::7",
+    );
+  });
+
+  test("trustProxy as a number counts that many proxies from the end and ignores single-value headers", async () => {
+    const headers = {
+      "x-forwarded-for": `${SPOOFED}, ${REAL}, 10.0.0.3`,
+      "x-real-ip": SPOOFED,
+      "cf-connecting-ip": SPOOFED,
+    };
+    const ip = async (trustProxy: number) =>
+      (await reportOne("/", { headers, socketIp: "10.0.0.2" }, { trustProxy }))
+        .ip;
+    assert.equal(await ip(1), "10.0.0.3");
+    assert.equal(await ip(2), REAL);
+    assert.equal(await ip(0), "10.0.0.2", "no proxy trusted: the socket");
+    assert.equal(
+      await ip(5),
+      SPOOFED,
+      "fewer hops than proxies: the first (every hop came from a trusted proxy)",
     );
   });
 
