@@ -4,12 +4,14 @@
  * Bingbot, OpenAI and others crawl from the same big cloud networks the CDNs use.
  *   verified      the address passed the vendor's check
  *   spoofed       the vendor documents a check and the address failed it
- *   unverifiable  no address, an address on a CDN edge, or a vendor that documents no usable check
+ *   unverifiable  no address, a non-public address (a proxy's: lib/crawl/public_address.ts), an address on a
+ *                 CDN edge, or a vendor that documents no usable check
  */
 import type { Deps } from "../deps.ts";
 import type { VerificationRecord } from "../store/records.ts";
 import { catalogEntry } from "./classify.ts";
 import { type ParsedIp, parseIp } from "./cidr.ts";
+import { notPublicReason } from "./public_address.ts";
 import { RangeRegistry } from "./ranges/registry.ts";
 import { ReverseDnsChecker } from "./rdns.ts";
 import type { CatalogEntry } from "./types.ts";
@@ -61,6 +63,8 @@ export class Verifier {
     if (!ip) return { outcome: "unverifiable", method: "none", reason: "no address" };
     const parsed = parseIp(ip);
     if (!parsed) return { outcome: "unverifiable", method: "none", reason: "no valid address" };
+    const notPublic = notPublicReason(ip);
+    if (notPublic) return { outcome: "unverifiable", method: "none", reason: notPublic };
     const entry = catalogEntry(token);
     if (!entry) return { outcome: "unverifiable", method: "none", reason: "unknown vendor" };
     await this.ranges.syncFromKv(this.deps.kv, this.deps.clock.now());

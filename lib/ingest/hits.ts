@@ -9,7 +9,7 @@
 import { DAY, MINUTE } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
-import type { EnvName, StoredHit, Touchpoint } from "../store/records.ts";
+import type { EnvName, StoredHit, Touchpoint, VerificationRecord } from "../store/records.ts";
 import { CrawlEvent, UA_MAX } from "../schemas/server_events.ts";
 import { hostAllowedFor, normalizeHost } from "../tenancy/domains.ts";
 import { catalogEntry, classifyAgent } from "../crawl/classify.ts";
@@ -18,6 +18,7 @@ import { canonicalIp } from "../enrich/ip.ts";
 import { truncate } from "../text.ts";
 import { type GroupRecord, storeGroups } from "../store/commit_group.ts";
 import { hasCheck, type Verifier } from "../crawl/verify.ts";
+import { notPublicReason } from "../crawl/public_address.ts";
 import type { WriteContext } from "./context.ts";
 
 /** Hits are deduplicated for 8 days: their age limit is 7. */
@@ -54,6 +55,8 @@ export interface HitTarget {
 interface PreparedHit {
   hit: StoredHit;
   ip: string | null;
+  /** an outcome with its reason known at arrival (a non-public address) */
+  outcome?: VerificationRecord;
 }
 
 type Step = PreparedHit | { rejected: HitRejection };
@@ -118,10 +121,17 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
   const method = (e.method ?? "GET").toUpperCase();
   const status = e.status ?? null;
   const siteFile = siteFileOf(e.path);
-  const checkable = ip !== null && hasCheck(catalogEntry(agent.token));
+  // A private or loopback address is the sender's proxy, not the crawler: as good as none, never spoofed.
+  const notPublic = notPublicReason(ip);
+  const checkable = ip !== null && !notPublic && hasCheck(catalogEntry(agent.token));
   const listed = checkable && verifier?.listedOutcome(agent.token, ip) != null;
   return {
     ip,
+    ...(notPublic
+      ? {
+        outcome: { outcome: "unverifiable", method: "none", reason: notPublic, checked_at: deps.clock.now() },
+      }
+      : {}),
     hit: {
       v: 1,
       id: e.event_id, // lowercased by the schema (lib/schemas/server_events.ts)
@@ -149,7 +159,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
 }
 
 /** A prepared hit as the shared group commit stores it (lib/store/commit_group.ts). */
-function groupRecord({ hit, ip }: PreparedHit, dedupeMs: number): GroupRecord {
+function groupRecord({ hit, ip, outcome }: PreparedHit, dedupeMs: number): GroupRecord {
   return {
     org: hit.org,
     id: hit.id,
@@ -161,7 +171,8 @@ function groupRecord({ hit, ip }: PreparedHit, dedupeMs: number): GroupRecord {
     dedupeMs,
     ip,
     verifyToken: hit.verification === "pending" ? hit.crawler : null,
-    outcome: null, // hits verified or unverifiable at arrival say so in their own record
+    // hits verified or unverifiable at arrival say so in their own record; a non-public address also says why
+    outcome: outcome ?? null,
   };
 }
 
