@@ -7,35 +7,26 @@
  */
 import type { Dns } from "../dns.ts";
 import { parseIp, RangeSet } from "./cidr.ts";
+import { NOT_A_CRAWLER } from "./public_address.ts";
 
 const LOOPBACK = new RangeSet(["127.0.0.0/8", "::1/128"]);
 
 const NOT_PUBLIC = new RangeSet([
-  "0.0.0.0/8",
-  "10.0.0.0/8",
-  "100.64.0.0/10",
-  "127.0.0.0/8",
-  "169.254.0.0/16",
-  "172.16.0.0/12",
+  ...NOT_A_CRAWLER.flatMap(([, cidrs]) => cidrs),
   "192.0.0.0/24",
   "192.0.2.0/24",
   "192.88.99.0/24",
-  "192.168.0.0/16",
   "198.18.0.0/15",
   "198.51.100.0/24",
   "203.0.113.0/24",
   "224.0.0.0/4",
   "240.0.0.0/4",
-  "::/128",
-  "::1/128",
   "64:ff9b::/96", // NAT64: reaches any IPv4 address, private ones included
   "64:ff9b:1::/48",
   "100::/64",
   "2001::/32", // Teredo
   "2001:db8::/32",
   "2002::/16", // 6to4: embeds an IPv4 address
-  "fc00::/7",
-  "fe80::/10",
   "fec0::/10",
   "ff00::/8",
 ]);
