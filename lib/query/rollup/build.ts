@@ -148,6 +148,9 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
     return i >= 0 ? i : list.push(s) - 1;
   };
   const rowTp = new Uint16Array(b.n), rowTr = new Uint8Array(b.n);
+  let lastOuter = -1, lastInner: Map<number, Acc> | undefined;
+  const lastValue = new Float64Array(ROLLUP_FIELDS.length + 1).fill(-1);
+  const lastAcc: (Acc | undefined)[] = new Array(ROLLUP_FIELDS.length + 1).fill(undefined);
   let hour0 = Infinity;
   for (let i = 0; i < b.n; i++) hour0 = Math.min(hour0, Math.floor(t[i] / HOUR_MS));
   for (let i = 0; i < b.n; i++) {
@@ -168,13 +171,18 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
     const e = leave ? eng.nums[eng.codes[i] ?? 0] : NaN, s = leave ? scroll.nums[scroll.codes[i] ?? 0] : NaN;
     const visitor = human ? visitorOf(i) : -1;
     const outer = ((hour - hour0) * 65_536 + tp) * 16 + traffic;
-    let inner = groups.get(outer);
+    const sameOuter = outer === lastOuter;
+    let inner = sameOuter ? lastInner! : groups.get(outer);
     if (!inner) groups.set(outer, inner = new Map());
+    lastOuter = outer;
+    lastInner = inner;
     for (let f = -1; f < ROLLUP_FIELDS.length; f++) {
       const field = f < 0 ? TOTAL : f;
       const value = f < 0 ? 0 : fieldViews[f].codes.length ? fieldViews[f].table[fieldViews[f].codes[i]] : 0;
-      const key = field * 2 ** 24 + value;
-      let a = inner.get(key);
+      // a row like the row before in group and value adds to the same figures (rows come by visitor and
+      // session, so most fields repeat): no map look-up
+      let a = sameOuter && lastValue[f + 1] === value ? lastAcc[f + 1] : inner.get(field * 2 ** 24 + value);
+      lastValue[f + 1] = value;
       if (!a) {
         a = {
           hour,
@@ -192,9 +200,10 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
           vis: [],
           view: [],
         };
-        inner.set(key, a);
+        inner.set(field * 2 ** 24 + value, a);
         accs.push(a);
       }
+      lastAcc[f + 1] = a;
       a.events++;
       if (pageview) a.pageviews++;
       if (rage) a.rage++;

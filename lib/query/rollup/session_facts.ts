@@ -222,15 +222,20 @@ export function* sessionFactsSteps(
   const pageView = eventView(v, "page");
   const hashes = new Map<number, [number, number]>();
   const segs = new Map<string, Seg>();
+  // the row before's segment and what keyed it: rows come by visitor and session, so most rows continue it
+  let last: Seg | undefined, lastSc = -1, lastVis = -1, lastHour = -1, lastTp = -1, lastTraffic = -1;
   for (let i = 0; i < b.n; i++) {
     const sc = session.codes[i];
-    let h = hashes.get(sc);
-    if (!h) hashes.set(sc, h = idHashes(sc === 0 ? "" : session.dict[sc - 1]));
     const vis = visitorOf(i), hour = Math.floor(t[i] / HOUR), tp = tpIndex(i), traffic = trafficIndex(i);
     const attr = attrOf ? attrOf(i) : 0;
-    const key = `${vis}.${sc}.${hour}.${tp}.${traffic}`;
-    let s = segs.get(key);
+    const same = last !== undefined && sc === lastSc && vis === lastVis && hour === lastHour &&
+      tp === lastTp &&
+      traffic === lastTraffic;
+    let s = same ? last : segs.get(`${vis}.${sc}.${hour}.${tp}.${traffic}`);
     if (!s) {
+      let h = hashes.get(sc);
+      if (!h) hashes.set(sc, h = idHashes(sc === 0 ? "" : session.dict[sc - 1]));
+      const key = `${vis}.${sc}.${hour}.${tp}.${traffic}`;
       const human = trView.codes.length > 0 && trView.codes[i] === humanCode;
       s = {
         vis,
@@ -254,6 +259,12 @@ export function* sessionFactsSteps(
       };
       segs.set(key, s);
     }
+    last = s;
+    lastSc = sc;
+    lastVis = vis;
+    lastHour = hour;
+    lastTp = tp;
+    lastTraffic = traffic;
     const et = typeView.codes.length ? typeView.codes[i] : 0;
     const isPv = et === pvCode && pvCode > 0;
     if (attr !== s.attr && !s.pvOf) s.pvOf = new Map([[s.attr, s.pv]]);
