@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { PUBLIC_KEY_PATTERN } from "../keys/apikeys.ts";
 import { freeForm, wellFormed } from "./json_limits.ts";
+import { rangeIssue } from "./capture_ranges.ts";
 
 const str = (min: number, max: number) =>
   wellFormed(
@@ -47,7 +48,11 @@ export const BehaviorEvent = z.strictObject({
   properties: jsonObject,
   context: jsonObject.optional(),
   device_time: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }),
-}, { error: "must be an object" });
+}, { error: "must be an object" }).superRefine((ev, ctx) => {
+  // capture-layer numbers out of their range would distort page figures (capture_ranges.ts)
+  const issue = rangeIssue(ev.event_type, ev.properties);
+  if (issue) ctx.addIssue({ code: "custom", path: ["properties", issue.key], message: issue.message });
+});
 
 export const IngestBody = z.strictObject({
   api_key: z.string({ error: "must be a string" }).regex(

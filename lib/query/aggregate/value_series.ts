@@ -16,6 +16,7 @@ import type { EventField, NumberRuns, SeriesGroup, ValueSeriesOptions, ValueSeri
 import { runStates } from "./per_run.ts";
 import { passTurns, SLICE_ROWS } from "./slice.ts";
 import type { Turn } from "../../turns.ts";
+import { inRange, type Range, VITAL_RANGES } from "../../schemas/capture_ranges.ts";
 
 export async function valueSeries(
   c: Ctx,
@@ -34,6 +35,12 @@ export async function valueSeries(
   const byNames = interner && o.by ? interner.valueIds(o.by).values : [null];
   const seriesNames = interner ? interner.valueIds(seriesField).values : [];
   const nG = byNames.length, nS = seriesNames.length;
+  // Web Vitals values (series metric, value value) count only inside their metric's range: ingest refuses
+  // others, and one stored before that is read as no number (lib/schemas/capture_ranges.ts)
+  const vitals = o.series === "metric" && o.value === "value";
+  const ranges: (Range | undefined)[] = seriesNames.map((name) =>
+    vitals && name !== null && Object.hasOwn(VITAL_RANGES, name) ? VITAL_RANGES[name] : undefined
+  );
   const rows = new Int32Array(nG), visitors = new Int32Array(nG), last = new Int32Array(nG).fill(-1);
   const srows = new Int32Array(nG * nS);
   const nums: number[][] = Array.from({ length: nG * nS }, () => []);
@@ -57,7 +64,8 @@ export async function valueSeries(
       const g = by[i], gs = g * nS + series[i], x = values[coded ? codes[i] : 0];
       rows[g]++;
       srows[gs]++;
-      if (x === x) nums[gs].push(x); // NaN: not a number
+      const r = ranges[series[i]];
+      if (x === x && (!r || inRange(r, x))) nums[gs].push(x); // NaN: not a number
       if (bits[i] & HUMAN) {
         const v = vis[i];
         if (last[g] !== v) last[g] = v, visitors[g]++;

@@ -5,6 +5,7 @@
 import type { Batch, StrCol } from "../../parts/columns.ts";
 import { numbersOfJsonDict } from "./json_numbers.ts";
 import { crawlerCategory, valueString } from "./values.ts";
+import { inRange, PROPERTY_RANGES } from "../../schemas/capture_ranges.ts";
 
 /** A column as values by code: row i has value values[codes[i]]; values[0] is null. */
 export interface View {
@@ -59,7 +60,11 @@ function viewOf(c: StrCol | undefined): View {
 /** Value at row i of a view (NONE has no codes: always null). */
 export const viewAt = (v: View, i: number) => (v.codes.length ? v.values[v.codes[i]] : null);
 
-/** Numbers of a property per code (NaN when the value is not a number), e.g. engagement_time_ms. */
+/**
+ * Numbers of a property per code (NaN when the value is not a number), e.g. engagement_time_ms. A capture
+ * property with a range (lib/schemas/capture_ranges.ts) reads NaN outside it: ingest refuses such values, and
+ * one stored before that cannot make a negative time or a depth past 100%.
+ */
 export function numericProp(e: Viewable, key: string): { codes: ArrayLike<number>; nums: Float64Array } {
   const cached = e.views.get(`#${key}`) as unknown as
     | { codes: ArrayLike<number>; nums: Float64Array }
@@ -84,6 +89,11 @@ export function numericProp(e: Viewable, key: string): { codes: ArrayLike<number
       }
     });
     out = { codes: src.codes, nums };
+  }
+  const range = Object.hasOwn(PROPERTY_RANGES, key) ? PROPERTY_RANGES[key] : undefined;
+  if (range) {
+    const nums = out.nums;
+    for (let i = 0; i < nums.length; i++) if (nums[i] === nums[i] && !inRange(range, nums[i])) nums[i] = NaN;
   }
   e.views.set(`#${key}`, out as unknown as View);
   return out;

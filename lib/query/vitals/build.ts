@@ -11,6 +11,7 @@ import type { Batch, NumCol } from "../../parts/columns.ts";
 import { encodeSet } from "../../parts/visitor_set.ts";
 import { eventView, numericProp, type View, type Viewable } from "../columns/views.ts";
 import { bucketOf } from "./buckets.ts";
+import { inRange, VITAL_RANGES } from "../../schemas/capture_ranges.ts";
 
 export const HOUR_MS = 3_600_000;
 export const VITALS_EVENT = "$web_vitals";
@@ -117,7 +118,10 @@ export function buildVitals(
     if (!s) c.series.set(metric, s = { rows: 0, counts: new Map() });
     s.rows++;
     const x = value.nums[valueCoded ? value.codes[i] : 0];
-    if (x === x) {
+    // a value outside its metric's range (stored before ingest refused it) counts as no value
+    const name = lists.metrics.values[metric];
+    const range = name && Object.hasOwn(VITAL_RANGES, name) ? VITAL_RANGES[name] : undefined;
+    if (x === x && (!range || inRange(range, x))) {
       const key = exact ? x : bucketOf(x);
       s.counts.set(key, (s.counts.get(key) ?? 0) + 1);
     }

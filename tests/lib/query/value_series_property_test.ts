@@ -1,7 +1,8 @@
 /**
  * The engine's numeric series (value counts per group and series, with rows and visitors) against a plain
  * count over the stored records: random web-vitals-like events with odd values (strings, missing, null),
- * answered from the raw tail, from parts, and with late rows in a raw tail over the parts.
+ * answered from the raw tail, from parts, and with late rows in a raw tail over the parts. A Web Vitals value
+ * outside its metric's range (docs/events.md) is no number.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -62,7 +63,9 @@ function naive(all: StoredEvent[], scope: Scope, by: "path" | "device_type" | nu
     const names = new Set(list.map((e) => e.properties.metric).filter((m) => m !== undefined && m !== null));
     for (const name of names) {
       const of = list.filter((e) => e.properties.metric === name);
-      const nums = of.map((e) => e.properties.value).filter((x): x is number => typeof x === "number")
+      const max = name === "CLS" ? 100 : name === "LCP" || name === "INP" ? 600_000 : Infinity;
+      const nums = of.map((e) => e.properties.value)
+        .filter((x): x is number => typeof x === "number" && (max === Infinity || (x >= 0 && x <= max)))
         .sort((a, b) => a - b);
       const counts: [number, number][] = [];
       for (const x of nums) {
