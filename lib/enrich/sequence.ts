@@ -12,12 +12,21 @@ export interface Sequenced {
   device_time: string;
 }
 
+/** The most numbers one gap may count: a longer jump is no page load's losses (a bad or foreign counter). */
+export const MAX_GAP = 1_000;
+
 /**
  * Numbers lost between two consecutive events of a session in (device time, number) order: a jump past
  * prev + 1 lost the numbers in between; a repeat (a resend), a 0 or a lower number (a new page load) lost none.
- * The one rule for gaps: here per batch at arrival, and over whole sessions in lib/query/scan/drops.ts.
+ * A jump of more than MAX_GAP numbers counts as a new page load too (0 lost): one event with sequence_no
+ * 2^53-1 must not make dropped_events claim 9e15 lost events.
+ * The one rule for gaps: here per batch at arrival, and over whole sessions in lib/query/scan/drops.ts and
+ * lib/query/rollup/sessions.ts.
  */
-export const missingBetween = (prev: number, n: number): number => (n > prev + 1 ? n - prev - 1 : 0);
+export const missingBetween = (prev: number, n: number): number => {
+  const lost = n - prev - 1;
+  return lost > 0 && lost <= MAX_GAP ? lost : 0;
+};
 
 function timeOf(s: string): number {
   const t = Date.parse(s);

@@ -81,3 +81,8 @@ Deno.test("sequence: every gap is at least 0 and each event keeps its own answer
     }),
   );
 });
+
+Deno.test("sequence: a jump of more than 1,000 numbers is a new page load, not 1,000+ lost events", () => {
+  const batch = [ev("s", 0, 0), ev("s", 1001, 1), ev("s", 2003, 2), ev("s", Number.MAX_SAFE_INTEGER, 3)];
+  assert.deepEqual(gapsInBatch(batch), [0, 1000, 0, 0]);
+});
