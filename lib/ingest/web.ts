@@ -13,6 +13,7 @@ import { gapsInBatch } from "../enrich/sequence.ts";
 import { type GroupRecord, RECORD_OVERHEAD_BYTES, storeGroups } from "../store/commit_group.ts";
 import { storedBytes } from "../store/stored_size.ts";
 import { arrivalVerification } from "../crawl/verify.ts";
+import { IP_RETENTION_MS } from "../store/address_retention.ts";
 import type { WriteContext } from "./context.ts";
 
 /** Web events are deduplicated for 35 days (hits for 8: their age limit is 7 days). */
@@ -66,6 +67,9 @@ export async function ingestWebEvents(
   const geoInfo = arrival.ip
     ? geo.lookup(arrival.ip)
     : { country: null, city: null, asn: null, as_org: null };
+  // an address is kept 30 days from its event: one already older (the history import) is used for geo only
+  const now = deps.clock.now();
+  const ip = arrival.ip !== null && arrival.receivedAt > now - IP_RETENTION_MS ? arrival.ip : null;
   const records: GroupRecord[] = [];
   let tooLarge = 0;
   unique.forEach(({ e, index }, i) => {
@@ -86,8 +90,9 @@ export async function ingestWebEvents(
       value,
       bytes: bytes + RECORD_OVERHEAD_BYTES,
       dedupeMs: target.dedupeMs ?? WEB_DEDUPE_MS,
-      ip: arrival.ip,
-      ...verificationOf(ev, arrival.ip !== null, arrival.receivedAt),
+      ip,
+      storedAt: now,
+      ...verificationOf(ev, ip !== null, arrival.receivedAt),
     });
   });
   const stored = await storeGroups(committer, records, CHUNK);

@@ -24,6 +24,8 @@ export interface GroupRecord {
   bytes: number; // stored size with its share of the commit, an upper bound (./stored_size.ts)
   dedupeMs: number;
   ip: string | null;
+  /** the app clock when stored: the address record then expires its retention after the record's own time */
+  storedAt?: number;
   /** crawler token when the address can be checked: a pending verification for the group's marker */
   verifyToken: string | null;
   /** an outcome known at arrival (no address, or no documented check) */
@@ -42,9 +44,11 @@ function addGroup(op: Deno.AtomicOperation, group: GroupRecord[]): Deno.AtomicOp
   const ips: Record<string, string> = {};
   for (const r of group) if (r.ip) ips[r.id] = r.ip;
   if (Object.keys(ips).length) {
-    op.set(keys.ipGroup(first.receivedAt, first.org, first.id), { at: first.receivedAt, ips }, {
-      expireIn: IP_RETENTION_MS,
-    });
+    // counted from the record's time (an imported old record's address goes when its 30 days end), min 1 ms
+    const expireIn = first.storedAt === undefined
+      ? IP_RETENTION_MS
+      : Math.max(1, Math.min(IP_RETENTION_MS, first.receivedAt + IP_RETENTION_MS - first.storedAt));
+    op.set(keys.ipGroup(first.receivedAt, first.org, first.id), { at: first.receivedAt, ips }, { expireIn });
   }
   const pending = group.filter((r) => r.verifyToken);
   if (pending.length) {

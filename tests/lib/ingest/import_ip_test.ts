@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { createApp } from "../../../app.ts";
+import { keys } from "../../../lib/store/keys.ts";
+import { unpackEvent } from "../../../lib/store/event_codec.ts";
+import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
+import { createTenant } from "../../helpers/tenant.ts";
+import { event } from "../../helpers/events.ts";
+
+const DAY = 86_400_000;
+
+Deno.test("import: an event older than 30 days gets its geo but its address is not stored", async () => {
+  const deps = await testDeps();
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  try {
+    const now = deps.clock.now();
+    const line = (days: number, ip: string, anonymous_id: string) =>
+      JSON.stringify({
+        kind: "event",
+        received_at: new Date(now - days * DAY).toISOString(),
+        ip,
+        ...event({ anonymous_id, session_id: `s-${anonymous_id}` }),
+      });
+    const body = [line(200, "81.2.69.160", "old"), line(1, "81.2.69.142", "recent")].join("\n");
+    const res = await app.request(`/admin/v1/orgs/${t.org}/import?touchpoint=${t.touchpoint}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body,
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal((await res.json()).imported, 2);
+    const addresses: string[] = [];
+    for await (const e of deps.kv.list<{ ips: Record<string, string> }>({ prefix: keys.ips() })) {
+      addresses.push(...Object.values(e.value.ips));
+    }
+    assert.deepEqual(addresses, ["81.2.69.142"]);
+    const events = [];
+    for await (const e of deps.kv.list({ prefix: keys.rawEvents(t.org, "production") })) {
+      events.push(unpackEvent(e.value));
+    }
+    const old = events.find((e) => e.anonymous_id === "old")!;
+    assert.deepEqual(old.geo, deps.geo.lookup("81.2.69.160"));
+    assert.ok(old.geo.country, "geo is still derived from the address");
+  } finally {
+    deps.kv.close();
+  }
+});
