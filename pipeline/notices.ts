@@ -25,7 +25,9 @@ export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promis
     (kind) => app.engine.newestPartArrival(ctx.org.id, ctx.env, kind),
   );
   if (at === null) return `no data received yet in ${ctx.env}; answers fill in once the SDKs send events`;
-  return `data fresh to ${new Date(at).toISOString()} (${ago(Math.max(0, ctx.now - at))})`;
+  // never a time after now (an arrival stored ahead of the clock reads as now)
+  const fresh = Math.min(at, ctx.now);
+  return `data fresh to ${new Date(fresh).toISOString()} (${ago(ctx.now - fresh)})`;
 }
 
 export async function pipelineNotices(

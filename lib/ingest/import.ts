@@ -117,13 +117,20 @@ function withReferrer(event: Record<string, unknown>, referrer: string | null | 
   return { ...event, properties: { ...props, referrer } };
 }
 
-/** A line's time as epoch ms; null when it is not a time or lies outside what the service accepts. */
+/**
+ * How far ahead of now an imported line's time may be: as live hits (more than 5 minutes ahead is replaced by
+ * receive time there). A history lies in the past; a later time would be counted as "today" tomorrow again
+ * and make the freshness notice name the future.
+ */
+const IMPORT_AHEAD_MS = 5 * 60_000;
+
+/** A line's time as epoch ms; null when it is not a time or lies outside what the import accepts. */
 function lineTime(v: unknown, now: number): number | null {
   const t = typeof v === "number" ? v : typeof v === "string" ? Date.parse(v) : NaN;
-  return timeInRange(t, now) ? t : null;
+  return timeInRange(t, now, IMPORT_AHEAD_MS) ? t : null;
 }
 
-const TIME_RANGE = "between 2000-01-01 and a day past now";
+const TIME_RANGE = "between 2000-01-01 and 5 minutes past now";
 
 export async function importNdjson(
   ctx: WriteContext,
