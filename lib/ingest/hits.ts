@@ -19,6 +19,7 @@ import { truncate } from "../text.ts";
 import { type GroupRecord, storeGroups } from "../store/commit_group.ts";
 import { hasCheck, type Verifier } from "../crawl/verify.ts";
 import { notPublicReason } from "../crawl/public_address.ts";
+import { IP_RETENTION_MS } from "../store/address_retention.ts";
 import type { WriteContext } from "./context.ts";
 
 /** Hits are deduplicated for 8 days: their age limit is 7. */
@@ -117,7 +118,9 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
   if (verdict.outcome === "human") return { rejected: "not_crawler" }; // a person: its address is never stored
   const agent = verdict.agent!; // a catalog crawler, or other automation: token "unknown", category "other"
   // enrich
-  const ip = canonicalIp(e.ip); // one stored form: reverse DNS and list matching depend on it
+  const address = canonicalIp(e.ip); // one stored form: reverse DNS and list matching depend on it
+  // An address is kept 30 days from its hit: an older one (the history import) is used for geo only.
+  const ip = address !== null && timestamp > deps.clock.now() - IP_RETENTION_MS ? address : null;
   const method = (e.method ?? "GET").toUpperCase();
   const status = e.status ?? null;
   const siteFile = siteFileOf(e.path);
@@ -151,7 +154,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
       category: agent.category,
       site_file: siteFile,
       crawled: isCrawled(siteFile, method, status),
-      geo: ip ? deps.geo.lookup(ip) : { country: null, city: null, asn: null, as_org: null },
+      geo: address ? deps.geo.lookup(address) : { country: null, city: null, asn: null, as_org: null },
       verification: listed ? "verified" : checkable ? "pending" : "unverifiable",
       via: "server",
     },
@@ -159,7 +162,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
 }
 
 /** A prepared hit as the shared group commit stores it (lib/store/commit_group.ts). */
-function groupRecord({ hit, ip, outcome }: PreparedHit, dedupeMs: number): GroupRecord {
+function groupRecord({ hit, ip, outcome }: PreparedHit, dedupeMs: number, storedAt: number): GroupRecord {
   return {
     org: hit.org,
     id: hit.id,
@@ -170,6 +173,7 @@ function groupRecord({ hit, ip, outcome }: PreparedHit, dedupeMs: number): Group
     bytes: 1_000 + 2 * (hit.user_agent.length + hit.path.length + hit.host.length),
     dedupeMs,
     ip,
+    storedAt,
     verifyToken: hit.verification === "pending" ? hit.crawler : null,
     // hits verified or unverifiable at arrival say so in their own record; a non-public address also says why
     outcome: outcome ?? null,
@@ -200,7 +204,11 @@ export async function ingestHits(
     }
   }
   const stored = fresh.length
-    ? await storeGroups(committer, fresh.map((h) => groupRecord(h, t.dedupeMs ?? HIT_DEDUPE_MS)), HIT_CHUNK)
+    ? await storeGroups(
+      committer,
+      fresh.map((h) => groupRecord(h, t.dedupeMs ?? HIT_DEDUPE_MS, deps.clock.now())),
+      HIT_CHUNK,
+    )
     : [];
   result.accepted = stored.length;
   result.duplicates += fresh.length - stored.length;

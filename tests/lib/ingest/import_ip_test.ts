@@ -5,6 +5,7 @@ import { unpackEvent } from "../../../lib/store/event_codec.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
 import { event } from "../../helpers/events.ts";
+import type { StoredHit } from "../../../lib/store/records.ts";
 
 const DAY = 86_400_000;
 
@@ -41,6 +42,50 @@ Deno.test("import: an event older than 30 days gets its geo but its address is n
     const old = events.find((e) => e.anonymous_id === "old")!;
     assert.deepEqual(old.geo, deps.geo.lookup("81.2.69.160"));
     assert.ok(old.geo.country, "geo is still derived from the address");
+  } finally {
+    deps.kv.close();
+  }
+});
+
+Deno.test("import: a crawler hit older than 30 days gets its geo but its address is not stored", async () => {
+  const deps = await testDeps();
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  try {
+    const now = deps.clock.now();
+    const line = (days: number, ip: string) =>
+      JSON.stringify({
+        kind: "hit",
+        event_type: "$crawl",
+        event_id: crypto.randomUUID(),
+        timestamp: new Date(now - days * DAY).toISOString(),
+        host: t.domain,
+        path: "/docs",
+        user_agent:
+          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+        ip,
+      });
+    const body = [line(200, "81.2.69.160"), line(1, "81.2.69.142")].join("\n");
+    const res = await app.request(`/admin/v1/orgs/${t.org}/import?touchpoint=${t.touchpoint}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body,
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const answer = await res.json();
+    assert.equal(answer.imported, 2, JSON.stringify(answer));
+    const addresses: string[] = [];
+    for await (const e of deps.kv.list<{ ips: Record<string, string> }>({ prefix: keys.ips() })) {
+      addresses.push(...Object.values(e.value.ips));
+    }
+    assert.deepEqual(addresses, ["81.2.69.142"]);
+    const hits: StoredHit[] = [];
+    for await (const e of deps.kv.list<StoredHit>({ prefix: keys.rawHits(t.org, "production") })) {
+      hits.push(e.value);
+    }
+    const old = hits.find((h) => h.timestamp < now - 100 * DAY)!;
+    assert.deepEqual(old.geo, deps.geo.lookup("81.2.69.160"));
+    assert.equal(old.verification, "unverifiable", "no address to check");
   } finally {
     deps.kv.close();
   }
