@@ -646,7 +646,7 @@ export class Source {
    * wholly inside by its index entry, one an end cuts by its time column alone (the last few kept). For
    * keys of what depends only on those rows (cohort/cache.ts), when the parts are not held decoded.
    */
-  async windowRows(
+  windowRows(
     org: string,
     env: EnvName,
     from: number,
