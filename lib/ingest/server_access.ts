@@ -7,6 +7,7 @@ import type { IngestContext } from "./context.ts";
 import { forbidden, rateLimited, unauthorized } from "../errors.ts";
 import { PUBLIC_KEY_PATTERN, READ_KEY_PATTERN, SERVER_KEY_PATTERN, sha256Hex } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
+import { deleteWhere } from "../store/delete_where.ts";
 import type { EnvName, Touchpoint } from "../store/records.ts";
 
 export const UNKNOWN_KEY_LIMIT = 20;
@@ -64,25 +65,14 @@ async function strike(ctx: BlockContext, addr: string | null): Promise<void> {
  * they are named by a hashed address, which is kept no longer than it is used.
  */
 export async function sweepUnknownKeyStrikes(kv: Deno.Kv, now: number): Promise<number> {
-  let deleted = 0;
-  let op = kv.atomic(), pending = 0;
-  const drop = async (key: Deno.KvKey) => {
-    op.delete(key);
-    deleted++;
-    if (++pending >= 500) {
-      await op.commit();
-      op = kv.atomic();
-      pending = 0;
-    }
-  };
-  for await (const e of kv.list({ prefix: keys.allUnknownKeyStrikes() })) {
-    if (typeof e.key[2] !== "number" || e.key[2] < now - 2 * MINUTE_MS) await drop(e.key);
-  }
-  for await (const e of kv.list<number>({ prefix: keys.allUnknownKeyBlocks() })) {
-    if (typeof e.value !== "number" || e.value <= now) await drop(e.key);
-  }
-  if (pending) await op.commit();
-  return deleted;
+  const strikes = await deleteWhere(kv, { prefix: keys.allUnknownKeyStrikes() }, (e) => {
+    const at = e.key[2];
+    return typeof at !== "number" || at < now - 2 * MINUTE_MS;
+  });
+  const blocks = await deleteWhere<number>(kv, { prefix: keys.allUnknownKeyBlocks() }, (e) => {
+    return typeof e.value !== "number" || e.value <= now;
+  });
+  return strikes + blocks;
 }
 
 /** Resolves the bearer server key, or throws the spec's 401 / 403. */

@@ -19,6 +19,7 @@
  */
 import type { Clock } from "../clock.ts";
 import { keys } from "../store/keys.ts";
+import { deleteWhere } from "../store/delete_where.ts";
 
 export const SYNC_EVERY = 25;
 export const SYNC_MS = 1_000;
@@ -124,22 +125,10 @@ export class RateLimiter {
  * Deletes every counter of a window that ended over a minute ago: KV's expiry is not immediate, and counters
  * written before they expired (older code summed one shared key per window) would otherwise stay for good.
  */
-export async function sweepRateCounters(kv: Deno.Kv, clock: Clock): Promise<number> {
+export function sweepRateCounters(kv: Deno.Kv, clock: Clock): Promise<number> {
   const current = Math.floor(clock.now() / MINUTE_MS);
-  let deleted = 0;
-  let op = kv.atomic();
-  let pending = 0;
-  for await (const e of kv.list({ prefix: keys.rates() })) {
+  return deleteWhere(kv, { prefix: keys.rates() }, (e) => {
     const minute = e.key[3];
-    if (typeof minute === "number" && minute >= current - 1) continue;
-    op.delete(e.key);
-    deleted++;
-    if (++pending >= 500) {
-      await op.commit();
-      op = kv.atomic();
-      pending = 0;
-    }
-  }
-  if (pending) await op.commit();
-  return deleted;
+    return typeof minute !== "number" || minute < current - 1;
+  });
 }
