@@ -8,7 +8,7 @@
  */
 import { deflateRawSync } from "node:zlib";
 import { inflateBytes, release } from "./packed_arrays.ts";
-import type { Batch, Column } from "./columns.ts";
+import type { Batch, Column, StrCol } from "./columns.ts";
 import { noTurns, type Turn } from "../turns.ts";
 
 export interface ColumnEntry {
@@ -167,6 +167,24 @@ export async function encodeBatch(b: Batch, turn: Turn = noTurns): Promise<Encod
 }
 
 /**
+ * Gives a string column its `dict`, turned into strings from its packed or JSON bytes on first use (many
+ * columns are never read by a given question); `dict` is used as it is when given.
+ */
+export function defineLazyDict(col: StrCol, dict?: string[]): void {
+  const { packed, dictJson } = col;
+  Object.defineProperty(col, "dict", {
+    enumerable: true,
+    get: () =>
+      dict ??= packed
+        ? Array.from(
+          { length: packed.offsets.length - 1 },
+          (_, k) => dec.decode(packed.bytes.subarray(packed.offsets[k], packed.offsets[k + 1])),
+        )
+        : JSON.parse(dec.decode(dictJson!)) as string[],
+  });
+}
+
+/**
  * A column out of its inflated segment: views when the segment is the column's own, copies when it is
  * shared (older parts), so the segment can be freed.
  */
@@ -194,24 +212,14 @@ function decodeColumn(entry: ColumnEntry, n: number, seg: Uint8Array, own: boole
   // the dictionary is turned into strings on first use: many columns are never read by a given question
   const dictBytes = own ? raw.subarray(4, 4 + dictLen) : raw.slice(4, 4 + dictLen);
   const packed = entry.packed ? unpackDict(dictBytes) : undefined;
-  let dict: string[] | undefined;
   const col = {
     kind: "str",
     codes,
     dictBytes: dictLen,
     packed,
     dictJson: packed ? undefined : dictBytes,
-  } as Column;
-  Object.defineProperty(col, "dict", {
-    enumerable: true,
-    get: () =>
-      dict ??= packed
-        ? Array.from(
-          { length: packed.offsets.length - 1 },
-          (_, k) => dec.decode(packed.bytes.subarray(packed.offsets[k], packed.offsets[k + 1])),
-        )
-        : JSON.parse(dec.decode(dictBytes)) as string[],
-  });
+  } as StrCol;
+  defineLazyDict(col);
   return col;
 }
 

@@ -10,6 +10,7 @@
  * the scan's budget), and the bench's next engine decoded its own beside the last one's, not yet collected.
  */
 import type { Batch, Column, StrCol } from "../../parts/columns.ts";
+import { defineLazyDict } from "../../parts/codec.ts";
 import { releaseDecoded } from "../../parts/packed_arrays.ts";
 import { type EvBatch, heldBytes, prepareEvents } from "../columns/batch.ts";
 import type { EventLoad, Source } from "../columns/source.ts";
@@ -26,20 +27,8 @@ function strRows(c: StrCol, rows: Uint32Array): StrCol {
   for (let k = 0; k < rows.length; k++) codes[k] = c.codes[rows[k]];
   const packed = c.packed && { offsets: c.packed.offsets.slice(), bytes: c.packed.bytes.slice() };
   const dictJson = c.dictJson?.slice();
-  const copy = packed || dictJson ? undefined : c.dict.slice();
-  let dict: string[] | undefined = copy;
   const col = { kind: "str", codes, dictBytes: c.dictBytes, packed, dictJson } as StrCol;
-  const dec = new TextDecoder();
-  Object.defineProperty(col, "dict", {
-    enumerable: true,
-    get: () =>
-      dict ??= packed
-        ? Array.from(
-          { length: packed.offsets.length - 1 },
-          (_, k) => dec.decode(packed.bytes.subarray(packed.offsets[k], packed.offsets[k + 1])),
-        )
-        : JSON.parse(dec.decode(dictJson!)) as string[],
-  });
+  defineLazyDict(col, packed || dictJson ? undefined : c.dict.slice());
   return col;
 }
 
