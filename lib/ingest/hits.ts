@@ -174,6 +174,7 @@ function groupRecord({ hit, ip, outcome }: PreparedHit, dedupeMs: number, stored
     dedupeMs,
     ip,
     storedAt,
+    at: hit.timestamp, // its address is kept 30 days from the hit's own time
     verifyToken: hit.verification === "pending" ? hit.crawler : null,
     // hits verified or unverifiable at arrival say so in their own record; a non-public address also says why
     outcome: outcome ?? null,

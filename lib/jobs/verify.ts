@@ -75,7 +75,9 @@ const addressIn = (v: { ip?: unknown } | string | null) =>
 
 async function addressesOf(kv: Deno.Kv, id: string, m: PendingMarker, eventIds: string[]) {
   if (m.grouped) {
-    const rec = (await kv.get<{ ips?: Record<string, string> }>(keys.ipGroup(m.receivedAt, m.org, id))).value;
+    const rec =
+      (await kv.get<{ ips?: Record<string, string> }>(keys.ipGroup(m.addressAt ?? m.receivedAt, m.org, id)))
+        .value;
     return eventIds.map((e) => rec?.ips?.[e] ?? null);
   }
   const own = await readMany<{ ip?: unknown } | string>(

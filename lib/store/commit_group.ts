@@ -26,6 +26,8 @@ export interface GroupRecord {
   ip: string | null;
   /** the app clock when stored: the address record then expires its retention after the record's own time */
   storedAt?: number;
+  /** the record's own time when it is not receivedAt (a crawler hit's timestamp): its address is kept 30 days from it */
+  at?: number;
   /** crawler token when the address can be checked: a pending verification for the group's marker */
   verifyToken: string | null;
   /** an outcome known at arrival (no address, or no documented check) */
@@ -42,19 +44,23 @@ function addGroup(op: Deno.AtomicOperation, group: GroupRecord[]): Deno.AtomicOp
   // A group's first record is stored exactly once (its check passed), so its id names the group.
   const first = group[0];
   const ips: Record<string, string> = {};
-  for (const r of group) if (r.ip) ips[r.id] = r.ip;
+  // The group's addresses go when its oldest address's 30 days end (a group of imported hits spans up to 6 days,
+  // live hits up to 7): the record is keyed and swept by that time, so no address outlives its own 30 days.
+  let at = Infinity;
+  for (const r of group) if (r.ip) ips[r.id] = r.ip, at = Math.min(at, r.at ?? r.receivedAt);
   if (Object.keys(ips).length) {
-    // counted from the record's time (an imported old record's address goes when its 30 days end), min 1 ms
+    // counted from that time (an imported old record's address goes when its 30 days end), min 1 ms
     const expireIn = first.storedAt === undefined
       ? IP_RETENTION_MS
-      : Math.max(1, Math.min(IP_RETENTION_MS, first.receivedAt + IP_RETENTION_MS - first.storedAt));
-    op.set(keys.ipGroup(first.receivedAt, first.org, first.id), { at: first.receivedAt, ips }, { expireIn });
+      : Math.max(1, Math.min(IP_RETENTION_MS, at + IP_RETENTION_MS - first.storedAt));
+    op.set(keys.ipGroup(at, first.org, first.id), { at, ips }, { expireIn });
   }
   const pending = group.filter((r) => r.verifyToken);
   if (pending.length) {
     addPendingVerification(op, first.id, {
       org: first.org,
       receivedAt: first.receivedAt,
+      ...(Number.isFinite(at) && at !== first.receivedAt ? { addressAt: at } : {}),
       grouped: true,
       hits: pending.map((r) => [r.id, r.verifyToken!]),
     });

@@ -16,6 +16,8 @@ export const VERIFY_KIND = "crawl.verify";
 export interface PendingMarker {
   org: string;
   receivedAt: number; // ms; locates the address records
+  /** a group's address record time when it is not receivedAt (its oldest hit's: lib/store/commit_group.ts) */
+  addressAt?: number;
   grouped: boolean;
   hits: [eventId: string, token: string][];
 }
