@@ -28,21 +28,28 @@ export class Rng {
   exp(mean: number): number {
     return -Math.log(1 - this.next()) * mean;
   }
+  /** A random (version 4) uuid, made as one flat string: built by `+=`, a 36-character id was a chain of ~15
+   * string pieces (~490 bytes, not 66), and a 10M site holds ids of up to 1.5M waiting events. */
   uuid(): string {
-    let s = "";
+    let k = 0;
     for (let i = 0; i < 16; i++) {
       let b = Math.floor(this.next() * 256);
       if (i === 6) b = (b & 0x0f) | 0x40; // version 4
       else if (i === 8) b = (b & 0x3f) | 0x80; // variant
-      s += HEX[b];
-      if (i === 3 || i === 5 || i === 7 || i === 9) s += "-";
+      UUID[k++] = HEX_CODES[2 * b];
+      UUID[k++] = HEX_CODES[2 * b + 1];
+      if (i === 3 || i === 5 || i === 7 || i === 9) UUID[k++] = 45; // "-"
     }
-    return s;
+    return String.fromCharCode.apply(null, UUID as unknown as number[]);
   }
 }
 
-/** Two hex digits of each byte value (uuid: one string concatenation a byte instead of three calls). */
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** The two hex digits of each byte value, as character codes; a uuid's characters are written to UUID. */
+const HEX_CODES = Uint8Array.from(
+  Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0")).join(""),
+  (c) => c.charCodeAt(0),
+);
+const UUID = new Uint8Array(36);
 
 /** Draws from fixed weights in O(log n). */
 export class Weighted<T> {
