@@ -26,18 +26,19 @@ export function hasCheck(entry: CatalogEntry | null, registry?: RangeRegistry): 
 }
 
 /**
- * How checking an automated visitor starts at arrival: with no address, or for an agent whose vendor
- * documents no check, the outcome is known now (unverifiable); otherwise `verifyToken` names the crawler a
- * pending verification checks later.
+ * How checking an automated visitor starts at arrival: with no address, a non-public one (a proxy's, as
+ * `verify` answers it later), or for an agent whose vendor documents no check, the outcome is known now
+ * (unverifiable); otherwise `verifyToken` names the crawler a pending verification checks later.
  */
 export function arrivalVerification(
   token: string | null,
-  hasIp: boolean,
+  ip: string | null,
   now: number,
 ): { verifyToken: string | null; outcome: VerificationRecord | null } {
   const entry = catalogEntry(token ?? "unknown");
-  if (hasIp && hasCheck(entry)) return { verifyToken: token, outcome: null };
-  const reason = !hasIp ? "no address" : entry ? "vendor documents no check" : "unknown vendor";
+  const notPublic = notPublicReason(ip);
+  if (ip && !notPublic && hasCheck(entry)) return { verifyToken: token, outcome: null };
+  const reason = !ip ? "no address" : notPublic ?? (entry ? "vendor documents no check" : "unknown vendor");
   return { verifyToken: null, outcome: { outcome: "unverifiable", method: "none", reason, checked_at: now } };
 }
 

@@ -37,11 +37,11 @@ export function tooLargeMessage(bytes: number): string {
 /** Automated visitors are checked like crawler hits: now as unverifiable, or later through the queue. */
 function verificationOf(
   ev: StoredEvent,
-  hasIp: boolean,
+  ip: string | null,
   now: number,
 ): Pick<GroupRecord, "verifyToken" | "outcome"> {
   if (ev.traffic === "human") return { verifyToken: null, outcome: null };
-  return arrivalVerification(ev.crawler, hasIp, now);
+  return arrivalVerification(ev.crawler, ip, now);
 }
 
 /**
@@ -92,7 +92,7 @@ export async function ingestWebEvents(
       dedupeMs: target.dedupeMs ?? WEB_DEDUPE_MS,
       ip,
       storedAt: now,
-      ...verificationOf(ev, ip !== null, arrival.receivedAt),
+      ...verificationOf(ev, ip, arrival.receivedAt),
     });
   });
   const stored = await storeGroups(committer, records, CHUNK);

@@ -48,14 +48,14 @@ export interface VerifyContext {
 
 /**
  * For the web-event pipeline: verify an automated visitor seen through the SDK, the same way as a crawler
- * hit. Call after the event (and its address under keys.ip) is stored. Without an address, or for an agent
- * whose vendor documents no check, the outcome is stored at once as unverifiable.
+ * hit. Call after the event (and its address under keys.ip) is stored. Without an address, with a non-public
+ * one, or for an agent whose vendor documents no check, the outcome is stored at once as unverifiable.
  */
 export async function enqueueVerification(
   { deps, verifyQueue }: { deps: Deps; verifyQueue: VerifyQueue },
-  v: { org: string; eventId: string; token: string; receivedAt: number; hasIp: boolean },
+  v: { org: string; eventId: string; token: string; receivedAt: number; ip: string | null },
 ): Promise<void> {
-  const { verifyToken, outcome } = arrivalVerification(v.token, v.hasIp, deps.clock.now());
+  const { verifyToken, outcome } = arrivalVerification(v.token, v.ip, deps.clock.now());
   if (outcome) {
     await deps.kv.set(keys.verification(v.org, v.eventId), outcome);
     return;

@@ -104,15 +104,27 @@ Deno.test("verify job: automated web visitors are checked the same way (enqueueV
   const withIp = crypto.randomUUID(), withoutIp = crypto.randomUUID(), noCheck = crypto.randomUUID();
   await t.deps.kv.set(keys.ip(receivedAt, t.tenant.org, withIp), { ip: "20.171.206.33", at: receivedAt });
   const org = t.tenant.org;
-  await enqueueVerification(t.app.ctx, { org, eventId: withIp, token: "GPTBot", receivedAt, hasIp: true });
+  await enqueueVerification(t.app.ctx, {
+    org,
+    eventId: withIp,
+    token: "GPTBot",
+    receivedAt,
+    ip: "20.171.206.33",
+  });
   await enqueueVerification(t.app.ctx, {
     org,
     eventId: withoutIp,
     token: "GPTBot",
     receivedAt,
-    hasIp: false,
+    ip: null,
   });
-  await enqueueVerification(t.app.ctx, { org, eventId: noCheck, token: "unknown", receivedAt, hasIp: true });
+  await enqueueVerification(t.app.ctx, {
+    org,
+    eventId: noCheck,
+    token: "unknown",
+    receivedAt,
+    ip: "20.171.206.34",
+  });
   assert.equal((await t.verification(withoutIp))!.outcome, "unverifiable");
   assert.equal((await t.verification(noCheck))!.outcome, "unverifiable");
   const msgs = await pendingMessages(t.deps.kv);
