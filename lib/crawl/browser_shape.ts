@@ -100,16 +100,26 @@ export function listedProductFirst(ua: string): string | null {
  * indexer, checker) were measured one by one; these are the ones that flag no person's agent of any corpus part
  * (the others are strong signs already or name apps too: "proxy", "download", "sync", "feed", "reader"). Since
  * the tenth round also a name ending in "server" ("TranscribeServer/1.0 (…; macOS 15.2.0) Alamofire/5.10.2",
- * opawg's bot): software that calls itself a server is no person's client.
+ * opawg's bot): software that calls itself a server is no person's client. Since the twenty-second round also
+ * what site checkers, indexers, auditors, probes, validators, verifiers, importers, webhooks, cron jobs and pingers
+ * call themselves ("Website Explorer/0.9.9.9", "AuditMyPC Webmaster Tool", browscap's robots; "ping-service",
+ * uap-core's): measured on every corpus part, browscap's 21,000 test agents included, they flag no person's agent.
+ * Words that end or start people's app names stay out or are bounded: "composite" and "parasite", "Cronet"
+ * (Chrome's network stack), "Shopping", "Pages", "Frank", "Seoul", "Hooked", "Coworker".
  */
-const TOOL_NAME = /url|http|test|extract|check|[a-z](?<!ob|pre|de)server$/;
+const TOOL_NAME =
+  /url|http|test|extract|check|(?<![oa])site|index|audit|probe|valid|verif|import|webhook|^cron(?!et)|(?:^|[-_.])ping|[a-z](?<!ob|pre|de)server$/;
 
 /**
  * The name of an agent that is not browser-shaped when its first product says it is a tool
  * ("URL-Checker/1.0 (Windows NT 10.0)"), else null. No people's software the parsers list is named so.
  */
 export function toolNamedFirst(ua: string): string | null {
-  if (!/url|http|test|extract|check|server/i.test(ua) || /^(?:Mozilla|Opera)\//i.test(ua)) return null;
+  if (
+    !/url|http|test|extract|check|server|site|index|audit|probe|valid|verif|import|hook|cron|ping/i.test(
+      ua,
+    ) || /^(?:Mozilla|Opera)\//i.test(ua)
+  ) return null;
   const first = productTokens(ua)[0];
   return first && TOOL_NAME.test(first.name) && !knownHumanProduct(first.name) ? first.name : null;
 }

@@ -647,6 +647,13 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       },
       { ua: "runscope-radar/2.0", token: "runscope-radar", category: "monitoring" },
     ],
+  "site checkers, auditors, sitemap builders and pingers named by what they do (browscap's robots, uap-core's test agent)":
+    [
+      { ua: "Website Explorer/0.9.9.9", token: "unknown", category: "other" },
+      { ua: "AuditMyPC Webmaster Tool", token: "unknown", category: "other" },
+      { ua: "XmlSitemapGenerator - http://XmlSitemapGenerator.org", token: "unknown", category: "other" },
+      { ua: "ping-service", token: "unknown", category: "other" },
+    ],
   "robots more parsers and bot checks name (user-agent-utils, httpagentparser, woothee, legitbot, arp242/isbot; agents from uap-core's, Yauaa's and arp242/isbot's tests)":
     [
       { ua: "wsr-agent/1.0", token: "wsr-agent", category: "other" },
@@ -688,6 +695,10 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
 
 /** People's software by kind: each must stay human. */
 export const PEOPLE_KINDS: Record<string, string[]> = {
+  "apps whose name or network stack holds a tool's word past their first name (the libs and OPAWG parts)": [
+    "Shopify Ping/iOS/1.0.0 (iPhone9,1 Simulator/com.shopify.ping/11.1.0)",
+    "fm.castbox.audiobook.radio.podcast/240611306 (Linux; U; Android 13; en_GB; Lenovo TB125FU; Build/TP1A.220624.014; Cronet/126.0.6423.0)",
+  ],
   "desktop and TV software": [
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.84 AdobeCEP/11.0 Safari/537.36",
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_6) AppleWebKit/601.7.8 (KHTML, like Gecko) Slack_SSB/2.0.3",

@@ -599,3 +599,28 @@ Deno.test("structural rule: a build's target triplet as the platform is no brows
   // the desktop platforms a browser writes are unchanged (uap-core's Ladybird agent)
   assert.equal(desktopPrefixOnly("Mozilla/5.0 (X11; Linux x86_64) LibWeb+LibJS/1.0 Ladybird/1.0"), null);
 });
+
+Deno.test("a tool's name: site checkers, auditors, sitemap builders and pingers; the same words later in an app's agent are not", () => {
+  // browscap's robots as its test agents print them, and uap-core's test agent (twenty-second round)
+  for (
+    const [ua, name] of [
+      ["Website Explorer/0.9.9.9", "website"],
+      ["AuditMyPC Webmaster Tool", "auditmypc"],
+      ["XmlSitemapGenerator - http://XmlSitemapGenerator.org", "xmlsitemapgenerator"],
+      ["ping-service", "ping-service"],
+    ]
+  ) {
+    assert.equal(toolNamedFirst(ua), name, ua);
+    assert.equal(classifyAgent(ua).outcome, "automation", ua);
+  }
+  // people's apps (the libs and OPAWG parts): "ping" after the first name, Chrome's "Cronet" stack
+  for (
+    const ua of [
+      "Shopify Ping/iOS/1.0.0 (iPhone9,1 Simulator/com.shopify.ping/11.1.0)",
+      "fm.castbox.audiobook.radio.podcast/240611306 (Linux; U; Android 13; en_GB; Lenovo TB125FU; Build/TP1A.220624.014; Cronet/126.0.6423.0)",
+    ]
+  ) {
+    assert.equal(toolNamedFirst(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
