@@ -55,7 +55,28 @@ export async function smtpMailer(url: string, from: string): Promise<Mailer> {
   const transport = nodemailer.createTransport(url);
   return {
     async send(msg: MailMessage) {
-      await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text });
+      try {
+        await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text });
+      } catch (err) {
+        throw new MailNotSent(msg.to, err);
+      }
     },
   };
+}
+
+/**
+ * A message the mail server refused or could not take. The server's own reply often quotes the recipient
+ * ("<ann@example.com>: mailbox full"), so only its code is kept: the error is safe to log.
+ */
+export class MailNotSent extends Error {
+  constructor(to: string, cause: unknown) {
+    const c = cause as { responseCode?: unknown; code?: unknown };
+    const why = typeof c?.responseCode === "number"
+      ? `the mail server answered ${c.responseCode}`
+      : typeof c?.code === "string" && /^[A-Z_]{2,30}$/.test(c.code)
+      ? `the mail server could not be reached or refused it (${c.code})`
+      : "the mail server could not take it";
+    super(`mail to ${maskEmail(to)} not sent: ${why}`);
+    this.name = "MailNotSent";
+  }
 }

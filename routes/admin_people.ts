@@ -19,7 +19,7 @@ export function adminPeopleRoutes(ctx: AppContext): Hono {
 
   app.post("/orgs/:org/invitations", async (c) => {
     const body = await readJsonBody(c.req.raw, CreateInvitation);
-    const { invitation, url } = await sendInvitation(ctx, {
+    const { invitation, url, mailed } = await sendInvitation(ctx, {
       org: c.req.param("org"),
       email: body.email,
       role: body.role as Role,
@@ -32,6 +32,7 @@ export function adminPeopleRoutes(ctx: AppContext): Hono {
       role: invitation.role,
       expires_at: new Date(invitation.expires_at).toISOString(),
       invitation_url: url,
+      mailed,
     }, 201);
   });
 

@@ -2,7 +2,7 @@
  * The two messages people get: an invitation and a password reset link. The one place that writes them
  * and sends them, for the admin API and the app alike.
  */
-import { logMailer } from "../mail.ts";
+import { logMailer, type MailMessage, MailNotSent } from "../mail.ts";
 import { getOrg } from "../tenancy/admin.ts";
 import { createInvitation, INVITATION_MS, invitationPath } from "./invitations.ts";
 import type { Invitation, Role } from "./records.ts";
@@ -13,16 +13,19 @@ import { aRole } from "./roles.ts";
 const mailer = (ctx: PeopleContext) => ctx.deps.mail ?? logMailer(ctx.deps.log);
 const days = (ms: number) => Math.round(ms / 86_400_000);
 
-/** Creates an invitation and mails its link; answers the link too (the admin API shows it to the operator). */
+/**
+ * Creates an invitation and mails its link; answers the link too (the admin API shows it to the operator).
+ * A mail the server refuses does not undo the invitation: `mailed` says so, and the log says why (masked).
+ */
 export async function sendInvitation(
   ctx: PeopleContext,
   input: { org: string; email: string; role: Role; invitedBy: string | null; baseUrl: string },
-): Promise<{ invitation: Invitation; url: string }> {
+): Promise<{ invitation: Invitation; url: string; mailed: boolean }> {
   const org = await getOrg(ctx.deps, input.org);
   await takeInvitation(ctx, org.id);
   const { invitation, token } = await createInvitation(ctx.deps.kv, ctx.deps.clock, input);
   const url = input.baseUrl + invitationPath(token);
-  await mailer(ctx).send({
+  const mailed = await trySend(ctx, "invitation mail not sent", {
     to: invitation.email,
     subject: `You are invited to ${org.name}`,
     text: [
@@ -34,11 +37,18 @@ export async function sendInvitation(
       "If you did not expect this, ignore this message.",
     ].join("\n"),
   });
-  ctx.deps.log.info("invitation sent", { org: org.id, invitation: invitation.id, role: invitation.role });
-  return { invitation, url };
+  ctx.deps.log.info(mailed ? "invitation sent" : "invitation made, mail not sent", {
+    org: org.id,
+    invitation: invitation.id,
+    role: invitation.role,
+  });
+  return { invitation, url, mailed };
 }
 
-/** Mails a reset link when the address has an account; the caller answers the same either way. */
+/**
+ * Mails a reset link when the address has an account; the caller answers the same either way, so a mail
+ * the server refuses is logged (masked) and not thrown: a 500 would tell that the account exists.
+ */
 export async function sendPasswordReset(
   ctx: PeopleContext,
   input: { email: string; addr: string | null; baseUrl: string },
@@ -46,7 +56,7 @@ export async function sendPasswordReset(
   await takeResetRequest(ctx, input.addr, input.email);
   const made = await createReset(ctx.deps.kv, ctx.deps.clock, input.email);
   if (!made) return;
-  await mailer(ctx).send({
+  await trySend(ctx, "password reset mail not sent", {
     to: made.user.email,
     subject: "Reset your password",
     text: [
@@ -58,4 +68,16 @@ export async function sendPasswordReset(
       "Setting a new password signs you out everywhere. If you did not ask, ignore this message.",
     ].join("\n"),
   });
+}
+
+/** Sends one message; a refusal is logged without the address (MailNotSent masks it) and answered as false. */
+async function trySend(ctx: PeopleContext, what: string, msg: MailMessage): Promise<boolean> {
+  try {
+    await mailer(ctx).send(msg);
+    return true;
+  } catch (err) {
+    const error = err instanceof MailNotSent ? err.message : "the mailer failed";
+    ctx.deps.log.error(what, { error });
+    return false;
+  }
 }

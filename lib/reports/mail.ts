@@ -7,6 +7,7 @@
  * can open.
  */
 import type { Deps } from "../deps.ts";
+import { MailNotSent } from "../mail.ts";
 import { keys } from "../store/keys.ts";
 import { listMembers } from "../people/members.ts";
 import type { Report } from "./types.ts";
@@ -65,7 +66,8 @@ export async function mailReport(
       });
       sent++;
     } catch (err) {
-      deps.log.error("report mail failed", { org: r.org, report: r.id, error: String(err).slice(0, 300) });
+      const error = err instanceof MailNotSent ? err.message : "the mailer failed";
+      deps.log.error("report mail failed", { org: r.org, report: r.id, error });
     }
   }
   return sent;

@@ -144,14 +144,17 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
     return act(ctx, c, path(org.id), async () => {
       const role = asRole(field(c, "role"));
       if (!can.invite(me.role, role)) throw forbidden(`role: only an owner invites ${role}s`);
-      const { invitation } = await sendInvitation(ctx, {
+      const { invitation, mailed } = await sendInvitation(ctx, {
         org: org.id,
         email: field(c, "email"),
         role,
         invitedBy: me.user,
         baseUrl: baseUrl(ctx, c),
       });
-      return `Invitation sent to ${invitation.email}.`;
+      return mailed
+        ? `Invitation sent to ${invitation.email}.`
+        : `Invitation made for ${invitation.email}, but the mail server did not take the message. ` +
+          "Check the address, or remove the invitation and invite again later.";
     });
   });
 

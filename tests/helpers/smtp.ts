@@ -29,14 +29,23 @@ function decodeBody(raw: string): string {
   return new TextDecoder().decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0)));
 }
 
-/** A real SMTP server (npm smtp-server) on 127.0.0.1, any port, no TLS, no auth. */
-export async function startLocalSmtp(): Promise<LocalSmtp> {
+/**
+ * A real SMTP server (npm smtp-server) on 127.0.0.1, any port, no TLS, no auth. `refuse` names recipients
+ * it turns away at RCPT TO with a 552 whose text quotes the address, as real servers do.
+ */
+export async function startLocalSmtp(opts: { refuse?: (to: string) => boolean } = {}): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];
   // deno-lint-ignore no-explicit-any
   const server: any = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // deno-lint-ignore no-explicit-any
+    onRcptTo(addr: any, _session: unknown, done: (err?: Error) => void) {
+      if (!opts.refuse?.(String(addr.address))) return done();
+      const err = new Error(`<${addr.address}>: Recipient address rejected: mailbox full`);
+      done(Object.assign(err, { responseCode: 552 }));
+    },
     // deno-lint-ignore no-explicit-any
     onData(stream: any, session: any, done: (err?: Error) => void) {
       let raw = "";
