@@ -13,7 +13,7 @@ export interface Target {
 
 const hostOf = (url: string | null) => (url ? new URL(url).host : null);
 
-function urlOf(d: Draft, host: string): string {
+export function urlOf(d: Draft, host: string): string {
   const u = d.source.utm;
   if (!d.landing || !u) return `https://${host}${d.path}`;
   const q = new URLSearchParams({ utm_source: u.source, utm_medium: u.medium, utm_campaign: u.campaign });
@@ -22,7 +22,7 @@ function urlOf(d: Draft, host: string): string {
   return `https://${host}${d.path}?${q}`;
 }
 
-function properties(d: Draft, host: string): Record<string, unknown> {
+export function properties(d: Draft, host: string): Record<string, unknown> {
   const p: Record<string, unknown> = { path: d.path, url: urlOf(d, host), ...d.props };
   if (d.landing && d.type === "$pageview" && d.source.referrer) p.referrer = d.source.referrer;
   return p;
@@ -53,7 +53,7 @@ function context(d: Draft) {
 /** What a session's events share (context, UTM, referrer host, geo), made once for a run of events of the
  * same visitor, source and agent: the model emits a session's events one after another, so each record of
  * the run holds the same objects, and the part builder serialises them once (lib/parts/event_batch.ts). */
-interface Shared {
+export interface Shared {
   visitor: Draft["visitor"];
   source: Draft["source"];
   automated: Draft["automated"];
@@ -64,7 +64,7 @@ interface Shared {
 }
 let last: Shared | null = null;
 
-function shared(d: Draft): Shared {
+export function shared(d: Draft): Shared {
   if (last && last.visitor === d.visitor && last.source === d.source && last.automated === d.automated) {
     return last;
   }

@@ -10,7 +10,8 @@
 import type { Deps } from "../deps.ts";
 import { dayNumber, keys } from "../store/keys.ts";
 import type { EnvName, StoredHit } from "../store/records.ts";
-import { type AnyRecord, buildPart, builtPartMeta } from "../parts/build.ts";
+import { type AnyRecord, buildPart, builtOfBatch, builtPartMeta } from "../parts/build.ts";
+import type { Batch } from "../parts/columns.ts";
 import { newPartId, type PartKind, touchIndex, writeChunks, writeDir } from "../parts/store.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
@@ -25,6 +26,8 @@ export interface Holding<T> {
   /** the time its day is placed by (events: receive time; hits: corrected timestamp) */
   placedAt(x: T): number;
   record(x: T): AnyRecord;
+  /** the part's rows as columns, made straight from what is held (the generator's drafts: draft_batch.ts) */
+  batch?(held: T[]): Promise<Batch>;
 }
 
 const recordsOf = (kind: PartKind): Holding<AnyRecord> => ({
@@ -83,7 +86,10 @@ export class PartWriter<T = AnyRecord> {
 
   private async publish(held: T[]): Promise<void> {
     const { kv, clock } = this.deps;
-    const built = await buildPart(kv, this.org, this.kind, held.map(this.holding.record));
+    const h = this.holding;
+    const built = h.batch
+      ? await builtOfBatch(await h.batch(held), this.kind)
+      : await buildPart(kv, this.org, this.kind, held.map(h.record));
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);

@@ -11,6 +11,7 @@ import { type Draft, SiteModel } from "./model.ts";
 import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./output.ts";
 import { RawWriter } from "./raw_writer.ts";
 import { PartWriter, storedBefore } from "./part_writer.ts";
+import { draftBatch } from "./draft_batch.ts";
 
 export interface SiteOptions {
   org: string;
@@ -104,12 +105,13 @@ export async function generateSite(deps: Deps, o: SiteOptions): Promise<SiteRepo
 /** The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
   const model = modelOf(o, end);
-  // drafts are held until their day's part is built, and made into records then
+  // drafts are held until their day's part is built, and made into its columns then (no records)
   const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", o.partRows, o.dedupeKeys, {
     id: (d) => d.id,
     receivedAt: (d) => d.t,
     placedAt: (d) => d.t,
     record: (d) => storedEvent(d, target),
+    batch: (held) => draftBatch(held, target),
   });
   let first = true;
   for (const d of model.events()) {

@@ -92,6 +92,16 @@ export async function buildPart(
     const pendingCode = v.dict.indexOf("pending") + 1;
     if (pendingCode > 0) { for (const c of v.codes) if (c === pendingCode) pendingVerification++; }
   }
+  return await builtOfBatch(batch, kind, pendingVerification, turn);
+}
+
+/** The part of a batch built already (by `buildPart`, or the generator's straight from its drafts). */
+export async function builtOfBatch(
+  batch: Batch,
+  kind: PartKind,
+  pendingVerification = 0,
+  turn: Turn = noTurns,
+): Promise<BuiltPart> {
   const [min_t, max_t] = range((batch.cols.t as NumCol).values);
   const [min_rt, max_rt] = range((batch.cols[kind === "ev" ? "t" : "rt"] as NumCol).values);
   return {

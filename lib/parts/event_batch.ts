@@ -21,7 +21,7 @@ import { noTurns, type Turn } from "../turns.ts";
 import { sortInSlices } from "./slice_sort.ts";
 
 /** At most this many property names get their own column per part. */
-const PROP_COLUMNS = 64;
+export const PROP_COLUMNS = 64;
 
 const dtOf = (e: StoredEvent) => {
   const t = Date.parse(e.device_time);

@@ -1,0 +1,170 @@
+/**
+ * A part's columns made straight from the generator's drafts: the batch `buildEventBatch` makes of the
+ * drafts' stored records (output.ts `storedEvent`), column for column and code for code, without making the
+ * records, their property objects and device-time strings (at 10M events up to 1.5M drafts wait, and each
+ * record was made, sorted, walked and dropped). tests/lib/demo/draft_batch_test.ts compares the two.
+ */
+import { FORM_ELEMENT, withFormElement } from "../enrich/element.ts";
+import { type Batch, narrow, type StrCol, strCol } from "../parts/columns.ts";
+import { numCol } from "../parts/columns.ts";
+import { PROP_COLUMNS } from "../parts/event_batch.ts";
+import type { Draft } from "./model.ts";
+import { properties, type Shared, shared, type Target, urlOf } from "./output.ts";
+
+/** A stored record's device time read back from its ISO string: whole milliseconds (the Date time value). */
+const dtOf = (d: Draft) => Math.trunc(d.deviceTime);
+
+/** The stored records' batch order (event_batch.ts `batchOrder`): visitor, session, receive time, device
+ * time, sequence number, id. */
+const draftOrder = (a: Draft, b: Draft) =>
+  a.anon < b.anon
+    ? -1
+    : a.anon > b.anon
+    ? 1
+    : a.session < b.session
+    ? -1
+    : a.session > b.session
+    ? 1
+    : a.t - b.t || dtOf(a) - dtOf(b) || a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * A string column as `strCol` makes it (codes by first appearance of each text), where row i's text is
+ * `text(key(i))`: a key is cheaper to look up than its text (an object shared by rows, a string whose hash
+ * is kept, a number), so a text is made and looked up once per distinct key, not per row.
+ */
+function keyedCol(
+  n: number,
+  key: (i: number) => unknown,
+  text: (k: unknown) => string | null | undefined,
+): StrCol {
+  const byKey = new Map<unknown, number>(), byText = new Map<string, number>();
+  const dict: string[] = [];
+  const codes = new Uint32Array(n);
+  let lastKey: unknown = byKey, lastCode = 0; // byKey: no row's key
+  for (let i = 0; i < n; i++) {
+    const k = key(i);
+    if (k === lastKey) {
+      codes[i] = lastCode;
+      continue;
+    }
+    let c = byKey.get(k);
+    if (c === undefined) {
+      const s = text(k);
+      if (s === null || s === undefined) c = 0;
+      else if ((c = byText.get(s)) === undefined) byText.set(s, c = dict.push(s));
+      byKey.set(k, c);
+    }
+    codes[i] = lastCode = c;
+    lastKey = k;
+  }
+  return { kind: "str", dict, codes: narrow(codes, dict.length) };
+}
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** Names `properties` may give a draft's own props: a draft whose props hold one is walked as its record's. */
+const DERIVED = ["path", "url", "referrer", FORM_ELEMENT];
+
+/**
+ * Calls `f` with each property of the draft's record, in the record's order (output.ts `properties`, then
+ * the form element ingest derives), without making the object; `url(d)` answers the same string object for
+ * the same plain page URL.
+ */
+function eachProp(
+  d: Draft,
+  host: string,
+  url: (d: Draft) => string,
+  f: (k: string, v: unknown) => void,
+): void {
+  const p = d.props;
+  if (DERIVED.some((k) => k in p)) {
+    for (const [k, v] of Object.entries(withFormElement(d.type, properties(d, host)))) f(k, v);
+    return;
+  }
+  f("path", d.path);
+  f("url", url(d));
+  for (const k in p) f(k, p[k]);
+  if (d.landing && d.type === "$pageview" && d.source.referrer) f("referrer", d.source.referrer);
+  if (d.type === "$autocapture") {
+    const name = withFormElement(d.type, { form: p.form })[FORM_ELEMENT];
+    if (name !== undefined) f(FORM_ELEMENT, name);
+  }
+}
+
+/** The batch of the drafts' stored records (sorting `drafts` in place into batch order). */
+export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch> {
+  const ev = drafts.sort(draftOrder);
+  const n = ev.length;
+  const plainUrls = new Map<string, string>();
+  const url = (d: Draft) => {
+    if (d.landing && d.source.utm) return urlOf(d, target.host);
+    let u = plainUrls.get(d.path);
+    if (u === undefined) plainUrls.set(d.path, u = `https://${target.host}${d.path}`);
+    return u;
+  };
+  // each property's rows and values, in row order
+  const found = new Map<string, { rows: number[]; values: unknown[] }>();
+  for (let i = 0; i < n; i++) {
+    eachProp(ev[i], target.host, url, (k, v) => {
+      let f = found.get(k);
+      if (!f) found.set(k, f = { rows: [], values: [] });
+      f.rows.push(i);
+      f.values.push(v);
+    });
+  }
+  const own = [...found].map(([k, f]) => [k, f.rows.length] as const)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROP_COLUMNS).map(([k]) => k);
+  const ownSet = new Set(own);
+  const s = (get: (d: Draft) => string | null) => strCol(n, (i) => get(ev[i]));
+  const sharedKey = (i: number) => shared(ev[i]);
+  const cols: Batch["cols"] = {
+    id: await s((d) => d.id),
+    anon: await s((d) => d.anon),
+    session: await s((d) => d.session),
+    user: await s((d) => d.user),
+    touchpoint: await s(() => target.touchpoint),
+    platform: await s(() => "web"),
+    event_type: await s((d) => d.type),
+    screen: await s((d) => d.path),
+    page: await s((d) => d.path),
+    host: await s(() => target.host),
+    fp: keyedCol(n, (i) => ev[i].fingerprint, json),
+    element: await s((d) => d.element),
+    ctx: keyedCol(n, sharedKey, (k) => JSON.stringify((k as Shared).context)),
+    country: await s((d) => d.visitor.country.code),
+    city: await s((d) => d.visitor.city),
+    as_org: await s(() => null),
+    browser: await s((d) => (d.automated ? null : d.visitor.browser)),
+    os: await s((d) => (d.automated ? null : d.visitor.os)),
+    device_type: await s((d) => (d.automated ? "bot" : d.visitor.device.device)),
+    referrer_host: keyedCol(n, sharedKey, (k) => (k as Shared).referrer_host),
+    source: await s((d) => d.source.source),
+    channel: await s((d) => d.source.channel),
+    utm: keyedCol(n, sharedKey, (k) => json((k as Shared).utm)),
+    traffic: await s((d) => d.automated?.traffic ?? "human"),
+    crawler: await s((d) => d.automated?.crawler ?? null),
+    // a device time made from whole or fractional milliseconds reads back as the string it was written from
+    dts: await s(() => null),
+    t: await numCol(n, (i) => ev[i].t),
+    dt: await numCol(n, (i) => dtOf(ev[i])),
+    seq: await numCol(n, (i) => ev[i].seq),
+    gap: await numCol(n, () => 0),
+    asn: await numCol(n, () => null),
+    "p*": own.length === found.size ? await s(() => null) : await s((d) => {
+      const rest = Object.entries(withFormElement(d.type, properties(d, target.host)))
+        .filter(([k]) => !ownSet.has(k));
+      return rest.length ? JSON.stringify(Object.fromEntries(rest)) : null;
+    }),
+  };
+  for (const k of own) {
+    const { rows, values } = found.get(k)!;
+    let at = 0;
+    const none = found; // no value's key
+    cols[`p:${k}`] = keyedCol(
+      n,
+      (i) => (rows[at] === i ? values[at++] : none),
+      (v) => v === none ? null : JSON.stringify(v),
+    );
+  }
+  return { n, cols };
+}
