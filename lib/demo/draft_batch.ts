@@ -28,21 +28,23 @@ const draftOrder = (a: Draft, b: Draft) =>
     : a.t - b.t || dtOf(a) - dtOf(b) || a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * A string column as `strCol` makes it (codes by first appearance of each text), where row i's text is
- * `text(key(i))`: a key is cheaper to look up than its text (an object shared by rows, a string whose hash
- * is kept, a number), so a text is made and looked up once per distinct key, not per row.
+ * A string column as `strCol` makes it (codes by first appearance of each text), where row `rows[j]` (row j
+ * without `rows`) has the text `text(keys[j])` and every other row none: a key is cheaper to look up than its
+ * text (an object shared by rows, a string whose hash is kept, a number), so a text is made and looked up
+ * once per distinct key, not per row.
  */
 function keyedCol(
   n: number,
-  key: (i: number) => unknown,
+  keys: ArrayLike<unknown>,
   text: (k: unknown) => string | null | undefined,
+  rows?: ArrayLike<number>,
 ): StrCol {
   const byKey = new Map<unknown, number>(), byText = new Map<string, number>();
   const dict: string[] = [];
   const codes = new Uint32Array(n);
   let lastKey: unknown = byKey, lastCode = 0; // byKey: no row's key
-  for (let i = 0; i < n; i++) {
-    const k = key(i);
+  for (let j = 0; j < keys.length; j++) {
+    const k = keys[j], i = rows ? rows[j] : j;
     if (k === lastKey) {
       codes[i] = lastCode;
       continue;
@@ -104,19 +106,19 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
   };
   // each property's rows and values, in row order
   const found = new Map<string, { rows: number[]; values: unknown[] }>();
-  for (let i = 0; i < n; i++) {
-    eachProp(ev[i], target.host, url, (k, v) => {
-      let f = found.get(k);
-      if (!f) found.set(k, f = { rows: [], values: [] });
-      f.rows.push(i);
-      f.values.push(v);
-    });
-  }
+  let row = 0;
+  const put = (k: string, v: unknown) => {
+    let f = found.get(k);
+    if (!f) found.set(k, f = { rows: [], values: [] });
+    f.rows.push(row);
+    f.values.push(v);
+  };
+  for (; row < n; row++) eachProp(ev[row], target.host, url, put);
   const own = [...found].map(([k, f]) => [k, f.rows.length] as const)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROP_COLUMNS).map(([k]) => k);
   const ownSet = new Set(own);
   const s = (get: (d: Draft) => string | null) => strCol(n, (i) => get(ev[i]));
-  const sharedKey = (i: number) => shared(ev[i]);
+  const shareds = ev.map(shared); // what a session's records share, one object for a run of them
   const cols: Batch["cols"] = {
     id: await s((d) => d.id),
     anon: await s((d) => d.anon),
@@ -128,19 +130,19 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
     screen: await s((d) => d.path),
     page: await s((d) => d.path),
     host: await s(() => target.host),
-    fp: keyedCol(n, (i) => ev[i].fingerprint, json),
+    fp: keyedCol(n, ev.map((d) => d.fingerprint), json),
     element: await s((d) => d.element),
-    ctx: keyedCol(n, sharedKey, (k) => JSON.stringify((k as Shared).context)),
+    ctx: keyedCol(n, shareds, (k) => JSON.stringify((k as Shared).context)),
     country: await s((d) => d.visitor.country.code),
     city: await s((d) => d.visitor.city),
     as_org: await s(() => null),
     browser: await s((d) => (d.automated ? null : d.visitor.browser)),
     os: await s((d) => (d.automated ? null : d.visitor.os)),
     device_type: await s((d) => (d.automated ? "bot" : d.visitor.device.device)),
-    referrer_host: keyedCol(n, sharedKey, (k) => (k as Shared).referrer_host),
+    referrer_host: keyedCol(n, shareds, (k) => (k as Shared).referrer_host),
     source: await s((d) => d.source.source),
     channel: await s((d) => d.source.channel),
-    utm: keyedCol(n, sharedKey, (k) => json((k as Shared).utm)),
+    utm: keyedCol(n, shareds, (k) => json((k as Shared).utm)),
     traffic: await s((d) => d.automated?.traffic ?? "human"),
     crawler: await s((d) => d.automated?.crawler ?? null),
     // a device time made from whole or fractional milliseconds reads back as the string it was written from
@@ -158,13 +160,7 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
   };
   for (const k of own) {
     const { rows, values } = found.get(k)!;
-    let at = 0;
-    const none = found; // no value's key
-    cols[`p:${k}`] = keyedCol(
-      n,
-      (i) => (rows[at] === i ? values[at++] : none),
-      (v) => v === none ? null : JSON.stringify(v),
-    );
+    cols[`p:${k}`] = keyedCol(n, values, JSON.stringify, rows);
   }
   return { n, cols };
 }
