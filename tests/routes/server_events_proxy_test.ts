@@ -16,12 +16,14 @@ async function reportThrough(
   t: Awaited<ReturnType<typeof setup>>,
   headers: Record<string, string>,
   trustProxy: TrustProxy = true,
+  ipHeader?: string,
 ) {
   const reporter = createCrawlReporter({
     serverKey: t.tenant.serverKey,
     baseUrl: "https://collect.test",
     fetch: async (url, init) => await t.app.request(new URL(url).pathname, init),
     trustProxy,
+    ipHeader,
     logger: { warn: () => {}, error: () => {} },
   });
   reporter.observe(
@@ -50,6 +52,14 @@ Deno.test("server events via the SDK: a client-written X-Forwarded-For does not 
     nginx: { "x-forwarded-for": spoofedXff, "x-real-ip": SPOOFER },
     cloudflare: { "x-forwarded-for": spoofedXff, "cf-connecting-ip": SPOOFER },
     "append only": { "x-forwarded-for": spoofedXff },
+    // a load balancer that only appends passes the client's own edge headers through
+    "append only, client edge headers": {
+      "x-forwarded-for": spoofedXff,
+      "cf-connecting-ip": GOOGLE,
+      "true-client-ip": GOOGLE,
+      "fly-client-ip": GOOGLE,
+      "x-real-ip": GOOGLE,
+    },
     "client Forwarded": {
       "x-forwarded-for": spoofedXff,
       forwarded: `for=${GOOGLE}`,
@@ -68,17 +78,19 @@ Deno.test("server events via the SDK: a client-written X-Forwarded-For does not 
 });
 
 Deno.test("server events via the SDK: a real Googlebot behind the proxy is still verified", async () => {
-  const cases: [Record<string, string>, TrustProxy][] = [
+  const cases: [Record<string, string>, TrustProxy, string?][] = [
     [{ "x-forwarded-for": GOOGLE, "x-real-ip": GOOGLE }, true],
     [{ "x-forwarded-for": GOOGLE, "cf-connecting-ip": GOOGLE }, true],
     [{ "x-forwarded-for": `${SPOOFER}, ${GOOGLE}` }, true],
     // two proxies (CDN, then the site's load balancer): the CDN's entry is second from the end
     [{ "x-forwarded-for": `${SPOOFER}, ${GOOGLE}, 10.0.0.9` }, 2],
+    // the edge header the site owner named: the one Cloudflare sets, even with a client-written X-Forwarded-For
+    [{ "x-forwarded-for": `${SPOOFER}, 10.0.0.9`, "cf-connecting-ip": GOOGLE }, true, "cf-connecting-ip"],
   ];
-  for (const [headers, trustProxy] of cases) {
+  for (const [headers, trustProxy, ipHeader] of cases) {
     const t = await setup();
     try {
-      const got = await reportThrough(t, headers, trustProxy);
+      const got = await reportThrough(t, headers, trustProxy, ipHeader);
       assert.equal(got.ip, GOOGLE, JSON.stringify(headers));
       assert.equal(got.verification, "verified", JSON.stringify(headers));
     } finally {

@@ -40,6 +40,8 @@ export type TrustProxy = boolean | number;
 
 export interface HitSettings {
   trustProxy: TrustProxy;
+  /** The one single-value header the edge sets to the client address ("cf-connecting-ip"); none when unset. */
+  ipHeader?: string | null;
   queryAllowlist: readonly string[];
 }
 
@@ -69,7 +71,7 @@ export function buildHit(
     method: req.method.toUpperCase(),
     status: res.status,
     user_agent: (req.headers.get("user-agent") ?? "").slice(0, MAX_USER_AGENT),
-    ip: clientIp(req, settings.trustProxy),
+    ip: clientIp(req, settings.trustProxy, settings.ipHeader),
     referer_host: refererHost(req.headers.get("referer")),
   };
 }
@@ -115,19 +117,22 @@ function pathWithAllowedQuery(
 /**
  * The socket peer, or behind trusted proxies the client they report. Proxies append the peer they saw to the
  * end of X-Forwarded-For / Forwarded; everything left of it is whatever the client sent, so it is never taken.
- * - `true` (one proxy you control): a single-value header an edge sets (CF-Connecting-IP, True-Client-IP,
- *   Fly-Client-IP, X-Real-IP), else the last X-Forwarded-For hop, else the last Forwarded `for=`.
+ * - `ipHeader` (behind a trusted proxy only): the single-value header the site owner says the edge sets
+ *   (CF-Connecting-IP, True-Client-IP, Fly-Client-IP, X-Real-IP, ...). No such header is read unless named:
+ *   a proxy that does not set one passes a client's own through (a fake Googlebot's CF-Connecting-IP behind
+ *   nginx or a load balancer).
+ * - `true` (one proxy you control): else the last X-Forwarded-For hop, else the last Forwarded `for=`.
  * - a number n (n proxies in a chain): the n-th hop from the end of X-Forwarded-For (else Forwarded), as
- *   Express's `trust proxy` counts; single-value headers are not read, since a proxy that does not set them
- *   passes a client's own through.
+ *   Express's `trust proxy` counts.
  */
 export function clientIp(
   req: SeenRequest,
   trustProxy: TrustProxy,
+  ipHeader?: string | null,
 ): string | null {
   const hops = proxyHops(trustProxy);
   if (hops > 0) {
-    const fromHeaders = (trustProxy === true ? edgeHeader(req.headers) : null) ??
+    const fromHeaders = (ipHeader ? singleValue(req.headers.get(ipHeader)) : null) ??
       hopFromEnd(listValues(req.headers.get("x-forwarded-for")), hops) ??
       hopFromEnd(forwardedFor(req.headers.get("forwarded")), hops);
     if (fromHeaders) return cleanIp(fromHeaders);
@@ -143,20 +148,10 @@ export function proxyHops(trustProxy: TrustProxy): number {
   return trustProxy ? 1 : 0;
 }
 
-const EDGE_HEADERS = [
-  "cf-connecting-ip",
-  "true-client-ip",
-  "fly-client-ip",
-  "x-real-ip",
-];
-
-/** A header an edge sets to the one address it saw (and overwrites when a client sends it). */
-function edgeHeader(headers: HeaderReader): string | null {
-  for (const name of EDGE_HEADERS) {
-    const value = headers.get(name)?.trim();
-    if (value && !value.includes(",")) return value;
-  }
-  return null;
+/** The named edge header's one address; a missing, empty or listed value means none. */
+function singleValue(header: string | null): string | null {
+  const value = header?.trim();
+  return value && !value.includes(",") ? value : null;
 }
 
 /** The hop `hops` places from the end; with fewer hops than trusted proxies, the first one. */

@@ -13,11 +13,18 @@ export interface ReporterOptions {
   /** Base address of the service, e.g. "https://collect.example.com"; the SDK posts to /v1/behavior/server-events. */
   baseUrl: string | undefined;
   /**
-   * Take the client address and host from forwarding headers: `true` behind one proxy you control (its
-   * single-value header such as CF-Connecting-IP or X-Real-IP, else the last X-Forwarded-For hop), a number
-   * behind that many proxies (that hop from the end of X-Forwarded-For). Hops a client wrote are never taken.
+   * Take the client address and host from forwarding headers: `true` behind one proxy you control (the last
+   * X-Forwarded-For hop), a number behind that many proxies (that hop from the end of X-Forwarded-For). Hops
+   * a client wrote are never taken.
    */
   trustProxy?: TrustProxy;
+  /**
+   * With `trustProxy`: the single-value header your edge sets (or overwrites) to the client address, e.g.
+   * "cf-connecting-ip" behind Cloudflare, "x-real-ip" with nginx's `proxy_set_header X-Real-IP
+   * $remote_addr`. Read before X-Forwarded-For. Unset (the default): no such header is read, as a proxy that
+   * does not set it passes the client's own through.
+   */
+  ipHeader?: string;
   /** Query parameters kept in the reported path; all others are removed (they may carry personal data). */
   queryAllowlist?: readonly string[];
   /** More paths never reported: a string is a path prefix, a RegExp is tested against the path. */
@@ -89,6 +96,7 @@ export function createCrawlReporter(options: ReporterOptions): CrawlReporter {
   };
   const hitSettings = {
     trustProxy,
+    ipHeader: options.ipHeader?.trim().toLowerCase() || null,
     queryAllowlist: options.queryAllowlist ?? [],
   };
   let observeFailureLogged = false;

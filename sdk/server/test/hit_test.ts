@@ -190,6 +190,26 @@ describe("hit fields: client address", () => {
     }
   });
 
+  test("an edge header is read only when named (ipHeader), and only behind a trusted proxy", async () => {
+    // a load balancer that only appends to X-Forwarded-For passes the client's own edge headers through
+    const headers = {
+      "x-forwarded-for": `${SPOOFED}, ${REAL}`,
+      "cf-connecting-ip": SPOOFED,
+      "true-client-ip": SPOOFED,
+      "fly-client-ip": SPOOFED,
+      "x-real-ip": SPOOFED,
+    };
+    const ip = async (options: Partial<ReporterOptions>) =>
+      (await reportOne("/", { headers, socketIp: "10.0.0.2" }, options)).ip;
+    assert.equal(await ip({ trustProxy: true }), REAL, "unset: no edge header is read");
+    assert.equal(await ip({ trustProxy: true, ipHeader: "CF-Connecting-IP" }), SPOOFED, "named: it is read");
+    assert.equal(await ip({ ipHeader: "cf-connecting-ip" }), "10.0.0.2", "no trusted proxy: the socket");
+    // Cloudflare Workers: no socket address, the one header Cloudflare sets
+    const worker = { headers: { "cf-connecting-ip": REAL }, socketIp: null };
+    assert.equal((await reportOne("/", worker, { trustProxy: true, ipHeader: "cf-connecting-ip" })).ip, REAL);
+    assert.equal((await reportOne("/", worker, { trustProxy: true })).ip, null, "unset: none");
+  });
+
   test("with trustProxy the last RFC 7239 Forwarded element is used when there is no X-Forwarded-For", async () => {
     const headers = {
       forwarded: `for=${SPOOFED}, for="[2001:db8::7]:4711";proto=https`,
