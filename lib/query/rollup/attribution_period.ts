@@ -350,8 +350,10 @@ export function answerRuns(
       n.visitors++;
       if (goal && goal[v]) n.conversions++;
     };
-    for (const r of runList) {
-      const from = period.at[r], to = period.at[r + 1];
+    // (indexed loops: `for of` made an iterator result per item until optimized, ~6 MB outliving young
+    // collections in a cold crawl coverage at 10M events)
+    for (let k = 0; k < runList.length; k++) {
+      const r = runList[k], from = period.at[r], to = period.at[r + 1];
       if (!out && !period.human[r]) {
         n.sessions += to - from;
         continue;
@@ -362,12 +364,14 @@ export function answerRuns(
         if (period.human[r]) visit(period.vis[x]);
       }
     }
-    for (const x of sessionList) {
+    for (let k = 0; k < sessionList.length; k++) {
+      const x = sessionList[k];
       if (out && out[x]) continue;
       n.sessions++;
       if (human![x]) visit(period.vis[x]);
     }
-    for (const i of rowList) {
+    for (let k = 0; k < rowList.length; k++) {
+      const i = rowList[k];
       if (sMark[rows.sid[i]] !== stamp) {
         sMark[rows.sid[i]] = stamp;
         n.sessions++;

@@ -14,7 +14,8 @@ import { keys } from "../../store/keys.ts";
 import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
 import { decodeBatch, ownsSegment } from "../../parts/codec.ts";
 import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
-import { type Batch, batchOfRows, type NumCol } from "../../parts/columns.ts";
+import { dictEntries } from "../../parts/dict_entries.ts";
+import { type Batch, batchOfRows, type NumCol, type StrCol } from "../../parts/columns.ts";
 import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
@@ -642,10 +643,33 @@ export function rowsOfColumns(batch: Batch, rows: number[]): Batch {
   const cols: Batch["cols"] = {};
   for (const name of Object.keys(batch.cols)) {
     const c = batch.cols[name];
-    cols[name] = batchOfRows({ n: batch.n, cols: { [name]: c } }, rows).cols[name];
+    cols[name] = (c.kind === "str" ? strRows(c, rows) : null) ??
+      batchOfRows({ n: batch.n, cols: { [name]: c } }, rows).cols[name];
     delete batch.cols[name];
     // its rows copied, a column inflated for itself alone is let go now, not at V8's next full collection
     if (ownsSegment(c)) releaseDecoded(c.kind === "num" ? c.values : c.codes);
   }
   return { n: rows.length, cols };
+}
+
+/**
+ * `rows` of a string column with a dictionary of just the strings those rows use, each made from the stored
+ * bytes (codes renumbered by first use); null when the column has no stored dictionary bytes. The part's
+ * whole dictionary made strings (every visitor, session and page of a part: ~25 MB of JS heap, dead at once,
+ * per explain-a-change ask at 10M events) was what grew the heap most at that ask.
+ */
+function strRows(c: StrCol, rows: number[]): StrCol | null {
+  const entry = dictEntries(c);
+  if (!entry) return null;
+  let top = 0;
+  for (const i of rows) if (c.codes[i] > top) top = c.codes[i];
+  const renumber = new Uint32Array(top + 1);
+  const dict: string[] = [], codes = c.codes.slice(0, rows.length);
+  rows.forEach((i, k) => {
+    const code = c.codes[i];
+    if (code === 0) return void (codes[k] = 0);
+    if (renumber[code] === 0) (dict.push(entry(code)), renumber[code] = dict.length);
+    codes[k] = renumber[code];
+  });
+  return { kind: "str", dict, codes };
 }

@@ -1,18 +1,33 @@
 /**
  * A cut hour's rows are taken from a part one column at a time (lib/query/rollup/reader.ts rowsOfColumns):
  * each decoded column is let go once its rows are taken, instead of the whole part's columns decoded and held
- * together (explain-a-change's periods cut several parts at 10M events). The rows are those of the whole batch.
+ * together (explain-a-change's periods cut several parts at 10M events). The rows are those of the whole batch;
+ * a string column's dictionary holds only the strings the rows use (not the part's whole dictionary).
  */
 import assert from "node:assert/strict";
 import { compact } from "../../../lib/jobs/compact.ts";
 import { decodeBatch, ownsSegment } from "../../../lib/parts/codec.ts";
-import { type Batch, batchOfRows } from "../../../lib/parts/columns.ts";
+import { type Batch, batchOfRows, numAt, strAt } from "../../../lib/parts/columns.ts";
 import { listParts, partColumns, readBlob } from "../../../lib/parts/store.ts";
 import { rowsOfColumns } from "../../../lib/query/rollup/reader.ts";
 import { testDeps } from "../../helpers/deps.ts";
 import { ev, store } from "./fixtures.ts";
 
 const NOW = Date.parse("2026-10-30T12:00:00Z");
+
+/** Each column's values row by row (what a reader sees), and how many strings each dictionary holds. */
+const valuesOf = (b: Batch) =>
+  Object.fromEntries(
+    Object.keys(b.cols).sort().map((name) => {
+      const c = b.cols[name];
+      const at = Array.from({ length: b.n }, (_, i) => c.kind === "num" ? numAt(c, i) : strAt(c, i));
+      return [name, at];
+    }),
+  );
+const dictSizes = (b: Batch) =>
+  Object.fromEntries(
+    Object.entries(b.cols).flatMap(([name, c]) => c.kind === "str" ? [[name, c.dict.length]] : []),
+  );
 
 Deno.test("cut rows: taken column by column, each decoded column let go, equal to the whole batch's rows", async () => {
   const deps = await testDeps();
@@ -38,8 +53,19 @@ Deno.test("cut rows: taken column by column, each decoded column let go, equal t
   const got = rowsOfColumns(lazy, rows);
   // every decoded column was let go by the batch it came from
   assert.deepEqual(Object.keys(lazy.cols), []);
-  assert.deepEqual(got, batchOfRows(await read(), rows));
+  const whole = batchOfRows(await read(), rows);
+  assert.deepEqual(valuesOf(got), valuesOf(whole));
   assert.deepEqual(Object.keys(got.cols).sort(), names.sort());
+  // only the strings the rows use: each dictionary as long as its distinct values among them
+  assert.deepEqual(
+    dictSizes(got),
+    Object.fromEntries(
+      Object.entries(valuesOf(whole)).flatMap(([name, v]) =>
+        whole.cols[name].kind === "str" ? [[name, new Set(v.filter((x) => x !== null)).size]] : []
+      ),
+    ),
+  );
+  assert.ok((whole.cols.id as { dict: string[] }).dict.length > dictSizes(got).id);
   deps.kv.close();
 });
 
@@ -69,7 +95,7 @@ Deno.test("cut rows: a column inflated for itself alone is freed once its rows a
   const rows = [0, 5, 9];
   const expected = batchOfRows({ n: lazy.n, cols: Object.fromEntries(decoded) }, rows);
   const got = rowsOfColumns(lazy, rows);
-  assert.deepEqual(got, expected);
+  assert.deepEqual(valuesOf(got), valuesOf(expected));
   for (const [name, c] of own) {
     assert.equal((c.kind === "num" ? c.values : c.codes).length, 0, `${name} let go`);
   }
