@@ -197,6 +197,25 @@ async function guardedMessage(raw: Request): Promise<Request> {
   return new Request(raw, { body: body.text });
 }
 
+/**
+ * A protocol revision is a date (`2026-07-28`). The header is the client's own text and the transport quotes
+ * it in the messages its `onerror` logs, so anything else is refused here, before the transport, with a
+ * message that names the header but not its value: the "request refused" log line then never carries text a
+ * client chose (an address, an identifier) beyond a date's ten characters.
+ */
+const REVISION = /^\d{4}-\d{2}-\d{2}$/;
+const BAD_VERSION =
+  "Bad Request: the MCP-Protocol-Version header must be a protocol revision date (YYYY-MM-DD), " +
+  "such as 2026-07-28";
+
+function refusedVersion(ctx: AppContext, version: string | undefined): Response | null {
+  if (version === undefined || REVISION.test(version)) return null;
+  ctx.deps.log.warn("mcp request refused", { error: "MCP-Protocol-Version header is not a revision date" });
+  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message: BAD_VERSION } }, {
+    status: 400,
+  });
+}
+
 export function mcpRoutes(ctx: AppContext): Hono {
   const app = new Hono();
   const readView = viewReader(); // this app's: read once per view, for as long as the process serves
@@ -211,6 +230,8 @@ export function mcpRoutes(ctx: AppContext): Hono {
   app.all("*", async (c) => {
     const caller = await callerOf(ctx, c.req.header("authorization"), c.req.url);
     narrowTools(new URL(c.req.url).searchParams.get("tools")); // an unknown tool name is a 422 before any exchange
+    const refused = refusedVersion(ctx, c.req.header("mcp-protocol-version"));
+    if (refused) return refused;
     const req = c.req.method === "POST" ? await guardedMessage(c.req.raw) : c.req.raw;
     return handler.fetch(req, {
       authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },
