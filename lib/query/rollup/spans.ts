@@ -389,122 +389,74 @@ export function storedSpanEnds(
 
 /**
  * Which keys of each part are also a key of another part: flags per part, per key. The visitor numbers are
- * taken a range at a time (`RANGE` numbers: every table below stays in the processor's cache, where tables
- * over the whole visitor space missed it on nearly every access: at 10M events 0.3-1 s for 1.73M keys); each
- * part's keys are sorted by visitor, so a cursor per part walks its keys of the range in order. In a range,
- * one walk over every part's keys gives each visitor number its part (most visitors' sessions are in one
- * part, or several visitors') and its count of keys; the keys of visitors in several parts are then laid out
- * by visitor (a counting sort over those counts) and each such visitor's few keys compared with each other.
- * Equal keys in one part only are not shared (two sessions of a visitor sharing a key there are joined by the
- * part's facts).
+ * taken a range at a time (`RANGE` numbers), each part's keys of the range found by its cursor (keys are
+ * sorted by visitor); the range's keys go into one small open-addressing table by (visitor, low 24 bits of the
+ * first id hash), which every pair `sameKey` may call equal shares, and a key is compared only with those
+ * before it in its probe run. Equal keys in one part only are not shared (two sessions of a visitor sharing a
+ * key there are joined by the part's facts). The table stays in the processor's cache and holds only numbers
+ * that fit 32 bits: the walk per visitor number it replaced (each number's parts and count of keys, then the
+ * keys of visitors in several parts laid out by visitor and compared, a bot's sorted as doubles) took ~180 ms
+ * of CPU for a cold overview's 1.72M keys at 10M events, ~60-80 ms more than this.
  */
 export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   let top = Math.max(1, space);
   for (const k of parts) if (k.n && k.vis[k.n - 1] >= top) top = k.vis[k.n - 1] + 1;
   const np = parts.length;
-  // per visitor number of the range: 0 no part yet, p + 1 part p only, -1 several parts
-  const owner = new Int32Array(RANGE);
-  // keys per visitor number, then (visitors in several parts only) where each one's keys start
-  const at = new Int32Array(RANGE + 1);
-  // each part's first key of the range, and its first past it
-  const from = new Int32Array(np), to = new Int32Array(np);
-  const visOf = parts.map((k) => k.vis), nOf = Int32Array.from(parts, (k) => k.n);
-  let hOf = new Uint32Array(1024), partOf = new Uint32Array(1024), xOf = new Uint32Array(1024);
-  // 1 where the key's hash is whole (short keys: store.ts SHORT_KEYS_SEC)
-  let fOf = new Uint8Array(1024);
-  // a bot's keys by low bits (see below), reused
-  let byLow = new Float64Array(1024);
   const out = parts.map((k) => new Uint8Array(k.n));
-  const mark = (i: number, j: number) => {
-    if (partOf[i] !== partOf[j]) out[partOf[i]][xOf[i]] = out[partOf[j]][xOf[j]] = 1;
-  };
+  // each part's first key not yet taken
+  const at = new Int32Array(np);
+  // per slot: the range that took it (slots of an earlier range are free), the key's visitor, hash, part,
+  // index in its part and whether its hash is whole
+  let bits = 10;
+  let taken = new Int32Array(1 << bits), sv = new Int32Array(1 << bits), sh = new Int32Array(1 << bits);
+  let sp = new Int32Array(1 << bits), sx = new Int32Array(1 << bits), sf = new Uint8Array(1 << bits);
+  let range = 0;
   for (let lo = 0; lo < top; lo += RANGE) {
     const hi = lo + RANGE;
-    owner.fill(0);
-    at.fill(0);
-    // one walk: each visitor number's part(s) and count of keys (two walks, then a third for the layout,
-    // cost ~30% more at 10M events)
+    range++;
+    // the range's keys, for the table's size (at most half its slots taken)
+    let m = 0;
+    for (let p = 0; p < np; p++) m += firstAtLeast(parts[p].vis, hi, parts[p].n) - at[p];
+    if (m * 2 > 1 << bits) {
+      while (m * 2 > 1 << bits) bits++;
+      const size = 1 << bits;
+      taken = new Int32Array(size), sv = new Int32Array(size), sh = new Int32Array(size);
+      sp = new Int32Array(size), sx = new Int32Array(size), sf = new Uint8Array(size);
+      range = 1;
+    }
+    const mask = (1 << bits) - 1, shift = 32 - bits;
     for (let p = 0; p < np; p++) {
-      const vis = visOf[p], n = nOf[p], me = p + 1;
-      let x = from[p] = to[p];
+      const { vis, h, full, n } = parts[p], flags = out[p];
+      let x = at[p];
       for (; x < n; x++) {
-        const w = vis[x];
-        if (w >= hi) break;
-        const v = w - lo, o = owner[v];
-        if (o === 0) owner[v] = me;
-        else if (o !== me) owner[v] = -1;
-        at[v + 1]++;
-      }
-      to[p] = x;
-    }
-    // only visitors in several parts keep their count; then the start of each one's keys
-    let many = 0;
-    for (let v = 0; v < RANGE; v++) {
-      if (owner[v] === -1) many += at[v + 1];
-      else at[v + 1] = 0;
-    }
-    if (!many) continue;
-    for (let v = 0; v < RANGE; v++) at[v + 1] += at[v];
-    if (many > hOf.length) {
-      const size = Math.max(many, hOf.length * 2);
-      hOf = new Uint32Array(size);
-      partOf = new Uint32Array(size);
-      xOf = new Uint32Array(size);
-      fOf = new Uint8Array(size);
-    }
-    // laid out by visitor: at[v] moves from the start of v's keys to their end (the start of v + 1's)
-    for (let p = 0; p < np; p++) {
-      const { vis, h, full } = parts[p];
-      for (let x = from[p], end = to[p]; x < end; x++) {
-        const v = vis[x] - lo;
-        if (owner[v] !== -1) continue;
-        const i = at[v]++;
-        hOf[i] = h[x];
-        partOf[i] = p;
-        xOf[i] = x;
-        fOf[i] = full ? full[x] : 1;
-      }
-    }
-    for (let v = 0, a = 0; v < RANGE; v++) {
-      const b = at[v];
-      if (b - a <= 16) {
-        for (let i = a; i < b; i++) {
-          for (let j = i + 1; j < b; j++) if (sameKey(hOf[i], fOf[i], hOf[j], fOf[j])) mark(i, j);
-        }
-        a = b;
-        continue;
-      }
-      // a visitor with many sessions (a bot): its keys sorted by the low 24 bits of their id hash, as numbers
-      // low · 2^29 + index (exact in a double), each compared with those of the same low bits. (A map of
-      // arrays by low bits made ~17 MB of garbage in a cold overview at 10M events.)
-      const m = b - a;
-      if (m > byLow.length) byLow = new Float64Array(Math.max(m, byLow.length * 2));
-      const sorted = byLow.subarray(0, m);
-      for (let i = a; i < b; i++) sorted[i - a] = (hOf[i] & SHORT_MASK) * INDEX + (i - a);
-      sorted.sort();
-      for (let y = 0; y < m;) {
-        const low = Math.floor(sorted[y] / INDEX);
-        let z = y + 1;
-        while (z < m && Math.floor(sorted[z] / INDEX) === low) z++;
-        for (let y1 = y; y1 < z; y1++) {
-          const i = a + sorted[y1] % INDEX;
-          for (let y2 = y1 + 1; y2 < z; y2++) {
-            const j = a + sorted[y2] % INDEX;
-            if (sameKey(hOf[i], fOf[i], hOf[j], fOf[j])) mark(i, j);
+        const v = vis[x];
+        if (v >= hi) break;
+        // (hashes as int32: whole ones pass 2^31, and a double there would be boxed until the code is optimized)
+        const hx = h[x] | 0, fx = full ? full[x] : 1;
+        let s = (Math.imul(v, 0x9e3779b1) ^ Math.imul(hx & SHORT_MASK, 0x85ebca77)) >>> shift;
+        // every earlier key of this visitor and low bits lies between this first slot and the next free one
+        while (taken[s] === range) {
+          if (sv[s] === v && sp[s] !== p && sameKey(sh[s], sf[s], hx, fx)) {
+            flags[x] = 1;
+            out[sp[s]][sx[s]] = 1;
           }
+          s = (s + 1) & mask;
         }
-        y = z;
+        taken[s] = range;
+        sv[s] = v;
+        sh[s] = hx;
+        sp[s] = p;
+        sx[s] = x;
+        sf[s] = fx;
       }
-      a = b;
+      at[p] = x;
     }
   }
   return out;
 }
 
-/** Visitor numbers `sharedKeys` takes at a time (its tables: ~200 KB). */
-const RANGE = 1 << 14;
-/** Past every index of a visitor's keys in a range (`sharedKeys`): a key's low bits times this, plus its index. */
-const INDEX = 2 ** 29;
+/** Visitor numbers `sharedKeys` takes at a time (~8,000: at 10M events ~14,000 keys, a table of ~0.6 MB). */
+const RANGE = 1 << 13;
 
 /**
  * Whether keys may hold session (v, first id hash h1): found among whole keys, or its visitor's keys compared

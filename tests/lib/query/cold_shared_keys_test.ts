@@ -53,8 +53,8 @@ Deno.test("sharedKeys flags exactly the keys another part holds, over visitor nu
     // a bot: one visitor with many sessions in several parts (its keys compared by hash)
     const bot = Math.floor(r() * space);
     for (let s = 0; s < 60; s++) parts[s % parts.length].push([bot, Math.floor(r() * 40)]);
-    // keys either side of where the visitor numbers are cut into ranges (16,384 a range)
-    for (const v of [16_383, 16_384, 32_768]) {
+    // keys either side of where the visitor numbers are cut into ranges (8,192 a range; 16,384 before)
+    for (const v of [8_191, 8_192, 16_383, 16_384, 32_768]) {
       parts[0].push([v, 3]);
       parts[parts.length - 1].push([v, 3]);
     }
@@ -63,9 +63,28 @@ Deno.test("sharedKeys flags exactly the keys another part holds, over visitor nu
     parts[parts.length - 1].push([space - 1, 7]);
     parts[0].push([space + 5, 9]);
     parts[1].push([space + 5, 9]);
+    // whole hashes past 2^31 (compared as 32-bit integers), equal and not, in different parts
+    parts[0].push([bot, 4_294_967_295], [bot, 2_147_483_648]);
+    parts[parts.length - 1].push([bot, 4_294_967_295], [bot, 2_147_483_649]);
     const keys = parts.map(partKeys);
     assert.deepEqual(sharedKeys(keys, space), reference(keys), `seed ${seed}`);
   }
+});
+
+Deno.test("sharedKeys: a later range with many more keys than the ones before (its table grows mid-walk)", () => {
+  const r = rng(7);
+  const parts: [number, number][][] = Array.from({ length: 5 }, () => []);
+  // a few keys in the first range, then ~20,000 in the third, many equal across parts
+  for (let v = 0; v < 50; v += 7) parts[v % 5].push([v, v * 3]);
+  for (let s = 0; s < 20_000; s++) {
+    const v = 16_384 + Math.floor(r() * 8_000), h = Math.floor(r() * 3);
+    parts[Math.floor(r() * 5)].push([v, h]);
+  }
+  // then a small range again, with one key in two parts
+  parts[1].push([40_000, 11]);
+  parts[3].push([40_000, 11]);
+  const keys = parts.map(partKeys);
+  assert.deepEqual(sharedKeys(keys, 50_000), reference(keys));
 });
 
 Deno.test("sharedKeys: no parts, empty parts, and one part holding a key twice (not shared)", () => {
