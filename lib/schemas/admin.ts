@@ -1,5 +1,6 @@
 /** Bodies of the admin API. */
 import { z } from "zod";
+import { dateTime } from "./date_time.ts";
 import { ENV_NAMES, PLANS } from "../store/records.ts";
 import { isValidTimezone } from "../time/zone.ts";
 import { wellFormed } from "./json_limits.ts";
@@ -68,7 +69,7 @@ export const CreateKey = z.strictObject({
   touchpoint: z.string().min(1).optional(),
   allowed_origins: z.array(origin).max(50).optional(),
   rate_per_minute: z.number().int().min(1).max(1_000_000).optional(),
-  expires_at: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+  expires_at: dateTime().optional(),
 });
 
 export type CreateOrgBody = z.infer<typeof CreateOrg>;

@@ -3,6 +3,7 @@
  * `properties`, `context` and `fingerprint` are free-form within the limits of json_limits.ts.
  */
 import { z } from "zod";
+import { dateTime } from "./date_time.ts";
 import { PUBLIC_KEY_PATTERN } from "../keys/apikeys.ts";
 import { freeForm, wellFormed } from "./json_limits.ts";
 import { rangeIssue } from "./capture_ranges.ts";
@@ -47,7 +48,7 @@ export const BehaviorEvent = z.strictObject({
   fingerprint: Fingerprint.nullable().optional(),
   properties: jsonObject,
   context: jsonObject.optional(),
-  device_time: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }),
+  device_time: dateTime(),
 }, { error: "must be an object" }).superRefine((ev, ctx) => {
   // capture-layer numbers out of their range would distort page figures (capture_ranges.ts)
   const issue = rangeIssue(ev.event_type, ev.properties);

@@ -4,6 +4,7 @@
  * lib/ingest/hits.ts, where a failure is counted as rejected.invalid, never a 422.
  */
 import { z } from "zod";
+import { dateTime } from "./date_time.ts";
 import { freeForm, wellFormed } from "./json_limits.ts";
 
 export const MAX_HITS = 500;
@@ -14,7 +15,7 @@ export const CrawlEvent = z.object({
   event_type: z.literal("$crawl", { error: 'must be "$crawl"' }),
   // one form per UUID, whichever path an event comes by: the dedupe key must not tell cases apart
   event_id: z.uuid({ error: "must be a UUID" }).toLowerCase(),
-  timestamp: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).nullable().optional(),
+  timestamp: dateTime().nullable().optional(),
   host: wellFormed(z.string({ error: "must be a string" }).max(255, "must be at most 255 characters")),
   path: wellFormed(
     z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters")
@@ -47,7 +48,7 @@ export const ServerEventsEnvelope = z.object({
 /** The documented body, for openapi.json. */
 export const ServerEventsBody = z.object({
   sdk: z.object({ name: z.string().max(40).optional(), version: z.string().max(40).optional() }).optional(),
-  sent_at: z.iso.datetime({ offset: true }).optional()
+  sent_at: dateTime().optional()
     .meta({ description: "sender clock at send time; every timestamp is corrected by its offset" }),
   events: z.array(CrawlEvent).min(1).max(MAX_HITS),
 });
