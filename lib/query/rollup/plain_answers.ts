@@ -101,15 +101,10 @@ export class PlainAnswers {
   private listAskedOnce = new Map<string, number>();
 
   /**
-   * The spans (kept) and keys of every part, fetched together (readSections: ten chunks a KV call) and begun
-   * before the question's other pieces are decoded, so KV reads them meanwhile.
+   * The spans and keys of every part, fetched together (readSections: ten chunks a KV call) and begun before
+   * the question's other pieces are decoded, so KV reads them meanwhile.
    */
   private spanSections(parts: { id: string }[], entries: RollupEntry[], ends: boolean) {
-    const spans: (Spans | null)[] = parts.map((p) => {
-      const hit = this.r.cache.get(`${p.id}/spans`) as Spans | undefined;
-      if (hit) this.r.lastAsked.set(`${p.id}/spans`, this.r.asked);
-      return hit ?? null;
-    });
     // entries and exits from the spans' ends when every part has them and its blocks' ends (else part by part)
     const withEnds = ends && entries.every((e) => e.secs[SPAN_ENDS_SEC] !== undefined && hasBlockEnds(e));
     const asks: SectionAsk[] = [], partOf: number[] = [];
@@ -117,7 +112,7 @@ export class PlainAnswers {
       // the short keys where the part has them (the backfill adds them), else the whole ones
       const keySec = entries[i].secs[SHORT_KEYS_SEC] ? SHORT_KEYS_SEC : KEYS_SEC;
       const spanSec = spansSecOf(entries[i]);
-      const secs = [...(spans[i] || !spanSec ? [] : [spanSec]), keySec, ...(withEnds ? [SPAN_ENDS_SEC] : [])];
+      const secs = [...(spanSec ? [spanSec] : []), keySec, ...(withEnds ? [SPAN_ENDS_SEC] : [])];
       for (const sec of secs) {
         asks.push({ partId: p.id, entry: entries[i], sec });
         partOf.push(i);
@@ -138,7 +133,7 @@ export class PlainAnswers {
       before = read;
       from = to;
     }
-    return { spans, asks, partOf, windows, withEnds };
+    return { asks, partOf, windows, withEnds };
   }
 
   /**
@@ -155,38 +150,9 @@ export class PlainAnswers {
     space: number,
     fetched: ReturnType<PlainAnswers["spanSections"]>,
   ): Promise<{ kept: KeptSessions; shared: SharedSet[]; ends: EntriesExits | null }> {
-    const { spans, asks, partOf, windows, withEnds } = fetched;
+    const { asks, partOf, windows, withEnds } = fetched;
     const keys: PartKeys[] = [];
     const spanEnds: (SpanEnds | null)[] = parts.map(() => null);
-    for (const { from, read } of windows) {
-      const got = await read;
-      // the keys first: keyed spans name their engaged visitors by them (a window holds its parts whole)
-      for (const bytes of got) this.r.bytesRead += bytes?.length ?? 0;
-      got.forEach((bytes, y) => {
-        if (bytes === undefined) throw new Gone();
-        const { sec } = asks[from + y];
-        if (sec !== KEYS_SEC && sec !== SHORT_KEYS_SEC) return;
-        keys.push(
-          bytes ? sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes) : noKeys(),
-        );
-      });
-      got.forEach((bytes, y) => {
-        const { partId, sec } = asks[from + y], i = partOf[from + y];
-        if (sec === KEYS_SEC || sec === SHORT_KEYS_SEC) return;
-        if (sec === SPAN_ENDS_SEC) {
-          if (!bytes) throw new Gone();
-          spanEnds[i] = decodeSpanEnds(bytes);
-        } else if (bytes) {
-          const sp = decodeSpans(bytes, keys[i]);
-          spans[i] = sp;
-          this.r.keep(`${partId}/spans`, sp, sp.n * 40 + sp.engaged.length * 4 + 200);
-          this.r.lastAsked.set(`${partId}/spans`, this.r.asked);
-        }
-      });
-      // (each decoded into buffers of its own: the stored bytes are let go now, packed_arrays.ts `release`)
-      for (const bytes of got) release(bytes);
-    }
-    const shared = sharedKeys(keys, space);
     const totals: SessionTotals = {
       sessions: 0,
       withPageview: 0,
@@ -211,9 +177,19 @@ export class PlainAnswers {
     }));
     const whole = (i: number, h0: number, h1: number) => inside[i].has(h0) && inside[i].has(h1);
     // entries and exits (when asked): the whole spans' per part and page code first, then per page
-    const entN = spanEnds.map((e) => new Float64Array(e ? e.pages.length + 1 : 0));
-    const extN = spanEnds.map((e) => new Float64Array(e ? e.pages.length + 1 : 0));
-    spans.forEach((sp, i) => {
+    const entN: Float64Array[] = parts.map(() => new Float64Array(0));
+    const extN: Float64Array[] = parts.map(() => new Float64Array(0));
+    /**
+     * Part i's spans added: whole ones to the totals, the blocks of cut ones (and of sessions that are not
+     * simple) to be joined. Done as each window of parts arrives, while KV reads the next (it waited for
+     * every part, then walked them all before the shared-key search), and the spans let go at once (at 10M
+     * events ~7 MB inflated were kept in the cache: fresh pages a first cold ask paid for, read by no later
+     * question whose totals were kept).
+     */
+    const addSpans = (i: number, sp: Spans | null) => {
+      const e = spanEnds[i];
+      entN[i] = new Float64Array(e ? e.pages.length + 1 : 0);
+      extN[i] = new Float64Array(e ? e.pages.length + 1 : 0);
       if (!sp) {
         // no spans (none written): every block is joined
         for (let b = 0; b < BLOCKS; b++) need[i].add(b);
@@ -235,7 +211,6 @@ export class PlainAnswers {
             if (v < engaged.length) engaged[v]++;
             else count(v, 1);
           }
-          const e = spanEnds[i];
           if (e) {
             for (let x = e.entAt[g]; x < e.entAt[g + 1]; x++) entN[i][e.entPage[x]] += e.entN[x];
             for (let x = e.extAt[g]; x < e.extAt[g + 1]; x++) extN[i][e.extPage[x]] += e.extN[x];
@@ -255,7 +230,37 @@ export class PlainAnswers {
         }
       }
       for (let b = 0; b < BLOCKS; b++) if (sp.complex[b]) need[i].add(b);
-    });
+    };
+    for (const { from, read } of windows) {
+      const got = await read;
+      // the keys first: keyed spans name their engaged visitors by them (a window holds its parts whole)
+      for (const bytes of got) this.r.bytesRead += bytes?.length ?? 0;
+      got.forEach((bytes, y) => {
+        if (bytes === undefined) throw new Gone();
+        const { sec } = asks[from + y];
+        if (sec !== KEYS_SEC && sec !== SHORT_KEYS_SEC) return;
+        keys.push(
+          bytes ? sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes) : noKeys(),
+        );
+      });
+      const spans = new Map<number, Spans | null>();
+      got.forEach((bytes, y) => {
+        const { sec } = asks[from + y], i = partOf[from + y];
+        if (!spans.has(i)) spans.set(i, null);
+        if (sec === KEYS_SEC || sec === SHORT_KEYS_SEC) return;
+        if (sec === SPAN_ENDS_SEC) {
+          if (!bytes) throw new Gone();
+          spanEnds[i] = decodeSpanEnds(bytes);
+        } else if (bytes) spans.set(i, decodeSpans(bytes, keys[i]));
+      });
+      // (each decoded into buffers of its own: the stored bytes are let go now, packed_arrays.ts `release`)
+      for (const bytes of got) release(bytes);
+      for (const [i, sp] of spans) {
+        addSpans(i, sp);
+        releaseDecoded(sp?.engaged);
+      }
+    }
+    const shared = sharedKeys(keys, space);
     // blocks read for a cut span or a session that is not simple have every row decided by the part's own
     // join; the others are read only for sessions also in another part: just those rows, found by key
     const general = need.map((b) => new Set(b));
@@ -655,10 +660,6 @@ export class PlainAnswers {
               // (kept in the one budget with the pieces: keys as read, engaged counts 2 bytes a visitor number)
               if (got.ends) got.kept.ends = got.ends;
               this.r.setKept(keptKey, got.kept, keptWeight(got.kept), false);
-              // the spans were read for these totals: they are the first to make room now (at 10M events
-              // they held ~6 MB of a full share after a cold ask, so the next ~16 questions' field rows found
-              // no room and were read from KV again on every warm ask)
-              this.r.spareNames(parts.map((p) => `${p.id}/spans`));
               return got;
             }),
         )
