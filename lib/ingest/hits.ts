@@ -6,7 +6,7 @@
  * check fails (a retry) the hits already stored are left out, and if it fails again (a concurrent identical
  * batch) the rest are committed one by one, so each is stored exactly once and a retried batch is safe.
  */
-import { DAY, MINUTE } from "../clock.ts";
+import { AHEAD_ALLOWED_MS, DAY } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, StoredHit, Touchpoint, VerificationRecord } from "../store/records.ts";
@@ -25,7 +25,8 @@ import type { WriteContext } from "./context.ts";
 /** Hits are deduplicated for 8 days: their age limit is 7. */
 export const HIT_DEDUPE_MS = 8 * DAY;
 export const MAX_AGE_MS = 7 * DAY;
-export const MAX_AHEAD_MS = 5 * MINUTE;
+/** A timestamp further ahead (after the sent_at correction) is replaced by the receive time. */
+export const MAX_AHEAD_MS = AHEAD_ALLOWED_MS;
 /**
  * Hits per atomic commit: KV allows 100 checks, 1,000 mutations and 800 KiB per commit; a hit needs 1 check,
  * up to 4 mutations and at most ~2.5 KB, so 100 fit.

@@ -18,7 +18,7 @@ import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
 import { decodeUtf8 } from "../text.ts";
 import { type BodyLimits, jsonTextProblem } from "../schemas/json_limits.ts";
-import { timeInRange } from "../clock.ts";
+import { AHEAD_ALLOWED_MS, timeInRange } from "../clock.ts";
 
 /**
  * How long an imported record's dedupe key lives, from the import: the same file imported again (or a retry)
@@ -118,19 +118,16 @@ function withReferrer(event: Record<string, unknown>, referrer: string | null | 
 }
 
 /**
- * How far ahead of now an imported line's time may be: as live hits (more than 5 minutes ahead is replaced by
- * receive time there). A history lies in the past; a later time would be counted as "today" tomorrow again
- * and make the freshness notice name the future.
+ * A line's time as epoch ms; null when it is not a time or lies outside what the import accepts: at most
+ * AHEAD_ALLOWED_MS ahead, as live hits (lib/clock.ts). A history lies in the past; a later time would be
+ * counted as "today" tomorrow again and make the freshness notice name the future.
  */
-const IMPORT_AHEAD_MS = 5 * 60_000;
-
-/** A line's time as epoch ms; null when it is not a time or lies outside what the import accepts. */
 function lineTime(v: unknown, now: number): number | null {
   const t = typeof v === "number" ? v : typeof v === "string" ? Date.parse(v) : NaN;
-  return timeInRange(t, now, IMPORT_AHEAD_MS) ? t : null;
+  return timeInRange(t, now, AHEAD_ALLOWED_MS) ? t : null;
 }
 
-const TIME_RANGE = "between 2000-01-01 and 5 minutes past now";
+const TIME_RANGE = `between 2000-01-01 and ${AHEAD_ALLOWED_MS / 60_000} minutes past now`;
 
 export async function importNdjson(
   ctx: WriteContext,

@@ -214,8 +214,9 @@ export async function listQuarantined(kv: Deno.Kv, org: string, limit = 100) {
 }
 
 /**
- * How far past now a stored time may lie before its record is moved aside. Ingest never writes one past a
- * day ahead; the margin is wide so a clock set back (tests, a wrong host clock) never hides real data.
+ * How far past now a stored time may lie before its record is moved aside. Ingest never writes one past
+ * AHEAD_ALLOWED_MS (lib/clock.ts) ahead; the margin is wide so a clock set back (tests, a wrong host clock)
+ * never hides real data.
  */
 export const STORED_AHEAD_MS = 365 * DAY;
 
