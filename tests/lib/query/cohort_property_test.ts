@@ -8,102 +8,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createEngine } from "../../../lib/query/api.ts";
-import type { AggregateOptions, CohortExpr, Filter, Scope } from "../../../lib/query/api.ts";
+import type { AggregateOptions, CohortExpr, Scope } from "../../../lib/query/api.ts";
 import { compact } from "../../../lib/jobs/compact.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import { testDeps } from "../../helpers/deps.ts";
-import { ev, store } from "./fixtures.ts";
+import { store } from "./fixtures.ts";
 import { naiveAggregate, naiveFunnel, naivePaths, naiveRetention, naiveSessions } from "./reference.ts";
 import { cohortEvents, naiveCohort } from "./cohort_reference.ts";
-
-const DAY = 86_400_000;
-const NOW = Date.parse("2026-11-03T12:00:00Z");
-const BASE = NOW - 8 * DAY;
-
-const eventArb = fc.record({
-  slot: fc.integer({ min: 0, max: 7 * 24 * 60 }),
-  visitor: fc.constantFrom("v1", "v2", "v3", "v4", "v5", "v6", "v7"),
-  session: fc.constantFrom("s1", "s2"),
-  type: fc.constantFrom("$pageview", "$pageview", "$pageleave", "$autocapture", "sign_up", "purchase"),
-  page: fc.constantFrom("/", "/pricing", "/docs/a", "/docs/b"),
-  country: fc.constantFrom("DE", "GB", null),
-  device: fc.constantFrom("desktop", "mobile"),
-  source: fc.constantFrom("(direct)", "Google", "chatgpt.com"),
-  channel: fc.constantFrom("Direct", "Organic Search", "AI Assistant"),
-  campaign: fc.constantFrom(null, "spring", "autumn"),
-  traffic: fc.constantFrom("human", "human", "human", "human", "bot"),
-  tp: fc.constantFrom("tp1", "tp1", "tp2"),
-  plan: fc.constantFrom("pro", "team"),
-});
-type Raw = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
-
-function toEvents(raw: Raw[], shift = 0): StoredEvent[] {
-  return raw.map((r, i) => {
-    const t = BASE + r.slot * 60_000 + 2 * i + shift;
-    return ev({
-      received_at: t,
-      device_time: new Date(t).toISOString(),
-      anonymous_id: r.visitor,
-      session_id: `${r.visitor}-${r.session}`,
-      event_type: r.type,
-      path: r.page,
-      screen: r.page,
-      geo: { country: r.country, city: null, asn: null, as_org: null },
-      device_type: r.device as "desktop",
-      source: r.source,
-      channel: r.channel,
-      utm: r.campaign
-        ? { source: "news", medium: "email", campaign: r.campaign, term: null, content: null }
-        : null,
-      traffic: r.traffic as "human",
-      crawler: r.traffic === "human" ? null : "GPTBot",
-      touchpoint: r.tp,
-      properties: r.type === "purchase" ? { plan: r.plan } : {},
-    });
-  });
-}
-
-// windows end at a day's end or inside it (as a window ending "now" does)
-const windowArb = fc.record({
-  fromDay: fc.integer({ min: 0, max: 6 }),
-  days: fc.integer({ min: 1, max: 8 }),
-  short: fc.constantFrom(0, 0, 3, 11, 20).map((h) => h * 3_600_000),
-}).map(({ fromDay, days, short }) => ({
-  from: BASE + fromDay * DAY,
-  to: BASE + (fromDay + days) * DAY - short,
-}));
-
-const conditionArb: fc.Arbitrary<Filter[]> = fc.constantFrom<Filter[]>(
-  [],
-  [{ field: "event_type", op: "eq", value: "sign_up" }],
-  [{ field: "event_type", op: "eq", value: "purchase" }, { field: "prop:plan", op: "eq", value: "pro" }],
-  [{ field: "event_type", op: "eq", value: "$pageview" }, { field: "page", op: "prefix", value: "/docs/" }],
-  [{ field: "event_type", op: "eq", value: "$pageview" }, { field: "page", op: "eq", value: "/pricing" }],
-  [{ field: "country", op: "in", value: ["DE", "GB"] }],
-  [{ field: "country", op: "eq", value: "DE" }],
-  [{ field: "device_type", op: "eq", value: "mobile" }],
-);
-const firstArb: fc.Arbitrary<Filter> = fc.constantFrom<Filter>(
-  { field: "source", op: "eq", value: "Google" },
-  { field: "channel", op: "in", value: ["AI Assistant", "Direct"] },
-  { field: "utm_campaign", op: "eq", value: "spring" },
-  { field: "utm_campaign", op: "neq", value: "spring" },
-);
-const leafArb: fc.Arbitrary<CohortExpr> = fc.oneof(
-  fc.record({ filters: conditionArb, min: fc.integer({ min: 1, max: 4 }), w: windowArb })
-    .map(({ filters, min, w }) => ({ did: { filters, min, ...w } })),
-  fc.record({ filter: firstArb, w: windowArb }).map(({ filter, w }) => ({ first: { filter, ...w } })),
-);
-const exprArb: fc.Arbitrary<CohortExpr> = fc.letrec<{ expr: CohortExpr }>((tie) => ({
-  expr: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    leafArb,
-    leafArb,
-    fc.array(tie("expr"), { minLength: 1, maxLength: 3 }).map((all) => ({ all })),
-    fc.array(tie("expr"), { minLength: 1, maxLength: 3 }).map((any) => ({ any })),
-    tie("expr").map((not) => ({ not })),
-  ),
-})).expr;
+import { BASE, DAY, eventArb, exprArb, later, NOW, toEvents } from "./cohort_fixture.ts";
 
 const questionArb = fc.record({
   touchpoint: fc.constantFrom(undefined, "tp1"),
@@ -162,15 +74,6 @@ async function compare(
     ).map((e) => e.anonymous_id),
   );
   assert.equal(await engine.cohortSize(plain, cohort), [...members].filter((m) => active.has(m)).length);
-}
-
-/** The definition with every window ending `ms` later, as when a question's "now" moves on. */
-function later(x: CohortExpr, ms: number): CohortExpr {
-  if ("all" in x) return { all: x.all.map((y) => later(y, ms)) };
-  if ("any" in x) return { any: x.any.map((y) => later(y, ms)) };
-  if ("not" in x) return { not: later(x.not, ms) };
-  if ("did" in x) return { did: { ...x.did, to: x.did.to + ms } };
-  return { first: { ...x.first, to: x.first.to + ms } };
 }
 
 Deno.test("cohort property: questions under a random cohort equal the reference over its members' events", async () => {
