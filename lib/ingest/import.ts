@@ -24,7 +24,7 @@ import { AHEAD_ALLOWED_MS, timeInRange } from "../clock.ts";
  * How long an imported record's dedupe key lives, from the import: the same file imported again (or a retry)
  * within it stores nothing twice. Longer than live hits' 8 days (those arrive within 7 days of their time, and a
  * sender retries within minutes); an import is repeated by a person, days later. Dedupe keys cost ~94 bytes a
- * record while they live.
+ * record while they live. Past it the same lines are stored again (docs/events.md, "Repeats").
  */
 export const IMPORT_DEDUPE_MS = 35 * 86_400_000;
 
