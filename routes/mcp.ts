@@ -17,6 +17,7 @@ import {
 import type { AppContext } from "../lib/context.ts";
 import { HttpError, invalid, isFailure } from "../lib/errors.ts";
 import { READ_BODY_LIMIT, readGuardedJson } from "../lib/schemas/request_body.ts";
+import { refusedParams } from "./mcp_params.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
 import { authenticate, bearerToken } from "../pipeline/caller.ts";
 import type { Caller } from "../pipeline/access.ts";
@@ -189,12 +190,13 @@ async function callerOf(ctx: AppContext, authorization: string | undefined, url:
 /**
  * A JSON-RPC message through the one body guard: past the read API's size (413) or the depth, count and
  * string limits (422) it is refused as its bytes arrive, and a lone surrogate or a number no double holds is
- * a 422 naming where. A body that is not JSON (or empty) goes on as sent, for the transport's parse error.
+ * a 422 naming where. A body that is not JSON (or empty) goes on as sent, for the transport's parse error;
+ * a request whose params have the wrong shape is answered here (routes/mcp_params.ts).
  */
-async function guardedMessage(raw: Request): Promise<Request> {
+async function guardedMessage(raw: Request): Promise<Request | Response> {
   const body = await readGuardedJson(raw, READ_BODY_LIMIT);
   if (!body.ok && !body.notJson) throw invalid(body.message);
-  return new Request(raw, { body: body.text });
+  return refusedParams(body.text) ?? new Request(raw, { body: body.text });
 }
 
 /**
@@ -233,6 +235,7 @@ export function mcpRoutes(ctx: AppContext): Hono {
     const refused = refusedVersion(ctx, c.req.header("mcp-protocol-version"));
     if (refused) return refused;
     const req = c.req.method === "POST" ? await guardedMessage(c.req.raw) : c.req.raw;
+    if (req instanceof Response) return req;
     return handler.fetch(req, {
       authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },
     });
