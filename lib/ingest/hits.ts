@@ -76,11 +76,23 @@ export function refererHostOf(raw: string | null | undefined): string | null {
   return host === "" ? null : host.slice(0, 255);
 }
 
-/** The sender's clock offset from sent_at (sender minus ours); an absent or unreadable sent_at means none. */
+/**
+ * Past this, a sent_at is not a clock's difference (a misset clock or zone is hours off) but a stored
+ * request sent again later: by a durable retry queue, a replaying proxy, a log shipper catching up. Taken
+ * as an offset, it would move that request's hits to "now", past the 7-day age check, after their dedupe
+ * keys (8 days) expired: stored twice. Ignored, the hits keep their own times and age out as they should.
+ */
+export const MAX_CLOCK_OFFSET_MS = 86_400_000;
+
+/**
+ * The sender's clock offset from sent_at (sender minus ours); an absent or unreadable sent_at, or one more
+ * than a day from our clock (MAX_CLOCK_OFFSET_MS), means none.
+ */
 export function clockOffset(sentAt: unknown, receivedAt: number): number {
   if (typeof sentAt !== "string") return 0;
   const ms = Date.parse(sentAt);
-  return Number.isFinite(ms) ? ms - receivedAt : 0;
+  if (!Number.isFinite(ms) || Math.abs(ms - receivedAt) > MAX_CLOCK_OFFSET_MS) return 0;
+  return ms - receivedAt;
 }
 
 /** The hit's time: corrected by the sender's offset; null when older than 7 days; receive time when too far ahead. */

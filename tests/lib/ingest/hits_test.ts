@@ -21,11 +21,18 @@ Deno.test("hit time: a kept time is never older than 7 days nor more than 5 minu
   );
 });
 
+const DAY = 86_400_000;
+
 Deno.test("hit time: the sender's offset comes from sent_at; an unreadable sent_at means none", () => {
   assert.equal(clockOffset(new Date(NOW + 5000).toISOString(), NOW), 5000);
   assert.equal(clockOffset("soon", NOW), 0);
   assert.equal(clockOffset(undefined, NOW), 0);
   assert.equal(hitTime(undefined, { receivedAt: NOW, clockOffsetMs: 5000 }), NOW);
+  // a day either way is a clock's difference; past it, a request sent again, whose sent_at is none
+  assert.equal(clockOffset(new Date(NOW - DAY).toISOString(), NOW), -DAY);
+  assert.equal(clockOffset(new Date(NOW + DAY).toISOString(), NOW), DAY);
+  assert.equal(clockOffset(new Date(NOW - DAY - 1).toISOString(), NOW), 0);
+  assert.equal(clockOffset(new Date(NOW + DAY + 1).toISOString(), NOW), 0);
 });
 
 Deno.test("referer host: only the host is kept, whatever was sent", () => {
