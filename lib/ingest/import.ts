@@ -16,6 +16,7 @@ import type { Arrival } from "./enrich_event.ts";
 import { NOT_WELL_FORMED } from "../schemas/json_limits.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { ingestHits } from "./hits.ts";
+import { CompactedIds } from "./compacted_ids.ts";
 import { decodeUtf8 } from "../text.ts";
 import { type BodyLimits, jsonTextProblem } from "../schemas/json_limits.ts";
 import { AHEAD_ALLOWED_MS, timeInRange } from "../clock.ts";
@@ -24,7 +25,7 @@ import { AHEAD_ALLOWED_MS, timeInRange } from "../clock.ts";
  * How long an imported record's dedupe key lives, from the import: the same file imported again (or a retry)
  * within it stores nothing twice. Longer than live hits' 8 days (those arrive within 7 days of their time, and a
  * sender retries within minutes); an import is repeated by a person, days later. Dedupe keys cost ~94 bytes a
- * record while they live. Past it the same lines are stored again (docs/events.md, "Repeats").
+ * record while they live. Past it, a compacted line is found in the parts of its time (./compacted_ids.ts).
  */
 export const IMPORT_DEDUPE_MS = 35 * 86_400_000;
 
@@ -140,6 +141,8 @@ export async function importNdjson(
     result.rejected_total++;
     if (result.rejected.length < MAX_LISTED) result.rejected.push({ line, error });
   };
+  // past the dedupe window a compacted line is found in the parts of its time only (./compacted_ids.ts)
+  const compacted = new CompactedIds(deps.kv, target.org.id, target.env);
   const touchpoints: Touchpoint[] = [];
   for await (const e of deps.kv.list<Touchpoint>({ prefix: keys.touchpoints(target.org.id) })) {
     touchpoints.push(e.value);
@@ -175,9 +178,16 @@ export async function importNdjson(
     const batch = group, lineNos = groupLines, at = arrival;
     group = [];
     groupLines = [];
-    const tooLarge = (i: number, bytes: number) => reject(lineNos[i], tooLargeMessage(bytes));
     await run(batch.length, async () => {
-      const r = await ingestWebEvents(ctx, { ...target, dedupeMs: IMPORT_DEDUPE_MS }, batch, at, tooLarge);
+      const kept: number[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        if (await compacted.has("ev", at.receivedAt, batch[i].event_id)) result.duplicates++;
+        else kept.push(i);
+      }
+      if (!kept.length) return;
+      const tooLarge = (i: number, bytes: number) => reject(lineNos[kept[i]], tooLargeMessage(bytes));
+      const events = kept.length === batch.length ? batch : kept.map((i) => batch[i]);
+      const r = await ingestWebEvents(ctx, { ...target, dedupeMs: IMPORT_DEDUPE_MS }, events, at, tooLarge);
       result.imported += r.stored;
       result.duplicates += r.duplicates;
     });
@@ -198,7 +208,13 @@ export async function importNdjson(
     clockOffsetMs: 0,
     dedupeMs: IMPORT_DEDUPE_MS,
   });
-  const storeHits = async (group: HitLine[]) => {
+  const storeHits = async (all: HitLine[]) => {
+    const group: HitLine[] = [];
+    for (const h of all) {
+      if (await compacted.has("hit", h.at, String(h.hit.event_id).toLowerCase())) result.duplicates++;
+      else group.push(h);
+    }
+    if (!group.length) return;
     const receivedAt = Math.max(...group.map((h) => h.at));
     const r = await ingestHits(ctx, hitTarget(receivedAt), group.map((h) => h.hit));
     result.imported += r.accepted;
