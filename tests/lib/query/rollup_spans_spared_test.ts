@@ -1,9 +1,11 @@
 /**
- * A period's spans are read to count its session totals, which are then kept (plain_answers.ts): once they
- * are, the spans are the first pieces to make room. With a share just large enough for what warm asks of a
- * trend read (its field's rows, the kept totals and unions), the spans a cold ask left must not keep those rows
- * out: before, the next 16 questions' rows found the share full and were read from KV again each ask (at 10M
- * events the first ~6 warm trends asks re-read ~100 parts' rows). Answers equal the reference.
+ * A period's spans are read to count its session totals, which are then kept (plain_answers.ts). Since
+ * cc0f559 each window of spans is added to the totals and let go at once, so the spans never sit in the share
+ * at all (before a6bd450 they stayed and kept warm rows out; then they were the first pieces to make room).
+ * With a share just large enough for what warm asks of a trend read (its field's rows, the kept totals and
+ * unions), what a cold ask read must not keep those rows out: before, the next 16 questions' rows found the
+ * share full and were read from KV again each ask (at 10M events the first ~6 warm trends asks re-read ~100
+ * parts' rows). Answers equal the reference.
  */
 import assert from "node:assert/strict";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
