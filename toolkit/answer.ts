@@ -1,11 +1,12 @@
 /**
  * The step every question takes once its context is built, whichever face asked and whether it stands alone
  * or runs inside another tool (a saved insight on a dashboard): the saved cohort it names, the tool, then the
- * small-group rule over the whole answer when a cohort narrowed it, driven by the fields the tool's output
- * schema declares as counts of a group. The answer rules (lib/answers/rules.ts)
+ * small-group rule over the whole answer when a cohort or a filter on an event property narrowed it, driven by
+ * the fields the tool's output schema declares as counts of a group. The answer rules (lib/answers/rules.ts)
  * are applied once, by `runCall`, to the answer that leaves the service.
  */
 import { guardSmallGroups, SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
+import { FOLD_NOTICE, foldGroups } from "../lib/answers/fold.ts";
 import type { Answer, Tool, ToolContext } from "./tool.ts";
 import { namedCohort } from "./cohort.ts";
 
@@ -13,8 +14,15 @@ export async function answerTool(ctx: ToolContext, tool: Tool, input: unknown): 
   const cohort = await namedCohort(ctx.app, ctx.org.id, input);
   // a copy: a nested question must not leave its cohort on the context of the call around it
   const answer = await tool.run({ ...ctx, cohort }, input);
-  // the fields the tool's output schema declares as counts of a group (lib/answers/group_counts.ts)
-  const guarded = cohort !== null && guardSmallGroups(answer, tool.output);
-  if (guarded && !answer.notices.includes(SMALL_GROUP_NOTICE)) answer.notices.push(SMALL_GROUP_NOTICE);
+  // Under a saved cohort or a filter on an event property (the answer's scope names either), rule 5 reads the
+  // fields the tool's output schema declares (lib/answers/group_counts.ts): breakdowns that split a shown
+  // whole are folded first, while their figures are exact, then every count of a small group is guarded.
+  if (cohort === null && !answer.scope?.filter) return answer;
+  const folded = foldGroups(answer, tool.output);
+  const guarded = guardSmallGroups(answer, tool.output);
+  if (folded && !answer.notices.includes(FOLD_NOTICE)) answer.notices.push(FOLD_NOTICE);
+  if (cohort !== null && guarded && !answer.notices.includes(SMALL_GROUP_NOTICE)) {
+    answer.notices.push(SMALL_GROUP_NOTICE);
+  }
   return answer;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -49,14 +49,21 @@ const output = answerSchema({
   // the funnel's group is step 1, in the list: the tool withholds this itself where a step is 1 to 4
   overall_conversion: groupRate([], z.number().nullable()).describe("last step's visitors / step 1's, 0-1"),
   split_by: z.enum(SPLITS).nullable(),
-  splits: z.array(z.object({
-    name: z.string().describe(
-      'the value at the visitor\'s step 1; "(other)" gathers the values after the top 10',
-    ),
-    visitors: groupSize(count).describe("visitors at step 1"),
-    overall_conversion: groupRate([], z.number().nullable()),
-    steps: z.array(step),
-  })).describe("the whole funnel per value, top 10 by visitors at step 1, then the rest as (other)"),
+  // a visitor's split is its value at step 1: each step's visitors split one way each
+  splits: groupParts(
+    (a) => {
+      const steps = a.steps as Record<string, unknown>[];
+      return { visitors: steps[0]?.visitors, steps };
+    },
+    z.array(z.object({
+      name: z.string().describe(
+        'the value at the visitor\'s step 1; "(other)" gathers the values after the top 10',
+      ),
+      visitors: groupSize(count).describe("visitors at step 1"),
+      overall_conversion: groupRate([], z.number().nullable()),
+      steps: z.array(step),
+    })),
+  ).describe("the whole funnel per value, top 10 by visitors at step 1, then the rest as (other)"),
   splits_total: z.number().describe("distinct values among visitors who reached step 1"),
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupRate, groupSize, notACount } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupRate, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -47,6 +47,13 @@ const ranked = z.object({
   visitors: groupSize(z.number()),
   previous_visitors: groupCount("visitors", z.number().nullable()),
 });
+/** A list of the visitors split one way each (a source, country or device per visitor): its whole is `visitors`. */
+const splitVisitors = () =>
+  groupParts((a) => {
+    const v = a.visitors as { value: unknown; previous: unknown };
+    return { visitors: v.value, previous_visitors: v.previous };
+  }, z.array(ranked));
+
 const output = answerSchema({
   visitors: groupSize(compared),
   engaged_visitors: groupCount("visitors", compared),
@@ -57,11 +64,11 @@ const output = answerSchema({
   session_duration_s: compared.describe("mean session duration in seconds; null under 5 visitors"),
   top_pages: z.array(ranked.extend({ pageviews: groupCount("events", z.number()) })),
   top_pages_total: z.number(),
-  sources: z.array(ranked),
+  sources: splitVisitors(),
   sources_total: z.number(),
-  countries: z.array(ranked),
+  countries: splitVisitors(),
   countries_total: z.number(),
-  devices: z.array(ranked),
+  devices: splitVisitors(),
   devices_total: z.number(),
   bots_and_ai_agents: z.object({
     // bots and AI agents are not visitors: no saved cohort holds them, and rule 5 is about people

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
@@ -16,11 +16,17 @@ const row = z.object({
   conversion_rate: groupRate(["conversions"], z.number().nullable()).describe("conversions / visitors, 0-1"),
 });
 
+const AI_CHANNEL = "AI Assistant";
+
 const output = answerSchema({
   conversion_event: z.string().nullable(),
   channels: z.array(row),
   channels_total: z.number(),
-  ai_answer_engines: z.array(row).describe("sources of the AI Assistant channel (ChatGPT, Perplexity, ...)"),
+  // the AI Assistant channel split by source: its whole is that channel's row
+  ai_answer_engines: groupParts(
+    (a) => (a.channels as Record<string, unknown>[]).find((x) => x.name === AI_CHANNEL) ?? null,
+    z.array(row),
+  ).describe("sources of the AI Assistant channel (ChatGPT, Perplexity, ...)"),
   ai_answer_engines_total: z.number(),
   campaigns: z.array(row).describe("utm_campaign values"),
   campaigns_total: z.number(),
@@ -40,7 +46,7 @@ const SECTIONS: { name: string; breakdown: EventField[]; field: EventField; only
       name: "ai_answer_engines",
       breakdown: ["channel", "source"],
       field: "source",
-      only: ["channel", "AI Assistant"],
+      only: ["channel", AI_CHANNEL],
     },
     { name: "campaigns", breakdown: ["utm_campaign"], field: "utm_campaign" },
     { name: "referring_sites", breakdown: ["referrer_host"], field: "referrer_host" },

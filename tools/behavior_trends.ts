@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupSize } from "../lib/answers/group_counts.ts";
 import {
   answerSchema,
   cohortInput,
@@ -39,7 +39,12 @@ const point = z.object({
   visitors: groupSize(count).optional(),
   events: groupCount("events", count).optional(),
   sessions: groupCount("visits", count).optional(),
-  by: z.record(z.string(), count).optional().describe("the same figure per split value"),
+  // a point's figure split by value; left out where it would tell a small group (lib/answers/fold.ts)
+  by: groupParts(
+    (a, point) => point[a.metric as string],
+    z.record(z.string(), count),
+    (a) => a.metric === "visitors",
+  ).optional().describe("the same figure per split value"),
 });
 
 const output = answerSchema({
@@ -53,12 +58,16 @@ const output = answerSchema({
   )
     .describe("the figure over the whole period against the previous period"),
   series: z.array(point),
-  splits: z.array(z.object({
-    name: z.string(),
-    visitors: groupSize(count),
-    events: groupCount("events", count),
-    sessions: groupCount("visits", count),
-  })),
+  // the period's figure split by value: its whole is `total`
+  splits: groupParts(
+    (a) => ({ [a.metric as string]: (a.total as { value: unknown }).value }),
+    z.array(z.object({
+      name: z.string(),
+      visitors: groupSize(count),
+      events: groupCount("events", count),
+      sessions: groupCount("visits", count),
+    })),
+  ),
   splits_total: z.number(),
   splits_withheld: z.number().describe(
     "property values sent by fewer than 5 visitors, counted but not named",

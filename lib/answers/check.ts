@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { identifierFieldsOf, readBesideSchema, walkBesideSchema } from "./schema_fields.ts";
 import { TIME_FIELD } from "./group_counts.ts";
 import { countsOf, isCompared, ratesOf, rateWithheld, smallSides } from "./small_groups.ts";
+import { subtractionLeaks } from "./fold.ts";
 
 export interface CheckOptions {
   identifiers?: string[];
@@ -81,7 +82,11 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
     const reading = readBesideSchema(answer, opts.output);
     for (const p of reading.undeclared) out.push(`${p}: a field the output schema does not declare`);
     maps = reading.maps;
-    if (filtered) out.push(...declaredCountsOfSmallGroups(answer, opts.output));
+    if (filtered) {
+      out.push(...declaredCountsOfSmallGroups(answer, opts.output));
+      // a list that splits a shown whole: the whole less its groups must not tell 1 to 4 (lib/answers/fold.ts)
+      out.push(...subtractionLeaks(top, opts.output));
+    }
   }
 
   for (const { path, key, value, parent } of walk(answer)) {

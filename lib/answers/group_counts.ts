@@ -10,6 +10,10 @@
  * - `groupRate(of, s)`: a rate, share or average of the group (a conversion rate, a drop-off rate, a share
  *   of visitors), worked out from the group's size and the counts named in `of`. Where any of them reads 1
  *   to 4 the rate is withheld (null): multiplied back, it would tell the small count.
+ * - `groupParts(whole, s)`: a list (or a map of figures) whose groups split a whole one way each (one country,
+ *   device or first source per visitor; a funnel split at step 1), where the answer shows that whole too. Under
+ *   a filter the guard folds groups into "(other)" until no group of 1 to 4 is the whole less the others
+ *   (fold.ts).
  * - `notACount(s)`: a figure whose name reads like a count or a rate but is not one of a group (how many
  *   event names, a part of a change);
  *   declared so the coverage test (tests/tools/small_groups_test.ts) knows it was looked at.
@@ -21,6 +25,20 @@ import { z } from "zod";
 
 export type Counted = "visitors" | "visits" | "events";
 
+type Json = Record<string, unknown>;
+
+/** The whole a list's groups split, as the answer shows it (see `groupParts`). */
+export interface PartsMeta {
+  /**
+   * The whole, read from the answer and the object holding the list: for a list of objects, an object shaped
+   * like one of its items with the whole's figures where the answer shows them (a field it does not show is
+   * left out); for a map of figures, one figure. null when the answer shows no whole.
+   */
+  whole: (answer: Json, holder: Json) => unknown;
+  /** A map's figures: whether they count visitors (else the fold knows nothing of their visitors). */
+  visitors?: (answer: Json) => boolean;
+}
+
 export interface GroupCountMeta {
   /** What the field counts; false: it reads like a count but is none. */
   counts: Counted | false;
@@ -28,6 +46,8 @@ export interface GroupCountMeta {
   size?: boolean;
   /** A rate of the group: the counts of the same object it is worked out from (besides the group's size). */
   rateOf?: string[];
+  /** A list (or map) whose groups split a whole one way each. */
+  parts?: PartsMeta;
 }
 
 const declared = z.registry<GroupCountMeta>();
@@ -46,6 +66,11 @@ export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T): T =>
 export const notACount = <T extends z.ZodType>(schema: T): T => declare(schema, { counts: false });
 export const groupRate = <T extends z.ZodType>(of: string[], schema: T): T =>
   declare(schema, { counts: false, rateOf: of });
+export const groupParts = <T extends z.ZodType>(
+  whole: PartsMeta["whole"],
+  schema: T,
+  visitors?: PartsMeta["visitors"],
+): T => declare(schema, { counts: false, parts: { whole, ...(visitors ? { visitors } : {}) } });
 
 interface Def {
   type: string;

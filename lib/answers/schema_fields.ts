@@ -109,6 +109,14 @@ function visit(value: unknown, schema: z.ZodType, path: string, r: SchemaReading
   }
 }
 
+/** The fields an array's items declare when they are objects (under wrappers), else null. */
+export function itemFieldsOf(schema: z.ZodType): Record<string, z.ZodType> | null {
+  const d = defOf(unwrap(schema));
+  if (d.type !== "array" || !d.element) return null;
+  const e = defOf(unwrap(d.element));
+  return e.type === "object" && e.shape ? e.shape : null;
+}
+
 /** The fields an object's schema declares, by name. */
 export type FieldsOf = Record<string, z.ZodType>;
 
