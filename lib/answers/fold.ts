@@ -125,7 +125,7 @@ function otherOf(
           false,
         )
       );
-    } else out[k] = w !== undefined ? w : t;
+    } else out[k] = w !== undefined ? w : null; // never one folded group's own value (a name, a figure)
   }
   return out;
 }
