@@ -108,13 +108,10 @@ export async function authenticateClient(
   let secret = form.get("client_secret");
   const basic = authorization?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
   if (basic) {
-    const decoded = atob(basic[1]);
-    const colon = decoded.indexOf(":");
-    if (colon < 0) throw invalidClient("malformed Basic credentials", true);
-    const basicId = decodeURIComponent(decoded.slice(0, colon).replaceAll("+", " "));
+    const [basicId, basicSecret] = decodeBasic(basic[1]);
     if (id && id !== basicId) throw invalidClient("client_id differs between the body and Basic credentials");
     id = basicId;
-    secret = decodeURIComponent(decoded.slice(colon + 1).replaceAll("+", " "));
+    secret = basicSecret;
   }
   if (!id) throw invalidClient("client_id is required", !!basic);
   const client = await findClient(ctx, id);
@@ -126,4 +123,20 @@ export async function authenticateClient(
     );
   }
   return client;
+}
+
+/**
+ * Basic credentials (RFC 6749 2.3.1: form-encoded id and secret, base64 together). A value that is not base64,
+ * has no colon or carries a broken %-escape is a failed client authentication (401 invalid_client), not a 500.
+ */
+function decodeBasic(value: string): [string, string] {
+  const form = (s: string) => decodeURIComponent(s.replaceAll("+", " "));
+  try {
+    const decoded = atob(value);
+    const colon = decoded.indexOf(":");
+    if (colon >= 0) return [form(decoded.slice(0, colon)), form(decoded.slice(colon + 1))];
+  } catch {
+    // atob's InvalidCharacterError or decodeURIComponent's URIError: answered below like a missing colon
+  }
+  throw invalidClient("malformed Basic credentials", true);
 }
