@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { invalid } from "../lib/errors.ts";
 import { rate, resolve } from "../toolkit/common.ts";
@@ -35,12 +35,16 @@ const output = answerSchema({
     share,
   })).describe("the most common paths, by visitors"),
   paths_total: z.number().describe("distinct paths"),
-  nearest_steps: z.array(z.object({
-    name: z.string(),
-    visitors: groupSize(z.number()),
-    visits: groupCount("visits", z.number()),
-    share,
-  }))
+  // each visit takes one step right after (before) the anchor: its whole is the anchor's visitors and visits
+  nearest_steps: groupParts(
+    (a) => ({ visitors: a.anchor_visitors, visits: a.anchor_visits }),
+    z.array(z.object({
+      name: z.string(),
+      visitors: groupSize(z.number()),
+      visits: groupCount("visits", z.number()),
+      share,
+    })),
+  )
     .describe("the step right after (or before) the anchor, top 10 by visitors"),
   nearest_steps_total: z.number(),
 });

@@ -68,6 +68,8 @@ function plant(org: string, touchpoint: string): StoredEvent[] {
       path: "/",
     };
     out.push(ev({ ...base, received_at: at }));
+    // then one page per country: the step after "/"
+    out.push(ev({ ...base, path: `/${g.country.toLowerCase()}`, received_at: at + 500, sequence_no: 3 }));
     if (vip) {
       out.push(
         ev({
@@ -131,7 +133,7 @@ function recovered(where: string, whole: unknown, figures: unknown[], out: strin
 
 const names = (list: Answer[]) => Object.fromEntries(list.map((x) => [x.name, x.visitors]));
 
-Deno.test("under a cohort, no 1-4 group is the whole less the other groups (overview, funnel, trends, sources)", async () => {
+Deno.test("under a cohort, no 1-4 group is the whole less the other groups (overview, funnel, trends, paths, sources)", async () => {
   const s = await setup();
   try {
     const leaks: string[] = [];
@@ -162,6 +164,13 @@ Deno.test("under a cohort, no 1-4 group is the whole less the other groups (over
     for (const p of t.series) {
       if (p.by) recovered(`trends ${p.bucket}`, p.visitors, Object.values(p.by), leaks);
     }
+    const pa = await s.ask("behavior_paths", { cohort: "VIP", period, page: "/" });
+    recovered(
+      "paths nearest steps",
+      pa.anchor_visitors,
+      pa.nearest_steps.map((x: Answer) => x.visitors),
+      leaks,
+    );
     const src = await s.ask("behavior_sources", { cohort: "VIP", period });
     const ai = src.channels.find((x: Answer) => x.name === "AI Assistant");
     if (ai) {
@@ -183,6 +192,7 @@ Deno.test("under a cohort, no 1-4 group is the whole less the other groups (over
     assert.deepEqual(names(f.splits), { FR: 9, "(other)": 9 });
     assert.equal(f.splits.find((x: Answer) => x.name === "(other)").steps[1].visitors, 9);
     assert.deepEqual(names(t.splits), { FR: 9, "(other)": 9 });
+    assert.deepEqual(names(pa.nearest_steps), { "/fr": 9, "(other)": 9 });
 
     // the answer checker reads the same declaration: the unfolded list fails it
     const unfolded = structuredClone(o);
