@@ -17,7 +17,9 @@ export async function getUser(kv: Deno.Kv, id: string): Promise<User | null> {
   return (await kv.get<User>(keys.user(id))).value;
 }
 
+/** No account has an address that is not one; the check also bounds the lookup key (KV keys: 2 KiB at most). */
 export async function findUserByEmail(kv: Deno.Kv, email: string): Promise<User | null> {
+  if (emailProblem(email)) return null;
   const id = (await kv.get<string>(keys.userByEmail(normalizeEmail(email)))).value;
   return id ? await getUser(kv, id) : null;
 }
