@@ -39,7 +39,16 @@ export function pickOrganization(orgs: Org[], named: string | undefined, firstIf
     );
   }
   const q = named.trim().toLowerCase();
-  const found = orgs.find((o) => o.id === named.trim()) ?? orgs.find((o) => o.name.toLowerCase() === q);
+  const byId = orgs.find((o) => o.id === named.trim());
+  if (byId) return byId;
+  // Names are not unique (any letter case): two fits are ambiguous, answered with the ids to choose from.
+  const fits = orgs.filter((o) => o.name.toLowerCase() === q);
+  if (fits.length > 1) {
+    throw invalid(
+      `${ORGANIZATION_INPUT}: "${named}" fits ${fits.length} organizations: give the id: ${describe(fits)}`,
+    );
+  }
+  const found = fits[0];
   if (!found) {
     throw invalid(
       `${ORGANIZATION_INPUT}: this connection does not read "${named}"; choose one of ${describe(orgs)}`,
