@@ -9,6 +9,7 @@ import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { listApps } from "../feedback/store.ts";
 import type { Scope } from "../answers/schema.ts";
 import type { ReportPeriod } from "./periods.ts";
+import { boundReport } from "./bound.ts";
 import { claimReport, completeReport, getReport, releaseClaim, reportId } from "./store.ts";
 import type { Finding, Report, ReportCharts, ReviewFigures } from "./types.ts";
 import type { Ask, FindingContext, Json } from "./findings/common.ts";
@@ -44,7 +45,7 @@ export async function generateReport(deps: Deps, r: ReportRequest): Promise<Gene
   if (claimed.state === "complete") return { state: "exists", report: claimed.report };
   if (claimed.state === "busy") return { state: "busy" };
   try {
-    const report = await buildReport(deps, r, id);
+    const report = boundReport(await buildReport(deps, r, id));
     if (await completeReport(deps.kv, report, claimed.versionstamp)) return { state: "created", report };
   } catch (err) {
     await releaseClaim(deps.kv, r.org.id, r.env, id, claimed.versionstamp);
