@@ -55,7 +55,8 @@ export async function authorizeWebWrite(
  * origin's host, or it is localhost. The POST itself still checks the key's own environment. */
 export async function preflightAllowed(deps: Deps, origin: string): Promise<boolean> {
   const host = hostOfOrigin(origin);
-  if (!host) return false;
+  // longer than DNS allows: no touchpoint has it, and its lookup keys would pass KV's 2 KiB key limit
+  if (!host || host.length > 253) return false;
   if (isLocalHost(host)) return true;
   const labels = normalizeHost(host).split(".");
   const candidates = labels.map((_, i) => labels.slice(i).join("."));
