@@ -39,6 +39,8 @@ export const TITLES: Record<number, string> = {
   429: "Too many attempts",
 };
 
+const MAX_PATH_SEGMENT = 255;
+
 export function appRoutes(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -85,6 +87,13 @@ export function appRoutes(ctx: AppContext): Hono<AppEnv> {
 
   app.use("*", sessionLayer(ctx));
   app.use("/o/*", signedIn);
+  // ids in these paths go into KV keys (2 KiB at most); none is this long (a domain is 253 at most): 404
+  app.use("/o/*", async (c, next) => {
+    if (c.req.path.split("/").some((segment) => segment.length > MAX_PATH_SEGMENT)) {
+      throw notFound("there is no such page");
+    }
+    await next();
+  });
   app.route("/", signInRoutes(ctx));
   app.route("/", inviteRoutes(ctx));
   app.route("/", accountRoutes(ctx));
