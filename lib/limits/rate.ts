@@ -2,17 +2,20 @@
  * Per-minute fixed-window rate limits that hold across server instances sharing one KV.
  *
  * Each instance counts locally and publishes its own count for the window under its own key (a blind `set`,
- * so instances never conflict) every SYNC_EVERY admissions or SYNC_MS milliseconds, then lists the window's
- * keys to learn what the other instances admitted. An instance decides on `others` (their counts as last
- * listed) plus its own count. What it admitted that the others cannot see yet never exceeds SYNC_EVERY: once
- * it gets there, further requests wait for the publish in flight and decide again on fresh counts. The check
+ * so instances never conflict) every few admissions (its allowance, below) or SYNC_MS milliseconds, then
+ * lists the window's keys to learn what the other instances admitted. An instance decides on `others` (their counts as last
+ * listed) plus its own count. What it admitted that the others cannot see yet never exceeds its allowance
+ * (`unpublishedAllowance`: SYNC_EVERY for big limits, a twentieth of a small one, at least 1): once it gets
+ * there, further requests wait for the publish in flight and decide again on fresh counts. The check
  * and the increment happen with no await between them, so concurrent requests on one instance cannot slip
  * past the limit together.
  *
- * Overshoot bound: with N instances, at most N × SYNC_EVERY requests past the limit in one minute (in fact
- * (N − 1) × SYNC_EVERY: every admission is either in some instance's last listing or among its at most
- * SYNC_EVERY unpublished ones). One instance never overshoots. Far from the limit a request costs no KV round
- * trip except the one that triggers a publish.
+ * Overshoot bound: with N instances, at most (N − 1) × allowance requests past the limit in one minute
+ * (every admission is either in some instance's last listing or among its at most allowance unpublished
+ * ones). One instance never overshoots. Far from the limit a request costs no KV round trip except the one
+ * that triggers a publish. The allowance shrinks with the limit because a fixed 25 let a burst spread over 8
+ * instances take 200 of a read key's 60 calls, and 8 × 10 sign-in attempts of an account's 10: now 60 + 7 × 3
+ * and 10 + 7 × 1 at most. Big limits (the 3,000 and 6,000 a minute of ingest keys) keep 25, a few percent.
  *
  * The counters expire a minute after their window ends (KV's expireIn), and the hourly sweep deletes any left
  * over, so no counter outlives its use: some ids are hashed addresses, and addresses are not kept.
@@ -22,6 +25,10 @@ import { keys } from "../store/keys.ts";
 import { deleteWhere } from "../store/delete_where.ts";
 
 export const SYNC_EVERY = 25;
+
+/** How many admissions an instance may hold unpublished under `limit`: 25 from 500 up, at least 1. */
+export const unpublishedAllowance = (limit: number) =>
+  Math.min(SYNC_EVERY, Math.max(1, Math.floor(limit / 20)));
 export const SYNC_MS = 1_000;
 const MINUTE_MS = 60_000;
 /** A window's counters live this long past its start (the window itself, then a minute's grace). */
@@ -96,6 +103,7 @@ export class RateLimiter {
     }
     await w.firstRead;
     const retryAfterS = Math.max(1, Math.ceil(((w.minute + 1) * MINUTE_MS - now) / 1000));
+    const allowance = unpublishedAllowance(limit);
     let reread = false;
     for (;;) {
       if (w.others + w.admitted >= limit) {
@@ -107,13 +115,14 @@ export class RateLimiter {
         }
         return { ok: false, retryAfterS };
       }
-      if (w.admitted - w.published < SYNC_EVERY) break;
-      // SYNC_EVERY admissions the other instances cannot see: publish them, then decide again.
+      if (w.admitted - w.published < allowance) break;
+      // as many admissions as the allowance that the other instances cannot see: publish, then decide again
+
       await this.#sync(scope, id, w);
     }
     w.admitted++; // no await between the checks above and this increment
     if (
-      w.admitted - w.published >= SYNC_EVERY || now - w.lastSync >= SYNC_MS || w.others + w.admitted >= limit
+      w.admitted - w.published >= allowance || now - w.lastSync >= SYNC_MS || w.others + w.admitted >= limit
     ) {
       await this.#sync(scope, id, w);
     }
