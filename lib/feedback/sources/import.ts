@@ -149,8 +149,9 @@ function toReview(row: Record<string, unknown>): IncomingReview | string {
   if (!body && !title) return "text: missing (a review needs a text or a title)";
   const author = text(field(row, "author"));
   let id = text(field(row, "id"));
-  // The Play Console's CSV has a review link, whose reviewId parameter is the review's id.
-  if (id?.startsWith("http")) id = new URL(id).searchParams.get("reviewId") ?? id;
+  // The Play Console's CSV has a review link, whose reviewId parameter is the review's id; an id that only
+  // starts like one ("http-123") is an id as it stands.
+  if (id?.startsWith("http") && URL.canParse(id)) id = new URL(id).searchParams.get("reviewId") ?? id;
   // Without an id the review is identified by who wrote what when: the same line imported twice is one review.
   id ??= "imp_" + sha256Hex(JSON.stringify([author, created, title, body])).slice(0, 32);
   if (id.length > 300) return "id: longer than 300 characters";
