@@ -80,3 +80,6 @@ export class MailNotSent extends Error {
     this.name = "MailNotSent";
   }
 }
+
+/** What a failed send may say in a log line: MailNotSent's masked message, never another error's text. */
+export const mailFailure = (err: unknown) => err instanceof MailNotSent ? err.message : "the mailer failed";

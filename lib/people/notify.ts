@@ -2,7 +2,7 @@
  * The two messages people get: an invitation and a password reset link. The one place that writes them
  * and sends them, for the admin API and the app alike.
  */
-import { logMailer, type MailMessage, MailNotSent } from "../mail.ts";
+import { logMailer, mailFailure, type MailMessage } from "../mail.ts";
 import { getOrg } from "../tenancy/admin.ts";
 import { createInvitation, INVITATION_MS, invitationPath } from "./invitations.ts";
 import type { Invitation, Role } from "./records.ts";
@@ -76,8 +76,7 @@ async function trySend(ctx: PeopleContext, what: string, msg: MailMessage): Prom
     await mailer(ctx).send(msg);
     return true;
   } catch (err) {
-    const error = err instanceof MailNotSent ? err.message : "the mailer failed";
-    ctx.deps.log.error(what, { error });
+    ctx.deps.log.error(what, { error: mailFailure(err) });
     return false;
   }
 }

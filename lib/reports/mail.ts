@@ -7,7 +7,7 @@
  * can open.
  */
 import type { Deps } from "../deps.ts";
-import { MailNotSent } from "../mail.ts";
+import { mailFailure } from "../mail.ts";
 import { keys } from "../store/keys.ts";
 import { listMembers } from "../people/members.ts";
 import type { Report } from "./types.ts";
@@ -66,8 +66,7 @@ export async function mailReport(
       });
       sent++;
     } catch (err) {
-      const error = err instanceof MailNotSent ? err.message : "the mailer failed";
-      deps.log.error("report mail failed", { org: r.org, report: r.id, error });
+      deps.log.error("report mail failed", { org: r.org, report: r.id, error: mailFailure(err) });
     }
   }
   return sent;
