@@ -2,7 +2,11 @@
  * Fetching reviews and listings on a schedule (lib/jobs registers the crons) through deps.fetch. Which
  * source an app uses: own App Store apps with an API key, App Store Connect; own Google Play apps with a
  * service account, the Developer API; App Store apps otherwise, the public feed; Google Play apps otherwise,
- * import only. Newest first, at most MAX_PAGES pages a run, stopping at the first page with nothing new.
+ * import only. Newest first, stopping at the first page with nothing new; at most MAX_PAGES pages a run
+ * per lane (a source; the feed has one per country), so a run stays short. What a run could not reach (a
+ * first connection's history, new reviews past MAX_PAGES after a backoff, a page that failed) is a
+ * backlog: its cursor is kept in KV (walk.ts) and the next runs read on from it with the pages the newest
+ * ones leave, until it meets stored reviews (or, for a history never read to its end, the last page).
  * A failure is recorded on the app (shown in account_overview) and the next attempt waits 15 min, 30 min,
  * 1 h, … up to a day; a store's Retry-After is honoured. A KV lease keeps two instances off one app.
  */
@@ -17,6 +21,7 @@ import { feedPage, ITUNES_BASE } from "./sources/app_store_feed.ts";
 import { fetchListing, PLAY_WEB_BASE } from "./sources/listing.ts";
 import { SourceError } from "./sources/http.ts";
 import type { Page } from "./sources/page.ts";
+import { type Backlog, getWalk, NEW_WALK, saveWalk, type Walk } from "./walk.ts";
 import { DEMO_APPS } from "./demo_apps.ts";
 
 export const REVIEWS_CRON = "7,37 * * * *"; // every 30 minutes
@@ -62,22 +67,28 @@ export async function sourceOf(deps: Deps, app: FeedbackApp): Promise<Plan> {
 }
 
 type Pager = (cursor: string | null) => Promise<Page>;
+/** One walk through a store's newest-first pages: a source, or one country of the public feed. */
+interface Lane {
+  name: string;
+  page: Pager;
+}
 
-async function pagers(deps: Deps, app: FeedbackApp, source: ReviewSource): Promise<Pager[]> {
+async function lanes(deps: Deps, app: FeedbackApp, source: ReviewSource): Promise<Lane[]> {
   const now = deps.clock.now();
   if (source === "app_store_connect" || source === "google_play_api") {
     const cred = await loadCredential(deps.kv, deps.config.credentialsKey, app.org, app.id);
     if (!cred) throw new SourceError("no credentials stored");
     if (cred.kind === "app_store_connect") {
       const token = await ascToken(cred, now);
-      return [(c) => ascReviewsPage(deps.fetch, ASC_BASE, app.store_id, token, c)];
+      return [{ name: source, page: (c) => ascReviewsPage(deps.fetch, ASC_BASE, app.store_id, token, c) }];
     }
     const token = await playAccessToken(deps.fetch, cred, now);
-    return [(c) => playReviewsPage(deps.fetch, PLAY_BASE, app.store_id, token, c)];
+    return [{ name: source, page: (c) => playReviewsPage(deps.fetch, PLAY_BASE, app.store_id, token, c) }];
   }
-  return app.countries.map((country) => (c: string | null) =>
-    feedPage(deps.fetch, ITUNES_BASE, app.store_id, country, c)
-  );
+  return app.countries.map((country) => ({
+    name: `${source}:${country}`,
+    page: (c: string | null) => feedPage(deps.fetch, ITUNES_BASE, app.store_id, country, c),
+  }));
 }
 
 export interface FetchOutcome {
@@ -86,6 +97,84 @@ export interface FetchOutcome {
   updated: number;
   pages: number;
   error: string | null;
+}
+
+/** A store's answer that says this cursor is no good (not a passing failure of the store). */
+const refusesCursor = (e: unknown) => e instanceof SourceError && [400, 404, 410].includes(e.status ?? 0);
+
+/**
+ * One lane of a run: the newest pages until one with nothing new, then the backlog with the pages left.
+ * The walk is saved whatever happens (a failure keeps the position it reached) before the error goes on.
+ */
+async function walkLane(deps: Deps, app: FeedbackApp, source: ReviewSource, lane: Lane, out: FetchOutcome) {
+  const read = await getWalk(deps.kv, app.org, app.id, lane.name);
+  const walk: Walk = structuredClone(read.value ?? NEW_WALK);
+  let budget = MAX_PAGES;
+  const take = async (cursor: string | null) => {
+    const p = await lane.page(cursor);
+    budget--;
+    out.pages++;
+    const r = await storeReviews(deps.kv, app, source, p.reviews);
+    out.stored += r.stored;
+    out.updated += r.updated;
+    return { next: p.next, nothingNew: p.reviews.length === 0 || r.stored + r.updated === 0 };
+  };
+  // A backlog starting at `cursor`, below new reviews this run could not finish: with one already open,
+  // the new one reads to the end (the old one lies somewhere below stored pages).
+  const gapAt = (cursor: string): Backlog => ({
+    cursor,
+    to_end: walk.backlog !== null || !walk.walked,
+    refused: 0,
+  });
+  let cursor: string | null = null;
+  try {
+    for (;;) {
+      const p = await take(cursor);
+      if (!p.next) { // read from the top to the last page: nothing older is missing
+        walk.walked = true;
+        walk.backlog = null;
+        budget = 0;
+        break;
+      }
+      if (p.nothingNew) {
+        // A history never read to its end (a connection made before backlogs were kept) is read now.
+        if (!walk.walked && !walk.backlog) walk.backlog = { cursor: p.next, to_end: true, refused: 0 };
+        break;
+      }
+      cursor = p.next;
+      if (budget === 0) {
+        walk.backlog = gapAt(cursor);
+        break;
+      }
+    }
+  } catch (e) {
+    // New reviews were stored above this page: what lies below it is a backlog now.
+    if (cursor !== null) walk.backlog = gapAt(cursor);
+    await saveWalk(deps.kv, read, walk);
+    throw e;
+  }
+  try {
+    while (walk.backlog && budget > 0) {
+      const b: Backlog = walk.backlog;
+      const p = await take(b.cursor);
+      b.refused = 0;
+      if (!p.next) {
+        walk.walked = true;
+        walk.backlog = null;
+      } else if (p.nothingNew && !b.to_end) {
+        walk.backlog = null; // met the reviews stored before the gap
+      } else {
+        b.cursor = p.next;
+      }
+    }
+  } catch (e) {
+    const b = walk.backlog!;
+    // A cursor the store keeps refusing (expired, say) is given up for a walk from the top to the end.
+    if (refusesCursor(e) && ++b.refused >= 3) walk.backlog = { cursor: null, to_end: true, refused: 0 };
+    await saveWalk(deps.kv, read, walk);
+    throw e;
+  }
+  await saveWalk(deps.kv, read, walk);
 }
 
 /** Fetches one app's new reviews now (whatever its schedule) and records the outcome on the app. */
@@ -97,18 +186,8 @@ export async function fetchAppReviews(deps: Deps, app: FeedbackApp): Promise<Fet
   if (!plan.source) return outcome;
   status.last_attempt_at = now;
   try {
-    for (const pager of await pagers(deps, app, plan.source)) {
-      let cursor: string | null = null;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const p: Page = await pager(cursor);
-        outcome.pages++;
-        const r = await storeReviews(deps.kv, app, plan.source, p.reviews);
-        outcome.stored += r.stored;
-        outcome.updated += r.updated;
-        // Newest first: a page with nothing new means the rest was fetched before.
-        if (!p.next || p.reviews.length === 0 || r.stored + r.updated === 0) break;
-        cursor = p.next;
-      }
+    for (const lane of await lanes(deps, app, plan.source)) {
+      await walkLane(deps, app, plan.source, lane, outcome);
     }
     Object.assign(
       status,

@@ -88,7 +88,7 @@ export async function getApp(kv: Deno.Kv, org: string, id: string): Promise<Feed
   return app;
 }
 
-/** Removes an app with its listing, credentials and status; its reviews are deleted in batches. */
+/** Removes an app with its listing, credentials, status and fetch walk; its reviews are deleted in batches. */
 export async function deleteApp(kv: Deno.Kv, org: string, id: string): Promise<void> {
   const app = await getApp(kv, org, id);
   await kv.atomic()
@@ -100,6 +100,7 @@ export async function deleteApp(kv: Deno.Kv, org: string, id: string): Promise<v
     .delete(keys.feedbackReanalysis(org, id))
     .sum(keys.feedbackStamp(org, id), 1n)
     .commit();
+  for await (const e of kv.list({ prefix: keys.feedbackWalks(org, id) })) await kv.delete(e.key);
   let op = kv.atomic();
   let n = 0;
   for await (const e of kv.list({ prefix: keys.feedbackReviews(org, id) })) {

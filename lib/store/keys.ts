@@ -151,6 +151,8 @@ export const keys = {
   /** bumped in the commit of every review write, so per-instance caches know when to reload */
   feedbackStamp: (org: string, app: string) => ["fb_stamp", org, app] as const,
   feedbackLease: (org: string, app: string) => ["fb_lease", org, app] as const,
+  /** how far the review fetch has read the store's history, one key per lane (lib/feedback/walk.ts) */
+  feedbackWalks: (org: string, app: string) => ["fb_walk", org, app] as const,
   /** how far the job that re-analyses an app's stored reviews after an analysis change has come */
   feedbackReanalysis: (org: string, app: string) => ["fb_reanalysis", org, app] as const,
   /** an organization's verified domains (the people module writes them; ownership reads them) */
