@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { invalid } from "../lib/errors.ts";
 import { getListing, listApps } from "../lib/feedback/store.ts";
-import { decideOwnership, sitesSendingEvents, verifiedDomainsOf } from "../lib/feedback/ownership.ts";
+import { decideOwnership, verifiedDomainsOf, websiteDomainsOf } from "../lib/feedback/ownership.ts";
 import type { FeedbackApp, StoredReview } from "../lib/feedback/types.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
@@ -36,15 +36,13 @@ export const appOut = (a: ResolvedApp) => ({
   ownership: a.ownership,
 });
 
-/** Every app of the organization with its ownership decided now from listing, sending sites and domains. */
+/** Every app of the organization with its ownership decided now from its listing and verified domains. */
 export async function resolveApps(ctx: ToolContext): Promise<ResolvedApp[]> {
   const kv = ctx.app.deps.kv;
   const apps = await listApps(kv, ctx.org.id);
   if (!apps.length) return [];
-  const [sites, domains] = await Promise.all([
-    sitesSendingEvents(ctx.app, ctx.org.id, ctx.now),
-    verifiedDomainsOf(kv, ctx.org.id),
-  ]);
+  const sites = websiteDomainsOf(ctx.touchpoints);
+  const domains = await verifiedDomainsOf(kv, ctx.org.id);
   return await Promise.all(apps.map(async (app) => {
     const o = decideOwnership(await getListing(kv, ctx.org.id, app.id), sites, domains);
     return { app, own: o.own, ownership: o.reason };

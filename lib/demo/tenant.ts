@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import { createKey, createOrg, createTouchpoint } from "../tenancy/admin.ts";
 import { seedDemoFeedback } from "../feedback/demo_reviews.ts";
+import { addDomain } from "../tenancy/verified_domains.ts";
 
 export interface DemoTenant {
   org: string;
@@ -32,6 +33,9 @@ export async function ensureDemoTenant(deps: Deps): Promise<{ tenant: DemoTenant
     domain,
     environments: { staging: { domain: `staging.${domain}` }, development: { domain: `dev.${domain}` } },
   });
+  // The demo site's made-up domain counts as verified (no DNS answers for it), so its app is quoted as own.
+  const proof = await addDomain(kv, clock, org.id, domain);
+  await kv.set(keys.verifiedDomain(org.id, domain), { ...proof, verified_at: proof.created_at });
   // An iOS app of its own (its store listing names the demo site) and a followed competitor, with reviews.
   const ios = await createTouchpoint(deps, org.id, { name: "Demo Shop iOS", kind: "ios" });
   await seedDemoFeedback(kv, clock, { org: org.id, iosTouchpoint: ios.id, domain });

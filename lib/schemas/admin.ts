@@ -4,11 +4,14 @@ import { dateTime } from "./date_time.ts";
 import { ENV_NAMES, PLANS } from "../store/records.ts";
 import { isValidTimezone } from "../time/zone.ts";
 import { wellFormed } from "./json_limits.ts";
+import { isPublicSuffix, publicSuffixMessage } from "../domain_suffix.ts";
 
-const domain = z.string().trim().toLowerCase().regex(
-  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
-  "must be a host name such as example.com",
-);
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+/** A website environment's domain: a host name that is not a public suffix (claiming "com" claims every .com). */
+const domain = z.string().trim().toLowerCase().regex(HOST, "must be a host name such as example.com")
+  .superRefine((d, ctx) => {
+    if (HOST.test(d) && isPublicSuffix(d)) ctx.addIssue({ code: "custom", message: publicSuffixMessage(d) });
+  });
 /** A name as shown in answers: 1 to 200 characters of well-formed Unicode. */
 const name = wellFormed(z.string().trim().min(1, "must not be empty").max(200));
 const plan = z.enum(PLANS as [string, ...string[]], { error: `must be one of ${PLANS.join(", ")}` });

@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import { invalid, notFound } from "../errors.ts";
 import { keys } from "../store/keys.ts";
 import { hostMatches, normalizeHost } from "./domains.ts";
+import { isPublicSuffix, publicSuffixMessage } from "../domain_suffix.ts";
 
 export interface VerifiedDomain {
   org: string;
@@ -33,6 +34,7 @@ export async function addDomain(
 ): Promise<VerifiedDomain> {
   const domain = normalizeHost(raw.replace(/^https?:\/\//i, "").replace(/\/.*$/, ""));
   if (!DOMAIN.test(domain)) throw invalid("domain: must be a domain name such as example.com");
+  if (isPublicSuffix(domain)) throw invalid(`domain: ${publicSuffixMessage(domain)}`);
   const existing = (await kv.get<VerifiedDomain>(keys.verifiedDomain(org, domain))).value;
   if (existing) return existing;
   const d: VerifiedDomain = {

@@ -1,6 +1,6 @@
 /**
  * The feedback tools through the HTTP read API: an own iOS app (its listing names the organization's site,
- * which sends events) and a followed Android app. Every answer passes the answer checker, which is told
+ * on its verified domain) and a followed Android app. Every answer passes the answer checker, which is told
  * the followed app's review texts: rule 3 holds when none of them is ever quoted.
  */
 import assert from "node:assert/strict";
@@ -11,6 +11,7 @@ import { checkAnswer } from "../../lib/answers/check.ts";
 import { setListing } from "../../lib/feedback/store.ts";
 import { addDomain, removeDomain, txtRecordOf, verifyDomain } from "../../lib/tenancy/verified_domains.ts";
 import type { FakeDns } from "../helpers/deps.ts";
+import { verifiedDomain } from "../helpers/verified_domain.ts";
 import { keys } from "../../lib/store/keys.ts";
 import { ANALYSIS_VERSION } from "../../lib/feedback/analysis/analyze.ts";
 import type { StoredReview } from "../../lib/feedback/types.ts";
@@ -41,6 +42,7 @@ async function setup() {
     version: "2.0",
     fetched_at: now,
   });
+  await verifiedDomain(h.deps, h.t.org, h.t.domain);
   await setListing(h.deps.kv, h.t.org, rival.id, {
     name: "Rival",
     developer: "Rival",
@@ -99,7 +101,7 @@ Deno.test("feedback tools: summary, themes and reviews keep rules 3 and 4 (check
     const sum = await ask("feedback_summary", { period: "last_28_days" });
     assert.equal(sum.apps_total, 1, "omitted app: the own apps");
     assert.equal(sum.apps[0].app.own, true);
-    assert.match(sum.apps[0].app.ownership, /is the organization's site/);
+    assert.match(sum.apps[0].app.ownership, /on the verified domain acme\.test/);
     assert.equal(sum.apps[0].reviews.value, 5);
     assert.equal(sum.apps[0].reviews.previous, 1);
     assert.deepEqual(sum.apps[0].versions.map((v: { version: string }) => v.version), ["2.1", "2.0"]);
@@ -148,7 +150,7 @@ Deno.test("feedback tools: summary, themes and reviews keep rules 3 and 4 (check
   }
 });
 
-Deno.test("feedback tools: an app whose listing names neither a sending site nor a verified domain is not own", async () => {
+Deno.test("feedback tools: an app whose listing names no site on a verified domain is not own", async () => {
   const { h, own } = await setup();
   try {
     await setListing(h.deps.kv, h.t.org, own.id, {

@@ -115,7 +115,7 @@ Deno.test("import: NDJSON and the Play Console's UTF-16 CSV; bad lines named; a 
   deps.kv.close();
 });
 
-Deno.test("ownership: developer website on a sending site, on a verified domain, or neither", async () => {
+Deno.test("ownership: developer website on a verified domain; an unverified website or a suffix is not own", async () => {
   const listing = (w: string | null) => ({
     name: "A",
     developer: "D",
@@ -123,19 +123,25 @@ Deno.test("ownership: developer website on a sending site, on a verified domain,
     version: "1",
     fetched_at: 0,
   });
-  assert.equal(decideOwnership(listing("https://www.acme.test/app"), ["acme.test"], []).own, true);
-  assert.equal(decideOwnership(listing("https://acme.test"), ["www.acme.test"], []).own, true);
+  assert.equal(decideOwnership(listing("https://www.acme.test/app"), [], ["acme.test"]).own, true);
+  assert.equal(decideOwnership(listing("https://acme.test"), [], ["www.acme.test"]).own, true);
   assert.equal(decideOwnership(listing("https://support.acme.dev"), ["acme.test"], ["acme.dev"]).own, true);
+  // The organization's own website, not verified: followed, and the reason says what to verify.
+  const site = decideOwnership(listing("https://www.acme.test/app"), ["acme.test"], []);
+  assert.equal(site.own, false);
+  assert.match(site.reason, /website acme\.test, but acme\.test is not verified/);
   const no = decideOwnership(listing("https://rival.example"), ["acme.test"], ["acme.dev"]);
   assert.equal(no.own, false);
-  assert.match(no.reason, /neither a site of the organization that sends events nor a verified domain/);
+  assert.match(no.reason, /neither a site of the organization nor on a verified domain/);
   assert.equal(
-    decideOwnership(listing("https://notacme.test"), ["acme.test"], []).own,
+    decideOwnership(listing("https://notacme.test"), [], ["acme.test"]).own,
     false,
     "a suffix is no subdomain",
   );
-  assert.equal(decideOwnership(listing(null), ["acme.test"], []).own, false);
-  assert.equal(decideOwnership(null, ["acme.test"], []).own, false);
+  // a public suffix stored before it was refused never makes anything own
+  assert.equal(decideOwnership(listing("https://www.bigco.co.uk"), [], ["co.uk"]).own, false);
+  assert.equal(decideOwnership(listing(null), [], ["acme.test"]).own, false);
+  assert.equal(decideOwnership(null, [], ["acme.test"]).own, false);
 
   // The people module's own records: one domain proven by its TXT record, one still waiting for it.
   const deps = await testDeps();

@@ -12,6 +12,7 @@ import { adminCall, createTenant } from "../../helpers/tenant.ts";
 import { ev, hit } from "../query/fixtures.ts";
 import { storeSite } from "../../tools/generate.ts";
 import { setListing } from "../../../lib/feedback/store.ts";
+import { verifiedDomain } from "../../helpers/verified_domain.ts";
 import { refreshRobots } from "../../../lib/crawl/robots.ts";
 import { createSaved } from "../../../lib/saved/store.ts";
 import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
@@ -136,7 +137,9 @@ export async function plantedWorld(planted: boolean) {
     },
   );
 
-  // An own iOS app: its listing names the site that sends events; reviews alike both weeks, plus crashes.
+  // An own iOS app: its listing names the site, on the organization's verified domain; reviews alike both
+  // weeks, plus crashes.
+  await verifiedDomain(deps, t.org, t.domain);
   const admin = (method: string, path: string, body?: unknown) =>
     adminCall(app, TEST_ADMIN_TOKEN, method, path, body);
   const ios = await admin("POST", `/orgs/${t.org}/touchpoints`, { name: "Acme iOS", kind: "ios" });
