@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
+import { groupParts, groupRate, groupRest, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -27,10 +27,13 @@ const step = z.object({
   name: z.string().describe('the step as asked: "/pricing", "/docs/*", "sign_up where plan = pro"'),
   visitors: groupSize(count).describe("visitors who reached this step after the ones before it, in order"),
   conversion_from_first: groupRate([], z.number().nullable()).describe("visitors / visitors of step 1, 0-1"),
-  conversion_from_previous: groupRate([], z.number().nullable()).describe(
+  // 1 less the drop-off rate: worked out from dropped_off as much as from visitors
+  conversion_from_previous: groupRate(["dropped_off"], z.number().nullable()).describe(
     "visitors / visitors of the step before, 0-1",
   ),
-  dropped_off: groupCount("visitors", z.number().nullable()).describe(
+  // the step before's visitors less this one's: under a filter, a drop-off of 1 to 4 withholds this step's
+  // visitors (lib/answers/fold_rests.ts)
+  dropped_off: groupRest("visitors", z.number().nullable()).describe(
     "visitors of the step before who did not reach this one",
   ),
   drop_off_rate: groupRate(["dropped_off"], z.number().nullable()).describe(

@@ -13,6 +13,9 @@
  *   joins it;
  * - its rates and times are withheld (null); a figure whose whole the answer does not show is null.
  *
+ * A list whose items each keep part of the item before (a funnel's steps, `groupRest`) is handled after the
+ * folds, by fold_rests.ts.
+ *
  * `behavior_explain_change` folds its segments by the same rule in the tool (its (other) carries
  * contributions, not counts). A map of figures per group inside each point of a series (a trends split per
  * day) is a table of two levels, where a fold per point would let a named group's total, less its other
@@ -23,6 +26,7 @@ import type { z } from "zod";
 import { FEWER_THAN_5, SMALL_GROUP } from "./privacy.ts";
 import { declarationOf, type PartsMeta, TIME_FIELD } from "./group_counts.ts";
 import { type FieldsOf, itemFieldsOf, walkBesideSchema } from "./schema_fields.ts";
+import { restLeaks, withholdRests } from "./fold_rests.ts";
 
 export const OTHER = "(other)";
 export const FOLD_NOTICE =
@@ -214,6 +218,9 @@ export function foldGroups(answer: Json, output: z.ZodType): boolean {
     for (const m of at) delete m.holder[m.key];
     changed = true;
   }
+  // a list whose items keep part of the item before (a funnel's steps): withheld where a rest is small, on the
+  // folded lists too (it gives its own notice)
+  withholdRests(answer, output);
   return changed;
 }
 
@@ -243,5 +250,6 @@ export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
       }
     }
   });
+  out.push(...restLeaks(answer, output));
   return out;
 }

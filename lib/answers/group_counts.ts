@@ -14,6 +14,9 @@
  *   device or first source per visitor; a funnel split at step 1), where the answer shows that whole too. Under
  *   a filter the guard folds groups into "(other)" until no group of 1 to 4 is the whole less the others
  *   (fold.ts).
+ * - `groupRest(of, s)`: a count of visitors of a list's item that is the `of` count of the item before less its
+ *   own (a funnel's drop-off: the visitors of the step before who did not reach this one). Where it is 1 to 4,
+ *   the two exact counts beside it would tell it: under a filter the item's own count is withheld (fold.ts).
  * - `notACount(s)`: a figure whose name reads like a count or a rate but is not one of a group (how many
  *   event names, a part of a change);
  *   declared so the coverage test (tests/tools/small_groups_test.ts) knows it was looked at.
@@ -48,6 +51,8 @@ export interface GroupCountMeta {
   rateOf?: string[];
   /** A list (or map) whose groups split a whole one way each. */
   parts?: PartsMeta;
+  /** The count of the list item before, of which this is the rest once the item's own is taken away. */
+  rest?: string;
 }
 
 const declared = z.registry<GroupCountMeta>();
@@ -66,6 +71,8 @@ export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T): T =>
 export const notACount = <T extends z.ZodType>(schema: T): T => declare(schema, { counts: false });
 export const groupRate = <T extends z.ZodType>(of: string[], schema: T): T =>
   declare(schema, { counts: false, rateOf: of });
+export const groupRest = <T extends z.ZodType>(of: string, schema: T): T =>
+  declare(schema, { counts: "visitors", rest: of });
 export const groupParts = <T extends z.ZodType>(
   whole: PartsMeta["whole"],
   schema: T,
