@@ -20,13 +20,50 @@ export function maskText(text: string): string {
   return text.replace(EMAIL, "[email]").replace(DIGIT_RUN, maskDigits);
 }
 
-/** Masks every string inside a JSON-like value (objects and arrays are copied, not changed in place). */
-export function maskDeep<T>(value: T, depth = 0): T {
-  if (typeof value === "string") return maskText(value) as T;
-  if (depth > 8 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => maskDeep(v, depth + 1)) as T;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = maskDeep(v, depth + 1);
+/** What one event may hold: the service refuses a batch past these (json_limits.ts FREE_FORM_LIMITS). */
+export interface Tally {
+  keys: number;
+  strings: number;
+}
+
+/**
+ * Masks every string inside a value and makes it safe to send: a copy (the input is not changed) that
+ * JSON.stringify never throws on and the service accepts. A bigint becomes its digits, a Date (anything
+ * with toJSON) its JSON form, a cycle or anything nested past 30 levels null, functions and symbols are
+ * left out, strings are made well-formed. Keys and strings are counted in `tally`.
+ */
+export function maskDeep<T>(value: T, tally: Tally = { keys: 0, strings: 0 }, seen: object[] = []): T {
+  let v: unknown = value;
+  if (v && typeof (v as { toJSON?: unknown }).toJSON === "function") {
+    try {
+      v = (v as { toJSON: () => unknown }).toJSON();
+    } catch {
+      return null as T;
+    }
+  }
+  if (typeof v === "bigint") v = String(v);
+  if (typeof v === "string") {
+    tally.strings++;
+    return maskText(v.toWellFormed ? v.toWellFormed() : v) as T;
+  }
+  if (typeof v === "number") return (Number.isFinite(v) ? v : null) as T;
+  if (typeof v === "function" || typeof v === "symbol") return undefined as T;
+  if (v === null || typeof v !== "object") return v as T;
+  if (seen.length >= 30 || seen.includes(v)) return null as T;
+  seen.push(v);
+  let out: unknown;
+  if (Array.isArray(v)) out = v.map((x) => maskDeep(x, tally, seen) ?? null);
+  else {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const m = maskDeep(x, tally, seen);
+      if (m === undefined || k === "__proto__") continue;
+      tally.keys++;
+      o[k.toWellFormed ? k.toWellFormed() : k] = m;
+    }
+    out = o;
+  }
+  seen.pop();
   return out as T;
 }
 

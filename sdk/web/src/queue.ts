@@ -2,8 +2,9 @@
  * Delivery: batches events by count and time, posts them with fetch (keepalive), retries on 429 (after
  * Retry-After), 408, 5xx and network errors with backoff, and sends what is left by sendBeacon when the
  * page goes away. Unsent events are kept in storage (bounded) so they survive a page load; a retried
- * batch keeps its event ids, so the service stores each event once. 401, 403 and 422 drop the batch and
- * warn once.
+ * batch keeps its event ids, so the service stores each event once, as long as it comes within the service's
+ * 35-day dedupe window: events older than 7 days are dropped unsent. 401, 403 and 422 drop the batch and
+ * warn once; a 422 that names one event (`batch[3]...`) drops only that event and sends the rest again.
  */
 import type { Store } from "./storage.ts";
 
@@ -50,6 +51,8 @@ const MAX_BATCH = 200; // the spec's limit per request
 const BEACON_BYTES = 60_000; // browsers refuse beacons (and keepalive bodies) past 64 KiB
 const MAX_BACKOFF_MS = 60_000;
 const ORPHAN_MS = 24 * 3600_000;
+/** Older events are dropped: well inside the service's 35-day dedupe window, and counted near their day. */
+export const STALE_MS = 7 * 24 * 3600_000;
 
 interface StoredQueue {
   t: number;
@@ -109,6 +112,10 @@ export class EventQueue {
   }
 
   private trim(): void {
+    const oldest = this.env.now() - STALE_MS;
+    this.events = this.events.filter((e) =>
+      this.sending.has(e.event_id) || !(Date.parse(e.device_time) < oldest)
+    );
     // Bounded: the oldest unsent events go first.
     while (this.events.length > this.maxQueue) {
       const i = this.events.findIndex((e) => !this.sending.has(e.event_id));
@@ -144,10 +151,11 @@ export class EventQueue {
     if (this.sending.size || !this.events.length) return;
     if (this.env.now() < this.retryAt) return this.schedule(0);
     const batch = this.events.slice(0, this.batchSize);
-    for (const e of batch) this.sending.add(e.event_id);
     const body = this.body(batch);
+    for (const e of batch) this.sending.add(e.event_id);
     let status = 0;
     let retryAfterS = 0;
+    let bad = -1;
     try {
       const res = await this.env.fetch(this.opts.endpoint, {
         method: "POST",
@@ -158,7 +166,9 @@ export class EventQueue {
       });
       status = res.status;
       retryAfterS = Number(res.headers.get("retry-after")) || 0;
-    } catch { /* network error: status 0, retried */ }
+      // The service names the first event it refuses: "batch[3].properties: ..."
+      if (status === 422) bad = Number(/^batch\[(\d+)\]/.exec((await res.json()).error)?.[1] ?? -1);
+    } catch { /* network error: status 0, retried; a 422 without a readable body drops the batch */ }
     this.sending.clear();
     if (status === 429 || status === 408 || status === 0 || status >= 500) {
       this.attempt++;
@@ -169,12 +179,12 @@ export class EventQueue {
       this.attempt = 0;
       this.retryAt = 0;
       if (status >= 300) this.warnOnce(status);
-      const done = new Set(batch.map((e) => e.event_id));
+      const done = new Set((batch[bad] ? [batch[bad]] : batch).map((e) => e.event_id));
       this.events = this.events.filter((e) => !done.has(e.event_id));
     }
     this.persist();
     if (this.events.length) {
-      this.schedule(this.events.length >= this.batchSize || this.attempt ? 0 : this.flushMs);
+      this.schedule(this.events.length >= this.batchSize || this.attempt || batch[bad] ? 0 : this.flushMs);
     }
   }
 
@@ -185,7 +195,7 @@ export class EventQueue {
       ? "the api key is unknown or its environment is off"
       : status === 403
       ? "this page's origin is not allowed for the api key"
-      : "the service rejected the events as invalid";
+      : "the service rejected an event as invalid";
     this.env.warn(`[analytics] events dropped (HTTP ${status}): ${why}`);
   }
 

@@ -15,6 +15,9 @@ import { browserStore, memoryStore, type Store } from "./storage.ts";
 
 const OPT_OUT = "bsdk_optout";
 const CONSENT = "bsdk_consent";
+// The service refuses a whole batch for one event past 1,000 keys or strings or ~65,000 stored bytes.
+const MAX_ITEMS = 1000;
+const MAX_CHARS = 30_000;
 
 export class Client {
   private prefs: Store = browserStore();
@@ -92,21 +95,34 @@ export class Client {
 
   private emit(type: string, props: Record<string, unknown>, fp?: Fingerprint, page = this.page): void {
     if (!this.capturing()) return;
-    const event: WireEvent = {
-      event_id: uuid(),
-      anonymous_id: this.identity.anonymousId(),
-      user_id: this.identity.userId(),
-      session_id: this.identity.sessionId(),
-      sequence_no: this.seq++,
-      platform: "web",
-      event_type: type,
-      screen: maskText(page.screen),
-      properties: maskDeep({ path: page.path, url: page.url, ...props }),
-      context: this.context(),
-      device_time: new Date().toISOString(),
-    };
-    if (fp) event.fingerprint = maskDeep({ ...fp });
-    this.queue.add(event);
+    // A caller's property the service cannot take (too many keys, too large) or a getter that throws drops
+    // that one event with a warning: it never throws into the page, and never reaches a batch the service
+    // would refuse whole.
+    try {
+      const tally = { keys: 0, strings: 0 };
+      const event: WireEvent = {
+        event_id: uuid(),
+        anonymous_id: this.identity.anonymousId(),
+        user_id: this.identity.userId(),
+        session_id: this.identity.sessionId(),
+        sequence_no: this.seq++,
+        platform: "web",
+        event_type: type,
+        screen: maskText(page.screen),
+        properties: maskDeep({ path: page.path, url: page.url, ...props }, tally),
+        context: this.context(),
+        device_time: new Date().toISOString(),
+      };
+      if (fp) event.fingerprint = maskDeep({ ...fp });
+      const chars = JSON.stringify([event.properties, event.fingerprint]).length;
+      if (tally.keys > MAX_ITEMS || tally.strings > MAX_ITEMS || chars > MAX_CHARS) {
+        throw new Error(`properties past ${MAX_ITEMS} keys or strings, or ${MAX_CHARS} characters`);
+      }
+      this.queue.add(event);
+    } catch (e) {
+      console.warn(`[analytics] event ${type} not sent: ${(e as Error)?.message ?? e}`);
+      return;
+    }
     // Reports that arrive while the page is hidden (web vitals do) may be the last chance to send.
     if (document.visibilityState === "hidden") this.queue.flushBeacon(false);
   }

@@ -1,0 +1,168 @@
+/**
+ * The web SDK's queue against the real service (its HTTP handler on a real KV file): properties a caller
+ * may pass by mistake (a bigint, a cycle, a Date, too many keys) never stop the good events around them,
+ * and a stored queue too old for the service's dedupe window is not sent again.
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../../app.ts";
+import { maskDeep } from "../../../sdk/web/src/mask.ts";
+import { EventQueue, STALE_MS, STORE_PREFIX, type WireEvent } from "../../../sdk/web/src/queue.ts";
+import { memoryStore, type Store } from "../../../sdk/web/src/storage.ts";
+import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
+import { createTenant } from "../../helpers/tenant.ts";
+
+const START = Date.parse("2026-11-18T10:00:00Z");
+
+async function service() {
+  const path = await Deno.makeTempFile({ suffix: ".sqlite3" });
+  const kv = await Deno.openKv(path);
+  const deps = await testDeps({ kv });
+  deps.clock.set(START);
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  const stored = async (org = t.org) => {
+    let n = 0;
+    for await (const _ of kv.list({ prefix: ["dedupe", org] })) n++;
+    return n;
+  };
+  const close = async () => {
+    kv.close();
+    await Deno.remove(path).catch(() => {});
+  };
+  return { deps, app, t, stored, close };
+}
+
+type Service = Awaited<ReturnType<typeof service>>;
+
+/** A queue whose requests go to the service's handler; timers run when `drain` is called. */
+function queueOf(s: Service, store: Store = memoryStore(), warnings: string[] = []) {
+  let timers: Array<() => void> = [];
+  const q = new EventQueue({
+    endpoint: "https://collect.test/v1/behavior/events",
+    apiKey: s.t.publicKey,
+    loadId: crypto.randomUUID(),
+    batchSize: 20,
+  }, {
+    fetch: (_url, init) =>
+      Promise.resolve(s.app.request("/v1/behavior/events", {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), origin: "https://acme.test" },
+      })),
+    store,
+    now: () => s.deps.clock.now(),
+    setTimer: (fn) => timers.push(fn),
+    clearTimer: () => {},
+    random: () => 0.5,
+    warn: (m) => warnings.push(m),
+  });
+  const drain = async () => {
+    for (let i = 0; i < 20 && timers.length; i++) {
+      const due = timers;
+      timers = [];
+      for (const fn of due) fn();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { q, drain, warnings };
+}
+
+let seq = 0;
+/** An event as the client builds it: the caller's properties go through maskDeep. */
+function tracked(props: Record<string, unknown> = {}, at = START): WireEvent {
+  return {
+    event_id: crypto.randomUUID(),
+    anonymous_id: "anon-1",
+    user_id: null,
+    session_id: "sess-1",
+    sequence_no: seq++,
+    platform: "web",
+    event_type: "purchase",
+    screen: "/",
+    properties: maskDeep({ path: "/", url: "https://acme.test/", ...props }),
+    device_time: new Date(at).toISOString(),
+  };
+}
+
+Deno.test("web-sdk: a bigint, a cycle, a Date or a throwing toJSON in properties is sent as JSON the service takes", async () => {
+  const s = await service();
+  try {
+    const cycle: Record<string, unknown> = { name: "order" };
+    cycle.self = { back: cycle };
+    const odd = [
+      { amount: 10n },
+      { order: cycle },
+      { at: new Date(START), fn: () => 1, sym: Symbol("x") },
+      {
+        bad: {
+          toJSON: () => {
+            throw new Error("no");
+          },
+        },
+        lone: "a\uD800b",
+        inf: Infinity,
+      },
+    ];
+    const { q, drain } = queueOf(s);
+    for (let i = 0; i < 3; i++) q.add(tracked());
+    for (const props of odd) q.add(tracked(props)); // before: JSON.stringify threw here, into the caller
+    for (let i = 0; i < 3; i++) q.add(tracked());
+    await q.flush();
+    await drain();
+    assert.equal(q.events.length, 0);
+    assert.equal(await s.stored(), 10, "all ten events are stored");
+    const copy = maskDeep({ amount: 10n, order: cycle, at: new Date(START), fn: () => 1 });
+    assert.deepEqual(JSON.parse(JSON.stringify(copy)), {
+      amount: "10",
+      order: { name: "order", self: { back: null } },
+      at: "2026-11-18T10:00:00.000Z",
+    });
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("web-sdk: a 422 naming one event drops only that event; the good ones beside it are stored", async () => {
+  const s = await service();
+  try {
+    const { q, drain, warnings } = queueOf(s);
+    const big: Record<string, number> = {};
+    for (let i = 0; i < 1001; i++) big[`k${i}`] = i;
+    for (let i = 0; i < 5; i++) q.add(tracked());
+    q.add(tracked(big)); // the service refuses this one: batch[5].properties holds more than 1000 keys
+    for (let i = 0; i < 5; i++) q.add(tracked());
+    await q.flush();
+    await drain();
+    assert.equal(q.events.length, 0);
+    assert.equal(await s.stored(), 10, "the ten good events are stored");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /HTTP 422/);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("web-sdk: a stored queue older than 7 days is not sent again at the next page load", async () => {
+  const s = await service();
+  try {
+    const store = memoryStore();
+    const old = [tracked({}, START), tracked({}, START)];
+    const first = queueOf(s, store);
+    for (const e of old) first.q.add(e);
+    await first.q.flush(); // stored by the service; pretend the answer never reached the page
+    assert.equal(await s.stored(), 2);
+    store.set(`${STORE_PREFIX}closed-load`, JSON.stringify({ t: START, closed: true, events: old }));
+    // 40 days later: the service's dedupe keys (35 days) are gone
+    s.deps.clock.set(START + 40 * 86_400_000);
+    for await (const e of s.deps.kv.list({ prefix: ["dedupe"] })) await s.deps.kv.delete(e.key);
+    const fresh = tracked({}, s.deps.clock.now() - STALE_MS / 2);
+    store.set(`${STORE_PREFIX}other-load`, JSON.stringify({ t: START, closed: true, events: [fresh] }));
+    const later = queueOf(s, store);
+    later.q.adoptStored();
+    await later.drain();
+    assert.equal(later.q.events.length, 0);
+    assert.equal(await s.stored(), 1, "only the 3-day-old event is sent; the 40-day-old ones are dropped");
+    assert.deepEqual(store.keys().filter((k) => k.startsWith(STORE_PREFIX)), []);
+  } finally {
+    await s.close();
+  }
+});
