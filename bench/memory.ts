@@ -12,7 +12,8 @@
  * warm asks also list the call sites that made the most array buffer bytes (bench/alloc_sites.ts). With
  * --gc-between (and --expose-gc), each tool's row says what it left live and what it left dead. With --cohort,
  * the overview and pages are also asked under bench/tools.ts's saved cohort (the site must have it: run
- * bench/tools.ts on it once without --no-cohort); --cohort-only asks only those.
+ * bench/tools.ts on it once without --no-cohort); --cohort-only asks only those. With --answers DIR, every
+ * answer's body is written to DIR, one file an ask in the order asked (to compare two trees' answers).
  */
 import { createApp } from "../app.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
@@ -270,6 +271,8 @@ try {
 const opened = status(), openedHeap = Deno.memoryUsage();
 const timer = setInterval(sample, 5);
 
+const ANSWERS = text("answers");
+let asked = 0;
 async function ask(app: ReturnType<typeof createApp>, tool: string, input: Record<string, unknown>) {
   const t0 = performance.now();
   const res = await app.request(`/v1/read/${tool}`, {
@@ -278,9 +281,14 @@ async function ask(app: ReturnType<typeof createApp>, tool: string, input: Recor
     body: JSON.stringify(input),
   });
   const body = await res.text();
+  const ms = performance.now() - t0;
   if (!res.ok) throw new Error(`${tool}: ${res.status} ${body}`);
+  if (ANSWERS) {
+    const name = `${String(++asked).padStart(2, "0")}_${tool}${input.metric ? `_${input.metric}` : ""}.json`;
+    await Deno.writeTextFile(`${ANSWERS}/${name}`, body);
+  }
   sample();
-  return performance.now() - t0;
+  return ms;
 }
 
 const ALLOCS = Deno.args.includes("--allocs");
