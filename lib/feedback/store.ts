@@ -18,6 +18,7 @@ import type {
   StoreListing,
 } from "./types.ts";
 import { analyzeLoaded, loadAnalysis } from "./analysis/on_demand.ts";
+import { authorMasker } from "./author_mask.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
 export const MAX_TEXT_CHARS = 12_000;
@@ -145,16 +146,24 @@ export async function stampOf(kv: Deno.Kv, org: string, app: string): Promise<bi
   return v ? v.value : 0n;
 }
 
-/** What an edit can change, as stored (texts cut to their limits). */
+/**
+ * What an edit can change, as stored (texts cut to their limits). The first element names the author rule
+ * of lib/feedback/author_mask.ts: a review stored before it (its hash made without it) is stored again,
+ * masked, the next time a fetch or import gives it.
+ */
 function contentHash(r: IncomingReview): string {
   const title = r.title ? r.title.slice(0, 500) : null;
   const reply = r.reply ? r.reply.text.slice(0, MAX_TEXT_CHARS) : null;
-  return sha256Hex(JSON.stringify([r.rating, title, r.text.slice(0, MAX_TEXT_CHARS), reply, r.version]));
+  return sha256Hex(
+    JSON.stringify(["author-masked", r.rating, title, r.text.slice(0, MAX_TEXT_CHARS), reply, r.version]),
+  );
 }
 
 export function toStored(app: FeedbackApp, source: ReviewSource, r: IncomingReview): StoredReview {
-  const text = r.text.slice(0, MAX_TEXT_CHARS);
-  const title = r.title ? r.title.slice(0, 500) : null;
+  // The author's name out of everything that may be quoted (rule 4); afterwards only its hash is kept.
+  const mask = authorMasker(r.author);
+  const text = mask(r.text).slice(0, MAX_TEXT_CHARS);
+  const title = r.title ? mask(r.title).slice(0, 500) : null;
   return {
     v: 1,
     app: app.id,
@@ -169,7 +178,7 @@ export function toStored(app: FeedbackApp, source: ReviewSource, r: IncomingRevi
     version: r.version,
     created_at: r.created_at,
     updated_at: r.updated_at ?? r.created_at,
-    reply: r.reply ? { text: r.reply.text.slice(0, MAX_TEXT_CHARS), at: r.reply.at } : null,
+    reply: r.reply ? { text: mask(r.reply.text).slice(0, MAX_TEXT_CHARS), at: r.reply.at } : null,
     author_hash: r.author ? sha256Hex(`review-author:${r.author}`) : null,
     content_hash: contentHash(r),
     analysis: analyzeLoaded({ rating: r.rating, title, text, language: r.language }),

@@ -1,6 +1,6 @@
 /**
  * Personal details taken out of a review before anything is derived from it (answer rule 4): emails, web
- * addresses, @handles and phone numbers become a sentence break, so no topic, phrase or theme label can be
+ * addresses, @handles, phone numbers and the masked author's name become a sentence break, so no topic, phrase or theme label can be
  * built from their words ("shopper@example.com" once made the theme "shopper exampl").
  */
 import { maskText } from "../../answers/privacy.ts";
@@ -17,9 +17,10 @@ const LONG_NUMBER = /\+?\(?\d[\d\s().\/-]{5,}\d/g;
 const BREAK = " ; ";
 
 export function withoutPersonal(text: string): string {
-  if (!/[@:.\d]/.test(text)) return text; // none of these can occur without one of these characters
+  if (!/[@:.\d[]/.test(text)) return text; // none of these can occur without one of these characters
   let out = text.replace(EMAIL, BREAK).replace(URL_LIKE, BREAK).replace(HANDLE, BREAK);
   out = out.replace(LONG_NUMBER, (m) => (m.replace(/\D/g, "").length >= 7 ? BREAK : m));
-  // What the answers' masking knows beyond these (IP addresses, keys) goes too.
-  return maskText(out).replace(/\[(?:email|phone|ip|key)\]/g, BREAK);
+  // What the answers' masking knows beyond these (IP addresses, keys) goes too, and the review author's name
+  // masked when the review was stored (lib/feedback/author_mask.ts), so "author" never makes a theme.
+  return maskText(out).replace(/\[(?:email|phone|ip|key|author)\]/g, BREAK);
 }

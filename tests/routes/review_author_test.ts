@@ -1,0 +1,149 @@
+/**
+ * Answer rule 4 ("no answer carries a review's author") through the HTTP interfaces on a real KV file: a
+ * developer reply that greets the reviewer ("Hi Jane Roe", "Thanks Jane") and a text that signs with the name
+ * are quoted with the name masked as "[author]", in feedback_reviews and in feedback_themes' examples. A review
+ * stored before the rule (its name in the text) is masked once the store gives it again.
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../app.ts";
+import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
+import { adminCall, createTenant } from "../helpers/tenant.ts";
+import { verifiedDomain } from "../helpers/verified_domain.ts";
+import { setListing } from "../../lib/feedback/store.ts";
+import { keys } from "../../lib/store/keys.ts";
+import type { StoredReview } from "../../lib/feedback/types.ts";
+
+const NOW = Date.parse("2026-11-20T10:00:00Z");
+
+async function world() {
+  const dir = await Deno.makeTempDir();
+  const deps = await testDeps({ kv: await Deno.openKv(`${dir}/kv.sqlite3`) });
+  deps.clock.set(NOW);
+  const app = createApp(deps);
+  const t = await createTenant(app, TEST_ADMIN_TOKEN, { domain: "acme.test" });
+  await verifiedDomain(deps, t.org, t.domain);
+  const own = await adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${t.org}/apps`, {
+    store: "google_play",
+    store_id: "com.acme.app",
+    name: "Acme",
+  });
+  await setListing(deps.kv, t.org, own.id, {
+    name: "Acme",
+    developer: "Acme",
+    developer_website: "https://www.acme.test",
+    version: "2.1",
+    fetched_at: NOW,
+  });
+  const imp = async (lines: Record<string, unknown>[]) => {
+    const res = await app.request(`/admin/v1/orgs/${t.org}/apps/${own.id}/reviews/import`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/x-ndjson" },
+      body: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+    });
+    const body = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(body));
+    return body;
+  };
+  const ask = async (tool: string, input: Record<string, unknown>) => {
+    const res = await app.request(`/v1/read/${tool}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
+      body: JSON.stringify(input),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    return text;
+  };
+  const close = async () => {
+    deps.kv.close();
+    await Deno.remove(dir, { recursive: true });
+  };
+  return { deps, t, own, imp, ask, close };
+}
+
+const line = (
+  id: string,
+  author: string,
+  text: string,
+  reply: string | null,
+  date = "2026-11-18T09:00:00Z",
+) => ({
+  id,
+  author,
+  rating: 1,
+  text,
+  date,
+  ...(reply ? { reply } : {}),
+});
+
+Deno.test("review author: a reply greeting the reviewer and a signed text are quoted without the name", async () => {
+  const w = await world();
+  try {
+    await w.imp([
+      line(
+        "p1",
+        "Jane Roe",
+        "Jane Roe here: the app keeps crashing since 2.1, contact jane@roe.example",
+        "Hi Jane Roe, sorry about that! Please update to 2.2.",
+      ),
+      line(
+        "p2",
+        "María José García",
+        "Crashes on start every time. Signed, María",
+        "Thanks María, fixed in 2.2.",
+      ),
+      line("p3", "JANE", "Keeps crashing when I open the camera. -- jane", "Hello Jane! Update please."),
+      // a nickname of plain words: only the whole nickname is masked, its words stay in other sentences
+      line(
+        "p4",
+        "not happy",
+        "Not happy at all: it keeps crashing. not happy",
+        "We are sorry you are Not happy.",
+      ),
+    ]);
+    const reviews = await w.ask("feedback_reviews", { app: "Acme", period: "last_7_days" });
+    const themes = await w.ask("feedback_themes", { app: "Acme", period: "last_7_days" });
+    for (const [what, answer] of [["feedback_reviews", reviews], ["feedback_themes", themes]]) {
+      for (
+        const name of ["Jane", "JANE", "jane@", "Roe", "María", "José", "García", "not happy", "Not happy"]
+      ) {
+        assert.ok(!answer.includes(name), `${what} carries "${name}": ${answer}`);
+      }
+    }
+    const body = JSON.parse(reviews);
+    const byText = (start: string) => body.reviews.find((r: { text: string }) => r.text.startsWith(start));
+    assert.equal(byText("[author] here").reply, "Hi [author], sorry about that! Please update to 2.2.");
+    assert.equal(byText("Crashes on start").text, "Crashes on start every time. Signed, [author]");
+    assert.equal(byText("Crashes on start").reply, "Thanks [author], fixed in 2.2.");
+    assert.equal(byText("Keeps crashing when").reply, "Hello [author]! Update please.");
+    assert.equal(byText("[author] at all").text, "[author] at all: it keeps crashing. [author]");
+    assert.ok(JSON.parse(themes).apps[0].themes.length > 0, "the crashes still make a theme");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("review author: a review stored before the rule is masked when the store gives it again", async () => {
+  const w = await world();
+  try {
+    const old = line("o1", "Jane Roe", "Jane Roe: crashes since the update", "Hi Jane, we are on it.");
+    await w.imp([old]);
+    // As a store written before the rule held it: the name in text and reply, and the hash of then.
+    const key = keys.feedbackReview(w.t.org, w.own.id, "o1");
+    const stored = (await w.deps.kv.get<StoredReview>(key)).value!;
+    await w.deps.kv.set(key, {
+      ...stored,
+      text: old.text,
+      reply: { text: old.reply!, at: stored.reply!.at },
+      content_hash: "0".repeat(64),
+    });
+    assert.match(await w.ask("feedback_reviews", { app: "Acme", period: "last_7_days" }), /Jane/);
+    const again = await w.imp([old]);
+    assert.equal(again.updated, 1, JSON.stringify(again));
+    const answer = await w.ask("feedback_reviews", { app: "Acme", period: "last_7_days" });
+    assert.ok(!answer.includes("Jane") && !answer.includes("Roe"), answer);
+    assert.equal((await w.imp([old])).duplicates, 1, "stored once, then a duplicate as before");
+  } finally {
+    await w.close();
+  }
+});
