@@ -2,7 +2,8 @@
  * Report generation wired to the tools: the `ask` lib/reports uses runs each read tool on the tools pipeline
  * (runServiceTool: the same input checks, context and answer rules an assistant's call gets), for the
  * organization's production environment. Also the scheduled job (every hour: each active touchpoint's last
- * closed week and month, when not stored yet) and "generate now" for the app.
+ * closed week and month, when not stored yet; a stored one's failed mails are tried again) and "generate
+ * now" for the app.
  */
 import type { AppContext } from "../lib/context.ts";
 import type { Job } from "../lib/jobs/schedule.ts";
@@ -42,7 +43,8 @@ export async function generateFor(
     trigger,
     ask: serviceAsk(app, org),
   });
-  if (g.state === "created") await mailReport(app.deps, g.report, origin);
+  // A stored report too: its mail may have failed when it completed (retried within MAIL_RETRY_MS).
+  if (g.state !== "busy") await mailReport(app.deps, g.report, origin);
   return g;
 }
 

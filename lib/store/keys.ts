@@ -180,8 +180,11 @@ export const keys = {
   // intelligence reports (lib/reports): one key per (touchpoint, kind, period), a claim until it is complete
   report: (org: string, env: EnvName, id: string) => ["report", org, env, id] as const,
   reports: (org: string, env: EnvName) => ["report", org, env] as const,
-  /** Set once the report's mail went out, so a retried job never mails twice. */
+  /** The whole report's mail mark of the code before 28 Nov 2026: a report carrying it is not mailed again. */
   reportMailed: (org: string, env: EnvName, id: string) => ["report_mailed", org, env, id] as const,
+  /** One recipient's mail of a report: claimed before the send, kept once sent, given back when it failed. */
+  reportMailedTo: (org: string, env: EnvName, id: string, userId: string) =>
+    ["report_mailed", org, env, id, userId] as const,
   /** A member who asked for reports by mail. */
   reportMailOptIn: (org: string, userId: string) => ["report_mail", org, userId] as const,
   reportMailOptIns: (org: string) => ["report_mail", org] as const,
