@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import type {
@@ -40,12 +40,22 @@ const output = answerSchema({
     visitors: groupSize(z.number()),
     vitals,
   }),
-  groups: z.array(z.object({
-    name: z.string().describe("the page or the device type"),
-    page_loads: groupCount("events", z.number()).describe("page loads with a web vitals report"),
-    visitors: groupSize(z.number()),
-    vitals,
-  })),
+  // by device, one device type per visitor: the groups split `overall` (a visitor's pages do not)
+  groups: groupParts(
+    (a) => {
+      const o = a.overall as Record<string, unknown>;
+      return a.by === "device" ? { page_loads: o.page_loads, visitors: o.visitors } : null;
+    },
+    z.array(z.object({
+      name: z.string().describe('the page or the device type; "(other)" gathers folded devices'),
+      page_loads: groupCount("events", z.number()).describe("page loads with a web vitals report"),
+      visitors: groupSize(z.number()),
+      vitals: vitals.nullable().describe('null for "(other)": its devices are not measured apart'),
+    })),
+  ).describe(
+    "by device under a cohort, devices of 1 to 4 visitors (and where needed the smallest beside them) are " +
+      'folded into "(other)"',
+  ),
   groups_total: z.number(),
 });
 

@@ -188,3 +188,32 @@ Deno.test("under a cohort, a funnel's steps less each other do not tell 1 to 4 w
     await s.close();
   }
 });
+
+Deno.test("under a cohort, performance by device: the overall visitors less the devices do not tell one of 1 to 4", async () => {
+  const s = await setup();
+  try {
+    const leaks: string[] = [];
+    const p = await s.ask("behavior_performance", { ...COHORT, by: "device" });
+    assert.equal(p.overall.visitors, 18);
+    recovered("performance devices", p.overall.visitors, p.groups.map((x: Answer) => x.visitors), leaks);
+    recovered(
+      "performance page loads",
+      p.overall.page_loads,
+      p.groups.map((x: Answer) => x.page_loads),
+      leaks,
+    );
+    assert.deepEqual(leaks, [], leaks.join("\n"));
+    // desktop named with its percentiles; mobile's 6 and tablet's 3 in (other), which has none of its own
+    assert.deepEqual(names(p.groups), { desktop: 9, "(other)": 9 });
+    const other = p.groups.find((x: Answer) => x.name === "(other)");
+    assert.equal(other.page_loads, 9);
+    assert.equal(other.vitals, null);
+    assert.equal(p.groups.find((x: Answer) => x.name === "desktop").vitals.LCP.p75, 1200);
+
+    // by page the groups are not one per visitor: nothing folded; without the cohort, devices stay exact
+    const all = await s.ask("behavior_performance", { period: "last_7_days", by: "device" });
+    assert.deepEqual(names(all.groups), { desktop: 29, mobile: 6, tablet: 3 });
+  } finally {
+    await s.close();
+  }
+});
