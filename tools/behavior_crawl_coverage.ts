@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { isAiCategory } from "../lib/crawl/classify.ts";
+import { pageOfPath } from "../lib/crawl/paths.ts";
 import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { label, resolve } from "../toolkit/common.ts";
@@ -52,7 +53,8 @@ export default defineTool({
   name: "behavior_crawl_coverage",
   description: "Which search and AI crawlers read a website in a period and how many pages each read (AI " +
     "visibility counts only verified crawler addresses; spoofed user agents are left out everywhere), pages " +
-    "no crawler has read in the last 90 days (pages known from visitors' pageviews or any crawler hit), stale " +
+    "no crawler has read in the last 90 days (pages known from visitors' pageviews or any crawler hit; a page " +
+    "is its path, so a hit on /pricing?page=2 read /pricing), stale " +
     `pages not read for ${STALE_AFTER_DAYS} days or more (change with stale_after_days), and reads of site ` +
     "files (robots.txt, llms.txt, sitemaps). Crawl-to-referral per AI vendor and page: reads by its training, " +
     "search and user-triggered crawlers against visitors its answer engines (ChatGPT, Perplexity, Claude, " +
@@ -118,9 +120,10 @@ export default defineTool({
       if ((row.metrics.pages ?? 0) === 0) continue;
       const c = label(row.key.crawler);
       const set = verifiedPages.get(c) ?? new Set<string>();
-      set.add(String(row.key.page));
+      const p = pageOfPath(String(row.key.page));
+      set.add(p);
       verifiedPages.set(c, set);
-      if (isAiCategory(row.key.category as CrawlerCategory)) aiVerified.add(String(row.key.page));
+      if (isAiCategory(row.key.category as CrawlerCategory)) aiVerified.add(p);
     }
     const crawlers = new Map<string, z.infer<typeof output>["crawlers"][number]>();
     for (const row of perCrawler.rows) {
@@ -154,14 +157,14 @@ export default defineTool({
     }
     for (const row of anyHitPages.rows) {
       if (row.key.site_file !== null) continue;
-      const p = String(row.key.page);
+      const p = pageOfPath(String(row.key.page));
       if (!known.has(p)) known.set(p, { pageviews: 0, visitors: 0 });
     }
     const lastRead = new Map<string, number>();
     const searchRead = new Set<string>();
     for (const row of readPages.rows) {
       if (row.key.site_file !== null || row.metrics.last_crawl_at == null) continue;
-      const p = String(row.key.page);
+      const p = pageOfPath(String(row.key.page));
       lastRead.set(p, Math.max(lastRead.get(p) ?? 0, row.metrics.last_crawl_at));
       if (row.key.category === "search_engine") searchRead.add(p);
     }

@@ -15,6 +15,15 @@ export function siteFileOf(path: string): SiteFile | null {
   return null;
 }
 
+/**
+ * The page a hit read: its path without query or fragment. Visitors' pages are paths without a query (the
+ * web SDK keeps allowed parameters in the URL only), so a crawler reading "/pricing?lang=de" read "/pricing".
+ */
+export function pageOfPath(path: string): string {
+  const cut = path.search(/[?#]/);
+  return cut >= 0 ? path.slice(0, cut) || "/" : path;
+}
+
 /** A page counts as crawled when the crawler got it: GET answered 2xx, 304, or with an unknown status. */
 export function isCrawled(siteFile: SiteFile | null, method: string, status: number | null): boolean {
   if (siteFile !== null || method !== "GET") return false;

@@ -4,6 +4,7 @@
  * events of the AI Assistant channel, by source), over one period. A search engine's own crawler (Googlebot,
  * bingbot) feeds its search results too, so its reads are shown beside the ratio, never in it.
  */
+import { pageOfPath } from "../crawl/paths.ts";
 import type { Engine, HitScope, Scope } from "../query/api.ts";
 
 /** Answer engines (source names of lib/enrich/sources.ts, lower case) and the catalog vendor behind each. */
@@ -152,9 +153,10 @@ export async function crawlToReferral(q: ReferralQuery): Promise<ReferralFinding
     }
     v.reads[kind] += n;
     v.ai_reads += n;
-    v.pageSet.add(String(row.key.page));
-    v.kindPages[kind].add(String(row.key.page));
-    page(String(row.key.page), v.vendor).ai_reads += n;
+    const p = pageOfPath(String(row.key.page));
+    v.pageSet.add(p);
+    v.kindPages[kind].add(p);
+    page(p, v.vendor).ai_reads += n;
   }
   for (const row of visits.rows) {
     if (row.key.source === null) continue;
