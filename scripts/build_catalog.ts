@@ -9,7 +9,8 @@
  * lib/crawl/sources/well-known-bots.json (arcjet/well-known-bots, MIT: names by category), vendors' crawler pages
  * (catalog_curated.ts), isbot_patterns.json (generic automation; its literal names also as catalog names),
  * lib/crawl/sources/ (the other vendored lists: COUNTER-Robots, fnando/browser, GoAccess, uap-core, browscap, opawg,
- * Yauaa, OWASP CRS), ranges/ (copies of the published IP lists).
+ * Yauaa, OWASP CRS, agentzero, more-names.tsv and extra-names.tsv: the names more parsers give robots and people's
+ * software), ranges/ (copies of the published IP lists).
  * Every catalog entry says which of these it comes from. The known human product tokens
  * (lib/crawl/human_tokens.json) come from ua-parser-js's browser rules, the curated list in catalog_curated.ts,
  * the people's names of uap-core, browscap, Yauaa and opawg, and the browser, engine, OS and app names of
@@ -373,6 +374,19 @@ async function buildCatalog(): Promise<CatalogEntry[]> {
     moreRobots.push([name, MORE_ROBOTS_CATEGORY[name.toLowerCase()] ?? crawlerCategory(name)]);
   }
   addNames("more parsers' robots", moreRobots);
+  // the robots two more parsers name (lib/crawl/sources/extra-names.tsv, scripts/extract_extra_names.ts;
+  // twenty-third round: commenthol/ua-parser2's `bot` entries, HttpUserAgentParser's Robots table): a parser's
+  // curated robots, so a name need not say what it is, but the names-only filters apply, a plain or all-capital
+  // word must say bot ("Argus", "WIRE", "FDM"), a host or a URL path is no token ("openai.com/gptbot"), and
+  // EXTRA_SKIPPED leaves out people's software and libraries they also file there
+  const extraRobots: [string, CatalogCategory][] = [];
+  for (const line of await sourceLines("extra-names.tsv")) {
+    const [name, , kind] = line.split("\t");
+    if (kind !== "robot" || /\.[a-z]{2,}$|\//.test(name) || EXTRA_SKIPPED.has(name.toLowerCase())) continue;
+    if (/^(?:[A-Z]?[a-z]+|[A-Z]+)$/.test(name) && !/bot|spider|crawl/i.test(name)) continue;
+    extraRobots.push([name, EXTRA_CATEGORY[name.toLowerCase()] ?? crawlerCategory(name)]);
+  }
+  addNames("extra parsers' robots", extraRobots, false, true);
   // a names-only list's name that the crawler lists' own sample agents show before a crawler the catalog already
   // names would take that agent from it ("ArchiveTeam ArchiveBot/…"): it stays out
   const samples = [
@@ -719,6 +733,34 @@ const AGENTZERO_CATEGORY: Record<string, CatalogCategory> = {
  * Robots of more-names.tsv that are people's software: arp242/isbot lists the Alexa Toolbar's token, a browser
  * add-on in people's agents (Yauaa's browser add-ons, which the add-on domain exemption reads).
  */
+/**
+ * Robots of extra-names.tsv that are people's software, libraries or tools (twenty-third round): ua-parser2 files
+ * browser toolbars and add-ons (StumbleUpon, GoogleToolbar, Websearch4u, RMSnapKit), apps (Bing's `BingWeb`,
+ * SketchUp, `Read%20Later`, the feed reader BlogBridge, which uap-core's list skips too), a download manager
+ * (QQDownload), a VPN client (PAN GlobalProtect), the site manager SiteCon, a proxy (OSSProxy), a history
+ * search tool (HistoryHound), an IDE (JetBrains) and storage clients (s3fs, JetS3t) among its bots; taking them
+ * flagged people's agents of the own parts (browscap's, uap-core's, Yauaa's and the libs part's). `KiwiStatus` is a
+ * shorter spelling of uap-core's `KiwiStatus Spider`, a local search engine's crawler its "Status" made a monitor.
+ */
+const EXTRA_SKIPPED = new Set([
+  ...[
+    "stumbleupon",
+    "googletoolbar",
+    "websearch4u",
+    "rmsnapkit",
+    "bingweb",
+    "google sketchup",
+    "read%20later",
+  ],
+  ...["blogbridge", "qqdownload", "pan globalprotect", "sitecon", "ossproxy", "historyhound", "jetbrains"],
+  ...["s3fs", "jets3t", "kiwistatus"],
+]);
+/** The category an extra-names.tsv robot's source states where its name does not (ua-parser2's bot::monitor). */
+const EXTRA_CATEGORY: Record<string, CatalogCategory> = {
+  "sitescope": "monitoring",
+  "ghost inspector": "monitoring",
+  "elb-healthchecker": "monitoring",
+};
 const MORE_ROBOTS_SKIPPED = new Set(["alexatoolbar"]);
 /**
  * The category a more-names.tsv robot's source says where its name does not: arp242/isbot's comment on
@@ -754,6 +796,7 @@ const NAMES_ONLY_LISTS = new Set([
   "isbot patterns",
   "hexydec/agentzero",
   "more parsers' robots",
+  "extra parsers' robots",
 ]);
 
 /** The leftmost, longest of the tokens in a lower-case agent, bounded by non-alphanumerics (as classify.ts). */

@@ -161,12 +161,13 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
     },
   ],
   "tag inspectors and HTTP client libraries inside a browser's agent": [
-    // Ghost Inspector's test runner (crawler-user-agents), Google's Java HTTP client in an old phone's agent (uap-core)
+    // Ghost Inspector's test runner (crawler-user-agents; a catalog name since the twenty-third round, ua-parser2),
+    // Google's Java HTTP client in an old phone's agent (uap-core)
     {
       ua:
         "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/107.0 Safari/537.36 Ghost Inspector (63c85ddbde52d6697f57c623)",
-      token: "unknown",
-      category: "other",
+      token: "Ghost Inspector",
+      category: "monitoring",
     },
     {
       ua:
@@ -691,10 +692,37 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "social_preview",
       },
     ],
+  "robots two more parsers name (commenthol/ua-parser2's bots, HttpUserAgentParser's robots; agents from uap-core's, fnando/browser's and crawler-user-agents' tests)":
+    [
+      {
+        ua: "IlTrovatore/1.2 (IlTrovatore; http://www.iltrovatore.it/bot.html; bot@iltrovatore.it)",
+        token: "IlTrovatore",
+        category: "other",
+      },
+      { ua: "TLSProber/0.8", token: "TLSProber", category: "other" },
+      {
+        ua: "Accoona-AI-Agent/1.1.1 (crawler at accoona dot com)",
+        token: "Accoona-AI-Agent",
+        category: "other",
+      },
+      { ua: "COMODO SSL Checker", token: "Comodo SSL Checker", category: "other" },
+      {
+        ua: "Buscaplus Robi/1.0 (http://www.buscaplus.com/robi/)",
+        token: "Buscaplus Robi",
+        category: "other",
+      },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
 export const PEOPLE_KINDS: Record<string, string[]> = {
+  "a toolbar, a Bing app, a site manager and a VPN client commenthol/ua-parser2 files among its bots (uap-core's and Mobile-Detect's test agents)":
+    [
+      "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.733; SV1)",
+      "Mozilla/5.0 (Linux; Android 4.4.4; HTC One_M8 Build/KTU84P) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/33.0.0.0 Mobile Safari/537.36 BingWeb/5.2.0.20140710",
+      "Mozilla/5.0 (Linux; U; en-gb) AppleWebKit/418.9.1 (KHTML, like Gecko) SiteCon/8.10.9",
+      "PAN GlobalProtect/5.2.4 Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/602.1 (KHTML, like Gecko) PanGPUI Version/10.0 Safari/602.1",
+    ],
   "apps whose name or network stack holds a tool's word past their first name (the libs and OPAWG parts)": [
     "Shopify Ping/iOS/1.0.0 (iPhone9,1 Simulator/com.shopify.ping/11.1.0)",
     "fm.castbox.audiobook.radio.podcast/240611306 (Linux; U; Android 13; en_GB; Lenovo TB125FU; Build/TP1A.220624.014; Cronet/126.0.6423.0)",
