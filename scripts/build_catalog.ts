@@ -1063,6 +1063,8 @@ const PARSER_SOURCES: Record<string, string> = {
   "woothee/woothee@998c6ec": "woothee browser names (Apache-2.0)",
   "arp242/isbot@305a021": "arp242/isbot known browsers (MIT)",
   "debian-bookworm": "Debian 12 packages of browsers, mail clients, feed readers and media players",
+  "commenthol/ua-parser2@7f7b77a":
+    "commenthol/ua-parser2 browser, mail, feed, podcast and media app names (Apache-2.0)",
 };
 
 /**
@@ -1097,7 +1099,8 @@ async function ownAutomatedNames(): Promise<Set<string>> {
 
 /**
  * The names in lib/crawl/sources/human-names.tsv (scripts/extract_human_names.ts: ua-parser-js 1.0.41's browser
- * and engine rules, agentzero's browser and app mappings, bowser's browsers), lower case, with their source and
+ * and engine rules, agentzero's browser and app mappings, bowser's browsers), then more-names.tsv's and
+ * extra-names.tsv's people's names, lower case, with their source and
  * kind. Left out: a name the catalog holds or that holds a catalog name (bowser's Googlebot, agentzero's
  * FlipboardProxy), one an automation sign claims or that speaks of automation (PhantomJS, "Google Web Preview"),
  * and one an own corpus part's crawler or automation agent is known by.
@@ -1115,6 +1118,13 @@ async function parsersHumanNames(catalog: CatalogEntry[]): Promise<[string, stri
     ...(await sourceLines("more-names.tsv")).filter((l) =>
       !l.endsWith("\trobot") && !MORE_PEOPLE_SKIPPED.has(l.split("\t")[0].toLowerCase())
     ),
+    // the browser and app names of commenthol/ua-parser2 (twenty-third round; extra-names.tsv), after those: not a
+    // plain word ("Light", "Spark", "Groups", "Messenger"), nor a short or a joined fragment ("ADM",
+    // "Samsung;SmartTV", "iBrowser/Mini")
+    ...(await sourceLines("extra-names.tsv")).filter((l) => {
+      const name = l.split("\t")[0];
+      return !l.endsWith("\trobot") && name.length >= 4 && !/^[A-Z]?[a-z]+$/.test(name) && !/[;/]/.test(name);
+    }),
   ];
   for (const line of lines) {
     const [name, from, kind] = line.split("\t");

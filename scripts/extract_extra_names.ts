@@ -4,8 +4,9 @@
  * (twenty-third round; the same format as more-names.tsv, read by scripts/build_catalog.ts the same way):
  * - commenthol/ua-parser2 0.5.1 (npm `ua-parser2@0.5.1`, commit 7f7b77a; its regexes.yaml is Apache-2.0, the
  *   code MIT or Apache-2.0): a fork of uap-core's parsers that types each entry (`bot`, `bot::monitor`,
- *   `bot::healthcheck`, `app`, `mail`, `feedreader`, `podcast`, `mediaplayer`, `app::webdav`; an entry without a
- *   type is a browser; `headless`, `storage` and `proxy`, libraries and tools, are left out). The names are the
+ *   `bot::healthcheck`, `app`, `mail`, `podcast`, `mediaplayer`, `app::webdav`; an entry without a type is a
+ *   browser; `headless`, `storage` and `proxy`, libraries and tools, are left out, and so is `feedreader`, whose
+ *   list mixes desktop readers with services that fetch for many). The names are the
  *   literal alternatives of each entry's first capture group (an optional suffix group `(?:-Setaccio|)` cut, an
  *   alternative still holding a pattern left out), or the entry's family where the group gives none;
  * - mycsharp/HttpUserAgentParser (MIT, commit 01fe87d): src/HttpUserAgentParser/HttpUserAgentStatics.cs, the
@@ -149,6 +150,9 @@ function kindOf(e: Entry): Kind | null {
   if (type === undefined) return "browser";
   if (type.startsWith("bot")) return "robot";
   if (["headless", "storage", "proxy"].includes(type)) return null; // libraries, storage tools, proxies
+  // its feed readers mix people's desktop readers with services that fetch for many (FeedBlitz, Alltop, AideRSS,
+  // Digg Feed Fetcher, a PHP script's rss2html): no people's names from there
+  if (type === "feedreader") return null;
   return "app";
 }
 

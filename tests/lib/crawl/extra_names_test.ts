@@ -6,6 +6,8 @@
  */
 import assert from "node:assert/strict";
 import catalog from "../../../lib/crawl/catalog.json" with { type: "json" };
+import tokens from "../../../lib/crawl/human_tokens.json" with { type: "json" };
+import { knownHumanProduct, standaloneApp } from "../../../lib/crawl/browser_shape.ts";
 import { classifyAgent } from "../../../lib/crawl/classify.ts";
 
 const text = await Deno.readTextFile(new URL("../../../lib/crawl/sources/extra-names.tsv", import.meta.url));
@@ -79,4 +81,23 @@ Deno.test("extra names: people's software, plain words, hosts and URL paths stay
     classifyAgent("Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.733; SV1)").outcome,
     "human",
   );
+});
+
+Deno.test("extra names: ua-parser2's browser and app names are known, not its plain words, fragments or feed services", () => {
+  const source = "commenthol/ua-parser2 browser, mail, feed, podcast and media app names (Apache-2.0)";
+  const known = tokens.tokens as Record<string, string>;
+  // names no earlier source gave: an app, a WebDAV client, browsers of old phones and TVs
+  for (const name of ["coursera-mobile", "webdav client", "2345explorer", "espialtvbrowser", "sohunews"]) {
+    assert(knownHumanProduct(name), name);
+    assert.equal(known[name], source, name);
+  }
+  assert.equal(standaloneApp("Coursera-Mobile/1.3.0-1192"), "coursera-mobile");
+  assert.equal(classifyAgent("WEBDAV Client").outcome, "human");
+  // plain words and fragments stay out ("Light", "Spark", "Groups", "Samsung;SmartTV", "iBrowser/Mini")
+  for (const name of ["light", "spark", "groups", "messenger", "samsung;smarttv", "ibrowser/mini"]) {
+    assert(!(name in known) || known[name] !== source, name);
+  }
+  // its feed-reader list holds services that fetch for many: no people's names from it
+  for (const name of ["feedblitz", "alltop", "aiderss", "feedforall"]) assert(!(name in known), name);
+  assert.notEqual(classifyAgent("FeedBlitz/1.0").outcome, "human");
 });

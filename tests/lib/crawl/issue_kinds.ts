@@ -712,10 +712,21 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "other",
       },
     ],
+  "feed services ua-parser2 lists among its feed readers, whose names are not taken as people's (browscap's robots)":
+    [
+      { ua: "FeedBlitz/1.0", token: "unknown", category: "other" },
+      { ua: "FeedForAll rss2html.php v2", token: "unknown", category: "other" },
+      { ua: "Alltop/1.1", token: "unknown", category: "other" },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
 export const PEOPLE_KINDS: Record<string, string[]> = {
+  "an app and a WebDAV client known by the names commenthol/ua-parser2 gives them (browscap's test agents)": [
+    "Coursera-Mobile/1.3.0-1192",
+    "Coursera-Mobile 1.2.1",
+    "WEBDAV Client",
+  ],
   "a toolbar, a Bing app, a site manager and a VPN client commenthol/ua-parser2 files among its bots (uap-core's and Mobile-Detect's test agents)":
     [
       "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; StumbleUpon.com 1.733; SV1)",
