@@ -144,6 +144,16 @@ export default defineTool({
       { metrics: [...HEAD, "dropped_events" as const] },
       ...lists.map((l) => ({ ...l, metrics: [...l.metrics], breakdown: [...l.breakdown] })),
     ];
+    const [cur, prev] = await Promise.all([
+      r.engine.aggregateMany(people(r.scope), ask),
+      r.previous ? r.engine.aggregateMany(people(r.previous), ask) : Promise.resolve(null),
+    ]);
+    const head = (m: (typeof HEAD)[number], digits: number) =>
+      compare(
+        round(cur[0].totals[m] ?? null, digits),
+        prev ? round(prev[0].totals[m] ?? null, digits) : null,
+      );
+
     // Automated traffic: agents that ran the web SDK, and crawler hits the server SDK reported.
     const bots = async (s: typeof r.scope | null) =>
       s
@@ -167,25 +177,12 @@ export default defineTool({
       if (input.page) hs.filters.push({ field: "page", op: "eq", value: input.page });
       return await r.engine.hitsAggregate(hs, { metrics: ["requests"], breakdown: ["category", "crawler"] });
     };
-    // The automated traffic's rollups and crawler hits are asked once the previous period's people figures are
-    // in, while this period's are still read and joined (at 10M events a cold ask spent its last ~100-300 ms on
-    // them alone). Not at once with both: their reads and decoding then came first and this period's rollup
-    // entries were read ~100 ms later (KV trace of a first cold ask), which cost what the tail saved.
-    const now = r.engine.aggregateMany(people(r.scope), ask);
-    const before = r.previous ? r.engine.aggregateMany(people(r.previous), ask) : Promise.resolve(null);
-    const automated = before.then(() =>
-      Promise.all([bots(r.scope), bots(r.previous), hits(r.scope), hits(r.previous)])
-    );
-    // (awaited below; a question that fails first must not leave it rejected unobserved)
-    automated.catch(() => {});
-    const [cur, prev] = await Promise.all([now, before]);
-    const [webNow, webBefore, hitsNow, hitsBefore] = await automated;
-    const head = (m: (typeof HEAD)[number], digits: number) =>
-      compare(
-        round(cur[0].totals[m] ?? null, digits),
-        prev ? round(prev[0].totals[m] ?? null, digits) : null,
-      );
-
+    const [webNow, webBefore, hitsNow, hitsBefore] = await Promise.all([
+      bots(r.scope),
+      bots(r.previous),
+      hits(r.scope),
+      hits(r.previous),
+    ]);
     const sumWeb = (a: AggregateResult | null, kind: string) =>
       a
         ? a.rows.filter((x) => x.key.traffic === kind).reduce((n, x) => n + (x.metrics.events ?? 0), 0)
