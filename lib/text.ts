@@ -55,3 +55,25 @@ export function decodeUtf8(bytes: Uint8Array): string {
     return out + lenient.decode(bytes.subarray(from));
   }
 }
+
+// C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional overrides and isolates
+// deno-lint-ignore no-control-regex
+const LINE_BREAKERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A string for one line of a text (an MCP answer's text, a mail): its control characters written as escapes
+ * (`\n`, `\u2028`), so a value sent by anyone holding a site's public key cannot start a line of its own.
+ */
+export function oneLine(s: string): string {
+  return s.replace(
+    LINE_BREAKERS,
+    (c) =>
+      c === "\n"
+        ? "\\n"
+        : c === "\r"
+        ? "\\r"
+        : c === "\t"
+        ? "\\t"
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

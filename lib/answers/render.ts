@@ -2,9 +2,20 @@
  * The text rendering of an answer that MCP results carry beside the structured JSON. Generated from the JSON
  * alone, so it can never say something the JSON does not; and complete enough that a reader who sees only
  * the text can answer the question: every figure keeps its name, a compared figure keeps what it is of, and
- * lists (also lists inside list items) are printed as indented lists.
+ * lists (also lists inside list items) are printed as indented lists. Strings come from visitors too (a page
+ * path, an event name: anyone holding a site's public key sends them), so none can start a line (controls are
+ * escaped) and an item's name that could pass for figures or Markdown is quoted.
  */
-const label = (k: string) => k.replaceAll("_", " ");
+import { oneLine } from "../text.ts";
+
+const label = (k: string) => oneLine(k.replaceAll("_", " "));
+
+/** A name that reads as itself: letters, digits, spaces and the characters of paths, hosts and event names. */
+const PLAIN_NAME = /^[\p{L}\p{N}\p{M} ./_\-~%+=&?@'()#$]*$/u;
+
+/** An item's name as printed: quoted (with `"` and `\` escaped) when it holds `:`, `,`, Markdown or a control. */
+const nameText = (x: string) =>
+  PLAIN_NAME.test(x) ? x : `"${oneLine(x.replaceAll("\\", "\\\\").replaceAll('"', '\\"'))}"`;
 
 type Obj = Record<string, unknown>;
 
@@ -40,7 +51,7 @@ function scalar(v: unknown, key = ""): string {
     return isFraction(key) && !key.endsWith("_pct") ? `${round(Math.round(v * 1000) / 10)}%` : round(v);
   }
   if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
+  return oneLine(String(v));
 }
 
 function isCompared(v: Obj): boolean {
@@ -63,7 +74,8 @@ function identity(v: Obj): { text: string; keys: Set<string> } {
     if (typeof x === "string" || (k === "step" && typeof x === "number")) {
       keys.add(k);
       const bare = k === "name" || k === "label" || k === "dimension"; // "browser Chrome", not "dimension browser"
-      words.push(bare ? String(x) : `${label(k)} ${x}`);
+      const name = typeof x === "string" ? nameText(x) : String(x);
+      words.push(bare ? name : `${label(k)} ${name}`);
     }
   }
   return { text: words.join(" "), keys };
@@ -118,7 +130,7 @@ function renderScope(scope: Obj): string {
     scope.filter ? `filter: ${scope.filter}` : null,
     scope.page ? `page: ${scope.page}` : null,
   ];
-  return `Scope: ${parts.filter(Boolean).join("; ")}`;
+  return oneLine(`Scope: ${parts.filter(Boolean).join("; ")}`);
 }
 
 export function renderAnswer(tool: string, answer: Obj): string {
@@ -138,6 +150,6 @@ export function renderAnswer(tool: string, answer: Obj): string {
     else lines.push(`${label(k)}: ${inline(v, k)}`);
   }
   const notices = answer.notices as string[] | undefined;
-  if (notices?.length) lines.push(`Notes: ${notices.join(" | ")}`);
+  if (notices?.length) lines.push(oneLine(`Notes: ${notices.join(" | ")}`));
   return lines.join("\n");
 }

@@ -11,6 +11,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { mailFailure } from "../mail.ts";
+import { oneLine } from "../text.ts";
 import { keys } from "../store/keys.ts";
 import { listMembers } from "../people/members.ts";
 import type { Report } from "./types.ts";
@@ -26,17 +27,21 @@ export async function mailOptedIn(kv: Deno.Kv, org: string, userId: string): Pro
 
 export const reportPath = (r: Pick<Report, "org" | "id">) => `/app/o/${r.org}/reports/${r.id}`;
 
+/**
+ * The mail's text. The headline, summary and claims quote page paths and event names, which anyone holding the
+ * site's public key can send: each is kept on its own line (controls escaped), so none adds lines of its own.
+ */
 export function reportText(r: Report, origin: string | null): string {
-  const lines = [r.headline, "", r.summary, ""];
+  const lines = [oneLine(r.headline), "", oneLine(r.summary), ""];
   if (r.findings.length) {
     lines.push("Findings:");
-    for (const f of r.findings) lines.push(`- ${f.claim}`);
+    for (const f of r.findings) lines.push(`- ${oneLine(f.claim)}`);
     lines.push("");
   }
   lines.push(
     origin
       ? `Open the report: ${origin}${reportPath(r)}`
-      : `Open the report in the app: Reports, ${r.touchpoint_name}, ${r.period_key}.`,
+      : oneLine(`Open the report in the app: Reports, ${r.touchpoint_name}, ${r.period_key}.`),
     "",
     "You get this because you asked for reports by mail; turn it off on the reports page.",
   );
