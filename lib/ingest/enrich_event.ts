@@ -25,20 +25,32 @@ export interface Arrival {
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
+/**
+ * Longest page path stored, as a crawler hit's path (spec: 1024): a longer one is cut to 1,023 characters and
+ * "…", and the event is kept. Refusing it would be a 422 for the whole batch, which the SDK drops; the value
+ * as sent stays in `properties.path`. Pages, rollups and reports hold the bounded path (docs/events.md).
+ */
+export const MAX_PATH = 1_024;
+/** A DNS name has at most 253 characters: a longer host in `properties.url` names no host. */
+export const MAX_HOST = 253;
+
 function pathOf(ev: BehaviorEventInput): string {
-  const p = str(ev.properties.path);
-  if (p) return p;
-  try {
-    return new URL(ev.screen, "http://x").pathname;
-  } catch {
-    return ev.screen;
+  let p = str(ev.properties.path);
+  if (!p) {
+    try {
+      p = new URL(ev.screen, "http://x").pathname; // a 2,048-character screen can encode to 6 times that
+    } catch {
+      p = ev.screen;
+    }
   }
+  return p.length <= MAX_PATH ? p : truncate(p, MAX_PATH - 1) + "…";
 }
 
 function hostOf(url: string | null): string | null {
   if (!url) return null;
   try {
-    return new URL(url).hostname.toLowerCase();
+    const host = new URL(url).hostname.toLowerCase();
+    return host.length <= MAX_HOST ? host : null;
   } catch {
     return null;
   }
