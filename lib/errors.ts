@@ -42,6 +42,8 @@ export const FAILURES = {
   tooSlow: { status: 408, code: "VALIDATION_ERROR" },
   /** 413 keeps the ingest endpoints' code list (spec, Errors rule 1): the body is not acceptable as sent. */
   tooLarge: { status: 413, code: "VALIDATION_ERROR" },
+  /** A body in a Content-Encoding the service does not decode (RFC 9110 §15.5.16). */
+  unsupportedEncoding: { status: 415, code: "VALIDATION_ERROR" },
   invalid: { status: 422, code: "VALIDATION_ERROR" },
   rateLimited: { status: 429, code: "RATE_LIMIT_EXCEEDED" },
 } as const satisfies Record<string, { status: number; code: ErrorCode }>;
@@ -64,6 +66,7 @@ export const conflict = (msg: string) => failure("conflict", msg);
 export const invalid = (msg: string) => failure("invalid", msg);
 export const tooLarge = (msg: string) => failure("tooLarge", msg);
 export const tooSlow = (msg: string) => failure("tooSlow", msg);
+export const unsupportedEncoding = (msg: string) => failure("unsupportedEncoding", msg);
 export const rateLimited = (retryAfterS: number, msg = "rate limit exceeded") =>
   failure("rateLimited", msg, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterS))) });
 

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { importNdjson } from "../lib/ingest/import.ts";
+import { decodedBody } from "../lib/schemas/request_body.ts";
 import { keys } from "../lib/store/keys.ts";
 import { ENV_NAMES, type EnvName, type Org, type Touchpoint } from "../lib/store/records.ts";
 
@@ -19,7 +20,7 @@ export function adminImportRoutes(ctx: AppContext): Hono {
     const tp = (await kv.get<Touchpoint>(keys.touchpoint(org.id, tpId))).value;
     if (!tp) throw notFound(`no touchpoint ${tpId} in organization ${org.id}`);
     if (!tp.environments[env]) throw invalid(`environment: touchpoint ${tpId} has no ${env} environment`);
-    const body = c.req.raw.body ?? new Blob([]).stream();
+    const body = decodedBody(c.req.raw) ?? new Blob([]).stream(); // a history.ndjson.gz with its coding
     const result = await importNdjson(ctx, { org, touchpoint: tp, env }, body);
     return c.json(result);
   });

@@ -1,6 +1,6 @@
 /** Request-body helpers shared by the routes: bounded reads and schema parsing with named paths. */
 import type { z } from "zod";
-import { invalid, tooLarge, tooSlow } from "../errors.ts";
+import { invalid, tooLarge, tooSlow, unsupportedEncoding } from "../errors.ts";
 import { describeZodError } from "./zod_errors.ts";
 import { decodeUtf8 } from "../text.ts";
 import { BODY_LIMITS, type BodyLimits, guardJson, JsonShapeScanner, jsonTextProblem } from "./json_limits.ts";
@@ -17,6 +17,38 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<s
   return decodeUtf8(await readBodyBytes(req, maxBytes)); // bytes that are not UTF-8: refused by the schema
 }
 
+/** Content codings a request body may come in, decoded as it arrives; the byte limits count decoded bytes. */
+const DECODED: Record<string, CompressionFormat> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+
+/**
+ * A request's body as its client meant it: decoded from a gzip or deflate Content-Encoding (a log shipper's
+ * batch, a `history.ndjson.gz` import), refused with 415 naming any other coding. Data that is not what its
+ * coding says is a 422 when read. A response's body is left as it is: fetch has decoded it already.
+ */
+export function decodedBody(msg: Request | Response): ReadableStream<Uint8Array> | null {
+  const coding = (msg.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (!msg.body || !(msg instanceof Request) || coding === "" || coding === "identity") return msg.body;
+  const format = DECODED[coding];
+  if (!format) {
+    throw unsupportedEncoding(
+      `Content-Encoding ${coding.slice(0, 40)} is not supported; send the body uncompressed, gzip or deflate`,
+    );
+  }
+  const inner = msg.body.pipeThrough(new DecompressionStream(format)).getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      try {
+        const { done, value } = await inner.read();
+        if (done) c.close();
+        else c.enqueue(value);
+      } catch {
+        c.error(invalid(`body: not valid ${format} data (Content-Encoding ${coding})`));
+      }
+    },
+    cancel: (why) => inner.cancel(why),
+  });
+}
+
 /**
  * The body's bytes (of a request, or of a response the service fetched), refused past maxBytes as
  * readBodyLimited does: with 413, or with the error `refuse` makes. With `shape`, each chunk is scanned as it
@@ -31,8 +63,9 @@ export async function readBodyBytes(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const declared = msg.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw refuse();
-  if (!msg.body) return new Uint8Array();
-  const reader = msg.body.getReader();
+  const body = decodedBody(msg);
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
   const scanner = shape ? new JsonShapeScanner(shape) : null;
   const chunks: Uint8Array[] = [];
   let size = 0;
