@@ -14,7 +14,7 @@ import { storeFeatureTable } from "./feature_rollup/store.ts";
 import { buildHitRollup } from "./hit_rollup/build.ts";
 import { writeHitRollup } from "./hit_rollup/store.ts";
 import { buildPropRollup } from "./prop_rollup/build.ts";
-import { storePropRollup } from "./prop_rollup/store.ts";
+import { storeBuiltPropRollup } from "./prop_rollup/store.ts";
 import { batchVisitors, buildRollup, rowVisitors } from "./rollup/build.ts";
 import { writeRollup } from "./rollup/store.ts";
 import { storeStepColumn } from "./step_column/store.ts";
@@ -34,7 +34,7 @@ export async function writePartTables(
   const visitorOf = (i: number) => rows[i];
   await writeRollup(kv, partId, buildRollup(batch, visitorOf));
   await writeVitals(kv, partId, vitalsOf(batch, visitorOf));
-  await storePropRollup(kv, partId, buildPropRollup(batch, visitorOf));
+  await storeBuiltPropRollup(kv, partId, () => buildPropRollup(batch, visitorOf));
   await storeFeatureTable(kv, partId, buildFeatureTable(batch, visitorOf));
   await storeStepColumn(kv, partId, buildStepColumn(batch, visitorOf));
 }

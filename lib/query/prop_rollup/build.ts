@@ -86,6 +86,16 @@ interface Acc {
   vis: number[];
 }
 
+/**
+ * A batch with more property names than key codes (65,534; 66 events of 1,000 names each are enough): it
+ * has no table, and questions about it scan. Thrown, not cut: a table missing names would answer wrong.
+ */
+export class PropTableTooWide extends Error {
+  constructor(keys: number) {
+    super(`a batch with ${keys} property keys: at most ${TOTAL_KEY - 1} fit a table`);
+  }
+}
+
 const textOf = (json: string): string | null => valueString(JSON.parse(json));
 
 /** The property rollup of a batch; `visitorOf(i)` is row i's dense visitor number. */
@@ -135,9 +145,7 @@ export function buildPropRollup(
     }
   }
   const nV = values.length, nK = keys.length;
-  if (nK >= TOTAL_KEY) {
-    throw new Error(`a batch with ${nK} property keys: at most ${TOTAL_KEY - 1} fit a table`);
-  }
+  if (nK >= TOTAL_KEY) throw new PropTableTooWide(nK);
   const etOnly = o.eventType === undefined ? -1 : etV.values.indexOf(o.eventType);
   const from = o.from ?? -Infinity, to = o.to ?? Infinity;
   const nTp = tpV.values.length, nTr = trV.values.length, nEt = etV.values.length;

@@ -41,7 +41,7 @@ import {
   valuesFrom,
   withTail,
 } from "./answer.ts";
-import { buildPropRollup, type PropRollup, propRollupBytes } from "./build.ts";
+import { buildPropRollup, type PropRollup, propRollupBytes, PropTableTooWide } from "./build.ts";
 import { type PropRollupEntry, readPropEntry, readPropSection, secName } from "./store.ts";
 
 /**
@@ -51,6 +51,12 @@ import { type PropRollupEntry, readPropEntry, readPropSection, secName } from ".
  * per question (see the README).
  */
 export const propRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 32);
+
+/** A batch with more property names than a table holds (a part marked wide, the raw tail): the caller scans. */
+function scanWhenWide(e: unknown): null {
+  if (e instanceof PropTableTooWide) return null;
+  throw e;
+}
 
 /** The one event type a scope's filters ask (undefined: none), or false when the filters are others. */
 function filterEventType(s: Scope): string | undefined | false {
@@ -129,7 +135,8 @@ export class PropRollups {
     const et = filterEventType(s) as string | undefined;
     if (et !== undefined && eventType !== undefined && et !== eventType) return [];
     const need = { eventType: eventType ?? et, valueKeys: [] };
-    const got = await this.figures(s, need, [["keys", (t) => collectKeys(t, s, need.eventType)]]);
+    const got = await this.figures(s, need, [["keys", (t) => collectKeys(t, s, need.eventType)]])
+      .catch(scanWhenWide);
     return got && keysFrom(got[0]);
   }
 
@@ -144,7 +151,7 @@ export class PropRollups {
       s,
       { eventType, valueKeys: keys },
       keys.map((k): Asked => [`values|${k}`, (t) => collectValues(t, s, eventType, k)]),
-    );
+    ).catch(scanWhenWide);
     return got && os.map((o, i) => valuesFrom(got[keys.indexOf(ks[i]!)], ks[i]!, o));
   }
 
@@ -167,6 +174,7 @@ export class PropRollups {
       if (e instanceof PartGoneError) return null;
       throw e;
     }
+    if (entries.some((e) => e?.wide)) return null; // a part with more names than a table holds: scan
     if (entries.some((e) => e === null)) {
       // parts without a table: their visitors may have numbers for this question only, as the tail's
       const got = await this.take(s, need, parts, tail);

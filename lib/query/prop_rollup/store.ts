@@ -13,8 +13,9 @@ import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import type { EnvName } from "../../store/records.ts";
 import { keys } from "../../store/keys.ts";
+import { packSections, unpackSections } from "../section_index.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
-import { ANY, buildPropRollup, type PropRollup, TOTAL_KEY, WHOLE } from "./build.ts";
+import { ANY, buildPropRollup, type PropRollup, PropTableTooWide, TOTAL_KEY, WHOLE } from "./build.ts";
 
 /** 3: a section per event type (2: one blob; 1: values past the cap dropped, not merged). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
 export const PROP_ROLLUP_VERSION = 3;
@@ -34,6 +35,10 @@ export interface PropRollupEntry {
   rows: number;
   /** per event type (secName): section number, stored bytes, chunks, rows */
   secs: Record<string, [number, number, number, number]>;
+  /** `secs` moved to chunks of its own when too long for the entry (section_index.ts) */
+  index?: [number, number];
+  /** the part has more property names than a table holds (PropTableTooWide): its questions scan */
+  wide?: true;
 }
 
 type Header =
@@ -77,17 +82,27 @@ export function decodePropRollup(stored: Uint8Array): PropRollup {
   };
 }
 
-/** The property rollup of a part's batch, numbering its visitors (new ones get their numbers now, for good). */
-export async function partPropRollup(
+/**
+ * Builds and writes a part's table. A part with more property names than a table holds gets an entry marked
+ * `wide` instead: compaction and the backfill go on (a throw here stopped the organization's compaction for
+ * good, as every run started again at that day), and its questions scan. Answers the stored bytes.
+ */
+export async function storeBuiltPropRollup(
   kv: Deno.Kv,
-  org: string,
-  env: EnvName,
-  b: Batch,
-  o: { cap?: number; wholeCap?: number } = {},
-): Promise<PropRollup> {
-  const numbers = await numberVisitors(kv, org, env, batchVisitors(b));
-  const rows = rowVisitors(b, numbers);
-  return buildPropRollup(b, (i) => rows[i], { cap: o.cap, wholeCap: o.wholeCap });
+  partId: string,
+  build: () => PropRollup,
+): Promise<number> {
+  let r: PropRollup;
+  try {
+    r = build();
+  } catch (e) {
+    if (!(e instanceof PropTableTooWide)) throw e;
+    await deletePropRollup(kv, partId);
+    const entry: PropRollupEntry = { v: PROP_ROLLUP_VERSION, bytes: 0, rows: 0, secs: {}, wide: true };
+    await kv.set(propRollupKeys.entry(partId), entry);
+    return 0;
+  }
+  return await storePropRollup(kv, partId, r);
 }
 
 /** Chunk numbers of one section: section × SEC_SPAN + chunk. */
@@ -99,8 +114,9 @@ export const secName = (et: string | null): string => et ?? "\u0000null";
  * A table's rows of one event type code (rows are sorted by it), as a table of its own: its own hours,
  * dictionaries cut to what its rows use.
  */
-export function sectionOf(r: PropRollup, et: number): PropRollup {
-  let a = 0;
+export function sectionOf(r: PropRollup, et: number, from = 0): PropRollup {
+  // `from`: where to start looking (a writer walking the event types in order: linear, not types × rows)
+  let a = from;
   while (a < r.n && r.et[a] !== et) a++;
   let b = a;
   while (b < r.n && r.et[b] === et) b++;
@@ -160,10 +176,11 @@ export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup
   await deletePropRollup(kv, partId); // an older version's chunks never sit among the new ones
   const secs: Record<string, [number, number, number, number]> = {};
   const writes: [number, Uint8Array][] = [];
-  let total = 0, sec = 0;
+  let total = 0, sec = 0, at = 0;
   for (let et = 0; et < r.ets.length; et++) {
-    const part = sectionOf(r, et);
+    const part = sectionOf(r, et, at);
     if (!part.n) continue;
+    at = firstRowOf(r, et, at) + part.n;
     const bytes = encodePropRollup(part);
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
     if (chunks >= SEC_SPAN) throw new Error(`property rollup section of ${partId} is too large`);
@@ -174,14 +191,22 @@ export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup
     total += bytes.length;
     sec++;
   }
+  const entry: PropRollupEntry = { v: PROP_ROLLUP_VERSION, bytes: total, rows: r.n, secs };
+  packSections(entry, SEC_SPAN, writes);
   for (let i = 0; i < writes.length; i += 8) {
     const op = kv.atomic();
     for (const [at, bytes] of writes.slice(i, i + 8)) op.set(propRollupKeys.chunk(partId, at), bytes);
     if (!(await op.commit()).ok) throw new Error("property rollup chunk write failed");
   }
-  const entry: PropRollupEntry = { v: PROP_ROLLUP_VERSION, bytes: total, rows: r.n, secs };
   await kv.set(propRollupKeys.entry(partId), entry);
   return total;
+}
+
+/** The first row of event type code `et` at or after `from` (rows are sorted by event type). */
+function firstRowOf(r: PropRollup, et: number, from: number): number {
+  let a = from;
+  while (a < r.n && r.et[a] !== et) a++;
+  return a;
 }
 
 /**
@@ -196,7 +221,12 @@ export async function writePropRollup(
   env: EnvName,
   o: { cap?: number; wholeCap?: number } = {},
 ): Promise<number> {
-  return await storePropRollup(kv, partId, await partPropRollup(kv, org, env, batch, o));
+  const rows = rowVisitors(batch, await numberVisitors(kv, org, env, batchVisitors(batch)));
+  return await storeBuiltPropRollup(
+    kv,
+    partId,
+    () => buildPropRollup(batch, (i) => rows[i], { cap: o.cap, wholeCap: o.wholeCap }),
+  );
 }
 
 /** Whether a part has a table of the current version. */
@@ -207,7 +237,8 @@ export async function hasPropRollup(kv: Deno.Kv, partId: string): Promise<boolea
 /** A part's table entry of the current version, or null (none yet, or of another version). */
 export async function readPropEntry(kv: Deno.Kv, partId: string): Promise<PropRollupEntry | null> {
   const entry = (await kv.get<PropRollupEntry>(propRollupKeys.entry(partId))).value;
-  return entry && entry.v === PROP_ROLLUP_VERSION ? entry : null;
+  if (!entry || entry.v !== PROP_ROLLUP_VERSION) return null;
+  return await unpackSections(kv, entry, (at) => propRollupKeys.chunk(partId, at), SEC_SPAN);
 }
 
 /**

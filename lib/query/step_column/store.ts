@@ -15,6 +15,7 @@ import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import type { EnvName } from "../../store/records.ts";
 import { keys } from "../../store/keys.ts";
 import { readMany } from "../../store/read_many.ts";
+import { packSections, unpackSections } from "../section_index.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { buildStepColumn, type StepSection } from "./build.ts";
 
@@ -35,6 +36,8 @@ export interface StepColumnEntry {
   rows: number;
   /** per event type (secName), and SESSIONS for the part's sessions: section number, stored bytes, chunks, rows */
   secs: Record<string, [number, number, number, number]>;
+  /** `secs` moved to chunks of its own when too long for the entry (section_index.ts) */
+  index?: [number, number];
 }
 
 /** A section's name for an event type (null has one too). */
@@ -292,8 +295,8 @@ export async function storeStepColumn(kv: Deno.Kv, partId: string, secs: StepSec
   await deleteStepColumn(kv, partId); // an older version's chunks never sit among the new ones
   const entry: StepColumnEntry = { v: STEP_COLUMN_VERSION, bytes: 0, rows: 0, secs: {} };
   const writes: [number, Uint8Array][] = [];
+  let sec = 0;
   const add = (name: string, bytes: Uint8Array, rows: number) => {
-    const sec = Object.keys(entry.secs).length;
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
     if (chunks >= SEC_SPAN) throw new Error(`step column section of ${partId} is too large`);
     entry.secs[name] = [sec, bytes.length, chunks, rows];
@@ -301,12 +304,14 @@ export async function storeStepColumn(kv: Deno.Kv, partId: string, secs: StepSec
       writes.push([sec * SEC_SPAN + j, bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES)]);
     }
     entry.bytes += bytes.length;
+    sec++;
   };
   for (const s of secs) {
     add(secName(s.et), encodeSection(s), s.n);
     entry.rows += s.n;
   }
   if (secs.length) add(SESSIONS, encodeSessions(secs[0].h1, secs[0].h2), secs[0].h1.length);
+  packSections(entry, SEC_SPAN, writes);
   for (let i = 0; i < writes.length; i += 8) {
     const op = kv.atomic();
     for (const [at, bytes] of writes.slice(i, i + 8)) op.set(stepColumnKeys.chunk(partId, at), bytes);
@@ -338,7 +343,13 @@ export async function writeStepColumn(
 /** Entries of the current version per part id, null where a part has none (yet, or of another version). */
 export async function readStepEntries(kv: Deno.Kv, partIds: string[]): Promise<(StepColumnEntry | null)[]> {
   const got = await readMany<StepColumnEntry>(kv, partIds.map(stepColumnKeys.entry));
-  return got.map((g) => (g.value && g.value.v === STEP_COLUMN_VERSION ? g.value : null));
+  return await Promise.all(
+    got.map((g, k) =>
+      g.value && g.value.v === STEP_COLUMN_VERSION
+        ? unpackSections(kv, g.value, (at) => stepColumnKeys.chunk(partIds[k], at), SEC_SPAN)
+        : null
+    ),
+  );
 }
 
 /** Whether a part has a column of the current version. */
