@@ -60,6 +60,9 @@ export function decodeUtf8(bytes: Uint8Array): string {
 // deno-lint-ignore no-control-regex
 const LINE_BREAKERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** Whether a string holds a character `oneLine` escapes: ingest refuses them where a name or path is stored. */
+export const hasLineBreakers = (s: string): boolean => s.search(LINE_BREAKERS) >= 0;
+
 /**
  * A string for one line of a text (an MCP answer's text, a mail): its control characters written as escapes
  * (`\n`, `\u2028`), so a value sent by anyone holding a site's public key cannot start a line of its own.

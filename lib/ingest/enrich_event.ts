@@ -34,15 +34,23 @@ export const MAX_PATH = 1_024;
 /** A DNS name has at most 253 characters: a longer host in `properties.url` names no host. */
 export const MAX_HOST = 253;
 
-function pathOf(ev: BehaviorEventInput): string {
-  let p = str(ev.properties.path);
-  if (!p) {
-    try {
-      p = new URL(ev.screen, "http://x").pathname; // a 2,048-character screen can encode to 6 times that
-    } catch {
-      p = ev.screen;
-    }
+/**
+ * A page path is a URL path, as a browser's `location.pathname` gives it: through the URL parser, which
+ * percent-encodes spaces, control characters and characters past ASCII, resolves "." and "..", and leaves out
+ * a query or fragment. So a path sent by anyone holding the public key cannot carry a line break or a sentence
+ * into an answer or a report mail (a browser's path is unchanged by it). A path not starting with "/" gets one.
+ */
+function urlPath(p: string): string {
+  try {
+    return new URL("http://x" + (p.startsWith("/") ? "" : "/") + p).pathname;
+  } catch {
+    return "/"; // nothing a string after "http://x/" can hold makes the parser fail; kept for safety
   }
+}
+
+function pathOf(ev: BehaviorEventInput): string {
+  // an app's screen (its route or name) likewise; a 2,048-character screen can encode to 6 times that
+  const p = urlPath(str(ev.properties.path) ?? ev.screen);
   return p.length <= MAX_PATH ? p : truncate(p, MAX_PATH - 1) + "…";
 }
 

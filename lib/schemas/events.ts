@@ -7,6 +7,10 @@ import { dateTime } from "./date_time.ts";
 import { PUBLIC_KEY_PATTERN } from "../keys/apikeys.ts";
 import { freeForm, wellFormed } from "./json_limits.ts";
 import { rangeIssue } from "./capture_ranges.ts";
+import { hasLineBreakers } from "../text.ts";
+
+export const CONTROL_MESSAGE =
+  "must not hold control characters (line breaks, tabs), line or paragraph separators or bidi overrides";
 
 const str = (min: number, max: number) =>
   wellFormed(
@@ -43,7 +47,8 @@ export const BehaviorEvent = z.strictObject({
     "must be 0 or more",
   ),
   platform: z.enum(["web", "ios", "android"], { error: "must be web, ios or android" }),
-  event_type: str(1, 120),
+  // a name is printed in answers and report mail: no line breaks or bidi overrides (docs/events.md)
+  event_type: str(1, 120).refine((s) => !hasLineBreakers(s), CONTROL_MESSAGE),
   screen: str(0, 2048),
   fingerprint: Fingerprint.nullable().optional(),
   properties: jsonObject,

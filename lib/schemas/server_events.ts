@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { dateTime } from "./date_time.ts";
 import { freeForm, wellFormed } from "./json_limits.ts";
+import { hasLineBreakers } from "../text.ts";
 
 export const MAX_HITS = 500;
 export const UA_MAX = 512;
@@ -19,7 +20,9 @@ export const CrawlEvent = z.object({
   host: wellFormed(z.string({ error: "must be a string" }).max(255, "must be at most 255 characters")),
   path: wellFormed(
     z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters")
-      .regex(/^\//, "must start with /"),
+      .regex(/^\//, "must start with /")
+      // a request target holds none (HTTP sends them encoded); one here would print a line of its own
+      .refine((s) => !hasLineBreakers(s), "must not hold control characters"),
   ),
   method: z.string({ error: "must be a string" }).regex(/^[A-Za-z]{1,10}$/, "must be 1 to 10 letters")
     .optional(),
