@@ -7,7 +7,7 @@
 import { FORM_ELEMENT, withFormElement } from "../enrich/element.ts";
 import { type Batch, narrow, type StrCol, strCol } from "../parts/columns.ts";
 import { numCol } from "../parts/columns.ts";
-import { PROP_COLUMNS } from "../parts/event_batch.ts";
+import { OWN_NAME_CHARS, PROP_COLUMNS } from "../parts/event_batch.ts";
 import type { Draft } from "./model.ts";
 import { properties, type Shared, shared, type Target, urlOf } from "./output.ts";
 
@@ -114,7 +114,9 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
     f.values.push(v);
   };
   for (; row < n; row++) eachProp(ev[row], target.host, url, put);
-  const own = [...found].map(([k, f]) => [k, f.rows.length] as const)
+  const own = [...found].filter(([k]) => k.length <= OWN_NAME_CHARS).map(([k, f]) =>
+    [k, f.rows.length] as const
+  )
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROP_COLUMNS).map(([k]) => k);
   const ownSet = new Set(own);
   const s = (get: (d: Draft) => string | null) => strCol(n, (i) => get(ev[i]));

@@ -22,6 +22,12 @@ import { sortInSlices } from "./slice_sort.ts";
 
 /** At most this many property names get their own column per part. */
 export const PROP_COLUMNS = 64;
+/**
+ * Only names this long at most get a column: the part's column directory is one KV value (64 KiB), and events
+ * stored before ingest refused longer names (json_limits.ts keyChars) may hold them. Longer names stay in the
+ * rest column, read the same way.
+ */
+export const OWN_NAME_CHARS = 200;
 
 const dtOf = (e: StoredEvent) => {
   const t = Date.parse(e.device_time);
@@ -88,6 +94,7 @@ async function eventColumns(ev: StoredEvent[], turn: Turn): Promise<{ n: number;
     for (const k in ev[i].properties) freq.set(k, (freq.get(k) ?? 0) + 1);
     if (i % SLICE_ROWS === SLICE_ROWS - 1) await turn();
   }
+  for (const k of freq.keys()) if (k.length > OWN_NAME_CHARS) freq.delete(k);
   const own = [...freq].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROP_COLUMNS).map((
     [k],
   ) => k);
