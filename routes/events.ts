@@ -7,6 +7,7 @@ import { IngestBody } from "../lib/schemas/events.ts";
 import { authorizeWebWrite, preflightAllowed } from "../lib/ingest/web_access.ts";
 import { ingestWebEvents } from "../lib/ingest/web.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
+import { visitorAddress } from "../lib/ingest/forwarded_by.ts";
 
 function corsHeaders(origin: string): Record<string, string> {
   return {
@@ -52,9 +53,11 @@ export function eventsRoutes(ctx: AppContext): Hono {
     if (!rate.ok) {
       throw rateLimited(rate.retryAfterS, "this api_key's per-minute event limit is spent; retry later");
     }
+    const sender = clientAddress(c.req.raw, c.env as ConnInfo | undefined, ctx.deps.config.trustProxy);
     const arrival = {
       receivedAt: ctx.deps.clock.now(),
-      ip: clientAddress(c.req.raw, c.env as ConnInfo | undefined, ctx.deps.config.trustProxy),
+      // the sender's address, or the visitor's that a first-party proxy vouches for with its server key
+      ip: await visitorAddress(ctx, c.req.raw.headers, access, sender),
       userAgent: c.req.header("user-agent") ?? null,
     };
     await ingestWebEvents(ctx, access, body.batch, arrival);
