@@ -10,6 +10,7 @@ import robotsParserModule from "robots-parser";
 import type { Deps } from "../deps.ts";
 import { hostProblem } from "./address_guard.ts";
 import { keys } from "../store/keys.ts";
+import { storedBytes } from "../store/stored_size.ts";
 import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { ENV_NAMES } from "../store/records.ts";
 import { latestVersion, recordFetch, versionBody } from "./robots_history.ts";
@@ -38,8 +39,12 @@ export interface RobotsRecord {
   body_in_history?: boolean;
 }
 
-/** A body larger than this is kept only in the version history (one KV value holds 64 KiB). */
-const HEAD_BODY_MAX = 60_000;
+/**
+ * A head record larger than this, as KV stores it, keeps its body only in the version history (one KV value
+ * holds 64 KiB). Measured by `storedBytes`, not UTF-8: one character past U+00FF (a curly apostrophe in a
+ * comment) makes V8 store the whole body at two bytes a character, so 35,000 characters took ~70 KB.
+ */
+const HEAD_RECORD_MAX = 60_000;
 
 async function readCapped(res: Response): Promise<string> {
   const reader = res.body?.getReader();
@@ -161,7 +166,7 @@ export async function refreshRobots(
   const rec = await fetchRobots(deps, domain, previous);
   // the version history first: a hit is judged by the rules of its time (robots_history.ts)
   await recordFetch(deps.kv, org, tp.id, env, rec);
-  const large = rec.body !== null && new TextEncoder().encode(rec.body).length > HEAD_BODY_MAX;
+  const large = rec.body !== null && storedBytes(rec) > HEAD_RECORD_MAX;
   await deps.kv.set(
     keys.robots(org, tp.id, env),
     large ? { ...rec, body: null, body_in_history: true } : rec,
