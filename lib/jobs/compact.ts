@@ -102,12 +102,24 @@ export async function compactAll(deps: Deps, opts: CompactOptions = {}): Promise
   return total;
 }
 
-/** Compacts one organization's environments, events and hits (also on demand: the admin API). */
+/**
+ * Compacts one organization's environments, events and hits (also on demand: the admin API). One of them
+ * failing does not stop the others (a day production's events could not compact kept its crawler hits and
+ * its staging and development raw for good): all are tried, then the first failure is thrown.
+ */
 export async function compactOrg(deps: Deps, org: string, opts: CompactOptions = {}): Promise<CompactReport> {
   const total: CompactReport = { parts: 0, rows: 0, merged: 0 };
+  let failure: { err: unknown } | null = null;
   for (const env of ENV_NAMES) {
-    for (const kind of ["ev", "hit"] as const) add(total, await compact(deps, org, env, kind, opts));
+    for (const kind of ["ev", "hit"] as const) {
+      try {
+        add(total, await compact(deps, org, env, kind, opts));
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
   }
+  if (failure) throw failure.err;
   return total;
 }
 
