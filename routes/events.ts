@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { errorBody, rateLimited } from "../lib/errors.ts";
-import { MB, PER_VALUE, readJsonBody } from "../lib/schemas/request_body.ts";
+import { MB, PER_VALUE, readJsonBody, refuseEncoded } from "../lib/schemas/request_body.ts";
 import { IngestBody } from "../lib/schemas/events.ts";
 import { authorizeWebWrite, preflightAllowed } from "../lib/ingest/web_access.ts";
 import { ingestWebEvents } from "../lib/ingest/web.ts";
@@ -47,6 +47,7 @@ export function eventsRoutes(ctx: AppContext): Hono {
   });
 
   app.post("/events", async (c) => {
+    refuseEncoded(c.req.raw, "send the batch uncompressed, as browsers do");
     const body = await readJsonBody(c.req.raw, IngestBody, MB, PER_VALUE);
     const access = await authorizeWebWrite(ctx, body.api_key, c.req.header("origin") ?? null);
     const rate = await ctx.rates.take("public", access.keyId, access.ratePerMinute);
