@@ -24,6 +24,7 @@ export function maskText(text: string): string {
 export interface Tally {
   keys: number;
   strings: number;
+  longestKey: number;
 }
 
 /**
@@ -32,7 +33,11 @@ export interface Tally {
  * with toJSON) its JSON form, a cycle or anything nested past 30 levels null, functions and symbols are
  * left out, strings are made well-formed. Keys and strings are counted in `tally`.
  */
-export function maskDeep<T>(value: T, tally: Tally = { keys: 0, strings: 0 }, seen: object[] = []): T {
+export function maskDeep<T>(
+  value: T,
+  tally: Tally = { keys: 0, strings: 0, longestKey: 0 },
+  seen: object[] = [],
+): T {
   let v: unknown = value;
   if (v && typeof (v as { toJSON?: unknown }).toJSON === "function") {
     try {
@@ -59,6 +64,7 @@ export function maskDeep<T>(value: T, tally: Tally = { keys: 0, strings: 0 }, se
       const m = maskDeep(x, tally, seen);
       if (m === undefined || k === "__proto__") continue;
       tally.keys++;
+      if (k.length > tally.longestKey) tally.longestKey = k.length;
       o[k.toWellFormed ? k.toWellFormed() : k] = m;
     }
     out = o;

@@ -8,6 +8,7 @@ import { type Config, SDK_VERSION } from "./config.ts";
 import { installAutocapture } from "./autocapture.ts";
 import type { Fingerprint } from "./fingerprint.ts";
 import { Identity, inSample, uuid } from "./identity.ts";
+import { eventName, overLimits } from "./limits.ts";
 import { maskDeep, maskText } from "./mask.ts";
 import { type PageInfo, pageInfo, PageProgress, rememberTouch, touchOf, UTM_PARAMS } from "./page.ts";
 import { EventQueue, type WireEvent } from "./queue.ts";
@@ -15,9 +16,6 @@ import { browserStore, memoryStore, type Store } from "./storage.ts";
 
 const OPT_OUT = "bsdk_optout";
 const CONSENT = "bsdk_consent";
-// The service refuses a whole batch for one event past 1,000 keys or strings or ~65,000 stored bytes.
-const MAX_ITEMS = 1000;
-const MAX_CHARS = 30_000;
 
 export class Client {
   private prefs: Store = browserStore();
@@ -99,7 +97,7 @@ export class Client {
     // that one event with a warning: it never throws into the page, and never reaches a batch the service
     // would refuse whole.
     try {
-      const tally = { keys: 0, strings: 0 };
+      const tally = { keys: 0, strings: 0, longestKey: 0 };
       const event: WireEvent = {
         event_id: uuid(),
         anonymous_id: this.identity.anonymousId(),
@@ -114,10 +112,8 @@ export class Client {
         device_time: new Date().toISOString(),
       };
       if (fp) event.fingerprint = maskDeep({ ...fp });
-      const chars = JSON.stringify([event.properties, event.fingerprint]).length;
-      if (tally.keys > MAX_ITEMS || tally.strings > MAX_ITEMS || chars > MAX_CHARS) {
-        throw new Error(`properties past ${MAX_ITEMS} keys or strings, or ${MAX_CHARS} characters`);
-      }
+      const over = overLimits(tally, JSON.stringify([event.properties, event.fingerprint]));
+      if (over) throw new Error(`its properties hold ${over}`);
       this.queue.add(event);
     } catch (e) {
       console.warn(`[analytics] event ${type} not sent: ${(e as Error)?.message ?? e}`);
@@ -208,7 +204,7 @@ export class Client {
   }
 
   track(name: string, properties?: Record<string, unknown>): void {
-    const type = String(name).slice(0, 120);
+    const type = eventName(name);
     const props = properties && typeof properties === "object" && !Array.isArray(properties)
       ? properties
       : {};

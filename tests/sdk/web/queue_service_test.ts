@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../../app.ts";
+import { eventName, MAX_KEY, overLimits } from "../../../sdk/web/src/limits.ts";
 import { maskDeep } from "../../../sdk/web/src/mask.ts";
 import { EventQueue, STALE_MS, STORE_PREFIX, type WireEvent } from "../../../sdk/web/src/queue.ts";
 import { memoryStore, type Store } from "../../../sdk/web/src/storage.ts";
@@ -35,19 +36,30 @@ async function service() {
 type Service = Awaited<ReturnType<typeof service>>;
 
 /** A queue whose requests go to the service's handler; timers run when `drain` is called. */
-function queueOf(s: Service, store: Store = memoryStore(), warnings: string[] = []) {
+function queueOf(
+  s: Service,
+  store: Store = memoryStore(),
+  warnings: string[] = [],
+  beacon?: (url: string, body: string) => boolean,
+) {
   let timers: Array<() => void> = [];
+  const inFlight = new Set<Promise<unknown>>();
   const q = new EventQueue({
     endpoint: "https://collect.test/v1/behavior/events",
     apiKey: s.t.publicKey,
     loadId: crypto.randomUUID(),
     batchSize: 20,
   }, {
-    fetch: (_url, init) =>
-      Promise.resolve(s.app.request("/v1/behavior/events", {
+    fetch: (_url, init) => {
+      const res = Promise.resolve(s.app.request("/v1/behavior/events", {
         ...init,
         headers: { ...(init.headers as Record<string, string>), origin: "https://acme.test" },
-      })),
+      }));
+      inFlight.add(res);
+      res.finally(() => inFlight.delete(res));
+      return res;
+    },
+    beacon,
     store,
     now: () => s.deps.clock.now(),
     setTimer: (fn) => timers.push(fn),
@@ -55,12 +67,14 @@ function queueOf(s: Service, store: Store = memoryStore(), warnings: string[] = 
     random: () => 0.5,
     warn: (m) => warnings.push(m),
   });
+  /** Runs due timers until none is left and no request is in flight (each answer may schedule a send). */
   const drain = async () => {
-    for (let i = 0; i < 20 && timers.length; i++) {
+    for (let i = 0; i < 50 && (timers.length || inFlight.size); i++) {
       const due = timers;
       timers = [];
       for (const fn of due) fn();
-      await new Promise((r) => setTimeout(r, 20));
+      await Promise.all([...inFlight]);
+      await new Promise((r) => setTimeout(r, 0));
     }
   };
   return { q, drain, warnings };
@@ -162,6 +176,47 @@ Deno.test("web-sdk: a stored queue older than 7 days is not sent again at the ne
     assert.equal(later.q.events.length, 0);
     assert.equal(await s.stored(), 1, "only the 3-day-old event is sent; the 40-day-old ones are dropped");
     assert.deepEqual(store.keys().filter((k) => k.startsWith(STORE_PREFIX)), []);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("web-sdk: what the SDK queues the service takes, also by the page's last beacon (which cannot read a 422)", async () => {
+  const s = await service();
+  try {
+    const stored: number[] = [];
+    // the page's last batch: a beacon the browser accepts, sent to the service; its answer is not seen
+    const beaconed: Promise<Response>[] = [];
+    const { q } = queueOf(s, memoryStore(), [], (_url, body) => {
+      beaconed.push(Promise.resolve(s.app.request("/v1/behavior/events", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://acme.test" },
+        body,
+      })));
+      return true;
+    });
+    const names = ["clicked\nBuy now", "a\u2028b", "rtl\u202eevil", "tab\tname", "  spaced  "];
+    let refused = 0;
+    for (const [k, raw] of names.entries()) {
+      const tally = { keys: 0, strings: 0, longestKey: 0 };
+      const e = tracked();
+      e.event_type = eventName(raw);
+      const long = k === 0 ? { ["n".repeat(MAX_KEY + 1)]: 1 } : { ["n".repeat(MAX_KEY)]: 1 };
+      e.properties = maskDeep({ path: "/", url: "https://acme.test/", ...long }, tally);
+      if (overLimits(tally, JSON.stringify([e.properties]))) {
+        refused++; // the client drops it with a warning instead of queueing it
+        continue;
+      }
+      q.add(e);
+    }
+    assert.equal(refused, 1, "only the event with a 201-character property name is held back");
+    for (let i = 0; i < 3; i++) q.add(tracked());
+    q.flushBeacon(true);
+    const answers = await Promise.all(beaconed);
+    for (const a of answers) stored.push(a.status);
+    assert.deepEqual(stored, [204]);
+    assert.equal(await s.stored(), 7, "four cleaned names and three pageviews are stored");
+    assert.deepEqual(names.map(eventName), ["clicked Buy now", "a b", "rtl evil", "tab name", "spaced"]);
   } finally {
     await s.close();
   }
