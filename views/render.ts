@@ -3,7 +3,7 @@
  * What each tool's answer looks like as a picture: the tool's structuredContent in, DOM out. A tool without
  * a drawing of its own gets the generic one (compared figures as tiles, its first list as bars).
  */
-import { type Band, bands, type Bar, bars, change, fmt, grid, h, lines } from "./svg.ts";
+import { type Band, bands, type Bar, bars, change, type Figure, fmt, grid, h, lines } from "./svg.ts";
 
 type Obj = Record<string, unknown>;
 type Ask = (args: Obj) => Promise<Obj | null>;
@@ -19,7 +19,10 @@ export interface ViewInput {
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+/** A number for scales and thresholds (percentile bands, a grid's shading); 0 when there is none. */
 const num = (v: unknown): number => (typeof v === "number" ? v : 0);
+/** A figure to draw as the answer gives it: "fewer than 5" and null stay what they are (svg.ts Figure). */
+const fig = (v: unknown): Figure => (typeof v === "number" || typeof v === "string" ? v : null);
 const isCompared = (v: unknown): v is Obj => isObj(v) && "value" in v && "previous" in v;
 const words = (k: string) => k.replaceAll("_", " ");
 
@@ -53,7 +56,7 @@ function tiles(answer: Obj): HTMLElement | null {
 }
 
 const named = (rows: Obj[], value: string, label = "name"): Bar[] =>
-  rows.map((r) => ({ label: String(r[label] ?? r.name ?? r.page ?? ""), value: num(r[value]) }));
+  rows.map((r) => ({ label: String(r[label] ?? r.name ?? r.page ?? ""), value: fig(r[value]) }));
 
 function overview(v: ViewInput): Node[] {
   const a = v.answer;
@@ -95,9 +98,9 @@ function previousPeriod(scope: Obj): string | null {
 function trends(v: ViewInput): Node[] {
   const a = v.answer;
   const metric = String(a.metric ?? "value");
-  const series = list(a.series).map((p) => ({ x: String(p.bucket), y: num(p[metric]) }));
+  const series = list(a.series).map((p) => ({ x: String(p.bucket), y: fig(p[metric]) }));
   const chart = h("div", { class: "chart" });
-  const draw = (before: { x: string; y: number }[] | null) => {
+  const draw = (before: { x: string; y: Figure }[] | null) => {
     chart.replaceChildren(
       lines(`${words(metric)} per ${a.interval}`, [
         { name: "this period", points: series },
@@ -110,7 +113,7 @@ function trends(v: ViewInput): Node[] {
   if (prev) {
     // the period before, asked through the host; drawn under this one when the host answers
     v.ask({ ...v.args, period: prev }).then((b) => {
-      if (b) draw(list(b.series).map((p) => ({ x: String(p.bucket), y: num(p[metric]) })));
+      if (b) draw(list(b.series).map((p) => ({ x: String(p.bucket), y: fig(p[metric]) })));
     }).catch(() => {});
   }
   const splits = list(a.splits);
@@ -148,7 +151,7 @@ function sources(v: ViewInput): Node[] {
         `${words(k)} by visitors`,
         rows.map((r) => ({
           label: String(r.name),
-          value: num(r.visitors),
+          value: fig(r.visitors),
           note: typeof r.previous_visitors === "number" ? `before ${r.previous_visitors}` : undefined,
         })),
         v.width,
@@ -163,7 +166,7 @@ function funnel(v: ViewInput): Node[] {
   const steps = list(a.steps);
   const rows: Bar[] = steps.map((st) => ({
     label: `${st.step}. ${st.name}`,
-    value: num(st.visitors),
+    value: fig(st.visitors),
     note: st.step === 1
       ? ""
       : `${fmt(st.conversion_from_previous, "%")} kept, ${fmt(st.dropped_off)} dropped`,
@@ -182,7 +185,7 @@ function funnel(v: ViewInput): Node[] {
           `Funnel for ${sp.value ?? sp.name}`,
           list(sp.steps).map((st) => ({
             label: `${st.step}. ${st.name}`,
-            value: num(st.visitors),
+            value: fig(st.visitors),
           })),
           v.width,
         ),
@@ -214,7 +217,7 @@ function paths(v: ViewInput): Node[] {
       "Next steps (share of visitors)",
       bars(
         "Nearest steps",
-        list(a.nearest_steps).map((r) => ({ label: String(r.name), value: num(r.share) })),
+        list(a.nearest_steps).map((r) => ({ label: String(r.name), value: fig(r.share) })),
         v.width,
         "%",
       ),
@@ -225,7 +228,7 @@ function paths(v: ViewInput): Node[] {
         "Paths",
         list(a.paths).map((r) => ({
           label: (r.steps as string[]).join(" → "),
-          value: num(r.share),
+          value: fig(r.share),
         })),
         v.width,
         "%",
@@ -264,7 +267,7 @@ function performance(v: ViewInput): Node[] {
           `LCP p75 by ${a.by}`,
           groups.map((g) => ({
             label: String(g.name),
-            value: num(((g.vitals as Obj)?.LCP as Obj | null)?.p75),
+            value: fig(((g.vitals as Obj)?.LCP as Obj | null)?.p75),
           })),
           v.width,
           " ms",
@@ -296,7 +299,7 @@ function crawlCoverage(v: ViewInput): Node[] {
         "Pages read per crawler",
         list(a.crawlers).map((c) => ({
           label: String(c.crawler),
-          value: num(c.pages_read),
+          value: fig(c.pages_read),
           note: `${c.vendor}`,
         })),
         v.width,
@@ -334,7 +337,7 @@ function crawlCoverage(v: ViewInput): Node[] {
           "Referred visitors per vendor",
           vendors.map((x) => ({
             label: String(x.vendor),
-            value: num(x.referred_visitors),
+            value: fig(x.referred_visitors),
             note: `from ${fmt(x.ai_reads)} AI reads`,
           })),
           v.width,
@@ -357,7 +360,7 @@ function crawlerAccess(v: ViewInput): Node[] {
         "Paths disallowed per crawler",
         crawlers.map((c) => ({
           label: String(c.crawler),
-          value: num(c.paths_disallowed),
+          value: fig(c.paths_disallowed),
           note: `${words(String(c.access))}, ${fmt(c.paths_checked)} checked, ${fmt(c.requests)} requests`,
         })),
         v.width,
@@ -368,7 +371,7 @@ function crawlerAccess(v: ViewInput): Node[] {
         "Requests refused or failed",
         bars(
           "Refused or failed share per crawler",
-          list(a.refusals).map((r) => ({ label: String(r.crawler), value: num(r.refused_or_failed_rate) })),
+          list(a.refusals).map((r) => ({ label: String(r.crawler), value: fig(r.refused_or_failed_rate) })),
           v.width,
           "%",
         ),
@@ -388,7 +391,7 @@ function explainChange(v: ViewInput): Node[] {
         "Drivers",
         list(a.drivers).map((d) => ({
           label: `${d.dimension} ${d.name}`,
-          value: num(d.contribution),
+          value: fig(d.contribution),
           note: `${fmt(d.previous)} → ${fmt(d.value)}`,
         })),
         v.width,
@@ -405,7 +408,7 @@ function feedbackSummary(v: ViewInput): Node[] {
       tiles({ reviews: app.reviews, average_rating: app.average_rating }),
       bars(
         "Reviews per star rating",
-        ["5", "4", "3", "2", "1"].map((k) => ({ label: `${k} ★`, value: num(dist[k]) })),
+        ["5", "4", "3", "2", "1"].map((k) => ({ label: `${k} ★`, value: fig(dist[k]) })),
         v.width,
       ),
     )];
@@ -420,7 +423,7 @@ function feedbackThemes(v: ViewInput): Node[] {
         "Themes",
         list(app.themes).map((t) => ({
           label: String(t.label),
-          value: num(t.share),
+          value: fig(t.share),
           note: t.rising ? "rising" : undefined,
         })),
         v.width,

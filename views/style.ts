@@ -24,6 +24,7 @@ svg text{fill:var(--fg);font-size:12px}svg .axis{fill:var(--muted);font-size:11p
 .bar{fill:var(--accent)}.bar.neg{fill:var(--poor)}.grid{stroke:var(--line)}
 .line{fill:none;stroke:var(--accent);stroke-width:2}.line.dashed{stroke:var(--accent2);stroke-dasharray:5 4}
 .s1 .dot{fill:var(--accent2)}.dot{fill:var(--accent)}
+.withheld,.s1 .withheld{fill:none;stroke:var(--muted);stroke-dasharray:2 2}
 .cell{fill:var(--accent)}.cellText{font-size:11px}.cellText.strong{fill:#fff}
 .zone{opacity:.25}.zone.good{fill:var(--good)}.zone.ni{fill:var(--ni)}.zone.poor{fill:var(--poor)}
 .band{fill:var(--fg);opacity:.55}.p75{stroke:var(--fg);stroke-width:2}

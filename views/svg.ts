@@ -49,9 +49,18 @@ function svgRoot(width: number, height: number, label: string) {
   return root;
 }
 
+/**
+ * A figure as the answer gives it: a number, a text the answer writes in its place ("fewer than 5": spec rule
+ * 5), or null (withheld, n/a). Only numbers are drawn to scale; the others are marked as what they are, with
+ * the answer's own words in their label, title and data-value, never as 0.
+ */
+export type Figure = number | string | null;
+const isNumber = (v: Figure): v is number => typeof v === "number" && Number.isFinite(v);
+const dataValue = (v: Figure) => (v === null ? "" : String(v));
+
 export interface Bar {
   label: string;
-  value: number;
+  value: Figure;
   note?: string;
 }
 
@@ -61,14 +70,16 @@ export function bars(title: string, rows: Bar[], width: number, unit = ""): SVGE
   const labelW = Math.min(180, Math.max(80, width * 0.35));
   const valueW = 90;
   const plotW = Math.max(40, width - labelW - valueW);
-  const max = Math.max(1e-9, ...rows.map((r) => Math.abs(r.value)));
+  const max = Math.max(1e-9, ...rows.map((r) => (isNumber(r.value) ? Math.abs(r.value) : 0)));
   const root = svgRoot(width, rows.length * row + 4, title);
   root.setAttribute("data-chart", "bars");
   rows.forEach((r, i) => {
     const y = i * row + 2;
-    const w = Math.max(1, (Math.abs(r.value) / max) * plotW);
+    const n = isNumber(r.value) ? r.value : null;
+    // a figure that is no number gets a short outlined stub: something is there, not drawn to scale
+    const w = n === null ? 6 : Math.max(1, (Math.abs(n) / max) * plotW);
     const text = `${r.label}: ${fmt(r.value, unit)}${r.note ? ` (${r.note})` : ""}`;
-    const g = s("g", { class: "mark", "data-label": r.label, "data-value": r.value });
+    const g = s("g", { class: "mark", "data-label": r.label, "data-value": dataValue(r.value) });
     g.append(
       s("title", {}, text),
       s(
@@ -82,7 +93,7 @@ export function bars(title: string, rows: Bar[], width: number, unit = ""): SVGE
         width: w,
         height: row - 8,
         rx: 2,
-        class: r.value < 0 ? "bar neg" : "bar",
+        class: n === null ? "bar withheld" : n < 0 ? "bar neg" : "bar",
       }),
       s(
         "text",
@@ -99,7 +110,7 @@ const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, Math.max(1,
 
 export interface Line {
   name: string;
-  points: { x: string; y: number }[];
+  points: { x: string; y: Figure }[];
   dashed?: boolean;
 }
 
@@ -108,7 +119,7 @@ export function lines(title: string, series: Line[], width: number, unit = ""): 
   const height = 220;
   const pad = { l: 48, r: 12, t: 12, b: 40 };
   const n = Math.max(2, ...series.map((x) => x.points.length));
-  const max = Math.max(1e-9, ...series.flatMap((x) => x.points.map((p) => p.y)));
+  const max = Math.max(1e-9, ...series.flatMap((x) => x.points.map((p) => (isNumber(p.y) ? p.y : 0))));
   const X = (i: number) => pad.l + (i / (n - 1)) * (width - pad.l - pad.r);
   const Y = (v: number) => pad.t + (1 - v / max) * (height - pad.t - pad.b);
   const root = svgRoot(width, height, title);
@@ -130,17 +141,24 @@ export function lines(title: string, series: Line[], width: number, unit = ""): 
     }
   }
   series.forEach((line, si) => {
-    const d = line.points.map((p, i) => `${i ? "L" : "M"}${X(i).toFixed(1)},${Y(p.y).toFixed(1)}`).join("");
+    // the line breaks at a point that is no number (it starts again at the next one)
+    let d = "", open = false;
+    line.points.forEach((p, i) => {
+      if (!isNumber(p.y)) return void (open = false);
+      d += `${open ? "L" : "M"}${X(i).toFixed(1)},${Y(p.y).toFixed(1)}`;
+      open = true;
+    });
     const g = s("g", { class: `series s${si}`, "data-series": line.name });
     g.append(s("path", { d, class: line.dashed ? "line dashed" : "line" }));
     line.points.forEach((p, i) => {
       const dot = s("circle", {
         cx: X(i),
-        cy: Y(p.y),
-        r: 2.5,
-        class: "dot",
+        cy: isNumber(p.y) ? Y(p.y) : Y(0),
+        r: isNumber(p.y) ? 2.5 : 4,
+        // an outlined ring on the axis: a figure the answer gives in words, not a value of 0
+        class: isNumber(p.y) ? "dot" : "dot withheld",
         "data-label": p.x,
-        "data-value": p.y,
+        "data-value": dataValue(p.y),
       });
       dot.append(s("title", {}, `${line.name} ${p.x}: ${fmt(p.y, unit)}`));
       g.append(dot);
