@@ -4,18 +4,37 @@
  * the text can answer the question: every figure keeps its name, a compared figure keeps what it is of, and
  * lists (also lists inside list items) are printed as indented lists. Strings come from visitors too (a page
  * path, an event name: anyone holding a site's public key sends them), so none can start a line (controls are
- * escaped) and an item's name that could pass for figures or Markdown is quoted.
+ * escaped), an item's name that could pass for figures or Markdown is a code span, and link or image syntax in
+ * other text is escaped.
  */
 import { oneLine } from "../text.ts";
 
-const label = (k: string) => oneLine(k.replaceAll("_", " "));
+const label = (k: string) => textLine(k.replaceAll("_", " "));
 
 /** A name that reads as itself: letters, digits, spaces and the characters of paths, hosts and event names. */
 const PLAIN_NAME = /^[\p{L}\p{N}\p{M} ./_\-~%+=&?@'()#$]*$/u;
 
-/** An item's name as printed: quoted (with `"` and `\` escaped) when it holds `:`, `,`, Markdown or a control. */
-const nameText = (x: string) =>
-  PLAIN_NAME.test(x) ? x : `"${oneLine(x.replaceAll("\\", "\\\\").replaceAll('"', '\\"'))}"`;
+/**
+ * An item's name as printed: as it is when plain, else as a Markdown code span (a longer backtick fence when
+ * it holds backticks) with its controls escaped, so it reads as one literal value: never figures of its own,
+ * a link, or an image a client that renders Markdown would fetch.
+ */
+function nameText(x: string): string {
+  if (PLAIN_NAME.test(x)) return x;
+  const text = oneLine(x);
+  const fence = "`".repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** Markdown's link and image syntax, autolinks and HTML tags: inert once their brackets are backslash-escaped. */
+const MD_LINK = /\]\s*[([]|<[a-z!/?]/i;
+
+/** A free-text line with a visitor's string in it: one line, and no link or image when it holds one. */
+function textLine(s: string): string {
+  const line = oneLine(s);
+  return MD_LINK.test(line) ? line.replace(/[[\]<>!]/g, "\\$&") : line;
+}
 
 type Obj = Record<string, unknown>;
 
@@ -51,7 +70,7 @@ function scalar(v: unknown, key = ""): string {
     return isFraction(key) && !key.endsWith("_pct") ? `${round(Math.round(v * 1000) / 10)}%` : round(v);
   }
   if (typeof v === "object") return JSON.stringify(v);
-  return oneLine(String(v));
+  return textLine(String(v));
 }
 
 function isCompared(v: Obj): boolean {
@@ -130,7 +149,7 @@ function renderScope(scope: Obj): string {
     scope.filter ? `filter: ${scope.filter}` : null,
     scope.page ? `page: ${scope.page}` : null,
   ];
-  return oneLine(`Scope: ${parts.filter(Boolean).join("; ")}`);
+  return textLine(`Scope: ${parts.filter(Boolean).join("; ")}`);
 }
 
 export function renderAnswer(tool: string, answer: Obj): string {
@@ -150,6 +169,6 @@ export function renderAnswer(tool: string, answer: Obj): string {
     else lines.push(`${label(k)}: ${inline(v, k)}`);
   }
   const notices = answer.notices as string[] | undefined;
-  if (notices?.length) lines.push(oneLine(`Notes: ${notices.join(" | ")}`));
+  if (notices?.length) lines.push(textLine(`Notes: ${notices.join(" | ")}`));
   return lines.join("\n");
 }
