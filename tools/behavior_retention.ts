@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupRate, groupSize } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -18,17 +18,34 @@ const output = answerSchema({
     "what puts a visitor in a cohort: their first visit, or first time doing an event",
   ),
   returning: z.string().describe("what counts as coming back: any visit, or doing an event"),
-  cohorts: z.array(z.object({
-    cohort: z.string().describe("the day, week (its Monday) or month visitors entered"),
-    visitors: groupSize(z.union([z.number(), z.literal(FEWER_THAN_5)])).describe("visitors who entered then"),
-    returned: groupCount("visitors", z.array(z.number())).nullable().describe(
-      "visitors of the cohort who came back 0, 1, 2 … intervals later (0: its own interval, from entering on); " +
-        "null under 5 visitors",
-    ),
-    rates: groupRate(["returned"], z.array(z.number()).nullable()).describe(
-      "returned / visitors, 0-1; null under 5 visitors",
-    ),
-  })).describe("oldest first: a triangle, each cohort followed to the end of the period"),
+  visitors: groupSize(z.union([z.number(), z.literal(FEWER_THAN_5)])).describe(
+    "visitors who entered a cohort in the period: the cohorts' whole",
+  ),
+  // each visitor enters one cohort, so the cohorts split `visitors` (the period's visitors, or those who did
+  // cohort_event, as behavior_overview and behavior_trends show): under a filter, small ones fold
+  cohorts: groupParts(
+    (a) => ({ visitors: a.visitors }),
+    z.array(z.object({
+      cohort: z.string().describe(
+        'the day, week (its Monday) or month visitors entered; "(other)" gathers folded cohorts',
+      ),
+      visitors: groupSize(z.union([z.number(), z.literal(FEWER_THAN_5)])).describe(
+        "visitors who entered then",
+      ),
+      returned: groupCount("visitors", z.array(z.number())).nullable().describe(
+        "visitors of the cohort who came back 0, 1, 2 … intervals later (0: its own interval, from entering on); " +
+          "null under 5 visitors",
+      ),
+      rates: groupRate(["returned"], z.array(z.number()).nullable()).describe(
+        "returned / visitors, 0-1; null under 5 visitors",
+      ),
+    })),
+    undefined,
+    "cohort",
+  ).describe(
+    "oldest first: a triangle, each cohort followed to the end of the period; under a saved cohort, cohorts " +
+      'of 1 to 4 visitors (and where needed the smallest beside them) are folded into "(other)", last',
+  ),
   cohorts_total: z.number(),
   average_curve: z.array(z.number().nullable()).describe(
     "return rate 0, 1, 2 … intervals after entering over the cohorts of 5+ visitors that reached that far, " +
@@ -106,6 +123,7 @@ export default defineTool({
         ? `first time doing ${input.cohort_event} in the period`
         : "first visit in the period",
       returning: input.return_event ? `doing ${input.return_event}` : "any visit",
+      visitors: res.cohorts.reduce((n, c) => n + c.visitors, 0),
       cohorts: res.cohorts.map((c) => {
         const shown = c.visitors === 0 || c.visitors >= SMALL_GROUP;
         return {

@@ -98,6 +98,7 @@ function otherOf(
   shown: Json[],
   fields: FieldsOf,
   top: boolean,
+  label = "name",
 ): Json {
   const out: Json = {};
   for (const k of Object.keys(template)) {
@@ -105,7 +106,7 @@ function otherOf(
     const meta = schema ? declarationOf(schema) : null;
     const w = whole?.[k], t = template[k];
     const inner = schema ? itemFieldsOf(schema) : null;
-    if (top && k === "name") out[k] = OTHER;
+    if (top && k === label) out[k] = OTHER;
     else if (meta?.counts) {
       out[k] = isCompared(t)
         ? {
@@ -135,10 +136,10 @@ function otherOf(
 }
 
 /** The list folded, or null when nothing needs it. */
-function foldList(items: Json[], fields: FieldsOf, whole: Json): Json[] | null {
+function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"): Json[] | null {
   const leaves = leavesOf(whole, fields);
   if (!items.length || !leaves.length) return null;
-  const few = new Set(items.filter((x) => x.name === OTHER || tellsFew(x, whole, leaves)));
+  const few = new Set(items.filter((x) => x[label] === OTHER || tellsFew(x, whole, leaves)));
   const folded = items.filter((x) => few.has(x));
   const shown = items.filter((x) => !few.has(x));
   const sized = leaves.some((l) => l.visitors && typeof get(whole, l.path) === "number");
@@ -169,9 +170,9 @@ function foldList(items: Json[], fields: FieldsOf, whole: Json): Json[] | null {
     added++;
   }
   // an (other) the tool gave, with nothing small in the list, stays as it was
-  if (!added && !folded.some((x) => x.name !== OTHER)) return null;
+  if (!added && !folded.some((x) => x[label] !== OTHER)) return null;
   if (!folded.length) return null;
-  return [...shown, otherOf(folded[0], whole, shown, fields, true)];
+  return [...shown, otherOf(folded[0], whole, shown, fields, true, label)];
 }
 
 interface MapAt {
@@ -208,7 +209,7 @@ export function foldGroups(answer: Json, output: z.ZodType): boolean {
         const item = itemFieldsOf(schema);
         const whole = meta.whole(answer, obj);
         if (!item || !isObject(whole)) continue;
-        const folded = foldList(v as Json[], item, whole);
+        const folded = foldList(v as Json[], item, whole, meta.label);
         if (folded) obj[k] = folded, changed = true;
       } else if (isObject(v)) maps.set(meta, [...(maps.get(meta) ?? []), { holder: obj, key: k, meta }]);
     }

@@ -40,6 +40,8 @@ export interface PartsMeta {
   whole: (answer: Json, holder: Json) => unknown;
   /** A map's figures: whether they count visitors (else the fold knows nothing of their visitors). */
   visitors?: (answer: Json) => boolean;
+  /** The field of an item that names its group, "(other)" once folded (default `name`). */
+  label?: string;
 }
 
 export interface GroupCountMeta {
@@ -77,7 +79,12 @@ export const groupParts = <T extends z.ZodType>(
   whole: PartsMeta["whole"],
   schema: T,
   visitors?: PartsMeta["visitors"],
-): T => declare(schema, { counts: false, parts: { whole, ...(visitors ? { visitors } : {}) } });
+  label?: string,
+): T =>
+  declare(schema, {
+    counts: false,
+    parts: { whole, ...(visitors ? { visitors } : {}), ...(label ? { label } : {}) },
+  });
 
 interface Def {
   type: string;

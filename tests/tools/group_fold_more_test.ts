@@ -217,3 +217,37 @@ Deno.test("under a cohort, performance by device: the overall visitors less the 
     await s.close();
   }
 });
+
+Deno.test("under a cohort, retention: the overview's visitors less the cohorts shown do not tell one of 1 to 4", async () => {
+  const s = await setup();
+  try {
+    const leaks: string[] = [];
+    const o = await s.ask("behavior_overview", COHORT);
+    const r = await s.ask("behavior_retention", { ...COHORT, interval: "day" });
+    const entered = r.cohorts.filter((x: Answer) => x.visitors !== 0);
+    recovered(
+      "retention cohorts, overview's whole",
+      o.visitors.value,
+      entered.map((x: Answer) => x.visitors),
+      leaks,
+    );
+    recovered("retention cohorts, own whole", r.visitors, entered.map((x: Answer) => x.visitors), leaks);
+    assert.deepEqual(leaks, [], leaks.join("\n"));
+    // the whole is shown; FR's day named with its returns, GB's and DE's days in (other)
+    assert.equal(r.visitors, 18);
+    assert.deepEqual(names(entered, "cohort"), { "2026-11-18": 9, "(other)": 9 });
+    const other = entered.find((x: Answer) => x.cohort === "(other)");
+    assert.equal(other.returned, null);
+    assert.equal(other.rates, null);
+
+    // without the cohort, every day stays exact (DE's 3 with the 20 others today)
+    const all = await s.ask("behavior_retention", { period: "last_7_days", interval: "day" });
+    assert.equal(all.visitors, 38);
+    assert.deepEqual(
+      names(all.cohorts.filter((x: Answer) => x.visitors !== 0), "cohort"),
+      { "2026-11-18": 9, "2026-11-19": 6, "2026-11-20": 23 },
+    );
+  } finally {
+    await s.close();
+  }
+});
