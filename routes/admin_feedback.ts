@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
 import { invalid, tooLarge } from "../lib/errors.ts";
-import { MB, readJsonBody } from "../lib/schemas/request_body.ts";
+import { MB, readJsonBody, refuseEncoded } from "../lib/schemas/request_body.ts";
 import { getOrg, getTouchpoint } from "../lib/tenancy/admin.ts";
 import { CreateFeedbackApp, FeedbackCredential } from "../lib/schemas/feedback.ts";
 import { createApp, deleteApp, getApp, getListing, getStatus, listApps } from "../lib/feedback/store.ts";
@@ -78,6 +78,8 @@ export function adminFeedbackRoutes(ctx: AppContext): Hono {
 
   app.post("/orgs/:org/apps/:app/reviews/import", async (c) => {
     const a = await getApp(kv, c.req.param("org"), c.req.param("app"));
+    // read as sent (64 MB, not through the body guard): a compressed file is named, not misread as its rows
+    refuseEncoded(c.req.raw, "send the review file uncompressed");
     const declared = Number(c.req.header("content-length") ?? "0");
     if (declared > MAX_REVIEW_IMPORT_BYTES) throw tooLarge(`a review import takes at most 64 MB`);
     const bytes = new Uint8Array(await c.req.arrayBuffer());

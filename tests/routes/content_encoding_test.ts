@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { createApp } from "../../app.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
-import { createTenant } from "../helpers/tenant.ts";
+import { adminCall, createTenant } from "../helpers/tenant.ts";
 import { event } from "../helpers/events.ts";
 import { decodedBody } from "../../lib/schemas/request_body.ts";
 
@@ -63,7 +63,7 @@ async function world() {
     });
   const historyLine = () =>
     JSON.stringify({ kind: "hit", ...hit(), timestamp: "2026-11-20T10:00:00.000Z" }) + "\n";
-  return { deps, web, hits, history, hit, webBody, historyLine };
+  return { deps, app, web, hits, history, hit, webBody, historyLine };
 }
 
 Deno.test("Content-Encoding gzip and deflate: decoded on crawler hits and the history import, refused on web events", async () => {
@@ -103,6 +103,26 @@ Deno.test("Content-Encoding: another coding is a 415 naming it; bad gzip data a 
       assert.equal(bad.status, 422, bad.text);
       assert.match(JSON.parse(bad.text).error, /not valid gzip data/);
     }
+    // the review import reads its file as sent: a compressed one is named, not misread as rows
+    const org = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", "/orgs", {
+      name: "Rev",
+      plan: "professional",
+    });
+    const a = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${org.id}/apps`, {
+      store: "google_play",
+      store_id: "com.acme.app",
+    });
+    const line = JSON.stringify({ id: "r1", rating: 5, text: "great", created_at: "2026-11-01T00:00:00Z" });
+    const reviews = await w.app.request(`/admin/v1/orgs/${org.id}/apps/${a.id}/reviews/import`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
+        "content-type": "application/x-ndjson",
+        "content-encoding": "gzip",
+      },
+      body: await compress(line + "\n", "gzip"),
+    });
+    assert.equal(reviews.status, 415, await reviews.text());
     // 3 MB of spaces inside valid JSON, gzipped to a few kilobytes: past the 1 MB limit once decoded
     const bomb = new Uint8Array(gzipSync(enc.encode(`{"events": [${" ".repeat(3 * 1024 * 1024)}]}`)));
     assert.ok(bomb.length < 10_000);
