@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
-import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
+import {
+  answerSchema,
+  cohortInput,
+  compare,
+  compared,
+  periodInput,
+  touchpointInput,
+} from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
@@ -18,9 +25,17 @@ const row = z.object({
 
 const AI_CHANNEL = "AI Assistant";
 
+/** A list of the visitors split one way each (a channel or source per visitor): its whole is `visitors`. */
+const splitVisitors = () =>
+  groupParts((a) => {
+    const v = a.visitors as { value: unknown; previous: unknown };
+    return { visitors: v.value, previous_visitors: v.previous };
+  }, z.array(row));
+
 const output = answerSchema({
   conversion_event: z.string().nullable(),
-  channels: z.array(row),
+  visitors: groupSize(compared).describe("visitors in the period: the whole that channels and sources split"),
+  channels: splitVisitors(),
   channels_total: z.number(),
   // the AI Assistant channel split by source: its whole is that channel's row
   ai_answer_engines: groupParts(
@@ -32,7 +47,7 @@ const output = answerSchema({
   campaigns_total: z.number(),
   referring_sites: z.array(row),
   referring_sites_total: z.number(),
-  sources: z.array(row).describe(
+  sources: splitVisitors().describe(
     "every source: search engines, social networks, AI engines, sites, utm_source",
   ),
   sources_total: z.number(),
@@ -75,12 +90,15 @@ export default defineTool({
     const metrics: Metric[] = goal
       ? ["visitors", "sessions", "conversions", "conversion_rate"]
       : ["visitors", "sessions"];
-    const ask = (withGoal: boolean): AggregateOptions[] =>
-      SECTIONS.map((sec) => ({
-        metrics: withGoal ? metrics : ["visitors"],
+    // the lists, then the period's visitors: the whole of channels and sources (as behavior_overview shows it)
+    const ask = (withGoal: boolean): AggregateOptions[] => [
+      ...SECTIONS.map((sec) => ({
+        metrics: withGoal ? metrics : ["visitors" as const],
         breakdown: sec.breakdown,
         ...(withGoal && goal ? { goal } : {}),
-      }));
+      })),
+      { metrics: ["visitors"] },
+    ];
     const [cur, prev] = await Promise.all([
       r.engine.aggregateMany(r.scope, ask(true)),
       r.previous ? r.engine.aggregateMany(r.previous, ask(false)) : Promise.resolve(null),
@@ -107,7 +125,11 @@ export default defineTool({
     return {
       scope: r.answerScope,
       conversion_event: input.conversion_event ?? null,
-      ...(out as Omit<z.infer<typeof output>, "scope" | "notices" | "conversion_event">),
+      visitors: compare(
+        cur[SECTIONS.length].totals.visitors ?? 0,
+        prev ? prev[SECTIONS.length].totals.visitors ?? 0 : null,
+      ),
+      ...(out as Omit<z.infer<typeof output>, "scope" | "notices" | "conversion_event" | "visitors">),
       notices: [],
     };
   },

@@ -251,3 +251,28 @@ Deno.test("under a cohort, retention: the overview's visitors less the cohorts s
     await s.close();
   }
 });
+
+Deno.test("under a cohort, sources: the overview's visitors less the channels or sources do not tell one of 1 to 4", async () => {
+  const s = await setup();
+  try {
+    const leaks: string[] = [];
+    const o = await s.ask("behavior_overview", COHORT);
+    const src = await s.ask("behavior_sources", COHORT);
+    for (const list of ["channels", "sources"]) {
+      const figures = src[list].map((x: Answer) => x.visitors);
+      recovered(`sources ${list}, overview's whole`, o.visitors.value, figures, leaks);
+      recovered(`sources ${list}, own whole`, src.visitors?.value, figures, leaks);
+    }
+    assert.deepEqual(leaks, [], leaks.join("\n"));
+    assert.equal(src.visitors.value, 18);
+    assert.deepEqual(names(src.channels), { "AI Assistant": 9, "(other)": 9 });
+    assert.deepEqual(names(src.sources), { Perplexity: 9, "(other)": 9 });
+
+    // without the cohort, every channel stays exact
+    const all = await s.ask("behavior_sources", { period: "last_7_days" });
+    assert.equal(all.visitors.value, 38);
+    assert.deepEqual(names(all.channels), { "AI Assistant": 29, Direct: 6, "Organic Search": 3 });
+  } finally {
+    await s.close();
+  }
+});
