@@ -35,6 +35,7 @@ export const TITLES: Record<number, string> = {
   409: "Not saved",
   410: "Link not valid",
   413: "Too large",
+  415: "Sent in a form this page cannot read",
   422: "Please check the form",
   429: "Too many attempts",
 };
