@@ -25,17 +25,22 @@ const row = z.object({
 
 const AI_CHANNEL = "AI Assistant";
 
-/** A list of the visitors split one way each (a channel or source per visitor): its whole is `visitors`. */
-const splitVisitors = () =>
+/**
+ * A list of visitors split one way each (a channel, source, campaign or referring site per visitor), with its
+ * whole in the field named: the period's visitors for channels and sources; for campaigns and referring sites,
+ * which leave out visitors without one, the list's own rows summed (the visitors less Direct is that whole
+ * where no visitor carries UTM tags).
+ */
+const splitOf = (whole: string) =>
   groupParts((a) => {
-    const v = a.visitors as { value: unknown; previous: unknown };
+    const v = a[whole] as { value: unknown; previous: unknown };
     return { visitors: v.value, previous_visitors: v.previous };
   }, z.array(row));
 
 const output = answerSchema({
   conversion_event: z.string().nullable(),
   visitors: groupSize(compared).describe("visitors in the period: the whole that channels and sources split"),
-  channels: splitVisitors(),
+  channels: splitOf("visitors"),
   channels_total: z.number(),
   // the AI Assistant channel split by source: its whole is that channel's row
   ai_answer_engines: groupParts(
@@ -43,30 +48,43 @@ const output = answerSchema({
     z.array(row),
   ).describe("sources of the AI Assistant channel (ChatGPT, Perplexity, ...)"),
   ai_answer_engines_total: z.number(),
-  campaigns: z.array(row).describe("utm_campaign values"),
+  campaign_visitors: groupSize(compared).describe("visitors with a campaign: every campaign row summed"),
+  campaigns: splitOf("campaign_visitors").describe("utm_campaign values"),
   campaigns_total: z.number(),
-  referring_sites: z.array(row),
+  referred_visitors: groupSize(compared).describe("visitors with a referring site: every row summed"),
+  referring_sites: splitOf("referred_visitors"),
   referring_sites_total: z.number(),
-  sources: splitVisitors().describe(
+  sources: splitOf("visitors").describe(
     "every source: search engines, social networks, AI engines, sites, utm_source",
   ),
   sources_total: z.number(),
 });
 
 /** Each list and the breakdown it comes from; AI answer engines are the sources of the AI Assistant channel. */
-const SECTIONS: { name: string; breakdown: EventField[]; field: EventField; only?: [EventField, string] }[] =
-  [
-    { name: "channels", breakdown: ["channel"], field: "channel" },
-    {
-      name: "ai_answer_engines",
-      breakdown: ["channel", "source"],
-      field: "source",
-      only: ["channel", AI_CHANNEL],
-    },
-    { name: "campaigns", breakdown: ["utm_campaign"], field: "utm_campaign" },
-    { name: "referring_sites", breakdown: ["referrer_host"], field: "referrer_host" },
-    { name: "sources", breakdown: ["source"], field: "source" },
-  ];
+const SECTIONS: {
+  name: string;
+  breakdown: EventField[];
+  field: EventField;
+  only?: [EventField, string];
+  /** the field showing the list's rows summed (its whole, shown by no other figure) */
+  whole?: string;
+}[] = [
+  { name: "channels", breakdown: ["channel"], field: "channel" },
+  {
+    name: "ai_answer_engines",
+    breakdown: ["channel", "source"],
+    field: "source",
+    only: ["channel", AI_CHANNEL],
+  },
+  { name: "campaigns", breakdown: ["utm_campaign"], field: "utm_campaign", whole: "campaign_visitors" },
+  {
+    name: "referring_sites",
+    breakdown: ["referrer_host"],
+    field: "referrer_host",
+    whole: "referred_visitors",
+  },
+  { name: "sources", breakdown: ["source"], field: "source" },
+];
 
 export default defineTool({
   name: "behavior_sources",
@@ -121,6 +139,10 @@ export default defineTool({
         conversion_rate: goal ? rate(x.metrics.conversion_rate) : null,
       }));
       out[`${sec.name}_total`] = rows.length;
+      if (sec.whole) {
+        const sum = (xs: AggregateResult["rows"]) => xs.reduce((n, x) => n + (x.metrics.visitors ?? 0), 0);
+        out[sec.whole] = compare(sum(rows), prev ? sum(prev[i].rows.filter(keep)) : null);
+      }
     });
     return {
       scope: r.answerScope,

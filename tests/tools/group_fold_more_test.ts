@@ -55,7 +55,7 @@ const GROUPS: {
   },
 ];
 
-function plant(org: string, touchpoint: string): StoredEvent[] {
+function plant(org: string, touchpoint: string, extra: typeof GROUPS): StoredEvent[] {
   const out: StoredEvent[] = [];
   const visit = (g: (typeof GROUPS)[number], anon: string, at: number, vip: boolean, step2: boolean) => {
     const base = {
@@ -83,7 +83,7 @@ function plant(org: string, touchpoint: string): StoredEvent[] {
     if (vip) out.push(ev({ ...base, received_at: at + 1000, sequence_no: 2, event_type: "vip" }));
     if (step2) out.push(ev({ ...base, received_at: at + 2000, sequence_no: 3, event_type: "vip2" }));
   };
-  for (const g of GROUPS) {
+  for (const g of [...GROUPS, ...extra]) {
     for (let i = 0; i < g.now; i++) {
       visit(g, `m-${g.country}-${i}`, NOW - g.days_ago * DAY - 7_200_000 + i * 10_000, true, i < g.step2);
     }
@@ -92,14 +92,14 @@ function plant(org: string, touchpoint: string): StoredEvent[] {
   return out;
 }
 
-async function setup() {
+async function setup(extra: typeof GROUPS = []) {
   const dir = await Deno.makeTempDir({ prefix: "group-fold-more-" });
   const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
   const deps = await testDeps({ kv });
   deps.config = { ...deps.config, readKeyRatePerMinute: 100_000 } as typeof deps.config;
   const app = createApp(deps);
   const t = await createTenant(app, TEST_ADMIN_TOKEN, { timezone: "UTC" });
-  await store(kv, { events: plant(t.org, t.touchpoint) });
+  await store(kv, { events: plant(t.org, t.touchpoint, extra) });
   await saveCohort(deps, t.org, t.touchpoint, "VIP", { kind: "event", event: "vip" });
   const ask = async (tool: string, input: Json): Promise<Answer> => {
     const res = await app.request(`/v1/read/${tool}`, {
@@ -272,6 +272,36 @@ Deno.test("under a cohort, sources: the overview's visitors less the channels or
     const all = await s.ask("behavior_sources", { period: "last_7_days" });
     assert.equal(all.visitors.value, 38);
     assert.deepEqual(names(all.channels), { "AI Assistant": 29, Direct: 6, "Organic Search": 3 });
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("under a cohort, referring sites: the visitors less Direct do not tell a site of 1 to 4", async () => {
+  // 5 more from a news site (Referral): Direct stays named among the channels, and with no UTM tags the
+  // visitors less Direct are the visitors with a referring site
+  const s = await setup([
+    { country: "US", device: "desktop", channel: "Referral", source: "news", days_ago: 0, now: 5, step2: 5 },
+  ]);
+  try {
+    const leaks: string[] = [];
+    const o = await s.ask("behavior_overview", COHORT);
+    const src = await s.ask("behavior_sources", COHORT);
+    const direct = src.channels.find((x: Answer) => x.name === "Direct");
+    assert.equal(direct?.visitors, 6);
+    const sites = src.referring_sites.map((x: Answer) => x.visitors);
+    recovered("referring sites, overview less Direct", o.visitors.value - direct.visitors, sites, leaks);
+    recovered("referring sites, own whole", src.referred_visitors?.value, sites, leaks);
+    assert.deepEqual(leaks, [], leaks.join("\n"));
+    assert.equal(src.referred_visitors.value, 17);
+    assert.deepEqual(names(src.referring_sites), { "perplexity.example": 9, "(other)": 8 });
+
+    const all = await s.ask("behavior_sources", { period: "last_7_days" });
+    assert.deepEqual(names(all.referring_sites), {
+      "perplexity.example": 29,
+      "news.example": 5,
+      "google.example": 3,
+    });
   } finally {
     await s.close();
   }
