@@ -203,7 +203,8 @@ function retention(v: ViewInput): Node[] {
   return [section(
     "Share of each cohort that came back",
     grid("Retention by cohort", cohorts.map((c) => `${c.cohort} (${c.visitors})`), cols, (r, c) => {
-      const rates = cohorts[r].rates as (number | null)[];
+      // a cohort of 1 to 4 visitors, or the (other) row under a saved cohort, has its rates withheld (null)
+      const rates = (cohorts[r].rates ?? []) as (number | null)[];
       return c < rates.length ? rates[c] : null;
     }, v.width),
   )];

@@ -117,3 +117,20 @@ Deno.test("views: a trend point or funnel step of 'fewer than 5' is drawn as tha
     await w.close();
   }
 });
+
+Deno.test("views: a retention cohort whose rates are withheld (fewer than 5 visitors) is drawn, not a throw", async () => {
+  const w = await world();
+  try {
+    for (let i = 0; i < 6; i++) await w.visit("2026-11-16", false);
+    for (let i = 0; i < 2; i++) await w.visit("2026-11-17", false); // a day cohort of 2
+    const args = { period: "2026-11-16..2026-11-22" };
+    const answer = await w.read("behavior_retention", args);
+    const cohorts = answer.cohorts as Obj[];
+    assert.ok(cohorts.some((c) => c.rates === null), JSON.stringify(cohorts).slice(0, 400));
+    const marks = drawn("behavior_retention", answer, args); // threw on null rates before
+    assert.ok(marks.length > 0);
+    for (const m of marks) assert.doesNotMatch(m.value, /NaN|undefined/);
+  } finally {
+    await w.close();
+  }
+});
