@@ -1,8 +1,8 @@
 /** POST /v1/behavior/server-events: crawler hits reported by a customer's web server (server key). */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
-import { forbidden, rateLimited, tooLarge } from "../lib/errors.ts";
-import { MB, PER_VALUE, readJson, validate } from "../lib/schemas/request_body.ts";
+import { forbidden, invalid, rateLimited, tooLarge } from "../lib/errors.ts";
+import { MB, PER_VALUE, readJson, undecodable, validate } from "../lib/schemas/request_body.ts";
 import { clientAddress, type ConnInfo } from "../lib/enrich/client_address.ts";
 import { MAX_HITS, ServerEventsEnvelope } from "../lib/schemas/server_events.ts";
 import { authorizeServerWrite, refuseBlockedAddress } from "../lib/ingest/server_access.ts";
@@ -23,6 +23,10 @@ export function serverEventsRoutes(ctx: AppContext): Hono {
       throw rateLimited(rate.retryAfterS, "this server key's per-minute limit is spent; retry later");
     }
 
+    const coding = undecodable(c.req.raw); // 422, the spec's status for this endpoint's bodies
+    if (coding) {
+      throw invalid(`body: Content-Encoding ${coding} is not supported; send it uncompressed or gzip`);
+    }
     const body = await readJson(c.req.raw, MB, PER_VALUE); // shape-scanned chunk by chunk as it arrives
     const events = (body as { events?: unknown } | null)?.events;
     if (Array.isArray(events) && events.length > MAX_HITS) {

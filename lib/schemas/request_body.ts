@@ -32,7 +32,10 @@ function slices(size: number): TransformStream<Uint8Array, Uint8Array<ArrayBuffe
 }
 
 /** Content codings a request body may come in, decoded as it arrives; the byte limits count decoded bytes. */
-const DECODED: Record<string, CompressionFormat> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+const DECODED = new Map<string, CompressionFormat>([["gzip", "gzip"], ["x-gzip", "gzip"], [
+  "deflate",
+  "deflate",
+]]);
 
 /**
  * A request's body as its client meant it: decoded from a gzip or deflate Content-Encoding (a log shipper's
@@ -42,7 +45,7 @@ const DECODED: Record<string, CompressionFormat> = { gzip: "gzip", "x-gzip": "gz
 export function decodedBody(msg: Request | Response): ReadableStream<Uint8Array> | null {
   const coding = (msg.headers.get("content-encoding") ?? "").trim().toLowerCase();
   if (!msg.body || !(msg instanceof Request) || coding === "" || coding === "identity") return msg.body;
-  const format = DECODED[coding];
+  const format = DECODED.get(coding);
   if (!format) {
     throw unsupportedEncoding(
       `Content-Encoding ${coding.slice(0, 40)} is not supported; send the body uncompressed, gzip or deflate`,
@@ -66,15 +69,22 @@ export function decodedBody(msg: Request | Response): ReadableStream<Uint8Array>
   });
 }
 
-/**
- * 415 for a body in any Content-Encoding, on an endpoint that reads its body before it knows the sender (the
- * web-event endpoint: the key is in the body), where decoding would be work anyone could ask for.
- */
-export function refuseEncoded(req: Request, why: string): void {
+/** A request's Content-Encoding, lower case; null for none or identity. */
+export function contentCoding(req: Request): string | null {
   const coding = (req.headers.get("content-encoding") ?? "").trim().toLowerCase();
-  if (coding !== "" && coding !== "identity") {
-    throw unsupportedEncoding(`Content-Encoding ${coding.slice(0, 40)} is not taken here: ${why}`);
-  }
+  return coding === "" || coding === "identity" ? null : coding.slice(0, 40);
+}
+
+/** A coding decodedBody does not decode (the ingest endpoints answer it with their 422, not this 415). */
+export const undecodable = (req: Request): string | null => {
+  const coding = contentCoding(req);
+  return coding !== null && !DECODED.has(coding) ? coding : null;
+};
+
+/** 415 for a body in any Content-Encoding, on an endpoint that reads its body as sent. */
+export function refuseEncoded(req: Request, why: string): void {
+  const coding = contentCoding(req);
+  if (coding) throw unsupportedEncoding(`Content-Encoding ${coding} is not taken here: ${why}`);
 }
 
 /**

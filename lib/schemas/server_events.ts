@@ -93,7 +93,10 @@ export const serverEventsPaths: Record<string, unknown> = {
           "key revoked; touchpoint archived or not a website; or the request carried an Origin header",
         ),
         "413": err("more than 500 events or more than 1 MB"),
-        "422": err("envelope invalid: body not JSON, events missing, empty or not an array"),
+        "422": err(
+          "envelope invalid: body not JSON, events missing, empty or not an array; a Content-Encoding other " +
+            "than gzip, x-gzip or deflate, or data not valid for it",
+        ),
         "429": err("key rate limit, or the address sent too many unknown keys; see Retry-After"),
         "500": err("unexpected server error"),
       },

@@ -84,10 +84,19 @@ export function buildOpenApi() {
           },
           responses: {
             "204": { description: "batch accepted; event_ids already seen are de-duplicated" },
-            "401": errorResponse("api_key unknown, or its organization, touchpoint or environment inactive"),
-            "403": errorResponse("Origin not allowed for the key's environment"),
+            "401": errorResponse(
+              "api_key unknown, or its organization, touchpoint or environment inactive; or a first-party " +
+                "proxy's X-Forwarded-Key is not a server key",
+            ),
+            "403": errorResponse(
+              "Origin not allowed for the key's environment; or X-Forwarded-Key is another touchpoint's or " +
+                "environment's server key",
+            ),
             "413": errorResponse("body over 1 MB"),
-            "422": errorResponse("body fails validation; message names the offending path"),
+            "422": errorResponse(
+              "body fails validation; message names the offending path. Also a body sent with a " +
+                "Content-Encoding (send it uncompressed), and X-Forwarded-Key without a readable X-Visitor-Address",
+            ),
             "429": errorResponse("per-minute limit of the key spent; see Retry-After"),
             "500": errorResponse("unexpected server error"),
           },
