@@ -156,6 +156,13 @@ export function stripWww(host: string): string {
   return host.startsWith("www.") ? host.slice(4) : host;
 }
 
+/**
+ * A table's own entry, never Object's: the tables are object literals, and an input such as "constructor"
+ * (utm_source=constructor, constructor.io) or "toString" would otherwise find Object.prototype's member.
+ */
+const own = (table: Record<string, KnownSource>, key: string): KnownSource | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
+
 /** A host (lower case, no port) and optionally the path of the referring page. */
 export function sourceOfHost(rawHost: string, path = "/"): KnownSource | null {
   const host = stripWww(rawHost.toLowerCase().replace(/\.$/, ""));
@@ -164,12 +171,12 @@ export function sourceOfHost(rawHost: string, path = "/"): KnownSource | null {
   }
   const labels = host.split(".");
   for (let i = 0; i < labels.length - 1; i++) {
-    const hit = HOSTS[labels.slice(i).join(".")];
+    const hit = own(HOSTS, labels.slice(i).join("."));
     if (hit) return hit;
   }
   // brand.tld or brand.co.tld, with at most one accepted front label
   for (let i = 0; i < labels.length && i <= 1; i++) {
-    const brand = BRANDS[labels[i]];
+    const brand = own(BRANDS, labels[i]);
     const rest = labels.slice(i + 1);
     const front = labels.slice(0, i).join(".");
     if (
@@ -211,5 +218,5 @@ export function sourceOfName(raw: string): KnownSource | null {
     const byHost = sourceOfHost(host);
     if (byHost) return byHost;
   }
-  return NAMES[v] ?? null;
+  return own(NAMES, v) ?? null;
 }
