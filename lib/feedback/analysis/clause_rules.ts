@@ -6,6 +6,7 @@
 import { ACCUSTOMED, NEGATOR_PHRASES, NEGATORS } from "./lexicon.ts";
 import { GENERAL, phraseAt, valence } from "./valence.ts";
 import { lemma, STOPWORDS } from "./tokens.ts";
+import { own } from "./own.ts";
 
 /** Words after a negator that it reaches ("never had any big problems"). */
 export const SCOPE = 4;
@@ -38,7 +39,7 @@ export interface Negation {
 
 /** The negation starting at token i, or null: "not", "never", "no longer", "used to", "less" + opinion. */
 export function negationAt(toks: string[], i: number): Negation | null {
-  const pair = NEGATOR_PHRASES[`${toks[i]} ${toks[i + 1]}`];
+  const pair = own(NEGATOR_PHRASES, `${toks[i]} ${toks[i + 1]}`);
   if (pair !== undefined && !(toks[i] === "used" && ACCUSTOMED.has(toks[i - 1]))) {
     return { scope: SCOPE, failing: pair, past: true, length: 2 };
   }

@@ -11,6 +11,7 @@
 import type { Intent, SentimentLabel } from "../types.ts";
 import type { TextSentiment } from "./sentiment.ts";
 import model from "./review_model.json" with { type: "json" };
+import { own } from "./own.ts";
 
 interface Model {
   sentiment: {
@@ -35,7 +36,7 @@ export function sentimentWith(
   w: SentimentWeights,
   features: string[],
   rules: TextSentiment,
-  weight: (feature: string) => number | undefined = (f) => w.weights[f],
+  weight: (feature: string) => number | undefined = (f) => own(w.weights, f),
 ): TextSentiment {
   let z = w.bias + w.rule * rules.score + (rules.hits === 0 ? w.no_rule : 0);
   for (const f of features) z += weight(f) ?? 0;

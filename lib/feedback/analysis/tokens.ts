@@ -3,6 +3,7 @@
  * become "crash". A small irregular-form table plus conservative suffix rules (no dictionary): the same
  * function normalizes the taxonomy's terms, so both sides always agree.
  */
+import { own } from "./own.ts";
 
 // Comparatives stay themselves ("better app" is not "good app"; "could be better" is no praise).
 const IRREGULAR: Record<string, string> = {
@@ -66,7 +67,7 @@ const DOUBLED = /([bdfgkmnprt])\1$/;
 
 /** The normalized form of one lower-case word. */
 export function lemma(word: string): string {
-  const irregular = IRREGULAR[word];
+  const irregular = own(IRREGULAR, word);
   if (irregular) return irregular;
   let w = word.endsWith("'s") ? word.slice(0, -2) : word;
   if (w.length <= 3) return w;

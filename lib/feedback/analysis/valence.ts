@@ -7,6 +7,7 @@ import { buildLexicon, INTENSIFIERS, PHRASES } from "./lexicon.ts";
 import { APP_NEGATIVE, APP_PHRASES, APP_POSITIVE, TOKEN_VALENCE } from "./lexicon_app.ts";
 import { lemma, normalizeText, STOPWORDS, words } from "./tokens.ts";
 import { lexicon as VADER } from "vader-sentiment/src/vader_lexicon.js";
+import { own } from "./own.ts";
 
 const LEXICON = buildLexicon(lemma);
 for (const [w, v] of buildLexicon(lemma, APP_POSITIVE, APP_NEGATIVE)) LEXICON.set(w, v);
@@ -54,7 +55,7 @@ const NOT_ADVERBS = new Set([
 
 /** A word's valence, or its adjective's for an adverb ("comfortably", "easily", "badly"). */
 export function valence(tok: string, lem: string = lemma(tok)): number | undefined {
-  const v = TOKEN_VALENCE[tok] ?? LEXICON.get(lem) ?? LEXICON.get(tok);
+  const v = own(TOKEN_VALENCE, tok) ?? LEXICON.get(lem) ?? LEXICON.get(tok);
   if (v !== undefined || !tok.endsWith("ly") || tok.length < 5 || NOT_ADVERBS.has(tok)) return v;
   const stem = tok.slice(0, -2);
   for (const adj of [stem, stem.replace(/i$/, "y"), stem + "e", stem.replace(/bl$|pl$/, (m) => m + "e")]) {
@@ -67,7 +68,7 @@ export function valence(tok: string, lem: string = lemma(tok)): number | undefin
 /** The strength the two words before i give it ("very good", "really bad"). */
 export function boost(toks: string[], i: number): number {
   let f = 1;
-  for (let k = Math.max(0, i - 2); k < i; k++) f *= INTENSIFIERS[toks[k]] ?? 1;
+  for (let k = Math.max(0, i - 2); k < i; k++) f *= own(INTENSIFIERS, toks[k]) ?? 1;
   return f;
 }
 
