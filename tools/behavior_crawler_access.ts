@@ -43,6 +43,8 @@ const ROBOTS_ONLY: Record<string, { token: string; vendor: string }> = {
   "applebot-extended": { token: "Applebot-Extended", vendor: "Apple" },
   "webzio-extended": { token: "Webzio-Extended", vendor: "Webz.io" },
 };
+/** A robots-only token's entry; an input such as "constructor" finds none (never Object.prototype's member). */
+const robotsOnlyOf = (lower: string) => (Object.hasOwn(ROBOTS_ONLY, lower) ? ROBOTS_ONLY[lower] : undefined);
 
 const MAX_PATHS = 50;
 
@@ -169,7 +171,7 @@ export default defineTool({
       ...MAJOR_CRAWLERS,
       ...[...requests.keys()].filter((t) => t !== "unknown"),
     ]);
-    for (const lower of ROBOTS_ONLY_TOKENS) tokens.add(ROBOTS_ONLY[lower]?.token ?? lower);
+    for (const lower of ROBOTS_ONLY_TOKENS) tokens.add(robotsOnlyOf(lower)?.token ?? lower);
     if (rec?.body) {
       const byLower = new Map([...tokens].map((t) => [t.toLowerCase(), t]));
       for (const name of groupNames(rec.body)) {
@@ -183,7 +185,7 @@ export default defineTool({
     if (input.crawler && list.length === 0) list = [input.crawler];
 
     const crawlers = list.map((token) => {
-      const robotsOnly = ROBOTS_ONLY[token.toLowerCase()];
+      const robotsOnly = robotsOnlyOf(token.toLowerCase());
       const entry = catalogEntry(token);
       const category: CrawlerCategory = robotsOnly ? "ai_training" : entry?.category ?? "other";
       const e = evaluateToken(rec, token, paths, host);

@@ -69,7 +69,9 @@ export interface ReferralQuery {
   events: Scope;
 }
 
-export const vendorOfEngine = (source: string): string => ENGINE_VENDOR[source.toLowerCase()] ?? source;
+// own entries only: a source named "constructor" must not find Object.prototype's member (s18 #19)
+export const vendorOfEngine = (source: string): string =>
+  Object.hasOwn(ENGINE_VENDOR, source.toLowerCase()) ? ENGINE_VENDOR[source.toLowerCase()] : source;
 
 type Acc = VendorReferral & {
   pageSet: Set<string>;

@@ -71,7 +71,7 @@ const LABELS: Record<string, string> = {
 
 /** A metric's or column's name in words: its label, or the name with its unit suffix dropped, capitalised. */
 export function metricLabel(name: string): string {
-  if (LABELS[name]) return LABELS[name];
+  if (Object.hasOwn(LABELS, name)) return LABELS[name]; // own entries: "constructor" is a name like others
   const words = name.replace(/^\$/, "").replace(/_(s|ms|percent)$/, "").replaceAll("_", " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -122,7 +122,8 @@ const FIELDS: Record<string, string> = {
   language: "Language",
 };
 
-export const fieldLabel = (name: string) => FIELDS[name] ?? metricLabel(name);
+// own entries only: a field or choice named "constructor" must not find Object.prototype's member
+export const fieldLabel = (name: string) => (Object.hasOwn(FIELDS, name) ? FIELDS[name] : metricLabel(name));
 
 const CHOICES: Record<string, string> = {
   desc: "Highest first",
@@ -132,7 +133,7 @@ const CHOICES: Record<string, string> = {
   hour_of_day: "Hour of day",
   day_of_week: "Day of week",
 };
-export const choiceLabel = (v: string) => CHOICES[v] ?? metricLabel(v);
+export const choiceLabel = (v: string) => (Object.hasOwn(CHOICES, v) ? CHOICES[v] : metricLabel(v));
 
 /** A tool's field description without raw parameter names ("`values_limit`" reads "values per property"). */
 export const hintText = (s: string) =>
