@@ -17,9 +17,15 @@ export const MAX_CHARS = 30_000;
 // deno-lint-ignore no-control-regex
 const BREAKERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** The first `n` UTF-16 units of a text, never half a surrogate pair (the service refuses a lone one). */
+export function cut(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return s.length <= n ? s : s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
 /** An event name as the service takes it: one line, at most 120 characters ("" when nothing is left). */
 export const eventName = (name: unknown): string =>
-  String(name).replace(BREAKERS, " ").replace(/\s+/g, " ").trim().slice(0, 120);
+  cut(String(name).replace(BREAKERS, " ").replace(/\s+/g, " ").trim(), 120);
 
 /** Why the service would refuse an event's properties, or null. */
 export function overLimits(tally: Tally, json: string): string | null {

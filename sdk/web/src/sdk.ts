@@ -8,7 +8,7 @@ import { type Config, SDK_VERSION } from "./config.ts";
 import { installAutocapture } from "./autocapture.ts";
 import type { Fingerprint } from "./fingerprint.ts";
 import { Identity, inSample, uuid } from "./identity.ts";
-import { eventName, overLimits } from "./limits.ts";
+import { cut, eventName, overLimits } from "./limits.ts";
 import { maskDeep, maskText } from "./mask.ts";
 import { type PageInfo, pageInfo, PageProgress, rememberTouch, touchOf, UTM_PARAMS } from "./page.ts";
 import { EventQueue, type WireEvent } from "./queue.ts";
@@ -212,7 +212,7 @@ export class Client {
   }
 
   identify(userId: string): void {
-    const id = String(userId).slice(0, 128);
+    const id = cut(String(userId), 128);
     if (!id || this.data !== this.prefs) return; // GPC anonymous mode keeps no identity
     if (!this.capturing()) return;
     this.identity.setUserId(id);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../../app.ts";
-import { eventName, MAX_KEY, overLimits } from "../../../sdk/web/src/limits.ts";
+import { cut, eventName, MAX_KEY, overLimits } from "../../../sdk/web/src/limits.ts";
 import { maskDeep } from "../../../sdk/web/src/mask.ts";
 import { EventQueue, STALE_MS, STORE_PREFIX, type WireEvent } from "../../../sdk/web/src/queue.ts";
 import { memoryStore, type Store } from "../../../sdk/web/src/storage.ts";
@@ -217,6 +217,11 @@ Deno.test("web-sdk: what the SDK queues the service takes, also by the page's la
     assert.deepEqual(stored, [204]);
     assert.equal(await s.stored(), 7, "four cleaned names and three pageviews are stored");
     assert.deepEqual(names.map(eventName), ["clicked Buy now", "a b", "rtl evil", "tab name", "spaced"]);
+    // a cut at 120 characters never leaves half an emoji, which the service refuses as a lone surrogate
+    const emoji = eventName("x".repeat(119) + "\u{1F600}tail");
+    assert.equal(emoji, "x".repeat(119));
+    assert.ok(emoji.isWellFormed());
+    assert.equal(cut("ab\u{1F600}", 4), "ab\u{1F600}");
   } finally {
     await s.close();
   }
