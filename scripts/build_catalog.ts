@@ -32,7 +32,7 @@ import {
   LIST_NAMES_SKIPPED,
   ROBOTS_ONLY,
 } from "./catalog_curated.ts";
-import { regexWords } from "./regex_words.ts";
+import { regexWords, splitAlternatives } from "./regex_words.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const dataDir = Deno.env.get("DATA_DIR") ?? `${root}../shared/data/crawlers`;
@@ -483,28 +483,6 @@ async function uapPodcastNames(): Promise<string[]> {
     }
   }
   return names;
-}
-
-/** A regex group's top-level alternatives ("a|b(?:c|d)|e" → a, b(?:c|d), e). */
-function splitAlternatives(group: string): string[] {
-  const out: string[] = [];
-  let depth = 0, cur = "";
-  for (let i = 0; i < group.length; i++) {
-    const c = group[i];
-    if (c === "\\") {
-      cur += c + (group[i + 1] ?? "");
-      i++;
-      continue;
-    }
-    if (c === "(") depth++;
-    if (c === ")") depth--;
-    if (c === "|" && depth === 0) {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
 }
 
 /** fnando/browser's description of a bot → our category (its lists have no tags). */

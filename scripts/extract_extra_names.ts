@@ -17,6 +17,8 @@
  * where the first is `package/regexes.yaml` of `npm pack ua-parser2@0.5.1` and the second the file above at the
  * commit named (`git show 01fe87d:src/HttpUserAgentParser/HttpUserAgentStatics.cs`).
  */
+import { splitAlternatives } from "./regex_words.ts";
+
 const [yamlFile, csFile] = Deno.args;
 if (!yamlFile || !csFile) throw new Error("usage: extract_extra_names.ts REGEXES_YAML STATICS_CS");
 
@@ -109,29 +111,6 @@ function firstGroup(re: string): string | null {
   return null;
 }
 
-/** A pattern's top-level alternatives. */
-function alternatives(re: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = "";
-  for (let i = 0; i < re.length; i++) {
-    const c = re[i];
-    if (c === "\\") {
-      cur += c + (re[i + 1] ?? "");
-      i++;
-      continue;
-    }
-    if (c === "(") depth++;
-    if (c === ")") depth--;
-    if (c === "|" && depth === 0) {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
 /** An alternative as a literal name (optional suffix groups cut), or null while it holds a pattern. */
 function literal(alt: string): string | null {
   const text = alt.trim()
@@ -172,7 +151,7 @@ for (const e of entries) {
   const kind = kindOf(e);
   if (!kind) continue;
   const group = firstGroup(e.regex);
-  const names = group === null ? [] : alternatives(group).map(literal).filter((n) => n !== null);
+  const names = group === null ? [] : splitAlternatives(group).map(literal).filter((n) => n !== null);
   if (!names.length && e.family && !e.family.includes("$") && e.family.length >= 3) names.push(e.family);
   for (const n of names) add(n, UAP2, kind);
 }

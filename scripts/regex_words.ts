@@ -1,6 +1,6 @@
 /**
  * The literal names inside a parser's regex source (ua-parser-js's browser rules, uap-core's families, bowser's
- * tests), shared by scripts/build_catalog.ts and scripts/extract_human_names.ts.
+ * tests), shared by scripts/build_catalog.ts, scripts/extract_human_names.ts and scripts/extract_extra_names.ts.
  */
 
 /** The literal names inside a regex's source: alternatives split, escapes and classes removed. */
@@ -55,3 +55,25 @@ const HUMAN_WORD_STOP = new Set([
     "iron",
   ],
 ]);
+
+/** A regex group's top-level alternatives ("a|b(?:c|d)|e" → a, b(?:c|d), e). */
+export function splitAlternatives(group: string): string[] {
+  const out: string[] = [];
+  let depth = 0, cur = "";
+  for (let i = 0; i < group.length; i++) {
+    const c = group[i];
+    if (c === "\\") {
+      cur += c + (group[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (c === "(") depth++;
+    if (c === ")") depth--;
+    if (c === "|" && depth === 0) {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
