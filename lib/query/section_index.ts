@@ -6,6 +6,7 @@
  * its size; reading the entry reads the list back.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { release } from "../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../parts/store.ts";
 
 export type Sections = Record<string, [number, number, number, number]>;
@@ -49,14 +50,30 @@ export async function unpackSections<E extends IndexedEntry>(
 ): Promise<E | null> {
   if (!entry.index) return entry;
   const [length, chunks] = entry.index;
+  const bytes = await readSectionBytes(kv, chunkKey, span, INDEX_SEC, length, chunks);
+  return bytes && { ...entry, secs: JSON.parse(new TextDecoder().decode(inflateRawSync(bytes))) };
+}
+
+/**
+ * One section's stored bytes (chunks numbered section × span + i, CHUNK_BYTES each), each chunk let go once
+ * copied; null when a chunk is missing (the part went meanwhile).
+ */
+export async function readSectionBytes(
+  kv: Deno.Kv,
+  chunkKey: (at: number) => Deno.KvKey,
+  span: number,
+  sec: number,
+  length: number,
+  chunks: number,
+): Promise<Uint8Array | null> {
   const bytes = new Uint8Array(length);
   let seen = 0;
-  const start = chunkKey(INDEX_SEC * span), end = chunkKey((INDEX_SEC + 1) * span);
+  const start = chunkKey(sec * span), end = chunkKey((sec + 1) * span);
   for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
     const at = e.key[e.key.length - 1] as number;
-    bytes.set(e.value, (at - INDEX_SEC * span) * CHUNK_BYTES);
+    bytes.set(e.value, (at - sec * span) * CHUNK_BYTES);
+    release(e.value); // (copied: freed now, not at V8's next full collection)
     seen++;
   }
-  if (seen !== chunks) return null;
-  return { ...entry, secs: JSON.parse(new TextDecoder().decode(inflateRawSync(bytes))) };
+  return seen === chunks ? bytes : null;
 }

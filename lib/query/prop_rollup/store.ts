@@ -13,7 +13,7 @@ import type { Batch } from "../../parts/columns.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
 import type { EnvName } from "../../store/records.ts";
 import { keys } from "../../store/keys.ts";
-import { packSections, unpackSections } from "../section_index.ts";
+import { packSections, readSectionBytes, unpackSections } from "../section_index.ts";
 import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import { ANY, buildPropRollup, type PropRollup, PropTableTooWide, TOTAL_KEY, WHOLE } from "./build.ts";
 
@@ -116,8 +116,7 @@ export const secName = (et: string | null): string => et ?? "\u0000null";
  */
 export function sectionOf(r: PropRollup, et: number, from = 0): PropRollup {
   // `from`: where to start looking (a writer walking the event types in order: linear, not types × rows)
-  let a = from;
-  while (a < r.n && r.et[a] !== et) a++;
+  const a = firstRowOf(r, et, from);
   let b = a;
   while (b < r.n && r.et[b] === et) b++;
   const n = b - a;
@@ -178,9 +177,10 @@ export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup
   const writes: [number, Uint8Array][] = [];
   let total = 0, sec = 0, at = 0;
   for (let et = 0; et < r.ets.length; et++) {
-    const part = sectionOf(r, et, at);
+    const first = firstRowOf(r, et, at);
+    const part = sectionOf(r, et, first);
     if (!part.n) continue;
-    at = firstRowOf(r, et, at) + part.n;
+    at = first + part.n;
     const bytes = encodePropRollup(part);
     const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
     if (chunks >= SEC_SPAN) throw new Error(`property rollup section of ${partId} is too large`);
@@ -254,16 +254,15 @@ export async function readPropSection(
   const size = entry.secs[name];
   if (!size) return { rollup: emptyPropRollup(), stored: 0 };
   const [sec, length, chunks] = size;
-  const bytes = new Uint8Array(length);
-  let seen = 0;
-  const start = propRollupKeys.chunk(partId, sec * SEC_SPAN),
-    end = propRollupKeys.chunk(partId, (sec + 1) * SEC_SPAN);
-  for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
-    bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
-    release(e.value); // (copied: freed now, not at V8's next full collection)
-    seen++;
-  }
-  if (seen !== chunks) return null;
+  const bytes = await readSectionBytes(
+    kv,
+    (at) => propRollupKeys.chunk(partId, at),
+    SEC_SPAN,
+    sec,
+    length,
+    chunks,
+  );
+  if (!bytes) return null;
   const rollup = decodePropRollup(bytes);
   release(bytes); // (inflated into a buffer of its own)
   return { rollup, stored: length };
