@@ -7,6 +7,7 @@
  */
 import type { RollupParts } from "./pieces.ts";
 import type { Rollup } from "./build.ts";
+import { releaseViews } from "./let_go.ts";
 
 /** The parts' unions of one field (or the hours' totals) in a period. */
 export interface PeriodUnion {
@@ -76,6 +77,9 @@ export class UnionBuilder {
         if (x < 0) {
           if ((ids.size + 1) * this.size > MAX_BYTES) {
             this.tooMany = true;
+            // (up to 16 MB of bits no one will read: freed now, not at V8's next full collection)
+            releaseViews(bits);
+            bits.length = 0;
             return false;
           }
           ids.set(v, x = ids.size);
