@@ -13,7 +13,13 @@ import { batchVisitors, rowVisitors } from "../rollup/build.ts";
 import type { FunnelOptions, FunnelResult, StepDef } from "../sequence_types.ts";
 import type { Scope } from "../types.ts";
 import { buildStepColumn, type StepSection } from "../step_column/build.ts";
-import { readStepEntries, readStepSection, readStepSessions, secName } from "../step_column/store.ts";
+import {
+  letGoSections,
+  readStepEntries,
+  readStepSection,
+  readStepSessions,
+  secName,
+} from "../step_column/store.ts";
 import { funnelResult, Tally } from "./funnel.ts";
 import { StepRows, tallyStepRows } from "./step_rows.ts";
 
@@ -227,6 +233,7 @@ export async function columnFunnel(
     const list = secs.filter((g) => g !== null).map((g) => g!.section);
     if (table) { for (const sec of list) Object.assign(sec, table); }
     const m = match(list, s, o);
+    letGoSections(list); // (their rows copied into m)
     source.keep(keyOf(k), m, matchedBytes(m));
     return m;
   };

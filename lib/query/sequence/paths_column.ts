@@ -26,6 +26,8 @@ import type { Scope } from "../types.ts";
 import { buildStepColumn, sectionBytes, type StepSection } from "../step_column/build.ts";
 import {
   isTypeSection,
+  letGoArrays,
+  letGoSections,
   readStepEntries,
   readStepSection,
   readStepSessionsMany,
@@ -227,7 +229,9 @@ export async function columnPaths(
   // the idle time), else those are let go of (noted unless no part is to come)
   const use = (secs: StepSection[], part: number, bound: number, last: boolean) => {
     const { picked, vis, here, first, count } = pick(secs);
-    if (!picked.length) return;
+    // a part not held: its sections and what was picked from them freed once its rows are taken
+    const done = () => (letGo(part, secs, picked), letGoArrays([vis, here, first, count]));
+    if (!picked.length) return done();
     const { h1, h2 } = picked[0].sec, many = shared[part];
     walkAlone(picked, here, many, vis, count);
     // per session in other parts too: its number when anchored, -1 let go of, -3 pending (sessions are
@@ -246,7 +250,8 @@ export async function columnPaths(
       } else if (!last) gone.push(part, vis[x], h1[x], h2[x]);
     }
     take(picked, num, part);
-    if (firstPending === Infinity) return;
+    if (firstPending === Infinity) return done();
+    letGoArrays([here, first, count, num]);
     const bytes = secs.reduce((n, sec) => n + sectionBytes(sec), 0) +
       picked.reduce((n, p) => n + 9 * p.sec.n, 0) + 4 * h1.length;
     held.push({ part, picked, vis, pending, first: firstPending, bytes });
@@ -303,6 +308,15 @@ export async function columnPaths(
       if (num[x] < 0 && !last) gone.push(part, vis[x], h1[x], h2[x]);
     }
     take(picked, num, part);
+    letGo(part, picked.map((p) => p.sec), picked);
+    letGoArrays([vis, pending, num]);
+  };
+  // a part's sections and picked rows, once taken, freed at once (not at V8's next full collection); the raw
+  // tail's are left (built once a question, read again when its sessions are)
+  const letGo = (part: number, secs: StepSection[], picked: Picked[]) => {
+    if (part === parts.length) return;
+    letGoSections(secs);
+    for (const p of picked) letGoArrays([p.at, p.lab, p.anc, p.byPage]);
   };
 
   const reading = readStepSessionsMany(kv, parts.map((p, k) => ({ id: p.id, entry: entries[k]! })));
@@ -344,7 +358,10 @@ export async function columnPaths(
     const secs = await read(part);
     if (!secs) return null;
     const { picked, vis, first } = pick(withTable(secs, part));
-    if (!picked.length) continue;
+    if (!picked.length) {
+      letGo(part, secs, picked);
+      continue;
+    }
     const { h1, h2 } = picked[0].sec;
     const num = new Int32Array(h1.length).fill(-1);
     for (let x = 0; x < h1.length; x++) {
@@ -353,6 +370,8 @@ export async function columnPaths(
       if (want.has(g)) num[x] = g;
     }
     take(picked, num, part);
+    letGo(part, secs, picked);
+    letGoArrays([vis, first, num]);
   }
   walkRows(rows, o.direction, tally);
   const answer = tally.result(names, o);
