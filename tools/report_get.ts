@@ -2,7 +2,7 @@ import { z } from "zod";
 import { answerSchema, touchpointInput } from "../lib/answers/schema.ts";
 import { getReport, listReports } from "../lib/reports/store.ts";
 import { REPORT_KINDS } from "../lib/reports/types.ts";
-import { notFound } from "../lib/errors.ts";
+import { invalid } from "../lib/errors.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
 const value = z.union([z.number(), z.string(), z.null()]);
@@ -51,7 +51,8 @@ export default defineTool({
     let r;
     if (input.id) {
       r = await getReport(kv, ctx.org.id, ctx.env, input.id);
-      if (!r) throw notFound(`no report "${input.id}" in ${ctx.env}; reports_list lists them`);
+      // an id that names no report is input to change (422); the read API's 404 means "no such tool"
+      if (!r) throw invalid(`id: no report "${input.id}" in ${ctx.env}; reports_list lists them`);
     } else {
       r = (await listReports(kv, ctx.org.id, ctx.env)).find((x) =>
         (!touchpoint || x.touchpoint === touchpoint.id) && (!input.kind || x.kind === input.kind)

@@ -119,7 +119,9 @@ Deno.test("reports: duplicated job runs store one report per touchpoint, kind an
     headers: { authorization: `Bearer ${w.t.readKey}`, "content-type": "application/json" },
     body: JSON.stringify({ id: "weekly-2020-W01-nope" }),
   });
-  assert.equal(missing.status, 404);
+  // an unknown id is input to change (422), not a missing tool (404)
+  assert.equal(missing.status, 422);
+  assert.match((await missing.json()).error, /^id: no report "weekly-2020-W01-nope"/);
   w.close();
 });
 
