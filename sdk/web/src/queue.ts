@@ -48,7 +48,9 @@ export interface QueueOptions {
 
 export const STORE_PREFIX = "bsdk_q:";
 const MAX_BATCH = 200; // the spec's limit per request
-const BEACON_BYTES = 60_000; // browsers refuse beacons (and keepalive bodies) past 64 KiB
+const BEACON_BYTES = 60_000; // browsers refuse beacons (and keepalive bodies) past 64 KiB of UTF-8
+/** A body's size as browsers count it for keepalive and beacons: UTF-8 bytes, not UTF-16 units. */
+const bytes = (body: string): number => new Blob([body]).size;
 const MAX_BACKOFF_MS = 60_000;
 const ORPHAN_MS = 24 * 3600_000;
 /** Older events are dropped: well inside the service's 35-day dedupe window, and counted near their day. */
@@ -161,7 +163,8 @@ export class EventQueue {
         method: "POST",
         headers: { "content-type": "application/json" },
         body,
-        keepalive: body.length < BEACON_BYTES,
+        // a larger keepalive body is refused by the browser, every retry: it goes as a plain fetch
+        keepalive: bytes(body) < BEACON_BYTES,
         credentials: "omit",
       });
       status = res.status;
@@ -209,16 +212,19 @@ export class EventQueue {
       let pending = this.events.filter((e) => !this.sending.has(e.event_id));
       while (pending.length) {
         let n = Math.min(pending.length, MAX_BATCH);
-        while (n > 1 && this.body(pending.slice(0, n)).length > BEACON_BYTES) n = Math.ceil(n / 2);
+        while (n > 1 && bytes(this.body(pending.slice(0, n))) > BEACON_BYTES) n = Math.ceil(n / 2);
         const batch = pending.slice(0, n);
+        const body = this.body(batch);
+        pending = pending.slice(n);
+        // one event too large for any beacon stays stored for a plain fetch; the rest still go
+        if (bytes(body) > BEACON_BYTES) continue;
         let ok = false;
         try {
-          ok = beacon(this.opts.endpoint, this.body(batch));
+          ok = beacon(this.opts.endpoint, body);
         } catch { /* refused: the events stay stored */ }
         if (!ok) break;
         const sent = new Set(batch.map((e) => e.event_id));
         this.events = this.events.filter((e) => !sent.has(e.event_id));
-        pending = pending.slice(n);
       }
     }
     // pagehide comes before the last visibilitychange: once closing, the page stays closed.

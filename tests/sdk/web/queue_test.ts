@@ -20,6 +20,10 @@ function event(n: number): WireEvent {
   };
 }
 
+/** Browsers' limit for a keepalive fetch's or a beacon's body, in UTF-8 bytes. */
+const BROWSER_LIMIT = 65_536;
+const utf8 = (s: string) => new TextEncoder().encode(s).length;
+
 /** A queue over fake time, fake timers and a scripted service. */
 function harness(opts: { responses?: Array<number | [number, Record<string, string>]>; store?: Store } = {}) {
   let now = 1_000_000;
@@ -33,6 +37,10 @@ function harness(opts: { responses?: Array<number | [number, Record<string, stri
   const env: QueueEnv = {
     fetch: (url, init) => {
       assert.equal(url, ENDPOINT);
+      // as browsers do: a keepalive body past 64 KiB of UTF-8 is refused before it is sent
+      if (init.keepalive && utf8(init.body as string) > BROWSER_LIMIT) {
+        return Promise.reject(new TypeError("keepalive body too large"));
+      }
       requests.push({ body: JSON.parse(init.body as string), init });
       const r = responses.shift() ?? 204;
       const [status, headers] = Array.isArray(r) ? r : [r, {}];
@@ -41,6 +49,7 @@ function harness(opts: { responses?: Array<number | [number, Record<string, stri
     },
     beacon: (url, body) => {
       assert.equal(url, ENDPOINT);
+      if (utf8(body) > BROWSER_LIMIT) return false; // the beacon quota counts bytes too
       beacons.push(JSON.parse(body));
       return true;
     },
@@ -253,4 +262,42 @@ Deno.test("web-sdk queue: a page that hid after pagehide still hands its queue t
   });
   next.adoptStored();
   assert.equal(next.events.length, 1);
+});
+
+/** An event whose properties hold `chars` copies of a character. */
+function wide(n: number, char: string, chars: number): WireEvent {
+  return { ...event(n), event_type: "viewed_product", properties: { description: char.repeat(chars) } };
+}
+
+Deno.test("web-sdk queue: a batch over 64 KiB of UTF-8 (Cyrillic text) goes as a plain fetch, not keepalive", async () => {
+  const h = harness();
+  // 3 events of 12,000 Cyrillic letters: ~36,000 UTF-16 units, ~72,000 bytes
+  for (let i = 0; i < 3; i++) h.q.add(wide(i, "Ж", 12_000));
+  await h.advance(0);
+  assert.equal(
+    h.requests.length,
+    1,
+    "the browser would refuse it as keepalive and it would be retried forever",
+  );
+  assert.equal(h.requests[0].init.keepalive, false);
+  assert.equal(h.q.events.length, 0);
+  h.q.add(event(3));
+  await h.advance(1000);
+  assert.equal(h.requests[1].init.keepalive, true, "a small batch still survives the page going away");
+});
+
+Deno.test("web-sdk queue: on page hide, beacons are cut by UTF-8 bytes and one too large waits for a fetch", () => {
+  const h = harness();
+  h.q.add(event(0));
+  for (let i = 1; i <= 4; i++) h.q.add(wide(i, "漢", 9_000)); // ~27 KB each in UTF-8
+  h.q.add(wide(5, "漢", 25_000)); // ~75 KB: no beacon can carry it
+  h.q.add(event(6));
+  h.q.flushBeacon(true);
+  const beaconed = h.beacons.flatMap((b) => b.batch.map((e) => e.sequence_no));
+  assert.deepEqual(beaconed, [0, 1, 2, 3, 4, 6], "the events after the large one are not held back");
+  assert.ok(h.beacons.length > 1, "cut into several beacons");
+  for (const b of h.beacons) assert.ok(utf8(JSON.stringify(b)) <= BROWSER_LIMIT);
+  assert.deepEqual(h.q.events.map((e) => e.sequence_no), [5], "the large one is kept for a fetch, not lost");
+  const stored = h.store.keys().map((k) => JSON.parse(h.store.get(k)!).events.length);
+  assert.deepEqual(stored, [1]);
 });
