@@ -21,7 +21,7 @@ import {
 } from "../lib/query/api.ts";
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
-import { guardedTime } from "../lib/answers/privacy.ts";
+import { guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { byKey, label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -148,6 +148,13 @@ export default defineTool({
       r.engine.aggregateMany(people(r.scope), ask),
       r.previous ? r.engine.aggregateMany(people(r.previous), ask) : Promise.resolve(null),
     ]);
+    // Under a saved cohort, the rate times the sessions would tell 1 to 4 bounced sessions (or 1 to 4 that
+    // went on): withheld then, as a conversion rate is beside a small count of conversions (rule 5).
+    const bounceRate = (t: AggregateResult["totals"]) => {
+      const sessions = t.sessions ?? 0, bounced = Math.round((t.bounce_rate ?? 0) * sessions);
+      const few = (n: number) => n > 0 && n < SMALL_GROUP;
+      return ctx.cohort && (few(bounced) || few(sessions - bounced)) ? null : rate(t.bounce_rate);
+    };
     const head = (m: (typeof HEAD)[number], digits: number) =>
       compare(
         round(cur[0].totals[m] ?? null, digits),
@@ -217,7 +224,7 @@ export default defineTool({
       sessions: head("sessions", 0),
       pageviews: head("pageviews", 0),
       views_per_session: head("views_per_session", 2),
-      bounce_rate: compare(rate(cur[0].totals.bounce_rate), prev ? rate(prev[0].totals.bounce_rate) : null),
+      bounce_rate: compare(bounceRate(cur[0].totals), prev ? bounceRate(prev[0].totals) : null),
       // Average times need 5 visitors behind them (answer rule 5), in this period and the one before.
       session_duration_s: compare(
         guardedTime(cur[0].totals.session_duration_s ?? null, cur[0].totals.visitors ?? 0),

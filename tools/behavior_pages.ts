@@ -8,7 +8,7 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import { guardedTime } from "../lib/answers/privacy.ts";
+import { guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import type { Filter, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
@@ -46,9 +46,38 @@ const page = z.object({
   ),
   exit_rate: groupRate(["exits", "pageviews"], z.number().nullable()).describe("exits / pageviews, 0-1"),
   rage_clicks: groupCount("events", z.number()),
-  entries: groupCount("visits", z.number()),
-  exits: groupCount("visits", z.number()),
+  entries: groupCount("visits", z.number().nullable()).describe(
+    "visits that began on the page; null: withheld beside a small group under a saved cohort",
+  ),
+  exits: groupCount("visits", z.number().nullable()).describe(
+    "visits that ended on the page; null: withheld beside a small group under a saved cohort",
+  ),
 });
+
+type PageRow = Omit<z.infer<typeof page>, "page"> & { page: string };
+
+/**
+ * Under a saved cohort, each visit has one entry page and one exit page: over the whole list, the cohort's
+ * visits less the other pages' entries (or exits) would tell a page's 1 to 4 that reads "fewer than 5" (rule
+ * 5). Where a column has such a page, the smallest other figure of 5 or more in it is withheld too (null, and
+ * its exit rate), so the rest holds an unknown 5 or more. Chosen over the whole list, so paging through it
+ * tells nothing more.
+ */
+function withholdComplements(rows: PageRow[]): void {
+  const hidden = (r: PageRow, v: number | null) =>
+    v !== null && v > 0 && (v < SMALL_GROUP || r.visitors < SMALL_GROUP);
+  for (const k of ["entries", "exits"] as const) {
+    if (!rows.some((r) => hidden(r, r[k]))) continue;
+    let pick: PageRow | null = null;
+    for (const r of rows) {
+      const v = r[k];
+      if (v !== null && !hidden(r, v) && v >= SMALL_GROUP && (!pick || v < pick[k]!)) pick = r;
+    }
+    if (!pick) continue;
+    pick[k] = null;
+    if (k === "exits") pick.exit_rate = null;
+  }
+}
 
 const output = answerSchema({
   sort: z.object({ by: z.enum(SORTS), order: z.enum(["desc", "asc"]) }),
@@ -80,33 +109,36 @@ export default defineTool({
     const r = resolve(ctx, { ...input, filters });
     const by = input.sort_by ?? "pageviews";
     const order = input.order ?? "desc";
-    const offset = input.offset ?? 0;
+    const offset = input.offset ?? 0, limit = input.limit ?? 25;
+    // under a cohort the whole list is read, for the complements (a cohort's pages are few)
+    const whole = ctx.cohort !== null;
     const res = await r.engine.aggregate(r.scope, {
       metrics: METRICS,
       breakdown: ["page"],
       sort: { by: by === "visitors" ? "viewers" : by, desc: order === "desc" },
-      limit: input.limit ?? 25,
-      offset,
+      ...(whole ? {} : { limit, offset }),
     });
+    const rows: PageRow[] = res.rows.map((row) => {
+      const m = row.metrics;
+      const visitors = m.viewers ?? 0;
+      return {
+        page: label(row.key.page),
+        pageviews: m.pageviews ?? 0,
+        visitors,
+        engagement_time_s: guardedTime(m.engagement_time_s ?? null, visitors),
+        scroll_depth_percent: round(m.scroll_depth_percent, 1),
+        exit_rate: rate(m.exit_rate),
+        rage_clicks: m.rage_clicks ?? 0,
+        entries: m.entries ?? 0,
+        exits: m.exits ?? 0,
+      };
+    });
+    if (whole) withholdComplements(rows);
     return {
       scope: r.answerScope,
       sort: { by, order },
       offset,
-      pages: res.rows.map((row) => {
-        const m = row.metrics;
-        const visitors = m.viewers ?? 0;
-        return {
-          page: label(row.key.page),
-          pageviews: m.pageviews ?? 0,
-          visitors,
-          engagement_time_s: guardedTime(m.engagement_time_s ?? null, visitors),
-          scroll_depth_percent: round(m.scroll_depth_percent, 1),
-          exit_rate: rate(m.exit_rate),
-          rage_clicks: m.rage_clicks ?? 0,
-          entries: m.entries ?? 0,
-          exits: m.exits ?? 0,
-        };
-      }),
+      pages: whole ? rows.slice(offset, offset + limit) : rows,
       pages_total: res.total_rows,
       notices: [],
     };

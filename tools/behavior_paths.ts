@@ -24,16 +24,23 @@ const output = answerSchema({
   anchor_visits: groupCount("visits", z.number()).describe(
     "visits that reached the anchor (the first time in each visit counts)",
   ),
-  paths: z.array(z.object({
-    steps: z.array(z.string()).describe(
-      `the steps in order away from the anchor; ${EXIT} = the visit ended, ${ENTRY} = the visit began there`,
-    ),
-    visitors: groupSize(z.number()).describe(
-      "visitors with a visit that took this path (one may take several)",
-    ),
-    visits: groupCount("visits", z.number()),
-    share,
-  })).describe("the most common paths, by visitors"),
+  // each visit that reached the anchor takes one path: the paths split the anchor's visits (and, one visit a
+  // visitor, its visitors), so under a filter a small path is folded with others into ["(other)"]
+  paths: groupParts(
+    (a) => ({ visitors: a.anchor_visitors, visits: a.anchor_visits }),
+    z.array(z.object({
+      steps: z.array(z.string()).describe(
+        `the steps in order away from the anchor; ${EXIT} = the visit ended, ${ENTRY} = the visit began there`,
+      ),
+      visitors: groupSize(z.number()).describe(
+        "visitors with a visit that took this path (one may take several)",
+      ),
+      visits: groupCount("visits", z.number()),
+      share,
+    })),
+    undefined,
+    "steps",
+  ).describe("the most common paths, by visitors"),
   paths_total: z.number().describe("distinct paths"),
   // each visit takes one step right after (before) the anchor: its whole is the anchor's visitors and visits
   nearest_steps: groupParts(

@@ -84,12 +84,20 @@ function tellsFew(item: Json, whole: Json, leaves: Leaf[]): boolean {
   });
 }
 
-/** A whole's figure less the named groups' (null when either is not shown as a number). */
+/**
+ * A whole's figure less the named groups' (null when either is not shown as a number, or when the groups
+ * overlap past the whole: a visitor may take several paths, and the rest of such a list is not known).
+ */
 function less(whole: unknown, parts: unknown[]): unknown {
   if (whole === FEWER_THAN_5) return FEWER_THAN_5;
   if (typeof whole !== "number" || parts.some((x) => typeof x !== "number")) return null;
-  return whole - parts.reduce((n: number, x) => n + (x as number), 0);
+  const rest = whole - parts.reduce((n: number, x) => n + (x as number), 0);
+  return rest < 0 ? null : rest;
 }
+
+/** The (other) group's label: a name, or a path of steps (`["(other)"]`). */
+const otherLabel = (v: unknown) => Array.isArray(v) ? [OTHER] : OTHER;
+const isOther = (v: unknown) => v === OTHER || (Array.isArray(v) && v.length === 1 && v[0] === OTHER);
 
 /** The (other) item: the whole less the named groups, shaped like `template` (one of the list's items). */
 function otherOf(
@@ -106,7 +114,7 @@ function otherOf(
     const meta = schema ? declarationOf(schema) : null;
     const w = whole?.[k], t = template[k];
     const inner = schema ? itemFieldsOf(schema) : null;
-    if (top && k === label) out[k] = OTHER;
+    if (top && k === label) out[k] = otherLabel(t);
     else if (meta?.counts) {
       out[k] = isCompared(t)
         ? {
@@ -139,7 +147,7 @@ function otherOf(
 function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"): Json[] | null {
   const leaves = leavesOf(whole, fields);
   if (!items.length || !leaves.length) return null;
-  const few = new Set(items.filter((x) => x[label] === OTHER || tellsFew(x, whole, leaves)));
+  const few = new Set(items.filter((x) => isOther(x[label]) || tellsFew(x, whole, leaves)));
   const folded = items.filter((x) => few.has(x));
   const shown = items.filter((x) => !few.has(x));
   const sized = leaves.some((l) => l.visitors && typeof get(whole, l.path) === "number");
@@ -170,7 +178,7 @@ function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"):
     added++;
   }
   // an (other) the tool gave, with nothing small in the list, stays as it was
-  if (!added && !folded.some((x) => x[label] !== OTHER)) return null;
+  if (!added && !folded.some((x) => !isOther(x[label]))) return null;
   if (!folded.length) return null;
   return [...shown, otherOf(folded[0], whole, shown, fields, true, label)];
 }
