@@ -57,9 +57,10 @@ const LABEL: Record<AllowanceKind, string> = {
   individual_items: "individual items",
 };
 
+// Plans are set by the service's operator (the app has no plan page): say who, and with what.
 export const HOW_TO_RAISE =
-  "to raise it, move the organization to a larger plan (Settings, Plan) or ask the operator to raise " +
-  "this plan's allowance (PLAN_LIMITS)";
+  "to raise it, ask the service's operator to move the organization to a larger plan (admin API: " +
+  'PATCH /admin/v1/orgs/{org} with "plan") or to raise this plan\'s allowance (PLAN_LIMITS)';
 
 export function exhaustedMessage(kind: AllowanceKind, limits: PlanLimits, now: number, tz: string): string {
   return `this month's ${LABEL[kind]} are used (${
