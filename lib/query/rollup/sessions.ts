@@ -211,6 +211,7 @@ function joinUnit(
       jSeq0[s] = fSeq0[k];
       jDt1[s] = fDt1[k];
       jSeq1[s] = fSeq1[k];
+      continue;
     } else if (inOrder(jDt1[s], jSeq1[s], fDt0[k], fSeq0[k])) {
       // this segment follows the session's rows so far
       jGaps[s] += fGaps[k] + missingBetween(jSeq1[s], fSeq0[k]);
@@ -222,6 +223,10 @@ function joinUnit(
       jDt0[s] = fDt0[k];
       jSeq0[s] = fSeq0[k];
     } else jOverlap[s] = 1;
+    // Segments' gaps add up to at least the whole session's (an event may continue a run of another
+    // segment, a second tab: sequence.ts RunGaps), the same when none is counted: else count them again
+    // from all the session's rows.
+    if (jGaps[s] > 0) jOverlap[s] = 1;
   }
   j.n = n;
 }

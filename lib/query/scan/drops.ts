@@ -1,14 +1,18 @@
 /**
  * Dropped events per session: gaps in `sequence_no` over all the session's stored rows in scope, whatever
  * batch they arrived in (ingest only sees gaps inside one batch, lib/enrich/sequence.ts). Rows are ordered
- * as sequence.ts orders them (device time, then number): a jump from n to m > n + 1 lost m - n - 1
- * events; a 0 or a lower number starts a new page load, a repeat is a resend. Human rows only.
+ * as sequence.ts orders them (device time, then number) and read by its one rule (`RunGaps`): a jump from
+ * n to m > n + 1 lost m - n - 1 events, unless m continues another page load of the session (two tabs);
+ * a 0 or a lower number starts a new page load, a repeat is a resend. Human rows only.
  */
 import { remember } from "../../lru.ts";
-import { missingBetween } from "../../enrich/sequence.ts";
+import { RunGaps } from "../../enrich/sequence.ts";
 import { eventView } from "../columns/views.ts";
 import type { Ctx } from "./ctx.ts";
 import { visitorOrder } from "./visitor_order.ts";
+
+/** One follower of page-load runs for every walk (walks are synchronous). */
+const walk = new RunGaps();
 
 /** Row a comes no later than row b in (device time, number) order. */
 const inOrder = (dtA: number, seqA: number, dtB: number, seqB: number) =>
@@ -21,17 +25,15 @@ export function sessionGaps(dt: number[], seq: number[]): number {
   for (let k = 1; k < n && sorted; k++) {
     sorted = inOrder(dt[k - 1], seq[k - 1], dt[k], seq[k]);
   }
-  // rows come in receive-time order, which nearly always is device-time order: sort only when not
+  // rows come in stored order, which nearly always is device-time order: sort only when not
   let order: number[] | null = null;
   if (!sorted) {
     order = Array.from({ length: n }, (_, k) => k);
     order.sort((a, b) => dt[a] - dt[b] || seq[a] - seq[b]);
   }
+  const runs = walk.reset();
   let gaps = 0;
-  for (let k = 1; k < n; k++) {
-    const prev = order ? seq[order[k - 1]] : seq[k - 1], x = order ? seq[order[k]] : seq[k];
-    gaps += missingBetween(prev, x);
-  }
+  for (let k = 0; k < n; k++) gaps += runs.add(order ? seq[order[k]] : seq[k]);
   return gaps;
 }
 
@@ -88,14 +90,13 @@ function gapsInOrder(
   start: number,
   end: number,
 ): number {
+  const runs = walk.reset();
   let gaps = 0, prevDt = -Infinity, prevSeq = 0, first = true;
   for (let i = start; i < end; i++) {
     if (m[i] !== 1 || h[tr[i]] !== 1) continue;
     const t = dt[i], n = seq[i];
-    if (!first) {
-      if (!inOrder(prevDt, prevSeq, t, n)) return -1;
-      gaps += missingBetween(prevSeq, n);
-    }
+    if (!first && !inOrder(prevDt, prevSeq, t, n)) return -1;
+    gaps += runs.add(n);
     first = false;
     prevDt = t;
     prevSeq = n;
