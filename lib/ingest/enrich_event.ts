@@ -6,6 +6,7 @@ import { classifyAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
 import { elementName, withFormElement } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
+import { MAX_PATH, urlPath } from "../url_path.ts";
 
 /** Where a web event goes: the write key's organization, touchpoint and environment. */
 export interface WebTarget {
@@ -26,33 +27,18 @@ export interface Arrival {
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
 /**
- * Longest page path stored, as a crawler hit's path (spec: 1024): a longer one is cut to 1,023 characters and
- * "…", and the event is kept. Refusing it would be a 422 for the whole batch, which the SDK drops; the value
- * as sent stays in `properties.path`. Pages, rollups and reports hold the bounded path (docs/events.md).
+ * A page path is a URL path in one stored form (lib/url_path.ts, shared with crawler hits): through the URL
+ * parser, as a browser's `location.pathname` gives it, so a path sent by anyone holding the public key cannot
+ * carry a line break or a sentence into an answer or a report mail; escapes in upper case. A longer one than
+ * 1,024 characters is cut to 1,023 and "…", and the event is kept: refusing it would be a 422 for the whole
+ * batch, which the SDK drops; the value as sent stays in `properties.path` (docs/events.md).
  */
-export const MAX_PATH = 1_024;
+export { MAX_PATH };
 /** A DNS name has at most 253 characters: a longer host in `properties.url` names no host. */
 export const MAX_HOST = 253;
 
-/**
- * A page path is a URL path, as a browser's `location.pathname` gives it: through the URL parser, which
- * percent-encodes spaces, control characters and characters past ASCII, resolves "." and "..", and leaves out
- * a query or fragment. So a path sent by anyone holding the public key cannot carry a line break or a sentence
- * into an answer or a report mail (a browser's path is unchanged by it). A path not starting with "/" gets one.
- */
-function urlPath(p: string): string {
-  try {
-    return new URL("http://x" + (p.startsWith("/") ? "" : "/") + p).pathname;
-  } catch {
-    return "/"; // nothing a string after "http://x/" can hold makes the parser fail; kept for safety
-  }
-}
-
-function pathOf(ev: BehaviorEventInput): string {
-  // an app's screen (its route or name) likewise; a 2,048-character screen can encode to 6 times that
-  const p = urlPath(str(ev.properties.path) ?? ev.screen);
-  return p.length <= MAX_PATH ? p : truncate(p, MAX_PATH - 1) + "…";
-}
+// an app's screen (its route or name) likewise; a 2,048-character screen can encode to 6 times that
+const pathOf = (ev: BehaviorEventInput): string => urlPath(str(ev.properties.path) ?? ev.screen);
 
 function hostOf(url: string | null): string | null {
   if (!url) return null;

@@ -14,6 +14,7 @@ import { CrawlEvent, UA_MAX } from "../schemas/server_events.ts";
 import { hostAllowedFor, normalizeHost } from "../tenancy/domains.ts";
 import { catalogEntry, classifyAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
+import { hitPath } from "../url_path.ts";
 import { canonicalIp } from "../enrich/ip.ts";
 import { truncate } from "../text.ts";
 import { type GroupRecord, storeGroups } from "../store/commit_group.ts";
@@ -136,7 +137,8 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
   const ip = address !== null && timestamp > deps.clock.now() - IP_RETENTION_MS ? address : null;
   const method = (e.method ?? "GET").toUpperCase();
   const status = e.status ?? null;
-  const siteFile = siteFileOf(e.path);
+  const path = hitPath(e.path); // one form with visitors' pages: "/café" and "/caf%c3%a9" are "/caf%C3%A9"
+  const siteFile = siteFileOf(path);
   // A private or loopback address is the sender's proxy, not the crawler: as good as none, never spoofed.
   const notPublic = notPublicReason(ip);
   const checkable = ip !== null && !notPublic && hasCheck(catalogEntry(agent.token));
@@ -157,7 +159,7 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
       received_at: t.receivedAt,
       timestamp,
       host,
-      path: e.path,
+      path,
       method,
       status,
       user_agent: userAgent,
