@@ -5,7 +5,7 @@
  * header, then each array padded to a multiple of 8 bytes.
  */
 
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { createInflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** A typed-array constructor: `new T(buffer, byteOffset, length)`. */
 export type ArrayKind = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
@@ -88,16 +88,19 @@ export function knowRawSize<T extends Uint8Array>(stored: T, raw: number | undef
 }
 
 /**
- * Inflated deflate-raw bytes, not copied: `inflateRawSync`'s own buffer (its output starts a buffer of its
- * own, so aligned). With `raw`, the inflated size when known (given, or recorded: `rawSizes`), zlib writes
- * one chunk of that size; else with `kind` (sections alike inflate alike) the size is guessed from the kind's
- * ratio so far (a guess too small costs a second chunk, one too large a copy to size). Wrapping the output in
+ * Inflated deflate-raw bytes, not copied: with `raw`, the inflated size when known (given, or recorded:
+ * `rawSizes`), they are written into a buffer of exactly that size (`inflateInto`); else `inflateRawSync`'s
+ * own buffer (its output starts a buffer of its own, so aligned), where with `kind` (sections alike inflate
+ * alike) the size is guessed from the kind's ratio so far (a guess too small costs a second chunk, one too
+ * large a copy to size). Wrapping the output in
  * `new Uint8Array(...)` copied it, and `unpackArrays` without `inPlace` copied it again: a question decoding a
  * month of rollup sections made each section's bytes three or four times (at 10M events ~80 MB of sections
  * became ~300 MB of short-lived buffers).
  */
 export function inflateBytes(stored: Uint8Array, raw?: number, kind?: string): Uint8Array<ArrayBuffer> {
   raw ??= rawSizes.get(stored);
+  const own = raw ? inflateInto(stored, raw) : undefined;
+  if (own) return own;
   // one byte more than the output: a chunk filled exactly makes zlib start another of the same size
   let chunk = raw ? raw + 1 : 0;
   const ratio = kind ? ratios.get(kind) : undefined;
@@ -115,6 +118,63 @@ export function inflateBytes(stored: Uint8Array, raw?: number, kind?: string): U
     return new Uint8Array(out);
   }
   return new Uint8Array(out.buffer as ArrayBuffer, 0, out.byteLength);
+}
+
+/**
+ * One raw-inflate handle, reset and reused for every section whose inflated size is known, writing into a
+ * buffer of exactly that size. `inflateRawSync` makes a stream object, its state and a handle per call: at 10M
+ * events a cold overview's ~3,400 small sections cost ~80-100 ms more of the main thread that way in a fresh
+ * process. The handle is node:zlib's own (`_handle.writeSync`, `_writeState`: not public API), so where it is
+ * not there, or a section does not fill its buffer exactly with all its input taken, or it throws,
+ * `inflateRawSync` answers instead (its errors and checks as ever); a throw makes a new handle next time.
+ */
+type RawHandle = {
+  onerror: (message: string) => void;
+  reset(): void;
+  writeSync(
+    flush: number,
+    i: Uint8Array,
+    io: number,
+    il: number,
+    o: Uint8Array,
+    oo: number,
+    ol: number,
+  ): void;
+};
+let handle: { h: RawHandle; state: Uint32Array; failed: boolean } | null | undefined;
+const Z_FINISH = 4;
+
+function rawHandle(): { h: RawHandle; state: Uint32Array; failed: boolean } | null {
+  if (handle !== undefined) return handle;
+  const z = createInflateRaw() as unknown as { _handle?: Partial<RawHandle>; _writeState?: Uint32Array };
+  const h = z._handle, state = z._writeState;
+  const ok = typeof h?.writeSync === "function" && typeof h.reset === "function" &&
+    state instanceof Uint32Array;
+  if (!ok) return handle = null;
+  const made = { h: h as RawHandle, state, failed: false };
+  // zlib reports broken bytes here (the stream's own reporter would emit an error no one listens to)
+  made.h.onerror = () => made.failed = true;
+  return handle = made;
+}
+
+/** `stored` inflated into a buffer of its own of `raw` bytes by the reused handle; undefined: use zlib's call. */
+function inflateInto(stored: Uint8Array, raw: number): Uint8Array<ArrayBuffer> | undefined {
+  const z = rawHandle();
+  if (!z) return undefined;
+  const out = new Uint8Array(raw);
+  try {
+    z.h.reset();
+    z.h.writeSync(Z_FINISH, stored, 0, stored.length, out, 0, raw);
+  } catch {
+    z.failed = true;
+  }
+  if (z.failed) {
+    handle = undefined;
+    return undefined;
+  }
+  // state: [output space left, input left]; both 0, else the size recorded was not this section's (a stream
+  // cut exactly before its end mark would pass: the bytes are this store's own, written whole)
+  return z.state[0] === 0 && z.state[1] === 0 ? out : undefined;
 }
 
 /**

@@ -50,12 +50,34 @@ Deno.test("inflateBytes: bytes made by `deflated` (or read with their size, `kno
     for (const bytes of [stored, copy]) {
       const out = inflateBytes(bytes);
       assert.deepStrictEqual(out, raw);
-      // zlib's one chunk of the recorded size and a byte (a full chunk would start another)
-      assert.equal(out.buffer.byteLength, n + 1, `${n}: one chunk of the known size`);
+      // a buffer of exactly the recorded size, so `release` frees it whole
+      assert.equal(out.buffer.byteLength, n, `${n}: one buffer of the known size`);
+      release(out);
+      assert.equal(out.buffer.detached, true);
     }
     // unknown (no size recorded, no kind): zlib's 16 KB chunks, joined into a buffer of the output's size
     assert.equal(rawSizeOf(stored.slice()), undefined);
   }
+});
+
+Deno.test("inflateBytes: sections in a row through the reused inflater; a wrong size or broken bytes answered as zlib's own call", () => {
+  const many = [1, 70, 4_095, 5_000, 16_384, 40_000, 3].map((n, i) => sample(n).map((x) => x ^ i));
+  for (let round = 0; round < 2; round++) {
+    for (const raw of many) assert.deepStrictEqual(inflateBytes(deflateRawSync(raw), raw.length), raw);
+  }
+  const raw = sample(10_000), stored = deflateRawSync(raw);
+  // a size too small or too large (not this section's): the bytes still come back whole
+  for (const wrong of [1, 9_999, 10_001, 50_000]) assert.deepStrictEqual(inflateBytes(stored, wrong), raw);
+  // trailing bytes past the stream: as `inflateRawSync` reads them
+  const tail = new Uint8Array(stored.length + 3);
+  tail.set(stored);
+  assert.deepStrictEqual(inflateBytes(tail, raw.length), raw);
+  // broken bytes throw as zlib's call does, and the next section inflates
+  const broken = Uint8Array.from([1, 2, 3, 4, 5, 6]);
+  assert.throws(() => inflateBytes(broken, 100));
+  const cut = stored.slice(0, stored.length >> 1);
+  assert.throws(() => inflateBytes(cut, raw.length));
+  assert.deepStrictEqual(inflateBytes(stored, raw.length), raw);
 });
 
 Deno.test("release: bytes a reader alone holds are let go at once; a view on part of a buffer is left", () => {
