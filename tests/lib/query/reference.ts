@@ -540,8 +540,10 @@ export function naivePaths(all: StoredEvent[], scope: Scope, opts: PathsOptions)
 }
 
 export function naiveRetention(all: StoredEvent[], scope: Scope, opts: RetentionOptions): RetentionResult {
-  const scoped = all.filter((e) => inScope(e, scope) && e.traffic === "human");
-  const infos = sessionInfos(scoped);
+  // a session's entry and exit pages as the scope's traffic sees them (as for funnels); its people are counted
+  const inTraffic = all.filter((e) => inScope(e, scope));
+  const infos = sessionInfos(inTraffic);
+  const scoped = inTraffic.filter((e) => e.traffic === "human");
   const periods = bucketsBetween(scope.from, scope.to, opts.period, scope.timezone);
   const index = new Map(periods.map((p, i) => [p.label, i]));
   const bucketOf = bucketer(opts.period, scope.timezone);
