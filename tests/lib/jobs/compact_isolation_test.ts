@@ -5,60 +5,36 @@
  * production's raw events throws, over the same database the service wrote.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../../app.ts";
-import { compactAll } from "../../../lib/jobs/compact.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
-import { createTenant } from "../../helpers/tenant.ts";
+import { event } from "../../helpers/events.ts";
+import { openSite } from "../../helpers/site.ts";
 
 Deno.test("compaction: production's events failing still compacts its hits and the development events", async () => {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite3" });
-  const kv = await Deno.openKv(path);
+  const s = await openSite({ now: Date.parse("2026-11-18T10:00:00Z") });
   try {
-    const deps = await testDeps({ kv });
-    deps.clock.set(Date.parse("2026-11-18T10:00:00Z"));
-    const app = createApp(deps);
-    const t = await createTenant(app, TEST_ADMIN_TOKEN);
-    const event = (n: number) => ({
-      event_id: crypto.randomUUID(),
-      anonymous_id: `v${n}`,
-      session_id: `s${n}`,
-      sequence_no: 0,
-      platform: "web",
-      event_type: "$pageview",
-      screen: "/",
-      properties: { path: "/", url: "https://acme.test/" },
-      device_time: "2026-11-18T10:00:00.000Z",
-    });
+    const { t, kv } = s;
+    const page = (n: number) =>
+      event({
+        anonymous_id: `v${n}`,
+        session_id: `s${n}`,
+        screen: "/",
+        properties: { path: "/", url: "https://acme.test/" },
+        device_time: "2026-11-18T10:00:00.000Z",
+      });
     for (
       const [key, origin] of [[t.publicKey, "https://acme.test"], [t.devPublicKey, "https://dev.acme.test"]]
     ) {
-      const res = await app.request("/v1/behavior/events", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin },
-        body: JSON.stringify({ api_key: key, batch: [event(1), event(2)] }),
-      });
-      assert.equal(res.status, 204);
+      assert.equal((await s.ingest([page(1), page(2)], { key, origin })).status, 204);
     }
-    const hits = await app.request("/v1/behavior/server-events", {
-      method: "POST",
-      headers: { authorization: `Bearer ${t.serverKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        events: [{
-          event_type: "$crawl",
-          event_id: crypto.randomUUID(),
-          host: "acme.test",
-          path: "/",
-          status: 200,
-          user_agent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-        }],
-      }),
-    });
+    const hits = await s.serverEvents([{
+      event_type: "$crawl",
+      event_id: crypto.randomUUID(),
+      host: "acme.test",
+      path: "/",
+      status: 200,
+      user_agent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    }]);
     assert.equal(hits.status, 202);
-    const raw = async (kind: string, env: string) => {
-      let n = 0;
-      for await (const _ of kv.list({ prefix: [kind, t.org, env] })) n++;
-      return n;
-    };
+    const raw = (kind: string, env: string) => s.count([kind, t.org, env]);
     assert.deepEqual([await raw("raw_ev", "production"), await raw("raw_ev", "development")], [2, 2]);
     assert.equal(await raw("raw_hit", "production"), 1);
 
@@ -75,17 +51,15 @@ Deno.test("compaction: production's events failing still compacts its hits and t
         return typeof v === "function" ? v.bind(target) : v;
       },
     });
-    deps.clock.advance(10 * 60_000);
-    const report = await compactAll({ ...deps, kv: faulty });
+    const report = await s.compact({ kv: faulty });
     assert.equal(report.failed, 1, "the organization is counted failed once");
     assert.equal(await raw("raw_ev", "production"), 2, "the failing environment's events stay raw");
     assert.equal(await raw("raw_hit", "production"), 0, "its crawler hits are compacted");
     assert.equal(await raw("raw_ev", "development"), 0, "the development events are compacted");
-    const errors = deps.log.lines.filter((l) => l.includes('"level":"error"'));
+    const errors = s.deps.log.lines.filter((l) => l.includes('"level":"error"'));
     assert.equal(errors.length, 1);
     assert.match(errors[0], /disk fault \(test\)/);
   } finally {
-    kv.close();
-    await Deno.remove(path).catch(() => {});
+    await s.close();
   }
 });

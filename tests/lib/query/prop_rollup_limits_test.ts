@@ -6,75 +6,47 @@
  * compaction job on a real KV file; answers after compaction equal the answers before it (from raw events).
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../../app.ts";
-import { compactAll } from "../../../lib/jobs/compact.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
-import { createTenant } from "../../helpers/tenant.ts";
+import { event } from "../../helpers/events.ts";
+import { openSite } from "../../helpers/site.ts";
 
+/** The shared site, with this file's shapes: events by visitor and type, answers without the clock's words. */
 async function site() {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite3" });
-  const kv = await Deno.openKv(path);
-  const deps = await testDeps({ kv });
-  deps.config = { ...deps.config, trustProxy: true, publicKeyRatePerMinute: 1e9 };
-  deps.clock.set(Date.parse("2026-11-18T10:00:00Z"));
-  const app = createApp(deps);
-  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  const s = await openSite({
+    now: Date.parse("2026-11-18T10:00:00Z"),
+    config: { trustProxy: true, publicKeyRatePerMinute: 1e9 },
+  });
   let seq = 0;
   const send = async (events: { visitor: string; type: string; properties?: Record<string, unknown> }[]) => {
-    const batch = events.map((e) => ({
-      event_id: crypto.randomUUID(),
-      anonymous_id: e.visitor,
-      session_id: `s-${e.visitor}`,
-      sequence_no: seq++,
-      platform: "web",
-      event_type: e.type,
-      screen: "/",
-      properties: { path: "/", url: "https://acme.test/", ...e.properties },
-      device_time: new Date(deps.clock.now()).toISOString(),
-    }));
-    const res = await app.request("/v1/behavior/events", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        origin: "https://acme.test",
-        "x-forwarded-for": "81.2.69.7",
-      },
-      body: JSON.stringify({ api_key: t.publicKey, batch }),
-    });
+    const batch = events.map((e) =>
+      event({
+        anonymous_id: e.visitor,
+        session_id: `s-${e.visitor}`,
+        sequence_no: seq++,
+        event_type: e.type,
+        screen: "/",
+        properties: { path: "/", url: "https://acme.test/", ...e.properties },
+        device_time: new Date(s.deps.clock.now()).toISOString(),
+      })
+    );
+    const res = await s.ingest(batch, { headers: { "x-forwarded-for": "81.2.69.7" } });
     assert.equal(res.status, 204, await res.text());
   };
   const read = async (tool: string, input: Record<string, unknown>) => {
-    const res = await app.request(`/v1/read/${tool}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ period: "today", ...input }),
-    });
-    assert.equal(res.status, 200, `${tool}: ${res.status} ${await res.clone().text()}`);
-    const { scope: _s, notes: _n, ...answer } = await res.json();
+    const { scope: _s, notes: _n, ...answer } = await s.read(tool, { period: "today", ...input });
     // the freshness note says how long ago the data was fresh: the clock moved on for compaction
     return JSON.parse(JSON.stringify(answer).replace(/data fresh to [^"]*/g, "data fresh"));
   };
-  const count = async (prefix: string) => {
-    let n = 0;
-    for await (const _ of kv.list({ prefix: [prefix] })) n++;
-    return n;
-  };
   const entries = async (prefix: string) => {
     const out: Record<string, unknown>[] = [];
-    for await (const e of kv.list<Record<string, unknown>>({ prefix: [prefix] })) out.push(e.value);
+    for await (const e of s.kv.list<Record<string, unknown>>({ prefix: [prefix] })) out.push(e.value);
     return out;
   };
   const compact = async () => {
-    deps.clock.advance(10 * 60_000);
-    const report = await compactAll(deps);
+    const report = await s.compact();
     assert.equal(report.failed, 0, JSON.stringify(report));
-    assert.equal(await count("raw_ev"), 0, "every raw event went into a part");
+    assert.equal(await s.count(["raw_ev"]), 0, "every raw event went into a part");
   };
-  const close = async () => {
-    kv.close();
-    await Deno.remove(path).catch(() => {});
-  };
-  return { deps, send, read, count, entries, compact, close };
+  return { send, read, entries, compact, close: s.close };
 }
 
 Deno.test("compaction: a day with more property names than a table holds publishes its part; questions scan it", async () => {
