@@ -107,8 +107,25 @@ export const PHONE_MASK = "[phone]";
 export const IP_MASK = "[ip]";
 export const KEY_MASK = "[key]";
 
+/**
+ * A URL path writes a phone number's separators escaped ("/call/+49%20151%201234%205678", "%2B49…") or as
+ * "+" between digits: read with them decoded, or "%20" cuts a number into short runs (and its "20" reads as
+ * digits). Only these escapes: the text is shown decoded only where something in it was masked.
+ */
+const ESCAPED_SEP = /%(20|2B|28|29|2D|2E)/gi;
+const PLUS_BETWEEN_DIGITS = /(?<=\d)\+(?=\d)/g;
+
 /** Masks emails, phone numbers, IP addresses and service keys in quoted text. */
 export function maskText(text: string): string {
+  const plain = maskDecoded(text);
+  const decoded = text.replace(ESCAPED_SEP, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(PLUS_BETWEEN_DIGITS, " ");
+  if (decoded === text) return plain;
+  const masked = maskDecoded(decoded);
+  return masked === decoded ? plain : masked;
+}
+
+function maskDecoded(text: string): string {
   if (ISO_LIKE.test(text)) return text;
   let out = text.replace(SERVICE_KEY, KEY_MASK);
   out = out.replace(EMAIL, EMAIL_MASK);

@@ -19,6 +19,17 @@ Deno.test("phone mask: the issue's examples are masked", () => {
   assert.ok(hasContactDetails("/call/4155550134?x=1"));
 });
 
+Deno.test("phone mask: numbers whose separators a URL path escapes are masked (found in review)", () => {
+  assert.equal(maskText("/call/+49%20151%201234%205678"), `/call/${PHONE_MASK}`);
+  assert.equal(maskText("/t/(030)%201234%205678"), `/t/${PHONE_MASK}`);
+  assert.equal(maskText("/t/%28030%29%201234%205678"), `/t/${PHONE_MASK}`);
+  assert.equal(maskText("/call/0151%2012345678"), `/call/${PHONE_MASK}`);
+  assert.equal(maskText("/call/%2B4915112345678"), `/call/${PHONE_MASK}`);
+  assert.equal(maskText("/call/+49+151+1234+5678"), `/call/${PHONE_MASK}`);
+  assert.equal(maskText("/a%20b/c%2Dd"), "/a%20b/c%2Dd", "nothing masked: the path is shown as stored");
+  assert.equal(maskText("/product/1234567890%20x"), "/product/1234567890%20x", "a plain id stays");
+});
+
 const d = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`));
 const from2to9 = fc.integer({ min: 2, max: 9 }).map(String);
 /** North American numbers: area code and exchange start 2-9. */
