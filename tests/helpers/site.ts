@@ -58,6 +58,17 @@ export async function openSite(opts: { now: number; config?: Partial<Config> }) 
   /** An admin API call under the organization (`/orgs/<org><path>`). */
   const admin = (method: string, path: string, body?: unknown) =>
     adminCall(app, TEST_ADMIN_TOKEN, method, `/orgs/${t.org}${path}`, body);
+  /** Imports store reviews of one of the organization's apps (NDJSON, admin API); fails the test unless a 200. */
+  const importReviews = async (appId: string, lines: Record<string, unknown>[]) => {
+    const res = await app.request(`/admin/v1/orgs/${t.org}/apps/${appId}/reviews/import`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/x-ndjson" },
+      body: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    return JSON.parse(text);
+  };
   /** How many KV entries start with `prefix`. */
   const count = async (prefix: Deno.KvKey) => {
     let n = 0;
@@ -81,7 +92,22 @@ export async function openSite(opts: { now: number; config?: Partial<Config> }) 
     kv.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
-  return { deps, kv, app, t, ingest, serverEvents, ask, read, admin, count, stored, compact, close };
+  return {
+    deps,
+    kv,
+    app,
+    t,
+    ingest,
+    serverEvents,
+    ask,
+    read,
+    admin,
+    importReviews,
+    count,
+    stored,
+    compact,
+    close,
+  };
 }
 
 export type Site = Awaited<ReturnType<typeof openSite>>;

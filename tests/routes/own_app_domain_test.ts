@@ -5,9 +5,8 @@
  * suffix ("com", "co.uk", "github.io") is refused as a website or verified domain with a 422 naming it.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../app.ts";
-import { type FakeDns, TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
-import { adminCall, createTenant } from "../helpers/tenant.ts";
+import { type FakeDns, TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
+import { openSite } from "../helpers/site.ts";
 import { event } from "../helpers/events.ts";
 import { AppClient } from "../helpers/app_client.ts";
 import { setListing } from "../../lib/feedback/store.ts";
@@ -16,52 +15,31 @@ const NOW = Date.parse("2026-11-20T10:00:00Z");
 const PASSWORD = "correct horse battery staple";
 
 async function world() {
-  const dir = await Deno.makeTempDir();
-  const deps = await testDeps({ kv: await Deno.openKv(`${dir}/kv.sqlite3`) });
-  deps.clock.set(NOW);
-  const app = createApp(deps);
-  const t = await createTenant(app, TEST_ADMIN_TOKEN, { domain: "acme.test" });
-  const admin = (method: string, path: string, body?: unknown) =>
-    adminCall(app, TEST_ADMIN_TOKEN, method, `/orgs/${t.org}${path}`, body);
+  const s = await openSite({ now: NOW });
+  const { app, t, admin } = s;
   /** An app with its listing naming `website` and one 1-star review imported through the admin API. */
   const appWith = async (name: string, storeId: string, website: string, text: string) => {
     const a = await admin("POST", "/apps", { store: "app_store", store_id: storeId, name });
-    await setListing(deps.kv, t.org, a.id, {
+    await setListing(s.kv, t.org, a.id, {
       name,
       developer: name,
       developer_website: website,
       version: "1.0",
       fetched_at: NOW,
     });
-    const res = await app.request(`/admin/v1/orgs/${t.org}/apps/${a.id}/reviews/import`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/x-ndjson" },
-      body: JSON.stringify({ id: `${storeId}-1`, rating: 1, text, date: "2026-11-19T09:00:00Z" }) + "\n",
-    });
-    assert.equal(res.status, 200, await res.clone().text());
+    await s.importReviews(a.id, [{ id: `${storeId}-1`, rating: 1, text, date: "2026-11-19T09:00:00Z" }]);
     return a;
   };
   const send = (key: string, origin: string) =>
-    app.request("/v1/behavior/events", {
-      method: "POST",
-      headers: { "content-type": "application/json", origin },
-      body: JSON.stringify({
-        api_key: key,
-        batch: [
-          event({
-            properties: { path: "/", url: `${origin}/` },
-            screen: "/",
-            device_time: "2026-11-20T09:59:00.000Z",
-          }),
-        ],
+    s.ingest([
+      event({
+        properties: { path: "/", url: `${origin}/` },
+        screen: "/",
+        device_time: "2026-11-20T09:59:00.000Z",
       }),
-    });
+    ], { key, origin });
   const reviews = async (app_: string) => {
-    const res = await app.request("/v1/read/feedback_reviews", {
-      method: "POST",
-      headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ app: app_, period: "last_7_days" }),
-    });
+    const res = await s.ask("feedback_reviews", { app: app_, period: "last_7_days" });
     return { status: res.status, body: await res.json() };
   };
   /** An admin of the organization, signed in to the app through an invitation. */
@@ -75,11 +53,7 @@ async function world() {
     assert.equal(page.status, 200);
     return c;
   };
-  const close = async () => {
-    deps.kv.close();
-    await Deno.remove(dir, { recursive: true });
-  };
-  return { deps, app, t, admin, appWith, send, reviews, signedInAdmin, close };
+  return { deps: s.deps, app, t, admin, appWith, send, reviews, signedInAdmin, close: s.close };
 }
 
 Deno.test("own apps: a claimed website with a forged event does not make another company's app own", async () => {

@@ -5,9 +5,7 @@
  * stored before the rule (its name in the text) is masked once the store gives it again.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../app.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
-import { adminCall, createTenant } from "../helpers/tenant.ts";
+import { openSite } from "../helpers/site.ts";
 import { verifiedDomain } from "../helpers/verified_domain.ts";
 import { setListing } from "../../lib/feedback/store.ts";
 import { keys } from "../../lib/store/keys.ts";
@@ -15,50 +13,31 @@ import type { StoredReview } from "../../lib/feedback/types.ts";
 
 const NOW = Date.parse("2026-11-20T10:00:00Z");
 
+/** The site with acme.test verified and its own app "Acme" (listing by Acme, www.acme.test). */
 async function world() {
-  const dir = await Deno.makeTempDir();
-  const deps = await testDeps({ kv: await Deno.openKv(`${dir}/kv.sqlite3`) });
-  deps.clock.set(NOW);
-  const app = createApp(deps);
-  const t = await createTenant(app, TEST_ADMIN_TOKEN, { domain: "acme.test" });
-  await verifiedDomain(deps, t.org, t.domain);
-  const own = await adminCall(app, TEST_ADMIN_TOKEN, "POST", `/orgs/${t.org}/apps`, {
+  const s = await openSite({ now: NOW });
+  await verifiedDomain(s.deps, s.t.org, s.t.domain);
+  const own = await s.admin("POST", "/apps", {
     store: "google_play",
     store_id: "com.acme.app",
     name: "Acme",
   });
-  await setListing(deps.kv, t.org, own.id, {
+  await setListing(s.kv, s.t.org, own.id, {
     name: "Acme",
     developer: "Acme",
     developer_website: "https://www.acme.test",
     version: "2.1",
     fetched_at: NOW,
   });
-  const imp = async (lines: Record<string, unknown>[]) => {
-    const res = await app.request(`/admin/v1/orgs/${t.org}/apps/${own.id}/reviews/import`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/x-ndjson" },
-      body: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
-    });
-    const body = await res.json();
-    assert.equal(res.status, 200, JSON.stringify(body));
-    return body;
-  };
+  const imp = (lines: Record<string, unknown>[]) => s.importReviews(own.id, lines);
+  /** A read tool's answer as text (the test looks for the author's name anywhere in it). */
   const ask = async (tool: string, input: Record<string, unknown>) => {
-    const res = await app.request(`/v1/read/${tool}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${t.readKey}`, "content-type": "application/json" },
-      body: JSON.stringify(input),
-    });
+    const res = await s.ask(tool, input);
     const text = await res.text();
     assert.equal(res.status, 200, text);
     return text;
   };
-  const close = async () => {
-    deps.kv.close();
-    await Deno.remove(dir, { recursive: true });
-  };
-  return { deps, t, own, imp, ask, close };
+  return { deps: s.deps, t: s.t, own, imp, ask, close: s.close };
 }
 
 const line = (
