@@ -5,36 +5,22 @@
  * of 200 characters at most (events stored before the rule keep theirs in the rest column, read back whole).
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../../app.ts";
 import { buildEventBatch, OWN_NAME_CHARS, reconstructEvents } from "../../../lib/parts/event_batch.ts";
 import { ev } from "../query/fixtures.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
-import { createTenant } from "../../helpers/tenant.ts";
+import { event } from "../../helpers/events.ts";
+import { openSite } from "../../helpers/site.ts";
 
 Deno.test("ingest: a property name longer than 200 characters is a 422 naming it; 200 characters are stored", async () => {
-  const deps = await testDeps();
-  deps.clock.set(Date.parse("2026-11-18T10:00:00Z"));
-  const app = createApp(deps);
-  const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  const s = await openSite({ now: Date.parse("2026-11-18T10:00:00Z") });
   const send = (name: string) =>
-    app.request("/v1/behavior/events", {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: "https://acme.test" },
-      body: JSON.stringify({
-        api_key: t.publicKey,
-        batch: [{
-          event_id: crypto.randomUUID(),
-          anonymous_id: "a",
-          session_id: "s",
-          sequence_no: 0,
-          platform: "web",
-          event_type: "form",
-          screen: "/",
-          properties: { path: "/", nested: { [name]: 1 } },
-          device_time: "2026-11-18T10:00:00.000Z",
-        }],
-      }),
-    });
+    s.ingest([event({
+      anonymous_id: "a",
+      session_id: "s",
+      event_type: "form",
+      screen: "/",
+      properties: { path: "/", nested: { [name]: 1 } },
+      device_time: "2026-11-18T10:00:00.000Z",
+    })]);
   const long = await send("n".repeat(201));
   assert.equal(long.status, 422);
   assert.match(
@@ -42,7 +28,7 @@ Deno.test("ingest: a property name longer than 200 characters is a 422 naming it
     /batch\[0\]\.properties\.nested: holds a key longer than 200 characters/,
   );
   assert.equal((await send("n".repeat(200))).status, 204);
-  deps.kv.close();
+  await s.close();
 });
 
 Deno.test("parts: names past 200 characters get no column of their own and read back whole", async () => {

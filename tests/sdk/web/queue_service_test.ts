@@ -4,33 +4,19 @@
  * and a stored queue too old for the service's dedupe window is not sent again.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../../app.ts";
 import { cut, eventName, MAX_KEY, overLimits } from "../../../sdk/web/src/limits.ts";
 import { maskDeep } from "../../../sdk/web/src/mask.ts";
 import { EventQueue, STALE_MS, STORE_PREFIX, type WireEvent } from "../../../sdk/web/src/queue.ts";
 import { memoryStore, type Store } from "../../../sdk/web/src/storage.ts";
-import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
-import { createTenant } from "../../helpers/tenant.ts";
+import { openSite } from "../../helpers/site.ts";
 
 const START = Date.parse("2026-11-18T10:00:00Z");
 
 async function service() {
-  const path = await Deno.makeTempFile({ suffix: ".sqlite3" });
-  const kv = await Deno.openKv(path);
-  const deps = await testDeps({ kv });
-  deps.clock.set(START);
-  const app = createApp(deps);
-  const t = await createTenant(app, TEST_ADMIN_TOKEN);
-  const stored = async (org = t.org) => {
-    let n = 0;
-    for await (const _ of kv.list({ prefix: ["dedupe", org] })) n++;
-    return n;
-  };
-  const close = async () => {
-    kv.close();
-    await Deno.remove(path).catch(() => {});
-  };
-  return { deps, app, t, stored, close };
+  const s = await openSite({ now: START });
+  /** How many events the service accepted (its dedupe entries: one per event id). */
+  const accepted = (org = s.t.org) => s.count(["dedupe", org]);
+  return { ...s, accepted };
 }
 
 type Service = Awaited<ReturnType<typeof service>>;
@@ -123,7 +109,7 @@ Deno.test("web-sdk: a bigint, a cycle, a Date or a throwing toJSON in properties
     await q.flush();
     await drain();
     assert.equal(q.events.length, 0);
-    assert.equal(await s.stored(), 10, "all ten events are stored");
+    assert.equal(await s.accepted(), 10, "all ten events are stored");
     const copy = maskDeep({ amount: 10n, order: cycle, at: new Date(START), fn: () => 1 });
     assert.deepEqual(JSON.parse(JSON.stringify(copy)), {
       amount: "10",
@@ -147,7 +133,7 @@ Deno.test("web-sdk: a 422 naming one event drops only that event; the good ones 
     await q.flush();
     await drain();
     assert.equal(q.events.length, 0);
-    assert.equal(await s.stored(), 10, "the ten good events are stored");
+    assert.equal(await s.accepted(), 10, "the ten good events are stored");
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /HTTP 422/);
   } finally {
@@ -163,7 +149,7 @@ Deno.test("web-sdk: a stored queue older than 7 days is not sent again at the ne
     const first = queueOf(s, store);
     for (const e of old) first.q.add(e);
     await first.q.flush(); // stored by the service; pretend the answer never reached the page
-    assert.equal(await s.stored(), 2);
+    assert.equal(await s.accepted(), 2);
     store.set(`${STORE_PREFIX}closed-load`, JSON.stringify({ t: START, closed: true, events: old }));
     // 40 days later: the service's dedupe keys (35 days) are gone
     s.deps.clock.set(START + 40 * 86_400_000);
@@ -174,7 +160,7 @@ Deno.test("web-sdk: a stored queue older than 7 days is not sent again at the ne
     later.q.adoptStored();
     await later.drain();
     assert.equal(later.q.events.length, 0);
-    assert.equal(await s.stored(), 1, "only the 3-day-old event is sent; the 40-day-old ones are dropped");
+    assert.equal(await s.accepted(), 1, "only the 3-day-old event is sent; the 40-day-old ones are dropped");
     assert.deepEqual(store.keys().filter((k) => k.startsWith(STORE_PREFIX)), []);
   } finally {
     await s.close();
@@ -215,7 +201,7 @@ Deno.test("web-sdk: what the SDK queues the service takes, also by the page's la
     const answers = await Promise.all(beaconed);
     for (const a of answers) stored.push(a.status);
     assert.deepEqual(stored, [204]);
-    assert.equal(await s.stored(), 7, "four cleaned names and three pageviews are stored");
+    assert.equal(await s.accepted(), 7, "four cleaned names and three pageviews are stored");
     assert.deepEqual(names.map(eventName), ["clicked Buy now", "a b", "rtl evil", "tab name", "spaced"]);
     // a cut at 120 characters never leaves half an emoji, which the service refuses as a lone surrogate
     const emoji = eventName("x".repeat(119) + "\u{1F600}tail");
