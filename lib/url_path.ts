@@ -24,6 +24,15 @@ export function urlPath(p: string): string {
   return out.length <= MAX_PATH ? out : truncate(out, MAX_PATH - 1) + "…";
 }
 
+/** A piece of a path to search for, as paths are stored: "über" finds "/%C3%BCber-uns", "a b" finds "/a%20b". */
+export function pathPiece(s: string): string {
+  try {
+    return s.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return s; // a lone surrogate: searched as given
+  }
+}
+
 /** A crawler hit's path: its path part as a page's, the query after it as sent (the server SDK keeps allowed ones). */
 export function hitPath(p: string): string {
   const cut = p.search(/[?#]/);

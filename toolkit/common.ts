@@ -7,6 +7,7 @@ import type { ToolContext } from "./tool.ts";
 import { invalid } from "../lib/errors.ts";
 import { describeDefinition, toCohortExpr } from "../lib/saved/definition.ts";
 import { addDays, localDateOf, startOfLocalDay } from "../lib/time/dates.ts";
+import { urlPath } from "../lib/url_path.ts";
 
 export interface Resolved {
   engine: Engine;
@@ -47,7 +48,8 @@ export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
     ctx.org.timezone,
   );
   const filters: Filter[] = [...(o.filters ?? [])];
-  if (o.page) filters.push({ field: "page", op: "eq", value: o.page });
+  // as pages are stored: "/über-uns" and "/a b" name the pages stored "/%C3%BCber-uns" and "/a%20b"
+  if (o.page) filters.push({ field: "page", op: "eq", value: urlPath(o.page) });
   const at = (w: Window): EngineScope => ({
     org: ctx.org.id,
     env: ctx.env,

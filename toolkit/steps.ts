@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { Filter, StepDef } from "../lib/query/api.ts";
+import { urlPath } from "../lib/url_path.ts";
 
 export const PAGEVIEW = "$pageview";
 
@@ -35,11 +36,11 @@ export const stepInput = z.object({
 });
 export type StepInput = z.infer<typeof stepInput>;
 
-/** The engine's filter for a page or a page prefix. */
+/** The engine's filter for a page or a page prefix, in the form pages are stored ("/über-uns": "/%C3%BCber-uns"). */
 export function pageFilter(page: string): Filter {
   return page.endsWith("*")
-    ? { field: "page", op: "prefix", value: page.slice(0, -1) }
-    : { field: "page", op: "eq", value: page };
+    ? { field: "page", op: "prefix", value: urlPath(page.slice(0, -1)) }
+    : { field: "page", op: "eq", value: urlPath(page) };
 }
 
 export function toStepDef(s: { page?: string; event?: string; property?: string; value?: unknown }): StepDef {

@@ -22,6 +22,7 @@ import {
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
 import { guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { urlPath } from "../lib/url_path.ts";
 import { byKey, label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -181,7 +182,7 @@ export default defineTool({
       };
       hs.filters = [{ field: "verification", op: "neq", value: "spoofed" }];
       // `page` narrows crawler requests too, as it narrows every other figure of the answer.
-      if (input.page) hs.filters.push({ field: "page", op: "eq", value: input.page });
+      if (input.page) hs.filters.push({ field: "page", op: "eq", value: urlPath(input.page) });
       return await r.engine.hitsAggregate(hs, { metrics: ["requests"], breakdown: ["category", "crawler"] });
     };
     const [webNow, webBefore, hitsNow, hitsBefore] = await Promise.all([

@@ -9,6 +9,7 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import { guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { pathPiece } from "../lib/url_path.ts";
 import type { Filter, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
@@ -105,7 +106,9 @@ export default defineTool({
   }).strict(),
   output,
   async run(ctx, input) {
-    const filters: Filter[] = input.search ? [{ field: "page", op: "contains", value: input.search }] : [];
+    const filters: Filter[] = input.search
+      ? [{ field: "page", op: "contains", value: pathPiece(input.search) }] // "über" finds "/%C3%BCber-uns"
+      : [];
     const r = resolve(ctx, { ...input, filters });
     const by = input.sort_by ?? "pageviews";
     const order = input.order ?? "desc";

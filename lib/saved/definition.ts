@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { CohortExpr, Filter } from "../query/api.ts";
 import { addDays, localDateOf, parseDate, startOfLocalDay } from "../time/dates.ts";
+import { urlPath } from "../url_path.ts";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -165,8 +166,8 @@ function conditionExpr(c: Condition, q: QuestionTime): CohortExpr {
       return did([
         { field: "event_type", op: "eq", value: "$pageview" },
         c.path !== undefined
-          ? { field: "page", op: "eq", value: c.path }
-          : { field: "page", op: "prefix", value: c.prefix! },
+          ? { field: "page", op: "eq", value: urlPath(c.path) } // as pages are stored
+          : { field: "page", op: "prefix", value: urlPath(c.prefix!) },
       ], c.min_count);
     case "first_touch": {
       const field = c.field === "campaign" ? "utm_campaign" : c.field;
