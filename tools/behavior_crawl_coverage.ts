@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { answerSchema, periodInput, touchpointInput } from "../lib/answers/schema.ts";
-import { isAiCategory } from "../lib/crawl/classify.ts";
+import { crawlerNamed, isAiCategory } from "../lib/crawl/classify.ts";
 import { pageOfPath } from "../lib/crawl/paths.ts";
 import type { HitScope } from "../lib/query/api.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
@@ -62,7 +62,9 @@ export default defineTool({
   input: z.object({
     touchpoint: touchpointInput.optional(),
     period: periodInput.optional().describe("default last_30_days"),
-    crawler: z.string().min(1).max(100).optional(),
+    crawler: z.string().min(1).max(100).optional().describe(
+      "one crawler, by its token in any case (GPTBot, gptbot) or one of its user-agent names",
+    ),
     stale_after_days: z.number().int().min(1).max(90).optional(),
   }).strict(),
   output,
@@ -84,9 +86,14 @@ export default defineTool({
       timezone: ctx.org.timezone,
     };
     const notSpoofed = { field: "verification" as const, op: "neq" as const, value: "spoofed" };
-    const oneCrawler = input.crawler
-      ? [{ field: "crawler" as const, op: "eq" as const, value: input.crawler }]
-      : [];
+    const crawler = input.crawler === undefined ? undefined : crawlerNamed(input.crawler);
+    if (crawler === null) {
+      throw invalid(
+        `crawler: no crawler "${input.crawler}" in the catalog (docs/crawlers.md); ask without it to see which ` +
+          "crawlers read the site, and name one of their tokens, e.g. GPTBot",
+      );
+    }
+    const oneCrawler = crawler ? [{ field: "crawler" as const, op: "eq" as const, value: crawler }] : [];
     const hs: HitScope = { ...base, filters: [notSpoofed, ...oneCrawler] };
     const lookback: HitScope = { ...hs, from: Math.max(ctx.now - lookbackDays * DAY, 0), to: ctx.now + 1 };
     const [perCrawler, verified, anyHitPages, readPages, files, views, referral] = await Promise.all([

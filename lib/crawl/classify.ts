@@ -258,3 +258,16 @@ export function catalogEntry(token: string): CatalogEntry | null {
   return CATALOG_BY_TOKEN.get(token) ?? null;
 }
 const CATALOG_BY_TOKEN = new Map(CATALOG.map((e) => [e.token, e]));
+
+/**
+ * The catalog's token of a crawler named as people write it: any case ("gptbot", as robots.txt matches names,
+ * RFC 9309), or one of its user-agent tokens; null when the catalog holds no such crawler.
+ */
+export function crawlerNamed(name: string): string | null {
+  return CATALOG_BY_NAME.get(name.trim().toLowerCase()) ?? null;
+}
+// the tokens themselves win over another entry's variant of the same spelling
+const CATALOG_BY_NAME = new Map([
+  ...CATALOG.flatMap((e) => e.match.map((m) => [m, e.token] as const)),
+  ...CATALOG.map((e) => [e.token.toLowerCase(), e.token] as const),
+]);

@@ -56,5 +56,12 @@ Deno.test("behavior_crawl_coverage: crawlers, pages never read, stale pages and 
   assert.equal(robots.requests, trusted.filter((x) => x.site_file === "robots.txt").length);
   const one = await h.ask("behavior_crawl_coverage", { crawler: "ClaudeBot" });
   assert.deepEqual(one.crawlers.map((c: { crawler: string }) => c.crawler), ["ClaudeBot"]);
+  // named as people and robots.txt write it (found in review: "claudebot" answered an empty site)
+  const lower = await h.ask("behavior_crawl_coverage", { crawler: "claudebot" });
+  assert.deepEqual(lower.crawlers, one.crawlers);
+  assert.deepEqual(lower.summary, one.summary);
+  const unknown = await h.askRaw("behavior_crawl_coverage", { crawler: "no such bot" });
+  assert.equal(unknown.status, 422);
+  assert.match((await unknown.json()).error, /^crawler: no crawler "no such bot"/);
   h.close();
 });
