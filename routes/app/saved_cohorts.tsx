@@ -29,6 +29,7 @@ import {
   activeTouchpoints,
   deleteSavedAction,
   editor,
+  editorStart,
   SAVED_JS,
   SavedBasics,
   savedOr404,
@@ -182,10 +183,7 @@ async function cohortForm(
   /** the size asked for with the Preview button (without the script), shown in place of the live preview */
   preview?: string,
 ) {
-  const org = c.get("org");
-  const frame = (await frameOf(ctx, c))!;
-  const { flash } = error ? { flash: { error } } : await pageFlash(ctx, c);
-  const tps = await activeTouchpoints(ctx, org.id);
+  const { org, frame, flash, tps } = await editorStart(ctx, c, error);
   const v = posted ?? valuesOf(cohort);
   const action = cohort ? `${cohortsPath(org.id)}/${cohort.id}` : cohortsPath(org.id);
   return c.html(

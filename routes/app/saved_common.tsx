@@ -9,7 +9,8 @@ import type { Touchpoint } from "../../lib/store/records.ts";
 import type { SavedItem, SavedKind, SavedOf } from "../../lib/saved/records.ts";
 import { canEdit, deleteSaved, type Editor, getSaved, type SaveOptions } from "../../lib/saved/store.ts";
 import { checkInsightInput } from "../../pipeline/saved_insights.ts";
-import { act, type C } from "./http.ts";
+import { frameOf } from "./frame.ts";
+import { act, type C, pageFlash } from "./http.ts";
 import { PostButton } from "./layout.tsx";
 
 export const editor = (c: C): Editor => ({ user: c.get("auth")!.user.id, role: c.get("membership").role });
@@ -17,6 +18,17 @@ export const editor = (c: C): Editor => ({ user: c.get("auth")!.user.id, role: c
 export async function activeTouchpoints(ctx: AppContext, org: string): Promise<Touchpoint[]> {
   return (await ctx.directory.touchpoints(org)).filter((t) => !t.archived)
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/**
+ * What an editor page starts from: the organization, the page frame, the flash (the form's error when it is
+ * shown again) and the touchpoints to choose from.
+ */
+export async function editorStart(ctx: AppContext, c: C, error?: string) {
+  const org = c.get("org");
+  const frame = (await frameOf(ctx, c))!;
+  const { flash } = error ? { flash: { error } } : await pageFlash(ctx, c);
+  return { org, frame, flash, tps: await activeTouchpoints(ctx, org.id) };
 }
 
 export async function saveOptions(ctx: AppContext, c: C): Promise<SaveOptions> {

@@ -15,6 +15,7 @@ import {
   activeTouchpoints,
   deleteSavedAction,
   editor,
+  editorStart,
   SavedBasics,
   savedOr404,
   saveOptions,
@@ -32,10 +33,7 @@ async function editorPage(
   error?: string,
   errorStatus = 422,
 ) {
-  const org = c.get("org");
-  const frame = (await frameOf(ctx, c))!;
-  const { flash } = error ? { flash: { error } } : await pageFlash(ctx, c);
-  const tps = await activeTouchpoints(ctx, org.id);
+  const { org, frame, flash, tps } = await editorStart(ctx, c, error);
   const insights = await listSaved(ctx.deps.kv, org.id, "insight");
   const form = error ? c.get("form") : null;
   const chosen = form ? form.getAll("insight") : d?.insights ?? [];

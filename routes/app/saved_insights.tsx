@@ -23,6 +23,7 @@ import {
   activeTouchpoints,
   deleteSavedAction,
   editor,
+  editorStart,
   SavedBasics,
   savedOr404,
   SavedRowEnd,
@@ -339,10 +340,7 @@ async function insightForm(
   error?: string,
   errorStatus = 422,
 ) {
-  const org = c.get("org");
-  const frame = (await frameOf(ctx, c))!;
-  const { flash } = error ? { flash: { error } } : await pageFlash(ctx, c);
-  const tps = await activeTouchpoints(ctx, org.id);
+  const { org, frame, flash, tps } = await editorStart(ctx, c, error);
   const cohorts = await listSaved(ctx.deps.kv, org.id, "cohort");
   const fields = tool ? fieldsOf(tool) : null;
   const v = posted ?? (fields ? valuesOf(fields, insight) : null);
