@@ -11,6 +11,7 @@ import {
 } from "../lib/answers/schema.ts";
 import { FEWER_THAN_5, type GuardedCount, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
+import { MAX_SERIES_POINTS } from "../lib/answers/rules.ts";
 import { bucketsBetween, type EventField, type Filter } from "../lib/query/api.ts";
 import { label, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
@@ -81,14 +82,16 @@ export default defineTool({
     "day, week or month, or by hour of day or day of week, with the period total against the previous period. " +
     "Optionally split by page, country, device, browser, source, channel or an event property (the top 5 " +
     "values), and filter to visitors whose event carried a property value (then any visitor, event or session " +
-    "count of a group of 1 to 4 visitors reads 'fewer than 5'). Hourly series cover at most 14 days.",
+    "count of a group of 1 to 4 visitors reads 'fewer than 5'). Hourly series cover at most 14 days, daily ones 400.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
     cohort: cohortInput.optional(),
     period: periodInput.optional(),
     event: z.string().min(1).max(120).optional().describe("event name, default $pageview"),
     metric: z.enum(METRICS).optional().describe("default visitors"),
-    interval: z.enum(INTERVALS).optional().describe("default day (hour for today and yesterday)"),
+    interval: z.enum(INTERVALS).optional().describe(
+      "default day (hour for today and yesterday, week past 400 days)",
+    ),
     page: pageInput.optional(),
     split_by: z.enum(SPLITS).optional(),
     property: z.string().min(1).max(200).optional().describe("the event property to split by or filter on"),
@@ -122,13 +125,24 @@ export default defineTool({
     });
     // a filter on a property or a saved cohort: small groups are guarded (rule 5)
     const guarded = propFiltered || ctx.cohort !== null;
-    const interval = input.interval ??
-      (r.period.name === "today" || r.period.name === "yesterday" ? "hour" : "day");
     // Local calendar days, not milliseconds: 14 days across the autumn change last 14 days and one hour.
     const days = Math.round((Date.parse(r.period.to_date) - Date.parse(r.period.from_date)) / 86_400_000) + 1;
+    const interval = input.interval ??
+      (r.period.name === "today" || r.period.name === "yesterday"
+        ? "hour"
+        : days > MAX_SERIES_POINTS
+        ? "week"
+        : "day");
     if (interval === "hour" && days > HOUR_MAX_DAYS) {
       throw invalid(
         `hourly series cover at most ${HOUR_MAX_DAYS} days; use interval day or a shorter period`,
+      );
+    }
+    // an answer's series holds at most MAX_SERIES_POINTS points (lib/answers/rules.ts): a longer daily one
+    // would lose its most recent days without a word
+    if (interval === "day" && days > MAX_SERIES_POINTS) {
+      throw invalid(
+        `daily series cover at most ${MAX_SERIES_POINTS} days; use interval week or month, or a shorter period`,
       );
     }
     const field = input.split_by === "property"
