@@ -75,6 +75,8 @@ export function summaryLine(
   metric: MetricName,
   total: Figures,
   first: (Described & { dimension: Dimension }) | null,
+  /** a larger part moving against the total, named as what offset it */
+  against: (Described & { dimension: Dimension }) | null = null,
 ): string {
   if (total.difference === null) return `${NOUN[metric]}: no comparison (no units in one of the periods)`;
   if (total.difference === 0) {
@@ -82,9 +84,13 @@ export function summaryLine(
   }
   const verb = total.difference > 0 ? "rose" : "fell";
   const rel = total.change === null ? "" : `, ${signed(total.change, pct)}`;
-  const main = first
-    ? `; the largest part: ${first.dimension} ${first.name} (${diffText(metric, first.contribution)})`
-    : "";
+  const main =
+    (first
+      ? `; the largest part: ${first.dimension} ${first.name} (${diffText(metric, first.contribution)})`
+      : "") +
+    (against
+      ? `; partly offset by ${against.dimension} ${against.name} (${diffText(metric, against.contribution)})`
+      : "");
   return `${NOUN[metric]} ${verb} from ${fig(metric, total.previous)} to ${fig(metric, total.value)} ` +
     `(${diffText(metric, total.difference)}${rel})${main}`;
 }

@@ -314,7 +314,9 @@ export default defineTool({
       notices.push("a rate needs visitors or sessions in both periods: nothing to explain");
     }
 
-    const moved = dimensions.flatMap((d) =>
+    // a dimension with one value in both periods (every visitor on desktop) carries all of any change and
+    // explains none of it: not a driver
+    const moved = dimensions.filter((d) => d.segments_total > 1).flatMap((d) =>
       d.segments.filter((s) => s.name !== OTHER && s.contribution !== 0).map((s) => ({
         ...s,
         dimension: d.dimension,
@@ -340,7 +342,13 @@ export default defineTool({
       conversion_event: input.conversion_event ?? null,
       attribution: ATTRIBUTION[metric === "pageviews" ? "pageview" : UNIT[metric]],
       total,
-      summary: summaryLine(metric, total, drivers[0] ?? null),
+      // the largest part moving with the total, and the largest against it when that one is larger
+      summary: summaryLine(
+        metric,
+        total,
+        moved.find((s) => Math.sign(s.contribution) === Math.sign(totalDiff ?? 0)) ?? null,
+        moved[0] && Math.sign(moved[0].contribution) !== Math.sign(totalDiff ?? 0) ? moved[0] : null,
+      ),
       drivers,
       drivers_total: moved.length,
       dimensions,
