@@ -1,7 +1,7 @@
 /** POST /v1/behavior/events: batches from the web SDK (application/json or text/plain bodies). */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
-import { errorBody, invalid, rateLimited } from "../lib/errors.ts";
+import { errorBody, HttpError, invalid, rateLimited } from "../lib/errors.ts";
 import { contentCoding, MB, PER_VALUE, readJsonBody } from "../lib/schemas/request_body.ts";
 import { IngestBody } from "../lib/schemas/events.ts";
 import { authorizeWebWrite, preflightAllowed } from "../lib/ingest/web_access.ts";
@@ -53,7 +53,10 @@ export function eventsRoutes(ctx: AppContext): Hono {
     if (coding) {
       throw invalid(`body: Content-Encoding ${coding} is not taken here; send the batch uncompressed`);
     }
-    const body = await readJsonBody(c.req.raw, IngestBody, MB, PER_VALUE);
+    // a body over 1 MB is a 422 here, the spec's status for this endpoint's bodies (the server endpoint's is 413)
+    const body = await readJsonBody(c.req.raw, IngestBody, MB, PER_VALUE).catch((e) => {
+      throw e instanceof HttpError && e.status === 413 ? invalid(e.message) : e;
+    });
     const access = await authorizeWebWrite(ctx, body.api_key, c.req.header("origin") ?? null);
     const rate = await ctx.rates.take("public", access.keyId, access.ratePerMinute);
     if (!rate.ok) {

@@ -145,11 +145,14 @@ Deno.test("events: 422 for a bad envelope: not JSON, unknown top-level field, ba
   }
 });
 
-Deno.test("events: 413 for a body over 1 MB", async () => {
+Deno.test("events: 422 VALIDATION_ERROR for a body over 1 MB (the web endpoint's statuses have no 413)", async () => {
   const { t, post } = await setup();
   const big = event({ properties: { path: "/", blob: "x".repeat(1_100_000) } });
   const res = await post({ api_key: t.publicKey, batch: [big] });
-  assert.equal(res.status, 413);
+  assert.equal(res.status, 422);
+  const body = await res.json();
+  assert.equal(body.code, "VALIDATION_ERROR");
+  assert.match(body.error, /larger than 1048576 bytes/);
 });
 
 Deno.test("events: 401 for an unknown key, a revoked key, an inactive org, an archived touchpoint, a disabled environment", async () => {

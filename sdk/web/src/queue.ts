@@ -52,6 +52,7 @@ const BEACON_BYTES = 60_000; // browsers refuse beacons (and keepalive bodies) p
 /** A body's size as browsers count it for keepalive and beacons: UTF-8 bytes, not UTF-16 units. */
 const bytes = (body: string): number => new Blob([body]).size;
 const MAX_BACKOFF_MS = 60_000;
+const MAX_BODY = 900_000; // the service takes 1 MB a request; 20 events of Cyrillic text can pass it
 const ORPHAN_MS = 24 * 3600_000;
 /** Older events are dropped: well inside the service's 35-day dedupe window, and counted near their day. */
 export const STALE_MS = 7 * 24 * 3600_000;
@@ -152,7 +153,8 @@ export class EventQueue {
   async flush(): Promise<void> {
     if (this.sending.size || !this.events.length) return;
     if (this.env.now() < this.retryAt) return this.schedule(0);
-    const batch = this.events.slice(0, this.batchSize);
+    let batch = this.events.slice(0, this.batchSize);
+    while (batch.length > 1 && bytes(this.body(batch)) > MAX_BODY) batch = batch.slice(0, batch.length >> 1);
     const body = this.body(batch);
     for (const e of batch) this.sending.add(e.event_id);
     let status = 0;

@@ -25,7 +25,10 @@ const BROWSER_LIMIT = 65_536;
 const utf8 = (s: string) => new TextEncoder().encode(s).length;
 
 /** A queue over fake time, fake timers and a scripted service. */
-function harness(opts: { responses?: Array<number | [number, Record<string, string>]>; store?: Store } = {}) {
+function harness(
+  opts: { responses?: Array<number | [number, Record<string, string>]>; store?: Store; batchSize?: number } =
+    {},
+) {
   let now = 1_000_000;
   const timers: Array<{ at: number; fn: () => void; id: number }> = [];
   let nextId = 0;
@@ -67,7 +70,7 @@ function harness(opts: { responses?: Array<number | [number, Record<string, stri
     warn: (m) => warnings.push(m),
   };
   const q = new EventQueue(
-    { endpoint: ENDPOINT, apiKey: KEY, loadId: "load-1", batchSize: 3, flushMs: 1000 },
+    { endpoint: ENDPOINT, apiKey: KEY, loadId: "load-1", batchSize: opts.batchSize ?? 3, flushMs: 1000 },
     env,
   );
   /** Advances fake time, firing due timers and letting their requests settle. */
@@ -300,4 +303,15 @@ Deno.test("web-sdk queue: on page hide, beacons are cut by UTF-8 bytes and one t
   assert.deepEqual(h.q.events.map((e) => e.sequence_no), [5], "the large one is kept for a fetch, not lost");
   const stored = h.store.keys().map((k) => JSON.parse(h.store.get(k)!).events.length);
   assert.deepEqual(stored, [1]);
+});
+
+Deno.test("web-sdk queue: a batch is cut below the service's 1 MB a request (20 events of Cyrillic text)", async () => {
+  const h = harness({ batchSize: 20 });
+  for (let i = 0; i < 20; i++) h.q.add(wide(i, "Ж", 29_500)); // ~59 KB each in UTF-8: 1.18 MB in all
+  await h.advance(0);
+  await h.advance(1000);
+  const sizes = h.requests.map((r) => utf8(JSON.stringify(r.body)));
+  assert.ok(sizes.length >= 2 && sizes.every((n) => n <= 900_000), `request sizes ${sizes}`);
+  assert.equal(h.requests.flatMap((r) => r.body.batch).length, 20, "every event sent once");
+  assert.equal(h.q.events.length, 0);
 });
