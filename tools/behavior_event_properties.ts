@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
+import { groupCount, groupParts, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { nameableValues } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -21,7 +21,14 @@ const output = answerSchema({
     property: z.string(),
     events: groupCount("events", z.number()).describe("events of this name that carried the property"),
     visitors: groupSize(z.number()),
-    values: z.array(value).describe("most common values sent by 5 or more visitors"),
+    // the values split the property's events (one value an event) and, mostly, its visitors: under a filter the
+    // withheld values' rest must not be 1 to 4, so the fold joins named values to an "(other)" where it would be
+    values: groupParts(
+      (_a, property) => ({ visitors: property.visitors, events: property.events }),
+      z.array(value),
+      undefined,
+      "value",
+    ).describe("most common values sent by 5 or more visitors"),
     values_total: notACount(z.number()).describe("distinct values, named or not"),
     values_withheld: notACount(z.number()).describe(
       "values sent by fewer than 5 visitors: counted, never named",

@@ -31,7 +31,14 @@ function lookers(t: { org: string; touchpoint: string }) {
     const goesOn = v < 14;
     return [
       ev({ ...base, received_at: at, sequence_no: 0, event_type: "$pageview", path: "/" }),
-      ev({ ...base, received_at: at + 1_000, sequence_no: 1, event_type: "look", path: "/" }),
+      ev({
+        ...base,
+        received_at: at + 1_000,
+        sequence_no: 1,
+        event_type: "look",
+        path: "/",
+        properties: { plan: goesOn ? "pro" : `plan-${v}` },
+      }),
       ...(goesOn
         ? [
           ev({
@@ -82,6 +89,20 @@ Deno.test("small groups by complement: paths, pages and the bounce rate do not t
     const second = await h.ask("behavior_pages", { ...asked, limit: 1, offset: 1 });
     assert.deepEqual(second.pages[0], pages.pages[1]);
     assert.deepEqual(checkAnswer(pages, { output: outputOf("behavior_pages") }), []);
+
+    // 14 looked at plan "pro", 4 at plans of their own (withheld, never named): their 4 is not the rest
+    const props = await h.ask("behavior_event_properties", { ...asked, event: "look" });
+    const plan = props.properties.find((p: { property: string }) => p.property === "plan");
+    assert.equal(plan.visitors, 18);
+    assert.ok(
+      !few(plan.visitors - sum(plan.values.map((x: { visitors: unknown }) => x.visitors))),
+      JSON.stringify(plan),
+    );
+    assert.ok(
+      !few(plan.events - sum(plan.values.map((x: { events: unknown }) => x.events))),
+      JSON.stringify(plan),
+    );
+    assert.deepEqual(checkAnswer(props, { output: outputOf("behavior_event_properties") }), []);
 
     // without a cohort nothing is withheld
     const all = await h.ask("behavior_overview", { period: "last_7_days" });
