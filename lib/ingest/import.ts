@@ -258,73 +258,80 @@ export async function importNdjson(
     if (failure) throw failure.error;
   };
 
-  for await (const { text, n } of lines(body)) {
-    if (text === null) {
-      reject(n, `line is longer than ${MAX_LINE_BYTES} bytes`);
-      continue;
+  try {
+    for await (const { text, n } of lines(body)) {
+      if (text === null) {
+        reject(n, `line is longer than ${MAX_LINE_BYTES} bytes`);
+        continue;
+      }
+      if (!text.trim()) continue;
+      let item: Record<string, unknown>;
+      const deep = jsonTextProblem(text, LINE_SHAPE); // V8's parse of very deep nesting is superlinear
+      if (deep) {
+        reject(n, deep);
+        continue;
+      }
+      try {
+        item = JSON.parse(text);
+        if (typeof item !== "object" || item === null || Array.isArray(item)) throw new Error();
+      } catch {
+        reject(n, "not a JSON object");
+        continue;
+      }
+      const { kind, received_at, ip, user_agent, referrer, ...rest } = item;
+      if (kind === "hit") {
+        await flushEvents();
+        const { kind: _kind, ...hit } = item; // every other field is the CrawlEvent
+        const parsed = CrawlEvent.safeParse(hit);
+        if (!parsed.success) reject(n, describeZodError(parsed.error));
+        else if (typeof hit.timestamp === "string" && lineTime(hit.timestamp, deps.clock.now()) === null) {
+          reject(n, `timestamp: must be ${TIME_RANGE}`);
+        } else await addHit(n, hit);
+        continue;
+      }
+      if (kind !== "event") {
+        reject(n, 'kind must be "event" or "hit"');
+        continue;
+      }
+      const at = lineTime(received_at, deps.clock.now());
+      if (at === null) {
+        reject(n, `received_at: must be an ISO 8601 date-time or epoch milliseconds ${TIME_RANGE}`);
+        continue;
+      }
+      await flushHits();
+      if (referrer !== undefined && referrer !== null && typeof referrer !== "string") {
+        reject(n, "referrer: must be a URL string");
+        continue;
+      }
+      if (typeof user_agent === "string" && !user_agent.isWellFormed()) {
+        reject(n, `user_agent: ${NOT_WELL_FORMED}`);
+        continue;
+      }
+      const parsed = BehaviorEvent.safeParse(withReferrer(rest, referrer));
+      if (!parsed.success) {
+        reject(n, describeZodError(parsed.error));
+        continue;
+      }
+      const next: Arrival = {
+        receivedAt: at,
+        ip: canonicalIp(typeof ip === "string" ? ip : null),
+        userAgent: typeof user_agent === "string" ? user_agent : null,
+      };
+      if (
+        !arrival || arrival.receivedAt !== next.receivedAt || arrival.ip !== next.ip ||
+        arrival.userAgent !== next.userAgent || group.length >= GROUP
+      ) {
+        await flushEvents();
+        arrival = next;
+      }
+      group.push(parsed.data);
+      groupLines.push(n);
     }
-    if (!text.trim()) continue;
-    let item: Record<string, unknown>;
-    const deep = jsonTextProblem(text, LINE_SHAPE); // V8's parse of very deep nesting is superlinear
-    if (deep) {
-      reject(n, deep);
-      continue;
-    }
-    try {
-      item = JSON.parse(text);
-      if (typeof item !== "object" || item === null || Array.isArray(item)) throw new Error();
-    } catch {
-      reject(n, "not a JSON object");
-      continue;
-    }
-    const { kind, received_at, ip, user_agent, referrer, ...rest } = item;
-    if (kind === "hit") {
-      await flushEvents();
-      const { kind: _kind, ...hit } = item; // every other field is the CrawlEvent
-      const parsed = CrawlEvent.safeParse(hit);
-      if (!parsed.success) reject(n, describeZodError(parsed.error));
-      else if (typeof hit.timestamp === "string" && lineTime(hit.timestamp, deps.clock.now()) === null) {
-        reject(n, `timestamp: must be ${TIME_RANGE}`);
-      } else await addHit(n, hit);
-      continue;
-    }
-    if (kind !== "event") {
-      reject(n, 'kind must be "event" or "hit"');
-      continue;
-    }
-    const at = lineTime(received_at, deps.clock.now());
-    if (at === null) {
-      reject(n, `received_at: must be an ISO 8601 date-time or epoch milliseconds ${TIME_RANGE}`);
-      continue;
-    }
-    await flushHits();
-    if (referrer !== undefined && referrer !== null && typeof referrer !== "string") {
-      reject(n, "referrer: must be a URL string");
-      continue;
-    }
-    if (typeof user_agent === "string" && !user_agent.isWellFormed()) {
-      reject(n, `user_agent: ${NOT_WELL_FORMED}`);
-      continue;
-    }
-    const parsed = BehaviorEvent.safeParse(withReferrer(rest, referrer));
-    if (!parsed.success) {
-      reject(n, describeZodError(parsed.error));
-      continue;
-    }
-    const next: Arrival = {
-      receivedAt: at,
-      ip: canonicalIp(typeof ip === "string" ? ip : null),
-      userAgent: typeof user_agent === "string" ? user_agent : null,
-    };
-    if (
-      !arrival || arrival.receivedAt !== next.receivedAt || arrival.ip !== next.ip ||
-      arrival.userAgent !== next.userAgent || group.length >= GROUP
-    ) {
-      await flushEvents();
-      arrival = next;
-    }
-    group.push(parsed.data);
-    groupLines.push(n);
+  } catch (e) {
+    // the body failed midway (a connection reset): the lines read before it are stored, and the 500 comes
+    // only once no commit is still running (a retry then finds them as duplicates)
+    await drain().catch(() => {});
+    throw e;
   }
   await drain();
   return result;
