@@ -117,12 +117,13 @@ const PLUS_BETWEEN_DIGITS = /(?<=\d)\+(?=\d)/g;
 
 /** Masks emails, phone numbers, IP addresses and service keys in quoted text. */
 export function maskText(text: string): string {
-  const plain = maskDecoded(text);
   const decoded = text.replace(ESCAPED_SEP, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
     .replace(PLUS_BETWEEN_DIGITS, " ");
-  if (decoded === text) return plain;
-  const masked = maskDecoded(decoded);
-  return masked === decoded ? plain : masked;
+  if (decoded !== text) {
+    const masked = maskDecoded(decoded);
+    if (masked !== decoded) return masked;
+  }
+  return maskDecoded(text);
 }
 
 function maskDecoded(text: string): string {

@@ -6,7 +6,7 @@ import { classifyAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
 import { elementName, withFormElement } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
-import { MAX_PATH, urlPath } from "../url_path.ts";
+import { urlPath } from "../url_path.ts";
 
 /** Where a web event goes: the write key's organization, touchpoint and environment. */
 export interface WebTarget {
@@ -26,18 +26,17 @@ export interface Arrival {
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
+/** A DNS name has at most 253 characters: a longer host in `properties.url` names no host. */
+export const MAX_HOST = 253;
+
 /**
  * A page path is a URL path in one stored form (lib/url_path.ts, shared with crawler hits): through the URL
  * parser, as a browser's `location.pathname` gives it, so a path sent by anyone holding the public key cannot
  * carry a line break or a sentence into an answer or a report mail; escapes in upper case. A longer one than
  * 1,024 characters is cut to 1,023 and "…", and the event is kept: refusing it would be a 422 for the whole
- * batch, which the SDK drops; the value as sent stays in `properties.path` (docs/events.md).
+ * batch, which the SDK drops; the value as sent stays in `properties.path` (docs/events.md). An app's screen
+ * (its route or name) likewise; a 2,048-character screen can encode to 6 times that.
  */
-export { MAX_PATH };
-/** A DNS name has at most 253 characters: a longer host in `properties.url` names no host. */
-export const MAX_HOST = 253;
-
-// an app's screen (its route or name) likewise; a 2,048-character screen can encode to 6 times that
 const pathOf = (ev: BehaviorEventInput): string => urlPath(str(ev.properties.path) ?? ev.screen);
 
 function hostOf(url: string | null): string | null {
