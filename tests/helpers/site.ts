@@ -13,6 +13,19 @@ import type { EnvName, StoredEvent } from "../../lib/store/records.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "./deps.ts";
 import { adminCall, createTenant } from "./tenant.ts";
 
+/** A visitor's pageview of `path` on acme.test, as the web SDK sends it (`seq` also sets its second). */
+export const pageview = (visitor: number, seq: number, path: string) => ({
+  event_id: crypto.randomUUID(),
+  anonymous_id: `v${visitor}`,
+  session_id: `s${visitor}`,
+  sequence_no: seq,
+  platform: "web",
+  event_type: "$pageview",
+  screen: path,
+  properties: { path, url: `https://acme.test${path}` },
+  device_time: `2026-11-18T10:00:0${seq}.000Z`,
+});
+
 export async function openSite(opts: { now: number; config?: Partial<Config> }) {
   const dir = await Deno.makeTempDir({ prefix: "site-" });
   const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
