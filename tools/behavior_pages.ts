@@ -55,7 +55,7 @@ const page = z.object({
   ),
 });
 
-type PageRow = Omit<z.infer<typeof page>, "page"> & { page: string };
+type PageRow = z.infer<typeof page>;
 
 /**
  * Under a saved cohort, each visit has one entry page and one exit page: over the whole list, the cohort's
