@@ -4,6 +4,8 @@
  *   deno run -A bench/tools.ts [--events 1000000] [--visitors 100000] [--days 30] [--warm 5] [--kv file]
  *     [--only tool,tool]   (ask only these tools; the reference is always measured)
  *     [--no-cohort]        (skip the cohort search and the questions under it: at 10M they scan the period)
+ *     [--cpu]              (each tool's cold ask's main-thread CPU time, from /proc/thread-self/schedstat:
+ *                           steadier than wall time on a shared machine)
  *     [--heap]             (each tool's peaks of V8's committed and used heap and of array buffers, sampled
  *                           every 5 ms: what set a peak RSS, JS objects or buffers)
  * With --kv the generated, compacted site is kept in that file and reused by later runs.
@@ -36,7 +38,8 @@ const arg = (name: string, d: number) => {
 };
 const EVENTS = arg("events", 1_000_000), VISITORS = arg("visitors", 100_000), DAYS = arg("days", 30);
 const WARM = arg("warm", 5);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** (0 with no runs: `--warm 0` asks each tool cold only, e.g. to profile the cold ask alone) */
+const median = (xs: number[]) => xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : 0;
 const log = (...a: unknown[]) => console.error(...a);
 
 const TARGETS: Record<string, { warm: number; cold: number }> = {
@@ -158,6 +161,16 @@ if (cohort) {
   );
 }
 
+/** --cpu: nanoseconds this thread (the JS thread) has run; null where /proc does not say. */
+const CPU = Deno.args.includes("--cpu");
+function threadCpuMs(): number | null {
+  try {
+    return Number(Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ")[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
+
 async function ask(app: ReturnType<typeof createApp>, tool: string, input: Record<string, unknown>) {
   const t0 = performance.now();
   const res = await app.request(`/v1/read/${tool}`, {
@@ -222,7 +235,9 @@ for (
   )
 ) {
   const app = createApp(makeDeps()); // a fresh engine: an empty part cache
+  const cpu0 = CPU ? threadCpuMs() : null;
   const cold = await ask(app, tool, input);
+  const cpu1 = CPU ? threadCpuMs() : null;
   const warm: number[] = [];
   for (let i = 0; i < WARM; i++) warm.push(await ask(app, tool, input));
   // in production every question ends at a new "now" (the clock moves 1 s before each): the period's scope
@@ -238,6 +253,7 @@ for (
   const row = {
     tool: input.cohort ? `${tool} (cohort)` : tool,
     cold_ms: Math.round(cold),
+    ...(cpu0 !== null && cpu1 !== null ? { cold_cpu_ms: Math.round(cpu1 - cpu0) } : {}),
     input,
     warm_ms: Math.round(median(warm)),
     warm_vs_reference: Math.round((median(warm) / reference) * 10) / 10,
@@ -262,9 +278,9 @@ for (
   };
   results.push(row);
   console.log(
-    `${row.tool.padEnd(26)} cold ${String(row.cold_ms).padStart(6)} ms  warm ${
-      String(row.warm_ms).padStart(6)
-    } ms  ${String(row.warm_vs_reference).padStart(5)}x ref` +
+    `${row.tool.padEnd(26)} cold ${String(row.cold_ms).padStart(6)} ms` +
+      (row.cold_cpu_ms !== undefined ? ` (CPU ${row.cold_cpu_ms} ms)` : "") +
+      `  warm ${String(row.warm_ms).padStart(6)} ms  ${String(row.warm_vs_reference).padStart(5)}x ref` +
       (moving.length ? `  (a new "now" each time: ${Math.round(median(moving))} ms)` : "") +
       (target ? `  (target ${target.warm} / ${target.cold} ms) ${row.ok ? "OK" : "MISSED"}` : ""),
   );

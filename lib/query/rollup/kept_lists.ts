@@ -65,16 +65,25 @@ function compact(u: PeriodUnion, own: boolean): Map<string | null, Members> {
       out.set(value, { count, bits: b, sorted: null });
       continue;
     }
-    const sorted = new Uint32Array(count);
-    let k = 0;
-    for (let i = 0; i < b.length; i++) {
-      if (!b[i]) continue;
-      for (let j = 0; j < 8; j++) if (b[i] & (1 << j)) sorted[k++] = i * 8 + j;
-    }
-    out.set(value, { count, bits: null, sorted });
+    out.set(value, { count, bits: null, sorted: membersOf(b, count) });
     if (own) releaseViews([b]);
   }
   return out;
+}
+
+/**
+ * The numbers whose bits are set, ascending (a function of its own: as a loop inside `compact` V8 compiled
+ * only the loop and left that code at each value's end).
+ */
+function membersOf(b: Uint8Array, count: number): Uint32Array {
+  const sorted = new Uint32Array(count);
+  let k = 0;
+  for (let i = 0; i < b.length; i++) {
+    const byte = b[i];
+    if (!byte) continue;
+    for (let j = 0; j < 8; j++) if (byte & (1 << j)) sorted[k++] = i * 8 + j;
+  }
+  return sorted;
 }
 
 /** Whether a value's parts' members hold visitor v. */

@@ -406,57 +406,87 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   const out = parts.map((k) => new Uint8Array(k.n));
   // each part's first key not yet taken
   const at = new Int32Array(np);
-  // per slot: the range that took it (slots of an earlier range are free), the key's visitor, hash, part,
-  // index in its part and whether its hash is whole
-  let bits = 10;
-  let taken = new Int32Array(1 << bits), sv = new Int32Array(1 << bits), sh = new Int32Array(1 << bits);
-  let sp = new Int32Array(1 << bits), sx = new Int32Array(1 << bits), sf = new Uint8Array(1 << bits);
-  let range = 0;
+  let t = keyTable(10);
   for (let lo = 0; lo < top; lo += RANGE) {
     const hi = lo + RANGE;
-    range++;
+    t.range++;
     // the range's keys, for the table's size (at most half its slots taken)
     let m = 0;
     for (let p = 0; p < np; p++) m += firstAtLeast(parts[p].vis, hi, parts[p].n) - at[p];
-    if (m * 2 > 1 << bits) {
+    if (m * 2 > t.mask + 1) {
+      let bits = 32 - t.shift;
       while (m * 2 > 1 << bits) bits++;
-      const size = 1 << bits;
-      releaseViews([taken, sv, sh, sp, sx, sf]);
-      taken = new Int32Array(size), sv = new Int32Array(size), sh = new Int32Array(size);
-      sp = new Int32Array(size), sx = new Int32Array(size), sf = new Uint8Array(size);
-      range = 1;
+      releaseViews([t.taken, t.sv, t.sh, t.sp, t.sx, t.sf]);
+      t = keyTable(bits);
     }
-    const mask = (1 << bits) - 1, shift = 32 - bits;
-    for (let p = 0; p < np; p++) {
-      const { vis, h, full, n } = parts[p], flags = out[p];
-      let x = at[p];
-      for (; x < n; x++) {
-        const v = vis[x];
-        if (v >= hi) break;
-        // (hashes as int32: whole ones pass 2^31, and a double there would be boxed until the code is optimized)
-        const hx = h[x] | 0, fx = full ? full[x] : 1;
-        let s = (Math.imul(v, 0x9e3779b1) ^ Math.imul(hx & SHORT_MASK, 0x85ebca77)) >>> shift;
-        // every earlier key of this visitor and low bits lies between this first slot and the next free one
-        while (taken[s] === range) {
-          if (sv[s] === v && sp[s] !== p && sameKey(sh[s], sf[s], hx, fx)) {
-            flags[x] = 1;
-            out[sp[s]][sx[s]] = 1;
-          }
-          s = (s + 1) & mask;
-        }
-        taken[s] = range;
-        sv[s] = v;
-        sh[s] = hx;
-        sp[s] = p;
-        sx[s] = x;
-        sf[s] = fx;
-      }
-      at[p] = x;
-    }
+    for (let p = 0; p < np; p++) at[p] = takeKeys(t, parts[p], p, out, at[p], hi);
   }
   // the table is this search's alone (at 10M events ~4 MB): freed now, not at V8's next full collection
-  releaseViews([taken, sv, sh, sp, sx, sf]);
+  releaseViews([t.taken, t.sv, t.sh, t.sp, t.sx, t.sf]);
   return out;
+}
+
+/**
+ * `sharedKeys`' table: per slot, the range that took it (slots of an earlier range are free), the key's
+ * visitor, hash, part, index in its part and whether its hash is whole.
+ */
+interface KeyTable {
+  taken: Int32Array;
+  sv: Int32Array;
+  sh: Int32Array;
+  sp: Int32Array;
+  sx: Int32Array;
+  sf: Uint8Array;
+  range: number;
+  mask: number;
+  shift: number;
+}
+
+function keyTable(bits: number): KeyTable {
+  const size = 1 << bits;
+  return {
+    taken: new Int32Array(size),
+    sv: new Int32Array(size),
+    sh: new Int32Array(size),
+    sp: new Int32Array(size),
+    sx: new Int32Array(size),
+    sf: new Uint8Array(size),
+    range: 1,
+    mask: size - 1,
+    shift: 32 - bits,
+  };
+}
+
+/**
+ * Puts part p's keys from x on below visitor number hi in the table, flagging those another part's key there
+ * may equal (and that key); returns the part's first key not taken. A function of its own: as a loop inside
+ * `sharedKeys`, V8 compiled only the loop and left that code at every part's end.
+ */
+function takeKeys(t: KeyTable, k: PartKeys, p: number, out: Uint8Array[], x: number, hi: number): number {
+  const { taken, sv, sh, sp, sx, sf, range, mask, shift } = t;
+  const { vis, h, full, n } = k, flags = out[p];
+  for (; x < n; x++) {
+    const v = vis[x];
+    if (v >= hi) break;
+    // (hashes as int32: whole ones pass 2^31, and a double there would be boxed until the code is optimized)
+    const hx = h[x] | 0, fx = full ? full[x] : 1;
+    let s = (Math.imul(v, 0x9e3779b1) ^ Math.imul(hx & SHORT_MASK, 0x85ebca77)) >>> shift;
+    // every earlier key of this visitor and low bits lies between this first slot and the next free one
+    while (taken[s] === range) {
+      if (sv[s] === v && sp[s] !== p && sameKey(sh[s], sf[s], hx, fx)) {
+        flags[x] = 1;
+        out[sp[s]][sx[s]] = 1;
+      }
+      s = (s + 1) & mask;
+    }
+    taken[s] = range;
+    sv[s] = v;
+    sh[s] = hx;
+    sp[s] = p;
+    sx[s] = x;
+    sf[s] = fx;
+  }
+  return x;
 }
 
 /** Visitor numbers `sharedKeys` takes at a time (~8,000: at 10M events ~14,000 keys, a table of ~0.6 MB). */
