@@ -37,9 +37,10 @@ const point = z.object({
       "2026-10-25T02:00+02:00 then 2026-10-25T02:00+01:00), day 2026-11-20, week (Monday) 2026-11-16, month 2026-11, hour of day 0-23, " +
       "day of week 1-7 (Monday 1)",
   ),
-  visitors: groupSize(count).optional(),
-  events: groupCount("events", count).optional(),
-  sessions: groupCount("visits", count).optional(),
+  // null: withheld beside a bucket that reads "fewer than 5" (see withholdBesideFew)
+  visitors: groupSize(count.nullable()).optional(),
+  events: groupCount("events", count.nullable()).optional(),
+  sessions: groupCount("visits", count.nullable()).optional(),
   // a point's figure split by value; left out where it would tell a small group (lib/answers/fold.ts)
   by: groupParts(
     (a, point) => point[a.metric as string],
@@ -225,20 +226,23 @@ export default defineTool({
     // An autumn repeated hour is two points: the engine labels them with their UTC offsets.
     const pointList = [...points.values()];
     const totalNow = whole.totals[metric] ?? 0;
+    const total = guardedTotal(
+      compare(totalNow, prevWhole ? prevWhole.totals[metric] ?? 0 : null),
+      whole.totals.visitors ?? 0,
+      prevWhole ? prevWhole.totals.visitors ?? 0 : null,
+    );
+    const shown: (GuardedCount | null)[] = pointList.map((p) => show(p.total.value, p.total.visitors));
+    if (guarded) withholdBesideFew(shown, total);
     return {
       scope: r.answerScope,
       event,
       metric,
       interval,
       split_by: input.split_by ?? null,
-      total: guardedTotal(
-        compare(totalNow, prevWhole ? prevWhole.totals[metric] ?? 0 : null),
-        whole.totals.visitors ?? 0,
-        prevWhole ? prevWhole.totals.visitors ?? 0 : null,
-      ),
-      series: pointList.map((p) => ({
+      total,
+      series: pointList.map((p, i) => ({
         bucket: p.bucket,
-        [metric]: show(p.total.value, p.total.visitors),
+        [metric]: shown[i],
         ...(field
           ? {
             by: Object.fromEntries(
@@ -269,3 +273,28 @@ export default defineTool({
     };
   },
 });
+
+/**
+ * Rule 5 across a series (under a cohort or a property filter): a bucket of 1 to 4 visitors reads "fewer than
+ * 5", but the buckets add up to the total (events and sessions always; visitors wherever no visitor spans two
+ * buckets, as in most hours), so the total less the other buckets would tell it. Where one reads so, the
+ * smallest bucket of 5 or more is withheld beside it (null), as a page's entries are; with none to withhold,
+ * the total's value is.
+ */
+export function withholdBesideFew(
+  shown: (GuardedCount | null)[],
+  total: { value: GuardedCount | null; change: number | null },
+): void {
+  if (typeof total.value !== "number" || !shown.includes(FEWER_THAN_5)) return;
+  let smallest = -1;
+  shown.forEach((v, i) => {
+    if (typeof v === "number" && v >= SMALL_GROUP && (smallest < 0 || v < (shown[smallest] as number))) {
+      smallest = i;
+    }
+  });
+  if (smallest >= 0) shown[smallest] = null;
+  else {
+    total.value = null;
+    total.change = null;
+  }
+}
