@@ -12,7 +12,8 @@
  * uap-core's test resources, PGTS's browser list of 2000s agents above all), the "agentzero" part
  * (tests/fixtures/agents/agentzero/: hexydec/agentzero's test agents by the type and category they expect), the
  * "sniff" part (tests/fixtures/agents/sniff/: Browser.php's, detect-browser's and httpagentparser's test agents,
- * browsers above all) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
+ * browsers above all), the "browscap" part (tests/fixtures/agents/browscap/: browscap's test agents by the type
+ * they expect) and the held-out part (tests/fixtures/agents/heldout/, never listed). Per kind:
  * recall on crawlers and on other automation (share flagged automated), and the share of people flagged automated
  * on browsers, apps and devices, for three classifiers in the same run:
  * - old: the rule before the three-outcome classifier (kept below as it was: catalog token, else any agent not
@@ -96,6 +97,11 @@ const agentzero = await readCorpus(new URL("../tests/fixtures/agents/agentzero/"
 // The "sniff" part (tests/fixtures/agents/sniff/: cbschuld/Browser.php's, DamonOehlman/detect-browser's and
 // shon/httpagentparser's test agents, browsers above all), added in the nineteenth round.
 const sniff = await readCorpus(new URL("../tests/fixtures/agents/sniff/", import.meta.url), true);
+// The "browscap" part (tests/fixtures/agents/browscap/: browscap/browscap's test agents by the type they expect:
+// robots in Internet Explorer's and other browsers' shapes, desktop, TV and media software, mail clients and OS
+// components naming themselves by product), added in the twenty-fifth round; partly in-sample, since the catalog
+// and the known people's names took names from the same project.
+const browscap = await readCorpus(new URL("../tests/fixtures/agents/browscap/", import.meta.url), true);
 
 // ---- the old rule, as lib/crawl/classify.ts had it before the three outcomes ----
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -239,6 +245,7 @@ results.libs = table("libs part (tests/fixtures/agents/libs)", libs);
 results.uapres = table("uapres part (tests/fixtures/agents/uapres)", uapres);
 results.agentzero = table("agentzero part (tests/fixtures/agents/agentzero)", agentzero);
 results.sniff = table("sniff part (tests/fixtures/agents/sniff)", sniff);
+results.browscap = table("browscap part (tests/fixtures/agents/browscap)", browscap);
 results.heldout = table("held out (tests/fixtures/agents/heldout; never listed)", heldout);
 console.log(
   `\nagents per second (new): uncached ${Math.round(uncachedPerSec)}, cached ${Math.round(cachedPerSec)}`,
@@ -271,6 +278,7 @@ function recallByCategory(label: string, corpus: Corpus): Record<string, Record<
 }
 const byCategory = recallByCategory("grown part", grown);
 const opawgByCategory = recallByCategory("OPAWG part", opawg);
+const browscapByCategory = recallByCategory("browscap part", browscap);
 
 /**
  * The coarse shape of an agent the browser rule passed as a person's (never its words): where a tool's name
@@ -356,6 +364,7 @@ if (Deno.args.includes("--reasons")) {
     ["uapres", uapres],
     ["agentzero", agentzero],
     ["sniff", sniff],
+    ["browscap", browscap],
     ["held out", heldout],
   ] as const;
   for (const [label, corpus] of parts) {
@@ -415,6 +424,7 @@ if (show) {
     ...uapres[show],
     ...agentzero[show],
     ...sniff[show],
+    ...browscap[show],
   ];
   const wrong = shown.filter((
     { ua },
@@ -445,12 +455,14 @@ await Deno.writeTextFile(
         uapres: Object.fromEntries(SETS.map((s) => [s, uapres[s].length])),
         agentzero: Object.fromEntries(SETS.map((s) => [s, agentzero[s].length])),
         sniff: Object.fromEntries(SETS.map((s) => [s, sniff[s].length])),
+        browscap: Object.fromEntries(SETS.map((s) => [s, browscap[s].length])),
         heldout: Object.fromEntries(SETS.map((s) => [s, heldout[s].length])),
       },
       agents_per_second: { uncached: Math.round(uncachedPerSec), cached: Math.round(cachedPerSec) },
       results,
       grown_crawlers_by_category: byCategory,
       opawg_crawlers_by_category: opawgByCategory,
+      browscap_crawlers_by_category: browscapByCategory,
     },
     null,
     2,
