@@ -42,6 +42,13 @@ export function standaloneApp(ua: string): string | null {
     const name = words.slice(0, n).join(" ");
     if (STANDALONE.has(name)) return name;
   }
+  // the lists write a name with spaces where its agent joins the words ("Apple PubSub": "Apple-PubSub/65") and
+  // without the release an agent glues to it ("ProPresenter": "ProPresenter3")
+  const joined = /^([a-z][a-z!+]{2,}(?:[-_][a-z][a-z!+]*)*?)(?:[-_]?\d[\d.]*)?(?=[/ ;(]|$)/i.exec(m[0])?.[1];
+  if (joined) {
+    const name = joined.replace(/[-_]/g, " ").toLowerCase();
+    if (name !== words[0] && STANDALONE.has(name)) return name;
+  }
   return null;
 }
 

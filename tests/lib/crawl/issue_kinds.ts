@@ -738,6 +738,11 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     "Shopify Ping/iOS/1.0.0 (iPhone9,1 Simulator/com.shopify.ping/11.1.0)",
     "fm.castbox.audiobook.radio.podcast/240611306 (Linux; U; Android 13; en_GB; Lenovo TB125FU; Build/TP1A.220624.014; Cronet/126.0.6423.0)",
   ],
+  "software whose agent joins the words of the name the lists give it or glues its release to it (browscap's test agents)":
+    [
+      "ProPresenter3",
+      "Apple-PubSub/65",
+    ],
   "desktop and TV software": [
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.84 AdobeCEP/11.0 Safari/537.36",
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_6) AppleWebKit/601.7.8 (KHTML, like Gecko) Slack_SSB/2.0.3",
