@@ -63,7 +63,11 @@ const output = answerSchema({
   views_per_session: groupRate(["pageviews", "sessions"], compared),
   bounce_rate: groupRate(["sessions"], compared).describe("share 0-1 of sessions with at most one pageview"),
   session_duration_s: compared.describe("mean session duration in seconds; null under 5 visitors"),
-  top_pages: z.array(ranked.extend({ pageviews: groupCount("events", z.number()) })),
+  // each pageview is of one page: the pages split `pageviews` (their visitors overlap, so only pageviews fold)
+  top_pages: groupParts(
+    (a) => ({ pageviews: (a.pageviews as { value: unknown }).value }),
+    z.array(ranked.extend({ pageviews: groupCount("events", z.number()) })),
+  ),
   top_pages_total: z.number(),
   sources: splitVisitors(),
   sources_total: z.number(),
@@ -156,6 +160,12 @@ export default defineTool({
       const few = (n: number) => n > 0 && n < SMALL_GROUP;
       return ctx.cohort && (few(bounced) || few(sessions - bounced)) ? null : rate(t.bounce_rate);
     };
+    // Visitors less engaged visitors are the ones who did not engage (one pageview, under 10 s: the bounces,
+    // mostly): where they are 1 to 4 under a cohort, the engaged count is withheld as the bounce rate is.
+    const engaged = (t: AggregateResult["totals"]) => {
+      const e = t.engaged_visitors ?? 0, rest = (t.visitors ?? 0) - e;
+      return ctx.cohort && rest > 0 && rest < SMALL_GROUP ? null : e;
+    };
     const head = (m: (typeof HEAD)[number], digits: number) =>
       compare(
         round(cur[0].totals[m] ?? null, digits),
@@ -221,7 +231,7 @@ export default defineTool({
     return {
       scope: r.answerScope,
       visitors: head("visitors", 0),
-      engaged_visitors: head("engaged_visitors", 0),
+      engaged_visitors: compare(engaged(cur[0].totals), prev ? engaged(prev[0].totals) : null),
       sessions: head("sessions", 0),
       pageviews: head("pageviews", 0),
       views_per_session: head("views_per_session", 2),

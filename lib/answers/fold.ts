@@ -77,12 +77,21 @@ function leavesOf(whole: Json, fields: FieldsOf, at: Path = [], out: Leaf[] = []
  * Whether an item tells a small group where subtraction would reach it: a figure that reads "fewer than 5"
  * (or 1 to 4 visitors) where the whole's is 5 or more (a whole of 1 to 4 reads "fewer than 5" itself).
  */
-function tellsFew(item: Json, whole: Json, leaves: Leaf[]): boolean {
-  return leaves.some((l) => {
-    const w = get(whole, l.path), v = get(item, l.path);
-    return typeof w === "number" && w >= SMALL_GROUP && (v === FEWER_THAN_5 || (l.visitors && small(v)));
-  });
+function tellsFew(item: Json, whole: Json, leaves: Leaf[], sizes: string[]): boolean {
+  const big = (l: Leaf) => {
+    const w = get(whole, l.path);
+    return typeof w === "number" && w >= SMALL_GROUP;
+  };
+  return leaves.some((l) =>
+    big(l) && (get(item, l.path) === FEWER_THAN_5 || (l.visitors && small(get(item, l.path))))
+  ) ||
+    // a group of 1 to 4 visitors whose whole shows only other figures (a page's pageviews beside the
+    // answer's pageviews: the pages' visitors overlap, so their whole is no sum): its figures are the rest too
+    (leaves.some(big) && sizes.some((k) => item[k] === FEWER_THAN_5 || small(item[k])));
 }
+
+/** The fields of an item that give its group's size (`groupSize`). */
+const sizesOf = (fields: FieldsOf) => Object.keys(fields).filter((k) => declarationOf(fields[k])?.size);
 
 /**
  * A whole's figure less the named groups' (null when either is not shown as a number, or when the groups
@@ -147,7 +156,8 @@ function otherOf(
 function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"): Json[] | null {
   const leaves = leavesOf(whole, fields);
   if (!items.length || !leaves.length) return null;
-  const few = new Set(items.filter((x) => isOther(x[label]) || tellsFew(x, whole, leaves)));
+  const sizes = sizesOf(fields);
+  const few = new Set(items.filter((x) => isOther(x[label]) || tellsFew(x, whole, leaves, sizes)));
   const folded = items.filter((x) => few.has(x));
   const shown = items.filter((x) => !few.has(x));
   const sized = leaves.some((l) => l.visitors && typeof get(whole, l.path) === "number");
