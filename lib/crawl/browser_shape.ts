@@ -290,3 +290,21 @@ export function prefixedProduct(ua: string): string | null {
   if (/\d/.test(name) && HANDSET.test(m[1])) return null;
   return knownHumanProduct(name) ? null : name;
 }
+
+/**
+ * A known browser's or app's own home page after its product, ending the agent ("… QtWeb Internet Browser/3.8.5
+ * http://www.QtWeb.net", "… Safari/531.2+ Miro/6.0 (http://www.getmiro.com/)", browscap's browsers and media
+ * players): the address is the product's, whose name its host holds, not a fetcher's contact page (those write
+ * "+http" or name a tool no list knows). Spares the agent the URL and domain signs only.
+ */
+export function ownHomePage(ua: string): boolean {
+  const m = /([A-Za-z][\w-]*)(?: [A-Za-z][\w-]*){0,2}\/[\w.+-]+ \(?https?:\/\/(?:www\.)?([\w.-]+)[^\s)]*\)?$/
+    .exec(
+      ua,
+    );
+  if (!m || !browserShaped(ua)) return false;
+  const name = m[1].toLowerCase();
+  const product = m[0].slice(0, m[0].indexOf("/")).toLowerCase();
+  return name.length >= 4 && m[2].toLowerCase().replace(/[.-]/g, "").includes(name) &&
+    (knownHumanProduct(product) || knownHumanProduct(name));
+}

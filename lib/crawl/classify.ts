@@ -16,6 +16,7 @@ import {
   compatibleProduct,
   desktopPrefixOnly,
   listedProductFirst,
+  ownHomePage,
   podcastApp,
   prefixedProduct,
   standaloneApp,
@@ -145,7 +146,12 @@ function decide(ua: string, withCatalog: boolean): AgentVerdict {
   const trimmed = logDecoded(ua.trim());
   if (trimmed === "") return automation("empty agent"); // an agent that says nothing is no person's client
   const token = withCatalog ? catalogToken(trimmed.toLowerCase()) : null;
-  const strong = automationSign(trimmed);
+  let strong = automationSign(trimmed);
+  // a known browser's or app's own home page is no fetcher's address
+  if (
+    (strong === "URL in a browser-shaped agent" || strong === "domain name in a browser-shaped agent") &&
+    ownHomePage(trimmed)
+  ) strong = null;
   if (token) {
     const e = byMatch.get(token)!;
     // an app that shares a crawler's name (WhatsApp) is the app when it reports its own device and OS

@@ -718,6 +718,15 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       { ua: "FeedForAll rss2html.php v2", token: "unknown", category: "other" },
       { ua: "Alltop/1.1", token: "unknown", category: "other" },
     ],
+  "a thumbnail fetcher whose address stands in a browser's agent where no known product names it (browscap's test agents)":
+    [
+      {
+        ua:
+          "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.21 (KHTML, like Gecko) https://thumbs.providerlijst.com// v1.0 Safari/537.21",
+        token: "unknown",
+        category: "other",
+      },
+    ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -743,6 +752,10 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "ProPresenter3",
       "Apple-PubSub/65",
     ],
+  "a browser and a media player ending their agent with their own home page (browscap's test agents)": [
+    "Mozilla/5.0 (Windows; U; Windows NT 5.2; en-US) AppleWebKit/534.34 (KHTML, like Gecko)  QtWeb Internet Browser/3.8.5 http://www.QtWeb.net",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_4) AppleWebKit/600.7.12 (KHTML, like Gecko) Safari/531.2+ Miro/6.0 (http://www.getmiro.com/)",
+  ],
   "desktop and TV software": [
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0.4844.84 AdobeCEP/11.0 Safari/537.36",
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_6) AppleWebKit/601.7.8 (KHTML, like Gecko) Slack_SSB/2.0.3",
