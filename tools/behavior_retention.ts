@@ -32,12 +32,12 @@ const output = answerSchema({
       visitors: groupSize(z.union([z.number(), z.literal(FEWER_THAN_5)])).describe(
         "visitors who entered then",
       ),
-      returned: groupCount("visitors", z.array(z.number())).nullable().describe(
+      returned: groupCount("visitors", z.array(z.number().nullable())).nullable().describe(
         "visitors of the cohort who came back 0, 1, 2 … intervals later (0: its own interval, from entering on); " +
-          "null under 5 visitors",
+          "null under 5 visitors; under a saved cohort a count is null where 1 to 4 of the cohort did not come back",
       ),
-      rates: groupRate(["returned"], z.array(z.number()).nullable()).describe(
-        "returned / visitors, 0-1; null under 5 visitors",
+      rates: groupRate(["returned"], z.array(z.number().nullable()).nullable()).describe(
+        "returned / visitors, 0-1; null under 5 visitors, and beside a withheld count",
       ),
     })),
     undefined,
@@ -94,14 +94,19 @@ export default defineTool({
     });
     // Under a saved cohort a return count of 1-4 reads "fewer than 5"; a curve point it went into would give
     // it back (multiplied by the visitors behind the point, less the counts shown), so that point is withheld.
+    // So is a count where 1 to 4 of the cohort did not come back: the cohort's visitors less it would tell them.
     const guarded = ctx.cohort !== null;
+    const fewLeft = (visitors: number, x: number) => {
+      const left = visitors - x;
+      return guarded && left > 0 && left < SMALL_GROUP;
+    };
     const curve: (number | null)[] = [];
     for (let d = 0; d < res.cohorts.length; d++) {
       let returned = 0, visitors = 0, hidden = false;
       for (const c of res.cohorts) {
         if (c.visitors < SMALL_GROUP || c.counts.length <= d) continue;
         const x = c.counts[d];
-        if (guarded && x > 0 && x < SMALL_GROUP) hidden = true;
+        if ((guarded && x > 0 && x < SMALL_GROUP) || fewLeft(c.visitors, x)) hidden = true;
         returned += x;
         visitors += c.visitors;
       }
@@ -129,8 +134,10 @@ export default defineTool({
         return {
           cohort: c.cohort,
           visitors: shown ? c.visitors : FEWER_THAN_5,
-          returned: shown && c.visitors > 0 ? c.counts : null,
-          rates: shown && c.visitors > 0 ? c.counts.map((x) => rate(x / c.visitors)!) : null,
+          returned: shown && c.visitors > 0 ? c.counts.map((x) => fewLeft(c.visitors, x) ? null : x) : null,
+          rates: shown && c.visitors > 0
+            ? c.counts.map((x) => fewLeft(c.visitors, x) ? null : rate(x / c.visitors)!)
+            : null,
         };
       }),
       cohorts_total: res.cohorts.length,
