@@ -38,3 +38,55 @@ export function hitPath(p: string): string {
   const cut = p.search(/[?#]/);
   return cut < 0 ? urlPath(p) : urlPath(p.slice(0, cut)) + p.slice(cut);
 }
+
+/** A character people can read as itself in a path: a letter, mark, digit, punctuation or symbol. */
+const READABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/**
+ * A stored path as people read it (answer text, the app, reports): "/caf%C3%A9" shows as "/café", "/a%20b" as
+ * "/a b". Only escapes whose decoding cannot change what the path means or hide what it is are decoded: a run
+ * of escapes that is valid UTF-8 past ASCII and names readable characters (never controls, format characters
+ * such as bidi overrides or zero-width joiners, nor unusual spaces), and "%20" inside the path (kept at its
+ * end, where a space would be invisible). ASCII escapes stay: "%2F" is a "/" that is not a separator, "%25" a
+ * "%" that starts no escape, "%3F" and "%23" no query or fragment. Display only: the stored form, and the form
+ * answers' JSON fields carry for scripts to filter with, is `urlPath`'s.
+ */
+export function shownPath(p: string): string {
+  return p.replace(/(%[0-9A-Fa-f]{2})+/g, (run, _e, at: number) => {
+    const bytes = run.match(/%[0-9A-Fa-f]{2}/g)!.map((e) => parseInt(e.slice(1), 16));
+    let out = "";
+    for (let i = 0; i < bytes.length;) {
+      const b = bytes[i];
+      if (b < 0x80) {
+        const last = at + (i + 1) * 3 === p.length;
+        out += b === 0x20 && !last ? " " : esc(b);
+        i++;
+        continue;
+      }
+      const n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      const c = n > 1 && i + n <= bytes.length ? utf8(bytes.slice(i, i + n)) : null;
+      if (c !== null && READABLE.test(c)) {
+        out += c;
+        i += n;
+      } else {
+        out += esc(b); // a stray byte: as stored, and the next one is read afresh
+        i++;
+      }
+    }
+    return out;
+  });
+}
+
+const esc = (b: number) => "%" + b.toString(16).toUpperCase().padStart(2, "0");
+
+const strict = new TextDecoder("utf-8", { fatal: true });
+
+/** One character from its UTF-8 bytes, or null when they are not exactly one valid one. */
+function utf8(bytes: number[]): string | null {
+  try {
+    const s = strict.decode(new Uint8Array(bytes));
+    return [...s].length === 1 ? s : null;
+  } catch {
+    return null;
+  }
+}

@@ -8,6 +8,7 @@
  * other text is escaped.
  */
 import { oneLine } from "../text.ts";
+import { shownPath } from "../url_path.ts";
 
 const label = (k: string) => textLine(k.replaceAll("_", " "));
 
@@ -19,13 +20,21 @@ const PLAIN_NAME = /^[\p{L}\p{N}\p{M} ./_\-~%+=&?@'()#$]*$/u;
  * it holds backticks) with its controls escaped, so it reads as one literal value: never figures of its own,
  * a link, or an image a client that renders Markdown would fetch.
  */
-function nameText(x: string): string {
+function nameText(stored: string): string {
+  const x = readable(stored);
   if (PLAIN_NAME.test(x)) return x;
   const text = oneLine(x);
   const fence = "`".repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${fence}${pad}${text}${pad}${fence}`;
 }
+
+/**
+ * A page path (a page, an entry or exit page, a path's step, a crawler's hit) as people read it: "/café", not
+ * the stored "/caf%C3%A9" (lib/url_path.ts shownPath decodes only what cannot change its meaning). The JSON
+ * keeps the stored form, which scripts filter with; any path's spelling matches it.
+ */
+const readable = (s: string) => (s.startsWith("/") ? shownPath(s) : s);
 
 /** Markdown's link and image syntax, autolinks and HTML tags: inert once their brackets are backslash-escaped. */
 const MD_LINK = /\]\s*[([]|<[a-z!/?]/i;
@@ -70,7 +79,7 @@ function scalar(v: unknown, key = ""): string {
     return isFraction(key) && !key.endsWith("_pct") ? `${round(Math.round(v * 1000) / 10)}%` : round(v);
   }
   if (typeof v === "object") return JSON.stringify(v);
-  return textLine(String(v));
+  return textLine(readable(String(v)));
 }
 
 function isCompared(v: Obj): boolean {
