@@ -76,6 +76,24 @@ function phoneLike(m: string, embedded: boolean, next: string): boolean {
   return NANP.test(digits) || NATIONAL.test(digits);
 }
 
+/**
+ * A payment card number: 13 to 19 digits, plain or in groups split by single spaces or dashes, starting as
+ * the card networks' numbers do (2 to 6) and passing the Luhn check the networks' numbers all pass; a plain
+ * id of that length passes it one time in ten, and is hidden then too (masking errs on the side of hiding).
+ */
+function cardLike(m: string): boolean {
+  if (!/^[2-6]\d*(?:[ \u00a0-]\d+)*$/.test(m)) return false;
+  const digits = m.replace(/\D/g, "");
+  if (digits.length < 13 || digits.length > 19) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1 && (d *= 2) > 9) d -= 9;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 /** Text in running prose starts after a space, a bracket, a quote or punctuation; else it is embedded. */
 const TEXT_BEFORE = /[\s([{"'<>,;:!?*|]/;
 
@@ -84,6 +102,7 @@ function maskPhones(text: string): string {
   for (const u of text.matchAll(UUID)) uuids.push([u.index, u.index + u[0].length]);
   return text.replace(PHONE, (m: string, at: number) => {
     if (uuids.some(([a, b]) => at < b && at + m.length > a)) return m;
+    if (cardLike(m)) return CARD_MASK;
     const before = at > 0 ? text[at - 1] : "";
     const embedded = before !== "" && !TEXT_BEFORE.test(before);
     return phoneLike(m, embedded, text[at + m.length] ?? "") ? PHONE_MASK : m;
@@ -104,6 +123,7 @@ const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]|\.\d)/g;
 
 export const EMAIL_MASK = "[email]";
 export const PHONE_MASK = "[phone]";
+export const CARD_MASK = "[card]";
 export const IP_MASK = "[ip]";
 export const KEY_MASK = "[key]";
 
@@ -115,7 +135,7 @@ export const KEY_MASK = "[key]";
 const ESCAPED_SEP = /%(20|2B|28|29|2D|2E)/gi;
 const PLUS_BETWEEN_DIGITS = /(?<=\d)\+(?=\d)/g;
 
-/** Masks emails, phone numbers, IP addresses and service keys in quoted text. */
+/** Masks emails, phone numbers, payment card numbers, IP addresses and service keys in quoted text. */
 export function maskText(text: string): string {
   const decoded = text.replace(ESCAPED_SEP, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
     .replace(PLUS_BETWEEN_DIGITS, " ");
@@ -139,7 +159,7 @@ function maskDecoded(text: string): string {
   return maskPhones(out);
 }
 
-/** True when text still holds an email, phone number, IP address or key (the checker's view of masking). */
+/** True when text still holds an email, phone or card number, IP address or key (the checker's view of masking). */
 export function hasContactDetails(text: string): boolean {
   return maskText(text) !== text;
 }

@@ -5,13 +5,17 @@
  */
 
 const EMAIL = /[\w.%+-]+(?:@|%40)[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
-// A run of digits joined by the separators people type in phone and card numbers.
-const DIGIT_RUN = /\+?\(?\d(?:[\d().\- ]*\d)?/g;
+// A run of digits joined by the separators people type in phone and card numbers, also as a URL writes them
+// ("+49%20151%201234", "%2B49+151+1234"): escaped, or "+" for a space.
+const ESCAPED = /%2[0DE89]/gi;
+const DIGIT_RUN = /(?:\+|%2B)?\(?\d(?:(?:[\d().\- +]|%2[0BDE89])*\d)?/gi;
 
 function maskDigits(run: string): string {
-  const digits = run.replace(/\D/g, "").length;
-  if (digits >= 13 && digits <= 19 && /^[\d -]+$/.test(run)) return "[card]";
-  if (digits >= 9 || (run.startsWith("+") && digits >= 7)) return "[phone]";
+  // an escape's own digits ("%20") are no digits of the number
+  const plain = run.replace(/%2B/gi, "+").replace(ESCAPED, " ");
+  const digits = plain.replace(/\D/g, "").length;
+  if (digits >= 13 && digits <= 19 && /^[\d -]+$/.test(plain)) return "[card]";
+  if (digits >= 9 || (plain.startsWith("+") && digits >= 7)) return "[phone]";
   return run;
 }
 
