@@ -8,6 +8,7 @@ import type { FC } from "hono/jsx";
 import { raw } from "hono/html";
 import { type ChartSpec, renderSized } from "../../lib/charts/charts.ts";
 import { FEWER_THAN_5 } from "../../lib/answers/privacy.ts";
+import { shownPath } from "../../lib/url_path.ts";
 import { formatValue, metricLabel, versus } from "./format.ts";
 
 type Row = Record<string, unknown>;
@@ -124,10 +125,10 @@ function chartSpec(title: string, list: NonNullable<ReturnType<typeof firstList>
     x_label: metricLabel(measure).toLowerCase(),
     bars: rows.slice(0, label === "bucket" ? 60 : 12).map((r, i) => ({
       label: label === "step" || list.key === "steps"
-        ? `${r.step ?? i + 1}. ${r.name ?? ""}`.trim()
+        ? `${r.step ?? i + 1}. ${readable(String(r.name ?? ""))}`.trim()
         : r[label] === null || r[label] === undefined
         ? `#${i + 1}`
-        : String(r[label]),
+        : readable(String(r[label])),
       value: num(r, measure),
       previous: typeof r[previous] === "number" ? r[previous] as number : undefined,
     })),
@@ -173,8 +174,17 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
   };
 }
 
+/** A page path as people read it ("/café", not the stored "/caf%C3%A9"); other names as they are. */
+const readable = (s: string) => (s.startsWith("/") ? shownPath(s) : s);
+
 const cell = (col: string, v: unknown) =>
-  v === null || v === undefined ? "—" : typeof v === "boolean" ? (v ? "yes" : "no") : formatValue(col, v);
+  v === null || v === undefined
+    ? "—"
+    : typeof v === "boolean"
+    ? (v ? "yes" : "no")
+    : typeof v === "string"
+    ? readable(v)
+    : formatValue(col, v);
 
 /** The figures, chart and table of a shown answer; `compact` (a dashboard tile) leaves the table out. */
 export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ shown, compact }) => (

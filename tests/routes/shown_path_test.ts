@@ -1,10 +1,13 @@
 /**
  * Review #12: pages are stored in one percent-encoded form (lib/url_path.ts) but shown to people decoded: an
  * answer's text says "/café" and "/a b"; its JSON keeps the stored form, which filters match in either spelling.
- * Through the real HTTP interface (ingest, MCP tools/call) on a real KV file.
+ * Through the real HTTP interface (ingest, MCP tools/call, the app's pages).
  */
 import assert from "node:assert/strict";
+import { findSaved } from "../../lib/saved/store.ts";
+import { orgUrl, peopleWorld } from "../helpers/people.ts";
 import { openSite, pageview } from "../helpers/site.ts";
+import { ev, store } from "../lib/query/fixtures.ts";
 
 const NOW = Date.parse("2026-11-18T12:00:00Z");
 
@@ -48,5 +51,36 @@ Deno.test("an answer's text shows pages decoded; its JSON keeps the stored form"
     }
   } finally {
     await site.close();
+  }
+});
+
+Deno.test("the app's page of an insight shows pages decoded, in its table and its chart", async () => {
+  const w = await peopleWorld();
+  try {
+    const now = w.deps.clock.now();
+    const events = Array.from({ length: 12 }, (_, v) =>
+      ev({
+        org: w.org,
+        touchpoint: w.tenant.touchpoint,
+        received_at: now - 3_600_000 - v,
+        anonymous_id: `v${v}`,
+        session_id: `s${v}`,
+        event_type: "$pageview",
+        path: v % 2 ? "/caf%C3%A9" : "/a%20b", // as stored
+      }));
+    await store(w.deps.kv, { events });
+    const mia = await w.join("mia@example.com", "owner");
+    const insights = orgUrl(w.org, "insights");
+    await mia.submit(insights, { tool: "behavior_pages", name: "Pages", touchpoint: w.tenant.touchpoint });
+    const saved = await findSaved(w.deps.kv, w.org, "Pages", "insight");
+    const page = await mia.open(`${insights}/${saved!.id}`);
+    assert.equal(page.status, 200);
+    assert.match(page.html, /<td data-label="Page">\/café<\/td>/);
+    assert.match(page.html, /<td data-label="Page">\/a b<\/td>/);
+    const chart = page.html.match(/<svg[^>]*role="img"[\s\S]*?<\/svg>/)?.[0] ?? "";
+    assert.match(chart, /\/café/, "the chart's bar is named so too");
+    assert.doesNotMatch(page.html, /caf%C3%A9|\/a%20b/);
+  } finally {
+    await w.close();
   }
 });
