@@ -21,6 +21,7 @@ import { crawlerFindings, notCrawledFindings } from "./findings/crawlers.ts";
 import { vitalsFindings } from "./findings/vitals.ts";
 import { themeFindings, versionFindings } from "./findings/reviews.ts";
 import { headline, sectionRank, summarize } from "./summary.ts";
+import { shownPath } from "../url_path.ts";
 
 export interface ReportRequest {
   org: Org;
@@ -189,7 +190,7 @@ function charts(
     visitors_by_day: cur,
     previous_by_day: prev.map((p) => ({ date: shift(p.date, offset), value: p.value })),
     top_pages: ((pagesNow?.pages ?? []) as Json[]).slice(0, 10).map((p) => ({
-      label: p.page,
+      label: shownPath(p.page), // as people read it; the finding's numbers keep the stored form
       value: p.pageviews,
       previous: pageBefore.get(p.page) ??
         (pagesBefore && pagesBefore.pages_total <= pagesBefore.pages.length ? 0 : null),

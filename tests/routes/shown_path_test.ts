@@ -1,10 +1,13 @@
 /**
  * Review #12: pages are stored in one percent-encoded form (lib/url_path.ts) but shown to people decoded: an
  * answer's text says "/café" and "/a b"; its JSON keeps the stored form, which filters match in either spelling.
- * Through the real HTTP interface (ingest, MCP tools/call, the app's pages).
+ * Through the real HTTP interface (ingest, MCP tools/call, the app's pages, the report job).
  */
 import assert from "node:assert/strict";
+import { compactAll } from "../../lib/jobs/compact.ts";
+import { listReports } from "../../lib/reports/store.ts";
 import { findSaved } from "../../lib/saved/store.ts";
+import { generateDueReports } from "../../pipeline/reports_generate.ts";
 import { orgUrl, peopleWorld } from "../helpers/people.ts";
 import { openSite, pageview } from "../helpers/site.ts";
 import { ev, store } from "../lib/query/fixtures.ts";
@@ -82,5 +85,30 @@ Deno.test("the app's page of an insight shows pages decoded, in its table and it
     assert.doesNotMatch(page.html, /caf%C3%A9|\/a%20b/);
   } finally {
     await w.close();
+  }
+});
+
+Deno.test("a weekly report names pages decoded in its findings and chart; its numbers keep the stored form", async () => {
+  const site = await openSite({ now: Date.parse("2026-11-18T10:00:00Z") }); // Wednesday of ISO week 47
+  try {
+    const at = new Date(site.deps.clock.now()).toISOString();
+    const batch = Array.from({ length: 30 }, (_, v) => ({ ...pageview(v, 1, "/café"), device_time: at }));
+    assert.equal((await site.ingest(batch)).status, 204);
+    site.deps.clock.set(Date.parse("2026-11-23T23:10:00Z"));
+    await compactAll(site.deps);
+    site.deps.clock.set(Date.parse("2026-11-24T01:30:00Z")); // Tuesday: week 47 closed
+    await compactAll(site.deps);
+    await generateDueReports(site.app.ctx);
+    const weekly = (await listReports(site.kv, site.t.org, "production"))
+      .find((r) => r.kind === "weekly" && r.period_key === "2026-W47");
+    assert.ok(weekly, "weekly report stored");
+    assert.deepEqual(weekly.charts.top_pages.map((b) => b.label), ["/café"]);
+    const uncrawled = weekly.findings.find((f) => f.kind === "pages_not_crawled");
+    assert.ok(uncrawled, weekly.findings.map((f) => f.kind).join());
+    assert.match(uncrawled.claim, /: \/café \(30 visitors\)\.$/);
+    assert.equal(uncrawled.numbers.first_page, "/caf%C3%A9", "the form a script filters with");
+    assert.doesNotMatch(weekly.summary + weekly.headline, /%C3%A9/);
+  } finally {
+    await site.close();
   }
 });

@@ -2,6 +2,7 @@
 import { THRESHOLDS } from "../thresholds.ts";
 import type { Finding } from "../types.ts";
 import { call, type FindingContext, type Json, movement, num, relative } from "./common.ts";
+import { shownPath } from "../../url_path.ts";
 
 /** Pages found in one period's top list only are looked up in the other; the largest this many. */
 const MAX_LOOKUPS = 8;
@@ -70,7 +71,7 @@ export async function pageFindings(c: FindingContext, now: Json, before: Json): 
     if (!rose && !fell) continue;
     out.push({
       kind: rose ? "page_rose" : "page_fell",
-      claim: `${p.page}: ${num(p.now)} pageviews, ${movement(p.now, p.before)}.`,
+      claim: `${shownPath(p.page)}: ${num(p.now)} pageviews, ${movement(p.now, p.before)}.`,
       numbers: { page: p.page, pageviews: p.now, previous: p.before, change },
       weight: change === null ? 10 : Math.abs(change),
       reproduce: [

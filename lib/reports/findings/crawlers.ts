@@ -2,6 +2,7 @@
 import { THRESHOLDS } from "../thresholds.ts";
 import type { Finding } from "../types.ts";
 import { call, type FindingContext, type Json, num } from "./common.ts";
+import { shownPath } from "../../url_path.ts";
 
 /** Requests by crawler, from a behavior_crawl_coverage answer; one crawler asked again when the list was cut. */
 async function requestsOf(c: FindingContext, answer: Json, period: string, crawler: string): Promise<number> {
@@ -58,7 +59,7 @@ export function notCrawledFindings(c: FindingContext, coverage: Json): Finding[]
   const pages = (coverage.pages_never_read as Json[]).filter((p) => p.visitors >= t.min_visitors);
   if (!pages.length) return [];
   const named = pages.slice(0, t.max_named);
-  const list = named.map((p) => `${p.page} (${num(p.visitors)} visitors)`).join(", ");
+  const list = named.map((p) => `${shownPath(p.page)} (${num(p.visitors)} visitors)`).join(", ");
   return [{
     kind: "pages_not_crawled",
     claim: `${pages.length} page${pages.length === 1 ? "" : "s"} with ${t.min_visitors} or more visitors ` +

@@ -2,6 +2,7 @@
 import { THRESHOLDS } from "../thresholds.ts";
 import type { Finding } from "../types.ts";
 import { call, type FindingContext, type Json, num, pct, relative } from "./common.ts";
+import { shownPath } from "../../url_path.ts";
 
 /** The published thresholds (good up to the first, poor above the second), as behavior_performance rates. */
 const LIMITS = { LCP: [2500, 4000], INP: [200, 500], CLS: [0.1, 0.25] } as const;
@@ -45,7 +46,7 @@ function worse(c: FindingContext, perf: Json): Finding[] {
       if (!worse) continue;
       out.push({
         kind: "vitals_regression",
-        claim: `${v} on ${g.name} got worse: p75 ${unit(v, m.p75)} (${WORDS[now]}), was ${
+        claim: `${v} on ${shownPath(g.name)} got worse: p75 ${unit(v, m.p75)} (${WORDS[now]}), was ${
           unit(v, m.previous_p75)
         } (${WORDS[before]})${growth !== null ? `, ${pct(growth)}` : ""}; ${num(g.page_loads)} page loads.`,
         numbers: {
