@@ -77,8 +77,13 @@ const output = answerSchema({
   devices_total: z.number(),
   bots_and_ai_agents: z.object({
     // bots and AI agents are not visitors: no saved cohort holds them, and rule 5 is about people
-    bot_events: notACount(compared).describe("events of bots that ran the web SDK"),
-    ai_agent_events: notACount(compared).describe("events of AI agents that ran the web SDK"),
+    bot_events: notACount(compared).describe(
+      "events sent through the web SDK by bots (by their user agent or automation signs; not verified)",
+    ),
+    claimed_ai_agent_events: notACount(compared).describe(
+      "events sent through the web SDK whose user agent claims an AI agent: a claim anyone holding the public " +
+        "key can send, never counted as AI agent visits (those are ai_crawler_requests)",
+    ),
     crawler_requests: compared.describe("crawler requests reported by the server SDK (spoofed left out)"),
     ai_crawler_requests: compared,
   }),
@@ -177,7 +182,7 @@ export default defineTool({
       s
         ? await r.engine.aggregate({ ...s, traffic: ["bot", "ai_agent"] }, {
           metrics: ["events"],
-          breakdown: ["traffic", "crawler"],
+          breakdown: ["traffic"],
         })
         : null;
     const hits = async (s: typeof r.scope | null) => {
@@ -210,13 +215,9 @@ export default defineTool({
         ? a.rows.filter((x) => !aiOnly || isAiCategory(x.key.category as CrawlerCategory))
           .reduce((n, x) => n + (x.metrics.requests ?? 0), 0)
         : null;
+    // Top agents are the crawlers the server SDK reported (their addresses checked): a crawler's name in the
+    // agent of an event sent through the public web endpoint is only a claim, counted apart above.
     const agents = new Map<string, { crawler: string; kind: string; requests: number }>();
-    for (const x of webNow?.rows ?? []) {
-      const k = label(x.key.crawler);
-      const a = agents.get(k) ?? { crawler: k, kind: String(x.key.traffic), requests: 0 };
-      a.requests += x.metrics.events ?? 0;
-      agents.set(k, a);
-    }
     for (const x of hitsNow?.rows ?? []) {
       const k = label(x.key.crawler);
       const kind = isAiCategory(x.key.category as CrawlerCategory) ? "ai_agent" : "bot";
@@ -227,6 +228,14 @@ export default defineTool({
     const topAgents = [...agents.values()].sort((a, b) =>
       b.requests - a.requests || a.crawler.localeCompare(b.crawler)
     );
+
+    const claimedAi = compare(sumWeb(webNow, "ai_agent"), sumWeb(webBefore, "ai_agent"));
+    const notices = claimedAi.value
+      ? [
+        `${claimedAi.value} events sent through the web SDK claim an AI agent by their user agent; the claim is ` +
+        "not verified, so they are not counted as AI agent visits",
+      ]
+      : [];
 
     return {
       scope: r.answerScope,
@@ -255,7 +264,7 @@ export default defineTool({
       devices_total: cur[4].total_rows,
       bots_and_ai_agents: {
         bot_events: compare(sumWeb(webNow, "bot"), sumWeb(webBefore, "bot")),
-        ai_agent_events: compare(sumWeb(webNow, "ai_agent"), sumWeb(webBefore, "ai_agent")),
+        claimed_ai_agent_events: claimedAi,
         crawler_requests: compare(sumHits(hitsNow, false), sumHits(hitsBefore, false)),
         ai_crawler_requests: compare(sumHits(hitsNow, true), sumHits(hitsBefore, true)),
       },
@@ -270,7 +279,7 @@ export default defineTool({
           "Events lost between the browser and us (network errors, closed tabs): the figures above miss about " +
           "this many. A lower bound: losses before the first or after the last event that arrived are not seen.",
       },
-      notices: [],
+      notices,
     };
   },
 });
