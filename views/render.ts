@@ -4,6 +4,7 @@
  * a drawing of its own gets the generic one (compared figures as tiles, its first list as bars).
  */
 import { type Band, bands, type Bar, bars, change, type Figure, fmt, grid, h, lines } from "./svg.ts";
+import { shownPath } from "../lib/url_path.ts";
 
 type Obj = Record<string, unknown>;
 type Ask = (args: Obj) => Promise<Obj | null>;
@@ -25,6 +26,11 @@ const num = (v: unknown): number => (typeof v === "number" ? v : 0);
 const fig = (v: unknown): Figure => (typeof v === "number" || typeof v === "string" ? v : null);
 const isCompared = (v: unknown): v is Obj => isObj(v) && "value" in v && "previous" in v;
 const words = (k: string) => k.replaceAll("_", " ");
+/** A name as people read it: a page path decoded ("/café", not the stored "/caf%C3%A9"); others as they are. */
+const shown = (v: unknown) => {
+  const s = String(v);
+  return s.startsWith("/") ? shownPath(s) : s;
+};
 
 function section(title: string, ...children: (Node | null)[]) {
   return h("section", {}, h("h2", {}, title), ...children);
@@ -56,7 +62,7 @@ function tiles(answer: Obj): HTMLElement | null {
 }
 
 const named = (rows: Obj[], value: string, label = "name"): Bar[] =>
-  rows.map((r) => ({ label: String(r[label] ?? r.name ?? r.page ?? ""), value: fig(r[value]) }));
+  rows.map((r) => ({ label: shown(r[label] ?? r.name ?? r.page ?? ""), value: fig(r[value]) }));
 
 function overview(v: ViewInput): Node[] {
   const a = v.answer;
@@ -150,7 +156,7 @@ function sources(v: ViewInput): Node[] {
       bars(
         `${words(k)} by visitors`,
         rows.map((r) => ({
-          label: String(r.name),
+          label: shown(r.name),
           value: fig(r.visitors),
           note: typeof r.previous_visitors === "number" ? `before ${r.previous_visitors}` : undefined,
         })),
@@ -165,7 +171,7 @@ function funnel(v: ViewInput): Node[] {
   const a = v.answer;
   const steps = list(a.steps);
   const rows: Bar[] = steps.map((st) => ({
-    label: `${st.step}. ${st.name}`,
+    label: `${st.step}. ${shown(st.name)}`,
     value: fig(st.visitors),
     note: st.step === 1
       ? ""
@@ -184,7 +190,7 @@ function funnel(v: ViewInput): Node[] {
         bars(
           `Funnel for ${sp.value ?? sp.name}`,
           list(sp.steps).map((st) => ({
-            label: `${st.step}. ${st.name}`,
+            label: `${st.step}. ${shown(st.name)}`,
             value: fig(st.visitors),
           })),
           v.width,
@@ -218,7 +224,7 @@ function paths(v: ViewInput): Node[] {
       "Next steps (share of visitors)",
       bars(
         "Nearest steps",
-        list(a.nearest_steps).map((r) => ({ label: String(r.name), value: fig(r.share) })),
+        list(a.nearest_steps).map((r) => ({ label: shown(r.name), value: fig(r.share) })),
         v.width,
         "%",
       ),
@@ -228,7 +234,7 @@ function paths(v: ViewInput): Node[] {
       bars(
         "Paths",
         list(a.paths).map((r) => ({
-          label: (r.steps as string[]).join(" → "),
+          label: (r.steps as string[]).map(shown).join(" → "),
           value: fig(r.share),
         })),
         v.width,
@@ -267,7 +273,7 @@ function performance(v: ViewInput): Node[] {
         bars(
           `LCP p75 by ${a.by}`,
           groups.map((g) => ({
-            label: String(g.name),
+            label: shown(g.name),
             value: fig(((g.vitals as Obj)?.LCP as Obj | null)?.p75),
           })),
           v.width,
@@ -319,7 +325,7 @@ function crawlCoverage(v: ViewInput): Node[] {
         "AI reads by crawler vendor and page",
         grid(
           "AI reads: vendor by page",
-          pagesOf,
+          pagesOf.map(shown),
           vendors,
           (r, c) => at.get(`${vendors[c]}|${pagesOf[r]}`) ?? null,
           v.width,
