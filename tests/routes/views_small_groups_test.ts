@@ -95,7 +95,9 @@ Deno.test("views: a trend point or funnel step of 'fewer than 5' is drawn as tha
     const day19 = points.find((m) => m.label === "2026-11-19")!;
     assert.equal(day19.value, "fewer than 5", JSON.stringify(day19));
     assert.match(day19.title, /2026-11-19: fewer than 5/);
-    assert.equal(points.find((m) => m.label === "2026-11-18")?.value, "6");
+    // the 18th's 6 is withheld beside it (the total less it would tell the 2): drawn as withheld, not as 0
+    assert.equal(series.find((p) => p.bucket === "2026-11-18")?.visitors, null);
+    assert.equal(points.find((m) => m.label === "2026-11-18")?.value, "");
     assert.equal(points.find((m) => m.label === "2026-11-16")?.value, "0", "a real 0 stays 0");
 
     const funnelArgs = {
