@@ -4,11 +4,14 @@
  * Jane") and texts are sometimes signed. The name is known only while a review is being stored (only its hash
  * is kept), so lib/feedback/store.ts masks title, text and reply there, and every answer quotes stored text:
  *
- * 1. the whole name, in any letter case, as whole words (any spaces between its words) becomes "[author]",
- *    when it has 3 or more letters or digits;
+ * 1. the whole name, in any letter case, as whole words (any spaces, dots, underscores or hyphens between its
+ *    words, or none: "jane.roe", "JaneRoe") becomes "[author]", when it has 3 or more letters or digits;
  * 2. when the name looks like a person's name (each of its words of 2+ letters starts with a capital: "Jane
  *    Roe", "María José García", "JANE"), each of its words of 3+ letters, written with a capital initial
  *    ("Jane", "JANE"; not "jane"), becomes "[author]" too.
+ *
+ * Accents do not matter either way ("Maria Garcia" is masked for "María García" and the other way round): the
+ * text and the name are compared with their letters' marks set aside.
  *
  * A nickname of plain words ("not happy", "A Google user") is masked only as a whole, so its words stay in
  * other sentences; a name word of one or two letters ("Al", "Li") is not masked alone. A one-word nickname
@@ -16,9 +19,16 @@
  */
 export const AUTHOR_MASK = "[author]";
 
-const START = String.raw`(?<![\p{L}\p{N}])`;
-const END = String.raw`(?![\p{L}\p{N}])`;
+// (marks too: texts are compared in NFD, where an accent follows its letter)
+const START = String.raw`(?<![\p{L}\p{N}\p{M}])`;
+const END = String.raw`(?![\p{L}\p{N}\p{M}])`;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The letters without their marks ("María" → "Maria"). */
+const bare = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "");
+/** A word as a pattern matching it with or without marks on any letter (on text in NFD). */
+const loose = (word: string) => [...bare(word)].map((c) => escape(c) + String.raw`\p{M}*`).join("");
+/** What may join a name's words: spaces, or a handle's dots, underscores and hyphens, or nothing. */
+const JOIN = String.raw`[\s._-]*`;
 /** Long "names" (a pasted text in an author column) are cut: a name has a few words. */
 const MAX_NAME_CHARS = 100;
 const MAX_PARTS = 6;
@@ -27,16 +37,16 @@ const MAX_PARTS = 6;
 export function authorMasker(author: string | null | undefined): (text: string) => string {
   const name = (author ?? "").normalize("NFC").trim().slice(0, MAX_NAME_CHARS);
   if ((name.match(/[\p{L}\p{N}]/gu) ?? []).length < 3) return (t) => t;
-  const whole = new RegExp(START + name.split(/\s+/).map(escape).join(String.raw`\s+`) + END, "giu");
+  const whole = new RegExp(START + name.split(/\s+/).map(loose).join(JOIN) + END, "giu");
   const words = name.match(/\p{L}+/gu) ?? [];
   const nameLike = words.some((w) => w.length >= 2) &&
     words.every((w) => w.length < 2 || /^\p{Lu}/u.test(w));
   const parts = nameLike ? [...new Set(words.filter((w) => w.length >= 3))].slice(0, MAX_PARTS) : [];
   const part = parts.length
-    ? new RegExp(START + "(?:" + parts.map(escape).join("|") + ")" + END, "giu")
+    ? new RegExp(START + "(?:" + parts.map(loose).join("|") + ")" + END, "giu")
     : null;
   return (text) => {
-    const out = text.replace(whole, AUTHOR_MASK);
-    return part ? out.replace(part, (m) => (/^\p{Lu}/u.test(m) ? AUTHOR_MASK : m)) : out;
+    const out = text.normalize("NFD").replace(whole, AUTHOR_MASK);
+    return (part ? out.replace(part, (m) => (/^\p{Lu}/u.test(m) ? AUTHOR_MASK : m)) : out).normalize("NFC");
   };
 }

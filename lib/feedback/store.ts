@@ -19,6 +19,7 @@ import type {
 } from "./types.ts";
 import { analyzeLoaded, loadAnalysis } from "./analysis/on_demand.ts";
 import { authorMasker } from "./author_mask.ts";
+import { maskText } from "../answers/privacy.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
 export const MAX_TEXT_CHARS = 12_000;
@@ -148,20 +149,23 @@ export async function stampOf(kv: Deno.Kv, org: string, app: string): Promise<bi
 
 /**
  * What an edit can change, as stored (texts cut to their limits). The first element names the author rule
- * of lib/feedback/author_mask.ts: a review stored before it (its hash made without it) is stored again,
- * masked, the next time a fetch or import gives it.
+ * of lib/feedback/author_mask.ts (2: names without their accents and as handles, emails and phone numbers
+ * masked before the name): a review stored before it (its hash made without it) is stored again, masked, the
+ * next time a fetch or import gives it.
  */
 function contentHash(r: IncomingReview): string {
   const title = r.title ? r.title.slice(0, 500) : null;
   const reply = r.reply ? r.reply.text.slice(0, MAX_TEXT_CHARS) : null;
   return sha256Hex(
-    JSON.stringify(["author-masked", r.rating, title, r.text.slice(0, MAX_TEXT_CHARS), reply, r.version]),
+    JSON.stringify(["author-masked-2", r.rating, title, r.text.slice(0, MAX_TEXT_CHARS), reply, r.version]),
   );
 }
 
 export function toStored(app: FeedbackApp, source: ReviewSource, r: IncomingReview): StoredReview {
-  // The author's name out of everything that may be quoted (rule 4); afterwards only its hash is kept.
-  const mask = authorMasker(r.author);
+  // The author's name out of everything that may be quoted (rule 4); afterwards only its hash is kept. Emails
+  // and phone numbers first, so an address holding the name is masked whole, not cut around the name.
+  const author = authorMasker(r.author);
+  const mask = (t: string) => author(maskText(t));
   const text = mask(r.text).slice(0, MAX_TEXT_CHARS);
   const title = r.title ? mask(r.title).slice(0, 500) : null;
   return {

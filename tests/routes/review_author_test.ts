@@ -126,3 +126,28 @@ Deno.test("review author: a review stored before the rule is masked when the sto
     await w.close();
   }
 });
+
+Deno.test("review author: the name without its accents, as a handle, or inside an email address is not quoted", async () => {
+  const w = await world();
+  try {
+    const cases: [string, string][] = [
+      ["María García", "Maria Garcia: crashes on start"],
+      ["Maria Garcia", "María García says it crashes"],
+      ["Jane Roe", "jane.roe crashes"],
+      ["Jane Roe", "jane_roe and JaneRoe both crash"],
+      ["Jane Roe", "reach me: Jane.Roe@gmail.com, it crashes"],
+    ];
+    await w.imp(cases.map(([author, text], i) => line(`acc${i}`, author, text, null)));
+    const out = await w.ask("feedback_reviews", { period: "last_7_days", app: w.own.id, limit: 25 });
+    for (const name of [/Mar[ií]a/i, /Garc[ií]a/i, /jane/i, /\broe\b/i, /gmail/i]) {
+      assert.doesNotMatch(out, name, `${name} quoted: ${out}`);
+    }
+    assert.match(out, /\[author\]: crashes on start/);
+    assert.match(out, /\[author\] crashes/);
+    assert.match(out, /reach me: \[email\]/, "the address is masked whole, not cut around the name");
+    // a word of the text that only looks like part of the name stays
+    assert.match(out, /crashes on start/);
+  } finally {
+    await w.close();
+  }
+});
