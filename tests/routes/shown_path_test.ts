@@ -9,10 +9,27 @@ import { listReports } from "../../lib/reports/store.ts";
 import { findSaved } from "../../lib/saved/store.ts";
 import { generateDueReports } from "../../pipeline/reports_generate.ts";
 import { orgUrl, peopleWorld } from "../helpers/people.ts";
-import { openSite, pageview } from "../helpers/site.ts";
+import { openSite, pageview, type Site } from "../helpers/site.ts";
 import { ev, store } from "../lib/query/fixtures.ts";
 
 const NOW = Date.parse("2026-11-18T12:00:00Z");
+
+/** A tools/call over MCP with the site's read key: the result (its text and its structured content). */
+async function mcpCall(site: Site, name: string, args: Record<string, unknown>) {
+  const res = await site.app.request("/mcp", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${site.t.readKey}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  assert.equal(res.status, 200);
+  const body = await res.text(); // JSON, or one server-sent event holding it
+  return JSON.parse(body.startsWith("{") ? body : body.match(/^data: (.*)$/m)![1]).result;
+}
 
 Deno.test("an answer's text shows pages decoded; its JSON keeps the stored form", async () => {
   const site = await openSite({ now: NOW });
@@ -22,24 +39,7 @@ Deno.test("an answer's text shows pages decoded; its JSON keeps the stored form"
       batch.push(pageview(v, 1, "/café"), pageview(v, 2, "/a b"), pageview(v, 3, "/a%2Fb"));
     }
     assert.equal((await site.ingest(batch)).status, 204);
-    const res = await site.app.request("/mcp", {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${site.t.readKey}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-06-18",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "behavior_pages", arguments: { period: "last_7_days" } },
-      }),
-    });
-    assert.equal(res.status, 200);
-    const body = await res.text(); // JSON, or one server-sent event holding it
-    const { result } = JSON.parse(body.startsWith("{") ? body : body.match(/^data: (.*)$/m)![1]);
+    const result = await mcpCall(site, "behavior_pages", { period: "last_7_days" });
     const text: string = result.content[0].text;
     assert.match(text, /page \/café:/);
     assert.match(text, /page \/a b:/);
@@ -108,6 +108,37 @@ Deno.test("a weekly report names pages decoded in its findings and chart; its nu
     assert.match(uncrawled.claim, /: \/café \(30 visitors\)\.$/);
     assert.equal(uncrawled.numbers.first_page, "/caf%C3%A9", "the form a script filters with");
     assert.doesNotMatch(weekly.summary + weekly.headline, /%C3%A9/);
+  } finally {
+    await site.close();
+  }
+});
+
+Deno.test("an app's screen keeps the one stored form (old data reads the same), shown and found as named", async () => {
+  const site = await openSite({ now: NOW });
+  try {
+    const ios = await site.admin("POST", "/touchpoints", { name: "iOS", kind: "ios" });
+    const key =
+      (await site.admin("POST", "/keys", { kind: "public", environment: "production", touchpoint: ios.id }))
+        .key;
+    const batch = Array.from({ length: 6 }, (_, v) => ({
+      ...pageview(v, 1, "/x"),
+      platform: "ios",
+      event_type: "$screen",
+      screen: "Home Screen",
+      properties: {},
+    }));
+    assert.equal((await site.ingest(batch, { key, origin: null })).status, 204);
+    const [ev] = await site.stored();
+    assert.equal(ev.screen, "Home Screen", "the name as sent is kept beside the path");
+    assert.equal(ev.path, "/Home%20Screen", "one stored form for pages and screens");
+    const args = { touchpoint: ios.id, period: "last_7_days" };
+    const result = await mcpCall(site, "behavior_pages", args);
+    assert.match(result.content[0].text, /page \/Home Screen:/);
+    assert.deepEqual(result.structuredContent.pages.map((p: { page: string }) => p.page), ["/Home%20Screen"]);
+    for (const search of ["Home Screen", "/Home%20Screen", "home screen"]) {
+      const a = await site.read("behavior_pages", { ...args, search });
+      assert.deepEqual(a.pages.map((p: { page: string }) => p.page), ["/Home%20Screen"], search);
+    }
   } finally {
     await site.close();
   }
