@@ -40,20 +40,23 @@ const output = answerSchema({
     visitors: groupSize(z.number()),
     vitals,
   }),
-  // by device, one device type per visitor: the groups split `overall` (a visitor's pages do not)
+  // by device, one device type per visitor: the groups split `overall`; by page, each page load is of one page,
+  // so the pages split its page loads (a visitor's pages do not split its visitors)
   groups: groupParts(
     (a) => {
       const o = a.overall as Record<string, unknown>;
-      return a.by === "device" ? { page_loads: o.page_loads, visitors: o.visitors } : null;
+      return a.by === "device"
+        ? { page_loads: o.page_loads, visitors: o.visitors }
+        : { page_loads: o.page_loads };
     },
     z.array(z.object({
-      name: z.string().describe('the page or the device type; "(other)" gathers folded devices'),
+      name: z.string().describe('the page or the device type; "(other)" gathers folded ones'),
       page_loads: groupCount("events", z.number()).describe("page loads with a web vitals report"),
       visitors: groupSize(z.number()),
-      vitals: vitals.nullable().describe('null for "(other)": its devices are not measured apart'),
+      vitals: vitals.nullable().describe('null for "(other)": its pages or devices are not measured apart'),
     })),
   ).describe(
-    "by device under a cohort, devices of 1 to 4 visitors (and where needed the smallest beside them) are " +
+    "under a cohort, pages or devices of 1 to 4 visitors (and where needed the smallest beside them) are " +
       'folded into "(other)"',
   ),
   groups_total: z.number(),
