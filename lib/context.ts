@@ -9,6 +9,7 @@ import { createEngine, type Engine } from "./query/api.ts";
 import { type Committer, createCommitter } from "./store/commit_group.ts";
 import { VerifyQueue } from "./store/pending_verification.ts";
 import { UnknownKeyBlocks } from "./ingest/unknown_keys.ts";
+import { SampledMarks } from "./ingest/sampled.ts";
 import { ReviewCache } from "./feedback/review_cache.ts";
 import { TailWatch } from "./jobs/tail_watch.ts";
 
@@ -38,6 +39,8 @@ export interface AppContext {
   verifyQueue: VerifyQueue;
   /** What this instance last read of the blocks on addresses that sent unknown server keys. */
   unknownKeys: UnknownKeyBlocks;
+  /** Which days had web events the SDK sampled, as this instance last wrote them (ingest; one KV record). */
+  sampled: SampledMarks;
   /** App-store reviews in memory, checked against each app's stamp on every read (the feedback tools). */
   reviews: ReviewCache;
   /** Compaction started by questions that find an old raw tail (the job behind or stopped). */
@@ -60,6 +63,7 @@ export function createContext(deps: Deps): AppContext {
     committer: createCommitter(deps.kv, verifyQueue),
     verifyQueue,
     unknownKeys: new UnknownKeyBlocks(deps),
+    sampled: new SampledMarks(deps),
     reviews: new ReviewCache(deps),
     tails: new TailWatch(deps),
   };

@@ -1,8 +1,9 @@
 /**
  * The notices the pipeline adds after a tool's own: periods cut to the history limit, allowances near their
- * end, and how fresh the data is.
+ * end, events the web SDK sampled, and how fresh the data is.
  */
 import type { AppContext } from "../lib/context.ts";
+import { sampledBetween } from "../lib/ingest/sampled.ts";
 import { latestArrival } from "../lib/parts/arrivals.ts";
 import type { UsageMeter } from "../lib/usage/meter.ts";
 import type { Answer, ToolContext } from "../toolkit/tool.ts";
@@ -30,6 +31,29 @@ export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promis
   return `data fresh to ${new Date(fresh).toISOString()} (${ago(ctx.now - fresh)})`;
 }
 
+/**
+ * When the answer's period (or the one it compares against) holds days whose web events the SDK sampled: the
+ * counts are of the events sent, not scaled up (a guess would read as exact), and the notice gives the rate.
+ * Days are UTC days, so a period in another timezone may be told of a sampled day it only touches.
+ */
+export async function samplingNotice(app: AppContext, ctx: ToolContext, answer: Answer): Promise<string[]> {
+  const p = answer.scope?.period;
+  if (!p) return [];
+  const windows = [p, ...(p.previous ? [p.previous] : [])].map((w) => ({
+    from: Date.parse(w.from),
+    to: Date.parse(w.to),
+  }));
+  const s = await sampledBetween(app.deps.kv, ctx.org.id, ctx.env, windows);
+  if (!s) return [];
+  const pct = `${Math.round(s.lowest * 1000) / 10}%`;
+  return [
+    `web SDK sampling: on ${s.days} day${s.days === 1 ? "" : "s"} of this period${
+      p.previous ? " or the one compared" : ""
+    } the web SDK sent only a sample of visitors (sampleRate as low as ${s.lowest}, ${pct}); web figures count ` +
+    "the events received and are not scaled up, so they understate the traffic of those days",
+  ];
+}
+
 export async function pipelineNotices(
   app: AppContext,
   ctx: ToolContext,
@@ -40,6 +64,7 @@ export async function pipelineNotices(
   return [
     ...ctx.periodNotices.filter((n) => !answer.notices.includes(n)),
     ...(meter?.notices() ?? []),
+    ...await samplingNotice(app, ctx, answer),
     await freshnessNotice(app, ctx),
   ];
 }

@@ -8,6 +8,7 @@ import type { Directory } from "../tenancy/directory.ts";
 import type { Committer } from "../store/commit_group.ts";
 import type { Verifier } from "../crawl/verify.ts";
 import type { UnknownKeyBlocks } from "./unknown_keys.ts";
+import type { SampledMarks } from "./sampled.ts";
 
 export interface IngestContext {
   deps: Deps;
@@ -19,7 +20,9 @@ export interface IngestContext {
   verifier: Verifier;
   /** what this instance last read of the blocks on addresses that sent unknown server keys */
   unknownKeys: UnknownKeyBlocks;
+  /** which days had web events the SDK sampled, as this instance last wrote them */
+  sampled: SampledMarks;
 }
 
 /** What storing events and hits uses. */
-export type WriteContext = Pick<IngestContext, "deps" | "committer" | "verifier">;
+export type WriteContext = Pick<IngestContext, "deps" | "committer" | "verifier" | "sampled">;

@@ -15,6 +15,7 @@ import { storedBytes } from "../store/stored_size.ts";
 import { arrivalVerification } from "../crawl/verify.ts";
 import { IP_RETENTION_MS } from "../store/address_retention.ts";
 import type { WriteContext } from "./context.ts";
+import { sampleRateOf } from "./sampled.ts";
 
 /** Web events are deduplicated for 35 days (hits for 8: their age limit is 7 days). */
 export const WEB_DEDUPE_MS = 35 * DAY;
@@ -96,5 +97,8 @@ export async function ingestWebEvents(
     });
   });
   const stored = await storeGroups(committer, records, CHUNK);
+  // events the SDK sampled: answers over their days say counts are of the events sent (one note a batch)
+  const rate = Math.min(...unique.map(({ e }) => sampleRateOf(e.context) ?? 1));
+  if (rate < 1 && stored.length) await ctx.sampled.note(target.org.id, target.env, arrival.receivedAt, rate);
   return { stored: stored.length, duplicates: events.length - tooLarge - stored.length };
 }

@@ -79,6 +79,8 @@ export const keys = {
   unknownKeyStrikesSince: (addrHash: string, atMs: number) => ["unknown_key", addrHash, atMs] as const,
   unknownKeyStrikes: (addrHash: string) => ["unknown_key", addrHash] as const,
   unknownKeyBlock: (addrHash: string) => ["unknown_key_block", addrHash] as const,
+  /** the days of an environment whose web events were sampled, with each day's lowest rate (lib/ingest/sampled.ts) */
+  sampled: (org: string, env: string) => ["sampled", org, env] as const,
   allUnknownKeyStrikes: () => ["unknown_key"] as const,
   allUnknownKeyBlocks: () => ["unknown_key_block"] as const,
   usage: (org: string, month: string, kind: string) => ["usage", org, month, kind] as const,
