@@ -42,10 +42,10 @@ export const BehaviorEvent = z.strictObject({
     .nullable()
     .optional(),
   session_id: str(1, 128),
-  sequence_no: z.number({ error: "must be an integer" }).int("must be an integer").min(
-    0,
-    "must be 0 or more",
-  ),
+  // the size before `.int()`, whose message calls an integer past 2^53 - 1 no integer: the first issue is named
+  sequence_no: z.number({ error: "must be an integer" }).min(0, "must be 0 or more")
+    .max(Number.MAX_SAFE_INTEGER, `must be at most ${Number.MAX_SAFE_INTEGER}`)
+    .int("must be an integer"),
   platform: z.enum(["web", "ios", "android"], { error: "must be web, ios or android" }),
   // a name is printed in answers and report mail: no line breaks or bidi overrides (docs/events.md)
   event_type: str(1, 120).refine((s) => !hasLineBreakers(s), CONTROL_MESSAGE),

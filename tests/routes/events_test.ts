@@ -101,7 +101,11 @@ Deno.test("events: 422 names the offending path for each bad field", async () =>
     [{ user_id: 5 }, "batch[0].user_id"],
     [{ session_id: "" }, "batch[0].session_id"],
     [{ sequence_no: -1 }, "batch[0].sequence_no"],
-    [{ sequence_no: 1.5 }, "batch[0].sequence_no"],
+    [{ sequence_no: 1.5 }, "batch[0].sequence_no: must be an integer"],
+    // integers past 2^53 - 1 are refused for their size, not called no integer
+    [{ sequence_no: 2 ** 53 }, "batch[0].sequence_no: must be at most 9007199254740991"],
+    [{ sequence_no: 1e21 }, "batch[0].sequence_no: must be at most 9007199254740991"],
+    [{ sequence_no: "3" }, "batch[0].sequence_no: must be an integer"],
     [{ platform: "desktop" }, "batch[0].platform"],
     [{ event_type: "" }, "batch[0].event_type"],
     [{ event_type: "e".repeat(121) }, "batch[0].event_type"],
