@@ -39,8 +39,11 @@ export function hitPath(p: string): string {
   return cut < 0 ? urlPath(p) : urlPath(p.slice(0, cut)) + p.slice(cut);
 }
 
-/** A character people can read as itself in a path: a letter, mark, digit, punctuation or symbol. */
-const READABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+/**
+ * A character people can read as itself in a path: a letter, mark, digit, punctuation or symbol, but none that
+ * looks like a separator ("／", "∕", "⁄", "⧸", "？", "＃", "％"): shown, it would read as a path of other parts.
+ */
+const READABLE = /^(?![\u2044\u2215\u29F8\uFF0F\uFF1F\uFF03\uFF05])[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 
 /**
  * A stored path as people read it (answer text, the app, reports): "/caf%C3%A9" shows as "/café", "/a%20b" as

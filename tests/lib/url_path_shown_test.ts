@@ -20,6 +20,8 @@ Deno.test("shownPath decodes readable UTF-8 and inner spaces, and keeps escapes 
     ["/%FF%C3%A9", "/%FFé"],
     ["/%0A", "/%0A"],
     ["/plain", "/plain"],
+    ["/a%EF%BC%8Fb", "/a%EF%BC%8Fb"], // a fullwidth solidus would read as a separator
+    ["/a%E2%88%95b", "/a%E2%88%95b"], // so would a division slash
   ];
   for (const [stored, shown] of cases) assert.equal(shownPath(stored), shown, stored);
 });
