@@ -193,11 +193,23 @@ async function callerOf(ctx: AppContext, authorization: string | undefined, url:
  * a 422 naming where. A body that is not JSON (or empty) goes on as sent, for the transport's parse error;
  * a request whose params have the wrong shape is answered here (routes/mcp_params.ts).
  */
-async function guardedMessage(raw: Request): Promise<Request | Response> {
+async function guardedMessage(raw: Request, version: string | undefined): Promise<Request | Response> {
   const body = await readGuardedJson(raw, READ_BODY_LIMIT);
   if (!body.ok && !body.notJson) throw invalid(body.message);
+  // the 2026 revision has no JSON-RPC batches; the 2025 fallback the transport hands an array to would answer
+  // that the revision itself is unsupported
+  if (version === CURRENT_REVISION && body.text.trimStart().startsWith("[")) {
+    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: NO_BATCHES } }, {
+      status: 400,
+    });
+  }
   return refusedParams(body.text) ?? new Request(raw, { body: body.text });
 }
+
+/** The protocol revision this server speaks natively (the 2025 ones through the SDK's fallback). */
+const CURRENT_REVISION = "2026-07-28";
+const NO_BATCHES = `Bad Request: JSON-RPC batches are not part of protocol revision ${CURRENT_REVISION}; ` +
+  "send one request per POST";
 
 /**
  * A protocol revision is a date (`2026-07-28`). The header is the client's own text and the transport quotes
@@ -234,7 +246,9 @@ export function mcpRoutes(ctx: AppContext): Hono {
     narrowTools(new URL(c.req.url).searchParams.get("tools")); // an unknown tool name is a 422 before any exchange
     const refused = refusedVersion(ctx, c.req.header("mcp-protocol-version"));
     if (refused) return refused;
-    const req = c.req.method === "POST" ? await guardedMessage(c.req.raw) : c.req.raw;
+    const req = c.req.method === "POST"
+      ? await guardedMessage(c.req.raw, c.req.header("mcp-protocol-version"))
+      : c.req.raw;
     if (req instanceof Response) return req;
     return handler.fetch(req, {
       authInfo: { token: caller.kind, clientId: caller.id, scopes: ["read"], extra: { caller } },
