@@ -22,5 +22,5 @@ export function withoutPersonal(text: string): string {
   out = out.replace(LONG_NUMBER, (m) => (m.replace(/\D/g, "").length >= 7 ? BREAK : m));
   // What the answers' masking knows beyond these (IP addresses, keys) goes too, and the review author's name
   // masked when the review was stored (lib/feedback/author_mask.ts), so "author" never makes a theme.
-  return maskText(out).replace(/\[(?:email|phone|ip|key|author)\]/g, BREAK);
+  return maskText(out).replace(/\[(?:email|phone|card|ip|key|author)\]/g, BREAK);
 }
