@@ -75,12 +75,20 @@ export function summaryLine(
   metric: MetricName,
   total: Figures,
   first: (Described & { dimension: Dimension }) | null,
-  /** a larger part moving against the total, named as what offset it */
+  /** a larger part moving against the total, named as what offset it (with a flat total: the largest fall,
+   * beside `first`, the largest rise) */
   against: (Described & { dimension: Dimension }) | null = null,
 ): string {
   if (total.difference === null) return `${NOUN[metric]}: no comparison (no units in one of the periods)`;
   if (total.difference === 0) {
-    return `${NOUN[metric]} did not change: ${fig(metric, total.value)} in both periods`;
+    // a flat total may hide parts that moved against each other: named when they did
+    const under = first && against
+      ? `, though ${first.dimension} ${first.name} (${diffText(metric, first.contribution)}) and ` +
+        `${against.dimension} ${against.name} (${
+          diffText(metric, against.contribution)
+        }) moved against each other`
+      : "";
+    return `${NOUN[metric]} did not change: ${fig(metric, total.value)} in both periods${under}`;
   }
   const verb = total.difference > 0 ? "rose" : "fell";
   const rel = total.change === null ? "" : `, ${signed(total.change, pct)}`;

@@ -343,12 +343,20 @@ export default defineTool({
       attribution: ATTRIBUTION[metric === "pageviews" ? "pageview" : UNIT[metric]],
       total,
       // the largest part moving with the total, and the largest against it when that one is larger
-      summary: summaryLine(
-        metric,
-        total,
-        moved.find((s) => Math.sign(s.contribution) === Math.sign(totalDiff ?? 0)) ?? null,
-        moved[0] && Math.sign(moved[0].contribution) !== Math.sign(totalDiff ?? 0) ? moved[0] : null,
-      ),
+      // (a flat total: the largest rise and the largest fall, which offset each other)
+      summary: totalDiff === 0
+        ? summaryLine(
+          metric,
+          total,
+          moved.find((s) => s.contribution > 0) ?? null,
+          moved.find((s) => s.contribution < 0) ?? null,
+        )
+        : summaryLine(
+          metric,
+          total,
+          moved.find((s) => Math.sign(s.contribution) === Math.sign(totalDiff ?? 0)) ?? null,
+          moved[0] && Math.sign(moved[0].contribution) !== Math.sign(totalDiff ?? 0) ? moved[0] : null,
+        ),
       drivers,
       drivers_total: moved.length,
       dimensions,
