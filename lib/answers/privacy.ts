@@ -130,14 +130,18 @@ export const KEY_MASK = "[key]";
 /**
  * A URL path writes a phone number's separators escaped ("/call/+49%20151%201234%205678", "%2B49…") or as
  * "+" between digits: read with them decoded, or "%20" cuts a number into short runs (and its "20" reads as
- * digits). Only these escapes: the text is shown decoded only where something in it was masked.
+ * digits); an address writes its "@" as "%40". Only these escapes: the text is shown decoded only where
+ * something in it was masked. Full-width digits (common in Japanese text) are read as digits (NFKC).
  */
-const ESCAPED_SEP = /%(20|2B|28|29|2D|2E)/gi;
+const ESCAPED_SEP = /%(20|2B|28|29|2D|2E|40)/gi;
 const PLUS_BETWEEN_DIGITS = /(?<=\d)\+(?=\d)/g;
 
 /** Masks emails, phone numbers, payment card numbers, IP addresses and service keys in quoted text. */
 export function maskText(text: string): string {
-  const decoded = text.replace(ESCAPED_SEP, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+  const decoded = text.normalize("NFKC").replace(
+    ESCAPED_SEP,
+    (_, h: string) => String.fromCharCode(parseInt(h, 16)),
+  )
     .replace(PLUS_BETWEEN_DIGITS, " ");
   if (decoded !== text) {
     const masked = maskDecoded(decoded);
