@@ -27,7 +27,8 @@ export interface ShownAnswer {
   chart: string | null;
   /** Points the chart draws: for a series over time, one per bucket of the answer. */
   points: number;
-  table: { title: string; columns: string[]; rows: Row[]; total: number } | null;
+  /** `newest`: a series, whose last rows (the newest buckets) are kept when it is cut */
+  table: { title: string; columns: string[]; rows: Row[]; total: number; newest: boolean } | null;
   period: string | null;
   notices: string[];
 }
@@ -154,7 +155,9 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
     ? {
       title: metricLabel(list.key),
       columns: Object.keys(list.rows[0]).filter((c) => list.rows.some((r) => isScalar(r[c]))).slice(0, 7),
-      rows: list.rows.slice(0, 25),
+      // a time series keeps its newest buckets, the ones a reader looks for
+      rows: list.key === "series" ? list.rows.slice(-25) : list.rows.slice(0, 25),
+      newest: list.key === "series",
       total: typeof answer[`${list.key}_total`] === "number"
         ? answer[`${list.key}_total`] as number
         : list.rows.length,
@@ -208,9 +211,11 @@ export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ sho
         <table class="stack-sm">
           <caption>
             {shown.table.title}
+            {shown.table.total > shown.table.rows.length && " "}
             {shown.table.total > shown.table.rows.length && (
               <span class="muted">
-                (first {shown.table.rows.length} of {shown.table.total.toLocaleString("en-US")})
+                ({shown.table.newest ? "last" : "first"} {shown.table.rows.length} of{" "}
+                {shown.table.total.toLocaleString("en-US")})
               </span>
             )}
           </caption>

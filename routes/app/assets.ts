@@ -126,8 +126,11 @@ fieldset.choices { display: flex; flex-wrap: wrap; gap: .3rem 1rem; }
   table.stack-sm tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
   table.stack-sm td { display: block; border: 0; padding: .15rem .35rem; }
   /* each cell keeps its column's name (data-label, set on the server or copied from the header row) */
-  table.stack-sm td[data-label] { position: relative; padding-left: 42%; min-height: 1.6rem; overflow-wrap: anywhere; }
-  table.stack-sm td[data-label]::before { content: attr(data-label); position: absolute; left: .35rem; width: calc(42% - 1rem);
+  /* the name sits in the cell's left padding as an inline block, so a name of two lines makes the cell taller
+     (positioned absolutely it ran into the next cell); widths in rem: a percentage would be of the content box */
+  table.stack-sm td[data-label] { padding-left: 9rem; overflow-wrap: anywhere; }
+  table.stack-sm td[data-label]::before { content: attr(data-label); display: inline-block; vertical-align: top;
+    width: 8.15rem; margin-left: -8.65rem; margin-right: .5rem; overflow-wrap: normal;
     color: var(--muted); font-size: .85rem; font-weight: 600; }
   table.stack-sm td[data-label=""] { padding-left: .35rem; }
   header.top .bar { gap: .4rem .5rem; padding: .5rem .75rem; }

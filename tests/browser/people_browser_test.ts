@@ -70,6 +70,20 @@ async function measure(page: Page, width: number, opts: { words: boolean }) {
     }
     return out;
   });
+  // a stacked table's cell holds its column's name: a name of two lines must not run into the next cell
+  const labels = await page.evaluate(() =>
+    [...document.querySelectorAll("table.stack-sm td[data-label]")].flatMap((td) => {
+      const label = getComputedStyle(td, "::before");
+      if (label.content === "none" || label.display === "none") return [];
+      const inside = td.getBoundingClientRect().height + 0.5 >= parseFloat(label.height);
+      return inside
+        ? []
+        : [`${td.getAttribute("data-label")}: ${label.height} in ${td.getBoundingClientRect().height}`];
+    })
+  );
+  assert.deepEqual(labels, [], `stacked cells hold their column names at ${width} on ${page.url()}`);
+  const captions = await page.locator("caption").allInnerTexts();
+  for (const c of captions) assert.doesNotMatch(c, /\S\((first|last) /, `a caption reads as words: "${c}"`);
   assert.deepEqual(charts.small, [], `chart text at least 11 px at ${width} on ${page.url()}`);
   assert.deepEqual(charts.overlaps, [], `no overlapping chart labels at ${width} on ${page.url()}`);
   if (opts.words) {
