@@ -11,7 +11,7 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { EnvName, StoredHit, Touchpoint, VerificationRecord } from "../store/records.ts";
 import { CrawlEvent, UA_MAX } from "../schemas/server_events.ts";
-import { hostAllowedFor, normalizeHost } from "../tenancy/domains.ts";
+import { hostAllowedFor, isWellFormedHost, normalizeHost } from "../tenancy/domains.ts";
 import { catalogEntry, classifyAgent } from "../crawl/classify.ts";
 import { isCrawled, siteFileOf } from "../crawl/paths.ts";
 import { hitPath } from "../url_path.ts";
@@ -123,6 +123,8 @@ function prepare(deps: Deps, t: HitTarget, raw: unknown, verifier: Verifier | nu
   const timestamp = hitTime(e.timestamp, t);
   if (timestamp === null) return { rejected: "invalid" };
   // attribute
+  // "*.acme.test", "a..acme.test", a bad port: malformed (an empty host names no host: unknown_host below)
+  if (e.host.trim() !== "" && !isWellFormedHost(e.host)) return { rejected: "invalid" };
   const host = normalizeHost(e.host);
   if (host === "" || !hostAllowedFor(t.touchpoints, host, t.touchpoint, t.env)) {
     return { rejected: "unknown_host" };

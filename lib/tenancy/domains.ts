@@ -13,9 +13,31 @@ export function normalizeHost(raw: string): string {
   return h.replace(/\.$/, "");
 }
 
+/**
+ * Whether raw is a host as a request names one: labels of letters, digits and hyphens, 1 to 63 characters
+ * each, none empty ("a..acme.test", "*.acme.test" are not), at most 253 in all, an optional final dot and an
+ * optional port of 1 to 65535; or an IPv6 address in brackets. Anything else is malformed, not a subdomain.
+ */
+export function isWellFormedHost(raw: string): boolean {
+  const h = raw.trim();
+  const v6 = /^\[[0-9a-f:.]+\](?::(\d{1,5}))?$/i.exec(h);
+  const m = v6 ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(h);
+  if (!m) return false;
+  const port = v6 ? m[1] : m[2];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  if (v6) return true;
+  const name = m[1].replace(/\.$/, "");
+  return name.length > 0 && name.length <= 253 &&
+    name.split(".").every((l) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u.test(l));
+}
+
+/** The host of an Origin header (scheme://host[:port], nothing else), or null when it is no such origin. */
 export function hostOfOrigin(origin: string): string | null {
   try {
-    return normalizeHost(new URL(origin).host);
+    const u = new URL(origin);
+    if (u.username || u.password || u.pathname !== "/" || u.search || u.hash) return null;
+    if (/\/\/[^/]*\//.test(origin) || !isWellFormedHost(u.host)) return null; // (no path, even "/")
+    return normalizeHost(u.host);
   } catch {
     return null;
   }
