@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { groupCount, notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
-import type { Filter, SessionSeq } from "../lib/query/api.ts";
+import type { Engine, Filter, Scope, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
@@ -104,11 +104,45 @@ export default defineTool({
     // the newest `limit` sessions begin with the newest `allowed`
     const seqs = allowed > 0 ? (await (early ?? r.engine.sessions(r.scope, { limit: allowed }))) : [];
     const newest = [...seqs].sort((a, b) => b.start - a.start).slice(0, allowed);
+    const visits = newest.map(describeVisit);
+    if (ctx.cohort && visits.length) {
+      // a visit's values name its visitor's group: a value 1 to 4 of the cohort's visitors share would tell
+      // that group (the tool narrowed to it answers "fewer than 5"), so it reads "(other)"
+      const few = await smallValues(r.engine, r.scope);
+      for (const v of visits) {
+        if (v.country !== null && few.country.has(v.country)) v.country = OTHER;
+        if (few.source.has(v.source)) v.source = OTHER;
+        if (few.channel.has(v.channel)) v.channel = OTHER;
+        if (few.device_type.has(v.device)) v.device = OTHER;
+        v.pages = v.pages.map((p) => few.page.has(p) ? OTHER : p);
+        if (v.entry_page !== null && few.page.has(v.entry_page)) v.entry_page = OTHER;
+        if (v.exit_page !== null && few.page.has(v.exit_page)) v.exit_page = OTHER;
+      }
+    }
     return {
       scope: r.answerScope,
-      sessions: newest.map(describeVisit),
+      sessions: visits,
       sessions_total: small ? FEWER_THAN_5 : sessions,
       notices,
     };
   },
 });
+
+const OTHER = "(other)";
+const SHOWN_FIELDS = ["country", "source", "channel", "device_type", "page"] as const;
+
+/** Per field a visit shows, the values of 1 to 4 visitors in the scope (a page's: its viewers). */
+async function smallValues(
+  engine: Engine,
+  scope: Scope,
+): Promise<Record<(typeof SHOWN_FIELDS)[number], Set<string | null>>> {
+  const lists = await engine.aggregateMany(
+    scope,
+    SHOWN_FIELDS.map((f) => ({ metrics: [f === "page" ? "viewers" : "visitors"], breakdown: [f] })),
+  );
+  return Object.fromEntries(SHOWN_FIELDS.map((f, i) => {
+    const m = f === "page" ? "viewers" : "visitors";
+    const few = lists[i].rows.filter((x) => (x.metrics[m] ?? 0) > 0 && (x.metrics[m] ?? 0) < SMALL_GROUP);
+    return [f, new Set(few.map((x) => x.key[f] as string | null))];
+  })) as Record<(typeof SHOWN_FIELDS)[number], Set<string | null>>;
+}
