@@ -14,8 +14,8 @@ import { properties, type Shared, shared, type Target, urlOf } from "./output.ts
 /** A stored record's device time read back from its ISO string: whole milliseconds (the Date time value). */
 const dtOf = (d: Draft) => Math.trunc(d.deviceTime);
 
-/** The stored records' batch order (event_batch.ts `batchOrder`): visitor, session, device time, sequence
- * number, receive time, id. */
+/** The stored records' batch order (event_batch.ts `batchOrder`): visitor, session, receive time, device
+ * time, sequence number, id. */
 const draftOrder = (a: Draft, b: Draft) =>
   a.anon < b.anon
     ? -1
@@ -25,7 +25,7 @@ const draftOrder = (a: Draft, b: Draft) =>
     ? -1
     : a.session > b.session
     ? 1
-    : dtOf(a) - dtOf(b) || a.seq - b.seq || a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    : a.t - b.t || dtOf(a) - dtOf(b) || a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * A string column as `strCol` makes it (codes by first appearance of each text), where row `rows[j]` (row j
