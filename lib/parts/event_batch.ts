@@ -34,13 +34,9 @@ const dtOf = (e: StoredEvent) => {
   return Number.isNaN(t) ? 0 : t;
 };
 
-/**
- * Session order: device time (unparseable reads as 0), sequence number, receive time. One device's clock for
- * the whole session, so a page load whose batches land out of order reads as it happened, whatever batches
- * or parts the session was cut into. Parts stored before this order keep theirs (receive time first).
- */
+/** Session order: receive time, device time, sequence number. */
 export function eventOrder(a: StoredEvent, b: StoredEvent): number {
-  return dtOf(a) - dtOf(b) || a.sequence_no - b.sequence_no || a.received_at - b.received_at;
+  return a.received_at - b.received_at || dtOf(a) - dtOf(b) || a.sequence_no - b.sequence_no;
 }
 
 /** Batch order: visitor, session, then session order. */

@@ -97,9 +97,8 @@ export interface FactFirsts {
 export const MULTI_ATTR = 0xffffffff;
 
 /**
- * Per fact row, its first and last pageview in session order (device time, number, receive time), as the scan
- * orders a session's events (rollups written before that order hold them in receive-time order): receive time as
- * ms after the hour's start, and the page as a code into `pages` (0: the
+ * Per fact row, its first and last pageview in (receive time, device time, number) order, as the scan orders a
+ * session's events: receive time as ms after the hour's start, and the page as a code into `pages` (0: the
  * segment has no pageview). Joined, they give each session's entry and exit page (sessions.ts).
  */
 export interface FactEnds {
@@ -218,11 +217,8 @@ export function* sessionFactsSteps(
   const pvCode = typeView.values.indexOf("$pageview");
   const active = Uint8Array.from(typeView.values, (x) => (x !== null && !PASSIVE_EVENTS.has(x) ? 1 : 0));
   const humanCode = trView.values.indexOf("human");
-  // a visitor's first event stays the first landed (first touch); entry and exit pageviews are in session order
   const rowBefore = (a: number, b: number) =>
     t[a] < t[b] || (t[a] === t[b] && (dt[a] < dt[b] || (dt[a] === dt[b] && seq[a] < seq[b])));
-  const pvBefore = (a: number, b: number) =>
-    dt[a] < dt[b] || (dt[a] === dt[b] && (seq[a] < seq[b] || (seq[a] === seq[b] && t[a] < t[b])));
   const pageView = eventView(v, "page");
   const hashes = new Map<number, [number, number]>();
   const segs = new Map<string, Seg>();
@@ -276,8 +272,8 @@ export function* sessionFactsSteps(
     if (isPv) {
       s.pv++;
       // first: strictly earlier wins (the earlier row among equals); last: a later or equal row wins
-      if (s.ent < 0 || pvBefore(i, s.ent)) s.ent = i;
-      if (s.ext < 0 || !pvBefore(i, s.ext)) s.ext = i;
+      if (s.ent < 0 || rowBefore(i, s.ent)) s.ent = i;
+      if (s.ext < 0 || !rowBefore(i, s.ext)) s.ext = i;
     }
     if (rowBefore(i, s.fst)) s.fst = i;
     if (active[et]) s.act = 1;

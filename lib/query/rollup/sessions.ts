@@ -411,18 +411,15 @@ export function entriesAndExits(join: SessionJoin, ends: (FactEnds | null)[]): E
       const t0 = start + e.entT[k], t1 = start + e.extT[k];
       const u0 = entU[s], w0 = u0 < 0 ? null : ends[u0]!, x0 = entK[s];
       const wt0 = w0 ? join.hours[u0][x0] * HOUR + w0.entT[x0] : Infinity;
-      const wd0 = w0 ? w0.entDt[x0] : Infinity, ws0 = w0 ? w0.entSeq[x0] : 0;
-      // session order (eventOrder): device time, number, receive time
-      const d0 = e.entDt[k], q0 = e.entSeq[k];
-      if (d0 < wd0 || (d0 === wd0 && (q0 < ws0 || (q0 === ws0 && t0 < wt0)))) {
+      const wd0 = w0 ? w0.entDt[x0] : 0, ws0 = w0 ? w0.entSeq[x0] : 0;
+      if (t0 < wt0 || (t0 === wt0 && (e.entDt[k] < wd0 || (e.entDt[k] === wd0 && e.entSeq[k] < ws0)))) {
         entU[s] = ri;
         entK[s] = k;
       }
       const u1 = extU[s], w1 = u1 < 0 ? null : ends[u1]!, x1 = extK[s];
       const wt1 = w1 ? join.hours[u1][x1] * HOUR + w1.extT[x1] : -Infinity;
-      const wd1 = w1 ? w1.extDt[x1] : -Infinity, ws1 = w1 ? w1.extSeq[x1] : 0;
-      const d1 = e.extDt[k], q1 = e.extSeq[k];
-      if (d1 > wd1 || (d1 === wd1 && (q1 > ws1 || (q1 === ws1 && t1 >= wt1)))) {
+      const wd1 = w1 ? w1.extDt[x1] : 0, ws1 = w1 ? w1.extSeq[x1] : 0;
+      if (t1 > wt1 || (t1 === wt1 && (e.extDt[k] > wd1 || (e.extDt[k] === wd1 && e.extSeq[k] >= ws1)))) {
         extU[s] = ri;
         extK[s] = k;
       }

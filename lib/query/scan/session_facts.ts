@@ -8,10 +8,9 @@ import { eventView } from "../columns/views.ts";
 import type { Ctx, SessionFacts } from "./ctx.ts";
 import { isEngagedSession, PASSIVE_EVENTS } from "./engaged.ts";
 
-/** Session order (eventOrder): device time, sequence number, receive time. */
 const before = (a: EvBatch, i: number, b: EvBatch, j: number) =>
-  a.dt[i] < b.dt[j] ||
-  (a.dt[i] === b.dt[j] && (a.seq[i] < b.seq[j] || (a.seq[i] === b.seq[j] && a.t[i] < b.t[j])));
+  a.t[i] < b.t[j] ||
+  (a.t[i] === b.t[j] && (a.dt[i] < b.dt[j] || (a.dt[i] === b.dt[j] && a.seq[i] < b.seq[j])));
 
 function emptyFacts(n: number): SessionFacts {
   return {

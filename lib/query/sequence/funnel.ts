@@ -51,13 +51,6 @@ export function median(xs: number[]): number | null {
   return a.length % 2 ? a[h] : (a[h - 1] + a[h]) / 2;
 }
 
-/** Whether a visitor's rows come from more than one session. */
-function severalSessions(c: Ctx, rows: Ref[]): boolean {
-  const s = c.batches[rows[0].b].ses[rows[0].i];
-  for (const r of rows) if (c.batches[r.b].ses[r.i] !== s) return true;
-  return false;
-}
-
 export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
   const bits = stepBits(c, opts.steps);
   const nSteps = opts.steps.length;
@@ -126,9 +119,7 @@ export function funnel(c: Ctx, opts: FunnelOptions): FunnelResult {
         if (rows.length > from) runs++;
       }
       if (rows.length === 0) continue;
-      // a part lists a visitor's sessions by id: rows of several sessions are put in session order too (the
-      // visitor's order is the same device time, number, receive time across its sessions)
-      if (runs > 1 || severalSessions(c, rows)) rows.sort(cmp);
+      if (runs > 1) rows.sort(cmp);
       walk(rows);
     }
   }

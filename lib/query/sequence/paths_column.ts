@@ -525,7 +525,7 @@ export function sharedSessions(tables: SessionTable[], all = false): Uint8Array[
 function inSectionOrder(picked: Picked[], refP: Uint16Array, refJ: Int32Array, a: number, z: number) {
   const before = (p1: number, j1: number, p2: number, j2: number) => {
     const s1 = picked[p1].sec, r1 = picked[p1].at[j1], s2 = picked[p2].sec, r2 = picked[p2].at[j2];
-    return (s1.dt[r1] - s2.dt[r2] || s1.seq[r1] - s2.seq[r2] || s1.t[r1] - s2.t[r2] ||
+    return (s1.t[r1] - s2.t[r2] || s1.dt[r1] - s2.dt[r2] || s1.seq[r1] - s2.seq[r2] ||
       s1.row[r1] - s2.row[r2]) < 0;
   };
   for (let i = a + 1; i < z; i++) {

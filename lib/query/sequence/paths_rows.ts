@@ -138,8 +138,8 @@ export function walkRows(rows: Rows, direction: PathsOptions["direction"], tally
   const step = direction === "after" ? 1 : -1, depth = tally.depth;
   const { t, dt, seq, pos, label, anchor } = rows;
   const cmp = pos
-    ? (a: number, b: number) => dt[a] - dt[b] || seq[a] - seq[b] || t[a] - t[b] || pos[a] - pos[b]
-    : (a: number, b: number) => dt[a] - dt[b] || seq[a] - seq[b] || t[a] - t[b] || a - b;
+    ? (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b]
+    : (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || a - b;
   const path = new Int32Array(depth + 1);
   for (const x of bySession.keys) {
     const list = inOrder(bySession.idx.subarray(bySession.start[x], bySession.start[x + 1]), cmp);

@@ -9,10 +9,10 @@ export interface Ref {
   i: number;
 }
 
-/** Order of rows inside a session: device time, sequence number, receive time (eventOrder). */
+/** Order of rows inside a session: receive time, device time, sequence number. */
 export const cmpRef = (c: Ctx) => (x: Ref, y: Ref) => {
   const a = c.batches[x.b], b = c.batches[y.b];
-  return a.dt[x.i] - b.dt[y.i] || a.seq[x.i] - b.seq[y.i] || a.t[x.i] - b.t[y.i];
+  return a.t[x.i] - b.t[y.i] || a.dt[x.i] - b.dt[y.i] || a.seq[x.i] - b.seq[y.i];
 };
 
 /** Sessions (by number) with a row in scope set in `bits`: the only ones a sequence question needs to walk. */

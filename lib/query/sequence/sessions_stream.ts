@@ -162,15 +162,14 @@ async function readChosen(scans: ScanContexts, s: Scope, chosen: Chosen): Promis
   });
   const visitors = new Map<number, number>();
   return chosen.ses.map((x, k) => {
-    // steps in session order (eventOrder): device time, number, receive time
-    const list = pick.get(x)!.sort((a, b) => a.dt - b.dt || a.seq - b.seq || a.t - b.t);
+    const list = pick.get(x)!.sort((a, b) => a.t - b.t || a.dt - b.dt || a.seq - b.seq);
     const v = chosen.vis[k];
     if (!visitors.has(v)) visitors.set(v, visitors.size);
     const f = list[0], str = (r: Row, field: string) => viewAt(eventView(r.e, field), r.i);
     return {
       visitor: visitors.get(v)!,
       session: k,
-      start: list.reduce((a, r) => Math.min(a, r.t), Infinity),
+      start: f.t,
       end: list.reduce((a, r) => Math.max(a, r.t), -Infinity),
       source: str(f, "source")!,
       channel: str(f, "channel")!,

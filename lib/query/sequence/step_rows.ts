@@ -102,8 +102,7 @@ export function tallyStepRows(
   const at = start.slice(0, nUnits), idx = new Int32Array(rows.n);
   for (let k = 0; k < rows.n; k++) idx[at[rows.unit[k]]++] = k;
   const { t, dt, seq, pos } = rows;
-  // session order (eventOrder): device time, number, receive time
-  const cmp = (a: number, b: number) => dt[a] - dt[b] || seq[a] - seq[b] || t[a] - t[b] || pos[a] - pos[b];
+  const cmp = (a: number, b: number) => t[a] - t[b] || dt[a] - dt[b] || seq[a] - seq[b] || pos[a] - pos[b];
   const nSteps = o.steps.length;
   const cur = new Float64Array(nSteps), best = new Float64Array(nSteps);
   for (let u = 0; u < nUnits; u++) {

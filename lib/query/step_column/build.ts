@@ -75,14 +75,14 @@ export function buildStepColumn(b: Batch, visitorOf: (row: number) => number): S
     seq = (b.cols.seq as NumCol).values;
   const vis = new Uint32Array(b.n);
   for (let i = 0; i < b.n; i++) vis[i] = visitorOf(i);
-  // rows by event type code, then visitor, session order (device time, number, receive time), row
+  // rows by event type code, then visitor, order times, row
   const order = Int32Array.from({ length: b.n }, (_, i) => i).sort((x, y) =>
-    et.codes[x] - et.codes[y] || vis[x] - vis[y] || dt[x] - dt[y] || seq[x] - seq[y] || t[x] - t[y] || x - y
+    et.codes[x] - et.codes[y] || vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y] || x - y
   );
   const out: StepSection[] = [];
   // rows by visitor and order times: ties found, sessions numbered in the order sections list their rows
   const byVisitor = Int32Array.from({ length: b.n }, (_, i) => i).sort((x, y) =>
-    vis[x] - vis[y] || dt[x] - dt[y] || seq[x] - seq[y] || t[x] - t[y]
+    vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y]
   );
   const tied = tiedRows(byVisitor, vis, t, dt, seq);
   const sessions = new Sessions(session, vis);

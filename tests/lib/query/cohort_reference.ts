@@ -6,7 +6,7 @@
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import type { CohortExpr } from "../../../lib/query/types.ts";
 import { matches } from "../../../lib/query/scan/filters.ts";
-import { arrivalCmp, fieldOf } from "./reference.ts";
+import { fieldOf, orderCmp } from "./reference.ts";
 
 /** The anonymous ids in the cohort, among those that have any stored event. */
 export function naiveCohort(all: StoredEvent[], touchpoint: string | null | undefined, expr: CohortExpr) {
@@ -28,8 +28,7 @@ export function naiveCohort(all: StoredEvent[], touchpoint: string | null | unde
       const n = inWindow.filter((e) => x.did.filters.every((f) => matches(fieldOf(e, f.field), f))).length;
       return n >= Math.max(1, x.did.min ?? 1);
     }
-    // a visitor's first event is the first landed (as first touch and attribution place it)
-    const first = inWindow.sort(arrivalCmp)[0];
+    const first = inWindow.sort(orderCmp)[0];
     return first !== undefined && matches(fieldOf(first, x.first.filter.field), x.first.filter);
   };
   const members = new Set<string>();

@@ -92,20 +92,8 @@ export function fieldOf(e: StoredEvent, f: EventField): string | null {
   }
 }
 
-/**
- * Order of events inside a session: device time (unparseable reads as 0), then sequence number, then receive
- * time. A device's clock may be off but is one clock for the session (and for the visitor: an anonymous id is
- * one browser's or app's), so a page load whose batches land out of order reads as it happened, whatever
- * batches or parts its events were cut into. The same order places a visitor's events across sessions.
- */
+/** Order of events inside a session: receive time, then device time, then sequence number. */
 export function orderCmp(a: StoredEvent, b: StoredEvent): number {
-  return (Date.parse(a.device_time) || 0) - (Date.parse(b.device_time) || 0) ||
-    a.sequence_no - b.sequence_no ||
-    a.received_at - b.received_at;
-}
-
-/** Arrival order: receive time, device time, sequence number (where a sessions list places a session). */
-export function arrivalCmp(a: StoredEvent, b: StoredEvent): number {
   return a.received_at - b.received_at ||
     (Date.parse(a.device_time) || 0) - (Date.parse(b.device_time) || 0) ||
     a.sequence_no - b.sequence_no;
@@ -365,9 +353,7 @@ export function naiveSessions(all: StoredEvent[], scope: Scope, opts: SessionsOp
   const list = [...infos.values()].filter((s) =>
     !matchFilters || s.events.some((e) => eventMatches(e, scope.filters, infos))
   );
-  // placed by start (first receive time), ties by the first-landed event's device time and number
-  const landed = (s: SessionInfo) => [...s.events].sort(arrivalCmp)[0];
-  list.sort((a, b) => arrivalCmp(landed(b), landed(a)));
+  list.sort((a, b) => b.first - a.first || orderCmp(b.events[0], a.events[0]));
   const visitors = new Map<string, number>();
   return list.slice(0, opts.limit).map((s, i) => {
     const f = s.events[0];
