@@ -5,6 +5,7 @@ import type { Engine, Filter, Scope, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
 import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
+import { OTHER } from "../lib/answers/fold.ts";
 import { resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -102,13 +103,16 @@ export default defineTool({
       notices.push(exhaustedMessage("individual_items", ctx.limits, ctx.now, ctx.org.timezone));
     }
     // the newest `limit` sessions begin with the newest `allowed`
+    // under a cohort, the values 1 to 4 of its visitors share are asked beside the visits
+    const fewAsked = ctx.cohort && allowed > 0 ? smallValues(r.engine, r.scope) : null;
+    fewAsked?.catch(() => {}); // a failure is thrown where it is awaited
     const seqs = allowed > 0 ? (await (early ?? r.engine.sessions(r.scope, { limit: allowed }))) : [];
     const newest = [...seqs].sort((a, b) => b.start - a.start).slice(0, allowed);
     const visits = newest.map(describeVisit);
-    if (ctx.cohort && visits.length) {
+    if (fewAsked) {
       // a visit's values name its visitor's group: a value 1 to 4 of the cohort's visitors share would tell
       // that group (the tool narrowed to it answers "fewer than 5"), so it reads "(other)"
-      const few = await smallValues(r.engine, r.scope);
+      const few = await fewAsked;
       for (const v of visits) {
         if (v.country !== null && few.country.has(v.country)) v.country = OTHER;
         if (few.source.has(v.source)) v.source = OTHER;
@@ -128,8 +132,10 @@ export default defineTool({
   },
 });
 
-const OTHER = "(other)";
 const SHOWN_FIELDS = ["country", "source", "channel", "device_type", "page"] as const;
+/** A page's visitors are its viewers (as everywhere); the other fields' are their visitors. */
+const visitorsOf = (f: (typeof SHOWN_FIELDS)[number]) =>
+  f === "page" ? "viewers" as const : "visitors" as const;
 
 /** Per field a visit shows, the values of 1 to 4 visitors in the scope (a page's: its viewers). */
 async function smallValues(
@@ -138,10 +144,10 @@ async function smallValues(
 ): Promise<Record<(typeof SHOWN_FIELDS)[number], Set<string | null>>> {
   const lists = await engine.aggregateMany(
     scope,
-    SHOWN_FIELDS.map((f) => ({ metrics: [f === "page" ? "viewers" : "visitors"], breakdown: [f] })),
+    SHOWN_FIELDS.map((f) => ({ metrics: [visitorsOf(f)], breakdown: [f] })),
   );
   return Object.fromEntries(SHOWN_FIELDS.map((f, i) => {
-    const m = f === "page" ? "viewers" : "visitors";
+    const m = visitorsOf(f);
     const few = lists[i].rows.filter((x) => (x.metrics[m] ?? 0) > 0 && (x.metrics[m] ?? 0) < SMALL_GROUP);
     return [f, new Set(few.map((x) => x.key[f] as string | null))];
   })) as Record<(typeof SHOWN_FIELDS)[number], Set<string | null>>;
