@@ -416,13 +416,13 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
     if (m * 2 > t.mask + 1) {
       let bits = 32 - t.shift;
       while (m * 2 > 1 << bits) bits++;
-      releaseViews([t.taken, t.sv, t.sh, t.sp, t.sx, t.sf]);
+      freeKeyTable(t);
       t = keyTable(bits);
     }
     for (let p = 0; p < np; p++) at[p] = takeKeys(t, parts[p], p, out, at[p], hi);
   }
   // the table is this search's alone (at 10M events ~4 MB): freed now, not at V8's next full collection
-  releaseViews([t.taken, t.sv, t.sh, t.sp, t.sx, t.sf]);
+  freeKeyTable(t);
   return out;
 }
 
@@ -456,6 +456,9 @@ function keyTable(bits: number): KeyTable {
     shift: 32 - bits,
   };
 }
+
+/** The table's arrays back to the allocator now (the search's alone), not at V8's next full collection. */
+const freeKeyTable = (t: KeyTable) => releaseViews([t.taken, t.sv, t.sh, t.sp, t.sx, t.sf]);
 
 /**
  * Puts part p's keys from x on below visitor number hi in the table, flagging those another part's key there
