@@ -26,6 +26,13 @@ export const pageview = (visitor: number, seq: number, path: string) => ({
   device_time: `2026-11-18T10:00:0${seq}.000Z`,
 });
 
+/** A visitor's pageview of `path` as it happened at `at` (its device time), in session `session`. */
+export const pageviewAt = (visitor: number, path: string, at: number, session = `s${visitor}`) => ({
+  ...pageview(visitor, 0, path),
+  session_id: session,
+  device_time: new Date(at).toISOString(),
+});
+
 export async function openSite(opts: { now: number; config?: Partial<Config> }) {
   const dir = await Deno.makeTempDir({ prefix: "site-" });
   const kv = await Deno.openKv(`${dir}/kv.sqlite3`);

@@ -5,19 +5,7 @@
  * countries through the real geo index) and reads on a real KV file.
  */
 import assert from "node:assert/strict";
-import { openSite } from "../helpers/site.ts";
-
-const view = (v: number, at: number) => ({
-  event_id: crypto.randomUUID(),
-  anonymous_id: `v${v}`,
-  session_id: `s${v}`,
-  sequence_no: 0,
-  platform: "web",
-  event_type: "$pageview",
-  screen: "/",
-  properties: { path: "/", url: "https://acme.test/" },
-  device_time: new Date(at).toISOString(),
-});
+import { openSite, pageviewAt } from "../helpers/site.ts";
 
 Deno.test("explain_change: a flat total names the parts that moved against each other", async () => {
   const yesterday = Date.parse("2026-11-17T10:00:00Z"), today = Date.parse("2026-11-18T10:00:00Z");
@@ -30,7 +18,7 @@ Deno.test("explain_change: a flat total names the parts that moved against each 
     const add = async (n: number, day: number, ip: string) => {
       for (let i = 0; i < n; i++, v++) {
         site.deps.clock.set(day + v * 1000);
-        await site.ingest([view(v, day + v * 1000)], { headers: { "x-forwarded-for": ip } });
+        await site.ingest([pageviewAt(v, "/", day + v * 1000)], { headers: { "x-forwarded-for": ip } });
       }
     };
     await add(10, yesterday, "81.2.69.20");

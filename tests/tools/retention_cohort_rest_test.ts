@@ -5,21 +5,10 @@
  * ingest and reads on a real KV file.
  */
 import assert from "node:assert/strict";
-import { openSite } from "../helpers/site.ts";
+import { openSite, pageviewAt } from "../helpers/site.ts";
 import { saveCohort } from "../helpers/saved.ts";
 
 const DAY = 86_400_000, D0 = Date.parse("2026-11-16T10:00:00Z"), NOW = Date.parse("2026-11-18T12:00:00Z");
-const view = (v: number, day: number, at: number) => ({
-  event_id: crypto.randomUUID(),
-  anonymous_id: `v${v}`,
-  session_id: `s${v}-${day}`,
-  sequence_no: 0,
-  platform: "web",
-  event_type: "$pageview",
-  screen: "/",
-  properties: { path: "/", url: "https://acme.test/" },
-  device_time: new Date(at).toISOString(),
-});
 
 Deno.test("retention under a cohort: 1 to 4 who did not come back are not the cohort less the returned", async () => {
   const site = await openSite({
@@ -30,11 +19,11 @@ Deno.test("retention under a cohort: 1 to 4 who did not come back are not the co
     // 12 visitors on the 16th, 9 of them back on the 17th
     for (let v = 0; v < 12; v++) {
       site.deps.clock.set(D0 + v * 1000);
-      await site.ingest([view(v, 0, D0 + v * 1000)]);
+      await site.ingest([pageviewAt(v, "/", D0 + v * 1000, `s${v}-0`)]);
     }
     for (let v = 0; v < 9; v++) {
       site.deps.clock.set(D0 + DAY + v * 1000);
-      await site.ingest([view(v, 1, D0 + DAY + v * 1000)]);
+      await site.ingest([pageviewAt(v, "/", D0 + DAY + v * 1000, `s${v}-1`)]);
     }
     site.deps.clock.set(NOW);
     await saveCohort(site.deps, site.t.org, site.t.touchpoint, "home", { kind: "page", path: "/" });

@@ -4,22 +4,11 @@
  * Real HTTP ingest and reads on a real KV file.
  */
 import assert from "node:assert/strict";
-import { openSite } from "../helpers/site.ts";
+import { openSite, pageviewAt } from "../helpers/site.ts";
 import { saveCohort } from "../helpers/saved.ts";
 import { FEWER_THAN_5 } from "../../lib/answers/privacy.ts";
 
 const NOW = Date.parse("2026-11-18T09:30:00Z");
-const view = (v: number, at: number) => ({
-  event_id: crypto.randomUUID(),
-  anonymous_id: `v${v}`,
-  session_id: `s${v}`,
-  sequence_no: 0,
-  platform: "web",
-  event_type: "$pageview",
-  screen: "/",
-  properties: { path: "/", url: "https://acme.test/" },
-  device_time: new Date(at).toISOString(),
-});
 
 type Point = Record<string, unknown> & { bucket: string };
 
@@ -40,7 +29,7 @@ Deno.test("trends under a cohort: the total less the shown buckets never tells a
     for (let v = 0; v < plan.length; v++) {
       const at = Date.parse(`2026-11-18T0${plan[v]}:10:00Z`) + v * 1000;
       site.deps.clock.set(at);
-      await site.ingest([view(v, at)]);
+      await site.ingest([pageviewAt(v, "/", at)]);
     }
     site.deps.clock.set(NOW);
     await saveCohort(site.deps, site.t.org, site.t.touchpoint, "home", { kind: "page", path: "/" });
