@@ -281,7 +281,7 @@ export default defineTool({
  * smallest bucket of 5 or more is withheld beside it (null), as a page's entries are; with none to withhold,
  * the total's value is.
  */
-export function withholdBesideFew(
+function withholdBesideFew(
   shown: (GuardedCount | null)[],
   total: { value: GuardedCount | null; change: number | null },
 ): void {
