@@ -5,7 +5,7 @@
  */
 
 import { FEATURE_PHONE } from "./human_devices.ts";
-import { knownAddOn } from "./browser_shape.ts";
+import { knownAddOn, knownProductNamedLikeDomain } from "./browser_shape.ts";
 
 /**
  * HTTP libraries and command-line tools, as the agent's own product (its first token). Inside a named app's
@@ -218,6 +218,14 @@ const BOT_PHONE_MODEL =
   /(\(Linux; (?:U; )?Android [\d.]+; )(?:(?:[A-Z]{1,3}[ _])?bot(?:[ _]tab)?[ _]\d+(?=[^;)]*\))|[A-Z][a-z]{0,3}bot(?:[ _][\w?]+)+(?=(?: Build\/[^;)]*)?(?:; wv)?\))|[A-Z]{2,8} bot(?=(?: Build\/[^;)]*)?(?:; wv)?\) AppleWebKit\/))/gi;
 
 /**
+ * The Masking Agent add-on's token, which takes the place of a Gecko browser's platform ("Mozilla/5.0
+ * (masking-agent; rv:36.0) Gecko/20100101 Firefox/36.0"): a person's browser hiding its system, as browscap's
+ * tests (four Firefox agents) and Browser.php's (a Pale Moon agent) both file it; not the word "agent" that
+ * automation writes. Twenty-sixth round. Blanked, like a phone's "bot" model, before the words are read.
+ */
+const MASKING_AGENT = /(^Mozilla\/5\.0 \()masking-agent(?=; rv:[\d.]+\) Gecko\/)/;
+
+/**
  * A domain name inside a browser-shaped agent, subdomains included ("Survey/2.3 (fr.wsdata.com)"): browsers
  * never carry one, tools wearing a browser's do. Not after a slash, a brace or a bracket: a phone's build id
  * ("Build/VEGAVIET.COM"), a proxy's path, a vendor's customisation of Internet Explorer ("{www.Noldus.com}",
@@ -235,10 +243,14 @@ const DOMAIN_IN_BROWSER =
  */
 const ADD_ON_DOMAIN = /(?<![\w./{[])([\w-]+)\.(?:com|net|org) \d+(?:\.\d+)+(?=[;)])/gi;
 
-/** The domain sign, once a known add-on's own domain tokens are set aside. */
+/**
+ * The domain sign, once a known add-on's own domain tokens are set aside, and a known app's embedded browser
+ * naming itself like a domain where a browser names itself (`knownProductNamedLikeDomain`, browser_shape.ts).
+ */
 function domainInBrowser(ua: string): boolean {
   if (!DOMAIN_IN_BROWSER.test(ua)) return false;
   if (!ua.includes(" ")) return true;
+  if (knownProductNamedLikeDomain(ua)) return false;
   const rest = ua.replace(
     ADD_ON_DOMAIN,
     (token, name: string) => knownAddOn(name.toLowerCase()) ? "" : token,
@@ -363,7 +375,9 @@ export function automationSign(ua: string): string | null {
   const onStack = APP_ON_STACK.test(ua);
   const service = SERVICES.exec(ua);
   if (service && !onStack) return `monitoring or SEO service: ${service[0]}`;
-  const word = WORDS.exec(ua.replace(/user-?agent/gi, "").replace(BOT_PHONE_MODEL, "$1"));
+  const word = WORDS.exec(
+    ua.replace(/user-?agent/gi, "").replace(BOT_PHONE_MODEL, "$1").replace(MASKING_AGENT, "$1"),
+  );
   if (word) return `automation word: ${word[0]}`;
   if (CONTACT.test(ua)) return "contact URL";
   if (ua.includes("compatible") && COMPATIBLE_INSIDE.test(ua)) {

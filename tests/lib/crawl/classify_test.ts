@@ -351,13 +351,13 @@ Deno.test("classify: on three browser sniffers' test agents (the sniff part), cr
     return [flagged.length, lines.length];
   };
   // measured (bench/classify.ts, nineteenth round): crawlers 6/6, automation 3/3, browsers 1/4599 (a Pale Moon
-  // agent whose platform is "masking-agent"), apps 0/6, devices 0/2
+  // agent whose platform is "masking-agent"; 0/4599 since the twenty-sixth round), apps 0/6, devices 0/2
   const [crawlers, crawlerCount] = await count("crawlers");
   assert.equal(crawlers, crawlerCount);
   const [automation, automationCount] = await count("automation");
   assert.equal(automation, automationCount);
   const [browsers, browserCount] = await count("browsers");
-  assert.ok(browserCount > 4000 && browsers <= 2, `${browsers}/${browserCount} browsers flagged`);
+  assert.ok(browserCount > 4000 && browsers === 0, `${browsers}/${browserCount} browsers flagged`);
   assert.equal((await count("apps"))[0], 0);
   assert.equal((await count("devices"))[0], 0);
 });
@@ -370,10 +370,11 @@ Deno.test("classify: on browscap's test agents (the browscap part), crawlers are
     return flagged.length / lines.length;
   };
   // measured (bench/classify.ts, twenty-fifth round): crawlers 688/710 (96.90%), automation 212/213, browsers
-  // 20/4277 (0.47%), apps 19/3812 (0.50%), devices 4/11303
+  // 20/4277 (0.47%), apps 19/3812 (0.50%), devices 4/11303; twenty-sixth round: browsers 14/4277 (0.33%: the
+  // Masking Agent add-on's Firefox agents and Battle.net's overlay are people's)
   assert.ok(await rate("crawlers") >= 0.965);
   assert.ok(await rate("automation") >= 0.99);
-  assert.ok(await rate("browsers") <= 0.005);
+  assert.ok(await rate("browsers") <= 0.0035);
   assert.ok(await rate("apps") <= 0.0055);
   assert.ok(await rate("devices") <= 0.001);
 });

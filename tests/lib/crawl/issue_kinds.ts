@@ -727,6 +727,13 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "other",
       },
     ],
+  "a screenshot maker writing a host where a browser names itself, no known product (browscap's robots)": [
+    {
+      ua: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) domain.com Safari/538.1",
+      token: "unknown",
+      category: "other",
+    },
+  ],
 };
 
 /** People's software by kind: each must stay human. */
@@ -1021,5 +1028,14 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
       "Newsboat/2.29.0 (Linux x86_64)",
       "Eudora/6.2.4b8 (MacOS)",
       "CamelHttpStream/1.0 Evolution/3.2.3",
+    ],
+  "Firefox and Pale Moon with the Masking Agent add-on in the platform's place (browscap's and Browser.php's tests)":
+    [
+      "Mozilla/5.0 (masking-agent; rv:36.0) Gecko/20100101 Firefox/36.0",
+      "Mozilla/5.0 (masking-agent; rv:24.0) Gecko/20130926 Firefox/24.0 PaleMoon/24.0.2",
+    ],
+  "a game launcher's overlay browser naming itself like a domain where a browser names itself (browscap's tests)":
+    [
+      "Mozilla/5.0 (Windows NT 6.2; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Battle.net/1.3.1.6087 Safari/537.36",
     ],
 };
