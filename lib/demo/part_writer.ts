@@ -2,7 +2,8 @@
  * Writes generated records straight into published parts, as compaction would leave them, skipping the raw
  * keys: a big site (10M events) loads in minutes instead of hours. Records are held per UTC day of placement
  * time (events: receive time; hits: corrected timestamp), the key compaction groups by, and a day's records
- * become a part whenever `rowsPerPart` of them wait (compaction's merges stop at 50,000 rows too). Each record
+ * become a part whenever `rowsPerPart` of them wait (as compaction merges: 50,000 rows, a closed day's events
+ * DAY_MAX_ROWS). `close` publishes what waits; a writer can be filled and closed again. Each record
  * still gets its dedupe key as ingest writes it, so a later import of the same ids is counted as duplicates.
  * A day's rows may be split over parts differently than compaction splits them; the rows per day are the
  * same (tests/lib/demo/part_writer_test.ts).
@@ -50,7 +51,8 @@ export class PartWriter<T = AnyRecord> {
     private org: string,
     private env: EnvName,
     private kind: PartKind,
-    private rowsPerPart = DIRECT_ROWS_PER_PART,
+    /** rows a part holds at most: a number, or one per UTC day number (closed days take more) */
+    private rowsPerPart: number | ((day: number) => number) = DIRECT_ROWS_PER_PART,
     /** false: only the first record's dedupe key (a rerun still finds the site; benches, where KV writes dominate) */
     private allDedupeKeys = true,
     /**
@@ -69,7 +71,8 @@ export class PartWriter<T = AnyRecord> {
     if (this.allDedupeKeys || !this.added) this.dedupe.push([h.id(x), h.receivedAt(x)]);
     this.added = true;
     if (this.dedupe.length >= 1_000) await this.flushDedupe();
-    if (list.length >= this.rowsPerPart) {
+    const max = typeof this.rowsPerPart === "number" ? this.rowsPerPart : this.rowsPerPart(day);
+    if (list.length >= max) {
       this.days.delete(day);
       await this.publish(list);
     }

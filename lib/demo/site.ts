@@ -4,13 +4,14 @@
  * end give the same site, byte for byte. `deno task generate` (scripts/generate.ts) and the dev start use it.
  */
 import type { Deps } from "../deps.ts";
-import { compact } from "../jobs/compact.ts";
+import { compact, COMPACT_GRACE_MS, DAY_MAX_ROWS } from "../jobs/compact.ts";
+import { dayNumber } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 import { crawlerHits } from "./crawl.ts";
 import { type Draft, SiteModel } from "./model.ts";
 import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./output.ts";
 import { RawWriter } from "./raw_writer.ts";
-import { PartWriter, storedBefore } from "./part_writer.ts";
+import { DIRECT_ROWS_PER_PART, PartWriter, storedBefore } from "./part_writer.ts";
 import { draftBatch } from "./draft_batch.ts";
 
 export interface SiteOptions {
@@ -33,7 +34,7 @@ export interface SiteOptions {
    * nothing twice
    */
   direct?: boolean;
-  /** rows per part written straight (default 50,000) */
+  /** rows per part written straight (default: as compaction leaves them, a closed day's events in one part) */
   partRows?: number;
   /** parts written straight: every record's dedupe key (default), or only the first's (benches) */
   dedupeKeys?: boolean;
@@ -102,28 +103,46 @@ export async function generateSite(deps: Deps, o: SiteOptions): Promise<SiteRepo
   };
 }
 
+/**
+ * Drafts held at once while parts are written straight: the model is run once per window of days, keeping
+ * that window's drafts, so a closed day becomes one part as compaction's day merge leaves it (10M events:
+ * five runs of the model, ~16 s each, holding ~2M drafts) instead of all days waiting at once.
+ */
+const HELD_DRAFTS = 2_000_000;
+
 /** The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
-  const model = modelOf(o, end);
+  // a day compaction would call closed merges into parts of DAY_MAX_ROWS; the open day's stay small
+  const cutoff = deps.clock.now() - COMPACT_GRACE_MS;
+  const rows = o.partRows ??
+    ((day: number) => ((day + 1) * DAY_MS <= cutoff ? DAY_MAX_ROWS : DIRECT_ROWS_PER_PART));
   // drafts are held until their day's part is built, and made into its columns then (no records)
-  const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", o.partRows, o.dedupeKeys, {
+  const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", rows, o.dedupeKeys, {
     id: (d) => d.id,
     receivedAt: (d) => d.t,
     placedAt: (d) => d.t,
     record: (d) => storedEvent(d, target),
     batch: (held) => draftBatch(held, target),
   });
-  let first = true;
-  for (const d of model.events()) {
-    if (first && await storedBefore(deps.kv, o.org, d.id)) return null;
-    first = false;
-    await events.add(d);
+  const first = dayNumber(end - o.days * DAY_MS), last = dayNumber(end - 1);
+  const perRun = Math.max(1, Math.floor((o.days * HELD_DRAFTS) / Math.max(1, o.events)));
+  const runs = Math.ceil((last - first + 1) / perRun);
+  let emitted = 0, checked = false;
+  for (let run = 0; run < runs; run++) {
+    const model = modelOf(o, end);
+    for (const d of model.events()) {
+      if (!checked && await storedBefore(deps.kv, o.org, d.id)) return null;
+      checked = true;
+      const at = Math.min(runs - 1, Math.max(0, Math.floor((dayNumber(d.t) - first) / perRun)));
+      if (at === run) await events.add(d);
+    }
+    await events.close();
+    emitted = model.emitted;
   }
-  await events.close();
   const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, o.dedupeKeys);
   for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
   await hits.close();
-  return { events: model.emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
+  return { events: emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
 }
 
 /** NDJSON lines of a generated site, for the import endpoint. */

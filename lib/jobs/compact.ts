@@ -12,7 +12,17 @@
 import type { Deps } from "../deps.ts";
 import { dayNumber, keys } from "../store/keys.ts";
 import { ENV_NAMES, type EnvName, type Org } from "../store/records.ts";
-import { type AnyRecord, buildPart, builtPartMeta, partRawKeys, partRecords } from "../parts/build.ts";
+import {
+  type AnyRecord,
+  buildPart,
+  builtOfBatch,
+  type BuiltPart,
+  builtPartMeta,
+  partBatch,
+  partRawKeys,
+  partRecords,
+} from "../parts/build.ts";
+import { mergeable, mergeEventBatches } from "../parts/merge_events.ts";
 import {
   deleteChunks,
   listParts,
@@ -24,7 +34,7 @@ import {
   writeDir,
 } from "../parts/store.ts";
 import { rawEvents, rawHits } from "../store/readable.ts";
-import { turns } from "../turns.ts";
+import { type Turn, turns } from "../turns.ts";
 import { CompactLease, LeaseLostError } from "./compact_lease.ts";
 import { writePartTables } from "../query/part_tables.ts";
 import { backfillRollups } from "./rollup_backfill.ts";
@@ -42,6 +52,8 @@ export interface CompactOptions {
    * resident; 568 MB at 50,000)
    */
   maxRows?: number;
+  /** rows a closed day's event parts merge into, default DAY_MAX_ROWS */
+  dayRows?: number;
   /** tests: throw at a named step to simulate a crash */
   failAt?: (step: CompactStep) => void;
 }
@@ -60,9 +72,21 @@ interface Mark {
   lease_until: number;
 }
 
-/** A merge holds and sorts all its rows at once (no turn inside a sort): this bounds its memory and pause. */
+/** Raw keys younger than this stay raw by default (in-flight ingest). */
+export const COMPACT_GRACE_MS = 120_000;
+
+/** A merge through records holds them all at once (~1.5 kB a row): this bounds its memory. */
 const MERGE_MAX_ROWS = 50_000;
 const MERGE_MAX_SOURCES = 16;
+/**
+ * A closed day's event parts merge column by column (lib/parts/merge_events.ts, a few hundred bytes a row) into
+ * parts of up to this many rows: a month of 10M events reads ~30 parts instead of ~200 (every question's cost
+ * grows with parts: sections, sessions two parts share). Tables are built from the whole merged batch, so this
+ * also bounds a merge's memory (~300 MB at 400,000 rows, measured in lib/query/HISTORY.md).
+ */
+export const DAY_MAX_ROWS = 400_000;
+/** A closed day's largest part is merged again only with at least a quarter of its rows new (late rows wait). */
+const REWRITE_SHARE = 4;
 
 export interface CompactReport {
   parts: number;
@@ -167,7 +191,7 @@ export async function compact(
     };
     const w: Writer = { kv, markKey, lease };
     await recover(deps, org, env, kind, mark, w, opts);
-    const cutoff = now - (opts.graceMs ?? 120_000);
+    const cutoff = now - (opts.graceMs ?? COMPACT_GRACE_MS);
     for (let round = 0; round < 1000; round++) {
       const raw = await closedRaw(deps, org, env, kind, cutoff, opts.maxRows ?? 20_000);
       if (raw.length === 0) break;
@@ -254,14 +278,14 @@ async function publish(
   org: string,
   env: EnvName,
   kind: PartKind,
-  records: AnyRecord[],
+  rows: AnyRecord[] | BuiltPart,
   mark: Mark,
   w: Writer,
   opts: CompactOptions,
   replaces: { meta: PartMeta; versionstamp: string }[] = [],
 ): Promise<PartMeta | null> {
   const { kv, clock } = deps;
-  const built = await buildPart(kv, org, kind, records, turns());
+  const built = Array.isArray(rows) ? await buildPart(kv, org, kind, rows, turns()) : rows;
   const id = newPartId(clock.now());
   mark.building = id;
   await setMark(w, mark);
@@ -352,19 +376,43 @@ async function mergeSmall(
   for (const [day, list] of days) {
     const closed = (day + 1) * 86_400_000 <= cutoff;
     if (list.length < 2 || (!closed && list.length < 6)) continue;
+    // events of a closed day merge by columns into large parts; an open day's and hits by records
+    const byColumns = kind === "ev" && closed;
+    const max = byColumns ? opts.dayRows ?? DAY_MAX_ROWS : MERGE_MAX_ROWS;
     list.sort((a, b) => a.meta.rows - b.meta.rows);
     const take: typeof list = [];
     let rows = 0;
     for (const p of list) {
-      if (take.length >= MERGE_MAX_SOURCES || rows + p.meta.rows > MERGE_MAX_ROWS) break;
+      if (take.length >= MERGE_MAX_SOURCES || rows + p.meta.rows > max) break;
       take.push(p);
       rows += p.meta.rows;
     }
+    // a large part is not rewritten for a few late rows: they merge among themselves until they are a share of it
+    while (
+      byColumns && take.length > 1 && take.at(-1)!.meta.rows > REWRITE_SHARE * (rows - take.at(-1)!.meta.rows)
+    ) {
+      rows -= take.pop()!.meta.rows;
+    }
     if (take.length < 2) continue;
-    const records: AnyRecord[] = [];
     const turn = turns();
-    for (const p of take) records.push(...await partRecords(kv, org, env, p.meta, turn));
-    if (await publish(deps, org, env, kind, records, mark, w, opts, take)) merged += take.length;
+    const built = byColumns ? await mergedByColumns(kv, take.map((p) => p.meta), turn) : null;
+    if (!built && rows > MERGE_MAX_ROWS) continue; // parts too old to merge by columns: never this many rows
+    const source = built ?? await recordsOf(kv, org, env, take.map((p) => p.meta), turn);
+    if (await publish(deps, org, env, kind, source, mark, w, opts, take)) merged += take.length;
   }
   return merged;
+}
+
+async function recordsOf(kv: Deno.Kv, org: string, env: EnvName, parts: PartMeta[], turn: Turn) {
+  const records: AnyRecord[] = [];
+  for (const p of parts) records.push(...await partRecords(kv, org, env, p, turn));
+  return records;
+}
+
+/** The merged part of event parts, made from their columns; null when one lacks a column records need. */
+async function mergedByColumns(kv: Deno.Kv, parts: PartMeta[], turn: Turn): Promise<BuiltPart | null> {
+  const batches = [];
+  for (const p of parts) batches.push(await partBatch(kv, p));
+  if (!mergeable(batches)) return null;
+  return await builtOfBatch(await mergeEventBatches(batches, turn), "ev", 0, turn);
 }

@@ -116,6 +116,11 @@ export async function builtOfBatch(
   };
 }
 
+/** Every column of a published part, decoded (each inflated when first read). */
+export async function partBatch(kv: Deno.Kv, meta: PartMeta): Promise<Batch> {
+  return await decodeBatch({ n: meta.rows, columns: await partColumns(kv, meta) }, await readBlob(kv, meta));
+}
+
 /** All records of a published part (for merging). */
 export async function partRecords(
   kv: Deno.Kv,
@@ -124,10 +129,7 @@ export async function partRecords(
   meta: PartMeta,
   turn: Turn = noTurns,
 ): Promise<AnyRecord[]> {
-  const batch = await decodeBatch(
-    { n: meta.rows, columns: await partColumns(kv, meta) },
-    await readBlob(kv, meta),
-  );
+  const batch = await partBatch(kv, meta);
   return meta.kind === "ev"
     ? await reconstructEvents(batch, org, env, turn)
     : await reconstructHits(batch, org, env, turn);

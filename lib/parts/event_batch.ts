@@ -34,7 +34,7 @@ const dtOf = (e: StoredEvent) => {
   return Number.isNaN(t) ? 0 : t;
 };
 
-/** Session order: receive time, device time, sequence number. */
+/** Session order: receive time, device time, sequence number (merge_events.ts `mergedOrder` sorts columns alike). */
 export function eventOrder(a: StoredEvent, b: StoredEvent): number {
   return a.received_at - b.received_at || dtOf(a) - dtOf(b) || a.sequence_no - b.sequence_no;
 }
