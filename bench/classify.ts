@@ -325,6 +325,12 @@ function nativeAppKind(ua: string): string {
   if (/\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Linux; U; Android)\b/i.test(ua)) {
     return "a mobile platform in parentheses";
   }
+  if (
+    /\( ?(?:[^)]*[;, ] ?)?(?:AmigaOS|MorphOS|AROS|RISC ?OS|BeOS|Haiku|OS\/2|\w*DOS|Palm ?OS|webOS|Syllable|SkyOS|Atari)\b/i
+      .test(ua)
+  ) {
+    return "a niche personal system in parentheses";
+  }
   return "a mobile OS and version";
 }
 

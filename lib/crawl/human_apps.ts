@@ -200,9 +200,14 @@ export const PERSONAL_APP = new RegExp(
  * Native app HTTP stacks and platform tokens only people's devices send: Android's Dalvik, Apple's CFNetwork
  * and Darwin, an app's okhttp or Alamofire behind its own name, or "iOS 17.1", "Android/13" in the agent; iOS's
  * own components name the device model and build ("Apple-iPhone3C1/1104.257", as Yauaa's tests print them).
+ * Since the twenty-sixth round the parentheses may also name a personal computer's or handheld's system no
+ * server runs (AmigaOS, MorphOS, AROS, RISC OS, BeOS, Haiku, OS/2, DOS, Palm OS, webOS, Syllable, SkyOS, Atari):
+ * the browser rule already takes a Mozilla/ agent on them for a person's, and an app naming one is as much a
+ * person's as one naming Windows. Not the server Unixes the browser rule also lists (SunOS, the BSDs), where
+ * crawlers run, nor Windows' abbreviations ("WinNT", "Win98"): tried, they took four held-out crawlers.
  */
 export const APP_STACK =
-  /^[A-Za-z]+(?:Android|iOS|iPhone|iPad)(?:App)?\/\d|^Apple-(?:iPhone|iPad|iPod)\d+C\d+\/\d|\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+)\b/i;
+  /^[A-Za-z]+(?:Android|iOS|iPhone|iPad)(?:App)?\/\d|^Apple-(?:iPhone|iPad|iPod)\d+C\d+\/\d|\bDalvik\/\d|\bCFNetwork\b|\bDarwin\/\d|\bAlamofire\/|.+\bokhttp\/?\d?|\bCronet|\bAFNetworking|\bNSURLSession|\b(?:iOS|iPadOS|iPhone ?OS|Android(?: OS)?|watchOS|tvOS|visionOS|Windows Phone(?: OS)?|HarmonyOS|KaiOS)[/ :]?\d|\( ?(?:[^)]*[;, ] ?)?(?:iPhone|iPad|iPod|iOS|Android|Macintosh|Windows NT|Windows|Win32|Win64|Mac OS X|Linux; U; Android|Commodore \d+|AmigaOS|MorphOS|AROS|RISC ?OS|BeOS|Haiku|OS\/2|(?:MS-|Free|PC-)?DOS|Palm ?OS|webOS|Syllable|SkyOS|Atari)\b/i;
 
 /** "ESPN Radio 4.7.4 rv:1032 (iPhone; …)": an iOS app's name, version and build. */
 export const APP_BUILD = /^[\p{L}\d .'&!+-]+ \d+(?:\.\d+)* rv:\d+/u;

@@ -906,3 +906,29 @@ Deno.test("classify: an agent as a server log encoded it is read decoded; crawle
     /attack payload/,
   );
 });
+
+Deno.test("classify: an app naming a personal computer's or handheld's system no server runs is a person's; tools and crawlers there stay flagged", () => {
+  // made-up probes (no own corpus line has an unknown app on these systems; the browser rule already takes a
+  // Mozilla/ agent on them for a person's): the shape of the native-app rule's "Name/1.0 (Windows NT 10.0)"
+  for (
+    const ua of [
+      "Zorblax/1.0 (AmigaOS 3.9; 68K)",
+      "Zorblax/2.1 (MorphOS 3.1; PPC)",
+      "Zorblax/0.9 (RISC OS 5.28)",
+      "Zorblax/1.0 (BeOS; U; BeOS BePC)",
+      "Zorblax/1.0 (Haiku; x86_64)",
+      "Zorblax/1.0 (OS/2; U; Warp 4.5)",
+      "Zorblax/1.0 (MS-DOS; 640x480)",
+      "Zorblax/1.0 (PalmOS; U)",
+    ]
+  ) {
+    const v = classifyAgent(ua);
+    assert.equal(v.outcome, "human", ua);
+    assert.equal(v.reason, "native app", ua);
+  }
+  // an HTTP tool, a crawler word or a contact URL still decide first; server systems are no personal system
+  assert.equal(classifyAgent("Wget/1.12 (AmigaOS)").outcome, "automation");
+  assert.equal(classifyAgent("Zorblax-crawler/1.0 (AmigaOS 3.9)").outcome, "automation");
+  assert.equal(classifyAgent("Zorblax/1.0 (SunOS 5.8 sun4u)").outcome, "automation");
+  assert.equal(classifyAgent("Zorblax/1.0 (WinNT; +http://zorblax.example/bot)").outcome, "automation");
+});
