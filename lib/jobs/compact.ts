@@ -414,5 +414,5 @@ async function mergedByColumns(kv: Deno.Kv, parts: PartMeta[], turn: Turn): Prom
   const batches = [];
   for (const p of parts) batches.push(await partBatch(kv, p));
   if (!mergeable(batches)) return null;
-  return await builtOfBatch(await mergeEventBatches(batches, turn), "ev", 0, turn);
+  return await builtOfBatch(await mergeEventBatches(batches, turn, true), "ev", 0, turn);
 }

@@ -105,3 +105,18 @@ Deno.test("merged parts: more than 64 property names over the parts; names lose 
   const back = await reconstructEvents(merged, "org1", "production");
   assert.deepEqual(back.find((e) => e.anonymous_id === "a1")!.properties, one[0].properties);
 });
+
+Deno.test("merged parts: a dictionary past 65,535 entries (32-bit codes) comes out as the record path's", async () => {
+  const part = (from: number) =>
+    Array.from(
+      { length: 35_000 },
+      (_, i) =>
+        ev({
+          id: `id-${from + i}`,
+          received_at: T + i,
+          anonymous_id: `v${(from + i) % 5000}`,
+          session_id: `s${i % 7}`,
+        }),
+    );
+  await assertSameBytes([await stored(part(0)), await stored(part(35_000))]);
+});
