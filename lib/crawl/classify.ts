@@ -111,6 +111,16 @@ const ELECTRON_APP =
 const MANGLED_BROWSER =
   /\bGecko\/\d{8} (?:\S+ )?Firefox\/\d|\bAppleWebKit\/[\d.]+\+? \(KHTML, like Gecko\) (?:\S+ ){0,3}(?:Mobile )?Safari\/\d/;
 
+/**
+ * Office for Mac's programs checking a link a person clicked in a document, under their own product name after
+ * the Mac's platform and nothing else ("Mozilla/5.0 (Macintosh; Intel Mac OS X) Word/14.38.0", "… Excel/14.34.0",
+ * "… PowerPoint/14.43.0"; Shopify/browser_sniffer's and browscap's test agents): Office's own requests, the
+ * catalog's Microsoft Office entry by the eighth round's decision. The product names are plain words, so the
+ * catalog cannot hold them as tokens; the whole form is asked instead (twenty-sixth round).
+ */
+const OFFICE_FOR_MAC = /^Mozilla\/5\.0 \(Macintosh;[^()]*\) (?:Word|Excel|PowerPoint)\/\d+(?:\.\d+)+$/;
+const OFFICE_ENTRY = CATALOG.find((e) => e.token === "Microsoft Office");
+
 /** Whether a catalog token is a product versioned exactly as the agent's own, separate Chrome/ product. */
 function chromiumNamesake(ua: string, token: string): boolean {
   if (token.includes("chrome")) return false;
@@ -146,6 +156,9 @@ function decide(ua: string, withCatalog: boolean): AgentVerdict {
   const trimmed = logDecoded(ua.trim());
   if (trimmed === "") return automation("empty agent"); // an agent that says nothing is no person's client
   const token = withCatalog ? catalogToken(trimmed.toLowerCase()) : null;
+  if (withCatalog && !token && OFFICE_ENTRY && OFFICE_FOR_MAC.test(trimmed)) {
+    return { outcome: "crawler", reason: "Office for Mac's own request", agent: fromEntry(OFFICE_ENTRY) };
+  }
   let strong = automationSign(trimmed);
   // a known browser's or app's own home page is no fetcher's address
   if (

@@ -727,6 +727,19 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
         category: "other",
       },
     ],
+  "Office for Mac's programs checking a clicked link under their own name (Shopify/browser_sniffer's and browscap's tests)":
+    [
+      {
+        ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X) Excel/14.34.0",
+        token: "Microsoft Office",
+        category: "social_preview",
+      },
+      {
+        ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X) PowerPoint/14.43.0",
+        token: "Microsoft Office",
+        category: "social_preview",
+      },
+    ],
   "a screenshot maker writing a host where a browser names itself, no known product (browscap's robots)": [
     {
       ua: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/538.1 (KHTML, like Gecko) domain.com Safari/538.1",
