@@ -4,7 +4,7 @@
  * (lib/parts/merge_events.ts, lib/jobs/compact.ts). Prints the merge's wall time, the process's peak RSS
  * before and after it, and the parts before and after. With `--kv file` the day is written to that file by
  * one run and merged by the next (a fresh process: the peak is the merge's alone).
- *   deno run -A bench/day_merge.ts [--events 333000] [--kv /tmp/day.sqlite3]
+ *   deno run -A bench/day_merge.ts [--events 333000] [--part-rows 50000] [--kv /tmp/day.sqlite3]
  */
 import { compact } from "../lib/jobs/compact.ts";
 import { generateSite } from "../lib/demo/site.ts";
@@ -45,7 +45,7 @@ try {
       seed: 1,
       end: END,
       direct: true,
-      partRows: 50_000,
+      partRows: arg("part-rows", 50_000),
       dedupeKeys: false,
     });
     if (!dir) {
@@ -58,15 +58,24 @@ try {
   (globalThis as { gc?: () => void }).gc?.();
   await Deno.writeTextFile("/proc/self/clear_refs", "5").catch(() => {});
   const rssBefore = peakMb();
+  // the longest the event loop waited (ingest shares it with compaction): a 1 ms ticker's largest gap
+  let last = performance.now(), pause = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    pause = Math.max(pause, now - last);
+    last = now;
+  }, 1);
   const t0 = performance.now();
   await compact(deps, "o", "production", "ev", { graceMs: 0 });
   const ms = Math.round(performance.now() - t0);
+  clearInterval(ticker);
   console.log(
     JSON.stringify({
       events: EVENTS,
       parts_before: before,
       parts_after: await rows(),
       merge_ms: ms,
+      longest_pause_ms: Math.round(pause),
       peak_rss_mb_before: rssBefore,
       peak_rss_mb_after: peakMb(),
     }),

@@ -292,7 +292,7 @@ async function publish(
   const chunks = await writeChunks(kv, id, built.encoded.blob);
   await writeDir(kv, id, built.encoded.columns);
   // the part's rollups and tables, under the same building mark (a crash deletes them with the chunks)
-  await writePartTables(kv, id, org, env, kind, built.batch);
+  await writePartTables(kv, id, org, env, kind, built.batch, turns());
   opts.failAt?.(replaces.length ? "merge_chunks_written" : "chunks_written");
   const meta = builtPartMeta(built, id, kind, chunks, replaces.length === 0, clock.now());
   const next: Mark = { ...mark, building: null, garbage: replaces.map((r) => r.meta.id) };
@@ -414,5 +414,6 @@ async function mergedByColumns(kv: Deno.Kv, parts: PartMeta[], turn: Turn): Prom
   const batches = [];
   for (const p of parts) batches.push(await partBatch(kv, p));
   if (!mergeable(batches)) return null;
-  return await builtOfBatch(await mergeEventBatches(batches, turn, true), "ev", 0, turn);
+  const m = await mergeEventBatches(batches, turn, true);
+  return await builtOfBatch(m, "ev", 0, turn);
 }

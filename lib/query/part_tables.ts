@@ -13,9 +13,10 @@ import { buildFeatureTable } from "./feature_rollup/build.ts";
 import { storeFeatureTable } from "./feature_rollup/store.ts";
 import { buildHitRollup } from "./hit_rollup/build.ts";
 import { writeHitRollup } from "./hit_rollup/store.ts";
-import { buildPropRollup } from "./prop_rollup/build.ts";
+import { buildPropRollup, buildPropRollupTurning } from "./prop_rollup/build.ts";
 import { storeBuiltPropRollup } from "./prop_rollup/store.ts";
-import { batchVisitors, buildRollup, rowVisitors } from "./rollup/build.ts";
+import { batchVisitors, buildRollup, buildRollupTurning, rowVisitors } from "./rollup/build.ts";
+import type { Turn } from "../turns.ts";
 import { writeRollup } from "./rollup/store.ts";
 import { storeStepColumn } from "./step_column/store.ts";
 import { buildStepColumn } from "./step_column/build.ts";
@@ -28,13 +29,28 @@ export async function writePartTables(
   env: EnvName,
   kind: PartKind,
   batch: Batch,
+  /** compaction's: the event loop gets turns inside the two largest builds and between the tables */
+  turn?: Turn,
 ): Promise<void> {
   if (kind === "hit") return void await writeHitRollup(kv, partId, buildHitRollup(batch));
   const rows = rowVisitors(batch, await numberVisitors(kv, org, env, batchVisitors(batch)));
   const visitorOf = (i: number) => rows[i];
-  await writeRollup(kv, partId, buildRollup(batch, visitorOf));
+  await writeRollup(
+    kv,
+    partId,
+    turn ? await buildRollupTurning(batch, visitorOf, turn) : buildRollup(batch, visitorOf),
+    turn,
+  );
+  await turn?.();
   await writeVitals(kv, partId, vitalsOf(batch, visitorOf));
-  await storeBuiltPropRollup(kv, partId, () => buildPropRollup(batch, visitorOf));
+  await turn?.();
+  await storeBuiltPropRollup(
+    kv,
+    partId,
+    () => (turn ? buildPropRollupTurning(batch, visitorOf, turn) : buildPropRollup(batch, visitorOf)),
+  );
+  await turn?.();
   await storeFeatureTable(kv, partId, buildFeatureTable(batch, visitorOf));
+  await turn?.();
   await storeStepColumn(kv, partId, buildStepColumn(batch, visitorOf));
 }

@@ -20,6 +20,8 @@ import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { encodeSet } from "../../parts/visitor_set.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
 import { valueString } from "../columns/values.ts";
+import { runSteps, runTurning, sliceEnd, type Steps } from "../rollup/steps.ts";
+import type { Turn } from "../../turns.ts";
 
 export const HOUR_MS = 3_600_000;
 /** The key code of a group's totals row. */
@@ -104,6 +106,23 @@ export function buildPropRollup(
   visitorOf: (row: number) => number,
   o: BuildOptions = {},
 ): PropRollup {
+  return runSteps(propRollupSteps(b, visitorOf, o));
+}
+
+/** `buildPropRollup`, awaiting `turn` every ROWS_A_TURN rows (compaction: ingest shares the event loop). */
+export function buildPropRollupTurning(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  turn: Turn,
+): Promise<PropRollup> {
+  return runTurning(propRollupSteps(b, visitorOf, {}), turn);
+}
+
+function* propRollupSteps(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  o: BuildOptions,
+): Steps<PropRollup> {
   const cap = o.cap ?? VALUE_CAP,
     capBytes = o.valueBytes ?? VALUE_BYTES_CAP,
     wholeCap = o.wholeCap ?? WHOLE_CAP;
@@ -186,6 +205,7 @@ export function buildPropRollup(
   const trCodes = trV.codes, tpCodes = tpV.codes, etCodes = etV.codes;
   const humanTr = Uint8Array.from(trV.values, (s) => (s === "human" ? 1 : 0));
   for (let i = 0; i < b.n; i++) {
+    if (sliceEnd(i)) yield;
     const ti = t[i];
     if (ti < from || ti >= to) continue;
     const et = etCodes.length ? etCodes[i] : 0;
@@ -225,6 +245,7 @@ export function buildPropRollup(
   }
   // null rows: keys of the row's group the row lacks (its value null is counted above)
   for (let r = 0; r < rowsIn.length; r++) {
+    if (sliceEnd(r)) yield;
     const g = rowGroup[r];
     const ks = groupKeys[g];
     if (ks.size === 0) continue;

@@ -90,11 +90,11 @@ export function decodePropRollup(stored: Uint8Array): PropRollup {
 export async function storeBuiltPropRollup(
   kv: Deno.Kv,
   partId: string,
-  build: () => PropRollup,
+  build: () => PropRollup | Promise<PropRollup>,
 ): Promise<number> {
   let r: PropRollup;
   try {
-    r = build();
+    r = await build();
   } catch (e) {
     if (!(e instanceof PropTableTooWide)) throw e;
     await deletePropRollup(kv, partId);

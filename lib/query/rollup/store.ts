@@ -58,6 +58,8 @@ import {
 import { eventView, type Viewable } from "../columns/views.ts";
 import { widePiece } from "./wide.ts";
 import { type AttrRuns, buildRuns } from "./attribution_runs.ts";
+import { runSteps, runTurning, type Steps } from "./steps.ts";
+import type { Turn } from "../../turns.ts";
 
 /**
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
@@ -192,8 +194,15 @@ function unpackSection<H>(
   return { h: header, next };
 }
 
+type Encoded = { head: RollupHead; secs: Map<number, Uint8Array> };
+
 /** A rollup's sections, deflated, by section number, and what they share. */
-export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number, Uint8Array> } {
+export function encodeSections(r: Rollup): Encoded {
+  return runSteps(encodeSteps(r));
+}
+
+/** `encodeSections` pausing after each section (and field): a closed day's sections deflate for seconds. */
+function* encodeSteps(r: Rollup): Steps<Encoded> {
   const secs = new Map<number, Uint8Array>();
   for (const f of PIECE_FIELDS) {
     const p = fieldPiece(r, f);
@@ -203,9 +212,11 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     const w = widePiece(p);
     secs.set(wideRowsSec(f), packSection({ n: w.n, values: w.values }, LAYOUT.map(([name]) => w[name])));
     if (w.sets.length) secs.set(wideSetsSec(f), deflated(w.sets));
+    yield;
   }
   const facts = r.facts;
   const built = buildSpans(facts, r.tps, r.traffics, r.hours);
+  yield;
   for (let b = 0; b < BLOCKS; b++) {
     const rows = built.order.subarray(built.blockAt[b], built.blockAt[b + 1]);
     if (!rows.length) continue;
@@ -213,6 +224,7 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
     secs.set(factsSec(b), encodeFacts(block));
     // every block of facts has its lists section (maybe empty): its row count lines the blocks' lists up
     secs.set(listsSec(b), encodeLists(block));
+    yield;
   }
   if (facts.ends) {
     const ends = reorderEnds(facts.ends, built.order);
@@ -222,21 +234,25 @@ export function encodeSections(r: Rollup): { head: RollupHead; secs: Map<number,
       if (to > from) {
         secs.set(entriesSec(b), encodeBlockEntries(ends, from, to));
         secs.set(exitsSec(b), encodeBlockExits(ends, from, to));
+        yield;
       }
     }
   }
   if (built.ends) secs.set(SPAN_ENDS_SEC, encodeSpanEnds(built.ends));
   // (a rollup read back from before version 8 has none: the backfill adds it from the part)
   if (facts.attr) secs.set(ATTR_SEC, encodeAttr(facts, built.order));
+  yield;
   // (nor one from before version 9 its first events)
   if (facts.firsts) {
     secs.set(FIRST_SEC, encodeFirsts(firstRowsOf(facts, built.order)));
     secs.set(FIRST_IDS_SEC, encodeFirstIds(facts, built.order));
+    yield;
   }
   secs.set(KEYED_SPANS_SEC, encodeKeyedSpans(built.spans, built.keys));
   if (built.keys.n) {
     secs.set(KEYS_SEC, encodeKeys(built.keys));
     secs.set(SHORT_KEYS_SEC, encodeShortKeys(built.keys));
+    yield;
   }
   if (facts.attr && facts.multi && facts.ends) {
     const blockRows = Uint32Array.from({ length: BLOCKS }, (_, b) => built.blockAt[b + 1] - built.blockAt[b]);
@@ -1029,8 +1045,8 @@ export async function partRollup(kv: Deno.Kv, org: string, env: EnvName, b: Batc
 }
 
 /** Writes a part's rollup: its sections' chunks first, the entry last. Answers the bytes stored. */
-export async function writeRollup(kv: Deno.Kv, partId: string, r: Rollup): Promise<number> {
-  const { head, secs } = encodeSections(r);
+export async function writeRollup(kv: Deno.Kv, partId: string, r: Rollup, turn?: Turn): Promise<number> {
+  const { head, secs } = turn ? await runTurning(encodeSteps(r), turn) : encodeSections(r);
   await clearRollup(kv, partId);
   const sizes: Record<string, Sec> = {};
   const writes: [number, Uint8Array][] = [];
