@@ -10,12 +10,25 @@ export const SORT_SLICE = 8192;
 
 /** Sorts `items` in place and returns it. */
 export async function sortInSlices<T>(items: T[], cmp: (a: T, b: T) => number, turn: Turn): Promise<T[]> {
+  const steps = sortSteps(items, cmp);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await turn();
+  }
+}
+
+/**
+ * The same sort as steps: it pauses (yields) every SORT_SLICE elements, so a caller that is itself a build in
+ * steps (lib/query/rollup/steps.ts) sorts inside them.
+ */
+export function* sortSteps<T>(items: T[], cmp: (a: T, b: T) => number): Generator<void, T[], void> {
   const n = items.length;
   if (n <= SORT_SLICE) return items.sort(cmp);
   for (let lo = 0; lo < n; lo += SORT_SLICE) {
     const part = items.slice(lo, lo + SORT_SLICE).sort(cmp);
     for (let i = 0; i < part.length; i++) items[lo + i] = part[i];
-    await turn();
+    yield;
   }
   let src = items, dst = new Array<T>(n);
   let since = 0;
@@ -28,7 +41,7 @@ export async function sortInSlices<T>(items: T[], cmp: (a: T, b: T) => number, t
         dst[k++] = j >= hi || (i < mid && cmp(src[i], src[j]) <= 0) ? src[i++] : src[j++];
         if (++since === SORT_SLICE) {
           since = 0;
-          await turn();
+          yield;
         }
       }
     }

@@ -19,7 +19,7 @@ import { batchVisitors, buildRollup, buildRollupTurning, rowVisitors } from "./r
 import type { Turn } from "../turns.ts";
 import { writeRollup } from "./rollup/store.ts";
 import { storeStepColumn } from "./step_column/store.ts";
-import { buildStepColumn } from "./step_column/build.ts";
+import { buildStepColumn, buildStepColumnTurning } from "./step_column/build.ts";
 import { vitalsOf, writeVitals } from "./vitals/store.ts";
 
 export async function writePartTables(
@@ -52,5 +52,9 @@ export async function writePartTables(
   await turn?.();
   await storeFeatureTable(kv, partId, buildFeatureTable(batch, visitorOf));
   await turn?.();
-  await storeStepColumn(kv, partId, buildStepColumn(batch, visitorOf));
+  await storeStepColumn(
+    kv,
+    partId,
+    turn ? await buildStepColumnTurning(batch, visitorOf, turn) : buildStepColumn(batch, visitorOf),
+  );
 }

@@ -8,6 +8,9 @@
  */
 import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { idHashes } from "../rollup/session_facts.ts";
+import { runSteps, runTurning, type Steps } from "../rollup/steps.ts";
+import { sortSteps } from "../../parts/slice_sort.ts";
+import type { Turn } from "../../turns.ts";
 
 export interface StepSection {
   /** the event type of every row (null: rows without one) */
@@ -69,29 +72,53 @@ const strOf = (c: StrCol | undefined, i: number): string | null =>
 
 /** The step column of a batch (a part, or the raw tail at question time), its visitors numbered by `visitorOf`. */
 export function buildStepColumn(b: Batch, visitorOf: (row: number) => number): StepSection[] {
+  return runSteps(stepColumnSteps(b, visitorOf));
+}
+
+/** `buildStepColumn`, awaiting `turn` inside its sorts and between sections (compaction beside ingest). */
+export function buildStepColumnTurning(
+  b: Batch,
+  visitorOf: (row: number) => number,
+  turn: Turn,
+): Promise<StepSection[]> {
+  return runTurning(stepColumnSteps(b, visitorOf), turn);
+}
+
+function* stepColumnSteps(b: Batch, visitorOf: (row: number) => number): Steps<StepSection[]> {
   const et = b.cols.event_type as StrCol, session = b.cols.session as StrCol;
   const t = (b.cols.t as NumCol).values,
     dt = (b.cols.dt as NumCol).values,
     seq = (b.cols.seq as NumCol).values;
   const vis = new Uint32Array(b.n);
   for (let i = 0; i < b.n; i++) vis[i] = visitorOf(i);
-  // rows by event type code, then visitor, order times, row
-  const order = Int32Array.from({ length: b.n }, (_, i) => i).sort((x, y) =>
-    et.codes[x] - et.codes[y] || vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y] || x - y
+  // rows by event type code, then visitor, order times, row (a total order: any sort gives the same)
+  const order = Int32Array.from(
+    yield* sortSteps(
+      Array.from({ length: b.n }, (_, i) => i),
+      (x, y) =>
+        et.codes[x] - et.codes[y] || vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y] ||
+        x - y,
+    ),
   );
   const out: StepSection[] = [];
   // rows by visitor and order times: ties found, sessions numbered in the order sections list their rows
-  const byVisitor = Int32Array.from({ length: b.n }, (_, i) => i).sort((x, y) =>
-    vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y]
+  // (stable, as Int32Array's sort: ties stay in row order)
+  const byVisitor = Int32Array.from(
+    yield* sortSteps(
+      Array.from({ length: b.n }, (_, i) => i),
+      (x, y) => vis[x] - vis[y] || t[x] - t[y] || dt[x] - dt[y] || seq[x] - seq[y],
+    ),
   );
   const tied = tiedRows(byVisitor, vis, t, dt, seq);
   const sessions = new Sessions(session, vis);
   for (const i of byVisitor) sessions.of(i);
+  yield;
   for (let a = 0; a < b.n;) {
     let z = a;
     while (z < b.n && et.codes[order[z]] === et.codes[order[a]]) z++;
     out.push(section(b, order.subarray(a, z), vis, sessions, tied));
     a = z;
+    yield;
   }
   const h1 = Uint32Array.from(sessions.h1), h2 = Uint32Array.from(sessions.h2);
   for (const sec of out) {
