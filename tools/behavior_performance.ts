@@ -86,7 +86,14 @@ type Counts = NumberRuns;
  */
 const approximation = (r: ValueSeriesResult): number => r.relative_error ?? 0;
 
-function summarize(metric: Vital, sorted: Counts = [], prevSorted: Counts = [], enough: boolean) {
+/** `enough` / `prevEnough`: the group was measured from 5+ visitors now / in the previous period. */
+function summarize(
+  metric: Vital,
+  sorted: Counts = [],
+  prevSorted: Counts = [],
+  enough: boolean,
+  prevEnough: boolean,
+) {
   const n = sorted.reduce((s, x) => s + x[1], 0);
   const prevN = prevSorted.reduce((s, x) => s + x[1], 0);
   const show = enough && n > 0;
@@ -106,7 +113,8 @@ function summarize(metric: Vital, sorted: Counts = [], prevSorted: Counts = [], 
         poor: rate(shares.poor / n)!,
       }
       : null,
-    previous_p75: enough && prevN > 0 ? percentile(prevSorted, prevN, 0.75) : null,
+    // a time is never given for fewer than 5 visitors: the previous period's group counts on its own
+    previous_p75: enough && prevEnough && prevN > 0 ? percentile(prevSorted, prevN, 0.75) : null,
   };
 }
 
@@ -139,7 +147,13 @@ export default defineTool({
     const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) =>
       Object.fromEntries(VITALS.map((m) => [
         m,
-        summarize(m, g.series[m]?.counts, prev?.series[m]?.counts, g.visitors >= SMALL_GROUP),
+        summarize(
+          m,
+          g.series[m]?.counts,
+          prev?.series[m]?.counts,
+          g.visitors >= SMALL_GROUP,
+          (prev?.visitors ?? 0) >= SMALL_GROUP,
+        ),
       ])) as z.infer<typeof vitals>;
     // Page loads: each load reports LCP once.
     const loads = (g: SeriesGroup) => g.series.LCP?.rows ?? 0;
