@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
+import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import {
   answerSchema,
   cohortInput,
@@ -29,10 +31,23 @@ const output = answerSchema({
     kind: z.enum(["automatic", "custom"]),
     events: groupCount("events", z.number()),
     visitors: groupSize(z.number()),
-    previous_events: groupCount("events", z.number().nullable()),
+    // its own group is the previous period's visitors of the name: of 1 to 4 it reads "fewer than 5"
+    previous_events: groupCount("events", z.union([z.number(), z.literal(FEWER_THAN_5)]).nullable()),
   })),
   events_total: notACount(z.number()).describe("event names recorded in the period (matching the search)"),
 });
+
+/**
+ * A name's events in the previous period; under a saved cohort "fewer than 5" when 1 to 4 visitors sent them
+ * (rule 5: the row's `visitors` is this period's, so the guard over the answer cannot see that group).
+ */
+function previousEvents(
+  m: { events?: number | null; visitors?: number | null } | undefined,
+  cohort: boolean,
+) {
+  const visitors = m?.visitors ?? 0;
+  return cohort && visitors > 0 && visitors < SMALL_GROUP ? FEWER_THAN_5 : m?.events ?? 0;
+}
 
 export default defineTool({
   name: "behavior_events",
@@ -60,29 +75,30 @@ export default defineTool({
     const [cur, prev] = await Promise.all([
       r.engine.aggregate(r.scope, { metrics: ["events", "visitors"], breakdown: ["event_type"] }),
       r.previous
-        ? r.engine.aggregate(r.previous, { metrics: ["events"], breakdown: ["event_type"] })
+        ? r.engine.aggregate(r.previous, { metrics: ["events", "visitors"], breakdown: ["event_type"] })
         : Promise.resolve(null),
     ]);
     const before = prev ? byKey(prev.rows, "event_type") : null;
     const rows = cur.rows.filter((x) =>
       !input.custom_only || !AUTOMATIC_EVENTS.has(String(x.key.event_type))
     );
+    const events = rows.slice(offset, offset + limit).map((x) => {
+      const name = label(x.key.event_type);
+      return {
+        name,
+        kind: AUTOMATIC_EVENTS.has(name) ? "automatic" as const : "custom" as const,
+        events: x.metrics.events ?? 0,
+        visitors: x.metrics.visitors ?? 0,
+        previous_events: before ? previousEvents(before.get(name)?.metrics, ctx.cohort !== null) : null,
+      };
+    });
     return {
       scope: r.answerScope,
       search: input.search ?? null,
       offset,
-      events: rows.slice(offset, offset + limit).map((x) => {
-        const name = label(x.key.event_type);
-        return {
-          name,
-          kind: AUTOMATIC_EVENTS.has(name) ? "automatic" as const : "custom" as const,
-          events: x.metrics.events ?? 0,
-          visitors: x.metrics.visitors ?? 0,
-          previous_events: before ? before.get(name)?.metrics.events ?? 0 : null,
-        };
-      }),
+      events,
       events_total: rows.length,
-      notices: [],
+      notices: events.some((e) => e.previous_events === FEWER_THAN_5) ? [SMALL_GROUP_NOTICE] : [],
     };
   },
 });
