@@ -10,27 +10,36 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { AggregateResult, Filter } from "../lib/query/api.ts";
+import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
 const SORTS = ["clicks", "rage_clicks"] as const;
+
+/**
+ * Rage clicks, form starts and submits are counts of their own visitors (not the row's clickers): under a saved
+ * cohort each reads "fewer than 5" where 1 to 4 visitors made it (rule 5), which the guard over the answer cannot
+ * see from the row's `visitors`.
+ */
+const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
 
 const element = z.object({
   element: z.string().describe("the element's name, from its fingerprint (visible text, role, #id or tag)"),
   page: z.string(),
   clicks: groupCount("events", z.number()),
   visitors: groupSize(z.number()).describe("visitors who clicked it"),
-  rage_clicks: groupCount("events", z.number()).describe(
+  rage_clicks: groupCount("events", count).describe(
     "clicks that were the 3rd or later on it within a second",
   ),
   rage_click_visitors_share: groupRate(["rage_clicks"], z.number().nullable()).describe(
     "share (0-1) of the visitors clicking it who rage-clicked it; null without clicks",
   ),
-  form_starts: groupCount("events", z.number()).describe(
+  form_starts: groupCount("events", count).describe(
     "sessions that changed a field of it: on a form's row its fields' changes; on a field's row changes that " +
       "named no form (a field outside any form, or sent before changes named their form)",
   ),
-  form_submits: groupCount("events", z.number()).describe("times it was submitted (forms)"),
+  form_submits: groupCount("events", count).describe("times it was submitted (forms)"),
 });
 
 const output = answerSchema({
@@ -40,8 +49,28 @@ const output = answerSchema({
   elements_total: z.number().describe("elements (by name and page) used in the period"),
 });
 
-type Row = z.infer<typeof element>;
+/** A row while it is made: every count a number, with the visitors behind the counts of their own. */
+type Row =
+  & {
+    [K in keyof z.infer<typeof element>]: K extends "rage_clicks" | "form_starts" | "form_submits" ? number
+      : z.infer<typeof element>[K];
+  }
+  & { by: { rage: number; starts: number; submits: number } };
 const keyOf = (k: Record<string, unknown>) => JSON.stringify([label(k.element), label(k.page)]);
+
+const few = (visitors: number) => visitors > 0 && visitors < SMALL_GROUP;
+
+/** The row as answered; under a cohort its own-visitor counts of 1 to 4 visitors read "fewer than 5". */
+function shown({ by, ...x }: Row, cohort: boolean): z.infer<typeof element> {
+  if (!cohort) return x;
+  return {
+    ...x,
+    rage_clicks: few(by.rage) ? FEWER_THAN_5 : x.rage_clicks,
+    rage_click_visitors_share: few(by.rage) ? null : x.rage_click_visitors_share,
+    form_starts: few(by.starts) ? FEWER_THAN_5 : x.form_starts,
+    form_submits: few(by.submits) ? FEWER_THAN_5 : x.form_submits,
+  };
+}
 
 export default defineTool({
   name: "behavior_features",
@@ -84,9 +113,15 @@ export default defineTool({
         metrics: ["visitors"],
         breakdown,
       }),
-      r.engine.aggregate(at(action("change"), named), { metrics: ["sessions"], breakdown: [formOf, "page"] }),
-      r.engine.aggregate(at(action("change")), { metrics: ["sessions"], breakdown: [formOf, ...breakdown] }),
-      r.engine.aggregate(at(action("submit")), { metrics: ["events"], breakdown }),
+      r.engine.aggregate(at(action("change"), named), {
+        metrics: ["sessions", "visitors"],
+        breakdown: [formOf, "page"],
+      }),
+      r.engine.aggregate(at(action("change")), {
+        metrics: ["sessions", "visitors"],
+        breakdown: [formOf, ...breakdown],
+      }),
+      r.engine.aggregate(at(action("submit")), { metrics: ["events", "visitors"], breakdown }),
     ]);
     const rows = new Map<string, Row>();
     const row = (k: Record<string, unknown>): Row => {
@@ -102,6 +137,7 @@ export default defineTool({
           rage_click_visitors_share: null,
           form_starts: 0,
           form_submits: 0,
+          by: { rage: 0, starts: 0, submits: 0 },
         };
         rows.set(id, x);
       }
@@ -117,27 +153,32 @@ export default defineTool({
     });
     const ragingVisitors = new Map(raging.rows.map((g) => [keyOf(g.key), g.metrics.visitors ?? 0]));
     for (const [id, x] of rows) {
-      x.rage_click_visitors_share = x.visitors > 0 ? rate((ragingVisitors.get(id) ?? 0) / x.visitors) : null;
+      x.by.rage = ragingVisitors.get(id) ?? 0;
+      x.rage_click_visitors_share = x.visitors > 0 ? rate(x.by.rage / x.visitors) : null;
     }
-    for (const g of formChanges.rows) {
-      row({ element: g.key[formOf], page: g.key.page }).form_starts = g.metrics.sessions ?? 0;
-    }
-    for (const g of fieldChanges.rows) {
-      if (g.key[formOf] === null) row(g.key).form_starts = g.metrics.sessions ?? 0;
-    }
-    each(submits, (x, m) => x.form_submits = m.events ?? 0);
+    const starts = (x: Row, m: Record<string, number | null>) => {
+      x.form_starts = m.sessions ?? 0;
+      x.by.starts = m.visitors ?? 0;
+    };
+    for (const g of formChanges.rows) starts(row({ element: g.key[formOf], page: g.key.page }), g.metrics);
+    for (const g of fieldChanges.rows) if (g.key[formOf] === null) starts(row(g.key), g.metrics);
+    each(submits, (x, m) => {
+      x.form_submits = m.events ?? 0;
+      x.by.submits = m.visitors ?? 0;
+    });
     // Elements used in another way (a form's fields changed, a form submitted) count with their clicks.
     const all = [...rows.values()].sort((a, b) =>
       b[by] - a[by] || b.clicks - a.clicks || b.form_submits - a.form_submits ||
       b.form_starts - a.form_starts || (a.page + a.element < b.page + b.element ? -1 : 1)
     );
+    const elements = all.slice(offset, offset + limit).map((x) => shown(x, ctx.cohort !== null));
     return {
       scope: r.answerScope,
       sort: { by },
       offset,
-      elements: all.slice(offset, offset + limit),
+      elements,
       elements_total: all.length,
-      notices: [],
+      notices: elements.some((x) => Object.values(x).includes(FEWER_THAN_5)) ? [SMALL_GROUP_NOTICE] : [],
     };
   },
 });
