@@ -8,9 +8,10 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import { guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { pathPiece } from "../lib/url_path.ts";
-import type { Filter, Metric } from "../lib/query/api.ts";
+import type { AggregateResult, Filter, Metric } from "../lib/query/api.ts";
 import { label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -37,6 +38,16 @@ const METRICS: Metric[] = [
   "exits",
 ];
 
+/**
+ * Rage clicks, entries and exits are counts of their own visitors (who rage-clicked there, whose visits began
+ * or ended there), not of the page's viewers: under a saved cohort, made by 1 to 4 visitors each reads "fewer
+ * than 5" (rule 5), which the guard over the answer cannot see from the row's `visitors`.
+ */
+const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
+type Own = "rage_clicks" | "entries" | "exits";
+const OWN: Own[] = ["rage_clicks", "entries", "exits"];
+const few = (visitors: number) => visitors > 0 && visitors < SMALL_GROUP;
+
 const page = z.object({
   page: z.string(),
   pageviews: groupCount("events", z.number()),
@@ -46,16 +57,22 @@ const page = z.object({
     "mean scroll depth (0-100) the page was left at",
   ),
   exit_rate: groupRate(["exits", "pageviews"], z.number().nullable()).describe("exits / pageviews, 0-1"),
-  rage_clicks: groupCount("events", z.number()),
-  entries: groupCount("visits", z.number().nullable()).describe(
+  rage_clicks: groupCount("events", count),
+  entries: groupCount("visits", count.nullable()).describe(
     "visits that began on the page; null: withheld beside a small group under a saved cohort",
   ),
-  exits: groupCount("visits", z.number().nullable()).describe(
+  exits: groupCount("visits", count.nullable()).describe(
     "visits that ended on the page; null: withheld beside a small group under a saved cohort",
   ),
 });
 
-type PageRow = z.infer<typeof page>;
+/** A page while it is made: its counts numbers, with the visitors behind the counts of their own. */
+type PageRow =
+  & Omit<z.infer<typeof page>, Own>
+  & { [K in Own]: K extends "rage_clicks" ? number : number | null }
+  & {
+    by: Record<Own, number>;
+  };
 
 /**
  * Under a saved cohort, each visit has one entry page and one exit page: over the whole list, the cohort's
@@ -65,14 +82,16 @@ type PageRow = z.infer<typeof page>;
  * tells nothing more.
  */
 function withholdComplements(rows: PageRow[]): void {
-  const hidden = (r: PageRow, v: number | null) =>
-    v !== null && v > 0 && (v < SMALL_GROUP || r.visitors < SMALL_GROUP);
+  const hidden = (r: PageRow, k: "entries" | "exits") => {
+    const v = r[k];
+    return v !== null && v > 0 && (v < SMALL_GROUP || r.visitors < SMALL_GROUP || few(r.by[k]));
+  };
   for (const k of ["entries", "exits"] as const) {
-    if (!rows.some((r) => hidden(r, r[k]))) continue;
+    if (!rows.some((r) => hidden(r, k))) continue;
     let pick: PageRow | null = null;
     for (const r of rows) {
       const v = r[k];
-      if (v !== null && !hidden(r, v) && v >= SMALL_GROUP && (!pick || v < pick[k]!)) pick = r;
+      if (v !== null && !hidden(r, k) && v >= SMALL_GROUP && (!pick || v < pick[k]!)) pick = r;
     }
     if (!pick) continue;
     pick[k] = null;
@@ -86,6 +105,32 @@ const output = answerSchema({
   pages: z.array(page),
   pages_total: z.number().describe("pages in the period (matching the search)"),
 });
+
+/** The visitors behind each page's rage clicks, entries and exits (asked under a cohort: its pages are few). */
+async function ownVisitors(r: ReturnType<typeof resolve>, rows: PageRow[]): Promise<void> {
+  const rage: Filter[] = [
+    { field: "event_type", op: "eq", value: "$autocapture" },
+    { field: "prop:rage_click", op: "eq", value: "true" },
+  ];
+  const [raging, entering, exiting] = await Promise.all([
+    r.engine.aggregate({ ...r.scope, filters: [...r.scope.filters ?? [], ...rage] }, {
+      metrics: ["visitors"],
+      breakdown: ["page"],
+    }),
+    r.engine.aggregate(r.scope, { metrics: ["visitors"], breakdown: ["entry_page"] }),
+    r.engine.aggregate(r.scope, { metrics: ["visitors"], breakdown: ["exit_page"] }),
+  ]);
+  const of = (res: AggregateResult, field: "page" | "entry_page" | "exit_page") =>
+    new Map(res.rows.map((g) => [label(g.key[field]), g.metrics.visitors ?? 0]));
+  const [rv, nv, xv] = [of(raging, "page"), of(entering, "entry_page"), of(exiting, "exit_page")];
+  for (const row of rows) {
+    row.by = {
+      rage_clicks: rv.get(row.page) ?? 0,
+      entries: nv.get(row.page) ?? 0,
+      exits: xv.get(row.page) ?? 0,
+    };
+  }
+}
 
 export default defineTool({
   name: "behavior_pages",
@@ -134,16 +179,23 @@ export default defineTool({
         rage_clicks: m.rage_clicks ?? 0,
         entries: m.entries ?? 0,
         exits: m.exits ?? 0,
+        by: { rage_clicks: 0, entries: 0, exits: 0 },
       };
     });
-    if (whole) withholdComplements(rows);
+    if (whole) {
+      await ownVisitors(r, rows);
+      withholdComplements(rows);
+    }
+    const pages: z.infer<typeof page>[] = (whole ? rows.slice(offset, offset + limit) : rows).map((
+      { by, ...x },
+    ) => whole ? { ...x, ...Object.fromEntries(OWN.map((k) => [k, few(by[k]) ? FEWER_THAN_5 : x[k]])) } : x);
     return {
       scope: r.answerScope,
       sort: { by, order },
       offset,
-      pages: whole ? rows.slice(offset, offset + limit) : rows,
+      pages,
       pages_total: res.total_rows,
-      notices: [],
+      notices: pages.some((x) => OWN.some((k) => x[k] === FEWER_THAN_5)) ? [SMALL_GROUP_NOTICE] : [],
     };
   },
 });
