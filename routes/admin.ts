@@ -1,7 +1,7 @@
 /** The admin API under /admin/v1: organizations, touchpoints, keys, import, compaction, apps. Bearer ADMIN_TOKEN. */
 import { Hono } from "hono";
 import type { AppContext } from "../lib/context.ts";
-import { unauthorized } from "../lib/errors.ts";
+import { notFound, unauthorized } from "../lib/errors.ts";
 import { readJsonBody } from "../lib/schemas/request_body.ts";
 import { safeEqual } from "../lib/keys/apikeys.ts";
 import { CreateKey, CreateOrg, CreateTouchpoint, PatchOrg, PatchTouchpoint } from "../lib/schemas/admin.ts";
@@ -22,6 +22,9 @@ import { adminFeedbackRoutes } from "./admin_feedback.ts";
 import { adminPeopleRoutes } from "./admin_people.ts";
 import { compactOrg } from "../lib/jobs/compact.ts";
 
+/** Longer than any id the service gives (organizations, touchpoints, apps, keys): checked before KV is asked. */
+const MAX_ID_CHARS = 255;
+
 export function adminRoutes(ctx: AppContext): Hono {
   const { deps } = ctx;
   const { config } = deps;
@@ -32,6 +35,11 @@ export function adminRoutes(ctx: AppContext): Hono {
     const token = auth.startsWith("Bearer ") ? auth.slice(7) : "";
     if (!config.adminToken || !token || !safeEqual(token, config.adminToken)) {
       throw unauthorized("admin API needs Authorization: Bearer <ADMIN_TOKEN>");
+    }
+    // an id longer than any we give names nothing (and would not fit a KV key: a 500 before)
+    const ids = [...c.req.path.split("/"), c.req.query("touchpoint") ?? ""];
+    if (ids.some((id) => id.length > MAX_ID_CHARS)) {
+      throw notFound("there is no such organization, touchpoint or app");
     }
     await next();
     // Writes here apply at once in this process; other processes see them within the cache time.
