@@ -9,6 +9,7 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
+import { SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -18,7 +19,7 @@ const row = z.object({
   sessions: groupCount("visits", z.number()),
   previous_visitors: groupCount("visitors", z.number().nullable()),
   conversions: groupCount("visitors", z.number().nullable()).describe(
-    "visitors who sent the conversion event (when one is given)",
+    "visitors who sent the conversion event (when one is given); null under a saved cohort where 1 to 4 did not",
   ),
   conversion_rate: groupRate(["conversions"], z.number().nullable()).describe("conversions / visitors, 0-1"),
 });
@@ -130,14 +131,20 @@ export default defineTool({
         (!sec.only || x.key[sec.only[0]] === sec.only[1]);
       const rows = cur[i].rows.filter(keep);
       const before = prev ? new Map(prev[i].rows.map((x) => [keyOf(x, sec), x])) : null;
-      out[sec.name] = rows.slice(0, limit).map((x) => ({
-        name: label(x.key[sec.field]),
-        visitors: x.metrics.visitors ?? 0,
-        sessions: x.metrics.sessions ?? 0,
-        previous_visitors: before ? before.get(keyOf(x, sec))?.metrics.visitors ?? 0 : null,
-        conversions: goal ? x.metrics.conversions ?? 0 : null,
-        conversion_rate: goal ? rate(x.metrics.conversion_rate) : null,
-      }));
+      out[sec.name] = rows.slice(0, limit).map((x) => {
+        const visitors = x.metrics.visitors ?? 0, conversions = x.metrics.conversions ?? 0;
+        // under a cohort, visitors less conversions would tell 1 to 4 who did not convert (as overview's
+        // engaged visitors): both withheld then
+        const rest = visitors - conversions, hide = ctx.cohort !== null && rest > 0 && rest < SMALL_GROUP;
+        return {
+          name: label(x.key[sec.field]),
+          visitors,
+          sessions: x.metrics.sessions ?? 0,
+          previous_visitors: before ? before.get(keyOf(x, sec))?.metrics.visitors ?? 0 : null,
+          conversions: goal && !hide ? conversions : null,
+          conversion_rate: goal && !hide ? rate(x.metrics.conversion_rate) : null,
+        };
+      });
       out[`${sec.name}_total`] = rows.length;
       if (sec.whole) {
         const sum = (xs: AggregateResult["rows"]) => xs.reduce((n, x) => n + (x.metrics.visitors ?? 0), 0);
