@@ -216,7 +216,12 @@ export default defineTool({
     const kind = isRate(metric) ? "rate" : "count";
     const digits = digitsOf(metric);
     const totalSides = { now: sideOf(metric, now), before: sideOf(metric, before) };
-    const totalValue = metricOf(kind, totalSides.now), totalPrev = metricOf(kind, totalSides.before);
+    // under a cohort a rate's count or its rest of 1 to 4 (converted or not, bounced or not) is not told:
+    // with `units` beside it, the rate would tell it (rule 5)
+    const rateTells = (sd: Side) =>
+      cohort !== null && kind === "rate" && (small(sd.count) || small(sd.units - sd.count));
+    const totalValue = rateTells(totalSides.now) ? null : metricOf(kind, totalSides.now);
+    const totalPrev = rateTells(totalSides.before) ? null : metricOf(kind, totalSides.before);
     const totalDiff = totalValue === null || totalPrev === null ? null : totalValue - totalPrev;
     const notices: string[] = [];
     const show = (c: Contribution, name: string): Segment => {
@@ -253,7 +258,7 @@ export default defineTool({
           const s = values.get(name) ?? { now: { units: 0, count: 0 }, before: { units: 0, count: 0 } };
           s[which] = sideOf(metric, row);
           values.set(name, s);
-          if (cohort && fewBehind(metric, row)) few.add(name);
+          if (cohort && (fewBehind(metric, row) || rateTells(sideOf(metric, row)))) few.add(name);
           const b = behind.get(name) ?? { now: [0, 0], before: [0, 0] };
           b[which] = [row.visitors ?? 0, row.viewers ?? 0];
           behind.set(name, b);

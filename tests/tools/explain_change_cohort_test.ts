@@ -89,7 +89,7 @@ Deno.test("explain_change under a cohort: the cohort's visitors only, as the rec
         segments_per_dimension: 10,
       });
       assert.match(a.scope.filter, /^saved cohort "Signed up": did sign_up/);
-      verify(a, mine, LAST7, PREV7, goal);
+      verify(a, mine, LAST7, PREV7, goal, true);
       assertNoSmallNamed(a, mine);
       assert.ok(a.notices.some((n: string) => n.includes("1 to 4 of its visitors")), metric);
       assert.deepEqual(checkAnswer(a, { identifiers: h.site.identifiers, output }), [], metric);
@@ -155,7 +155,7 @@ Deno.test("explain_change under a cohort: segments of 1, 4, 5 and 6 visitors; co
         dimensions: ["page", "device"],
         segments_per_dimension: 10,
       });
-      verify(a, planted, LAST7, PREV7);
+      verify(a, planted, LAST7, PREV7, undefined, true);
       assertNoSmallNamed(a, planted);
       const pages = a.dimensions.find((d: Answer) => d.dimension === "page").segments;
       // /one (1), /four (4), /shrunk (3 the week before) and /solo (5 sessions of 1 visitor) are not named; and
