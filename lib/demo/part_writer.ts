@@ -3,7 +3,7 @@
  * keys: a big site (10M events) loads in minutes instead of hours. Records are held per UTC day of placement
  * time (events: receive time; hits: corrected timestamp), the key compaction groups by, and a day's records
  * become a part whenever `rowsPerPart` of them wait (as compaction merges: 50,000 rows, a closed day's events
- * DAY_MAX_ROWS). `close` publishes what waits; a writer can be filled and closed again. Each record
+ * `config.dayPartRows`). `close` publishes what waits; a writer can be filled and closed again. Each record
  * still gets its dedupe key as ingest writes it, so a later import of the same ids is counted as duplicates.
  * A day's rows may be split over parts differently than compaction splits them; the rows per day are the
  * same (tests/lib/demo/part_writer_test.ts).

@@ -4,7 +4,7 @@
  * end give the same site, byte for byte. `deno task generate` (scripts/generate.ts) and the dev start use it.
  */
 import type { Deps } from "../deps.ts";
-import { compact, COMPACT_GRACE_MS, DAY_MAX_ROWS } from "../jobs/compact.ts";
+import { compact, COMPACT_GRACE_MS } from "../jobs/compact.ts";
 import { dayNumber } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 import { crawlerHits } from "./crawl.ts";
@@ -112,10 +112,10 @@ const HELD_DRAFTS = 2_000_000;
 
 /** The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
-  // a day compaction would call closed merges into parts of DAY_MAX_ROWS; the open day's stay small
+  // a day compaction would call closed merges into parts of dayPartRows; the open day's stay small
   const cutoff = deps.clock.now() - COMPACT_GRACE_MS;
   const rows = o.partRows ??
-    ((day: number) => ((day + 1) * DAY_MS <= cutoff ? DAY_MAX_ROWS : DIRECT_ROWS_PER_PART));
+    ((day: number) => ((day + 1) * DAY_MS <= cutoff ? deps.config.dayPartRows : DIRECT_ROWS_PER_PART));
   // drafts are held until their day's part is built, and made into its columns then (no records)
   const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", rows, o.dedupeKeys, {
     id: (d) => d.id,

@@ -52,7 +52,7 @@ export interface CompactOptions {
    * resident; 568 MB at 50,000)
    */
   maxRows?: number;
-  /** rows a closed day's event parts merge into, default DAY_MAX_ROWS */
+  /** rows a closed day's event parts merge into, default `config.dayPartRows` */
   dayRows?: number;
   /** tests: throw at a named step to simulate a crash */
   failAt?: (step: CompactStep) => void;
@@ -80,11 +80,10 @@ const MERGE_MAX_ROWS = 50_000;
 const MERGE_MAX_SOURCES = 16;
 /**
  * A closed day's event parts merge column by column (lib/parts/merge_events.ts, a few hundred bytes a row) into
- * parts of up to this many rows: a month of 10M events reads ~30 parts instead of ~200 (every question's cost
- * grows with parts: sections, sessions two parts share). Tables are built from the whole merged batch, so this
- * also bounds a merge's memory (~300 MB at 400,000 rows, measured in lib/query/HISTORY.md).
+ * parts of up to `config.dayPartRows` rows: a month of 10M events reads ~30 parts instead of ~200 (every
+ * question's cold cost grows with parts: sections, sessions two parts share). Tables are built from the whole
+ * merged batch, so that also bounds a merge's memory.
  */
-export const DAY_MAX_ROWS = 400_000;
 /** A closed day's largest part is merged again only with at least a quarter of its rows new (late rows wait). */
 const REWRITE_SHARE = 4;
 
@@ -378,7 +377,7 @@ async function mergeSmall(
     if (list.length < 2 || (!closed && list.length < 6)) continue;
     // events of a closed day merge by columns into large parts; an open day's and hits by records
     const byColumns = kind === "ev" && closed;
-    const max = byColumns ? opts.dayRows ?? DAY_MAX_ROWS : MERGE_MAX_ROWS;
+    const max = byColumns ? opts.dayRows ?? deps.config.dayPartRows : MERGE_MAX_ROWS;
     list.sort((a, b) => a.meta.rows - b.meta.rows);
     const take: typeof list = [];
     let rows = 0;

@@ -100,3 +100,11 @@ Deno.test("config: PUBLIC_URL is an origin, SMTP_URL an smtp(s) address; each na
   assert.throws(() => readConfig({ ...base, PUBLIC_URL: "https://x.test/app" }), /PUBLIC_URL/);
   assert.throws(() => readConfig({ ...base, SMTP_URL: "mail.test:25" }), /SMTP_URL/);
 });
+
+Deno.test("config: DAY_PART_ROWS sets a closed day's part size, never below the open days' 50,000", () => {
+  const base = { ADMIN_TOKEN: "a-long-enough-admin-token" };
+  assert.equal(readConfig(base).dayPartRows, 400_000);
+  assert.equal(readConfig({ ...base, DAY_PART_ROWS: "150000" }).dayPartRows, 150_000);
+  assert.equal(readConfig({ ...base, DAY_PART_ROWS: "1000" }).dayPartRows, 50_000);
+  assert.throws(() => readConfig({ ...base, DAY_PART_ROWS: "many" }), /DAY_PART_ROWS/);
+});
