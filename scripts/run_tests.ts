@@ -3,6 +3,7 @@
  * same check `deno test` does first) runs beside the tests (`deno test --no-check`) instead of before them, so
  * its half minute or more of one core overlaps the run. Either failing fails the task; the check's output is
  * printed after the tests' summary. With arguments (a file, a filter) it is plain `deno test -A --parallel`.
+ * Not named test.ts: `deno test` would collect that name as a test module and run this script inside itself.
  */
 const deno = Deno.execPath();
 
