@@ -1,13 +1,30 @@
 /**
  * A readable element name from an `$autocapture` fingerprint (spec: BehaviorEvent.fingerprint):
- * its visible text, else its ARIA role with the tag, else `#id`, else the tag. Form controls never
- * contribute text, and text that looks like personal data is skipped, so no input value can
+ * its visible text, else its ARIA role with the tag, else `#id`, else the tag. Only a control a person
+ * clicks to act (a link, a button, a summary, a label, or an element with such a role) is named by its text:
+ * the text of anything else is content, and may be what the visitor typed or their own data (a paragraph
+ * triple-clicked to select it, a rich-text editor inside a form, an address on an account page). Form controls
+ * never contribute text, and text that looks like personal data is skipped, so no input value can
  * become a name even when a client forgets to mask it.
  */
 export const MAX_ELEMENT_NAME = 60;
 
 // Controls whose "text" could be what a person typed or chose.
 const VALUE_TAGS = new Set(["input", "textarea", "select", "option"]);
+// What a person clicks to act: its text is a label the site wrote.
+const ACTION_TAGS = new Set(["a", "button", "summary", "label"]);
+const ACTION_ROLES = new Set([
+  "button",
+  "link",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "tab",
+  "checkbox",
+  "radio",
+  "switch",
+  "treeitem",
+]);
 // An e-mail address, or a long run of digits (card, phone, account numbers).
 const PERSONAL = /[^\s@]+@[^\s@]+\.[^\s@]+|\d(?:[\s.-]?\d){8,}/;
 
@@ -35,10 +52,11 @@ export function elementName(fingerprint: Record<string, unknown> | null | undefi
   const tagRaw = str(fingerprint.tag)?.toLowerCase() ?? null;
   const tag = tagRaw && /^[a-z][a-z0-9-]*$/.test(tagRaw) ? tagRaw : null;
 
-  const text = str(fingerprint.text);
-  if (text && !(tag && VALUE_TAGS.has(tag)) && !PERSONAL.test(text)) return cut(text);
-
   const role = str(fingerprint.role)?.toLowerCase();
+  const acts = (tag !== null && ACTION_TAGS.has(tag)) || (role !== undefined && ACTION_ROLES.has(role));
+  const text = str(fingerprint.text);
+  if (text && acts && !(tag && VALUE_TAGS.has(tag)) && !PERSONAL.test(text)) return cut(text);
+
   if (role) return cut(tag && tag !== role ? `${role} (${tag})` : role);
 
   const id = str(fingerprint.id);

@@ -62,10 +62,10 @@ Deno.test("features under a cohort: rage clicks, form starts and submits of 1 to
 
     const plain = await site.read("behavior_features", { period: "today" });
     assert.equal(of(plain, "Pay now").rage_clicks, 8);
-    assert.deepEqual([of(plain, "Cancel").form_starts, of(plain, "Cancel").form_submits], [8, 8]);
+    assert.deepEqual([of(plain, "#cancel").form_starts, of(plain, "#cancel").form_submits], [8, 8]);
 
     const a = await site.read("behavior_features", { period: "today", cohort: "payers" });
-    const pay = of(a, "Pay now"), cancel = of(a, "Cancel");
+    const pay = of(a, "Pay now"), cancel = of(a, "#cancel");
     assert.equal(pay.visitors, 10);
     assert.equal(pay.rage_clicks, "fewer than 5");
     assert.equal(pay.rage_click_visitors_share, null);

@@ -79,3 +79,24 @@ Deno.test("element: names are cut by code points, never inside a surrogate pair,
   assert.ok(lone.isWellFormed());
   assert.equal(lone, "Buy \uFFFD now");
 });
+
+Deno.test("element: content is never named by its text, only what a person clicks to act (review #10)", () => {
+  // a paragraph triple-clicked to select it, an address on an account page, a form around a rich-text editor
+  assert.equal(
+    elementName({ tag: "p", text: "Dear Dr. Meyer, my test came back", id: "typed", selector: "p" }),
+    "#typed",
+  );
+  assert.equal(elementName({ tag: "dd", text: "Jane Roe, 12 Elm Street", selector: "dd" }), "dd");
+  assert.equal(
+    elementName({ tag: "div", text: "what I wrote", role: "textbox", selector: "div" }),
+    "textbox (div)",
+  );
+  assert.equal(
+    elementName({ tag: "form", text: "I was diagnosed last week Post", id: "comment", selector: "form" }),
+    "#comment",
+  );
+  // a link, a button, a summary, a label, or an element acting as a button keep their text
+  assert.equal(elementName({ tag: "a", text: "Pricing", selector: "a" }), "Pricing");
+  assert.equal(elementName({ tag: "summary", text: "Details", selector: "summary" }), "Details");
+  assert.equal(elementName({ tag: "div", text: "Open menu", role: "button", selector: "div" }), "Open menu");
+});
