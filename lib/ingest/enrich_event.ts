@@ -49,6 +49,24 @@ function hostOf(url: string | null): string | null {
   }
 }
 
+/**
+ * The properties with `referrer` cut to its origin (scheme and host): the full URL a browser gives holds the
+ * previous page's query (reset tokens, e-mail addresses, search terms) the page's own `url` leaves out. Its
+ * host, source and channel are taken from it first (`attribute`); a referrer that is no URL is dropped.
+ */
+function referrerCut(properties: Record<string, unknown>): Record<string, unknown> {
+  if (!("referrer" in properties)) return properties;
+  const { referrer, ...rest } = properties;
+  let origin: string | null = null;
+  try {
+    const u = typeof referrer === "string" ? new URL(referrer) : null;
+    if (u && u.origin !== "null") origin = u.origin;
+  } catch {
+    origin = null;
+  }
+  return origin === null ? rest : { ...rest, referrer: origin };
+}
+
 export function enrichEvent(
   ev: BehaviorEventInput,
   target: WebTarget,
@@ -84,7 +102,7 @@ export function enrichEvent(
     host: hostOf(url),
     fingerprint: ev.fingerprint ?? null,
     element: elementName(ev.fingerprint ?? null),
-    properties: withFormElement(ev.event_type, ev.properties),
+    properties: withFormElement(ev.event_type, referrerCut(ev.properties)),
     context,
     geo,
     browser: parsed.browser,
