@@ -4,7 +4,7 @@
  * (some rage clicks), form field changes and submits, web vitals, sign-ups and purchases; a little automated
  * traffic. Deterministic per seed.
  */
-import { elementName } from "../enrich/element.ts";
+import { elementName, storedFingerprint } from "../enrich/element.ts";
 import {
   COUNTRIES,
   DEVICES,
@@ -285,18 +285,19 @@ export class SiteModel {
         // fields changed one by one (the SDK names a field by its fingerprint, and its form by the fingerprint
         // the submit sends), then maybe the form submitted
         const fields = form.fields.map((x) => ({ name: x.name, type: x.type }));
-        const formFp = { ...form.form, role: null, classes: null, ordinal: 0 };
+        // as ingest stores them (lib/enrich/element.ts): a form's and a field's own text is not kept
+        const formFp = storedFingerprint({ ...form.form, role: null, classes: null, ordinal: 0 })!;
         const filled = signs || buys ? form.fields.length : r.int(1, form.fields.length);
         for (const x of form.fields.slice(0, filled)) {
           t += r.int(1500, 12000);
-          const fp = {
+          const fp = storedFingerprint({
             tag: "input",
             text: x.label,
             role: null,
             id: x.name,
             classes: null,
             selector: `#${x.name}`,
-          };
+          })!;
           emit(
             "$autocapture",
             page,

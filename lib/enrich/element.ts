@@ -47,13 +47,37 @@ function cut(s: string): string {
   return chars.length > MAX_ELEMENT_NAME ? chars.slice(0, MAX_ELEMENT_NAME - 1).join("").trimEnd() + "…" : s;
 }
 
+const tagOf = (fingerprint: Record<string, unknown>) => {
+  const tagRaw = str(fingerprint.tag)?.toLowerCase() ?? null;
+  return tagRaw && /^[a-z][a-z0-9-]*$/.test(tagRaw) ? tagRaw : null;
+};
+
+/** Whether the fingerprint is of something a person clicks to act, whose text the site wrote. */
+const actsOn = (fingerprint: Record<string, unknown>, tag: string | null) => {
+  const role = str(fingerprint.role)?.toLowerCase();
+  return (tag !== null && ACTION_TAGS.has(tag)) || (role !== undefined && ACTION_ROLES.has(role));
+};
+
+/**
+ * The fingerprint as stored: the text of what is not an action element (content, a form around what was
+ * typed) is never kept, whatever the client sent; the rest (tag, role, id, classes, selector) stays.
+ */
+export function storedFingerprint(
+  fingerprint: Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
+  if (!fingerprint || typeof fingerprint !== "object" || Array.isArray(fingerprint)) {
+    return fingerprint ?? null;
+  }
+  if (fingerprint.text === undefined || fingerprint.text === null) return fingerprint;
+  return actsOn(fingerprint, tagOf(fingerprint)) ? fingerprint : { ...fingerprint, text: null };
+}
+
 export function elementName(fingerprint: Record<string, unknown> | null | undefined): string | null {
   if (!fingerprint || typeof fingerprint !== "object") return null;
-  const tagRaw = str(fingerprint.tag)?.toLowerCase() ?? null;
-  const tag = tagRaw && /^[a-z][a-z0-9-]*$/.test(tagRaw) ? tagRaw : null;
+  const tag = tagOf(fingerprint);
 
   const role = str(fingerprint.role)?.toLowerCase();
-  const acts = (tag !== null && ACTION_TAGS.has(tag)) || (role !== undefined && ACTION_ROLES.has(role));
+  const acts = actsOn(fingerprint, tag);
   const text = str(fingerprint.text);
   if (text && acts && !(tag && VALUE_TAGS.has(tag)) && !PERSONAL.test(text)) return cut(text);
 
@@ -88,5 +112,8 @@ export function withFormElement(
     : null;
   if (name === null && !(FORM_ELEMENT in properties)) return properties;
   const { [FORM_ELEMENT]: _, ...rest } = properties;
+  // the form's own text is not kept either (it may hold what was typed into it): see `storedFingerprint`
+  const kept = name === null ? fp : storedFingerprint(fp as Record<string, unknown>);
+  if (kept !== fp) rest.form = { ...(form as Record<string, unknown>), fingerprint: kept };
   return name === null ? rest : { ...rest, [FORM_ELEMENT]: name };
 }

@@ -4,7 +4,7 @@ import type { BehaviorEventInput } from "../schemas/events.ts";
 import { parseAgent } from "../enrich/ua.ts";
 import { classifyAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
-import { elementName, withFormElement } from "../enrich/element.ts";
+import { elementName, storedFingerprint, withFormElement } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
 import { urlPath } from "../url_path.ts";
 
@@ -100,7 +100,7 @@ export function enrichEvent(
     screen: ev.screen,
     path: pathOf(ev),
     host: hostOf(url),
-    fingerprint: ev.fingerprint ?? null,
+    fingerprint: storedFingerprint(ev.fingerprint ?? null),
     element: elementName(ev.fingerprint ?? null),
     properties: withFormElement(ev.event_type, referrerCut(ev.properties)),
     context,

@@ -450,6 +450,10 @@ Deno.test("events: a field change names its form from form.fingerprint as elemen
   assert.equal(by.size, 3 + junk.length);
   // a form's own text may hold what was typed into it (a rich-text editor): its id names it
   assert.equal(by.get(0)!.properties.form_element, "#signup");
+  // nor is the form's text stored, nor a field's
+  const form0 = by.get(0)!.properties.form as { fingerprint: { text: unknown; id: unknown } };
+  assert.deepEqual([form0.fingerprint.text, form0.fingerprint.id], [null, "signup"]);
+  assert.equal(by.get(0)!.fingerprint?.text ?? null, null);
   assert.equal(by.get(0)!.element, "email (input)", "the field keeps its own name");
   assert.deepEqual((by.get(0)!.properties.form as { fields: unknown }).fields, [{
     name: "email",

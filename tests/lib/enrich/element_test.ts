@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { elementName } from "../../../lib/enrich/element.ts";
+import { elementName, storedFingerprint, withFormElement } from "../../../lib/enrich/element.ts";
 
 Deno.test("element: visible text wins, trimmed and with whitespace collapsed", () => {
   assert.equal(
@@ -99,4 +99,20 @@ Deno.test("element: content is never named by its text, only what a person click
   assert.equal(elementName({ tag: "a", text: "Pricing", selector: "a" }), "Pricing");
   assert.equal(elementName({ tag: "summary", text: "Details", selector: "summary" }), "Details");
   assert.equal(elementName({ tag: "div", text: "Open menu", role: "button", selector: "div" }), "Open menu");
+});
+
+Deno.test("element: a stored fingerprint keeps the text of an action element only", () => {
+  const para = { tag: "p", text: "what I typed", selector: "p" };
+  assert.deepEqual(storedFingerprint(para), { tag: "p", text: null, selector: "p" });
+  const link = { tag: "a", text: "Pricing", selector: "a" };
+  assert.equal(storedFingerprint(link), link);
+  assert.equal(storedFingerprint(null), null);
+  const props = withFormElement("$autocapture", {
+    action: "submit",
+    form: {
+      fingerprint: { tag: "form", text: "I was diagnosed last week Post", id: "comment", selector: "form" },
+    },
+  });
+  assert.equal(props.form_element, "#comment");
+  assert.equal((props.form as { fingerprint: { text: unknown } }).fingerprint.text, null);
 });
