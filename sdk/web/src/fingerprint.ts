@@ -49,7 +49,12 @@ function ownText(el: Element, budget = 400): string {
       if (n.nodeType === 3) out += n.nodeValue ?? "";
       else if (n.nodeType === 1) {
         const child = n as Element;
-        if (SKIP_TEXT_TAGS.includes(child.tagName.toUpperCase()) || child.hasAttribute("data-no-capture")) {
+        // what a visitor types into a rich-text editor is theirs, as an input's value is
+        if (
+          SKIP_TEXT_TAGS.includes(child.tagName.toUpperCase()) || child.hasAttribute("data-no-capture") ||
+          child.hasAttribute("contenteditable") ||
+          /^(textbox|combobox|searchbox)$/i.test(child.getAttribute("role") ?? "")
+        ) {
           continue;
         }
         out += " ";
@@ -131,7 +136,9 @@ export function fingerprint(el: Element): Fingerprint {
     (["input", "button"].includes(tag) ? el.getAttribute("type") : null);
   const fp: Fingerprint = {
     tag,
-    text: visibleText(el),
+    // only what a person clicks to act is named by its text: anything else's text is content (a paragraph
+    // triple-clicked to select it, a form around what was typed, the visitor's own data on the page)
+    text: el.matches(INTERACTIVE) ? visibleText(el) : null,
     role: role ? role.toLowerCase() : null,
     id: el.getAttribute("id") ? maskText(el.getAttribute("id")!) : null,
     classes: classes.length ? classes : null,

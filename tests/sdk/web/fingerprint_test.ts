@@ -121,3 +121,17 @@ Deno.test("web-sdk forms: field names and types only, no values, no buttons, no 
     assert.ok(!json.includes(`"${secret}"`));
   }
 });
+
+Deno.test("web-sdk fingerprint: content and forms carry no text; a rich-text editor's text is never read (review #10)", () => {
+  const doc = page(`<main>
+    <dd id="addr">Jane Roe, 12 Elm Street, Springfield</dd>
+    <form id="comment"><div contenteditable="true">I was diagnosed last week</div><button>Post</button></form>
+    <label id="note">Note <div contenteditable>my secret words</div></label>
+    <div role="button" id="menu">Open menu</div>
+  </main>`);
+  assert.equal(fingerprint(el(doc, "#addr")).text, null);
+  assert.equal(fingerprint(el(doc, "#comment")).text, null);
+  assert.equal(fingerprint(el(doc, "#note")).text, "Note");
+  assert.equal(fingerprint(el(doc, "#menu")).text, "Open menu");
+  assert.equal(fingerprint(el(doc, "button")).text, "Post");
+});
