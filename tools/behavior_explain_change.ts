@@ -220,8 +220,22 @@ export default defineTool({
     // with `units` beside it, the rate would tell it (rule 5)
     const rateTells = (sd: Side) =>
       cohort !== null && kind === "rate" && (small(sd.count) || small(sd.units - sd.count));
-    const totalValue = rateTells(totalSides.now) ? null : metricOf(kind, totalSides.now);
-    const totalPrev = rateTells(totalSides.before) ? null : metricOf(kind, totalSides.before);
+    // the whole rate would tell them: its change among so few is not explained, as for a small cohort
+    const tells = rateTells(totalSides.now)
+      ? "in this period"
+      : rateTells(totalSides.before)
+      ? "in the period before"
+      : null;
+    if (cohort && tells) {
+      throw invalid(
+        `under cohort "${cohort.name}", 1 to ${SMALL_GROUP - 1} of the ${UNIT[metric]}s ${tells} ` +
+          `${
+            metric === "bounce_rate" ? "bounced or did not" : "converted or did not"
+          }: the rate would tell so few ` +
+          "(small-group rule); ask over a longer period, or without the cohort",
+      );
+    }
+    const totalValue = metricOf(kind, totalSides.now), totalPrev = metricOf(kind, totalSides.before);
     const totalDiff = totalValue === null || totalPrev === null ? null : totalValue - totalPrev;
     const notices: string[] = [];
     const show = (c: Contribution, name: string): Segment => {
