@@ -135,13 +135,24 @@ export const KEY_MASK = "[key]";
  */
 const ESCAPED_SEP = /%(20|2B|28|29|2D|2E|40)/gi;
 const PLUS_BETWEEN_DIGITS = /(?<=\d)\+(?=\d)/g;
+/**
+ * Runs of percent escapes, read as UTF-8 where they are: a browser writes a path's letters that way
+ * ("/u/jane@m%C3%BCller.de"), and answers show paths decoded, so an address at such a domain is masked too.
+ */
+const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+const utf8Run = (run: string) => {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return run; // not UTF-8: left as written
+  }
+};
 
 /** Masks emails, phone numbers, payment card numbers, IP addresses and service keys in quoted text. */
 export function maskText(text: string): string {
-  const decoded = text.normalize("NFKC").replace(
-    ESCAPED_SEP,
-    (_, h: string) => String.fromCharCode(parseInt(h, 16)),
-  )
+  const decoded = text.replace(ESCAPED_SEP, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(ESCAPE_RUN, utf8Run)
+    .normalize("NFKC")
     .replace(PLUS_BETWEEN_DIGITS, " ");
   if (decoded !== text) {
     const masked = maskDecoded(decoded);
