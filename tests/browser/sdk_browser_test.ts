@@ -122,7 +122,10 @@ Deno.test("browser: a visit with links, a form, a single-page navigation, scroll
     const banner = clicks(events).filter((e) => e.fingerprint?.id === "banner");
     assert.ok(banner.length >= 1, "the rage-clicked banner");
     assert.ok(banner.every((e) => e.properties.rage_click === true), "only rage clicks on a plain element");
-    assert.ok(banner.every((e) => e.fingerprint?.text === null && e.element === "#banner"), "named by its id");
+    assert.ok(
+      banner.every((e) => e.fingerprint?.text === null && e.element === "#banner"),
+      "named by its id",
+    );
 
     const submit = ofType(events, "$autocapture").filter((e) => e.properties.action === "submit");
     assert.equal(submit.length, 1);
