@@ -52,11 +52,9 @@ const page = z.object({
   page: z.string(),
   pageviews: groupCount("events", z.number()),
   visitors: groupSize(z.number()).describe("visitors who viewed the page"),
-  engagement_time_s: z.number().nullable().describe(
-    "mean per page view; withheld under 5 visitors reporting it (page leaves)",
-  ),
+  engagement_time_s: z.number().nullable().describe("mean per page view; withheld under 5 visitors"),
   scroll_depth_percent: groupRate([], z.number().nullable()).describe(
-    "mean scroll depth (0-100) the page was left at; withheld under 5 visitors reporting it",
+    "mean scroll depth (0-100) the page was left at",
   ),
   exit_rate: groupRate(["exits", "pageviews"], z.number().nullable()).describe("exits / pageviews, 0-1"),
   rage_clicks: groupCount("events", count),
@@ -168,26 +166,15 @@ export default defineTool({
       sort: { by: by === "visitors" ? "viewers" : by, desc: order === "desc" },
       ...(whole ? {} : { limit, offset }),
     });
-    // engagement time and scroll depth are means over the page-leave reports, which often come from fewer
-    // visitors than viewed the page (a closed tab sends none): they are guarded by those visitors (rule 5)
-    // (the event type alone filtered, a search's page filter left out: per page the figures are the same, and
-    // large sites answer one field from the rollups; a page without a report reads 0)
-    const leaving = res.rows.length
-      ? await r.engine.aggregate({
-        ...r.scope,
-        filters: [{ field: "event_type", op: "eq", value: "$pageleave" }],
-      }, { metrics: ["visitors"], breakdown: ["page"] })
-      : null;
-    const reporters = new Map(leaving?.rows.map((g) => [g.key.page, g.metrics.visitors ?? 0]));
     const rows: PageRow[] = res.rows.map((row) => {
       const m = row.metrics;
-      const visitors = m.viewers ?? 0, reported = reporters.get(row.key.page) ?? 0;
+      const visitors = m.viewers ?? 0;
       return {
         page: label(row.key.page),
         pageviews: m.pageviews ?? 0,
         visitors,
-        engagement_time_s: guardedTime(m.engagement_time_s ?? null, reported),
-        scroll_depth_percent: reported < SMALL_GROUP ? null : round(m.scroll_depth_percent, 1),
+        engagement_time_s: guardedTime(m.engagement_time_s ?? null, visitors),
+        scroll_depth_percent: round(m.scroll_depth_percent, 1),
         exit_rate: rate(m.exit_rate),
         rage_clicks: m.rage_clicks ?? 0,
         entries: m.entries ?? 0,
