@@ -11,6 +11,7 @@ import { generateSite } from "../lib/demo/site.ts";
 import { listParts } from "../lib/parts/store.ts";
 import { benchDeps } from "./site.ts";
 import { FakeClock } from "../lib/clock.ts";
+import { resetPeak, rss } from "./rss.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -19,12 +20,6 @@ const arg = (name: string, d: number) => {
 const EVENTS = arg("events", 333_000);
 const DAY = 86_400_000;
 const END = Date.parse("2026-11-20T00:00:00Z");
-
-/** The process's peak resident set so far, MB (Linux). */
-function peakMb(): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-}
 
 const kvAt = Deno.args.indexOf("--kv");
 const dir = kvAt >= 0 ? null : await Deno.makeTempDir({ prefix: "day_merge" });
@@ -56,8 +51,8 @@ try {
   const before = await rows();
   // what generating held is garbage now: the peak of the merge alone is read against a fresh high-water mark
   (globalThis as { gc?: () => void }).gc?.();
-  await Deno.writeTextFile("/proc/self/clear_refs", "5").catch(() => {});
-  const rssBefore = peakMb();
+  await resetPeak();
+  const rssBefore = (await rss())?.peak ?? null;
   // the longest the event loop waited (ingest shares it with compaction): a 1 ms ticker's largest gap
   let last = performance.now(), pause = 0;
   const ticker = setInterval(() => {
@@ -77,7 +72,7 @@ try {
       merge_ms: ms,
       longest_pause_ms: Math.round(pause),
       peak_rss_mb_before: rssBefore,
-      peak_rss_mb_after: peakMb(),
+      peak_rss_mb_after: (await rss())?.peak ?? null,
     }),
   );
 } finally {

@@ -31,6 +31,7 @@ import { previewCohort } from "../pipeline/app_runs.ts";
 import { checkInsightInput } from "../pipeline/saved_insights.ts";
 import { kvArgument, openBenchSite } from "./site.ts";
 import { benchRun } from "./results.ts";
+import { resetPeak, rss } from "./rss.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -88,23 +89,6 @@ const QUESTIONS: [string, Record<string, unknown>][] = [
 
 const labelAt = Deno.args.indexOf("--label");
 const LABEL = labelAt >= 0 ? Deno.args[labelAt + 1] : "current";
-
-/** The process's resident set now and at its peak since the last reset (Linux /proc), in MB. */
-async function rss(): Promise<{ now: number; peak: number } | null> {
-  try {
-    const s = await Deno.readTextFile("/proc/self/status");
-    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN) / 1024;
-    return { now: Math.round(kb("VmRSS")), peak: Math.round(kb("VmHWM")) };
-  } catch {
-    return null;
-  }
-}
-/** Starts the peak over (writing 5 to clear_refs resets VmHWM), so generating the site does not count. */
-async function resetPeak(): Promise<void> {
-  try {
-    await Deno.writeTextFile("/proc/self/clear_refs", "5");
-  } catch { /* not Linux: the peak includes the generation */ }
-}
 
 const run = benchRun();
 const { kv, clock, makeDeps, t, events, close } = await openBenchSite({
