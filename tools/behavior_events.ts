@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
-import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, isFew } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import {
   answerSchema,
@@ -46,7 +46,7 @@ function previousEvents(
   cohort: boolean,
 ) {
   const visitors = m?.visitors ?? 0;
-  return cohort && visitors > 0 && visitors < SMALL_GROUP ? FEWER_THAN_5 : m?.events ?? 0;
+  return cohort && isFew(visitors) ? FEWER_THAN_5 : m?.events ?? 0;
 }
 
 export default defineTool({

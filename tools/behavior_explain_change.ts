@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
-import { SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import {
   type AttributionResult,
@@ -109,14 +109,12 @@ function sideOf(metric: MetricName, row: AttributionRow | AttributionResult | un
   return { units: row.units, count };
 }
 
-const small = (n: number | undefined) => n !== undefined && n > 0 && n < SMALL_GROUP;
-
 /**
  * The visitors behind a segment's figures: those of the units placed in it, and for pageviews also those
  * whose pageviews it counts (a visitor's sessions or pageviews may fall under several values).
  */
 const fewBehind = (metric: MetricName, row: AttributionRow) =>
-  small(row.visitors) || (metric === "pageviews" && small(row.viewers));
+  isFew(row.visitors) || (metric === "pageviews" && isFew(row.viewers));
 
 /**
  * Where the visitors behind an (other) made of these values are 1 to 4 in a period, if anywhere. Visitors of
@@ -132,7 +130,7 @@ function fewInOther(
     : (a: number, b: number) => Math.max(a, b);
   for (const period of ["now", "before"] as const) {
     for (const index of metric === "pageviews" ? [0, 1] : [0]) {
-      if (small(behind.reduce((n, b) => add(n, b[period][index]), 0))) return { period, index };
+      if (isFew(behind.reduce((n, b) => add(n, b[period][index]), 0))) return { period, index };
     }
   }
   return null;
@@ -140,7 +138,7 @@ function fewInOther(
 
 /** Rule 5 under a cohort: a change among 1 to 4 visitors is not explained, whichever figures it would show. */
 function refuseSmallCohort(name: string, now: number, before: number): void {
-  const where = small(now) ? "in this period" : small(before) ? "in the period before" : null;
+  const where = isFew(now) ? "in this period" : isFew(before) ? "in the period before" : null;
   if (!where) return;
   throw invalid(
     `cohort "${name}" has fewer than ${SMALL_GROUP} visitors ${where}: a change among so few people is not ` +
@@ -219,7 +217,7 @@ export default defineTool({
     // under a cohort a rate's count or its rest of 1 to 4 (converted or not, bounced or not) is not told:
     // with `units` beside it, the rate would tell it (rule 5)
     const rateTells = (sd: Side) =>
-      cohort !== null && kind === "rate" && (small(sd.count) || small(sd.units - sd.count));
+      cohort !== null && kind === "rate" && (isFew(sd.count) || isFew(sd.units - sd.count));
     // the whole rate would tell them: its change among so few is not explained, as for a small cohort
     const tells = rateTells(totalSides.now)
       ? "in this period"

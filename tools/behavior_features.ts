@@ -10,7 +10,7 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { AggregateResult, Filter } from "../lib/query/api.ts";
-import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, isFew } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
@@ -58,17 +58,15 @@ type Row =
   & { by: { rage: number; starts: number; submits: number } };
 const keyOf = (k: Record<string, unknown>) => JSON.stringify([label(k.element), label(k.page)]);
 
-const few = (visitors: number) => visitors > 0 && visitors < SMALL_GROUP;
-
 /** The row as answered; under a cohort its own-visitor counts of 1 to 4 visitors read "fewer than 5". */
 function shown({ by, ...x }: Row, cohort: boolean): z.infer<typeof element> {
   if (!cohort) return x;
   return {
     ...x,
-    rage_clicks: few(by.rage) ? FEWER_THAN_5 : x.rage_clicks,
-    rage_click_visitors_share: few(by.rage) ? null : x.rage_click_visitors_share,
-    form_starts: few(by.starts) ? FEWER_THAN_5 : x.form_starts,
-    form_submits: few(by.submits) ? FEWER_THAN_5 : x.form_submits,
+    rage_clicks: isFew(by.rage) ? FEWER_THAN_5 : x.rage_clicks,
+    rage_click_visitors_share: isFew(by.rage) ? null : x.rage_click_visitors_share,
+    form_starts: isFew(by.starts) ? FEWER_THAN_5 : x.form_starts,
+    form_submits: isFew(by.submits) ? FEWER_THAN_5 : x.form_submits,
   };
 }
 

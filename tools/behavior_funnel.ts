@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { groupParts, groupRate, groupRest, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
-import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, guardedTime, isFew } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import type { EventField, FunnelStep } from "../lib/query/api.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
@@ -135,7 +135,7 @@ export default defineTool({
       ...(input.split_by ? { split: { field: SPLIT_FIELD[input.split_by], top: TOP_SPLITS } } : {}),
     });
     const names = input.steps.map(stepName);
-    const small = (n: number) => guarded && n > 0 && n < SMALL_GROUP;
+    const small = (n: number) => guarded && isFew(n);
     const show = (steps: FunnelStep[]) =>
       steps.map((s, i) => {
         // under a property condition, a group of 1-4 is not told, nor anything it could be worked out from

@@ -21,7 +21,7 @@ import {
 } from "../lib/query/api.ts";
 import { isAiCategory } from "../lib/crawl/classify.ts";
 import type { CrawlerCategory } from "../lib/store/records.ts";
-import { guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { guardedTime, isFew } from "../lib/answers/privacy.ts";
 import { urlPath } from "../lib/url_path.ts";
 import { byKey, label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
@@ -162,14 +162,13 @@ export default defineTool({
     // went on): withheld then, as a conversion rate is beside a small count of conversions (rule 5).
     const bounceRate = (t: AggregateResult["totals"]) => {
       const sessions = t.sessions ?? 0, bounced = Math.round((t.bounce_rate ?? 0) * sessions);
-      const few = (n: number) => n > 0 && n < SMALL_GROUP;
-      return ctx.cohort && (few(bounced) || few(sessions - bounced)) ? null : rate(t.bounce_rate);
+      return ctx.cohort && (isFew(bounced) || isFew(sessions - bounced)) ? null : rate(t.bounce_rate);
     };
     // Visitors less engaged visitors are the ones who did not engage (one pageview, under 10 s: the bounces,
     // mostly): where they are 1 to 4 under a cohort, the engaged count is withheld as the bounce rate is.
     const engaged = (t: AggregateResult["totals"]) => {
       const e = t.engaged_visitors ?? 0, rest = (t.visitors ?? 0) - e;
-      return ctx.cohort && rest > 0 && rest < SMALL_GROUP ? null : e;
+      return ctx.cohort && isFew(rest) ? null : e;
     };
     const head = (m: (typeof HEAD)[number], digits: number) =>
       compare(

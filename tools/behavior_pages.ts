@@ -8,7 +8,7 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import { FEWER_THAN_5, guardedTime, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, guardedTime, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { pathPiece } from "../lib/url_path.ts";
 import type { AggregateResult, Filter, Metric } from "../lib/query/api.ts";
@@ -46,7 +46,6 @@ const METRICS: Metric[] = [
 const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
 type Own = "rage_clicks" | "entries" | "exits";
 const OWN: Own[] = ["rage_clicks", "entries", "exits"];
-const few = (visitors: number) => visitors > 0 && visitors < SMALL_GROUP;
 
 const page = z.object({
   page: z.string(),
@@ -84,7 +83,7 @@ type PageRow =
 function withholdComplements(rows: PageRow[]): void {
   const hidden = (r: PageRow, k: "entries" | "exits") => {
     const v = r[k];
-    return v !== null && v > 0 && (v < SMALL_GROUP || r.visitors < SMALL_GROUP || few(r.by[k]));
+    return v !== null && v > 0 && (v < SMALL_GROUP || r.visitors < SMALL_GROUP || isFew(r.by[k]));
   };
   for (const k of ["entries", "exits"] as const) {
     if (!rows.some((r) => hidden(r, k))) continue;
@@ -188,7 +187,9 @@ export default defineTool({
     }
     const pages: z.infer<typeof page>[] = (whole ? rows.slice(offset, offset + limit) : rows).map((
       { by, ...x },
-    ) => whole ? { ...x, ...Object.fromEntries(OWN.map((k) => [k, few(by[k]) ? FEWER_THAN_5 : x[k]])) } : x);
+    ) =>
+      whole ? { ...x, ...Object.fromEntries(OWN.map((k) => [k, isFew(by[k]) ? FEWER_THAN_5 : x[k]])) } : x
+    );
     return {
       scope: r.answerScope,
       sort: { by, order },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { groupCount, groupParts, groupRate, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
-import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import { bucketsBetween } from "../lib/query/api.ts";
 import { rate, resolve } from "../toolkit/common.ts";
@@ -98,7 +98,7 @@ export default defineTool({
     const guarded = ctx.cohort !== null;
     const fewLeft = (visitors: number, x: number) => {
       const left = visitors - x;
-      return guarded && left > 0 && left < SMALL_GROUP;
+      return guarded && isFew(left);
     };
     const curve: (number | null)[] = [];
     for (let d = 0; d < res.cohorts.length; d++) {
@@ -106,14 +106,14 @@ export default defineTool({
       for (const c of res.cohorts) {
         if (c.visitors < SMALL_GROUP || c.counts.length <= d) continue;
         const x = c.counts[d];
-        if ((guarded && x > 0 && x < SMALL_GROUP) || fewLeft(c.visitors, x)) hidden = true;
+        if ((guarded && isFew(x)) || fewLeft(c.visitors, x)) hidden = true;
         returned += x;
         visitors += c.visitors;
       }
       curve.push(visitors > 0 && !hidden ? rate(returned / visitors) : null);
     }
     const notices: string[] = [];
-    if (res.cohorts.some((c) => c.visitors > 0 && c.visitors < SMALL_GROUP)) {
+    if (res.cohorts.some((c) => isFew(c.visitors))) {
       notices.push(
         'cohorts of fewer than 5 visitors read "fewer than 5", without rates or a place in the average',
       );

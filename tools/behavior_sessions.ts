@@ -3,7 +3,7 @@ import { groupCount, notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import type { Engine, Filter, Scope, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
-import { FEWER_THAN_5, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { OTHER } from "../lib/answers/fold.ts";
 import { resolve } from "../toolkit/common.ts";
@@ -95,7 +95,7 @@ export default defineTool({
     const notices: string[] = [];
     // under a saved cohort, visits are examples of a group: shown (and their number told) only at 5+ visitors
     const visitors = total.totals.visitors ?? 0;
-    const small = ctx.cohort !== null && visitors > 0 && visitors < SMALL_GROUP;
+    const small = ctx.cohort !== null && isFew(visitors);
     if (small) notices.push(SMALL_GROUP_NOTICE, COHORT_VISITS_WITHHELD);
     const wanted = small ? 0 : Math.min(limit, sessions);
     const allowed = wanted > 0 ? await ctx.takeItems(wanted) : 0;

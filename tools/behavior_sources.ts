@@ -9,7 +9,7 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
-import { SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { isFew } from "../lib/answers/privacy.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -135,7 +135,7 @@ export default defineTool({
         const visitors = x.metrics.visitors ?? 0, conversions = x.metrics.conversions ?? 0;
         // under a cohort, visitors less conversions would tell 1 to 4 who did not convert (as overview's
         // engaged visitors): both withheld then
-        const rest = visitors - conversions, hide = ctx.cohort !== null && rest > 0 && rest < SMALL_GROUP;
+        const rest = visitors - conversions, hide = ctx.cohort !== null && isFew(rest);
         return {
           name: label(x.key[sec.field]),
           visitors,

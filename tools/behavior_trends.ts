@@ -9,7 +9,7 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import { FEWER_THAN_5, type GuardedCount, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { FEWER_THAN_5, type GuardedCount, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
 import { MAX_SERIES_POINTS } from "../lib/answers/rules.ts";
 import { bucketsBetween, type EventField, type Filter } from "../lib/query/api.ts";
@@ -167,9 +167,9 @@ export default defineTool({
     ]);
     /** A count of a group of `visitors`: 1 to 4 visitors under a property filter read "fewer than 5". */
     const show = (value: number, visitors: number): GuardedCount =>
-      guarded && visitors > 0 && visitors < SMALL_GROUP ? FEWER_THAN_5 : value;
+      guarded && isFew(visitors) ? FEWER_THAN_5 : value;
     const guardedTotal = (c: Compared, visNow: number | null, visBefore: number | null) => {
-      const small = (v: number | null) => guarded && v !== null && v > 0 && v < SMALL_GROUP;
+      const small = (v: number | null) => guarded && isFew(v);
       return {
         value: c.value === null ? null : show(c.value, visNow ?? 0),
         previous: c.previous === null ? null : show(c.previous, visBefore ?? 0),

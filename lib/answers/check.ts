@@ -4,7 +4,7 @@
  * values of the test data, none of which may appear anywhere in an answer.
  */
 import { IDENTIFIER_FIELDS, MAX_ITEMS, MAX_SERIES_POINTS, SERIES_FIELDS } from "./rules.ts";
-import { hasContactDetails, SMALL_GROUP } from "./privacy.ts";
+import { hasContactDetails, isFew, SMALL_GROUP } from "./privacy.ts";
 import type { z } from "zod";
 import { identifierFieldsOf, readBesideSchema, walkBesideSchema } from "./schema_fields.ts";
 import { TIME_FIELD } from "./group_counts.ts";
@@ -142,7 +142,7 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
     if (value && typeof value === "object" && !Array.isArray(value)) {
       const obj = value as Record<string, unknown>;
       const v = obj.visitors;
-      if (filtered && typeof v === "number" && v > 0 && v < SMALL_GROUP) {
+      if (filtered && isFew(v)) {
         out.push(`${path}: ${v} visitors under a filter must read "fewer than 5"`);
       }
       // The events or sessions of a small group would tell its size as well as its visitors do.

@@ -23,7 +23,7 @@
  * point instead.
  */
 import type { z } from "zod";
-import { FEWER_THAN_5, SMALL_GROUP } from "./privacy.ts";
+import { FEWER_THAN_5, isFew, SMALL_GROUP } from "./privacy.ts";
 import { declarationOf, type PartsMeta, TIME_FIELD } from "./group_counts.ts";
 import { type FieldsOf, itemFieldsOf, walkBesideSchema } from "./schema_fields.ts";
 import { restLeaks, withholdRests } from "./fold_rests.ts";
@@ -42,7 +42,6 @@ interface Leaf {
   visitors: boolean;
 }
 
-const small = (v: unknown) => typeof v === "number" && v > 0 && v < SMALL_GROUP;
 const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 const isCompared = (v: unknown): v is Json => isObject(v) && "value" in v && "previous" in v;
 const SIDES = ["value", "previous"] as const;
@@ -83,11 +82,11 @@ function tellsFew(item: Json, whole: Json, leaves: Leaf[], sizes: string[]): boo
     return typeof w === "number" && w >= SMALL_GROUP;
   };
   return leaves.some((l) =>
-    big(l) && (get(item, l.path) === FEWER_THAN_5 || (l.visitors && small(get(item, l.path))))
+    big(l) && (get(item, l.path) === FEWER_THAN_5 || (l.visitors && isFew(get(item, l.path))))
   ) ||
     // a group of 1 to 4 visitors whose whole shows only other figures (a page's pageviews beside the
     // answer's pageviews: the pages' visitors overlap, so their whole is no sum): its figures are the rest too
-    (leaves.some(big) && sizes.some((k) => item[k] === FEWER_THAN_5 || small(item[k])));
+    (leaves.some(big) && sizes.some((k) => item[k] === FEWER_THAN_5 || isFew(item[k])));
 }
 
 /** The fields of an item that give its group's size (`groupSize`). */
@@ -167,7 +166,7 @@ function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"):
     // a count of visitors that (other) would hold 1 to 4 of, beside a whole of 5 or more
     let bad = leaves.find((l) => {
       const w = get(whole, l.path);
-      return l.visitors && typeof w === "number" && w >= SMALL_GROUP && small(rest(l));
+      return l.visitors && typeof w === "number" && w >= SMALL_GROUP && isFew(rest(l));
     });
     // visitors not shown: (other) needs a group known to hold 5 or more
     if (!bad && !sized && !folded.some((x) => !few.has(x))) {
@@ -205,9 +204,9 @@ function mapTells(answer: Json, m: MapAt): boolean {
   const figures = Object.values((m.holder[m.key] ?? {}) as Json);
   if (typeof whole !== "number" || whole < SMALL_GROUP) return false; // a small whole reads "fewer than 5"
   const visitors = m.meta.visitors?.(answer) ?? false;
-  if (figures.some((x) => x === FEWER_THAN_5 || (visitors && small(x)))) return true;
+  if (figures.some((x) => x === FEWER_THAN_5 || (visitors && isFew(x)))) return true;
   const r = less(whole, figures.filter((x) => typeof x === "number"));
-  return typeof r === "number" && (visitors ? small(r) : r > 0);
+  return typeof r === "number" && (visitors ? isFew(r) : r > 0);
 }
 
 /**
@@ -263,7 +262,7 @@ export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
           const f = get(x, l.path);
           return n + (typeof f === "number" ? f : 0);
         }, 0);
-        if (small(r)) {
+        if (isFew(r)) {
           out.push(`${path ? `${path}.` : ""}${k}: ${w} less its groups' ${l.path.join(".")} tells ${r}`);
         }
       }

@@ -16,7 +16,7 @@
  * as any "fewer than 5" does. The answer checker (check.ts) reads the same declaration (`restLeaks`).
  */
 import type { z } from "zod";
-import { SMALL_GROUP } from "./privacy.ts";
+import { isFew, SMALL_GROUP } from "./privacy.ts";
 import { declarationOf } from "./group_counts.ts";
 import { type FieldsOf, itemFieldsOf, walkBesideSchema } from "./schema_fields.ts";
 
@@ -24,7 +24,6 @@ export const REST_NOTICE = "where 1 to 4 visitors dropped off before a step, tha
   "rates worked out from them are withheld (null), so that the steps less each other do not tell them";
 
 type Json = Record<string, unknown>;
-const small = (v: unknown) => typeof v === "number" && v > 0 && v < SMALL_GROUP;
 const num = (v: unknown): v is number => typeof v === "number";
 
 /** The declared rests of a list's items: the rest field and the count it is the rest of. */
@@ -71,7 +70,7 @@ export function withholdRests(answer: Json, output: z.ZodType): boolean {
     for (const { rest, of } of restsOf(fields)) {
       // decided on the exact figures first, then withheld
       const withheld = items.map((x, k) =>
-        k > 0 && small(x[rest]) && num(x[of]) && x[of] >= SMALL_GROUP && num(items[k - 1][of])
+        k > 0 && isFew(x[rest]) && num(x[of]) && x[of] >= SMALL_GROUP && num(items[k - 1][of])
       );
       withheld.forEach((w, k) => {
         if (!w) return;
@@ -113,7 +112,7 @@ export function restLeaks(answer: Json, output: z.ZodType): string[] {
       };
       for (let k = 1; k < items.length; k++) {
         const a = known(k - 1), b = known(k);
-        if (a !== null && b !== null && small(a - b)) {
+        if (a !== null && b !== null && isFew(a - b)) {
           out.push(`item ${k + 1}: ${of} ${a} less ${b} tells ${rest} ${a - b}`);
         }
       }

@@ -8,9 +8,12 @@ export const FEWER_THAN_5 = "fewer than 5" as const;
 
 export type GuardedCount = number | typeof FEWER_THAN_5;
 
+/** A group of 1 to 4 (0 is no group; 5 and more stand on their own): what rule 5 protects. */
+export const isFew = (n: unknown): n is number => typeof n === "number" && n > 0 && n < SMALL_GROUP;
+
 /** A visitor count under a property or cohort filter: 1 to 4 reads "fewer than 5"; 0 and 5+ stay exact. */
 export function guardedVisitors(n: number, filtered: boolean): GuardedCount {
-  return filtered && n > 0 && n < SMALL_GROUP ? FEWER_THAN_5 : n;
+  return filtered && isFew(n) ? FEWER_THAN_5 : n;
 }
 
 /** An average or median time, withheld (null) when fewer than 5 visitors stand behind it. */

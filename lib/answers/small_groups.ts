@@ -14,7 +14,7 @@
  * change.
  */
 import type { z } from "zod";
-import { FEWER_THAN_5, SMALL_GROUP } from "./privacy.ts";
+import { FEWER_THAN_5, isFew } from "./privacy.ts";
 import {
   declarationOf,
   GROUP_COUNT_KEYWORD,
@@ -28,8 +28,7 @@ export const SMALL_GROUP_NOTICE =
   'under a saved cohort, groups of 1 to 4 visitors read "fewer than 5": their times are withheld and the ' +
   "values they sent are not named";
 
-const small = (v: unknown) => typeof v === "number" && v > 0 && v < SMALL_GROUP;
-const fewOrSmall = (v: unknown) => small(v) || v === FEWER_THAN_5;
+const fewOrSmall = (v: unknown) => isFew(v) || v === FEWER_THAN_5;
 export const isCompared = (
   v: unknown,
 ): v is Record<string, unknown> & { value: unknown; previous: unknown } =>
@@ -93,7 +92,7 @@ export function smallSides(obj: Record<string, unknown>, counts: Map<string, Gro
 /** A count as it may be shown: 1 to 4 (or any count but 0 of a small group) reads "fewer than 5". */
 function guardCount(v: unknown, groupSmall: boolean): unknown {
   if (typeof v !== "number" || v === 0) return v;
-  return small(v) || groupSmall ? FEWER_THAN_5 : v;
+  return isFew(v) || groupSmall ? FEWER_THAN_5 : v;
 }
 
 function guardObject(o: Record<string, unknown>, fields: FieldsOf): boolean {
