@@ -9,13 +9,23 @@ import {
   periodInput,
   touchpointInput,
 } from "../lib/answers/schema.ts";
-import type { AggregateResult, Filter } from "../lib/query/api.ts";
-import { FEWER_THAN_5, isFew } from "../lib/answers/privacy.ts";
+import type { AggregateOptions, AggregateResult, Filter, KeyValue } from "../lib/query/api.ts";
+import { FEWER_THAN_5, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { ELEMENT_PLAIN } from "../lib/enrich/element.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
 const SORTS = ["clicks", "rage_clicks"] as const;
+
+/** The field asked for an element's name without its text (lib/enrich/element.ts ELEMENT_PLAIN). */
+const PLAIN = `prop:${ELEMENT_PLAIN}` as const;
+
+/** The name of an element whose name is withheld and whose plain name is unknown (stored before ingest set one). */
+export const NAME_WITHHELD = "(name withheld)";
+
+const TEXT_WITHHELD_NOTICE =
+  "an element whose text fewer than 5 visitors used is named by its #id, role or tag";
 
 /**
  * Rage clicks, form starts and submits are counts of their own visitors (not the row's clickers): under a saved
@@ -25,7 +35,10 @@ const SORTS = ["clicks", "rage_clicks"] as const;
 const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
 
 const element = z.object({
-  element: z.string().describe("the element's name, from its fingerprint (visible text, role, #id or tag)"),
+  element: z.string().describe(
+    "the element's name, from its fingerprint: its visible text where 5 or more visitors used that text, " +
+      `else its #id, role or tag ("${NAME_WITHHELD}" for events stored before that name was kept)`,
+  ),
   page: z.string(),
   clicks: groupCount("events", z.number()),
   visitors: groupSize(z.number()).describe("visitors who clicked it"),
@@ -56,7 +69,58 @@ type Row =
       : z.infer<typeof element>[K];
   }
   & { by: { rage: number; starts: number; submits: number } };
-const keyOf = (k: Record<string, unknown>) => JSON.stringify([label(k.element), label(k.page)]);
+
+type Sort = typeof SORTS[number];
+
+/**
+ * The names an answer shows as they are (`shown`): those 5 or more visitors used. Any other element is named
+ * by its plain name (the same name unless it was its text). A shown name that is also the plain name of an
+ * element not shown (an icon button's `#account-menu`, and the same button labelled with the visitor's own
+ * name) is named by plain names too, so one name is one row, its visitors counted once. `unknown`: pages
+ * with events named by a name not shown and no plain name (stored before ingest set one); `withheld`: whether
+ * some text is not shown.
+ */
+function namesShown(byName: AggregateResult, byPair: AggregateResult) {
+  const shown = new Set<string>();
+  for (const g of byName.rows) {
+    const e = g.key.element;
+    if (typeof e === "string" && (g.metrics.visitors ?? 0) >= SMALL_GROUP) shown.add(e);
+  }
+  for (;;) {
+    const clash = byPair.rows.map((g) => g.key[PLAIN]).filter((p, i) => {
+      const e = byPair.rows[i].key.element;
+      return typeof p === "string" && shown.has(p) && !(typeof e === "string" && shown.has(e));
+    });
+    if (!clash.length) break;
+    for (const p of clash) shown.delete(p as string);
+  }
+  const unknown = new Set<string>();
+  let withheld = false;
+  for (const g of byPair.rows) {
+    const e = g.key.element, p = g.key[PLAIN];
+    if (typeof e !== "string" || shown.has(e)) continue;
+    if (p === null) unknown.add(label(g.key.page));
+    if (p !== e) withheld = true;
+  }
+  return { shown: [...shown], unknown, withheld };
+}
+
+/** A row's figure as the answer shows it, for sorting: null where it reads "fewer than 5" (under a cohort). */
+function sortValue(x: Row, k: Sort | "form_submits" | "form_starts", cohort: boolean): number | null {
+  const v = x[k];
+  if (!cohort || v === 0) return v;
+  const own = k === "rage_clicks"
+    ? x.by.rage
+    : k === "form_starts"
+    ? x.by.starts
+    : k === "form_submits"
+    ? x.by.submits
+    : 0;
+  return isFew(v) || isFew(x.visitors) || isFew(own) ? null : v;
+}
+
+/** Descending, a withheld figure (null) after every number. */
+const order = (a: number | null, b: number | null) => a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a;
 
 /** The row as answered; under a cohort its own-visitor counts of 1 to 4 visitors read "fewer than 5". */
 function shown({ by, ...x }: Row, cohort: boolean): z.infer<typeof element> {
@@ -77,7 +141,8 @@ export default defineTool({
     "(the 3rd and later click on one element within a second) and the share of its visitors who rage-clicked, " +
     "form starts (sessions that changed a field) and submits: a field's change counts on its form's row, so " +
     "a form's starts and submits sit side by side (changes that name no form stay on the field's row). Elements are named from their fingerprint " +
-    "(visible text, role, #id or tag) and grouped by name and page, so a changed selector does not split them. " +
+    "(visible text, role, #id or tag) and grouped by name and page, so a changed selector does not split them; " +
+    "a text fewer than 5 visitors used is never shown: such an element is named by its #id, role or tag. " +
     "Sort by clicks or rage_clicks, pass `page` for one page, page through with offset. For a page's overall " +
     "rage clicks and exits use behavior_pages; for custom events use behavior_events.",
   input: z.object({
@@ -100,35 +165,57 @@ export default defineTool({
     const limit = input.limit ?? 25;
     const action = (value: string): Filter => ({ field: "prop:action", op: "eq", value });
     const at = (...more: Filter[]) => ({ ...r.scope, filters: [...r.scope.filters ?? [], ...more] });
+    // Which names may be shown: an element's name is its text only where 5 or more visitors used that
+    // text (a property value's rule); else its plain name (`element_plain`, set at ingest: #id, role or tag).
+    const [byName, byPair] = await r.engine.aggregateMany(at(), [
+      { metrics: ["visitors"], breakdown: ["element"] },
+      { metrics: ["events"], breakdown: ["element", PLAIN, "page"] },
+    ]);
+    const names = namesShown(byName, byPair);
+    // The questions, each asked twice: of the names shown (by name), and of the rest (by plain name).
+    const shownOnly: Filter = { field: "element", op: "in", value: names.shown };
+    const rest: Filter = { field: "element", op: "neq", value: names.shown };
+    const twice = async (filters: Filter[], o: AggregateOptions): Promise<AggregateResult[]> =>
+      await Promise.all([
+        names.shown.length
+          ? r.engine.aggregate(at(...filters, shownOnly), o)
+          : { totals: {}, rows: [], total_rows: 0 },
+        r.engine.aggregate(at(...filters, rest), {
+          ...o,
+          breakdown: o.breakdown!.map((f) => (f === "element" ? PLAIN : f)),
+        }),
+      ]);
     const breakdown = ["element", "page"] as ("element" | "page")[];
     // A change that names its form (properties.form_element, set at ingest) starts that form; one that does
     // not (a field outside any form, an event stored before changes named their form) starts its own field.
     const formOf = "prop:form_element" as const;
     const named: Filter = { field: formOf, op: "prefix", value: "" }; // any form name at all
     const [clicks, raging, formChanges, fieldChanges, submits] = await Promise.all([
-      r.engine.aggregate(at(action("click")), { metrics: ["events", "visitors", "rage_clicks"], breakdown }),
-      r.engine.aggregate(at({ field: "prop:rage_click", op: "eq", value: "true" }), {
-        metrics: ["visitors"],
-        breakdown,
-      }),
+      twice([action("click")], { metrics: ["events", "visitors", "rage_clicks"], breakdown }),
+      twice([{ field: "prop:rage_click", op: "eq", value: "true" }], { metrics: ["visitors"], breakdown }),
       r.engine.aggregate(at(action("change"), named), {
         metrics: ["sessions", "visitors"],
         breakdown: [formOf, "page"],
       }),
-      r.engine.aggregate(at(action("change")), {
-        metrics: ["sessions", "visitors"],
-        breakdown: [formOf, ...breakdown],
-      }),
-      r.engine.aggregate(at(action("submit")), { metrics: ["events", "visitors"], breakdown }),
+      twice([action("change")], { metrics: ["sessions", "visitors"], breakdown: [formOf, ...breakdown] }),
+      twice([action("submit")], { metrics: ["events", "visitors"], breakdown }),
     ]);
+    /** The name a row of an answer shows: its name (shown) or its plain name, as the question asked. */
+    const nameOf = (k: Record<string, KeyValue>) => {
+      if (PLAIN in k) {
+        if (k[PLAIN] !== null) return String(k[PLAIN]);
+        return names.unknown.has(label(k.page)) ? NAME_WITHHELD : label(null);
+      }
+      return label(k.element);
+    };
     const rows = new Map<string, Row>();
-    const row = (k: Record<string, unknown>): Row => {
-      const id = keyOf(k);
+    const row = (name: string, page: string): Row => {
+      const id = JSON.stringify([name, page]);
       let x = rows.get(id);
       if (!x) {
         x = {
-          element: label(k.element),
-          page: label(k.page),
+          element: name,
+          page,
           clicks: 0,
           visitors: 0,
           rage_clicks: 0,
@@ -141,42 +228,54 @@ export default defineTool({
       }
       return x;
     };
-    const each = (res: AggregateResult, f: (x: Row, m: Record<string, number | null>) => void) => {
-      for (const g of res.rows) f(row(g.key), g.metrics as Record<string, number | null>);
+    // (a name is asked of one of a question's two answers: figures of both add only for events that arrived
+    // between the two rounds)
+    const each = (res: AggregateResult[], f: (x: Row, m: Record<string, number | null>) => void) => {
+      for (const a of res) {
+        for (const g of a.rows) {
+          f(row(nameOf(g.key), label(g.key.page)), g.metrics as Record<string, number | null>);
+        }
+      }
     };
     each(clicks, (x, m) => {
-      x.clicks = m.events ?? 0;
-      x.visitors = m.visitors ?? 0;
-      x.rage_clicks = m.rage_clicks ?? 0;
+      x.clicks += m.events ?? 0;
+      x.visitors += m.visitors ?? 0;
+      x.rage_clicks += m.rage_clicks ?? 0;
     });
-    const ragingVisitors = new Map(raging.rows.map((g) => [keyOf(g.key), g.metrics.visitors ?? 0]));
-    for (const [id, x] of rows) {
-      x.by.rage = ragingVisitors.get(id) ?? 0;
+    each(raging, (x, m) => (x.by.rage += m.visitors ?? 0));
+    for (const x of rows.values()) {
       x.rage_click_visitors_share = x.visitors > 0 ? rate(x.by.rage / x.visitors) : null;
     }
     const starts = (x: Row, m: Record<string, number | null>) => {
-      x.form_starts = m.sessions ?? 0;
-      x.by.starts = m.visitors ?? 0;
+      x.form_starts += m.sessions ?? 0;
+      x.by.starts += m.visitors ?? 0;
     };
-    for (const g of formChanges.rows) starts(row({ element: g.key[formOf], page: g.key.page }), g.metrics);
-    for (const g of fieldChanges.rows) if (g.key[formOf] === null) starts(row(g.key), g.metrics);
+    for (const g of formChanges.rows) starts(row(label(g.key[formOf]), label(g.key.page)), g.metrics);
+    each(fieldChanges.map((a) => ({ ...a, rows: a.rows.filter((g) => g.key[formOf] === null) })), starts);
     each(submits, (x, m) => {
-      x.form_submits = m.events ?? 0;
-      x.by.submits = m.visitors ?? 0;
+      x.form_submits += m.events ?? 0;
+      x.by.submits += m.visitors ?? 0;
     });
-    // Elements used in another way (a form's fields changed, a form submitted) count with their clicks.
+    // Elements used in another way (a form's fields changed, a form submitted) count with their clicks. Under a
+    // saved cohort rows sort by the figures they show: one read "fewer than 5" sorts after every number.
+    const cohort = ctx.cohort !== null;
+    const key = (x: Row, k: Sort | "form_submits" | "form_starts") => sortValue(x, k, cohort);
     const all = [...rows.values()].sort((a, b) =>
-      b[by] - a[by] || b.clicks - a.clicks || b.form_submits - a.form_submits ||
-      b.form_starts - a.form_starts || (a.page + a.element < b.page + b.element ? -1 : 1)
+      order(key(a, by), key(b, by)) || order(key(a, "clicks"), key(b, "clicks")) ||
+      order(key(a, "form_submits"), key(b, "form_submits")) ||
+      order(key(a, "form_starts"), key(b, "form_starts")) ||
+      (a.page + a.element < b.page + b.element ? -1 : 1)
     );
-    const elements = all.slice(offset, offset + limit).map((x) => shown(x, ctx.cohort !== null));
+    const elements = all.slice(offset, offset + limit).map((x) => shown(x, cohort));
+    const notices = elements.some((x) => Object.values(x).includes(FEWER_THAN_5)) ? [SMALL_GROUP_NOTICE] : [];
+    if (names.withheld) notices.push(TEXT_WITHHELD_NOTICE);
     return {
       scope: r.answerScope,
       sort: { by },
       offset,
       elements,
       elements_total: all.length,
-      notices: elements.some((x) => Object.values(x).includes(FEWER_THAN_5)) ? [SMALL_GROUP_NOTICE] : [],
+      notices,
     };
   },
 });

@@ -4,12 +4,12 @@
  * records, their property objects and device-time strings (at 10M events up to 1.5M drafts wait, and each
  * record was made, sorted, walked and dropped). tests/lib/demo/draft_batch_test.ts compares the two.
  */
-import { FORM_ELEMENT, withFormElement } from "../enrich/element.ts";
+import { ELEMENT_PLAIN, FORM_ELEMENT, withFormElement } from "../enrich/element.ts";
 import { type Batch, narrow, type StrCol, strCol } from "../parts/columns.ts";
 import { numCol } from "../parts/columns.ts";
 import { OWN_NAME_CHARS, PROP_COLUMNS } from "../parts/event_batch.ts";
 import type { Draft } from "./model.ts";
-import { properties, type Shared, shared, type Target, urlOf } from "./output.ts";
+import { plainOf, type Shared, shared, storedProperties, type Target, urlOf } from "./output.ts";
 
 /** A stored record's device time read back from its ISO string: whole milliseconds (the Date time value). */
 const dtOf = (d: Draft) => Math.trunc(d.deviceTime);
@@ -65,7 +65,7 @@ function keyedCol(
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /** Names `properties` may give a draft's own props: a draft whose props hold one is walked as its record's. */
-const DERIVED = ["path", "url", "referrer", FORM_ELEMENT];
+const DERIVED = ["path", "url", "referrer", FORM_ELEMENT, ELEMENT_PLAIN];
 
 /**
  * Calls `f` with each property of the draft's record, in the record's order (output.ts `properties`, then
@@ -80,7 +80,7 @@ function eachProp(
 ): void {
   const p = d.props;
   if (DERIVED.some((k) => k in p)) {
-    for (const [k, v] of Object.entries(withFormElement(d.type, properties(d, host)))) f(k, v);
+    for (const [k, v] of Object.entries(storedProperties(d, host))) f(k, v);
     return;
   }
   f("path", d.path);
@@ -90,6 +90,8 @@ function eachProp(
   if (d.type === "$autocapture") {
     const name = withFormElement(d.type, { form: p.form })[FORM_ELEMENT];
     if (name !== undefined) f(FORM_ELEMENT, name);
+    const plain = plainOf(d);
+    if (plain !== null) f(ELEMENT_PLAIN, plain);
   }
 }
 
@@ -155,7 +157,7 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
     gap: await numCol(n, () => 0),
     asn: await numCol(n, () => null),
     "p*": own.length === found.size ? await s(() => null) : await s((d) => {
-      const rest = Object.entries(withFormElement(d.type, properties(d, target.host)))
+      const rest = Object.entries(storedProperties(d, target.host))
         .filter(([k]) => !ownSet.has(k));
       return rest.length ? JSON.stringify(Object.fromEntries(rest)) : null;
     }),

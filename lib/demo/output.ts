@@ -2,7 +2,7 @@
 import type { EnvName, StoredEvent, StoredHit } from "../store/records.ts";
 import type { HitDraft } from "./crawl.ts";
 import type { Draft } from "./model.ts";
-import { withFormElement } from "../enrich/element.ts";
+import { plainElementName, withFormElement, withPlainElement } from "../enrich/element.ts";
 
 export interface Target {
   org: string;
@@ -20,6 +20,21 @@ export function urlOf(d: Draft, host: string): string {
   if (u.term) q.set("utm_term", u.term);
   if (u.content) q.set("utm_content", u.content);
   return `https://${host}${d.path}?${q}`;
+}
+
+/** The element's name without its text ingest derives (`element_plain`), once per fingerprint object. */
+const plains = new WeakMap<object, string | null>();
+export function plainOf(d: Draft): string | null {
+  const fp = d.fingerprint;
+  if (d.type !== "$autocapture" || !fp) return null;
+  let got = plains.get(fp);
+  if (got === undefined) plains.set(fp, got = plainElementName(fp));
+  return got;
+}
+
+/** A draft's properties as ingest stores them: with the form's name and the element's plain name it derives. */
+export function storedProperties(d: Draft, host: string): Record<string, unknown> {
+  return withPlainElement(d.type, d.fingerprint, withFormElement(d.type, properties(d, host)));
 }
 
 export function properties(d: Draft, host: string): Record<string, unknown> {
@@ -111,7 +126,7 @@ export function storedEvent(d: Draft, t: Target): StoredEvent {
     host: t.host,
     fingerprint: d.fingerprint,
     element: d.element,
-    properties: withFormElement(d.type, properties(d, t.host)), // what ingest derives from the form's fingerprint
+    properties: storedProperties(d, t.host), // with what ingest derives from the fingerprints
     context: s.context,
     geo: s.geo,
     browser: d.automated ? null : d.visitor.browser,

@@ -72,21 +72,65 @@ export function storedFingerprint(
   return actsOn(fingerprint, tagOf(fingerprint)) ? fingerprint : { ...fingerprint, text: null };
 }
 
+/** The name a fingerprint's text gives it, or null: only an action element's text, never personal-looking. */
+function textName(fingerprint: Record<string, unknown>, tag: string | null): string | null {
+  const text = str(fingerprint.text);
+  if (!text || !actsOn(fingerprint, tag) || (tag && VALUE_TAGS.has(tag)) || PERSONAL.test(text)) return null;
+  return cut(text);
+}
+
+const roleName = (role: string, tag: string | null) => cut(tag && tag !== role ? `${role} (${tag})` : role);
+
 export function elementName(fingerprint: Record<string, unknown> | null | undefined): string | null {
   if (!fingerprint || typeof fingerprint !== "object") return null;
   const tag = tagOf(fingerprint);
 
-  const role = str(fingerprint.role)?.toLowerCase();
-  const acts = actsOn(fingerprint, tag);
-  const text = str(fingerprint.text);
-  if (text && acts && !(tag && VALUE_TAGS.has(tag)) && !PERSONAL.test(text)) return cut(text);
+  const byText = textName(fingerprint, tag);
+  if (byText) return byText;
 
-  if (role) return cut(tag && tag !== role ? `${role} (${tag})` : role);
+  const role = str(fingerprint.role)?.toLowerCase();
+  if (role) return roleName(role, tag);
 
   const id = str(fingerprint.id);
   if (id) return cut(`#${id}`);
 
   return tag;
+}
+
+/**
+ * Property ingest sets on an `$autocapture` event with an element: the element's name without its text. For an
+ * element named by its text (`elementName`), its `#id`, else its ARIA role with the tag, else the tag; for any
+ * other element its name itself. behavior_features names an element by its text only where 5 or more visitors
+ * used that text, else by this (an account menu button labelled with the signed-in person's own name).
+ */
+export const ELEMENT_PLAIN = "element_plain";
+
+/** The element's name that never holds its text (see ELEMENT_PLAIN); null when it has no name. */
+export function plainElementName(fingerprint: Record<string, unknown> | null | undefined): string | null {
+  if (!fingerprint || typeof fingerprint !== "object" || Array.isArray(fingerprint)) return null;
+  const tag = tagOf(fingerprint);
+  if (!textName(fingerprint, tag)) return elementName(fingerprint);
+  const id = str(fingerprint.id);
+  if (id) return cut(`#${id}`);
+  const role = str(fingerprint.role)?.toLowerCase();
+  return role ? roleName(role, tag) : tag;
+}
+
+/**
+ * An `$autocapture` event's properties with `element_plain` (ELEMENT_PLAIN) from its fingerprint. The server
+ * owns that property: without a name it is left out, whatever the client sent under that name. Other events'
+ * properties are the caller's and stay as they are.
+ */
+export function withPlainElement(
+  eventType: string,
+  fingerprint: Record<string, unknown> | null | undefined,
+  properties: Record<string, unknown>,
+): Record<string, unknown> {
+  if (eventType !== "$autocapture") return properties;
+  const name = plainElementName(fingerprint);
+  if (name === null && !(ELEMENT_PLAIN in properties)) return properties;
+  const { [ELEMENT_PLAIN]: _, ...rest } = properties;
+  return name === null ? rest : { ...rest, [ELEMENT_PLAIN]: name };
 }
 
 /** Property ingest sets on an `$autocapture` event: the name of the form its `form.fingerprint` describes. */

@@ -4,7 +4,7 @@ import type { BehaviorEventInput } from "../schemas/events.ts";
 import { parseAgent } from "../enrich/ua.ts";
 import { classifyAgent } from "../crawl/classify.ts";
 import { attribute, attributionInputOf } from "../enrich/attribution.ts";
-import { elementName, storedFingerprint, withFormElement } from "../enrich/element.ts";
+import { elementName, storedFingerprint, withFormElement, withPlainElement } from "../enrich/element.ts";
 import { truncate } from "../text.ts";
 import { urlPath } from "../url_path.ts";
 
@@ -102,7 +102,11 @@ export function enrichEvent(
     host: hostOf(url),
     fingerprint: storedFingerprint(ev.fingerprint ?? null),
     element: elementName(ev.fingerprint ?? null),
-    properties: withFormElement(ev.event_type, referrerCut(ev.properties)),
+    properties: withPlainElement(
+      ev.event_type,
+      ev.fingerprint ?? null,
+      withFormElement(ev.event_type, referrerCut(ev.properties)),
+    ),
     context,
     geo,
     browser: parsed.browser,

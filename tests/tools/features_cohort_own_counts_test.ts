@@ -75,3 +75,48 @@ Deno.test("features under a cohort: rage clicks, form starts and submits of 1 to
     await site.close();
   }
 });
+
+Deno.test("features under a cohort: sorted by rage clicks, a withheld figure sorts after every number, not by its hidden value", async () => {
+  const site = await openSite({
+    now: NOW,
+    config: { readKeyRatePerMinute: 1e6, publicKeyRatePerMinute: 1e6 },
+  });
+  const RETRY = { tag: "button", text: "Retry", selector: "#retry" };
+  try {
+    // 10 visitors click "Pay now", visitor 0 rage-clicks it 8 times; visitors 0-5 rage-click "Retry" once each
+    for (let v = 0; v < 10; v++) {
+      const batch = [event(v, `s${v}`, "$pageview"), click(v, `s${v}`, false)];
+      if (v === 0) { for (let k = 0; k < 8; k++) batch.push(click(v, `s${v}`, true)); }
+      if (v < 6) {
+        batch.push(event(v, `s${v}`, "$autocapture", {
+          fingerprint: RETRY,
+          properties: { action: "click", rage_click: true },
+        }));
+      }
+      await site.ingest(batch);
+    }
+    await saveCohort(site.deps, site.t.org, site.t.touchpoint, "payers", { kind: "page", path: "/pay" });
+    type Row = { element: string; rage_clicks: unknown };
+    const order = (a: Record<string, unknown>) =>
+      (a.elements as Row[]).map((e) => [e.element, e.rage_clicks]);
+
+    const plain = await site.read("behavior_features", { period: "today", sort_by: "rage_clicks" });
+    assert.deepEqual(order(plain), [["Pay now", 8], ["Retry", 6]]);
+    const a = await site.read("behavior_features", {
+      period: "today",
+      sort_by: "rage_clicks",
+      cohort: "payers",
+    });
+    assert.deepEqual(order(a), [["Retry", 6], ["Pay now", "fewer than 5"]]);
+    // paged: the first row alone is the shown figure's
+    const first = await site.read("behavior_features", {
+      period: "today",
+      sort_by: "rage_clicks",
+      cohort: "payers",
+      limit: 1,
+    });
+    assert.deepEqual(order(first), [["Retry", 6]]);
+  } finally {
+    await site.close();
+  }
+});

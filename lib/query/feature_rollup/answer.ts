@@ -20,7 +20,7 @@ import type {
 import { distinctSessions, FEATURE_EVENT, type FeatureTable, SESSION_ACTIONS } from "./build.ts";
 
 /** Fields a table row carries (filters and breakdowns on them are answered). */
-const DIMS = ["prop:action", "page", "element", "prop:form_element"] as const;
+const DIMS = ["prop:action", "page", "element", "prop:form_element", "prop:element_plain"] as const;
 type Dim = typeof DIMS[number];
 const isDim = (f: string): f is Dim => (DIMS as readonly string[]).includes(f);
 const METRICS = new Set(["events", "visitors", "rage_clicks", "sessions"]);
@@ -147,7 +147,15 @@ export class GroupCollector {
     const tpOk = Uint8Array.from(t.tps, (x) => (!this.touchpoint || x === this.touchpoint ? 1 : 0));
     const trOk = Uint8Array.from(t.trs, (x) => (this.traffic.has(x) ? 1 : 0));
     const colOf = (d: Dim) =>
-      d === "page" ? t.page : d === "element" ? t.element : d === "prop:action" ? t.action : t.form;
+      d === "page"
+        ? t.page
+        : d === "element"
+        ? t.element
+        : d === "prop:action"
+        ? t.action
+        : d === "prop:element_plain"
+        ? t.plain
+        : t.form;
     // per filter, a verdict per text code
     const tests = this.dimFilters.map((f) => ({
       col: colOf(f.field as Dim),

@@ -1,7 +1,8 @@
 /**
  * Feature tables of a batch of events (a part at compaction, or at question time a part without one, a part
  * the period cuts, or the raw tail): what behavior_features asks of `$autocapture` events, per UTC hour of
- * receive time × touchpoint × traffic kind × action × page × element × form (`prop:form_element`) × rage
+ * receive time × touchpoint × traffic kind × action × page × element × form (`prop:form_element`) × the
+ * element's name without its text (`prop:element_plain`, null on events stored before ingest set it) × rage
  * flag (`prop:rage_click` reads "true"), each row with
  *  - its event count (a rage row's events are its rage clicks);
  *  - the exact set of its people's visitor numbers (lib/parts/visitor_set.ts);
@@ -29,9 +30,10 @@ export interface FeatureTable {
   hours: { hour: number; min: number; max: number }[];
   tps: (string | null)[];
   trs: (string | null)[];
-  /** values of action, page, element and form by code; code 0 is null */
+  /** values of action, page, element, form and plain name by code; code 0 is null */
   texts: (string | null)[];
-  /** rows sorted by hour (WHOLE: merged over the hours), touchpoint, traffic, action, page, element, form, rage */
+  /** rows sorted by hour (WHOLE: merged over the hours), touchpoint, traffic, action, page, element, form,
+   * plain name, rage */
   hour: Uint32Array;
   tp: Uint16Array;
   tr: Uint8Array;
@@ -39,6 +41,7 @@ export interface FeatureTable {
   page: Uint32Array;
   element: Uint32Array;
   form: Uint32Array;
+  plain: Uint32Array;
   rage: Uint8Array;
   events: Uint32Array;
   /** row i's people's visitors: sets[setAt[i], setAt[i + 1]) */
@@ -58,7 +61,7 @@ export interface FeatureBuildOptions {
 }
 
 interface Acc {
-  dims: number[]; // hour, tp, tr, action, page, element, form, rage
+  dims: number[]; // hour, tp, tr, action, page, element, form, plain, rage
   events: number;
   vis: number[];
   /** session triples (visitor, h1, h2), repeats allowed */
@@ -78,6 +81,7 @@ export const FEATURE_COLUMNS = new Set([
   "p:action",
   "p:rage_click",
   "p:form_element",
+  "p:element_plain",
   "p*",
 ]);
 
@@ -121,7 +125,8 @@ export function buildFeatureTable(
   const action = coded("prop:action"),
     page = coded("page"),
     element = coded("element"),
-    form = coded("prop:form_element");
+    form = coded("prop:form_element"),
+    plain = coded("prop:element_plain");
   const rageV = eventView(v, "prop:rage_click");
   const rageOf = Uint8Array.from(rageV.values, (x) => (x === "true" ? 1 : 0));
   const sesAction = Uint8Array.from(action.values, (x) => (x !== null && SESSION_ACTIONS.has(x) ? 1 : 0));
@@ -157,6 +162,7 @@ export function buildFeatureTable(
       at(page, i),
       at(element, i),
       at(form, i),
+      at(plain, i),
       rageV.codes.length ? rageOf[rageV.codes[i]] : 0,
     ];
     const withSessions = action.codes.length > 0 && sesAction[action.codes[i]] === 1;
@@ -208,9 +214,12 @@ export function distinctSessions(flat: number[]): number[] {
 
 type Dicts = Pick<FeatureTable, "hours" | "tps" | "trs" | "texts">;
 
+/** A row's dimensions: hour, touchpoint, traffic, action, page, element, form, plain name, rage. */
+const DIMS = 9;
+
 function assemble(accs: Acc[], d: Dicts): FeatureTable {
   accs.sort((x, y) => {
-    for (let k = 0; k < 8; k++) if (x.dims[k] !== y.dims[k]) return x.dims[k] - y.dims[k];
+    for (let k = 0; k < DIMS; k++) if (x.dims[k] !== y.dims[k]) return x.dims[k] - y.dims[k];
     return 0;
   });
   const n = accs.length;
@@ -244,7 +253,8 @@ function assemble(accs: Acc[], d: Dicts): FeatureTable {
     page: col(Uint32Array, 4),
     element: col(Uint32Array, 5),
     form: col(Uint32Array, 6),
-    rage: col(Uint8Array, 7),
+    plain: col(Uint32Array, 7),
+    rage: col(Uint8Array, 8),
     events: Uint32Array.from(accs, (a) => a.events),
     setAt,
     sets: new Uint8Array(setBytes),
@@ -273,5 +283,5 @@ export function emptyFeatureTable(): FeatureTable {
 export function featureTableBytes(r: FeatureTable): number {
   let strings = 0;
   for (const s of r.texts) strings += 40 + (s?.length ?? 0) * 2;
-  return r.n * 36 + r.sets.byteLength + r.sesVis.length * 12 + strings + 40 * r.hours.length;
+  return r.n * 40 + r.sets.byteLength + r.sesVis.length * 12 + strings + 40 * r.hours.length;
 }

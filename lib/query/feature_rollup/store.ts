@@ -13,8 +13,12 @@ import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import type { FeatureTable, FeatureTables } from "./build.ts";
 
-/** 2: a section merged over the part's hours (1: hourly rows only). A table of another version is rebuilt by the backfill; questions read its part meanwhile. */
-export const FEATURE_ROLLUP_VERSION = 2;
+/**
+ * 3: rows by the element's name without its text too (`prop:element_plain`); 2: a section merged over the
+ * part's hours (1: hourly rows only). A table of another version is rebuilt by the backfill; questions read its
+ * part meanwhile.
+ */
+export const FEATURE_ROLLUP_VERSION = 3;
 
 export const featureKeys = {
   entry: keys.featureRollup,
@@ -52,6 +56,7 @@ export function encodeFeatureTable(r: FeatureTable): Uint8Array {
     r.page,
     r.element,
     r.form,
+    r.plain,
     r.events,
     r.setAt,
     r.sesAt,
@@ -80,6 +85,7 @@ export function decodeFeatureTable(stored: Uint8Array): FeatureTable {
     page: u32(h.n),
     element: u32(h.n),
     form: u32(h.n),
+    plain: u32(h.n),
     events: u32(h.n),
     setAt: u32(h.n + 1),
     sesAt: u32(h.n + 1),

@@ -18,14 +18,23 @@ export function matches(v: string | null, f: Filter<string>): boolean {
   switch (f.op) {
     case "eq":
     case "in":
-      return v !== null && vals.includes(v);
+      return v !== null && has(vals, v);
     case "neq":
-      return v === null || !vals.includes(v);
+      return v === null || !has(vals, v);
     case "contains":
       return v !== null && vals.some((x) => v.toLowerCase().includes(x.toLowerCase()));
     case "prefix":
       return v !== null && vals.some((x) => v.startsWith(x));
   }
+}
+
+/** Long value lists (behavior_features names hundreds of elements) as a set, made once per list. */
+const listSets = new WeakMap<readonly string[], Set<string>>();
+function has(vals: readonly string[], v: string): boolean {
+  if (vals.length <= 16) return vals.includes(v);
+  let set = listSets.get(vals);
+  if (!set) listSets.set(vals, set = new Set(vals));
+  return set.has(v);
 }
 
 const sessionLevel = (f: Filter) => f.field === "entry_page" || f.field === "exit_page";

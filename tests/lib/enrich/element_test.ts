@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { elementName, storedFingerprint, withFormElement } from "../../../lib/enrich/element.ts";
+import {
+  elementName,
+  plainElementName,
+  storedFingerprint,
+  withFormElement,
+  withPlainElement,
+} from "../../../lib/enrich/element.ts";
 
 Deno.test("element: visible text wins, trimmed and with whitespace collapsed", () => {
   assert.equal(
@@ -115,4 +121,38 @@ Deno.test("element: a stored fingerprint keeps the text of an action element onl
   });
   assert.equal(props.form_element, "#comment");
   assert.equal((props.form as { fingerprint: { text: unknown } }).fingerprint.text, null);
+});
+
+Deno.test("element: the plain name never holds the text: #id, else role with tag, else tag", () => {
+  const menu = {
+    tag: "button",
+    text: "Jane Roe ▾",
+    role: "button",
+    id: "account-menu",
+    selector: "#account-menu",
+  };
+  assert.equal(elementName(menu), "Jane Roe ▾");
+  assert.equal(plainElementName(menu), "#account-menu");
+  assert.equal(plainElementName({ ...menu, id: null }), "button");
+  assert.equal(
+    plainElementName({ tag: "div", text: "Jane", role: "menuitem", selector: "div" }),
+    "menuitem (div)",
+  );
+  assert.equal(plainElementName({ tag: "a", text: "Jane Roe", selector: "a" }), "a");
+  // an element not named by its text: its name itself
+  assert.equal(plainElementName({ tag: "p", text: "Jane Roe", selector: "p" }), "p");
+  assert.equal(plainElementName({ tag: "div", role: "button", id: "x", selector: "div" }), "button (div)");
+  assert.equal(plainElementName(null), null);
+});
+
+Deno.test("element: ingest owns element_plain on $autocapture events", () => {
+  const fp = { tag: "button", text: "Jane Roe ▾", id: "account-menu", selector: "#account-menu" };
+  assert.deepEqual(withPlainElement("$autocapture", fp, { action: "click", element_plain: "Jane" }), {
+    action: "click",
+    element_plain: "#account-menu",
+  });
+  assert.deepEqual(withPlainElement("$autocapture", null, { action: "click", element_plain: "Jane" }), {
+    action: "click",
+  });
+  assert.deepEqual(withPlainElement("signup", fp, { element_plain: "mine" }), { element_plain: "mine" });
 });
