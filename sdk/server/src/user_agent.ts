@@ -57,6 +57,14 @@ const CRAWLER_TOKEN = new RegExp(
   "i",
 );
 
+/**
+ * Office for Mac's programs checking a link a person clicked in a document: the Mac's platform, then Word, Excel
+ * or PowerPoint with its version and nothing else ("Mozilla/5.0 (Macintosh; Intel Mac OS X) Word/14.38.0"). The
+ * service counts these as its catalog's Microsoft Office crawler; the product names are plain words, so the
+ * token list cannot hold them and the whole form is matched, as the service does.
+ */
+const OFFICE_FOR_MAC = /^Mozilla\/5\.0 \(Macintosh;[^()]*\) (?:Word|Excel|PowerPoint)\/\d+(?:\.\d+)+$/;
+
 export type AgentVerdict = "automated" | "browser" | "missing" | "health_probe";
 
 /** Classifies a user agent for reporting: only "automated" is reported. */
@@ -69,6 +77,7 @@ export function classifyUserAgent(
   if (CATALOG_TOKEN.test(ua.toLowerCase())) return "automated";
   if (!ua.startsWith("Mozilla/")) return "automated";
   if (CRAWLER_TOKEN.test(ua)) return "automated";
+  if (OFFICE_FOR_MAC.test(ua)) return "automated";
   if (isSelfContradicting(ua)) return "automated";
   return "browser";
 }

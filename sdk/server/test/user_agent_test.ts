@@ -58,3 +58,22 @@ test("user agent rule: Safari Version equal to its iOS (major.minor) is genuine,
   assert.equal(classifyUserAgent(at("26_1", "26.1")), "browser");
   assert.equal(classifyUserAgent(at("19_0", "26.0")), "automated"); // there never was an iOS 19
 });
+
+test("user agent rule: Office for Mac's own link checks are reported, as the service counts them", () => {
+  // Shopify/browser_sniffer's and browscap's test agents (MIT): Word, Excel or PowerPoint after the Mac platform
+  for (
+    const ua of [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X) Word/14.38.0",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X) Excel/14.34.0",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X) PowerPoint/14.43.0",
+    ]
+  ) assert.equal(classifyUserAgent(ua), "automated", ua);
+  // Safari on the same Mac, and the product after a WebKit engine (an app's webview), are people's
+  for (
+    const ua of [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Word/16.80",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+    ]
+  ) assert.equal(classifyUserAgent(ua), "browser", ua);
+});

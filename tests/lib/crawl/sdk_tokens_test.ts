@@ -33,3 +33,19 @@ Deno.test("server SDK: every agent the service calls a known crawler is reported
   assert.equal(classifyAgent(inBrowser).outcome, "crawler");
   assert.equal(sdkVerdict(inBrowser), "automated");
 });
+
+Deno.test("server SDK: Office for Mac's own link checks, the service's Microsoft Office crawler, are reported", () => {
+  // Word, Excel or PowerPoint after the Mac platform (Shopify/browser_sniffer's and browscap's test agents)
+  for (
+    const product of ["Word/14.38.0", "Excel/14.34.0", "PowerPoint/14.43.0"]
+  ) {
+    const ua = `Mozilla/5.0 (Macintosh; Intel Mac OS X) ${product}`;
+    assert.equal(classifyAgent(ua).agent?.token, "Microsoft Office", ua);
+    assert.equal(sdkVerdict(ua), "automated", ua);
+  }
+  // Safari on the same Mac is a person's for both
+  const safari =
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15";
+  assert.equal(classifyAgent(safari).outcome, "human");
+  assert.equal(sdkVerdict(safari), "browser");
+});
