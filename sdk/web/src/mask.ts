@@ -4,7 +4,11 @@
  * digit run that is neither a card nor a phone number is hidden too.
  */
 
-const EMAIL = /[\w.%+-]+(?:@|%40)[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
+// An address of any script (jörg.müller@münchen.de, ann@例え.jp, a punycode top-level domain, the fullwidth ＠),
+// also as a URL writes it (an escaped "@", a domain's letters percent-encoded: m%C3%BCnchen.de). Parts are
+// bounded, so a scan over any text stays linear.
+const EMAIL =
+  /[\p{L}\p{N}\p{M}_.%+-]{1,64}(?:@|%40|＠)(?:[\p{L}\p{N}\p{M}_-]|%[\da-f]{2}){1,63}(?:\.(?:[\p{L}\p{N}\p{M}_-]|%[\da-f]{2}){1,63}){0,8}\.(?:xn--[a-z\d-]+|(?:\p{L}|%[\da-f]{2}){2,63})/giu;
 // A run of digits joined by the separators people type in phone and card numbers, also as a URL writes them
 // ("+49%20151%201234", "%2B49+151+1234"): escaped, or "+" for a space.
 const ESCAPED = /%2[0DE89]/gi;

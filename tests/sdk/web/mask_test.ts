@@ -11,6 +11,35 @@ Deno.test("web-sdk mask: emails, phone numbers and card numbers are replaced", (
   assert.equal(maskText("url-encoded jane%40example.com"), "url-encoded [email]");
 });
 
+Deno.test("web-sdk mask: internationalised addresses are replaced (letters of any script, escaped too)", () => {
+  assert.equal(maskText("Schreib an jörg.müller@münchen.de bitte"), "Schreib an [email] bitte");
+  assert.equal(maskText("連絡 ann@例え.jp まで"), "連絡 [email] まで");
+  assert.equal(maskText("почта иван@пример.рф"), "почта [email]");
+  assert.equal(maskText("ann@example.xn--p1ai"), "[email]");
+  assert.equal(maskText("ann＠example.com"), "[email]");
+  // decomposed letters (a letter and a combining mark)
+  assert.equal(maskText("jo\u0308rg@mu\u0308nchen.de"), "[email]");
+  // as a URL writes it: the path of /u/jane@münchen.de, the escaped @ and letters
+  assert.equal(maskText("/u/jane@m%C3%BCnchen.de"), "/u/[email]");
+  assert.equal(maskText("/u/j%C3%B6rg%40example.com/edit"), "/u/[email]/edit");
+  assert.equal(maskText("/u/ivan@%D0%BF%D1%80%D0%B8%D0%BC%D0%B5%D1%80.%D1%80%D1%84"), "/u/[email]");
+});
+
+Deno.test("web-sdk mask: no internationalised email survives masking (property)", () => {
+  const letter = fc.constantFrom(..."abcxyzäöüßéñçøåłžšαβγδжзиклм例え日本語中文한국ไทยअआ".split(""));
+  const word = (max: number) => fc.array(letter, { minLength: 1, maxLength: max }).map((a) => a.join(""));
+  const tld = fc.constantFrom("de", "jp", "рф", "中国", "com", "xn--p1ai");
+  fc.assert(
+    fc.property(fc.string(), word(20), word(15), tld, fc.string(), (before, l, d, t, after) => {
+      const address = `${l}@${d}.${t}`;
+      const out = maskText(`${before} ${address} ${after}`);
+      assert.ok(!out.includes(address), out);
+      const escaped = encodeURI(address);
+      assert.ok(!maskText(`/u/${escaped}/`).includes(escaped), escaped);
+    }),
+  );
+});
+
 Deno.test("web-sdk mask: ordinary text, prices, dates and short numbers stay", () => {
   for (const s of ["Buy now", "Pricing", "Only $1,299.00", "Released 2026-11-20", "Step 3 of 5", "v1.2.3"]) {
     assert.equal(maskText(s), s);
