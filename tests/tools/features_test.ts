@@ -24,15 +24,40 @@ interface Expected {
   form_submits: number;
 }
 
-/** The element an event counts on: a change that names its form counts on the form, all else on its own. */
-const homeOf = (e: StoredEvent) =>
-  e.properties.action === "change" && typeof e.properties.form_element === "string"
-    ? e.properties.form_element
-    : e.element ?? "(none)";
+/**
+ * The name an event's row shows: its element's name where 5 or more visitors used that name (and it is no
+ * plain name of an element not shown), else its plain name (`element_plain`), "(name withheld)" on a page
+ * with events stored before that was kept.
+ */
+function namer(auto: StoredEvent[]) {
+  const plain = (e: StoredEvent) => (e.properties.element_plain as string | undefined) ?? null;
+  const shown = new Set(
+    [...countBy(auto.filter((e) => e.element !== null), (e) => e.element!)]
+      .filter(([, evs]) => distinct(evs.map((e) => e.anonymous_id)) >= 5).map(([name]) => name),
+  );
+  for (let clash = true; clash;) {
+    const gone = auto.filter((e) => !shown.has(e.element!) && shown.has(plain(e)!)).map(plain);
+    clash = gone.length > 0;
+    for (const p of gone) shown.delete(p!);
+  }
+  const unknown = new Set(
+    auto.filter((e) => e.element !== null && !shown.has(e.element) && plain(e) === null).map((e) => e.path),
+  );
+  return (e: StoredEvent) =>
+    e.element !== null && shown.has(e.element)
+      ? e.element
+      : plain(e) ?? (unknown.has(e.path) ? "(name withheld)" : "(none)");
+}
 
 /** The answer's rows, computed plainly from the records. */
 function expected(events: StoredEvent[], page?: string): Expected[] {
   const auto = events.filter((e) => e.event_type === "$autocapture" && (!page || e.path === page));
+  const nameOf = namer(auto);
+  /** The element an event counts on: a change that names its form counts on the form, all else on its own. */
+  const homeOf = (e: StoredEvent) =>
+    e.properties.action === "change" && typeof e.properties.form_element === "string"
+      ? e.properties.form_element
+      : nameOf(e);
   const out: Expected[] = [];
   for (const evs of countBy(auto, (e) => JSON.stringify([homeOf(e), e.path])).values()) {
     const clicks = evs.filter((e) => e.properties.action === "click");
@@ -97,6 +122,18 @@ Deno.test("behavior_features: clicks, rage clicks, visitors and form use per ele
         at(3, { event_type: "$autocapture", element: "Contact form", properties: { action: "submit" } }),
       );
     }
+    // an account menu labelled with the visitor's own name: as stored now (with its plain name) and before
+    if (i < 2) {
+      evs.push(at(8, {
+        event_type: "$autocapture",
+        element: `${["Jane Roe", "John Smith"][i]} ▾`,
+        properties: {
+          action: "click",
+          rage_click: false,
+          ...(i === 0 ? { element_plain: "#account-menu" } : {}),
+        },
+      }));
+    }
     if (i % 2 === 0) {
       evs.push(at(4, {
         event_type: "$autocapture",
@@ -113,6 +150,10 @@ Deno.test("behavior_features: clicks, rage clicks, visitors and form use per ele
 
   const a = await h.ask("behavior_features", { period: "last_28_days" });
   const want = expected(all);
+  assert.ok(!/Jane|John/.test(JSON.stringify(a)), "a name of 1 visitor");
+  assert.ok(
+    want.some((e) => e.element === "#account-menu") && want.some((e) => e.element === "(name withheld)"),
+  );
   assert.equal(a.elements_total, want.length);
   assert.ok(want.length <= 25, "one page of elements");
   assert.deepEqual(sorted(a.elements), sorted(want));
