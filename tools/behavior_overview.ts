@@ -92,7 +92,8 @@ const output = answerSchema({
   data_quality: z.object({
     dropped_events: groupCount("events", compared).describe(
       "events of the counted sessions that the web SDK numbered but that never arrived (sequence gaps inside " +
-        "page loads, across batches); human traffic only",
+        "page loads, across batches); human traffic only. Under a saved cohort, withheld (null) where any were " +
+        "lost: the visitors who lost them may be 1 to 4",
     ),
     note: z.string(),
   }),
@@ -229,6 +230,13 @@ export default defineTool({
     );
 
     const claimedAi = compare(sumWeb(webNow, "ai_agent"), sumWeb(webBefore, "ai_agent"));
+    // Under a saved cohort, dropped events are withheld (null) where there are any: they come from the few
+    // visitors whose page loads lost some, and the engine does not count those visitors, so 1 to 4 of them may
+    // stand behind the figure (0 tells of no one).
+    const dropped = (t: AggregateResult["totals"]) => {
+      const n = t.dropped_events ?? 0;
+      return ctx.cohort !== null && n > 0 ? null : n;
+    };
     const notices = claimedAi.value
       ? [
         `${claimedAi.value} events sent through the web SDK claim an AI agent by their user agent; the claim is ` +
@@ -270,10 +278,7 @@ export default defineTool({
       top_agents: topAgents.slice(0, TOP),
       top_agents_total: topAgents.length,
       data_quality: {
-        dropped_events: compare(
-          cur[0].totals.dropped_events ?? 0,
-          prev ? prev[0].totals.dropped_events ?? 0 : null,
-        ),
+        dropped_events: compare(dropped(cur[0].totals), prev ? dropped(prev[0].totals) : null),
         note:
           "Events lost between the browser and us (network errors, closed tabs): the figures above miss about " +
           "this many. A lower bound: losses before the first or after the last event that arrived are not seen.",

@@ -206,13 +206,17 @@ export interface ValueSeriesOptions {
 /** [number, rows with it], ascending by number. */
 export type NumberRuns = [number, number][];
 
-/** One group's matching rows and visitors, and per series its rows and how often each number occurs. */
+/**
+ * One group's matching rows and visitors, and per series its rows, its reporters (the people, traffic
+ * "human", whose numbers count: counted up to 5, aggregate/value_series.ts `REPORTERS_COUNTED`, so exact
+ * below 5 and 5 for 5 or more) and how often each number occurs.
+ */
 export interface SeriesGroup {
   /** the value of `by` (null in the total) */
   value: KeyValue;
   rows: number;
   visitors: number;
-  series: Record<string, { rows: number; counts: NumberRuns }>;
+  series: Record<string, { rows: number; reporters: number; counts: NumberRuns }>;
 }
 
 export interface ValueSeriesResult {

@@ -3,7 +3,8 @@
  * property (e.g. `metric`), per value of a plain field (e.g. page), with each group's rows and visitors
  * and the same over all groups. Exact percentiles from one walk over the rows in visitor order: visitors
  * are distinct by "last visitor counted", numbers are gathered per group and series, sorted as typed
- * arrays and counted in runs (no group per distinct number, no map per number).
+ * arrays and counted in runs (no group per distinct number, no map per number). Each series also counts its
+ * reporters (people whose numbers count) up to `REPORTERS_COUNTED`, by the same "last visitor counted".
  */
 import { HUMAN } from "../columns/batch.ts";
 import { NO_ROWS } from "../columns/runs.ts";
@@ -17,6 +18,12 @@ import { runStates } from "./per_run.ts";
 import { passTurns, SLICE_ROWS } from "./slice.ts";
 import type { Turn } from "../../turns.ts";
 import { inRange, type Range, VITAL_RANGES } from "../../schemas/capture_ranges.ts";
+
+/**
+ * A series' reporters are counted up to this many: enough to tell a series of 1 to 4 people (whose numbers an
+ * answer must not show) from one of 5 or more, and what the vitals tables keep (vitals/build.ts).
+ */
+export const REPORTERS_COUNTED = 5;
 
 export async function valueSeries(
   c: Ctx,
@@ -43,6 +50,9 @@ export async function valueSeries(
   );
   const rows = new Int32Array(nG), visitors = new Int32Array(nG), last = new Int32Array(nG).fill(-1);
   const srows = new Int32Array(nG * nS);
+  // reporters per group and series and per series over all: people whose number counts
+  const sreps = new Int32Array(nG * nS), slast = new Int32Array(nG * nS).fill(-1);
+  const treps = new Int32Array(nS), tlast = new Int32Array(nS).fill(-1);
   const nums: number[][] = Array.from({ length: nG * nS }, () => []);
   let totalVisitors = 0, lastVisitor = -1;
   const { rb, rk } = visitorOrder(c);
@@ -65,11 +75,17 @@ export async function valueSeries(
       rows[g]++;
       srows[gs]++;
       const r = ranges[series[i]];
-      if (x === x && (!r || inRange(r, x))) nums[gs].push(x); // NaN: not a number
+      const counted = x === x && (!r || inRange(r, x)); // NaN: not a number
+      if (counted) nums[gs].push(x);
       if (bits[i] & HUMAN) {
         const v = vis[i];
         if (last[g] !== v) last[g] = v, visitors[g]++;
         if (lastVisitor !== v) lastVisitor = v, totalVisitors++;
+        if (counted) {
+          if (slast[gs] !== v) slast[gs] = v, sreps[gs]++;
+          const sk = series[i];
+          if (tlast[sk] !== v) tlast[sk] = v, treps[sk]++;
+        }
       }
     }
   }
@@ -83,7 +99,7 @@ export async function valueSeries(
       const n = srows[g * nS + s], name = seriesNames[s];
       if (!n || name === null) continue;
       const counts = runsOf(Float64Array.from(nums[g * nS + s]).sort());
-      series[name] = { rows: n, counts };
+      series[name] = { rows: n, reporters: Math.min(sreps[g * nS + s], REPORTERS_COUNTED), counts };
       perSeries[s].push(counts);
       totalRows[s] += n;
     }
@@ -92,7 +108,10 @@ export async function valueSeries(
   // over all groups: the groups' counts merged pairwise (cheaper than sorting every number again)
   const series: SeriesGroup["series"] = {};
   seriesNames.forEach((name, s) => {
-    if (totalRows[s] && name !== null) series[name] = { rows: totalRows[s], counts: mergeAll(perSeries[s]) };
+    if (totalRows[s] && name !== null) {
+      const reporters = Math.min(treps[s], REPORTERS_COUNTED);
+      series[name] = { rows: totalRows[s], reporters, counts: mergeAll(perSeries[s]) };
+    }
   });
   const total = { value: null, rows: rows.reduce((a, b) => a + b, 0), visitors: totalVisitors, series };
   return { total, groups };

@@ -3,7 +3,9 @@
  * the parts' vitals tables (build.ts) instead of scanning events: the cost grows with cells × buckets of
  * the period, not with its events. Rows and visitors are exact (sums, unions of the cells' visitor sets);
  * each number in `counts` is a bucket's middle, within 1% of the stored values it stands for (buckets.ts),
- * except the numbers of exact tables (raw tail, parts without a table), which are the values themselves.
+ * except the numbers of exact tables (raw tail, parts without a table), which are the values themselves. A
+ * series' reporters are the union of its cells' kept reporters (at most 5 each, build.ts), counted up to 5:
+ * exact below 5, as the scan's.
  */
 import { decodeSetInto } from "../../parts/visitor_set.ts";
 import { wholeHourOffsets } from "../rollup/answer.ts";
@@ -17,7 +19,7 @@ import type {
   ValueSeriesResult,
 } from "../types.ts";
 import { bucketValue, RELATIVE_ERROR } from "./buckets.ts";
-import { VITALS_EVENT, type VitalsTable } from "./build.ts";
+import { keepReporter, VITALS_EVENT, type VitalsTable } from "./build.ts";
 
 /** A value series answer that may come from histograms: `relative_error` is the bound on its numbers (0: exact). */
 export type VitalsResult = ValueSeriesResult & { relative_error: number };
@@ -73,6 +75,8 @@ interface Acc {
 
 interface MergedSeries {
   rows: number;
+  /** the smallest REPORTERS_COUNTED distinct visitor numbers of the people whose values count, ascending */
+  reps: number[];
   /** while merging: counts by bucket id - lo (ids of positive values lie within a few powers of ten) */
   lo: number;
   dense: Float64Array;
@@ -121,6 +125,7 @@ function gatherSet(g: Gather, bytes: Uint8Array, from: number, to: number) {
 }
 const newSeries = (): MergedSeries => ({
   rows: 0,
+  reps: [],
   lo: 0,
   dense: new Float64Array(0),
   other: new Map(),
@@ -229,6 +234,7 @@ export function mergeTables(parts: TableTaken[], s: Scope, o: ValueSeriesOptions
         }
         if (sr === null) continue;
         sr.rows += t.sRows[k];
+        for (let e = t.repAt[k]; e < t.repAt[k + 1]; e++) keepReporter(sr.reps, t.reps[e]);
         if (t.exact) {
           for (let e = t.at[k]; e < t.at[k + 1]; e++) {
             sr.values.set(t.key[e], (sr.values.get(t.key[e]) ?? 0) + t.count[e]);
@@ -250,6 +256,7 @@ export function mergeTables(parts: TableTaken[], s: Scope, o: ValueSeriesOptions
         let to = all.series.get(metric);
         if (!to) all.series.set(metric, to = newSeries());
         to.rows += sr.rows;
+        for (const v of sr.reps) keepReporter(to.reps, v);
         if (sr.dense.length) {
           if (!to.dense.length || sr.lo < to.lo || sr.lo + sr.dense.length > to.lo + to.dense.length) {
             grow(to, sr.lo);
@@ -374,7 +381,9 @@ export function answerOf(parts: Merged, tail: Merged | null, o: ValueSeriesOptio
     const names = new Set([...(a?.series.keys() ?? []), ...(b?.series.keys() ?? [])]);
     for (const name of names) {
       const x = a?.series.get(name), y = b?.series.get(name);
-      series[name] = lazyCounts((x?.rows ?? 0) + (y?.rows ?? 0), () => countsOf([x, y]));
+      const reps = [...(x?.reps ?? [])];
+      for (const v of y?.reps ?? []) keepReporter(reps, v);
+      series[name] = lazyCounts((x?.rows ?? 0) + (y?.rows ?? 0), reps.length, () => countsOf([x, y]));
     }
     return { value: (a ?? b)!.value, rows: (a?.rows ?? 0) + (b?.rows ?? 0), visitors, series };
   };
@@ -391,9 +400,14 @@ export function answerOf(parts: Merged, tail: Merged | null, o: ValueSeriesOptio
 }
 
 /** A series whose counts are merged when first read (a tool shows the percentiles of a few groups only). */
-function lazyCounts(rows: number, make: () => NumberRuns): { rows: number; counts: NumberRuns } {
+function lazyCounts(
+  rows: number,
+  reporters: number,
+  make: () => NumberRuns,
+): { rows: number; reporters: number; counts: NumberRuns } {
   const series = {
     rows,
+    reporters,
     get counts(): NumberRuns {
       const counts = make();
       Object.defineProperty(series, "counts", { value: counts, enumerable: true });

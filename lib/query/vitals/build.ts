@@ -6,12 +6,18 @@
  * question time from the raw tail or a part without a table. A period's figures are sums and set unions over
  * its hours, as the rollups' are (lib/query/rollup/build.ts): exact counts and visitors, percentiles within
  * 1% of the stored values'. Built per part, so a late arrival's part brings its own table.
+ *
+ * Each series also keeps its reporters: the smallest 5 (`REPORTERS_COUNTED`) distinct visitor numbers of the
+ * people whose values count. Over a period the union of such sets has fewer than 5 members exactly when
+ * the union of the full sets has: a set cut to 5 has 5, and a set of fewer is whole. So whether a metric was
+ * reported by 1 to 4 people (its figures withheld) is exact over any hours, at 5 numbers a series at most.
  */
 import type { Batch, NumCol } from "../../parts/columns.ts";
 import { encodeSet } from "../../parts/visitor_set.ts";
 import { eventView, numericProp, type View, type Viewable } from "../columns/views.ts";
 import { bucketOf } from "./buckets.ts";
 import { inRange, VITAL_RANGES } from "../../schemas/capture_ranges.ts";
+import { REPORTERS_COUNTED } from "../aggregate/value_series.ts";
 
 export const HOUR_MS = 3_600_000;
 export const VITALS_EVENT = "$web_vitals";
@@ -48,6 +54,12 @@ export interface VitalsTable {
   sMetric: Uint32Array;
   sRows: Uint32Array;
   at: Uint32Array;
+  /**
+   * each series' reporters (people whose values count), at most REPORTERS_COUNTED, the smallest distinct
+   * visitor numbers ascending: reps[repAt[s], repAt[s + 1])
+   */
+  repAt: Uint32Array;
+  reps: Uint32Array;
   /** entries: a bucket id (Int32Array) or a value (Float64Array), and how often it occurs */
   key: Int32Array | Float64Array;
   count: Uint32Array;
@@ -67,8 +79,19 @@ interface Cell {
   device: number;
   rows: number;
   visitors: number[];
-  /** metric code → (key → count), and rows per metric code */
-  series: Map<number, { rows: number; counts: Map<number, number> }>;
+  /** metric code → (key → count), rows and reporters (the smallest distinct, ascending) per metric code */
+  series: Map<number, { rows: number; counts: Map<number, number>; reps: number[] }>;
+}
+
+/** Adds a visitor number to the smallest REPORTERS_COUNTED distinct ones (ascending). */
+export function keepReporter(reps: number[], v: number): void {
+  const n = reps.length;
+  if (n === REPORTERS_COUNTED && v >= reps[n - 1]) return;
+  let i = n;
+  while (i > 0 && reps[i - 1] > v) i--;
+  if (i > 0 && reps[i - 1] === v) return;
+  reps.splice(i, 0, v);
+  if (reps.length > REPORTERS_COUNTED) reps.pop();
 }
 
 /**
@@ -113,9 +136,11 @@ export function buildVitals(
     let c = cells.get(k);
     if (!c) cells.set(k, c = { hour, tp, traffic, page, device, rows: 0, visitors: [], series: new Map() });
     c.rows++;
-    if (lists.traffics.values[traffic] === "human") c.visitors.push(visitorOf(i));
+    const person = lists.traffics.values[traffic] === "human";
+    const visitor = person ? visitorOf(i) : 0;
+    if (person) c.visitors.push(visitor);
     let s = c.series.get(metric);
-    if (!s) c.series.set(metric, s = { rows: 0, counts: new Map() });
+    if (!s) c.series.set(metric, s = { rows: 0, counts: new Map(), reps: [] });
     s.rows++;
     const x = value.nums[valueCoded ? value.codes[i] : 0];
     // a value outside its metric's range (stored before ingest refused it) counts as no value
@@ -124,6 +149,7 @@ export function buildVitals(
     if (x === x && (!range || inRange(range, x))) {
       const key = exact ? x : bucketOf(x);
       s.counts.set(key, (s.counts.get(key) ?? 0) + 1);
+      if (person) keepReporter(s.reps, visitor);
     }
   }
   const hourList = [...hours.values()].sort((a, b) => a.hour - b.hour);
@@ -134,6 +160,7 @@ export function buildVitals(
   const sets: Uint8Array[] = [], setAt = new Uint32Array(ordered.length + 1);
   const sCell: number[] = [], sMetric: number[] = [], sRows: number[] = [], at: number[] = [0];
   const keys: number[] = [], counts: number[] = [];
+  const repAt: number[] = [0], reps: number[] = [];
   let setBytes = 0;
   ordered.forEach((c, ci) => {
     setAt[ci] = setBytes;
@@ -149,6 +176,8 @@ export function buildVitals(
         counts.push(n);
       }
       at.push(keys.length);
+      reps.push(...s.reps);
+      repAt.push(reps.length);
     }
   });
   setAt[ordered.length] = setBytes;
@@ -178,6 +207,8 @@ export function buildVitals(
     sMetric: Uint32Array.from(sMetric),
     sRows: Uint32Array.from(sRows),
     at: Uint32Array.from(at),
+    repAt: Uint32Array.from(repAt),
+    reps: Uint32Array.from(reps),
     key: exact ? Float64Array.from(keys) : Int32Array.from(keys),
     count: Uint32Array.from(counts),
   };
@@ -200,7 +231,8 @@ function coder(view: View) {
 
 /** The decoded bytes of a table (what the cache weighs it at). */
 export function vitalsBytes(t: VitalsTable): number {
-  let bytes = t.sets.byteLength + t.key.byteLength + t.count.byteLength + t.at.byteLength +
+  let bytes = t.sets.byteLength + t.reps.byteLength + t.repAt.byteLength + t.key.byteLength +
+    t.count.byteLength + t.at.byteLength +
     t.sCell.byteLength + t.sMetric.byteLength + t.sRows.byteLength + t.setAt.byteLength + t.cRows.byteLength +
     t.cHour.byteLength + t.cTp.byteLength + t.cTraffic.byteLength + t.cPage.byteLength +
     t.cDevice.byteLength +

@@ -10,16 +10,19 @@ import type { Batch, StrCol } from "../../parts/columns.ts";
 import { inflateArrays, packArrays, release } from "../../parts/packed_arrays.ts";
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { numberVisitors } from "../../parts/visitor_numbers.ts";
+import { decodeSetInto, encodeSet } from "../../parts/visitor_set.ts";
 import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
 import { buildVitals, narrow, VITALS_EVENT, type VitalsTable } from "./build.ts";
 
 /**
- * 3: an hourly and a whole-part table, offsets and keys stored as lengths and differences. Tables of another
- * version are rebuilt by the backfill; their part is read exactly (or the period scanned) meanwhile.
+ * 3: an hourly and a whole-part table, offsets and keys stored as lengths and differences. 4: each series
+ * keeps its reporters (at most 5 visitor numbers: whether a metric was reported by fewer than 5 people).
+ * Tables of another version are rebuilt by the backfill; their part is read exactly (or the period scanned)
+ * meanwhile.
  */
-export const VITALS_VERSION = 3;
+export const VITALS_VERSION = 4;
 
 export interface VitalsEntry {
   v: number;
@@ -35,7 +38,8 @@ export interface VitalsEntry {
 
 /**
  * The arrays as stored: offsets as lengths (setAt, at), series' cells as series per cell, keys as the first of
- * each series then differences (ascending within a series), everything unsigned narrowed to the bytes its
+ * each series then differences (ascending within a series), reporters as visitor sets (delta varints, as the
+ * cells' people) with their lengths in bytes, everything unsigned narrowed to the bytes its
  * largest value needs; deflate then finds mostly small numbers.
  */
 const ARRAYS = [
@@ -53,6 +57,8 @@ const ARRAYS = [
   "len",
   "key",
   "count",
+  "repBytes",
+  "repSets",
 ] as const;
 
 type Typed = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
@@ -76,6 +82,16 @@ interface Header {
   arrays: [Kind, number][];
 }
 
+function concat(list: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(list.reduce((n, x) => n + x.length, 0));
+  let o = 0;
+  for (const x of list) {
+    out.set(x, o);
+    o += x.length;
+  }
+  return out;
+}
+
 const lengths = (offsets: Uint32Array) => narrow(offsets.subarray(1).map((x, i) => x - offsets[i]));
 function offsets(lens: ArrayLike<number>): Uint32Array {
   const out = new Uint32Array(lens.length + 1);
@@ -87,8 +103,12 @@ function stored(t: VitalsTable): Record<(typeof ARRAYS)[number], Typed> {
   const perCell = new Uint32Array(t.cRows.length);
   for (const c of t.sCell) perCell[c]++;
   const key = t.key.slice();
+  const repSets: Uint8Array[] = [], repBytes = new Uint32Array(t.sRows.length);
   for (let k = 0; k < t.sRows.length; k++) {
     for (let e = t.at[k + 1] - 1; e > t.at[k]; e--) key[e] -= key[e - 1];
+    const set = encodeSet(t.reps.subarray(t.repAt[k], t.repAt[k + 1]));
+    repSets.push(set);
+    repBytes[k] = set.length;
   }
   return {
     cHour: narrow(t.cHour),
@@ -105,6 +125,8 @@ function stored(t: VitalsTable): Record<(typeof ARRAYS)[number], Typed> {
     len: lengths(t.at),
     key,
     count: narrow(t.count),
+    repBytes: narrow(repBytes),
+    repSets: concat(repSets),
   };
 }
 
@@ -133,6 +155,14 @@ export function decodeVitals(bytes: Uint8Array): VitalsTable {
   for (let c = 0, k = 0; c < a.perCell.length; c++) for (let j = 0; j < a.perCell[c]; j++) sCell[k++] = c;
   const key = (h.exact ? Float64Array : Int32Array).from(a.key);
   for (let k = 0; k < at.length - 1; k++) for (let e = at[k] + 1; e < at[k + 1]; e++) key[e] += key[e - 1];
+  // (at most one member a byte)
+  const repSets = a.repSets as Uint8Array, reps = new Uint32Array(repSets.length);
+  const repAt = new Uint32Array(a.repBytes.length + 1);
+  for (let k = 0, from = 0; k < a.repBytes.length; k++) {
+    const to = from + a.repBytes[k];
+    repAt[k + 1] = decodeSetInto(repSets, from, to, reps, repAt[k]);
+    from = to;
+  }
   const [tps, traffics, pages, devices, metrics] = h.lists;
   return {
     exact: h.exact,
@@ -154,6 +184,8 @@ export function decodeVitals(bytes: Uint8Array): VitalsTable {
     sMetric: wide(a.sMetric),
     sRows: wide(a.sRows),
     at,
+    repAt,
+    reps: reps.slice(0, repAt[repAt.length - 1]),
     key,
     count: wide(a.count),
   };

@@ -11,7 +11,12 @@ import type { Scope, SeriesGroup, ValueSeriesOptions, ValueSeriesResult } from "
 import { createEngine } from "../../../lib/query/api.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { VitalsSource } from "../../../lib/query/vitals/source.ts";
-import { deleteVitals, hasVitals } from "../../../lib/query/vitals/store.ts";
+import {
+  deleteVitals,
+  hasVitals,
+  VITALS_VERSION,
+  type VitalsEntry,
+} from "../../../lib/query/vitals/store.ts";
 import { listParts } from "../../../lib/parts/store.ts";
 import { keys } from "../../../lib/store/keys.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
@@ -56,7 +61,9 @@ const plain = (r: ValueSeriesResult) => {
   const g = (x: SeriesGroup) => ({
     ...x,
     series: Object.fromEntries(
-      Object.entries(x.series).map(([k, s]) => [k, { rows: s.rows, counts: s.counts }]),
+      Object.entries(x.series).map((
+        [k, s],
+      ) => [k, { rows: s.rows, reporters: s.reporters, counts: s.counts }]),
     ),
   });
   return {
@@ -122,5 +129,28 @@ Deno.test("vitals backfill: parts without a table are read exactly until the bac
   assert.deepEqual(await tableParts(deps), parts.map(() => true));
   await ask(deps);
   assert.deepEqual(await backfillVitals(deps, "org1", "production"), { parts: 0, remaining: 0, stored: 0 });
+  deps.kv.close();
+});
+
+Deno.test("vitals backfill: tables of an older version (before reporters) are read exactly, then rebuilt with reporters", async () => {
+  const deps = await testDeps();
+  deps.clock.set(NOW);
+  await store(deps.kv, { events: vitalsOver(4, "a") });
+  await compact(deps, "org1", "production", "ev", { graceMs: 0 });
+  const parts = await listParts(deps.kv, "org1", "production", "ev");
+  // as the release before version 4 left them: the entries of version 3
+  for (const p of parts) {
+    const entry = (await deps.kv.get<VitalsEntry>(keys.vitals(p.meta.id))).value!;
+    await deps.kv.set(keys.vitals(p.meta.id), { ...entry, v: VITALS_VERSION - 1 });
+  }
+  assert.deepEqual(await tableParts(deps), parts.map(() => false));
+  assert.equal((await ask(deps)).relative_error, 0, "every part read exactly");
+  const done = await backfillVitals(deps, "org1", "production");
+  assert.equal(done.parts, parts.length);
+  assert.deepEqual(await tableParts(deps), parts.map(() => true));
+  const got = await ask(deps);
+  assert.equal(got.relative_error, 0.01, "from histograms");
+  // 17 visitors over 5 pages: every page's LCP and INP come from 5 or more of them
+  for (const g of got.groups) assert.deepEqual(Object.values(g.series).map((s) => s.reporters), [5, 5]);
   deps.kv.close();
 });

@@ -2,7 +2,8 @@
  * The engine's numeric series (value counts per group and series, with rows and visitors) against a plain
  * count over the stored records: random web-vitals-like events with odd values (strings, missing, null),
  * answered from the raw tail, from parts, and with late rows in a raw tail over the parts. A Web Vitals value
- * outside its metric's range (docs/events.md) is no number.
+ * outside its metric's range (docs/events.md) is no number. A series' reporters are the people whose numbers
+ * count, counted up to 5.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -72,7 +73,14 @@ function naive(all: StoredEvent[], scope: Scope, by: "path" | "device_type" | nu
         if (counts.length && counts[counts.length - 1][0] === x) counts[counts.length - 1][1]++;
         else counts.push([x, 1]);
       }
-      series[String(name)] = { rows: of.length, counts };
+      // reporters: people whose numbers count, counted up to 5
+      const people = new Set(
+        of.filter((e) => {
+          const x = e.properties.value;
+          return typeof x === "number" && (max === Infinity || (x >= 0 && x <= max));
+        }).map((e) => e.anonymous_id),
+      );
+      series[String(name)] = { rows: of.length, reporters: Math.min(people.size, 5), counts };
     }
     return { value, rows: list.length, visitors: new Set(list.map((e) => e.anonymous_id)).size, series };
   };

@@ -4,7 +4,7 @@
  * merges), a part whose table is missing (written before tables: its rows read exactly), a raw tail, periods
  * from local midnights in zones with a DST change in the window (and Kathmandu's +05:45: the scan answers),
  * filters on page and device (and on another field: the scan), breakdowns, traffic kinds and touchpoints.
- * Rows, visitors and series are equal; every number, in rank order, is within 1% of the scan's (so is any
+ * Rows, visitors, series and their reporters (counted up to 5) are equal; every number, in rank order, is within 1% of the scan's (so is any
  * percentile), and the counts at the published thresholds are equal.
  */
 import assert from "node:assert/strict";
@@ -128,6 +128,9 @@ function sameGroup(got: SeriesGroup, want: SeriesGroup, where: string) {
   for (const [name, w] of Object.entries(want.series)) {
     const g = got.series[name];
     assert.equal(g.rows, w.rows, `${where} ${name}: rows`);
+    // people whose numbers count, up to 5: exact below 5 over any hours (the tables keep 5 a series)
+    assert.equal(typeof w.reporters, "number", `${where} ${name}: reporters`);
+    assert.equal(g.reporters, w.reporters, `${where} ${name}: reporters`);
     const a = expand(g.counts), b = expand(w.counts);
     assert.equal(a.length, b.length, `${where} ${name}: numbers`);
     a.forEach((x, i) => {
