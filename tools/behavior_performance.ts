@@ -86,16 +86,22 @@ type Counts = NumberRuns;
  */
 const approximation = (r: ValueSeriesResult): number => r.relative_error ?? 0;
 
-/** `enough` / `prevEnough`: the group was measured from 5+ visitors now / in the previous period. */
-function summarize(
-  metric: Vital,
-  sorted: Counts = [],
-  prevSorted: Counts = [],
-  enough: boolean,
-  prevEnough: boolean,
-) {
+/** One metric of a group, as the engine counted it: its numbers and its reporters (people, up to 5). */
+type Series = SeriesGroup["series"][string] | undefined;
+
+/** Whether 5 or more people reported the metric's numbers in the group (else they are not shown). */
+const enoughReporters = (s: Series) => (s?.reporters ?? 0) >= SMALL_GROUP;
+
+/**
+ * A metric's figures in a group. Its percentiles, rating and shares are given only when 5 or more people
+ * reported it there (a group of 5 visitors whose INP came from one of them showed that visitor's INP), its
+ * previous p75 only when 5 or more did in the previous period too.
+ */
+function summarize(metric: Vital, now: Series, prev: Series) {
+  const sorted: Counts = now?.counts ?? [], prevSorted: Counts = prev?.counts ?? [];
   const n = sorted.reduce((s, x) => s + x[1], 0);
   const prevN = prevSorted.reduce((s, x) => s + x[1], 0);
+  const enough = enoughReporters(now);
   const show = enough && n > 0;
   const p75 = show ? percentile(sorted, n, 0.75) : null;
   const shares = { good: 0, needs_improvement: 0, poor: 0 };
@@ -113,8 +119,8 @@ function summarize(
         poor: rate(shares.poor / n)!,
       }
       : null,
-    // a time is never given for fewer than 5 visitors: the previous period's group counts on its own
-    previous_p75: enough && prevEnough && prevN > 0 ? percentile(prevSorted, prevN, 0.75) : null,
+    // a time is never given for fewer than 5 visitors: the previous period's reporters count on their own
+    previous_p75: enough && enoughReporters(prev) && prevN > 0 ? percentile(prevSorted, prevN, 0.75) : null,
   };
 }
 
@@ -126,7 +132,8 @@ export default defineTool({
     "histograms on sites too large to scan the period, as the notices then say), rated good / needs_improvement / poor at p75 by the " +
     "published thresholds (LCP 2.5 s / 4 s, INP 200 ms / 500 ms, CLS 0.1 / 0.25), with the share of page " +
     "loads in each rating and the p75 of the previous period. Overall and by page (default) or by device; " +
-    "pass `page` for one page. A group measured from fewer than 5 visitors gets no percentiles. For where " +
+    "pass `page` for one page. A group measured from fewer than 5 visitors gets no percentiles, nor does a " +
+    "metric reported by fewer than 5 visitors of a group (no shares either). For where " +
     "visitors leave use behavior_pages; for rage clicks on elements use behavior_features.",
   input: z.object({
     touchpoint: touchpointInput.optional(),
@@ -145,16 +152,9 @@ export default defineTool({
       r.engine.valueSeries(s, { by: field, series: "metric", value: "value" });
     const [now, before] = await Promise.all([series(r.scope), r.previous ? series(r.previous) : null]);
     const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) =>
-      Object.fromEntries(VITALS.map((m) => [
-        m,
-        summarize(
-          m,
-          g.series[m]?.counts,
-          prev?.series[m]?.counts,
-          g.visitors >= SMALL_GROUP,
-          (prev?.visitors ?? 0) >= SMALL_GROUP,
-        ),
-      ])) as z.infer<typeof vitals>;
+      Object.fromEntries(
+        VITALS.map((m) => [m, summarize(m, g.series[m], prev?.series[m])]),
+      ) as z.infer<typeof vitals>;
     // Page loads: each load reports LCP once.
     const loads = (g: SeriesGroup) => g.series.LCP?.rows ?? 0;
     const previous = new Map(before?.groups.map((g) => [label(g.value), g]));
@@ -166,9 +166,34 @@ export default defineTool({
     }))
       .sort((a, b) => b.page_loads - a.page_loads || b.visitors - a.visitors || (a.name < b.name ? -1 : 1));
     const few = rows.filter((x) => x.visitors < SMALL_GROUP).length;
-    const notices = few
-      ? [`${few} ${by === "page" ? "pages" : "devices"} measured from fewer than 5 visitors: no percentiles`]
-      : [];
+    const kind = by === "page" ? "pages" : "devices";
+    const notices = few ? [`${few} ${kind} measured from fewer than 5 visitors: no percentiles`] : [];
+    // a group of 5 or more whose metric came from fewer of them (INP is reported on interaction only)
+    const fewReporters = (g: SeriesGroup) =>
+      VITALS.filter((m) => (g.series[m]?.rows ?? 0) > 0 && !enoughReporters(g.series[m]));
+    const thin = new Map<Vital, number>();
+    const overallThin = now.total.visitors >= SMALL_GROUP ? fewReporters(now.total) : [];
+    for (const x of rows) {
+      if (x.visitors < SMALL_GROUP) continue;
+      for (const m of fewReporters(x.g)) thin.set(m, (thin.get(m) ?? 0) + 1);
+    }
+    for (const m of VITALS) {
+      const k = thin.get(m) ?? 0, all = overallThin.includes(m);
+      if (!k && !all) continue;
+      const groups = k === 1 ? `1 ${by}` : `${k} ${kind}`;
+      const where = [all ? "overall" : null, k ? groups : null].filter(Boolean).join(" and ");
+      notices.push(`${m} reported by fewer than 5 visitors (${where}): no percentiles or shares for it`);
+    }
+    // percentiles only for the groups shown
+    const overall = {
+      page_loads: loads(now.total),
+      visitors: now.total.visitors,
+      vitals: vitalsOf(now.total, before?.total),
+    };
+    const groups = rows.slice(0, 25).map(({ g, ...row }) => ({
+      ...row,
+      vitals: vitalsOf(g, previous.get(row.name)),
+    }));
     // answers from the parts' histograms say how close their percentiles are (counts and shares stay exact)
     const error = Math.max(approximation(now), before ? approximation(before) : 0);
     if (error > 0) {
@@ -181,16 +206,8 @@ export default defineTool({
       scope: r.answerScope,
       by,
       units: { LCP: "ms" as const, INP: "ms" as const, CLS: "unitless" as const },
-      overall: {
-        page_loads: loads(now.total),
-        visitors: now.total.visitors,
-        vitals: vitalsOf(now.total, before?.total),
-      },
-      // percentiles only for the groups shown
-      groups: rows.slice(0, 25).map(({ g, ...row }) => ({
-        ...row,
-        vitals: vitalsOf(g, previous.get(row.name)),
-      })),
+      overall,
+      groups,
       groups_total: rows.length,
       notices,
     };
