@@ -312,6 +312,9 @@ const ENGINE_NAMED = /\(KHTML,? like Gecko(?:; ?\w|, ?(?!Safari\b)\w[^/)]*\))/i;
 /** A "+http" contact URL: the crawler convention ("+http://example.com/bot.html", "+example.com/bot"). */
 const CONTACT = /\+ ?https?:|\+(?:www\.)?[a-z0-9-]+\.(?:com|net|org|io|ai|info|de|fr|jp|ru|cn|co|uk)\b/i;
 
+/** An e-mail address as the whole of a parenthesised part: "(name@example.com)". */
+const EMAIL_PART = /\( ?[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,} ?\)/i;
+
 /** A plain URL or e-mail address: common in automation, but some desktop apps carry their home page too. */
 const ADDRESS = /https?:\/\/|\bwww\.[\w-]+\.|[\w.-]+@[\w-]+\.[a-z]{2,}|\w+ at \w+ dot \w+/i;
 
@@ -391,6 +394,11 @@ export function automationSign(ua: string): string | null {
   // (feature phones' WAP stacks may name their carrier's gateway)
   if (!homePage && ua.startsWith("Mozilla/") && /https?:\/\//i.test(ua) && !FEATURE_PHONE.test(ua)) {
     return "URL in a browser-shaped agent";
+  }
+  // a contact e-mail address as a part of its own, the other way crawlers say whom to write to
+  // ("Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1) (name@example.com)"); a browser writes none there
+  if (ua.includes("@") && ua.startsWith("Mozilla/") && EMAIL_PART.test(ua)) {
+    return "e-mail address in a browser-shaped agent";
   }
   if (selfContradicting(ua)) return "self-contradicting browser agent";
   const forged = FORGED.exec(ua);

@@ -115,6 +115,10 @@ export const MEDIA_AND_TV = new RegExp(
     // ("VODAFONE_STB/7.2", "VirginMediaSTB/VIP5002W", "ARRIS_Foxtel_STB_DGX7000NF") and the UK's YouView platform
     "(?:_|Media)STB(?:[/_]|\\b)",
     "\\bYouView",
+    // a TV's or set-top box's own brand, model and connection after its firmware, the device part YouTube's TV
+    // apps and Cobalt write ("PHILIPS-AVM-2013/1.35 (Philips, BDP5700, wireless)", "KreaTV/15.16.08.09 (Verizon,
+    // VMS1100, wired)", "(FORMULER, Formuler Z8 Pro, Wired)": Yauaa's TV test agents); twenty-seventh round
+    "\\([^(),]+, ?[^(),]+, ?(?:wired|wireless)\\)",
     // voice assistants' and cars' media engines (opawg/user-agents-v2's apps): Amazon's Echo devices and the Alexa
     // Voice Service SDK, Cinemo's in-car media engine, mpv's library
     "^Amazon;Echo",

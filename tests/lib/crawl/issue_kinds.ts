@@ -130,6 +130,21 @@ export const AUTOMATED_KINDS: Record<string, AutomatedAgent[]> = {
       category: "seo_tool",
     },
   ],
+  "a contact e-mail address as a part of its own after a browser's prefix (uap-core's PGTS robots, Yauaa's tests)":
+    [
+      {
+        ua: "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.4) Larbin/2.6.3 (larbin@unspecified.mail)",
+        token: "unknown",
+        category: "other",
+      },
+      { ua: "Mozilla/4.0 (info@example.nl)", token: "unknown", category: "other" },
+      // a made-up probe of the form, which only this sign tells (Internet Explorer's agent and a contact address)
+      {
+        ua: "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1) (info@example.de)",
+        token: "unknown",
+        category: "other",
+      },
+    ],
   "tools the catalog does not name, caught by the structural rule": [
     // the same shapes with product names no list holds: a product appended after a complete browser agent
     {
@@ -1046,6 +1061,15 @@ export const PEOPLE_KINDS: Record<string, string[]> = {
     [
       "Mozilla/5.0 (masking-agent; rv:36.0) Gecko/20100101 Firefox/36.0",
       "Mozilla/5.0 (masking-agent; rv:24.0) Gecko/20130926 Firefox/24.0 PaleMoon/24.0.2",
+    ],
+  "TVs and set-top boxes naming their brand, model and connection after their firmware (Yauaa's TV tests), and '@' in a locale or a browser's product":
+    [
+      "Opera/9.80 (Linux mips) Presto/2.12.407 Version/12.50 , KreaTV/15.16.08.09 (Verizon, VMS1100, wired)[0000094038813045/06.14.1]",
+      "WebKit/4.2.5, (CE-HTML/1.0 NETTV/3.3.0 NewB) PHILIPS-AVM-2013/1.35 (Philips, BDP5700, wireless)",
+      // a made-up probe of the form, which only the TV rule tells (a firmware and the device part)
+      "ExampleTV/2.1.0 (Example, EX-100, wired)",
+      "Mozilla/5.0 (compatible; Konqueror/3.1; de, DE, de_DE@euro)",
+      "Mozilla/5.0 (Linux; Android 9; Redmi 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.41 Mobile Safari/537.36 (Ecosia android@101.0.4951.41)",
     ],
   "a game launcher's overlay browser naming itself like a domain where a browser names itself (browscap's tests)":
     [

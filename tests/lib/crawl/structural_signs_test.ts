@@ -624,3 +624,50 @@ Deno.test("a tool's name: site checkers, auditors, sitemap builders and pingers;
     assert.equal(classifyAgent(ua).outcome, "human", ua);
   }
 });
+
+Deno.test("people: a TV's or set-top box's own brand, model and connection after its firmware is a TV's", () => {
+  // Yauaa's TV test agents (Apache-2.0): the device part YouTube's TV apps and Cobalt write
+  const kreaTv =
+    "Opera/9.80 (Linux mips) Presto/2.12.407 Version/12.50 , KreaTV/15.16.08.09 (Verizon, VMS1100, wired)[0000094038813045/06.14.1]";
+  assert.ok(MEDIA_AND_TV.test(kreaTv), kreaTv);
+  assert.equal(classifyAgent(kreaTv).outcome, "human");
+  const philips =
+    "WebKit/4.2.5, (CE-HTML/1.0 NETTV/3.3.0 NewB) PHILIPS-AVM-2013/1.35 (Philips, BDP5700, wireless)";
+  assert.equal(classifyAgent(philips).outcome, "human");
+  // a made-up probe (no own corpus part holds a TV this part alone tells): a firmware and the device part only
+  assert.equal(classifyAgent("ExampleTV/2.1.0 (Example, EX-100, wired)").outcome, "human");
+  // three comma-separated parts that are no connection: a crawler's own (monperrus/crawler-user-agents)
+  const irokez = "Irokez.cz monitoring v1.2 - (http://www.irokez.cz, Irokez.cz, crawl)";
+  assert.ok(!MEDIA_AND_TV.test(irokez), irokez);
+  assert.notEqual(classifyAgent(irokez).outcome, "human");
+});
+
+Deno.test("sign: a contact e-mail address as a part of its own in a browser-shaped agent; '@' in a locale or product is not", () => {
+  // uap-core's PGTS robot and Yauaa's test agent (relabelled automation in the own parts)
+  for (
+    const ua of [
+      "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.4) Larbin/2.6.3 (larbin@unspecified.mail)",
+      "Mozilla/4.0 (info@example.nl)",
+    ]
+  ) {
+    assert.equal(automationSign(ua), "e-mail address in a browser-shaped agent", ua);
+    assert.notEqual(classifyAgent(ua).outcome, "human", ua);
+  }
+  // a made-up probe (no own agent is flagged by this sign alone): Internet Explorer's agent and a contact address
+  assert.equal(
+    classifyAgent("Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1) (info@example.de)").outcome,
+    "automation",
+  );
+  // people: a locale's calendar, a browser's own product with its version, a bug-bounty tester's handle written
+  // after the browser (Yauaa files those as browsers); uap-core's, Yauaa's and browscap's test agents
+  for (
+    const ua of [
+      "Mozilla/5.0 (compatible; Konqueror/3.1; de, DE, de_DE@euro)",
+      "Mozilla/5.0 (Linux; Android 9; Redmi 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/101.0.4951.41 Mobile Safari/537.36 (Ecosia android@101.0.4951.41)",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 ni3lsBasj3s@intigriti.me",
+    ]
+  ) {
+    assert.equal(automationSign(ua), null, ua);
+    assert.equal(classifyAgent(ua).outcome, "human", ua);
+  }
+});
