@@ -15,6 +15,7 @@ import {
   addFirsts,
   addKeyedSpans,
   addRawSizes,
+  addReporters,
   addRuns,
   addShortKeys,
   ATTR_RUNS_SEC,
@@ -28,8 +29,6 @@ import {
   hasShortKeys,
   partRollup,
   readEntry,
-  readV3,
-  readV4,
   readV8,
   writeRollup,
 } from "../query/rollup/store.ts";
@@ -63,9 +62,7 @@ export async function backfillRollups(
         const columns = await partColumns(kv, meta);
         return decodeBatch({ n: meta.rows, columns }, await readBlob(kv, meta));
       })();
-    // a version-8 or -9 rollup lacks only the first events (version 9) and the runs (10): its entry is taken
-    // as this version's
-    const current = async () => (await readEntry(kv, meta.id)) ?? (await readV8(kv, meta.id));
+    const current = () => readEntry(kv, meta.id);
     // a section a rollup lacks, from the part (its sections as written first: attributions came with
     // version 8, first events with 9); a part merged away meanwhile: its rollup goes below
     const adding = async (sec: number, add: typeof addAttr) => {
@@ -103,25 +100,28 @@ export async function backfillRollups(
         }
       }
     };
-    const entry = await current();
-    if (entry) {
-      // sections written before entries and exits, attributions, first events or runs: only theirs are added
-      await adding(ENDS_SEC, addEnds);
-      await adding(ATTR_SEC, addAttr);
-      await adding(FIRST_SEC, addFirsts);
-      await runs();
-    } else {
-      // an older rollup holds all but (version 3) the entries, (before 8) the attributions and (before 9)
-      // the first events: the new one is made from it, those from the part; else all from the part
-      const old = (await readV4(kv, meta.id)) ?? (await readV3(kv, meta.id));
-      if (old) {
-        await writeRollup(kv, meta.id, old);
-        await adding(ENDS_SEC, addEnds);
-        await adding(ATTR_SEC, addAttr);
-        await adding(FIRST_SEC, addFirsts);
-        await runs();
-      } else await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
+    if (!(await current())) {
+      const older = await readV8(kv, meta.id);
+      if (older) {
+        // a version-8 to -10 rollup lacks the first events (version 9), the runs (10) and the page and totals
+        // rows' reporters (11): those rows are made again from the part (which makes the entry current), the
+        // rest is added below
+        try {
+          await addReporters(kv, org, env, meta.id, older, await batch());
+        } catch (err) {
+          if (!(err instanceof PartGoneError)) throw err;
+        }
+      } else {
+        // older still, or none: the whole rollup from the part (a version-3 to -7 one lacks the reporters,
+        // which only the part gives)
+        await writeRollup(kv, meta.id, await partRollup(kv, org, env, await batch()));
+      }
     }
+    // sections written before entries and exits, attributions, first events or runs: only theirs are added
+    await adding(ENDS_SEC, addEnds);
+    await adding(ATTR_SEC, addAttr);
+    await adding(FIRST_SEC, addFirsts);
+    await runs();
     // a part merged away meanwhile (only outside a compaction run): its rollup goes with it
     if (!(await kv.get(keys.part(org, env, "ev", meta.id))).value) {
       await kv.delete(keys.rollup(meta.id));

@@ -123,6 +123,12 @@ export type Metric =
   | "session_duration_s"
   | "engagement_time_s"
   | "scroll_depth_percent"
+  /**
+   * distinct visitors with a matching human `$pageleave` giving both `engagement_time_ms` and `depth_percent`
+   * (the visitors behind `engagement_time_s` and `scroll_depth_percent`), counted up to 5: 5 reads "5 or
+   * more", all the small-group rule asks (lib/query/rollup/reporters.ts)
+   */
+  | "reporters"
   | "exit_rate"
   | "exits"
   | "entries"

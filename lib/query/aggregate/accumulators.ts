@@ -17,6 +17,8 @@ export interface AccumulatorOptions {
   exits?: boolean;
   /** visitors with a matching human pageview (`viewers`); default false */
   viewers?: boolean;
+  /** visitors with a matching human page-leave giving both its figures (`reporters`); default false */
+  reporters?: boolean;
 }
 
 /**
@@ -30,6 +32,9 @@ export class Accumulators {
   /** visitors with a matching human pageview, and the last one counted per group */
   viewers: Float64Array;
   lastViewer: Int32Array;
+  /** visitors behind the page-leave means (`reporters`), and the last one counted per group */
+  reporters: Float64Array;
+  lastReporter: Int32Array;
   engaged: Float64Array;
   sessions: Float64Array;
   bounces: Float64Array;
@@ -57,6 +62,7 @@ export class Accumulators {
   readonly wantEngaged: boolean;
   readonly wantExits: boolean;
   readonly wantViewers: boolean;
+  readonly wantReporters: boolean;
 
   constructor(readonly gs: GroupSource, opts: AccumulatorOptions) {
     const full = this.full = opts.full;
@@ -72,6 +78,9 @@ export class Accumulators {
     this.visitors = new Float64Array(n);
     this.viewers = new Float64Array(viewers ? n : 0);
     this.lastViewer = new Int32Array(viewers ? n : 0).fill(-1);
+    const reporters = this.wantReporters = opts.reporters ?? false;
+    this.reporters = new Float64Array(reporters ? n : 0);
+    this.lastReporter = new Int32Array(reporters ? n : 0).fill(-1);
     this.convs = new Float64Array(conv ? n : 0);
     [this.engaged, this.sessions, this.bounces, this.dur, this.engSum, this.engN] = [
       f(),

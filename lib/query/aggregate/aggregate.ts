@@ -60,6 +60,7 @@ export async function aggregateMany(
         detail: asked.some((x) => x.metrics.some((m) => DETAIL.has(m))),
         exits: asked.some((x) => x.metrics.some((m) => EXITS.has(m))),
         viewers: asked.some((x) => x.metrics.includes("viewers")),
+        reporters: asked.some((x) => x.metrics.includes("reporters")),
       });
       totals.set(k, t);
       all.push(t);
@@ -80,6 +81,7 @@ export async function aggregateMany(
       perSession: o.metrics.some((m) => PER_SESSION.has(m)),
       engaged: o.metrics.includes("engaged_visitors"),
       viewers: o.metrics.includes("viewers"),
+      reporters: o.metrics.includes("reporters"),
     });
     all.push(acc);
     mine.push(acc);

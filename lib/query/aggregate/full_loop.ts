@@ -17,6 +17,7 @@ export async function fullLoop(p: Pass, r: Accumulators, turn: Turn): Promise<vo
   const { bounces, dur, exits, entries, engSum, engN, depthSum, depthN, rage, splitSeen, dropped } = r;
   const perSession = r.perSession, wantEngaged = hasFacts && r.wantEngaged;
   const wantViewers = r.wantViewers, viewers = r.viewers, lastViewer = r.lastViewer;
+  const wantReporters = r.wantReporters, reporters = r.reporters, lastReporter = r.lastReporter;
   const drops = p.drops, hasDrops = drops.length > 0;
   let since = 0;
   for (let q = 0; q < rb.length; q++) {
@@ -77,6 +78,10 @@ export async function fullLoop(p: Pass, r: Accumulators, turn: Turn): Promise<vo
         if (y === y) {
           depthSum[g] += y;
           depthN[g]++;
+        }
+        if (wantReporters && x === x && y === y && bits & HUMAN && lastReporter[g] !== v) {
+          lastReporter[g] = v;
+          reporters[g]++;
         }
       } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) rage[g]++;
     }

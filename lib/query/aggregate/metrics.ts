@@ -1,6 +1,7 @@
 /** Metrics of the aggregates: which figures each needs counted, and a group's values from its accumulators. */
 import type { AggregateOptions, EventField, Filter, Metric, MetricValues } from "../types.ts";
 import type { Accumulators } from "./accumulators.ts";
+import { REPORTERS_CAP } from "../rollup/reporters.ts";
 
 /** Metrics (and session-level fields) that need the per-session facts of the scope. */
 const SESSION_FACTS = new Set<Metric>([
@@ -21,7 +22,12 @@ export const PER_SESSION = new Set<Metric>([
 ]);
 /** Totals: metrics that need entries and exits, or page-leave sums and rage clicks. */
 export const EXITS = new Set<Metric>(["exits", "entries", "exit_rate"]);
-export const DETAIL = new Set<Metric>(["engagement_time_s", "scroll_depth_percent", "rage_clicks"]);
+export const DETAIL = new Set<Metric>([
+  "engagement_time_s",
+  "scroll_depth_percent",
+  "rage_clicks",
+  "reporters",
+]);
 /** Metrics the lean loop counts (events, pageviews, visitors, conversions). */
 export const LEAN = new Set<Metric>([
   "events",
@@ -58,6 +64,7 @@ export function metricValues(o: AggregateOptions, a: Accumulators, g: number): M
     session_duration_s: () => (s > 0 ? a.dur[g] / s / 1000 : null),
     engagement_time_s: () => (a.engN[g] > 0 ? a.engSum[g] / a.engN[g] / 1000 : null),
     scroll_depth_percent: () => r(a.depthSum[g], a.depthN[g]),
+    reporters: () => Math.min(REPORTERS_CAP, a.reporters[g]),
     exits: () => a.exits[g],
     entries: () => a.entries[g],
     exit_rate: () => r(a.exits[g], a.pageviews[g]),

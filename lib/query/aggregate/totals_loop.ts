@@ -17,10 +17,11 @@ export async function totalsLoop(p: Pass, r: Accumulators, turn: Turn): Promise<
   const { rb, rk, hasFacts, engagedS, entryB, entryR, exitB, exitR, states } = p;
   const { vis: runVis, ses: runSes, rows: runRows, pv: runPv, human: runHuman, humanPv: runHumanPv } = p.runs;
   const conv = r.conv, detail = r.detail, wantExits = hasFacts && r.wantExits, wantViewers = r.wantViewers;
+  const wantReporters = r.wantReporters;
   const matched = new Uint8Array(p.nSes);
   let events = 0, pageviews = 0, visitors = 0, convs = 0, engaged = 0, exits = 0, entries = 0;
   let engSum = 0, engN = 0, depthSum = 0, depthN = 0, rage = 0, lastVis = -1, lastEng = -1;
-  let viewers = 0, lastViewer = -1, since = 0;
+  let viewers = 0, lastViewer = -1, reporters = 0, lastReporter = -1, since = 0;
   for (let q = 0; q < states.length; q++) {
     if (++since >= SLICE_ROWS) {
       since = 0;
@@ -56,6 +57,10 @@ export async function totalsLoop(p: Pass, r: Accumulators, turn: Turn): Promise<
       if (pvs > 0 && wantExits) {
         if (exitB[s] === b && exitR[s] >= start && exitR[s] < end) exits++;
         if (entryB[s] === b && entryR[s] >= start && entryR[s] < end) entries++;
+      }
+      if (wantReporters && pvs < end - start && lastReporter !== v && reports(e, start, end)) {
+        lastReporter = v;
+        reporters++;
       }
       if (detail && pvs < end - start) {
         const sums = runSums(e);
@@ -107,6 +112,10 @@ export async function totalsLoop(p: Pass, r: Accumulators, turn: Turn): Promise<
           depthSum += y;
           depthN++;
         }
+        if (wantReporters && x === x && y === y && bits & HUMAN && lastReporter !== v) {
+          lastReporter = v;
+          reporters++;
+        }
       } else if ((bits & (AUTO | RAGE)) === (AUTO | RAGE)) rage++;
     }
   }
@@ -115,6 +124,7 @@ export async function totalsLoop(p: Pass, r: Accumulators, turn: Turn): Promise<
   r.pageviews[0] = pageviews;
   r.visitors[0] = visitors;
   if (wantViewers) r.viewers[0] = viewers;
+  if (wantReporters) r.reporters[0] = reporters;
   if (conv !== null) r.convs[0] = convs;
   r.engaged[0] = engaged;
   r.exits[0] = exits;
@@ -124,6 +134,17 @@ export async function totalsLoop(p: Pass, r: Accumulators, turn: Turn): Promise<
   r.depthSum[0] = depthSum;
   r.depthN[0] = depthN;
   r.rage[0] = rage;
+}
+
+/** Whether rows [start, end) of a batch hold a human page-leave giving both its figures (a reporter's). */
+function reports(e: Pass["batches"][number], start: number, end: number): boolean {
+  const bits = e.bits, eng = e.eng, depth = e.depth;
+  for (let i = start; i < end; i++) {
+    if ((bits[i] & (LEAVE | HUMAN)) === (LEAVE | HUMAN) && eng[i] === eng[i] && depth[i] === depth[i]) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The session figures of the totals: over the sessions that had a matching row. */

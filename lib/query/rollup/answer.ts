@@ -27,6 +27,7 @@ import { attributionBlocker } from "./attribution.ts";
 import { HOUR_MS, type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
 import type { RollupHead, RollupParts } from "./pieces.ts";
 import type { EntriesExits, SessionTotals } from "./sessions.ts";
+import { addRowReporters, keepsReporters } from "./reporters.ts";
 
 /** The period's session figures: its totals, and its sessions per bucket (`bucketOf` numbers an hour's bucket). */
 export interface SessionAnswer {
@@ -44,6 +45,7 @@ export const ROLLUP_METRICS: ReadonlySet<Metric> = new Set<Metric>([
   "rage_clicks",
   "engagement_time_s",
   "scroll_depth_percent",
+  "reporters",
 ]);
 
 /** Session metrics: from the session facts, for the period's totals (no breakdown, bucket or filter). */
@@ -114,6 +116,11 @@ export function plainBlocker(s: Scope, o: AggregateOptions): string | null {
   if (o.bucket && notPerBucket) return `the metric ${notPerBucket} with a bucket`;
   // traffic is a dimension of every rollup row: it may come beside one field
   const by = (o.breakdown ?? []).filter((f) => f !== "traffic");
+  // only the page and totals rows keep their reporters (reporters.ts)
+  if (
+    o.metrics.includes("reporters") &&
+    [...by, ...(s.filters ?? []).map((f) => f.field)].some((f) => !keepsReporters(FIELD_INDEX.get(f) ?? -1))
+  ) return "the metric reporters with a breakdown or filter other than the page";
   if (by.length > 1) return "a breakdown by several fields";
   if (by.length && !FIELD_INDEX.has(by[0])) return `a breakdown by ${by[0]}`;
   const filtered = new Set((s.filters ?? []).map((f) => f.field));
@@ -143,6 +150,8 @@ interface Group {
   engSum: number;
   scrollN: number;
   scrollSum: number;
+  /** up to 5 of the group's reporters (reporters.ts) */
+  rep: number[];
   /** the bucket's number (0 without a bucket) */
   bucket: number;
   /** rows contributing: rollup index, row index */
@@ -477,6 +486,7 @@ function newGroup(key: Record<string, KeyValue>): Group {
     engSum: 0,
     scrollN: 0,
     scrollSum: 0,
+    rep: [],
     bucket: 0,
     refs: [],
   };
@@ -491,6 +501,7 @@ function add(g: Group, r: Rollup, pi: number, i: number, named: boolean) {
   g.engSum += r.engSum[i];
   g.scrollN += r.scrollN[i];
   g.scrollSum += r.scrollSum[i];
+  addRowReporters(g.rep, r, i);
   if (named && r.visAt[i + 1] > r.visAt[i]) g.refs.push(pi, i);
 }
 
@@ -527,6 +538,8 @@ function figures(
         ? (g.engN ? g.engSum / g.engN / 1000 : null)
         : m === "scroll_depth_percent"
         ? (g.scrollN ? g.scrollSum / g.scrollN : null)
+        : m === "reporters"
+        ? g.rep.length
         : null;
     }
   }

@@ -3,9 +3,11 @@
  * time, touchpoint, traffic kind, and value of each breakdown field (plus a row with no field: the hour's
  * totals), the additive figures (events, pageviews, rage clicks, engagement and scroll sums and counts)
  * and, for people, the exact sets of visitors and of viewers (visitors with a page view) as dense visitor
- * numbers. A period's figures are sums and set unions over its hours; any timezone whose offset is whole
- * hours cuts its days, weeks and months from them exactly. Built per part, so a late arrival's part brings
- * its own rollup and nothing already written changes: exact by construction.
+ * numbers, and on the page and totals rows up to 5 of the visitors whose `$pageleave` gave both page-leave
+ * figures (reporters.ts: what the small-group rule asks of the means). A period's figures are sums and set
+ * unions over its hours; any timezone whose offset is whole hours cuts its days, weeks and months from them
+ * exactly. Built per part, so a late arrival's part brings its own rollup and nothing already written
+ * changes: exact by construction.
  */
 import type { Batch, NumCol, StrCol } from "../../parts/columns.ts";
 import { encodeSet } from "../../parts/visitor_set.ts";
@@ -14,6 +16,7 @@ import type { EventField } from "../types.ts";
 import type { Turn } from "../../turns.ts";
 import { type SessionFacts, sessionFactsSteps } from "./session_facts.ts";
 import { runSteps, runTurning, sliceEnd, type Steps } from "./steps.ts";
+import { addReporter, keepsReporters, packReporters } from "./reporters.ts";
 
 /** The fields rollups break down by (event-level fields; entry/exit pages and properties are not here). */
 export const ROLLUP_FIELDS = [
@@ -78,6 +81,12 @@ export interface Rollup {
   visAt: Uint32Array;
   viewAt: Uint32Array;
   sets: Uint8Array;
+  /**
+   * row i's kept reporters (reporters.ts: at most 5 visitors whose human `$pageleave` gave both engagement time
+   * and scroll depth): rep[repAt[i], repAt[i + 1]); both arrays empty when no row of the rollup has any
+   */
+  repAt: Uint32Array;
+  rep: Uint32Array;
   values: (string | null)[];
   tps: (string | null)[];
   traffics: (string | null)[];
@@ -102,6 +111,7 @@ interface Acc {
   scrollSum: number;
   vis: number[];
   view: number[];
+  rep: number[];
 }
 
 /** The rollup of a batch; `visitorOf(i)` is row i's dense visitor number. */
@@ -170,6 +180,8 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
     const rage = type === "$autocapture" && at(rageView, i) === "true";
     const e = leave ? eng.nums[eng.codes[i] ?? 0] : NaN, s = leave ? scroll.nums[scroll.codes[i] ?? 0] : NaN;
     const visitor = human ? visitorOf(i) : -1;
+    // a visitor behind both page-leave means (reporters.ts)
+    const reporter = visitor >= 0 && Number.isFinite(e) && Number.isFinite(s) ? visitor : -1;
     const outer = ((hour - hour0) * 65_536 + tp) * 16 + traffic;
     const sameOuter = outer === lastOuter;
     let inner = sameOuter ? lastInner! : groups.get(outer);
@@ -199,6 +211,7 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
           scrollSum: 0,
           vis: [],
           view: [],
+          rep: [],
         };
         inner.set(field * 2 ** 24 + value, a);
         accs.push(a);
@@ -218,6 +231,7 @@ function* rollupSteps(b: Batch, visitorOf: (row: number) => number): Steps<Rollu
       if (visitor >= 0) {
         if (a.vis[a.vis.length - 1] !== visitor) a.vis.push(visitor);
         if (pageview && a.view[a.view.length - 1] !== visitor) a.view.push(visitor);
+        if (reporter >= 0 && keepsReporters(field)) addReporter(a.rep, reporter);
       }
     }
     if (sliceEnd(i)) yield;
@@ -261,6 +275,7 @@ function* pack(
     visAt: new Uint32Array(n + 1),
     viewAt: new Uint32Array(n + 1),
     sets: new Uint8Array(0),
+    ...packReporters(accs.map((a) => a.rep)),
     values,
     tps,
     traffics,

@@ -14,6 +14,7 @@ import type { Rollup } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
 import { buildUnion, type PeriodUnion } from "./unions.ts";
 import { releaseViews } from "./let_go.ts";
+import { addRowReporters } from "./reporters.ts";
 
 /** A value's additive figures over the parts' rows in scope. */
 interface Sums {
@@ -24,6 +25,8 @@ interface Sums {
   engSum: number;
   scrollN: number;
   scrollSum: number;
+  /** up to 5 of the value's reporters (reporters.ts) */
+  rep: number[];
 }
 
 /** A value's visitors (or viewers) over the parts: a bit per visitor number when dense, else sorted numbers. */
@@ -44,7 +47,7 @@ export interface KeptList {
 
 /** The memory a kept list holds (for the cache's budget). */
 export const keptListBytes = (k: KeptList): number => {
-  let n = k.sums.size * 160 + 200;
+  let n = k.sums.size * 200 + 200;
   for (const u of [k.visitors, k.viewers]) {
     for (const m of u?.values() ?? []) n += (m.bits?.byteLength ?? 0) + (m.sorted?.byteLength ?? 0) + 60;
   }
@@ -129,7 +132,12 @@ function sumsOf(parts: RollupParts[], f: number, inScope: RowsInScope): Map<stri
 function addRow(out: Map<string | null, Sums>, r: Rollup, i: number) {
   const v = r.values[r.value[i]];
   let g = out.get(v);
-  if (!g) out.set(v, g = { events: 0, pageviews: 0, rage: 0, engN: 0, engSum: 0, scrollN: 0, scrollSum: 0 });
+  if (!g) {
+    out.set(
+      v,
+      g = { events: 0, pageviews: 0, rage: 0, engN: 0, engSum: 0, scrollN: 0, scrollSum: 0, rep: [] },
+    );
+  }
   g.events += r.events[i];
   g.pageviews += r.pageviews[i];
   g.rage += r.rage[i];
@@ -137,6 +145,7 @@ function addRow(out: Map<string | null, Sums>, r: Rollup, i: number) {
   g.engSum += r.engSum[i];
   g.scrollN += r.scrollN[i];
   g.scrollSum += r.scrollSum[i];
+  addRowReporters(g.rep, r, i);
 }
 
 /**
@@ -182,7 +191,7 @@ export function rowsFromKept(
   }
   const by = o.breakdown![0];
   const sums = new Map<string | null, Sums>();
-  for (const [v, g] of kept.sums) sums.set(v, { ...g });
+  for (const [v, g] of kept.sums) sums.set(v, { ...g, rep: [...g.rep] });
   for (const i of tail?.rows ?? []) addRow(sums, tail!.r, i);
   // the tail's visitors (or viewers) of a value that the parts' bits lack, counted when asked
   // one pass over the tail's rows per kind, on the first count read (a list sorted by visitors reads all)
@@ -229,6 +238,8 @@ export function rowsFromKept(
           ? (g.engN ? g.engSum / g.engN / 1000 : null)
           : m === "scroll_depth_percent"
           ? (g.scrollN ? g.scrollSum / g.scrollN : null)
+          : m === "reporters"
+          ? g.rep.length
           : null;
       }
     }

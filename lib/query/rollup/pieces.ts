@@ -5,6 +5,7 @@
  * about: the overview's headline reads the totals and the facts, a list its field's rows and sets.
  */
 import { type Rollup, ROLLUP_FIELDS, TOTAL } from "./build.ts";
+import { addRowReporters, NO_REPORTERS, packReporters } from "./reporters.ts";
 import { ENDS_LAYOUT, FACT_LAYOUT, type FactEnds, type SessionFacts } from "./session_facts.ts";
 
 /** What every piece of a part's rollup shares: its hours (with their receive-time ranges), touchpoints, traffic kinds. */
@@ -80,12 +81,15 @@ export function fieldPiece(r: Rollup, f: number): Rollup {
     visAt: new Uint32Array(n + 1),
     viewAt: new Uint32Array(n + 1),
     sets: EMPTY_SETS,
+    repAt: NO_REPORTERS,
+    rep: NO_REPORTERS,
     values,
     tps: r.tps,
     traffics: r.traffics,
     hours: r.hours,
     facts: emptyFacts(),
   };
+  const reps: number[][] = [];
   let bytes = 0;
   for (let k = 0; k < n; k++) bytes += r.visAt[idx[k] + 1] - r.visAt[idx[k]];
   const sets = new Uint8Array(bytes);
@@ -104,6 +108,9 @@ export function fieldPiece(r: Rollup, f: number): Rollup {
     p.scrollN[k] = r.scrollN[i];
     p.engSum[k] = r.engSum[i];
     p.scrollSum[k] = r.scrollSum[i];
+    const rep: number[] = [];
+    addRowReporters(rep, r, i);
+    reps.push(rep);
     // a row's visitors then its viewers are one contiguous range: [visAt[i], visAt[i + 1])
     p.visAt[k] = o;
     p.viewAt[k] = o + (r.viewAt[i] - r.visAt[i]);
@@ -112,6 +119,7 @@ export function fieldPiece(r: Rollup, f: number): Rollup {
   });
   p.visAt[n] = p.viewAt[n] = o;
   p.sets = sets;
+  Object.assign(p, packReporters(reps));
   return p;
 }
 
@@ -148,6 +156,8 @@ export function emptyPiece(head: RollupHead, f: number): Rollup {
     visAt: new Uint32Array(1),
     viewAt: new Uint32Array(1),
     sets: EMPTY_SETS,
+    repAt: NO_REPORTERS,
+    rep: NO_REPORTERS,
     values: [null],
     ...head,
     facts: emptyFacts(),

@@ -59,6 +59,14 @@ import { eventView, type Viewable } from "../columns/views.ts";
 import { widePiece } from "./wide.ts";
 import { type AttrRuns, buildRuns } from "./attribution_runs.ts";
 import { runSteps, runTurning, type Steps } from "./steps.ts";
+import {
+  addRowReporters,
+  keepsReporters,
+  NO_REPORTERS,
+  packReporters,
+  reporterCounts,
+  reporterOffsets,
+} from "./reporters.ts";
 import type { Turn } from "../../turns.ts";
 
 /**
@@ -67,10 +75,12 @@ import type { Turn } from "../../turns.ts";
  * also over all the part's hours (wide.ts); 8: each fact row's attribution (attribution.ts: the facts split by it, its own
  * section); 9: each fact row's first event and its values of the fields explain-a-change splits by (its own
  * section: firsts.ts); 10: sources' counts per part, pre-added in runs of simple sessions (attribution_runs.ts: its own
- * section, added to a version-8 or -9 rollup from its stored sections). Parts with an older rollup get a new one from
- * the backfill, their questions scanning meanwhile.
+ * section, added to a version-8 or -9 rollup from its stored sections); 11: the page and totals rows keep up to 5
+ * visitors behind their page-leave means (reporters.ts; the rows sections of those fields, hourly and wide,
+ * rewritten from the part for a version-8 to -10 rollup, `addReporters`). Parts with an older rollup get a new
+ * one from the backfill, their questions scanning meanwhile.
  */
-export const ROLLUP_VERSION = 10;
+export const ROLLUP_VERSION = 11;
 
 /**
  * A section's stored bytes, chunk count and inflated size (since 28 Nov: the reader inflates into one buffer of
@@ -207,11 +217,7 @@ function* encodeSteps(r: Rollup): Steps<Encoded> {
   for (const f of PIECE_FIELDS) {
     const p = fieldPiece(r, f);
     if (!p.n) continue;
-    secs.set(rowsSec(f), packSection({ n: p.n, values: p.values }, LAYOUT.map(([name]) => p[name])));
-    if (p.sets.length) secs.set(setsSec(f), deflated(p.sets));
-    const w = widePiece(p);
-    secs.set(wideRowsSec(f), packSection({ n: w.n, values: w.values }, LAYOUT.map(([name]) => w[name])));
-    if (w.sets.length) secs.set(wideSetsSec(f), deflated(w.sets));
+    for (const [sec, bytes] of fieldSections(p, f)) secs.set(sec, bytes);
     yield;
   }
   const facts = r.facts;
@@ -271,6 +277,27 @@ function* encodeSteps(r: Rollup): Steps<Encoded> {
   }
   return { head: { hours: r.hours, tps: r.tps, traffics: r.traffics }, secs };
 }
+
+/**
+ * A field's piece (`fieldPiece`) as its sections: its rows, their sets, and the same folded over the part's
+ * hours (wide.ts). A rows section lists its rows' kept reporters after the row columns (a byte a row, their
+ * count, then the numbers) when it has any (`rep` in its header: how many numbers).
+ */
+function fieldSections(p: Rollup, f: number): [number, Uint8Array][] {
+  const out: [number, Uint8Array][] = [[rowsSec(f), encodeRows(p)]];
+  if (p.sets.length) out.push([setsSec(f), deflated(p.sets)]);
+  const w = widePiece(p);
+  out.push([wideRowsSec(f), encodeRows(w)]);
+  if (w.sets.length) out.push([wideSetsSec(f), deflated(w.sets)]);
+  return out;
+}
+
+/** A field's rows (hourly or wide) as their section; with reporters when some row has any. */
+export const encodeRows = (x: Rollup): Uint8Array =>
+  packSection(
+    { n: x.n, values: x.values, ...(x.rep.length ? { rep: x.rep.length } : {}) },
+    [...LAYOUT.map(([name]) => x[name]), ...(x.rep.length ? [reporterCounts(x), x.rep] : [])],
+  );
 
 /** Facts (lists aside) as a section; with `encodeLists` and `encodeEnds`, also how version 4 stored them whole. */
 export const encodeFacts = (f: SessionFacts): Uint8Array =>
@@ -1000,14 +1027,20 @@ export async function addEnds(
 
 /** Field f's rows (without their sets: `sets` is empty until they are read). */
 export function decodeRows(stored: Uint8Array, head: RollupHead, f: number): Rollup {
-  const { h, next } = unpackSection<{ n: number; values: (string | null)[] }>(stored, `rows${f}`);
+  const { h, next } = unpackSection<{ n: number; values: (string | null)[]; rep?: number }>(
+    stored,
+    `rows${f}`,
+  );
   const arrays = {} as Record<string, unknown>;
   for (const [name, T, extra] of LAYOUT) arrays[name] = next(T, h.n + extra);
+  const counts = h.rep ? next<Uint8Array>(Uint8Array, h.n) : null;
   return {
     ...(arrays as unknown as Arrays),
     n: h.n,
     field: new Uint8Array(h.n).fill(f),
     sets: EMPTY_SETS,
+    repAt: counts ? reporterOffsets(counts, h.n) : NO_REPORTERS,
+    rep: counts ? next<Uint32Array>(Uint32Array, h.rep!) : NO_REPORTERS,
     values: h.values,
     ...head,
     facts: NO_FACTS,
@@ -1247,19 +1280,71 @@ async function readFacts(kv: Deno.Kv, partId: string, entry: RollupEntry): Promi
 export async function readV4(kv: Deno.Kv, partId: string): Promise<Rollup | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
   if (!entry || entry.v < 4 || entry.v >= ROLLUP_VERSION) return null;
-  // (a version-8 or -9 one differs only by the first events and the runs: the backfill adds those, readV8)
-  if (entry.v === 8 || entry.v === 9) return null;
+  // (a version-8 to -10 one differs only by the first events, the runs and the reporters: the backfill adds
+  // those, readV8)
+  if (entry.v >= 8) return null;
   return await readWhole(kv, partId, entry);
 }
 
 /**
- * A version-8 or -9 rollup's entry as this version's (its sections are this version's but the first events
- * and the runs), or null without one: the backfill adds those sections and writes the entry back, without
- * rewriting the rest.
+ * A version-8, -9 or -10 rollup's entry (its sections are this version's but the first events, the runs and the
+ * page and totals rows' reporters), or null without one: the backfill rewrites those rows (`addReporters`,
+ * which makes the entry this version's), then adds the other sections, without rewriting the rest.
  */
 export async function readV8(kv: Deno.Kv, partId: string): Promise<RollupEntry | null> {
   const entry = (await kv.get<RollupEntry>(keys.rollup(partId))).value;
-  return entry && (entry.v === 8 || entry.v === 9) ? { ...entry, v: ROLLUP_VERSION } : null;
+  return entry && entry.v >= 8 && entry.v < ROLLUP_VERSION ? entry : null;
+}
+
+const fieldSecs = (f: number) => [rowsSec(f), setsSec(f), wideRowsSec(f), wideSetsSec(f)];
+
+/** The sections `addReporters` writes again (the rest of the rollup stays as written). */
+export const REPORTER_SECS: readonly number[] = PIECE_FIELDS.filter(keepsReporters).flatMap(fieldSecs);
+
+/**
+ * Gives a version-8 to -10 rollup (`readV8`) its reporters: the sections of the fields that keep them
+ * (reporters.ts: the page's and the totals' rows and sets, hourly and wide) made again from the part's batch
+ * (the same rows: the same batch and visitor numbers), their old chunks deleted first, then the entry written
+ * as this version's with their new sizes. Until then the entry is not current, so no question reads the
+ * sections while they change.
+ */
+export async function addReporters(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  partId: string,
+  entry: RollupEntry,
+  b: Batch,
+): Promise<void> {
+  const r = await partRollup(kv, org, env, b);
+  const secs = { ...entry.secs };
+  for (const f of PIECE_FIELDS.filter(keepsReporters)) {
+    for (const sec of fieldSecs(f)) {
+      const old = secs[sec];
+      if (!old) continue;
+      for (let j = 0; j < old[1]; j += 100) {
+        const op = kv.atomic();
+        for (let k = j; k < Math.min(old[1], j + 100); k++) {
+          op.delete(keys.rollupChunk(partId, sec * SEC_SPAN + k));
+        }
+        await op.commit();
+      }
+      delete secs[sec];
+    }
+    const p = fieldPiece(r, f);
+    if (!p.n) continue;
+    for (const [sec, bytes] of fieldSections(p, f)) {
+      const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+      for (let j = 0; j < chunks; j++) {
+        await kv.set(
+          keys.rollupChunk(partId, sec * SEC_SPAN + j),
+          bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
+        );
+      }
+      secs[sec] = secSize(bytes);
+    }
+  }
+  await kv.set(keys.rollup(partId), { ...entry, v: ROLLUP_VERSION, secs });
 }
 
 /** Pieces of one rollup as one (sets and values concatenated). */
@@ -1277,6 +1362,7 @@ function joinPieces(pieces: Rollup[], head: RollupHead, facts: SessionFacts): Ro
   } as Record<string, unknown>;
   for (const [name, T] of LAYOUT) if (name !== "visAt" && name !== "viewAt") r[name] = new T(n);
   const sets = new Uint8Array(pieces.reduce((s, p) => s + p.sets.length, 0));
+  const reps: number[][] = [];
   let k = 0, o = 0;
   for (const p of pieces) {
     const base = values.length - 1;
@@ -1290,12 +1376,16 @@ function joinPieces(pieces: Rollup[], head: RollupHead, facts: SessionFacts): Ro
       (r.field as Uint8Array)[k] = p.field[i];
       (r.visAt as Uint32Array)[k] = o + p.visAt[i];
       (r.viewAt as Uint32Array)[k] = o + p.viewAt[i];
+      const rep: number[] = [];
+      addRowReporters(rep, p, i);
+      reps.push(rep);
     }
     sets.set(p.sets, o);
     o += p.sets.length;
   }
   (r.visAt as Uint32Array)[n] = (r.viewAt as Uint32Array)[n] = o;
   r.sets = sets;
+  Object.assign(r, packReporters(reps));
   return r as unknown as Rollup;
 }
 
@@ -1331,6 +1421,9 @@ export function decodeV3(stored: Uint8Array): Rollup {
     ...(arrays as unknown as Arrays & { field: Uint8Array }),
     n,
     sets,
+    // (version 3 kept no reporters: the backfill builds a rollup from the part instead)
+    repAt: NO_REPORTERS,
+    rep: NO_REPORTERS,
     facts: facts as unknown as SessionFacts,
     values: h.values,
     tps: h.tps,

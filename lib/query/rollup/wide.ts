@@ -1,15 +1,17 @@
 /**
  * A field's rows over all of a part's hours ("wide" rows, rollup version 7): one row per value, touchpoint and
- * traffic kind with the hourly rows' figures added and their visitor (and viewer) sets unioned. A question
- * without a time bucket whose period holds every hour of a part reads these instead of the hourly rows: the
- * same sums and the same unions (a union of unions), from far fewer rows (a value's hours fold into one) and
- * fewer set members (a visitor seen in several hours of the part is one member). Its rows carry the part's
- * first hour, which lies in the period whenever every hour of the part does, so everything downstream that
- * checks a row's hour against the period takes them as it takes the hourly ones.
+ * traffic kind with the hourly rows' figures added and their visitor (and viewer) sets unioned (their kept
+ * reporters too, capped again: reporters.ts). A question without a time bucket whose period holds every hour
+ * of a part reads these instead of the hourly rows: the same sums and the same unions (a union of unions),
+ * from far fewer rows (a value's hours fold into one) and fewer set members (a visitor seen in several hours
+ * of the part is one member). Its rows carry the part's first hour, which lies in the period whenever every
+ * hour of the part does, so everything downstream that checks a row's hour against the period takes them as
+ * it takes the hourly ones.
  */
 import { encodeSet, forEachMember } from "../../parts/visitor_set.ts";
 import type { Rollup } from "./build.ts";
 import { emptyFacts } from "./pieces.ts";
+import { addRowReporters, NO_REPORTERS, packReporters } from "./reporters.ts";
 
 /** Field rows of one piece (`fieldPiece`) folded over the part's hours. */
 export function widePiece(p: Rollup): Rollup {
@@ -46,6 +48,8 @@ export function widePiece(p: Rollup): Rollup {
     visAt: new Uint32Array(n + 1),
     viewAt: new Uint32Array(n + 1),
     sets: new Uint8Array(0),
+    repAt: NO_REPORTERS,
+    rep: NO_REPORTERS,
     values: p.values,
     tps: p.tps,
     traffics: p.traffics,
@@ -53,6 +57,7 @@ export function widePiece(p: Rollup): Rollup {
     facts: emptyFacts(),
   };
   const encoded: Uint8Array[] = [];
+  const reps: number[][] = [];
   let size = 0;
   of.forEach((rows, g) => {
     const first = rows[0];
@@ -60,8 +65,10 @@ export function widePiece(p: Rollup): Rollup {
     w.traffic[g] = p.traffic[first];
     w.field[g] = p.field[first];
     w.value[g] = p.value[first];
-    const m = members[g];
+    const m = members[g], rep: number[] = [];
+    reps.push(rep);
     for (const i of rows) {
+      addRowReporters(rep, p, i);
       w.events[g] += p.events[i];
       w.pageviews[g] += p.pageviews[i];
       w.rage[g] += p.rage[i];
@@ -87,5 +94,6 @@ export function widePiece(p: Rollup): Rollup {
     o += e.length;
   }
   w.sets = sets;
+  Object.assign(w, packReporters(reps));
   return w;
 }

@@ -91,7 +91,10 @@ function toEvents(raw: Ev[]): StoredEvent[] {
   return raw.map((r, i) => {
     const props: Record<string, unknown> = {};
     if (r.type === "$pageleave") {
-      Object.assign(props, { depth_percent: r.num, engagement_time_ms: r.num * 100 });
+      // (one visitor's, and now and then another's, without its depth: a report behind one mean only, whose
+      // visitor is no reporter)
+      const depth = r.visitor !== "v5" && r.num % 7 ? { depth_percent: r.num } : {};
+      Object.assign(props, depth, { engagement_time_ms: r.num * 100 });
     }
     if (r.type === "$autocapture") Object.assign(props, { action: "click", rage_click: r.flag });
     if (r.type === "purchase") Object.assign(props, { plan: r.plan, amount: r.num });
@@ -214,6 +217,7 @@ const METRICS: AggregateOptions["metrics"] = [
   "session_duration_s",
   "engagement_time_s",
   "scroll_depth_percent",
+  "reporters",
   "exits",
   "entries",
   "exit_rate",

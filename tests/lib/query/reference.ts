@@ -194,6 +194,13 @@ function metricsOf(
     }).map((e) => e.anonymous_id),
   );
   const viewers = new Set(pageviews.filter((e) => e.traffic === "human").map((e) => e.anonymous_id));
+  // the visitors behind both page-leave means: a human page-leave giving both figures; counted up to 5
+  const reporters = new Set(
+    leaves.filter((e) =>
+      e.traffic === "human" && num(e.properties.engagement_time_ms) !== null &&
+      num(e.properties.depth_percent) !== null
+    ).map((e) => e.anonymous_id),
+  );
   const all: Record<Metric, number | null> = {
     visitors: visitors.size,
     viewers: viewers.size,
@@ -210,6 +217,7 @@ function metricsOf(
     scroll_depth_percent: mean(
       leaves.map((e) => num(e.properties.depth_percent)).filter((x) => x !== null) as number[],
     ),
+    reporters: Math.min(5, reporters.size),
     exits,
     entries,
     exit_rate: ratio(exits, pageviews.length),

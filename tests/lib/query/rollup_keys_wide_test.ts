@@ -3,7 +3,8 @@
  * - `sharedKeys` (spans.ts): a key is shared when another part holds the same (visitor, id hash); visitors with
  *   many sessions (past the per-visitor comparison's small case) included.
  * - `widePiece` (wide.ts): a field's rows folded over a part's hours add the figures and union the sets of
- *   every row of a value, touchpoint and traffic kind.
+ *   every row of a value, touchpoint and traffic kind; their kept reporters (at most 5 of each row's) folded
+ *   into at most 5, as many as the rows' whole reporters up to 5 (reporters.ts).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -12,6 +13,7 @@ import type { Rollup } from "../../../lib/query/rollup/build.ts";
 import { emptyFacts } from "../../../lib/query/rollup/pieces.ts";
 import { type PartKeys, sharedKeys } from "../../../lib/query/rollup/spans.ts";
 import { widePiece } from "../../../lib/query/rollup/wide.ts";
+import { packReporters, REPORTERS_CAP } from "../../../lib/query/rollup/reporters.ts";
 
 /** A part's keys, sorted by (visitor, hash) as buildSpans sorts them. */
 function partKeys(list: [number, number][]): PartKeys {
@@ -67,6 +69,8 @@ interface Row {
   events: number;
   visitors: number[];
   viewers: number[];
+  /** the row's reporters, all of them (the piece keeps 5 at most, as a rollup does) */
+  reporters?: number[];
 }
 
 function piece(rows: Row[]): Rollup {
@@ -106,6 +110,7 @@ function piece(rows: Row[]): Rollup {
     visAt,
     viewAt,
     sets: all,
+    ...packReporters(rows.map((r) => [...new Set(r.reporters ?? [])].slice(0, REPORTERS_CAP))),
     values: [null, "a", "b", "c"],
     tps: ["t1", "t2"],
     traffics: ["human", "bot"],
@@ -123,14 +128,19 @@ Deno.test("widePiece: each value, touchpoint and traffic kind's figures added an
     events: fc.integer({ min: 0, max: 9 }),
     visitors: fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 8 }),
     viewers: fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 8 }),
+    // (few distinct numbers: rows of a value share reporters)
+    reporters: fc.array(fc.integer({ min: 0, max: 12 }), { maxLength: 8 }),
   });
   fc.assert(
     fc.property(fc.array(rowArb, { maxLength: 40 }), (rows) => {
       const w = widePiece(piece(rows));
-      const want = new Map<string, { events: number; engSum: number; vis: Set<number>; view: Set<number> }>();
+      type Want = { events: number; engSum: number; vis: Set<number>; view: Set<number>; rep: Set<number> };
+      const want = new Map<string, Want>();
       for (const r of rows) {
         const k = `${r.value}.${r.tp}.${r.traffic}`;
-        const g = want.get(k) ?? { events: 0, engSum: 0, vis: new Set<number>(), view: new Set<number>() };
+        const g = want.get(k) ??
+          { events: 0, engSum: 0, vis: new Set<number>(), view: new Set<number>(), rep: new Set<number>() };
+        r.reporters!.forEach((v) => g.rep.add(v));
         g.events += r.events;
         g.engSum += r.events * 1.5;
         r.visitors.forEach((v) => g.vis.add(v));
@@ -147,6 +157,10 @@ Deno.test("widePiece: each value, touchpoint and traffic kind's figures added an
         assert.equal(w.engSum[i], g.engSum);
         assert.deepEqual(decodeSet(w.sets, w.visAt[i], w.viewAt[i]), [...g.vis].sort((a, b) => a - b));
         assert.deepEqual(decodeSet(w.sets, w.viewAt[i], w.visAt[i + 1]), [...g.view].sort((a, b) => a - b));
+        const rep = w.rep.length ? [...w.rep.subarray(w.repAt[i], w.repAt[i + 1])] : [];
+        assert.equal(rep.length, Math.min(REPORTERS_CAP, g.rep.size));
+        assert.equal(new Set(rep).size, rep.length);
+        for (const v of rep) assert.ok(g.rep.has(v));
       }
     }),
     { numRuns: 200 },

@@ -1,0 +1,104 @@
+/**
+ * A version-10 rollup (no reporters on its page and totals rows) gets them from the backfill: those fields'
+ * rows and sets (hourly and wide) made again from the part, the rest left as written. Until then the pages
+ * question with its reporters is the scan's; after it the rollups answer it, equal to the reference.
+ */
+import assert from "node:assert/strict";
+import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
+import { PIECE_FIELDS } from "../../../lib/query/rollup/pieces.ts";
+import { keepsReporters } from "../../../lib/query/rollup/reporters.ts";
+import {
+  decodeRows,
+  encodeRows,
+  readSection,
+  REPORTER_SECS,
+  rowsSec,
+  wideRowsSec,
+} from "../../../lib/query/rollup/store.ts";
+import { CHUNK_BYTES } from "../../../lib/parts/store.ts";
+import { keys } from "../../../lib/store/keys.ts";
+import {
+  asOlderVersion,
+  assertSectionsKept,
+  backfillAll,
+  DAY,
+  expected,
+  midnightSessions,
+  openSite,
+  severalParts,
+  type Site,
+} from "./rollup_site.ts";
+
+const NOW = Date.parse("2026-11-20T12:00:00Z");
+const scope: Scope = { org: "org1", env: "production", from: NOW - 10 * DAY, to: NOW, timezone: "UTC" };
+
+/**
+ * Rewrites a part's page and totals rows (hourly and wide) as version 10 wrote them: without reporters. Gives
+ * how many of those sections had some.
+ */
+async function withoutReporters(site: Site, id: string): Promise<number> {
+  let had = 0;
+  const entry = await site.entry(id);
+  const secs = { ...entry.secs };
+  for (const f of PIECE_FIELDS.filter(keepsReporters)) {
+    for (const sec of [rowsSec(f), wideRowsSec(f)]) {
+      const stored = await readSection(site.kv, id, entry, sec);
+      if (!stored) continue;
+      const rows = decodeRows(stored, entry.head, f);
+      if (rows.rep.length) had++;
+      const bytes = encodeRows({ ...rows, repAt: new Uint32Array(0), rep: new Uint32Array(0) });
+      for (let j = 0; j < entry.secs[sec][1]; j++) {
+        await site.kv.delete(keys.rollupChunk(id, sec * 10_000 + j));
+      }
+      const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
+      for (let j = 0; j < chunks; j++) {
+        await site.kv.set(
+          keys.rollupChunk(id, sec * 10_000 + j),
+          bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
+        );
+      }
+      secs[sec] = [bytes.length, chunks];
+    }
+  }
+  await site.kv.set(keys.rollup(id), { ...entry, secs });
+  return had;
+}
+
+Deno.test("rollup backfill: a version-10 rollup gets its page and totals rows' reporters from the part, the rest kept", async () => {
+  const site = await openSite(NOW, { file: true });
+  // sessions crossing midnight UTC (each in two parts); page leaves from some visitors, some without a depth
+  await site.add(midnightSessions(Date.parse("2026-11-20T00:00:00Z"), 400, 900_000, (i) =>
+    i % 5 === 1
+      ? {
+        event_type: "$pageleave",
+        properties: { engagement_time_ms: 1000 * (i % 13), ...(i % 3 ? { depth_percent: i % 100 } : {}) },
+      }
+      : {}));
+  await site.compact();
+  const parts = await severalParts(site);
+  let had = 0;
+  for (const p of parts) had += await withoutReporters(site, p.meta.id);
+  assert.ok(had > 0, "compaction writes reporters");
+  const written = await asOlderVersion(site, parts, 10, []);
+  const asks: AggregateOptions[] = [
+    {
+      metrics: ["pageviews", "viewers", "engagement_time_s", "scroll_depth_percent", "reporters"],
+      breakdown: ["page"],
+    },
+    { metrics: ["engagement_time_s", "reporters"] },
+    { metrics: ["reporters", "visitors"], breakdown: ["page"], bucket: "day" },
+  ];
+  assert.deepEqual(
+    await site.rollups().answer(scope, asks),
+    asks.map(() => null),
+    "version 10: the scan answers",
+  );
+  await backfillAll(site);
+  await assertSectionsKept(site, written, REPORTER_SECS);
+  const got = await site.rollups().answer(scope, asks);
+  assert.deepEqual(got, asks.map((o) => expected(site, scope, o)));
+  // (some pages with 5 or more reporters, some with fewer)
+  const counts = got[0]!.rows.map((r) => r.metrics.reporters);
+  assert.ok(counts.includes(5) && counts.some((n) => n! < 5), JSON.stringify(counts));
+  await site.close();
+});
