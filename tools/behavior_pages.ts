@@ -11,7 +11,7 @@ import {
 import { FEWER_THAN_5, guardedTime, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import { pathPiece } from "../lib/url_path.ts";
-import type { AggregateResult, Filter, Metric } from "../lib/query/api.ts";
+import type { AggregateResult, Filter, Metric, MetricValues } from "../lib/query/api.ts";
 import { label, rate, resolve, round } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -26,7 +26,11 @@ const SORTS = [
   "exits",
 ] as const;
 
-/** A page's visitors are the ones who viewed it: the engine's `viewers` (events on a page count as its events). */
+/**
+ * A page's visitors are the ones who viewed it: the engine's `viewers` (events on a page count as its events).
+ * Engagement time and scroll depth are means over page-leave reports: `reporters` (up to 5) are the visitors
+ * behind them, fewer than 5 of whom withhold both, however many viewed the page.
+ */
 const METRICS: Metric[] = [
   "pageviews",
   "viewers",
@@ -36,7 +40,59 @@ const METRICS: Metric[] = [
   "rage_clicks",
   "entries",
   "exits",
+  "reporters",
 ];
+
+/** Sorts by a figure that may be withheld: the whole list is read and sorted by what it shows. */
+const MEANS = new Set<Sort>(["engagement_time_s", "scroll_depth_percent"]);
+type Sort = (typeof SORTS)[number];
+
+/** A page's engagement time and scroll depth as shown: withheld (null) under 5 visitors reporting them. */
+function means(m: MetricValues): { engagement_time_s: number | null; scroll_depth_percent: number | null } {
+  const reporters = m.reporters ?? 0;
+  return {
+    engagement_time_s: guardedTime(m.engagement_time_s ?? null, reporters),
+    scroll_depth_percent: reporters < SMALL_GROUP ? null : round(m.scroll_depth_percent, 1),
+  };
+}
+
+/**
+ * Items sorted by the figure each shows (`shown`: null when withheld), then those withheld, by page, so a
+ * withheld figure's hidden value never decides a place (review #18); ties by page.
+ */
+function byShown<T extends { page: string }>(
+  items: T[],
+  shown: (x: T) => number | null,
+  desc: boolean,
+): T[] {
+  const values = new Map(items.map((x) => [x, shown(x)]));
+  return items.sort((a, b) => {
+    const x = values.get(a)!, y = values.get(b)!;
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return desc ? y - x : x - y;
+    }
+    return a.page < b.page ? -1 : a.page > b.page ? 1 : 0;
+  });
+}
+
+/**
+ * A page's figure `by` as the answer will show it under a saved cohort (null: withheld or "fewer than 5"): the
+ * guard over the answer withholds every figure of a page seen by 1 to 4 visitors, reads a count of 1 to 4 as
+ * "fewer than 5", and withholds a rate worked out from one.
+ */
+function shownUnderCohort(p: z.infer<typeof page>, by: Sort): number | null {
+  const few = (v: unknown) => isFew(v) || v === FEWER_THAN_5;
+  if (few(p.visitors)) return null;
+  const v = p[by];
+  if (typeof v !== "number") return null;
+  if ((by === "pageviews" || by === "rage_clicks" || by === "entries" || by === "exits") && isFew(v)) {
+    return null;
+  }
+  if (by === "exit_rate" && (few(p.exits) || few(p.pageviews))) return null;
+  return v;
+}
 
 /**
  * Rage clicks, entries and exits are counts of their own visitors (who rage-clicked there, whose visits began
@@ -51,9 +107,11 @@ const page = z.object({
   page: z.string(),
   pageviews: groupCount("events", z.number()),
   visitors: groupSize(z.number()).describe("visitors who viewed the page"),
-  engagement_time_s: z.number().nullable().describe("mean per page view; withheld under 5 visitors"),
+  engagement_time_s: z.number().nullable().describe(
+    "mean per page view; withheld (null) under 5 visitors reporting it",
+  ),
   scroll_depth_percent: groupRate([], z.number().nullable()).describe(
-    "mean scroll depth (0-100) the page was left at",
+    "mean scroll depth (0-100) the page was left at; withheld (null) under 5 visitors reporting it",
   ),
   exit_rate: groupRate(["exits", "pageviews"], z.number().nullable()).describe("exits / pageviews, 0-1"),
   rage_clicks: groupCount("events", count),
@@ -157,23 +215,29 @@ export default defineTool({
     const by = input.sort_by ?? "pageviews";
     const order = input.order ?? "desc";
     const offset = input.offset ?? 0, limit = input.limit ?? 25;
-    // under a cohort the whole list is read, for the complements (a cohort's pages are few)
+    // under a cohort the whole list is read, for the complements (a cohort's pages are few); sorted by a mean
+    // that may be withheld, too, so that withheld means go last whatever they hide
     const whole = ctx.cohort !== null;
+    const bySorted = !whole && MEANS.has(by);
     const res = await r.engine.aggregate(r.scope, {
       metrics: METRICS,
       breakdown: ["page"],
       sort: { by: by === "visitors" ? "viewers" : by, desc: order === "desc" },
-      ...(whole ? {} : { limit, offset }),
+      ...(whole || bySorted ? {} : { limit, offset }),
     });
-    const rows: PageRow[] = res.rows.map((row) => {
+    let found = res.rows.map((row) => ({ page: label(row.key.page), row, shown: means(row.metrics) }));
+    // (only the page asked is made: a page's visitors are counted when read)
+    if (bySorted) {
+      found = byShown(found, (x) => x.shown[by as keyof typeof x.shown], order === "desc")
+        .slice(offset, offset + limit);
+    }
+    const rows: PageRow[] = found.map(({ page, row, shown }) => {
       const m = row.metrics;
-      const visitors = m.viewers ?? 0;
       return {
-        page: label(row.key.page),
+        page,
         pageviews: m.pageviews ?? 0,
-        visitors,
-        engagement_time_s: guardedTime(m.engagement_time_s ?? null, visitors),
-        scroll_depth_percent: round(m.scroll_depth_percent, 1),
+        visitors: m.viewers ?? 0,
+        ...shown,
         exit_rate: rate(m.exit_rate),
         rage_clicks: m.rage_clicks ?? 0,
         entries: m.entries ?? 0,
@@ -185,11 +249,13 @@ export default defineTool({
       await ownVisitors(r, rows);
       withholdComplements(rows);
     }
-    const pages: z.infer<typeof page>[] = (whole ? rows.slice(offset, offset + limit) : rows).map((
-      { by, ...x },
-    ) =>
+    const shownRows = rows.map(({ by, ...x }) =>
       whole ? { ...x, ...Object.fromEntries(OWN.map((k) => [k, isFew(by[k]) ? FEWER_THAN_5 : x[k]])) } : x
-    );
+    ) as z.infer<typeof page>[];
+    // under a cohort, by what the answer shows once guarded
+    const pages = whole
+      ? byShown(shownRows, (p) => shownUnderCohort(p, by), order === "desc").slice(offset, offset + limit)
+      : shownRows;
     return {
       scope: r.answerScope,
       sort: { by, order },
