@@ -74,7 +74,8 @@ function leavesOf(whole: Json, fields: FieldsOf, at: Path = [], out: Leaf[] = []
 
 /**
  * Whether an item tells a small group where subtraction would reach it: a figure that reads "fewer than 5"
- * (or 1 to 4 visitors) where the whole's is 5 or more (a whole of 1 to 4 reads "fewer than 5" itself).
+ * (or 1 to 4 visitors) where the whole's is 5 or more (a whole of 1 to 4 reads "fewer than 5" itself); or
+ * whether it names a group of 1 to 4 visitors, whatever its whole (a whole of 1 to 4, or none shown).
  */
 function tellsFew(item: Json, whole: Json, leaves: Leaf[], sizes: string[]): boolean {
   const big = (l: Leaf) => {
@@ -84,10 +85,13 @@ function tellsFew(item: Json, whole: Json, leaves: Leaf[], sizes: string[]): boo
   return leaves.some((l) =>
     big(l) && (get(item, l.path) === FEWER_THAN_5 || (l.visitors && isFew(get(item, l.path))))
   ) ||
-    // a group of 1 to 4 visitors whose whole shows only other figures (a page's pageviews beside the
-    // answer's pageviews: the pages' visitors overlap, so their whole is no sum): its figures are the rest too
-    (leaves.some(big) && sizes.some((k) => item[k] === FEWER_THAN_5 || isFew(item[k])));
+    // a group of 1 to 4 visitors: folded, never named, whether its whole is 5 or more (shown in other figures
+    // only, such as a page's pageviews beside the answer's: its figures are the rest too) or 1 to 4 itself
+    sizes.some((k) => smallSize(item[k]));
 }
+
+/** A group size that is 1 to 4 (or reads so): its group is never named in a folded list. */
+const smallSize = (v: unknown) => v === FEWER_THAN_5 || isFew(v);
 
 /** The fields of an item that give its group's size (`groupSize`). */
 const sizesOf = (fields: FieldsOf) => Object.keys(fields).filter((k) => declarationOf(fields[k])?.size);
@@ -154,8 +158,10 @@ function otherOf(
 /** The list folded, or null when nothing needs it. */
 function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"): Json[] | null {
   const leaves = leavesOf(whole, fields);
-  if (!items.length || !leaves.length) return null;
   const sizes = sizesOf(fields);
+  if (!items.length || (!leaves.length && !items.some((x) => sizes.some((k) => smallSize(x[k]))))) {
+    return null;
+  }
   const few = new Set(items.filter((x) => isOther(x[label]) || tellsFew(x, whole, leaves, sizes)));
   const folded = items.filter((x) => few.has(x));
   const shown = items.filter((x) => !few.has(x));
@@ -224,9 +230,10 @@ export function foldGroups(answer: Json, output: z.ZodType): boolean {
       if (!meta || v === undefined || v === null) continue;
       if (Array.isArray(v)) {
         const item = itemFieldsOf(schema);
+        // a whole not shown (its row folded away): the list's groups of 1 to 4 still fold, with no figures
         const whole = meta.whole(answer, obj);
-        if (!item || !isObject(whole)) continue;
-        const folded = foldList(v as Json[], item, whole, meta.label);
+        if (!item) continue;
+        const folded = foldList(v as Json[], item, isObject(whole) ? whole : {}, meta.label);
         if (folded) obj[k] = folded, changed = true;
       } else if (isObject(v)) maps.set(meta, [...(maps.get(meta) ?? []), { holder: obj, key: k, meta }]);
     }
@@ -253,6 +260,11 @@ export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
     for (const [k, schema] of Object.entries(fields)) {
       const meta = declarationOf(schema)?.parts, v = obj[k], item = itemFieldsOf(schema);
       if (!meta || !Array.isArray(v) || !item) continue;
+      for (const x of v as Json[]) {
+        const named = x[meta.label ?? "name"];
+        if (isOther(named) || !sizesOf(item).some((s) => smallSize(x[s]))) continue;
+        out.push(`${path ? `${path}.` : ""}${k}: names ${JSON.stringify(named)}, a group of 1 to 4 visitors`);
+      }
       const whole = meta.whole(answer, obj);
       if (!isObject(whole)) continue;
       for (const l of leavesOf(whole, item)) {
