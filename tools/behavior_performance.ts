@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { groupCount, groupParts, groupSize } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, pageInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
-import { SMALL_GROUP } from "../lib/answers/privacy.ts";
+import { isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import type {
   EventField,
   NumberRuns,
@@ -27,7 +27,10 @@ const vital = z.object({
   p95: z.number().nullable(),
   rating: z.enum(RATINGS).nullable().describe("of the p75, by the published thresholds"),
   shares: z.object({ good: z.number(), needs_improvement: z.number(), poor: z.number() }).nullable()
-    .describe("share (0-1) of the measured page loads in each rating"),
+    .describe(
+      "share (0-1) of the measured page loads in each rating; null under a saved cohort where a rating " +
+        "holds 1 to 4 page loads (multiplied back, a share would tell them)",
+    ),
   previous_p75: z.number().nullable().describe("p75 in the previous period"),
 });
 const vitals = z.object({ LCP: vital, INP: vital, CLS: vital });
@@ -95,9 +98,10 @@ const enoughReporters = (s: Series) => (s?.reporters ?? 0) >= SMALL_GROUP;
 /**
  * A metric's figures in a group. Its percentiles, rating and shares are given only when 5 or more people
  * reported it there (a group of 5 visitors whose INP came from one of them showed that visitor's INP), its
- * previous p75 only when 5 or more did in the previous period too.
+ * previous p75 only when 5 or more did in the previous period too. Under a saved cohort (`cohort`) the
+ * shares are withheld where a rating holds 1 to 4 page loads: share times measured would tell them.
  */
-function summarize(metric: Vital, now: Series, prev: Series) {
+function summarize(metric: Vital, now: Series, prev: Series, cohort: boolean, withheld = { shares: 0 }) {
   const sorted: Counts = now?.counts ?? [], prevSorted: Counts = prev?.counts ?? [];
   const n = sorted.reduce((s, x) => s + x[1], 0);
   const prevN = prevSorted.reduce((s, x) => s + x[1], 0);
@@ -106,13 +110,15 @@ function summarize(metric: Vital, now: Series, prev: Series) {
   const p75 = show ? percentile(sorted, n, 0.75) : null;
   const shares = { good: 0, needs_improvement: 0, poor: 0 };
   for (let k = 0; k < sorted.length; k++) shares[ratingOf(metric, sorted[k][0])] += sorted[k][1];
+  const sharesShown = show && !(cohort && RATINGS.some((k) => isFew(shares[k])));
+  if (show && !sharesShown) withheld.shares++;
   return {
     measured: n,
     p50: show ? percentile(sorted, n, 0.5) : null,
     p75,
     p95: show ? percentile(sorted, n, 0.95) : null,
     rating: p75 === null ? null : ratingOf(metric, p75),
-    shares: show
+    shares: sharesShown
       ? {
         good: rate(shares.good / n)!,
         needs_improvement: rate(shares.needs_improvement / n)!,
@@ -151,9 +157,11 @@ export default defineTool({
     const series = (s: EngineScope) =>
       r.engine.valueSeries(s, { by: field, series: "metric", value: "value" });
     const [now, before] = await Promise.all([series(r.scope), r.previous ? series(r.previous) : null]);
+    const cohort = ctx.cohort !== null;
+    const withheld = { shares: 0 };
     const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) =>
       Object.fromEntries(
-        VITALS.map((m) => [m, summarize(m, g.series[m], prev?.series[m])]),
+        VITALS.map((m) => [m, summarize(m, g.series[m], prev?.series[m], cohort, withheld)]),
       ) as z.infer<typeof vitals>;
     // Page loads: each load reports LCP once.
     const loads = (g: SeriesGroup) => g.series.LCP?.rows ?? 0;
@@ -194,6 +202,11 @@ export default defineTool({
       ...row,
       vitals: vitalsOf(g, previous.get(row.name)),
     }));
+    if (withheld.shares) {
+      notices.push(
+        "under a saved cohort, rating shares are withheld where a rating holds 1 to 4 page loads",
+      );
+    }
     // answers from the parts' histograms say how close their percentiles are (counts and shares stay exact)
     const error = Math.max(approximation(now), before ? approximation(before) : 0);
     if (error > 0) {
