@@ -2,14 +2,15 @@
  * behavior_pages: engagement time and scroll depth are means over page-leave reports, so they are withheld
  * where fewer than 5 visitors reported them, however many viewed the page (review #16: 10 viewers and one
  * report showed that visitor's own time and depth). Sorted by one of them, pages go by what they show, those
- * withheld last by path, never placed by the value they hide (review #18). On a small site (the scan) and on a
- * site too large for its part cache (the rollups answer: checked), the same answers. Real HTTP ingest and
- * reads on a real KV file.
+ * withheld last by path, never placed by the value they hide (review #18); under a saved cohort, by what the
+ * guarded answer shows. On a small site (the scan) and on a site too large for its part cache (the rollups
+ * answer: checked), the same answers. Real HTTP ingest and reads on a real KV file.
  */
 import assert from "node:assert/strict";
 import { compact } from "../../lib/jobs/compact.ts";
 import { Source } from "../../lib/query/columns/source.ts";
 import { RollupSource } from "../../lib/query/rollup/source.ts";
+import { saveCohort } from "../helpers/saved.ts";
 import { openSite } from "../helpers/site.ts";
 
 const NOW = Date.parse("2026-11-18T09:30:00Z");
@@ -113,4 +114,33 @@ Deno.test("pages: engagement and depth of 1 to 4 visitors reporting them are wit
     assert.equal(a.first.pages_total, 4, how);
   }
   assert.deepEqual(tables.all.pages, scanned.all.pages);
+});
+
+Deno.test("pages under a cohort: sorted by what the guarded answer shows, pages of 1 to 4 visitors last by path", async () => {
+  const site = await openSite({
+    now: NOW,
+    config: { readKeyRatePerMinute: 1e6, publicKeyRatePerMinute: 1e6 },
+  });
+  try {
+    // every visitor views "/" and one page: /p1 1 visitor, /p2 2, /p3 3, /p4 4, /big 6
+    const pages = ["/p1", "/p2", "/p2", "/p3", "/p3", "/p3", "/p4", "/p4", "/p4", "/p4"];
+    for (let v = 0; v < 16; v++) {
+      const res = await site.ingest([
+        ev(`c${v}`, "/", "$pageview"),
+        ev(`c${v}`, pages[v] ?? "/big", "$pageview"),
+      ]);
+      assert.equal(res.status, 204, await res.text());
+    }
+    await saveCohort(site.deps, site.t.org, site.t.touchpoint, "all", { kind: "page", path: "/" });
+    const order = async (input: Record<string, unknown>) =>
+      ((await site.read("behavior_pages", { period: "today", cohort: "all", ...input })) as Pages).pages
+        .map((p) => [p.page, p.visitors]);
+    const few = "fewer than 5";
+    const last = [["/p1", few], ["/p2", few], ["/p3", few], ["/p4", few]];
+    assert.deepEqual(await order({ sort_by: "visitors" }), [["/", 16], ["/big", 6], ...last]);
+    assert.deepEqual(await order({ sort_by: "visitors", order: "asc" }), [["/big", 6], ["/", 16], ...last]);
+    assert.deepEqual(await order({ sort_by: "pageviews", limit: 2, offset: 2 }), last.slice(0, 2));
+  } finally {
+    await site.close();
+  }
 });
