@@ -370,6 +370,10 @@ for (const [tool, input] of QUESTIONS.filter(([name, i]) => only.has(name) && (!
     peak_heap_total_mb: mb(own.heapTotal),
     heap_used_after_mb: mb(m.heapUsed),
     external_after_mb: mb(m.external),
+    // the most one question had counted as its own working memory so far (lib/working_memory.ts), and what
+    // is still counted once the tool answered (0 unless a question failed to let go)
+    working_peak_mb: Math.round(app.ctx.engine.workingMemory().peakQuestion / MB * 10) / 10,
+    working_held_after: app.ctx.engine.workingMemory().held,
     ...(ALLOCS ? { cold_alloc_sites: coldSites, warm_alloc_sites: warmSites } : {}),
   });
 }

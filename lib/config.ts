@@ -28,6 +28,12 @@ export interface Config {
   /** Bytes of decoded parts kept in memory by the read engine. */
   partCacheBytes: number;
   /**
+   * The most working memory one question may hold beyond the engine's caches (lib/working_memory.ts; the caches
+   * make room for it): past it the question is refused with a 422. QUESTION_MEMORY_MB; 0 (the default): the
+   * scan's share of PART_CACHE_MB (two thirds), at least 8 MB.
+   */
+  questionMemoryBytes: number;
+  /**
    * Rows a closed day's event parts merge into (lib/jobs/compact.ts; the generator writes closed days so too):
    * fewer parts make every cold question cheaper, a larger merge needs more memory while it runs (~400 MB peak
    * at 333,000 rows; lib/query/HISTORY.md). DAY_PART_ROWS; at least 50,000, the merges of open days.
@@ -76,6 +82,7 @@ export const defaultConfig: Config = {
   serverKeyRatePerMinute: 3000,
   readKeyRatePerMinute: 60,
   partCacheBytes: 288 * 1024 * 1024,
+  questionMemoryBytes: 0,
   dayPartRows: 400_000,
   verifySweepSeconds: 60,
   kvQueue: true,
@@ -205,6 +212,7 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     serverKeyRatePerMinute: int(env, "SERVER_KEY_RATE_PER_MINUTE", defaultConfig.serverKeyRatePerMinute),
     readKeyRatePerMinute: int(env, "READ_KEY_RATE_PER_MINUTE", defaultConfig.readKeyRatePerMinute),
     partCacheBytes: int(env, "PART_CACHE_MB", defaultConfig.partCacheBytes / 1048576) * 1048576,
+    questionMemoryBytes: int(env, "QUESTION_MEMORY_MB", 0, 0) * 1048576,
     dayPartRows: Math.max(50_000, int(env, "DAY_PART_ROWS", defaultConfig.dayPartRows)),
     verifySweepSeconds: Math.min(60, int(env, "VERIFY_SWEEP_SECONDS", defaultConfig.verifySweepSeconds)),
     kvQueue: queue !== "off",

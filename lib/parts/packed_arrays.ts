@@ -6,6 +6,7 @@
  */
 
 import { createInflateRaw, deflateRawSync, inflateRawSync } from "node:zlib";
+import { letGo } from "../working_memory.ts";
 
 /** A typed-array constructor: `new T(buffer, byteOffset, length)`. */
 export type ArrayKind = { new (b: ArrayBuffer, o: number, n: number): unknown; BYTES_PER_ELEMENT: number };
@@ -188,7 +189,11 @@ function inflateInto(stored: Uint8Array, raw: number): Uint8Array<ArrayBuffer> |
  */
 export function release(bytes: Uint8Array | null | undefined): void {
   if (!bytes || bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return;
-  if (bytes.buffer instanceof ArrayBuffer && !bytes.buffer.detached) bytes.buffer.transfer(0);
+  if (bytes.buffer instanceof ArrayBuffer && !bytes.buffer.detached) {
+    // (a question that held it holds it no more: working_memory.ts)
+    letGo(bytes.buffer);
+    bytes.buffer.transfer(0);
+  }
 }
 
 /**

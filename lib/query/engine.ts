@@ -24,6 +24,7 @@ import { attributionAsked, rollupBlocker } from "./rollup/answer.ts";
 import { firstTouchBlocker } from "./rollup/first_touch.ts";
 import { retentionBlocker } from "./rollup/retention.ts";
 import type { AggregateOptions, AggregateResult } from "./types.ts";
+import type { WorkingMemory } from "../working_memory.ts";
 
 export function createEngine(deps: Deps): Engine {
   // one memory budget (PART_CACHE_MB): decoded rollups take a third of it (hit rollups a fourteenth of the
@@ -98,8 +99,12 @@ export function createEngine(deps: Deps): Engine {
     return source.scanHolds(rows);
   };
   const ctxOf = (s: Scope) => scans.of(s);
-  return {
+  return countedEach({
     question: (asking) => source.question(asking),
+    workingMemory: () => {
+      const w = source.working;
+      return { held: w.total, peakQuestion: w.peakQuestion, peakTotal: w.peakTotal, limit: w.limit };
+    },
     aggregate: async (s, o) => (await aggregate(s, [o]))[0],
     aggregateMany: (s, os) => aggregate(s, os),
     // Web Vitals from the parts' histograms (within 1%) on a site whose parts would not all fit the part
@@ -144,5 +149,20 @@ export function createEngine(deps: Deps): Engine {
       const ctx = await ctxOf({ ...s, filters: [], traffic: ["human"], cohort });
       return (await aggregateMany(ctx, [{ metrics: ["visitors"] }]))[0].totals.visitors ?? 0;
     },
-  };
+  }, source.working);
+}
+
+/**
+ * Each question the engine answers counts what it holds while it answers as its own (lib/working_memory.ts):
+ * the caches make room for it, and a question past the limit is refused instead of growing the process.
+ */
+function countedEach(engine: Engine, working: WorkingMemory): Engine {
+  const counted = (f: (...a: never[]) => Promise<unknown>) => (...a: never[]) => working.run(() => f(...a));
+  const out = { ...engine } as Record<string, unknown>;
+  for (const [name, f] of Object.entries(engine)) {
+    // (a tool call's loads as one question, and a look at the index, hold nothing of their own)
+    if (name === "question" || name === "newestPartArrival" || name === "workingMemory") continue;
+    out[name] = counted(f as (...a: never[]) => Promise<unknown>);
+  }
+  return out as unknown as Engine;
 }

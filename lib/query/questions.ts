@@ -28,6 +28,11 @@ import type {
 export interface Engine {
   /** Runs a tool call's loads as one question (they share one raw-tail read): Source.question. */
   question<T>(asking: () => Promise<T>): Promise<T>;
+  /**
+   * What questions hold while they answer, beyond the caches (lib/working_memory.ts): all of them now, the
+   * most one question and all together have held, and the most one may hold.
+   */
+  workingMemory(): { held: number; peakQuestion: number; peakTotal: number; limit: number };
   /** Metrics over web events in scope, optionally broken down by fields and/or a time bucket. */
   aggregate(scope: Scope, opts: AggregateOptions): Promise<AggregateResult>;
   /** Several aggregates over one scope in one pass over the data (an overview asks for ~5). */

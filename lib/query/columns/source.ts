@@ -5,6 +5,7 @@
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { WorkingMemory } from "../../working_memory.ts";
 import type { Deps } from "../../deps.ts";
 import { Budget } from "./budget.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
@@ -187,8 +188,21 @@ export class Source {
     // budget whole, parts and kept data make room for it. (It was counted past an eighth of the budget only
     // while parts were weighed as if every column were decoded: 184 MB counted for 114 MB held at 1M events.
     // Parts are weighed by what they hold now: batch.ts heldBytes.)
-    this.cache = new Budget(deps.config.partCacheBytes, () => this.numberingBytes() + this.streaming);
+    this.cache = new Budget(
+      deps.config.partCacheBytes,
+      () => this.numberingBytes() + this.streaming + this.working.total,
+    );
+    // what questions hold while they answer is counted in the budget too: kept parts and derived data make
+    // room for it (lib/working_memory.ts); one question alone may hold the scan's share, at least 8 MB
+    this.working = new WorkingMemory(
+      deps.config.questionMemoryBytes || Math.max(8 * 1048576, deps.config.partCacheBytes),
+      () => this.cache.fit(),
+      deps.config.questionMemoryBytes ? "QUESTION_MEMORY_MB" : "PART_CACHE_MB",
+    );
   }
+
+  /** What the questions answering now hold beyond the caches (lib/working_memory.ts). */
+  readonly working: WorkingMemory;
 
   /** Memory the environments' visitor and session numberings hold. */
   numberingBytes(): number {

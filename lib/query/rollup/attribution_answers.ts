@@ -3,6 +3,7 @@
  * attribution.ts) and explain-a-change's first events (first_touch.ts), from the parts' facts, attributions
  * and first-event sections, the raw tail's beside; each answer kept per period, question and raw tail.
  */
+import { holdArraysOf } from "../../working_memory.ts";
 import { release } from "../../parts/packed_arrays.ts";
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
@@ -650,9 +651,12 @@ export class AttributionAnswers {
         tps: e.head.tps,
         traffics: e.head.traffics,
       };
-      // (decoded into buffers of their own: the stored bytes are let go now)
+      // (decoded into buffers of their own: the stored bytes are let go now; what they decoded to is this
+      // question's own while it answers, lib/working_memory.ts)
       release(rows);
       release(hashes);
+      holdArraysOf(unit.rows);
+      holdArraysOf(unit.ids);
       return unit;
     });
     return got.some((g) => g === null) ? null : got as FirstUnit[];

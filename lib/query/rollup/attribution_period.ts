@@ -5,6 +5,7 @@
  * period cuts and the sessions left out of runs are joined from their blocks' rows (attribution.ts), the raw
  * tail's with them. `answerRuns` counts one question from both, exactly as answerAttribution counts rows.
  */
+import { hold } from "../../working_memory.ts";
 import { sortAndPage } from "../order.ts";
 import { release } from "../../parts/packed_arrays.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
@@ -150,6 +151,8 @@ export function takeRuns(
     visitors: 0,
   };
   const fill = at.slice(0, n), pos = parts.map((p) => new Int32Array(p.keys.n).fill(-1));
+  // (by session of the period: what a question holds while it answers, lib/working_memory.ts)
+  hold([period.vis, period.entry, at, fill, ...pos]);
   let visitors = 0;
   parts.forEach(({ runs, keys }, p) => {
     const pages = pageOf[p];

@@ -18,6 +18,7 @@ import { FIRST_FIELDS, HOUR, type SessionFacts } from "./session_facts.ts";
 import { lastAtMost } from "../sorted.ts";
 import type { FirstRows } from "./store.ts";
 import { releaseViews } from "./let_go.ts";
+import { hold } from "../../working_memory.ts";
 
 const FIELD_AT = new Map<string, number>(FIRST_FIELDS.map((f, i) => [f, i]));
 
@@ -103,6 +104,8 @@ export function firstTouch(
     row: new Int32Array(space).fill(-1),
     pv: byVisitor ? null : new Uint32Array(space),
   };
+  // (this question's own while it answers: lib/working_memory.ts)
+  hold([...slots, first.t, first.row, first.pv]);
   for (let ri = 0; ri < units.length; ri++) firstsOf(units, base, ri, slots[ri], first);
   const pv = first.pv, firstRow = first.row;
   const out: AttributionResult = { units: 0, pageviews: pageviews.total, bounced: 0, converted: 0, by: {} };

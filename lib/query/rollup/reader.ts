@@ -7,6 +7,7 @@
  * visitor count stay the same. The question kinds (plain_answers.ts, attribution_answers.ts, source.ts's
  * retention) read only through it.
  */
+import { hold, holdArraysOf } from "../../working_memory.ts";
 import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { Lru } from "../../lru.ts";
@@ -219,6 +220,8 @@ export class RollupReader {
     // (decoded into a buffer of its own: the stored bytes are let go now, packed_arrays.ts `release`)
     release(bytes);
     if (keepIt) this.keep(key, p, weigh(p));
+    // a piece not kept is the question's own while it answers (lib/working_memory.ts)
+    if (this.cache.peek(key) !== p) holdArraysOf(p);
     return p;
   }
 
@@ -366,6 +369,7 @@ export class RollupReader {
     const blocks = await this.blocks(id, e, factsSec, decodeFacts);
     const f = blocks.length ? concatFacts(blocks) : emptyFacts();
     if (keepIt) this.keep(key, f, f.n * 72);
+    if (this.cache.peek(key) !== f) holdArraysOf(f);
     return f;
   }
 
@@ -398,7 +402,9 @@ export class RollupReader {
     const bytes = await readSection(this.deps.kv, id, e, sec);
     if (!bytes) throw new Gone();
     this.bytesRead += bytes.length;
-    return decode(bytes);
+    const p = decode(bytes);
+    if (p && typeof p === "object") holdArraysOf(p);
+    return p;
   }
 
   /** The device-time lists of a part's facts (only for sessions whose segments overlap), all blocks. */
@@ -410,6 +416,7 @@ export class RollupReader {
     const blocks = await this.blocks(id, e, listsSec, decodeLists);
     const l = concatLists(blocks, blocks.map((x) => x.listAt.length - 1));
     if (keepIt) this.keep(key, l, l.listDt.length * 16 + l.listAt.length * 4);
+    if (this.cache.peek(key) !== l) holdArraysOf(l);
     return l;
   }
 
@@ -470,7 +477,10 @@ export class RollupReader {
       got = (async () => {
         const { kv } = this.deps;
         const blob = await readBlob(kv, p);
+        // the whole part, read for its cut hours: this question's own while it answers (at most a day part)
+        hold([blob]);
         const batch = await decodeBatch({ n: p.rows, columns: await partColumns(kv, p) }, blob);
+        holdArraysOf(batch.cols);
         // only the cut hours' rows are made records, not the whole part's
         const within = new Set(hours), t = (batch.cols.t as NumCol).values;
         const rows: number[] = [];

@@ -17,6 +17,7 @@
  * midnight UTC or part boundaries, late arrivals), those of spans cut by the period's ends, and sessions that
  * are not simple.
  */
+import { holdArraysOf } from "../../working_memory.ts";
 import { isEngagedSession } from "../scan/engaged.ts";
 import { firstAtLeast } from "../sorted.ts";
 import { releaseViews } from "./let_go.ts";
@@ -444,7 +445,7 @@ interface KeyTable {
 
 function keyTable(bits: number): KeyTable {
   const size = 1 << bits;
-  return {
+  return held({
     taken: new Int32Array(size),
     sv: new Int32Array(size),
     sh: new Int32Array(size),
@@ -454,7 +455,13 @@ function keyTable(bits: number): KeyTable {
     range: 1,
     mask: size - 1,
     shift: 32 - bits,
-  };
+  });
+}
+
+/** (the search's table is the question's own while it answers: lib/working_memory.ts) */
+function held<T extends object>(x: T): T {
+  holdArraysOf(x);
+  return x;
 }
 
 /** The table's arrays back to the allocator now (the search's alone), not at V8's next full collection. */

@@ -7,6 +7,7 @@
  *
  * The part's sessions are one more section (SESSIONS), read only by questions that tell sessions apart.
  */
+import { holdArraysOf, letGo as workingLetGo } from "../../working_memory.ts";
 import { Buffer } from "node:buffer";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { type ArrayKind, release } from "../../parts/packed_arrays.ts";
@@ -372,6 +373,8 @@ export async function readStepSection(
   if (!bytes) return bytes;
   const section = decoded(partId, entry, name, bytes, decodeSection), stored = storedBytes(bytes);
   letGo(bytes);
+  // (the question's own until let go: lib/working_memory.ts)
+  holdArraysOf(section);
   return { section, stored };
 }
 
@@ -414,7 +417,10 @@ export async function readStepSessionsMany(
 export function letGoArrays(views: Iterable<ArrayBufferView | null | undefined>): void {
   for (const v of views) {
     const b = v?.buffer;
-    if (b instanceof ArrayBuffer && !b.detached && b.byteLength > Buffer.poolSize) b.transfer(0);
+    if (b instanceof ArrayBuffer && !b.detached && b.byteLength > Buffer.poolSize) {
+      workingLetGo(b);
+      b.transfer(0);
+    }
   }
 }
 

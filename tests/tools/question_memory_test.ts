@@ -1,0 +1,59 @@
+/**
+ * A question's working memory is bounded by configuration (lib/working_memory.ts): past QUESTION_MEMORY_MB a
+ * read tool answers a 422 naming the setting instead of growing the process, the next questions go on, and
+ * once answered no question holds anything. Through the HTTP read API on a real KV file, with a generated
+ * site on the table path (the part cache too small for a scan).
+ */
+import assert from "node:assert/strict";
+import { createApp } from "../../app.ts";
+import { generateSite } from "../../lib/demo/site.ts";
+import { openSite } from "../helpers/site.ts";
+
+const NOW = Date.parse("2026-11-20T12:00:00Z");
+
+Deno.test("working memory: a question past QUESTION_MEMORY_MB is a 422 naming it; within it, answered, nothing held after", async () => {
+  const site = await openSite({
+    now: NOW,
+    config: { partCacheBytes: 1, questionMemoryBytes: 16 * 1024, readKeyRatePerMinute: 1e6 },
+  });
+  try {
+    await generateSite(site.deps, {
+      org: site.t.org,
+      touchpoint: site.t.touchpoint,
+      host: site.t.domain,
+      events: 10_000,
+      visitors: 1_000,
+      days: 14,
+      seed: 7,
+      end: NOW - 3_600_000,
+      direct: true,
+    });
+    const ask = { period: "last_7_days" };
+    const refused = await site.ask("behavior_explain_change", ask);
+    const body = await refused.json();
+    assert.equal(refused.status, 422, JSON.stringify(body));
+    assert.equal(body.code, "VALIDATION_ERROR");
+    assert.match(body.error, /the 16 kB of working memory .*QUESTION_MEMORY_MB/);
+    assert.match(body.error, /shorter period/);
+    const engine = site.app.ctx.engine;
+    assert.equal(engine.workingMemory().held, 0, "the refused question let go of what it held");
+    // the same question with room (the default: the scan's share of PART_CACHE_MB, at least 8 MB)
+    const roomy = createApp({ ...site.deps, config: { ...site.deps.config, questionMemoryBytes: 0 } });
+    const res = await roomy.request("/v1/read/behavior_explain_change", {
+      method: "POST",
+      headers: { authorization: `Bearer ${site.t.readKey}`, "content-type": "application/json" },
+      body: JSON.stringify(ask),
+    });
+    const answered = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(answered));
+    const memory = roomy.ctx.engine.workingMemory();
+    assert.equal(memory.limit, 8 * 1048576);
+    assert.ok(memory.peakQuestion > 16 * 1024, `it held ${memory.peakQuestion} bytes while answering`);
+    assert.equal(memory.held, 0, "nothing held once answered");
+    // on the small limit, a question whose own working set fits it still answers
+    const account = await site.ask("account_overview", {});
+    assert.equal(account.status, 200, await account.text());
+  } finally {
+    await site.close();
+  }
+});
