@@ -19,7 +19,8 @@ import type {
   ValueSeriesResult,
 } from "../types.ts";
 import { bucketValue, RELATIVE_ERROR } from "./buckets.ts";
-import { keepReporter, VITALS_EVENT, type VitalsTable } from "./build.ts";
+import { REPORTERS_COUNTED } from "../aggregate/value_series.ts";
+import { VITALS_EVENT, type VitalsTable } from "./build.ts";
 
 /** A value series answer that may come from histograms: `relative_error` is the bound on its numbers (0: exact). */
 export type VitalsResult = ValueSeriesResult & { relative_error: number };
@@ -75,7 +76,10 @@ interface Acc {
 
 interface MergedSeries {
   rows: number;
-  /** the smallest REPORTERS_COUNTED distinct visitor numbers of the people whose values count, ascending */
+  /**
+   * distinct visitor numbers of the people whose values count, at most REPORTERS_COUNTED: all of them while
+   * fewer (every table's kept reporters were all of its series' then), else any 5 (the count is 5 then)
+   */
   reps: number[];
   /** while merging: counts by bucket id - lo (ids of positive values lie within a few powers of ten) */
   lo: number;
@@ -123,6 +127,13 @@ function gatherSet(g: Gather, bytes: Uint8Array, from: number, to: number) {
   if (g.n + (to - from) > g.a.length) g.grow(g.n + (to - from)); // at most one member a byte
   g.n = decodeSetInto(bytes, from, to, g.a, g.n);
 }
+/** Adds the numbers xs[from, to) not among `reps` yet, until it holds REPORTERS_COUNTED. */
+function addReporters(reps: number[], xs: ArrayLike<number>, from: number, to: number): void {
+  for (let e = from; e < to && reps.length < REPORTERS_COUNTED; e++) {
+    if (!reps.includes(xs[e])) reps.push(xs[e]);
+  }
+}
+
 const newSeries = (): MergedSeries => ({
   rows: 0,
   reps: [],
@@ -234,7 +245,7 @@ export function mergeTables(parts: TableTaken[], s: Scope, o: ValueSeriesOptions
         }
         if (sr === null) continue;
         sr.rows += t.sRows[k];
-        for (let e = t.repAt[k]; e < t.repAt[k + 1]; e++) keepReporter(sr.reps, t.reps[e]);
+        if (sr.reps.length < REPORTERS_COUNTED) addReporters(sr.reps, t.reps, t.repAt[k], t.repAt[k + 1]);
         if (t.exact) {
           for (let e = t.at[k]; e < t.at[k + 1]; e++) {
             sr.values.set(t.key[e], (sr.values.get(t.key[e]) ?? 0) + t.count[e]);
@@ -256,7 +267,7 @@ export function mergeTables(parts: TableTaken[], s: Scope, o: ValueSeriesOptions
         let to = all.series.get(metric);
         if (!to) all.series.set(metric, to = newSeries());
         to.rows += sr.rows;
-        for (const v of sr.reps) keepReporter(to.reps, v);
+        if (to.reps.length < REPORTERS_COUNTED) addReporters(to.reps, sr.reps, 0, sr.reps.length);
         if (sr.dense.length) {
           if (!to.dense.length || sr.lo < to.lo || sr.lo + sr.dense.length > to.lo + to.dense.length) {
             grow(to, sr.lo);
@@ -382,7 +393,7 @@ export function answerOf(parts: Merged, tail: Merged | null, o: ValueSeriesOptio
     for (const name of names) {
       const x = a?.series.get(name), y = b?.series.get(name);
       const reps = [...(x?.reps ?? [])];
-      for (const v of y?.reps ?? []) keepReporter(reps, v);
+      if (y) addReporters(reps, y.reps, 0, y.reps.length);
       series[name] = lazyCounts((x?.rows ?? 0) + (y?.rows ?? 0), reps.length, () => countsOf([x, y]));
     }
     return { value: (a ?? b)!.value, rows: (a?.rows ?? 0) + (b?.rows ?? 0), visitors, series };
