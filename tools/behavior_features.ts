@@ -73,36 +73,42 @@ type Row =
 type Sort = typeof SORTS[number];
 
 /**
- * The names an answer shows as they are (`shown`): those 5 or more visitors used. Any other element is named
- * by its plain name (the same name unless it was its text). A shown name that is also the plain name of an
- * element not shown (an icon button's `#account-menu`, and the same button labelled with the visitor's own
- * name) is named by plain names too, so one name is one row, its visitors counted once. `unknown`: pages
- * with events named by a name not shown and no plain name (stored before ingest set one); `withheld`: whether
- * some text is not shown.
+ * Which names rows show as they are (`byElement`): those 5 or more visitors used, and the names of elements
+ * never named by their text (their plain name is their name). Any other element is named by its plain name:
+ * a text fewer than 5 visitors used, and an event stored before plain names were kept (`withheld`). A name
+ * that is also the plain name of a withheld one (an icon button's `#account-menu`, and the same button
+ * labelled with the visitor's own name) is asked by plain name too, so one name is one row, its visitors
+ * counted once.
  */
-function namesShown(byName: AggregateResult, byPair: AggregateResult) {
+function naming(byName: AggregateResult, byPair: AggregateResult) {
   const shown = new Set<string>();
   for (const g of byName.rows) {
     const e = g.key.element;
     if (typeof e === "string" && (g.metrics.visitors ?? 0) >= SMALL_GROUP) shown.add(e);
   }
-  for (;;) {
-    const clash = byPair.rows.map((g) => g.key[PLAIN]).filter((p, i) => {
-      const e = byPair.rows[i].key.element;
-      return typeof p === "string" && shown.has(p) && !(typeof e === "string" && shown.has(e));
-    });
-    if (!clash.length) break;
-    for (const p of clash) shown.delete(p as string);
-  }
-  const unknown = new Set<string>();
-  let withheld = false;
+  const plains = new Map<string, Set<KeyValue>>();
   for (const g of byPair.rows) {
-    const e = g.key.element, p = g.key[PLAIN];
-    if (typeof e !== "string" || shown.has(e)) continue;
-    if (p === null) unknown.add(label(g.key.page));
-    if (p !== e) withheld = true;
+    const e = g.key.element;
+    if (typeof e !== "string") continue;
+    let ps = plains.get(e);
+    if (!ps) plains.set(e, ps = new Set());
+    ps.add(g.key[PLAIN]);
   }
-  return { shown: [...shown], unknown, withheld };
+  let withheld: Set<string>, taken: Set<string>;
+  for (;;) {
+    withheld = new Set(), taken = new Set();
+    for (const [e, ps] of plains) {
+      if (shown.has(e) || [...ps].every((p) => p === e)) continue;
+      withheld.add(e);
+      for (const p of ps) if (typeof p === "string") taken.add(p);
+    }
+    const clash = [...taken].filter((p) => shown.has(p));
+    if (!clash.length) break;
+    for (const p of clash) shown.delete(p);
+  }
+  const byElement = new Set(shown);
+  for (const e of plains.keys()) if (!withheld.has(e) && !taken.has(e)) byElement.add(e);
+  return { byElement, withheld: withheld.size > 0 };
 }
 
 /** A row's figure as the answer shows it, for sorting: null where it reads "fewer than 5" (under a cohort). */
@@ -165,47 +171,56 @@ export default defineTool({
     const limit = input.limit ?? 25;
     const action = (value: string): Filter => ({ field: "prop:action", op: "eq", value });
     const at = (...more: Filter[]) => ({ ...r.scope, filters: [...r.scope.filters ?? [], ...more] });
-    // Which names may be shown: an element's name is its text only where 5 or more visitors used that
-    // text (a property value's rule); else its plain name (`element_plain`, set at ingest: #id, role or tag).
-    const [byName, byPair] = await r.engine.aggregateMany(at(), [
-      { metrics: ["visitors"], breakdown: ["element"] },
-      { metrics: ["events"], breakdown: ["element", PLAIN, "page"] },
-    ]);
-    const names = namesShown(byName, byPair);
-    // The questions, each asked twice: of the names shown (by name), and of the rest (by plain name).
-    const shownOnly: Filter = { field: "element", op: "in", value: names.shown };
-    const rest: Filter = { field: "element", op: "neq", value: names.shown };
-    const twice = async (filters: Filter[], o: AggregateOptions): Promise<AggregateResult[]> =>
-      await Promise.all([
-        names.shown.length
-          ? r.engine.aggregate(at(...filters, shownOnly), o)
-          : { totals: {}, rows: [], total_rows: 0 },
-        r.engine.aggregate(at(...filters, rest), {
-          ...o,
-          breakdown: o.breakdown!.map((f) => (f === "element" ? PLAIN : f)),
-        }),
-      ]);
     const breakdown = ["element", "page"] as ("element" | "page")[];
     // A change that names its form (properties.form_element, set at ingest) starts that form; one that does
     // not (a field outside any form, an event stored before changes named their form) starts its own field.
     const formOf = "prop:form_element" as const;
     const named: Filter = { field: formOf, op: "prefix", value: "" }; // any form name at all
-    const [clicks, raging, formChanges, fieldChanges, submits] = await Promise.all([
-      twice([action("click")], { metrics: ["events", "visitors", "rage_clicks"], breakdown }),
-      twice([{ field: "prop:rage_click", op: "eq", value: "true" }], { metrics: ["visitors"], breakdown }),
+    const asked: [Filter[], AggregateOptions][] = [
+      [[action("click")], { metrics: ["events", "visitors", "rage_clicks"], breakdown }],
+      [[{ field: "prop:rage_click", op: "eq", value: "true" }], { metrics: ["visitors"], breakdown }],
+      [[action("change")], { metrics: ["sessions", "visitors"], breakdown: [formOf, ...breakdown] }],
+      [[action("submit")], { metrics: ["events", "visitors"], breakdown }],
+    ];
+    // Which names may be shown (an element's text only where 5 or more visitors used it, as a property value
+    // is named), asked beside the questions by name; rows whose name may not be shown are asked again of the
+    // elements by their plain name (`element_plain`, set at ingest: #id, role or tag).
+    const [[byName, byPair], formChanges, ...byElement] = await Promise.all([
+      r.engine.aggregateMany(at(), [
+        { metrics: ["visitors"], breakdown: ["element"] },
+        { metrics: ["events"], breakdown: ["element", PLAIN] },
+      ]),
       r.engine.aggregate(at(action("change"), named), {
         metrics: ["sessions", "visitors"],
         breakdown: [formOf, "page"],
       }),
-      twice([action("change")], { metrics: ["sessions", "visitors"], breakdown: [formOf, ...breakdown] }),
-      twice([action("submit")], { metrics: ["events", "visitors"], breakdown }),
+      ...asked.map(([fs, o]) => r.engine.aggregate(at(...fs), o)),
     ]);
+    const names = naming(byName, byPair);
+    const keep = (k: Record<string, KeyValue>) =>
+      k.element === null || names.byElement.has(String(k.element));
+    const rest = byElement.some((a) => a.rows.some((g) => !keep(g.key)));
+    const plainRest: Filter[] = [
+      { field: "element", op: "neq", value: [...names.byElement] },
+      { field: "element", op: "prefix", value: "" },
+    ];
+    const byPlain = rest
+      ? await Promise.all(asked.map(([fs, o]) =>
+        r.engine.aggregate(at(...fs, ...plainRest), {
+          ...o,
+          breakdown: o.breakdown!.map((f) => (f === "element" ? PLAIN : f)),
+        })
+      ))
+      : [];
+    // each question's rows named as they are, and (asked again) by plain name
+    const answers = asked.map((_, k) => [
+      { ...byElement[k], rows: byElement[k].rows.filter((g) => keep(g.key)) },
+      ...(rest ? [byPlain[k]] : []),
+    ]);
+    const [clicks, raging, fieldChanges, submits] = answers;
     /** The name a row of an answer shows: its name (shown) or its plain name, as the question asked. */
     const nameOf = (k: Record<string, KeyValue>) => {
-      if (PLAIN in k) {
-        if (k[PLAIN] !== null) return String(k[PLAIN]);
-        return names.unknown.has(label(k.page)) ? NAME_WITHHELD : label(null);
-      }
+      if (PLAIN in k) return k[PLAIN] !== null ? String(k[PLAIN]) : NAME_WITHHELD;
       return label(k.element);
     };
     const rows = new Map<string, Row>();
@@ -228,8 +243,7 @@ export default defineTool({
       }
       return x;
     };
-    // (a name is asked of one of a question's two answers: figures of both add only for events that arrived
-    // between the two rounds)
+    // (a name is one answer's: by name, or by plain name)
     const each = (res: AggregateResult[], f: (x: Row, m: Record<string, number | null>) => void) => {
       for (const a of res) {
         for (const g of a.rows) {

@@ -122,6 +122,8 @@ export class GroupCollector {
   private rageOnly: boolean;
   private dimFilters: Filter[];
   private wantSessions: boolean;
+  /** whether visitors are asked (else the rows' visitor sets are not read: the groups keep none) */
+  private wantVisitors: boolean;
   private accs = new Map<string, Acc>();
   private events = 0;
   private rage = 0;
@@ -138,6 +140,7 @@ export class GroupCollector {
     this.rageOnly = (s.filters ?? []).some(isRageFilter);
     this.dimFilters = (s.filters ?? []).filter((f) => isDim(f.field));
     this.wantSessions = o.metrics.includes("sessions");
+    this.wantVisitors = o.metrics.includes("visitors");
     this.inTotal = new Uint8Array(Math.max(1, space));
     this.overAll.start();
   }
@@ -188,11 +191,13 @@ export class GroupCollector {
       this.events += e;
       this.rage += r;
       // the row's visitors into its group's list and the totals' marks
-      const from = setAt[i], to = setAt[i + 1];
-      if (acc.nVis + (to - from) > acc.vis.length) roomForVisitors(acc, to - from);
-      const was = acc.nVis;
-      acc.nVis = decodeSetInto(sets, from, to, acc.vis, was);
-      for (let k = was; k < acc.nVis; k++) this.mark(acc.vis[k]);
+      if (this.wantVisitors) {
+        const from = setAt[i], to = setAt[i + 1];
+        if (acc.nVis + (to - from) > acc.vis.length) roomForVisitors(acc, to - from);
+        const was = acc.nVis;
+        acc.nVis = decodeSetInto(sets, from, to, acc.vis, was);
+        for (let k = was; k < acc.nVis; k++) this.mark(acc.vis[k]);
+      }
       if (wantSessions && sesAt[i + 1] > sesAt[i]) {
         const m = sesAt[i + 1] - sesAt[i];
         if (acc.nSes + 3 * m > acc.ses.length) this.roomForSessions(acc, 3 * m);
