@@ -5,6 +5,7 @@
  */
 import { createApp } from "./app.ts";
 import { checkConfiguredPaths, ConfigError, openConfiguredKv, readConfig } from "./lib/config.ts";
+import { PASSWORD_COST } from "./lib/people/passwords.ts";
 import { systemClock } from "./lib/clock.ts";
 import { consoleLog } from "./lib/log.ts";
 import { systemDns } from "./lib/dns.ts";
@@ -107,6 +108,9 @@ const server = env.DENO_DEPLOYMENT_ID
 const issuer = issuerPolicy(config, env, server.addr.port);
 config.publicUrl = issuer.publicUrl;
 if (issuer.warning) log.warn("configuration", { warning: issuer.warning });
+if (config.passwordCost < PASSWORD_COST) {
+  log.warn("configuration", { warning: `PASSWORD_TEST_COST: new passwords hashed at the tests' lower cost` });
+}
 
 if (dev) {
   const { tenant, created } = await ensureDemoTenant(deps);

@@ -2,6 +2,7 @@
  * Service configuration. main.ts reads the environment and hands it to `readConfig`; everything below gets
  * the result through Deps. Nothing here reads the environment or opens KV by itself.
  */
+import { MAX_PASSWORD_COST, MIN_PASSWORD_COST, PASSWORD_COST } from "./people/passwords.ts";
 import { ALLOWANCE_KINDS, type AllowanceKind, type Plan, PLANS } from "./store/records.ts";
 
 /** An operator's change to one plan's limits; the defaults and how they apply: lib/tenancy/plans.ts. */
@@ -49,6 +50,12 @@ export interface Config {
    * a KV without queues (KV Connect is detected by itself).
    */
   kvQueue: boolean;
+  /**
+   * log2 of scrypt's N for new password hashes (lib/people/passwords.ts): 15 (the default, production's).
+   * PASSWORD_COST may raise it (at most 20), never lower it. Tests set it in their Config (tests/helpers/deps.ts)
+   * as low as MIN_PASSWORD_COST (10), or with PASSWORD_TEST_COST for a started server (tests/helpers/server.ts).
+   */
+  passwordCost: number;
   /** Per-plan overrides of history limits and allowances (PLAN_LIMITS, JSON); defaults in lib/tenancy/plans.ts. */
   plans: PlanOverrides;
   /**
@@ -86,6 +93,7 @@ export const defaultConfig: Config = {
   dayPartRows: 400_000,
   verifySweepSeconds: 60,
   kvQueue: true,
+  passwordCost: PASSWORD_COST,
   plans: {},
   publicUrl: null,
   oauthAllowLoopbackClients: false,
@@ -175,6 +183,24 @@ function smtpUrl(raw: string | undefined): string | null {
   return raw;
 }
 
+/**
+ * PASSWORD_COST: from production's 15 up to 20. PASSWORD_TEST_COST (tests only, like OAUTH_TEST_…): from 10 up,
+ * for a test's started server; never set it in production (every new password would be cheap to guess).
+ */
+function passwordCost(env: Record<string, string | undefined>): number {
+  const test = env.PASSWORD_TEST_COST;
+  if (test && env.PASSWORD_COST) throw new ConfigError("set PASSWORD_COST or PASSWORD_TEST_COST, not both");
+  if (test && env.DENO_DEPLOYMENT_ID) {
+    throw new ConfigError("PASSWORD_TEST_COST is for tests: never on Deno Deploy");
+  }
+  const name = test ? "PASSWORD_TEST_COST" : "PASSWORD_COST";
+  const n = int(env, name, PASSWORD_COST, test ? MIN_PASSWORD_COST : PASSWORD_COST);
+  if (n > MAX_PASSWORD_COST) {
+    throw new ConfigError(`${name} must be at most ${MAX_PASSWORD_COST}, got "${env[name]}"`);
+  }
+  return n;
+}
+
 const geoPath = (v: string | undefined) => (v === "off" ? null : v || undefined);
 
 /** Builds a Config from environment variables; bad values stop the start with a message naming the variable. */
@@ -216,6 +242,7 @@ export function readConfig(env: Record<string, string | undefined>, opts: { dev?
     dayPartRows: Math.max(50_000, int(env, "DAY_PART_ROWS", defaultConfig.dayPartRows)),
     verifySweepSeconds: Math.min(60, int(env, "VERIFY_SWEEP_SECONDS", defaultConfig.verifySweepSeconds)),
     kvQueue: queue !== "off",
+    passwordCost: passwordCost(env),
     plans: planLimits(env.PLAN_LIMITS),
     publicUrl: publicUrl(env.PUBLIC_URL),
     oauthAllowLoopbackClients: env.OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS === "1",

@@ -18,7 +18,7 @@ export async function ensureDemoOwner(deps: Deps, org: string, domain: string): 
   if (saved && await findUserByEmail(deps.kv, saved.email)) return saved;
   const owner: DemoOwner = { email: `owner@${domain}`, password: newToken().slice(0, 20) };
   const user = await findUserByEmail(deps.kv, owner.email) ??
-    await createUser(deps.kv, deps.clock, owner.email, owner.password);
+    await createUser(deps.kv, deps.clock, owner.email, owner.password, deps.config.passwordCost);
   await addMember(deps.kv, deps.clock, org, user.id, "owner");
   await deps.kv.set(keys.meta("demo_owner"), owner);
   return owner;

@@ -3,10 +3,20 @@
  * random salt, a 32-byte key: one of OWASP's recommended scrypt settings (32 MiB of memory per hash, about
  * 0.3-0.7 s on our 2-core machines). The parameters are stored in the hash, so raising them later keeps old
  * hashes verifiable (and `needsRehash` tells sign-in to upgrade them).
+ *
+ * The cost is log2 N (`cost` below, Config.passwordCost): 15 unless a caller passes another. PASSWORD_COST
+ * may only raise it (lib/config.ts); tests pass a lower one (MIN_PASSWORD_COST at least, through their
+ * Config) so that their many accounts do not each cost half a second of CPU.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 export const PASSWORD_PARAMS = { N: 2 ** 15, r: 8, p: 3, keyLength: 32, saltLength: 16 } as const;
+/** log2 N of PASSWORD_PARAMS: production's cost, the default everywhere. */
+export const PASSWORD_COST = Math.log2(PASSWORD_PARAMS.N);
+/** The least cost a caller may ask for (N = 1024: 1 MiB and a few ms a hash); for tests only. */
+export const MIN_PASSWORD_COST = 10;
+/** The most (N = 2^20: 1 GiB of memory a hash). */
+export const MAX_PASSWORD_COST = 20;
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
 
@@ -36,8 +46,18 @@ function derive(
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
-export async function hashPassword(password: string): Promise<string> {
-  const { N, r, p, keyLength, saltLength } = PASSWORD_PARAMS;
+function costN(cost: number): number {
+  if (!Number.isInteger(cost) || cost < MIN_PASSWORD_COST || cost > MAX_PASSWORD_COST) {
+    throw new RangeError(
+      `password cost must be an integer from ${MIN_PASSWORD_COST} to ${MAX_PASSWORD_COST}`,
+    );
+  }
+  return 2 ** cost;
+}
+
+export async function hashPassword(password: string, cost = PASSWORD_COST): Promise<string> {
+  const N = costN(cost);
+  const { r, p, keyLength, saltLength } = PASSWORD_PARAMS;
   const salt = new Uint8Array(randomBytes(saltLength));
   const key = await derive(password, salt, { N, r, p }, keyLength);
   return `scrypt$${N}$${r}$${p}$${b64(salt)}$${b64(key)}`;
@@ -54,15 +74,21 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-export function needsRehash(stored: string): boolean {
-  const { N, r, p } = PASSWORD_PARAMS;
-  return stored !== "" && !stored.startsWith(`scrypt$${N}$${r}$${p}$`);
+/** A hash weaker than `cost` asks to be made again; a stronger one is kept (never lowered). */
+export function needsRehash(stored: string, cost = PASSWORD_COST): boolean {
+  if (stored === "") return false;
+  const parts = stored.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return true;
+  const [N, r, p] = parts.slice(1, 4).map(Number);
+  return !(N >= costN(cost) && r >= PASSWORD_PARAMS.r && p >= PASSWORD_PARAMS.p);
 }
 
-/** Used for unknown addresses so a wrong email costs the same time as a wrong password. */
-let dummy: Promise<string> | null = null;
-export function dummyHash(): Promise<string> {
-  return dummy ??= hashPassword("not a password of anyone");
+/** Used for unknown addresses so a wrong email costs the same time as a wrong password (at that cost). */
+const dummies = new Map<number, Promise<string>>();
+export function dummyHash(cost = PASSWORD_COST): Promise<string> {
+  let dummy = dummies.get(cost);
+  if (!dummy) dummies.set(cost, dummy = hashPassword("not a password of anyone", cost));
+  return dummy;
 }
 
 /** What a new password must be: a length, nothing else (long passphrases welcome). */

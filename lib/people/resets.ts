@@ -10,7 +10,7 @@ import type { PasswordReset, User } from "./records.ts";
 import { newToken, TOKEN_PATTERN, tokenHash } from "./secrets.ts";
 import { endAllSessions } from "./sessions.ts";
 import { findUserByEmail, getUser, setPassword } from "./users.ts";
-import { passwordProblem } from "./passwords.ts";
+import { PASSWORD_COST, passwordProblem } from "./passwords.ts";
 import { LINK_PROBLEM, type LinkState } from "./invitations.ts";
 
 export const RESET_MS = 1 * HOUR;
@@ -46,6 +46,7 @@ export async function completeReset(
   clock: Clock,
   token: string,
   password: string,
+  cost = PASSWORD_COST,
 ): Promise<User> {
   const problem = passwordProblem(password);
   if (problem) throw invalid(`password: ${problem}`);
@@ -55,7 +56,7 @@ export async function completeReset(
   const entry = await kv.get<PasswordReset>(key);
   const res = await kv.atomic().check(entry).delete(key).commit();
   if (!res.ok || !entry.value) throw invalid(`link: ${LINK_PROBLEM.used}`);
-  await setPassword(kv, state.value.user, password);
+  await setPassword(kv, state.value.user, password, cost);
   await endAllSessions(kv, clock, state.value.user);
   const user = await getUser(kv, state.value.user);
   if (!user) throw invalid("link: the account no longer exists");

@@ -17,10 +17,11 @@ export async function checkPassword(
   await takeSignInAttempt(ctx, input.addr, input.email);
   const { kv } = ctx.deps;
   const user = await findUserByEmail(kv, input.email);
-  const ok = await verifyPassword(input.password, user?.password_hash ?? await dummyHash());
+  const cost = ctx.deps.config.passwordCost;
+  const ok = await verifyPassword(input.password, user?.password_hash ?? await dummyHash(cost));
   if (!user || !ok) throw unauthorized(WRONG_CREDENTIALS);
-  if (needsRehash(user.password_hash)) {
-    const upgraded = await hashPassword(input.password);
+  if (needsRehash(user.password_hash, cost)) {
+    const upgraded = await hashPassword(input.password, cost);
     return await updateUser(kv, user.id, (u) => ({ ...u, password_hash: upgraded }));
   }
   return user;

@@ -3,7 +3,7 @@ import type { Clock } from "../clock.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { randomId } from "../keys/apikeys.ts";
 import { keys } from "../store/keys.ts";
-import { hashPassword, passwordProblem } from "./passwords.ts";
+import { hashPassword, PASSWORD_COST, passwordProblem } from "./passwords.ts";
 import type { User } from "./records.ts";
 
 /** Emails compare case-insensitively everywhere: stored and looked up in lower case. */
@@ -24,8 +24,17 @@ export async function findUserByEmail(kv: Deno.Kv, email: string): Promise<User 
   return id ? await getUser(kv, id) : null;
 }
 
-/** Creates a user; an address already taken (in any letter case) is a 422, whatever the race. */
-export async function createUser(kv: Deno.Kv, clock: Clock, email: string, password: string): Promise<User> {
+/**
+ * Creates a user; an address already taken (in any letter case) is a 422, whatever the race. `cost`: the
+ * password hash's (Config.passwordCost; lib/people/passwords.ts).
+ */
+export async function createUser(
+  kv: Deno.Kv,
+  clock: Clock,
+  email: string,
+  password: string,
+  cost = PASSWORD_COST,
+): Promise<User> {
   const problem = emailProblem(email) ?? null;
   if (problem) throw invalid(`email: ${problem}`);
   const pwProblem = passwordProblem(password);
@@ -33,7 +42,7 @@ export async function createUser(kv: Deno.Kv, clock: Clock, email: string, passw
   const user: User = {
     id: randomId("usr_"),
     email: normalizeEmail(email),
-    password_hash: await hashPassword(password),
+    password_hash: await hashPassword(password, cost),
     created_at: new Date(clock.now()).toISOString(),
     sessions_valid_after: 0,
   };
@@ -47,10 +56,15 @@ export async function createUser(kv: Deno.Kv, clock: Clock, email: string, passw
 }
 
 /** Replaces the password hash; callers end the user's sessions (lib/people/sessions.ts endAllSessions). */
-export async function setPassword(kv: Deno.Kv, userId: string, password: string): Promise<User> {
+export async function setPassword(
+  kv: Deno.Kv,
+  userId: string,
+  password: string,
+  cost = PASSWORD_COST,
+): Promise<User> {
   const pwProblem = passwordProblem(password);
   if (pwProblem) throw invalid(`password: ${pwProblem}`);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, cost);
   return await updateUser(kv, userId, (u) => ({ ...u, password_hash: hash }));
 }
 

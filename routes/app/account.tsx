@@ -106,7 +106,12 @@ export function accountRoutes(ctx: AppContext): Hono<AppEnv> {
         password: secretField(c, "current"),
         addr: addressOf(ctx, c),
       });
-      const user = await setPassword(kv, auth.user.id, secretField(c, "password"));
+      const user = await setPassword(
+        kv,
+        auth.user.id,
+        secretField(c, "password"),
+        ctx.deps.config.passwordCost,
+      );
       await endAllSessions(kv, clock, user.id);
       return await startSession(
         ctx,

@@ -90,7 +90,13 @@ export function inviteRoutes(ctx: AppContext): Hono<AppEnv> {
       } else {
         const problem = mismatch(c);
         if (problem) return again(problem, FAILURES.invalid.status);
-        user = await createUser(kv, clock, l.inv.email, secretField(c, "password"));
+        user = await createUser(
+          kv,
+          clock,
+          l.inv.email,
+          secretField(c, "password"),
+          ctx.deps.config.passwordCost,
+        );
       }
       const m = await acceptInvitation(kv, clock, token, user.id);
       ctx.people.invalidate();

@@ -173,7 +173,13 @@ export function signInRoutes(ctx: AppContext): Hono<AppEnv> {
     const problem = mismatch(c);
     if (problem) return c.html(<ResetForm token={token} error={problem} />, FAILURES.invalid.status);
     try {
-      const user = await completeReset(kv, clock, token, secretField(c, "password"));
+      const user = await completeReset(
+        kv,
+        clock,
+        token,
+        secretField(c, "password"),
+        ctx.deps.config.passwordCost,
+      );
       return await startSession(
         ctx,
         c,

@@ -5,6 +5,7 @@ import type { Deps, Geo } from "../../lib/deps.ts";
 import type { Dns } from "../../lib/dns.ts";
 import type { GeoInfo } from "../../lib/store/records.ts";
 import { memoryLog } from "../../lib/log.ts";
+import { MIN_PASSWORD_COST } from "../../lib/people/passwords.ts";
 import { type MemoryMailer, memoryMailer } from "./mail.ts";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -51,7 +52,14 @@ export async function testDeps(
     geo: fakeGeo,
     dns: new FakeDns(),
     fetch: offline,
-    config: { ...defaultConfig, adminToken: TEST_ADMIN_TOKEN, kvPath: ":memory:" },
+    // the least password cost (production's takes ~0.3 s of CPU a hash); tests/lib/people/passwords_test.ts
+    // and the config tests keep production's
+    config: {
+      ...defaultConfig,
+      adminToken: TEST_ADMIN_TOKEN,
+      kvPath: ":memory:",
+      passwordCost: MIN_PASSWORD_COST,
+    },
     log: memoryLog(),
     mail: memoryMailer(),
     ...over,

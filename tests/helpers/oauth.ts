@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { s256 } from "../../lib/oauth/secrets.ts";
 import { addMember, removeMember } from "../../lib/people/members.ts";
-import { hashPassword } from "../../lib/people/passwords.ts";
+import { hashPassword, MIN_PASSWORD_COST } from "../../lib/people/passwords.ts";
 import type { Role, User } from "../../lib/people/records.ts";
 import { createSession, SESSION_COOKIES } from "../../lib/people/sessions.ts";
 import { keys } from "../../lib/store/keys.ts";
@@ -37,7 +37,7 @@ export class Accounts {
       const user: User = {
         id: `usr_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
         email: Accounts.email(name),
-        password_hash: await (passwordHash ??= hashPassword(PASSWORD)),
+        password_hash: await (passwordHash ??= hashPassword(PASSWORD, MIN_PASSWORD_COST)),
         created_at: new Date(clock.now()).toISOString(),
         sessions_valid_after: 0,
       };

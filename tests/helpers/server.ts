@@ -32,6 +32,7 @@ export async function startServer(
       ADMIN_TOKEN: adminToken,
       GEO_CITY_MMDB: "off",
       GEO_ASN_CSV: "off",
+      PASSWORD_TEST_COST: "10", // the least: production's costs ~0.3 s of CPU a hash (README)
       ...opts.env,
     },
     stdout: "piped",
@@ -84,7 +85,13 @@ export async function startDevServer(): Promise<{ out: string; stop(): Promise<v
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
     cwd: ROOT,
-    env: { PORT: "0", KV_PATH: `${dir}/kv.sqlite3`, GEO_CITY_MMDB: "off", GEO_ASN_CSV: "off" },
+    env: {
+      PORT: "0",
+      KV_PATH: `${dir}/kv.sqlite3`,
+      GEO_CITY_MMDB: "off",
+      GEO_ASN_CSV: "off",
+      PASSWORD_TEST_COST: "10",
+    },
     stdout: "piped",
     stderr: "null",
   }).spawn();

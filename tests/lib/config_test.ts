@@ -108,3 +108,25 @@ Deno.test("config: DAY_PART_ROWS sets a closed day's part size, never below the 
   assert.equal(readConfig({ ...base, DAY_PART_ROWS: "1000" }).dayPartRows, 50_000);
   assert.throws(() => readConfig({ ...base, DAY_PART_ROWS: "many" }), /DAY_PART_ROWS/);
 });
+
+Deno.test("config: PASSWORD_COST may only raise production's password cost; PASSWORD_TEST_COST lowers it off Deploy", () => {
+  const base = { ADMIN_TOKEN: "a-long-enough-admin-token" };
+  assert.equal(readConfig(base).passwordCost, 15);
+  assert.equal(readConfig({}, { dev: true }).passwordCost, 15);
+  assert.equal(readConfig({ ...base, PASSWORD_COST: "16" }).passwordCost, 16);
+  assert.throws(() => readConfig({ ...base, PASSWORD_COST: "14" }), /PASSWORD_COST must be an integer >= 15/);
+  assert.throws(() => readConfig({ ...base, PASSWORD_COST: "21" }), /PASSWORD_COST must be at most 20/);
+  assert.equal(readConfig({ ...base, PASSWORD_TEST_COST: "10" }).passwordCost, 10);
+  assert.throws(
+    () => readConfig({ ...base, PASSWORD_TEST_COST: "9" }),
+    /PASSWORD_TEST_COST must be an integer >= 10/,
+  );
+  assert.throws(
+    () => readConfig({ ...base, PASSWORD_TEST_COST: "10", PASSWORD_COST: "15" }),
+    /PASSWORD_COST or PASSWORD_TEST_COST/,
+  );
+  assert.throws(
+    () => readConfig({ ...base, PASSWORD_TEST_COST: "10", DENO_DEPLOYMENT_ID: "abc123" }),
+    /PASSWORD_TEST_COST is for tests/,
+  );
+});

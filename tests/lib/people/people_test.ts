@@ -18,11 +18,13 @@ import {
   IDLE_MS,
   resumeSession,
 } from "../../../lib/people/sessions.ts";
-import { verifyPassword } from "../../../lib/people/passwords.ts";
+import { MIN_PASSWORD_COST, verifyPassword } from "../../../lib/people/passwords.ts";
 import { DAY } from "../../../lib/clock.ts";
 import { HttpError } from "../../../lib/errors.ts";
 
 const PW = "correct horse battery";
+/** The least hashing cost (production's is tested in passwords_test.ts): these tests make many accounts. */
+const COST = MIN_PASSWORD_COST;
 
 async function world() {
   const deps = await testDeps();
@@ -34,11 +36,11 @@ const status = (e: unknown) => (e as HttpError).status;
 
 Deno.test("people: an email is one account whatever its letter case", async () => {
   const { kv, clock } = await world();
-  const ann = await createUser(kv, clock, "  Ann@Example.COM ", PW);
+  const ann = await createUser(kv, clock, "  Ann@Example.COM ", PW, COST);
   assert.equal(ann.email, "ann@example.com");
   assert.equal((await findUserByEmail(kv, "ANN@example.com"))?.id, ann.id);
-  await assert.rejects(() => createUser(kv, clock, "ann@EXAMPLE.com", PW), (e) => status(e) === 422);
-  await assert.rejects(() => createUser(kv, clock, "not-an-email", PW), /email: must be an email/);
+  await assert.rejects(() => createUser(kv, clock, "ann@EXAMPLE.com", PW, COST), (e) => status(e) === 422);
+  await assert.rejects(() => createUser(kv, clock, "not-an-email", PW, COST), /email: must be an email/);
   await assert.rejects(() => createUser(kv, clock, "bob@example.com", "short"), /password: must be at least/);
   assert.ok(!JSON.stringify(ann).includes(PW), "the record holds a hash, not the password");
   kv.close();
@@ -46,8 +48,8 @@ Deno.test("people: an email is one account whatever its letter case", async () =
 
 Deno.test("people: the last owner can neither step down nor leave; with two owners one may", async () => {
   const { kv, clock, org } = await world();
-  const a = await createUser(kv, clock, "a@example.com", PW);
-  const b = await createUser(kv, clock, "b@example.com", PW);
+  const a = await createUser(kv, clock, "a@example.com", PW, COST);
+  const b = await createUser(kv, clock, "b@example.com", PW, COST);
   await addMember(kv, clock, org, a.id, "owner");
   await addMember(kv, clock, org, b.id, "member");
   await assert.rejects(() => changeRole(kv, org, a.id, "admin"), /last owner cannot step down/);
@@ -66,7 +68,7 @@ Deno.test("people: the last owner can neither step down nor leave; with two owne
 
 Deno.test("people: an invitation works once, and not after 7 days", async () => {
   const { kv, clock, org } = await world();
-  const u = await createUser(kv, clock, "c@example.com", PW);
+  const u = await createUser(kv, clock, "c@example.com", PW, COST);
   const { token } = await createInvitation(kv, clock, {
     org,
     email: "C@example.com",
@@ -97,8 +99,8 @@ Deno.test("people: an invitation works once, and not after 7 days", async () => 
 async function oneInvitationTwoUsers() {
   const w = await world();
   const { kv, clock, org } = w;
-  const u = await createUser(kv, clock, "e@example.com", PW);
-  const v = await createUser(kv, clock, "f@example.com", PW);
+  const u = await createUser(kv, clock, "e@example.com", PW, COST);
+  const v = await createUser(kv, clock, "f@example.com", PW, COST);
   const { token } = await createInvitation(kv, clock, {
     org,
     email: "e@example.com",
@@ -147,12 +149,12 @@ Deno.test("people: a link judged unused and then used by another accept before i
 
 Deno.test("people: a reset link sets the password once, within the hour, and ends every session", async () => {
   const { kv, clock } = await world();
-  const u = await createUser(kv, clock, "g@example.com", PW);
+  const u = await createUser(kv, clock, "g@example.com", PW, COST);
   const s = await createSession(kv, clock, u.id);
   assert.equal(await createReset(kv, clock, "nobody@example.com"), null);
   const made = (await createReset(kv, clock, "G@EXAMPLE.com"))!;
   await assert.rejects(() => completeReset(kv, clock, made.token, "short"), /password: must be at least/);
-  await completeReset(kv, clock, made.token, "a brand new passphrase");
+  await completeReset(kv, clock, made.token, "a brand new passphrase", COST);
   assert.equal(
     await verifyPassword("a brand new passphrase", (await getUser(kv, u.id))!.password_hash),
     true,
@@ -172,7 +174,7 @@ Deno.test("people: a reset link sets the password once, within the hour, and end
 
 Deno.test("people: sessions end when idle for a day, 14 days after sign-in, and everywhere at once", async () => {
   const { kv, clock } = await world();
-  const u = await createUser(kv, clock, "h@example.com", PW);
+  const u = await createUser(kv, clock, "h@example.com", PW, COST);
   const userOf = (id: string) => getUser(kv, id);
   const s = await createSession(kv, clock, u.id);
   clock.advance(IDLE_MS - 1000);
@@ -209,8 +211,8 @@ Deno.test("people: sessions end when idle for a day, 14 days after sign-in, and 
 Deno.test("people: removing someone from their last organization signs them out everywhere", async () => {
   const { kv, clock, org, deps } = await world();
   const other = await createOrg(deps, { name: "Other" });
-  const a = await createUser(kv, clock, "owner@example.com", PW);
-  const m = await createUser(kv, clock, "m@example.com", PW);
+  const a = await createUser(kv, clock, "owner@example.com", PW, COST);
+  const m = await createUser(kv, clock, "m@example.com", PW, COST);
   await addMember(kv, clock, org, a.id, "owner");
   await addMember(kv, clock, other.id, a.id, "owner");
   await addMember(kv, clock, org, m.id, "member");

@@ -32,7 +32,13 @@ async function setup(refused: Set<string> = new Set()) {
   const t = await createTenant(app, TEST_ADMIN_TOKEN);
   const users: Record<string, string> = {};
   for (const email of ["ann@acme.test", "bob@acme.test"]) {
-    const u = await createUser(deps.kv, deps.clock, email, "correct horse battery staple");
+    const u = await createUser(
+      deps.kv,
+      deps.clock,
+      email,
+      "correct horse battery staple",
+      deps.config.passwordCost,
+    );
     await addMember(deps.kv, deps.clock, t.org, u.id, "member");
     await setMailOptIn(deps.kv, t.org, u.id, true);
     users[email] = u.id;
