@@ -256,7 +256,13 @@ export default defineTool({
       x.visitors += m.visitors ?? 0;
       x.rage_clicks += m.rage_clicks ?? 0;
     });
-    each(raging, (x, m) => (x.by.rage += m.visitors ?? 0));
+    // (rage clicks are clicks: their rows are the clicks' rows)
+    for (const a of raging) {
+      for (const g of a.rows) {
+        const x = rows.get(JSON.stringify([nameOf(g.key), label(g.key.page)]));
+        if (x) x.by.rage += g.metrics.visitors ?? 0;
+      }
+    }
     for (const x of rows.values()) {
       x.rage_click_visitors_share = x.visitors > 0 ? rate(x.by.rage / x.visitors) : null;
     }
