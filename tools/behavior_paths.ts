@@ -25,7 +25,9 @@ const output = answerSchema({
     "visits that reached the anchor (the first time in each visit counts)",
   ),
   // each visit that reached the anchor takes one path: the paths split the anchor's visits (and, one visit a
-  // visitor, its visitors), so under a filter a small path is folded with others into ["(other)"]
+  // visitor, its visitors), so under a filter a small path is folded with others into ["(other)"]; each path
+  // lies inside its first step's row of nearest_steps, whose figure less the paths named under it must not
+  // tell 1 to 4 either (lib/answers/fold_nested.ts)
   paths: groupParts(
     (a) => ({ visitors: a.anchor_visitors, visits: a.anchor_visits }),
     z.array(z.object({
@@ -40,6 +42,7 @@ const output = answerSchema({
     })),
     undefined,
     "steps",
+    { list: "nearest_steps", of: (p) => (p.steps as string[]).slice(0, 1) },
   ).describe("the most common paths, by visitors"),
   paths_total: z.number().describe("distinct paths"),
   // each visit takes one step right after (before) the anchor: its whole is the anchor's visitors and visits

@@ -27,21 +27,46 @@ const row = z.object({
 const AI_CHANNEL = "AI Assistant";
 
 /**
+ * A row of a list whose groups lie inside channels (a source, campaign or referring site): the channels its
+ * visitors came through. Under a filter a channel's visitors less the rows named inside it must not tell 1 to
+ * 4 (lib/answers/fold_nested.ts), and a channel not named in `channels` reads "(other)" here too.
+ */
+const inChannels = row.extend({
+  channels: z.array(z.string()).nullable().describe(
+    'the channels its visitors came through (null for "(other)")',
+  ),
+});
+const withinChannels = {
+  list: "channels",
+  of: (x: Record<string, unknown>) => (Array.isArray(x.channels) ? x.channels.map(String) : []),
+  field: "channels",
+};
+
+/**
  * A list of visitors split one way each (a channel, source, campaign or referring site per visitor), with its
  * whole in the field named: the period's visitors for channels and sources; for campaigns and referring sites,
  * which leave out visitors without one, the list's own rows summed (the visitors less Direct is that whole
  * where no visitor carries UTM tags).
  */
 const splitOf = (whole: string) =>
-  groupParts((a) => {
-    const v = a[whole] as { value: unknown; previous: unknown };
-    return { visitors: v.value, previous_visitors: v.previous };
-  }, z.array(row));
+  groupParts(
+    (a) => {
+      const v = a[whole] as { value: unknown; previous: unknown };
+      return { visitors: v.value, previous_visitors: v.previous };
+    },
+    z.array(inChannels),
+    undefined,
+    undefined,
+    withinChannels,
+  );
 
 const output = answerSchema({
   conversion_event: z.string().nullable(),
   visitors: groupSize(compared).describe("visitors in the period: the whole that channels and sources split"),
-  channels: splitOf("visitors"),
+  channels: groupParts((a) => {
+    const v = a.visitors as { value: unknown; previous: unknown };
+    return { visitors: v.value, previous_visitors: v.previous };
+  }, z.array(row)),
   channels_total: z.number(),
   // the AI Assistant channel split by source: its whole is that channel's row
   ai_answer_engines: groupParts(
@@ -60,6 +85,9 @@ const output = answerSchema({
   ),
   sources_total: z.number(),
 });
+
+/** The fields whose rows are asked by channel too, to tell the channels each row came through. */
+const CHANNEL_OF: EventField[] = ["referrer_host", "utm_campaign"];
 
 /** Each list and the breakdown it comes from; AI answer engines are the sources of the AI Assistant channel. */
 const SECTIONS: {
@@ -117,11 +145,33 @@ export default defineTool({
         ...(withGoal && goal ? { goal } : {}),
       })),
       { metrics: ["visitors"] },
+      // which channels each referring site and campaign came through (sources: the AI engines' breakdown)
+      ...CHANNEL_OF.map((f) => ({ metrics: ["visitors" as const], breakdown: ["channel" as const, f] })),
     ];
     const [cur, prev] = await Promise.all([
       r.engine.aggregateMany(r.scope, ask(true)),
       r.previous ? r.engine.aggregateMany(r.previous, ask(false)) : Promise.resolve(null),
     ]);
+    // the channels of each source, referring site and campaign, in either period
+    const channelsOf = new Map<EventField, Map<string, Set<string>>>();
+    const tables: [EventField, AggregateResult | undefined, AggregateResult | undefined][] = [
+      ["source", cur[1], prev?.[1]],
+      ...CHANNEL_OF.map((f, i): [EventField, AggregateResult, AggregateResult | undefined] => [
+        f,
+        cur[SECTIONS.length + 1 + i],
+        prev?.[SECTIONS.length + 1 + i],
+      ]),
+    ];
+    for (const [f, ...results] of tables) {
+      const m = new Map<string, Set<string>>();
+      for (const res of results) {
+        for (const x of res?.rows ?? []) {
+          const k = String(x.key[f]), c = String(x.key.channel);
+          if ((x.metrics.visitors ?? 0) > 0) m.set(k, (m.get(k) ?? new Set()).add(c));
+        }
+      }
+      channelsOf.set(f, m);
+    }
     const keyOf = (x: { key: Record<string, unknown> }, sec: (typeof SECTIONS)[number]) =>
       sec.breakdown.map((f) => String(x.key[f])).join("|");
     const out: Record<string, unknown> = {};
@@ -143,6 +193,9 @@ export default defineTool({
           previous_visitors: before ? before.get(keyOf(x, sec))?.metrics.visitors ?? 0 : null,
           conversions: goal && !hide ? conversions : null,
           conversion_rate: goal && !hide ? rate(x.metrics.conversion_rate) : null,
+          ...(sec.name === "channels" || sec.name === "ai_answer_engines" ? {} : {
+            channels: [...(channelsOf.get(sec.field)?.get(String(x.key[sec.field])) ?? [])].sort(),
+          }),
         };
       });
       out[`${sec.name}_total`] = rows.length;

@@ -27,6 +27,7 @@ import { FEWER_THAN_5, isFew, SMALL_GROUP } from "./privacy.ts";
 import { declarationOf, type PartsMeta, TIME_FIELD } from "./group_counts.ts";
 import { type FieldsOf, itemFieldsOf, walkBesideSchema } from "./schema_fields.ts";
 import { restLeaks, withholdRests } from "./fold_rests.ts";
+import { foldNested, nestedLeaks } from "./fold_nested.ts";
 
 export const OTHER = "(other)";
 export const FOLD_NOTICE =
@@ -34,19 +35,19 @@ export const FOLD_NOTICE =
   'folded into "(other)", so that no group of 1 to 4 is the total less the others; a split per period that ' +
   "would tell one is left out";
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 type Path = (string | number)[];
 /** A declared count of a group, by where it is in an item (field, side, a nested list's index). */
-interface Leaf {
+export interface Leaf {
   path: Path;
   visitors: boolean;
 }
 
-const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
 const isCompared = (v: unknown): v is Json => isObject(v) && "value" in v && "previous" in v;
 const SIDES = ["value", "previous"] as const;
 
-function get(v: unknown, path: Path): unknown {
+export function get(v: unknown, path: Path): unknown {
   for (const p of path) {
     if (v === null || typeof v !== "object") return undefined;
     v = (v as Record<string | number, unknown>)[p];
@@ -55,7 +56,7 @@ function get(v: unknown, path: Path): unknown {
 }
 
 /** The declared counts the whole shows, as paths into an item. */
-function leavesOf(whole: Json, fields: FieldsOf, at: Path = [], out: Leaf[] = []): Leaf[] {
+export function leavesOf(whole: Json, fields: FieldsOf, at: Path = [], out: Leaf[] = []): Leaf[] {
   for (const [k, schema] of Object.entries(fields)) {
     const v = whole[k];
     if (v === undefined) continue;
@@ -100,7 +101,7 @@ const sizesOf = (fields: FieldsOf) => Object.keys(fields).filter((k) => declarat
  * A whole's figure less the named groups' (null when either is not shown as a number, or when the groups
  * overlap past the whole: a visitor may take several paths, and the rest of such a list is not known).
  */
-function less(whole: unknown, parts: unknown[]): unknown {
+export function less(whole: unknown, parts: unknown[]): unknown {
   if (whole === FEWER_THAN_5) return FEWER_THAN_5;
   if (typeof whole !== "number" || parts.some((x) => typeof x !== "number")) return null;
   const rest = whole - parts.reduce((n: number, x) => n + (x as number), 0);
@@ -109,10 +110,10 @@ function less(whole: unknown, parts: unknown[]): unknown {
 
 /** The (other) group's label: a name, or a path of steps (`["(other)"]`). */
 const otherLabel = (v: unknown) => Array.isArray(v) ? [OTHER] : OTHER;
-const isOther = (v: unknown) => v === OTHER || (Array.isArray(v) && v.length === 1 && v[0] === OTHER);
+export const isOther = (v: unknown) => v === OTHER || (Array.isArray(v) && v.length === 1 && v[0] === OTHER);
 
 /** The (other) item: the whole less the named groups, shaped like `template` (one of the list's items). */
-function otherOf(
+export function otherOf(
   template: Json,
   whole: Json | undefined,
   shown: Json[],
@@ -156,7 +157,7 @@ function otherOf(
 }
 
 /** The list folded, or null when nothing needs it. */
-function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"): Json[] | null {
+export function foldList(items: Json[], fields: FieldsOf, whole: Json, label = "name"): Json[] | null {
   const leaves = leavesOf(whole, fields);
   const sizes = sizesOf(fields);
   if (!items.length || (!leaves.length && !items.some((x) => sizes.some((k) => smallSize(x[k]))))) {
@@ -243,6 +244,9 @@ export function foldGroups(answer: Json, output: z.ZodType): boolean {
     for (const m of at) delete m.holder[m.key];
     changed = true;
   }
+  // a list inside the groups of another (paths inside their nearest step): no parent less the children named
+  // inside it tells 1 to 4 (fold_nested.ts)
+  if (foldNested(answer, output)) changed = true;
   // a list whose items keep part of the item before (a funnel's steps): withheld where a rest is small, on the
   // folded lists too (it gives its own notice)
   withholdRests(answer, output);
@@ -280,6 +284,7 @@ export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
       }
     }
   });
+  out.push(...nestedLeaks(answer, output));
   out.push(...restLeaks(answer, output));
   return out;
 }

@@ -13,7 +13,8 @@
  * - `groupParts(whole, s)`: a list (or a map of figures) whose groups split a whole one way each (one country,
  *   device or first source per visitor; a funnel split at step 1), where the answer shows that whole too. Under
  *   a filter the guard folds groups into "(other)" until no group of 1 to 4 is the whole less the others
- *   (fold.ts).
+ *   (fold.ts). With `within`, its groups also lie inside the groups of a sibling list (paths inside their
+ *   nearest step): no parent less the children named inside it tells 1 to 4 either (fold_nested.ts).
  * - `groupRest(of, s)`: a count of visitors of a list's item that is the `of` count of the item before less its
  *   own (a funnel's drop-off: the visitors of the step before who did not reach this one). Where it is 1 to 4,
  *   the two exact counts beside it would tell it: under a filter the item's own count is withheld (fold.ts).
@@ -42,6 +43,26 @@ export interface PartsMeta {
   visitors?: (answer: Json) => boolean;
   /** The field of an item that names its group, "(other)" once folded (default `name`). */
   label?: string;
+  /** Where each group lies inside a group of another list of the same object (see `WithinMeta`). */
+  within?: WithinMeta;
+}
+
+/**
+ * A breakdown of a breakdown: each group of this list lies inside one or more groups of a sibling list that
+ * splits the same whole (a path inside its nearest step; a source inside the channels its visitors came
+ * through). A parent's figure less the children named inside it would tell the children not named, so the
+ * fold (fold_nested.ts) keeps that rest from being 1 to 4 too.
+ */
+export interface WithinMeta {
+  /** The sibling list (in the same object) of the parent groups; itself declared with `groupParts`. */
+  list: string;
+  /** The names of the parent groups (their `label` field) an item of this list lies in. */
+  of: (item: Json) => string[];
+  /**
+   * An item's field that shows those names (a source's `channels`): under a filter, a parent the sibling list
+   * does not name (folded, or past its top N) reads "(other)" there, so that it is not named through it.
+   */
+  field?: string;
 }
 
 export interface GroupCountMeta {
@@ -80,10 +101,16 @@ export const groupParts = <T extends z.ZodType>(
   schema: T,
   visitors?: PartsMeta["visitors"],
   label?: string,
+  within?: WithinMeta,
 ): T =>
   declare(schema, {
     counts: false,
-    parts: { whole, ...(visitors ? { visitors } : {}), ...(label ? { label } : {}) },
+    parts: {
+      whole,
+      ...(visitors ? { visitors } : {}),
+      ...(label ? { label } : {}),
+      ...(within ? { within } : {}),
+    },
   });
 
 interface Def {
