@@ -96,12 +96,39 @@ type Series = SeriesGroup["series"][string] | undefined;
 const enoughReporters = (s: Series) => (s?.reporters ?? 0) >= SMALL_GROUP;
 
 /**
+ * Whether the ratings of nearest-rank percentiles of n values tell that a rating holds 1 to 4 of them. The
+ * values sorted hold the good ones, then those needing improvement, then the poor ones; a percentile at rank r
+ * rated good says good >= r, rated poor says good + needs_improvement < r. With 6 values, p75 (rank 5) good
+ * and p95 (rank 6) poor say exactly 1 is poor: what a share of 1/6 would say.
+ */
+export function tellsFew(metric: Vital, n: number, shown: [number, number][]): boolean {
+  // bounds on good (g) and on good + needs improvement (gm), from each percentile's rank and rating
+  let gLo = 0, gHi = n, gmLo = 0, gmHi = n;
+  for (const [p, value] of shown) {
+    const r = Math.max(1, Math.ceil(p * n)), rating = ratingOf(metric, value);
+    if (rating === "good") gLo = Math.max(gLo, r);
+    else gHi = Math.min(gHi, r - 1);
+    if (rating === "poor") gmHi = Math.min(gmHi, r - 1);
+    else gmLo = Math.max(gmLo, r);
+  }
+  const ranges = [[gLo, gHi], [Math.max(0, gmLo - gHi), gmHi - gLo], [n - gmHi, n - gmLo]];
+  return ranges.some(([lo, hi]) => lo >= 1 && hi < SMALL_GROUP);
+}
+
+/**
  * A metric's figures in a group. Its percentiles, rating and shares are given only when 5 or more people
  * reported it there (a group of 5 visitors whose INP came from one of them showed that visitor's INP), its
  * previous p75 only when 5 or more did in the previous period too. Under a saved cohort (`cohort`) the
- * shares are withheld where a rating holds 1 to 4 page loads: share times measured would tell them.
+ * shares are withheld where a rating holds 1 to 4 page loads (share times measured would tell them), and the
+ * percentiles and rating too where their ratings alone would tell such a count (`tellsFew`).
  */
-function summarize(metric: Vital, now: Series, prev: Series, cohort: boolean, withheld = { shares: 0 }) {
+function summarize(
+  metric: Vital,
+  now: Series,
+  prev: Series,
+  cohort: boolean,
+  withheld = { shares: 0, percentiles: 0 },
+) {
   const sorted: Counts = now?.counts ?? [], prevSorted: Counts = prev?.counts ?? [];
   const n = sorted.reduce((s, x) => s + x[1], 0);
   const prevN = prevSorted.reduce((s, x) => s + x[1], 0);
@@ -112,12 +139,15 @@ function summarize(metric: Vital, now: Series, prev: Series, cohort: boolean, wi
   for (let k = 0; k < sorted.length; k++) shares[ratingOf(metric, sorted[k][0])] += sorted[k][1];
   const sharesShown = show && !(cohort && RATINGS.some((k) => isFew(shares[k])));
   if (show && !sharesShown) withheld.shares++;
+  const p50 = show ? percentile(sorted, n, 0.5) : null, p95 = show ? percentile(sorted, n, 0.95) : null;
+  const shown = show && !(cohort && tellsFew(metric, n, [[0.5, p50!], [0.75, p75!], [0.95, p95!]]));
+  if (show && !shown) withheld.percentiles++;
   return {
     measured: n,
-    p50: show ? percentile(sorted, n, 0.5) : null,
-    p75,
-    p95: show ? percentile(sorted, n, 0.95) : null,
-    rating: p75 === null ? null : ratingOf(metric, p75),
+    p50: shown ? p50 : null,
+    p75: shown ? p75 : null,
+    p95: shown ? p95 : null,
+    rating: shown ? ratingOf(metric, p75!) : null,
     shares: sharesShown
       ? {
         good: rate(shares.good / n)!,
@@ -158,7 +188,7 @@ export default defineTool({
       r.engine.valueSeries(s, { by: field, series: "metric", value: "value" });
     const [now, before] = await Promise.all([series(r.scope), r.previous ? series(r.previous) : null]);
     const cohort = ctx.cohort !== null;
-    const withheld = { shares: 0 };
+    const withheld = { shares: 0, percentiles: 0 };
     const vitalsOf = (g: SeriesGroup, prev: SeriesGroup | undefined) =>
       Object.fromEntries(
         VITALS.map((m) => [m, summarize(m, g.series[m], prev?.series[m], cohort, withheld)]),
@@ -204,7 +234,8 @@ export default defineTool({
     }));
     if (withheld.shares) {
       notices.push(
-        "under a saved cohort, rating shares are withheld where a rating holds 1 to 4 page loads",
+        "under a saved cohort, rating shares are withheld where a rating holds 1 to 4 page loads" +
+          (withheld.percentiles ? ", and percentiles where their ratings would tell such a count" : ""),
       );
     }
     // answers from the parts' histograms say how close their percentiles are (counts and shares stay exact)
