@@ -23,6 +23,8 @@ const PLAIN = `prop:${ELEMENT_PLAIN}` as const;
 
 /** The name of an element whose name is withheld and whose plain name is unknown (stored before ingest set one). */
 export const NAME_WITHHELD = "(name withheld)";
+/** The row of forms whose names fewer than 5 visitors used, stored before a form was named by its id. */
+export const FORM_WITHHELD = "(form name withheld)";
 
 const TEXT_WITHHELD_NOTICE =
   "an element whose text fewer than 5 visitors used is named by its #id, role or tag";
@@ -185,10 +187,16 @@ export default defineTool({
     // Which names may be shown (an element's text only where 5 or more visitors used it, as a property value
     // is named), asked beside the questions by name; rows whose name may not be shown are asked again of the
     // elements by their plain name (`element_plain`, set at ingest: #id, role or tag).
-    const [[byName, byPair], formChanges, ...byElement] = await Promise.all([
+    // A form's name is never its text since 1c45163, but one stored before may be (a rich-text editor's
+    // contents): a form name of events without a plain name is shown only where 5 or more visitors used it.
+    const [[byName, byPair], [formNames, formPairs], formChanges, ...byElement] = await Promise.all([
       r.engine.aggregateMany(at(), [
         { metrics: ["visitors"], breakdown: ["element"] },
         { metrics: ["events"], breakdown: ["element", PLAIN] },
+      ]),
+      r.engine.aggregateMany(at(action("change"), named), [
+        { metrics: ["visitors"], breakdown: [formOf] },
+        { metrics: ["events"], breakdown: [formOf, PLAIN] },
       ]),
       r.engine.aggregate(at(action("change"), named), {
         metrics: ["sessions", "visitors"],
@@ -197,6 +205,27 @@ export default defineTool({
       ...asked.map(([fs, o]) => r.engine.aggregate(at(...fs), o)),
     ]);
     const names = naming(byName, byPair);
+    const forms = new Set(
+      formNames.rows.filter((g) => (g.metrics.visitors ?? 0) >= SMALL_GROUP).map((g) =>
+        String(g.key[formOf])
+      ),
+    );
+    const oldForms = new Set(
+      formPairs.rows.filter((g) => g.key[PLAIN] === null).map((g) => String(g.key[formOf])),
+    );
+    for (const g of formPairs.rows) {
+      if (!oldForms.has(String(g.key[formOf]))) forms.add(String(g.key[formOf]));
+    }
+    const formShown = formChanges.rows.filter((g) => forms.has(String(g.key[formOf])));
+    const formsWithheld = formShown.length < formChanges.rows.length
+      ? await r.engine.aggregate(
+        at(action("change"), named, { field: formOf, op: "neq", value: [...forms] }),
+        {
+          metrics: ["sessions", "visitors"],
+          breakdown: ["page"],
+        },
+      )
+      : null;
     const keep = (k: Record<string, KeyValue>) =>
       k.element === null || names.byElement.has(String(k.element));
     const rest = byElement.some((a) => a.rows.some((g) => !keep(g.key)));
@@ -270,7 +299,8 @@ export default defineTool({
       x.form_starts += m.sessions ?? 0;
       x.by.starts += m.visitors ?? 0;
     };
-    for (const g of formChanges.rows) starts(row(label(g.key[formOf]), label(g.key.page)), g.metrics);
+    for (const g of formShown) starts(row(label(g.key[formOf]), label(g.key.page)), g.metrics);
+    for (const g of formsWithheld?.rows ?? []) starts(row(FORM_WITHHELD, label(g.key.page)), g.metrics);
     each(fieldChanges.map((a) => ({ ...a, rows: a.rows.filter((g) => g.key[formOf] === null) })), starts);
     each(submits, (x, m) => {
       x.form_submits += m.events ?? 0;
@@ -288,7 +318,7 @@ export default defineTool({
     );
     const elements = all.slice(offset, offset + limit).map((x) => shown(x, cohort));
     const notices = elements.some((x) => Object.values(x).includes(FEWER_THAN_5)) ? [SMALL_GROUP_NOTICE] : [];
-    if (names.withheld) notices.push(TEXT_WITHHELD_NOTICE);
+    if (names.withheld || formsWithheld) notices.push(TEXT_WITHHELD_NOTICE);
     return {
       scope: r.answerScope,
       sort: { by },

@@ -55,12 +55,25 @@ async function answer(config: Record<string, unknown>, old: boolean) {
       if (v === 0) batch.push(click(v, MENU(PEOPLE[v])));
       if (v === 0 || (v >= 3 && v <= 6)) batch.push(click(v, { ...MENU(""), text: null }));
       if (v === 3 || v === 4) batch.push(click(v, HELP, "/help"));
+      if (v === 0) {
+        batch.push({
+          ...click(v, { tag: "textarea", id: "bio", selector: "#bio" }),
+          properties: {
+            path: "/account",
+            url: "https://acme.test/account",
+            action: "change",
+            form: { fingerprint: { tag: "form", id: "profile", selector: "#profile" } },
+          },
+        });
+      }
       assert.equal((await site.ingest(batch)).status, 204);
     }
     if (old) {
-      // as stored before ingest kept the element's plain name
+      // as stored before ingest kept the element's plain name, a form's change as stored before a form was
+      // named by its id (by its text: here what was typed into its editor)
       for (const e of await site.stored()) {
         const { element_plain: _, ...properties } = e.properties;
+        if (properties.form_element) properties.form_element = "Dear Jane, thanks";
         await site.kv.set(keys.rawEvent(e.org, e.env, e.received_at, e.id), packEvent({ ...e, properties }));
       }
     }
@@ -85,6 +98,7 @@ for (const [how, config] of [["small site", {}], ["large site", { partCacheBytes
     // the menu's one row: its clicks with and without a name, each visitor once
     assert.deepEqual(rowsOf(a), [
       ["#account-menu", "/account", 9, 7],
+      ["#profile", "/account", 0, 0],
       ["Save changes", "/account", 8, 8],
       ["a", "/help", 2, 2],
     ]);
@@ -98,6 +112,7 @@ for (const [how, config] of [["small site", {}], ["large site", { partCacheBytes
     for (const name of [...PEOPLE, "Jane"]) assert.ok(!text.includes(name), `${name} in ${text}`);
     assert.deepEqual(rowsOf(a), [
       ["#account-menu", "/account", 5, 5],
+      ["(form name withheld)", "/account", 0, 0],
       ["(name withheld)", "/account", 4, 3],
       ["(name withheld)", "/help", 2, 2],
       ["Save changes", "/account", 8, 8],
