@@ -80,7 +80,14 @@ export async function startServer(
  * `deno task dev`'s start (main.ts --dev) on a temporary KV file: resolves with what it printed up to the
  * admin API line (the demo's keys, sign-in and calls); `stop()` ends it and removes the file.
  */
-export async function startDevServer(): Promise<{ out: string; stop(): Promise<void> }> {
+export interface DevServer {
+  out: string;
+  stop(): Promise<void>;
+  /** Ends it at once, for an unload handler that cannot wait: the process killed, its file removed. */
+  kill(): void;
+}
+
+export async function startDevServer(): Promise<DevServer> {
   const dir = await Deno.makeTempDir({ prefix: "svc-dev-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}main.ts`, "--dev"],
@@ -102,6 +109,14 @@ export async function startDevServer(): Promise<{ out: string; stop(): Promise<v
     await reader.cancel().catch(() => {});
     await Deno.remove(dir, { recursive: true });
   };
+  const kill = () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch { /* already removed */ }
+  };
   let out = "";
   try {
     while (!out.includes("Admin API:")) {
@@ -113,5 +128,5 @@ export async function startDevServer(): Promise<{ out: string; stop(): Promise<v
     await stop();
     throw err;
   }
-  return { out, stop };
+  return { out, stop, kill };
 }
