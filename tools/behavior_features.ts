@@ -39,7 +39,8 @@ const count = z.union([z.number(), z.literal(FEWER_THAN_5)]);
 const element = z.object({
   element: z.string().describe(
     "the element's name, from its fingerprint: its visible text where 5 or more visitors used that text, " +
-      `else its #id, role or tag ("${NAME_WITHHELD}" for events stored before that name was kept)`,
+      `else its #id, role or tag ("${NAME_WITHHELD}", or "${FORM_WITHHELD}" for a form, for events stored ` +
+      "before that name was kept)",
   ),
   page: z.string(),
   clicks: groupCount("events", z.number()),
