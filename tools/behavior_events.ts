@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { groupCount, groupSize, notACount } from "../lib/answers/group_counts.ts";
-import { FEWER_THAN_5, isFew } from "../lib/answers/privacy.ts";
-import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
 import {
   answerSchema,
   cohortInput,
@@ -31,23 +29,14 @@ const output = answerSchema({
     kind: z.enum(["automatic", "custom"]),
     events: groupCount("events", z.number()),
     visitors: groupSize(z.number()),
+    previous_visitors: groupCount("visitors", z.number().nullable()).describe(
+      "visitors who sent it in the previous period",
+    ),
     // its own group is the previous period's visitors of the name: of 1 to 4 it reads "fewer than 5"
-    previous_events: groupCount("events", z.union([z.number(), z.literal(FEWER_THAN_5)]).nullable()),
+    previous_events: groupCount("events", z.number().nullable(), { sizeOf: "previous_visitors" }),
   })),
   events_total: notACount(z.number()).describe("event names recorded in the period (matching the search)"),
 });
-
-/**
- * A name's events in the previous period; under a saved cohort "fewer than 5" when 1 to 4 visitors sent them
- * (rule 5: the row's `visitors` is this period's, so the guard over the answer cannot see that group).
- */
-function previousEvents(
-  m: { events?: number | null; visitors?: number | null } | undefined,
-  cohort: boolean,
-) {
-  const visitors = m?.visitors ?? 0;
-  return cohort && isFew(visitors) ? FEWER_THAN_5 : m?.events ?? 0;
-}
 
 export default defineTool({
   name: "behavior_events",
@@ -89,7 +78,8 @@ export default defineTool({
         kind: AUTOMATIC_EVENTS.has(name) ? "automatic" as const : "custom" as const,
         events: x.metrics.events ?? 0,
         visitors: x.metrics.visitors ?? 0,
-        previous_events: before ? previousEvents(before.get(name)?.metrics, ctx.cohort !== null) : null,
+        previous_visitors: before ? before.get(name)?.metrics.visitors ?? 0 : null,
+        previous_events: before ? before.get(name)?.metrics.events ?? 0 : null,
       };
     });
     return {
@@ -98,7 +88,7 @@ export default defineTool({
       offset,
       events,
       events_total: rows.length,
-      notices: events.some((e) => e.previous_events === FEWER_THAN_5) ? [SMALL_GROUP_NOTICE] : [],
+      notices: [],
     };
   },
 });

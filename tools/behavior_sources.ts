@@ -9,7 +9,6 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import type { AggregateOptions, AggregateResult, EventField, Metric } from "../lib/query/api.ts";
-import { isFew } from "../lib/answers/privacy.ts";
 import { label, rate, resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 
@@ -18,7 +17,8 @@ const row = z.object({
   visitors: groupSize(z.number()),
   sessions: groupCount("visits", z.number()),
   previous_visitors: groupCount("visitors", z.number().nullable()),
-  conversions: groupCount("visitors", z.number().nullable()).describe(
+  // visitors less conversions would tell 1 to 4 who did not convert: withheld then, with the rate
+  conversions: groupCount("visitors", z.number().nullable(), { partOf: "visitors" }).describe(
     "visitors who sent the conversion event (when one is given); null under a saved cohort where 1 to 4 did not",
   ),
   conversion_rate: groupRate(["conversions"], z.number().nullable()).describe("conversions / visitors, 0-1"),
@@ -182,17 +182,13 @@ export default defineTool({
       const rows = cur[i].rows.filter(keep);
       const before = prev ? new Map(prev[i].rows.map((x) => [keyOf(x, sec), x])) : null;
       out[sec.name] = rows.slice(0, limit).map((x) => {
-        const visitors = x.metrics.visitors ?? 0, conversions = x.metrics.conversions ?? 0;
-        // under a cohort, visitors less conversions would tell 1 to 4 who did not convert (as overview's
-        // engaged visitors): both withheld then
-        const rest = visitors - conversions, hide = ctx.cohort !== null && isFew(rest);
         return {
           name: label(x.key[sec.field]),
-          visitors,
+          visitors: x.metrics.visitors ?? 0,
           sessions: x.metrics.sessions ?? 0,
           previous_visitors: before ? before.get(keyOf(x, sec))?.metrics.visitors ?? 0 : null,
-          conversions: goal && !hide ? conversions : null,
-          conversion_rate: goal && !hide ? rate(x.metrics.conversion_rate) : null,
+          conversions: goal ? x.metrics.conversions ?? 0 : null,
+          conversion_rate: goal ? rate(x.metrics.conversion_rate) : null,
           ...(sec.name === "channels" || sec.name === "ai_answer_engines" ? {} : {
             channels: [...(channelsOf.get(sec.field)?.get(String(x.key[sec.field])) ?? [])].sort(),
           }),

@@ -8,7 +8,15 @@ import { hasContactDetails, isFew, SMALL_GROUP } from "./privacy.ts";
 import type { z } from "zod";
 import { identifierFieldsOf, readBesideSchema, walkBesideSchema } from "./schema_fields.ts";
 import { TIME_FIELD } from "./group_counts.ts";
-import { countsOf, isCompared, ratesOf, rateWithheld, smallSides } from "./small_groups.ts";
+import {
+  countsOf,
+  isCompared,
+  ownSizeSmall,
+  partSides,
+  ratesOf,
+  rateWithheld,
+  smallSides,
+} from "./small_groups.ts";
 import { subtractionLeaks } from "./fold.ts";
 
 export interface CheckOptions {
@@ -205,9 +213,24 @@ function declaredCountsOfSmallGroups(answer: unknown, output: z.ZodType): string
       if (Array.isArray(v)) v.forEach((x, i) => exact(x, sides.has("plain")) && says(`${p}[${i}]`, x));
       else if (isCompared(v)) {
         for (const s of ["value", "previous"] as const) {
-          if (exact(v[s], !meta.size && sides.has(s))) says(`${p}.${s}`, v[s]);
+          if (exact(v[s], (!meta.size && sides.has(s)) || ownSizeSmall(obj, meta, s))) {
+            says(`${p}.${s}`, v[s]);
+          }
         }
-      } else if (exact(v, !meta.size && sides.has("plain"))) says(p, v);
+      } else if (exact(v, (!meta.size && sides.has("plain")) || ownSizeSmall(obj, meta, "plain"))) says(p, v);
+    }
+    // a part shown beside its whole, 1 to 4 apart (and a rate worked out from a withheld part)
+    for (const [k, at] of partSides(obj, counts)) {
+      out.push(`${path ? `${path}.` : ""}${k}: ${at.join(", ")} 1 to 4 short of ${counts.get(k)!.partOf}`);
+    }
+    for (const [k, meta] of counts) {
+      if (!meta.partOf || obj[k] !== null) continue;
+      for (const [r, of] of ratesOf(obj, fields)) {
+        const x = obj[r];
+        if (of.includes(k) && typeof x === "number") {
+          out.push(`${path ? `${path}.` : ""}${r}: a rate of withheld ${k}`);
+        }
+      }
     }
     for (const [k, of] of ratesOf(obj, fields)) {
       const v = obj[k], p = path ? `${path}.${k}` : k;

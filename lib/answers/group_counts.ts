@@ -5,8 +5,11 @@
  *
  * - `groupSize(s)`: the visitors of the group an object describes (a page's viewers, a path's visitors).
  *   When it is 1 to 4, every other count of that object would tell the group's size too.
- * - `groupCount(kind, s)`: another count of a group: its visitors in the period before, its visits
- *   (sessions), its events or pageviews, the visitors of a part of it (conversions).
+ * - `groupCount(kind, s, { sizeOf, partOf })`: another count of a group: its visitors in the period before, its
+ *   visits (sessions), its events or pageviews, the visitors of a part of it (conversions). `sizeOf` names the
+ *   field giving the count's own group size where that is not the object's (a name's previous events beside
+ *   its previous visitors): of 1 to 4, the count reads "fewer than 5". `partOf` names the count it is a part
+ *   of (conversions of visitors): where the two are 1 to 4 apart, it is withheld (null) with its rates.
  * - `groupRate(of, s)`: a rate, share or average of the group (a conversion rate, a drop-off rate, a share
  *   of visitors), worked out from the group's size and the counts named in `of`. Where any of them reads 1
  *   to 4 the rate is withheld (null): multiplied back, it would tell the small count.
@@ -76,6 +79,24 @@ export interface GroupCountMeta {
   parts?: PartsMeta;
   /** The count of the list item before, of which this is the rest once the item's own is taken away. */
   rest?: string;
+  /**
+   * The field of the same object that gives this count's own group size, where its group is not the object's
+   * (a name's events in the previous period: their group is the previous period's visitors): where that size
+   * is 1 to 4, this count reads "fewer than 5" too.
+   */
+  sizeOf?: string;
+  /**
+   * The count of the same object this one is a part of (the conversions of a row's visitors): where the whole
+   * less this count is 1 to 4 (exact on both), this count is withheld (null) with the rates worked out from it,
+   * else the two together would tell that rest.
+   */
+  partOf?: string;
+}
+
+/** What `groupCount` may say of a count besides its kind (see `GroupCountMeta`). */
+export interface CountOptions {
+  sizeOf?: string;
+  partOf?: string;
 }
 
 const declared = z.registry<GroupCountMeta>();
@@ -89,8 +110,12 @@ function declare<T extends z.ZodType>(schema: T, meta: GroupCountMeta): T {
 
 export const groupSize = <T extends z.ZodType>(schema: T): T =>
   declare(schema, { counts: "visitors", size: true });
-export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T): T =>
-  declare(schema, { counts: kind });
+export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T, opts: CountOptions = {}): T =>
+  declare(schema, {
+    counts: kind,
+    ...(opts.sizeOf ? { sizeOf: opts.sizeOf } : {}),
+    ...(opts.partOf ? { partOf: opts.partOf } : {}),
+  });
 export const notACount = <T extends z.ZodType>(schema: T): T => declare(schema, { counts: false });
 export const groupRate = <T extends z.ZodType>(of: string[], schema: T): T =>
   declare(schema, { counts: false, rateOf: of });

@@ -9,6 +9,9 @@
  *   they are (they would tell the group's size), its times are withheld and a value it names is not named.
  * - A declared rate (a conversion or drop-off rate, a share) is withheld (null) where the group's size or a
  *   count it is worked out from reads 1 to 4: multiplied back, it would tell that count.
+ * - A count with its own group size (`sizeOf`: a name's previous events beside its previous visitors) reads
+ *   "fewer than 5" where that size is 1 to 4; a count that is part of another (`partOf`: conversions of
+ *   visitors) is withheld (null), with its rates, where the two are 1 to 4 apart.
  *
  * `guardedOutputSchema` widens a tool's published output schema to match: exactly the fields this pass may
  * change.
@@ -89,6 +92,38 @@ export function smallSides(obj: Record<string, unknown>, counts: Map<string, Gro
   return out;
 }
 
+type Side = "plain" | "value" | "previous";
+
+/**
+ * The sides on which each count declared a part of another (`partOf`: conversions of visitors) is 1 to 4 less
+ * than it, on exact figures: withheld there, with the rates worked out from it.
+ */
+export function partSides(
+  obj: Record<string, unknown>,
+  counts: Map<string, GroupCountMeta>,
+): Map<string, Side[]> {
+  const out = new Map<string, Side[]>();
+  for (const [k, meta] of counts) {
+    if (!meta.partOf) continue;
+    const v = obj[k], w = obj[meta.partOf];
+    const apart = (a: unknown, b: unknown) => typeof a === "number" && typeof b === "number" && isFew(b - a);
+    if (apart(v, w)) out.set(k, ["plain"]);
+    else if (isCompared(v) && isCompared(w)) {
+      const sides = SIDES.filter((s) => apart(v[s], w[s]));
+      if (sides.length) out.set(k, sides);
+    }
+  }
+  return out;
+}
+
+/** Whether a count's own group (`sizeOf`) is 1 to 4 on a side. */
+export function ownSizeSmall(obj: Record<string, unknown>, meta: GroupCountMeta, side: Side): boolean {
+  if (!meta.sizeOf) return false;
+  const size = obj[meta.sizeOf];
+  if (isCompared(size)) return side !== "plain" && fewOrSmall(size[side]);
+  return fewOrSmall(size);
+}
+
 /** A count as it may be shown: 1 to 4 (or any count but 0 of a small group) reads "fewer than 5". */
 function guardCount(v: unknown, groupSmall: boolean): unknown {
   if (typeof v !== "number" || v === 0) return v;
@@ -99,6 +134,7 @@ function guardObject(o: Record<string, unknown>, fields: FieldsOf): boolean {
   const counts = countsOf(o, fields);
   const sides = smallSides(o, counts);
   const plainSmall = sides.has("plain");
+  const parts = partSides(o, counts); // decided on the exact figures
   let changed = false;
   const set = (target: Record<string, unknown>, k: string, v: unknown) => {
     if (target[k] !== v) changed = true;
@@ -114,9 +150,28 @@ function guardObject(o: Record<string, unknown>, fields: FieldsOf): boolean {
       }
     } else if (isCompared(v)) {
       const before = JSON.stringify(v);
-      for (const s of SIDES) set(v, s, guardCount(v[s], others && sides.has(s)));
+      for (const s of SIDES) {
+        set(v, s, guardCount(v[s], (others && sides.has(s)) || ownSizeSmall(o, meta, s)));
+      }
       if (JSON.stringify(v) !== before && "change" in v) v.change = null;
-    } else set(o, k, guardCount(v, others && plainSmall));
+    } else set(o, k, guardCount(v, (others && plainSmall) || ownSizeSmall(o, meta, "plain")));
+  }
+  // a part 1 to 4 short of its whole: withheld, with the rates worked out from it
+  const rates = ratesOf(o, fields);
+  for (const [k, at] of parts) {
+    const v = o[k];
+    if (isCompared(v)) {
+      for (const s of at) if (s !== "plain") set(v, s, null);
+      if ("change" in v) v.change = null;
+    } else set(o, k, null);
+    for (const [r, of] of rates) {
+      if (!of.includes(k)) continue;
+      const x = o[r];
+      if (isCompared(x)) {
+        for (const s of at) if (s !== "plain") set(x, s, null);
+        if ("change" in x) x.change = null;
+      } else if (x !== undefined) set(o, r, null);
+    }
   }
   for (const [k, of] of ratesOf(o, fields)) {
     const v = o[k];
