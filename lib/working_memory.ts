@@ -95,6 +95,15 @@ export function hold(views: Iterable<ArrayBufferView | null | undefined>): void 
   }
 }
 
+/**
+ * Counts `bytes` the question running now is about to hold until it ends (memory not yet made: counted first
+ * so that a question past the limit is refused before it reads); outside a question, nothing.
+ */
+export function holdBytes(bytes: number): void {
+  const account = current.getStore();
+  if (account && !account.closed && bytes > 0) account.memory.take(account, bytes);
+}
+
 /** Counts the arrays a decoded object holds (its own values and those of objects it holds, two levels). */
 export function holdArraysOf(x: object | null | undefined): void {
   if (x) hold(arraysOf(x));

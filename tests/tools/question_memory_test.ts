@@ -50,6 +50,18 @@ Deno.test("working memory: a question past QUESTION_MEMORY_MB is a 422 naming it
     assert.equal(memory.limit, 8 * 1048576);
     assert.ok(memory.peakQuestion > 16 * 1024, `it held ${memory.peakQuestion} bytes while answering`);
     assert.equal(memory.held, 0, "nothing held once answered");
+    // a question the tables cannot answer (a property's value) scans: the period's parts, decoded, are
+    // counted before any is read, past the limit a 422 (a month of 10M events scanned held ~1.6 GB)
+    const byPlan = { period: "last_7_days", event: "purchase", property: "plan", property_value: "pro" };
+    const scanned = await site.ask("behavior_trends", byPlan);
+    assert.equal(scanned.status, 422, await scanned.text());
+    assert.equal(engine.workingMemory().held, 0);
+    const roomyTrend = await roomy.request("/v1/read/behavior_trends", {
+      method: "POST",
+      headers: { authorization: `Bearer ${site.t.readKey}`, "content-type": "application/json" },
+      body: JSON.stringify(byPlan),
+    });
+    assert.equal(roomyTrend.status, 200, await roomyTrend.text());
     // on the small limit, a question whose own working set fits it still answers
     const account = await site.ask("account_overview", {});
     assert.equal(account.status, 200, await account.text());

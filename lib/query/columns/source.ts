@@ -5,7 +5,7 @@
  * still `pending` (published, raw keys not yet deleted) are skipped.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { WorkingMemory } from "../../working_memory.ts";
+import { holdBytes, WorkingMemory } from "../../working_memory.ts";
 import type { Deps } from "../../deps.ts";
 import { Budget } from "./budget.ts";
 import { COLD_COLUMNS, columnRange, decodeBatch } from "../../parts/codec.ts";
@@ -512,6 +512,12 @@ export class Source {
     return this.consistent(org, env, "ev", async (parts, at) => {
       const { kept, skip, events } = await this.eventTail(org, env, at, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
+      // what of the period's parts, decoded, the budget cannot keep is this question's own while it answers:
+      // counted before any is read, so a period past the limit is refused instead of decoded (a month of 10M
+      // events scanned held ~1.6 GB)
+      let rows = 0;
+      for (const p of used) rows += p.rows;
+      holdBytes(rows * DECODED_BYTES_PER_ROW - this.cache.capacity);
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
       // the tail's events of the question (those the cohort cache compares); the batch holds the whole tail
       const asked = this.inRange(kept, events, from, to);
