@@ -57,7 +57,9 @@ const splitVisitors = () =>
 
 const output = answerSchema({
   visitors: groupSize(compared),
-  engaged_visitors: groupCount("visitors", compared),
+  // visitors less engaged visitors are the ones who did not engage (one pageview, under 10 s: the bounces,
+  // mostly): where they are 1 to 4 under a cohort, the engaged count is withheld (as the bounce rate is)
+  engaged_visitors: groupCount("visitors", compared, { partOf: "visitors" }),
   sessions: groupCount("visits", compared),
   pageviews: groupCount("events", compared),
   views_per_session: groupRate(["pageviews", "sessions"], compared),
@@ -165,12 +167,6 @@ export default defineTool({
       const sessions = t.sessions ?? 0, bounced = Math.round((t.bounce_rate ?? 0) * sessions);
       return ctx.cohort && (isFew(bounced) || isFew(sessions - bounced)) ? null : rate(t.bounce_rate);
     };
-    // Visitors less engaged visitors are the ones who did not engage (one pageview, under 10 s: the bounces,
-    // mostly): where they are 1 to 4 under a cohort, the engaged count is withheld as the bounce rate is.
-    const engaged = (t: AggregateResult["totals"]) => {
-      const e = t.engaged_visitors ?? 0, rest = (t.visitors ?? 0) - e;
-      return ctx.cohort && isFew(rest) ? null : e;
-    };
     const head = (m: (typeof HEAD)[number], digits: number) =>
       compare(
         round(cur[0].totals[m] ?? null, digits),
@@ -247,7 +243,10 @@ export default defineTool({
     return {
       scope: r.answerScope,
       visitors: head("visitors", 0),
-      engaged_visitors: compare(engaged(cur[0].totals), prev ? engaged(prev[0].totals) : null),
+      engaged_visitors: compare(
+        cur[0].totals.engaged_visitors ?? 0,
+        prev ? prev[0].totals.engaged_visitors ?? 0 : null,
+      ),
       sessions: head("sessions", 0),
       pageviews: head("pageviews", 0),
       views_per_session: head("views_per_session", 2),
