@@ -39,6 +39,7 @@ import type { PeriodUnion } from "./unions.ts";
 import { BLOCKS } from "./spans.ts";
 import { overlapUnits, type SessionJoin } from "./sessions.ts";
 import {
+  answeredVersion,
   decodeEnds,
   decodeFacts,
   decodeLists,
@@ -47,10 +48,8 @@ import {
   ENDS_SEC,
   factsSec,
   listsSec,
-  readEntry,
   readSection,
   readSections,
-  ROLLUP_VERSION,
   type RollupEntry,
   rowsSec,
   type SectionAsk,
@@ -229,8 +228,9 @@ export class RollupReader {
     const hit = this.cache.get(`${id}`) as RollupEntry | undefined;
     this.lastAsked.set(`${id}`, this.asked);
     if (hit) return hit;
-    const e = await readEntry(this.deps.kv, id);
-    if (e) this.keep(`${id}`, e, 200 + e.head.hours.length * 40);
+    const e = (await this.deps.kv.get<RollupEntry>(keys.rollup(id))).value;
+    if (!e || !answeredVersion(e.v)) return null;
+    this.keep(`${id}`, e, 200 + e.head.hours.length * 40);
     return e;
   }
 
@@ -254,7 +254,7 @@ export class RollupReader {
       const got = await this.deps.kv.getMany<RollupEntry[]>(group.map((id) => keys.rollup(id)));
       got.forEach((e, x) => {
         const entry = e.value;
-        if (entry && entry.v === ROLLUP_VERSION) {
+        if (entry && answeredVersion(entry.v)) {
           this.keep(group[x], entry, 200 + entry.head.hours.length * 40);
         }
       });

@@ -83,6 +83,15 @@ import type { Turn } from "../../turns.ts";
 export const ROLLUP_VERSION = 11;
 
 /**
+ * Whether the reader answers from a rollup of this version: this one, and version 10, whose sections differ
+ * only by the page and totals rows' reporters (read as none until the backfill adds them: a lower bound, so
+ * the means they guard are withheld meanwhile). Sending a version-10 part's questions to the scan made every
+ * aggregate of a large site scan its month after an upgrade, for as long as the backfill took (at 10M events
+ * ~15-30 min of 8 s, 1.3 GB questions).
+ */
+export const answeredVersion = (v: number): boolean => v === ROLLUP_VERSION || v === 10;
+
+/**
  * A section's stored bytes, chunk count and inflated size (since 28 Nov: the reader inflates into one buffer of
  * that size, packed_arrays.ts `knowRawSize`; a section listed without it is inflated by a guess, and the
  * backfill adds it: `addRawSizes`).

@@ -1,7 +1,7 @@
 /**
  * A version-10 rollup (no reporters on its page and totals rows) gets them from the backfill: those fields'
- * rows and sets (hourly and wide) made again from the part, the rest left as written. Until then the pages
- * question with its reporters is the scan's; after it the rollups answer it, equal to the reference.
+ * rows and sets (hourly and wide) made again from the part, the rest left as written. Until then the rollups
+ * answer with no reporters (a lower bound); after it, equal to the reference.
  */
 import assert from "node:assert/strict";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
@@ -88,11 +88,24 @@ Deno.test("rollup backfill: a version-10 rollup gets its page and totals rows' r
     { metrics: ["engagement_time_s", "reporters"] },
     { metrics: ["reporters", "visitors"], breakdown: ["page"], bucket: "day" },
   ];
-  assert.deepEqual(
-    await site.rollups().answer(scope, asks),
-    asks.map(() => null),
-    "version 10: the scan answers",
-  );
+  // version 10: the rollups still answer (no scan of the period after an upgrade), exact but for the
+  // reporters, which read none (a lower bound: the means they guard are withheld until the backfill)
+  const before = await site.rollups().answer(scope, asks);
+  asks.forEach((o, k) => {
+    const want = expected(site, scope, o), got = before[k];
+    assert.ok(got, `version 10 answered: ${JSON.stringify(o)}`);
+    // (rows compared in key order: an ask sorted by its reporters orders its ties by key)
+    const drop = (r: typeof want) =>
+      JSON.stringify(
+        { ...r, rows: [...r.rows].sort((a, b) => JSON.stringify(a.key) < JSON.stringify(b.key) ? -1 : 1) },
+        (key, v) => (key === "reporters" ? undefined : v),
+      );
+    assert.equal(drop(got), drop(want));
+    assert.ok(
+      got.rows.every((r) => r.metrics.reporters === 0) && got.totals.reporters === 0,
+      "reporters read none",
+    );
+  });
   await backfillAll(site);
   await assertSectionsKept(site, written, REPORTER_SECS);
   const got = await site.rollups().answer(scope, asks);
