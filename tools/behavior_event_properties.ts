@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupCount, groupParts, groupSize, notACount } from "../lib/answers/group_counts.ts";
+import { groupApart, groupCount, groupParts, groupSize, notACount } from "../lib/answers/group_counts.ts";
 import { answerSchema, cohortInput, periodInput, touchpointInput } from "../lib/answers/schema.ts";
 import { isFew, nameableValues } from "../lib/answers/privacy.ts";
 import { invalid } from "../lib/errors.ts";
@@ -17,29 +17,33 @@ const value = z.object({
 });
 const output = answerSchema({
   event: z.string(),
-  properties: z.array(z.object({
-    property: z.string(),
-    events: groupCount("events", z.number().nullable()).describe(
-      "events of this name that carried the property; null under a saved cohort where it is within 1 to 4 of " +
-        "another property's (the difference would tell that many events without one of them)",
-    ),
-    visitors: groupSize(z.number().nullable()).describe(
-      "visitors who sent it; null under a saved cohort where it is within 1 to 4 of another property's",
-    ),
-    // the values split the property's events (one value an event) and, mostly, its visitors: under a filter the
-    // withheld values' rest must not be 1 to 4, so the fold joins named values to an "(other)" where it would be
-    values: groupParts(
-      (_a, property) => ({ visitors: property.visitors, events: property.events }),
-      z.array(value),
-      undefined,
-      "value",
-    ).describe("most common values sent by 5 or more visitors"),
-    values_total: notACount(z.number()).describe("distinct values, named or not"),
-    values_withheld: notACount(z.number()).describe(
-      "values sent by fewer than 5 visitors (under a saved cohort, also those whose counts are within 1 to 4 " +
-        "of another property's): counted, never named",
-    ),
-  })),
+  // the properties of one event may hold one another: kept 1 to 4 apart under a cohort (apartByFive)
+  properties: groupApart(
+    z.array(z.object({
+      property: z.string(),
+      events: groupCount("events", z.number().nullable()).describe(
+        "events of this name that carried the property; null under a saved cohort where it is within 1 to 4 of " +
+          "another property's (the difference would tell that many events without one of them)",
+      ),
+      visitors: groupSize(z.number().nullable()).describe(
+        "visitors who sent it; null under a saved cohort where it is within 1 to 4 of another property's",
+      ),
+      // the values split the property's events (one value an event) and, mostly, its visitors: under a filter the
+      // withheld values' rest must not be 1 to 4, so the fold joins named values to an "(other)" where it would be
+      values: groupParts(
+        (_a, property) => ({ visitors: property.visitors, events: property.events }),
+        z.array(value),
+        undefined,
+        "value",
+      ).describe("most common values sent by 5 or more visitors"),
+      values_total: notACount(z.number()).describe("distinct values, named or not"),
+      values_withheld: notACount(z.number()).describe(
+        "values sent by fewer than 5 visitors (under a saved cohort, also those whose counts are within 1 to 4 " +
+          "of another property's): counted, never named",
+      ),
+    })),
+    "values",
+  ),
   properties_total: z.number(),
 });
 

@@ -6,8 +6,14 @@
 import { IDENTIFIER_FIELDS, MAX_ITEMS, MAX_SERIES_POINTS, SERIES_FIELDS } from "./rules.ts";
 import { hasContactDetails, isFew, SMALL_GROUP } from "./privacy.ts";
 import type { z } from "zod";
-import { identifierFieldsOf, readBesideSchema, walkBesideSchema } from "./schema_fields.ts";
-import { TIME_FIELD } from "./group_counts.ts";
+import {
+  type FieldsOf,
+  identifierFieldsOf,
+  itemFieldsOf,
+  readBesideSchema,
+  walkBesideSchema,
+} from "./schema_fields.ts";
+import { declarationOf, TIME_FIELD } from "./group_counts.ts";
 import {
   countsOf,
   isCompared,
@@ -94,6 +100,7 @@ export function checkAnswer(answer: unknown, opts: CheckOptions = {}): string[] 
       out.push(...declaredCountsOfSmallGroups(answer, opts.output));
       // a list that splits a shown whole: the whole less its groups must not tell 1 to 4 (lib/answers/fold.ts)
       out.push(...subtractionLeaks(top, opts.output));
+      out.push(...apartLeaks(answer, opts.output));
     }
   }
 
@@ -243,6 +250,48 @@ function declaredCountsOfSmallGroups(answer: unknown, output: z.ZodType): string
           if (v[s] !== null && rateWithheld(obj, sides, of, s)) given(`${p}.${s}`, v[s]);
         }
       } else if (v !== null && v !== undefined && rateWithheld(obj, sides, of, "plain")) given(p, v);
+    }
+  });
+  return out;
+}
+
+/**
+ * A list declared `groupApart`: two exact counts (of one kind of field) of different items, or of the lists
+ * inside them, 1 to 4 apart would tell that many who are in one group and not the other.
+ */
+function apartLeaks(answer: unknown, output: z.ZodType): string[] {
+  const out: string[] = [];
+  walkBesideSchema(answer, output, (obj, fields, path) => {
+    for (const [k, schema] of Object.entries(fields)) {
+      const apart = declarationOf(schema)?.apart, items = obj[k], item = itemFieldsOf(schema);
+      if (!apart || !Array.isArray(items) || !item) continue;
+      const innerFields = apart.inner && item[apart.inner] ? itemFieldsOf(item[apart.inner]) : null;
+      // each item's exact counts by field: its own and its inner list's
+      const figures = (items as Record<string, unknown>[]).map((x) => {
+        const m = new Map<string, number[]>();
+        const add = (o: Record<string, unknown>, f: FieldsOf) => {
+          for (const [field] of countsOf(o, f)) {
+            const v = o[field];
+            if (typeof v === "number" && v >= SMALL_GROUP) m.set(field, [...(m.get(field) ?? []), v]);
+          }
+        };
+        add(x, item);
+        const inner = apart.inner ? x[apart.inner] : undefined;
+        if (innerFields && Array.isArray(inner)) {
+          for (const y of inner) add(y as Record<string, unknown>, innerFields);
+        }
+        return m;
+      });
+      figures.forEach((a, i) =>
+        figures.slice(i + 1).forEach((b, j) => {
+          for (const [field, xs] of a) {
+            const near = xs.find((x) => (b.get(field) ?? []).some((y) => isFew(Math.abs(x - y))));
+            if (near !== undefined) {
+              out.push(`${path ? `${path}.` : ""}${k}[${i}] and [${i + j + 1}]: ${field} 1 to 4 apart`);
+            }
+          }
+        })
+      );
     }
   });
   return out;

@@ -21,6 +21,9 @@
  * - `groupRest(of, s)`: a count of visitors of a list's item that is the `of` count of the item before less its
  *   own (a funnel's drop-off: the visitors of the step before who did not reach this one). Where it is 1 to 4,
  *   the two exact counts beside it would tell it: under a filter the item's own count is withheld (fold.ts).
+ * - `groupApart(s, inner)`: a list whose groups may hold one another (the properties of one event): under a
+ *   filter no two exact counts of different items (or of their `inner` lists) are 1 to 4 apart (check.ts; the
+ *   tool keeps them apart).
  * - `notACount(s)`: a figure whose name reads like a count or a rate but is not one of a group (how many
  *   event names, a part of a change);
  *   declared so the coverage test (tests/tools/small_groups_test.ts) knows it was looked at.
@@ -77,6 +80,12 @@ export interface GroupCountMeta {
   rateOf?: string[];
   /** A list (or map) whose groups split a whole one way each. */
   parts?: PartsMeta;
+  /**
+   * A list whose groups may hold one another (the properties of one event: a coupon sent on some of the
+   * purchases that all carry a plan): no two exact counts of different items, their own or those of the list
+   * named here inside each item (a property's values), may be 1 to 4 apart.
+   */
+  apart?: { inner?: string };
   /** The count of the list item before, of which this is the rest once the item's own is taken away. */
   rest?: string;
   /**
@@ -119,6 +128,8 @@ export const groupCount = <T extends z.ZodType>(kind: Counted, schema: T, opts: 
 export const notACount = <T extends z.ZodType>(schema: T): T => declare(schema, { counts: false });
 export const groupRate = <T extends z.ZodType>(of: string[], schema: T): T =>
   declare(schema, { counts: false, rateOf: of });
+export const groupApart = <T extends z.ZodType>(schema: T, inner?: string): T =>
+  declare(schema, { counts: false, apart: inner ? { inner } : {} });
 export const groupRest = <T extends z.ZodType>(of: string, schema: T): T =>
   declare(schema, { counts: "visitors", rest: of });
 export const groupParts = <T extends z.ZodType>(

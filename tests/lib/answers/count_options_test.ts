@@ -75,3 +75,27 @@ Deno.test("count options: the guard reads them, and the guarded answer passes th
   assert.deepEqual(a.rows[1], answer().rows[1]);
   assert.deepEqual(checkAnswer(a, { output }), []);
 });
+
+Deno.test("groupApart: the checker fails two properties of one event 1 to 4 apart", async () => {
+  const { TOOLS } = await import("../../../tools/registry.ts");
+  const props = TOOLS.find((t) => t.name === "behavior_event_properties")!.output as z.ZodType;
+  const property = (name: string, n: number, value: string) => ({
+    property: name,
+    events: n,
+    visitors: n,
+    values: [{ value, visitors: n, events: n }],
+    values_total: 1,
+    values_withheld: 0,
+  });
+  const a = {
+    scope,
+    event: "look",
+    properties: [property("plan", 18, "pro"), property("coupon", 15, "fall")],
+    properties_total: 2,
+    notices: [],
+  };
+  const problems = checkAnswer(a, { output: props });
+  assert.ok(problems.some((p) => p.includes("properties[0] and [1]: visitors")), problems.join("\n"));
+  a.properties[1] = property("coupon", 9, "fall");
+  assert.deepEqual(checkAnswer(a, { output: props }), []);
+});
