@@ -42,7 +42,7 @@ const output = answerSchema({
     })),
     undefined,
     "steps",
-    { list: "nearest_steps", of: (p) => (p.steps as string[]).slice(0, 1) },
+    { within: { list: "nearest_steps", of: (p) => (p.steps as string[]).slice(0, 1) } },
   ).describe("the most common paths, by visitors"),
   paths_total: z.number().describe("distinct paths"),
   // each visit takes one step right after (before) the anchor: its whole is the anchor's visitors and visits

@@ -57,7 +57,7 @@ const splitOf = (whole: string) =>
     z.array(inChannels),
     undefined,
     undefined,
-    withinChannels,
+    { within: withinChannels },
   );
 
 const output = answerSchema({

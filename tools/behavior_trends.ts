@@ -46,6 +46,9 @@ const point = z.object({
     (a, point) => point[a.metric as string],
     z.record(z.string(), count),
     (a) => a.metric === "visitors",
+    undefined,
+    // a split value folded out of `splits` (1 to 4 visitors) is not named through the points either
+    { namedIn: (a) => Array.isArray(a.splits) ? a.splits.map((x) => (x as { name: unknown }).name) : [] },
   ).optional().describe("the same figure per split value"),
 });
 

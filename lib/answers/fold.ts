@@ -216,6 +216,13 @@ function mapTells(answer: Json, m: MapAt): boolean {
   return typeof r === "number" && (visitors ? isFew(r) : r > 0);
 }
 
+/** Whether a map names, with a figure, a group the answer names nowhere else (folded out of its list). */
+function namesHidden(answer: Json, m: MapAt): boolean {
+  if (!m.meta.namedIn) return false;
+  const named = new Set(m.meta.namedIn(answer).filter((x) => !isOther(x)).map(String));
+  return Object.entries((m.holder[m.key] ?? {}) as Json).some(([k, v]) => v !== 0 && !named.has(k));
+}
+
 /**
  * Folds every declared list of the answer in place (under a saved cohort or a filter on an event property);
  * true when something changed.
@@ -240,7 +247,7 @@ export function foldGroups(answer: Json, output: z.ZodType): boolean {
     }
   });
   for (const at of maps.values()) {
-    if (!at.some((m) => mapTells(answer, m))) continue;
+    if (!at.some((m) => mapTells(answer, m) || namesHidden(answer, m))) continue;
     for (const m of at) delete m.holder[m.key];
     changed = true;
   }
@@ -263,6 +270,9 @@ export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
     if (path === "scope") return;
     for (const [k, schema] of Object.entries(fields)) {
       const meta = declarationOf(schema)?.parts, v = obj[k], item = itemFieldsOf(schema);
+      if (meta && isObject(v) && namesHidden(answer, { holder: obj, key: k, meta })) {
+        out.push(`${path ? `${path}.` : ""}${k}: names a group its list folded`);
+      }
       if (!meta || !Array.isArray(v) || !item) continue;
       for (const x of v as Json[]) {
         const named = x[meta.label ?? "name"];

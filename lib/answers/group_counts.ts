@@ -51,6 +51,11 @@ export interface PartsMeta {
   label?: string;
   /** Where each group lies inside a group of another list of the same object (see `WithinMeta`). */
   within?: WithinMeta;
+  /**
+   * A map's keys may only be names the answer names elsewhere (a trends point's split values: those of
+   * `splits`, once folded): where a key with a figure is not, the map is left out of every point.
+   */
+  namedIn?: (answer: Json) => unknown[];
 }
 
 /**
@@ -137,7 +142,7 @@ export const groupParts = <T extends z.ZodType>(
   schema: T,
   visitors?: PartsMeta["visitors"],
   label?: string,
-  within?: WithinMeta,
+  more: Pick<PartsMeta, "within" | "namedIn"> = {},
 ): T =>
   declare(schema, {
     counts: false,
@@ -145,7 +150,8 @@ export const groupParts = <T extends z.ZodType>(
       whole,
       ...(visitors ? { visitors } : {}),
       ...(label ? { label } : {}),
-      ...(within ? { within } : {}),
+      ...(more.within ? { within: more.within } : {}),
+      ...(more.namedIn ? { namedIn: more.namedIn } : {}),
     },
   });
 

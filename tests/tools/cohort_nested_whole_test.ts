@@ -21,5 +21,21 @@ Deno.test("cohort: a list whose whole is 1 to 4 visitors names none of its group
       assert.deepEqual(names, ["(other)"], `${list}: ${JSON.stringify(a[list])}`);
     }
     assert.deepEqual(checkAnswer(a, { output: outputOf("behavior_overview") }), []);
+    // a trends split folds the same, and no point names a device through its `by`
+    const t = await h.ask("behavior_trends", {
+      ...asked,
+      event: "look",
+      split_by: "device",
+      metric: "events",
+    });
+    assert.deepEqual(t.splits.map((x: Json) => x.name), ["(other)"], JSON.stringify(t.splits));
+    for (const p of t.series as Json[]) {
+      assert.deepEqual(
+        Object.keys((p.by ?? {}) as Json).filter((k) => k !== "(other)"),
+        [],
+        JSON.stringify(p),
+      );
+    }
+    assert.deepEqual(checkAnswer(t, { output: outputOf("behavior_trends") }), []);
   });
 });
