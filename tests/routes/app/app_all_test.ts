@@ -1,0 +1,11 @@
+/**
+ * The tests of the app's pages (answers, assistants, error titles, reports, saved pages, store credentials), run
+ * as one test module: each `*_cases.ts` file below registers its own tests (names and assertions as they were in
+ * its `*_test.ts`), and one module costs one worker and one load of the app's modules instead of one per file.
+ */
+import "./answer_view_cases.ts";
+import "./assistants_cases.ts";
+import "./error_titles_cases.ts";
+import "./reports_cases.ts";
+import "./saved_pages_cases.ts";
+import "./store_credentials_cases.ts";
