@@ -5,7 +5,7 @@ import type { Engine, Filter, Scope, SessionSeq } from "../lib/query/api.ts";
 import { exhaustedMessage } from "../lib/usage/allowance.ts";
 import { FEWER_THAN_5, isFew, SMALL_GROUP } from "../lib/answers/privacy.ts";
 import { SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
-import { OTHER } from "../lib/answers/fold.ts";
+import { OTHER } from "../lib/answers/fold_list.ts";
 import { resolve } from "../toolkit/common.ts";
 import { defineTool } from "../toolkit/tool.ts";
 

@@ -35,7 +35,7 @@ import {
   less,
   OTHER,
   otherOf,
-} from "./fold.ts";
+} from "./fold_list.ts";
 
 /** Parents in one set checked subset by subset (2^12 sets at most). */
 const MAX_SET = 12;
