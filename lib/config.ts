@@ -2,7 +2,6 @@
  * Service configuration. main.ts reads the environment and hands it to `readConfig`; everything below gets
  * the result through Deps. Nothing here reads the environment or opens KV by itself.
  */
-import { MAX_PASSWORD_COST, MIN_PASSWORD_COST, PASSWORD_COST } from "./people/passwords.ts";
 import { ALLOWANCE_KINDS, type AllowanceKind, type Plan, PLANS } from "./store/records.ts";
 
 /** An operator's change to one plan's limits; the defaults and how they apply: lib/tenancy/plans.ts. */
@@ -77,6 +76,11 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** Password hashing costs (log2 of scrypt's N; lib/people/passwords.ts): production's, the least, the most. */
+export const PASSWORD_COST = 15;
+export const MIN_PASSWORD_COST = 10;
+export const MAX_PASSWORD_COST = 20;
 
 export const defaultConfig: Config = {
   port: 8000,

@@ -9,14 +9,15 @@
  * Config) so that their many accounts do not each cost half a second of CPU.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { MAX_PASSWORD_COST, MIN_PASSWORD_COST, PASSWORD_COST } from "../config.ts";
 
-export const PASSWORD_PARAMS = { N: 2 ** 15, r: 8, p: 3, keyLength: 32, saltLength: 16 } as const;
-/** log2 N of PASSWORD_PARAMS: production's cost, the default everywhere. */
-export const PASSWORD_COST = Math.log2(PASSWORD_PARAMS.N);
-/** The least cost a caller may ask for (N = 1024: 1 MiB and a few ms a hash); for tests only. */
-export const MIN_PASSWORD_COST = 10;
-/** The most (N = 2^20: 1 GiB of memory a hash). */
-export const MAX_PASSWORD_COST = 20;
+/**
+ * PASSWORD_COST (15): production's cost, the default everywhere; MIN_PASSWORD_COST (10, N = 1024: 1 MiB and a
+ * few ms a hash): the least, for tests only; MAX_PASSWORD_COST (20: 1 GiB of memory a hash). Kept in
+ * lib/config.ts, which may not import this folder.
+ */
+export { MAX_PASSWORD_COST, MIN_PASSWORD_COST, PASSWORD_COST };
+export const PASSWORD_PARAMS = { N: 2 ** PASSWORD_COST, r: 8, p: 3, keyLength: 32, saltLength: 16 } as const;
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
 
