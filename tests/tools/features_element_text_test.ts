@@ -35,7 +35,14 @@ const click = (v: number, fingerprint: Record<string, unknown>, path = "/account
   screen: path,
   fingerprint,
   device_time: new Date(NOW - 3_600_000 + seq).toISOString(),
-  properties: { path, url: `https://acme.test${path}`, action: "click", rage_click: false },
+  properties: clickProperties(path),
+});
+/** (a record: a test event may carry other properties, a form change's `form`) */
+const clickProperties = (path: string): Record<string, unknown> => ({
+  path,
+  url: `https://acme.test${path}`,
+  action: "click",
+  rage_click: false,
 });
 
 type Row = { element: string; page: string; clicks: unknown; visitors: unknown };
