@@ -15,11 +15,12 @@ import { type HitRollupHead, readHitRollupHead, readHitRollupHours } from "./sto
 export type LoadedHitRollup = HitRollupHead;
 
 /**
- * The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`): a fourteenth, 20 MB of the
- * default 288, out of the rollups' third (engine.ts): a 30-day period of the 10M-event bench site (1M hits)
- * weighs 2.9 MB of heads (16.6 MB with the hourly rows, as version 2 read them).
+ * The decoded hit rollups' share of the engine's memory budget (`PART_CACHE_MB`): a twenty-fourth, 12 MB of
+ * the default 288, out of the rollups' third (engine.ts): a 30-day period of the 10M-event bench site (1M
+ * hits) weighs 2.9 MB of heads (16.6 MB with the hourly rows, as version 2 read them; a fourteenth until the
+ * feature tables needed more: feature_rollup/planner.ts).
  */
-export const hitRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 14);
+export const hitRollupCacheBytes = (partCacheBytes: number): number => Math.floor(partCacheBytes / 24);
 
 export class HitRollups {
   readonly cache: Lru<LoadedHitRollup>;
