@@ -410,6 +410,15 @@ async function addSection(
   sec: number,
   bytes: Uint8Array,
 ): Promise<void> {
+  const size = await writeSectionChunks(kv, partId, sec, bytes);
+  await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: size } });
+}
+
+/**
+ * A section's chunks written one by one (the entry that lists them is written after, by the caller); answers
+ * its size as the entry lists it.
+ */
+async function writeSectionChunks(kv: Deno.Kv, partId: string, sec: number, bytes: Uint8Array): Promise<Sec> {
   const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
   for (let j = 0; j < chunks; j++) {
     await kv.set(
@@ -417,7 +426,7 @@ async function addSection(
       bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
     );
   }
-  await kv.set(keys.rollup(partId), { ...entry, secs: { ...entry.secs, [sec]: secSize(bytes) } });
+  return secSize(bytes);
 }
 
 /** A section's size as its entry lists it (its inflated size when its bytes were made by `deflated`). */
@@ -1006,14 +1015,7 @@ export async function addEntryBlocks(kv: Deno.Kv, partId: string, entry: RollupE
   }
   let secsNow = { ...entry.secs };
   for (const [sec, bytes] of secs) {
-    const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-    for (let j = 0; j < chunks; j++) {
-      await kv.set(
-        keys.rollupChunk(partId, sec * SEC_SPAN + j),
-        bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
-      );
-    }
-    secsNow = { ...secsNow, [sec]: secSize(bytes) };
+    secsNow = { ...secsNow, [sec]: await writeSectionChunks(kv, partId, sec, bytes) };
   }
   await kv.set(keys.rollup(partId), { ...entry, secs: secsNow });
 }
@@ -1343,14 +1345,7 @@ export async function addReporters(
     const p = fieldPiece(r, f);
     if (!p.n) continue;
     for (const [sec, bytes] of fieldSections(p, f)) {
-      const chunks = Math.max(1, Math.ceil(bytes.length / CHUNK_BYTES));
-      for (let j = 0; j < chunks; j++) {
-        await kv.set(
-          keys.rollupChunk(partId, sec * SEC_SPAN + j),
-          bytes.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES),
-        );
-      }
-      secs[sec] = secSize(bytes);
+      secs[sec] = await writeSectionChunks(kv, partId, sec, bytes);
     }
   }
   await kv.set(keys.rollup(partId), { ...entry, v: ROLLUP_VERSION, secs });
