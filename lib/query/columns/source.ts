@@ -509,6 +509,7 @@ export class Source {
   events(org: string, env: EnvName, from: number, to: number): Promise<EventLoad> {
     const interner = this.interner(org, env);
     const question = this.questionNumber();
+    let held = 0; // (a read done again over a changed part list counts only what it adds)
     return this.consistent(org, env, "ev", async (parts, at) => {
       const { kept, skip, events } = await this.eventTail(org, env, at, parts);
       const used = parts.filter((p) => p.min_t < to && p.max_t >= from);
@@ -517,7 +518,11 @@ export class Source {
       // events scanned held ~1.6 GB)
       let rows = 0;
       for (const p of used) rows += p.rows;
-      holdBytes(rows * DECODED_BYTES_PER_ROW - this.cache.capacity);
+      const beyond = rows * DECODED_BYTES_PER_ROW - this.cache.capacity;
+      if (beyond > held) {
+        holdBytes(beyond - held);
+        held = beyond;
+      }
       const batches = await Promise.all(used.map((p) => this.eventPart(org, env, p, interner)));
       // the tail's events of the question (those the cohort cache compares); the batch holds the whole tail
       const asked = this.inRange(kept, events, from, to);
