@@ -27,7 +27,7 @@ import {
   type VitalsResult,
 } from "./answer.ts";
 import { buildVitals, vitalsBytes, type VitalsTable } from "./build.ts";
-import { readVitals, vitalsEntry, vitalsIds, vitalsVisitors } from "./store.ts";
+import { answeredVitalsEntry, readVitals, VITALS_VERSION, vitalsIds, vitalsVisitors } from "./store.ts";
 
 /**
  * The decoded tables' share of the engine's memory budget (`PART_CACHE_MB`): a thirty-second, 9 MB of the
@@ -39,7 +39,10 @@ export const vitalsCacheBytes = (partCacheBytes: number): number => Math.floor(p
 const MISSING_ROWS = 100_000;
 
 export class VitalsSource {
-  /** decoded tables by part id, and the hours of each (small: kept longer) */
+  /**
+   * decoded tables by part id and version, and the hours of each table of the current version (small: kept
+   * longer; an older version's are read again each question, so the backfill's rebuild is seen at once)
+   */
   readonly cache: Lru<VitalsTable>;
   private heads = new Map<string, VitalsTable["hours"]>();
   /** the parts' tables merged per question and period (answer.ts `Merged`), three quarters of the share */
@@ -56,11 +59,12 @@ export class VitalsSource {
   }
 
   /**
-   * A part's hourly or whole-part table, or null when it has none (yet: the backfill may write one later, so
-   * null is not kept).
+   * A part's hourly or whole-part table of version `v` (or a newer one the backfill wrote meanwhile), or null
+   * when it has none (yet: the backfill may write one later, so null is not kept).
    */
-  get(partId: string, whole = false): Promise<VitalsTable | null> {
-    const key = whole ? `${partId}|whole` : partId;
+  get(partId: string, whole = false, v = VITALS_VERSION): Promise<VitalsTable | null> {
+    const keyOf = (version: number) => `${partId}|${version}${whole ? "|whole" : ""}`;
+    const key = keyOf(v);
     const kept = this.cache.get(key);
     if (kept) return Promise.resolve(kept);
     let loading = this.loading.get(key);
@@ -68,7 +72,7 @@ export class VitalsSource {
       loading = readVitals(this.deps.kv, partId, whole).then((got) => {
         if (!got) return null;
         this.bytesRead += got.stored;
-        this.cache.set(key, got.table, vitalsBytes(got.table));
+        this.cache.set(keyOf(got.v), got.table, vitalsBytes(got.table));
         return got.table;
       }).finally(() => this.loading.delete(key));
       this.loading.set(key, loading);
@@ -103,24 +107,25 @@ export class VitalsSource {
     const taken: (Uint8Array | null)[] = [];
     const missing: PartMeta[] = [];
     for (let i = 0; i < parts.length; i++) {
-      const hours = heads[i];
-      if (!hours) {
+      const head = heads[i];
+      if (!head) {
         missing.push(parts[i]);
         taken.push(null);
         continue;
       }
-      const take = hoursTaken(hours, s);
+      const take = hoursTaken(head.hours, s);
       if (!take) return null;
       taken.push(take);
     }
     if (missing.reduce((n, p) => n + p.rows, 0) > MISSING_ROWS) return null;
     if (!missing.length) {
       // the parts' tables merged for this question and its period's hours: kept, the raw tail added apart
+      // (and the tables' versions: a version-3 table's merge is not the one after its backfill)
       const key = JSON.stringify([s.org, s.env, s.touchpoint, s.traffic, s.filters, o.by]) + "|" +
-        parts.map((p, i) => `${p.id}:${taken[i]!.join("")}`).join(",");
+        parts.map((p, i) => `${p.id}@${heads[i]!.v}:${taken[i]!.join("")}`).join(",");
       let merged = this.merges.get(key);
       if (!merged) {
-        const tables = await this.tables(parts, taken as Uint8Array[]);
+        const tables = await this.tables(parts, taken as Uint8Array[], heads.map((h) => h?.v ?? 0));
         if (!tables) return null;
         merged = mergeTables(tables, s, o);
         this.merges.set(key, merged, merged.bytes);
@@ -140,6 +145,7 @@ export class VitalsSource {
     const list = await this.tables(
       parts.filter((_, i) => taken[i]),
       taken.filter((t) => t !== null) as Uint8Array[],
+      heads.filter((h) => h !== null).map((h) => h!.v),
     );
     if (!list) return null;
     const batches: Batch[] = [];
@@ -158,26 +164,34 @@ export class VitalsSource {
     return answerOf(mergeTables(list, s, o), null, o);
   }
 
-  /** The hours of a part's tables (null: it has none yet), from its entry, kept (parts are immutable). */
-  private async head(partId: string): Promise<VitalsTable["hours"] | null> {
+  /**
+   * The hours and version of a part's tables (null: it has none a question reads yet), from its entry: kept
+   * for the current version (parts are immutable), read again for an older one (the backfill rebuilds it).
+   */
+  private async head(partId: string): Promise<{ hours: VitalsTable["hours"]; v: number } | null> {
     const known = this.heads.get(partId);
-    if (known) return known;
-    const entry = await vitalsEntry(this.deps.kv, partId);
-    if (entry) remember(this.heads, partId, entry.hours, 100_000);
-    return entry?.hours ?? null;
+    if (known) return { hours: known, v: VITALS_VERSION };
+    const entry = await answeredVitalsEntry(this.deps.kv, partId);
+    if (entry?.v === VITALS_VERSION) remember(this.heads, partId, entry.hours, 100_000);
+    return entry ? { hours: entry.hours, v: entry.v } : null;
   }
 
   /**
    * The tables a question reads: none for a part whose hours it takes none of, the whole-part table for one
    * whose hours it takes all of, else the hourly one; null when one went meanwhile (a merge: the scan answers).
    */
-  private async tables(parts: PartMeta[], takes: Uint8Array[]): Promise<TableTaken[] | null> {
+  private async tables(
+    parts: PartMeta[],
+    takes: Uint8Array[],
+    versions: number[],
+  ): Promise<TableTaken[] | null> {
     const plan = parts.map((p, i) => {
       const take = takes[i];
       const n = take.reduce((a, b) => a + b, 0);
-      return { id: p.id, take, mode: n === 0 ? "none" : n === take.length ? "whole" : "hourly" };
+      const mode = n === 0 ? "none" : n === take.length ? "whole" : "hourly";
+      return { id: p.id, take, mode, v: versions[i] };
     }).filter((x) => x.mode !== "none");
-    const got = await inBatches(plan, 16, (x) => this.get(x.id, x.mode === "whole"));
+    const got = await inBatches(plan, 16, (x) => this.get(x.id, x.mode === "whole", x.v));
     if (got.some((t) => t === null)) return null;
     return plan.map((x, i) => ({ t: got[i]!, take: x.mode === "whole" ? Uint8Array.of(1) : x.take }));
   }

@@ -14,15 +14,27 @@ import { decodeSetInto, encodeSet } from "../../parts/visitor_set.ts";
 import { keys } from "../../store/keys.ts";
 import type { EnvName } from "../../store/records.ts";
 import { eventView, type Viewable } from "../columns/views.ts";
+import { VITAL_RANGES } from "../../schemas/capture_ranges.ts";
+import { bucketOf } from "./buckets.ts";
 import { buildVitals, narrow, VITALS_EVENT, type VitalsTable } from "./build.ts";
 
 /**
  * 3: an hourly and a whole-part table, offsets and keys stored as lengths and differences. 4: each series
  * keeps its reporters (at most 5 visitor numbers: whether a metric was reported by fewer than 5 people).
- * Tables of another version are rebuilt by the backfill; their part is read exactly (or the period scanned)
- * meanwhile.
+ * Tables of another version are rebuilt by the backfill; until then a version-3 table is still read
+ * (`answeredVitalsVersion`), any other's part is read exactly (or the period scanned).
  */
 export const VITALS_VERSION = 4;
+
+/**
+ * Whether questions read a table of this version: this one, and version 3, which differs only by the series'
+ * reporters (read as none until the backfill rebuilds it: a lower bound, so a metric's percentiles, rating and
+ * shares are withheld meanwhile, as where fewer than 5 people reported it) and by values out of their metric's
+ * range (a table built before 7d487f5 counted them: `inRangeBuckets` drops them when read). Sending a
+ * version-3 part to the exact read or the scan made every Web Vitals question of a large site scan its period
+ * after the upgrade (past QUESTION_MEMORY_MB, a 422) until the backfill had passed.
+ */
+export const answeredVitalsVersion = (v: number): boolean => v === VITALS_VERSION || v === 3;
 
 export interface VitalsEntry {
   v: number;
@@ -146,9 +158,13 @@ export function decodeVitals(bytes: Uint8Array): VitalsTable {
   const { header: h, next } = inflateArrays<Header>(bytes);
   const a = {} as Record<(typeof ARRAYS)[number], Typed>;
   ARRAYS.forEach((name, k) => {
+    if (k >= h.arrays.length) return;
     const [kind, n] = h.arrays[k];
     a[name] = next<Typed>(KINDS[kind], n);
   });
+  // a version-3 table lists no reporters' arrays (they came last): each series' set empty
+  a.repBytes ??= new Uint8Array(a.sRows.length);
+  a.repSets ??= new Uint8Array(0);
   const wide = (x: Typed) => Uint32Array.from(x);
   const at = offsets(a.len);
   const sCell = new Uint32Array(a.sRows.length);
@@ -240,7 +256,7 @@ export function vitalsIds(b: Batch): { anon: StrCol; used: Map<number, string> }
 }
 
 /** Chunk numbers of the whole-part table start here (the hourly table's from 0). */
-const WHOLE_AT = 100_000;
+export const WHOLE_AT = 100_000;
 
 /** Writes a part's tables: chunks first, then the entry. Answers the stored bytes. */
 export async function writeVitals(kv: Deno.Kv, partId: string, t: PartVitals): Promise<number> {
@@ -275,36 +291,86 @@ export async function vitalsEntry(kv: Deno.Kv, partId: string): Promise<VitalsEn
   return entry?.v === VITALS_VERSION ? entry : null;
 }
 
-/** Whether a part has tables of the current version. */
+/**
+ * A part's entry of a version questions read (`answeredVitalsVersion`: the backfill may not have rebuilt it
+ * yet), or null.
+ */
+export async function answeredVitalsEntry(kv: Deno.Kv, partId: string): Promise<VitalsEntry | null> {
+  const entry = (await kv.get<VitalsEntry>(keys.vitals(partId))).value;
+  return entry && answeredVitalsVersion(entry.v) ? entry : null;
+}
+
+/** Whether a part has tables of the current version (else the backfill writes them). */
 export async function hasVitals(kv: Deno.Kv, partId: string): Promise<boolean> {
   return (await vitalsEntry(kv, partId)) !== null;
 }
 
 /**
- * A part's hourly or whole-part table and its stored bytes, or null when it has none of the current version
- * (or it went meanwhile).
+ * A part's hourly or whole-part table, its stored bytes and version (`answeredVitalsVersion`), or null when it
+ * has none of such a version, it went meanwhile, or the backfill is writing it again now (a chunk written after
+ * the entry read: the backfill writes a version-3 table's chunks over the old ones, then its entry).
  */
 export async function readVitals(
   kv: Deno.Kv,
   partId: string,
   whole = false,
-): Promise<{ table: VitalsTable; stored: number } | null> {
-  const entry = await vitalsEntry(kv, partId);
-  if (!entry) return null;
+): Promise<{ table: VitalsTable; stored: number; v: number } | null> {
+  const got = await kv.get<VitalsEntry>(keys.vitals(partId));
+  const entry = got.value;
+  if (!entry || !answeredVitalsVersion(entry.v)) return null;
   const size = whole ? entry.wholeBytes : entry.bytes, chunks = whole ? entry.wholeChunks : entry.chunks;
   const first = whole ? WHOLE_AT : 0;
   const bytes = new Uint8Array(size);
-  let seen = 0;
+  let seen = 0, torn = false;
   const range = { start: keys.vitalsChunk(partId, first), end: keys.vitalsChunk(partId, first + chunks) };
   for await (const e of kv.list<Uint8Array>(range, { batchSize: 100 })) {
-    bytes.set(e.value, ((e.key[2] as number) - first) * CHUNK_BYTES);
+    const at = ((e.key[2] as number) - first) * CHUNK_BYTES;
+    // (versionstamps grow with each commit: a chunk newer than its entry belongs to a table not written whole)
+    if (e.versionstamp > got.versionstamp! || at + e.value.length > size) torn = true;
+    else bytes.set(e.value, at);
     release(e.value); // (copied: freed now, not at V8's next full collection)
     seen++;
   }
-  if (seen !== chunks) return null;
-  const table = decodeVitals(bytes);
+  if (seen !== chunks || torn) return null;
+  let table = decodeVitals(bytes);
   release(bytes); // (inflated into a buffer of its own)
-  return { table, stored: size };
+  if (entry.v === 3) table = inRangeBuckets(table);
+  return { table, stored: size, v: entry.v };
+}
+
+/**
+ * A table without the entries of buckets that hold only values outside their metric's range
+ * (capture_ranges.ts): a table of version 3 built before 7d487f5 counted them (an LCP of 1e300 made a p95 of
+ * 1e300), later builds leave them out, as the scan does. Bucket ids ascend with the values they hold, and each
+ * range's ends are bucket edges, so what is kept is exactly what a build now counts.
+ */
+export function inRangeBuckets(t: VitalsTable): VitalsTable {
+  if (t.exact) return t;
+  const bounds = t.metrics.map((m) => {
+    const r = m !== null && Object.hasOwn(VITAL_RANGES, m) ? VITAL_RANGES[m] : undefined;
+    return r ? [bucketOf(r.min), bucketOf(r.max)] : null;
+  });
+  const keep = new Uint8Array(t.key.length);
+  let kept = 0;
+  for (let k = 0; k < t.sRows.length; k++) {
+    const b = bounds[t.sMetric[k]];
+    for (let e = t.at[k]; e < t.at[k + 1]; e++) {
+      if (b && (t.key[e] < b[0] || t.key[e] > b[1])) continue;
+      keep[e] = 1;
+      kept++;
+    }
+  }
+  if (kept === t.key.length) return t;
+  const key = new Int32Array(kept), count = new Uint32Array(kept), at = new Uint32Array(t.at.length);
+  for (let k = 0, o = 0; k < t.sRows.length; k++) {
+    for (let e = t.at[k]; e < t.at[k + 1]; e++) {
+      if (!keep[e]) continue;
+      key[o] = t.key[e];
+      count[o++] = t.count[e];
+    }
+    at[k + 1] = o;
+  }
+  return { ...t, key, count, at };
 }
 
 /** Deletes a part's table: the entry first, so no half table is ever read. */
