@@ -4,3 +4,4 @@
  * registers its own tests.
  */
 import "./performance_older_tables_cases.ts";
+import "./features_older_tables_cases.ts";

@@ -1,9 +1,10 @@
 /**
  * The planner of behavior_features' questions (`featureAnswers`): answers from the parts' feature tables
  * exactly as the scan answers them, when every question passes `featureQuestion` (answer.ts); else null and
- * the caller scans. Parts without a table (before the backfill reaches them) and parts with an hour the
- * period cuts (rows on both sides of one end) are read and built into tables at question time (only rows in
- * the period), as is the raw tail; their visitors are numbered as the parts' are (ids without a number get
+ * the caller scans. A part whose table is of version 2 is answered from it, without plain names (store.ts
+ * `answeredFeatureVersion`). Parts without a table (before the backfill reaches them) and parts with an hour
+ * the period cuts (rows on both sides of one end) are read and built into tables at question time (only rows
+ * in the period), as is the raw tail; their visitors are numbered as the parts' are (ids without a number get
  * numbers past all given ones, for this question). Any timezone works: the period's ends are instants.
  * Each question's groups over the period's parts are kept (by scope, question and the parts in the period)
  * when every part's visitors had their numbers, so a later ask adds only the raw tail.
@@ -33,7 +34,14 @@ import {
   type Taken,
 } from "./answer.ts";
 import { buildFeatureTable, FEATURE_COLUMNS, type FeatureTable, featureTableBytes } from "./build.ts";
-import { type FeatureEntry, HOURLY_SEC, readFeatureEntry, readFeatureTable, WHOLE_SEC } from "./store.ts";
+import {
+  answeredFeatureEntry,
+  FEATURE_ROLLUP_VERSION,
+  type FeatureEntry,
+  HOURLY_SEC,
+  readFeatureTable,
+  WHOLE_SEC,
+} from "./store.ts";
 
 /**
  * The share of the one budget (`PART_CACHE_MB`) for decoded feature tables and kept answers, out of the
@@ -95,9 +103,11 @@ export class FeatureRollups {
   private async answer(s: Scope, os: AggregateOptions[]): Promise<AggregateResult[] | null> {
     const { parts, tail, all } = await this.partsAndTail(s);
     const entries = await inBatches(parts, 16, (p) => this.entry(p.id));
-    const period = parts.map((
-      p,
-    ) => (p.min_t >= s.from && p.max_t < s.to ? p.id : `${p.id}@${s.from}-${s.to}`));
+    // (a part with an older table is read as such until the backfill: its groups are kept apart)
+    const period = parts.map((p, k) =>
+      (p.min_t >= s.from && p.max_t < s.to ? p.id : `${p.id}@${s.from}-${s.to}`) +
+      (entries[k] && entries[k].v !== FEATURE_ROLLUP_VERSION ? `~v${entries[k].v}` : "")
+    );
     const scope = `${s.org}|${s.env}|${s.touchpoint ?? ""}|${(s.traffic ?? ["human"]).join()}|` +
       JSON.stringify(s.filters ?? []);
     const keys = os.map((o) =>
@@ -174,7 +184,7 @@ export class FeatureRollups {
     for (let w = 0; w < loads.length; w += this.window) {
       const window = loads.slice(w, w + this.window);
       const secs = window.map((x) => (x.hours ? HOURLY_SEC : WHOLE_SEC));
-      const held = window.map((x, k) => this.hold(tableKey(x.p.id, secs[k])));
+      const held = window.map((x, k) => this.hold(tableKey(x.p.id, secs[k], x.entry.v)));
       let tables: FeatureTable[] = [];
       try {
         tables = await inBatches(window, 8, (x, k) => this.table(x.p.id, x.entry, secs[k]));
@@ -252,11 +262,15 @@ export class FeatureRollups {
     return got;
   }
 
+  /**
+   * A part's entry of a version questions read: kept when of the current version (parts are immutable), read
+   * again each question when older (the backfill rebuilds it).
+   */
   private async entry(partId: string): Promise<FeatureEntry | null> {
     const kept = this.entries.get(partId);
     if (kept) return kept;
-    const entry = await readFeatureEntry(this.kv, partId);
-    if (entry) {
+    const entry = await answeredFeatureEntry(this.kv, partId);
+    if (entry?.v === FEATURE_ROLLUP_VERSION) {
       this.entries.set(partId, entry);
       while (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
     }
@@ -286,7 +300,7 @@ export class FeatureRollups {
 
   /** A section of a part's tables, decoded once and cached (parts are immutable); throws PartGoneError when gone. */
   private table(partId: string, entry: FeatureEntry, sec: number): Promise<FeatureTable> {
-    const key = tableKey(partId, sec);
+    const key = tableKey(partId, sec, entry.v);
     const hit = this.cache.get(key) as FeatureTable | undefined;
     if (hit) return Promise.resolve(hit);
     let loading = this.loading.get(key);
@@ -306,7 +320,7 @@ export class FeatureRollups {
   }
 }
 
-const tableKey = (partId: string, sec: number) => `t|${partId}|${sec}`;
+const tableKey = (partId: string, sec: number, v: number) => `t|${partId}|${sec}|${v}`;
 
 /** The planner over a Source, its decoded tables in a cache of `cacheBytes` (the caller's share of the budget). */
 export function featureAnswers(
