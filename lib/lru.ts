@@ -51,6 +51,11 @@ export class Lru<V, K = string> {
     return true;
   }
 
+  /** The keys kept, least recently used first. */
+  keys(): IterableIterator<K> {
+    return this.#map.keys();
+  }
+
   clear(): void {
     this.#map.clear();
     this.#used = 0;

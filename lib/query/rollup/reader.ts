@@ -50,6 +50,7 @@ import {
   listsSec,
   readSection,
   readSections,
+  ROLLUP_VERSION,
   type RollupEntry,
   rowsSec,
   type SectionAsk,
@@ -228,10 +229,41 @@ export class RollupReader {
     const hit = this.cache.get(`${id}`) as RollupEntry | undefined;
     this.lastAsked.set(`${id}`, this.asked);
     if (hit) return hit;
-    const e = (await this.deps.kv.get<RollupEntry>(keys.rollup(id))).value;
+    return this.entryRead(id, (await this.deps.kv.get<RollupEntry>(keys.rollup(id))).value);
+  }
+
+  /**
+   * Parts whose entry was last read at an older version questions still answer (`answeredVersion`): the
+   * backfill rewrites their sections and then their entry.
+   */
+  private older = new Set<string>();
+
+  /**
+   * An entry read from KV: kept when of the current version; an older one is answered but read again each
+   * question, so the backfill's rewrite is seen. A part seen older and now current has everything kept from it
+   * let go (its pieces, and what periods holding it kept): they were read from the older sections (reporters
+   * none), and a kept older entry read the rewritten, longer sections out of their bounds.
+   */
+  private entryRead(id: string, e: RollupEntry | null): RollupEntry | null {
     if (!e || !answeredVersion(e.v)) return null;
+    if (e.v !== ROLLUP_VERSION) {
+      this.older.add(id);
+      return e;
+    }
+    if (this.older.delete(id)) this.forgetPart(id);
     this.keep(`${id}`, e, 200 + e.head.hours.length * 40);
     return e;
+  }
+
+  /** Lets go of what was kept from a part: its pieces (`<id>/...`) and what periods naming it kept. */
+  private forgetPart(id: string) {
+    const ofPart = (k: string) => k.startsWith(`${id}/`) || k.includes(`"${id}:`);
+    for (const k of [...this.cache.keys()]) {
+      if (!ofPart(k)) continue;
+      this.cache.delete(k);
+      this.lastAsked.delete(k);
+    }
+    for (const k of [...this.unions.keys()]) if (ofPart(k)) this.unions.delete(k);
   }
 
   /**
@@ -252,12 +284,7 @@ export class RollupReader {
     for (let i = 0; i < missing.length; i += 10) groups.push(missing.slice(i, i + 10));
     const mine = inBatches(groups, 4, async (group) => {
       const got = await this.deps.kv.getMany<RollupEntry[]>(group.map((id) => keys.rollup(id)));
-      got.forEach((e, x) => {
-        const entry = e.value;
-        if (entry && answeredVersion(entry.v)) {
-          this.keep(group[x], entry, 200 + entry.head.hours.length * 40);
-        }
-      });
+      got.forEach((e, x) => this.entryRead(group[x], e.value));
     });
     for (const id of missing) this.shared(`entry ${id}`, () => mine);
     await Promise.all([mine, ...reading]);

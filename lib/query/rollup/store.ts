@@ -1152,7 +1152,11 @@ export async function readSection(
   const start = keys.rollupChunk(partId, sec * SEC_SPAN),
     end = keys.rollupChunk(partId, (sec + 1) * SEC_SPAN);
   for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
-    bytes.set(e.value, ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES);
+    const at = ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES;
+    // chunks that do not fit the entry's sizes were written after it was read (a backfill rewriting the
+    // section): gone, as a chunk missing is, never read out of bounds
+    if (at + e.value.length > bytes.length) return undefined;
+    bytes.set(e.value, at);
     release(e.value); // (copied into the section's buffer)
     seen++;
   }
@@ -1179,6 +1183,8 @@ export async function readSections(
   // of several gets its buffer when its first chunk comes
   const out: (Uint8Array | null | undefined)[] = asks.map(() => null);
   const seen = new Int32Array(asks.length);
+  // (a chunk that does not fit its entry's sizes was written after the entry was read: the section is gone)
+  const misfit = new Uint8Array(asks.length);
   const wanted: { ask: number; j: number }[] = [];
   asks.forEach(({ entry, sec }, ask) => {
     const size = entry.secs[sec];
@@ -1194,6 +1200,10 @@ export async function readSections(
       const { ask, j } = group[x];
       if (e.value === null) return;
       const [bytes, chunks] = asks[ask].entry.secs[asks[ask].sec];
+      if (j * CHUNK_BYTES + e.value.length > bytes) {
+        misfit[ask] = 1;
+        return;
+      }
       if (chunks === 1 && e.value.length === bytes) out[ask] = e.value;
       else {
         (out[ask] ??= new Uint8Array(bytes)).set(e.value, j * CHUNK_BYTES);
@@ -1205,7 +1215,7 @@ export async function readSections(
   return asks.map(({ entry, sec }, ask) => {
     const size = entry.secs[sec];
     if (!size) return null;
-    return seen[ask] === size[1] ? knowRawSize(out[ask]!, size[2]) : undefined;
+    return seen[ask] === size[1] && !misfit[ask] ? knowRawSize(out[ask]!, size[2]) : undefined;
   });
 }
 

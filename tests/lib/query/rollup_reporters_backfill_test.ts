@@ -11,6 +11,7 @@ import {
   decodeRows,
   encodeRows,
   readSection,
+  readSections,
   REPORTER_SECS,
   rowsSec,
   wideRowsSec,
@@ -90,7 +91,8 @@ Deno.test("rollup backfill: a version-10 rollup gets its page and totals rows' r
   ];
   // version 10: the rollups still answer (no scan of the period after an upgrade), exact but for the
   // reporters, which read none (a lower bound: the means they guard are withheld until the backfill)
-  const before = await site.rollups().answer(scope, asks);
+  const live = site.rollups();
+  const before = await live.answer(scope, asks);
   asks.forEach((o, k) => {
     const want = expected(site, scope, o), got = before[k];
     assert.ok(got, `version 10 answered: ${JSON.stringify(o)}`);
@@ -106,10 +108,28 @@ Deno.test("rollup backfill: a version-10 rollup gets its page and totals rows' r
       "reporters read none",
     );
   });
+  const olderEntries = await Promise.all(parts.map((p) => site.entry(p.meta.id)));
   await backfillAll(site);
   await assertSectionsKept(site, written, REPORTER_SECS);
   const got = await site.rollups().answer(scope, asks);
   assert.deepEqual(got, asks.map((o) => expected(site, scope, o)));
+  // the reader that answered at version 10 answers anew: it kept neither the older entries nor, once a part is
+  // read at the new version, what it had kept from the older sections (it answered reporters none before)
+  assert.deepEqual(await live.answer(scope, asks), got);
+  // an entry read before the rewrite finds the longer sections gone (undefined: the question re-plans), never
+  // out of its bounds (a RangeError before, a 500 on every ask while that entry stayed kept)
+  let longer = 0;
+  for (const [i, p] of parts.entries()) {
+    for (const sec of REPORTER_SECS) {
+      const was = olderEntries[i].secs[sec], now = (await site.entry(p.meta.id)).secs[sec];
+      if (!was || !now || now[0] <= was[0]) continue;
+      longer++;
+      assert.equal(await readSection(site.kv, p.meta.id, olderEntries[i], sec), undefined);
+      const [many] = await readSections(site.kv, [{ partId: p.meta.id, entry: olderEntries[i], sec }]);
+      assert.equal(many, undefined);
+    }
+  }
+  assert.ok(longer > 0, "the backfill made some sections longer");
   // (some pages with 5 or more reporters, some with fewer)
   const counts = got[0]!.rows.map((r) => r.metrics.reporters);
   assert.ok(counts.includes(5) && counts.some((n) => n! < 5), JSON.stringify(counts));
