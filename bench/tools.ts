@@ -281,6 +281,8 @@ const memory = await rss();
 const written = await run.write("tools", {
   events,
   peak_rss_mb: memory?.peak ?? null,
+  // glibc's arenas: the start tasks run the service with 2 (deno.json); more keep freed buffers per thread
+  malloc_arena_max: Deno.env.get("MALLOC_ARENA_MAX") ?? null,
   visitors: VISITORS,
   reference: { question: "events over the last 30 days (engine, warm median)", warm_ms: reference },
   cohort: cohort
@@ -288,7 +290,11 @@ const written = await run.write("tools", {
     : null,
   results,
 });
-console.log(`peak RSS while the tools ran: ${memory?.peak} MB`);
+console.log(
+  `peak RSS while the tools ran: ${memory?.peak} MB (MALLOC_ARENA_MAX ${
+    Deno.env.get("MALLOC_ARENA_MAX") ?? "unset: glibc's default, 8 a core"
+  })`,
+);
 await addToScale(written);
 await close();
 
