@@ -25,9 +25,11 @@ export const hitRollupCacheBytes = (partCacheBytes: number): number => Math.floo
 export class HitRollups {
   readonly cache: Lru<LoadedHitRollup>;
   /**
-   * Questions' groups from rollups, by question and the rollup rows taken (lib/query/hits.ts): a sixteenth of
-   * the capacity (1.3 MB of the default 20; the crawl coverage tool's six hit questions over 30 days of the
-   * 10M-event site keep ~1 MB).
+   * Questions' groups from rollups, by question and the rollup rows taken (lib/query/hits.ts): a quarter of
+   * the capacity (3 MB of the default 12). The crawl coverage tool's hit questions over 30 days keep ~1 MB
+   * (the 1M-event site: 338, 364, 165, 40 and 32 kB); in a sixteenth (768 kB once the share became a
+   * twenty-fourth) they pushed each other out in turn and every warm ask added every part's rows again
+   * (20-31 ms warm became 50-67 ms at every size).
    */
   readonly kept: Lru<HitGroups>;
   /** hourly rows of version 3 rollups, read when a question takes some hours of a part */
@@ -38,8 +40,8 @@ export class HitRollups {
   bytesRead = 0;
 
   constructor(private kv: Deno.Kv, capacity: number) {
-    // heads three quarters, hourly rows a sixth, kept groups a sixteenth
-    const kept = Math.floor(capacity / 16), hours = Math.floor(capacity / 6);
+    // kept groups a quarter, hourly rows a sixth, heads the rest (7 MB of 12; 2.9 MB at 10M events)
+    const kept = Math.floor(capacity / 4), hours = Math.floor(capacity / 6);
     this.cache = new Lru(capacity - kept - hours);
     this.hours = new Lru(hours);
     this.kept = new Lru(kept);
