@@ -78,6 +78,12 @@ export class WorkingMemory {
   static held(): number {
     return current.getStore()?.live ?? 0;
   }
+
+  /** What the question running now may still hold before its refusal (Infinity outside one). */
+  static room(): number {
+    const a = current.getStore();
+    return a && !a.closed ? a.memory.limit - a.live : Infinity;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * attribution.ts) and explain-a-change's first events (first_touch.ts), from the parts' facts, attributions
  * and first-event sections, the raw tail's beside; each answer kept per period, question and raw tail.
  */
-import { holdArraysOf } from "../../working_memory.ts";
+import { holdArraysOf, WorkingMemory } from "../../working_memory.ts";
 import { release } from "../../parts/packed_arrays.ts";
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
@@ -14,8 +14,12 @@ import {
   firstTouchBlocker,
   type FirstUnit,
   type PageviewsOf,
+  passesAdded,
   releaseFirstUnit,
+  rowsInRange,
+  type VisitorRange,
 } from "./first_touch.ts";
+import { visitorCount } from "../../parts/visitor_numbers.ts";
 import {
   answerAttribution,
   attributionJoin,
@@ -582,9 +586,16 @@ export class AttributionAnswers {
       const goals = o.goal ? [o.goal.event_type] : [];
       // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
       // decoding overlap)
+      // one pass over every part's first rows, or, when they and the arrays by unit would not fit in what the
+      // question may hold, passes over ranges of visitor numbers, each reading the parts again
+      const passes = this.passesFor(
+        heads as RollupEntry[],
+        bySession,
+        await this.numbered(s, tailBuilt.space),
+      );
       const [goalLists, units, pvs] = await Promise.all([
         Promise.all(goals.map((type) => this.goalMembers(parts, partInside, period, s, traffic, type))),
-        this.firstUnits(parts, bySession),
+        passes.count > 1 ? ([] as FirstUnit[]) : this.firstUnits(parts, bySession),
         this.ask(s, pvAsks),
       ]);
       if (!units || pvs.some((r) => r === null)) return null;
@@ -592,17 +603,22 @@ export class AttributionAnswers {
       partUnits = units.slice();
       const goalKept = new Map(goals.map((type, i) => [type, goalLists[i]]));
       const inside = [...partInside];
-      if (tailPart) {
-        const f = tailPart.facts!;
-        units.push({
-          rows: firstRowsOf(f, null),
-          ids: { h1: f.h1, h2: f.h2 },
+      const tailUnit: FirstUnit | null = tailPart
+        ? {
+          rows: firstRowsOf(tailPart.facts!, null),
+          ids: { h1: tailPart.facts!.h1, h2: tailPart.facts!.h2 },
           tps: tailPart.tps,
           traffics: tailPart.traffics,
-        });
+        }
+        : null;
+      if (tailUnit) {
+        units.push(tailUnit);
         inside.push(tailInside!);
       }
-      const space = Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.rows.vis) + 1));
+      // (every goal visitor's number is inside the marks: a unit past them converted nowhere)
+      const space = passes.count > 1
+        ? Math.max(passes.space, ...goalLists.map((l) => (l.length ? l[l.length - 1] + 1 : 0)))
+        : Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.rows.vis) + 1));
       const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
       const pageviews: PageviewsOf = { total: (pvs[0]!.totals.pageviews as number) ?? 0, by: new Map() };
       o.fields.forEach((f, k) => {
@@ -613,14 +629,11 @@ export class AttributionAnswers {
         }
         pageviews.by.set(f, by);
       });
-      const answer = firstTouch(
-        units,
-        inside,
-        s,
-        o,
-        o.goal ? marks.get(o.goal.event_type)! : null,
-        pageviews,
-      );
+      const goal = o.goal ? marks.get(o.goal.event_type)! : null;
+      const answer = passes.count > 1
+        ? await this.inPasses(parts, tailUnit, passes, inside, s, o, goal, pageviews)
+        : firstTouch(units, inside, s, o, goal, pageviews);
+      if (!answer) return null;
       this.r.setKept(key, structuredClone(answer), answerBytes(answer) + key.length * 2, true);
       return answer;
     } catch (e) {
@@ -632,10 +645,83 @@ export class AttributionAnswers {
   }
 
   /**
-   * Every part's first-event rows and (`ids`) their id hashes, read for this question (the answer is what is
-   * kept); null when one lacks them.
+   * How many passes explain-a-change's first rows need: one when the parts' first rows (their stored raw
+   * sizes), the arrays by unit (16 bytes a visitor number) and the rows' units (4 bytes a row) fit in half of
+   * what the question may still hold (`WorkingMemory.room`, QUESTION_MEMORY_MB), else as many ranges of visitor
+   * numbers as make each pass fit in a quarter of it (a pass also holds one part's rows whole while it picks
+   * its range's). At 10M events two 7-day windows take one pass each at the default limit; at 100M (~600 MB a
+   * window) several.
    */
-  private async firstUnits(parts: { id: string }[], ids: boolean): Promise<FirstUnit[] | null> {
+  private passesFor(heads: RollupEntry[], ids: boolean, space: number): Passes {
+    let rows = 0;
+    for (const e of heads) {
+      for (const sec of ids ? [FIRST_SEC, FIRST_IDS_SEC] : [FIRST_SEC]) {
+        const size = e.secs[sec];
+        if (size) rows += size[2] ?? size[0] * 4;
+      }
+    }
+    const need = rows * 1.1 + space * 16;
+    return { count: need <= WorkingMemory.room() / 2 ? 1 : passesIn(need), space, need };
+  }
+
+  /** The visitor numbers given in the environment (and the raw tail's, numbered for this question beyond them). */
+  private async numbered(s: Scope, tailSpace: number): Promise<number> {
+    return Math.max(tailSpace, await visitorCount(this.r.deps.kv, s.org, s.env));
+  }
+
+  /**
+   * Explain-a-change's attribution in passes over ranges of visitor numbers (the last open-ended): each reads
+   * every part's first rows again, keeps its range's, and counts them as one question would; the passes'
+   * answers added (`passesAdded`: a visitor, and so each of its sessions, is in one range). Null when a part
+   * lost its first rows meanwhile.
+   */
+  private async inPasses(
+    parts: { id: string }[],
+    tailUnit: FirstUnit | null,
+    passes: Passes,
+    inside: Set<number>[],
+    s: Scope,
+    o: AttributionOptions,
+    goal: Uint8Array | null,
+    pageviews: PageviewsOf,
+  ): Promise<AttributionResult | null> {
+    const answers: AttributionResult[] = [];
+    // (counted again now: the goal's visitors and the pageviews' pieces read meanwhile are held too)
+    const count = Math.max(passes.count, passesIn(passes.need));
+    for (let k = 0; k < count; k++) {
+      const range: VisitorRange = {
+        lo: Math.floor((passes.space * k) / count),
+        hi: k === count - 1 ? Infinity : Math.floor((passes.space * (k + 1)) / count),
+      };
+      const units = await this.firstUnits(parts, o.unit === "session", range);
+      if (!units) return null;
+      if (tailUnit) {
+        const own = rowsInRange(tailUnit, range);
+        holdArraysOf(own.rows);
+        holdArraysOf(own.ids);
+        units.push(own);
+      }
+      try {
+        answers.push(firstTouch(units, inside, s, o, goal, pageviews, range));
+      } finally {
+        for (const u of units) releaseFirstUnit(u);
+      }
+    }
+    explainedInPasses.answers++;
+    explainedInPasses.passes += count;
+    return passesAdded(answers);
+  }
+
+  /**
+   * Every part's first-event rows and (`ids`) their id hashes, read for this question (the answer is what is
+   * kept); with `range`, only its visitors' rows (each part's others let go as it is read); null when one
+   * lacks them.
+   */
+  private async firstUnits(
+    parts: { id: string }[],
+    ids: boolean,
+    range: VisitorRange | null = null,
+  ): Promise<FirstUnit[] | null> {
     const got = await inBatches(parts, 4, async (p) => {
       const e = await this.r.entry(p.id);
       if (!e || !e.secs[FIRST_SEC] || (ids && !e.secs[FIRST_IDS_SEC])) return null;
@@ -657,7 +743,12 @@ export class AttributionAnswers {
       release(hashes);
       holdArraysOf(unit.rows);
       holdArraysOf(unit.ids);
-      return unit;
+      if (!range) return unit;
+      const mine = rowsInRange(unit, range);
+      releaseFirstUnit(unit);
+      holdArraysOf(mine.rows);
+      holdArraysOf(mine.ids);
+      return mine;
     });
     return got.some((g) => g === null) ? null : got as FirstUnit[];
   }
@@ -697,6 +788,23 @@ export class AttributionAnswers {
     return out;
   }
 }
+
+/** Explain-a-change answers given in passes over visitor ranges, and the passes (tests read them). */
+export const explainedInPasses = { answers: 0, passes: 0 };
+
+/**
+ * Explain-a-change's passes over visitor numbers, the numbers given (the last pass takes any beyond) and the
+ * bytes one pass over all of them would hold.
+ */
+interface Passes {
+  count: number;
+  space: number;
+  need: number;
+}
+
+/** Passes that hold a quarter of what the question may still hold each (a part read whole beside). */
+const passesIn = (need: number): number =>
+  Math.min(Math.max(Math.ceil(need / Math.max(WorkingMemory.room() / 4, 1)), 2), 4096);
 
 /**
  * A period's sources kept from runs: the runs taken whole, the joined units (with their hours inside) and

@@ -69,10 +69,13 @@ export function firstTouch(
   o: AttributionOptions,
   goal: Uint8Array | null,
   pageviews: PageviewsOf,
+  /** the visitor numbers counted (one pass of several: rows past them are left out), every value's row kept */
+  range: VisitorRange | null = null,
 ): AttributionResult {
   const traffic = new Set(s.traffic ?? ["human"]);
   const byVisitor = o.unit === "visitor";
-  // each fact row's unit: its visitor number, or its joined session
+  const lo = range?.lo ?? 0, hi = range?.hi ?? Infinity;
+  // each fact row's unit: its visitor number (less `lo`), or its joined session
   let space = 0;
   const slots: Int32Array[] = [];
   if (byVisitor) {
@@ -80,7 +83,7 @@ export function firstTouch(
       const f = units[ri].rows, slot = new Int32Array(f.n).fill(-1);
       const tpOk = Uint8Array.from(units[ri].tps, (tp) => (!s.touchpoint || tp === s.touchpoint ? 1 : 0));
       const trOk = Uint8Array.from(units[ri].traffics, (t) => (t !== null && traffic.has(t) ? 1 : 0));
-      space = Math.max(space, visitorSlots(f, slot, tpOk, trOk, hourMask(inside[ri])));
+      space = Math.max(space, visitorSlots(f, slot, tpOk, trOk, hourMask(inside[ri]), lo, hi));
       slots.push(slot);
     }
   } else {
@@ -113,7 +116,7 @@ export function firstTouch(
     if (firstRow[u] < 0) continue;
     out.units++;
     if (pv && pv[u] <= 1) out.bounced++;
-    if (goal && byVisitor && goal[u]) out.converted++;
+    if (goal && byVisitor && goal[u + lo]) out.converted++;
   }
   // per field: its values numbered, each fact unit's codes mapped to them, then the units counted per value
   o.fields.forEach((field) => {
@@ -138,14 +141,14 @@ export function firstTouch(
         const g = map[code[k]];
         placed[g]++;
         if (pv && pv[u] <= 1) bounced[g]++;
-        if (goal && byVisitor && goal[u]) converted[g]++;
+        if (goal && byVisitor && goal[u + lo]) converted[g]++;
       }
     }
     const pvOf = pageviews.by.get(field);
     const rows: AttributionRow[] = [];
     for (let g = 0; g < n; g++) {
       const views = pvOf?.get(values[g]) ?? 0;
-      if (!placed[g] && !views) continue;
+      if (!placed[g] && !views && !range) continue;
       rows.push({
         value: values[g],
         units: placed[g],
@@ -217,21 +220,104 @@ function firstsOf(units: FirstUnit[], base: Int32Array, ri: number, slot: Int32A
   }
 }
 
-/** Each row in scope's visitor number into `slot` (-1 else); answers a bound on those numbers. */
+/**
+ * Each row in scope's visitor number less `lo` into `slot` (-1 else, and for numbers outside [lo, hi));
+ * answers a bound on those.
+ */
 function visitorSlots(
   f: FirstRows,
   slot: Int32Array,
   tpOk: Uint8Array,
   trOk: Uint8Array,
   mask: { base: number; inHour: Uint8Array },
+  lo: number,
+  hi: number,
 ): number {
   const hour = f.hour, tp = f.tp, tr = f.traffic, vis = f.vis, { base, inHour } = mask, hours = inHour.length;
   let space = 0;
   for (let k = 0, n = f.n; k < n; k++) {
     const ho = hour[k] - base;
     if (!(ho >= 0 && ho < hours && inHour[ho]) || !tpOk[tp[k]] || !trOk[tr[k]]) continue;
-    slot[k] = vis[k];
-    if (vis[k] >= space) space = vis[k] + 1;
+    if (vis[k] < lo || vis[k] >= hi) continue;
+    const u = vis[k] - lo;
+    slot[k] = u;
+    if (u >= space) space = u + 1;
   }
   return space;
+}
+
+/** Visitor numbers [lo, hi): one pass's (explain-a-change over a period too large for one). */
+export interface VisitorRange {
+  lo: number;
+  hi: number;
+}
+
+/**
+ * A unit's rows whose visitor numbers are in the range, in new buffers (the unit's own are the caller's to
+ * let go). A visitor's sessions all carry its number, so a pass has whole sessions.
+ */
+export function rowsInRange(u: FirstUnit, range: VisitorRange): FirstUnit {
+  const vis = u.rows.vis, at: number[] = [];
+  for (let k = 0; k < u.rows.n; k++) if (vis[k] >= range.lo && vis[k] < range.hi) at.push(k);
+  const order = Uint32Array.from(at);
+  const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T): T => {
+    const to = new (a.constructor as new (n: number) => T)(order.length);
+    for (let i = 0; i < order.length; i++) to[i] = a[order[i]];
+    return to;
+  };
+  const r = u.rows;
+  return {
+    rows: {
+      n: order.length,
+      vis: pick(r.vis),
+      hour: pick(r.hour),
+      tp: pick(r.tp),
+      traffic: pick(r.traffic),
+      pv: pick(r.pv),
+      first: pick(r.first),
+      dt: pick(r.dt),
+      seq: pick(r.seq),
+      codes: r.codes.map(pick),
+      values: r.values,
+    },
+    ids: u.ids ? { h1: pick(u.ids.h1), h2: pick(u.ids.h2) } : null,
+    tps: u.tps,
+    traffics: u.traffics,
+  };
+}
+
+/**
+ * The answers of passes over disjoint visitor ranges as one: units, bounces and conversions added per value
+ * (a unit is in one range), pageviews the hourly rows' (every pass gives the same), values neither placed nor
+ * viewed left out as a single pass leaves them.
+ */
+export function passesAdded(passes: AttributionResult[]): AttributionResult {
+  const out: AttributionResult = {
+    units: 0,
+    pageviews: passes[0].pageviews,
+    bounced: 0,
+    converted: 0,
+    by: {},
+  };
+  const byField = new Map<string, Map<string | null, AttributionRow>>();
+  for (const a of passes) {
+    out.units += a.units;
+    out.bounced += a.bounced;
+    out.converted += a.converted;
+    for (const [field, rows] of Object.entries(a.by)) {
+      let m = byField.get(field);
+      if (!m) byField.set(field, m = new Map());
+      for (const r of rows) {
+        const was = m.get(r.value);
+        if (!was) m.set(r.value, { ...r });
+        else {
+          was.units += r.units;
+          was.bounced += r.bounced;
+          was.converted += r.converted;
+        }
+      }
+    }
+  }
+  for (const [field, m] of byField) out.by[field] = [...m.values()].filter((r) => r.units || r.pageviews);
+  return out;
 }
