@@ -65,14 +65,12 @@ const output = answerSchema({
   groups_total: z.number(),
 });
 
-/** Exact nearest-rank percentile over a histogram of stored values (value → count), sorted ascending. */
-export function percentile(hist: [number, number][], n: number, p: number): number | null {
+/** Exact nearest-rank percentile over a histogram of stored values (values ascending, their counts). */
+export function percentile(hist: NumberRuns, n: number, p: number): number | null {
   if (n === 0) return null;
   const rank = Math.max(1, Math.ceil(p * n));
   let seen = 0;
-  // (indexed, not `for (const [value, count] of ...)`: destructuring made an iterator and its results per item
-  // until optimized, the largest garbage of a cold performance answer at 10M events)
-  for (let k = 0; k < hist.length; k++) if ((seen += hist[k][1]) >= rank) return hist[k][0];
+  for (let k = 0; k < hist.values.length; k++) if ((seen += hist.counts[k]) >= rank) return hist.values[k];
   return null;
 }
 
@@ -82,6 +80,7 @@ export function ratingOf(metric: Vital, value: number): Rating {
 }
 
 type Counts = NumberRuns;
+const NO_COUNTS: Counts = { values: new Float64Array(0), counts: new Float64Array(0) };
 
 /**
  * The bound on the relative error of an answer's numbers: the engine answers from histograms (within 1%)
@@ -129,14 +128,16 @@ function summarize(
   cohort: boolean,
   withheld = { shares: 0, percentiles: 0 },
 ) {
-  const sorted: Counts = now?.counts ?? [], prevSorted: Counts = prev?.counts ?? [];
-  const n = sorted.reduce((s, x) => s + x[1], 0);
-  const prevN = prevSorted.reduce((s, x) => s + x[1], 0);
+  const sorted: Counts = now?.counts ?? NO_COUNTS, prevSorted: Counts = prev?.counts ?? NO_COUNTS;
+  const n = sorted.counts.reduce((s, x) => s + x, 0);
+  const prevN = prevSorted.counts.reduce((s, x) => s + x, 0);
   const enough = enoughReporters(now);
   const show = enough && n > 0;
   const p75 = show ? percentile(sorted, n, 0.75) : null;
   const shares = { good: 0, needs_improvement: 0, poor: 0 };
-  for (let k = 0; k < sorted.length; k++) shares[ratingOf(metric, sorted[k][0])] += sorted[k][1];
+  for (let k = 0; k < sorted.values.length; k++) {
+    shares[ratingOf(metric, sorted.values[k])] += sorted.counts[k];
+  }
   const sharesShown = show && !(cohort && RATINGS.some((k) => isFew(shares[k])));
   if (show && !sharesShown) withheld.shares++;
   const p50 = show ? percentile(sorted, n, 0.5) : null, p95 = show ? percentile(sorted, n, 0.95) : null;

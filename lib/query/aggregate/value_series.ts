@@ -117,37 +117,51 @@ export async function valueSeries(
   return { total, groups };
 }
 
-/** [number, how often] of sorted numbers. */
+/** The runs of sorted numbers. */
 function runsOf(sorted: Float64Array): NumberRuns {
-  const out: NumberRuns = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i + 1;
-    while (j < sorted.length && sorted[j] === sorted[i]) j++;
-    out.push([sorted[i], j - i]);
-    i = j;
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) n++;
+  const values = new Float64Array(n), counts = new Float64Array(n);
+  for (let i = 0, k = -1; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) values[++k] = sorted[i];
+    counts[k]++;
   }
-  return out;
+  return { values, counts };
 }
 
-/** Two ascending counts as one. */
-function merge(a: NumberRuns, b: NumberRuns): NumberRuns {
-  const out: NumberRuns = [];
-  let i = 0, j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i][0] < b[j][0])) out.push(a[i++]);
-    else if (i >= a.length || b[j][0] < a[i][0]) out.push(b[j++]);
-    else out.push([a[i][0], a[i++][1] + b[j++][1]]);
+/** No numbers. */
+export const noRuns = (): NumberRuns => ({ values: new Float64Array(0), counts: new Float64Array(0) });
+
+/** Two ascending runs as one (equal numbers added); one of them itself when the other is empty. */
+export function mergeRuns(a: NumberRuns, b: NumberRuns): NumberRuns {
+  const na = a.values.length, nb = b.values.length;
+  if (!na) return b;
+  if (!nb) return a;
+  const av = a.values, ac = a.counts, bv = b.values, bc = b.counts;
+  const values = new Float64Array(na + nb), counts = new Float64Array(na + nb);
+  let i = 0, j = 0, k = 0;
+  for (; i < na || j < nb; k++) {
+    if (j >= nb || (i < na && av[i] < bv[j])) {
+      values[k] = av[i];
+      counts[k] = ac[i++];
+    } else if (i >= na || bv[j] < av[i]) {
+      values[k] = bv[j];
+      counts[k] = bc[j++];
+    } else {
+      values[k] = av[i];
+      counts[k] = ac[i++] + bc[j++];
+    }
   }
-  return out;
+  return k === na + nb ? { values, counts } : { values: values.slice(0, k), counts: counts.slice(0, k) };
 }
 
 function mergeAll(list: NumberRuns[]): NumberRuns {
   while (list.length > 1) {
     const next: NumberRuns[] = [];
     for (let k = 0; k < list.length; k += 2) {
-      next.push(k + 1 < list.length ? merge(list[k], list[k + 1]) : list[k]);
+      next.push(k + 1 < list.length ? mergeRuns(list[k], list[k + 1]) : list[k]);
     }
     list = next;
   }
-  return list[0] ?? [];
+  return list[0] ?? noRuns();
 }

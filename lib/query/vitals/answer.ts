@@ -19,7 +19,7 @@ import type {
   ValueSeriesResult,
 } from "../types.ts";
 import { bucketValue, RELATIVE_ERROR } from "./buckets.ts";
-import { REPORTERS_COUNTED } from "../aggregate/value_series.ts";
+import { mergeRuns, noRuns, REPORTERS_COUNTED } from "../aggregate/value_series.ts";
 import { VITALS_EVENT, type VitalsTable } from "./build.ts";
 
 /** A value series answer that may come from histograms: `relative_error` is the bound on its numbers (0: exact). */
@@ -429,31 +429,24 @@ function lazyCounts(
 }
 
 /**
- * [number, how often] ascending: bucket middles and exact values together. Bucket middles ascend with their
- * ids (buckets.ts), so each series' runs come sorted and only the lists are merged.
+ * Numbers and how often, ascending: bucket middles and exact values together. Bucket middles ascend with their
+ * ids (buckets.ts), so each series' runs come sorted and only the lists are merged. The counts are a copy: a
+ * kept merge's arrays are not handed out.
  */
 function countsOf(list: (MergedSeries | undefined)[]): NumberRuns {
-  let out: NumberRuns = [];
+  let out = noRuns();
   for (const sr of list) {
     if (!sr) continue;
-    const runs: NumberRuns = new Array(sr.ids.length);
-    for (let k = 0; k < sr.ids.length; k++) runs[k] = [bucketValue(sr.ids[k]), sr.idCounts[k]];
-    out = mergeRuns(out, runs);
-    if (sr.values.size) out = mergeRuns(out, [...sr.values].sort((a, b) => a[0] - b[0]));
-  }
-  return out;
-}
-
-/** Two ascending runs as one (equal numbers added). */
-function mergeRuns(a: NumberRuns, b: NumberRuns): NumberRuns {
-  if (!a.length) return b;
-  if (!b.length) return a;
-  const out: NumberRuns = [];
-  let i = 0, j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i][0] < b[j][0])) out.push(a[i++]);
-    else if (i >= a.length || b[j][0] < a[i][0]) out.push(b[j++]);
-    else out.push([a[i][0], a[i++][1] + b[j++][1]]);
+    const values = new Float64Array(sr.ids.length);
+    for (let k = 0; k < values.length; k++) values[k] = bucketValue(sr.ids[k]);
+    out = mergeRuns(out, { values, counts: sr.idCounts.slice() });
+    if (sr.values.size) {
+      const exact = [...sr.values].sort((a, b) => a[0] - b[0]);
+      out = mergeRuns(out, {
+        values: Float64Array.from(exact, (x) => x[0]),
+        counts: Float64Array.from(exact, (x) => x[1]),
+      });
+    }
   }
   return out;
 }

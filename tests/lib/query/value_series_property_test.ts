@@ -80,7 +80,14 @@ function naive(all: StoredEvent[], scope: Scope, by: "path" | "device_type" | nu
           return typeof x === "number" && (max === Infinity || (x >= 0 && x <= max));
         }).map((e) => e.anonymous_id),
       );
-      series[String(name)] = { rows: of.length, reporters: Math.min(people.size, 5), counts };
+      series[String(name)] = {
+        rows: of.length,
+        reporters: Math.min(people.size, 5),
+        counts: {
+          values: Float64Array.from(counts, (c) => c[0]),
+          counts: Float64Array.from(counts, (c) => c[1]),
+        },
+      };
     }
     return { value, rows: list.length, visitors: new Set(list.map((e) => e.anonymous_id)).size, series };
   };

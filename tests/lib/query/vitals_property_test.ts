@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { createEngine, startOfLocalDay } from "../../../lib/query/api.ts";
 import type {
   Filter,
+  NumberRuns,
   Scope,
   SeriesGroup,
   ValueSeriesOptions,
@@ -118,7 +119,8 @@ function scopeOf(q: Question): Scope {
 }
 
 /** Every number of the runs, ascending. */
-const expand = (runs: [number, number][]) => runs.flatMap(([v, n]) => Array<number>(n).fill(v));
+const expand = (runs: NumberRuns) =>
+  [...runs.values].flatMap((v, k) => Array<number>(runs.counts[k]).fill(v));
 
 function sameGroup(got: SeriesGroup, want: SeriesGroup, where: string) {
   assert.equal(got.value, want.value, where);
