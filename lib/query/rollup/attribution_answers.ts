@@ -653,15 +653,18 @@ export class AttributionAnswers {
    * window) several.
    */
   private passesFor(heads: RollupEntry[], ids: boolean, space: number): Passes {
-    let rows = 0;
+    let rows = 0, widest = 0;
     for (const e of heads) {
+      let part = 0;
       for (const sec of ids ? [FIRST_SEC, FIRST_IDS_SEC] : [FIRST_SEC]) {
         const size = e.secs[sec];
-        if (size) rows += size[2] ?? size[0] * 4;
+        if (size) part += size[2] ?? size[0] * 4;
       }
+      rows += part;
+      widest = Math.max(widest, part);
     }
     const need = rows * 1.1 + space * 16;
-    return { count: need <= WorkingMemory.room() / 2 ? 1 : passesIn(need), space, need };
+    return { count: need <= WorkingMemory.room() / 2 ? 1 : passesIn(need), space, need, widest };
   }
 
   /** The visitor numbers given in the environment (and the raw tail's, numbered for this question beyond them). */
@@ -688,12 +691,17 @@ export class AttributionAnswers {
     const answers: AttributionResult[] = [];
     // (counted again now: the goal's visitors and the pageviews' pieces read meanwhile are held too)
     const count = Math.max(passes.count, passesIn(passes.need));
+    // parts read at once, each whole while its range's rows are picked: as many as a quarter of the room holds
+    const atOnce = Math.min(
+      4,
+      Math.max(1, Math.floor(WorkingMemory.room() / 4 / Math.max(passes.widest, 1))),
+    );
     for (let k = 0; k < count; k++) {
       const range: VisitorRange = {
         lo: Math.floor((passes.space * k) / count),
         hi: k === count - 1 ? Infinity : Math.floor((passes.space * (k + 1)) / count),
       };
-      const units = await this.firstUnits(parts, o.unit === "session", range);
+      const units = await this.firstUnits(parts, o.unit === "session", range, atOnce);
       if (!units) return null;
       if (tailUnit) {
         const own = rowsInRange(tailUnit, range);
@@ -721,8 +729,9 @@ export class AttributionAnswers {
     parts: { id: string }[],
     ids: boolean,
     range: VisitorRange | null = null,
+    atOnce = 4,
   ): Promise<FirstUnit[] | null> {
-    const got = await inBatches(parts, 4, async (p) => {
+    const got = await inBatches(parts, atOnce, async (p) => {
       const e = await this.r.entry(p.id);
       if (!e || !e.secs[FIRST_SEC] || (ids && !e.secs[FIRST_IDS_SEC])) return null;
       const [rows, hashes] = await readSections(this.r.deps.kv, [
@@ -793,13 +802,15 @@ export class AttributionAnswers {
 export const explainedInPasses = { answers: 0, passes: 0 };
 
 /**
- * Explain-a-change's passes over visitor numbers, the numbers given (the last pass takes any beyond) and the
- * bytes one pass over all of them would hold.
+ * Explain-a-change's passes over visitor numbers, the numbers given (the last pass takes any beyond), the
+ * bytes one pass over all of them would hold and the largest part's first rows.
  */
 interface Passes {
   count: number;
   space: number;
   need: number;
+  /** the largest part's first rows */
+  widest: number;
 }
 
 /** Passes that hold a quarter of what the question may still hold each (a part read whole beside). */
