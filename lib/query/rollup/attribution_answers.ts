@@ -170,7 +170,10 @@ export class AttributionAnswers {
         goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
       }
     } catch (e) {
-      if (e instanceof Gone) return none;
+      if (e instanceof Gone) {
+        this.r.forgetEntries();
+        return none;
+      }
       throw e;
     }
     let rows: AttrRows | null = kept;
@@ -637,7 +640,10 @@ export class AttributionAnswers {
       this.r.setKept(key, structuredClone(answer), answerBytes(answer) + key.length * 2, true);
       return answer;
     } catch (e) {
-      if (e instanceof Gone) return null;
+      if (e instanceof Gone) {
+        this.r.forgetEntries();
+        return null;
+      }
       throw e;
     } finally {
       for (const u of partUnits) releaseFirstUnit(u);

@@ -50,6 +50,7 @@ import {
   listsSec,
   readSection,
   readSections,
+  readStamps,
   ROLLUP_VERSION,
   type RollupEntry,
   rowsSec,
@@ -229,30 +230,46 @@ export class RollupReader {
     const hit = this.cache.get(`${id}`) as RollupEntry | undefined;
     this.lastAsked.set(`${id}`, this.asked);
     if (hit) return hit;
-    return this.entryRead(id, (await this.deps.kv.get<RollupEntry>(keys.rollup(id))).value);
+    const got = await this.deps.kv.get<RollupEntry>(keys.rollup(id));
+    return this.entryRead(id, got.value, got.versionstamp);
   }
 
-  /**
-   * Parts whose entry was last read at an older version questions still answer (`answeredVersion`): the
-   * backfill rewrites their sections and then their entry.
-   */
-  private older = new Set<string>();
+  /** The versionstamp of each part's entry as last read: a new one means the part's rollup was written again. */
+  private entryStamps = new Map<string, string>();
 
   /**
    * An entry read from KV: kept when of the current version; an older one is answered but read again each
-   * question, so the backfill's rewrite is seen. A part seen older and now current has everything kept from it
-   * let go (its pieces, and what periods holding it kept): they were read from the older sections (reporters
-   * none), and a kept older entry read the rewritten, longer sections out of their bounds.
+   * question, so the backfill's rewrite is seen. An entry written again since it was last read (the backfill
+   * upgrading it, or writing a current one's sections again) lets go of everything kept from the part: its
+   * pieces and what periods holding it kept were read from the sections before (an upgraded part's reporters
+   * none), and sections read with the entry before are gone (`readSection`: chunks newer than their entry).
    */
-  private entryRead(id: string, e: RollupEntry | null): RollupEntry | null {
+  private entryRead(id: string, e: RollupEntry | null, stamp: string | null): RollupEntry | null {
     if (!e || !answeredVersion(e.v)) return null;
-    if (e.v !== ROLLUP_VERSION) {
-      this.older.add(id);
-      return e;
+    // (a stamp a part read: let go all at once past a bound, parts merged away being many over months)
+    if (this.entryStamps.size > 50_000) this.entryStamps.clear();
+    const was = this.entryStamps.get(id);
+    if (stamp) {
+      this.entryStamps.set(id, stamp);
+      readStamps.set(e, stamp);
     }
-    if (this.older.delete(id)) this.forgetPart(id);
+    if (was !== undefined && was !== stamp) this.forgetPart(id);
+    if (e.v !== ROLLUP_VERSION) return e;
     this.keep(`${id}`, e, 200 + e.head.hours.length * 40);
     return e;
+  }
+
+  /**
+   * After a part's section was found gone (merged away, or written again under a kept entry): the kept entries
+   * are let go, so the next question reads them again and a rewritten part's new entry lets go of what was
+   * kept from it. Without this a kept entry whose sections were written again sent every question over its
+   * period to the scan for as long as questions kept it in the cache.
+   */
+  forgetEntries() {
+    for (const id of this.entryStamps.keys()) {
+      this.cache.delete(id);
+      this.lastAsked.delete(id);
+    }
   }
 
   /** Lets go of what was kept from a part: its pieces (`<id>/...`) and what periods naming it kept. */
@@ -284,7 +301,7 @@ export class RollupReader {
     for (let i = 0; i < missing.length; i += 10) groups.push(missing.slice(i, i + 10));
     const mine = inBatches(groups, 4, async (group) => {
       const got = await this.deps.kv.getMany<RollupEntry[]>(group.map((id) => keys.rollup(id)));
-      got.forEach((e, x) => this.entryRead(group[x], e.value));
+      got.forEach((e, x) => this.entryRead(group[x], e.value, e.versionstamp));
     });
     for (const id of missing) this.shared(`entry ${id}`, () => mine);
     await Promise.all([mine, ...reading]);

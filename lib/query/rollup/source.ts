@@ -97,7 +97,10 @@ export class RollupSource {
       if (got.some((p) => p === null)) return null;
       loaded = got as RollupParts[];
     } catch (e) {
-      if (e instanceof Gone) return null;
+      if (e instanceof Gone) {
+        r.forgetEntries();
+        return null;
+      }
       throw e;
     }
     const space = await r.addTail(loaded, tail, all, s, cut);

@@ -1139,6 +1139,17 @@ export async function readEntry(kv: Deno.Kv, partId: string): Promise<RollupEntr
  * One section's stored bytes: null when the entry has no such section (nothing of it in the part), or
  * undefined when its chunks are gone (the part went, a merge, while reading: the caller re-plans).
  */
+/**
+ * The versionstamp each entry object was read with (the rollup reader notes it): a chunk written after it
+ * belongs to a rewrite (writers write a section's chunks, then the entry), so for a question holding that
+ * entry the section is gone, whatever the chunk's size.
+ */
+export const readStamps = new WeakMap<RollupEntry, string>();
+const newerThan = (entry: RollupEntry, versionstamp: string) => {
+  const stamp = readStamps.get(entry);
+  return stamp !== undefined && versionstamp > stamp;
+};
+
 export async function readSection(
   kv: Deno.Kv,
   partId: string,
@@ -1155,7 +1166,7 @@ export async function readSection(
     const at = ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES;
     // chunks that do not fit the entry's sizes were written after it was read (a backfill rewriting the
     // section): gone, as a chunk missing is, never read out of bounds
-    if (at + e.value.length > bytes.length) return undefined;
+    if (at + e.value.length > bytes.length || newerThan(entry, e.versionstamp)) return undefined;
     bytes.set(e.value, at);
     release(e.value); // (copied into the section's buffer)
     seen++;
@@ -1200,7 +1211,7 @@ export async function readSections(
       const { ask, j } = group[x];
       if (e.value === null) return;
       const [bytes, chunks] = asks[ask].entry.secs[asks[ask].sec];
-      if (j * CHUNK_BYTES + e.value.length > bytes) {
+      if (j * CHUNK_BYTES + e.value.length > bytes || newerThan(asks[ask].entry, e.versionstamp)) {
         misfit[ask] = 1;
         return;
       }
