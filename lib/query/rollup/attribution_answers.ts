@@ -170,10 +170,7 @@ export class AttributionAnswers {
         goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
       }
     } catch (e) {
-      if (e instanceof Gone) {
-        this.r.forgetEntries();
-        return none;
-      }
+      if (this.r.gone(e)) return none;
       throw e;
     }
     let rows: AttrRows | null = kept;
@@ -587,8 +584,6 @@ export class AttributionAnswers {
       if (tailPart && (!tailInside || !tailPart.facts?.firsts)) return null;
       const bySession = o.unit === "session";
       const goals = o.goal ? [o.goal.event_type] : [];
-      // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
-      // decoding overlap)
       // one pass over every part's first rows, or, when they and the arrays by unit would not fit in what the
       // question may hold, passes over ranges of visitor numbers, each reading the parts again
       const passes = this.passesFor(
@@ -596,9 +591,11 @@ export class AttributionAnswers {
         bySession,
         await this.numbered(s, tailBuilt.space),
       );
+      // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
+      // decoding overlap)
       const [goalLists, units, pvs] = await Promise.all([
         Promise.all(goals.map((type) => this.goalMembers(parts, partInside, period, s, traffic, type))),
-        passes.count > 1 ? ([] as FirstUnit[]) : this.firstUnits(parts, bySession),
+        passes.several ? ([] as FirstUnit[]) : this.firstUnits(parts, bySession),
         this.ask(s, pvAsks),
       ]);
       if (!units || pvs.some((r) => r === null)) return null;
@@ -619,7 +616,7 @@ export class AttributionAnswers {
         inside.push(tailInside!);
       }
       // (every goal visitor's number is inside the marks: a unit past them converted nowhere)
-      const space = passes.count > 1
+      const space = passes.several
         ? Math.max(passes.space, ...goalLists.map((l) => (l.length ? l[l.length - 1] + 1 : 0)))
         : Math.max(tailBuilt.space, ...units.map((u) => maxOf(u.rows.vis) + 1));
       const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
@@ -633,17 +630,14 @@ export class AttributionAnswers {
         pageviews.by.set(f, by);
       });
       const goal = o.goal ? marks.get(o.goal.event_type)! : null;
-      const answer = passes.count > 1
+      const answer = passes.several
         ? await this.inPasses(parts, tailUnit, passes, inside, s, o, goal, pageviews)
         : firstTouch(units, inside, s, o, goal, pageviews);
       if (!answer) return null;
       this.r.setKept(key, structuredClone(answer), answerBytes(answer) + key.length * 2, true);
       return answer;
     } catch (e) {
-      if (e instanceof Gone) {
-        this.r.forgetEntries();
-        return null;
-      }
+      if (this.r.gone(e)) return null;
       throw e;
     } finally {
       for (const u of partUnits) releaseFirstUnit(u);
@@ -651,11 +645,11 @@ export class AttributionAnswers {
   }
 
   /**
-   * How many passes explain-a-change's first rows need: one when the parts' first rows (their stored raw
-   * sizes), the arrays by unit (16 bytes a visitor number) and the rows' units (4 bytes a row) fit in half of
-   * what the question may still hold (`WorkingMemory.room`, QUESTION_MEMORY_MB), else as many ranges of visitor
-   * numbers as make each pass fit in a quarter of it (a pass also holds one part's rows whole while it picks
-   * its range's). At 10M events two 7-day windows take one pass each at the default limit; at 100M (~600 MB a
+   * Whether explain-a-change's first rows need several passes: one does when the parts' first rows (their
+   * stored raw sizes), the arrays by unit (16 bytes a visitor number) and the rows' units fit in half of what
+   * the question may still hold (`WorkingMemory.room`, QUESTION_MEMORY_MB); else `inPasses` takes as many
+   * ranges of visitor numbers as make each pass fit in a quarter of it (a pass also holds parts' rows whole
+   * while it picks its range's). At 10M events two 7-day windows take one pass each at the default limit; at 100M (~600 MB a
    * window) several.
    */
   private passesFor(heads: RollupEntry[], ids: boolean, space: number): Passes {
@@ -670,7 +664,7 @@ export class AttributionAnswers {
       widest = Math.max(widest, part);
     }
     const need = rows * 1.1 + space * 16;
-    return { count: need <= WorkingMemory.room() / 2 ? 1 : passesIn(need), space, need, widest };
+    return { several: need > WorkingMemory.room() / 2, space, need, widest };
   }
 
   /** The visitor numbers given in the environment (and the raw tail's, numbered for this question beyond them). */
@@ -695,8 +689,9 @@ export class AttributionAnswers {
     pageviews: PageviewsOf,
   ): Promise<AttributionResult | null> {
     const answers: AttributionResult[] = [];
-    // (counted again now: the goal's visitors and the pageviews' pieces read meanwhile are held too)
-    const count = Math.max(passes.count, passesIn(passes.need));
+    // each pass a quarter of what the question may still hold (now: the goal's visitors and the pageviews'
+    // pieces read meanwhile are held too), at least two
+    const count = Math.min(Math.max(Math.ceil(passes.need / Math.max(WorkingMemory.room() / 4, 1)), 2), 4096);
     // parts read at once, each whole while its range's rows are picked: as many as a quarter of the room holds
     const atOnce = Math.min(
       4,
@@ -812,16 +807,13 @@ export const explainedInPasses = { answers: 0, passes: 0 };
  * bytes one pass over all of them would hold and the largest part's first rows.
  */
 interface Passes {
-  count: number;
+  /** whether one pass would not fit (inPasses then counts how many, by the room left when it starts) */
+  several: boolean;
   space: number;
   need: number;
   /** the largest part's first rows */
   widest: number;
 }
-
-/** Passes that hold a quarter of what the question may still hold each (a part read whole beside). */
-const passesIn = (need: number): number =>
-  Math.min(Math.max(Math.ceil(need / Math.max(WorkingMemory.room() / 4, 1)), 2), 4096);
 
 /**
  * A period's sources kept from runs: the runs taken whole, the joined units (with their hours inside) and

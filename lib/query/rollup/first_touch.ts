@@ -16,7 +16,7 @@ import { attributionJoin } from "./attribution.ts";
 import { hourMask } from "./sessions.ts";
 import { FIRST_FIELDS, HOUR, type SessionFacts } from "./session_facts.ts";
 import { lastAtMost } from "../sorted.ts";
-import type { FirstRows } from "./store.ts";
+import { type FirstRows, pickFirstRows, pickRows } from "./store.ts";
 import { releaseViews } from "./let_go.ts";
 import { hold } from "../../working_memory.ts";
 
@@ -260,27 +260,9 @@ export function rowsInRange(u: FirstUnit, range: VisitorRange): FirstUnit {
   const vis = u.rows.vis, at: number[] = [];
   for (let k = 0; k < u.rows.n; k++) if (vis[k] >= range.lo && vis[k] < range.hi) at.push(k);
   const order = Uint32Array.from(at);
-  const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T): T => {
-    const to = new (a.constructor as new (n: number) => T)(order.length);
-    for (let i = 0; i < order.length; i++) to[i] = a[order[i]];
-    return to;
-  };
-  const r = u.rows;
   return {
-    rows: {
-      n: order.length,
-      vis: pick(r.vis),
-      hour: pick(r.hour),
-      tp: pick(r.tp),
-      traffic: pick(r.traffic),
-      pv: pick(r.pv),
-      first: pick(r.first),
-      dt: pick(r.dt),
-      seq: pick(r.seq),
-      codes: r.codes.map(pick),
-      values: r.values,
-    },
-    ids: u.ids ? { h1: pick(u.ids.h1), h2: pick(u.ids.h2) } : null,
+    rows: pickFirstRows(u.rows, order),
+    ids: u.ids ? { h1: pickRows(u.ids.h1, order), h2: pickRows(u.ids.h2, order) } : null,
     tps: u.tps,
     traffics: u.traffics,
   };

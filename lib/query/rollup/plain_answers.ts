@@ -533,10 +533,7 @@ export class PlainAnswers {
         }
       }
     } catch (e) {
-      if (e instanceof Gone) {
-        this.r.forgetEntries();
-        return none;
-      }
+      if (this.r.gone(e)) return none;
       throw e;
     }
     // fields whose visitor counts come from unions kept for the period read no sets (unions.ts)
@@ -593,10 +590,7 @@ export class PlainAnswers {
         asked.sets = asked.sets.filter((f) => needs.get(f) !== false);
       }
     } catch (e) {
-      if (e instanceof Gone) {
-        this.r.forgetEntries();
-        return none;
-      }
+      if (this.r.gone(e)) return none;
       throw e;
     }
     // lists sorted by a sum whose period's sums and values' unions are kept (kept_lists.ts) read no rows
@@ -729,10 +723,7 @@ export class PlainAnswers {
         if (built.bytes <= this.r.unions.capacity) this.r.unions.set(u.key, built, built.bytes);
       }
     } catch (e) {
-      if (e instanceof Gone) {
-        this.r.forgetEntries();
-        return none;
-      }
+      if (this.r.gone(e)) return none;
       throw e;
     }
     if (tailBuilt.part) loaded.push(tailBuilt.part);
@@ -770,10 +761,7 @@ export class PlainAnswers {
         sessions = { ends, totals, perBucket: () => new Map() };
       }
     } catch (e) {
-      if (e instanceof Gone) {
-        this.r.forgetEntries();
-        return none;
-      }
+      if (this.r.gone(e)) return none;
       throw e;
     }
     const known = this.knownVisitors(

@@ -260,16 +260,18 @@ export class RollupReader {
   }
 
   /**
-   * After a part's section was found gone (merged away, or written again under a kept entry): the kept entries
-   * are let go, so the next question reads them again and a rewritten part's new entry lets go of what was
-   * kept from it. Without this a kept entry whose sections were written again sent every question over its
-   * period to the scan for as long as questions kept it in the cache.
+   * Whether `e` is a part found gone while reading (merged away, or its sections written again under a kept
+   * entry: the question re-plans). Then the kept entries are let go, so the next question reads them again and
+   * a rewritten part's new entry lets go of what was kept from it; without this a kept entry whose sections
+   * were written again sent every question over its period to the scan for as long as questions kept it.
    */
-  forgetEntries() {
+  gone(e: unknown): boolean {
+    if (!(e instanceof Gone)) return false;
     for (const id of this.entryStamps.keys()) {
       this.cache.delete(id);
       this.lastAsked.delete(id);
     }
+    return true;
   }
 
   /** Lets go of what was kept from a part: its pieces (`<id>/...`) and what periods naming it kept. */

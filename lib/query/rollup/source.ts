@@ -20,7 +20,7 @@ import { retentionBlocker, retentionFromRollups } from "./retention.ts";
 import { attributionAsked, hoursInside } from "./answer.ts";
 import { TOTAL } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
-import { Gone, RollupReader } from "./reader.ts";
+import { RollupReader } from "./reader.ts";
 import { PlainAnswers } from "./plain_answers.ts";
 import { AttributionAnswers } from "./attribution_answers.ts";
 
@@ -97,10 +97,7 @@ export class RollupSource {
       if (got.some((p) => p === null)) return null;
       loaded = got as RollupParts[];
     } catch (e) {
-      if (e instanceof Gone) {
-        r.forgetEntries();
-        return null;
-      }
+      if (r.gone(e)) return null;
       throw e;
     }
     const space = await r.addTail(loaded, tail, all, s, cut);

@@ -481,25 +481,48 @@ export interface FirstRows extends FactFirsts {
 
 /** The rows as FirstRows in stored order (`order[i]`: the fact row stored at i; null: as they are). */
 export function firstRowsOf(f: SessionFacts, order: Uint32Array | null): FirstRows {
-  const n = order ? order.length : f.n, x = f.firsts!;
-  const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T): T => {
-    if (!order) return a;
-    const to = new (a.constructor as new (n: number) => T)(n);
-    for (let i = 0; i < n; i++) to[i] = a[order[i]];
-    return to;
-  };
-  return {
-    n,
-    vis: pick(f.vis),
-    hour: pick(f.hour),
-    tp: pick(f.tp),
-    traffic: pick(f.traffic),
-    pv: pick(f.pv),
-    first: pick(f.first),
-    dt: pick(x.dt),
-    seq: pick(x.seq),
-    codes: x.codes.map(pick),
+  const x = f.firsts!;
+  const rows: FirstRows = {
+    n: f.n,
+    vis: f.vis,
+    hour: f.hour,
+    tp: f.tp,
+    traffic: f.traffic,
+    pv: f.pv,
+    first: f.first,
+    dt: x.dt,
+    seq: x.seq,
+    codes: x.codes,
     values: x.values,
+  };
+  return order ? pickFirstRows(rows, order) : rows;
+}
+
+/** The values of `a` at `order`'s rows, in a new array of its kind. */
+export function pickRows<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(
+  a: T,
+  order: Uint32Array,
+): T {
+  const to = new (a.constructor as new (n: number) => T)(order.length);
+  for (let i = 0; i < order.length; i++) to[i] = a[order[i]];
+  return to;
+}
+
+/** First rows at `order`'s rows (`order[i]`: the row taken as row i), in new arrays. */
+export function pickFirstRows(r: FirstRows, order: Uint32Array): FirstRows {
+  const pick = <T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T) => pickRows(a, order);
+  return {
+    n: order.length,
+    vis: pick(r.vis),
+    hour: pick(r.hour),
+    tp: pick(r.tp),
+    traffic: pick(r.traffic),
+    pv: pick(r.pv),
+    first: pick(r.first),
+    dt: pick(r.dt),
+    seq: pick(r.seq),
+    codes: r.codes.map(pick),
+    values: r.values,
   };
 }
 
@@ -1136,10 +1159,6 @@ export async function readEntry(kv: Deno.Kv, partId: string): Promise<RollupEntr
 }
 
 /**
- * One section's stored bytes: null when the entry has no such section (nothing of it in the part), or
- * undefined when its chunks are gone (the part went, a merge, while reading: the caller re-plans).
- */
-/**
  * The versionstamp each entry object was read with (the rollup reader notes it): a chunk written after it
  * belongs to a rewrite (writers write a section's chunks, then the entry), so for a question holding that
  * entry the section is gone, whatever the chunk's size.
@@ -1150,6 +1169,10 @@ const newerThan = (entry: RollupEntry, versionstamp: string) => {
   return stamp !== undefined && versionstamp > stamp;
 };
 
+/**
+ * One section's stored bytes: null when the entry has no such section (nothing of it in the part), or
+ * undefined when its chunks are gone (the part went, a merge, while reading: the caller re-plans).
+ */
 export async function readSection(
   kv: Deno.Kv,
   partId: string,
