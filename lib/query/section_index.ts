@@ -56,7 +56,9 @@ export async function unpackSections<E extends IndexedEntry>(
 
 /**
  * One section's stored bytes (chunks numbered section × span + i, CHUNK_BYTES each), each chunk let go once
- * copied; null when a chunk is missing (the part went meanwhile).
+ * copied; null when a chunk is missing (the part went meanwhile) or belongs to the section written again since
+ * its entry was read: one past `length`, or, given the entry's versionstamp `stamp`, written after it
+ * (writers write a section's chunks, then its entry; versionstamps grow with each commit).
  */
 export async function readSectionBytes(
   kv: Deno.Kv,
@@ -65,13 +67,15 @@ export async function readSectionBytes(
   sec: number,
   length: number,
   chunks: number,
+  stamp?: string,
 ): Promise<Uint8Array | null> {
   const bytes = new Uint8Array(length);
   let seen = 0;
   const start = chunkKey(sec * span), end = chunkKey((sec + 1) * span);
   for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
-    const at = e.key[e.key.length - 1] as number;
-    bytes.set(e.value, (at - sec * span) * CHUNK_BYTES);
+    const at = ((e.key[e.key.length - 1] as number) - sec * span) * CHUNK_BYTES;
+    if (at + e.value.length > length || (stamp !== undefined && e.versionstamp > stamp)) return null;
+    bytes.set(e.value, at);
     release(e.value); // (copied: freed now, not at V8's next full collection)
     seen++;
   }

@@ -12,6 +12,7 @@ import { inflateArrays, packArrays, release } from "../../parts/packed_arrays.ts
 import { CHUNK_BYTES } from "../../parts/store.ts";
 import { keys } from "../../store/keys.ts";
 import type { FeatureTable, FeatureTables } from "./build.ts";
+import { readSectionBytes } from "../section_index.ts";
 
 /**
  * 3: rows by the element's name without its text too (`prop:element_plain`); 2: a section merged over the
@@ -168,20 +169,9 @@ export async function readFeatureTable(
   sec: number,
 ): Promise<FeatureTable | null> {
   const [length, chunks] = entry.secs[sec];
-  const bytes = new Uint8Array(length);
-  let seen = 0, torn = false;
-  const start = featureKeys.chunk(partId, sec * SEC_SPAN),
-    end = featureKeys.chunk(partId, (sec + 1) * SEC_SPAN);
-  for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
-    const at = ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES;
-    // (versionstamps grow with each commit)
-    if ((entry.versionstamp && e.versionstamp > entry.versionstamp) || at + e.value.length > length) {
-      torn = true;
-    } else bytes.set(e.value, at);
-    release(e.value); // (copied into the section's buffer: freed now, not at V8's next full collection)
-    seen++;
-  }
-  if (seen !== chunks || torn) return null;
+  const chunkKey = (at: number) => featureKeys.chunk(partId, at);
+  const bytes = await readSectionBytes(kv, chunkKey, SEC_SPAN, sec, length, chunks, entry.versionstamp);
+  if (!bytes) return null;
   // (the table is inflated into a buffer of its own: the stored bytes go now)
   const table = decodeFeatureTable(bytes, entry.v);
   release(bytes);

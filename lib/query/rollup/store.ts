@@ -68,6 +68,7 @@ import {
   reporterOffsets,
 } from "./reporters.ts";
 import type { Turn } from "../../turns.ts";
+import { readSectionBytes } from "../section_index.ts";
 
 /**
  * 2: session facts; 3: with their rows' device times and numbers; 4: in sections read separately; 5 and 6: session
@@ -1181,20 +1182,11 @@ export async function readSection(
 ): Promise<Uint8Array | null | undefined> {
   const size = entry.secs[sec];
   if (!size) return null;
-  const bytes = new Uint8Array(size[0]);
-  let seen = 0;
-  const start = keys.rollupChunk(partId, sec * SEC_SPAN),
-    end = keys.rollupChunk(partId, (sec + 1) * SEC_SPAN);
-  for await (const e of kv.list<Uint8Array>({ start, end }, { batchSize: 100 })) {
-    const at = ((e.key[2] as number) - sec * SEC_SPAN) * CHUNK_BYTES;
-    // chunks that do not fit the entry's sizes were written after it was read (a backfill rewriting the
-    // section): gone, as a chunk missing is, never read out of bounds
-    if (at + e.value.length > bytes.length || newerThan(entry, e.versionstamp)) return undefined;
-    bytes.set(e.value, at);
-    release(e.value); // (copied into the section's buffer)
-    seen++;
-  }
-  return seen === size[1] ? knowRawSize(bytes, size[2]) : undefined;
+  // (chunks that do not fit the entry, or were written after it: the section written again, gone as a chunk
+  // missing is, never read out of bounds)
+  const chunkKey = (at: number) => keys.rollupChunk(partId, at);
+  const bytes = await readSectionBytes(kv, chunkKey, SEC_SPAN, sec, size[0], size[1], readStamps.get(entry));
+  return bytes ? knowRawSize(bytes, size[2]) : undefined;
 }
 
 /** A section asked of `readSections`. */
