@@ -63,10 +63,14 @@ import {
   answerRuns,
   blockUnit,
   type PartRuns,
+  runsAnswer,
+  runsInRange,
   type RunsPeriod,
   type RunsPlaces,
   type RunsScratch,
+  type RunsTally,
   takeRuns,
+  tallyRuns,
 } from "./attribution_period.ts";
 import { findKey, noKeys, sharedKeys } from "./spans.ts";
 import { releaseArraysOf, releaseViews } from "./let_go.ts";
@@ -241,6 +245,26 @@ export class AttributionAnswers {
     // (where each kept session is: read only when a raw tail may hold some of them)
     let places = this.r.cache.get(`${key}|p`) as RunsPlaces | undefined;
     if (!kept || (tailPart && !places)) {
+      // one pass over every visitor's sessions, or, when the parts' runs and keys and the period's arrays by
+      // session would not fit in what the question may hold, passes over ranges of visitor numbers (each
+      // reading the parts' runs and keys again; nothing kept but the answers)
+      const passes = this.passesFor(entries, [ATTR_RUNS_SEC, KEYS_SEC], 0, (raw) => raw * 1.5);
+      if (passes.several) {
+        return await this.runsInPasses(
+          parts,
+          entries,
+          partInside,
+          period,
+          tailBuilt,
+          tailInside,
+          s,
+          os,
+          traffic,
+          needEntry,
+          goals,
+          { ...passes, space: await this.numbered(s, tailBuilt.space) },
+        );
+      }
       const built = await this.buildRuns(parts, entries, partInside, s, traffic, needEntry);
       kept = built.kept;
       places = built.places;
@@ -257,44 +281,21 @@ export class AttributionAnswers {
     if (places) this.r.lastAsked.set(`${key}|p`, this.r.asked);
     let rows = kept.rows, out: Uint8Array | null = null;
     if (tailPart) {
-      const f = tailPart.facts!;
-      const tailUnit = tailAttrUnit(tailPart);
-      if (!tailUnit) return null;
-      // the tail's sessions in scope, by key; a part session among them leaves its run and joins from rows
-      const tps = tailPart.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
-      const trs = tailPart.traffics.map((t) => t !== null && traffic.has(t));
-      const tailKeys = new Map<number | string, [number, number]>();
-      for (let k = 0; k < f.n; k++) {
-        if (!tailInside!.has(f.hour[k]) || !tps[f.tp[k]] || !trs[f.traffic[k]]) continue;
-        tailKeys.set(sessionKey(f.vis[k], f.h1[k]), [f.vis[k], f.h1[k]]);
-      }
-      const need = parts.map(() => new Set<number>());
-      const match = parts.map(() => new Set<number | string>());
-      places!.keys.forEach((k, p) => {
-        const pos = places!.pos[p];
-        for (const [id, [v, h]] of tailKeys) {
-          for (let x = findKey(k, v, h); x >= 0 && x < k.n && k.vis[x] === v && k.h[x] === h; x++) {
-            if (pos[x] < 0) continue;
-            out ??= new Uint8Array(kept!.period.vis.length);
-            out[pos[x]] = 1;
-            need[p].add(k.block[x]);
-            match[p].add(id);
-          }
-        }
-      });
-      const extra = await this.joinUnits(
+      const joined = await this.withTail(
+        kept,
+        places!,
         parts,
         entries,
-        places!.blockRows,
-        need,
-        (p, v, h) => match[p].has(sessionKey(v, h)),
+        partInside,
+        tailPart,
+        tailInside!,
+        s,
+        traffic,
         needEntry,
+        null,
       );
-      if (!extra) return null;
-      const units = [...kept.units, ...extra.units, tailUnit];
-      const inside = [...kept.inside, ...extra.units.map((_, x) => partInside[extra.part[x]]), tailInside!];
-      const join = attributionJoin(units, inside, s.touchpoint, traffic, 0, true);
-      rows = flattenRows(units, join, needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null);
+      if (!joined) return null;
+      ({ rows, out } = joined);
     }
     const goalKept = new Map<string, Uint32Array>();
     for (const type of goals) {
@@ -322,7 +323,179 @@ export class AttributionAnswers {
     return answers;
   }
 
-  /** A period's runs taken whole and its joined units (rows of the sessions runs cannot give), joined. */
+  /**
+   * The rows of a period's kept runs (or of one pass's: `range`) joined with the raw tail's (those of its
+   * visitors in the range): the tail's sessions in scope found among the parts' by key leave their runs (`out`,
+   * by place in the period's sessions) and join from their blocks' rows with the tail's. Null: a part went.
+   */
+  private async withTail(
+    kept: KeptRuns,
+    places: RunsPlaces,
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    partInside: Set<number>[],
+    tailPart: RollupParts,
+    tailInside: Set<number>,
+    s: Scope,
+    traffic: Set<string>,
+    needEntry: boolean,
+    range: VisitorRange | null,
+  ): Promise<{ rows: AttrRows; out: Uint8Array | null } | null> {
+    const whole = tailAttrUnit(tailPart);
+    if (!whole) return null;
+    // (a pass's: the tail's rows of the range's visitors, copied)
+    const tailUnit = range ? attrUnitInRange(whole, range) : whole;
+    const f = tailUnit.facts;
+    let out: Uint8Array | null = null;
+    // the tail's sessions in scope, by key; a part session among them leaves its run and joins from rows
+    const tps = tailPart.tps.map((tp) => !s.touchpoint || tp === s.touchpoint);
+    const trs = tailPart.traffics.map((t) => t !== null && traffic.has(t));
+    const tailKeys = new Map<number | string, [number, number]>();
+    for (let k = 0; k < f.n; k++) {
+      if (!tailInside.has(f.hour[k]) || !tps[f.tp[k]] || !trs[f.traffic[k]]) continue;
+      tailKeys.set(sessionKey(f.vis[k], f.h1[k]), [f.vis[k], f.h1[k]]);
+    }
+    const need = parts.map(() => new Set<number>());
+    const match = parts.map(() => new Set<number | string>());
+    places.keys.forEach((k, p) => {
+      const pos = places.pos[p];
+      for (const [id, [v, h]] of tailKeys) {
+        for (let x = findKey(k, v, h); x >= 0 && x < k.n && k.vis[x] === v && k.h[x] === h; x++) {
+          if (pos[x] < 0) continue;
+          out ??= new Uint8Array(kept.period.vis.length);
+          out[pos[x]] = 1;
+          need[p].add(k.block[x]);
+          match[p].add(id);
+        }
+      }
+    });
+    const extra = await this.joinUnits(
+      parts,
+      entries,
+      places.blockRows,
+      need,
+      (p, v, h) => match[p].has(sessionKey(v, h)),
+      needEntry,
+    );
+    if (!extra) return null;
+    const units = [...kept.units, ...extra.units, tailUnit];
+    const inside = [...kept.inside, ...extra.units.map((_, x) => partInside[extra.part[x]]), tailInside];
+    const join = attributionJoin(units, inside, s.touchpoint, traffic, 0, true);
+    const rows = flattenRows(units, join, needEntry ? sessionEntries(join, units.map((u) => u.ends)) : null);
+    if (range) {
+      // (a pass's copies, made for it alone: the rows are what it counts)
+      for (const u of [...extra.units, tailUnit]) releaseUnit(u);
+    }
+    return { rows, out };
+  }
+
+  /**
+   * Sources in passes over ranges of visitor numbers (the last open-ended), when one pass's runs, keys and
+   * arrays by session would not fit in what the question may hold: each pass reads every part's runs and keys
+   * again, keeps its range's visitors' (`runsInRange`), takes, joins (with the raw tail's rows of the range)
+   * and counts them as one pass would (`tallyRuns`), and lets them go; the passes' counts are added per group
+   * (`runsAnswer`: a visitor, its sessions and its conversions are in one range). Null: a part went.
+   */
+  private async runsInPasses(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    partInside: Set<number>[],
+    period: string,
+    tailBuilt: { part: RollupParts | null; space: number },
+    tailInside: Set<number> | null,
+    s: Scope,
+    os: AggregateOptions[],
+    traffic: Set<string>,
+    needEntry: boolean,
+    goals: string[],
+    passes: Passes,
+  ): Promise<AggregateResult[] | null> {
+    const tailPart = tailBuilt.part;
+    if (tailPart && !tailAttrUnit(tailPart)) return null;
+    const goalKept = new Map<string, Uint32Array>();
+    for (const type of goals) {
+      goalKept.set(type, await this.goalMembers(parts, partInside, period, s, traffic, type));
+    }
+    // (every goal visitor's number is inside the marks: a visitor past them converted nowhere)
+    const space = Math.max(
+      passes.space,
+      ...[...goalKept.values()].map((l) => (l.length ? l[l.length - 1] + 1 : 0)),
+    );
+    const marks = this.goalMarks(goals, goalKept, space, tailPart, tailInside, s, traffic);
+    const counted = os.map(() => [] as RunsTally[]);
+    // (marks by session and by visitor, from each pass's first number, shared by every pass and question)
+    const scratch: RunsScratch = { stamp: 0 };
+    try {
+      const done = await this.inRanges(passes, sourcesInPasses, async (range, atOnce) => {
+        const { kept, places } = await this.buildRuns(
+          parts,
+          entries,
+          partInside,
+          s,
+          traffic,
+          needEntry,
+          range,
+          atOnce,
+        );
+        let rows = kept.rows, out: Uint8Array | null = null;
+        try {
+          if (tailPart) {
+            const joined = await this.withTail(
+              kept,
+              places,
+              parts,
+              entries,
+              partInside,
+              tailPart,
+              tailInside!,
+              s,
+              traffic,
+              needEntry,
+              range,
+            );
+            if (!joined) return null;
+            ({ rows, out } = joined);
+          }
+          const totals = new Map();
+          os.forEach((o, i) =>
+            counted[i].push(
+              tallyRuns(
+                kept.period,
+                out,
+                rows,
+                o.goal ? marks.get(o.goal.event_type)! : null,
+                s,
+                o,
+                totals,
+                scratch,
+                range.lo,
+              ),
+            )
+          );
+          return true;
+        } finally {
+          // the pass's own: let go before the next is read
+          releaseArraysOf(kept.period);
+          releaseViews([out, ...places.pos, ...places.blockRows]);
+          for (const k of places.keys) releaseArraysOf(k);
+          for (const u of kept.units) releaseUnit(u);
+          releaseArraysOf(kept.rows);
+          if (rows !== kept.rows) releaseArraysOf(rows);
+        }
+      });
+      if (!done) return null;
+    } finally {
+      releaseViews([scratch.visitors, scratch.sessions, ...marks.values()]);
+    }
+    sourcesInPasses.answers += os.length;
+    return os.map((o, i) => runsAnswer(counted[i], o));
+  }
+
+  /**
+   * A period's runs taken whole and its joined units (rows of the sessions runs cannot give), joined; with
+   * `range`, those of its visitors alone (each part's runs and keys read `atOnce` at a time, whole while the
+   * range's are copied out, counted as the question's: lib/working_memory.ts).
+   */
   private async buildRuns(
     parts: { id: string }[],
     entries: RollupEntry[],
@@ -330,42 +503,78 @@ export class AttributionAnswers {
     s: Scope,
     traffic: Set<string>,
     needEntry: boolean,
+    range: VisitorRange | null = null,
+    atOnce = 4,
   ): Promise<{ kept: KeptRuns; places: RunsPlaces }> {
-    const asks: SectionAsk[] = parts.flatMap((p, i) => [
-      { partId: p.id, entry: entries[i], sec: ATTR_RUNS_SEC },
-      { partId: p.id, entry: entries[i], sec: KEYS_SEC },
-    ]);
-    const got = await readSections(this.r.deps.kv, asks);
-    const partRuns: PartRuns[] = [];
+    let partRuns: PartRuns[];
     let space = 1;
-    for (let i = 0; i < parts.length; i++) {
-      const a = got[2 * i], b = got[2 * i + 1];
-      if (!a || b === undefined) throw new Gone();
-      this.r.bytesRead += a.length + (b?.length ?? 0);
-      const keys = b ? decodeKeys(b) : noKeys();
-      if (keys.n && keys.vis[keys.n - 1] >= space) space = keys.vis[keys.n - 1] + 1;
-      partRuns.push({
-        runs: decodeRuns(a),
-        keys,
-        shared: new Uint8Array(0),
-        tps: entries[i].head.tps,
-        traffics: entries[i].head.traffics,
+    if (!range) {
+      const asks: SectionAsk[] = parts.flatMap((p, i) => [
+        { partId: p.id, entry: entries[i], sec: ATTR_RUNS_SEC },
+        { partId: p.id, entry: entries[i], sec: KEYS_SEC },
+      ]);
+      const got = await readSections(this.r.deps.kv, asks);
+      partRuns = [];
+      for (let i = 0; i < parts.length; i++) {
+        const a = got[2 * i], b = got[2 * i + 1];
+        if (!a || b === undefined) throw new Gone();
+        this.r.bytesRead += a.length + (b?.length ?? 0);
+        const keys = b ? decodeKeys(b) : noKeys();
+        partRuns.push({
+          runs: decodeRuns(a),
+          keys,
+          shared: new Uint8Array(0),
+          tps: entries[i].head.tps,
+          traffics: entries[i].head.traffics,
+        });
+        // (decoded into buffers of their own: the stored bytes are let go now, packed_arrays.ts `release`)
+        release(a);
+        release(b);
+      }
+    } else {
+      partRuns = await inBatches(parts, atOnce, async (p, i) => {
+        const [a, b] = await readSections(this.r.deps.kv, [
+          { partId: p.id, entry: entries[i], sec: ATTR_RUNS_SEC },
+          { partId: p.id, entry: entries[i], sec: KEYS_SEC },
+        ]);
+        if (!a || b === undefined) throw new Gone();
+        this.r.bytesRead += a.length + (b?.length ?? 0);
+        const runs = decodeRuns(a), keys = b ? decodeKeys(b) : noKeys();
+        release(a);
+        release(b);
+        holdArraysOf(runs);
+        holdArraysOf(keys);
+        const mine = runsInRange(runs, keys, range);
+        releaseArraysOf(runs);
+        releaseArraysOf(keys);
+        holdArraysOf(mine.runs);
+        holdArraysOf(mine.keys);
+        return {
+          ...mine,
+          shared: new Uint8Array(0),
+          tps: entries[i].head.tps,
+          traffics: entries[i].head.traffics,
+        };
       });
-      // (decoded into buffers of their own: the stored bytes are let go now, packed_arrays.ts `release`)
-      release(a);
-      release(b);
+    }
+    for (const { keys } of partRuns) {
+      if (keys.n && keys.vis[keys.n - 1] >= space) space = keys.vis[keys.n - 1] + 1;
     }
     const shared = sharedKeys(partRuns.map((p) => p.keys), space);
     partRuns.forEach((p, i) => (p.shared = shared[i]));
     const taken = takeRuns(partRuns, partInside, s.touchpoint, traffic);
     // (the runs and which keys are shared were decoded and made for this: what the period takes is copied out)
     for (const p of partRuns) (releaseArraysOf(p.runs), releaseViews([p.shared]));
+    // (a pass's rows join for its range's visitors alone)
+    const joins = range
+      ? (p: number, v: number, h: number) => v >= range.lo && v < range.hi && taken.joins(p, v, h)
+      : taken.joins;
     const joined = await this.joinUnits(
       parts,
       entries,
       taken.places.blockRows,
       taken.need,
-      taken.joins,
+      joins,
       needEntry,
     );
     if (!joined) throw new Gone();
@@ -586,10 +795,12 @@ export class AttributionAnswers {
       const goals = o.goal ? [o.goal.event_type] : [];
       // one pass over every part's first rows, or, when they and the arrays by unit would not fit in what the
       // question may hold, passes over ranges of visitor numbers, each reading the parts again
+      const space0 = await this.numbered(s, tailBuilt.space);
       const passes = this.passesFor(
         heads as RollupEntry[],
-        bySession,
-        await this.numbered(s, tailBuilt.space),
+        bySession ? [FIRST_SEC, FIRST_IDS_SEC] : [FIRST_SEC],
+        space0,
+        (raw) => raw * 1.1 + space0 * 16,
       );
       // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
       // decoding overlap)
@@ -652,18 +863,24 @@ export class AttributionAnswers {
    * while it picks its range's). At 10M events two 7-day windows take one pass each at the default limit; at 100M (~600 MB a
    * window) several.
    */
-  private passesFor(heads: RollupEntry[], ids: boolean, space: number): Passes {
-    let rows = 0, widest = 0;
+  private passesFor(
+    heads: RollupEntry[],
+    secs: number[],
+    space: number,
+    /** one pass's bytes, from the sections' raw sizes */
+    weigh: (raw: number) => number,
+  ): Passes {
+    let raw = 0, widest = 0;
     for (const e of heads) {
       let part = 0;
-      for (const sec of ids ? [FIRST_SEC, FIRST_IDS_SEC] : [FIRST_SEC]) {
+      for (const sec of secs) {
         const size = e.secs[sec];
         if (size) part += size[2] ?? size[0] * 4;
       }
-      rows += part;
+      raw += part;
       widest = Math.max(widest, part);
     }
-    const need = rows * 1.1 + space * 16;
+    const need = weigh(raw);
     return { several: need > WorkingMemory.room() / 2, space, need, widest };
   }
 
@@ -688,20 +905,7 @@ export class AttributionAnswers {
     goal: Uint8Array | null,
     pageviews: PageviewsOf,
   ): Promise<AttributionResult | null> {
-    const answers: AttributionResult[] = [];
-    // each pass a quarter of what the question may still hold (now: the goal's visitors and the pageviews'
-    // pieces read meanwhile are held too), at least two
-    const count = Math.min(Math.max(Math.ceil(passes.need / Math.max(WorkingMemory.room() / 4, 1)), 2), 4096);
-    // parts read at once, each whole while its range's rows are picked: as many as a quarter of the room holds
-    const atOnce = Math.min(
-      4,
-      Math.max(1, Math.floor(WorkingMemory.room() / 4 / Math.max(passes.widest, 1))),
-    );
-    for (let k = 0; k < count; k++) {
-      const range: VisitorRange = {
-        lo: Math.floor((passes.space * k) / count),
-        hi: k === count - 1 ? Infinity : Math.floor((passes.space * (k + 1)) / count),
-      };
+    const answers = await this.inRanges(passes, explainedInPasses, async (range, atOnce) => {
       const units = await this.firstUnits(parts, o.unit === "session", range, atOnce);
       if (!units) return null;
       if (tailUnit) {
@@ -711,14 +915,44 @@ export class AttributionAnswers {
         units.push(own);
       }
       try {
-        answers.push(firstTouch(units, inside, s, o, goal, pageviews, range));
+        return firstTouch(units, inside, s, o, goal, pageviews, range);
       } finally {
         for (const u of units) releaseFirstUnit(u);
       }
-    }
+    });
+    if (!answers) return null;
     explainedInPasses.answers++;
-    explainedInPasses.passes += count;
     return passesAdded(answers);
+  }
+
+  /**
+   * One pass per range of visitor numbers (the last open-ended), in order: as many as make each hold a quarter of
+   * what the question may still hold when they start (at least two), each given how many parts it may read at
+   * once (each whole while its range's rows are picked: as many as a quarter of that room holds, at most 4).
+   * Null when a pass is (a part went); the passes are added to `counter`.
+   */
+  private async inRanges<T>(
+    passes: Passes,
+    counter: { passes: number },
+    pass: (range: VisitorRange, atOnce: number) => Promise<T | null>,
+  ): Promise<T[] | null> {
+    const count = Math.min(Math.max(Math.ceil(passes.need / Math.max(WorkingMemory.room() / 4, 1)), 2), 4096);
+    const atOnce = Math.min(
+      4,
+      Math.max(1, Math.floor(WorkingMemory.room() / 4 / Math.max(passes.widest, 1))),
+    );
+    const out: T[] = [];
+    for (let k = 0; k < count; k++) {
+      const range: VisitorRange = {
+        lo: Math.floor((passes.space * k) / count),
+        hi: k === count - 1 ? Infinity : Math.floor((passes.space * (k + 1)) / count),
+      };
+      const got = await pass(range, atOnce);
+      if (got === null) return null;
+      out.push(got);
+    }
+    counter.passes += count;
+    return out;
   }
 
   /**
@@ -802,16 +1036,19 @@ export class AttributionAnswers {
 /** Explain-a-change answers given in passes over visitor ranges, and the passes (tests read them). */
 export const explainedInPasses = { answers: 0, passes: 0 };
 
+/** Sources questions answered in passes over visitor ranges, and the passes (tests read them). */
+export const sourcesInPasses = { answers: 0, passes: 0 };
+
 /**
- * Explain-a-change's passes over visitor numbers, the numbers given (the last pass takes any beyond), the
- * bytes one pass over all of them would hold and the largest part's first rows.
+ * Passes over visitor numbers (explain-a-change's first rows, sources' runs and keys): the numbers given (the
+ * last pass takes any beyond), the bytes one pass over all of them would hold and the largest part's sections.
  */
 interface Passes {
-  /** whether one pass would not fit (inPasses then counts how many, by the room left when it starts) */
+  /** whether one pass would not fit (inRanges then counts how many, by the room left when they start) */
   several: boolean;
   space: number;
   need: number;
-  /** the largest part's first rows */
+  /** the largest part's sections (raw) */
   widest: number;
 }
 
@@ -860,3 +1097,18 @@ function tailAttrUnit(tail: RollupParts): AttrUnit | null {
  */
 const sessionKey = (v: number, h: number): number | string =>
   v < 2_097_152 ? v * 4_294_967_296 + h : `${v}:${h}`;
+
+/** The unit's rows of visitors in the range, copied (a visitor's sessions all carry its number). */
+function attrUnitInRange(u: AttrUnit, range: VisitorRange): AttrUnit {
+  const rows: number[] = [], vis = u.facts.vis;
+  for (let k = 0; k < u.facts.n; k++) if (vis[k] >= range.lo && vis[k] < range.hi) rows.push(k);
+  return blockUnit(u.facts, rows, u, u.ends, 0, u.tps, u.traffics);
+}
+
+/** Frees a unit's arrays made for one question (its facts, codes, attributions of several and entries). */
+function releaseUnit(u: AttrUnit): void {
+  releaseArraysOf(u.facts);
+  releaseArraysOf(u.multi);
+  releaseViews([u.codes]);
+  if (u.ends) releaseArraysOf(u.ends);
+}

@@ -8,7 +8,9 @@
 import { hold } from "../../working_memory.ts";
 import { sortAndPage } from "../order.ts";
 import { release } from "../../parts/packed_arrays.ts";
-import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
+import { firstAtLeast } from "../sorted.ts";
+import { releaseViews } from "./let_go.ts";
+import type { AggregateOptions, AggregateResult, KeyValue, Row, Scope } from "../types.ts";
 import {
   attributionFigures,
   attributionGroups,
@@ -20,6 +22,7 @@ import {
   tupleKey,
 } from "./attribution.ts";
 import type { AttrRuns } from "./attribution_runs.ts";
+import type { VisitorRange } from "./first_touch.ts";
 import { type FactEnds, MULTI_ATTR } from "./session_facts.ts";
 import { findKey, type PartKeys } from "./spans.ts";
 import { hourMask } from "./sessions.ts";
@@ -176,6 +179,8 @@ export function takeRuns(
     }
   });
   period.visitors = visitors;
+  // (the fill marks were this build's alone)
+  releaseViews([fill]);
   const joins = (p: number, vis: number, h1: number) => {
     const x = findKey(parts[p].keys, vis, h1);
     return x < 0 || !taken[p][x];
@@ -183,6 +188,62 @@ export function takeRuns(
   // (copied: the runs are let go once taken)
   const blockRows = parts.map((p) => p.runs.blockRows.slice());
   return { period, places: { keys: parts.map((p) => p.keys), pos, blockRows }, need, joins };
+}
+
+/**
+ * A part's runs and keys of the visitors in `range` alone, in new buffers (the part's own are the caller's to let
+ * go): its keys are sorted by visitor number, so the range's are one stretch of them, and each run keeps its
+ * sessions among them (key indices into the stretch). A visitor's sessions all carry its number, so a pass over
+ * the range takes, cuts and joins whole sessions, as one pass over every visitor would; what a block's rows
+ * join is then the range's alone (the caller's `joins`).
+ */
+export function runsInRange(
+  runs: AttrRuns,
+  keys: PartKeys,
+  range: VisitorRange,
+): { runs: AttrRuns; keys: PartKeys } {
+  const a = firstAtLeast(keys.vis, range.lo, keys.n);
+  const b = range.hi === Infinity ? keys.n : firstAtLeast(keys.vis, range.hi, keys.n);
+  const own: PartKeys = {
+    n: b - a,
+    vis: keys.vis.slice(a, b),
+    h: keys.h.slice(a, b),
+    block: keys.block.slice(a, b),
+    ...(keys.full ? { full: keys.full.slice(a, b) } : {}),
+  };
+  let m = 0;
+  for (let i = 0; i < runs.keys.length; i++) if (runs.keys[i] >= a && runs.keys[i] < b) m++;
+  const at = new Uint32Array(runs.n + 1), rk = new Uint32Array(m), h0 = new Uint32Array(m);
+  const h1 = new Uint32Array(m), entry = new Uint32Array(m);
+  let o = 0;
+  for (let r = 0; r < runs.n; r++) {
+    at[r] = o;
+    for (let i = runs.at[r]; i < runs.at[r + 1]; i++) {
+      const x = runs.keys[i];
+      if (x < a || x >= b) continue;
+      rk[o] = x - a;
+      h0[o] = runs.h0[i];
+      h1[o] = runs.h1[i];
+      entry[o++] = runs.entry[i];
+    }
+  }
+  at[runs.n] = o;
+  return {
+    runs: {
+      ...runs,
+      tp: runs.tp.slice(),
+      traffic: runs.traffic.slice(),
+      sig: runs.sig.slice(),
+      at,
+      keys: rk,
+      h0,
+      h1,
+      entry,
+      complex: runs.complex.slice(),
+      blockRows: runs.blockRows.slice(),
+    },
+    keys: own,
+  };
 }
 
 /**
@@ -285,6 +346,64 @@ export function answerRuns(
    * cold behavior_sources at 10M events) */
   scratch: RunsScratch = { stamp: 0 },
 ): AggregateResult {
+  return runsAnswer([tallyRuns(period, out, rows, goal, s, o, totalsKept, scratch)], o);
+}
+
+/** One question's counts from a period's runs and joined rows (`answerRuns`), before figures and paging. */
+export interface RunsTally {
+  /** each group's key and counts (groups that counted no session left out) */
+  keys: Record<string, KeyValue>[];
+  tallies: Tally[];
+  totals: Tally;
+}
+
+/**
+ * One question's answer from the counts of one pass, or of passes over disjoint ranges of visitor numbers
+ * added per group (a session, and a visitor with its conversions, is counted in its range's pass alone).
+ */
+export function runsAnswer(passes: RunsTally[], o: AggregateOptions): AggregateResult {
+  const figures = (n: Tally) => attributionFigures(o.metrics, n);
+  const result: Row[] = [];
+  const totals = { sessions: 0, visitors: 0, conversions: 0 };
+  if (passes.length === 1) {
+    const p = passes[0];
+    p.keys.forEach((key, g) => result.push({ key, metrics: figures(p.tallies[g]) }));
+    return { totals: figures(p.totals), ...sortAndPage(result, o) };
+  }
+  const add = (to: Tally, n: Tally) => {
+    to.sessions += n.sessions;
+    to.visitors += n.visitors;
+    to.conversions += n.conversions;
+  };
+  const byKey = new Map<string, { key: Record<string, KeyValue>; n: Tally }>();
+  for (const p of passes) {
+    add(totals, p.totals);
+    p.keys.forEach((key, g) => {
+      const id = JSON.stringify(Object.values(key));
+      let was = byKey.get(id);
+      if (!was) byKey.set(id, was = { key, n: { sessions: 0, visitors: 0, conversions: 0 } });
+      add(was.n, p.tallies[g]);
+    });
+  }
+  for (const { key, n } of byKey.values()) result.push({ key, metrics: figures(n) });
+  return { totals: figures(totals), ...sortAndPage(result, o) };
+}
+
+/**
+ * `answerRuns`' counts: `lo`, the first visitor number a pass over a range of them counts (its marks by
+ * visitor start there).
+ */
+export function tallyRuns(
+  period: RunsPeriod,
+  out: Uint8Array | null,
+  rows: AttrRows,
+  goal: Uint8Array | null,
+  s: Scope,
+  o: AggregateOptions,
+  totalsKept: Map<Uint8Array | null, Tally>,
+  scratch: RunsScratch,
+  lo = 0,
+): RunsTally {
   runsAnswered.count++;
   // the joined rows' attributions and pages among the period's
   const tupleNums = new Numbering(tupleKey, period.tuples), pageNums = new Numbering(undefined, period.pages);
@@ -335,7 +454,7 @@ export function answerRuns(
     human = new Uint8Array(period.vis.length);
     for (let r = 0; r < period.n; r++) if (period.human[r]) human.fill(1, period.at[r], period.at[r + 1]);
   }
-  const vLength = Math.max(period.visitors, rows.visitors) + 1;
+  const vLength = Math.max(period.visitors - lo, rows.visitors - lo, 0) + 1;
   if (!scratch.sessions || scratch.sessions.length < rows.sessions) {
     scratch.sessions = new Int32Array(rows.sessions);
   }
@@ -348,8 +467,8 @@ export function answerRuns(
     const stamp = base + own;
     const n = { sessions: 0, visitors: 0, conversions: 0 };
     const visit = (v: number) => {
-      if (vMark[v] === stamp) return;
-      vMark[v] = stamp;
+      if (vMark[v - lo] === stamp) return;
+      vMark[v - lo] = stamp;
       n.visitors++;
       if (goal && goal[v]) n.conversions++;
     };
@@ -383,20 +502,21 @@ export function answerRuns(
     }
     return n;
   };
-  const figures = (n: Tally) => attributionFigures(o.metrics, n);
-  const result: Row[] = [];
+  const counted: RunsTally = { keys: [], tallies: [], totals: { sessions: 0, visitors: 0, conversions: 0 } };
   for (let g = 0; g < keys.length; g++) {
     const rl = runsOf[g] ?? [], sl = sessionsOf[g] ?? [], wl = rowsOf[g] ?? [];
     if (!rl.length && !sl.length && !wl.length) continue;
     const n = tally(g + 1, rl, sl, wl);
     // (a group whose runs' sessions are all left out and with no row matched nothing: no row)
     if (!n.sessions) continue;
-    result.push({ key: keys[g], metrics: figures(n) });
+    counted.keys.push(keys[g]);
+    counted.tallies.push(n);
   }
   let totals = totalsKept.get(goal);
   if (!totals) totalsKept.set(goal, totals = tally(keys.length + 1, matchedRuns, [], matchedRows));
+  counted.totals = totals;
   if (human) release(human);
-  return { totals: figures(totals), ...sortAndPage(result, o) };
+  return counted;
 }
 
 /** Marks by session and by visitor number that a batch's questions share, stamped past `stamp`. */

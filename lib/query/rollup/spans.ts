@@ -407,7 +407,12 @@ export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
   const out = parts.map((k) => new Uint8Array(k.n));
   // each part's first key not yet taken
   const at = new Int32Array(np);
-  let t = keyTable(10);
+  // (1,024 slots, ~21 kB, or fewer when there are fewer keys: a few parts' or a pass over a range of visitor
+  // numbers' keys need no more; it grows per range as needed)
+  let keys = 0, first = 4;
+  for (const k of parts) keys += k.n;
+  while (first < 10 && keys * 2 > 1 << first) first++;
+  let t = keyTable(first);
   for (let lo = 0; lo < top; lo += RANGE) {
     const hi = lo + RANGE;
     t.range++;
