@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import { generateSite } from "../../lib/demo/site.ts";
 import { openSite } from "../helpers/site.ts";
-import { explainedInPasses } from "../../lib/query/rollup/attribution_answers.ts";
+import { explainedInPasses, sourcesInPasses } from "../../lib/query/rollup/attribution_answers.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 
@@ -88,6 +88,62 @@ Deno.test("working memory: a question past QUESTION_MEMORY_MB is a 422 naming it
     // on the small limit, a question whose own working set fits it still answers
     const account = await site.ask("account_overview", {});
     assert.equal(account.status, 200, await account.text());
+  } finally {
+    await site.close();
+  }
+});
+
+Deno.test("working memory: behavior_sources past one pass's room answers in passes over visitor ranges, the same body", async () => {
+  const site = await openSite({
+    now: NOW,
+    config: { partCacheBytes: 1, readKeyRatePerMinute: 1e6 },
+  });
+  try {
+    await generateSite(site.deps, {
+      org: site.t.org,
+      touchpoint: site.t.touchpoint,
+      host: site.t.domain,
+      events: 10_000,
+      visitors: 1_000,
+      days: 14,
+      seed: 7,
+      end: NOW - 3_600_000,
+      direct: true,
+    });
+    const ask = (app: ReturnType<typeof createApp>) =>
+      app.request("/v1/read/behavior_sources", {
+        method: "POST",
+        headers: { authorization: `Bearer ${site.t.readKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ period: "last_7_days" }),
+      });
+    const before = { ...sourcesInPasses };
+    const roomy = createApp({ ...site.deps, config: { ...site.deps.config, questionMemoryBytes: 0 } });
+    const res = await ask(roomy);
+    const answered = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(answered));
+    assert.equal(sourcesInPasses.answers, before.answers, "one pass with room");
+    const memory = roomy.ctx.engine.workingMemory();
+    assert.equal(memory.held, 0);
+    // a limit under the roomy question's peak: the period's runs, keys and arrays by session would pass half
+    // of what it may hold, so they are read in passes over ranges of visitor numbers (a 422 before)
+    const tight = createApp({
+      ...site.deps,
+      config: { ...site.deps.config, questionMemoryBytes: Math.ceil(memory.peakQuestion * 0.85) },
+    });
+    const inPasses = await ask(tight);
+    const passed = await inPasses.json();
+    assert.equal(inPasses.status, 200, JSON.stringify(passed));
+    assert.ok(sourcesInPasses.answers > before.answers, "answered in passes");
+    assert.ok(sourcesInPasses.passes - before.passes >= 2);
+    assert.deepEqual(passed, answered);
+    const tightMemory = tight.ctx.engine.workingMemory();
+    assert.ok(tightMemory.peakQuestion <= tightMemory.limit, "held no more than its limit");
+    assert.equal(tightMemory.held, 0);
+    console.log(
+      `roomy peak ${memory.peakQuestion} B; at ${tightMemory.limit} B: ${
+        sourcesInPasses.passes - before.passes
+      } passes, peak ${tightMemory.peakQuestion} B`,
+    );
   } finally {
     await site.close();
   }
