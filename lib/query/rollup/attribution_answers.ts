@@ -72,7 +72,7 @@ import {
   takeRuns,
   tallyRuns,
 } from "./attribution_period.ts";
-import { findKey, noKeys, sharedKeys } from "./spans.ts";
+import { findKey, noKeys, sharedKeys, sharedKeysBytes } from "./spans.ts";
 import { releaseArraysOf, releaseViews } from "./let_go.ts";
 import type { FactEnds } from "./session_facts.ts";
 
@@ -248,7 +248,17 @@ export class AttributionAnswers {
       // one pass over every visitor's sessions, or, when the parts' runs and keys and the period's arrays by
       // session would not fit in what the question may hold, passes over ranges of visitor numbers (each
       // reading the parts' runs and keys again; nothing kept but the answers)
-      const passes = this.passesFor(entries, [ATTR_RUNS_SEC, KEYS_SEC], 0, (raw) => raw * 1.5);
+      const space = await this.numbered(s, tailBuilt.space);
+      // one pass holds (counted) the period's arrays by session (~half the runs' and keys' raw bytes) and the
+      // shared-key search's table; a pass of several holds its range's share of the runs and keys decoded too
+      const passes = this.passesFor(
+        entries,
+        [ATTR_RUNS_SEC, KEYS_SEC],
+        space,
+        ([runs, keys]) => (runs + keys) * 0.5 + sharedKeysBytes(keys / 9, space),
+        ([runs, keys], count) =>
+          ((runs + keys) * 1.5) / count + sharedKeysBytes(keys / 9 / count, space / count),
+      );
       if (passes.several) {
         return await this.runsInPasses(
           parts,
@@ -262,7 +272,7 @@ export class AttributionAnswers {
           traffic,
           needEntry,
           goals,
-          { ...passes, space: await this.numbered(s, tailBuilt.space) },
+          passes,
         );
       }
       const built = await this.buildRuns(parts, entries, partInside, s, traffic, needEntry);
@@ -482,13 +492,53 @@ export class AttributionAnswers {
           releaseArraysOf(kept.rows);
           if (rows !== kept.rows) releaseArraysOf(rows);
         }
-      });
+      }, (count, atOnce) => this.keysSplit(parts, entries, passes.space, count, atOnce));
       if (!done) return null;
     } finally {
       releaseViews([scratch.visitors, scratch.sessions, ...marks.values()]);
     }
     sourcesInPasses.answers += os.length;
     return os.map((o, i) => runsAnswer(counted[i], o));
+  }
+
+  /**
+   * Where `count` passes over visitor numbers start so that each takes about as many of the parts' sessions:
+   * every part's keys read once (`atOnce` at a time), their visitor numbers counted in 4,096 buckets over
+   * [0, space). (Numbers are not given evenly: a returning visitor's is older, so lower, and its sessions
+   * many; ranges of as many numbers held ~3x more sessions in the first pass than the last at 300k events.)
+   */
+  private async keysSplit(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    space: number,
+    count: number,
+    atOnce: number,
+  ): Promise<number[]> {
+    const B = 4096, width = Math.max(space, 1) / B, per = new Float64Array(B);
+    await inBatches(parts, atOnce, async (p, i) => {
+      if (!entries[i].secs[KEYS_SEC]) return;
+      const [b] = await readSections(this.r.deps.kv, [{ partId: p.id, entry: entries[i], sec: KEYS_SEC }]);
+      if (!b) throw new Gone();
+      this.r.bytesRead += b.length;
+      const keys = decodeKeys(b);
+      release(b);
+      holdArraysOf(keys);
+      for (let x = 0; x < keys.n; x++) per[Math.min(B - 1, Math.floor(keys.vis[x] / width))]++;
+      releaseArraysOf(keys);
+    });
+    let total = 0;
+    for (let x = 0; x < B; x++) total += per[x];
+    const starts: number[] = [];
+    let seen = 0;
+    for (let x = 0; x < B && starts.length < count - 1; x++) {
+      seen += per[x];
+      // the pass after this bucket starts past it once its share is reached
+      while (starts.length < count - 1 && seen >= (total * (starts.length + 1)) / count) {
+        starts.push(Math.ceil((x + 1) * width));
+      }
+    }
+    while (starts.length < count - 1) starts.push(space);
+    return starts;
   }
 
   /**
@@ -800,7 +850,7 @@ export class AttributionAnswers {
         heads as RollupEntry[],
         bySession ? [FIRST_SEC, FIRST_IDS_SEC] : [FIRST_SEC],
         space0,
-        (raw) => raw * 1.1 + space0 * 16,
+        (raw) => (raw[0] + (raw[1] ?? 0)) * 1.1 + space0 * 16,
       );
       // the goal's visitors, the first events and the pageviews per value read together (their KV reads and
       // decoding overlap)
@@ -856,32 +906,43 @@ export class AttributionAnswers {
   }
 
   /**
-   * Whether explain-a-change's first rows need several passes: one does when the parts' first rows (their
-   * stored raw sizes), the arrays by unit (16 bytes a visitor number) and the rows' units fit in half of what
-   * the question may still hold (`WorkingMemory.room`, QUESTION_MEMORY_MB); else `inPasses` takes as many
-   * ranges of visitor numbers as make each pass fit in a quarter of it (a pass also holds parts' rows whole
-   * while it picks its range's). At 10M events two 7-day windows take one pass each at the default limit; at 100M (~600 MB a
-   * window) several.
+   * Whether a question's sections need several passes over ranges of visitor numbers: one does when what one
+   * pass holds (`one`, from the parts' sections' stored raw sizes: explain-a-change's first rows, its arrays by
+   * unit at 16 bytes a visitor number and the rows' units; sources' arrays by session and shared-key table)
+   * fits in half of what the question may still hold (`WorkingMemory.room`, QUESTION_MEMORY_MB); else
+   * `inRanges` takes as many ranges as make each pass (`each`) fit beside the parts it reads whole. At 10M
+   * events two 7-day windows of explain-a-change and a month of sources take one pass each at the default
+   * limit; at 100M (~600 MB an explain window, ~240 MB of sources) several.
    */
   private passesFor(
     heads: RollupEntry[],
     secs: number[],
     space: number,
-    /** one pass's bytes, from the sections' raw sizes */
-    weigh: (raw: number) => number,
+    /** the bytes one pass over every visitor holds, from the sections' raw sizes (summed per section) */
+    one: (raw: number[]) => number,
+    /** the bytes each of `count` passes holds (else one pass's bytes shared by them) */
+    each?: (raw: number[], count: number) => number,
   ): Passes {
-    let raw = 0, widest = 0;
+    const raw = secs.map(() => 0);
+    let widest = 0;
     for (const e of heads) {
       let part = 0;
-      for (const sec of secs) {
+      secs.forEach((sec, i) => {
         const size = e.secs[sec];
-        if (size) part += size[2] ?? size[0] * 4;
-      }
-      raw += part;
+        const bytes = size ? size[2] ?? size[0] * 4 : 0;
+        raw[i] += bytes;
+        part += bytes;
+      });
       widest = Math.max(widest, part);
     }
-    const need = weigh(raw);
-    return { several: need > WorkingMemory.room() / 2, space, need, widest };
+    const need = one(raw);
+    return {
+      several: need > WorkingMemory.room() / 2,
+      space,
+      need,
+      widest,
+      perPass: each ? (count) => each(raw, count) : (count) => need / count,
+    };
   }
 
   /** The visitor numbers given in the environment (and the raw tail's, numbered for this question beyond them). */
@@ -926,26 +987,33 @@ export class AttributionAnswers {
   }
 
   /**
-   * One pass per range of visitor numbers (the last open-ended), in order: as many as make each hold a quarter of
-   * what the question may still hold when they start (at least two), each given how many parts it may read at
-   * once (each whole while its range's rows are picked: as many as a quarter of that room holds, at most 4).
-   * Null when a pass is (a part went); the passes are added to `counter`.
+   * One pass per range of visitor numbers (the last open-ended), in order, each given how many parts it may read
+   * at once (each whole while its range's rows are picked: as many as a quarter of what the question may still
+   * hold when they start, at most 4): as many passes (at least two) as make each one's own (`perPass`) fit in
+   * half that room beside those parts, at least a quarter of it. Null when a pass is (a part went); the passes
+   * are added to `counter`.
    */
   private async inRanges<T>(
     passes: Passes,
     counter: { passes: number },
     pass: (range: VisitorRange, atOnce: number) => Promise<T | null>,
+    /** the first visitor number of each pass after the first, ascending (null: evenly by number) */
+    split?: (count: number, atOnce: number) => Promise<number[] | null>,
   ): Promise<T[] | null> {
-    const count = Math.min(Math.max(Math.ceil(passes.need / Math.max(WorkingMemory.room() / 4, 1)), 2), 4096);
-    const atOnce = Math.min(
-      4,
-      Math.max(1, Math.floor(WorkingMemory.room() / 4 / Math.max(passes.widest, 1))),
-    );
+    const room = WorkingMemory.room(), quarter = Math.max(room / 4, 1);
+    const atOnce = Math.min(4, Math.max(1, Math.floor(quarter / Math.max(passes.widest, 1))));
+    // each pass's own within half the room beside the parts read whole at once (at least a quarter)
+    const target = Math.max(quarter, room / 2 - atOnce * passes.widest);
+    let count = 2;
+    while (count < 4096 && passes.perPass(count) > target) count++;
+    // where each pass after the first starts: as many visitors' rows in each (`split`), else as many numbers
+    const starts = (split ? await split(count, atOnce) : null) ??
+      Array.from({ length: count - 1 }, (_, k) => Math.floor((passes.space * (k + 1)) / count));
     const out: T[] = [];
     for (let k = 0; k < count; k++) {
       const range: VisitorRange = {
-        lo: Math.floor((passes.space * k) / count),
-        hi: k === count - 1 ? Infinity : Math.floor((passes.space * (k + 1)) / count),
+        lo: k === 0 ? 0 : starts[k - 1],
+        hi: k === count - 1 ? Infinity : starts[k],
       };
       const got = await pass(range, atOnce);
       if (got === null) return null;
@@ -1050,6 +1118,8 @@ interface Passes {
   need: number;
   /** the largest part's sections (raw) */
   widest: number;
+  /** the bytes each of `count` passes holds */
+  perPass: (count: number) => number;
 }
 
 /**

@@ -508,6 +508,13 @@ function takeKeys(t: KeyTable, k: PartKeys, p: number, out: Uint8Array[], x: num
 const RANGE = 1 << 13;
 
 /**
+ * About the most `sharedKeys`' table holds for `keys` keys spread evenly over visitor numbers [0, space): a range
+ * of RANGE numbers' keys at a time, 2-4 slots of 21 bytes a key.
+ */
+export const sharedKeysBytes = (keys: number, space: number): number =>
+  84 * keys * Math.min(1, RANGE / Math.max(space, 1));
+
+/**
  * Whether keys may hold session (v, first id hash h1): found among whole keys, or its visitor's keys compared
  * as `sharedKeys` compares them (short keys are sorted by visitor, then by whole hash).
  */
