@@ -942,6 +942,7 @@ export class AttributionAnswers {
       need,
       widest,
       perPass: each ? (count) => each(raw, count) : (count) => need / count,
+      byPass: each !== undefined,
     };
   }
 
@@ -989,9 +990,9 @@ export class AttributionAnswers {
   /**
    * One pass per range of visitor numbers (the last open-ended), in order, each given how many parts it may read
    * at once (each whole while its range's rows are picked: as many as a quarter of what the question may still
-   * hold when they start, at most 4): as many passes (at least two) as make each one's own (`perPass`) fit in
-   * half that room beside those parts, at least a quarter of it. Null when a pass is (a part went); the passes
-   * are added to `counter`.
+   * hold when they start, at most 4): as many passes (at least two) as make each one's own (`perPass`) fit in a
+   * quarter of that room, or, weighed pass by pass (`byPass`), in half of it beside those parts (at least a
+   * quarter). Null when a pass is (a part went); the passes are added to `counter`.
    */
   private async inRanges<T>(
     passes: Passes,
@@ -1002,8 +1003,9 @@ export class AttributionAnswers {
   ): Promise<T[] | null> {
     const room = WorkingMemory.room(), quarter = Math.max(room / 4, 1);
     const atOnce = Math.min(4, Math.max(1, Math.floor(quarter / Math.max(passes.widest, 1))));
-    // each pass's own within half the room beside the parts read whole at once (at least a quarter)
-    const target = Math.max(quarter, room / 2 - atOnce * passes.widest);
+    // each pass's own within a quarter of the room, or (weighed pass by pass) half of it beside the parts read
+    // whole at once (at least a quarter)
+    const target = passes.byPass ? Math.max(quarter, room / 2 - atOnce * passes.widest) : quarter;
     let count = 2;
     while (count < 4096 && passes.perPass(count) > target) count++;
     // where each pass after the first starts: as many visitors' rows in each (`split`), else as many numbers
@@ -1120,6 +1122,8 @@ interface Passes {
   widest: number;
   /** the bytes each of `count` passes holds */
   perPass: (count: number) => number;
+  /** whether `perPass` weighs a pass's own (its decoded sections too), not one pass's bytes shared */
+  byPass: boolean;
 }
 
 /**
