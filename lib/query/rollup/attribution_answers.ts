@@ -72,7 +72,7 @@ import {
   takeRuns,
   tallyRuns,
 } from "./attribution_period.ts";
-import { findKey, noKeys, sharedKeys, sharedKeysBytes } from "./spans.ts";
+import { findKey, keysWindow, noKeys, sharedKeys, sharedKeysBytes } from "./spans.ts";
 import { releaseArraysOf, releaseViews } from "./let_go.ts";
 import type { FactEnds } from "./session_facts.ts";
 
@@ -257,7 +257,8 @@ export class AttributionAnswers {
         space,
         ([runs, keys]) => (runs + keys) * 0.5 + sharedKeysBytes(keys / 9, space),
         ([runs, keys], count) =>
-          ((runs + keys) * 1.5) / count + sharedKeysBytes(keys / 9 / count, space / count),
+          ((runs + keys) * 1.5) / count +
+          sharedKeysBytes(keys / 9 / count, space / count, keysWindow(space / count)),
       );
       if (passes.several) {
         return await this.runsInPasses(
@@ -610,7 +611,15 @@ export class AttributionAnswers {
     for (const { keys } of partRuns) {
       if (keys.n && keys.vis[keys.n - 1] >= space) space = keys.vis[keys.n - 1] + 1;
     }
-    const shared = sharedKeys(partRuns.map((p) => p.keys), space);
+    // (a pass's keys searched from its first number, a smaller window at a time: a smaller table)
+    const shared = range
+      ? sharedKeys(
+        partRuns.map((p) => p.keys),
+        space,
+        keysWindow(Math.min(range.hi, space) - range.lo),
+        range.lo,
+      )
+      : sharedKeys(partRuns.map((p) => p.keys), space);
     partRuns.forEach((p, i) => (p.shared = shared[i]));
     const taken = takeRuns(partRuns, partInside, s.touchpoint, traffic);
     // (the runs and which keys are shared were decoded and made for this: what the period takes is copied out)

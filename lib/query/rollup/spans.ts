@@ -400,21 +400,27 @@ export function storedSpanEnds(
  * keys of visitors in several parts laid out by visitor and compared, a bot's sorted as doubles) took ~180 ms
  * of CPU for a cold overview's 1.72M keys at 10M events, ~60-80 ms more than this.
  */
-export function sharedKeys(parts: PartKeys[], space: number): Uint8Array[] {
+export function sharedKeys(
+  parts: PartKeys[],
+  space: number,
+  /** visitor numbers taken at a time (fewer: a smaller table, more ranges walked) and the first one */
+  window = RANGE,
+  from = 0,
+): Uint8Array[] {
   let top = Math.max(1, space);
   for (const k of parts) if (k.n && k.vis[k.n - 1] >= top) top = k.vis[k.n - 1] + 1;
   const np = parts.length;
   const out = parts.map((k) => new Uint8Array(k.n));
-  // each part's first key not yet taken
-  const at = new Int32Array(np);
+  // each part's first key not yet taken (keys below `from`: none, or left unshared)
+  const at = Int32Array.from(parts, (k) => firstAtLeast(k.vis, from, k.n));
   // (1,024 slots, ~21 kB, or fewer when there are fewer keys: a few parts' or a pass over a range of visitor
   // numbers' keys need no more; it grows per range as needed)
   let keys = 0, first = 4;
   for (const k of parts) keys += k.n;
   while (first < 10 && keys * 2 > 1 << first) first++;
   let t = keyTable(first);
-  for (let lo = 0; lo < top; lo += RANGE) {
-    const hi = lo + RANGE;
+  for (let lo = from; lo < top; lo += window) {
+    const hi = lo + window;
     t.range++;
     // the range's keys, for the table's size (at most half its slots taken)
     let m = 0;
@@ -508,11 +514,21 @@ function takeKeys(t: KeyTable, k: PartKeys, p: number, out: Uint8Array[], x: num
 const RANGE = 1 << 13;
 
 /**
- * About the most `sharedKeys`' table holds for `keys` keys spread evenly over visitor numbers [0, space): a range
- * of RANGE numbers' keys at a time, 2-4 slots of 21 bytes a key.
+ * Visitor numbers `sharedKeys` takes at a time for a pass over `width` numbers (one of several over ranges of
+ * them): about an eighth of them, 64 to RANGE, so its table holds about an eighth of the pass's keys.
  */
-export const sharedKeysBytes = (keys: number, space: number): number =>
-  84 * keys * Math.min(1, RANGE / Math.max(space, 1));
+export function keysWindow(width: number): number {
+  let w = 64;
+  while (w < RANGE && w * 16 <= width) w *= 2;
+  return w;
+}
+
+/**
+ * About the most `sharedKeys`' table holds for `keys` keys spread evenly over `space` visitor numbers: a
+ * window of numbers' keys at a time, 2-4 slots of 21 bytes a key.
+ */
+export const sharedKeysBytes = (keys: number, space: number, window = RANGE): number =>
+  84 * keys * Math.min(1, window / Math.max(space, 1));
 
 /**
  * Whether keys may hold session (v, first id hash h1): found among whole keys, or its visitor's keys compared
