@@ -9,6 +9,9 @@ import { keys } from "../store/keys.ts";
 import type { EnvName } from "../store/records.ts";
 import { readMany } from "../store/read_many.ts";
 
+/** Numbering commits waiting at once (one after another, each waited for, cost a round trip to KV each). */
+const COMMITS_IN_FLIGHT = 16;
+
 /** The numbers of `ids` (distinct or not), giving new ones to ids that have none yet. */
 export async function numberVisitors(
   kv: Deno.Kv,
@@ -19,17 +22,25 @@ export async function numberVisitors(
   const { numbers, missing } = await lookup(kv, org, env, ids);
   while (missing.length) {
     const first = await claimRange(kv, org, env, missing.length);
-    const retry: string[] = [];
+    // up to COMMITS_IN_FLIGHT commits of 100 ids (KV's most checks an atomic takes) wait at once; each
+    // slice's numbers are fixed by its place in the claimed range, so the order they land in changes nothing
+    const commits: Promise<boolean>[] = [];
     for (let i = 0; i < missing.length; i += 100) {
-      const slice = missing.slice(i, i + 100);
       const op = kv.atomic();
-      slice.forEach((id, j) => {
-        const key = keys.visitorNumber(org, env, id);
-        op.check({ key, versionstamp: null }).set(key, first + i + j);
-      });
-      if ((await op.commit()).ok) slice.forEach((id, j) => numbers.set(id, first + i + j));
-      else retry.push(...slice); // another writer numbered some of them: read theirs, number the rest anew
+      for (let j = i; j < Math.min(missing.length, i + 100); j++) {
+        const key = keys.visitorNumber(org, env, missing[j]);
+        op.check({ key, versionstamp: null }).set(key, first + j);
+      }
+      commits.push(op.commit().then((r) => r.ok));
+      if (commits.length % COMMITS_IN_FLIGHT === 0) await commits[commits.length - 1];
     }
+    const done = await Promise.all(commits);
+    const retry: string[] = [];
+    done.forEach((ok, s) => {
+      const slice = missing.slice(s * 100, s * 100 + 100);
+      if (ok) slice.forEach((id, j) => numbers.set(id, first + s * 100 + j));
+      else retry.push(...slice); // another writer numbered some of them: read theirs, number the rest anew
+    });
     const again = await lookup(kv, org, env, retry);
     for (const [id, n] of again.numbers) numbers.set(id, n);
     missing.splice(0, missing.length, ...again.missing);

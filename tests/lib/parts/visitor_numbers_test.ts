@@ -1,0 +1,67 @@
+/**
+ * Visitor numbers given by many commits in flight at once (lib/parts/visitor_numbers.ts): each id gets the
+ * number of its place in the claimed range, whatever order the commits land in; ids another writer numbered
+ * meanwhile keep that writer's number and the rest are numbered anew, past every number given.
+ */
+import assert from "node:assert/strict";
+import { numberVisitors, visitorCount } from "../../../lib/parts/visitor_numbers.ts";
+import { keys } from "../../../lib/store/keys.ts";
+
+const ids = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => `v${String(from + i).padStart(6, "0")}`);
+
+Deno.test("visitor numbers: thousands of new ids numbered in their order, over many commits at once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const first = ids(0, 3_456); // 35 commits of 100: more than are in flight at once
+    const got = await numberVisitors(kv, "o", "production", [...first, ...first.slice(0, 50)]);
+    assert.deepEqual([...got], first.map((id, i) => [id, i]));
+    assert.equal(await visitorCount(kv, "o", "production"), 3_456);
+    for (const i of [0, 99, 100, 1_699, 1_700, 3_455]) {
+      assert.equal((await kv.get(keys.visitorNumber("o", "production", first[i]))).value, i);
+    }
+    // old ids keep their numbers; new ones continue past them, in order
+    const next = [...ids(3_000, 456), ...ids(3_456, 1_234)];
+    const again = await numberVisitors(kv, "o", "production", next);
+    for (const [i, id] of next.entries()) assert.equal(again.get(id), 3_000 + i);
+    assert.equal(await visitorCount(kv, "o", "production"), 4_690);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("visitor numbers: ids another writer numbered keep its numbers, the rest of their commits anew", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const all = ids(0, 2_500);
+    // another writer numbers two ids, in the first and in a late commit, after the lookup: the counter
+    // says nothing of them (as when it claimed its range after ours)
+    const taken = new Map([[all[5], 900_000], [all[2_101], 900_001]]);
+    const real = kv.atomic.bind(kv);
+    let sneaked = false;
+    kv.atomic = () => {
+      if (!sneaked) {
+        sneaked = true;
+        const op = real();
+        for (const [id, n] of taken) op.set(keys.visitorNumber("o", "production", id), n);
+        void op.commit();
+      }
+      return real();
+    };
+    const got = await numberVisitors(kv, "o", "production", all);
+    assert.equal(got.size, 2_500);
+    for (const [id, n] of taken) assert.equal(got.get(id), n);
+    const numbers = [...got.values()];
+    assert.equal(new Set(numbers).size, 2_500, "no number given twice");
+    // untouched commits keep their places in the first range
+    for (const i of [100, 200, 1_999, 2_000, 2_099, 2_200, 2_499]) assert.equal(got.get(all[i]), i);
+    // the two commits that met the other writer's ids were numbered anew, past the first range, in order
+    const anew = [...all.slice(0, 100), ...all.slice(2_100, 2_200)].filter((id) => !taken.has(id));
+    assert.deepEqual(anew.map((id) => got.get(id)), anew.map((_, i) => 2_500 + i));
+    for (const [id, n] of got) {
+      assert.equal((await kv.get(keys.visitorNumber("o", "production", id))).value, n);
+    }
+  } finally {
+    kv.close();
+  }
+});
