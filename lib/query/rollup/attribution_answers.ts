@@ -506,7 +506,7 @@ export class AttributionAnswers {
    * Where `count` passes over visitor numbers start so that each takes about as many of the parts' sessions:
    * every part's keys read once (`atOnce` at a time), their visitor numbers counted in 4,096 buckets over
    * [0, space). (Numbers are not given evenly: a returning visitor's is older, so lower, and its sessions
-   * many; ranges of as many numbers held ~3x more sessions in the first pass than the last at 300k events.)
+   * many; at 300k events the first of 17 ranges of as many numbers held 2.4x its share of the keys.)
    */
   private async keysSplit(
     parts: { id: string }[],
