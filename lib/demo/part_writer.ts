@@ -44,6 +44,7 @@ export class PartWriter<T = AnyRecord> {
   private days = new Map<number, T[]>();
   private dedupeIds: string[] = [];
   private dedupeAts: number[] = [];
+  private writing: Promise<unknown> = Promise.resolve();
   private added = false;
   parts = 0;
   rows = 0;
@@ -82,12 +83,26 @@ export class PartWriter<T = AnyRecord> {
     }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Publishes what waits, then writes the held dedupe keys; with `later`, those writes go on while the
+   * caller goes on (KV writes them while the next parts are built) until `settled`.
+   */
+  async close(later = false): Promise<void> {
     for (const [day, list] of [...this.days].sort((a, b) => a[0] - b[0])) {
       this.days.delete(day);
       await this.publish(list);
     }
-    await this.flushDedupe();
+    const writes = this.flushDedupe();
+    writes.catch(() => {}); // a failure is thrown by `settled`
+    this.writing = Promise.all([this.writing, writes]);
+    if (!later) await this.settled();
+  }
+
+  /** Waits for the dedupe writes `close` left going. */
+  async settled(): Promise<void> {
+    const writing = this.writing;
+    this.writing = Promise.resolve();
+    await writing;
   }
 
   private async publish(held: T[]): Promise<void> {

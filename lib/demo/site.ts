@@ -136,12 +136,13 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
       const at = Math.min(runs - 1, Math.max(0, Math.floor((dayNumber(d.t) - first) / perRun)));
       if (at === run) await events.add(d);
     }
-    await events.close();
+    await events.close(true); // its dedupe keys are written while the next run's parts are built
     emitted = model.emitted;
   }
   const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, o.dedupeKeys);
   for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
   await hits.close();
+  await events.settled();
   return { events: emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
 }
 
