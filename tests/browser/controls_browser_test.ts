@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { openWorld, type StoredEventView, type World } from "./harness.ts";
+import { openWorld, type StoredEventView, type World, worldTest } from "./harness.ts";
 
 type Bsdk = (...args: unknown[]) => unknown;
 const call = (page: Page, ...args: unknown[]) =>
@@ -23,25 +23,28 @@ async function open(w: World, path: string): Promise<Page> {
   return page;
 }
 
-Deno.test("browser: with requireConsent nothing is captured or stored until consent, then capture starts", async () => {
-  const w = await openWorld({ settings: { flushIntervalMs: 100, requireConsent: true } });
-  try {
-    const page = await open(w, "/");
-    await page.click("#buy");
-    await page.waitForTimeout(400);
-    assert.deepEqual(await w.stored(), []);
-    assert.deepEqual(await sdkKeys(page), [], "no visitor id before consent");
-    await call(page, "setConsent", true);
-    await page.click("#buy");
-    const events = await w.waitForStored((evs) => ofType(evs, "$autocapture").length === 1, "the click");
-    assert.equal(ofType(events, "$pageview").length, 1, "granting consent counts the page being viewed");
-    assert.ok(events.every((e) => e.context.consent === "granted"));
-  } finally {
-    await w.close();
-  }
-});
+worldTest(
+  "browser: with requireConsent nothing is captured or stored until consent, then capture starts",
+  async () => {
+    const w = await openWorld({ settings: { flushIntervalMs: 100, requireConsent: true } });
+    try {
+      const page = await open(w, "/");
+      await page.click("#buy");
+      await page.waitForTimeout(400);
+      assert.deepEqual(await w.stored(), []);
+      assert.deepEqual(await sdkKeys(page), [], "no visitor id before consent");
+      await call(page, "setConsent", true);
+      await page.click("#buy");
+      const events = await w.waitForStored((evs) => ofType(evs, "$autocapture").length === 1, "the click");
+      assert.equal(ofType(events, "$pageview").length, 1, "granting consent counts the page being viewed");
+      assert.ok(events.every((e) => e.context.consent === "granted"));
+    } finally {
+      await w.close();
+    }
+  },
+);
 
-Deno.test("browser: optOut stops capture and forgets the visitor; optIn resumes", async () => {
+worldTest("browser: optOut stops capture and forgets the visitor; optIn resumes", async () => {
   const w = await openWorld({ settings: { flushIntervalMs: 100 } });
   try {
     const page = await open(w, "/");
@@ -64,25 +67,28 @@ Deno.test("browser: optOut stops capture and forgets the visitor; optIn resumes"
   }
 });
 
-Deno.test("browser: under Global Privacy Control nothing is kept in storage and identify is ignored", async () => {
-  const w = await openWorld({ settings: { flushIntervalMs: 100 } });
-  try {
-    await w.context.addInitScript(() =>
-      Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { get: () => true })
-    );
-    const page = await open(w, "/");
-    await call(page, "identify", "user-42");
-    await call(page, "track", "done");
-    const events = await w.waitForStored((evs) => ofType(evs, "done").length === 1, "the custom event");
-    assert.ok(events.every((e) => e.context.gpc === true && e.user_id === null));
-    assert.equal(ofType(events, "$identify").length, 0);
-    assert.deepEqual(await sdkKeys(page), []);
-  } finally {
-    await w.close();
-  }
-});
+worldTest(
+  "browser: under Global Privacy Control nothing is kept in storage and identify is ignored",
+  async () => {
+    const w = await openWorld({ settings: { flushIntervalMs: 100 } });
+    try {
+      await w.context.addInitScript(() =>
+        Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { get: () => true })
+      );
+      const page = await open(w, "/");
+      await call(page, "identify", "user-42");
+      await call(page, "track", "done");
+      const events = await w.waitForStored((evs) => ofType(evs, "done").length === 1, "the custom event");
+      assert.ok(events.every((e) => e.context.gpc === true && e.user_id === null));
+      assert.equal(ofType(events, "$identify").length, 0);
+      assert.deepEqual(await sdkKeys(page), []);
+    } finally {
+      await w.close();
+    }
+  },
+);
 
-Deno.test("browser: identify tags later events with the user; reset starts a new visitor", async () => {
+worldTest("browser: identify tags later events with the user; reset starts a new visitor", async () => {
   const w = await openWorld({ settings: { flushIntervalMs: 100 } });
   try {
     const page = await open(w, "/");
@@ -105,60 +111,66 @@ Deno.test("browser: identify tags later events with the user; reset starts a new
   }
 });
 
-Deno.test("browser: back navigation and hash routes are page views; a replaceState to the same URL is not", async () => {
-  const w = await openWorld({ settings: { flushIntervalMs: 100 } });
-  try {
-    const page = await open(w, "/");
-    await page.click("#spa"); // pushState to /app/settings
-    await page.evaluate(() => history.replaceState({}, "", location.href));
-    await page.evaluate(() => (location.hash = "#/billing"));
-    await page.goBack(); // popstate back to /app/settings
-    const events = await w.waitForStored((evs) => ofType(evs, "$pageview").length === 4, "four page views");
-    assert.deepEqual(
-      ofType(events, "$pageview").sort((a, b) => a.sequence_no - b.sequence_no).map((e) => e.screen),
-      ["/", "/app/settings", "/app/settings#/billing", "/app/settings"],
-    );
-    assert.equal(ofType(events, "$pageleave").length, 3);
-  } finally {
-    await w.close();
-  }
-});
+worldTest(
+  "browser: back navigation and hash routes are page views; a replaceState to the same URL is not",
+  async () => {
+    const w = await openWorld({ settings: { flushIntervalMs: 100 } });
+    try {
+      const page = await open(w, "/");
+      await page.click("#spa"); // pushState to /app/settings
+      await page.evaluate(() => history.replaceState({}, "", location.href));
+      await page.evaluate(() => (location.hash = "#/billing"));
+      await page.goBack(); // popstate back to /app/settings
+      const events = await w.waitForStored((evs) => ofType(evs, "$pageview").length === 4, "four page views");
+      assert.deepEqual(
+        ofType(events, "$pageview").sort((a, b) => a.sequence_no - b.sequence_no).map((e) => e.screen),
+        ["/", "/app/settings", "/app/settings#/billing", "/app/settings"],
+      );
+      assert.equal(ofType(events, "$pageleave").length, 3);
+    } finally {
+      await w.close();
+    }
+  },
+);
 
-Deno.test("browser: events queued while the service fails outlive the page and arrive once from the next page", async () => {
-  const w = await openWorld({ settings: { flushIntervalMs: 100 } });
-  try {
-    let refused = 0;
-    const url = `${w.serviceUrl}/v1/behavior/events`;
-    await w.context.route(url, (route) => {
-      if (route.request().method() !== "POST") return route.fallback();
-      refused++;
-      return route.fulfill({
-        status: 503,
-        headers: { "access-control-allow-origin": w.siteUrl, "retry-after": "30" },
-        body: "{}",
+worldTest(
+  "browser: events queued while the service fails outlive the page and arrive once from the next page",
+  async () => {
+    const w = await openWorld({ settings: { flushIntervalMs: 100 } });
+    try {
+      let refused = 0;
+      const url = `${w.serviceUrl}/v1/behavior/events`;
+      await w.context.route(url, (route) => {
+        if (route.request().method() !== "POST") return route.fallback();
+        refused++;
+        return route.fulfill({
+          status: 503,
+          headers: { "access-control-allow-origin": w.siteUrl, "retry-after": "30" },
+          body: "{}",
+        });
       });
-    });
-    const page = await open(w, "/pricing");
-    for (const n of [1, 2, 3]) await call(page, "track", "queued", { n });
-    await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith("bsdk_q:")));
-    while (refused === 0) await page.waitForTimeout(50);
-    await w.context.unroute(url);
-    await page.goto(w.siteUrl + "/"); // the service is back; the old page's queue is left in storage
-    const events = await w.waitForStored(
-      (evs) => ofType(evs, "queued").length === 3 && ofType(evs, "$pageview").length === 2,
-      "the queued events and both page views",
-    );
-    await page.waitForTimeout(500);
-    const final = await w.stored();
-    assert.equal(final.length, events.length);
-    assert.equal(new Set(final.map((e) => e.id)).size, final.length, "each event stored once");
-    assert.deepEqual(ofType(final, "queued").map((e) => e.properties.n).sort(), [1, 2, 3]);
-  } finally {
-    await w.close();
-  }
-});
+      const page = await open(w, "/pricing");
+      for (const n of [1, 2, 3]) await call(page, "track", "queued", { n });
+      await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith("bsdk_q:")));
+      while (refused === 0) await page.waitForTimeout(50);
+      await w.context.unroute(url);
+      await page.goto(w.siteUrl + "/"); // the service is back; the old page's queue is left in storage
+      const events = await w.waitForStored(
+        (evs) => ofType(evs, "queued").length === 3 && ofType(evs, "$pageview").length === 2,
+        "the queued events and both page views",
+      );
+      await page.waitForTimeout(500);
+      const final = await w.stored();
+      assert.equal(final.length, events.length);
+      assert.equal(new Set(final.map((e) => e.id)).size, final.length, "each event stored once");
+      assert.deepEqual(ofType(final, "queued").map((e) => e.properties.n).sort(), [1, 2, 3]);
+    } finally {
+      await w.close();
+    }
+  },
+);
 
-Deno.test("browser: the ES module build captures like the classic script", async () => {
+worldTest("browser: the ES module build captures like the classic script", async () => {
   const w = await openWorld({ settings: { flushIntervalMs: 100 } });
   try {
     const page = await w.context.newPage();
@@ -172,7 +184,7 @@ Deno.test("browser: the ES module build captures like the classic script", async
   }
 });
 
-Deno.test("browser: a visitor outside the sample sends nothing at all", async () => {
+worldTest("browser: a visitor outside the sample sends nothing at all", async () => {
   const w = await openWorld({ settings: { flushIntervalMs: 100, sampleRate: 0 } });
   try {
     const page = await open(w, "/");

@@ -1,6 +1,14 @@
-/** One browser test's world: the real service, a tenant, the test site and a Chromium context. */
+/**
+ * One browser test's world: the real service, a tenant, the test site and a Chromium context.
+ *
+ * The tests of one file share the service and Chromium (each start costs seconds of CPU); each test still
+ * has its own tenant (organization and key, so it reads only its own events), its own site and its own
+ * browser context (its own storage, cookies and cache). Declare such tests with `worldTest`: the first that
+ * runs starts the service and Chromium, the last to finish ends them (or the module's unload ends the
+ * service, when a filter ran only some).
+ */
 import type { Browser, BrowserContext, Request } from "playwright-core";
-import { startServer } from "../helpers/server.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
 import { createTenant, type Tenant } from "../helpers/tenant.ts";
 import { startSite, type TestSite } from "./site.ts";
 import { launchChromium, USER_AGENT } from "./browser.ts";
@@ -42,9 +50,63 @@ export interface WorldOptions {
   viaProxy?: boolean;
 }
 
+/** Tests of this file that have not finished yet; the last to finish ends the service and Chromium. */
+const pending = new Set<string>();
+let service: Promise<RunningServer> | undefined;
+let running: RunningServer | undefined; // for the unload's synchronous end
+let chromium: Promise<Browser> | undefined;
+const serviceOf = () =>
+  service ??= startServer().then((s) => {
+    running = s;
+    return s;
+  });
+const browserOf = () => chromium ??= launchChromium();
+
+async function finished(name: string) {
+  pending.delete(name);
+  if (pending.size) return;
+  const [server, browser] = [service, chromium];
+  service = chromium = running = undefined;
+  await Promise.allSettled([browser?.then((b) => b.close()), server?.then((s) => s.stop())]);
+}
+
+// a filter that leaves some test out: nothing calls the last `finished`; the module's unload ends the service
+globalThis.addEventListener("unload", () => {
+  if (!running) return;
+  try {
+    Deno.kill(running.pid, "SIGTERM");
+  } catch { /* already gone */ }
+  try {
+    Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
+  } catch { /* already removed */ }
+});
+
+/**
+ * A test that opens worlds: the shared service and Chromium outlive it (ended by the file's last test), so
+ * the sanitizers, which would count them as its leaks, are off.
+ */
+export function worldTest(name: string, fn: () => Promise<void>) {
+  pending.add(name);
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      try {
+        await fn();
+      } finally {
+        await finished(name);
+      }
+    },
+  });
+}
+
 export async function openWorld(opts: WorldOptions = {}): Promise<World> {
-  const server = await startServer();
-  const cleanups: Array<() => Promise<unknown>> = [() => server.stop()];
+  if (!pending.size) {
+    throw new Error("openWorld is for tests declared with worldTest (they end what it shares)");
+  }
+  const [server, browser] = await Promise.all([serviceOf(), browserOf()]);
+  const cleanups: Array<() => Promise<unknown>> = [];
   try {
     const api = { request: (p: string, init?: RequestInit) => fetch(server.url + p, init) };
     const tenant = await createTenant(api, server.adminToken);
@@ -55,9 +117,8 @@ export async function openWorld(opts: WorldOptions = {}): Promise<World> {
       proxyTo: opts.viaProxy ? server.url : undefined,
     });
     cleanups.unshift(() => site.stop());
-    const browser = await launchChromium();
-    cleanups.unshift(() => browser.close());
     const context = await browser.newContext({ userAgent: USER_AGENT });
+    cleanups.unshift(() => context.close());
     const sent: World["sent"] = [];
     context.on("request", (r: Request) => {
       if (!r.url().endsWith("/v1/behavior/events") || r.method() !== "POST") return;

@@ -68,8 +68,11 @@ function esmPage(opts: SiteOptions): string {
 </script></head><body><button id="buy" type="button">Buy now</button></body></html>`;
 }
 
+/** The SDK bundled once per test file: every site of the file serves the same source. */
+let bundled: ReturnType<typeof buildWebSdk> | undefined;
+
 export async function startSite(opts: SiteOptions): Promise<TestSite> {
-  const bundles = await buildWebSdk();
+  const bundles = await (bundled ??= buildWebSdk());
   const code = (file: string) => new TextDecoder().decode(bundles.find((b) => b.file === file)!.code);
   const [iife, esm] = [code("sdk.iife.js"), code("sdk.js")];
   const proxied: TestSite["proxied"] = [];
