@@ -9,6 +9,7 @@ import { createApp } from "../../app.ts";
 import { generateSite } from "../../lib/demo/site.ts";
 import { openSite } from "../helpers/site.ts";
 import { explainedInPasses, sourcesInPasses } from "../../lib/query/rollup/attribution_answers.ts";
+import { overviewInPasses } from "../../lib/query/rollup/plain_answers.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 
@@ -144,6 +145,79 @@ Deno.test("working memory: behavior_sources past one pass's room answers in pass
         sourcesInPasses.passes - before.passes
       } passes, peak ${tightMemory.peakQuestion} B`,
     );
+  } finally {
+    await site.close();
+  }
+});
+
+Deno.test("working memory: behavior_overview past one pass's room counts its session totals in passes over visitor ranges, the same body", async () => {
+  const site = await openSite({
+    now: NOW,
+    config: { partCacheBytes: 1, readKeyRatePerMinute: 1e6 },
+  });
+  try {
+    await generateSite(site.deps, {
+      org: site.t.org,
+      touchpoint: site.t.touchpoint,
+      host: site.t.domain,
+      events: 10_000,
+      visitors: 1_000,
+      days: 14,
+      seed: 7,
+      end: NOW - 3_600_000,
+      direct: true,
+    });
+    const ask = (app: ReturnType<typeof createApp>) =>
+      app.request("/v1/read/behavior_overview", {
+        method: "POST",
+        headers: { authorization: `Bearer ${site.t.readKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ period: "last_7_days" }),
+      });
+    const before = { ...overviewInPasses };
+    const roomy = createApp({ ...site.deps, config: { ...site.deps.config, questionMemoryBytes: 0 } });
+    const res = await ask(roomy);
+    const answered = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(answered));
+    assert.equal(overviewInPasses.answers, before.answers, "one pass with room");
+    const memory = roomy.ctx.engine.workingMemory();
+    assert.equal(memory.held, 0);
+    // limits under the roomy question's peak: where the period's keys, engaged counts and shared-key table
+    // pass half of what the question may still hold, its session totals are counted in passes over ranges of
+    // visitor numbers (each reading the parts' keys again); the same body, or a 422, never another answer
+    let passed = 0;
+    for (const share of [0.98, 0.95, 0.92, 0.89, 0.85]) {
+      const tight = createApp({
+        ...site.deps,
+        config: { ...site.deps.config, questionMemoryBytes: Math.ceil(memory.peakQuestion * share) },
+      });
+      const was = { ...overviewInPasses };
+      const got = await ask(tight);
+      const body = await got.json();
+      // (a refusal answers while the tool's other questions still end: they let go as they do)
+      for (
+        let waited = 0;
+        got.status === 422 && waited < 50 && tight.ctx.engine.workingMemory().held;
+        waited++
+      ) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const tightMemory = tight.ctx.engine.workingMemory();
+      assert.ok(tightMemory.peakQuestion <= tightMemory.limit, "held no more than its limit");
+      assert.equal(tightMemory.held, 0);
+      console.log(
+        `roomy peak ${memory.peakQuestion} B; at ${tightMemory.limit} B: ${got.status}, ${
+          overviewInPasses.passes - was.passes
+        } passes, peak ${tightMemory.peakQuestion} B`,
+      );
+      if (got.status === 422) continue;
+      assert.equal(got.status, 200, JSON.stringify(body));
+      assert.deepEqual(body, answered);
+      if (overviewInPasses.answers > was.answers) {
+        passed++;
+        assert.ok(overviewInPasses.passes - was.passes >= 2);
+      }
+    }
+    assert.ok(passed > 0, "answered in passes");
   } finally {
     await site.close();
   }

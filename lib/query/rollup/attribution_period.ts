@@ -8,7 +8,6 @@
 import { hold } from "../../working_memory.ts";
 import { sortAndPage } from "../order.ts";
 import { release } from "../../parts/packed_arrays.ts";
-import { firstAtLeast } from "../sorted.ts";
 import { releaseViews } from "./let_go.ts";
 import type { AggregateOptions, AggregateResult, KeyValue, Row, Scope } from "../types.ts";
 import {
@@ -24,7 +23,7 @@ import {
 import type { AttrRuns } from "./attribution_runs.ts";
 import type { VisitorRange } from "./first_touch.ts";
 import { type FactEnds, MULTI_ATTR } from "./session_facts.ts";
-import { findKey, type PartKeys } from "./spans.ts";
+import { findKey, keysInRange, type PartKeys } from "./spans.ts";
 import { hourMask } from "./sessions.ts";
 import type { FactAttr } from "./store.ts";
 
@@ -202,15 +201,7 @@ export function runsInRange(
   keys: PartKeys,
   range: VisitorRange,
 ): { runs: AttrRuns; keys: PartKeys } {
-  const a = firstAtLeast(keys.vis, range.lo, keys.n);
-  const b = range.hi === Infinity ? keys.n : firstAtLeast(keys.vis, range.hi, keys.n);
-  const own: PartKeys = {
-    n: b - a,
-    vis: keys.vis.slice(a, b),
-    h: keys.h.slice(a, b),
-    block: keys.block.slice(a, b),
-    ...(keys.full ? { full: keys.full.slice(a, b) } : {}),
-  };
+  const { keys: own, a, b } = keysInRange(keys, range);
   let m = 0;
   for (let i = 0; i < runs.keys.length; i++) if (runs.keys[i] >= a && runs.keys[i] < b) m++;
   const at = new Uint32Array(runs.n + 1), rk = new Uint32Array(m), h0 = new Uint32Array(m);

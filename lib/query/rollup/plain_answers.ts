@@ -9,6 +9,9 @@ import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reade
 import { remember } from "../../lru.ts";
 import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
 import { releaseArraysOf } from "./let_go.ts";
+import { hold, holdArraysOf, WorkingMemory } from "../../working_memory.ts";
+import { inRanges, keysSplit, type Passes, passesFor } from "./passes.ts";
+import type { VisitorRange } from "./first_touch.ts";
 import type { AggregateOptions, AggregateResult, Row, Scope } from "../types.ts";
 import {
   answerFromRollups,
@@ -47,12 +50,15 @@ import {
   BLOCKS,
   EDGE,
   emptyShared,
+  keysInRange,
+  keysWindow,
   localSessions,
   mayHoldKey,
   noKeys,
   type PartKeys,
   sharedHas,
   sharedKeys,
+  sharedKeysBytes,
   type SharedSet,
   type SpanEnds,
   type Spans,
@@ -140,6 +146,12 @@ export class PlainAnswers {
    * The parts' session totals of a period from their spans (spans.ts): spans wholly inside are added as they
    * are; the blocks holding sessions to join (in two parts, spans cut by the period, sessions that are not
    * simple) are read, those sessions taken out of their spans as their part alone counted them and joined.
+   * The keys as read and the engaged counts by visitor number are the question's while it counts
+   * (lib/working_memory.ts). When they and the shared-key search's table would pass half of what it may still
+   * hold (`sessionPasses`), the spans are added once (each part's keys let go once its spans are) and the
+   * shared-key search and the joins are done in passes over ranges of visitor numbers (passes.ts `inRanges`):
+   * each pass reads every part's keys again and keeps its range's, and a visitor's sessions all carry its
+   * number, so the passes' contributions add up to one pass's. The keys are then not kept.
    */
   private async spanKept(
     parts: { id: string }[],
@@ -151,6 +163,7 @@ export class PlainAnswers {
     fetched: ReturnType<PlainAnswers["spanSections"]>,
   ): Promise<{ kept: KeptSessions; shared: SharedSet[]; ends: EntriesExits | null }> {
     const { asks, partOf, windows, withEnds } = fetched;
+    const passes = sessionPasses(entries, space);
     const keys: PartKeys[] = [];
     const spanEnds: (SpanEnds | null)[] = parts.map(() => null);
     const totals: SessionTotals = {
@@ -162,10 +175,13 @@ export class PlainAnswers {
       dropped: 0,
     };
     let engaged = new Uint16Array(Math.max(1, space));
+    hold([engaged]);
     const count = (v: number, by: number) => {
       if (v >= engaged.length) {
         const grown = new Uint16Array(Math.max(v + 1, engaged.length * 2));
+        hold([grown]);
         grown.set(engaged);
+        releaseDecoded(engaged);
         engaged = grown;
       }
       engaged[v] += by;
@@ -233,181 +249,272 @@ export class PlainAnswers {
     };
     for (const { from, read } of windows) {
       const got = await read;
-      // the keys first: keyed spans name their engaged visitors by them (a window holds its parts whole)
       for (const bytes of got) this.r.bytesRead += bytes?.length ?? 0;
+      const byPart = new Map<number, number[]>();
       got.forEach((bytes, y) => {
         if (bytes === undefined) throw new Gone();
-        const { sec } = asks[from + y];
-        if (sec !== KEYS_SEC && sec !== SHORT_KEYS_SEC) return;
-        keys.push(
-          bytes ? sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes) : noKeys(),
-        );
+        const i = partOf[from + y], l = byPart.get(i);
+        if (l) l.push(y);
+        else byPart.set(i, [y]);
       });
-      const spans = new Map<number, Spans | null>();
-      got.forEach((bytes, y) => {
-        const { sec } = asks[from + y], i = partOf[from + y];
-        if (!spans.has(i)) spans.set(i, null);
-        if (sec === KEYS_SEC || sec === SHORT_KEYS_SEC) return;
-        if (sec === SPAN_ENDS_SEC) {
-          if (!bytes) throw new Gone();
-          spanEnds[i] = decodeSpanEnds(bytes);
-        } else if (bytes) spans.set(i, decodeSpans(bytes, keys[i]));
-      });
-      // (each decoded into buffers of its own: the stored bytes are let go now, packed_arrays.ts `release`)
-      for (const bytes of got) release(bytes);
-      for (const [i, sp] of spans) {
+      // part by part: its keys first (keyed spans name their engaged visitors by them), then its spans added
+      for (const [i, ys] of byPart) {
+        let k: PartKeys = noKeys(), sp: Spans | null = null;
+        for (const y of ys) {
+          const { sec } = asks[from + y], bytes = got[y];
+          if (sec !== KEYS_SEC && sec !== SHORT_KEYS_SEC) continue;
+          if (bytes) k = sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes);
+          holdArraysOf(k);
+        }
+        keys[i] = k;
+        for (const y of ys) {
+          const { sec } = asks[from + y], bytes = got[y];
+          if (sec === KEYS_SEC || sec === SHORT_KEYS_SEC) continue;
+          if (sec === SPAN_ENDS_SEC) {
+            if (!bytes) throw new Gone();
+            spanEnds[i] = decodeSpanEnds(bytes);
+          } else if (bytes) sp = decodeSpans(bytes, k);
+        }
+        // (each decoded into buffers of its own: the stored bytes are let go now, packed_arrays.ts `release`)
+        for (const y of ys) release(got[y]);
         addSpans(i, sp);
         releaseDecoded(sp?.engaged);
-      }
-    }
-    const shared = sharedKeys(keys, space);
-    // blocks read for a cut span or a session that is not simple have every row decided by the part's own
-    // join; the others are read only for sessions also in another part: just those rows, found by key
-    const general = need.map((b) => new Set(b));
-    const sharedSet = keys.map((k, i) => {
-      const set = emptyShared();
-      for (let x = 0; x < k.n; x++) {
-        if (!shared[i][x]) continue;
-        need[i].add(k.block[x]);
-        addShared(set, k, x);
-      }
-      return set;
-    });
-    // the blocks to join, as units; per row: joined, and taken out of its span first
-    const wanted: { i: number; b: number }[] = [];
-    for (let i = 0; i < parts.length; i++) {
-      for (const b of [...need[i]].sort((x, y) => x - y)) {
-        if (entries[i].secs[factsSec(b)]) wanted.push({ i, b });
-      }
-    }
-    // with the spans' ends, each block's entries and exits beside its facts
-    const secsOf = (b: number) => withEnds ? [factsSec(b), entriesSec(b), exitsSec(b)] : [factsSec(b)];
-    const read = await readSections(
-      this.r.deps.kv,
-      wanted.flatMap(({ i, b }) => secsOf(b).map((sec) => ({ partId: parts[i].id, entry: entries[i], sec }))),
-    );
-    const per = withEnds ? 3 : 1;
-    // each block decoded, its rows the joins take (masks below) copied out and the block let go at once: the
-    // next block's inflate reuses its memory (at 10M events ~500 blocks, 11.5 MB inflated, were all held for
-    // the joins' ~4,500 sessions: fresh pages, ~2,900 first touches)
-    const subMasks: Uint8Array[] = [];
-    const units = wanted.map((w, x) => {
-      const [bytes, ent, ext] = read.slice(x * per, x * per + per);
-      if (!bytes || (withEnds && (!ent || !ext))) throw new Gone();
-      this.r.bytesRead += bytes.length + (ent?.length ?? 0) + (ext?.length ?? 0);
-      const f = decodeFacts(bytes), ends = withEnds ? decodeBlockEnds(ent!, ext!) : null;
-      for (const b of [bytes, ent, ext]) release(b);
-      const set = sharedSet[w.i];
-      const join = new Uint8Array(f.n), sub = new Uint8Array(f.n);
-      if (!general[w.i].has(w.b)) {
-        // every session in scope here is simple and counted whole in its span: only those in another part join
-        for (let r = 0; r < f.n; r++) if (sharedHas(set, f.vis[r], f.h1[r])) join[r] = sub[r] = 1;
-      } else {
-        const head = entries[w.i].head;
-        const l = localSessions(f, head.tps, head.traffics, null);
-        const slot = l.join.slots[0], j = l.join.j, { tp, tr } = scoped[w.i];
-        for (let r = 0; r < f.n; r++) {
-          const x = slot[r];
-          if (x < 0 || !l.simple[x] || !tp[l.tp[x]] || !tr[l.traffic[x]] || !whole(w.i, l.h0[x], l.h1[x])) {
-            join[r] = 1;
-            continue;
-          }
-          // counted in its span: joined only when the session is in another part too
-          if (sharedHas(set, j.vis[x], j.h1[x])) join[r] = sub[r] = 1;
+        // (in passes each pass reads the keys again: these are let go once the spans are added)
+        if (passes.several) {
+          releaseArraysOf(k);
+          keys[i] = noKeys();
         }
       }
-      const rows: number[] = [];
-      for (let r = 0; r < f.n; r++) if (join[r]) rows.push(r);
-      const taken = sliceFacts({ ...f, ends }, rows);
-      subMasks.push(Uint8Array.from(rows, (r) => sub[r]));
-      releaseDecoded(f.vis);
-      releaseDecoded(ends?.entDt);
-      releaseDecoded(ends?.extDt);
-      return { ...w, facts: taken, ends: taken.ends, rows };
-    });
-    // (every row kept is joined)
-    const joinMasks = null;
-    const unitOfBlock = (u: { i: number; facts: SessionFacts }) => ({
-      facts: u.facts,
-      tps: entries[u.i].head.tps,
-      traffics: entries[u.i].head.traffics,
-    });
-    // a block's lists read once (the taking-out and the join may both need them), the missing ones together
-    const listsRead = new Map<(typeof units)[number], FactLists | null>();
-    const listsOf = async (join: SessionJoin, of: typeof units) => {
-      const want = overlapUnits(join).map((ri) => of[ri]).filter((u) => !listsRead.has(u));
-      const got = await readSections(
-        this.r.deps.kv,
-        want.map((u) => ({ partId: parts[u.i].id, entry: entries[u.i], sec: listsSec(u.b) })),
-      );
-      got.forEach((bytes, x) => {
-        if (bytes === undefined) throw new Gone();
-        this.r.bytesRead += bytes?.length ?? 0;
-        listsRead.set(want[x], bytes ? sliceLists(decodeLists(bytes), want[x].rows) : null);
-      });
-      return of.map((u) => listsRead.get(u) ?? null);
-    };
+    }
+    // blocks read for a cut span or a session that is not simple have every row decided by the part's own
+    // join; the others are read only for sessions also in another part: just those rows, found by key
+    const general = need;
     // the joins' entries and exits: the taken-out sessions' as their parts counted them off, the joined ones' on
     const joinedEnds: EntriesExits = { entries: new Map(), exits: new Map() };
-    // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
-    const byPart = new Map<number, number[]>();
-    units.forEach((u, x) => {
-      if (!subMasks[x].includes(1)) return;
-      const l = byPart.get(u.i);
-      if (l) l.push(x);
-      else byPart.set(u.i, [x]);
-    });
-    for (const [i, xs] of byPart) {
-      const of = xs.map((x) => units[x]);
-      const alone = joinSessions(
-        of.map(unitOfBlock),
-        of.map(() => inside[i]),
+    /**
+     * The sessions shared between parts (`shared`: flags by key, from the keys of `range`'s visitors, or of
+     * all) and those of the blocks every row of which joins (of `range`'s visitors): taken out of the totals as
+     * their parts alone counted them, joined and added. Returns the shared keys found, by part.
+     */
+    const joinRange = async (
+      keysIn: PartKeys[],
+      shared: Uint8Array[],
+      range: VisitorRange | null,
+    ): Promise<SharedSet[]> => {
+      const lo = range?.lo ?? 0, hi = range?.hi ?? Infinity;
+      const needHere = general.map((b) => new Set(b));
+      const sharedSet = keysIn.map((k, i) => {
+        const set = emptyShared();
+        for (let x = 0; x < k.n; x++) {
+          if (!shared[i][x]) continue;
+          needHere[i].add(k.block[x]);
+          addShared(set, k, x);
+        }
+        return set;
+      });
+      // the blocks to join, as units; per row: joined, and taken out of its span first
+      const wanted: { i: number; b: number }[] = [];
+      for (let i = 0; i < parts.length; i++) {
+        for (const b of [...needHere[i]].sort((x, y) => x - y)) {
+          if (entries[i].secs[factsSec(b)]) wanted.push({ i, b });
+        }
+      }
+      // with the spans' ends, each block's entries and exits beside its facts
+      const secsOf = (b: number) => withEnds ? [factsSec(b), entriesSec(b), exitsSec(b)] : [factsSec(b)];
+      const read = await readSections(
+        this.r.deps.kv,
+        wanted.flatMap(({ i, b }) =>
+          secsOf(b).map((sec) => ({ partId: parts[i].id, entry: entries[i], sec }))
+        ),
+      );
+      const per = withEnds ? 3 : 1;
+      // each block decoded, its rows the joins take (masks below) copied out and the block let go at once: the
+      // next block's inflate reuses its memory (at 10M events ~500 blocks, 11.5 MB inflated, were all held for
+      // the joins' ~4,500 sessions: fresh pages, ~2,900 first touches)
+      const subMasks: Uint8Array[] = [];
+      const units = wanted.map((w, x) => {
+        const [bytes, ent, ext] = read.slice(x * per, x * per + per);
+        if (!bytes || (withEnds && (!ent || !ext))) throw new Gone();
+        this.r.bytesRead += bytes.length + (ent?.length ?? 0) + (ext?.length ?? 0);
+        const f = decodeFacts(bytes), ends = withEnds ? decodeBlockEnds(ent!, ext!) : null;
+        for (const b of [bytes, ent, ext]) release(b);
+        const set = sharedSet[w.i];
+        const join = new Uint8Array(f.n), sub = new Uint8Array(f.n);
+        if (!general[w.i].has(w.b)) {
+          // every session in scope here is simple and counted whole in its span: only those in another part join
+          for (let r = 0; r < f.n; r++) if (sharedHas(set, f.vis[r], f.h1[r])) join[r] = sub[r] = 1;
+        } else {
+          const head = entries[w.i].head;
+          const l = localSessions(f, head.tps, head.traffics, null);
+          const slot = l.join.slots[0], j = l.join.j, { tp, tr } = scoped[w.i];
+          for (let r = 0; r < f.n; r++) {
+            // (a pass's: its range's visitors alone)
+            if (f.vis[r] < lo || f.vis[r] >= hi) continue;
+            const x = slot[r];
+            if (x < 0 || !l.simple[x] || !tp[l.tp[x]] || !tr[l.traffic[x]] || !whole(w.i, l.h0[x], l.h1[x])) {
+              join[r] = 1;
+              continue;
+            }
+            // counted in its span: joined only when the session is in another part too
+            if (sharedHas(set, j.vis[x], j.h1[x])) join[r] = sub[r] = 1;
+          }
+        }
+        const rows: number[] = [];
+        for (let r = 0; r < f.n; r++) if (join[r]) rows.push(r);
+        const taken = sliceFacts({ ...f, ends }, rows);
+        subMasks.push(Uint8Array.from(rows, (r) => sub[r]));
+        releaseDecoded(f.vis);
+        releaseDecoded(ends?.entDt);
+        releaseDecoded(ends?.extDt);
+        return { ...w, facts: taken, ends: taken.ends, rows };
+      });
+      // (every row kept is joined)
+      const joinMasks = null;
+      const unitOfBlock = (u: { i: number; facts: SessionFacts }) => ({
+        facts: u.facts,
+        tps: entries[u.i].head.tps,
+        traffics: entries[u.i].head.traffics,
+      });
+      // a block's lists read once (the taking-out and the join may both need them), the missing ones together
+      const listsRead = new Map<(typeof units)[number], FactLists | null>();
+      const listsOf = async (join: SessionJoin, of: typeof units) => {
+        const want = overlapUnits(join).map((ri) => of[ri]).filter((u) => !listsRead.has(u));
+        const got = await readSections(
+          this.r.deps.kv,
+          want.map((u) => ({ partId: parts[u.i].id, entry: entries[u.i], sec: listsSec(u.b) })),
+        );
+        got.forEach((bytes, x) => {
+          if (bytes === undefined) throw new Gone();
+          this.r.bytesRead += bytes?.length ?? 0;
+          listsRead.set(want[x], bytes ? sliceLists(decodeLists(bytes), want[x].rows) : null);
+        });
+        return of.map((u) => listsRead.get(u) ?? null);
+      };
+      // taken out: each part's blocks alone (a session lies in one block of its part), as its spans counted it
+      const byPart = new Map<number, number[]>();
+      units.forEach((u, x) => {
+        if (!subMasks[x].includes(1)) return;
+        const l = byPart.get(u.i);
+        if (l) l.push(x);
+        else byPart.set(u.i, [x]);
+      });
+      for (const [i, xs] of byPart) {
+        const of = xs.map((x) => units[x]);
+        const alone = joinSessions(
+          of.map(unitOfBlock),
+          of.map(() => inside[i]),
+          s.touchpoint,
+          traffic,
+          space,
+          null,
+          xs.map((x) => subMasks[x]),
+        );
+        const t = sessionTotals(alone, await listsOf(alone, of));
+        for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
+          totals[m] -= t[m];
+        }
+        for (const [v, c] of engagedPerVisitor(alone)) count(v, -c);
+        if (withEnds) addEnds(joinedEnds, entriesAndExits(alone, of.map((u) => u.ends)), -1);
+      }
+      const joined = joinSessions(
+        units.map(unitOfBlock),
+        units.map((u) => inside[u.i]),
         s.touchpoint,
         traffic,
         space,
         null,
-        xs.map((x) => subMasks[x]),
+        joinMasks,
       );
-      const t = sessionTotals(alone, await listsOf(alone, of));
+      const t = sessionTotals(joined, await listsOf(joined, units));
       for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
-        totals[m] -= t[m];
+        totals[m] += t[m];
       }
-      for (const [v, c] of engagedPerVisitor(alone)) count(v, -c);
-      if (withEnds) addEnds(joinedEnds, entriesAndExits(alone, of.map((u) => u.ends)), -1);
+      for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
+      if (withEnds) addEnds(joinedEnds, entriesAndExits(joined, units.map((u) => u.ends)));
+      // the blocks' facts, lists and ends were read for these joins alone (nothing kept holds a view on them):
+      // let go now, so the next question's sections reuse their memory (packed_arrays.ts `release`)
+      for (const u of units) {
+        releaseArraysOf(u.facts);
+        releaseArraysOf(u.ends);
+      }
+      for (const l of listsRead.values()) releaseArraysOf(l);
+      return sharedSet;
+    };
+    let sharedOut: SharedSet[];
+    if (!passes.several) {
+      sharedOut = await joinRange(keys, sharedKeys(keys, space), null);
+    } else {
+      sharedOut = parts.map(() => emptyShared());
+      const done = await inRanges(
+        passes,
+        overviewInPasses,
+        async (range, atOnce) => {
+          // (a question refused meanwhile, its other pieces past the limit, has ended: its count goes no further)
+          if (WorkingMemory.room() === Infinity) return null;
+          const mine = await this.keysOfRange(parts, entries, range, atOnce);
+          try {
+            // (a pass's keys searched from its first number, a smaller window at a time: a smaller table)
+            const width = Math.min(range.hi, space) - range.lo;
+            const shared = sharedKeys(mine, space, keysWindow(width), range.lo);
+            const got = await joinRange(mine, shared, range);
+            got.forEach((set, i) => {
+              for (const x of set.full) sharedOut[i].full.add(x);
+              for (const x of set.short) sharedOut[i].short.add(x);
+            });
+            return true;
+          } finally {
+            for (const k of mine) releaseArraysOf(k);
+          }
+        },
+        (n, atOnce) => keysSplit(this.r, parts, entries, passes.space, n, atOnce),
+      );
+      if (!done) throw new Gone();
+      overviewInPasses.answers++;
     }
-    const joined = joinSessions(
-      units.map(unitOfBlock),
-      units.map((u) => inside[u.i]),
-      s.touchpoint,
-      traffic,
-      space,
-      null,
-      joinMasks,
-    );
-    const t = sessionTotals(joined, await listsOf(joined, units));
-    for (const m of ["sessions", "withPageview", "bounces", "durationMs", "dropped"] as const) {
-      totals[m] += t[m];
-    }
-    for (const [v, c] of engagedPerVisitor(joined)) count(v, c);
     for (let v = 0; v < engaged.length; v++) if (engaged[v] > 0) totals.engagedVisitors++;
     let ends: EntriesExits | null = null;
     if (withEnds) {
-      addEnds(joinedEnds, entriesAndExits(joined, units.map((u) => u.ends)));
       ends = { entries: new Map(), exits: new Map() };
       addByPage(ends.entries, entN, spanEnds);
       addByPage(ends.exits, extN, spanEnds);
       addEnds(ends, joinedEnds);
       for (const m of [ends.entries, ends.exits]) for (const [page, c] of m) if (c === 0) m.delete(page);
     }
-    // the blocks' facts, lists and ends were read for these joins alone (nothing kept holds a view on them):
-    // let go now, so the next question's sections reuse their memory (packed_arrays.ts `release`)
-    for (const u of units) {
-      releaseArraysOf(u.facts);
-      releaseArraysOf(u.ends);
-    }
-    for (const l of listsRead.values()) releaseArraysOf(l);
-    // the parts' keys are kept as read (no second copy as numbers)
-    return { kept: { totals, engaged, keys, dropped: true, ends: null }, shared: sharedSet, ends };
+    // the parts' keys are kept as read (no second copy as numbers), unless read in passes (then not kept)
+    return {
+      kept: { totals, engaged, keys: passes.several ? null : keys, dropped: true, ends: null },
+      shared: sharedOut,
+      ends,
+    };
+  }
+
+  /** Every part's keys of the visitors in `range` (each part's read whole, `atOnce` at a time, then cut). */
+  private async keysOfRange(
+    parts: { id: string }[],
+    entries: RollupEntry[],
+    range: VisitorRange,
+    atOnce: number,
+  ): Promise<PartKeys[]> {
+    return await inBatches(parts, atOnce, async (p, i) => {
+      const whole = await this.partKeys(p, entries[i]);
+      holdArraysOf(whole);
+      const mine = keysInRange(whole, range).keys;
+      releaseArraysOf(whole);
+      holdArraysOf(mine);
+      return mine;
+    });
+  }
+
+  /** A part's session keys as the totals read them (the short ones where the part has them), decoded. */
+  private async partKeys(p: { id: string }, entry: RollupEntry): Promise<PartKeys> {
+    const sec = entry.secs[SHORT_KEYS_SEC] ? SHORT_KEYS_SEC : KEYS_SEC;
+    const [bytes] = await readSections(this.r.deps.kv, [{ partId: p.id, entry, sec }]);
+    if (bytes === undefined) throw new Gone();
+    this.r.bytesRead += bytes?.length ?? 0;
+    if (!bytes) return noKeys();
+    const k = sec === KEYS_SEC ? decodeKeys(bytes) : decodeShortKeys(bytes);
+    release(bytes);
+    return k;
   }
 
   /**
@@ -431,11 +538,22 @@ export class PlainAnswers {
     if (!tailJoin.j.n) return kept;
     const only = joinedKeys(tailJoin);
     const hit: number[] = [];
-    kept.keys.forEach((keys, ri) => {
-      for (const [v, l] of only) {
-        if (l.some((h1, x) => x % 2 === 0 && keptHolds(keys, v, h1))) return void hit.push(ri);
+    const holdsOne = (keys: Float64Array | PartKeys) => {
+      for (const [v, l] of only) if (l.some((h1, x) => x % 2 === 0 && keptHolds(keys, v, h1))) return true;
+      return false;
+    };
+    if (kept.keys) kept.keys.forEach((keys, ri) => holdsOne(keys) && hit.push(ri));
+    else {
+      // (totals counted in passes keep no keys: each part's read again, one at a time, and let go)
+      for (let ri = 0; ri < n; ri++) {
+        const entry = await this.r.entry(parts[ri].id);
+        if (!entry) throw new Gone();
+        const keys = await this.partKeys(parts[ri], entry);
+        holdArraysOf(keys);
+        if (holdsOne(keys)) hit.push(ri);
+        releaseArraysOf(keys);
       }
-    });
+    }
     const units: RollupParts[] = [];
     for (const ri of hit) {
       const p = await this.r.part(parts[ri].id, { fields: [], sets: [], facts: true, ends: want.ends });
@@ -964,12 +1082,38 @@ const listKey = (period: string, f: number) => `${period}|list|${f}`;
 const SESSION_ASKED = (o: AggregateOptions) =>
   o.metrics.some((m) => SESSION_METRICS.has(m) || ENDS_METRICS.has(m));
 
+/** Overview session totals counted in passes over visitor ranges, and the passes (tests read them). */
+export const overviewInPasses = { answers: 0, passes: 0 };
+
+/**
+ * Whether a period's session totals (`spanKept`) take passes over ranges of visitor numbers: one pass holds
+ * every part's keys decoded (10 bytes a key: short keys are 8 stored inflated, whole ones 9), the engaged
+ * counts (2 bytes a visitor number) and the shared-key search's table; each of several its range's keys
+ * copied (and the parts read whole while they are cut: `inRanges`) and a smaller table.
+ */
+function sessionPasses(entries: RollupEntry[], space: number): Passes {
+  const short = entries.every((e) => e.secs[SHORT_KEYS_SEC] !== undefined);
+  const decoded = (raw: number) => raw * (short ? 10 / 8 : 10 / 9);
+  return passesFor(
+    entries,
+    [short ? SHORT_KEYS_SEC : KEYS_SEC],
+    space,
+    ([raw]) => decoded(raw) + space * 2 + sharedKeysBytes(decoded(raw) / 10, space),
+    ([raw], count) =>
+      (decoded(raw) * 1.5) / count +
+      sharedKeysBytes(decoded(raw) / 10 / count, space / count, keysWindow(space / count)),
+  );
+}
+
 /** The parts' session totals of a period, kept: with each visitor's engaged sessions and each part's session keys. */
 interface KeptSessions {
   totals: SessionTotals;
   engaged: Uint16Array;
-  /** per part: its sessions' keys, as numbers (a join's unitKeys) or as read from its rollup (spans.ts) */
-  keys: (Float64Array | PartKeys)[];
+  /**
+   * per part: its sessions' keys, as numbers (a join's unitKeys) or as read from its rollup (spans.ts); null
+   * when the totals were counted in passes (`spanKept`): not kept, read again part by part when needed
+   */
+  keys: (Float64Array | PartKeys)[] | null;
   /** whether the totals' dropped events are counted (the lists were read) */
   dropped: boolean;
   /** entries and exits per page, when a question asked for them */
@@ -985,7 +1129,7 @@ const keptKeyBytes = (k: Float64Array | PartKeys) =>
 
 /** A period's kept session totals' memory: keys as read, engaged counts 2 bytes a visitor number, ends. */
 const keptWeight = (kept: KeptSessions): number =>
-  kept.keys.reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096 +
+  (kept.keys ?? []).reduce((n, k) => n + keptKeyBytes(k), 0) + kept.engaged.byteLength + 4_096 +
   (kept.ends ? (kept.ends.entries.size + kept.ends.exits.size) * 80 : 0);
 
 /** A block's device-time lists for some of its rows (`rows`, ascending), the block's own let go at once. */

@@ -531,6 +531,29 @@ export const sharedKeysBytes = (keys: number, space: number, window = RANGE): nu
   84 * keys * Math.min(1, window / Math.max(space, 1));
 
 /**
+ * A part's keys of visitors in the range, copied (keys are sorted by visitor number: one stretch of them, from
+ * index `a` to `b`); a visitor's sessions all carry its number, so a pass over the range has whole sessions.
+ */
+export function keysInRange(
+  keys: PartKeys,
+  range: { lo: number; hi: number },
+): { keys: PartKeys; a: number; b: number } {
+  const a = firstAtLeast(keys.vis, range.lo, keys.n);
+  const b = range.hi === Infinity ? keys.n : firstAtLeast(keys.vis, range.hi, keys.n);
+  return {
+    keys: {
+      n: b - a,
+      vis: keys.vis.slice(a, b),
+      h: keys.h.slice(a, b),
+      block: keys.block.slice(a, b),
+      ...(keys.full ? { full: keys.full.slice(a, b) } : {}),
+    },
+    a,
+    b,
+  };
+}
+
+/**
  * Whether keys may hold session (v, first id hash h1): found among whole keys, or its visitor's keys compared
  * as `sharedKeys` compares them (short keys are sorted by visitor, then by whole hash).
  */
