@@ -197,6 +197,7 @@ const results: {
   input: Record<string, unknown>;
   cold_ms: number;
   warm_ms: number;
+  second_ms?: number;
   ok: boolean | null;
 }[] = [];
 /** --heap: the highest V8 heap (committed, used) and array buffer bytes seen since the last tool's row. */
