@@ -6,7 +6,8 @@
  * `config.dayPartRows`). `close` publishes what waits; a writer can be filled and closed again. Each record
  * still gets its dedupe key as ingest writes it, so a later import of the same ids is counted as duplicates;
  * the keys are held and written by `close`, sorted (random ids written as they come cost KV a B-tree page
- * each: at 1M events that was half of the generator's CPU).
+ * each: at 1M events that was half of the generator's CPU), unless the caller writes them (site.ts writes a
+ * whole site's keys in one sorted pass: lib/demo/dedupe_keys.ts).
  * A day's rows may be split over parts differently than compaction splits them; the rows per day are the
  * same (tests/lib/demo/part_writer_test.ts).
  */
@@ -19,6 +20,7 @@ import { newPartId, type PartKind, touchIndex, writeChunks, writeDir } from "../
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 import { writePartTables } from "../query/part_tables.ts";
+import { DedupeKeys } from "./dedupe_keys.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
 
@@ -42,8 +44,7 @@ const recordsOf = (kind: PartKind): Holding<AnyRecord> => ({
 
 export class PartWriter<T = AnyRecord> {
   private days = new Map<number, T[]>();
-  private dedupeIds: string[] = [];
-  private dedupeAts: number[] = [];
+  private dedupe: DedupeKeys;
   private writing: Promise<unknown> = Promise.resolve();
   private added = false;
   parts = 0;
@@ -56,14 +57,19 @@ export class PartWriter<T = AnyRecord> {
     private kind: PartKind,
     /** rows a part holds at most: a number, or one per UTC day number (closed days take more) */
     private rowsPerPart: number | ((day: number) => number) = DIRECT_ROWS_PER_PART,
-    /** false: only the first record's dedupe key (a rerun still finds the site; benches, where KV writes dominate) */
-    private allDedupeKeys = true,
+    /**
+     * dedupe keys written: every record's ("all"), only the first record's ("first": a rerun still finds the
+     * site; benches, where KV writes dominate), or none (the caller writes them)
+     */
+    private dedupeKeys: "all" | "first" | "none" = "all",
     /**
      * what is held until its day's part is built: the generator holds its drafts, smaller than records (a 10M
      * site holds up to 30 days × 50,000 of them, and the collector marks every object held)
      */
     private holding: Holding<T> = recordsOf(kind) as unknown as Holding<T>,
-  ) {}
+  ) {
+    this.dedupe = new DedupeKeys(org);
+  }
 
   async add(x: T): Promise<void> {
     const h = this.holding;
@@ -71,9 +77,8 @@ export class PartWriter<T = AnyRecord> {
     let list = this.days.get(day);
     if (!list) this.days.set(day, list = []);
     list.push(x);
-    if (this.allDedupeKeys || !this.added) {
-      this.dedupeIds.push(h.id(x));
-      this.dedupeAts.push(h.receivedAt(x));
+    if (this.dedupeKeys === "all" || (this.dedupeKeys === "first" && !this.added)) {
+      this.dedupe.add(h.id(x), h.receivedAt(x), this.kind === "ev" ? WEB_DEDUPE_MS : HIT_DEDUPE_MS);
     }
     this.added = true;
     const max = typeof this.rowsPerPart === "number" ? this.rowsPerPart : this.rowsPerPart(day);
@@ -92,7 +97,7 @@ export class PartWriter<T = AnyRecord> {
       this.days.delete(day);
       await this.publish(list);
     }
-    const writes = this.flushDedupe();
+    const writes = this.dedupe.write(this.deps.kv);
     writes.catch(() => {}); // a failure is thrown by `settled`
     this.writing = Promise.all([this.writing, writes]);
     if (!later) await this.settled();
@@ -123,28 +128,6 @@ export class PartWriter<T = AnyRecord> {
       .commit();
     this.parts++;
     this.rows += built.rows;
-  }
-
-  /**
-   * Writes the held dedupe keys in key order: KV's B-tree then takes them as runs of neighbouring keys, a
-   * few pages a commit, where ids in arrival order (random uuids) touch a page each.
-   */
-  private async flushDedupe(): Promise<void> {
-    const ttl = this.kind === "ev" ? WEB_DEDUPE_MS : HIT_DEDUPE_MS;
-    const ids = this.dedupeIds, ats = this.dedupeAts;
-    this.dedupeIds = [];
-    this.dedupeAts = [];
-    const order = Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
-    const writes: Promise<unknown>[] = [];
-    for (let i = 0; i < order.length; i += 500) {
-      const op = this.deps.kv.atomic();
-      for (let j = i; j < Math.min(order.length, i + 500); j++) {
-        op.set(keys.dedupe(this.org, ids[order[j]]), ats[order[j]], { expireIn: ttl });
-      }
-      writes.push(op.commit());
-      if (writes.length >= 8) await Promise.all(writes.splice(0));
-    }
-    await Promise.all(writes);
   }
 }
 

@@ -13,6 +13,9 @@ import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./outpu
 import { RawWriter } from "./raw_writer.ts";
 import { DIRECT_ROWS_PER_PART, PartWriter, storedBefore } from "./part_writer.ts";
 import { draftBatch } from "./draft_batch.ts";
+import { DedupeKeys } from "./dedupe_keys.ts";
+import { WEB_DEDUPE_MS } from "../ingest/web.ts";
+import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 
 export interface SiteOptions {
   org: string;
@@ -110,14 +113,22 @@ export async function generateSite(deps: Deps, o: SiteOptions): Promise<SiteRepo
  */
 const HELD_DRAFTS = 2_000_000;
 
-/** The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. */
+/**
+ * The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. The
+ * dedupe keys of every event and hit are collected during the model's first run and written in one sorted
+ * pass (dedupe_keys.ts) while the parts are built; with `dedupeKeys: false` only the first event's (the one
+ * a rerun looks for) and the first hit's.
+ */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
   // a day compaction would call closed merges into parts of dayPartRows; the open day's stay small
   const cutoff = deps.clock.now() - COMPACT_GRACE_MS;
   const rows = o.partRows ??
     ((day: number) => ((day + 1) * DAY_MS <= cutoff ? deps.config.dayPartRows : DIRECT_ROWS_PER_PART));
+  const all = o.dedupeKeys !== false;
+  const dedupe = new DedupeKeys(o.org, all ? o.events + (o.hits ?? Math.round(o.events / 10)) : 2);
+  let writing: Promise<void> | null = null;
   // drafts are held until their day's part is built, and made into its columns then (no records)
-  const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", rows, o.dedupeKeys, {
+  const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", rows, "none", {
     id: (d) => d.id,
     receivedAt: (d) => d.t,
     placedAt: (d) => d.t,
@@ -128,22 +139,37 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
   const perRun = Math.max(1, Math.floor((o.days * HELD_DRAFTS) / Math.max(1, o.events)));
   const runs = Math.ceil((last - first + 1) / perRun);
   let emitted = 0, checked = false;
-  for (let run = 0; run < runs; run++) {
-    const model = modelOf(o, end);
-    for (const d of model.events()) {
-      if (!checked && await storedBefore(deps.kv, o.org, d.id)) return null;
-      checked = true;
-      const at = Math.min(runs - 1, Math.max(0, Math.floor((dayNumber(d.t) - first) / perRun)));
-      if (at === run) await events.add(d);
+  try {
+    for (let run = 0; run < runs; run++) {
+      const model = modelOf(o, end);
+      for (const d of model.events()) {
+        if (!checked) {
+          if (await storedBefore(deps.kv, o.org, d.id)) return null;
+          dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
+          checked = true;
+        } else if (run === 0 && all) dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
+        const at = Math.min(runs - 1, Math.max(0, Math.floor((dayNumber(d.t) - first) / perRun)));
+        if (at === run) await events.add(d);
+      }
+      if (run === 0) {
+        for (const h of hitsOf(o, end)) {
+          dedupe.add(h.id, storedHit(h, target).received_at, HIT_DEDUPE_MS);
+          if (!all) break;
+        }
+        // every key is known: KV writes them, in key order, while the parts are built
+        writing = dedupe.write(deps.kv);
+        writing.catch(() => {}); // a failure is thrown below
+      }
+      await events.close();
+      emitted = model.emitted;
     }
-    await events.close(true); // its dedupe keys are written while the next run's parts are built
-    emitted = model.emitted;
+    const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, "none");
+    for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
+    await hits.close();
+    return { events: emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
+  } finally {
+    await writing;
   }
-  const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, o.dedupeKeys);
-  for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
-  await hits.close();
-  await events.settled();
-  return { events: emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
 }
 
 /** NDJSON lines of a generated site, for the import endpoint. */

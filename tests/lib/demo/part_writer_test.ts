@@ -47,10 +47,18 @@ Deno.test("generate: parts written straight hold, day by day, the rows raw recor
   for (const kind of ["ev", "hit"] as const) {
     assert.deepEqual(await rowsByDay(direct.kv, kind), await rowsByDay(raw.kv, kind), kind);
   }
-  // no raw keys left behind; every record has its dedupe key
+  // no raw keys left behind; every record has its dedupe key, as ingest wrote them on the raw path
   for await (const _ of direct.kv.list({ prefix: keys.rawEvents("o", "production") })) {
     assert.fail("raw event");
   }
+  const dedupe = async (kv: Deno.Kv) => {
+    const out: [unknown, unknown][] = [];
+    for await (const e of kv.list({ prefix: ["dedupe", "o"] })) out.push([e.key[2], e.value]);
+    return out;
+  };
+  const keysRaw = await dedupe(raw.kv);
+  assert.equal(keysRaw.length, report.events + report.hits);
+  assert.deepEqual(await dedupe(direct.kv), keysRaw);
   const scope = { org: "o", env: "production" as const, from: END - 8 * DAY, to: END + 1, timezone: "UTC" };
   const q = {
     metrics: ["events", "visitors", "sessions", "bounce_rate"] as const,
