@@ -9,6 +9,7 @@ import { type Batch, narrow, type StrCol, strCol } from "../parts/columns.ts";
 import { numCol } from "../parts/columns.ts";
 import { OWN_NAME_CHARS, PROP_COLUMNS } from "../parts/event_batch.ts";
 import type { Draft } from "./model.ts";
+import { noTurns, type Turn } from "../turns.ts";
 import { plainOf, type Shared, shared, storedProperties, type Target, urlOf } from "./output.ts";
 
 /** A stored record's device time read back from its ISO string: whole milliseconds (the Date time value). */
@@ -95,9 +96,13 @@ function eachProp(
   }
 }
 
-/** The batch of the drafts' stored records (sorting `drafts` in place into batch order). */
-export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch> {
+/**
+ * The batch of the drafts' stored records (sorting `drafts` in place into batch order); `turn` lets the event
+ * loop in between columns and slices of rows (the generator writes the last part meanwhile).
+ */
+export async function draftBatch(drafts: Draft[], target: Target, turn: Turn = noTurns): Promise<Batch> {
   const ev = drafts.sort(draftOrder);
+  await turn();
   const n = ev.length;
   const plainUrls = new Map<string, string>();
   const url = (d: Draft) => {
@@ -115,13 +120,20 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
     f.rows.push(row);
     f.values.push(v);
   };
-  for (; row < n; row++) eachProp(ev[row], target.host, url, put);
+  for (; row < n; row++) {
+    if ((row & 4095) === 4095) await turn();
+    eachProp(ev[row], target.host, url, put);
+  }
   const own = [...found].filter(([k]) => k.length <= OWN_NAME_CHARS).map(([k, f]) =>
     [k, f.rows.length] as const
   )
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROP_COLUMNS).map(([k]) => k);
   const ownSet = new Set(own);
-  const s = (get: (d: Draft) => string | null) => strCol(n, (i) => get(ev[i]));
+  const s = (get: (d: Draft) => string | null) => strCol(n, (i) => get(ev[i]), turn);
+  const keyed = async (keys: ArrayLike<unknown>, text: (k: unknown) => string | null | undefined) => {
+    await turn();
+    return keyedCol(n, keys, text);
+  };
   const shareds = ev.map(shared); // what a session's records share, one object for a run of them
   const cols: Batch["cols"] = {
     id: await s((d) => d.id),
@@ -134,28 +146,28 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
     screen: await s((d) => d.path),
     page: await s((d) => d.path),
     host: await s(() => target.host),
-    fp: keyedCol(n, ev.map((d) => d.fingerprint), json),
+    fp: await keyed(ev.map((d) => d.fingerprint), json),
     element: await s((d) => d.element),
-    ctx: keyedCol(n, shareds, (k) => JSON.stringify((k as Shared).context)),
+    ctx: await keyed(shareds, (k) => JSON.stringify((k as Shared).context)),
     country: await s((d) => d.visitor.country.code),
     city: await s((d) => d.visitor.city),
     as_org: await s(() => null),
     browser: await s((d) => (d.automated ? null : d.visitor.browser)),
     os: await s((d) => (d.automated ? null : d.visitor.os)),
     device_type: await s((d) => (d.automated ? "bot" : d.visitor.device.device)),
-    referrer_host: keyedCol(n, shareds, (k) => (k as Shared).referrer_host),
+    referrer_host: await keyed(shareds, (k) => (k as Shared).referrer_host),
     source: await s((d) => d.source.source),
     channel: await s((d) => d.source.channel),
-    utm: keyedCol(n, shareds, (k) => json((k as Shared).utm)),
+    utm: await keyed(shareds, (k) => json((k as Shared).utm)),
     traffic: await s((d) => d.automated?.traffic ?? "human"),
     crawler: await s((d) => d.automated?.crawler ?? null),
     // a device time made from whole or fractional milliseconds reads back as the string it was written from
     dts: await s(() => null),
-    t: await numCol(n, (i) => ev[i].t),
-    dt: await numCol(n, (i) => dtOf(ev[i])),
-    seq: await numCol(n, (i) => ev[i].seq),
-    gap: await numCol(n, () => 0),
-    asn: await numCol(n, () => null),
+    t: await numCol(n, (i) => ev[i].t, turn),
+    dt: await numCol(n, (i) => dtOf(ev[i]), turn),
+    seq: await numCol(n, (i) => ev[i].seq, turn),
+    gap: await numCol(n, () => 0, turn),
+    asn: await numCol(n, () => null, turn),
     "p*": own.length === found.size ? await s(() => null) : await s((d) => {
       const rest = Object.entries(storedProperties(d, target.host))
         .filter(([k]) => !ownSet.has(k));
@@ -164,6 +176,7 @@ export async function draftBatch(drafts: Draft[], target: Target): Promise<Batch
   };
   for (const k of own) {
     const { rows, values } = found.get(k)!;
+    await turn();
     cols[`p:${k}`] = keyedCol(n, values, JSON.stringify, rows);
   }
   return { n, cols };

@@ -14,15 +14,22 @@
 import type { Deps } from "../deps.ts";
 import { dayNumber, keys } from "../store/keys.ts";
 import type { EnvName, StoredHit } from "../store/records.ts";
-import { type AnyRecord, buildPart, builtOfBatch, builtPartMeta } from "../parts/build.ts";
+import { type AnyRecord, buildPart, builtOfBatch, type BuiltPart, builtPartMeta } from "../parts/build.ts";
 import type { Batch } from "../parts/columns.ts";
 import { newPartId, type PartKind, touchIndex, writeChunks, writeDir } from "../parts/store.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 import { writePartTables } from "../query/part_tables.ts";
 import { DedupeKeys } from "./dedupe_keys.ts";
+import { type Turn, turns } from "../turns.ts";
 
 export const DIRECT_ROWS_PER_PART = 50_000;
+
+/**
+ * How long a part's build holds the event loop before KV's replies get a turn (turns.ts): the previous
+ * part's tables are written meanwhile, and a turn (a setTimeout, ~1-2.5 ms) is rare enough to cost little.
+ */
+const TURN_MS = 25;
 
 /** How a writer reads what it holds: records themselves, or drafts made into records when their part is built. */
 export interface Holding<T> {
@@ -32,7 +39,7 @@ export interface Holding<T> {
   placedAt(x: T): number;
   record(x: T): AnyRecord;
   /** the part's rows as columns, made straight from what is held (the generator's drafts: draft_batch.ts) */
-  batch?(held: T[]): Promise<Batch>;
+  batch?(held: T[], turn: Turn): Promise<Batch>;
 }
 
 const recordsOf = (kind: PartKind): Holding<AnyRecord> => ({
@@ -46,6 +53,8 @@ export class PartWriter<T = AnyRecord> {
   private days = new Map<number, T[]>();
   private dedupe: DedupeKeys;
   private writing: Promise<unknown> = Promise.resolve();
+  /** the last part's writes (its chunks, tables and index entry), going on while the next part is built */
+  private landing: Promise<void> = Promise.resolve();
   private added = false;
   parts = 0;
   rows = 0;
@@ -97,6 +106,7 @@ export class PartWriter<T = AnyRecord> {
       this.days.delete(day);
       await this.publish(list);
     }
+    await this.landed();
     const writes = this.dedupe.write(this.deps.kv);
     writes.catch(() => {}); // a failure is thrown by `settled`
     this.writing = Promise.all([this.writing, writes]);
@@ -110,16 +120,34 @@ export class PartWriter<T = AnyRecord> {
     await writing;
   }
 
+  /**
+   * Builds a part of `held`, then starts writing it once the last part is written: parts land (and their
+   * visitors are numbered) one after another in the order they were built, while the next is built.
+   */
   private async publish(held: T[]): Promise<void> {
-    const { kv, clock } = this.deps;
+    const { kv } = this.deps;
     const h = this.holding;
+    const turn = turns(TURN_MS);
     const built = h.batch
-      ? await builtOfBatch(await h.batch(held), this.kind)
-      : await buildPart(kv, this.org, this.kind, held.map(h.record));
+      ? await builtOfBatch(await h.batch(held, turn), this.kind, 0, turn)
+      : await buildPart(kv, this.org, this.kind, held.map(h.record), turn);
+    await this.landed();
+    this.landing = this.write(built, turn);
+    this.landing.catch(() => {}); // thrown by `landed`
+  }
+
+  private async landed(): Promise<void> {
+    const landing = this.landing;
+    this.landing = Promise.resolve();
+    await landing;
+  }
+
+  private async write(built: BuiltPart, turn: Turn): Promise<void> {
+    const { kv, clock } = this.deps;
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
-    await writePartTables(kv, id, this.org, this.env, this.kind, built.batch);
+    await writePartTables(kv, id, this.org, this.env, this.kind, built.batch, turn);
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await touchIndex(kv.atomic(), this.org, this.env, this.kind).set(
       keys.part(this.org, this.env, this.kind, id),

@@ -133,7 +133,7 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
     receivedAt: (d) => d.t,
     placedAt: (d) => d.t,
     record: (d) => storedEvent(d, target),
-    batch: (held) => draftBatch(held, target),
+    batch: (held, turn) => draftBatch(held, target, turn),
   });
   const first = dayNumber(end - o.days * DAY_MS), last = dayNumber(end - 1);
   const perRun = Math.max(1, Math.floor((o.days * HELD_DRAFTS) / Math.max(1, o.events)));
