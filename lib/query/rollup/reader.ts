@@ -7,17 +7,15 @@
  * visitor count stay the same. The question kinds (plain_answers.ts, attribution_answers.ts, source.ts's
  * retention) read only through it.
  */
-import { hold, holdArraysOf } from "../../working_memory.ts";
+import { holdArraysOf } from "../../working_memory.ts";
 import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
 import { Lru } from "../../lru.ts";
 import { keys } from "../../store/keys.ts";
-import { buildEventBatch, reconstructEvents } from "../../parts/event_batch.ts";
-import { decodeBatch, ownsSegment } from "../../parts/codec.ts";
-import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
-import { dictEntries } from "../../parts/dict_entries.ts";
-import { type Batch, batchOfRows, type NumCol, type StrCol } from "../../parts/columns.ts";
-import { partColumns, PartGoneError, type PartMeta, readBlob } from "../../parts/store.ts";
+import { batchBytes, type NumCol } from "../../parts/columns.ts";
+import { release } from "../../parts/packed_arrays.ts";
+import { PartGoneError, type PartMeta } from "../../parts/store.ts";
+import { addCutIds, type CutRead, readCutRows, tailBatch, tiedCuts } from "./cut_rows.ts";
 import { visitorCount, visitorNumbersForReading } from "../../parts/visitor_numbers.ts";
 import type { Source } from "../columns/source.ts";
 import type { Scope } from "../types.ts";
@@ -34,7 +32,7 @@ import {
   type RollupParts,
   wholeParts,
 } from "./pieces.ts";
-import { HOUR, type SessionFacts } from "./session_facts.ts";
+import type { SessionFacts } from "./session_facts.ts";
 import type { PeriodUnion } from "./unions.ts";
 import { BLOCKS } from "./spans.ts";
 import { overlapUnits, type SessionJoin } from "./sessions.ts";
@@ -77,10 +75,27 @@ const tailWeight = (r: Rollup) =>
   r.sets.length + r.n * 64 + r.values.length * 40 + r.facts.n * 96 + r.facts.listDt.byteLength * 2;
 
 /**
- * The most events of cut hours kept for the next asks, all periods together (records of ~1 KB: ~20 MB). They
- * are kept outside the budget, so this bounds them; a period's edges cut a few hours, rarely more events.
+ * The most bytes of cut hours' rows kept for the next asks, all periods together (their columns: ~100-300 bytes
+ * a row; an hour of a 10M-event month ~14,000 rows). They are kept outside the budget, so this bounds them; a
+ * period's edges cut a few hours.
  */
-const CUT_ROWS_KEPT_EVENTS = 20_000;
+const CUT_ROWS_KEPT_BYTES = 16 << 20;
+
+/**
+ * The rows a question adds to its parts' rollups: the raw tail's records in the period and the rows in the
+ * period of the parts' hours it cuts (`inPeriod`); `length` counts both.
+ */
+export interface TailRows {
+  records: StoredEvent[];
+  cuts: { part: PartMeta; read: CutRead; rows: number[] }[];
+  length: number;
+}
+
+const tailRows = (records: StoredEvent[], cuts: TailRows["cuts"]): TailRows => ({
+  records,
+  cuts,
+  length: records.length + cuts.reduce((n, c) => n + c.rows.length, 0),
+});
 
 /** A part or piece gone while reading (a merge): the question re-plans (the scan answers it). */
 export class Gone extends Error {}
@@ -481,13 +496,14 @@ export class RollupReader {
   /**
    * The period's parts and raw tail (Source.partsAndTail). An hour of a part the period cuts (its rows on both
    * sides of one end: a previous window ending at now's time of day always cuts one) is not read from the
-   * part's rollup: its rows in the period join the raw tail's (`cutRows`) and `hoursInside(…, true)` leaves
-   * the hour out of the part, so the question stays exact on rollups instead of going to the scan (at 10M
-   * events explain-a-change's previous week was scanned each ask). `cut` names those hours and the period
-   * ("" when none).
+   * part's rollup: its rows in the period join the raw tail's (`cutRows`: in the columns the tail's rollup
+   * reads, never made records; cut_rows.ts) and `hoursInside(…, true)` leaves the hour out of the part, so the
+   * question stays exact on rollups instead of going to the scan (at 10M events explain-a-change's previous
+   * week was scanned each ask). `cut` names those hours and the period ("" when none).
    */
-  async inPeriod(s: Scope) {
+  async inPeriod(s: Scope): Promise<{ parts: PartMeta[]; tail: TailRows; all: StoredEvent[]; cut: string }> {
     const got = await this.source.partsAndTail(s.org, s.env, s.from, s.to);
+    const asRead = { ...got, tail: tailRows(got.tail, []), cut: "" };
     try {
       await this.prefetchEntries(got.parts.map((p) => p.id));
       const heads = await inBatches(got.parts, 8, (p) => this.entry(p.id));
@@ -497,52 +513,48 @@ export class RollupReader {
           .map((h) => h.hour);
         return hours.length ? [{ p, hours }] : [];
       });
-      if (!cutHours.length) return { ...got, cut: "" };
-      const rows = await Promise.all(cutHours.map(({ p, hours }) => this.cutRows(p, hours, s)));
-      const inPeriod = rows.flat().filter((e) => e.received_at >= s.from && e.received_at < s.to);
+      if (!cutHours.length) return asRead;
+      const reads = await Promise.all(cutHours.map(({ p, hours }) => this.cutRows(p, hours)));
+      const cuts = reads.map((read, k) => {
+        const t = (read.batch.cols.t as NumCol).values, rows: number[] = [];
+        for (let i = 0; i < read.batch.n; i++) if (t[i] >= s.from && t[i] < s.to) rows.push(i);
+        return { part: cutHours[k].p, read, rows };
+      });
+      // rows only their ids order (rare): their ids too
+      const tied = tiedCuts(got.tail, cuts.map((c) => ({ batch: c.read.batch, rows: c.rows })));
+      for (const k of tied) await addCutIds(this.deps.kv, cuts[k].part, cuts[k].read);
       return {
         parts: got.parts,
-        tail: [...got.tail, ...inPeriod],
+        tail: tailRows(got.tail, cuts),
         all: got.all,
         cut: `${cutHours.map(({ p, hours }) => `${p.id}:${hours.join(".")}`).join()}|${s.from}|${s.to}`,
       };
     } catch (e) {
       // a part merged away meanwhile: as read (the hours cut send the question to the scan)
-      if (e instanceof Gone || e instanceof PartGoneError) return { ...got, cut: "" };
+      if (e instanceof Gone || e instanceof PartGoneError) return asRead;
       throw e;
     }
   }
 
-  /** A part's events received in the given hours, read from the part (the last few kept: a period's ends). */
-  cutRowsKept = new Lru<Promise<StoredEvent[]>>(CUT_ROWS_KEPT_EVENTS);
+  /**
+   * A part's rows received in the given hours, in the columns a raw tail's rollup reads (cut_rows.ts), read
+   * from the part (the last few kept: a period's ends).
+   */
+  cutRowsKept = new Lru<Promise<CutRead>>(CUT_ROWS_KEPT_BYTES);
 
-  cutRows(p: PartMeta, hours: number[], s: Scope): Promise<StoredEvent[]> {
+  cutRows(p: PartMeta, hours: number[]): Promise<CutRead> {
     const key = `${p.id}|${hours.join(".")}`;
     let got = this.cutRowsKept.get(key);
     if (!got) {
-      got = (async () => {
-        const { kv } = this.deps;
-        const blob = await readBlob(kv, p);
-        // the whole part, read for its cut hours: this question's own while it answers (at most a day part)
-        hold([blob]);
-        const batch = await decodeBatch({ n: p.rows, columns: await partColumns(kv, p) }, blob);
-        holdArraysOf(batch.cols);
-        // only the cut hours' rows are made records, not the whole part's
-        const within = new Set(hours), t = (batch.cols.t as NumCol).values;
-        const rows: number[] = [];
-        for (let i = 0; i < batch.n; i++) if (within.has(Math.floor(t[i] / HOUR))) rows.push(i);
-        const taken = rowsOfColumns(batch, rows);
-        // every column copied out: the part's stored bytes (~3 MB at 10M events) are let go now
-        release(blob);
-        return await reconstructEvents(taken, s.org, s.env, this.turn());
-      })();
-      // weighed by their events once read (the least recently asked go first): every tool's period and
+      got = readCutRows(this.deps.kv, p, hours);
+      // weighed by their bytes once read (the least recently asked go first): every tool's period and
       // previous period may cut hours (with the last 4 kept, one engine answering all tools re-read and decoded
       // explain-a-change's cut parts on each ask: 0.3-0.5 s and their decoded parts)
       const read = got;
       read.then(
         (rows) =>
-          this.cutRowsKept.get(key) === read && this.cutRowsKept.set(key, read, Math.max(1, rows.length)),
+          this.cutRowsKept.get(key) === read &&
+          this.cutRowsKept.set(key, read, Math.max(1, batchBytes(rows.batch) + rows.partRows.byteLength)),
         () => this.cutRowsKept.get(key) === read && this.cutRowsKept.delete(key),
       );
       this.cutRowsKept.set(key, read, 1);
@@ -553,7 +565,7 @@ export class RollupReader {
   /** Adds the raw tail's rollup to `loaded` (its new visitors numbered for this question); answers the visitor space. */
   async addTail(
     loaded: RollupParts[],
-    tail: StoredEvent[],
+    tail: TailRows,
     all: StoredEvent[],
     s: Scope,
     cut: string,
@@ -576,7 +588,7 @@ export class RollupReader {
    * 40,000 raw events the build took ~1-1.4 s, paid by every question before. When the period cuts one of
    * the whole tail's hours, the period's own events (`tail`) are built for this question only, as before.
    */
-  async tailRollup(tail: StoredEvent[], all: StoredEvent[], s: Scope, cut = "") {
+  async tailRollup(tail: TailRows, all: StoredEvent[], s: Scope, cut = "") {
     const { kv } = this.deps;
     const count = await visitorCount(kv, s.org, s.env);
     if (!tail.length) return { part: null, space: count };
@@ -612,12 +624,17 @@ export class RollupReader {
     return { part: wholeParts(own.rollup), space: own.space };
   }
 
-  /** A rollup of raw events, giving the event loop turns while built. */
-  async buildTail(events: StoredEvent[], s: Scope): Promise<TailRollup> {
+  /** A rollup of raw events (and rows of cut hours), giving the event loop turns while built. */
+  async buildTail(events: StoredEvent[] | TailRows, s: Scope): Promise<TailRollup> {
     const { kv } = this.deps;
     this.tailBuilds++;
     const turn = this.turn();
-    const b = await buildEventBatch(Object.isFrozen(events) ? events : [...events], turn);
+    const raw = Array.isArray(events) ? tailRows(events, []) : events;
+    const b = await tailBatch(
+      raw.records,
+      raw.cuts.map((c) => ({ batch: c.read.batch, rows: c.rows })),
+      turn,
+    );
     const { numbers, size } = await visitorNumbersForReading(kv, s.org, s.env, batchVisitors(b));
     const rows = rowVisitors(b, numbers);
     return { rollup: await buildRollupTurning(b, (i) => rows[i], turn), space: size };
@@ -690,42 +707,5 @@ export const unitOf = (p: RollupParts) => ({ facts: p.facts!, tps: p.tps, traffi
 /** A field's rows decoded: arrays, strings, their sets when read, and the row index built over them. */
 export const rowsWeight = (r: Rollup) => r.sets.length + r.n * 64 + r.values.length * 40;
 
-/**
- * `rows` of a lazily decoded batch (parts/codec.ts decodeBatch), one column decoded at a time and let go once
- * its rows are taken: a whole part's columns decoded together (~12 MB a part at 10M events, a question's
- * period edges cutting several parts) were the largest rise of explain-a-change's first ask.
- */
-export function rowsOfColumns(batch: Batch, rows: number[]): Batch {
-  const cols: Batch["cols"] = {};
-  for (const name of Object.keys(batch.cols)) {
-    const c = batch.cols[name];
-    cols[name] = (c.kind === "str" ? strRows(c, rows) : null) ??
-      batchOfRows({ n: batch.n, cols: { [name]: c } }, rows).cols[name];
-    delete batch.cols[name];
-    // its rows copied, a column inflated for itself alone is let go now, not at V8's next full collection
-    if (ownsSegment(c)) releaseDecoded(c.kind === "num" ? c.values : c.codes);
-  }
-  return { n: rows.length, cols };
-}
-
-/**
- * `rows` of a string column with a dictionary of just the strings those rows use, each made from the stored
- * bytes (codes renumbered by first use); null when the column has no stored dictionary bytes. The part's
- * whole dictionary made strings (every visitor, session and page of a part: ~25 MB of JS heap, dead at once,
- * per explain-a-change ask at 10M events) was what grew the heap most at that ask.
- */
-function strRows(c: StrCol, rows: number[]): StrCol | null {
-  const entry = dictEntries(c);
-  if (!entry) return null;
-  let top = 0;
-  for (const i of rows) if (c.codes[i] > top) top = c.codes[i];
-  const renumber = new Uint32Array(top + 1);
-  const dict: string[] = [], codes = c.codes.slice(0, rows.length);
-  rows.forEach((i, k) => {
-    const code = c.codes[i];
-    if (code === 0) return void (codes[k] = 0);
-    if (renumber[code] === 0) (dict.push(entry(code)), renumber[code] = dict.length);
-    codes[k] = renumber[code];
-  });
-  return { kind: "str", dict, codes };
-}
+/** `rows` of a lazily decoded batch, one column decoded at a time (cut_rows.ts). */
+export { rowsOfColumns } from "./cut_rows.ts";
