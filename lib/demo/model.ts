@@ -58,6 +58,10 @@ export interface SiteSpec {
 const countryW = new Weighted(COUNTRIES, COUNTRIES.map((c) => c.w));
 const deviceW = new Weighted(DEVICES, DEVICES.map((d) => d.w));
 const sourceW = new Weighted(SOURCES, SOURCES.map((s) => s.w));
+/** Each device's operating systems and browsers by weight (made once, not once a visitor). */
+const DEVICE_W = new Map(
+  DEVICES.map((d) => [d, { os: new Weighted(d.os, d.osW), browser: new Weighted(d.browsers, d.bW) }]),
+);
 const pageW = zipf(PAGES, 1.15);
 const contentPages = PAGES.filter((p) => p.startsWith("/blog/") || p.startsWith("/docs/"));
 const contentW = zipf(contentPages, 1.0);
@@ -122,6 +126,8 @@ const AGENTS = [
   },
 ];
 const DAY = 86_400_000;
+/** The draws a draft takes: its id's 16 bytes and its device time's lag. */
+const DRAFT_DRAWS = 17;
 
 export class SiteModel {
   private r: Rng;
@@ -130,6 +136,7 @@ export class SiteModel {
   private last: Float64Array;
   private user: (string | null)[] = [];
   private start: number;
+  private keep: ((t: number) => boolean) | undefined;
   emitted = 0;
 
   constructor(private spec: SiteSpec) {
@@ -142,8 +149,9 @@ export class SiteModel {
     if (this.facts[v]) return this.facts[v];
     const r = this.r;
     const country = countryW.draw(r), device = deviceW.draw(r);
-    const os = new Weighted(device.os, device.osW).draw(r);
-    let browser = new Weighted(device.browsers, device.bW).draw(r);
+    const w = DEVICE_W.get(device)!;
+    const os = w.os.draw(r);
+    let browser = w.browser.draw(r);
     if (browser.includes("Safari") && os !== "iOS" && os !== "macOS") browser = "Chrome";
     this.anon[v] = r.uuid();
     this.user[v] = null;
@@ -170,8 +178,13 @@ export class SiteModel {
     return Math.min(t, this.spec.end - 3_600_000);
   }
 
-  /** Every event of the site, session by session, until `events` are out. */
-  *events(): Generator<Draft> {
+  /**
+   * Every event of the site, session by session, until `events` are out; with `keep`, only those whose
+   * receive time it keeps: the others are counted and their random draws taken, but no draft is made (the
+   * generator runs the model once per window of days).
+   */
+  *events(keep?: (t: number) => boolean): Generator<Draft> {
+    this.keep = keep;
     const { visitors, events } = this.spec;
     const loyal = zipf(Array.from({ length: visitors }, (_, i) => i), 0.8);
     const out: Draft[] = []; // a session's drafts (a plain list: a generator object per event cost more)
@@ -215,6 +228,7 @@ export class SiteModel {
       if (this.emitted >= this.spec.events) return;
       this.emitted++;
       const at = Math.min(t, this.spec.end - 1); // a session running past the end is cut at it
+      if (this.keep && !this.keep(at)) return r.skip(DRAFT_DRAWS);
       out.push({
         id: r.uuid(),
         t: at,

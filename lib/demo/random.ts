@@ -10,6 +10,10 @@ export class Rng {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
+  /** Takes `n` draws unseen (the state only moves by a constant a draw). */
+  skip(n: number): void {
+    this.s = (this.s + n * 0x6d2b79f5) % 4294967296;
+  }
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));
   }

@@ -138,18 +138,26 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
   const first = dayNumber(end - o.days * DAY_MS), last = dayNumber(end - 1);
   const perRun = Math.max(1, Math.floor((o.days * HELD_DRAFTS) / Math.max(1, o.events)));
   const runs = Math.ceil((last - first + 1) / perRun);
+  const windowOf = (t: number) =>
+    Math.min(runs - 1, Math.max(0, Math.floor((dayNumber(t) - first) / perRun)));
+  // the drafts a run has the model make: its window's, and in the first run every one whose dedupe key is
+  // wanted (all, or the first: a rerun looks for it)
+  const keepOf = (run: number) => {
+    if (runs === 1 || (run === 0 && all)) return undefined;
+    let firstSeen = run > 0;
+    return (t: number) => (firstSeen ? windowOf(t) === run : (firstSeen = true));
+  };
   let emitted = 0, checked = false;
   try {
     for (let run = 0; run < runs; run++) {
       const model = modelOf(o, end);
-      for (const d of model.events()) {
+      for (const d of model.events(keepOf(run))) {
         if (!checked) {
           if (await storedBefore(deps.kv, o.org, d.id)) return null;
           dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
           checked = true;
         } else if (run === 0 && all) dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
-        const at = Math.min(runs - 1, Math.max(0, Math.floor((dayNumber(d.t) - first) / perRun)));
-        if (at === run) await events.add(d);
+        if (windowOf(d.t) === run) await events.add(d);
       }
       if (run === 0) {
         for (const h of hitsOf(o, end)) {
