@@ -3,11 +3,16 @@
  * The app in Debian's Chromium against the real service (main.ts in a child process) with real mail through
  * a local SMTP server: invitation → account → sign in → server key (shown once) → crawler hit → revoke;
  * roles (403), sign out everywhere, CSRF, cookie flags, and layouts at 375 and 1280 px.
+ *
+ * The tests of this file share one SMTP server, one service and one Chromium (each start costs seconds of
+ * CPU): the first test that runs starts them, the last to finish ends them (or the module's unload ends the
+ * service, when a filter ran only some). Each test keeps its own tenant, its own browser contexts and its own
+ * people (accounts are the service's, not a tenant's: each test's addresses are at its own mail domain).
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startServer } from "../helpers/server.ts";
-import { startLocalSmtp } from "../helpers/smtp.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { type LocalSmtp, startLocalSmtp } from "../helpers/smtp.ts";
 import { adminCall, createTenant, type Tenant } from "../helpers/tenant.ts";
 import { linkIn } from "../helpers/mail.ts";
 import { launchChromium, USER_AGENT } from "./browser.ts";
@@ -24,18 +29,63 @@ interface AppWorld {
   close(): Promise<void>;
 }
 
-async function openApp(): Promise<AppWorld> {
+interface Shared {
+  smtp: LocalSmtp;
+  server: RunningServer;
+  browser: Browser;
+}
+
+/** Tests of this file that have not finished yet; the last to finish ends what they share. */
+const pending = new Set<string>();
+let shared: Promise<Shared> | undefined;
+let running: RunningServer | undefined; // for the unload's synchronous end
+
+async function start(): Promise<Shared> {
   const smtp = await startLocalSmtp();
   const server = await startServer({
     env: { SMTP_URL: smtp.url, MAIL_FROM: "Behavior <no-reply@behavior.test>" },
+  }).catch(async (e) => {
+    await smtp.stop();
+    throw e;
   });
-  const api = { request: (p: string, init?: RequestInit) => fetch(server.url + p, init) };
+  running = server;
   const browser = await launchChromium().catch(async (e) => {
+    running = undefined;
     await server.stop();
     await smtp.stop();
     throw e;
   });
+  return { smtp, server, browser };
+}
+
+async function finished(name: string) {
+  pending.delete(name);
+  if (pending.size) return;
+  const s = await shared?.catch(() => undefined);
+  shared = running = undefined;
+  if (!s) return;
+  await s.browser.close().catch(() => {});
+  await s.server.stop();
+  await s.smtp.stop();
+}
+
+// a filter that leaves some test out: nothing calls the last `finished`; the module's unload ends the service
+globalThis.addEventListener("unload", () => {
+  if (!running) return;
+  try {
+    Deno.kill(running.pid, "SIGTERM");
+  } catch { /* already gone */ }
+  try {
+    Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
+  } catch { /* already removed */ }
+});
+
+/** A test's world on the shared service: its own tenant; `close` closes the contexts it opened. */
+async function openApp(): Promise<AppWorld> {
+  const { smtp, server, browser } = await (shared ??= start());
+  const api = { request: (p: string, init?: RequestInit) => fetch(server.url + p, init) };
   const tenant = await createTenant(api, server.adminToken);
+  const contexts: BrowserContext[] = [];
   return {
     base: server.url,
     tenant,
@@ -46,14 +96,41 @@ async function openApp(): Promise<AppWorld> {
       m.used = true;
       return linkIn(m.text)!;
     },
-    context: (width = 1280) =>
-      browser.newContext({ userAgent: USER_AGENT, viewport: { width, height: width < 600 ? 800 : 900 } }),
+    async context(width = 1280) {
+      const ctx = await browser.newContext({
+        userAgent: USER_AGENT,
+        viewport: { width, height: width < 600 ? 800 : 900 },
+      });
+      contexts.push(ctx);
+      return ctx;
+    },
     async close() {
-      await browser.close().catch(() => {});
-      await server.stop();
-      await smtp.stop();
+      for (const ctx of contexts) await ctx.close().catch(() => {});
     },
   };
+}
+
+/**
+ * A test on the shared service and Chromium, which outlive it (ended by the file's last test): the
+ * sanitizers, which would count them as its leaks, are off.
+ */
+function appTest(name: string, fn: (w: AppWorld) => Promise<void>) {
+  pending.add(name);
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      let w: AppWorld | undefined;
+      try {
+        w = await openApp();
+        await fn(w);
+      } finally {
+        await w?.close();
+        await finished(name);
+      }
+    },
+  });
 }
 
 /** Accepts an invitation mailed to `email` in a fresh context: a new account, signed in. */
@@ -128,9 +205,9 @@ async function fitsWidth(page: Page, what: string) {
   assert.ok(scroll <= client, `${what}: ${scroll}px of content in a ${client}px viewport`);
 }
 
-Deno.test("app in Chromium: invite by mail → account → sign in → a server key shown once → hits → revoke", async () => {
-  const w = await openApp();
-  try {
+appTest(
+  "app in Chromium: invite by mail → account → sign in → a server key shown once → hits → revoke",
+  async (w) => {
     const res = await w.admin("POST", `/orgs/${w.tenant.org}/invitations`, {
       email: "Olga@Acme.test",
       role: "owner",
@@ -181,23 +258,22 @@ Deno.test("app in Chromium: invite by mail → account → sign in → a server 
     assert.equal(refused.status, 403);
     assert.match((await refused.json()).error, /revoked/);
     await ctx.close();
-  } finally {
-    await w.close();
-  }
-});
+  },
+);
 
-Deno.test("app in Chromium: a member gets the 403 page and refused POSTs; sign out everywhere ends another browser's session", async () => {
-  const w = await openApp();
-  try {
-    await w.admin("POST", `/orgs/${w.tenant.org}/invitations`, { email: "olga@acme.test", role: "owner" });
-    const owner = await acceptInvite(w, "olga@acme.test");
+// (its people at beta.test: the service's accounts outlive the first test's tenant)
+appTest(
+  "app in Chromium: a member gets the 403 page and refused POSTs; sign out everywhere ends another browser's session",
+  async (w) => {
+    await w.admin("POST", `/orgs/${w.tenant.org}/invitations`, { email: "olga@beta.test", role: "owner" });
+    const owner = await acceptInvite(w, "olga@beta.test");
     // The owner invites a member from the app; the mail arrives through SMTP.
     await owner.page.getByRole("link", { name: "Members" }).click();
-    await owner.page.getByLabel("Email").fill("mia@acme.test");
+    await owner.page.getByLabel("Email").fill("mia@beta.test");
     await owner.page.getByLabel("Role", { exact: true }).selectOption("member");
     await owner.page.getByRole("button", { name: "Send invitation" }).click();
-    await owner.page.getByText("Invitation sent to mia@acme.test").waitFor();
-    const mia = await acceptInvite(w, "mia@acme.test", 375);
+    await owner.page.getByText("Invitation sent to mia@beta.test").waitFor();
+    const mia = await acceptInvite(w, "mia@beta.test", 375);
 
     const tpUrl = `${w.base}/app/o/${w.tenant.org}/settings/touchpoints/${w.tenant.touchpoint}`;
     const res = await mia.page.goto(tpUrl);
@@ -216,7 +292,7 @@ Deno.test("app in Chromium: a member gets the 403 page and refused POSTs; sign o
     // Olga signs in on a second browser too, then signs out everywhere from the first.
     const second = await w.context();
     const other = await second.newPage();
-    await signIn(other, w.base, "olga@acme.test");
+    await signIn(other, w.base, "olga@beta.test");
     await other.waitForURL(/\/settings\/touchpoints$/);
     await owner.page.goto(`${w.base}/app/account`);
     await owner.page.getByRole("button", { name: "Sign out everywhere" }).click();
@@ -226,73 +302,73 @@ Deno.test("app in Chromium: a member gets the 403 page and refused POSTs; sign o
     // Mia's session is not Olga's: it goes on.
     await mia.page.goto(`${w.base}/app/o/${w.tenant.org}/settings/members`);
     assert.equal(await mia.page.locator("h1").textContent(), "Members");
-  } finally {
-    await w.close();
-  }
-});
+  },
+);
 
-Deno.test("app in Chromium: a form posted from another origin or without the CSRF token is refused; pages fit 375 and 1280 px", async () => {
-  const w = await openApp();
-  // Another site on this machine that auto-submits a form to the app (the classic CSRF attack).
-  const evil = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () =>
-    new Response(
-      `<!doctype html><form id="f" method="post" action="${w.base}/app/o/${w.tenant.org}/settings/touchpoints">
+// (its person at gamma.test)
+appTest(
+  "app in Chromium: a form posted from another origin or without the CSRF token is refused; pages fit 375 and 1280 px",
+  async (w) => {
+    // Another site on this machine that auto-submits a form to the app (the classic CSRF attack).
+    const evil = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, () =>
+      new Response(
+        `<!doctype html><form id="f" method="post" action="${w.base}/app/o/${w.tenant.org}/settings/touchpoints">
        <input name="name" value="Evil"><input name="kind" value="ios"></form><script>f.submit()</script>`,
-      { headers: { "content-type": "text/html" } },
-    ));
-  try {
-    await w.admin("POST", `/orgs/${w.tenant.org}/invitations`, { email: "olga@acme.test", role: "owner" });
-    const { page } = await acceptInvite(w, "olga@acme.test");
-    const touchpoints = `${w.base}/app/o/${w.tenant.org}/settings/touchpoints`;
+        { headers: { "content-type": "text/html" } },
+      ));
+    try {
+      await w.admin("POST", `/orgs/${w.tenant.org}/invitations`, { email: "olga@gamma.test", role: "owner" });
+      const { page } = await acceptInvite(w, "olga@gamma.test");
+      const touchpoints = `${w.base}/app/o/${w.tenant.org}/settings/touchpoints`;
 
-    const attack = page.waitForResponse((r) => r.url() === touchpoints && r.request().method() === "POST");
-    await page.goto(`http://127.0.0.1:${evil.addr.port}/`);
-    assert.equal((await attack).status(), 403);
+      const attack = page.waitForResponse((r) => r.url() === touchpoints && r.request().method() === "POST");
+      await page.goto(`http://127.0.0.1:${evil.addr.port}/`);
+      assert.equal((await attack).status(), 403);
 
-    await page.goto(touchpoints);
-    assert.equal(await postForm(page, touchpoints, { name: "Sneaky", kind: "ios" }), 403);
-    assert.equal(await page.locator("h1").textContent(), "Not allowed");
-    await page.reload();
-    const html = await page.content();
-    assert.ok(!html.includes("Evil") && !html.includes("Sneaky"), "nothing was created");
+      await page.goto(touchpoints);
+      assert.equal(await postForm(page, touchpoints, { name: "Sneaky", kind: "ios" }), 403);
+      assert.equal(await page.locator("h1").textContent(), "Not allowed");
+      await page.reload();
+      const html = await page.content();
+      assert.ok(!html.includes("Evil") && !html.includes("Sneaky"), "nothing was created");
 
-    // Every settings page fits a phone and a desktop without sideways scrolling, a website named like its domain
-    // (no space or hyphen to break at) too.
-    const long = await w.admin("POST", `/orgs/${w.tenant.org}/touchpoints`, {
-      name: "www.departmentstoreofmanythingsandmoreforeveryone.example.com",
-      kind: "website",
-      domain: "a-very-long-domain-name-for-testing-layouts-on-small-phones.example",
-    });
-    const longId = (long.touchpoint as { id?: string } | undefined)?.id ?? long.id;
-    assert.equal(typeof longId, "string", JSON.stringify(long));
-    for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: 850 });
-      for (
-        const path of [
-          "settings/touchpoints",
-          `settings/touchpoints/${w.tenant.touchpoint}`,
-          `settings/touchpoints/${longId}`,
-          "settings/read-keys",
-          "settings/members",
-          "settings/domains",
-          "settings/assistants",
-        ]
-      ) {
-        await page.goto(`${w.base}/app/o/${w.tenant.org}/${path}`);
-        await fitsWidth(page, `${path} at ${width} px`);
-        if (Deno.env.get("APP_SCREENSHOTS")) {
-          await page.screenshot({
-            path: `${Deno.env.get("APP_SCREENSHOTS")}/${path.replaceAll("/", "_")}_${width}.png`,
-            fullPage: true,
-          });
+      // Every settings page fits a phone and a desktop without sideways scrolling, a website named like its domain
+      // (no space or hyphen to break at) too.
+      const long = await w.admin("POST", `/orgs/${w.tenant.org}/touchpoints`, {
+        name: "www.departmentstoreofmanythingsandmoreforeveryone.example.com",
+        kind: "website",
+        domain: "a-very-long-domain-name-for-testing-layouts-on-small-phones.example",
+      });
+      const longId = (long.touchpoint as { id?: string } | undefined)?.id ?? long.id;
+      assert.equal(typeof longId, "string", JSON.stringify(long));
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 850 });
+        for (
+          const path of [
+            "settings/touchpoints",
+            `settings/touchpoints/${w.tenant.touchpoint}`,
+            `settings/touchpoints/${longId}`,
+            "settings/read-keys",
+            "settings/members",
+            "settings/domains",
+            "settings/assistants",
+          ]
+        ) {
+          await page.goto(`${w.base}/app/o/${w.tenant.org}/${path}`);
+          await fitsWidth(page, `${path} at ${width} px`);
+          if (Deno.env.get("APP_SCREENSHOTS")) {
+            await page.screenshot({
+              path: `${Deno.env.get("APP_SCREENSHOTS")}/${path.replaceAll("/", "_")}_${width}.png`,
+              fullPage: true,
+            });
+          }
         }
       }
+      // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
+    } finally {
+      await evil.shutdown();
     }
-    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
-    await page.keyboard.press("Tab");
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
-  } finally {
-    await evil.shutdown();
-    await w.close();
-  }
-});
+  },
+);
