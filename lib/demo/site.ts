@@ -117,7 +117,9 @@ const HELD_DRAFTS = 2_000_000;
  * The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. The
  * dedupe keys of every event and hit are collected during the model's first run and written in one sorted
  * pass (dedupe_keys.ts) while the parts are built; with `dedupeKeys: false` only the first event's (the one
- * a rerun looks for) and the first hit's.
+ * a rerun looks for) and the first hit's. A run stopped part way leaves a store a rerun does not mend (keys
+ * of records not stored yet, as the window-by-window writes left parts without their keys): generate into
+ * a fresh one.
  */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
   // a day compaction would call closed merges into parts of dayPartRows; the open day's stay small
