@@ -13,7 +13,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@model
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { adminCall, createTenant } from "../helpers/tenant.ts";
 import { AppClient } from "../helpers/app_client.ts";
-import { makeLoopbackTls, serveCallback, serveDocument } from "../helpers/loopback_tls.ts";
+import { type LoopbackTls, makeLoopbackTls, serveCallback, serveDocument } from "../helpers/loopback_tls.ts";
 import { TestOAuthProvider } from "../helpers/mcp_oauth.ts";
 import { launchChromium, USER_AGENT } from "./browser.ts";
 
@@ -22,8 +22,11 @@ const PASSWORD = "a long browser passphrase";
 interface World {
   server: RunningServer;
   browser: Browser;
+  tls: LoopbackTls;
   acme: string;
   beta: string;
+  /** the member who connects assistants: the test's own account */
+  ann: string;
   callback: ReturnType<typeof serveCallback>;
   close(): Promise<void>;
 }
@@ -40,39 +43,114 @@ async function invite(server: RunningServer, org: string, email: string, role: s
 }
 
 /**
- * Acme (free plan, a website) and Beta (professional): Olga owns both, Ann is a member of both. The service
- * trusts this run's loopback certificate authority, so it can fetch a metadata document from 127.0.0.1.
+ * The tests of this file share one service and one Chromium (each start costs seconds of CPU): the first test
+ * that runs starts them, the last to finish ends them (or the module's unload ends the service, when a filter
+ * ran only some). The service trusts this run's loopback certificate authority, so it can fetch a metadata
+ * document from 127.0.0.1.
  */
-async function open(caFile?: string): Promise<World> {
+interface Shared {
+  server: RunningServer;
+  browser: Browser;
+  tls: LoopbackTls;
+}
+
+const pending = new Set<string>();
+let shared: Promise<Shared> | undefined;
+let running: RunningServer | undefined; // for the unload's synchronous end
+
+async function start(): Promise<Shared> {
+  const tls = await makeLoopbackTls();
   const server = await startServer({
-    env: { OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS: "1", ...(caFile ? { DENO_CERT: caFile } : {}) },
+    env: { OAUTH_TEST_ALLOW_LOOPBACK_CLIENTS: "1", DENO_CERT: tls.caFile },
+  }).catch(async (e) => {
+    await tls.remove();
+    throw e;
   });
+  running = server;
+  const browser = await launchChromium().catch(async (e) => {
+    running = undefined;
+    await server.stop();
+    await tls.remove();
+    throw e;
+  });
+  return { server, browser, tls };
+}
+
+async function finished(name: string) {
+  pending.delete(name);
+  if (pending.size) return;
+  const s = await shared?.catch(() => undefined);
+  shared = running = undefined;
+  if (!s) return;
+  await s.browser.close().catch(() => {});
+  await s.server.stop();
+  await s.tls.remove();
+}
+
+// a filter that leaves some test out: nothing calls the last `finished`; the module's unload ends the service
+globalThis.addEventListener("unload", () => {
+  if (!running) return;
+  try {
+    Deno.kill(running.pid, "SIGTERM");
+  } catch { /* already gone */ }
+  try {
+    Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
+  } catch { /* already removed */ }
+});
+
+/**
+ * A test's world on the shared service: Acme (free plan, a website) and Beta (professional), its own; Olga owns
+ * both, Ann is a member of both. Accounts are the service's, not an organization's: each test's people are at
+ * its own mail domain `mail`.
+ */
+async function open(mail: string): Promise<World> {
+  const { server, browser, tls } = await (shared ??= start());
   const api = { request: (p: string, init?: RequestInit) => fetch(server.url + p, init) };
   const acme = (await createTenant(api, server.adminToken, { plan: "free" })).org;
   const beta =
     (await adminCall(api, server.adminToken, "POST", "/orgs", { name: "Beta", plan: "professional" }))
       .id as string;
-  await invite(server, acme, "olga@acme.test", "owner");
-  await invite(server, beta, "olga@acme.test", "owner");
-  await invite(server, acme, "ann@acme.test", "member");
-  await invite(server, beta, "ann@acme.test", "member");
+  const ann = `ann@${mail}`;
+  await invite(server, acme, `olga@${mail}`, "owner");
+  await invite(server, beta, `olga@${mail}`, "owner");
+  await invite(server, acme, ann, "member");
+  await invite(server, beta, ann, "member");
   const callback = serveCallback();
-  const browser = await launchChromium().catch(async (e) => {
-    await server.stop();
-    throw e;
-  });
   return {
     server,
     browser,
+    tls,
     acme,
     beta,
+    ann,
     callback,
     async close() {
-      await browser.close().catch(() => {});
       await callback.stop();
-      await server.stop();
     },
   };
+}
+
+/**
+ * A test on the shared service and Chromium, which outlive it (ended by the file's last test): the
+ * sanitizers, which would count them as its leaks, are off.
+ */
+function worldTest(name: string, mail: string, fn: (w: World) => Promise<void>) {
+  pending.add(name);
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      let w: World | undefined;
+      try {
+        w = await open(mail);
+        await fn(w);
+      } finally {
+        await w?.close();
+        await finished(name);
+      }
+    },
+  });
 }
 
 /**
@@ -89,7 +167,7 @@ async function approveInBrowser(
   const arrived = w.callback.next();
   await page.goto(url.toString());
   if (new URL(page.url()).pathname === "/app/sign-in") {
-    await page.getByLabel("Email").fill("ann@acme.test");
+    await page.getByLabel("Email").fill(w.ann);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/app\/connect\/pa_/);
@@ -152,96 +230,103 @@ async function fitsWidth(page: Page, what: string) {
   assert.ok(scroll <= client, `${what}: ${scroll}px of content in a ${client}px viewport`);
 }
 
-Deno.test("assistant end to end: a metadata-document client connects through Chromium; leaving an organization, then Disconnect, end what it reads", async () => {
-  const tls = await makeLoopbackTls();
-  const w = await open(tls.caFile);
-  const doc = serveDocument(tls, (url) => ({
-    client_id: url,
-    client_name: "Doc Assistant",
-    redirect_uris: [w.callback.url],
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
-    token_endpoint_auth_method: "none",
-  }));
-  try {
-    const ctx = await w.browser.newContext({ userAgent: USER_AGENT, viewport: { width: 375, height: 800 } });
-    const page = await ctx.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on("dialog", (d) => d.accept());
-    const provider = new TestOAuthProvider(w.callback.url, "Doc Assistant", doc.url);
-    const client = await connectAssistant(w, page, provider, ["Acme", "Beta"]);
-    assert.equal(
-      provider.client!.client_id,
-      doc.url,
-      "the document's URL is the client_id; nothing registered",
-    );
-    assert.ok(doc.fetched() >= 1);
+worldTest(
+  "assistant end to end: a metadata-document client connects through Chromium; leaving an organization, then Disconnect, end what it reads",
+  "acme.test",
+  async (w) => {
+    const doc = serveDocument(w.tls, (url) => ({
+      client_id: url,
+      client_name: "Doc Assistant",
+      redirect_uris: [w.callback.url],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    }));
+    try {
+      const ctx = await w.browser.newContext({
+        userAgent: USER_AGENT,
+        viewport: { width: 375, height: 800 },
+      });
+      const page = await ctx.newPage();
+      page.setDefaultTimeout(20_000);
+      page.on("dialog", (d) => d.accept());
+      const provider = new TestOAuthProvider(w.callback.url, "Doc Assistant", doc.url);
+      const client = await connectAssistant(w, page, provider, ["Acme", "Beta"]);
+      assert.equal(
+        provider.client!.client_id,
+        doc.url,
+        "the document's URL is the client_id; nothing registered",
+      );
+      assert.ok(doc.fetched() >= 1);
 
-    const { tools } = await client.listTools();
-    assert.ok(tools.some((t) => t.name === "account_overview"));
-    assert.ok(tools.every((t) => "organization" in (t.inputSchema.properties ?? {})), "every tool takes it");
-    const overview = await client.callTool({ name: "account_overview", arguments: {} });
-    assert.deepEqual(orgNames(overview).sort(), ["Acme", "Beta"]);
-    const ambiguous = await client.callTool({ name: "behavior_pages", arguments: {} });
-    assert.equal(ambiguous.isError, true);
-    assert.match(
-      text(ambiguous),
-      /organization: name the organization to read; this connection reads 2: "Acme"/,
-    );
-    const pages = await client.callTool({ name: "behavior_pages", arguments: { organization: "Acme" } });
-    assert.ok(!pages.isError, text(pages));
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === "account_overview"));
+      assert.ok(
+        tools.every((t) => "organization" in (t.inputSchema.properties ?? {})),
+        "every tool takes it",
+      );
+      const overview = await client.callTool({ name: "account_overview", arguments: {} });
+      assert.deepEqual(orgNames(overview).sort(), ["Acme", "Beta"]);
+      const ambiguous = await client.callTool({ name: "behavior_pages", arguments: {} });
+      assert.equal(ambiguous.isError, true);
+      assert.match(
+        text(ambiguous),
+        /organization: name the organization to read; this connection reads 2: "Acme"/,
+      );
+      const pages = await client.callTool({ name: "behavior_pages", arguments: { organization: "Acme" } });
+      assert.ok(!pages.isError, text(pages));
 
-    // Ann leaves Acme in the app: the connection goes on reading Beta only.
-    await page.goto(`${w.server.url}/app/o/${w.acme}/settings/members`);
-    await page.getByRole("button", { name: "Leave" }).click();
-    await page.getByText("You left Acme").waitFor();
-    const after = await eventually(
-      "Acme dropped out",
-      () => client.callTool({ name: "account_overview", arguments: {} }),
-      (r) => orgNames(r).length === 1,
-    );
-    assert.deepEqual(orgNames(after), ["Beta"]);
-    const gone = await client.callTool({ name: "behavior_pages", arguments: { organization: "Acme" } });
-    assert.match(text(gone), /does not read "Acme"/);
+      // Ann leaves Acme in the app: the connection goes on reading Beta only.
+      await page.goto(`${w.server.url}/app/o/${w.acme}/settings/members`);
+      await page.getByRole("button", { name: "Leave" }).click();
+      await page.getByText("You left Acme").waitFor();
+      const after = await eventually(
+        "Acme dropped out",
+        () => client.callTool({ name: "account_overview", arguments: {} }),
+        (r) => orgNames(r).length === 1,
+      );
+      assert.deepEqual(orgNames(after), ["Beta"]);
+      const gone = await client.callTool({ name: "behavior_pages", arguments: { organization: "Acme" } });
+      assert.match(text(gone), /does not read "Acme"/);
 
-    // Settings → Connected assistants, on a phone: the connection with what it reads; Disconnect ends it.
-    await page.goto(`${w.server.url}/app/assistants`);
-    const card = page.locator("article", { hasText: "Doc Assistant" });
-    assert.match(await card.textContent() ?? "", /Returns to127\.0\.0\.1:\d+.*ReadsBeta.*Dataproduction/s);
-    await fitsWidth(page, "connected assistants at 375 px");
-    await page.goto(`${w.server.url}/app/o/${w.beta}/settings/assistants`);
-    await fitsWidth(page, "an organization's connected assistants at 375 px");
-    await page.goto(`${w.server.url}/app/assistants`);
-    await card.getByRole("button", { name: "Disconnect" }).click();
-    await page.getByText("You have not connected an assistant").waitFor();
-    // The access token is refused at once, the refresh token too: the client must send the person again.
-    const refused = await fetch(`${w.server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${provider.saved!.access_token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
-    });
-    assert.equal(refused.status, 401);
-    assert.match(refused.headers.get("www-authenticate")!, /ended \(disconnected\)/);
-    await refused.body?.cancel();
-    const asked = provider.authorizationUrls.length;
-    await assert.rejects(client.callTool({ name: "account_overview", arguments: {} }), UnauthorizedError);
-    assert.equal(provider.authorizationUrls.length, asked + 1, "the refresh was refused; sign-in again");
-    await client.close();
-    await ctx.close();
-  } finally {
-    await doc.stop();
-    await w.close();
-    await tls.remove();
-  }
-});
+      // Settings → Connected assistants, on a phone: the connection with what it reads; Disconnect ends it.
+      await page.goto(`${w.server.url}/app/assistants`);
+      const card = page.locator("article", { hasText: "Doc Assistant" });
+      assert.match(await card.textContent() ?? "", /Returns to127\.0\.0\.1:\d+.*ReadsBeta.*Dataproduction/s);
+      await fitsWidth(page, "connected assistants at 375 px");
+      await page.goto(`${w.server.url}/app/o/${w.beta}/settings/assistants`);
+      await fitsWidth(page, "an organization's connected assistants at 375 px");
+      await page.goto(`${w.server.url}/app/assistants`);
+      await card.getByRole("button", { name: "Disconnect" }).click();
+      await page.getByText("You have not connected an assistant").waitFor();
+      // The access token is refused at once, the refresh token too: the client must send the person again.
+      const refused = await fetch(`${w.server.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${provider.saved!.access_token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+      assert.equal(refused.status, 401);
+      assert.match(refused.headers.get("www-authenticate")!, /ended \(disconnected\)/);
+      await refused.body?.cancel();
+      const asked = provider.authorizationUrls.length;
+      await assert.rejects(client.callTool({ name: "account_overview", arguments: {} }), UnauthorizedError);
+      assert.equal(provider.authorizationUrls.length, asked + 1, "the refresh was refused; sign-in again");
+      await client.close();
+      await ctx.close();
+    } finally {
+      await doc.stop();
+    }
+  },
+);
 
-Deno.test("assistant end to end: a dynamically registered client connects through Chromium, refreshes its token, and ends with sign out everywhere", async () => {
-  const w = await open();
-  try {
+worldTest(
+  "assistant end to end: a dynamically registered client connects through Chromium, refreshes its token, and ends with sign out everywhere",
+  "beta.test",
+  async (w) => {
     const ctx = await w.browser.newContext({ userAgent: USER_AGENT, viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     page.setDefaultTimeout(20_000);
@@ -273,7 +358,5 @@ Deno.test("assistant end to end: a dynamically registered client connects throug
     assert.equal(provider.authorizationUrls.length, asked + 1, "the refresh was refused; sign-in again");
     await client.close();
     await ctx.close();
-  } finally {
-    await w.close();
-  }
-});
+  },
+);
