@@ -113,6 +113,8 @@ export async function openSite(opts: { now: number; config?: Partial<Config> }) 
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   return {
+    /** the temporary folder of the KV file (close() removes it) */
+    dir,
     deps,
     kv,
     app,
