@@ -12,7 +12,7 @@ import type { AggregateOptions, KeyValue, MetricValues, Row, Scope } from "../ty
 import { ENDS_METRICS, fieldsOf, lazy, ROLLUP_METRICS } from "./answer.ts";
 import type { Rollup } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
-import { buildUnion, type PeriodUnion } from "./unions.ts";
+import type { PeriodUnion } from "./unions.ts";
 import { releaseViews } from "./let_go.ts";
 import { addRowReporters } from "./reporters.ts";
 
@@ -54,41 +54,6 @@ export const keptListBytes = (k: KeptList): number => {
   return n;
 };
 
-/**
- * Each value's union held as bits when a bit per visitor number is smaller than 4 bytes a member, else sorted.
- * `own`: the union was built for this list alone, so the bits of a value held sorted are freed at once (a
- * cold overview or crawl coverage at 10M events left ~13 MB of them dead for V8's next full collection); a
- * union kept in the unions' share (`built`) is left as it is.
- */
-function compact(u: PeriodUnion, own: boolean): Map<string | null, Members> {
-  const out = new Map<string | null, Members>();
-  for (const [value, x] of u.ids) {
-    const count = u.counts.get(value) ?? 0, b = u.bits[x];
-    if (count * 4 >= b.byteLength) {
-      out.set(value, { count, bits: b, sorted: null });
-      continue;
-    }
-    out.set(value, { count, bits: null, sorted: membersOf(b, count) });
-    if (own) releaseViews([b]);
-  }
-  return out;
-}
-
-/**
- * The numbers whose bits are set, ascending (a function of its own: as a loop inside `compact` V8 compiled
- * only the loop and left that code at each value's end).
- */
-function membersOf(b: Uint8Array, count: number): Uint32Array {
-  const sorted = new Uint32Array(count);
-  let k = 0;
-  for (let i = 0; i < b.length; i++) {
-    const byte = b[i];
-    if (!byte) continue;
-    for (let j = 0; j < 8; j++) if (byte & (1 << j)) sorted[k++] = i * 8 + j;
-  }
-  return sorted;
-}
-
 /** Whether a value's parts' members hold visitor v. */
 function has(m: Members, v: number): boolean {
   if (m.bits) return (v >> 3) < m.bits.length && (m.bits[v >> 3] & (1 << (v & 7))) !== 0;
@@ -119,16 +84,6 @@ export function keptListFits(s: Scope, o: AggregateOptions): boolean {
 /** The rows of field f in scope of one part (`inScope` says which rows are). */
 export type RowsInScope = (partIndex: number, r: Rollup) => number[];
 
-/** Each value's sums over the parts' rows in scope. */
-function sumsOf(parts: RollupParts[], f: number, inScope: RowsInScope): Map<string | null, Sums> {
-  const out = new Map<string | null, Sums>();
-  parts.forEach((p, pi) => {
-    const r = p.field(f);
-    for (const i of inScope(pi, r)) addRow(out, r, i);
-  });
-  return out;
-}
-
 function addRow(out: Map<string | null, Sums>, r: Rollup, i: number) {
   const v = r.values[r.value[i]];
   let g = out.get(v);
@@ -148,30 +103,248 @@ function addRow(out: Map<string | null, Sums>, r: Rollup, i: number) {
   addRowReporters(g.rep, r, i);
 }
 
+/** The kinds of members a kept list is built with (a kind not built is taken from the list it replaces). */
+export interface ListKinds {
+  visitors: boolean;
+  viewers: boolean;
+}
+
 /**
- * The list kept for field f after a question read its rows: the parts' sums, and every value's visitors (or
- * viewers) for the kinds the question read sets of (an earlier list's other kind is of the same parts and
- * stays). Null when a kind's unions have too many values to build (unions.ts).
+ * A period's kept list built from the rows a question read, a slice at a time (`step`), so that it can be built
+ * after the answer has gone out without holding the thread long (plain_answers.ts), or at once (`finish`).
+ *
+ * Each value's union is made alone in one scratch bitmap (a bit per visitor number) reused value after value:
+ * the value's rows of every part are OR-ed into it (at a million visitor numbers 125 kB, which stays in a
+ * core's cache), its new bits counted as they are set, then the bits copied out (dense) or read out as sorted
+ * numbers while the scratch is cleared. The union builder (unions.ts) made a bitmap per value at once and OR-ed
+ * the rows part after part across all of them (at 10M events the page list's 122 values: 15 MB of fresh
+ * bitmaps, most members a cache miss), counted them, then `compact` read every sparse bitmap again a byte at a
+ * time. A union the question already counted for the period (`built`) is taken as it is, value by value.
  */
+export class KeptListBuild {
+  private sums: Map<string | null, Sums> | null = null;
+  /** per value, its rows in scope as pairs of part index and row (while unions are made) */
+  private rows: Map<string | null, number[]> | null = null;
+  private values: (string | null)[] = [];
+  private jobs: {
+    viewers: boolean;
+    union: PeriodUnion | undefined;
+    at: number;
+    out: Map<string | null, Members>;
+  }[];
+  private scratch: Int32Array | null = null;
+  private failed = false;
+
+  constructor(
+    private parts: RollupParts[],
+    private f: number,
+    private inScope: RowsInScope,
+    private before: KeptList | undefined,
+    private space: number,
+    readonly kinds: ListKinds,
+    built: (viewers: boolean) => PeriodUnion | undefined = () => undefined,
+  ) {
+    this.jobs = [false, true]
+      .filter((v) => v ? kinds.viewers : kinds.visitors)
+      .map((viewers) => ({ viewers, union: built(viewers), at: 0, out: new Map() }));
+  }
+
+  /** Whether nothing is left to do. */
+  get done(): boolean {
+    return this.failed || (this.sums !== null && this.jobs.every((j) => j.at >= this.values.length));
+  }
+
+  /** Works until performance.now() passes `until` (one step at least: the sums, or a value); true when done. */
+  step(until: number): boolean {
+    if (!this.sums) {
+      // the sums and each value's rows in one pass over the rows in scope
+      const sums = new Map<string | null, Sums>(), rows = new Map<string | null, number[]>();
+      this.parts.forEach((p, pi) => {
+        const r = p.field(this.f);
+        for (const i of this.inScope(pi, r)) {
+          addRow(sums, r, i);
+          const v = r.values[r.value[i]];
+          let l = rows.get(v);
+          if (!l) rows.set(v, l = []);
+          l.push(pi, i);
+        }
+      });
+      this.sums = sums;
+      this.values = [...sums.keys()];
+      if (this.jobs.some((j) => !j.union)) {
+        // as the union builder: past 16 MB of bits the field has too many values to keep (unions.ts)
+        if (this.values.length * wordBytes(Math.max(1, this.space)) > MAX_UNION_BYTES) this.failed = true;
+        else this.rows = rows;
+      }
+      if (performance.now() >= until) return this.done;
+    }
+    for (const j of this.jobs) {
+      while (j.at < this.values.length && !this.failed) {
+        const value = this.values[j.at++];
+        j.out.set(value, j.union ? compactOne(j.union, value) : this.unionOf(value, j.viewers));
+        if (performance.now() >= until) return this.done;
+      }
+    }
+    return this.done;
+  }
+
+  /** The list (null: too many values to keep), the slices left done now. */
+  finish(): KeptList | null {
+    while (!this.step(Infinity));
+    // (the scratch is this build's alone: freed now, not at V8's next full collection; let_go.ts)
+    releaseViews([this.scratch]);
+    this.scratch = null;
+    this.rows = null;
+    if (this.failed) return null;
+    const kind = (viewers: boolean) =>
+      this.jobs.find((j) => j.viewers === viewers)?.out ??
+        (viewers ? this.before?.viewers : this.before?.visitors) ?? null;
+    return { sums: this.sums!, visitors: kind(false), viewers: kind(true) };
+  }
+
+  /** One value's members over the parts, made in the scratch. */
+  private unionOf(value: string | null, viewers: boolean): Members {
+    let w = this.scratch ??= new Int32Array(wordBytes(Math.max(1, this.space)) / 4);
+    const rows = this.rows!.get(value) ?? [];
+    let count = 0;
+    for (let k = 0; k < rows.length; k += 2) {
+      const r = this.parts[rows[k]].field(this.f), i = rows[k + 1];
+      const from = viewers ? r.viewAt[i] : r.visAt[i], to = viewers ? r.visAt[i + 1] : r.viewAt[i];
+      let at = orWords(w, r.sets, from, to, -1);
+      count += added.n;
+      while (at < to) {
+        // a number past the space given (not expected from parts): the scratch grows
+        const grown = new Int32Array(Math.max(Math.ceil((past.at + 1) / 32), w.length * 2));
+        grown.set(w);
+        w = this.scratch = grown;
+        at = orWords(w, r.sets, at, to, past.prev);
+        count += added.n;
+      }
+    }
+    return takeOut(w, count);
+  }
+}
+
+/** The list kept for field f after a question read its rows, built at once (KeptListBuild). */
 export function buildKeptList(
   parts: RollupParts[],
   f: number,
   inScope: RowsInScope,
   before: KeptList | undefined,
   space: number,
-  kinds: { visitors: boolean; viewers: boolean },
+  kinds: ListKinds,
   built: (viewers: boolean) => PeriodUnion | undefined = () => undefined,
 ): KeptList | null {
-  // a union the question already counted for the period (unions.ts) is taken as it is
-  const union = (viewers: boolean) => {
-    const kept = built(viewers);
-    const u = kept ?? buildUnion(parts, f, inScope, viewers, space);
-    return u ? compact(u, !kept) : undefined;
-  };
-  const visitors = kinds.visitors ? union(false) : before?.visitors ?? null;
-  const viewers = kinds.viewers ? union(true) : before?.viewers ?? null;
-  if (visitors === undefined || viewers === undefined) return null;
-  return { sums: sumsOf(parts, f, inScope), visitors, viewers };
+  return new KeptListBuild(parts, f, inScope, before, space, kinds, built).finish();
+}
+
+/** The union builder's largest union (unions.ts MAX_BYTES): a list of more values is not kept. */
+const MAX_UNION_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of a bit per number below n, whole 32-bit words (as unions.ts). */
+const wordBytes = (n: number) => Math.ceil(n / 32) * 4;
+
+/** A kept union's value compacted (a value it lacks has no members). */
+function compactOne(u: PeriodUnion, value: string | null): Members {
+  const x = u.ids.get(value);
+  if (x === undefined) return { count: 0, bits: null, sorted: new Uint32Array(0) };
+  const count = u.counts.get(value) ?? 0, b = u.bits[x];
+  return count * 4 >= b.byteLength
+    ? { count, bits: b, sorted: null }
+    : { count, bits: null, sorted: membersOf(b, count) };
+}
+
+/** Where `orWords` stopped (the member past the scratch, and the one before it), and the members it added. */
+const past = { at: -1, prev: -1 };
+const added = { n: 0 };
+
+/**
+ * Sets the bits of a set's members (delta varints in bytes[from, to), after member `prev`) in w, counting those
+ * not set before (`added`); returns `to`, or the index of the first member past w's bits (then in `past`). A
+ * function of its own (V8 compiles a hot loop inside a larger one only there: unions.ts `orMembers`).
+ */
+function orWords(w: Int32Array, bytes: Uint8Array, from: number, to: number, prev: number): number {
+  const limit = w.length * 32;
+  let n = 0;
+  for (let k = from; k < to;) {
+    const at = k;
+    let d = bytes[k++];
+    if (d >= 0x80) {
+      d &= 0x7f;
+      let shift = 7, c: number;
+      do {
+        c = bytes[k++];
+        d += (c & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (c & 0x80);
+    }
+    const v = prev + d + 1;
+    if (v >= limit) {
+      past.at = v;
+      past.prev = prev;
+      added.n = n;
+      return at;
+    }
+    prev = v;
+    // counted without a branch (most members are in another part's set of the value too: a branch the
+    // processor mispredicts)
+    const x = w[v >>> 5], s = v & 31;
+    n += ((x >>> s) & 1) ^ 1;
+    w[v >>> 5] = x | (1 << s);
+  }
+  added.n = n;
+  return to;
+}
+
+/**
+ * The scratch's `count` members, and the scratch cleared: its bits copied out when a bit per number is smaller
+ * than 4 bytes a member, else its numbers ascending (a word at a time, empty words skipped).
+ */
+function takeOut(w: Int32Array, count: number): Members {
+  if (count * 4 >= w.byteLength) {
+    const bits = new Uint8Array(w.byteLength);
+    bits.set(new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
+    w.fill(0);
+    return { count, bits, sorted: null };
+  }
+  const sorted = new Uint32Array(count);
+  let k = 0;
+  for (let i = 0; i < w.length; i++) {
+    const x = w[i];
+    if (x === 0) continue;
+    w[i] = 0;
+    k = wordMembers(x, i * 32, sorted, k);
+  }
+  return { count, bits: null, sorted };
+}
+
+/**
+ * A word's set bits as numbers from `base` up, written into `out` from index k; returns the index after them.
+ * (Little-endian: a Uint8Array over these words has bit v at byte v >> 3, as unions.ts and `has` read them.)
+ */
+function wordMembers(x: number, base: number, out: Uint32Array, k: number): number {
+  while (x !== 0) {
+    const low = x & -x;
+    out[k++] = base + 31 - Math.clz32(low);
+    x ^= low;
+  }
+  return k;
+}
+
+/** The numbers whose bits are set, ascending (a word at a time, empty words skipped). */
+function membersOf(b: Uint8Array, count: number): Uint32Array {
+  const sorted = new Uint32Array(count);
+  // (the unions' bits are whole 32-bit words, unions.ts; an unaligned view's bytes are read one by one)
+  const whole = b.byteOffset % 4 === 0 ? b.length >> 2 : 0;
+  const words = new Int32Array(b.buffer, b.byteOffset, whole);
+  let k = 0;
+  for (let i = 0; i < whole; i++) if (words[i] !== 0) k = wordMembers(words[i], i * 32, sorted, k);
+  for (let i = whole * 4; i < b.length; i++) {
+    const byte = b[i];
+    if (!byte) continue;
+    for (let j = 0; j < 8; j++) if (byte & (1 << j)) sorted[k++] = i * 8 + j;
+  }
+  return sorted;
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 import { inBatches } from "../../batches.ts";
 import { Gone, periodKey, type RollupReader, rowsInScope, unitOf } from "./reader.ts";
-import { remember } from "../../lru.ts";
 import { release, releaseDecoded } from "../../parts/packed_arrays.ts";
 import { releaseArraysOf } from "./let_go.ts";
 import { hold, holdArraysOf, WorkingMemory } from "../../working_memory.ts";
@@ -36,11 +35,12 @@ import { endsByParts } from "./plain_ends.ts";
 import { bucketer } from "../../time/buckets.ts";
 import { HOUR, type SessionFacts } from "./session_facts.ts";
 import {
-  buildKeptList,
   type KeptList,
+  KeptListBuild,
   keptListBytes,
   keptListField,
   keptListFits,
+  type ListKinds,
   rowsFromKept,
 } from "./kept_lists.ts";
 import { forEachMember } from "../../parts/visitor_set.ts";
@@ -103,8 +103,24 @@ import {
 export class PlainAnswers {
   constructor(private r: RollupReader) {}
 
-  /** Lists (period and field) asked once without a kept list (kept_lists.ts): the question count when answered. */
-  private listAskedOnce = new Map<string, number>();
+  /**
+   * Kept lists (kept_lists.ts) under way, by list key: begun when a question answered a list from its rows,
+   * built a slice at a time while no question is being answered (`slice`), and finished by the next question
+   * asking the list after that answer, if not done by then. A question asked at the same time as the answer
+   * that began one (a report's tools) does not finish it: it answers from the rows, as before.
+   */
+  private building = new Map<string, ListUnderWay>();
+
+  /** Questions being answered now (a list under way is built only while there are none). */
+  private answering = 0;
+
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Whether lists under way are built while the engine is idle (tests turn it off: an isolate frozen). */
+  background = true;
+
+  /** Kept lists built: in the background, and by a question that found one under way (tests read them). */
+  readonly listBuilds = { background: 0, inAnswer: 0 };
 
   /**
    * The spans and keys of every part, fetched together (readSections: ten chunks a KV call) and begun before
@@ -599,6 +615,16 @@ export class PlainAnswers {
 
   /** Answers from the rollups' rows and facts (plainBlocker null), or null for those the scan must answer. */
   async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
+    this.answering++;
+    try {
+      return await this.answerNow(s, questions);
+    } finally {
+      this.answering--;
+      if (this.building.size) this.later();
+    }
+  }
+
+  private async answerNow(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const served = questions.map((o) => plainBlocker(s, o) === null);
     const none = questions.map(() => null);
     if (!served.some(Boolean)) return none;
@@ -722,6 +748,12 @@ export class PlainAnswers {
       questions.forEach((o, i) => {
         if (!served[i] || !keptListFits(s, o)) return;
         const f = keptListField(s, o), key = listKey(period!, f);
+        // a list under way since an answer given before this question began: finished now (the rest of its
+        // slices, most often all of them when asked back to back), and this question answered from it
+        const going = this.building.get(key);
+        if (going && going.answered < began && covers(going.build.kinds, o)) {
+          this.finishList(key, going, false);
+        }
         const kl = this.r.cache.get(key) as KeptList | undefined;
         // (a kind asked whose unions were not built: a question of that kind reads the rows and builds them)
         if (
@@ -930,14 +962,21 @@ export class PlainAnswers {
         known,
       );
       if (period && keptListFits(s, o)) {
-        this.keepList(period, parts, loaded.slice(0, n), inside, s, o, space, began);
+        this.beginList(period, parts, loaded.slice(0, n), inside, s, o, space, pinned);
       }
       return answer;
     });
   }
 
-  /** Keeps the list material of a question's field for its period (kept_lists.ts), in the one budget. */
-  private keepList(
+  /**
+   * Begins the kept list of a question's field for its period (kept_lists.ts), from the rows it read: built a
+   * slice at a time while no question is answered, or finished by the next question asking it after this
+   * answer. Built at the first answer and not when the list is asked again (the ask after the cold one paid
+   * for it: ~0.2-0.4 s at 10M events), yet not by the answer itself: questions asked at once (a weekly report's
+   * overview and pages tool both list the week's pages) and a question asked once pay no more than before.
+   * If the build never runs (an isolate frozen once its response is sent), the next ask does it.
+   */
+  private beginList(
     period: string,
     ids: { id: string }[],
     parts: RollupParts[],
@@ -945,35 +984,84 @@ export class PlainAnswers {
     s: Scope,
     o: AggregateOptions,
     space: number,
-    began: number,
+    /** unions this question counted (those too large for the unions' share are not kept there) */
+    pinned: Map<string, PeriodUnion>,
   ) {
     const f = keptListField(s, o), key = listKey(period, f);
-    // built when a period's list is asked again after an answer of it was given: a question asked once pays no
-    // more than before, nor do questions asked at once (a weekly report's overview and pages tool both list the
-    // week's pages: its cold run built the kept list, ~0.3-0.7 s of its main thread at 10M events, for asks
-    // that may never come)
-    const answered = this.listAskedOnce.get(key);
-    if (answered === undefined || answered >= began) {
-      if (answered === undefined) remember(this.listAskedOnce, key, this.r.asked, 64);
-      return;
-    }
+    const asked = { visitors: o.metrics.includes("visitors"), viewers: o.metrics.includes("viewers") };
+    const going = this.building.get(key);
+    if (going && covers(going.build.kinds, o)) return;
+    // (an earlier list's other kind stays: a list of visitors asked after one of viewers keeps both)
+    const before = this.r.cache.peek(key) as KeptList | undefined;
+    const kinds = {
+      visitors: asked.visitors || (going?.build.kinds.visitors ?? false),
+      viewers: asked.viewers || (going?.build.kinds.viewers ?? false),
+    };
     const traffic = new Set(s.traffic ?? ["human"]);
-    const before = this.r.cache.get(key) as KeptList | undefined;
-    const kl = buildKeptList(
+    const build = new KeptListBuild(
       parts,
       f,
       (pi, r) => rowsInScope(parts[pi], r, f, inside[pi], s, traffic),
       before,
       space,
-      { visitors: o.metrics.includes("visitors"), viewers: o.metrics.includes("viewers") },
-      (viewers) => this.r.unions.get(unionKey(period, f, viewers)),
+      kinds,
+      (viewers) =>
+        pinned.get(unionKey(period, f, viewers)) ?? this.r.unions.get(unionKey(period, f, viewers)),
     );
+    this.building.delete(key);
+    this.building.set(key, {
+      build,
+      f,
+      answered: this.r.asked,
+      ids: ids.map((p) => p.id),
+      // the parts' entries as read: a part written again meanwhile (its entry read anew) lets the build go
+      entries: ids.map((p) => this.r.cache.peek(p.id)),
+    });
+    // a list under way holds its question's rows (most kept in the cache anyway): a few at a time, none that
+    // 16 questions have passed
+    for (const [k, g] of this.building) {
+      if (this.building.size > MAX_LISTS_UNDER_WAY || g.answered < this.r.asked - 16) this.building.delete(k);
+    }
+    this.later();
+  }
+
+  /** A list under way finished (the slices left) and kept, unless a part was written again since. */
+  private finishList(key: string, going: ListUnderWay, background: boolean) {
+    this.building.delete(key);
+    if (going.ids.some((id, i) => this.r.cache.peek(id) !== going.entries[i])) return;
+    const kl = going.build.finish();
     if (!kl) return;
+    this.listBuilds[background ? "background" : "inAnswer"]++;
     // kept like the period's session totals: pieces make room (the field's rows, which a kept list spares)
     this.r.setKept(key, kl, keptListBytes(kl), true);
     // and those rows are the first to make room for others later (they stayed pinned for 16 questions, so at
     // 10M events the overview's bots list and totals rows found no room and were read again every warm ask)
-    this.r.spare(ids.map((p) => p.id), f);
+    this.r.spare(going.ids, going.f);
+  }
+
+  /** A slice of the lists under way soon, while no question is answered (`answer` calls again when one ends). */
+  private later() {
+    if (this.timer !== null || !this.background || !this.building.size) return;
+    const timer = this.timer = setTimeout(() => {
+      this.timer = null;
+      this.slice();
+    }, 0);
+    Deno.unrefTimer(timer);
+  }
+
+  /** Builds the oldest list under way for a few milliseconds (a request waits at most about that long). */
+  private slice() {
+    if (this.answering > 0 || !this.background) return;
+    const first = this.building.entries().next();
+    if (first.done) return;
+    const [key, going] = first.value;
+    if (going.build.step(performance.now() + SLICE_MS)) this.finishList(key, going, true);
+    this.later();
+  }
+
+  /** Resolves once no list is under way, or none is built in the background (tests). */
+  async settled(): Promise<void> {
+    while (this.background && this.building.size) await new Promise((r) => setTimeout(r, 1));
   }
 
   /** A part's rows of field f in scope (touchpoint, traffic kinds, hours inside; `only`: of that value). */
@@ -1078,6 +1166,26 @@ const unionKey = (
   `${period}|${f}|${viewers}` + (bucket ? `|${bucket}|${timezone}` : "") +
   (only === undefined ? "" : `|${JSON.stringify(only)}`);
 const listKey = (period: string, f: number) => `${period}|list|${f}`;
+
+/** A kept list under way (plain_answers.ts `beginList`). */
+interface ListUnderWay {
+  build: KeptListBuild;
+  f: number;
+  /** the question count when the answer that began it was given */
+  answered: number;
+  ids: string[];
+  entries: unknown[];
+}
+
+/** The most lists under way at once (each holds its question's rows of the field until built). */
+const MAX_LISTS_UNDER_WAY = 8;
+
+/** A slice of a list's build in the background, in ms: a request arriving meanwhile waits about that long. */
+const SLICE_MS = 4;
+
+/** Whether a list built for these kinds serves a question's visitor counts. */
+const covers = (kinds: ListKinds, o: AggregateOptions) =>
+  (kinds.visitors || !o.metrics.includes("visitors")) && (kinds.viewers || !o.metrics.includes("viewers"));
 
 const SESSION_ASKED = (o: AggregateOptions) =>
   o.metrics.some((m) => SESSION_METRICS.has(m) || ENDS_METRICS.has(m));

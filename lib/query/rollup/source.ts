@@ -56,6 +56,18 @@ export class RollupSource {
   get listsFromKept(): number {
     return this.r.listsFromKept;
   }
+  /** Kept lists built after an answer (plain_answers.ts): in the background, and by a later question. */
+  get listBuilds(): { background: number; inAnswer: number } {
+    return this.plain.listBuilds;
+  }
+  /** Whether kept lists under way are built while idle (tests turn it off: an isolate frozen after its response). */
+  set backgroundLists(on: boolean) {
+    this.plain.background = on;
+  }
+  /** Resolves once no kept list is under way, or none is built in the background (tests). */
+  listsSettled(): Promise<void> {
+    return this.plain.settled();
+  }
   /** The most explain-a-change questions answered at once (one: attribution_answers.ts oneAtATime). */
   get mostExplaining(): number {
     return this.attr.mostExplaining;

@@ -87,34 +87,46 @@ Deno.test("retention from rollups frees its marks by visitor number; the answer 
   }
 });
 
-Deno.test("a list kept from its own unions frees the bits of values held sorted; answers as the scan's", async () => {
+Deno.test("a kept list's own unions: one scratch bitmap freed once built, no bitmap for values held sorted; answers as the scan's", async () => {
   // a bit per visitor number larger than 4 bytes a member of rare values: those are held sorted
   const { h, scope } = await site(1_500);
   try {
-    // one day: rare pages, fewer than 4 bytes a member against a bit per visitor number
-    const day = { ...scope, from: LAST7.to - 86_400_000 };
-    const o = { metrics: ["visitors", "pageviews"] as const, breakdown: ["page" as const] };
-    // a share too small to keep the period's unions (256 bytes): the kept list builds its own
-    const rollups = new RollupSource(h.deps, new Source(h.deps), 1 << 10);
-    // the list is built when its period's list is asked a second time
-    const ask = () => rollups.answer(day, [{ ...o, metrics: [...o.metrics] }]);
-    const { out: [[first], [again]], arrays } = await made(
-      8,
-      async () => [await ask(), await ask()],
-      "rollup/unions.ts",
-    );
-    const [scanned] = await createEngine(h.deps).aggregateMany(day, [{ ...o, metrics: [...o.metrics] }]);
-    assert.ok(first && again, "answered from rollups");
-    assert.deepEqual(first.rows, scanned.rows);
-    assert.deepEqual(again.rows, scanned.rows);
-    // values with few visitors are held sorted, their bits freed
-    // (a union's bits: one Uint8Array of a bit per visitor number per value, the raw tail's new numbers too)
+    // a day and the week: values with fewer visitors than 4 bytes a member against a bit per visitor number
+    // (all of the day's), and with more (the week's most viewed pages)
+    // sorted by pageviews: no union is counted while the parts are read, the kept list makes its own
+    const o = { metrics: ["pageviews", "visitors"] as const, breakdown: ["page" as const] };
+    const rollups = new RollupSource(h.deps, new Source(h.deps));
+    // (built by the second ask: kept_lists.ts KeptListBuild, each value's union in one scratch in turn)
+    rollups.backgroundLists = false;
     const space = await visitorCount(h.deps.kv, h.t.org, "production");
-    const bits = arrays.filter((a) =>
-      kind(a) === "Uint8Array" && Math.ceil(space / 8) <= size.get(a)! && size.get(a)! < Math.ceil(space / 4)
-    );
-    assert.ok(bits.some(detached), "bits of values held sorted freed");
-    assert.ok(bits.some((b) => !detached(b)), "bits of values held as bits kept");
+    const words = Math.ceil(space / 32);
+    let dense = 0, sparse = 0;
+    for (const period of [{ ...scope, from: LAST7.to - 86_400_000 }, scope]) {
+      const ask = () => rollups.answer(period, [{ ...o, metrics: [...o.metrics] }]);
+      const { out: [[first], [again]], arrays } = await made(
+        8,
+        async () => [await ask(), await ask()],
+        "rollup/kept_lists.ts",
+      );
+      const [scanned] = await createEngine(h.deps).aggregateMany(period, [{ ...o, metrics: [...o.metrics] }]);
+      assert.ok(first && again, "answered from rollups");
+      assert.deepEqual(first.rows, scanned.rows);
+      assert.deepEqual(again.rows, scanned.rows);
+      // the scratch: one bit per visitor number, freed once the list is built
+      const scratch = arrays.filter((a) => kind(a) === "Int32Array" && size.get(a)! >= words * 4);
+      assert.equal(scratch.length, 1, "one scratch for every value");
+      assert.ok(detached(scratch[0]), "the scratch freed");
+      // a bitmap of their own only for values held as bits (as many visitors as words of bits, or more), kept
+      const bits = arrays.filter((a) => kind(a) === "Uint8Array" && size.get(a)! >= words * 4);
+      const held = scanned.rows.filter((r) => (r.metrics.visitors ?? 0) >= words).length;
+      assert.equal(bits.length, held, "no bitmap for values held sorted");
+      assert.ok(bits.every((b) => !detached(b)), "bits of values held as bits kept");
+      dense += held;
+      sparse += scanned.rows.length - held;
+    }
+    assert.ok(dense > 0 && sparse > 0, "values of both kinds");
+    assert.deepEqual(rollups.listBuilds, { background: 0, inAnswer: 2 });
+    assert.equal(rollups.listsFromKept, 2);
   } finally {
     h.close();
   }
