@@ -116,6 +116,9 @@ export class PlainAnswers {
 
   private timer: ReturnType<typeof setTimeout> | null = null;
 
+  /** When the last question was answered (performance.now()). */
+  private lastAnswered = 0;
+
   /** Whether lists under way are built while the engine is idle (tests turn it off: an isolate frozen). */
   background = true;
 
@@ -620,6 +623,7 @@ export class PlainAnswers {
       return await this.answerNow(s, questions);
     } finally {
       this.answering--;
+      this.lastAnswered = performance.now();
       if (this.building.size) this.later();
     }
   }
@@ -1039,24 +1043,30 @@ export class PlainAnswers {
     this.r.spare(going.ids, going.f);
   }
 
-  /** A slice of the lists under way soon, while no question is answered (`answer` calls again when one ends). */
-  private later() {
+  /**
+   * A slice of the lists under way once no question has been answered for IDLE_MS (`answer` calls again when
+   * one ends): not in the short gaps between a tool's or a report's questions, whose cold asks would pay for
+   * lists that may never be asked again, but in the pause before the next tool call.
+   */
+  private later(delay = IDLE_MS) {
     if (this.timer !== null || !this.background || !this.building.size) return;
     const timer = this.timer = setTimeout(() => {
       this.timer = null;
       this.slice();
-    }, 0);
+    }, delay);
     Deno.unrefTimer(timer);
   }
 
   /** Builds the oldest list under way for a few milliseconds (a request waits at most about that long). */
   private slice() {
     if (this.answering > 0 || !this.background) return;
+    const idle = performance.now() - this.lastAnswered;
+    if (idle < IDLE_MS) return this.later(IDLE_MS - idle);
     const first = this.building.entries().next();
     if (first.done) return;
     const [key, going] = first.value;
     if (going.build.step(performance.now() + SLICE_MS)) this.finishList(key, going, true);
-    this.later();
+    this.later(0);
   }
 
   /** Resolves once no list is under way, or none is built in the background (tests). */
@@ -1182,6 +1192,9 @@ const MAX_LISTS_UNDER_WAY = 8;
 
 /** A slice of a list's build in the background, in ms: a request arriving meanwhile waits about that long. */
 const SLICE_MS = 4;
+
+/** How long no question must have been answered before lists are built in the background, in ms. */
+const IDLE_MS = 100;
 
 /** Whether a list built for these kinds serves a question's visitor counts. */
 const covers = (kinds: ListKinds, o: AggregateOptions) =>
