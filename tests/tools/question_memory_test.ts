@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import { generateSite } from "../../lib/demo/site.ts";
 import { openSite, type Site } from "../helpers/site.ts";
-import { explainedInPasses, sourcesInPasses } from "../../lib/query/rollup/attribution_answers.ts";
+import { explainedInPasses } from "../../lib/query/rollup/explain_answers.ts";
+import { sourcesInPasses } from "../../lib/query/rollup/sources_from_runs.ts";
 import { overviewInPasses } from "../../lib/query/rollup/plain_answers.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");

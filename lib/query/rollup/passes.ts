@@ -3,12 +3,15 @@
  * in one: whether one pass fits (`passesFor`), where the passes start so each takes about as many sessions
  * (`keysSplit`) and the passes run one after another (`inRanges`). A visitor's sessions all carry its number,
  * so each pass has whole sessions and the passes' counts add up to one pass's. Used by explain-a-change's first
- * rows and sources' runs (attribution_answers.ts) and the overview's session totals (plain_answers.ts).
+ * rows (explain_answers.ts) and sources' runs (sources_from_runs.ts) and the overview's session totals
+ * (plain_answers.ts).
  */
 import { holdArraysOf, WorkingMemory } from "../../working_memory.ts";
 import { release } from "../../parts/packed_arrays.ts";
 import { inBatches } from "../../batches.ts";
 import { Gone, type RollupReader } from "./reader.ts";
+import type { Scope } from "../types.ts";
+import { visitorCount } from "../../parts/visitor_numbers.ts";
 import type { VisitorRange } from "./first_touch.ts";
 import { decodeKeys, KEYS_SEC, readSections, type RollupEntry } from "./store.ts";
 import { releaseArraysOf } from "./let_go.ts";
@@ -148,4 +151,9 @@ export async function inRanges<T>(
   }
   counter.passes += count;
   return out;
+}
+
+/** The visitor numbers given in the environment (and the raw tail's, numbered for this question beyond them). */
+export async function numbered(r: RollupReader, s: Scope, tailSpace: number): Promise<number> {
+  return Math.max(tailSpace, await visitorCount(r.deps.kv, s.org, s.env));
 }

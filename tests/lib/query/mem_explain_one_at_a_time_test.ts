@@ -1,6 +1,6 @@
 /**
  * Explain-a-change's two periods, asked together as the tool asks them, are answered one after the other from
- * the first events (lib/query/rollup/attribution_answers.ts oneAtATime): each holds its parts' first events
+ * the first events (lib/query/rollup/explain_answers.ts oneAtATime): each holds its parts' first events
  * and arrays by visitor number outside the budget, so both at once doubled what the tool held. The answers
  * are those of asking one by one.
  */

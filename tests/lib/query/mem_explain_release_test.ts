@@ -1,5 +1,5 @@
 /**
- * Explain-a-change's first events are let go once a question is answered (attribution_answers.ts
+ * Explain-a-change's first events are let go once a question is answered (explain_answers.ts
  * explainAlone, first_touch.ts releaseFirstUnit): each part's rows were read for that question alone and
  * are decoded in place on their inflated section, so the whole buffer under them is detached at once
  * instead of waiting, dead, for V8's next full collection (at 10M events ~25 MB a 7-day period, still
@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { compact } from "../../../lib/jobs/compact.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { AttributionAnswers } from "../../../lib/query/rollup/attribution_answers.ts";
+import { ExplainAnswers } from "../../../lib/query/rollup/explain_answers.ts";
 import type { FirstUnit } from "../../../lib/query/rollup/first_touch.ts";
 import type { Scope } from "../../../lib/query/api.ts";
 import type { AttributionOptions } from "../../../lib/query/sequence_types.ts";
@@ -31,7 +31,7 @@ Deno.test("explain-a-change: the parts' first events read for a question are det
     to: p.to,
     timezone: "UTC",
   });
-  const proto = AttributionAnswers.prototype as unknown as Reads;
+  const proto = ExplainAnswers.prototype as unknown as Reads;
   const read = proto.firstUnits;
   const seen: FirstUnit[] = [];
   proto.firstUnits = async function (this: unknown, ...a: unknown[]) {

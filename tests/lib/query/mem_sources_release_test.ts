@@ -1,5 +1,5 @@
 /**
- * Sources from runs let go what they read and made for a question (attribution_answers.ts fromRuns /
+ * Sources from runs let go what they read and made for a question (sources_from_runs.ts answer /
  * buildRuns, attribution_period.ts answerRuns): without a raw tail the parts' keys, read only to take the
  * runs and join the rest, are detached once the period is built (~9 bytes a session: ~15 MB a cold
  * behavior_sources at 10M events, with the decoded runs beside), and a batch's questions share one set of
@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { compact } from "../../../lib/jobs/compact.ts";
 import { Source } from "../../../lib/query/columns/source.ts";
 import { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { AttributionAnswers } from "../../../lib/query/rollup/attribution_answers.ts";
+import { SourcesFromRuns } from "../../../lib/query/rollup/sources_from_runs.ts";
 import { runsAnswered } from "../../../lib/query/rollup/attribution_period.ts";
 import type { PartKeys } from "../../../lib/query/rollup/spans.ts";
 import type { AggregateOptions, Scope } from "../../../lib/query/api.ts";
@@ -41,7 +41,7 @@ Deno.test("sources from runs: the parts' keys are detached once the period is bu
       goal: { event_type: "purchase" },
     },
   ];
-  const proto = AttributionAnswers.prototype as unknown as Builds;
+  const proto = SourcesFromRuns.prototype as unknown as Builds;
   const build = proto.buildRuns;
   const keys: PartKeys[] = [];
   proto.buildRuns = async function (this: unknown, ...a: unknown[]) {

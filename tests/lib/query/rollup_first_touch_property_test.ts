@@ -16,7 +16,7 @@ import { Source } from "../../../lib/query/columns/source.ts";
 import { ScanContexts } from "../../../lib/query/scan/contexts.ts";
 import type { AttributionOptions } from "../../../lib/query/sequence_types.ts";
 import type { RollupSource } from "../../../lib/query/rollup/source.ts";
-import { explainedInPasses } from "../../../lib/query/rollup/attribution_answers.ts";
+import { explainedInPasses } from "../../../lib/query/rollup/explain_answers.ts";
 import {
   DAY,
   dayEvents,

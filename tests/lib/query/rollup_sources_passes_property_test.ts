@@ -1,5 +1,5 @@
 /**
- * Sources from the parts' runs (lib/query/rollup/attribution_period.ts, attribution_answers.ts) answered in
+ * Sources from the parts' runs (lib/query/rollup/attribution_period.ts, sources_from_runs.ts) answered in
  * passes over ranges of visitor numbers when one pass would not fit the question's working memory
  * (QUESTION_MEMORY_MB): random sessions (across hours and midnight UTC, several of one visitor, a source
  * changing mid-session, bots, a second touchpoint, late arrivals in a raw tail and then merged parts), every
@@ -18,7 +18,7 @@ import type {
   Metric,
   Scope,
 } from "../../../lib/query/api.ts";
-import { sourcesInPasses } from "../../../lib/query/rollup/attribution_answers.ts";
+import { sourcesInPasses } from "../../../lib/query/rollup/sources_from_runs.ts";
 import type { StoredEvent } from "../../../lib/store/records.ts";
 import {
   DAY,
