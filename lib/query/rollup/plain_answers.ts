@@ -1050,9 +1050,13 @@ export class PlainAnswers {
    */
   private later(delay = IDLE_MS) {
     if (this.timer !== null || !this.background || !this.building.size) return;
+    const due = performance.now() + delay;
     const timer = this.timer = setTimeout(() => {
       this.timer = null;
-      this.slice();
+      // a timer late by more than a slice: the thread was busy with other work (a scan, a tool's other
+      // questions): not idle, looked at again later
+      if (performance.now() - due > SLICE_MS * 2) this.later();
+      else this.slice();
     }, delay);
     Deno.unrefTimer(timer);
   }
