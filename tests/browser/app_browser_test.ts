@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { endOnUnload, type RunningServer, startServer } from "../helpers/server.ts";
 import { type LocalSmtp, startLocalSmtp } from "../helpers/smtp.ts";
 import { adminCall, createTenant, type Tenant } from "../helpers/tenant.ts";
 import { linkIn } from "../helpers/mail.ts";
@@ -70,15 +70,7 @@ async function finished(name: string) {
 }
 
 // a filter that leaves some test out: nothing calls the last `finished`; the module's unload ends the service
-globalThis.addEventListener("unload", () => {
-  if (!running) return;
-  try {
-    Deno.kill(running.pid, "SIGTERM");
-  } catch { /* already gone */ }
-  try {
-    Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
-  } catch { /* already removed */ }
-});
+endOnUnload(() => running);
 
 /** A test's world on the shared service: its own tenant; `close` closes the contexts it opened. */
 async function openApp(): Promise<AppWorld> {

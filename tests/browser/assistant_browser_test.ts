@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { endOnUnload, type RunningServer, startServer } from "../helpers/server.ts";
 import { adminCall, createTenant } from "../helpers/tenant.ts";
 import { AppClient } from "../helpers/app_client.ts";
 import { type LoopbackTls, makeLoopbackTls, serveCallback, serveDocument } from "../helpers/loopback_tls.ts";
@@ -88,15 +88,7 @@ async function finished(name: string) {
 }
 
 // a filter that leaves some test out: nothing calls the last `finished`; the module's unload ends the service
-globalThis.addEventListener("unload", () => {
-  if (!running) return;
-  try {
-    Deno.kill(running.pid, "SIGTERM");
-  } catch { /* already gone */ }
-  try {
-    Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
-  } catch { /* already removed */ }
-});
+endOnUnload(() => running);
 
 /**
  * A test's world on the shared service: Acme (free plan, a website) and Beta (professional), its own; Olga owns

@@ -8,7 +8,7 @@
  * service, when a filter ran only some).
  */
 import type { Browser, BrowserContext, Request } from "playwright-core";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import { endOnUnload, type RunningServer, startServer } from "../helpers/server.ts";
 import { createTenant, type Tenant } from "../helpers/tenant.ts";
 import { startSite, type TestSite } from "./site.ts";
 import { launchChromium, USER_AGENT } from "./browser.ts";
@@ -71,15 +71,7 @@ async function finished(name: string) {
 }
 
 // a filter that leaves some test out: nothing calls the last `finished`; the module's unload ends the service
-globalThis.addEventListener("unload", () => {
-  if (!running) return;
-  try {
-    Deno.kill(running.pid, "SIGTERM");
-  } catch { /* already gone */ }
-  try {
-    Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
-  } catch { /* already removed */ }
-});
+endOnUnload(() => running);
 
 /**
  * A test that opens worlds: the shared service and Chromium outlive it (ended by the file's last test), so

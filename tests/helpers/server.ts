@@ -9,6 +9,23 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Ends the service `current()` names when the test module unloads (a filter that leaves some test out: the
+ * file's last test, which would stop it, never runs): the process killed, its KV folder removed.
+ */
+export function endOnUnload(current: () => RunningServer | undefined): void {
+  globalThis.addEventListener("unload", () => {
+    const running = current();
+    if (!running) return;
+    try {
+      Deno.kill(running.pid, "SIGTERM");
+    } catch { /* already gone */ }
+    try {
+      Deno.removeSync(new URL(".", `file://${running.kvPath}`), { recursive: true });
+    } catch { /* already removed */ }
+  });
+}
+
 /** What a Deno Deploy isolate may do: no write, no subprocess, no FFI. */
 export const DEPLOY_PERMISSIONS = ["--allow-net", "--allow-env", "--allow-read", "--allow-sys"];
 
