@@ -20,6 +20,7 @@ import { newPartId, type PartKind, touchIndex, writeChunks, writeDir } from "../
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
 import { HIT_DEDUPE_MS } from "../ingest/hits.ts";
 import { writePartTables } from "../query/part_tables.ts";
+import { type KnownNumbers, visitorCount } from "../parts/visitor_numbers.ts";
 import { DedupeKeys } from "./dedupe_keys.ts";
 import { type Turn, turns } from "../turns.ts";
 
@@ -56,6 +57,8 @@ export class PartWriter<T = AnyRecord> {
   /** the last part's writes (its chunks, tables and index entry), going on while the next part is built */
   private landing: Promise<void> = Promise.resolve();
   private added = false;
+  /** visitor numbers given or read so far: each visitor is numbered or read once, not once a part */
+  private known: KnownNumbers | null = null;
   parts = 0;
   rows = 0;
 
@@ -147,7 +150,9 @@ export class PartWriter<T = AnyRecord> {
     const id = newPartId(clock.now());
     const chunks = await writeChunks(kv, id, built.encoded.blob);
     await writeDir(kv, id, built.encoded.columns);
-    await writePartTables(kv, id, this.org, this.env, this.kind, built.batch, turn);
+    // an environment without numbers yet (a new site) has none this writer does not know
+    this.known ??= { numbers: new Map(), complete: (await visitorCount(kv, this.org, this.env)) === 0 };
+    await writePartTables(kv, id, this.org, this.env, this.kind, built.batch, turn, this.known);
     const meta = builtPartMeta(built, id, this.kind, chunks, false, clock.now());
     await touchIndex(kv.atomic(), this.org, this.env, this.kind).set(
       keys.part(this.org, this.env, this.kind, id),

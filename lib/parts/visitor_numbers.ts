@@ -12,14 +12,29 @@ import { readMany } from "../store/read_many.ts";
 /** Numbering commits waiting at once (one after another, each waited for, cost a round trip to KV each). */
 const COMMITS_IN_FLIGHT = 16;
 
+/**
+ * Numbers a writer already knows, kept across its parts (the generator's): an id's number never changes once
+ * given, so each id is read from KV at most once. With `complete`, every id numbered in the environment is
+ * in `numbers` (the writer began on an environment with no numbers), so an id not in it is numbered without
+ * being read; the numbering commit still checks the id has no number, and one that meets another writer's
+ * reads it, as always.
+ */
+export interface KnownNumbers {
+  numbers: Map<string, number>;
+  complete: boolean;
+}
+
 /** The numbers of `ids` (distinct or not), giving new ones to ids that have none yet. */
 export async function numberVisitors(
   kv: Deno.Kv,
   org: string,
   env: EnvName,
   ids: Iterable<string>,
+  known?: KnownNumbers,
 ): Promise<Map<string, number>> {
-  const { numbers, missing } = await lookup(kv, org, env, ids);
+  const { numbers, missing } = known
+    ? await lookupKnown(kv, org, env, ids, known)
+    : await lookup(kv, org, env, ids);
   while (missing.length) {
     const first = await claimRange(kv, org, env, missing.length);
     // up to COMMITS_IN_FLIGHT commits of 100 ids (KV's most checks an atomic takes) wait at once; each
@@ -45,6 +60,7 @@ export async function numberVisitors(
     for (const [id, n] of again.numbers) numbers.set(id, n);
     missing.splice(0, missing.length, ...again.missing);
   }
+  if (known) { for (const [id, n] of numbers) known.numbers.set(id, n); }
   return numbers;
 }
 
@@ -75,6 +91,26 @@ async function lookup(kv: Deno.Kv, org: string, env: EnvName, ids: Iterable<stri
   const numbers = new Map<string, number>(), missing: string[] = [];
   got.forEach((g, i) => g.value === null ? missing.push(distinct[i]) : numbers.set(distinct[i], g.value));
   return { numbers, missing };
+}
+
+/** As `lookup`, reading only the ids `known` does not hold, and none when it is complete. */
+async function lookupKnown(
+  kv: Deno.Kv,
+  org: string,
+  env: EnvName,
+  ids: Iterable<string>,
+  known: KnownNumbers,
+) {
+  const numbers = new Map<string, number>(), unknown: string[] = [];
+  for (const id of new Set(ids)) {
+    const n = known.numbers.get(id);
+    if (n === undefined) unknown.push(id);
+    else numbers.set(id, n);
+  }
+  if (known.complete) return { numbers, missing: unknown };
+  const read = await lookup(kv, org, env, unknown);
+  for (const [id, n] of read.numbers) numbers.set(id, n);
+  return { numbers, missing: read.missing };
 }
 
 /** Claims `n` consecutive numbers; answers the first. */

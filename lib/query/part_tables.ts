@@ -7,7 +7,7 @@
  */
 import type { Batch } from "../parts/columns.ts";
 import type { PartKind } from "../parts/store.ts";
-import { numberVisitors } from "../parts/visitor_numbers.ts";
+import { type KnownNumbers, numberVisitors } from "../parts/visitor_numbers.ts";
 import type { EnvName } from "../store/records.ts";
 import { buildFeatureTable } from "./feature_rollup/build.ts";
 import { storeFeatureTable } from "./feature_rollup/store.ts";
@@ -31,9 +31,11 @@ export async function writePartTables(
   batch: Batch,
   /** compaction's: the event loop gets turns inside the two largest builds and between the tables */
   turn?: Turn,
+  /** visitor numbers the writer knows already (the generator's, kept across its parts) */
+  known?: KnownNumbers,
 ): Promise<void> {
   if (kind === "hit") return void await writeHitRollup(kv, partId, buildHitRollup(batch));
-  const rows = rowVisitors(batch, await numberVisitors(kv, org, env, batchVisitors(batch)));
+  const rows = rowVisitors(batch, await numberVisitors(kv, org, env, batchVisitors(batch), known));
   const visitorOf = (i: number) => rows[i];
   await writeRollup(
     kv,

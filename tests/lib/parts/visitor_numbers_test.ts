@@ -65,3 +65,55 @@ Deno.test("visitor numbers: ids another writer numbered keep its numbers, the re
     kv.close();
   }
 });
+
+Deno.test("visitor numbers: a writer's known numbers read no id twice, and give what reading would give", async () => {
+  const kv = await Deno.openKv(":memory:"), plain = await Deno.openKv(":memory:");
+  try {
+    let reads = 0;
+    const getMany = kv.getMany.bind(kv);
+    kv.getMany = ((ks: Deno.KvKey[]) => (reads += ks.length, getMany(ks))) as typeof kv.getMany;
+    const known = { numbers: new Map<string, number>(), complete: true };
+    // three parts whose visitors overlap, numbered with known numbers and by reading each time
+    for (const part of [ids(0, 700), [...ids(500, 400), ...ids(0, 50)], ids(850, 300)]) {
+      const got = await numberVisitors(kv, "o", "production", part, known);
+      assert.deepEqual([...got], [...await numberVisitors(plain, "o", "production", part)]);
+    }
+    assert.equal(reads, 0, "a complete writer reads no number");
+    assert.equal(known.numbers.size, 1_150);
+    assert.equal(await visitorCount(kv, "o", "production"), 1_150);
+    // not complete (numbers given before it began): an id is read once, the first time this writer meets it;
+    // 150 of these were numbered above (their numbers are their places), 150 are new and follow them
+    const later = { numbers: new Map<string, number>(), complete: false };
+    await numberVisitors(kv, "o", "production", ids(1_000, 300), later);
+    assert.equal(reads, 300);
+    const again = await numberVisitors(kv, "o", "production", ids(1_000, 300), later);
+    assert.equal(reads, 300);
+    for (const [i, id] of ids(1_000, 300).entries()) {
+      assert.equal(again.get(id), 1_000 + i);
+    }
+  } finally {
+    kv.close();
+    plain.close();
+  }
+});
+
+Deno.test("visitor numbers: a complete writer meeting an id another writer numbered takes that writer's number", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const known = { numbers: new Map<string, number>(), complete: true };
+    await numberVisitors(kv, "o", "production", ids(0, 100), known);
+    // another writer numbers an id this one has not met (its claim moves the counter past it)
+    await kv.atomic().set(keys.visitorNumber("o", "production", "v999999"), 100).set(
+      keys.visitorCount("o", "production"),
+      101,
+    ).commit();
+    const got = await numberVisitors(kv, "o", "production", ["v000001", "v999999", "v000200"], known);
+    assert.equal(got.get("v000001"), 1);
+    assert.equal(got.get("v999999"), 100, "the other writer's number, read after the commit's check failed");
+    assert.ok(got.get("v000200")! > 100);
+    assert.equal(new Set(got.values()).size, 3);
+    assert.equal((await kv.get(keys.visitorNumber("o", "production", "v000200"))).value, got.get("v000200"));
+  } finally {
+    kv.close();
+  }
+});
