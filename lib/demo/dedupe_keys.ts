@@ -9,16 +9,26 @@
  */
 import { keys } from "../store/keys.ts";
 
-/** Keys a commit sets (KV's most mutations an atomic takes is 1,000; 500 keeps a commit's bytes small). */
-const PER_COMMIT = 500;
-/** Commits waiting at once: few, so the parts' own commits written meanwhile are not queued behind many. */
-const IN_FLIGHT = 4;
+/**
+ * A commit holds as many keys as KV takes in one atomic (1,000 mutations, 80 KiB of keys; a little kept
+ * spare): every commit is one request to KV's writer thread, which takes requests one at a time from a queue
+ * of one, so while the main thread is busy each request waits for an event-loop turn. Fewer, larger commits
+ * are what is fast.
+ */
+const KEYS_PER_COMMIT = 1_000;
+const KEY_BYTES_PER_COMMIT = 78_000;
+/** A string's share of an encoded KV key: a type byte, its UTF-8 bytes, an end byte. */
+const partBytes = (s: string) => 2 + new TextEncoder().encode(s).length;
+/** Commits waiting at once: enough that KV's writer always finds the next one queued. */
+const IN_FLIGHT = 8;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Where a uuid's 32 hex digits sit in its 36 characters. */
 const DIGITS = Array.from({ length: 36 }, (_, i) => i).filter((i) =>
   i !== 8 && i !== 13 && i !== 18 && i !== 23
 );
+/** Any uuid: all are 36 ASCII characters. */
+const id0 = "00000000-0000-0000-0000-000000000000";
 const HEX = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 const NIBBLE = new Int8Array(128).fill(-1);
 HEX.forEach((c, v) => NIBBLE[c] = v);
@@ -86,22 +96,27 @@ export class DedupeKeys {
     };
     // the uuids and the other ids merged in key order (string order is the keys' byte order for these)
     const writes: Promise<unknown>[] = [];
-    let op = kv.atomic(), inOp = 0, u = 0, x = 0;
+    const base = partBytes("dedupe") + partBytes(this.org), uuidKey = base + partBytes(id0);
+    let op = kv.atomic(), inOp = 0, inOpBytes = 0, u = 0, x = 0;
     let id = u < n ? idAt(order[u]) : "";
     while (u < n || x < others.length) {
-      if (u < n && (x >= others.length || id < others[x].id)) {
+      const isUuid = u < n && (x >= others.length || id < others[x].id);
+      const size = isUuid ? uuidKey : base + partBytes(others[x].id);
+      if (inOp === KEYS_PER_COMMIT || inOpBytes + size > KEY_BYTES_PER_COMMIT) {
+        writes.push(op.commit());
+        op = kv.atomic();
+        inOp = inOpBytes = 0;
+        if (writes.length >= IN_FLIGHT) await writes.shift();
+      }
+      inOp++;
+      inOpBytes += size;
+      if (isUuid) {
         const i = order[u++];
         op.set(keys.dedupe(this.org, id), ats[i], { expireIn: ttls[ttlOf[i]] });
         if (u < n) id = idAt(order[u]);
       } else {
         const o = others[x++];
         op.set(keys.dedupe(this.org, o.id), o.at, { expireIn: o.ttl });
-      }
-      if (++inOp === PER_COMMIT) {
-        writes.push(op.commit());
-        op = kv.atomic();
-        inOp = 0;
-        if (writes.length >= IN_FLIGHT) await writes.shift();
       }
     }
     if (inOp) writes.push(op.commit());

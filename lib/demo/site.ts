@@ -6,7 +6,8 @@
 import type { Deps } from "../deps.ts";
 import { compact, COMPACT_GRACE_MS } from "../jobs/compact.ts";
 import { dayNumber } from "../store/keys.ts";
-import type { EnvName } from "../store/records.ts";
+import type { EnvName, StoredHit } from "../store/records.ts";
+import { buildHitBatch } from "../parts/hit_batch.ts";
 import { crawlerHits } from "./crawl.ts";
 import { type Draft, SiteModel } from "./model.ts";
 import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./output.ts";
@@ -116,10 +117,11 @@ const HELD_DRAFTS = 2_000_000;
 /**
  * The site written as parts (lib/demo/part_writer.ts); null when its first event is stored already. The
  * dedupe keys of every event and hit are collected during the model's first run and written in one sorted
- * pass (dedupe_keys.ts) while the parts are built; with `dedupeKeys: false` only the first event's (the one
- * a rerun looks for) and the first hit's. A run stopped part way leaves a store a rerun does not mend (keys
- * of records not stored yet, as the window-by-window writes left parts without their keys): generate into
- * a fresh one.
+ * pass (dedupe_keys.ts) before any part is built: with the main thread waiting, KV's writer takes commit
+ * after commit (written beside the builds, each commit waited for a build's turn and the pass fell behind,
+ * finishing alone after the last part); with `dedupeKeys: false` only the first event's (the one a rerun
+ * looks for) and the first hit's. A run stopped part way leaves a store a rerun does not mend (keys of
+ * records not stored yet): generate into a fresh one.
  */
 async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Target) {
   // a day compaction would call closed merges into parts of dayPartRows; the open day's stay small
@@ -128,7 +130,6 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
     ((day: number) => ((day + 1) * DAY_MS <= cutoff ? deps.config.dayPartRows : DIRECT_ROWS_PER_PART));
   const all = o.dedupeKeys !== false;
   const dedupe = new DedupeKeys(o.org, all ? o.events + (o.hits ?? Math.round(o.events / 10)) : 2);
-  let writing: Promise<void> | null = null;
   // drafts are held until their day's part is built, and made into its columns then (no records)
   const events = new PartWriter<Draft>(deps, o.org, target.env, "ev", rows, "none", {
     id: (d) => d.id,
@@ -150,36 +151,38 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
     return (t: number) => (firstSeen ? windowOf(t) === run : (firstSeen = true));
   };
   let emitted = 0, checked = false;
-  try {
-    for (let run = 0; run < runs; run++) {
-      const model = modelOf(o, end);
-      for (const d of model.events(keepOf(run))) {
-        if (!checked) {
-          if (await storedBefore(deps.kv, o.org, d.id)) return null;
-          dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
-          checked = true;
-        } else if (run === 0 && all) dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
-        if (windowOf(d.t) === run) await events.add(d);
-      }
-      if (run === 0) {
-        for (const h of hitsOf(o, end)) {
-          dedupe.add(h.id, storedHit(h, target).received_at, HIT_DEDUPE_MS);
-          if (!all) break;
-        }
-        // every key is known: KV writes them, in key order, while the parts are built
-        writing = dedupe.write(deps.kv);
-        writing.catch(() => {}); // a failure is thrown below
-      }
-      await events.close();
-      emitted = model.emitted;
+  for (let run = 0; run < runs; run++) {
+    const model = modelOf(o, end);
+    for (const d of model.events(keepOf(run))) {
+      if (!checked) {
+        if (await storedBefore(deps.kv, o.org, d.id)) return null;
+        dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
+        checked = true;
+      } else if (run === 0 && all) dedupe.add(d.id, d.t, WEB_DEDUPE_MS);
+      if (windowOf(d.t) === run) await events.add(d);
     }
-    const hits = new PartWriter(deps, o.org, target.env, "hit", o.partRows, "none");
-    for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
-    await hits.close();
-    return { events: emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
-  } finally {
-    await writing;
+    if (run === 0) {
+      for (const h of hitsOf(o, end)) {
+        dedupe.add(h.id, storedHit(h, target).received_at, HIT_DEDUPE_MS);
+        if (!all) break;
+      }
+      // every key is known: KV writes them, in key order, before the parts are built
+      await dedupe.write(deps.kv);
+    }
+    await events.close();
+    emitted = model.emitted;
   }
+  // a new site's hits have no verification outcomes stored: their batch is built without reading each one's
+  const hits = new PartWriter<StoredHit>(deps, o.org, target.env, "hit", o.partRows, "none", {
+    id: (h) => h.id,
+    receivedAt: (h) => h.received_at,
+    placedAt: (h) => h.timestamp,
+    record: (h) => h,
+    batch: (held, turn) => buildHitBatch(held, (h) => h.verification, turn),
+  });
+  for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
+  await hits.close();
+  return { events: emitted, hits: hits.rows, events_stored: events.rows, hits_stored: hits.rows };
 }
 
 /** NDJSON lines of a generated site, for the import endpoint. */

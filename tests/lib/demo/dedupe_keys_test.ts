@@ -70,3 +70,21 @@ Deno.test("dedupe keys: over 2^21 keys, fewer leading bits beside the index, sti
     if (k < 16 ? b[x + k] > b[y + k] : order[i - 1] > order[i]) assert.fail(`not in order at ${i}`);
   }
 });
+
+Deno.test("dedupe keys: commits filled up to KV's limits, for a long organization id and long ids too", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const org = "org-" + "x".repeat(70); // 1,000 keys of this org would be over KV's 80 KiB of keys a commit
+  const r = new Rng(5);
+  const w = new DedupeKeys(org, 3_000);
+  const want = new Set<string>();
+  for (let i = 0; i < 3_000; i++) {
+    const id = i % 7 === 0 ? `import-${i}-` + "y".repeat(300) : r.uuid();
+    w.add(id, 1_790_000_000_000 + i, 35 * 86_400_000);
+    want.add(id);
+  }
+  await w.write(kv);
+  const got = new Set<string>();
+  for await (const e of kv.list({ prefix: ["dedupe", org] })) got.add(e.key[2] as string);
+  assert.deepEqual(got, want);
+  kv.close();
+});
