@@ -4,8 +4,8 @@
  * piece (parts are immutable), results kept for a period in the same one budget, the period's parts and raw
  * tail (`inPeriod`), and a rollup of the raw tail, its visitors numbered as the parts' are (ids not numbered
  * yet get numbers past all given ones), built over the whole tail and kept while the tail's records and the
- * visitor count stay the same. The question kinds (plain_answers.ts, attribution_answers.ts, source.ts's
- * retention) read only through it.
+ * visitor count stay the same. The question kinds (plain_answers.ts, sources_answers.ts, explain_answers.ts,
+ * source.ts's retention) read only through it.
  */
 import { holdArraysOf } from "../../working_memory.ts";
 import { inBatches } from "../../batches.ts";

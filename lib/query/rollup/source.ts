@@ -1,8 +1,9 @@
 /**
  * The rollup side of the engine: the questions rollups answer (null: the scan answers), each kind in its own
  * file, all reading through one RollupReader (reader.ts: pieces read and decoded once and kept in the one
- * budget, the period's parts and raw tail): plain aggregates (plain_answers.ts), aggregates by attribution and
- * explain-a-change's first events (attribution_answers.ts), and retention (here: the totals rows' sets).
+ * budget, the period's parts and raw tail): plain aggregates (plain_answers.ts), aggregates by attribution
+ * (sources: sources_answers.ts), explain-a-change's first events (explain_answers.ts), and retention (here:
+ * the totals rows' sets).
  */
 import { inBatches } from "../../batches.ts";
 import type { Deps } from "../../deps.ts";
@@ -22,7 +23,8 @@ import { TOTAL } from "./build.ts";
 import type { RollupParts } from "./pieces.ts";
 import { RollupReader } from "./reader.ts";
 import { PlainAnswers } from "./plain_answers.ts";
-import { AttributionAnswers } from "./attribution_answers.ts";
+import { SourcesAnswers } from "./sources_answers.ts";
+import { ExplainAnswers } from "./explain_answers.ts";
 
 /**
  * Decoded rollups and the side tables (hit rollups, Web Vitals, property rollups) kept: a third of the one
@@ -35,7 +37,8 @@ export const rollupCacheBytes = (budget: number): number => Math.floor(budget / 
 export class RollupSource {
   private r: RollupReader;
   private plain: PlainAnswers;
-  private attr: AttributionAnswers;
+  private sources: SourcesAnswers;
+  private explaining: ExplainAnswers;
   constructor(
     deps: Deps,
     source: Source,
@@ -45,7 +48,8 @@ export class RollupSource {
   ) {
     this.r = new RollupReader(deps, source, bytes, turn);
     this.plain = new PlainAnswers(this.r);
-    this.attr = new AttributionAnswers(this.r, (s, questions) => this.answer(s, questions));
+    this.sources = new SourcesAnswers(this.r);
+    this.explaining = new ExplainAnswers(this.r, (s, questions) => this.answer(s, questions));
   }
 
   /** KV bytes read for pieces (the bench reports a cold question's). */
@@ -68,9 +72,9 @@ export class RollupSource {
   listsSettled(): Promise<void> {
     return this.plain.settled();
   }
-  /** The most explain-a-change questions answered at once (one: attribution_answers.ts oneAtATime). */
+  /** The most explain-a-change questions answered at once (one: explain_answers.ts oneAtATime). */
   get mostExplaining(): number {
-    return this.attr.mostExplaining;
+    return this.explaining.mostExplaining;
   }
   /** Raw tail rollups built (each question over an unchanged tail reuses the kept one). */
   get tailBuilds(): number {
@@ -81,16 +85,16 @@ export class RollupSource {
   async answer(s: Scope, questions: AggregateOptions[]): Promise<(AggregateResult | null)[]> {
     const byAttr = questions.map((o) => attributionAsked(s, o));
     if (!byAttr.some(Boolean)) return await this.plain.answer(s, questions);
-    const attr = await this.attr.answer(s, questions.filter((_, i) => byAttr[i]));
+    const attr = await this.sources.answer(s, questions.filter((_, i) => byAttr[i]));
     const rest = questions.filter((_, i) => !byAttr[i]);
     const plain = rest.length ? await this.plain.answer(s, rest) : [];
     let a = 0, p = 0;
     return questions.map((_, i) => (byAttr[i] ? attr[a++] : plain[p++]));
   }
 
-  /** Explain-a-change's attribution from the parts' first events (attribution_answers.ts), or null. */
+  /** Explain-a-change's attribution from the parts' first events (explain_answers.ts), or null. */
   attribution(s: Scope, o: AttributionOptions): Promise<AttributionResult | null> {
-    return this.attr.explain(s, o);
+    return this.explaining.explain(s, o);
   }
 
   /** Retention from the totals rows' visitor sets (retention.ts), or null when the scan must answer. */
