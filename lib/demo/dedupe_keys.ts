@@ -17,8 +17,9 @@ import { keys } from "../store/keys.ts";
  */
 const KEYS_PER_COMMIT = 1_000;
 const KEY_BYTES_PER_COMMIT = 78_000;
+const utf8 = new TextEncoder();
 /** A string's share of an encoded KV key: a type byte, its UTF-8 bytes, an end byte. */
-const partBytes = (s: string) => 2 + new TextEncoder().encode(s).length;
+const partBytes = (s: string) => 2 + utf8.encode(s).length;
 /** Commits waiting at once: enough that KV's writer always finds the next one queued. */
 const IN_FLIGHT = 8;
 

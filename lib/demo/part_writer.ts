@@ -39,11 +39,15 @@ export interface Holding<T> {
   /** the time its day is placed by (events: receive time; hits: corrected timestamp) */
   placedAt(x: T): number;
   record(x: T): AnyRecord;
-  /** the part's rows as columns, made straight from what is held (the generator's drafts: draft_batch.ts) */
+  /**
+   * the part's rows as columns, made straight from what is held (the generator's drafts: draft_batch.ts; a
+   * new site's hits, with no verification outcome to read)
+   */
   batch?(held: T[], turn: Turn): Promise<Batch>;
 }
 
-const recordsOf = (kind: PartKind): Holding<AnyRecord> => ({
+/** Records held as they are. */
+export const recordsOf = (kind: PartKind): Holding<AnyRecord> => ({
   id: (r) => r.id,
   receivedAt: (r) => r.received_at,
   placedAt: (r) => (kind === "ev" ? r.received_at : (r as StoredHit).timestamp),

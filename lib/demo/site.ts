@@ -12,7 +12,7 @@ import { crawlerHits } from "./crawl.ts";
 import { type Draft, SiteModel } from "./model.ts";
 import { eventLine, hitLine, storedEvent, storedHit, type Target } from "./output.ts";
 import { RawWriter } from "./raw_writer.ts";
-import { DIRECT_ROWS_PER_PART, PartWriter, storedBefore } from "./part_writer.ts";
+import { DIRECT_ROWS_PER_PART, PartWriter, recordsOf, storedBefore } from "./part_writer.ts";
 import { draftBatch } from "./draft_batch.ts";
 import { DedupeKeys } from "./dedupe_keys.ts";
 import { WEB_DEDUPE_MS } from "../ingest/web.ts";
@@ -174,10 +174,7 @@ async function generateParts(deps: Deps, o: SiteOptions, end: number, target: Ta
   }
   // a new site's hits have no verification outcomes stored: their batch is built without reading each one's
   const hits = new PartWriter<StoredHit>(deps, o.org, target.env, "hit", o.partRows, "none", {
-    id: (h) => h.id,
-    receivedAt: (h) => h.received_at,
-    placedAt: (h) => h.timestamp,
-    record: (h) => h,
+    ...recordsOf("hit"),
     batch: (held, turn) => buildHitBatch(held, (h) => h.verification, turn),
   });
   for (const h of hitsOf(o, end)) await hits.add(storedHit(h, target));
