@@ -37,7 +37,10 @@ const MAX_PARTS = 6;
 export function authorMasker(author: string | null | undefined): (text: string) => string {
   const name = (author ?? "").normalize("NFC").trim().slice(0, MAX_NAME_CHARS);
   if ((name.match(/[\p{L}\p{N}]/gu) ?? []).length < 3) return (t) => t;
-  const whole = new RegExp(START + name.split(/\s+/).map(loose).join(JOIN) + END, "giu");
+  // the name's words split where JOIN may stand, and only words with a letter or digit: a word that JOIN
+  // could match too ("a . . . ." as a name) would make the pattern backtrack exponentially on a text of dots
+  const nameWords = name.split(/[\s._-]+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  const whole = new RegExp(START + nameWords.map(loose).join(JOIN) + END, "giu");
   const words = name.match(/\p{L}+/gu) ?? [];
   const nameLike = words.some((w) => w.length >= 2) &&
     words.every((w) => w.length < 2 || /^\p{Lu}/u.test(w));

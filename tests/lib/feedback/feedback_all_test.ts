@@ -4,6 +4,7 @@
  * load of the app's modules instead of one per file.
  */
 import "./demo_fetch_cases.ts";
+import "./author_mask_cases.ts";
 import "./demo_themes_http_cases.ts";
 import "./proto_words_cases.ts";
 import "./reanalyse_cases.ts";
