@@ -8,6 +8,7 @@
 import { invalid } from "../lib/errors.ts";
 import { describeZodError } from "../lib/schemas/zod_errors.ts";
 import type { SavedInsight } from "../lib/saved/records.ts";
+import { insightToolInput } from "../lib/saved/tool_input.ts";
 import type { ToolContext } from "./tool.ts";
 import { answerTool } from "./answer.ts";
 
@@ -24,7 +25,14 @@ export async function runInsight(
   if (!tool) {
     throw invalid(`insight "${insight.name}" asks "${insight.tool}", which is no longer a read tool`);
   }
-  const raw = { ...insight.input, touchpoint: insight.touchpoint, ...(period ? { period } : {}) };
+  const fields = "shape" in tool.input ? (tool.input.shape as Record<string, unknown>) : {};
+  const kind = ctx.touchpoints.find((t) => t.id === insight.touchpoint)?.kind ?? null;
+  const raw = insightToolInput(
+    insight,
+    { takesTouchpoint: "touchpoint" in fields, takesApp: "app" in fields },
+    kind,
+    period,
+  );
   const parsed = tool.input.safeParse(raw);
   if (!parsed.success) {
     throw invalid(

@@ -20,7 +20,7 @@ import {
   savedOr404,
   saveOptions,
 } from "./saved_common.tsx";
-import { insightsPath, insightSummary, questionLabel } from "./saved_insights.tsx";
+import { insightInput, insightsPath, insightSummary, questionLabel } from "./saved_insights.tsx";
 import { AnswerBlock, showAnswer } from "./answer_view.tsx";
 import { periodFromForm, PeriodPicker } from "./period_picker.tsx";
 
@@ -204,11 +204,7 @@ export function dashboardsRoutes(ctx: AppContext): Hono<AppEnv> {
           };
         }
         try {
-          const answer = await runForApp(ctx, org, insight.tool, {
-            ...insight.input,
-            touchpoint: insight.touchpoint,
-            ...(period ? { period } : {}),
-          });
+          const answer = await runForApp(ctx, org, insight.tool, insightInput(insight, tps, period));
           return { name: insight.name, insight, shown: await showAnswer(insight.name, answer), error: null };
         } catch (err) {
           if (!isRefusal(err)) throw err;

@@ -7,10 +7,11 @@
  */
 import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
-import type { Org } from "../../lib/store/records.ts";
+import type { Org, Touchpoint } from "../../lib/store/records.ts";
 import { invalid } from "../../lib/errors.ts";
 import { canEdit, createSaved, listSaved, updateSaved } from "../../lib/saved/store.ts";
 import type { SavedCohort, SavedInsight } from "../../lib/saved/records.ts";
+import { insightToolInput } from "../../lib/saved/tool_input.ts";
 import { insightTools } from "../../pipeline/saved_insights.ts";
 import { listing } from "../../pipeline/listing.ts";
 import { runForApp } from "../../pipeline/app_runs.ts";
@@ -41,6 +42,36 @@ const fieldsOf = (tool: string) => {
   const t = toolOf(tool);
   return t ? inputFields(listing(t).input_schema) : null;
 };
+
+/**
+ * The input an insight (saved, or the form's as it stands) asks its tool with, its website or app named the way
+ * the tool names one (lib/saved/tool_input.ts: `app` for the feedback tools).
+ */
+export function insightInput(
+  insight: Pick<SavedInsight, "tool" | "input" | "touchpoint">,
+  tps: Touchpoint[],
+  period?: string,
+): Record<string, unknown> {
+  const t = toolOf(insight.tool);
+  const props = (t ? listing(t).input_schema.properties ?? {} : {}) as Record<string, unknown>;
+  const kind = tps.find((x) => x.id === insight.touchpoint)?.kind ?? null;
+  return insightToolInput(
+    insight,
+    { takesTouchpoint: "touchpoint" in props, takesApp: "app" in props },
+    kind,
+    period,
+  );
+}
+
+/** The website or app a new insight starts on: an app for the questions about app reviews, else a website. */
+function defaultTouchpoint(tool: string, tps: Touchpoint[]): string | undefined {
+  const t = toolOf(tool);
+  const props = (t ? listing(t).input_schema.properties ?? {} : {}) as Record<string, unknown>;
+  const wanted = "app" in props && !("touchpoint" in props)
+    ? (x: Touchpoint) => x.kind !== "website"
+    : (x: Touchpoint) => x.kind === "website";
+  return (tps.find(wanted) ?? tps[0])?.id;
+}
 
 // ---- a funnel's steps as rows
 
@@ -302,13 +333,20 @@ const StepsBuilder = ({ rows, raw }: { rows: StepRow[]; raw: string }) => (
 );
 
 /** The result of the form's inputs as they are now, or why there is none yet. */
-async function resultOf(ctx: AppContext, org: Org, tool: string, title: string, form: URLSearchParams) {
+async function resultOf(
+  ctx: AppContext,
+  org: Org,
+  tps: Touchpoint[],
+  tool: string,
+  title: string,
+  form: URLSearchParams,
+) {
   const fields = fieldsOf(tool);
   if (!fields) return null;
   try {
     const input = inputOf(form, fields);
-    const touchpoint = form.get("touchpoint") || undefined;
-    const answer = await runForApp(ctx, org, tool, { ...input, ...(touchpoint ? { touchpoint } : {}) });
+    const touchpoint = form.get("touchpoint") || defaultTouchpoint(tool, tps) || "";
+    const answer = await runForApp(ctx, org, tool, insightInput({ tool, input, touchpoint }, tps));
     return { shown: await showAnswer(title || questionLabel(tool), answer), error: null };
   } catch (err) {
     if (!isRefusal(err)) throw err;
@@ -344,13 +382,15 @@ async function insightForm(
   const cohorts = await listSaved(ctx.deps.kv, org.id, "cohort");
   const fields = tool ? fieldsOf(tool) : null;
   const v = posted ?? (fields ? valuesOf(fields, insight) : null);
+  // a new insight starts on the website or app its question is about, and its first result is of that one
+  if (tool && v && !v.touchpoint) v.touchpoint = defaultTouchpoint(tool, tps);
   const base = insight ? `${insightsPath(org.id)}/${insight.id}/edit` : `${insightsPath(org.id)}/new`;
   const action = insight ? `${insightsPath(org.id)}/${insight.id}/edit` : insightsPath(org.id);
   // the result beside the form: of what was posted, or of the saved insight
   let result: Result = null;
   if (tool && fields && v) {
     const form = posted ? c.get("form") : formOfValues(v, fields);
-    result = await resultOf(ctx, org, tool, v.name, form);
+    result = await resultOf(ctx, org, tps, tool, v.name, form);
   }
   return c.html(
     <Layout
@@ -578,7 +618,8 @@ export function insightsRoutes(ctx: AppContext): Hono<AppEnv> {
   app.post(`${p}/preview`, async (c) => {
     const org = c.get("org");
     const tool = field(c, "tool");
-    const result = await resultOf(ctx, org, tool, field(c, "name"), c.get("form"));
+    const tps = await activeTouchpoints(ctx, org.id);
+    const result = await resultOf(ctx, org, tps, tool, field(c, "name"), c.get("form"));
     return c.html(<ResultPanel result={result} />);
   });
 
@@ -594,11 +635,7 @@ export function insightsRoutes(ctx: AppContext): Hono<AppEnv> {
     let period = "", result: Result = null;
     try {
       period = periodFromForm(q);
-      const answer = await runForApp(ctx, org, insight.tool, {
-        ...insight.input,
-        touchpoint: insight.touchpoint,
-        ...(period ? { period } : {}),
-      });
+      const answer = await runForApp(ctx, org, insight.tool, insightInput(insight, tps, period));
       result = { shown: await showAnswer(insight.name, answer), error: null };
     } catch (err) {
       if (!isRefusal(err)) throw err;
