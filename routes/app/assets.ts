@@ -74,7 +74,8 @@ form.inline { display: inline; }
 label { display: grid; gap: .25rem; font-weight: 600; font-size: .95rem; }
 label.check { display: flex; gap: .5rem; align-items: center; font-weight: 400; }
 .hint { font-weight: 400; color: var(--muted); font-size: .9rem; }
-input[type=text], input[type=email], input[type=password], input[type=url], input[type=date], select, textarea {
+input[type=text], input[type=email], input[type=password], input[type=url], input[type=date], input[type=number],
+select, textarea {
   font: inherit; font-weight: 400; padding: .5rem .6rem; border: 1px solid #a9b2bf; border-radius: 6px; width: 100%;
   background: #fff; }
 button, .button { font: inherit; padding: .5rem .9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);

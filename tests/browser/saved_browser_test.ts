@@ -113,6 +113,12 @@ Deno.test("saved in Chromium: a cohort with a live preview, an insight from the 
     await page.getByLabel("Name", { exact: true }).fill("Pages of pricing viewers");
     await page.getByLabel("Only visitors in the cohort").selectOption("Pricing viewers");
     await page.getByRole("combobox", { name: /^Sort by/ }).selectOption("visitors");
+    // a number field is drawn like the text fields around it (it was the browser's thin default box)
+    const height = (l: import("playwright-core").Locator) =>
+      l.evaluate((e) => e.getBoundingClientRect().height);
+    const rows = page.getByRole("spinbutton", { name: /^Rows to show/ });
+    const name = page.getByLabel("Name", { exact: true });
+    assert.ok(Math.abs(await height(rows) - await height(name)) <= 1, "number and text fields are alike");
     await page.getByRole("spinbutton", { name: /^Rows to show/ }).fill("99");
     await page.getByRole("button", { name: "Create insight" }).click();
     // a refusal names the field and keeps what was typed
