@@ -1,5 +1,6 @@
 /**
- * The one ISO 8601 date-time field the wire formats use (device_time, a hit's timestamp, a key's expires_at).
+ * The one ISO 8601 date-time field the wire formats use (device_time, a hit's timestamp, a hit batch's sent_at,
+ * a key's expires_at).
  * A time must name its timezone: "2026-11-20T12:00:00" is a different instant in every zone, so it is refused,
  * and the message says that is what is missing rather than only "not a date-time".
  */

@@ -1,7 +1,7 @@
 /**
  * ServerEventsBody, CrawlEvent and ServerEventsResult as the spec's tables say, plus the endpoint's OpenAPI
- * paths. The envelope is checked by the route (422 only for it); each CrawlEvent is judged on its own by
- * lib/ingest/hits.ts, where a failure is counted as rejected.invalid, never a 422.
+ * paths. The envelope (`events`, `sent_at`) is checked by the route (422 only for it); each CrawlEvent is
+ * judged on its own by lib/ingest/hits.ts, where a failure is counted as rejected.invalid, never a 422.
  */
 import { z } from "zod";
 import { dateTime } from "./date_time.ts";
@@ -43,16 +43,31 @@ export const CrawlEvent = z.object({
 
 export type CrawlEventInput = z.infer<typeof CrawlEvent>;
 
-/** The envelope. Only a missing, empty or non-array `events` (or a body that is not an object) is a 422. */
+/**
+ * `sent_at`: the sender's clock when it sent the request, an ISO 8601 date-time with its timezone (as a hit's
+ * `timestamp`). It is one per request and moves every hit in it, so a bad one refuses the request: taken
+ * through Date.parse, a time without a zone was read in this server's zone and other formats were guessed at,
+ * shifting every hit by the guess. Null or absent: no offset.
+ */
+const sentAt = () => dateTime().nullable().optional();
+
+/**
+ * The envelope. Only a missing, empty or non-array `events`, a `sent_at` that is not an ISO 8601 date-time
+ * with a timezone, or a body that is not an object is a 422.
+ */
 export const ServerEventsEnvelope = z.object({
   events: z.array(z.unknown(), { error: "must be an array of events" }).min(1, "must hold 1 to 500 events"),
+  sent_at: sentAt(),
 }, { error: "must be a JSON object" });
 
 /** The documented body, for openapi.json. */
 export const ServerEventsBody = z.object({
   sdk: z.object({ name: z.string().max(40).optional(), version: z.string().max(40).optional() }).optional(),
-  sent_at: dateTime().optional()
-    .meta({ description: "sender clock at send time; every timestamp is corrected by its offset" }),
+  sent_at: sentAt().meta({
+    description:
+      "sender clock at send time, with its timezone; every timestamp is corrected by its offset; " +
+      "one that is not an ISO 8601 date-time with a timezone refuses the request (422)",
+  }),
   events: z.array(CrawlEvent).min(1).max(MAX_HITS),
 });
 
@@ -94,8 +109,8 @@ export const serverEventsPaths: Record<string, unknown> = {
         ),
         "413": err("more than 500 events or more than 1 MB"),
         "422": err(
-          "envelope invalid: body not JSON, events missing, empty or not an array; a Content-Encoding other " +
-            "than gzip, x-gzip or deflate, or data not valid for it",
+          "envelope invalid: body not JSON, events missing, empty or not an array; sent_at not an ISO 8601 " +
+            "date-time with a timezone; a Content-Encoding other than gzip, x-gzip or deflate, or data not valid for it",
         ),
         "429": err("key rate limit, or the address sent too many unknown keys; see Retry-After"),
         "500": err("unexpected server error"),

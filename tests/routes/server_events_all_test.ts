@@ -9,3 +9,4 @@ import "./server_events_proxy_cases.ts";
 import "./server_events_private_ip_cases.ts";
 import "./server_events_cases.ts";
 import "./server_events_hits_cases.ts";
+import "./server_events_sent_at_cases.ts";
