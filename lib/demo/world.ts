@@ -1,5 +1,6 @@
 /** The generated site's world: pages, places, devices and sources (facts, not traffic). */
 import type { Channel } from "../store/records.ts";
+import { attribute } from "../enrich/attribution.ts";
 
 const BLOG = [
   "ai-search-visibility",
@@ -157,9 +158,7 @@ export function userAgent(os: string, browser: string): string {
   }Safari/537.36`;
 }
 
-export interface SourceDef {
-  channel: Channel;
-  source: string;
+interface SourceDecl {
   referrer: string | null; // full referrer URL
   utm?: { source: string; medium: string; campaign: string; term?: string; content?: string };
   /** where visits from it land: "home", "content" (blog/docs), "pricing" */
@@ -167,103 +166,66 @@ export interface SourceDef {
   w: number;
 }
 
-export const SOURCES: SourceDef[] = [
-  { channel: "Direct", source: "(direct)", referrer: null, lands: "home", w: 33 },
+/** A source with the name and channel ingest gives its visits, so the demo's rows and live events' are one. */
+export interface SourceDef extends SourceDecl {
+  channel: Channel;
+  source: string;
+}
+
+const DECLARED: SourceDecl[] = [
+  { referrer: null, lands: "home", w: 33 },
+  { referrer: "https://www.google.com/", lands: "content", w: 24 },
+  { referrer: "https://www.bing.com/", lands: "content", w: 3 },
+  { referrer: "https://duckduckgo.com/", lands: "content", w: 2 },
+  { referrer: "https://chatgpt.com/", lands: "content", w: 6 },
+  { referrer: "https://www.perplexity.ai/", lands: "content", w: 2 },
+  { referrer: "https://claude.ai/", lands: "content", w: 1.5 },
+  { referrer: "https://gemini.google.com/", lands: "content", w: 1 },
+  { referrer: "https://copilot.microsoft.com/", lands: "content", w: 0.5 },
+  { referrer: "https://www.linkedin.com/", lands: "content", w: 3 },
+  { referrer: "https://www.reddit.com/", lands: "content", w: 2.5 },
+  { referrer: "https://t.co/", lands: "content", w: 2 },
+  { referrer: "https://news.ycombinator.com/", lands: "content", w: 3 },
+  { referrer: "https://github.com/", lands: "home", w: 2.5 },
+  { referrer: "https://dev.to/", lands: "content", w: 1.5 },
   {
-    channel: "Organic Search",
-    source: "Google",
-    referrer: "https://www.google.com/",
-    lands: "content",
-    w: 24,
-  },
-  { channel: "Organic Search", source: "Bing", referrer: "https://www.bing.com/", lands: "content", w: 3 },
-  {
-    channel: "Organic Search",
-    source: "DuckDuckGo",
-    referrer: "https://duckduckgo.com/",
-    lands: "content",
-    w: 2,
-  },
-  { channel: "AI Assistant", source: "ChatGPT", referrer: "https://chatgpt.com/", lands: "content", w: 6 },
-  {
-    channel: "AI Assistant",
-    source: "Perplexity",
-    referrer: "https://www.perplexity.ai/",
-    lands: "content",
-    w: 2,
-  },
-  { channel: "AI Assistant", source: "Claude", referrer: "https://claude.ai/", lands: "content", w: 1.5 },
-  {
-    channel: "AI Assistant",
-    source: "Gemini",
-    referrer: "https://gemini.google.com/",
-    lands: "content",
-    w: 1,
-  },
-  {
-    channel: "AI Assistant",
-    source: "Copilot",
-    referrer: "https://copilot.microsoft.com/",
-    lands: "content",
-    w: 0.5,
-  },
-  {
-    channel: "Organic Social",
-    source: "LinkedIn",
-    referrer: "https://www.linkedin.com/",
-    lands: "content",
-    w: 3,
-  },
-  {
-    channel: "Organic Social",
-    source: "Reddit",
-    referrer: "https://www.reddit.com/",
-    lands: "content",
-    w: 2.5,
-  },
-  { channel: "Organic Social", source: "X", referrer: "https://t.co/", lands: "content", w: 2 },
-  {
-    channel: "Referral",
-    source: "news.ycombinator.com",
-    referrer: "https://news.ycombinator.com/",
-    lands: "content",
-    w: 3,
-  },
-  { channel: "Referral", source: "github.com", referrer: "https://github.com/", lands: "home", w: 2.5 },
-  { channel: "Referral", source: "dev.to", referrer: "https://dev.to/", lands: "content", w: 1.5 },
-  {
-    channel: "Email",
-    source: "newsletter",
     referrer: null,
     utm: { source: "newsletter", medium: "email", campaign: "november-digest" },
     lands: "content",
     w: 4,
   },
   {
-    channel: "Paid Search",
-    source: "google",
     referrer: "https://www.google.com/",
     utm: { source: "google", medium: "cpc", campaign: "brand-search", term: "behavior analytics" },
     lands: "pricing",
     w: 3,
   },
   {
-    channel: "Paid Social",
-    source: "linkedin",
     referrer: "https://www.linkedin.com/",
     utm: { source: "linkedin", medium: "paid_social", campaign: "black-friday", content: "carousel-a" },
     lands: "pricing",
     w: 2,
   },
   {
-    channel: "Email",
-    source: "lifecycle",
     referrer: null,
     utm: { source: "lifecycle", medium: "email", campaign: "trial-ending" },
     lands: "pricing",
     w: 1,
   },
 ];
+
+/** Named by the attribution ingest runs on a landing page (lib/enrich/attribution.ts), from its referrer and tags. */
+export const SOURCES: SourceDef[] = DECLARED.map((d) => {
+  const tags = d.utm ? "?" + new URLSearchParams(Object.entries(d.utm).map(([k, v]) => [`utm_${k}`, v])) : "";
+  const a = attribute({
+    referrer: d.referrer,
+    url: `https://site.test/${tags}`,
+    utm: {},
+    lastTouch: null,
+    pageHost: null,
+  });
+  return { ...d, source: a.source, channel: a.channel };
+});
 
 export const ELEMENTS: Record<string, { tag: string; text: string; selector: string }[]> = {
   default: [

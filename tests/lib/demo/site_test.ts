@@ -7,6 +7,7 @@ import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
 import { generateSite, siteLines, type SiteOptions } from "../../../lib/demo/site.ts";
 import { PAGES } from "../../../lib/demo/world.ts";
 import { elementName } from "../../../lib/enrich/element.ts";
+import { attribute, attributionInputOf } from "../../../lib/enrich/attribution.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../../helpers/deps.ts";
 import { createTenant } from "../../helpers/tenant.ts";
 
@@ -202,8 +203,13 @@ Deno.test("generated site: channels and sources incl. search, social, email, UTM
     ]
   ) assert.ok((channels.get(c) ?? 0) >= 20, `${c}: ${channels.get(c)}`);
   const sources = tally(landings, (e) => e.source);
-  for (const src of ["Google", "Bing", "LinkedIn", "Reddit", "ChatGPT", "Perplexity", "Claude", "Gemini"]) {
+  for (const src of ["google", "bing", "linkedin", "reddit", "chatgpt", "perplexity", "claude", "gemini"]) {
     assert.ok(sources.has(src), src);
+  }
+  // each landing is named as ingest names it, so the demo's rows and live events' rows are one
+  for (const e of landings) {
+    const a = attribute(attributionInputOf(e));
+    assert.deepEqual([e.source, e.channel], [a.source, a.channel], JSON.stringify(e.properties));
   }
   const campaigns = tally(s.events, (e) => e.utm && `${e.utm.medium}/${e.utm.campaign}`);
   for (const medium of ["email", "cpc", "paid_social"]) {
