@@ -82,8 +82,9 @@ Service running at ${base}   (${store}; demo organization ${t.org})
   server key         ${t.serverKey}
   read key           ${t.readKey}
 
-Send a web event:
+Send a web event (with a browser's agent: curl's own is counted as automation, not as a visitor):
   curl -i ${base}/v1/behavior/events -H 'Content-Type: application/json' -H 'Origin: https://${t.domain}' \\
+    -A 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15' \\
     -d '{"api_key":"${t.publicKey}","batch":[{"event_id":"${uuid()}","anonymous_id":"a1","session_id":"s1","sequence_no":0,"platform":"web","event_type":"$pageview","screen":"/pricing","properties":{"path":"/pricing","url":"https://${t.domain}/pricing"},"device_time":"${now}"}]}'
 
 Report a crawler hit:

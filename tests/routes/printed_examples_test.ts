@@ -8,6 +8,9 @@ import { devBanner } from "../../lib/demo/tenant.ts";
 import { readKeySnippet } from "../../routes/app/snippets.ts";
 import { TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
 import { demoSite } from "../helpers/demo_site.ts";
+import { keys } from "../../lib/store/keys.ts";
+import { unpackEvent } from "../../lib/store/event_codec.ts";
+import type { StoredEvent } from "../../lib/store/records.ts";
 
 const BASE = "http://127.0.0.1:8000";
 
@@ -51,10 +54,13 @@ function request(argv: string[]): { url: string; init: RequestInit } {
     if (a === "-H") {
       const h = argv[++i];
       headers.set(h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim());
-    } else if (a === "-d") body = argv[++i];
+    } else if (a === "-A") headers.set("user-agent", argv[++i]);
+    else if (a === "-d") body = argv[++i];
     else if (a.startsWith("-")) continue; // -s, -i
     else url = a;
   }
+  // what curl sends when no -A names another agent
+  if (!headers.has("user-agent")) headers.set("user-agent", "curl/8.5.0");
   return { url, init: { method: body === undefined ? "GET" : "POST", headers, body } };
 }
 
@@ -78,6 +84,14 @@ Deno.test("printed examples: the dev banner, README and read-key snippet answer 
         `${res.status} for\n${example}\n${text.slice(0, 400)}`,
       );
     }
+    // the banner's web event is a visitor's, as a newcomer who sends it expects to see it counted
+    const sent: StoredEvent[] = [];
+    for await (const e of deps.kv.list<Uint8Array>({ prefix: keys.rawEvents(tenant.org, "production") })) {
+      const ev = unpackEvent(e.value);
+      if (ev.anonymous_id === "a1") sent.push(ev);
+    }
+    assert.ok(sent.length >= 1, "the banner's web event is stored");
+    assert.deepEqual(sent.map((e) => e.traffic), sent.map(() => "human"));
   } finally {
     deps.kv.close();
   }
