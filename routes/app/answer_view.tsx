@@ -9,7 +9,15 @@ import { raw } from "hono/html";
 import { type ChartSpec, renderSized } from "../../lib/charts/charts.ts";
 import { FEWER_THAN_5 } from "../../lib/answers/privacy.ts";
 import { shownPath } from "../../lib/url_path.ts";
-import { formatValue, metricLabel, versus } from "./format.ts";
+import {
+  formatValue,
+  metricLabel,
+  shortTime,
+  signedDifference,
+  unitOf,
+  valueWords,
+  versus,
+} from "./format.ts";
 
 type Row = Record<string, unknown>;
 type Answer = Record<string, unknown>;
@@ -21,19 +29,32 @@ export interface ShownFigure {
   compared: string | null;
 }
 
+export interface ShownTable {
+  title: string;
+  /** The fields shown, their headers, and per row its fields as given and its cells as people read them */
+  columns: string[];
+  labels: string[];
+  rows: Row[];
+  cells: string[][];
+  total: number;
+  /** a series, whose last rows (the newest buckets) are kept when it is cut */
+  newest: boolean;
+}
+
 export interface ShownAnswer {
   figures: ShownFigure[];
   /** Server-drawn SVG markup (escaped by the serializer), or null when the answer has nothing to draw. */
   chart: string | null;
   /** Points the chart draws: for a series over time, one per bucket of the answer. */
   points: number;
-  /** `newest`: a series, whose last rows (the newest buckets) are kept when it is cut */
-  table: { title: string; columns: string[]; rows: Row[]; total: number; newest: boolean } | null;
+  table: ShownTable | null;
   period: string | null;
   notices: string[];
 }
 
 const SKIP = new Set(["scope", "notices", "offset", "sort"]);
+/** The request's own settings, echoed in the answer: not figures about the site. */
+const SETTINGS = new Set(["lookback_days", "stale_after_days"]);
 const LABEL_KEYS = [
   "label",
   "page",
@@ -58,20 +79,68 @@ const MEASURES = [
   "reviews",
   "value",
 ];
+/** Lists whose first fields are not the ones to read (or too many for a card), by the list's name. */
+const COLUMNS: Record<string, string[]> = {
+  // a visit, narrow enough for the builder's card at 1280 px (590 px): exit page, events, channel, country
+  // and device left out
+  sessions: ["started_at", "duration_s", "entry_page", "pages_seen", "source"],
+  // crawl coverage and robots.txt access: `ai` and `robots_only` repeat what the kind says, the vendor what the
+  // crawler's name does (and the card has no room for it)
+  crawlers: [
+    "crawler",
+    "category",
+    "access",
+    "group",
+    "requests",
+    "pages_read",
+    "verified_pages",
+    "last_read_at",
+  ],
+};
+/** Lists of single items, not groups: one visit's events by its source are no figure to chart. */
+const SINGLE_ITEMS = new Set(["sessions"]);
+/** Column names where a list's field name reads badly as a header. */
+const COLUMN_LABELS: Record<string, string> = {
+  started_at: "Started",
+  pages_seen: "Pages",
+  category: "Kind",
+  group: "robots.txt rules",
+  pages_read: "Pages read",
+  verified_pages: "Verified",
+  last_read_at: "Last read",
+  robots_only: "Only in robots.txt",
+};
+/** Which robots.txt group applies to a crawler (behavior_crawler_access's `group`). */
+const GROUP_WORDS: Record<string, string> = { own: "by name", "*": "for all (*)", none: "none" };
+/** Columns whose values are identifiers with words (the rest, e.g. event names, stay as sent). */
+const WORD_COLUMNS = new Set(["category", "rating"]);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === "object" && !Array.isArray(v);
 const isCompared = (v: unknown): v is { value: unknown; previous: unknown; change?: number | null } =>
-  !!v && typeof v === "object" && !Array.isArray(v) && "value" in v && "previous" in v;
+  isObject(v) && "value" in v && "previous" in v;
 const isScalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The answer's top-level figures (compared ones against the period before), at most 8. */
+const figure = (name: string, v: unknown, label = metricLabel(name)): ShownFigure => ({
+  name,
+  label,
+  text: formatValue(name, v),
+  compared: null,
+});
+
+/** The answer's headline figures (compared ones against the period before), at most 8: its `summary`
+ * object's counts first (the crawler tools keep theirs there), then its top-level numbers. */
 export function figuresOf(answer: Answer): ShownFigure[] {
   const out: ShownFigure[] = [];
-  for (const [k, v] of Object.entries(answer)) {
-    if (SKIP.has(k) || k.endsWith("_total") || out.length >= 8) continue;
+  const summary = isObject(answer.summary) ? Object.entries(answer.summary) : [];
+  for (const [k, v] of [...summary, ...Object.entries(answer)]) {
+    if (SKIP.has(k) || SETTINGS.has(k) || k.endsWith("_total") || out.length >= 8) continue;
     // nothing withheld is nothing to say
     if (k.endsWith("_withheld") && v === 0) continue;
-    if (typeof v === "number" || v === "fewer than 5") {
-      out.push({ name: k, label: metricLabel(k), text: formatValue(k, v), compared: null });
+    if (typeof v === "number" || v === FEWER_THAN_5) {
+      out.push(figure(k, v));
     } else if (isCompared(v)) {
       const name = k === "total" && typeof answer.metric === "string" ? answer.metric : k;
       out.push({
@@ -87,23 +156,183 @@ export function figuresOf(answer: Answer): ShownFigure[] {
   return out;
 }
 
-/** The answer's first list of objects, with the field that names a row and the number to chart. */
-function firstList(answer: Answer) {
+/** A list to show: its rows, the field that names a row and the number to chart. */
+interface List {
+  key: string;
+  rows: Row[];
+  total: number;
+  label: string | undefined;
+  measure: string | undefined;
+}
+
+/** A column: a field of the rows, its header and, where its name does not tell its unit, how a cell reads. */
+interface Column {
+  key: string;
+  label: string;
+  text?: (v: unknown) => string;
+}
+
+/** What the page shows of an answer: its figures, the list it charts and tables, and the table's columns. */
+interface Reading {
+  figures: ShownFigure[];
+  list: List | null;
+  columns: Column[];
+}
+
+function listOf(answer: Answer, key: string, rows: Row[], total?: unknown): List {
+  const label = LABEL_KEYS.find((l) => isScalar(rows[0][l]) && rows[0][l] !== null);
+  const preferred = typeof answer.metric === "string" ? [answer.metric, ...MEASURES] : MEASURES;
+  const measure = preferred.find((n) => n !== label && rows.some((x) => typeof x[n] === "number"));
+  total ??= answer[`${key}_total`];
+  return { key, rows, total: typeof total === "number" ? total : rows.length, label, measure };
+}
+
+/** The answer's first list of objects. */
+function firstList(answer: Answer): List | null {
   for (const [k, v] of Object.entries(answer)) {
-    if (SKIP.has(k) || !Array.isArray(v) || !v.length || typeof v[0] !== "object" || v[0] === null) continue;
-    const rows = v as Row[];
-    const label = LABEL_KEYS.find((l) => isScalar(rows[0][l]) && rows[0][l] !== null);
-    const preferred = typeof answer.metric === "string" ? [answer.metric, ...MEASURES] : MEASURES;
-    const measure = preferred.find((n) => n !== label && rows.some((x) => typeof x[n] === "number"));
-    return { key: k, rows, label, measure };
+    if (SKIP.has(k) || !Array.isArray(v) || !v.length || !isObject(v[0])) continue;
+    return listOf(answer, k, v as Row[]);
   }
   return null;
 }
 
+/** A list's columns: the chosen ones of a known list, else its fields holding plain values, at most 7. */
+function columnsOf(list: List): Column[] {
+  const plain = (c: string) =>
+    list.rows.some((r) => r[c] !== null && r[c] !== undefined) &&
+    list.rows.every((r) => isScalar(r[c] ?? null));
+  const keys = Object.hasOwn(COLUMNS, list.key) ? COLUMNS[list.key] : Object.keys(list.rows[0]);
+  return keys.filter(plain).slice(0, 7).map((key) => ({ key, label: columnLabel(key) }));
+}
+
+const columnLabel = (
+  key: string,
+) => (Object.hasOwn(COLUMN_LABELS, key) ? COLUMN_LABELS[key] : metricLabel(key));
+
+/** Any answer read by its shape: top-level figures, its first list. */
+function genericReading(answer: Answer): Reading {
+  const list = firstList(answer);
+  return { figures: figuresOf(answer), list, columns: list ? columnsOf(list) : [] };
+}
+
+const VITALS = ["LCP", "INP", "CLS"] as const;
+type Vital = { p75?: number | null; rating?: string | null; previous_p75?: number | null };
+type Vitals = Partial<Record<(typeof VITALS)[number], Vital>> | null | undefined;
+/** A vital's p75 named with its unit, so it reads as one: LCP and INP in ms (or s), CLS a plain decimal. */
+const p75Key = (m: (typeof VITALS)[number]) => (m === "CLS" ? "cls_p75" : `${m.toLowerCase()}_p75_ms`);
+
+/** The worst rating of a page's vitals in words, with the vitals that have it: "poor: INP". */
+function worstRating(vitals: Vitals): string | null {
+  const rated = VITALS.filter((m) => vitals?.[m]?.rating);
+  for (const r of ["poor", "needs_improvement"]) {
+    const these = rated.filter((m) => vitals![m]!.rating === r);
+    if (these.length) return `${valueWords(r)}: ${these.join(", ")}`;
+  }
+  return rated.length ? "good" : null;
+}
+
+function vitalFigure(m: (typeof VITALS)[number], v: Vital | undefined): ShownFigure {
+  const key = p75Key(m);
+  const notes = [
+    v?.rating ? valueWords(v.rating) : null,
+    typeof v?.previous_p75 === "number" ? `vs ${formatValue(key, v.previous_p75)}` : null,
+  ].filter(Boolean);
+  return { ...figure(key, v?.p75 ?? null, `${m} (p75)`), compared: notes.length ? notes.join(" · ") : null };
+}
+
+/** behavior_performance: its Core Web Vitals are nested per vital, overall and per page or device. */
+function vitalsReading(answer: Answer): Reading | null {
+  const overall = answer.overall;
+  if (!isObject(overall) || !isObject(overall.vitals) || !Array.isArray(answer.groups)) return null;
+  const vitals = overall.vitals as Vitals;
+  const figures = [
+    figure("page_loads", overall.page_loads),
+    figure("visitors", overall.visitors),
+    ...VITALS.map((m) => vitalFigure(m, vitals?.[m])),
+  ];
+  const rows = (answer.groups as Row[]).map((g) => {
+    const v = g.vitals as Vitals;
+    const p75s = Object.fromEntries(VITALS.map((m) => [p75Key(m), v?.[m]?.p75 ?? null]));
+    return { name: g.name, page_loads: g.page_loads, visitors: g.visitors, ...p75s, rating: worstRating(v) };
+  });
+  const by = answer.by === "device" ? "device" : "page";
+  const columns: Column[] = [
+    { key: "name", label: metricLabel(by) },
+    { key: "page_loads", label: "Page loads" },
+    ...VITALS.map((m) => ({ key: p75Key(m), label: `${m} (p75)` })),
+    { key: "rating", label: "Rating" },
+  ];
+  const list = rows.length ? listOf(answer, `${by}s`, rows, answer.groups_total) : null;
+  return { figures, list, columns };
+}
+
+/** behavior_retention: each cohort's return rates are a list, one per interval after it entered. */
+function retentionReading(answer: Answer): Reading | null {
+  const { cohorts, average_curve: curve, interval } = answer;
+  if (!Array.isArray(cohorts) || !Array.isArray(curve) || typeof interval !== "string") return null;
+  // when any visit counts, every visitor is back in the interval they entered: nothing to read there
+  const from = answer.returning === "any visit" ? 1 : 0;
+  const steps = Array.from({ length: Math.max(0, Math.min(5, curve.length - from)) }, (_, i) => i + from);
+  const name = (i: number) => (i === 0 ? `Same ${interval}` : `${metricLabel(interval)} ${i}`);
+  // a cohort not followed that far yet has no rate there: an empty cell, not a withheld one
+  const rate = (v: unknown) => (v === undefined ? "" : formatValue("return_rate", v));
+  const rows = (cohorts as Row[]).map((c) => {
+    const rates = Array.isArray(c.rates) ? c.rates : null;
+    return {
+      cohort: c.cohort,
+      visitors: c.visitors,
+      ...Object.fromEntries(steps.map((i) => [`after_${i}`, rates ? rates[i] : null])),
+    };
+  });
+  const figures = [
+    ...figuresOf(answer),
+    ...steps.slice(0, 3).map((i) => figure("return_rate", curve[i], `${name(i)} (average)`)),
+  ];
+  const columns: Column[] = [
+    { key: "cohort", label: "Cohort" },
+    { key: "visitors", label: "Visitors" },
+    ...steps.map((i) => ({ key: `after_${i}`, label: name(i), text: rate })),
+  ];
+  return { figures, list: rows.length ? listOf(answer, "cohorts", rows) : null, columns };
+}
+
+/** behavior_explain_change: a driver's figures are in the answer's metric, named in `metric`. */
+function driversReading(answer: Answer): Reading | null {
+  const { metric, drivers } = answer;
+  if (typeof metric !== "string" || !Array.isArray(drivers) || !isCompared(answer.total)) return null;
+  const before = `previous_${metric}`, rate = unitOf(metric) === "fraction";
+  const rows = (drivers as Row[]).map((d) => ({
+    name: `${readable(String(d.name))} (${d.dimension})`,
+    [before]: d.previous,
+    [metric]: d.value,
+    // `change` is relative, so none from 0: a count from 0 is a new segment (a rate from 0% is not)
+    change: d.change ??
+      (!rate && d.previous === 0 && typeof d.value === "number" && d.value > 0 ? "new" : null),
+    contribution: d.contribution,
+  }));
+  const columns: Column[] = [
+    { key: "name", label: "Segment" },
+    { key: before, label: "Before" },
+    { key: metric, label: metricLabel(metric) },
+    { key: "change", label: "Change" },
+    {
+      key: "contribution",
+      label: "Part of the change",
+      text: (v) => (typeof v === "number" ? signedDifference(metric, v) : cell("contribution", v)),
+    },
+  ];
+  return { figures: figuresOf(answer), list: rows.length ? listOf(answer, "drivers", rows) : null, columns };
+}
+
+/** Answers with a known nested shape are read by their own reader; any other generically. */
+const READERS = [vitalsReading, retentionReading, driversReading];
+const readingOf = (answer: Answer) =>
+  READERS.reduce<Reading | null>((found, read) => found ?? read(answer), null) ?? genericReading(answer);
+
 /** Rows whose figure reads "fewer than 5" (a small group under a saved cohort) are left out, never drawn as 0. */
-function chartSpec(title: string, list: NonNullable<ReturnType<typeof firstList>>): ChartSpec | null {
+function chartSpec(title: string, list: List): ChartSpec | null {
   const { label, measure } = list;
-  if (!label || !measure) return null;
+  if (!label || !measure || SINGLE_ITEMS.has(list.key)) return null;
   const rows = list.rows.filter((r) => typeof r[measure] === "number");
   if (!rows.length) return null;
   const num = (x: Row, f: string) => x[f] as number;
@@ -119,6 +348,9 @@ function chartSpec(title: string, list: NonNullable<ReturnType<typeof firstList>
       }],
     };
   }
+  // bars are groups, one per name: names that repeat would be drawn over each other
+  const named = rows.filter((r) => r[label] !== null && r[label] !== undefined).map((r) => String(r[label]));
+  if (new Set(named).size < named.length) return null;
   const previous = `previous_${measure}`;
   return {
     kind: "bar",
@@ -136,9 +368,26 @@ function chartSpec(title: string, list: NonNullable<ReturnType<typeof firstList>
   };
 }
 
+function tableOf(list: List, columns: Column[], timeZone: string): ShownTable {
+  // a time series keeps its newest buckets, the ones a reader looks for
+  const newest = list.key === "series";
+  const rows = newest ? list.rows.slice(-25) : list.rows.slice(0, 25);
+  // times are read in the answer's time zone, named once in their column's header instead of in every cell
+  const times = (c: Column) => !c.text && rows.some((r) => ISO_TIME.test(String(r[c.key])));
+  return {
+    title: metricLabel(list.key),
+    columns: columns.map((c) => c.key),
+    labels: columns.map((c) => (times(c) ? `${c.label} (${timeZone})` : c.label)),
+    rows,
+    cells: rows.map((r) => columns.map((c) => c.text ? c.text(r[c.key]) : cell(c.key, r[c.key], timeZone))),
+    total: list.total,
+    newest,
+  };
+}
+
 /** Reads an answer into what the page shows; the chart is titled `title`. */
 export async function showAnswer(title: string, answer: Answer): Promise<ShownAnswer> {
-  const list = firstList(answer);
+  const { figures, list, columns } = readingOf(answer);
   const spec = list ? chartSpec(title, list) : null;
   const notices = Array.isArray(answer.notices) ? answer.notices.map(String) : [];
   const withheld = list?.measure ? list.rows.filter((r) => r[list.measure!] === FEWER_THAN_5).length : 0;
@@ -151,25 +400,15 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
   }
   const chart = spec ? await renderSized(spec) : null;
   const points = !spec ? 0 : spec.kind === "line" ? spec.series[0].points.length : spec.bars.length;
-  const table = list
-    ? {
-      title: metricLabel(list.key),
-      columns: Object.keys(list.rows[0]).filter((c) => list.rows.some((r) => isScalar(r[c]))).slice(0, 7),
-      // a time series keeps its newest buckets, the ones a reader looks for
-      rows: list.key === "series" ? list.rows.slice(-25) : list.rows.slice(0, 25),
-      newest: list.key === "series",
-      total: typeof answer[`${list.key}_total`] === "number"
-        ? answer[`${list.key}_total`] as number
-        : list.rows.length,
-    }
-    : null;
-  const scope = answer.scope as { period?: { from_date?: string; to_date?: string } | null } | undefined;
+  const scope = answer.scope as
+    | { period?: { from_date?: string; to_date?: string } | null; timezone?: string }
+    | undefined;
   const p = scope?.period;
   return {
-    figures: figuresOf(answer),
+    figures,
     chart,
     points,
-    table,
+    table: list ? tableOf(list, columns, scope?.timezone ?? "UTC") : null,
     period: p?.from_date
       ? (p.from_date === p.to_date ? p.from_date : `${p.from_date} to ${p.to_date}`)
       : null,
@@ -180,14 +419,24 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
 /** A page path as people read it ("/café", not the stored "/caf%C3%A9"); other names as they are. */
 const readable = (s: string) => (s.startsWith("/") ? shownPath(s) : s);
 
-const cell = (col: string, v: unknown) =>
-  v === null || v === undefined
-    ? "—"
-    : typeof v === "boolean"
-    ? (v ? "yes" : "no")
-    : typeof v === "string"
-    ? readable(v)
-    : formatValue(col, v);
+/** One cell as people read it: a time in the answer's time zone, an identifier in words, a number formatted. */
+function cell(col: string, v: unknown, timeZone = "UTC"): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v !== "string") return formatValue(col, v);
+  if (ISO_TIME.test(v)) return shortTime(v, timeZone);
+  if (col === "group" && Object.hasOwn(GROUP_WORDS, v)) return GROUP_WORDS[v];
+  return WORD_COLUMNS.has(col) ? valueWords(v) : readable(v);
+}
+
+/**
+ * A long word (a path, a host name) may break before a slash and after a dot, so a narrow card's table fits:
+ * "/features/analytics", "news.ycombinator.com". Short ones and text with spaces are left as they are.
+ */
+const breakable = (text: string) =>
+  text.length <= 16 || text.includes(" ")
+    ? text
+    : text.split(/(?=\/)|(?<=\.)/).flatMap((part, i) => (i ? [<wbr />, part] : [part]));
 
 /** The figures, chart and table of a shown answer; `compact` (a dashboard tile) leaves the table out. */
 export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ shown, compact }) => (
@@ -220,11 +469,11 @@ export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ sho
             )}
           </caption>
           <thead>
-            <tr>{shown.table.columns.map((c) => <th scope="col">{metricLabel(c)}</th>)}</tr>
+            <tr>{shown.table.labels.map((l) => <th scope="col">{l}</th>)}</tr>
           </thead>
           <tbody>
-            {shown.table.rows.map((r) => (
-              <tr>{shown.table!.columns.map((c) => <td data-label={metricLabel(c)}>{cell(c, r[c])}</td>)}</tr>
+            {shown.table.cells.map((r) => (
+              <tr>{r.map((text, i) => <td data-label={shown.table!.labels[i]}>{breakable(text)}</td>)}</tr>
             ))}
           </tbody>
         </table>

@@ -31,6 +31,11 @@ const LABELS: Record<string, string> = {
   negative_share: "Negative share",
   lcp_ms: "Largest contentful paint",
   inp_ms: "Interaction to next paint",
+  known_pages: "Known pages",
+  pages_read_by_search: "Pages read by search engines",
+  pages_read_by_ai_verified: "Pages read by verified AI crawlers",
+  pages_never_read: "Pages never read",
+  stale_pages: "Stale pages",
   total: "Total",
   events: "Events",
   count: "Count",
@@ -72,14 +77,17 @@ const LABELS: Record<string, string> = {
 /** A metric's or column's name in words: its label, or the name with its unit suffix dropped, capitalised. */
 export function metricLabel(name: string): string {
   if (Object.hasOwn(LABELS, name)) return LABELS[name]; // own entries: "constructor" is a name like others
-  const words = name.replace(/^\$/, "").replace(/_(s|ms|percent)$/, "").replaceAll("_", " ").trim();
+  const words = name.replace(/^\$/, "").replace(/_(s|ms|percent)$/, "").replaceAll("_", " ").trim()
+    .replace(/\b(ai|seo)\b/g, (w) => w.toUpperCase());
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export type Unit = "percent" | "fraction" | "seconds" | "ms" | "count" | "decimal";
+export type Unit = "percent" | "fraction" | "seconds" | "ms" | "count" | "decimal" | "change";
 
 /** How a named figure is measured, from its name (answers name units in their field names). */
 export function unitOf(name: string): Unit {
+  // answers use `change` for a relative change only (-0.25: 25% down)
+  if (name === "change") return "change";
   if (name.endsWith("_percent")) return "percent";
   if (/(_rate|^rate|conversion|_share|conversion_from_first|conversion_from_previous)$/.test(name)) {
     return "fraction";
@@ -114,7 +122,9 @@ export function formatValue(name: string, v: unknown): string {
     case "seconds":
       return duration(v);
     case "ms":
-      return `${thousands(v)} ms`;
+      return v >= 1000 ? `${thousands(v / 1000, v < 10_000 ? 1 : 0)} s` : `${thousands(v)} ms`;
+    case "change":
+      return signedChange(v);
     case "decimal":
       return thousands(v, 2);
     default:
@@ -128,6 +138,54 @@ export function signedChange(change: number): string {
   if (pct === 0) return "±0%";
   return `${pct > 0 ? "+" : "−"}${thousands(Math.abs(pct), 1)}%`;
 }
+
+/** A difference in the unit of `name`, signed with a real minus sign: "+16", "−1,204", "+7.6 points" for a rate. */
+export function signedDifference(name: string, d: number): string {
+  const unit = unitOf(name);
+  const text = unit === "fraction"
+    ? `${thousands(Math.abs(d) * 100, 1)} points`
+    : formatValue(name, Math.abs(d));
+  return /[1-9]/.test(text) ? `${d > 0 ? "+" : "−"}${text}` : `±${text}`;
+}
+
+/**
+ * An instant (ISO, UTC) as a compact time in `timeZone`, which the column's header names: "29 Nov, 18:31".
+ * Day and month stay together (a no-break space), so a narrow column breaks only before the time.
+ */
+export function shortTime(iso: string, timeZone = "UTC"): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const opts = {
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  } as const;
+  let text: string;
+  try {
+    text = at.toLocaleString("en-GB", { ...opts, timeZone });
+  } catch { // not a time zone: the time as stored
+    text = at.toLocaleString("en-GB", { ...opts, timeZone: "UTC" });
+  }
+  return text.replace(" ", "\u00a0");
+}
+
+/** Words for the values answers name as identifiers: crawler kinds and Core Web Vitals ratings. */
+const VALUE_WORDS: Record<string, string> = {
+  search_engine: "search engine",
+  ai_training: "AI training",
+  ai_search: "AI search",
+  ai_assistant: "AI assistant",
+  seo_tool: "SEO tool",
+  social_preview: "social preview",
+  feed_fetcher: "feed fetcher",
+  security_scanner: "security scanner",
+  needs_improvement: "needs improvement",
+};
+
+/** A value in words when it is one of those identifiers; any other (an event's name, a page) as it is. */
+export const valueWords = (v: string) => (Object.hasOwn(VALUE_WORDS, v) ? VALUE_WORDS[v] : v);
 
 /** "547 vs 619 (−11.6%)": a figure against the period before, spaced. */
 export function versus(name: string, value: unknown, previous: unknown, change?: number | null): string {
