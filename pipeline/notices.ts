@@ -3,7 +3,8 @@
  * end, events the web SDK sampled, and how fresh the data is.
  */
 import type { AppContext } from "../lib/context.ts";
-import { sampledBetween } from "../lib/ingest/sampled.ts";
+import { SAMPLE_RATE_FLOOR, sampledBetween, type SampledOf } from "../lib/ingest/sampled.ts";
+import type { TouchpointKind } from "../lib/store/records.ts";
 import { latestArrival } from "../lib/parts/arrivals.ts";
 import type { UsageMeter } from "../lib/usage/meter.ts";
 import type { Answer, ToolContext } from "../toolkit/tool.ts";
@@ -32,24 +33,41 @@ export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promis
 }
 
 /**
+ * What a feedback tool's answer counts (toolkit/feedback_common.ts reviewScope): app-store reviews, which the
+ * web SDK never sends, so no sampling of its touches them.
+ */
+const REVIEWS_TRAFFIC = "app-store reviews";
+
+/**
  * When the answer's period (or the one it compares against) holds days whose web events the SDK sampled: the
  * counts are of the events sent, not scaled up (a guess would read as exact), and the notice gives the rate.
- * Days are UTC days, so a period in another timezone may be told of a sampled day it only touches.
+ * Only the answer's touchpoint's days count (every touchpoint's when the answer has none); answers about
+ * app-store reviews are never told. Days are UTC days, so a period in another timezone may be told of a
+ * sampled day it only touches.
  */
 export async function samplingNotice(app: AppContext, ctx: ToolContext, answer: Answer): Promise<string[]> {
   const p = answer.scope?.period;
   if (!p) return [];
+  if (answer.scope.traffic?.startsWith(REVIEWS_TRAFFIC)) return [];
+  const tp = answer.scope.touchpoint;
+  const of: SampledOf = tp ? { id: tp.id, kind: tp.kind as TouchpointKind } : "all";
   const windows = [p, ...(p.previous ? [p.previous] : [])].map((w) => ({
     from: Date.parse(w.from),
     to: Date.parse(w.to),
   }));
-  const s = await sampledBetween(app.deps.kv, ctx.org.id, ctx.env, windows);
+  const s = await sampledBetween(app.deps.kv, ctx.org.id, ctx.env, of, windows);
   if (!s) return [];
-  const pct = `${Math.round(s.lowest * 1000) / 10}%`;
+  // a rate at the floor stands for any rate below it (lib/ingest/sampled.ts)
+  const pct = `${
+    s.lowest >= 0.01 ? Math.round(s.lowest * 1000) / 10 : Number((s.lowest * 100).toPrecision(2))
+  }%`;
+  const rate = s.lowest <= SAMPLE_RATE_FLOOR
+    ? `sampleRate ${SAMPLE_RATE_FLOOR} or lower, ${pct} or less`
+    : `sampleRate as low as ${s.lowest}, ${pct}`;
   return [
     `web SDK sampling: on ${s.days} day${s.days === 1 ? "" : "s"} of this period${
       p.previous ? " or the one compared" : ""
-    } the web SDK sent only a sample of visitors (sampleRate as low as ${s.lowest}, ${pct}); web figures count ` +
+    } the web SDK sent only a sample of visitors (${rate}); web figures count ` +
     "the events received and are not scaled up, so they understate the traffic of those days",
   ];
 }

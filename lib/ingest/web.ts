@@ -97,8 +97,11 @@ export async function ingestWebEvents(
     });
   });
   const stored = await storeGroups(committer, records, CHUNK);
-  // events the SDK sampled: answers over their days say counts are of the events sent (one note a batch)
+  // events the SDK sampled: answers about this touchpoint over their days say counts are of the events sent
+  // (one note a batch)
   const rate = Math.min(...unique.map(({ e }) => sampleRateOf(e.context) ?? 1));
-  if (rate < 1 && stored.length) await ctx.sampled.note(target.org.id, target.env, arrival.receivedAt, rate);
+  if (rate < 1 && stored.length) {
+    await ctx.sampled.note(target.org.id, target.env, arrival.receivedAt, rate, target.touchpoint.id);
+  }
   return { stored: stored.length, duplicates: events.length - tooLarge - stored.length };
 }
