@@ -34,6 +34,23 @@ async function configured<T>(step: () => T | Promise<T>): Promise<T> {
     Deno.exit(2);
   }
 }
+/** A port another process holds, or one this user may not open, stops the start with one line naming PORT. */
+function listening<T>(start: () => T): T {
+  try {
+    return start();
+  } catch (e) {
+    const taken = e instanceof Deno.errors.AddrInUse;
+    if (!taken && !(e instanceof Deno.errors.PermissionDenied)) throw e;
+    console.error(
+      `configuration error: PORT ${config.port}: ${
+        taken
+          ? "another process listens on it; stop that one or set PORT to a free port"
+          : "not allowed to listen on it"
+      }`,
+    );
+    Deno.exit(2);
+  }
+}
 const config = await configured(() => readConfig(env, { dev }));
 await configured(() => checkConfiguredPaths(env));
 const log = consoleLog(dev ? "warn" : "info");
@@ -101,9 +118,9 @@ const listen = {
   onListen: ({ port }: Deno.NetAddr) => console.log(`listening on http://127.0.0.1:${port}`),
 };
 const guard = await configured(() => guardLimits(env, config.trustProxy));
-const server = env.DENO_DEPLOYMENT_ID
-  ? Deno.serve(listen, app.fetch)
-  : serveGuarded(listen, app.fetch, guard);
+const server = listening(() =>
+  env.DENO_DEPLOYMENT_ID ? Deno.serve(listen, app.fetch) : serveGuarded(listen, app.fetch, guard)
+);
 // Set before the first request is served: the issuer never follows a Host header in production.
 const issuer = issuerPolicy(config, env, server.addr.port);
 config.publicUrl = issuer.publicUrl;

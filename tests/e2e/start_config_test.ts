@@ -39,3 +39,22 @@ Deno.test("start: refused without ADMIN_TOKEN, with an unopenable KV_PATH or a m
     assert.equal(r.stderr.split("\n").length, 1, r.stderr);
   }
 });
+
+Deno.test("start: a port another process listens on is refused with one line naming PORT", async () => {
+  const taken = Deno.listen({ hostname: "0.0.0.0", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const kv = await Deno.makeTempDir();
+    const r = await start({
+      ADMIN_TOKEN: "start-test-admin-token-0123",
+      KV_PATH: `${kv}/kv.sqlite3`,
+      PORT: String(port),
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^configuration error: PORT ${port}: another process listens on it`));
+    assert.equal(r.stderr.split("\n").length, 1, r.stderr);
+    await Deno.remove(kv, { recursive: true });
+  } finally {
+    taken.close();
+  }
+});
