@@ -3,7 +3,9 @@
  * hook per connection, and node:http's headersTimeout is not honoured under Deno, so the public port is a
  * small TCP relay in front of Deno.serve on a private loopback port. Per connection it enforces:
  *   - a header deadline: a request's headers complete within `headerMs` of its first byte (else 408);
- *   - an idle deadline: nothing sent either way for `idleMs` closes the connection (keep-alive included);
+ *   - an idle deadline: nothing sent either way for `idleMs` closes the connection (keep-alive included),
+ *     but only while the wait is the client's: a request that has arrived whole (headers and body) and
+ *     has no answer yet is the server's work, however long it takes (a 50,000-row import), not idleness;
  *   - a per-address cap: past `perAddress` open connections from one address the next is refused (503);
  *   - a per-address hold after refusals: an address whose requests keep being refused (400, 408, 413, 422,
  *     431: bodies and framing the guard turns away) past `refusalBudget` in about ten seconds has each next
@@ -91,7 +93,7 @@ interface Conn {
   last: number;
   /** where the client's requests begin and end; its headFrom times the header block in progress */
   framing: RequestFraming;
-  /** a request's headers were complete and it has had no answer yet */
+  /** a request's headers were complete and it has had no answer yet (its first bytes not yet relayed) */
   awaiting: boolean;
   /** the server answered a request whose body was still arriving: the rest is dropped, not passed on */
   dropping: boolean;
@@ -188,6 +190,13 @@ export function serveGuarded(
     close(c);
   };
 
+  /**
+   * The connection waits on the server, not the client: a request has arrived whole and its answer has not
+   * begun. Not while its body is still arriving (a client that stops mid-body is idle: nothing else closes
+   * it if the handler reads the body without the body deadline) nor past framing the relay cannot follow.
+   */
+  const serverWorking = (c: Conn) => c.awaiting && !c.framing.inBody && !c.framing.blind;
+
   // One sweep a second instead of a timer per connection.
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -199,7 +208,7 @@ export function serveGuarded(
           "408 Request Timeout",
           `request headers not complete within ${limits.headerMs / 1000} s`,
         );
-      } else if (now - c.last > limits.idleMs) close(c);
+      } else if (now - c.last > limits.idleMs && !serverWorking(c)) close(c);
     }
   }, 1_000);
 

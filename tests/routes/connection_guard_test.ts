@@ -67,6 +67,96 @@ Deno.test("connection guard: an idle keep-alive connection is closed after its a
   deps.kv.close();
 });
 
+/** A guard in front of a handler that takes `workMs` before it answers `body` (after reading the request's body). */
+function slowServer(
+  workMs: number,
+  body: string,
+  limits = { bodyMs: 10_000, headerMs: 10_000, idleMs: 1_000, perAddress: 5 },
+) {
+  let started = 0;
+  const server = serveGuarded({ hostname: "127.0.0.1", port: 0 }, async (req) => {
+    const got = await req.text().catch(() => null); // a client gone mid-body
+    if (got === null) return new Response(null, { status: 400 });
+    started++;
+    await new Promise((r) => setTimeout(r, workMs));
+    return new Response(`${got.length}:${body}`);
+  }, limits);
+  return { server, port: server.addr.port, started: () => started };
+}
+
+Deno.test("connection guard: a handler that takes longer than the idle timeout still gets its answer to the client", async () => {
+  // idle 1 s, the handler works 3.5 s on a request that has arrived whole: that wait is the server's, not idle
+  const answer = "x".repeat(200_000);
+  const { server, port } = slowServer(3_500, answer);
+  try {
+    const upload = "r".repeat(300_000);
+    const t0 = Date.now();
+    const res = await rawRequest(port, wire("POST", "/import", { Host: "127.0.0.1" }, upload), 10_000);
+    assert.equal(res.status, 200, `the answer came (${JSON.stringify(res.headers)})`);
+    assert.ok(Date.now() - t0 >= 3_400, "the handler's work was waited for");
+    assert.equal(res.body, `${upload.length}:${answer}`, "the answer is whole");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("connection guard: after a slow answer the kept-alive connection serves again, then is closed when idle", async () => {
+  const { server, port } = slowServer(2_500, "done");
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    const ask = () => conn.write(new TextEncoder().encode("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    const buf = new Uint8Array(8192);
+    const answer = async () => {
+      let text = "";
+      while (!text.endsWith("0:done")) {
+        const n = await conn.read(buf).catch(() => null);
+        if (n === null) break;
+        text += new TextDecoder().decode(buf.subarray(0, n));
+      }
+      return text;
+    };
+    for (let i = 0; i < 2; i++) {
+      await ask();
+      assert.match(
+        await answer(),
+        /^HTTP\/1\.1 200 [^]*0:done$/,
+        `answer ${i + 1} on the kept-alive connection`,
+      );
+    }
+    // then the client sends nothing: the connection is idle and is closed
+    const t0 = Date.now();
+    const out = await readUntilClosed(conn, 6_000);
+    assert.ok(out.closed, "the idle keep-alive connection was closed");
+    assert.equal(out.text, "");
+    assert.ok(Date.now() - t0 >= 900, "not before the idle timeout");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("connection guard: a client that sends nothing, or stops mid-body, is still closed as idle", async () => {
+  // the header deadline is far off (10 s) and the handler reads the body with no deadline of its own: only the
+  // 1 s idle deadline can close these in time
+  const { server, port, started } = slowServer(0, "never");
+  try {
+    const silent = await Deno.connect({ hostname: "127.0.0.1", port });
+    const stalled = await Deno.connect({ hostname: "127.0.0.1", port });
+    // its headers are complete (the handler is reading its body) but the body stops halfway
+    await stalled.write(
+      new TextEncoder().encode("POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nhalf"),
+    );
+    const t0 = Date.now();
+    const [a, b] = await Promise.all([readUntilClosed(silent, 6_000), readUntilClosed(stalled, 6_000)]);
+    assert.ok(a.closed, "the silent connection was closed");
+    assert.ok(b.closed, "the connection whose body stalled was closed");
+    assert.ok(Date.now() - t0 < 5_000, "by the idle deadline, not the 10 s header or body deadline");
+    assert.equal(b.text, "", "the stalled request was never answered");
+    assert.equal(started(), 0);
+  } finally {
+    await server.shutdown();
+  }
+});
+
 Deno.test("connection guard: past the per-address cap the next connection is refused with 503", async () => {
   const { deps, server, port } = await world();
   const held: Deno.Conn[] = [];
