@@ -91,6 +91,8 @@ export function createApp(deps: Deps): App {
   app.use("/v1/read/*", guardBody);
   app.use("/mcp", guardBody);
 
+  // a person who opens the service's own address in a browser lands in the app, not on a JSON 404
+  app.get("/", (c) => c.redirect("/app", 302));
   app.route("/", healthRoutes(ctx));
   app.route("/", openapiRoutes(ctx));
   app.route("/admin/v1", adminRoutes(ctx));

@@ -7,5 +7,6 @@ import "./answer_view_cases.ts";
 import "./assistants_cases.ts";
 import "./error_titles_cases.ts";
 import "./reports_cases.ts";
+import "./root_cases.ts";
 import "./saved_pages_cases.ts";
 import "./store_credentials_cases.ts";
