@@ -20,6 +20,7 @@ import { type Metering, openMeter, takeRate } from "./meter.ts";
 import { buildToolContext, type Catalog } from "./context.ts";
 import { pipelineNotices } from "./notices.ts";
 import { answerTool } from "../toolkit/answer.ts";
+import { maskedNameProblem } from "../toolkit/masked_inputs.ts";
 
 export type { Catalog } from "./context.ts";
 export type { Metering } from "./meter.ts";
@@ -71,6 +72,9 @@ export function validateInput(tool: Tool, input: unknown): unknown {
   if (problem) {
     throw invalid(`invalid input for ${tool.name}: ${formatPath(problem.path, "input")}: ${problem.message}`);
   }
+  // a name as answers show it masked ("signup [email]") matches nothing stored: a 422, not a silent 0
+  const masked = tool.storedMasked ? null : maskedNameProblem(parsed.data);
+  if (masked) throw invalid(`invalid input for ${tool.name}: ${masked}`);
   return parsed.data;
 }
 

@@ -7,6 +7,7 @@
 import { invalid } from "../lib/errors.ts";
 import { describeZodError } from "../lib/schemas/zod_errors.ts";
 import type { Tool } from "../toolkit/tool.ts";
+import { maskedNameProblem } from "../toolkit/masked_inputs.ts";
 import { INSIGHT_TOOLS } from "../tools/registry.ts";
 
 export {
@@ -37,5 +38,7 @@ export function checkInsightInput(tool: string, input: Record<string, unknown>):
   }
   const parsed = t.input.safeParse(input);
   if (!parsed.success) throw invalid(`input of ${tool}: ${describeZodError(parsed.error, "input")}`);
+  const masked = t.storedMasked ? null : maskedNameProblem(parsed.data);
+  if (masked) throw invalid(`input of ${tool}: ${masked}`);
   return input;
 }

@@ -11,6 +11,7 @@ import type { SavedInsight } from "../lib/saved/records.ts";
 import { insightToolInput } from "../lib/saved/tool_input.ts";
 import type { ToolContext } from "./tool.ts";
 import { answerTool } from "./answer.ts";
+import { maskedNameProblem } from "./masked_inputs.ts";
 
 /**
  * Runs an insight as its tool would answer it, optionally over another period. A saved input that no longer
@@ -39,6 +40,9 @@ export async function runInsight(
       `insight "${insight.name}" no longer validates: ${describeZodError(parsed.error, "input")}`,
     );
   }
+  // saved before the masked-name rule: a 422 saying what to change, not a silent 0 on a dashboard
+  const masked = tool.storedMasked ? null : maskedNameProblem(parsed.data);
+  if (masked) throw invalid(`insight "${insight.name}" no longer validates: ${masked}`);
   return await answerTool(ctx, tool, parsed.data);
 }
 

@@ -71,6 +71,11 @@ export interface Tool<I extends z.ZodType = any, O extends z.ZodType = any> {
    * (by name) instead of a 422, and the answer lists them all (account_overview).
    */
   describesAccount?: boolean;
+  /**
+   * The texts the tool searches are stored masked (reviews): "[email]" in its inputs finds them as written, so
+   * the masked-name rule (toolkit/masked_inputs.ts) leaves its inputs alone.
+   */
+  storedMasked?: boolean;
   run(ctx: ToolContext, input: z.infer<I>): Promise<z.infer<O> & Answer>;
 }
 

@@ -42,6 +42,8 @@ export default defineTool({
     "feature_request, praise, question, price_complaint, other), version, language (e.g. en), search (words " +
     "in title or text). Never the author; emails and phone numbers masked. Followed apps (not own) are " +
     "refused: use feedback_themes for their themes and counts.",
+  // reviews are stored masked (lib/feedback/store.ts): a search for "[email]" finds those that held an address
+  storedMasked: true,
   input: z.object({
     app: appInput.optional(),
     period: periodInput.optional(),

@@ -131,6 +131,19 @@ export const IP_MASK = "[ip]";
 export const KEY_MASK = "[key]";
 
 /**
+ * The placeholders answers write in place of what they mask, with what each stands for. What they stand for
+ * is never stored in their place, so a question naming a placeholder matches nothing: toolkit/masked_inputs.ts
+ * refuses it (422) instead of answering 0.
+ */
+export const MASKS: readonly { mask: string; stands_for: string }[] = [
+  { mask: EMAIL_MASK, stands_for: "an e-mail address" },
+  { mask: PHONE_MASK, stands_for: "a phone number" },
+  { mask: CARD_MASK, stands_for: "a payment card number" },
+  { mask: IP_MASK, stands_for: "an IP address" },
+  { mask: KEY_MASK, stands_for: "a service key" },
+];
+
+/**
  * A URL path writes a phone number's separators escaped ("/call/+49%20151%201234%205678", "%2B49…") or as
  * "+" between digits: read with them decoded, or "%20" cuts a number into short runs (and its "20" reads as
  * digits); an address writes its "@" as "%40". Only these escapes: the text is shown decoded only where
