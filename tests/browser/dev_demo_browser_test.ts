@@ -162,6 +162,13 @@ Deno.test({
       assert.equal(overview.status, 200);
       const body = await overview.json();
       assert.ok(body.visitors.value > 0, "the demo site has visitors to talk about");
+      // the default 28 days compare with 28 whole days of history before them, not with two stray days
+      const month = await fetch(`${base}/v1/read/behavior_overview`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${readKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ period: "last_28_days", touchpoint: "demo-shop.test" }),
+      }).then((r) => r.json());
+      assert.ok(month.visitors.previous >= month.visitors.value / 2, JSON.stringify(month.visitors));
       const themes = await fetch(`${base}/v1/read/feedback_themes`, {
         method: "POST",
         headers: { authorization: `Bearer ${readKey}`, "content-type": "application/json" },
@@ -174,11 +181,13 @@ Deno.test({
       // The printed web-event curl works as printed.
       const curlLine = out.split("\n").find((l) => l.includes("/v1/behavior/events"))!;
       const origin = curlLine.match(/Origin: ([^']+)'/)?.[1];
-      const next = out.split("\n")[out.split("\n").indexOf(curlLine) + 1];
-      const json = next.match(/-d '(.+)'$/)?.[1];
+      const lines = out.split("\n");
+      const rest = lines.slice(lines.indexOf(curlLine) + 1, lines.indexOf(curlLine) + 3).join("\n");
+      const json = rest.match(/-d '(.+)'$/m)?.[1];
+      const agent = rest.match(/-A '([^']+)'/)?.[1];
       const res = await fetch(`${base}/v1/behavior/events`, {
         method: "POST",
-        headers: { "content-type": "application/json", origin: origin! },
+        headers: { "content-type": "application/json", origin: origin!, "user-agent": agent! },
         body: json!,
       });
       assert.equal(res.status, 204);
