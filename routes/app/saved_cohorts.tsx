@@ -295,8 +295,9 @@ export function cohortsRoutes(ctx: AppContext): Hono<AppEnv> {
       <Layout title={`Cohorts · ${org.name}`} frame={frame} section="cohorts" flash={flash}>
         <h1>Cohorts</h1>
         <p class="lead">
-          Named groups of visitors. Ask any behavior question about a cohort only (the read tools'{" "}
-          <code>cohort</code> input); its counts are exact, and groups of 1 to 4 visitors read “fewer than 5”.
+          Named groups of visitors. Ask any behavior question about a cohort only (choose it under “Only
+          visitors in the cohort” in an insight, or name it to an assistant); its counts are exact, and groups
+          of 1 to 4 visitors read “fewer than 5”.
         </p>
         <p>
           <a class="button" href={`${cohortsPath(org.id)}/new`}>New cohort</a>

@@ -75,6 +75,10 @@ function defaultTouchpoint(tool: string, tps: Touchpoint[]): string | undefined 
 
 // ---- a funnel's steps as rows
 
+/** Each step's own example, so the empty rows read as a path through a site, not one page twice. */
+const PAGE_EXAMPLES = ["/", "/pricing", "/signup", "/checkout"];
+const EVENT_EXAMPLES = ["sign_up", "add_to_cart", "purchase"];
+
 interface StepRow {
   kind: "page" | "event";
   value: string;
@@ -287,7 +291,9 @@ const StepsBuilder = ({ rows, raw }: { rows: StepRow[]; raw: string }) => (
               type="text"
               name={`step_value_${i}`}
               value={r.value}
-              placeholder={r.kind === "page" ? "/pricing" : "sign_up"}
+              placeholder={r.kind === "page"
+                ? PAGE_EXAMPLES[i] ?? "/pricing"
+                : EVENT_EXAMPLES[i] ?? "sign_up"}
             />
           </label>
           <span class="step-buttons">
@@ -345,13 +351,26 @@ async function resultOf(
   if (!fields) return null;
   try {
     const input = inputOf(form, fields);
+    // a funnel without its steps yet is a form being filled in, not a mistake
+    if (fields.some((f) => f.name === "steps") && (input.steps as unknown[] | undefined ?? []).length < 2) {
+      return { shown: null, error: null, hint: "Add two steps or more to see the funnel." };
+    }
     const touchpoint = form.get("touchpoint") || defaultTouchpoint(tool, tps) || "";
     const answer = await runForApp(ctx, org, tool, insightInput({ tool, input, touchpoint }, tps));
-    return { shown: await showAnswer(title || questionLabel(tool), answer), error: null };
+    return { shown: await showAnswer(title || questionLabel(tool), answer), error: null, hint: null };
   } catch (err) {
     if (!isRefusal(err)) throw err;
-    return { shown: null, error: err.message };
+    return { shown: null, error: refusalForPeople(err.message), hint: null };
   }
+}
+
+/**
+ * A tool's refusal as the form's reader reads it: without the "invalid input for <tool>:" prefix the API
+ * needs, and with the fields the tool names in backticks ("`page`") called by their labels on the form.
+ */
+function refusalForPeople(message: string): string {
+  const text = message.replace(/^invalid input for \w+: /, "");
+  return text.replace(/`(\w+)`/g, (_, name: string) => `“${fieldLabel(name)}”`);
 }
 
 type Result = Awaited<ReturnType<typeof resultOf>>;
@@ -359,6 +378,7 @@ type Result = Awaited<ReturnType<typeof resultOf>>;
 const ResultPanel = ({ result }: { result: Result }) => (
   <>
     {!result && <p class="muted">Choose a question to see its result here.</p>}
+    {result?.hint && <p class="muted">{result.hint}</p>}
     {result?.error && <p class="muted">Not yet: {result.error}</p>}
     {result?.shown && (
       <>
@@ -433,7 +453,10 @@ async function insightForm(
                 {fields.map((f) => <InputRow f={f} v={v} cohorts={cohorts} />)}
               </fieldset>
               <p class="row">
-                <button type="submit" name="op" value="preview" class="secondary">Show result</button>
+                {/* a result needs no name yet: only saving does */}
+                <button type="submit" name="op" value="preview" class="secondary" formnovalidate>
+                  Show result
+                </button>
                 <button type="submit">{insight ? "Save changes" : "Create insight"}</button>
               </p>
             </form>
@@ -636,10 +659,10 @@ export function insightsRoutes(ctx: AppContext): Hono<AppEnv> {
     try {
       period = periodFromForm(q);
       const answer = await runForApp(ctx, org, insight.tool, insightInput(insight, tps, period));
-      result = { shown: await showAnswer(insight.name, answer), error: null };
+      result = { shown: await showAnswer(insight.name, answer), error: null, hint: null };
     } catch (err) {
       if (!isRefusal(err)) throw err;
-      result = { shown: null, error: err.message };
+      result = { shown: null, error: refusalForPeople(err.message), hint: null };
     }
     return c.html(
       <Layout title={`${insight.name} · ${org.name}`} frame={frame} section="insights" flash={flash}>

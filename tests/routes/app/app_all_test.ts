@@ -6,6 +6,7 @@
 import "./answer_view_cases.ts";
 import "./assistants_cases.ts";
 import "./error_titles_cases.ts";
+import "./insight_builder_cases.ts";
 import "./reports_cases.ts";
 import "./root_cases.ts";
 import "./saved_pages_cases.ts";
