@@ -385,11 +385,17 @@ function tableOf(list: List, columns: Column[], timeZone: string): ShownTable {
   };
 }
 
+const TIME_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g;
+
 /** Reads an answer into what the page shows; the chart is titled `title`. */
 export async function showAnswer(title: string, answer: Answer): Promise<ShownAnswer> {
   const { figures, list, columns } = readingOf(answer);
   const spec = list ? chartSpec(title, list) : null;
-  const notices = Array.isArray(answer.notices) ? answer.notices.map(String) : [];
+  const zone = (answer.scope as { timezone?: string } | undefined)?.timezone ?? "UTC";
+  // a notice's times ("data fresh to 2026-11-29T19:34:32.181Z") read as the table's do
+  const notices = Array.isArray(answer.notices)
+    ? answer.notices.map((n) => String(n).replace(TIME_IN_TEXT, (t) => `${shortTime(t, zone)} (${zone})`))
+    : [];
   const withheld = list?.measure ? list.rows.filter((r) => r[list.measure!] === FEWER_THAN_5).length : 0;
   if (spec && withheld) {
     notices.push(

@@ -364,3 +364,14 @@ Deno.test("figures for people: milliseconds from a second on, relative changes, 
   assert.equal(valueWords("needs_improvement"), "needs improvement");
   assert.equal(valueWords("sign_up"), "sign_up", "an event's name stays as sent");
 });
+
+Deno.test("answer view: a notice's times read in the answer's time zone, not as stored", async () => {
+  const shown = await showAnswer("t", {
+    scope: { timezone: "Europe/Berlin", period: null },
+    visitors: 12,
+    notices: ["data fresh to 2026-11-29T19:34:32.181Z; later events arrive within minutes"],
+  });
+  assert.equal(shown.notices.length, 1);
+  // (the time's own spaces may be non-breaking, so a phone never splits "29 Nov")
+  assert.match(shown.notices[0], /^data fresh to 29\sNov,\s20:34 \(Europe\/Berlin\); later events arrive/);
+});
