@@ -152,7 +152,7 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     period_key: r.period.key,
     period: r.period.period,
     previous_period: r.period.previous,
-    scope: overview.scope as Scope,
+    scope: reportScope(overview.scope as Scope, reviews.map((a) => a.summary), sendsEvents),
     generated_at: new Date(deps.clock.now()).toISOString(),
     trigger: r.trigger,
     headline: headline(r.period, overview, findings, reviewed),
@@ -162,6 +162,19 @@ async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Re
     ...(reviewed ? { reviews: reviewed } : {}),
     notes,
   };
+}
+
+/**
+ * What the report counts. A website's: its visitors (behavior_overview's scope). An app's: its app-store
+ * reviews, as the feedback tools say it, and its visitors only when it sends events.
+ */
+function reportScope(overview: Scope, summaries: (Json | null)[], sendsEvents: boolean): Scope {
+  const names = [
+    ...new Set(summaries.flatMap((s) => ((s?.apps ?? []) as Json[]).map((a) => String(a.app?.name)))),
+  ];
+  if (!names.length) return overview;
+  const reviews = `app-store reviews of ${names.join(", ")}`;
+  return { ...overview, traffic: sendsEvents ? `${overview.traffic} and ${reviews}` : reviews };
 }
 
 const DAY = 86_400_000;

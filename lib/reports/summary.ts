@@ -5,7 +5,7 @@
  */
 import type { Finding, FindingKind, ReviewFigures } from "./types.ts";
 import { type Json, movement, num, pct } from "./findings/common.ts";
-import type { ReportPeriod } from "./periods.ts";
+import { periodText, type ReportPeriod } from "./periods.ts";
 
 const SECTION_ORDER: FindingKind[] = [
   "headline_change",
@@ -30,7 +30,7 @@ export const sectionRank = (k: FindingKind) => SECTION_ORDER.indexOf(k);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function periodWords(p: ReportPeriod): string {
-  return p.kind === "weekly" ? `the week of ${p.from} to ${p.to}` : `${p.period}`;
+  return p.kind === "weekly" ? `the week of ${periodText(p.period)}` : periodText(p.period);
 }
 
 /** One line for lists: the visitors and how many findings. */

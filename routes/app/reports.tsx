@@ -7,6 +7,7 @@ import type { AppContext } from "../../lib/context.ts";
 import { invalid, notFound } from "../../lib/errors.ts";
 import { listTouchpoints } from "../../lib/tenancy/admin.ts";
 import { getReport, listReports } from "../../lib/reports/store.ts";
+import { listApps } from "../../lib/feedback/store.ts";
 import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
 import { REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
 import { can } from "../../lib/people/roles.ts";
@@ -162,13 +163,21 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
     const report = await getReport(kv, org.id, REPORT_ENV, c.req.param("id"));
     if (!report) throw notFound("no such report");
     const frame = (await frameOf(ctx, c))!;
-    const charts = await reportCharts(report);
+    const [charts, touchpoints, apps] = await Promise.all([
+      reportCharts(report),
+      listTouchpoints(ctx.deps, org.id),
+      listApps(kv, org.id),
+    ]);
+    const names = {
+      touchpoints: new Map(touchpoints.map((t) => [t.id, t.name])),
+      apps: new Map(apps.map((a) => [a.id, a.name])),
+    };
     return c.html(
       <Layout title={`${report.headline} · ${org.name}`} frame={frame} section="reports">
         <p class="no-print">
           <a href={path(org.id)}>← All reports</a>
         </p>
-        <ReportView report={report} charts={charts} />
+        <ReportView report={report} charts={charts} names={names} />
       </Layout>,
     );
   });

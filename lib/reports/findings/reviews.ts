@@ -5,6 +5,17 @@ import { call, type FindingContext, type Json, num } from "./common.ts";
 
 const share = (x: number) => `${Math.round(x * 100)}%`;
 
+/** What most of a theme's reviews are, in words; none said when that is "other" (or unknown). */
+const INTENT_WORDS: Record<string, string> = {
+  bug_report: "bug reports",
+  feature_request: "feature requests",
+  praise: "praise",
+  question: "questions",
+  price_complaint: "complaints about price",
+};
+const mostly = (intent: unknown) =>
+  typeof intent === "string" && Object.hasOwn(INTENT_WORDS, intent) ? `, mostly ${INTENT_WORDS[intent]}` : "";
+
 export function themeFindings(c: FindingContext, themes: Json, appId: string): Finding[] {
   const out: Finding[] = [];
   for (const app of themes.apps as Json[]) {
@@ -14,7 +25,7 @@ export function themeFindings(c: FindingContext, themes: Json, appId: string): F
         claim: `Reviews about "${th.label}" are rising in ${app.app.name}: ${num(th.reviews)} reviews, ${
           share(th.share)
         } of those analysed (was ${th.previous_share === null ? "none" : share(th.previous_share)})${
-          th.dominant_intent ? `, mostly ${String(th.dominant_intent).replace("_", " ")}` : ""
+          mostly(th.dominant_intent)
         }.`,
         numbers: {
           app: app.app.name,
