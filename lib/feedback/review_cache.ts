@@ -105,8 +105,8 @@ export class ReviewCache {
     for (const [k, e] of this.#entries) {
       if (!k.startsWith(`${id}|`)) continue;
       if (e.stamp !== stamp) {
-        this.#drop(k, e); // a write since: never answered again
-        continue;
+        if (e.stamp < stamp) this.#drop(k, e); // a write since: never answered again
+        continue; // (a later one: kept for the reads that see its stamp)
       }
       if (e.from <= want.from && e.to >= want.to) {
         this.#entries.delete(k);
