@@ -130,9 +130,7 @@ export default defineTool({
     products.push({
       name: "app-review feedback",
       active: apps.length > 0,
-      note: apps.length
-        ? `${apps.length} app${apps.length === 1 ? "" : "s"} followed in the stores`
-        : "no apps yet: add an iOS or Android app's store id",
+      note: apps.length ? appsNote(apps) : "no apps yet: add an iOS or Android app's store id",
     });
     const first = ctx.touchpoints[0]?.name ?? "the site";
     const examples: string[] = [];
@@ -198,3 +196,11 @@ export default defineTool({
     };
   },
 });
+
+/** "1 own app and 1 followed app in the stores": an own app's reviews are the organization's, a followed one's not. */
+function appsNote(apps: { followed: boolean }[]): string {
+  const count = (n: number, what: string) => `${n} ${what} app${n === 1 ? "" : "s"}`;
+  const followed = apps.filter((a) => a.followed).length, own = apps.length - followed;
+  const parts = [own ? count(own, "own") : "", followed ? count(followed, "followed") : ""].filter(Boolean);
+  return `${parts.join(" and ")} in the stores`;
+}

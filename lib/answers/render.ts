@@ -125,7 +125,9 @@ function inline(v: unknown, key = ""): string {
   }
   for (const [k, x] of Object.entries(v)) {
     if (skip.has(k) || !present(x) || isList(x) || listTotal(v, k)) continue;
-    parts.push(`${label(k)} ${inline(x, k)}`);
+    // an item's flag reads as a word: "own", "not followed" ("described true" read as code)
+    if (typeof x === "boolean") parts.push(x ? label(k) : `not ${label(k)}`);
+    else parts.push(`${label(k)} ${inline(x, k)}`);
   }
   const body = parts.join(", ");
   if (!id.text) return body;

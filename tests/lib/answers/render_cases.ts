@@ -70,3 +70,11 @@ Deno.test("render: compared items keep their names; lists inside items are lists
     ].join("\n"),
   );
 });
+
+Deno.test("render: an item's flag reads as a word, not as true or false", () => {
+  const text = renderAnswer("account_overview", {
+    organizations: [{ name: "Demo Org", described: true, own: false }],
+  });
+  assert.match(text, /- Demo Org: described, not own$/m);
+  assert.doesNotMatch(text, /\btrue\b|\bfalse\b/);
+});
