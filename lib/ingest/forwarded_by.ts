@@ -6,7 +6,8 @@
  * headers cross-origin (the preflight allows Content-Type only), and a client without the secret key cannot
  * write its own address. An unknown key counts as a strike against the sending address, as on crawler hits.
  */
-import { forbidden, HttpError, invalid } from "../errors.ts";
+import { forbidden, HttpError, invalid, unauthorized } from "../errors.ts";
+import { PUBLIC_KEY_PATTERN, READ_KEY_PATTERN } from "../keys/apikeys.ts";
 import { canonicalIp } from "../ip.ts";
 import type { IngestContext } from "./context.ts";
 import { authorizeServerWrite, refuseBlockedAddress } from "./server_access.ts";
@@ -30,6 +31,12 @@ export async function visitorAddress(
   const key = headers.get(FORWARDED_KEY_HEADER);
   if (key === null) return sender;
   await refuseBlockedAddress(ctx, sender); // an address guessing keys is held off here as on crawler hits
+  // said for this header: the crawler endpoint's words ("cannot send crawler hits") would mislead here
+  if (PUBLIC_KEY_PATTERN.test(key.trim()) || READ_KEY_PATTERN.test(key.trim())) {
+    throw unauthorized(
+      "X-Forwarded-Key: only the environment's server key (svc_sk_…) may name a visitor's address, not a public or read key",
+    );
+  }
   let proxy;
   try {
     proxy = await authorizeServerWrite(ctx, `Bearer ${key.trim()}`, sender);

@@ -98,6 +98,8 @@ Deno.test("a client's own address headers are ignored without the key; a wrong k
       "x-visitor-address": LONDON,
     });
     assert.equal(publicKey.status, 401, publicKey.text);
+    assert.match(JSON.parse(publicKey.text).error, /^X-Forwarded-Key: only the environment's server key/);
+    assert.doesNotMatch(publicKey.text, /crawler hits/);
     const elsewhere = await w.direct("elsewhere", {
       "x-forwarded-key": w.other.serverKey,
       "x-visitor-address": LONDON,
