@@ -22,6 +22,7 @@ const PLAIN_NAME = /^[\p{L}\p{N}\p{M} ./_\-~%+=&?@'()#$]*$/u;
  */
 function nameText(stored: string): string {
   const x = readable(stored);
+  if (x === "") return '""'; // an empty name is said, not left out
   if (PLAIN_NAME.test(x)) return x;
   const text = oneLine(x);
   const fence = "`".repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
@@ -79,6 +80,7 @@ function scalar(v: unknown, key = ""): string {
     return isFraction(key) && !key.endsWith("_pct") ? `${round(Math.round(v * 1000) / 10)}%` : round(v);
   }
   if (typeof v === "object") return JSON.stringify(v);
+  if (v === "") return '""'; // an empty value (a property sent with the key "") is said, not left out
   return textLine(readable(String(v)));
 }
 

@@ -78,3 +78,8 @@ Deno.test("render: an item's flag reads as a word, not as true or false", () => 
   assert.match(text, /- Demo Org: described, not own$/m);
   assert.doesNotMatch(text, /\btrue\b|\bfalse\b/);
 });
+
+Deno.test('render: an empty name reads as "", never as nothing', () => {
+  const text = renderAnswer("behavior_event_properties", { properties: [{ property: "", events: 5 }] });
+  assert.match(text, /- property "", events 5$/m);
+});
