@@ -151,9 +151,11 @@ export function touchpointRoutes(ctx: AppContext): Hono<AppEnv> {
             />
           </section>
         )}
-        <p class="muted">
-          <a href={here}>Reload</a> this tab: a new key is not shown again.
-        </p>
+        {secret && secret.environment === env && (
+          <p class="muted">
+            The new key is shown only now: copy it before you <a href={here}>reload</a> or leave this tab.
+          </p>
+        )}
       </Layout>,
     );
   });
@@ -209,7 +211,13 @@ const EnvironmentForm = (p: { tp: Touchpoint; env: EnvName; csrf: string; org: s
   return (
     <form method="post" action={`${touchpointPath(p.org, p.tp.id)}/environments/${p.env}`} class="card stack">
       <CsrfField csrf={p.csrf} />
-      {!e && <p>This touchpoint has no {p.env} environment yet. Give it a domain to add it.</p>}
+      {!e && (p.tp.kind === "website"
+        ? <p>This website has no {p.env} environment yet. Give it a domain to add it.</p>
+        : (
+          <p>
+            This app has no {p.env} environment yet. Add {p.env} below to make one; a domain is not needed.
+          </p>
+        ))}
       <div class="row">
         <label>
           Domain {p.tp.kind !== "website" && <span class="hint">optional for apps</span>}

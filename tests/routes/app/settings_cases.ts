@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { orgUrl, peopleWorld } from "../../helpers/people.ts";
 import { linkIn } from "../../helpers/mail.ts";
-import type { FakeDns } from "../../helpers/deps.ts";
+import { type FakeDns, TEST_ADMIN_TOKEN } from "../../helpers/deps.ts";
+import { adminCall } from "../../helpers/tenant.ts";
 
 const hit = () => ({
   events: [{
@@ -166,4 +167,37 @@ Deno.test("app verified domains: a TXT record through deps.dns verifies a domain
   const bad = await c.submit(path, { domain: "not a domain" });
   assert.match(bad.html, /domain: must be a domain name/);
   w.close();
+});
+
+Deno.test("app touchpoint tabs: an app's missing environment says how to add it; a website's asks for a domain", async () => {
+  const w = await peopleWorld();
+  const ios = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${w.org}/touchpoints`, {
+    name: "Acme iOS",
+    kind: "ios",
+  });
+  const c = await w.join("ann@example.com", "admin");
+  const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  const app = text((await c.get(orgUrl(w.org, `settings/touchpoints/${ios.id}?env=staging`))).html);
+  assert.ok(!/Give it a domain/.test(app), "an app is not told it needs a domain");
+  assert.match(app, /This app has no staging environment yet\. Add staging below to make one/);
+  assert.match(app, /Domain optional for apps/);
+  const shop = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${w.org}/touchpoints`, {
+    name: "Acme shop",
+    kind: "website",
+    domain: "shop.acme.test",
+  });
+  const site = text((await c.get(orgUrl(w.org, `settings/touchpoints/${shop.id}?env=staging`))).html);
+  assert.match(site, /This website has no staging environment yet\. Give it a domain to add it\./);
+});
+
+Deno.test("app touchpoint tabs: the 'shown only now' note is there only right after a key is made", async () => {
+  const w = await peopleWorld();
+  const c = await w.join("ann@example.com", "admin");
+  const tpPath = orgUrl(w.org, `settings/touchpoints/${w.tenant.touchpoint}`);
+  const note = /shown only now: copy it before|not shown again/;
+  assert.ok(!note.test((await c.get(`${tpPath}?env=production`)).html), "no key made, no note");
+  const made = await c.submit(`${tpPath}/keys`, { kind: "server", environment: "production" });
+  assert.match(made.html, /id="new-key"/);
+  assert.match(made.html, /The new key is shown only now: copy it before you/);
+  assert.ok(!note.test((await c.get(`${tpPath}?env=production`)).html), "gone on reload, with the key");
 });
