@@ -403,7 +403,9 @@ async function insightForm(
   const fields = tool ? fieldsOf(tool) : null;
   const v = posted ?? (fields ? valuesOf(fields, insight) : null);
   // a new insight starts on the website or app its question is about, and its first result is of that one
-  if (tool && v && !v.touchpoint) v.touchpoint = defaultTouchpoint(tool, tps);
+  // (or on the one a link names: a report's "ask it in the app" opens the question on its website or app)
+  const named = tps.find((t) => t.id === c.req.query("touchpoint"))?.id;
+  if (tool && v && !v.touchpoint) v.touchpoint = named ?? defaultTouchpoint(tool, tps);
   const base = insight ? `${insightsPath(org.id)}/${insight.id}/edit` : `${insightsPath(org.id)}/new`;
   const action = insight ? `${insightsPath(org.id)}/${insight.id}/edit` : insightsPath(org.id);
   // the result beside the form: of what was posted, or of the saved insight

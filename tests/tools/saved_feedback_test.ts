@@ -112,3 +112,27 @@ Deno.test("saved insights: a new behavior insight's first result is of the websi
     await s.close();
   }
 });
+
+Deno.test("saved insights: a link naming a touchpoint opens a new insight on it", async () => {
+  const s = await openSite({ now: NOW });
+  try {
+    const ios = await s.admin("POST", "/touchpoints", { name: "Acme iOS", kind: "ios" });
+    await addMember(s.deps.kv, s.deps.clock, s.t.org, "user-owner", "owner");
+    const invite = await adminCall(s.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${s.t.org}/invitations`, {
+      email: "mia@example.com",
+      role: "member",
+    });
+    const mia = new AppClient(s.app);
+    await mia.submit(new URL(invite.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+    const page = await mia.open(`/app/o/${s.t.org}/insights/new?tool=behavior_overview&touchpoint=${ios.id}`);
+    assert.equal(page.status, 200);
+    assert.match(page.html, new RegExp(`<option value="${ios.id}" selected`));
+    // a touchpoint of no one's is no choice: the question's own default stands
+    const other = await mia.open(
+      `/app/o/${s.t.org}/insights/new?tool=behavior_overview&touchpoint=tp_nobody`,
+    );
+    assert.match(other.html, new RegExp(`<option value="${s.t.touchpoint}" selected`));
+  } finally {
+    await s.close();
+  }
+});
