@@ -179,10 +179,24 @@ interface Reading {
   columns: Column[];
 }
 
+/** A figure as a number to order by; a withheld one ("fewer than 5") orders as nothing. */
+const num = (v: unknown) => (typeof v === "number" ? v : -Infinity);
+
 function listOf(answer: Answer, key: string, rows: Row[], total?: unknown): List {
   const label = LABEL_KEYS.find((l) => isScalar(rows[0][l]) && rows[0][l] !== null);
-  const preferred = typeof answer.metric === "string" ? [answer.metric, ...MEASURES] : MEASURES;
-  const measure = preferred.find((n) => n !== label && rows.some((x) => typeof x[n] === "number"));
+  const sortedBy = (answer.sort as { by?: unknown } | undefined)?.by;
+  const preferred = [
+    ...(typeof answer.metric === "string" ? [answer.metric] : []),
+    ...(typeof sortedBy === "string" ? [sortedBy] : []),
+    ...MEASURES,
+  ];
+  const candidates = preferred.filter((n) => n !== label && rows.some((x) => typeof x[n] === "number"));
+  // a list of groups is drawn by the figure it is ordered by, so its bars fall in order (a list by pageviews
+  // drawn by visitors put 39 above 40); a time series or a funnel's steps keep theirs whatever they show
+  const ordered = label === "bucket" || label === "step"
+    ? undefined
+    : candidates.find((n) => rows.every((r, i) => i === 0 || !(num(r[n]) > num(rows[i - 1][n]))));
+  const measure = ordered ?? candidates[0];
   total ??= answer[`${key}_total`];
   return { key, rows, total: typeof total === "number" ? total : rows.length, label, measure };
 }

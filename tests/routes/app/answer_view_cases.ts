@@ -375,3 +375,20 @@ Deno.test("answer view: a notice's times read in the answer's time zone, not as 
   // (the time's own spaces may be non-breaking, so a phone never splits "29 Nov")
   assert.match(shown.notices[0], /^data fresh to 29\sNov,\s20:34 \(Europe\/Berlin\); later events arrive/);
 });
+
+Deno.test("answer view: a list's bars are drawn by the figure it is ordered by", async () => {
+  const pages = [
+    { page: "/a", pageviews: 50, visitors: 39 },
+    { page: "/b", pageviews: 45, visitors: 40 },
+    { page: "/c", pageviews: 20, visitors: 12 },
+  ];
+  const byViews = await showAnswer("Top pages", { scope: { period: null }, pages });
+  assert.match(byViews.chart!, /pageviews →/);
+  assert.doesNotMatch(byViews.chart!, /visitors →/);
+  // ordered by visitors, it is drawn by visitors
+  const byVisitors = await showAnswer("Top pages", {
+    scope: { period: null },
+    pages: [pages[1], pages[0], pages[2]],
+  });
+  assert.match(byVisitors.chart!, /visitors →/);
+});
