@@ -119,6 +119,7 @@ fieldset.steps .step { align-items: end; }
 fieldset.choices { display: flex; flex-wrap: wrap; gap: .3rem 1rem; }
 .period-picker .custom-range { display: none; }
 .period-picker:has(option[value="custom"]:checked) .custom-range { display: flex; }
+.nowrap { white-space: nowrap; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 600px) {
   th, td { padding: .45rem .35rem; font-size: .92rem; }

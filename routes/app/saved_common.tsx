@@ -58,6 +58,15 @@ export const deleteSavedAction =
       return `${kind[0].toUpperCase()}${kind.slice(1)} deleted.`;
     });
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A day (of an ISO instant, UTC) as people write it, kept on one line by no-break spaces: "29 Nov 2026". */
+export function shortDate(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return [at.getUTCDate(), MONTHS[at.getUTCMonth()], at.getUTCFullYear()].join("\u00a0");
+}
+
 /** A list row's last cells: its website or app, when it was updated, and Delete for those who may. */
 export const SavedRowEnd: FC<
   { item: SavedItem; tps: Touchpoint[]; me: Editor; action: string; csrf: string }
@@ -66,7 +75,9 @@ export const SavedRowEnd: FC<
 ) => (
   <>
     <td>{tps.find((t) => t.id === item.touchpoint)?.name ?? "—"}</td>
-    <td>{item.updated_at.slice(0, 10)}</td>
+    <td class="nowrap">
+      <time datetime={item.updated_at}>{shortDate(item.updated_at)}</time>
+    </td>
     <td>
       {canEdit(me, item) && (
         <PostButton

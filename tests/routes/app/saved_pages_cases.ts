@@ -164,3 +164,32 @@ Deno.test("app saved pages: authors, roles, forms, refusals and the preview", as
     w.close();
   }
 });
+
+Deno.test("app saved lists: 'Updated' is a short date held on one line ('29 Nov 2026'), not an ISO day that wraps", async () => {
+  const w = await peopleWorld();
+  try {
+    const mia = await w.join("mia@example.com", "member");
+    const cohorts = orgUrl(w.org, "cohorts");
+    const made = await mia.submit(cohorts, {
+      name: "Buyers",
+      touchpoint: w.tenant.touchpoint,
+      match: "any",
+      c0_mode: "did",
+      c0_kind: "event",
+      c0_value: "purchase",
+    });
+    assert.match(made.html, /Cohort “Buyers” saved/);
+    const saved = await findSaved(w.deps.kv, w.org, "Buyers", "cohort");
+    const at = new Date(saved!.updated_at);
+    const month = at.toLocaleString("en-GB", { month: "short", timeZone: "UTC" }).slice(0, 3);
+    const day = `${at.getUTCDate()}\u00a0${month}\u00a0${at.getUTCFullYear()}`;
+    const list = (await mia.open(cohorts)).html;
+    const cell = list.match(/<td class="nowrap"><time datetime="([^"]+)">([^<]+)<\/time><\/td>/);
+    assert.ok(cell, "the Updated cell does not wrap and says when as a time");
+    assert.equal(cell[1], saved!.updated_at);
+    assert.equal(cell[2], day);
+    assert.ok(!list.includes(`>${saved!.updated_at.slice(0, 10)}<`), "no ISO day");
+  } finally {
+    w.close();
+  }
+});
