@@ -15,6 +15,7 @@ import { oneLine } from "../text.ts";
 import { keys } from "../store/keys.ts";
 import { listMembers } from "../people/members.ts";
 import type { Report } from "./types.ts";
+import { periodTitle } from "./periods.ts";
 
 export async function setMailOptIn(kv: Deno.Kv, org: string, userId: string, on: boolean): Promise<void> {
   if (on) await kv.set(keys.reportMailOptIn(org, userId), true);
@@ -39,9 +40,9 @@ export function reportText(r: Report, origin: string | null): string {
     lines.push("");
   }
   lines.push(
-    origin
-      ? `Open the report: ${origin}${reportPath(r)}`
-      : oneLine(`Open the report in the app: Reports, ${r.touchpoint_name}, ${r.period_key}.`),
+    origin ? `Open the report: ${origin}${reportPath(r)}` : oneLine(
+      `Open the report in the app: Reports, ${r.touchpoint_name}, ${periodTitle(r.kind, r.period)}.`,
+    ),
     "",
     "You get this because you asked for reports by mail; turn it off on the reports page.",
   );
@@ -77,9 +78,9 @@ export async function mailReport(
     try {
       await deps.mail.send({
         to: m.email,
-        subject: `${
-          r.kind === "weekly" ? "Weekly" : "Monthly"
-        } report: ${r.touchpoint_name}, ${r.period_key}`,
+        subject: `${r.kind === "weekly" ? "Weekly" : "Monthly"} report: ${r.touchpoint_name}, ${
+          periodTitle(r.kind, r.period).replace(/^Week of/, "week of")
+        }`,
         text: reportText(r, origin),
       });
       sent++;

@@ -131,3 +131,20 @@ export function periodText(period: string): string {
   if (from.m !== to.m) return `${short(from)} – ${short(to)} ${to.y}`;
   return `${from.d}–${to.d} ${MONTHS[to.m - 1]} ${to.y}`;
 }
+
+/**
+ * What a report covers as its title reads: "Week of 16–22 Nov 2026", "October 2026". The key ("2026-W47",
+ * "2026-10") stays in ids and URLs only.
+ */
+export function periodTitle(kind: ReportKind, period: string): string {
+  return kind === "weekly" ? `Week of ${periodText(period)}` : periodText(period);
+}
+
+/**
+ * A moment (an ISO time) as the page's other dates read, in UTC: "2026-11-29T20:11:05Z" → "29 Nov 2026, 20:11
+ * UTC". Anything else as it is.
+ */
+export function momentText(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return m ? `${periodText(m[1])}, ${m[2]} UTC` : iso;
+}

@@ -5,7 +5,7 @@
  */
 import type { Finding, FindingKind, ReviewFigures } from "./types.ts";
 import { type Json, movement, num, pct } from "./findings/common.ts";
-import { periodText, type ReportPeriod } from "./periods.ts";
+import { periodText, periodTitle, type ReportPeriod } from "./periods.ts";
 
 const SECTION_ORDER: FindingKind[] = [
   "headline_change",
@@ -47,7 +47,7 @@ export function headline(
     ? "no visitors"
     : `${num(v.value)} visitors${v.change === null ? "" : ` (${pct(v.change)})`}`;
   const what = findings.length ? plural(findings.length, "finding") : "a quiet period, no findings";
-  return `${p.kind === "weekly" ? "Week" : "Month"} ${p.key}: ${visitors}; ${what}.`;
+  return `${periodTitle(p.kind, p.period)}: ${visitors}; ${what}.`;
 }
 
 /** "44 reviews, average rating 2.91" */

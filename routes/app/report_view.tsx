@@ -1,7 +1,7 @@
 /** One report as a page: headline, scope, summary, charts, findings with the calls that reproduce them. */
 import type { FC } from "hono/jsx";
 import type { Finding, Report, Reproduce } from "../../lib/reports/types.ts";
-import { periodText } from "../../lib/reports/periods.ts";
+import { momentText, periodText, periodTitle } from "../../lib/reports/periods.ts";
 import { shownPath } from "../../lib/url_path.ts";
 import type { RenderedChart } from "./report_charts.ts";
 import { raw } from "hono/html";
@@ -38,13 +38,13 @@ export const ReportView: FC<{ report: Report; charts: RenderedChart[]; names?: R
 ) => (
   <article class="report">
     <h1>
-      {r.touchpoint_name}: {r.kind === "weekly" ? "week" : "month"} {r.period_key}
+      {r.touchpoint_name}: {periodTitle(r.kind, r.period)}
     </h1>
     <p class="report-scope">
       {periodText(r.period)} ({r.scope.timezone}), {r.scope.environment}, {r.scope.traffic}. Compared with
       {" "}
-      {periodText(r.previous_period)}. Generated {r.generated_at.slice(0, 16).replace("T", " ")}{" "}
-      UTC{r.trigger === "request" ? " on request" : ""}.
+      {periodText(r.previous_period)}. Generated {momentText(r.generated_at)}
+      {r.trigger === "request" ? " on request" : ""}.
     </p>
     <p class="report-summary">{r.summary}</p>
     <section class="charts" aria-label="Charts">

@@ -9,10 +9,10 @@ import { listTouchpoints } from "../../lib/tenancy/admin.ts";
 import { getReport, listReports } from "../../lib/reports/store.ts";
 import { listApps } from "../../lib/feedback/store.ts";
 import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
-import { REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
+import { type Report, REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
 import { can } from "../../lib/people/roles.ts";
 import { generateFor, REPORT_ENV } from "../../pipeline/reports_generate.ts";
-import { closedPeriods, periodOfKey } from "../../lib/reports/periods.ts";
+import { closedPeriods, periodOfKey, periodText, periodTitle } from "../../lib/reports/periods.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { Table } from "./table.tsx";
@@ -21,6 +21,8 @@ import { ReportView } from "./report_view.tsx";
 import { reportCharts } from "./report_charts.ts";
 
 const path = (org: string) => orgPath(org, "reports");
+/** "week of 16–22 Nov 2026", "October 2026": inside a sentence. */
+const title = (r: Report) => periodTitle(r.kind, r.period).replace(/^Week of/, "week of");
 
 export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -54,7 +56,7 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
                 <tr>
                   <td>
                     <a href={`${path(org.id)}/${r.id}`}>
-                      {r.kind === "weekly" ? "Week" : "Month"} {r.period_key}
+                      {periodTitle(r.kind, r.period)}
                     </a>
                   </td>
                   <td>{r.touchpoint_name}</td>
@@ -88,14 +90,16 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
                     <optgroup label="Weeks (Monday to Sunday)">
                       {closedPeriods("weekly", ctx.deps.clock.now(), org.timezone, 26).map((p, i) => (
                         <option value={`weekly:${p.key}`} selected={i === 0}>
-                          {i === 0 ? "Last week" : `Week ${p.key.slice(-3)}`}: {p.from} to {p.to}
+                          {i === 0 ? "Last week: " : "Week of "}
+                          {periodText(p.period)}
                         </option>
                       ))}
                     </optgroup>
                     <optgroup label="Months">
                       {closedPeriods("monthly", ctx.deps.clock.now(), org.timezone, 12).map((p, i) => (
                         <option value={`monthly:${p.key}`}>
-                          {i === 0 ? "Last month" : "Month"}: {p.key}
+                          {i === 0 ? "Last month: " : ""}
+                          {periodText(p.period)}
                         </option>
                       ))}
                     </optgroup>
@@ -144,8 +148,8 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
       const g = await generateFor(ctx, org, tp, period, "request", baseUrl(ctx, c));
       if (g.state === "busy") return "That report is being generated right now; it appears here in a moment.";
       return g.state === "created"
-        ? `Report ${g.report.period_key} of ${tp.name} generated.`
-        : `Report ${g.report.period_key} of ${tp.name} was already there; reports never change once made.`;
+        ? `Report of ${tp.name}, ${title(g.report)}, generated.`
+        : `Report of ${tp.name}, ${title(g.report)}, was already there; reports never change once made.`;
     });
   });
 

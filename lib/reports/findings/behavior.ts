@@ -83,6 +83,53 @@ export async function pageFindings(c: FindingContext, now: Json, before: Json): 
   return out.sort((a, b) => b.weight - a.weight).slice(0, t.max);
 }
 
+/**
+ * A source's name as people write it. Sources are counted under lower-case short names (lib/enrich/sources.ts:
+ * "chatgpt", "gemini"), which stay as they are in the finding's numbers and calls; its claim names the brand.
+ * A name without a known spelling gets a capital first letter, unless it is a host ("you.com").
+ */
+const SOURCE_NAMES: Record<string, string> = {
+  chatgpt: "ChatGPT",
+  perplexity: "Perplexity",
+  claude: "Claude",
+  gemini: "Gemini",
+  notebooklm: "NotebookLM",
+  copilot: "Copilot",
+  deepseek: "DeepSeek",
+  mistral: "Mistral",
+  phind: "Phind",
+  "meta ai": "Meta AI",
+  poe: "Poe",
+  grok: "Grok",
+  qwen: "Qwen",
+  kimi: "Kimi",
+  "duckduckgo ai": "DuckDuckGo AI",
+  "z.ai": "Z.ai",
+  andi: "Andi",
+  google: "Google",
+  bing: "Bing",
+  duckduckgo: "DuckDuckGo",
+  yahoo: "Yahoo",
+  yandex: "Yandex",
+  baidu: "Baidu",
+  ecosia: "Ecosia",
+  facebook: "Facebook",
+  instagram: "Instagram",
+  linkedin: "LinkedIn",
+  reddit: "Reddit",
+  youtube: "YouTube",
+  tiktok: "TikTok",
+  x: "X",
+  twitter: "X",
+  github: "GitHub",
+};
+export const sourceName = (name: string): string =>
+  Object.hasOwn(SOURCE_NAMES, name)
+    ? SOURCE_NAMES[name]
+    : /^[a-z][a-z0-9 -]*$/.test(name)
+    ? name[0].toUpperCase() + name.slice(1)
+    : name;
+
 /** Sources and AI answer engines whose visitors rose or fell, or that are new (behavior_sources). */
 export function sourceFindings(c: FindingContext, sources: Json): Finding[] {
   const input = { touchpoint: c.touchpoint.id, period: c.period.period, limit: 25 };
@@ -98,7 +145,9 @@ export function sourceFindings(c: FindingContext, sources: Json): Finding[] {
       const what = kind === "ai_engine_change" ? "AI answer engine " : "";
       out.push({
         kind,
-        claim: `${what}${r.name} sent ${num(r.visitors)} visitors, ${movement(r.visitors, before)}.`,
+        claim: `${what}${sourceName(String(r.name))} sent ${num(r.visitors)} visitors, ${
+          movement(r.visitors, before)
+        }.`,
         numbers: { source: r.name, visitors: r.visitors, previous: before, change },
         weight: change === null ? 10 : Math.abs(change),
         reproduce: [call("behavior_sources", input)],

@@ -24,9 +24,9 @@ export function themeFindings(c: FindingContext, themes: Json, appId: string): F
         kind: "review_theme_rising",
         claim: `Reviews about "${th.label}" are rising in ${app.app.name}: ${num(th.reviews)} reviews, ${
           share(th.share)
-        } of those analysed (was ${th.previous_share === null ? "none" : share(th.previous_share)})${
-          mostly(th.dominant_intent)
-        }.`,
+        } of those analysed (${
+          // none of the theme's reviews (or none analysed at all) the period before: it is new, not "was 0%"
+          th.previous_share ? `was ${share(th.previous_share)}` : "new"})${mostly(th.dominant_intent)}.`,
         numbers: {
           app: app.app.name,
           theme: th.label,

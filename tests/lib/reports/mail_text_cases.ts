@@ -10,6 +10,8 @@ const report = {
   summary: "A quiet week otherwise.",
   findings: [{ claim: "/pricing doubled" }],
   touchpoint_name: "Acme site",
+  kind: "weekly",
+  period: "2026-11-09..2026-11-15",
   period_key: "2026-W46",
 } as unknown as Report;
 
@@ -24,6 +26,6 @@ Deno.test("report mail: an absolute link on the origin it is given", () => {
 
 Deno.test("report mail: with no origin (a scheduled report, no PUBLIC_URL) it says where to find it", () => {
   const text = reportText(report, null);
-  assert.match(text, /Open the report in the app: Reports, Acme site, 2026-W46\./);
+  assert.match(text, /Open the report in the app: Reports, Acme site, Week of 9–15 Nov 2026\./);
   assert.ok(!text.includes("/app/o/"), "no path a mail client cannot open");
 });

@@ -16,6 +16,7 @@ import { MAIL_RETRY_MS, mailReport, setMailOptIn } from "../../../lib/reports/ma
 import { listReports } from "../../../lib/reports/store.ts";
 import { type Mailer, smtpMailer } from "../../../lib/mail.ts";
 import { keys } from "../../../lib/store/keys.ts";
+import { subjectOf } from "./mail_subject.ts";
 
 const HOUR = 3_600_000;
 
@@ -58,7 +59,8 @@ async function setup(refused: Set<string> = new Set()) {
   assert.ok(res.ok, await res.text());
   deps.clock.set(Date.parse("2026-11-24T01:23:00Z")); // the week 2026-W47 and the month 2026-10 are closed
   await compactAll(deps);
-  const mailTo = (to: string) => smtp.received.filter((m) => m.to.includes(to)).map((m) => m.subject).sort();
+  const mailTo = (to: string) =>
+    smtp.received.filter((m) => m.to.includes(to)).map((m) => subjectOf(m.raw)).sort();
   const done = async () => {
     await smtp.stop();
     deps.kv.close();
@@ -67,7 +69,7 @@ async function setup(refused: Set<string> = new Set()) {
   return { deps, app, t, smtp, up, down, users, mail, mailTo, done };
 }
 
-const BOTH = ["Monthly report: Acme site, 2026-10", "Weekly report: Acme site, 2026-W47"];
+const BOTH = ["Monthly report: Acme site, October 2026", "Weekly report: Acme site, week of 16–22 Nov 2026"];
 
 Deno.test("mail server unreachable when the reports complete: the next hourly run mails them, once", async () => {
   const s = await setup();

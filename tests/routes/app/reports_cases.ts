@@ -15,6 +15,7 @@ import { AppClient } from "../../helpers/app_client.ts";
 import { generateNow } from "../../../pipeline/reports_generate.ts";
 import { getOrg, getTouchpoint } from "../../../lib/tenancy/admin.ts";
 import { listApps } from "../../../lib/feedback/store.ts";
+import { subjectOf } from "../../lib/reports/mail_subject.ts";
 
 Deno.test("app reports: generate now (owners and admins), opt-in mail sent once, the page with its charts", async () => {
   const w = await peopleWorld();
@@ -39,9 +40,9 @@ Deno.test("app reports: generate now (owners and admins), opt-in mail sent once,
 
   await owner.open(reports);
   const made = await owner.submit(`${reports}/generate`, { touchpoint: w.tenant.touchpoint, kind: "weekly" });
-  assert.match(made.html, /Report \d{4}-W\d{2} of Acme site generated/);
+  assert.match(made.html, /Report of Acme site, week of \d{1,2}[^,]* \d{4}, generated/);
   const mail = await smtp.waitFor((m) => m.to.includes("member@acme.test"), "the report mail");
-  assert.match(mail.subject, /Weekly report: Acme site/);
+  assert.match(subjectOf(mail.raw), /^Weekly report: Acme site, week of \d{1,2}[^,]* \d{4}$/);
   // asked for in the app: the link is absolute, on the origin the owner used (PUBLIC_URL wins when set)
   assert.match(mail.text, /Open the report: http:\/\/[^/\s]+\/app\/o\/org_[^/]+\/reports\/weekly-/);
   const again = await owner.submit(`${reports}/generate`, {
@@ -199,5 +200,33 @@ Deno.test('app report page: a rising review theme says what most reviews are in 
   const text = textOf(await open(ios.id));
   assert.doesNotMatch(text, /mostly other/);
   assert.doesNotMatch(text, /mostly bug report(?!s)/);
+  w.close();
+});
+
+Deno.test("app report page: the title and the reports list name the week's dates, not its code; the generated time reads as a date", async () => {
+  const { w, site, ios, open } = await reportPages();
+  const page = textOf(await open(site.id));
+  assert.ok(page.includes("Acme site: Week of 16–22 Nov 2026"), page.slice(0, 400));
+  assert.ok(page.includes("Week of 16–22 Nov 2026: "), "the headline too");
+  assert.doesNotMatch(page, /W47/);
+  const at = new Date(site.generated_at);
+  const hhmm = site.generated_at.slice(11, 16);
+  const day = `${at.getUTCDate()} ${
+    at.toLocaleString("en-GB", { month: "short", timeZone: "UTC" })
+  } ${at.getUTCFullYear()}`;
+  assert.ok(page.includes(`Generated ${day}, ${hhmm} UTC on request.`), page);
+  assert.doesNotMatch(page, /Generated \d{4}-\d{2}-\d{2}/);
+  const reader = new AppClient(w.app);
+  const owner = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${w.t.org}/invitations`, {
+    email: "lister@acme.test",
+    role: "admin",
+  });
+  await reader.submit(new URL(owner.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+  const list = await reader.open(orgUrl(w.t.org, "reports"));
+  const listed = textOf(list.html);
+  assert.ok(listed.includes("Week of 16–22 Nov 2026"), listed);
+  assert.doesNotMatch(listed, /W4\d/, "no week code in the list or the period choices");
+  assert.ok(list.html.includes(`/reports/${ios.id}"`), "ids stay in the links");
+  assert.match(listed, /Last month: [A-Z][a-z]+ \d{4}/);
   w.close();
 });
