@@ -104,10 +104,12 @@ const thousands = (n: number, digits = 0) =>
 /** Seconds as a duration: "45 s", "1 min 22 s", "2 h 5 min". */
 export function duration(seconds: number): string {
   const s = Math.round(seconds);
-  if (s < 60) return `${seconds < 10 && seconds % 1 ? seconds.toFixed(1) : s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  // no-break spaces: a duration is one figure, never split over two lines of a narrow column ("1 min 59 / s")
+  const _ = "\u00a0";
+  if (s < 60) return `${seconds < 10 && seconds % 1 ? seconds.toFixed(1) : s}${_}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}${_}min${s % 60 ? `${_}${s % 60}${_}s` : ""}`;
   const m = Math.round(s / 60);
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
+  return `${Math.floor(m / 60)}${_}h${m % 60 ? `${_}${m % 60}${_}min` : ""}`;
 }
 
 /** One value as people read it; null is a dash, a text (e.g. "fewer than 5") stays as it is. */

@@ -275,7 +275,7 @@ Deno.test("answer view: example visits start at a local time, in a few columns, 
   assert.deepEqual(shown.table?.labels, ["Started (UTC)", "Duration", "Entry page", "Pages", "Source"]);
   assert.deepEqual(shown.table?.cells[0], [
     "29\u00a0Nov, 18:31",
-    "2 min 43 s",
+    "2\u00a0min\u00a043\u00a0s",
     "/features/analytics",
     "4",
     "news.ycombinator.com",

@@ -15,12 +15,13 @@ import { closedPeriods } from "../../../lib/reports/periods.ts";
 Deno.test("figures for people: labels, percentages, durations, thousands and signed changes", () => {
   assert.equal(versus("visitors", 547, 619, -0.1163), "547 vs 619 (−11.6%)");
   assert.equal(formatValue("bounce_rate", 0.5633), "56.3%");
-  assert.equal(formatValue("session_duration_s", 81.9), "1 min 22 s");
+  // one figure, never split over two lines: no-break spaces
+  assert.equal(formatValue("session_duration_s", 81.9), "1\u00a0min\u00a022\u00a0s");
   assert.equal(formatValue("pageviews", 12345), "12,345");
   assert.equal(formatValue("visitors", "fewer than 5"), "fewer than 5");
   assert.equal(signedChange(13.608), "+1,360.8%");
   assert.equal(signedChange(0), "±0%");
-  assert.equal(duration(7265), "2 h 1 min");
+  assert.equal(duration(7265), "2\u00a0h\u00a01\u00a0min");
   assert.equal(metricLabel("session_duration_s"), "Session duration");
   assert.equal(metricLabel("splits_withheld"), "Groups withheld (fewer than 5 visitors)");
   assert.equal(metricLabel("some_new_metric_ms"), "Some new metric");
