@@ -13,50 +13,88 @@ import { FeedbackCredential } from "../../lib/schemas/feedback.ts";
 import type { FeedbackApp } from "../../lib/feedback/types.ts";
 import { can } from "../../lib/people/roles.ts";
 import { checkPrivateKey } from "./credential_shape.ts";
-import { act, type AppEnv, type C, field, orgMember, pageFlash, secretField } from "./http.ts";
+import {
+  act,
+  type AppEnv,
+  type C,
+  field,
+  isRefusal,
+  orgMember,
+  pageFlash,
+  redirectWith,
+  secretField,
+} from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
 
 const path = (org: string) => orgPath(org, "settings/store-credentials");
 const STORE_NAMES = { app_store: "App Store", google_play: "Google Play" } as const;
 
-/** The credential a form describes, checked by the same schema as the admin API (422 naming the field). */
+/** The form's fields by the words the form shows them with, for refusals. */
+const LABEL = {
+  issuer_id: "Issuer ID",
+  key_id: "Key ID",
+  private_key: "Private key (the .p8 file's text)",
+  service_account: "Service account key (the JSON key file's text)",
+} as const;
+
+/** What a person typed that may be shown back on a refusal: never a private key or a key file. */
+interface Entered {
+  app: string;
+  issuer_id: string;
+  key_id: string;
+}
+
+/**
+ * The credential a form describes, checked by the same schema as the admin API; a refusal (422) names the
+ * field as the form labels it.
+ */
 function credentialOf(c: C, app: FeedbackApp) {
   if (app.store === "app_store") {
-    const cred = parse({
+    const pem = secretField(c, "private_key");
+    const r = FeedbackCredential.safeParse({
       kind: "app_store_connect",
       issuer_id: field(c, "issuer_id"),
       key_id: field(c, "key_id"),
-      private_key: secretField(c, "private_key").trim(),
+      private_key: pem.trim(),
     });
-    checkPrivateKey(secretField(c, "private_key"), "private_key");
-    return cred;
+    const issue = r.success ? null : r.error.issues[0];
+    const name = issue?.path[0];
+    if (issue && (name === "issuer_id" || name === "key_id")) {
+      throw invalid(`${LABEL[name]}: ${tooWhat(issue.code)}; copy it from App Store Connect (Integrations).`);
+    }
+    checkPrivateKey(pem, LABEL.private_key);
+    if (!r.success) {
+      throw invalid(`${LABEL.private_key}: paste the whole .p8 file as App Store Connect gave it.`);
+    }
+    return r.data;
   }
+  const label = LABEL.service_account;
+  const asIs = `${label}: paste the JSON key file as Google Cloud gave it`;
   let account: Record<string, unknown>;
   try {
     account = JSON.parse(secretField(c, "service_account"));
   } catch {
-    throw invalid("service_account: paste the service account's JSON key file as it is");
+    throw invalid(`${asIs}; this is not its text.`);
   }
-  if (typeof account !== "object" || account === null) {
-    throw invalid("service_account: paste the service account's JSON key file as it is");
-  }
-  const cred = parse({
+  if (typeof account !== "object" || account === null) throw invalid(`${asIs}; this is not its text.`);
+  const r = FeedbackCredential.safeParse({
     kind: "google_play",
     client_email: account.client_email,
     private_key: account.private_key,
     ...(account.token_uri ? { token_uri: account.token_uri } : {}),
   });
-  checkPrivateKey(String(account.private_key), "service_account.private_key");
-  return cred;
+  const issue = r.success ? null : r.error.issues[0];
+  if (issue?.path[0] === "client_email") {
+    throw invalid(`${asIs}; its client_email is missing or not an email address.`);
+  }
+  checkPrivateKey(String(account.private_key ?? ""), `${label}, its private_key`);
+  if (issue?.path[0] === "token_uri") throw invalid(`${asIs}; its token_uri is not a web address.`);
+  if (!r.success) throw invalid(`${asIs}.`);
+  return r.data;
 }
 
-function parse(body: unknown) {
-  const r = FeedbackCredential.safeParse(body);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  throw invalid(`${issue.path.join(".") || "credential"}: ${issue.message}`);
-}
+const tooWhat = (code: string) => code === "too_big" ? "too long" : "missing";
 
 export function storeCredentialsRoutes(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -67,16 +105,21 @@ export function storeCredentialsRoutes(ctx: AppContext): Hono<AppEnv> {
   const ownApp = async (org: string, id: string) => {
     const a = await getApp(kv, org, id);
     if (a.followed) {
-      throw invalid("app: credentials belong to own apps; a followed app is read from public sources");
+      throw invalid("Credentials belong to your own apps; a followed app is read from public sources.");
     }
     return a;
   };
 
-  app.get(p, orgMember(ctx, "member"), async (c) => {
+  /**
+   * The page; after a refusal, with its message and the refused form's non-secret fields as they were typed
+   * (a private key or key file is never shown back: it is asked for again).
+   */
+  const page = async (c: C, refused?: { error: string; status: number; entered: Entered }) => {
     const org = c.get("org");
     const manage = can.manageSettings(c.get("membership").role);
     const frame = (await frameOf(ctx, c))!;
-    const { flash } = await pageFlash(ctx, c);
+    const flash = refused ? { error: refused.error } : (await pageFlash(ctx, c)).flash;
+    const typed = (a: FeedbackApp) => refused?.entered.app === a.id ? refused.entered : null;
     const apps = (await listApps(kv, org.id)).filter((a) => !a.followed);
     const kinds = await Promise.all(apps.map((a) => credentialKind(kv, org.id, a.id)));
     return c.html(
@@ -124,20 +167,25 @@ export function storeCredentialsRoutes(ctx: AppContext): Hono<AppEnv> {
                     ? (
                       <>
                         <label>
-                          Issuer ID <input type="text" name="issuer_id" required />
+                          Issuer ID{" "}
+                          <input type="text" name="issuer_id" required value={typed(a)?.issuer_id ?? ""} />
                         </label>
                         <label>
-                          Key ID <input type="text" name="key_id" required />
+                          Key ID <input type="text" name="key_id" required value={typed(a)?.key_id ?? ""} />
                         </label>
                         <label>
-                          Private key <span class="hint">the .p8 file's text</span>
+                          Private key <span class="hint">the .p8 file's text</span>{" "}
+                          {typed(a) && <span class="hint">(paste it again: a key is never shown back)</span>}
                           <textarea name="private_key" rows={5} required spellcheck={false} />
                         </label>
                       </>
                     )
                     : (
                       <label>
-                        Service account key <span class="hint">the JSON key file's text</span>
+                        Service account key <span class="hint">the JSON key file's text</span>{" "}
+                        {typed(a) && (
+                          <span class="hint">(paste it again: a key file is never shown back)</span>
+                        )}
                         <textarea name="service_account" rows={6} required spellcheck={false} />
                       </label>
                     )}
@@ -149,16 +197,27 @@ export function storeCredentialsRoutes(ctx: AppContext): Hono<AppEnv> {
             </section>
           ))}
       </Layout>,
+      (refused?.status ?? 200) as 200,
     );
-  });
+  };
 
-  app.post(`${p}/:app`, orgMember(ctx, "admin"), (c) => {
+  app.get(p, orgMember(ctx, "member"), (c) => page(c));
+
+  app.post(`${p}/:app`, orgMember(ctx, "admin"), async (c) => {
     const org = c.get("org");
-    return act(ctx, c, path(org.id), async () => {
+    try {
       const a = await ownApp(org.id, c.req.param("app"));
       await saveCredential(kv, config.credentialsKey, org.id, a.id, credentialOf(c, a), clock.now());
-      return `Credential of ${a.name} saved.`;
-    });
+      return await redirectWith(ctx, c, path(org.id), { notice: `Credential of ${a.name} saved.` });
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      const entered = {
+        app: c.req.param("app"),
+        issuer_id: field(c, "issuer_id"),
+        key_id: field(c, "key_id"),
+      };
+      return await page(c, { error: err.message, status: err.status, entered });
+    }
   });
 
   app.post(`${p}/:app/remove`, orgMember(ctx, "admin"), (c) => {

@@ -60,9 +60,9 @@ Deno.test("store credentials page: an admin saves, replaces and removes them; th
     // Bad input: the flash names the field; nothing is stored.
     html =
       (await c.submit(`${page}/${iosApp.id}`, { issuer_id: "iss", key_id: "K1", private_key: "nope" })).html;
-    assert.match(html, /private_key: must be the .p8 key file(&#39;|')s text/);
+    assert.match(html, /Private key \(the .p8 file(&#39;|')s text\): paste the whole key file/);
     html = (await c.submit(`${page}/${playApp.id}`, { service_account: "{not json" })).html;
-    assert.match(html, /service_account: paste the service account(&#39;|')s JSON key file/);
+    assert.match(html, /Service account key \(the JSON key file(&#39;|')s text\): paste the JSON key file/);
     html = (await c.submit(`${page}/${playApp.id}`, { service_account: '{"client_email":"x"}' })).html;
     assert.match(html, /client_email/);
     assert.equal((await w.deps.kv.get(keys.feedbackCredential(w.org, iosApp.id))).value, null);
@@ -105,7 +105,7 @@ Deno.test("store credentials page: an admin saves, replaces and removes them; th
 
     // A followed app takes none, even posted by hand.
     html = (await c.submit(`${page}/${rival.id}`, { service_account: "{}" })).html;
-    assert.match(html, /credentials belong to own apps/);
+    assert.match(html, /Credentials belong to your own apps/);
 
     // Remove.
     html = (await c.submit(`${page}/${iosApp.id}/remove`, {})).html;
@@ -136,6 +136,49 @@ Deno.test("store credentials page: members see the state only; without CREDENTIA
     assert.match((await a.open(page)).html, /no CREDENTIALS_KEY/);
     const res = await a.submit(`${page}/${iosApp.id}`, { issuer_id: "i", key_id: "k", private_key: P8 });
     assert.match(res.html, /CREDENTIALS_KEY/);
+    assert.equal((await w.deps.kv.get(keys.feedbackCredential(w.org, iosApp.id))).value, null);
+  } finally {
+    w.close();
+  }
+});
+
+Deno.test("store credentials page: a refusal names the field by its label and keeps what was typed, never the key", async () => {
+  const { w, iosApp, playApp, page } = await world();
+  try {
+    w.deps.config.credentialsKey = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+    const c = await w.join("ann@example.com", "admin");
+    const typed = { issuer_id: "69a6de7e-iss", key_id: "ABC123KEY", private_key: "-----BEGIN nope-SECRET" };
+    const res = await c.submit(`${page}/${iosApp.id}`, typed);
+    assert.equal(res.status, 422, "the form is shown again, not a redirect");
+    const text = res.html.replace(/<[^>]+>/g, " ").replaceAll("&#39;", "'");
+    assert.match(text, /Private key \(the \.p8 file's text\): paste the whole key file/);
+    assert.ok(!/private_key|issuer_id|key_id/.test(text), "no raw field name in what the page says");
+    assert.match(res.html, /value="69a6de7e-iss"/);
+    assert.match(res.html, /value="ABC123KEY"/);
+    assert.ok(!res.html.includes("nope-SECRET"), "the private key is not shown back");
+    assert.match(text, /paste it again: a key is never shown back/);
+
+    // an empty Issuer ID (posted by hand) is named by its label too, and the key ID kept
+    const empty = await c.submit(`${page}/${iosApp.id}`, {
+      issuer_id: "",
+      key_id: "ABC123KEY",
+      private_key: P8,
+    });
+    assert.equal(empty.status, 422);
+    assert.match(empty.html, /Issuer ID: missing/);
+    assert.match(empty.html, /value="ABC123KEY"/);
+    assert.ok(!empty.html.includes("P8-SECRET"));
+
+    // a service account without its email: named by the form's label, the key file not shown back
+    const sa = await c.submit(`${page}/${playApp.id}`, {
+      service_account: JSON.stringify({ private_key: SA_KEY }),
+    });
+    assert.equal(sa.status, 422);
+    assert.match(
+      sa.html,
+      /Service account key \(the JSON key file(&#39;|')s text\): .*client_email is missing/,
+    );
+    assert.ok(!sa.html.includes("SA-SECRET"));
     assert.equal((await w.deps.kv.get(keys.feedbackCredential(w.org, iosApp.id))).value, null);
   } finally {
     w.close();
