@@ -29,12 +29,16 @@ export interface ResolveOptions {
   traffic?: string;
   /** A filter on an event property or a saved cohort: the small-group rule then applies to visitor counts. */
   filterLabel?: string | null;
+  /** Crawler questions: only websites have crawler hits, so with touchpoint left out the one website is meant. */
+  websitesOnly?: boolean;
 }
 
 export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
   const cohort = ctx.cohort;
   // a question under a cohort is about the cohort's website or app unless it names one
-  const touchpoint = ctx.touchpoint(o.touchpoint ?? cohort?.touchpoint);
+  const websites = ctx.touchpoints.filter((t) => t.kind === "website");
+  const onlyWebsite = o.websitesOnly && websites.length === 1 ? websites[0].id : undefined;
+  const touchpoint = ctx.touchpoint(o.touchpoint ?? cohort?.touchpoint ?? onlyWebsite);
   if (cohort && cohort.touchpoint !== touchpoint.id) {
     const own = ctx.touchpoints.find((t) => t.id === cohort.touchpoint);
     throw invalid(

@@ -118,7 +118,12 @@ export default defineTool({
   }).strict(),
   output,
   async run(ctx, input) {
-    const r = resolve(ctx, { ...input, defaultPeriod: "last_7_days", traffic: "crawlers" });
+    const r = resolve(ctx, {
+      ...input,
+      defaultPeriod: "last_7_days",
+      traffic: "crawlers",
+      websitesOnly: true,
+    });
     if (r.touchpoint.kind !== "website") {
       throw invalid(
         `${r.touchpoint.name} is an app; crawler figures exist for websites: name a website as touchpoint`,
