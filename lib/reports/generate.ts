@@ -8,7 +8,8 @@ import type { Deps } from "../deps.ts";
 import type { EnvName, Org, Touchpoint } from "../store/records.ts";
 import { listApps } from "../feedback/store.ts";
 import type { Scope } from "../answers/schema.ts";
-import type { ReportPeriod } from "./periods.ts";
+import { periodText, type ReportPeriod } from "./periods.ts";
+import { formatDate, localDateOf } from "../time/dates.ts";
 import { boundReport } from "./bound.ts";
 import { claimReport, completeReport, getReport, releaseClaim, reportId } from "./store.ts";
 import type { Finding, Report, ReportCharts, ReviewFigures } from "./types.ts";
@@ -32,16 +33,32 @@ export interface ReportRequest {
   ask: Ask;
 }
 
+/**
+ * "busy": no report to show now: another instance is making it, or (with `not_due`, the reason in words) the
+ * period ended before the website or app was added and it has no data in it, so none is made.
+ */
 export type Generated =
   | { state: "created"; report: Report }
   | { state: "exists"; report: Report }
-  | { state: "busy" };
+  | { state: "busy"; not_due?: string };
 
 /** Most findings a report holds (answer rule 2: at most 25 items). */
 export const MAX_FINDINGS = 25;
 
 export async function generateReport(deps: Deps, r: ReportRequest): Promise<Generated> {
   const id = reportId(r.period.kind, r.period.key, r.touchpoint.id);
+  if (endedBefore(r)) {
+    const stored = await getReport(deps.kv, r.org.id, r.env, id);
+    if (stored) return { state: "exists", report: stored };
+    if (!(await hasData(deps, r))) {
+      const added = periodText(localDay(r.touchpoint.created_at, r.org.timezone)!);
+      const when = periodText(r.period.period);
+      return {
+        state: "busy",
+        not_due: `${r.touchpoint.name} was added on ${added}, after ${when}, and has no data in it`,
+      };
+    }
+  }
   const claimed = await claimReport(deps.kv, r.org.id, r.env, id, deps.clock.now());
   if (claimed.state === "complete") return { state: "exists", report: claimed.report };
   if (claimed.state === "busy") return { state: "busy" };
@@ -55,6 +72,48 @@ export async function generateReport(deps: Deps, r: ReportRequest): Promise<Gene
   // our claim lapsed and another instance finished first: theirs stands
   const stored = await getReport(deps.kv, r.org.id, r.env, id);
   return stored ? { state: "exists", report: stored } : { state: "busy" };
+}
+
+/** The touchpoint's creation day in the organization's timezone ("2026-11-29"); null when unknown. */
+function localDay(createdAt: string | undefined, tz: string): string | null {
+  const at = Date.parse(createdAt ?? "");
+  return Number.isFinite(at) ? formatDate(localDateOf(at, tz)) : null;
+}
+
+/**
+ * Whether the period ended before the website or app was added (its last local day before the day it was
+ * created). A period its creation falls inside is reported as any other.
+ */
+function endedBefore(r: ReportRequest): boolean {
+  const created = localDay(r.touchpoint.created_at, r.org.timezone);
+  return created !== null && r.period.to < created;
+}
+
+/**
+ * Whether a touchpoint has data in the period: visitors, crawler requests (a website) or app-store reviews
+ * (an app). A period that ended before the touchpoint was added is reported only then: its first data, not
+ * its creation, is where its reports start (the demo's, and an imported history's, data go back before it).
+ * A question that fails counts as data: the report is then made (or fails) as any other.
+ */
+async function hasData(deps: Deps, r: ReportRequest): Promise<boolean> {
+  const cur = { touchpoint: r.touchpoint.id, period: r.period.period };
+  const positive = (x: unknown) => typeof x === "number" ? x > 0 : x !== null && x !== undefined;
+  const asked = (tool: string, input: Record<string, unknown>, seen: (a: Json) => boolean) =>
+    r.ask(tool, input).then(seen, () => true);
+  if (await asked("behavior_overview", cur, (a) => positive(a.visitors?.value))) return true;
+  if (r.touchpoint.kind === "website") {
+    return await asked("behavior_crawl_coverage", cur, (a) => ((a.crawlers ?? []) as Json[]).length > 0);
+  }
+  const apps = (await listApps(deps.kv, r.org.id)).filter((a) => a.touchpoint === r.touchpoint.id);
+  for (const a of apps) {
+    const reviewed = await asked(
+      "feedback_summary",
+      { app: a.id, period: r.period.period },
+      (s) => ((s.apps ?? []) as Json[]).some((x) => positive(x.reviews?.value)),
+    );
+    if (reviewed) return true;
+  }
+  return false;
 }
 
 async function buildReport(deps: Deps, r: ReportRequest, id: string): Promise<Report> {

@@ -20,6 +20,8 @@ import type { StoredEvent, StoredHit } from "../../../lib/store/records.ts";
 const DAY = 86_400_000;
 /** Tuesday: the last closed week is Monday 16 to Sunday 22 November 2026, the week before 9 to 15. */
 export const NOW = Date.parse("2026-11-24T10:00:00Z");
+/** When the organization and its touchpoints were added: before October. */
+export const ADDED = Date.parse("2026-09-20T09:00:00Z");
 export const WEEK_START = Date.parse("2026-11-16T00:00:00Z");
 export const PREV_START = Date.parse("2026-11-09T00:00:00Z");
 const PAGES = ["/", "/pricing", "/docs", "/blog/launch"];
@@ -29,7 +31,11 @@ export async function plantedWorld(planted: boolean) {
   deps.clock.set(NOW);
   deps.config = { ...deps.config, readKeyRatePerMinute: 100_000 } as typeof deps.config;
   const app = createApp(deps);
+  // added before the months reported (a report of a period that ended before a touchpoint was added, with no
+  // data in it, is not made: October has none here)
+  deps.clock.set(ADDED);
   const t = await createTenant(app, TEST_ADMIN_TOKEN, { timezone: "UTC" });
+  deps.clock.set(NOW);
   const events: StoredEvent[] = [];
   const hits: StoredHit[] = [];
   const identifiers: string[] = [];
@@ -142,7 +148,9 @@ export async function plantedWorld(planted: boolean) {
   await verifiedDomain(deps, t.org, t.domain);
   const admin = (method: string, path: string, body?: unknown) =>
     adminCall(app, TEST_ADMIN_TOKEN, method, path, body);
+  deps.clock.set(ADDED);
   const ios = await admin("POST", `/orgs/${t.org}/touchpoints`, { name: "Acme iOS", kind: "ios" });
+  deps.clock.set(NOW);
   const own = await admin("POST", `/orgs/${t.org}/apps`, {
     store: "app_store",
     store_id: "123456789",

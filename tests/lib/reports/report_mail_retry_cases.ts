@@ -28,9 +28,10 @@ async function setup(refused: Set<string> = new Set()) {
   closed.close();
   const up = await smtpMailer(smtp.url, "reports@service.test");
   const down = await smtpMailer(nowhere, "reports@service.test");
-  deps.clock.set(Date.parse("2026-11-18T10:00:00Z"));
+  deps.clock.set(Date.parse("2026-09-20T10:00:00Z")); // added before the month reported, October
   const app = createApp(deps);
   const t = await createTenant(app, TEST_ADMIN_TOKEN);
+  deps.clock.set(Date.parse("2026-11-18T10:00:00Z"));
   const users: Record<string, string> = {};
   for (const email of ["ann@acme.test", "bob@acme.test"]) {
     const u = await createUser(

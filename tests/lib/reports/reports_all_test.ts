@@ -8,4 +8,5 @@ import "./long_paths_cases.ts";
 import "./mail_text_cases.ts";
 import "./mcp_cases.ts";
 import "./report_mail_retry_cases.ts";
+import "./touchpoint_added_cases.ts";
 import "./words_cases.ts";

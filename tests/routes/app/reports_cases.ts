@@ -16,9 +16,13 @@ import { generateNow } from "../../../pipeline/reports_generate.ts";
 import { getOrg, getTouchpoint } from "../../../lib/tenancy/admin.ts";
 import { listApps } from "../../../lib/feedback/store.ts";
 import { subjectOf } from "../../lib/reports/mail_subject.ts";
+import { closedPeriods } from "../../../lib/reports/periods.ts";
 
 Deno.test("app reports: generate now (owners and admins), opt-in mail sent once, the page with its charts", async () => {
   const w = await peopleWorld();
+  // a week on: the last closed week is the one the site was added in (one that ended before is not reported)
+  const before = closedPeriods("weekly", w.deps.clock.now(), "UTC", 1)[0];
+  w.deps.clock.advance(7 * 86_400_000);
   const smtp = await startLocalSmtp();
   const owner = await w.join("owner@acme.test", "owner");
   const member = await w.join("member@acme.test", "member");
@@ -39,6 +43,11 @@ Deno.test("app reports: generate now (owners and admins), opt-in mail sent once,
   assert.match(refused.html, /only owners and admins can generate a report/);
 
   await owner.open(reports);
+  const early = await owner.submit(`${reports}/generate`, {
+    touchpoint: w.tenant.touchpoint,
+    period: `weekly:${before.key}`,
+  });
+  assert.match(early.html, /Acme site was added on [^,]+, after [^,]+, and has no data in it/);
   const made = await owner.submit(`${reports}/generate`, { touchpoint: w.tenant.touchpoint, kind: "weekly" });
   assert.match(made.html, /Report of Acme site, week of \d{1,2}[^,]* \d{4}, generated/);
   const mail = await smtp.waitFor((m) => m.to.includes("member@acme.test"), "the report mail");
