@@ -194,3 +194,15 @@ export function versus(name: string, value: unknown, previous: unknown, change?:
   const base = `${formatValue(name, value)} vs ${formatValue(name, previous)}`;
   return change === null || change === undefined ? base : `${base} (${signedChange(change)})`;
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A day (of an ISO instant, UTC) as people write it, kept on one line by no-break spaces: "29 Nov 2026". */
+export function shortDate(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return [at.getUTCDate(), MONTHS[at.getUTCMonth()], at.getUTCFullYear()].join("\u00a0");
+}
+
+/** An environment as the pages name it: "Production", "Staging", "Development". */
+export const environmentLabel = (env: string) => env.charAt(0).toUpperCase() + env.slice(1);

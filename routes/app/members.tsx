@@ -14,6 +14,7 @@ import { act, type AppEnv, baseUrl, field, orgMember, pageFlash, redirectWith } 
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
+import { shortDate } from "./format.ts";
 
 const path = (org: string) => orgPath(org, "settings/members");
 const asRole = (v: string): Role => {
@@ -59,7 +60,7 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
                   )
                   : ROLE_LABEL[m.role]}
               </td>
-              <td>{m.created_at.slice(0, 10)}</td>
+              <td class="nowrap">{shortDate(m.created_at)}</td>
               <td>
                 {m.user === me.user
                   ? (
@@ -93,7 +94,7 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
                   <td>{i.email}</td>
                   <td>{ROLE_LABEL[i.role]}</td>
                   <td>
-                    {i.expires_at <= now ? "expired" : new Date(i.expires_at).toISOString().slice(0, 10)}
+                    {i.expires_at <= now ? "expired" : shortDate(new Date(i.expires_at).toISOString())}
                   </td>
                   <td>
                     <PostButton

@@ -12,6 +12,7 @@ import { CodeBlock, CsrfField, Layout, orgPath, SecretBox } from "./layout.tsx";
 import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { readKeySnippet } from "./snippets.ts";
+import { environmentLabel, shortDate } from "./format.ts";
 
 const path = (org: string) => orgPath(org, "settings/read-keys");
 
@@ -36,7 +37,11 @@ export function readKeysRoutes(ctx: AppContext): Hono<AppEnv> {
         </p>
         {secret && (
           <>
-            <SecretBox id="new-key" label={`New read key (${secret.environment}).`} value={secret.key} />
+            <SecretBox
+              id="new-key"
+              label={`New read key (${environmentLabel(secret.environment)}).`}
+              value={secret.key}
+            />
             <CodeBlock
               id="read-example"
               label="Try it (put the key in READ_KEY first):"
@@ -56,8 +61,8 @@ export function readKeysRoutes(ctx: AppContext): Hono<AppEnv> {
                 <td>
                   <code>{k.prefix}…</code>
                 </td>
-                <td>{k.environment}</td>
-                <td>{k.expires_at ? k.expires_at.slice(0, 10) : "never"}</td>
+                <td>{environmentLabel(k.environment)}</td>
+                <td class="nowrap">{k.expires_at ? shortDate(k.expires_at) : "never"}</td>
                 <KeyStateCells
                   revoked={k.revoked}
                   action={`${path(org.id)}/${k.id}/revoke`}

@@ -12,6 +12,7 @@ import { checkInsightInput } from "../../pipeline/saved_insights.ts";
 import { frameOf } from "./frame.ts";
 import { act, type C, pageFlash } from "./http.ts";
 import { PostButton } from "./layout.tsx";
+import { shortDate } from "./format.ts";
 
 export const editor = (c: C): Editor => ({ user: c.get("auth")!.user.id, role: c.get("membership").role });
 
@@ -57,15 +58,6 @@ export const deleteSavedAction =
       await deleteSaved(ctx.deps.kv, c.get("org").id, editor(c), kind, c.req.param("id") ?? "");
       return `${kind[0].toUpperCase()}${kind.slice(1)} deleted.`;
     });
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** A day (of an ISO instant, UTC) as people write it, kept on one line by no-break spaces: "29 Nov 2026". */
-export function shortDate(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return [at.getUTCDate(), MONTHS[at.getUTCMonth()], at.getUTCFullYear()].join("\u00a0");
-}
 
 /** A list row's last cells: its website or app, when it was updated, and Delete for those who may. */
 export const SavedRowEnd: FC<

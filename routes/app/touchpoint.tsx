@@ -15,6 +15,7 @@ import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { ArchiveButton, touchpointPath, touchpointsPath } from "./touchpoints.tsx";
 import { serverSdkSnippet, webSdkSnippet } from "./snippets.ts";
+import { shortDate } from "./format.ts";
 
 const ENV_LABEL: Record<EnvName, string> = {
   production: "Production",
@@ -46,7 +47,7 @@ const KeyTable = (p: { rows: KeyRow[]; action: (id: string) => string; csrf: str
               <code>{k.prefix}…</code>
             </td>
             {p.origins && <td>{k.allowed_origins.join(", ") || <span class="muted">none</span>}</td>}
-            <td>{k.created_at.slice(0, 10)}</td>
+            <td class="nowrap">{shortDate(k.created_at)}</td>
             <KeyStateCells
               revoked={k.revoked}
               action={p.action(k.id)}

@@ -91,7 +91,8 @@ Deno.test("app read keys: professional plans create them (shown once); starter p
   });
   const key = page.html.match(/<code id="new-key">(svc_rk_stg_[A-Za-z0-9_-]+)<\/code>/)?.[1];
   assert.ok(key);
-  assert.match(page.html, /2027-01-31/);
+  // the key's row: its environment and expiry as people write them, the date kept on one line
+  assert.match(page.html, /<td>Staging<\/td>\s*<td class="nowrap">31\u00a0Jan\u00a02027<\/td>/);
   assert.ok(!(await c.get(orgUrl(w.org, "settings/read-keys"))).html.includes(key));
   const bad = await c.submit(orgUrl(w.org, "settings/read-keys"), { environment: "moon" });
   assert.match(bad.html, /environment: must be one of/);
