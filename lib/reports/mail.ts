@@ -15,7 +15,7 @@ import { oneLine } from "../text.ts";
 import { keys } from "../store/keys.ts";
 import { listMembers } from "../people/members.ts";
 import type { Report } from "./types.ts";
-import { periodTitle } from "./periods.ts";
+import { headlineText, periodTitle } from "./periods.ts";
 
 export async function setMailOptIn(kv: Deno.Kv, org: string, userId: string, on: boolean): Promise<void> {
   if (on) await kv.set(keys.reportMailOptIn(org, userId), true);
@@ -33,7 +33,7 @@ export const reportPath = (r: Pick<Report, "org" | "id">) => `/app/o/${r.org}/re
  * site's public key can send: each is kept on its own line (controls escaped), so none adds lines of its own.
  */
 export function reportText(r: Report, origin: string | null): string {
-  const lines = [oneLine(r.headline), "", oneLine(r.summary), ""];
+  const lines = [oneLine(headlineText(r)), "", oneLine(r.summary), ""];
   if (r.findings.length) {
     lines.push("Findings:");
     for (const f of r.findings) lines.push(`- ${oneLine(f.claim)}`);

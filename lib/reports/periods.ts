@@ -148,3 +148,15 @@ export function momentText(iso: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
   return m ? `${periodText(m[1])}, ${m[2]} UTC` : iso;
 }
+
+/**
+ * A report's headline as people read it. Reports made before headlines named the dates start with the week
+ * or month code ("Week 2026-W47: …", "Month 2026-10: …"): read with the dates instead. Stored reports never
+ * change, so this is done where they are shown.
+ */
+export function headlineText(r: { headline: string; kind: ReportKind; period: string }): string {
+  return r.headline.replace(
+    /^(?:Week \d{4}-W\d{2}|Month \d{4}-\d{2}): /,
+    `${periodTitle(r.kind, r.period)}: `,
+  );
+}

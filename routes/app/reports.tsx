@@ -12,7 +12,13 @@ import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
 import { type Report, REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
 import { can } from "../../lib/people/roles.ts";
 import { generateFor, REPORT_ENV } from "../../pipeline/reports_generate.ts";
-import { closedPeriods, periodOfKey, periodText, periodTitle } from "../../lib/reports/periods.ts";
+import {
+  closedPeriods,
+  headlineText,
+  periodOfKey,
+  periodText,
+  periodTitle,
+} from "../../lib/reports/periods.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { Table } from "./table.tsx";
@@ -60,7 +66,7 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
                     </a>
                   </td>
                   <td>{r.touchpoint_name}</td>
-                  <td>{r.headline}</td>
+                  <td>{headlineText(r)}</td>
                 </tr>
               ))}
             </Table>
@@ -180,7 +186,7 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
       apps: new Map(apps.map((a) => [a.id, a.name])),
     };
     return c.html(
-      <Layout title={`${report.headline} · ${org.name}`} frame={frame} section="reports">
+      <Layout title={`${headlineText(report)} · ${org.name}`} frame={frame} section="reports">
         <p class="no-print">
           <a href={path(org.id)}>← All reports</a>
         </p>

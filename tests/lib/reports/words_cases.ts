@@ -4,7 +4,7 @@
  * the generated time as a date.
  */
 import assert from "node:assert/strict";
-import { momentText, periodOfKey, periodTitle } from "../../../lib/reports/periods.ts";
+import { headlineText, momentText, periodOfKey, periodTitle } from "../../../lib/reports/periods.ts";
 import { sourceFindings, sourceName } from "../../../lib/reports/findings/behavior.ts";
 import { themeFindings } from "../../../lib/reports/findings/reviews.ts";
 import type { FindingContext } from "../../../lib/reports/findings/common.ts";
@@ -93,4 +93,21 @@ Deno.test("report words: a rising review theme with none the period before is 'n
   assert.match(claim("login"), /\(new\)\.$/, claim("login"));
   assert.match(claim("sync"), /\(was 10%\)\.$/, claim("sync"));
   assert.doesNotMatch(found.map((f) => f.claim).join(" "), /was 0%/);
+});
+
+Deno.test("report words: a report stored with the week code in its headline reads with the dates", () => {
+  const old = {
+    kind: "weekly" as const,
+    period: week.period,
+    headline: "Week 2026-W47: 210 visitors; 3 findings.",
+  };
+  assert.equal(headlineText(old), "Week of 16–22 Nov 2026: 210 visitors; 3 findings.");
+  const month = {
+    kind: "monthly" as const,
+    period: "2026-10",
+    headline: "Month 2026-10: no visitors; a quiet period.",
+  };
+  assert.equal(headlineText(month), "October 2026: no visitors; a quiet period.");
+  const now = { ...old, headline: "Week of 16–22 Nov 2026: 210 visitors; 3 findings." };
+  assert.equal(headlineText(now), now.headline);
 });
