@@ -44,7 +44,7 @@ export async function generateFor(
     ask: serviceAsk(app, org),
   });
   // A stored report too: its mail may have failed when it completed (retried within MAIL_RETRY_MS).
-  if (g.state !== "busy") await mailReport(app.deps, g.report, origin);
+  if (g.state === "created" || g.state === "exists") await mailReport(app.deps, g.report, origin);
   return g;
 }
 

@@ -34,13 +34,14 @@ export interface ReportRequest {
 }
 
 /**
- * "busy": no report to show now: another instance is making it, or (with `not_due`, the reason in words) the
- * period ended before the website or app was added and it has no data in it, so none is made.
+ * "busy": no report to show now, another instance is making it; "not_due": none is made, as the period ended
+ * before the website or app was added and it has no data in it (`reason`, in words).
  */
 export type Generated =
   | { state: "created"; report: Report }
   | { state: "exists"; report: Report }
-  | { state: "busy"; not_due?: string };
+  | { state: "busy" }
+  | { state: "not_due"; reason: string };
 
 /** Most findings a report holds (answer rule 2: at most 25 items). */
 export const MAX_FINDINGS = 25;
@@ -54,8 +55,8 @@ export async function generateReport(deps: Deps, r: ReportRequest): Promise<Gene
       const added = periodText(localDay(r.touchpoint.created_at, r.org.timezone)!);
       const when = periodText(r.period.period);
       return {
-        state: "busy",
-        not_due: `${r.touchpoint.name} was added on ${added}, after ${when}, and has no data in it`,
+        state: "not_due",
+        reason: `${r.touchpoint.name} was added on ${added}, after ${when}, and has no data in it`,
       };
     }
   }

@@ -152,8 +152,8 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
       if (!period) throw invalid(`period: "${key}" is not a week (2026-W47) or a month (2026-11)`);
       if (period.to > last.to) throw invalid("period: only a week or month that has ended can be reported");
       const g = await generateFor(ctx, org, tp, period, "request", baseUrl(ctx, c));
-      if (g.state === "busy" && g.not_due) {
-        throw invalid(`period: no report for it: ${g.not_due}. Choose a later week or month.`);
+      if (g.state === "not_due") {
+        throw invalid(`period: no report for it: ${g.reason}. Choose a later week or month.`);
       }
       if (g.state === "busy") return "That report is being generated right now; it appears here in a moment.";
       return g.state === "created"
