@@ -132,9 +132,10 @@ if (config.passwordCost < PASSWORD_COST) {
 if (dev) {
   const { tenant, created } = await ensureDemoTenant(deps);
   if (created) {
-    // A small generated history so a newcomer's first questions have answers: 60 days, so the default 28 days
-    // compare with 28 whole days before them (30 days made every change read "+1,360%").
-    const days = 60;
+    // A small generated history so a newcomer's first questions have answers: 92 days, so the default 28 days
+    // and the last month's report compare with whole periods before them (30 days made every change read
+    // "+1,360%", and October's report "+10,850%" against September's last day).
+    const days = 92;
     const site = await generateSite(deps, {
       org: tenant.org,
       touchpoint: tenant.touchpoint,

@@ -375,7 +375,7 @@ Deno.test({
       const headline = await page.locator("section.insight", { hasText: "Headline" }).innerText();
       assert.match(headline, /\d vs [\d,]+ \([+−±][\d,.]+%\)/);
       assert.match(headline, /Bounce rate\s+[\d.]+%/);
-      assert.match(headline, /Session duration\s+(\d+ min )?\d+ s/);
+      assert.match(headline, /Session duration\s+(\d+\smin\s)?\d+\ss/);
 
       // a report: the demo's reports are written in the background at start; under load the app's may come
       // after this page first loads, so look again until both are listed (up to 5 minutes: on a machine shared
