@@ -67,7 +67,9 @@ export const ReportView: FC<{ report: Report; charts: RenderedChart[]; names?: R
                     {ASKABLE.test(c.tool) && (
                       <>
                         {" "}(<a
-                          href={`${orgPath(r.org, "insights")}/new?tool=${encodeURIComponent(c.tool)}`}
+                          href={`${orgPath(r.org, "insights")}/new?tool=${
+                            encodeURIComponent(c.tool)
+                          }&touchpoint=${encodeURIComponent(r.touchpoint)}`}
                         >
                           ask it in the app
                         </a>)

@@ -157,8 +157,10 @@ Deno.test("app report page: how to see a finding is said in words (question, web
   );
   assert.ok(seen.includes("Top pages · Acme site · 9–15 Nov 2026 · pages matching “/pricing”"));
   assert.ok(
-    sitePage.includes(`href="/app/o/${w.t.org}/insights/new?tool=behavior_pages"`),
-    "a link to ask it",
+    sitePage.includes(
+      `href="/app/o/${w.t.org}/insights/new?tool=behavior_pages&amp;touchpoint=${w.t.touchpoint}"`,
+    ),
+    "a link to ask it, on the report's own website or app",
   );
   // the raw call stays where an assistant reads the report
   const got = await reportGet(site.id);
