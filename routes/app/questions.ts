@@ -7,6 +7,9 @@ import type { SavedInsight } from "../../lib/saved/records.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
 import { metricLabel } from "./format.ts";
 import { periodLabel } from "./period_picker.tsx";
+import { insightTools } from "../../pipeline/saved_insights.ts";
+import { listing } from "../../pipeline/listing.ts";
+import { DEFAULT_PERIOD } from "../../pipeline/context.ts";
 
 export const QUESTIONS: Record<string, { label: string; about: string }> = {
   behavior_overview: {
@@ -135,9 +138,23 @@ const CHOICES: Record<string, string> = {
 };
 export const choiceLabel = (v: string) => (Object.hasOwn(CHOICES, v) ? CHOICES[v] : metricLabel(v));
 
-/** A tool's field description without raw parameter names ("`values_limit`" reads "values per property"). */
+/**
+ * A tool's field description without raw parameter names ("`values_limit`" reads "values per property") or
+ * raw choices ("default pageviews" reads "default: Pageviews").
+ */
 export const hintText = (s: string) =>
-  s.replace(/`?\b([a-z]+(?:_[a-z0-9]+)+)\b`?/g, (_m, w: string) => fieldLabel(w).toLowerCase());
+  s.replace(/\bdefault ([a-z][a-z0-9_]*)\b/g, (_m, v: string) => `default: ${choiceLabel(v)}`)
+    .replace(/`?\b([a-z]+(?:_[a-z0-9]+)+)\b`?/g, (_m, w: string) => fieldLabel(w).toLowerCase());
+
+/**
+ * The period a question asks when its insight names none: the tool's own default, as its input schema tells
+ * assistants ("default last_30_days"), else the read API's (the label said "Last 28 days" for every question).
+ */
+function defaultPeriodOf(tool: string): string {
+  const t = insightTools().find((x) => x.name === tool);
+  const props = (t ? listing(t).input_schema.properties : {}) as Record<string, { description?: string }>;
+  return /\bdefault (\w+)/.exec(props?.period?.description ?? "")?.[1] ?? DEFAULT_PERIOD;
+}
 
 type Step = { page?: string; event?: string };
 
@@ -147,7 +164,7 @@ export function insightSummary(x: SavedInsight, tps: Touchpoint[]): string {
   const parts = [questionLabel(x.tool)];
   const tp = tps.find((t) => t.id === x.touchpoint);
   if (tp) parts.push(tp.name);
-  parts.push(periodLabel(typeof i.period === "string" ? i.period : null));
+  parts.push(periodLabel(typeof i.period === "string" ? i.period : defaultPeriodOf(x.tool)));
   if (Array.isArray(i.steps)) {
     parts.push((i.steps as Step[]).map((s) => s.page ?? s.event ?? "?").join(" → "));
   }

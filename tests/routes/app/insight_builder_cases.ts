@@ -33,3 +33,35 @@ Deno.test("insight builder: a funnel asks for its steps, refusals name the form'
     await w.close();
   }
 });
+
+Deno.test("insight builder: hints name choices as the form does; a question's own default period is named", async () => {
+  const { hintText, insightSummary } = await import("../../../routes/app/questions.ts");
+  assert.equal(hintText("default pageviews"), "default: Pageviews");
+  assert.equal(hintText("default desc"), "default: Highest first");
+  const w = await peopleWorld();
+  try {
+    const mia = await w.join("mia@example.com", "member");
+    const pages = await mia.open(`${orgUrl(w.org, "insights")}/new?tool=behavior_pages`);
+    assert.doesNotMatch(pages.html, /default pageviews|default desc/);
+    const insight = (tool: string, input: Record<string, unknown>) => ({
+      kind: "insight" as const,
+      id: "i",
+      org: w.org,
+      touchpoint: "tp",
+      name: "n",
+      description: "",
+      author: "u",
+      created_at: "",
+      updated_at: "",
+      tool,
+      input,
+    });
+    // crawl coverage asks 30 days, sessions 7, the others the read API's 28, when the insight names none
+    assert.match(insightSummary(insight("behavior_crawl_coverage", {}), []), /Last 30 days/);
+    assert.match(insightSummary(insight("behavior_sessions", {}), []), /Last 7 days/);
+    assert.match(insightSummary(insight("behavior_overview", {}), []), /Last 28 days/);
+    assert.match(insightSummary(insight("behavior_overview", { period: "this_month" }), []), /This month/);
+  } finally {
+    await w.close();
+  }
+});
