@@ -26,6 +26,8 @@ export interface Section {
   id: string;
   label: string;
   path: string;
+  /** a page only admins and owners may open: not offered to members (it answered them a 403) */
+  admins?: true;
 }
 
 /** The organization's navigation in two groups: what people read (analytics) and how it is set up. */
@@ -43,7 +45,7 @@ export const NAV_GROUPS: { label: string; sections: Section[] }[] = [
     label: "Settings",
     sections: [
       { id: "touchpoints", label: "Touchpoints", path: "settings/touchpoints" },
-      { id: "read-keys", label: "Read keys", path: "settings/read-keys" },
+      { id: "read-keys", label: "Read keys", path: "settings/read-keys", admins: true },
       { id: "members", label: "Members", path: "settings/members" },
       { id: "domains", label: "Verified domains", path: "settings/domains" },
       { id: "store-credentials", label: "Store credentials", path: "settings/store-credentials" },
@@ -94,7 +96,7 @@ const Header: FC<{ frame: Frame; section?: string }> = ({ frame, section }) => (
   <header class="top">
     <div class="bar">
       <a class="brand" href="/app">Behavior</a>
-      {frame.org && <PhoneNav org={frame.org.id} current={section} />}
+      {frame.org && <PhoneNav org={frame.org.id} current={section} role={frame.org.role} />}
       {frame.orgs.length > 0 && (
         <details class="menu">
           <summary aria-label="Switch organization">{frame.org?.name ?? "Organizations"} ▾</summary>
@@ -133,13 +135,13 @@ const Header: FC<{ frame: Frame; section?: string }> = ({ frame, section }) => (
   </header>
 );
 
-const NavGroups: FC<{ org: string; current?: string }> = ({ org, current }) => (
+const NavGroups: FC<{ org: string; current?: string; role: Role }> = ({ org, current, role }) => (
   <>
     {NAV_GROUPS.map((g) => (
       <div class="nav-group" role="group" aria-label={g.label}>
         <p class="nav-label">{g.label}</p>
         <ul>
-          {g.sections.map((s) => (
+          {g.sections.filter((s) => !s.admins || role !== "member").map((s) => (
             <li>
               <a href={orgPath(org, s.path)} aria-current={s.id === current ? "page" : undefined}>
                 {s.label}
@@ -153,14 +155,14 @@ const NavGroups: FC<{ org: string; current?: string }> = ({ org, current }) => (
 );
 
 /** The side navigation on wide screens (hidden on phones, where the header's menu holds the same links). */
-const SectionNav: FC<{ org: string; current?: string }> = ({ org, current }) => (
+const SectionNav: FC<{ org: string; current?: string; role: Role }> = ({ org, current, role }) => (
   <nav class="sections" aria-label="Organization">
-    <NavGroups org={org} current={current} />
+    <NavGroups org={org} current={current} role={role} />
   </nav>
 );
 
 /** The phone menu: a <details> that opens without any script, naming the page it is on. */
-const PhoneNav: FC<{ org: string; current?: string }> = ({ org, current }) => {
+const PhoneNav: FC<{ org: string; current?: string; role: Role }> = ({ org, current, role }) => {
   const here = SECTIONS.find((s) => s.id === current);
   return (
     <details class="phone-nav">
@@ -168,7 +170,7 @@ const PhoneNav: FC<{ org: string; current?: string }> = ({ org, current }) => {
         <span aria-hidden="true">☰</span> Menu{here ? <span class="muted-light">: {here.label}</span> : null}
       </summary>
       <nav aria-label="Organization (menu)">
-        <NavGroups org={org} current={current} />
+        <NavGroups org={org} current={current} role={role} />
       </nav>
     </details>
   );
@@ -194,7 +196,7 @@ export const Layout: FC<
         <a class="skip" href="#main">Skip to content</a>
         {p.frame && <Header frame={p.frame} section={p.section} />}
         <div class={p.frame?.org ? "shell with-nav" : "shell"}>
-          {p.frame?.org && <SectionNav org={p.frame.org.id} current={p.section} />}
+          {p.frame?.org && <SectionNav org={p.frame.org.id} current={p.section} role={p.frame.org.role} />}
           <main id="main" class={p.narrow ? "narrow" : undefined} tabindex={-1}>
             <FlashBox flash={p.flash} />
             {p.children}

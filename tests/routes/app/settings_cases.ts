@@ -202,3 +202,18 @@ Deno.test("app touchpoint tabs: the 'shown only now' note is there only right af
   assert.match(made.html, /The new key is shown only now: copy it before you/);
   assert.ok(!note.test((await c.get(`${tpPath}?env=production`)).html), "gone on reload, with the key");
 });
+
+Deno.test("app menu: members are not offered the read keys page, which only admins may open", async () => {
+  const w = await peopleWorld();
+  try {
+    const member = await w.join("mia@example.com", "member");
+    const admin = await w.join("ann@example.com", "admin");
+    const page = (await member.open(orgUrl(w.org, "dashboards"))).html;
+    assert.doesNotMatch(page, /settings\/read-keys/);
+    assert.match(page, /settings\/members/);
+    assert.equal((await member.open(orgUrl(w.org, "settings/read-keys"))).status, 403);
+    assert.match((await admin.open(orgUrl(w.org, "dashboards"))).html, /settings\/read-keys/);
+  } finally {
+    w.close();
+  }
+});
