@@ -10,7 +10,70 @@
 import { oneLine } from "../text.ts";
 import { shownPath } from "../url_path.ts";
 
-const label = (k: string) => textLine(k.replaceAll("_", " "));
+/** A field's name in words; a unit suffix (`_s`, `_ms`) is said by the value instead ("1 min 19 s"). */
+const label = (k: string) => textLine(k.replace(/(?<=.)_(s|ms)$/, "").replaceAll("_", " "));
+
+/**
+ * Fields whose values are enums of the answer (a rating, a kind, an intent, a category), not visitors' data:
+ * their snake_case values read as words ("needs_improvement" reads "needs improvement", "ai_agent" "AI agent").
+ * Names (event names, page paths, property values) are never in these fields and stay exactly as stored.
+ */
+const ENUM_FIELDS = new Set([
+  "rating",
+  "kind",
+  "intent",
+  "dominant_intent",
+  "rising",
+  "falling",
+  "category",
+  "categories",
+  "traffic",
+  "status",
+  "trend",
+  "direction",
+  "outcome",
+  "verdict",
+]);
+const ENUM_VALUE = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
+const enumWords = (s: string) => s.split("_").map((w) => (w === "ai" ? "AI" : w)).join(" ");
+
+/** Objects whose values are fractions of a whole (a rating's shares, a sentiment's split): shown as percent. */
+const SHARE_OBJECTS = /(^|_)(shares|sentiment)$/;
+
+/** Fields holding a time: an ISO time in them reads in the scope's time zone ("29 Nov 2026, 20:34"). */
+const TIME_FIELD = /(^|_)(at|date|time|timestamp|seen|since|until|from|to)$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The time zone the answer being rendered names in its scope (renderAnswer is synchronous). */
+let zone: string | null = null;
+
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const opts = {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  } as const;
+  try {
+    if (zone) return new Intl.DateTimeFormat("en-GB", { ...opts, timeZone: zone }).format(d);
+  } catch {
+    // an unknown zone: UTC, said
+  }
+  return `${new Intl.DateTimeFormat("en-GB", { ...opts, timeZone: "UTC" }).format(d)} UTC`;
+}
+
+/** Seconds as people read them: "56.3 s", "1 min 19 s", "2 h 5 min". */
+function duration(sec: number): string {
+  if (sec < 0) return `-${duration(-sec)}`;
+  if (sec < 60) return `${round(Math.round(sec * 10) / 10)} s`;
+  const t = Math.round(sec);
+  if (t < 3600) return `${Math.floor(t / 60)} min${t % 60 ? ` ${t % 60} s` : ""}`;
+  const m = Math.round(t / 60);
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
+}
 
 /** A name that reads as itself: letters, digits, spaces and the characters of paths, hosts and event names. */
 const PLAIN_NAME = /^[\p{L}\p{N}\p{M} ./_\-~%+=&?@'()#$]*$/u;
@@ -74,13 +137,20 @@ function round(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
 }
 
-function scalar(v: unknown, key = ""): string {
+const percent = (v: number) => `${round(Math.round(v * 1000) / 10)}%`;
+
+function scalar(v: unknown, key = "", share = false): string {
   if (v === null || v === undefined) return "n/a";
   if (typeof v === "number") {
-    return isFraction(key) && !key.endsWith("_pct") ? `${round(Math.round(v * 1000) / 10)}%` : round(v);
+    if (share) return percent(v);
+    if (/(?<=.)_s$/.test(key)) return duration(v);
+    if (/(?<=.)_ms$/.test(key)) return v < 1000 ? `${round(Math.round(v))} ms` : duration(v / 1000);
+    return isFraction(key) && !key.endsWith("_pct") ? percent(v) : round(v);
   }
   if (typeof v === "object") return JSON.stringify(v);
   if (v === "") return '""'; // an empty value (a property sent with the key "") is said, not left out
+  if (typeof v === "string" && ENUM_FIELDS.has(key) && ENUM_VALUE.test(v)) return enumWords(v);
+  if (typeof v === "string" && TIME_FIELD.test(key) && ISO_TIME.test(v)) return localTime(v);
   return textLine(readable(String(v)));
 }
 
@@ -115,9 +185,9 @@ function identity(v: Obj): { text: string; keys: Set<string> } {
 const listTotal = (v: Obj, k: string) => k.endsWith("_total") && Array.isArray(v[k.slice(0, -6)]);
 
 /** One line for a value: an item's identity first, then its comparison, then its other figures by name. */
-function inline(v: unknown, key = ""): string {
-  if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, key)).join("; ") : "none";
-  if (!isObj(v)) return scalar(v, key);
+function inline(v: unknown, key = "", share = false): string {
+  if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, key, share)).join("; ") : "none";
+  if (!isObj(v)) return scalar(v, key, share && typeof v === "number" && v >= 0 && v <= 1);
   const id = identity(v);
   const parts: string[] = [];
   const skip = new Set(id.keys);
@@ -129,7 +199,7 @@ function inline(v: unknown, key = ""): string {
     if (skip.has(k) || !present(x) || isList(x) || listTotal(v, k)) continue;
     // an item's flag reads as a word: "own", "not followed" ("described true" read as code)
     if (typeof x === "boolean") parts.push(x ? label(k) : `not ${label(k)}`);
-    else parts.push(`${label(k)} ${inline(x, k)}`);
+    else parts.push(`${label(k)} ${inline(x, k, SHARE_OBJECTS.test(key))}`);
   }
   const body = parts.join(", ");
   if (!id.text) return body;
@@ -166,10 +236,14 @@ function renderScope(scope: Obj): string {
 }
 
 export function renderAnswer(tool: string, answer: Obj): string {
+  const tz = isObj(answer.scope) ? answer.scope.timezone : null;
+  zone = typeof tz === "string" && tz ? tz : null;
   const lines = [`${tool}`];
   if (answer.scope) lines.push(renderScope(answer.scope as Obj));
   for (const [k, v] of Object.entries(answer)) {
     if (k === "scope" || k === "notices" || listTotal(answer, k)) continue;
+    // filler: a field this answer does not use (n/a) and the first page's offset say nothing
+    if (!present(v) || (k === "offset" && v === 0)) continue;
     if (isList(v)) list(k, v, "", lines, answer);
     else if (isObj(v) && !isCompared(v) && Object.values(v).some(isList)) {
       // a section holding lists: its own figures on one line, its lists under it

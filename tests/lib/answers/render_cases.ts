@@ -83,3 +83,78 @@ Deno.test('render: an empty name reads as "", never as nothing', () => {
   const text = renderAnswer("behavior_event_properties", { properties: [{ property: "", events: 5 }] });
   assert.match(text, /- property "", events 5$/m);
 });
+
+Deno.test("render: enum values of known fields read as words; names stay exactly as stored", () => {
+  const text = renderAnswer("behavior_feedback_themes", {
+    rating: "needs_improvement",
+    kind: "ai_agent",
+    dominant_intent: "price_complaint",
+    rising: ["crashes_bugs", "login_account"],
+    events: [{ name: "sign_up_done", kind: "custom_event", visitors: 3 }],
+  });
+  assert.match(text, /^rating: needs improvement$/m);
+  assert.match(text, /^kind: AI agent$/m);
+  assert.match(text, /^dominant intent: price complaint$/m);
+  assert.match(text, /^rising: crashes bugs; login account$/m);
+  assert.match(text, /^- sign_up_done: kind custom event, visitors 3$/m);
+});
+
+Deno.test("render: the values of a shares or sentiment object read as percentages", () => {
+  const text = renderAnswer("behavior_web_vitals", {
+    shares: { good: 0.662, needs_improvement: 0.2, poor: 0.139 },
+    themes: [{ name: "Pricing", sentiment: { positive: 0.418, negative: 0.582 }, negative_share: 0.582 }],
+  });
+  assert.match(text, /^shares: good 66\.2%, needs improvement 20%, poor 13\.9%$/m);
+  assert.match(text, /^- Pricing: sentiment positive 41\.8%, negative 58\.2%, negative share 58\.2%$/m);
+});
+
+Deno.test("render: a field ending in _s or _ms is a duration, its unit said by the value", () => {
+  const text = renderAnswer("behavior_overview", {
+    session_duration_s: 78.7,
+    time_from_previous_median_s: 56.3,
+    load_ms: 420,
+    compared_duration_s: { value: 3725, previous: 60, change: 61.08 },
+  });
+  assert.match(text, /^session duration: 1 min 19 s$/m);
+  assert.match(text, /^time from previous median: 56\.3 s$/m);
+  assert.match(text, /^load: 420 ms$/m);
+  assert.match(text, /^compared duration: 1 h 2 min \(previous 1 min, \+6108%\)$/m);
+  assert.doesNotMatch(text, / s:/);
+});
+
+Deno.test("render: ISO times in time fields read in the scope's time zone; other strings stay as stored", () => {
+  const text = renderAnswer("behavior_sessions", {
+    scope: {
+      period: null,
+      timezone: "Europe/Berlin",
+      environment: "production",
+      touchpoint: null,
+      traffic: "visitors",
+    },
+    sessions: [{
+      started_at: "2026-11-29T19:34:00.000Z",
+      date: "2026-11-28T08:16:35.345Z",
+      value: "2026-11-28T08:16:35Z",
+    }],
+  });
+  assert.match(
+    text,
+    /^- started at 29 Nov 2026, 20:34, date 28 Nov 2026, 09:16, value 2026-11-28T08:16:35Z$/m,
+  );
+  const utc = renderAnswer("x", { updated_at: "2026-11-29T19:34:00.000Z" });
+  assert.match(utc, /^updated at: 29 Nov 2026, 19:34 UTC$/m);
+});
+
+Deno.test("render: top-level fields the answer does not use and the first page's offset are left out", () => {
+  const text = renderAnswer("behavior_saved", {
+    action: "list",
+    search: null,
+    items: [{ name: "Weekly", visitors: 2 }],
+    offset: 0,
+    insight: null,
+    dashboard: null,
+    cohort: null,
+  });
+  assert.equal(text, ["behavior_saved", "action: list", "items (1):", "- Weekly: visitors 2"].join("\n"));
+  assert.match(renderAnswer("behavior_saved", { offset: 25 }), /^offset: 25$/m);
+});
