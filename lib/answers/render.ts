@@ -111,6 +111,9 @@ function textLine(s: string): string {
 
 type Obj = Record<string, unknown>;
 
+/** Text people write about a saved item: empty means there is none (a name or property value "" is said). */
+const UNSAID_WHEN_EMPTY = new Set(["description"]);
+
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 const isList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some(isObj);
 const present = (v: unknown) => v !== null && v !== undefined;
@@ -197,6 +200,7 @@ function inline(v: unknown, key = "", share = false): string {
   }
   for (const [k, x] of Object.entries(v)) {
     if (skip.has(k) || !present(x) || isList(x) || listTotal(v, k)) continue;
+    if (x === "" && UNSAID_WHEN_EMPTY.has(k)) continue; // no description: nothing to say
     // an item's flag reads as a word: "own", "not followed" ("described true" read as code)
     if (typeof x === "boolean") parts.push(x ? label(k) : `not ${label(k)}`);
     else parts.push(`${label(k)} ${inline(x, k, SHARE_OBJECTS.test(key))}`);

@@ -158,3 +158,10 @@ Deno.test("render: top-level fields the answer does not use and the first page's
   assert.equal(text, ["behavior_saved", "action: list", "items (1):", "- Weekly: visitors 2"].join("\n"));
   assert.match(renderAnswer("behavior_saved", { offset: 25 }), /^offset: 25$/m);
 });
+
+Deno.test("render: an item's empty description is left out; an empty name or value is still said", () => {
+  const text = renderAnswer("behavior_saved", {
+    items: [{ kind: "insight", name: "Crawl", description: "", value: "" }],
+  });
+  assert.match(text, /^- Crawl: kind insight, value ""$/m);
+});
