@@ -62,19 +62,54 @@ export interface Figure {
 
 const isFigure = (v: unknown) => typeof v === "number" || v === "fewer than 5";
 const SKIP = new Set(["scope", "notices", "offset"]);
+/** The request's settings echoed in an answer (how far back, when a page is stale): never a headline. */
+const SETTING = /^(lookback|stale_after|window|limit|min|max)(_|$)/;
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 
-/** An answer's headline: its top-level figures (compared ones with previous and change), at most 8. */
-export function headlineFigures(answer: Record<string, unknown>): Figure[] {
-  const out: Figure[] = [];
-  for (const [k, v] of Object.entries(answer)) {
-    if (SKIP.has(k) || k.endsWith("_total") || out.length >= 8) continue;
-    if (isFigure(v)) out.push({ name: k, value: v as number });
-    else if (v && typeof v === "object" && !Array.isArray(v) && "value" in v && "previous" in v) {
-      const c = v as { value: Count | null; previous: Count | null; change?: number | null };
-      out.push({ name: k, value: c.value, previous: c.previous, change: c.change ?? null });
+/** The figures of one object: its numbers and compared figures (with previous and change), named `prefix`+key. */
+function figuresOf(v: Obj, prefix: string, out: Figure[]): void {
+  for (const [k, x] of Object.entries(v)) {
+    if (SKIP.has(k) || SETTING.test(k) || k.endsWith("_total")) continue;
+    if (isFigure(x)) out.push({ name: `${prefix}${k}`, value: x as Count });
+    else if (isObj(x) && "value" in x && "previous" in x) {
+      const c = x as { value: Count | null; previous: Count | null; change?: number | null };
+      out.push({ name: `${prefix}${k}`, value: c.value, previous: c.previous, change: c.change ?? null });
     }
   }
-  return out;
+}
+
+/** What an item of a list is called: its label, page or name (an app's own name). */
+function itemName(item: Obj): string | null {
+  for (const k of ["label", "name", "page", "crawler", "event", "step", "source"]) {
+    if (typeof item[k] === "string" || typeof item[k] === "number") return String(item[k]);
+  }
+  return isObj(item.app) && typeof item.app.name === "string" ? item.app.name : null;
+}
+
+/**
+ * An answer's headline, at most 8 figures: its `summary` object's figures (the counts a coverage answer
+ * leads with) and its top-level figures, compared ones with previous and change; never the request's
+ * settings (lookback_days, stale_after_days). An answer that is only a list (pages, an app's themes) leads
+ * with the list's total and its first item's figures.
+ */
+export function headlineFigures(answer: Obj): Figure[] {
+  const out: Figure[] = [];
+  if (isObj(answer.summary)) figuresOf(answer.summary, "", out);
+  figuresOf(answer, "", out);
+  if (!out.length) {
+    const first = Object.entries(answer).find(([k, v]) =>
+      !SKIP.has(k) && Array.isArray(v) && v.length > 0 && isObj(v[0])
+    );
+    if (first) {
+      const [k, v] = first as [string, Obj[]];
+      const total = answer[`${k}_total`];
+      if (typeof total === "number") out.push({ name: k, value: total });
+      const name = itemName(v[0]);
+      figuresOf(v[0], name ? `${name}: ` : "", out);
+    }
+  }
+  return out.slice(0, 8);
 }
 
 const LABELS = [
@@ -89,6 +124,8 @@ const LABELS = [
   "device",
   "event",
   "cohort",
+  "crawler",
+  "file",
 ];
 const NUMBERS = ["visitors", "count", "value", "pageviews", "events", "sessions", "requests"];
 

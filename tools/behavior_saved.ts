@@ -21,6 +21,7 @@ import { findSaved, getSaved, listSaved } from "../lib/saved/store.ts";
 import { resolve } from "../toolkit/common.ts";
 import { namedCohort } from "../toolkit/cohort.ts";
 import { chartSeries, headlineFigures, runInsight } from "../toolkit/insight_runs.ts";
+import { toolTitle } from "../toolkit/titles.ts";
 import { type Answer, defineTool, type ToolContext } from "../toolkit/tool.ts";
 
 const KINDS = ["cohort", "insight", "dashboard"] as const;
@@ -126,7 +127,12 @@ const roleOf = async (ctx: ToolContext, user: string) =>
 
 function defines(item: SavedItem, names: Map<string, string>): string {
   if (item.kind === "cohort") return describeDefinition(item.definition);
-  if (item.kind === "insight") return `${item.tool} ${JSON.stringify(item.input)}`;
+  if (item.kind === "insight") {
+    // the tool in words, its name to call it by, and what the insight asks of it (nothing when it asks nothing)
+    const asks = Object.entries(item.input).filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => `${k.replaceAll("_", " ")} ${typeof v === "string" ? v : JSON.stringify(v)}`);
+    return `${toolTitle(item.tool)} (${item.tool})${asks.length ? `: ${asks.join(", ")}` : ""}`;
+  }
   return item.insights.map((id) => names.get(id) ?? "(removed insight)").join(", ");
 }
 

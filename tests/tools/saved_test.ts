@@ -9,6 +9,7 @@ import { checkAnswer } from "../../lib/answers/check.ts";
 import { keys } from "../../lib/store/keys.ts";
 import { addMember } from "../../lib/people/members.ts";
 import { TOOLS } from "../../tools/registry.ts";
+import { chartSeries, headlineFigures } from "../../toolkit/insight_runs.ts";
 import { harness } from "./harness.ts";
 import { OWNER, saveCohort, saveItem } from "../helpers/saved.ts";
 
@@ -52,6 +53,8 @@ Deno.test("behavior_saved: lists, runs insights and dashboards, sizes cohorts, t
     assert.equal(byName["Pricing to sign-up"].author_role, "member");
     assert.equal(byName["Signed up"].author_role, "owner");
     assert.equal(byName["Weekly"].defines, "Pricing to sign-up, Pages of sign-ups");
+    // an insight's tool in words, with its name to call and what it asks
+    assert.equal(byName["Pages of sign-ups"].defines, "Pages (behavior_pages): cohort Signed up");
     assert.ok(!JSON.stringify(list).includes("user-member"), "no author id in answers");
     const paged = await h.ask("behavior_saved", { limit: 1, offset: 1 });
     assert.deepEqual([paged.items.length, paged.items[0].name, paged.items_total], [
@@ -164,4 +167,51 @@ Deno.test("behavior_saved: a dashboard withholds a group that reads fewer than 5
   } finally {
     h.close();
   }
+});
+
+Deno.test("behavior_saved: a dashboard's headline is the answer's summary or first figures, never its settings; a crawler chart counts requests", () => {
+  const coverage = {
+    scope: {},
+    lookback_days: 90,
+    stale_after_days: 14,
+    summary: { known_pages: 40, pages_read_by_search: 30, pages_never_read: 10, stale_pages: 2 },
+    crawlers: [{ crawler: "GPTBot", vendor: "OpenAI", category: "ai_crawler", requests: 12, pages_read: 5 }],
+    crawlers_total: 1,
+    pages_never_read: [{ page: "/a", pageviews: 3, visitors: 2 }],
+    pages_never_read_total: 10,
+    notices: [],
+  };
+  assert.deepEqual(headlineFigures(coverage).map((f) => `${f.name} ${f.value}`), [
+    "known_pages 40",
+    "pages_read_by_search 30",
+    "pages_never_read 10",
+    "stale_pages 2",
+  ]);
+  const chart = chartSeries(coverage)!;
+  assert.deepEqual([chart.field, chart.measure, chart.points[0].label], ["crawlers", "requests", "GPTBot"]);
+
+  const pages = {
+    scope: {},
+    sort: { by: "visitors", order: "desc" },
+    offset: 0,
+    pages: [{ page: "/pricing", visitors: 40, pageviews: { value: 55, previous: 50, change: 0.1 } }],
+    pages_total: 9,
+    notices: [],
+  };
+  assert.deepEqual(headlineFigures(pages), [
+    { name: "pages", value: 9 },
+    { name: "/pricing: visitors", value: 40 },
+    { name: "/pricing: pageviews", value: 55, previous: 50, change: 0.1 },
+  ]);
+  const themes = {
+    scope: {},
+    apps: [{ app: { id: "a1", name: "Acme" }, reviews: 120, analysed: 118, themes: [], themes_total: 4 }],
+    apps_total: 1,
+    notices: [],
+  };
+  assert.deepEqual(headlineFigures(themes).map((f) => `${f.name} ${f.value}`), [
+    "apps 1",
+    "Acme: reviews 120",
+    "Acme: analysed 118",
+  ]);
 });
