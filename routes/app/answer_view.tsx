@@ -86,6 +86,8 @@ const COLUMNS: Record<string, string[]> = {
   sessions: ["started_at", "duration_s", "entry_page", "pages_seen", "source"],
   // crawl coverage and robots.txt access: `ai` and `robots_only` repeat what the kind says, the vendor what the
   // crawler's name does (and the card has no room for it)
+  // a review theme: its name, how many and what share of the reviews, the change, the intent, whether rising
+  themes: ["label", "reviews", "share", "share_change", "dominant_intent", "rising"],
   crawlers: [
     "crawler",
     "category",
@@ -113,7 +115,7 @@ const COLUMN_LABELS: Record<string, string> = {
 /** Which robots.txt group applies to a crawler (behavior_crawler_access's `group`). */
 const GROUP_WORDS: Record<string, string> = { own: "by name", "*": "for all (*)", none: "none" };
 /** Columns whose values are identifiers with words (the rest, e.g. event names, stay as sent). */
-const WORD_COLUMNS = new Set(["category", "rating"]);
+const WORD_COLUMNS = new Set(["category", "rating", "dominant_intent"]);
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -338,8 +340,24 @@ function driversReading(answer: Answer): Reading | null {
   return { figures: figuresOf(answer), list: rows.length ? listOf(answer, "drivers", rows) : null, columns };
 }
 
+/**
+ * An answer about one item holding the real list (feedback_themes of one app: `apps[0].themes`): the item's
+ * figures are the headline and its list is what the page charts and tables (the apps table showed only
+ * "Reviews, Analysed, Themes total").
+ */
+function oneItemReading(answer: Answer): Reading | null {
+  const outer = firstList(answer);
+  // the feedback tools' answers, one list item per app (other lists of one keep their own row)
+  if (!outer || outer.key !== "apps" || outer.rows.length !== 1) return null;
+  const item = outer.rows[0];
+  const inner = Object.entries(item).find(([, v]) => Array.isArray(v) && v.length > 0 && isObject(v[0]));
+  if (!inner) return null;
+  const list = listOf(item, inner[0], inner[1] as Row[]);
+  return { figures: figuresOf(item), list, columns: columnsOf(list) };
+}
+
 /** Answers with a known nested shape are read by their own reader; any other generically. */
-const READERS = [vitalsReading, retentionReading, driversReading];
+const READERS = [vitalsReading, retentionReading, driversReading, oneItemReading];
 const readingOf = (answer: Answer) =>
   READERS.reduce<Reading | null>((found, read) => found ?? read(answer), null) ?? genericReading(answer);
 

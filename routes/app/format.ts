@@ -82,16 +82,18 @@ export function metricLabel(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export type Unit = "percent" | "fraction" | "seconds" | "ms" | "count" | "decimal" | "change";
+export type Unit = "percent" | "fraction" | "points" | "seconds" | "ms" | "count" | "decimal" | "change";
 
 /** How a named figure is measured, from its name (answers name units in their field names). */
 export function unitOf(name: string): Unit {
   // answers use `change` for a relative change only (-0.25: 25% down)
   if (name === "change") return "change";
   if (name.endsWith("_percent")) return "percent";
-  if (/(_rate|^rate|conversion|_share|conversion_from_first|conversion_from_previous)$/.test(name)) {
+  if (/(_rate|^rate|conversion|^share|_share|conversion_from_first|conversion_from_previous)$/.test(name)) {
     return "fraction";
   }
+  // a share now minus the share before (feedback_themes' share_change): percentage points
+  if (name === "share_change") return "points";
   if (name.endsWith("_ms")) return "ms";
   if (name.endsWith("_s")) return "seconds";
   if (/per_|average|_avg|cls/.test(name)) return "decimal";
@@ -119,6 +121,8 @@ export function formatValue(name: string, v: unknown): string {
   switch (unitOf(name)) {
     case "fraction":
       return `${thousands(v * 100, 1)}%`;
+    case "points":
+      return `${v > 0 ? "+" : v < 0 ? "−" : "±"}${thousands(Math.abs(v) * 100, 1)}\u00a0pts`;
     case "percent":
       return `${thousands(v, 1)}%`;
     case "seconds":
@@ -173,7 +177,7 @@ export function shortTime(iso: string, timeZone = "UTC"): string {
   return text.replace(" ", "\u00a0");
 }
 
-/** Words for the values answers name as identifiers: crawler kinds and Core Web Vitals ratings. */
+/** Words for the values answers name as identifiers: crawler kinds, Core Web Vitals ratings, review intents. */
 const VALUE_WORDS: Record<string, string> = {
   search_engine: "search engine",
   ai_training: "AI training",
@@ -184,6 +188,10 @@ const VALUE_WORDS: Record<string, string> = {
   feed_fetcher: "feed fetcher",
   security_scanner: "security scanner",
   needs_improvement: "needs improvement",
+  // a review's intent (feedback_themes' dominant_intent)
+  bug_report: "bug report",
+  feature_request: "feature request",
+  price_complaint: "complaint about price",
 };
 
 /** A value in words when it is one of those identifiers; any other (an event's name, a page) as it is. */

@@ -392,3 +392,39 @@ Deno.test("answer view: a list's bars are drawn by the figure it is ordered by",
   });
   assert.match(byVisitors.chart!, /visitors →/);
 });
+
+Deno.test("answer view: one app's review themes are the table, its review counts the headline", async () => {
+  const theme = (label: string, reviews: number, share: number, rising: boolean) => ({
+    id: label,
+    label,
+    kind: "taxonomy",
+    reviews,
+    share,
+    sentiment: { positive: 0, neutral: 0, negative: 1 },
+    dominant_intent: "bug_report",
+    previous_reviews: 1,
+    previous_share: 0.05,
+    share_change: share - 0.05,
+    rising,
+    examples: [],
+  });
+  const shown = await showAnswer("Review themes", {
+    scope: { period: null },
+    apps: [{
+      app: { id: "app_1", name: "Acme", store: "app_store", store_id: "1", own: true, ownership: "" },
+      reviews: 150,
+      analysed: 141,
+      themes: [
+        theme("crashes and bugs", 18, 0.128, true),
+        theme("pricing and subscriptions", 22, 0.156, false),
+      ],
+      themes_total: 2,
+      rising: ["crashes and bugs"],
+    }],
+    apps_total: 1,
+  });
+  assert.deepEqual(shown.figures.map((f) => f.name), ["reviews", "analysed"]);
+  assert.equal(shown.table?.title, "Themes");
+  assert.deepEqual(shown.table?.cells[0].slice(0, 3), ["crashes and bugs", "18", "12.8%"]);
+  assert.ok(shown.table?.cells[0].includes("bug report"), JSON.stringify(shown.table?.cells[0]));
+});
