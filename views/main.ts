@@ -4,7 +4,7 @@
  * by the document (data-tool on <html>), so one small bundle serves every view.
  */
 import { HostBridge, type HostContext, type ToolResult } from "./protocol.ts";
-import { render, scopeLine } from "./render.ts";
+import { noticeText, render, scopeLine } from "./render.ts";
 import { h } from "./svg.ts";
 
 const root = document.documentElement;
@@ -116,22 +116,25 @@ function status(message: string) {
 }
 
 function draw() {
-  if (!answer) return;
+  const shownAnswer = answer;
+  if (!shownAnswer) return;
   const width = Math.max(280, Math.min(app.clientWidth || root.clientWidth || 600, 1100));
   const head = h(
     "header",
     {},
     h("h1", {}, document.title),
-    h("p", { class: "scope" }, scopeLine(answer)),
+    h("p", { class: "scope" }, scopeLine(shownAnswer)),
     h("div", { class: "pickers" }, periodPicker(), splitPicker(), pagePicker()),
   );
-  const body = render({ tool, answer, args, width, ask });
-  const notes = (answer.notices as string[] | undefined) ?? [];
+  const body = render({ tool, answer: shownAnswer, args, width, ask });
+  const notes = (shownAnswer.notices as string[] | undefined) ?? [];
   app.replaceChildren(
     head,
     ...body,
     h("p", { id: "status", class: "status", role: "status" }),
-    notes.length ? h("ul", { class: "notes" }, ...notes.map((n) => h("li", {}, n))) : "",
+    notes.length
+      ? h("ul", { class: "notes" }, ...notes.map((n) => h("li", {}, noticeText(String(n), shownAnswer))))
+      : "",
   );
   app.dataset.rendered = tool;
 }

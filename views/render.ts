@@ -3,8 +3,9 @@
  * What each tool's answer looks like as a picture: the tool's structuredContent in, DOM out. A tool without
  * a drawing of its own gets the generic one (compared figures as tiles, its first list as bars).
  */
-import { type Band, bands, type Bar, bars, change, type Figure, fmt, grid, h, lines } from "./svg.ts";
+import { type Band, bands, type Bar, bars, type Figure, fmt, grid, h, lines } from "./svg.ts";
 import { shownPath } from "../lib/url_path.ts";
+import { formatValue, metricLabel, shortTime, signedChange } from "../routes/app/format.ts";
 
 type Obj = Record<string, unknown>;
 type Ask = (args: Obj) => Promise<Obj | null>;
@@ -39,23 +40,23 @@ function section(title: string, ...children: (Node | null)[]) {
 function tiles(answer: Obj): HTMLElement | null {
   const entries = Object.entries(answer).filter(([, v]) => isCompared(v));
   if (!entries.length) return null;
-  const rate = (k: string) => /rate|share|conversion/.test(k);
   return h(
     "div",
     { class: "tiles" },
     ...entries.map(([k, v]) => {
       const c = v as Obj;
-      const unit = rate(k) ? "%" : "";
       // a rise is good news except for figures where less is better
       const worse = /bounce|exit|drop_off|rage|refus|poor/.test(k);
       const rising = typeof c.change === "number" ? c.change >= 0 : null;
       const dir = rising === null ? "" : rising !== worse ? "up" : "down";
+      // names and figures as the web app reads them: "Session duration", "1 min 19 s", "−37%"
+      const moved = typeof c.change === "number" ? `${signedChange(c.change)} ` : "";
       return h(
         "div",
         { class: "tile", "data-label": k, "data-value": String(c.value) },
-        h("div", { class: "name" }, words(k)),
-        h("div", { class: "figure" }, fmt(c.value, unit)),
-        h("div", { class: `change ${dir}` }, `${change(c.change)} vs ${fmt(c.previous, unit)} before`),
+        h("div", { class: "name" }, metricLabel(k)),
+        h("div", { class: "figure" }, formatValue(k, c.value)),
+        h("div", { class: `change ${dir}` }, `${moved}vs ${formatValue(k, c.previous)} before`),
       );
     }),
   );
@@ -239,6 +240,7 @@ function paths(v: ViewInput): Node[] {
         })),
         v.width,
         "%",
+        true,
       ),
     ),
   ];
@@ -440,6 +442,21 @@ function feedbackThemes(v: ViewInput): Node[] {
   );
 }
 
+/** The words of a tool's question: "behavior_pages" reads "Pages", "behavior_explain_change" "Explain change". */
+const toolWords = (tool: string) => metricLabel(tool.replace(/^(behavior|feedback|report)_/, ""));
+
+/** A finding's "see it" call in words, its distinct inputs after the tool: "Pages, page /pricing, 2026-11". */
+export function askedInWords(call: Obj): string {
+  const input = isObj(call.input) ? call.input : {};
+  const parts = Object.entries(input)
+    .filter(([k, x]) => k !== "touchpoint" && x !== null && x !== undefined && typeof x !== "object")
+    .map(([k, x]) => (k === "period" ? String(x) : `${words(k)} ${shown(x)}`));
+  return [toolWords(String(call.tool ?? "")), ...parts].join(", ");
+}
+
+/** A claim that states its change already, as "(−37%)" or "(+4.2%)". */
+const statesChange = (claim: string) => /\([+−-]?[\d.,]+%\)/.test(claim);
+
 /** A report: headline, summary, and each finding with its figures (numbers as tiles) and how to see it. */
 function report(v: ViewInput): Node[] {
   const r = v.answer.report as Obj | null;
@@ -448,26 +465,41 @@ function report(v: ViewInput): Node[] {
   return [
     h("p", { class: "lead", "data-label": "headline" }, String(r.headline)),
     h("p", {}, String(r.summary)),
-    ...findings.map((f) =>
-      section(
-        String(f.claim),
+    ...findings.map((f) => {
+      const claim = String(f.claim);
+      // the change is read once: in the claim when it states it, else as a tile, signed with a real minus
+      const numbers = Object.entries((f.numbers ?? {}) as Obj).filter(([k]) =>
+        !(k === "change" && statesChange(claim))
+      );
+      const asked = [...new Set(list(f.reproduce).map(askedInWords))];
+      return section(
+        claim,
         h(
           "div",
           { class: "tiles" },
-          ...Object.entries((f.numbers ?? {}) as Obj).map(([k, x]) =>
+          ...numbers.map(([k, x]) =>
             h(
               "div",
               { class: "tile", "data-label": k, "data-value": String(x) },
-              h("div", { class: "name" }, words(k)),
-              h("div", { class: "figure" }, fmt(x, /rate|share/.test(k) ? "%" : "")),
+              h("div", { class: "name" }, metricLabel(k)),
+              h("div", { class: "figure" }, formatValue(k, x)),
             )
           ),
         ),
-        h("p", { class: "scope" }, `See it: ${list(f.reproduce).map((c) => c.tool).join(", ")}`),
-      )
-    ),
+        asked.length ? h("p", { class: "scope" }, `See it: ${asked.join("; ")}`) : null,
+      );
+    }),
     ...(Array.isArray(r.notes) && r.notes.length ? [h("p", { class: "scope" }, r.notes.join(" "))] : []),
   ];
+}
+
+/** A notice as the web app reads it: its times local and compact in the answer's time zone, named once. */
+export function noticeText(notice: string, answer: Obj): string {
+  const zone = String((answer.scope as Obj | undefined)?.timezone ?? "UTC");
+  return notice.replace(
+    /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g,
+    (t) => `${shortTime(t, zone)} (${zone})`,
+  );
 }
 
 /** Any answer: its compared figures as tiles, then each list with a number as bars. */

@@ -64,10 +64,17 @@ export interface Bar {
   note?: string;
 }
 
-/** Horizontal bars, one row each, label left, value at the bar's end. */
-export function bars(title: string, rows: Bar[], width: number, unit = ""): SVGElement {
-  const row = 22;
-  const labelW = Math.min(180, Math.max(80, width * 0.35));
+/**
+ * Horizontal bars, one row each, label left, value at the bar's end. With `wrap`, labels too long for the
+ * left column get a line of their own over their bar, the whole width, and are shortened in the middle when
+ * still too long, so the end of a path ("/signup → … → /docs") tells rows apart on a narrow screen.
+ */
+export function bars(title: string, rows: Bar[], width: number, unit = "", wrap = false): SVGElement {
+  const labelW0 = Math.min(180, Math.max(80, width * 0.35));
+  const stacked = wrap && rows.some((r) => r.label.length > labelW0 / 7);
+  const row = stacked ? 38 : 22;
+  const top = stacked ? 16 : 0;
+  const labelW = stacked ? 0 : labelW0;
   const valueW = 90;
   const plotW = Math.max(40, width - labelW - valueW);
   const max = Math.max(1e-9, ...rows.map((r) => (isNumber(r.value) ? Math.abs(r.value) : 0)));
@@ -82,28 +89,36 @@ export function bars(title: string, rows: Bar[], width: number, unit = ""): SVGE
     const g = s("g", { class: "mark", "data-label": r.label, "data-value": dataValue(r.value) });
     g.append(
       s("title", {}, text),
-      s(
+      stacked ? s("text", { x: 0, y: y + 12, class: "label" }, clipMiddle(r.label, (width - 4) / 7)) : s(
         "text",
         { x: labelW - 6, y: y + 14, "text-anchor": "end", class: "label" },
         clip(r.label, labelW / 7),
       ),
       s("rect", {
         x: labelW,
-        y: y + 3,
+        y: y + top + 3,
         width: w,
-        height: row - 8,
+        height: row - top - 8,
         rx: 2,
         class: n === null ? "bar withheld" : n < 0 ? "bar neg" : "bar",
       }),
       s(
         "text",
-        { x: labelW + w + 4, y: y + 14, class: "value" },
+        { x: labelW + w + 4, y: y + top + 14, class: "value" },
         `${fmt(r.value, unit)}${r.note ? ` · ${r.note}` : ""}`,
       ),
     );
     root.append(g);
   });
   return root;
+}
+
+/** A text cut to `n` characters in its middle: its start and, longer, its end stay ("/signup → …/docs"). */
+export function clipMiddle(t: string, n: number): string {
+  const keep = Math.max(2, Math.floor(n) - 1);
+  if (t.length <= keep + 1) return t;
+  const head = Math.floor(keep * 0.4);
+  return `${t.slice(0, head)}…${t.slice(t.length - (keep - head))}`;
 }
 
 const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, Math.max(1, Math.floor(n) - 1))}…` : t);

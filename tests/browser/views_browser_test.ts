@@ -82,6 +82,16 @@ const list = (v: unknown) => (Array.isArray(v) ? v as Obj[] : []);
 
 /** What each view must show of its answer (the figures a person reads). */
 async function expectDrawn(tool: string, frame: Frame, a: Obj) {
+  // the notices' times read local and compact in the answer's time zone, as the web app shows them
+  const zone = String((a.scope as Obj | undefined)?.timezone ?? "UTC");
+  const notes = await frame.$$eval(".notes li", (els) => els.map((e) => e.textContent ?? ""));
+  assert.ok(notes.some((n) => n.startsWith("data fresh to")), `${tool}: ${notes.join(" | ")}`);
+  for (const n of notes) {
+    assert.doesNotMatch(n, /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/, `${tool}: ${n}`);
+    if (n.startsWith("data fresh to")) {
+      assert.match(n, new RegExp(`^data fresh to \\d{1,2}\\s\\w{3},\\s\\d{2}:\\d{2} \\(${zone}\\)`), n);
+    }
+  }
   const bars = await marks(frame, "svg[data-chart=bars] .mark");
   const has = (label: string, value: number) =>
     assert.ok(bars.some(([l, v]) => l === label && v === value), `${tool}: ${label} ${value} drawn`);
@@ -89,6 +99,13 @@ async function expectDrawn(tool: string, frame: Frame, a: Obj) {
     case "behavior_overview": {
       const tile = await frame.$eval(".tile[data-label=visitors]", (e) => e.getAttribute("data-value"));
       assert.equal(Number(tile), (a.visitors as Obj).value);
+      // seconds read as a duration under the metric's name, as the web app shows them
+      const duration = await frame.$eval(
+        ".tile[data-label=session_duration_s]",
+        (e) => [e.querySelector(".name")!.textContent, e.querySelector(".figure")!.textContent],
+      );
+      assert.equal(duration[0], "Session duration");
+      assert.match(duration[1] ?? "", /^(\d+\smin(\s\d+\ss)?|[\d.]+\ss)$/, String(duration[1]));
       for (const p of list(a.top_pages)) has(String(p.name), p.visitors as number);
       break;
     }
@@ -146,6 +163,21 @@ async function expectDrawn(tool: string, frame: Frame, a: Obj) {
     case "report_get": {
       const r = a.report as Obj;
       assert.equal(await frame.$eval("[data-label=headline]", (e) => e.textContent), r.headline);
+      // a change is read once, signed with a real minus sign, never as a fraction ("change -0.37")
+      const tiles = await frame.$$eval(".tile", (els) => els.map((e) => e.textContent ?? ""));
+      for (const t of tiles) assert.doesNotMatch(t, /-0\.\d|^change/i, t);
+      // how to see each finding: in words, each question once (not "behavior_pages, behavior_pages")
+      const seeIt = await frame.$$eval("section .scope", (els) => els.map((e) => e.textContent ?? ""));
+      assert.ok(seeIt.length > 0, "findings say how to see them");
+      for (const line of seeIt) {
+        assert.doesNotMatch(line, /behavior_|feedback_/, line);
+        const asked = line.replace(/^See it: /, "").split("; ");
+        assert.equal(new Set(asked).size, asked.length, line);
+      }
+      break;
+    }
+    case "behavior_paths": {
+      for (const p of list(a.paths)) has((p.steps as string[]).join(" → "), p.share as number);
       break;
     }
     default: {
@@ -211,9 +243,18 @@ Deno.test({
         let args = inputs[tool];
         if (tool === "report_get") {
           const reports = await mcp.callTool({ name: "reports_list", arguments: {} });
-          const first = list((reports.structuredContent as Obj).reports)[0];
-          assert.ok(first, "the demo has a report");
-          args = { id: first.id };
+          const all = list((reports.structuredContent as Obj).reports);
+          assert.ok(all[0], "the demo has a report");
+          args = { id: all[0].id };
+          // a report with findings, so their figures and how to see them are drawn
+          for (const r of all) {
+            const got = await mcp.callTool({ name: tool, arguments: { id: r.id } });
+            const report = (got.structuredContent as Obj).report as Obj | null;
+            if (list(report?.findings).some((f) => list(f.reproduce).length)) {
+              args = { id: r.id };
+              break;
+            }
+          }
         }
         const result = await mcp.callTool({ name: tool, arguments: args });
         assert.ok(!result.isError, `${tool}: ${JSON.stringify(result.content).slice(0, 300)}`);
@@ -297,16 +338,16 @@ Deno.test({
         want,
       );
       // the split and the page, changed in the view, are asked again through the host too
-      const show = async (tool: string, args: Obj) => {
+      const show = async (tool: string, args: Obj, width = 600) => {
         await page.evaluate(
-          ([src]) =>
+          ([src, width]) =>
             (globalThis as unknown as { startView: (...a: unknown[]) => Promise<void> }).startView(
               src,
               "light",
-              600,
+              width,
               "2026-01-26",
             ),
-          [`${base}/view/${tool}`] as const,
+          [`${base}/view/${tool}`, width] as const,
         );
         const r = await mcp.callTool({ name: tool, arguments: args });
         await page.evaluate(([a, r]) => {
@@ -318,6 +359,21 @@ Deno.test({
         await f.waitForSelector(`#app[data-rendered=${tool}]`);
         return f;
       };
+      // at 390 px (a phone), what a person reads of each path tells the rows apart, and fits the frame
+      const narrow = await show("behavior_paths", inputs.behavior_paths, 390);
+      const read = await narrow.$$eval("svg[aria-label=Paths] .mark", (els) =>
+        els.map((g) => {
+          const label = g.querySelector("text.label") as SVGTextElement;
+          const svg = (g as SVGGElement).ownerSVGElement!.getBoundingClientRect();
+          const box = label.getBoundingClientRect();
+          return {
+            text: label.textContent ?? "",
+            inside: box.left >= svg.left - 1 && box.right <= svg.right + 1,
+          };
+        }));
+      assert.ok(read.length > 3, "the demo has paths through /pricing");
+      assert.equal(new Set(read.map((r) => r.text)).size, read.length, read.map((r) => r.text).join(" | "));
+      for (const r of read) assert.ok(r.inside, `${r.text} fits the frame`);
       const trends = await show("behavior_trends", inputs.behavior_trends);
       await trends.selectOption("select[aria-label='split by']", "device");
       const split = await mcp.callTool({
