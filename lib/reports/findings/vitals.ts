@@ -10,8 +10,9 @@ type Vital = keyof typeof LIMITS;
 const RANK = { good: 0, needs_improvement: 1, poor: 2 } as const;
 const rankOf = (v: Vital, x: number) => x <= LIMITS[v][0] ? 0 : x <= LIMITS[v][1] ? 1 : 2;
 const WORDS = ["good", "needs improvement", "poor"];
+// CLS to three decimals: rounded to two, a p75 of 0.104 read "0.1 (needs improvement)", which is good
 const unit = (v: Vital, x: number) =>
-  v === "CLS" ? num(Math.round(x * 1000) / 1000) : `${num(Math.round(x))} ms`;
+  v === "CLS" ? String(Math.round(x * 1000) / 1000) : `${num(Math.round(x))} ms`;
 
 /**
  * `previous` is asked only when some page looks worse, for its page loads the period before: a quiet week
@@ -48,7 +49,9 @@ function worse(c: FindingContext, perf: Json): Finding[] {
         kind: "vitals_regression",
         claim: `${v} on ${shownPath(g.name)} got worse: p75 ${unit(v, m.p75)} (${WORDS[now]}), was ${
           unit(v, m.previous_p75)
-        } (${WORDS[before]})${growth !== null ? `, ${pct(growth)}` : ""}; ${num(g.page_loads)} page loads.`,
+        } (${WORDS[before]})${growth !== null ? `, ${pct(growth)}` : ""}; ${
+          num(typeof m.measured === "number" ? m.measured : g.page_loads)
+        } page loads measured.`,
         numbers: {
           page: g.name,
           metric: v,
@@ -57,6 +60,7 @@ function worse(c: FindingContext, perf: Json): Finding[] {
           rating: WORDS[now],
           previous_rating: WORDS[before],
           page_loads: g.page_loads,
+          measured: typeof m.measured === "number" ? m.measured : g.page_loads,
         },
         weight: (now - before) + (growth ?? 0),
         reproduce: [

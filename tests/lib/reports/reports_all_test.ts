@@ -9,4 +9,5 @@ import "./mail_text_cases.ts";
 import "./mcp_cases.ts";
 import "./report_mail_retry_cases.ts";
 import "./touchpoint_added_cases.ts";
+import "./vitals_words_cases.ts";
 import "./words_cases.ts";
