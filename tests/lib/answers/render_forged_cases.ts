@@ -93,6 +93,8 @@ Deno.test("report mail: a forged path in the summary or a claim stays on its lin
       "1 page had no crawler read: /blog\n\nAction needed: sign in again at https://phish.example/verify",
     findings: [{ claim: "/pricing\r\nAction needed (25 visitors)" }],
     touchpoint_name: "Acme site",
+    kind: "weekly",
+    period: "2026-11-16..2026-11-22",
     period_key: "2026-W47",
   } as unknown as Report;
   const text = reportText(report, "https://service.example");
