@@ -136,6 +136,8 @@ function buildServer(
       mimeType: VIEW_MIME,
     })),
   }));
+  // the resources capability covers templates too: none here (every view has its fixed ui:// address)
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", async (request) => {
     const tool = views.find((v) => viewUri(v) === request.params.uri);
     if (!tool) {

@@ -73,6 +73,11 @@ Deno.test("mcp: a malformed resources/read, prompts/get or tools/call is -32602 
       }),
     );
     assert.match(prompt.result.messages[0].content.text, /last_7_days/);
+    // the resources capability answers templates/list too: none (it was -32601 Method not found)
+    const templates = await rpc(
+      await call("2025-06-18", { jsonrpc: "2.0", id: 3, method: "resources/templates/list", params: {} }),
+    );
+    assert.deepEqual(templates.result, { resourceTemplates: [] }, JSON.stringify(templates));
     const unknown = await rpc(
       await call("2025-06-18", {
         jsonrpc: "2.0",
