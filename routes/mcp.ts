@@ -30,6 +30,7 @@ import { listing, personListing } from "../pipeline/listing.ts";
 import type { Tool } from "../toolkit/tool.ts";
 import { toolIcons, toolTitle } from "../toolkit/titles.ts";
 import { portableSchema } from "../lib/answers/portable_schema.ts";
+import { PERIOD_HELP, PERIOD_PATTERN } from "../lib/answers/period.ts";
 import { hasView, UI_EXTENSION, VIEW_MIME, VIEW_TOOLS, VIEWS_DIR, viewUri } from "../views/catalog.ts";
 
 export const MCP_SERVER_INFO = { name: "behavior-read", version: "1.0.0" };
@@ -168,6 +169,11 @@ function buildServer(
     const p = PROMPTS.find((x) => x.name === request.params.name);
     if (!p) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+    }
+    // a period no tool takes is said now, not after the assistant has asked with it
+    const period = request.params.arguments?.period;
+    if (period !== undefined && period !== "" && !PERIOD_PATTERN.test(period)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `arguments.period: use ${PERIOD_HELP}`);
     }
     return {
       description: p.description,

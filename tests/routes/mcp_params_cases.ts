@@ -45,6 +45,10 @@ Deno.test("mcp: a malformed resources/read, prompts/get or tools/call is -32602 
         /arguments must be an object/,
       ],
       [{ method: "prompts/get", params: {} }, /params\.name must be a prompt's name/],
+      [
+        { method: "prompts/get", params: { name: "what_changed", arguments: { period: "yesterdayish" } } },
+        /arguments\.period: use /,
+      ],
       [{ method: "tools/call", params: { name: 5 } }, /params\.name must be a tool's name/],
       [
         { method: "tools/call", params: { name: "behavior_overview", arguments: [] } },
