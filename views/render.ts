@@ -449,7 +449,10 @@ const toolWords = (tool: string) => metricLabel(tool.replace(/^(behavior|feedbac
 export function askedInWords(call: Obj): string {
   const input = isObj(call.input) ? call.input : {};
   const parts = Object.entries(input)
-    .filter(([k, x]) => k !== "touchpoint" && x !== null && x !== undefined && typeof x !== "object")
+    // the touchpoint is the report's own, and a list's length is no part of the question
+    .filter(([k, x]) =>
+      k !== "touchpoint" && k !== "limit" && x !== null && x !== undefined && typeof x !== "object"
+    )
     .map(([k, x]) => (k === "period" ? String(x) : `${words(k)} ${shown(x)}`));
   return [toolWords(String(call.tool ?? "")), ...parts].join(", ");
 }
