@@ -68,7 +68,12 @@ const output = answerSchema({
   // each pageview is of one page: the pages split `pageviews` (their visitors overlap, so only pageviews fold)
   top_pages: groupParts(
     (a) => ({ pageviews: (a.pageviews as { value: unknown }).value }),
-    z.array(ranked.extend({ pageviews: groupCount("events", z.number()) })),
+    // ranked by pageviews, so pageviews come first in each item (a reader took the list as ranked by visitors)
+    z.array(
+      z.object({ name: z.string(), pageviews: groupCount("events", z.number()) }).extend(
+        ranked.omit({ name: true }).shape,
+      ),
+    ),
   ),
   top_pages_total: z.number(),
   sources: splitVisitors(),
@@ -123,9 +128,9 @@ function ranking(cur: AggregateResult, prev: AggregateResult | null, field: stri
   const visitors = field === "page" ? "viewers" : "visitors";
   return cur.rows.slice(0, TOP).map((r: Row) => ({
     name: label(r.key[field]),
+    ...(field === "page" ? { pageviews: r.metrics.pageviews ?? 0 } : {}),
     visitors: r.metrics[visitors] ?? 0,
     previous_visitors: before ? (before.get(String(r.key[field]))?.metrics[visitors] ?? 0) : null,
-    ...(field === "page" ? { pageviews: r.metrics.pageviews ?? 0 } : {}),
   }));
 }
 

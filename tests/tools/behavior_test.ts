@@ -43,6 +43,8 @@ Deno.test("behavior_overview: headline numbers and rankings match an independent
   const top = [...views.entries()].sort((x, y) => y[1].length - x[1].length || x[0].localeCompare(y[0]))[0];
   assert.equal(a.top_pages[0].name, top[0]);
   assert.equal(a.top_pages[0].pageviews, top[1].length);
+  // ranked by pageviews, each item says its pageviews first (the text read as a list ranked by visitors)
+  assert.deepEqual(Object.keys(a.top_pages[0]).slice(0, 2), ["name", "pageviews"]);
   const byCountry = countBy(cur, (e) => e.geo.country ?? "(none)");
   for (const c of a.countries) {
     assert.equal(
