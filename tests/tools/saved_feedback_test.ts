@@ -6,16 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { openSite } from "../helpers/site.ts";
+import { joinOrg } from "../helpers/people.ts";
 import { verifiedDomain } from "../helpers/verified_domain.ts";
-import { AppClient } from "../helpers/app_client.ts";
-import { adminCall } from "../helpers/tenant.ts";
-import { TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
 import { setListing } from "../../lib/feedback/store.ts";
 import { saveItem } from "../helpers/saved.ts";
 import { addMember } from "../../lib/people/members.ts";
 
 const NOW = Date.parse("2026-11-20T10:00:00Z");
-const PASSWORD = "correct horse battery staple";
 
 Deno.test("saved review insights: behavior_saved and the app ask the insight's app, never with a touchpoint", async () => {
   const s = await openSite({ now: NOW });
@@ -69,12 +66,7 @@ Deno.test("saved review insights: behavior_saved and the app ask the insight's a
     assert.equal(summary.insight.answer.apps[0].reviews.value, 6, JSON.stringify(summary));
 
     // the app: the insight's page and a new review insight's first result, signed in as a member
-    const invite = await adminCall(s.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${s.t.org}/invitations`, {
-      email: "mia@example.com",
-      role: "member",
-    });
-    const mia = new AppClient(s.app);
-    await mia.submit(new URL(invite.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+    const mia = await joinOrg(s.app, s.t.org, "mia@example.com", "member");
     const page = await mia.open(`/app/o/${s.t.org}/insights/${ofApp.id}`);
     assert.equal(page.status, 200);
     assert.doesNotMatch(page.html, /unknown field|Not yet/, "the insight's page answers");
@@ -94,12 +86,7 @@ Deno.test("saved insights: a new behavior insight's first result is of the websi
     // a second touchpoint, so a question without one is refused ("name the touchpoint")
     await s.admin("POST", "/touchpoints", { name: "Acme iOS", kind: "ios" });
     await addMember(s.deps.kv, s.deps.clock, s.t.org, "user-owner", "owner");
-    const invite = await adminCall(s.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${s.t.org}/invitations`, {
-      email: "mia@example.com",
-      role: "member",
-    });
-    const mia = new AppClient(s.app);
-    await mia.submit(new URL(invite.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+    const mia = await joinOrg(s.app, s.t.org, "mia@example.com", "member");
     const fresh = await mia.open(`/app/o/${s.t.org}/insights/new?tool=behavior_overview`);
     assert.equal(fresh.status, 200);
     assert.doesNotMatch(
@@ -118,12 +105,7 @@ Deno.test("saved insights: a link naming a touchpoint opens a new insight on it"
   try {
     const ios = await s.admin("POST", "/touchpoints", { name: "Acme iOS", kind: "ios" });
     await addMember(s.deps.kv, s.deps.clock, s.t.org, "user-owner", "owner");
-    const invite = await adminCall(s.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${s.t.org}/invitations`, {
-      email: "mia@example.com",
-      role: "member",
-    });
-    const mia = new AppClient(s.app);
-    await mia.submit(new URL(invite.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+    const mia = await joinOrg(s.app, s.t.org, "mia@example.com", "member");
     const page = await mia.open(`/app/o/${s.t.org}/insights/new?tool=behavior_overview&touchpoint=${ios.id}`);
     assert.equal(page.status, 200);
     assert.match(page.html, new RegExp(`<option value="${ios.id}" selected`));

@@ -5,13 +5,11 @@
  * as dates, an app's report scoped to its reviews, and review themes without "mostly other".
  */
 import assert from "node:assert/strict";
-import { orgUrl, PASSWORD, peopleWorld } from "../../helpers/people.ts";
+import { joinOrg, orgUrl, peopleWorld } from "../../helpers/people.ts";
 import { startLocalSmtp } from "../../helpers/smtp.ts";
 import { smtpMailer } from "../../../lib/mail.ts";
 import { plantedWorld, WEEK_START } from "../../lib/reports/planted.ts";
-import { adminCall } from "../../helpers/tenant.ts";
 import { TEST_ADMIN_TOKEN } from "../../helpers/deps.ts";
-import { AppClient } from "../../helpers/app_client.ts";
 import { generateNow } from "../../../pipeline/reports_generate.ts";
 import { getOrg, getTouchpoint } from "../../../lib/tenancy/admin.ts";
 import { listApps } from "../../../lib/feedback/store.ts";
@@ -119,12 +117,7 @@ async function reportPages() {
   };
   const site = await made(w.t.touchpoint);
   const ios = await made(w.ios);
-  const invited = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${w.t.org}/invitations`, {
-    email: "reader@acme.test",
-    role: "member",
-  });
-  const reader = new AppClient(w.app);
-  await reader.submit(new URL(invited.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+  const reader = await joinOrg(w.app, w.t.org, "reader@acme.test", "member");
   const open = async (id: string) => {
     const page = await reader.open(orgUrl(w.t.org, `reports/${id}`));
     assert.equal(page.status, 200);
@@ -227,12 +220,7 @@ Deno.test("app report page: the title and the reports list name the week's dates
   } ${at.getUTCFullYear()}`;
   assert.ok(page.includes(`Generated ${day}, ${hhmm} UTC on request.`), page);
   assert.doesNotMatch(page, /Generated \d{4}-\d{2}-\d{2}/);
-  const reader = new AppClient(w.app);
-  const owner = await adminCall(w.app, TEST_ADMIN_TOKEN, "POST", `/orgs/${w.t.org}/invitations`, {
-    email: "lister@acme.test",
-    role: "admin",
-  });
-  await reader.submit(new URL(owner.invitation_url).pathname, { password: PASSWORD, password2: PASSWORD });
+  const reader = await joinOrg(w.app, w.t.org, "lister@acme.test", "admin");
   const list = await reader.open(orgUrl(w.t.org, "reports"));
   const listed = textOf(list.html);
   assert.ok(listed.includes("Week of 16–22 Nov 2026"), listed);
