@@ -5,7 +5,7 @@
  */
 import { type Band, bands, type Bar, bars, type Figure, fmt, grid, h, lines } from "./svg.ts";
 import { shownPath } from "../lib/url_path.ts";
-import { formatValue, metricLabel, shortTime, signedChange } from "../routes/app/format.ts";
+import { formatValue, metricLabel, signedChange, timesInText } from "../routes/app/format.ts";
 
 type Obj = Record<string, unknown>;
 type Ask = (args: Obj) => Promise<Obj | null>;
@@ -498,11 +498,7 @@ function report(v: ViewInput): Node[] {
 
 /** A notice as the web app reads it: its times local and compact in the answer's time zone, named once. */
 export function noticeText(notice: string, answer: Obj): string {
-  const zone = String((answer.scope as Obj | undefined)?.timezone ?? "UTC");
-  return notice.replace(
-    /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g,
-    (t) => `${shortTime(t, zone)} (${zone})`,
-  );
+  return timesInText(notice, String((answer.scope as Obj | undefined)?.timezone ?? "UTC"));
 }
 
 /** Any answer: its compared figures as tiles, then each list with a number as bars. */

@@ -14,6 +14,7 @@ import {
   metricLabel,
   shortTime,
   signedDifference,
+  timesInText,
   unitOf,
   valueWords,
   versus,
@@ -417,8 +418,6 @@ function tableOf(list: List, columns: Column[], timeZone: string): ShownTable {
   };
 }
 
-const TIME_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g;
-
 /** Reads an answer into what the page shows; the chart is titled `title`. */
 export async function showAnswer(title: string, answer: Answer): Promise<ShownAnswer> {
   const { figures, list, columns } = readingOf(answer);
@@ -426,7 +425,7 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
   const zone = (answer.scope as { timezone?: string } | undefined)?.timezone ?? "UTC";
   // a notice's times ("data fresh to 2026-11-29T19:34:32.181Z") read as the table's do
   const notices = Array.isArray(answer.notices)
-    ? answer.notices.map((n) => String(n).replace(TIME_IN_TEXT, (t) => `${shortTime(t, zone)} (${zone})`))
+    ? answer.notices.map((n) => timesInText(String(n), zone))
     : [];
   const withheld = list?.measure ? list.rows.filter((r) => r[list.measure!] === FEWER_THAN_5).length : 0;
   if (spec && withheld) {

@@ -177,6 +177,12 @@ export function shortTime(iso: string, timeZone = "UTC"): string {
   return text.replace(" ", "\u00a0");
 }
 
+const TIME_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g;
+
+/** A notice's times ("data fresh to 2026-11-29T19:34:32.181Z") compact in `timeZone`, which it names. */
+export const timesInText = (text: string, timeZone: string) =>
+  text.replace(TIME_IN_TEXT, (t) => `${shortTime(t, timeZone)} (${timeZone})`);
+
 /** Words for the values answers name as identifiers: crawler kinds, Core Web Vitals ratings, review intents. */
 const VALUE_WORDS: Record<string, string> = {
   search_engine: "search engine",
