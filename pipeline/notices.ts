@@ -7,7 +7,7 @@ import { SAMPLE_RATE_FLOOR, sampledBetween, type SampledOf } from "../lib/ingest
 import type { TouchpointKind } from "../lib/store/records.ts";
 import { latestArrival } from "../lib/parts/arrivals.ts";
 import type { UsageMeter } from "../lib/usage/meter.ts";
-import type { Answer, ToolContext } from "../toolkit/tool.ts";
+import type { Answer, Tool, ToolContext } from "../toolkit/tool.ts";
 
 function ago(ms: number): string {
   const min = Math.round(ms / 60_000);
@@ -33,22 +33,20 @@ export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promis
 }
 
 /**
- * What a feedback tool's answer counts (toolkit/feedback_common.ts reviewScope): app-store reviews, which the
- * web SDK never sends, so no sampling of its touches them.
- */
-const REVIEWS_TRAFFIC = "app-store reviews";
-
-/**
  * When the answer's period (or the one it compares against) holds days whose web events the SDK sampled: the
  * counts are of the events sent, not scaled up (a guess would read as exact), and the notice gives the rate.
  * Only the answer's touchpoint's days count (every touchpoint's when the answer has none); answers about
- * app-store reviews are never told. Days are UTC days, so a period in another timezone may be told of a
+ * app-store reviews (a tool that `readsReviews`) are never told. Days are UTC days, so a period in another timezone may be told of a
  * sampled day it only touches.
  */
-export async function samplingNotice(app: AppContext, ctx: ToolContext, answer: Answer): Promise<string[]> {
+export async function samplingNotice(
+  app: AppContext,
+  ctx: ToolContext,
+  tool: Pick<Tool, "readsReviews">,
+  answer: Answer,
+): Promise<string[]> {
   const p = answer.scope?.period;
-  if (!p) return [];
-  if (answer.scope.traffic?.startsWith(REVIEWS_TRAFFIC)) return [];
+  if (!p || tool.readsReviews) return [];
   const tp = answer.scope.touchpoint;
   const of: SampledOf = tp ? { id: tp.id, kind: tp.kind as TouchpointKind } : "all";
   const windows = [p, ...(p.previous ? [p.previous] : [])].map((w) => ({
@@ -77,12 +75,13 @@ export async function pipelineNotices(
   ctx: ToolContext,
   /** The call's meter when it is metered (a caller's call); the app and the service see no usage notices. */
   meter: UsageMeter | null,
+  tool: Pick<Tool, "readsReviews">,
   answer: Answer,
 ): Promise<string[]> {
   return [
     ...ctx.periodNotices.filter((n) => !answer.notices.includes(n)),
     ...(meter?.notices() ?? []),
-    ...await samplingNotice(app, ctx, answer),
+    ...await samplingNotice(app, ctx, tool, answer),
     await freshnessNotice(app, ctx),
   ];
 }

@@ -104,7 +104,7 @@ export async function runCall(
   const answer = await app.engine.question(() => answerTool(ctx, tool, input));
   const final = finalizeAnswer(
     answer,
-    await pipelineNotices(app, ctx, metering.kind === "caller" ? meter : null, answer),
+    await pipelineNotices(app, ctx, metering.kind === "caller" ? meter : null, tool, answer),
   );
   if (metering.kind === "caller") await meter.record();
   return { tool, answer: final };

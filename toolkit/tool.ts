@@ -76,6 +76,11 @@ export interface Tool<I extends z.ZodType = any, O extends z.ZodType = any> {
    * the masked-name rule (toolkit/masked_inputs.ts) leaves its inputs alone.
    */
   storedMasked?: boolean;
+  /**
+   * The tool counts app-store reviews, which no SDK sends: notices about the SDKs' events (the web SDK's
+   * sampling, pipeline/notices.ts) never apply to its answers.
+   */
+  readsReviews?: boolean;
   run(ctx: ToolContext, input: z.infer<I>): Promise<z.infer<O> & Answer>;
 }
 

@@ -44,6 +44,7 @@ export default defineTool({
     "refused: use feedback_themes for their themes and counts.",
   // reviews are stored masked (lib/feedback/store.ts): a search for "[email]" finds those that held an address
   storedMasked: true,
+  readsReviews: true,
   input: z.object({
     app: appInput.optional(),
     period: periodInput.optional(),

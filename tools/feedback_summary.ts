@@ -47,6 +47,7 @@ export default defineTool({
     "the negative share against the previous period, ratings by app version (with review counts), replies " +
     "given. Pass `app` (id, name or store id) for one app; omitted, every own app. Followed apps (not the " +
     "organization's own) get counts too. Default period last_28_days.",
+  readsReviews: true,
   input: z.object({ app: appInput.optional(), period: periodInput.optional() }).strict(),
   output,
   async run(ctx, input) {

@@ -55,6 +55,7 @@ export default defineTool({
     "price_complaint, other) and change against the previous period. `rising_first: true` puts rising themes " +
     `first (rising: at least ${MIN_RISING_REVIEWS} reviews and a share up by half and 2 points). Own apps get up ` +
     "to 3 short example quotes per theme; followed apps only counts. `app` as in feedback_summary.",
+  readsReviews: true,
   input: z.object({
     app: appInput.optional(),
     period: periodInput.optional(),

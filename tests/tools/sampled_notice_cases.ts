@@ -97,14 +97,23 @@ async function twoSitesAndAnApp() {
   await s.importReviews(app.id, [
     { id: "r1", author: "Reviewer", rating: 4, text: "Works well", date: "2026-11-18T09:00:00Z" },
   ]);
+  // a followed app has no touchpoint: its answers are over no one touchpoint, and still not the web SDK's
+  const rival = await s.admin("POST", "/apps", {
+    store: "google_play",
+    store_id: "com.rival.app",
+    name: "Rival",
+  });
+  await s.importReviews(rival.id, [
+    { id: "v1", author: "Someone", rating: 2, text: "Slow to open", date: "2026-11-18T10:00:00Z" },
+  ]);
   // the shop's visitors are all sent (no sampling)
   const shopView = { ...pageview(9, 0, "/"), properties: { path: "/", url: "https://shop.test/" } };
   assert.equal((await s.ingest([shopView], { key: shopKey, origin: "https://shop.test" })).status, 204);
-  return { s, shop, ios, app };
+  return { s, shop, ios, app, rival };
 }
 
 Deno.test("a sampled web event marks its own touchpoint: the other website, the iOS app and reviews say nothing", async () => {
-  const { s, shop, ios, app } = await twoSitesAndAnApp();
+  const { s, shop, ios, app, rival } = await twoSitesAndAnApp();
   try {
     // a rate no SDK would send is kept at the floor (0.0001), never 1e-320; the events are stored
     assert.equal((await s.ingest([sampled(1, 0, "/", 1e-320)])).status, 204);
@@ -123,6 +132,15 @@ Deno.test("a sampled web event marks its own touchpoint: the other website, the 
     );
     noSampling(await s.read("feedback_summary", { period: DAY_PERIOD }), "feedback_summary");
     noSampling(await s.read("feedback_reviews", { app: app.id, period: DAY_PERIOD }), "feedback_reviews");
+    noSampling(await s.read("feedback_themes", { period: DAY_PERIOD }), "feedback_themes");
+    noSampling(
+      await s.read("feedback_summary", { app: rival.id, period: DAY_PERIOD }),
+      "a followed app's summary",
+    );
+    noSampling(
+      await s.read("feedback_themes", { app: rival.id, period: DAY_PERIOD }),
+      "a followed app's themes",
+    );
     // an answer over every touchpoint (reports of all of them) is told
     const all = await s.read("reports_list", { period: DAY_PERIOD });
     assert.ok(all.notices.some((n: string) => n.startsWith("web SDK sampling")), all.notices);
