@@ -16,11 +16,25 @@ export interface Catalog {
   insightTools: readonly Tool[];
 }
 
-function describeChoices(tps: Touchpoint[], env: string): string {
+export function describeChoices(tps: Touchpoint[], env: string): string {
   return tps.map((t) => {
     const domain = t.environments[env as "production"]?.domain;
     return `"${t.name}" (id ${t.id}, ${t.kind}${domain ? `, ${domain}` : ""})`;
   }).join(", ");
+}
+
+/**
+ * The touchpoints `input` names: the one with that id, else those whose name or a domain is it (any case).
+ * Names are not unique, and a name may be another's domain: one that fits several is asked again by id,
+ * never answered for whichever came first.
+ */
+export function touchpointsNamed(tps: Touchpoint[], input: string): Touchpoint[] {
+  const byId = tps.find((t) => t.id === input);
+  if (byId) return [byId];
+  const q = input.trim().toLowerCase();
+  return tps.filter((t) =>
+    t.name.toLowerCase() === q || Object.values(t.environments).some((e) => e?.domain?.toLowerCase() === q)
+  );
 }
 
 export function pickTouchpoint(tps: Touchpoint[], env: string, input: string | undefined): Touchpoint {
@@ -33,14 +47,7 @@ export function pickTouchpoint(tps: Touchpoint[], env: string, input: string | u
       }`,
     );
   }
-  const byId = tps.find((t) => t.id === input);
-  if (byId) return byId;
-  // Names are not unique, and a name may be another's domain: one that fits several is asked again by id,
-  // never answered for whichever came first.
-  const q = input.trim().toLowerCase();
-  const found = tps.filter((t) =>
-    t.name.toLowerCase() === q || Object.values(t.environments).some((e) => e?.domain?.toLowerCase() === q)
-  );
+  const found = touchpointsNamed(tps, input);
   if (!found.length) throw invalid(`no touchpoint "${input}"; choose one of ${describeChoices(tps, env)}`);
   if (found.length > 1) {
     throw invalid(

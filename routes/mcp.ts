@@ -21,6 +21,7 @@ import { refusedParams } from "./mcp_params.ts";
 import { renderAnswer } from "../lib/answers/render.ts";
 import { authenticate, bearerToken } from "../pipeline/caller.ts";
 import type { Caller } from "../pipeline/access.ts";
+import { describeChoices, touchpointsNamed } from "../pipeline/context.ts";
 import { ORGANIZATION_DESCRIPTION, ORGANIZATION_INPUT, personCaller } from "../pipeline/person.ts";
 import { authenticateAccessToken, isAccessToken, mcpUnauthorized } from "../lib/oauth/bearer.ts";
 import { runTool, ToolNotFound } from "../pipeline/run.ts";
@@ -165,7 +166,7 @@ function buildServer(
       arguments: p.args.map((a) => ({ name: a.name, description: a.description, required: false })),
     })),
   }));
-  server.setRequestHandler("prompts/get", (request) => {
+  server.setRequestHandler("prompts/get", async (request) => {
     const p = PROMPTS.find((x) => x.name === request.params.name);
     if (!p) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
@@ -174,6 +175,14 @@ function buildServer(
     const period = request.params.arguments?.period;
     if (period !== undefined && period !== "" && !PERIOD_PATTERN.test(period)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `arguments.period: use ${PERIOD_HELP}`);
+    }
+    // so is a website or app none of the caller's organizations has (the tools would refuse it later)
+    const touchpoint = request.params.arguments?.touchpoint;
+    if (touchpoint !== undefined && touchpoint !== "") {
+      const unknown = await unknownTouchpoint(app, caller, touchpoint);
+      if (unknown) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `arguments.touchpoint: ${unknown}`);
+      }
     }
     return {
       description: p.description,
@@ -184,6 +193,23 @@ function buildServer(
     };
   });
   return server;
+}
+
+/**
+ * Why no organization the caller reads has a website or app that `input` names (by id, name or domain, as
+ * the tools take it), with the choices; null when one has. A name several share is left to the tool, which
+ * asks for the id.
+ */
+async function unknownTouchpoint(app: AppContext, caller: Caller, input: string): Promise<string | null> {
+  const orgs = caller.kind === "read_key" ? [caller.access.org] : caller.orgs;
+  const env = caller.kind === "read_key" ? caller.access.env : caller.env;
+  const choices: string[] = [];
+  for (const org of orgs) {
+    const tps = (await app.directory.touchpoints(org.id)).filter((t) => !t.archived);
+    if (touchpointsNamed(tps, input).length) return null;
+    if (tps.length) choices.push(describeChoices(tps, env));
+  }
+  return `no website or app "${input}"` + (choices.length ? `; choose one of ${choices.join(", ")}` : "");
 }
 
 /** The caller behind the bearer token: an assistant's access token or a read key; 401 with the challenge. */

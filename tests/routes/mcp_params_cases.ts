@@ -49,6 +49,13 @@ Deno.test("mcp: a malformed resources/read, prompts/get or tools/call is -32602 
         { method: "prompts/get", params: { name: "what_changed", arguments: { period: "yesterdayish" } } },
         /arguments\.period: use /,
       ],
+      [
+        {
+          method: "prompts/get",
+          params: { name: "weekly_report", arguments: { touchpoint: "nosuch.example" } },
+        },
+        /arguments\.touchpoint: no website or app "nosuch\.example"; choose one of "/,
+      ],
       [{ method: "tools/call", params: { name: 5 } }, /params\.name must be a tool's name/],
       [
         { method: "tools/call", params: { name: "behavior_overview", arguments: [] } },
@@ -77,6 +84,16 @@ Deno.test("mcp: a malformed resources/read, prompts/get or tools/call is -32602 
       }),
     );
     assert.match(prompt.result.messages[0].content.text, /last_7_days/);
+    // a website named by its domain, any case, is the organization's own: the prompt is given
+    const named = await rpc(
+      await call("2025-06-18", {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "prompts/get",
+        params: { name: "weekly_report", arguments: { touchpoint: t.domain.toUpperCase() } },
+      }),
+    );
+    assert.ok(named.result?.messages?.length, JSON.stringify(named));
     // the resources capability answers templates/list too: none (it was -32601 Method not found)
     const templates = await rpc(
       await call("2025-06-18", { jsonrpc: "2.0", id: 3, method: "resources/templates/list", params: {} }),
