@@ -33,23 +33,52 @@ const JOIN = String.raw`[\s._-]*`;
 const MAX_NAME_CHARS = 100;
 const MAX_PARTS = 6;
 
-/** A function masking this author's name in a text; the identity when there is no name to mask. */
+/** A name word the quick test below covers: ASCII once its marks are set aside. */
+const ASCII = /^[^\u0080-\u{10ffff}]*$/u;
+/**
+ * A text as the quick test compares it: its letters without their marks, in lower case, with the two letters
+ * outside ASCII that match an ASCII letter under the patterns' case folding (U+017F long s, U+212A Kelvin sign;
+ * every code point was tried) written as that letter.
+ */
+const foldedText = (text: string) => bare(text).toLowerCase().replaceAll("\u017f", "s");
+
+/**
+ * A function masking this author's name in a text; the identity when there is no name to mask.
+ *
+ * Each distinct name makes its own Unicode patterns, and V8 takes ~2 ms to build one (a review import of 50,000
+ * authors spent most of its time here, bench/review_import.ts). So when the name's words are ASCII once their
+ * marks are set aside (most names), a text is first looked at without patterns: a pattern can only match where
+ * the text, its marks set aside and in lower case, holds the word itself; a text holding none of the words is
+ * returned as the patterns would return it (NFC), and the patterns are built only for a text that may hold one.
+ */
 export function authorMasker(author: string | null | undefined): (text: string) => string {
   const name = (author ?? "").normalize("NFC").trim().slice(0, MAX_NAME_CHARS);
   if ((name.match(/[\p{L}\p{N}]/gu) ?? []).length < 3) return (t) => t;
   // the name's words split where JOIN may stand, and only words with a letter or digit: a word that JOIN
   // could match too ("a . . . ." as a name) would make the pattern backtrack exponentially on a text of dots
   const nameWords = name.split(/[\s._-]+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
-  const whole = new RegExp(START + nameWords.map(loose).join(JOIN) + END, "giu");
   const words = name.match(/\p{L}+/gu) ?? [];
   const nameLike = words.some((w) => w.length >= 2) &&
     words.every((w) => w.length < 2 || /^\p{Lu}/u.test(w));
   const parts = nameLike ? [...new Set(words.filter((w) => w.length >= 3))].slice(0, MAX_PARTS) : [];
-  const part = parts.length
-    ? new RegExp(START + "(?:" + parts.map(loose).join("|") + ")" + END, "giu")
-    : null;
+  let whole: RegExp | null = null, part: RegExp | null = null;
+  const wholeOf = () => whole ??= new RegExp(START + nameWords.map(loose).join(JOIN) + END, "giu");
+  const partOf = () => part ??= new RegExp(START + "(?:" + parts.map(loose).join("|") + ")" + END, "giu");
+  const mask = (text: string, withWhole: boolean, withPart: boolean) => {
+    let out = text.normalize("NFD");
+    if (withWhole) out = out.replace(wholeOf(), AUTHOR_MASK);
+    if (withPart) out = out.replace(partOf(), (m) => (/^\p{Lu}/u.test(m) ? AUTHOR_MASK : m));
+    return out.normalize("NFC");
+  };
+  const wholeKeys = nameWords.map(bare), partKeys = parts.map(bare);
+  if (![...wholeKeys, ...partKeys].every((k) => ASCII.test(k))) {
+    return (text) => mask(text, true, parts.length > 0);
+  }
+  const lower = (ks: string[]) => ks.map((k) => k.toLowerCase());
+  const [wholeLower, partLower] = [lower(wholeKeys), lower(partKeys)];
   return (text) => {
-    const out = text.normalize("NFD").replace(whole, AUTHOR_MASK);
-    return (part ? out.replace(part, (m) => (/^\p{Lu}/u.test(m) ? AUTHOR_MASK : m)) : out).normalize("NFC");
+    const folded = foldedText(text);
+    // every word of the name for the whole name (joined or not), any one for a part
+    return mask(text, wholeLower.every((k) => folded.includes(k)), partLower.some((k) => folded.includes(k)));
   };
 }
