@@ -10,7 +10,7 @@ export interface Config {
   environment?: string;
   /** Query parameters kept in `url` besides the UTM ones; all others are cut. */
   allowParams?: string[];
-  /** Share of visitors captured, 0 to 1; whole visitors are sampled, not events. Default 1. */
+  /** Share of visitors captured, 0 to 1; whole visitors are sampled, not events. Default 1 (also for NaN). */
   sampleRate?: number;
   /** When true nothing is captured or stored until setConsent(true). Default false. */
   requireConsent?: boolean;

@@ -44,9 +44,12 @@ export class Identity {
   }
 }
 
-/** Whole visitors are sampled: the same anonymous id always gets the same answer. */
+/**
+ * Whole visitors are sampled: the same anonymous id always gets the same answer. A rate that is not a number
+ * (data-sample-rate="50%") captures every visitor, as no rate does: before, it captured none.
+ */
 export function inSample(anonymousId: string, rate: number): boolean {
-  if (rate >= 1) return true;
+  if (!(rate < 1)) return true;
   if (rate <= 0) return false;
   let h = 2166136261;
   for (let i = 0; i < anonymousId.length; i++) h = Math.imul(h ^ anonymousId.charCodeAt(i), 16777619);

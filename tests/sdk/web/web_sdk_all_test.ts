@@ -5,6 +5,7 @@
  */
 import "./autocapture_cases.ts";
 import "./bundle_size_cases.ts";
+import "./config_cases.ts";
 import "./fingerprint_cases.ts";
 import "./identity_page_cases.ts";
 import "./mask_escapes_cases.ts";
