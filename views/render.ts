@@ -5,7 +5,9 @@
  */
 import { type Band, bands, type Bar, bars, type Figure, fmt, grid, h, lines } from "./svg.ts";
 import { shownPath } from "../lib/url_path.ts";
-import { formatValue, metricLabel, signedChange, timesInText } from "../routes/app/format.ts";
+import { formatValue, signedChange } from "../lib/format/figures.ts";
+import { metricLabel } from "../lib/format/labels.ts";
+import { timesInText } from "../lib/format/times.ts";
 
 type Obj = Record<string, unknown>;
 type Ask = (args: Obj) => Promise<Obj | null>;

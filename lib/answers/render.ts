@@ -9,6 +9,8 @@
  */
 import { oneLine } from "../text.ts";
 import { shownPath } from "../url_path.ts";
+import { duration, milliseconds } from "../format/duration.ts";
+import { ISO_TIME, localTime } from "../format/times.ts";
 
 /** A field's name in words; a unit suffix (`_s`, `_ms`) is said by the value instead ("1 min 19 s"). */
 const label = (k: string) => textLine(k.replace(/(?<=.)_(s|ms)$/, "").replaceAll("_", " "));
@@ -40,41 +42,15 @@ const enumWords = (s: string) => s.split("_").map((w) => (w === "ai" ? "AI" : w)
 /** Objects whose values are fractions of a whole (a rating's shares, a sentiment's split): shown as percent. */
 const SHARE_OBJECTS = /(^|_)(shares|sentiment)$/;
 
-/** Fields holding a time: an ISO time in them reads in the scope's time zone ("29 Nov 2026, 20:34"). */
+/**
+ * Fields holding a time: an ISO time in them reads in the scope's time zone ("29 Nov 2026, 20:34"), or in UTC,
+ * said, when the answer names none. `Zone` is that scope's zone, passed down to each value.
+ */
 const TIME_FIELD = /(^|_)(at|date|time|timestamp|seen|since|until|from|to)$/;
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-/** The time zone the answer being rendered names in its scope (renderAnswer is synchronous). */
-let zone: string | null = null;
+type Zone = string | null;
 
-function localTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const opts = {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  } as const;
-  try {
-    if (zone) return new Intl.DateTimeFormat("en-GB", { ...opts, timeZone: zone }).format(d);
-  } catch {
-    // an unknown zone: UTC, said
-  }
-  return `${new Intl.DateTimeFormat("en-GB", { ...opts, timeZone: "UTC" }).format(d)} UTC`;
-}
-
-/** Seconds as people read them: "56.3 s", "1 min 19 s", "2 h 5 min". */
-function duration(sec: number): string {
-  if (sec < 0) return `-${duration(-sec)}`;
-  if (sec < 60) return `${round(Math.round(sec * 10) / 10)} s`;
-  const t = Math.round(sec);
-  if (t < 3600) return `${Math.floor(t / 60)} min${t % 60 ? ` ${t % 60} s` : ""}`;
-  const m = Math.round(t / 60);
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
-}
-
+/** Text for assistants: plain spaces inside a figure ("1 min 19 s"), the year with every time. */
+const TEXT = { year: true, space: " " } as const;
 /** A name that reads as itself: letters, digits, spaces and the characters of paths, hosts and event names. */
 const PLAIN_NAME = /^[\p{L}\p{N}\p{M} ./_\-~%+=&?@'()#$]*$/u;
 
@@ -142,18 +118,18 @@ function round(n: number): string {
 
 const percent = (v: number) => `${round(Math.round(v * 1000) / 10)}%`;
 
-function scalar(v: unknown, key = "", share = false): string {
+function scalar(zone: Zone, v: unknown, key = "", share = false): string {
   if (v === null || v === undefined) return "n/a";
   if (typeof v === "number") {
     if (share) return percent(v);
-    if (/(?<=.)_s$/.test(key)) return duration(v);
-    if (/(?<=.)_ms$/.test(key)) return v < 1000 ? `${round(Math.round(v))} ms` : duration(v / 1000);
+    if (/(?<=.)_s$/.test(key)) return duration(v, TEXT.space);
+    if (/(?<=.)_ms$/.test(key)) return milliseconds(v, TEXT.space);
     return isFraction(key) && !key.endsWith("_pct") ? percent(v) : round(v);
   }
   if (typeof v === "object") return JSON.stringify(v);
   if (v === "") return '""'; // an empty value (a property sent with the key "") is said, not left out
   if (typeof v === "string" && ENUM_FIELDS.has(key) && ENUM_VALUE.test(v)) return enumWords(v);
-  if (typeof v === "string" && TIME_FIELD.test(key) && ISO_TIME.test(v)) return localTime(v);
+  if (typeof v === "string" && TIME_FIELD.test(key) && ISO_TIME.test(v)) return localTime(v, zone, TEXT);
   return textLine(readable(String(v)));
 }
 
@@ -161,11 +137,11 @@ function isCompared(v: Obj): boolean {
   return "value" in v && "previous" in v && "change" in v;
 }
 
-function comparison(v: Obj, key: string): string {
+function comparison(zone: Zone, v: Obj, key: string): string {
   const change = typeof v.change === "number"
     ? `, ${v.change >= 0 ? "+" : ""}${Math.round(v.change * 1000) / 10}%`
     : "";
-  return `${scalar(v.value, key)} (previous ${scalar(v.previous, key)}${change})`;
+  return `${scalar(zone, v.value, key)} (previous ${scalar(zone, v.previous, key)}${change})`;
 }
 
 /** The identity words of an item: "channel Organic Search", "page /pricing". */
@@ -188,14 +164,14 @@ function identity(v: Obj): { text: string; keys: Set<string> } {
 const listTotal = (v: Obj, k: string) => k.endsWith("_total") && Array.isArray(v[k.slice(0, -6)]);
 
 /** One line for a value: an item's identity first, then its comparison, then its other figures by name. */
-function inline(v: unknown, key = "", share = false): string {
-  if (Array.isArray(v)) return v.length ? v.map((x) => inline(x, key, share)).join("; ") : "none";
-  if (!isObj(v)) return scalar(v, key, share && typeof v === "number" && v >= 0 && v <= 1);
+function inline(zone: Zone, v: unknown, key = "", share = false): string {
+  if (Array.isArray(v)) return v.length ? v.map((x) => inline(zone, x, key, share)).join("; ") : "none";
+  if (!isObj(v)) return scalar(zone, v, key, share && typeof v === "number" && v >= 0 && v <= 1);
   const id = identity(v);
   const parts: string[] = [];
   const skip = new Set(id.keys);
   if (isCompared(v)) {
-    parts.push(comparison(v, key));
+    parts.push(comparison(zone, v, key));
     for (const k of ["value", "previous", "change", "difference", "units"]) skip.add(k);
   }
   for (const [k, x] of Object.entries(v)) {
@@ -203,7 +179,7 @@ function inline(v: unknown, key = "", share = false): string {
     if (x === "" && UNSAID_WHEN_EMPTY.has(k)) continue; // no description: nothing to say
     // an item's flag reads as a word: "own", "not followed" ("described true" read as code)
     if (typeof x === "boolean") parts.push(x ? label(k) : `not ${label(k)}`);
-    else parts.push(`${label(k)} ${inline(x, k, SHARE_OBJECTS.test(key))}`);
+    else parts.push(`${label(k)} ${inline(zone, x, k, SHARE_OBJECTS.test(key))}`);
   }
   const body = parts.join(", ");
   if (!id.text) return body;
@@ -211,16 +187,16 @@ function inline(v: unknown, key = "", share = false): string {
 }
 
 /** Lists inside a value (an item's segments, a section's vendors) printed under it, one level deeper. */
-function nested(v: Obj, indent: string, lines: string[], answer: Obj): void {
-  for (const [k, x] of Object.entries(v)) if (isList(x)) list(k, x, indent, lines, answer);
+function nested(zone: Zone, v: Obj, indent: string, lines: string[], answer: Obj): void {
+  for (const [k, x] of Object.entries(v)) if (isList(x)) list(zone, k, x, indent, lines, answer);
 }
 
-function list(key: string, items: unknown[], indent: string, lines: string[], total: Obj): void {
+function list(zone: Zone, key: string, items: unknown[], indent: string, lines: string[], total: Obj): void {
   const t = total[`${key}_total`];
   lines.push(`${indent}${label(key)} (${items.length}${typeof t === "number" ? ` of ${t}` : ""}):`);
   for (const item of items) {
-    lines.push(`${indent}- ${inline(item)}`);
-    if (isObj(item)) nested(item, `${indent}  `, lines, item);
+    lines.push(`${indent}- ${inline(zone, item)}`);
+    if (isObj(item)) nested(zone, item, `${indent}  `, lines, item);
   }
 }
 
@@ -241,23 +217,24 @@ function renderScope(scope: Obj): string {
 
 export function renderAnswer(tool: string, answer: Obj): string {
   const tz = isObj(answer.scope) ? answer.scope.timezone : null;
-  zone = typeof tz === "string" && tz ? tz : null;
+  const zone: Zone = typeof tz === "string" && tz ? tz : null;
   const lines = [`${tool}`];
   if (answer.scope) lines.push(renderScope(answer.scope as Obj));
   for (const [k, v] of Object.entries(answer)) {
     if (k === "scope" || k === "notices" || listTotal(answer, k)) continue;
     // filler: a field this answer does not use (n/a) and the first page's offset say nothing
     if (!present(v) || (k === "offset" && v === 0)) continue;
-    if (isList(v)) list(k, v, "", lines, answer);
+    if (isList(v)) list(zone, k, v, "", lines, answer);
     else if (isObj(v) && !isCompared(v) && Object.values(v).some(isList)) {
       // a section holding lists: its own figures on one line, its lists under it
       const own = inline(
+        zone,
         Object.fromEntries(Object.entries(v).filter(([j, x]) => !isList(x) && !listTotal(v, j))),
       );
       lines.push(own ? `${label(k)}: ${own}` : `${label(k)}:`);
-      nested(v, "  ", lines, v);
+      nested(zone, v, "  ", lines, v);
     } else if (Array.isArray(v) && v.length === 0) lines.push(`${label(k)}: none`);
-    else lines.push(`${label(k)}: ${inline(v, k)}`);
+    else lines.push(`${label(k)}: ${inline(zone, v, k)}`);
   }
   const notices = answer.notices as string[] | undefined;
   if (notices?.length) lines.push(textLine(`Notes: ${notices.join(" | ")}`));

@@ -5,6 +5,7 @@
  */
 import { addDays, addMonths, formatDate, type LocalDate, localDateOf, parseDate } from "../time/dates.ts";
 import type { ReportKind } from "./types.ts";
+import { dayText, ISO_TIME, localTime, MONTH_NAMES, MONTHS } from "../format/times.ts";
 
 export interface ReportPeriod {
   kind: ReportKind;
@@ -90,22 +91,6 @@ export function closedPeriods(kind: ReportKind, now: number, tz: string, n: numb
   return out;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 /**
  * A period as people read it, from the form the tools take: "2026-11-16..2026-11-22" → "16–22 Nov 2026",
  * "2026-10-26..2026-11-01" → "26 Oct – 1 Nov 2026", "2026-11" → "November 2026", "2026-11-16" → "16 Nov
@@ -115,7 +100,7 @@ export function periodText(period: string): string {
   const day = (s: string) => {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
     return m && Number(m[2]) >= 1 && Number(m[2]) <= 12
-      ? { y: m[1], m: Number(m[2]), d: Number(m[3]) }
+      ? { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) }
       : null;
   };
   const month = /^(\d{4})-(\d{2})$/.exec(period);
@@ -126,7 +111,7 @@ export function periodText(period: string): string {
   const from = day(a), to = b === undefined ? from : day(b);
   if (!from || !to) return period;
   const short = (x: { m: number; d: number }) => `${x.d} ${MONTHS[x.m - 1]}`;
-  if (b === undefined || a === b) return `${short(from)} ${from.y}`;
+  if (b === undefined || a === b) return dayText(from.y, from.m, from.d);
   if (from.y !== to.y) return `${short(from)} ${from.y} – ${short(to)} ${to.y}`;
   if (from.m !== to.m) return `${short(from)} – ${short(to)} ${to.y}`;
   return `${from.d}–${to.d} ${MONTHS[to.m - 1]} ${to.y}`;
@@ -145,8 +130,7 @@ export function periodTitle(kind: ReportKind, period: string): string {
  * UTC". Anything else as it is.
  */
 export function momentText(iso: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
-  return m ? `${periodText(m[1])}, ${m[2]} UTC` : iso;
+  return ISO_TIME.test(iso) ? localTime(iso, null, { year: true, space: " " }) : iso;
 }
 
 /**

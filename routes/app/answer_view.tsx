@@ -9,16 +9,9 @@ import { raw } from "hono/html";
 import { type ChartSpec, renderSized } from "../../lib/charts/charts.ts";
 import { FEWER_THAN_5 } from "../../lib/answers/privacy.ts";
 import { shownPath } from "../../lib/url_path.ts";
-import {
-  formatValue,
-  metricLabel,
-  shortTime,
-  signedDifference,
-  timesInText,
-  unitOf,
-  valueWords,
-  versus,
-} from "./format.ts";
+import { formatValue, signedDifference, unitOf, versus } from "../../lib/format/figures.ts";
+import { metricLabel, valueWords } from "../../lib/format/labels.ts";
+import { ISO_TIME, shortTime, timesInText } from "../../lib/format/times.ts";
 
 type Row = Record<string, unknown>;
 type Answer = Record<string, unknown>;
@@ -117,7 +110,6 @@ const COLUMN_LABELS: Record<string, string> = {
 const GROUP_WORDS: Record<string, string> = { own: "by name", "*": "for all (*)", none: "none" };
 /** Columns whose values are identifiers with words (the rest, e.g. event names, stay as sent). */
 const WORD_COLUMNS = new Set(["category", "rating", "dominant_intent"]);
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === "object" && !Array.isArray(v);

@@ -14,7 +14,7 @@ import { act, type AppEnv, baseUrl, field, orgMember, pageFlash, redirectWith } 
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
 import { Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
-import { shortDate } from "./format.ts";
+import { shortDate } from "../../lib/format/times.ts";
 
 const path = (org: string) => orgPath(org, "settings/members");
 const asRole = (v: string): Role => {

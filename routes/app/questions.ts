@@ -5,7 +5,7 @@
  */
 import type { SavedInsight } from "../../lib/saved/records.ts";
 import type { Touchpoint } from "../../lib/store/records.ts";
-import { metricLabel } from "./format.ts";
+import { metricLabel } from "../../lib/format/labels.ts";
 import { periodLabel } from "./period_picker.tsx";
 import { insightTools } from "../../pipeline/saved_insights.ts";
 import { listing } from "../../pipeline/listing.ts";

@@ -12,7 +12,8 @@ import { CodeBlock, CsrfField, Layout, orgPath, SecretBox } from "./layout.tsx";
 import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { readKeySnippet } from "./snippets.ts";
-import { environmentLabel, shortDate } from "./format.ts";
+import { environmentLabel } from "../../lib/format/labels.ts";
+import { shortDate } from "../../lib/format/times.ts";
 
 const path = (org: string) => orgPath(org, "settings/read-keys");
 

@@ -6,7 +6,7 @@ import { shownPath } from "../../lib/url_path.ts";
 import type { RenderedChart } from "./report_charts.ts";
 import { raw } from "hono/html";
 import { questionLabel } from "./questions.ts";
-import { metricLabel } from "./format.ts";
+import { metricLabel } from "../../lib/format/labels.ts";
 import { orgPath } from "./layout.tsx";
 
 /** Names of the organization's websites, apps (review apps) by id: a finding's calls name them by id. */

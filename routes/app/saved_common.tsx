@@ -12,7 +12,7 @@ import { checkInsightInput } from "../../pipeline/saved_insights.ts";
 import { frameOf } from "./frame.ts";
 import { act, type C, pageFlash } from "./http.ts";
 import { PostButton } from "./layout.tsx";
-import { shortDate } from "./format.ts";
+import { shortDate } from "../../lib/format/times.ts";
 
 export const editor = (c: C): Editor => ({ user: c.get("auth")!.user.id, role: c.get("membership").role });
 

@@ -15,7 +15,7 @@ import { KeyStateCells, Table } from "./table.tsx";
 import { frameOf } from "./frame.ts";
 import { ArchiveButton, touchpointPath, touchpointsPath } from "./touchpoints.tsx";
 import { serverSdkSnippet, webSdkSnippet } from "./snippets.ts";
-import { shortDate } from "./format.ts";
+import { shortDate } from "../../lib/format/times.ts";
 
 const ENV_LABEL: Record<EnvName, string> = {
   production: "Production",

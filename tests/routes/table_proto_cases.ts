@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { createTenant } from "../helpers/tenant.ts";
-import { metricLabel } from "../../routes/app/format.ts";
+import { metricLabel } from "../../lib/format/labels.ts";
 import { choiceLabel, fieldLabel } from "../../routes/app/questions.ts";
 import { vendorOfEngine } from "../../lib/crawler_findings/referral.ts";
 

@@ -112,11 +112,14 @@ Deno.test("render: a field ending in _s or _ms is a duration, its unit said by t
   const text = renderAnswer("behavior_overview", {
     session_duration_s: 78.7,
     time_from_previous_median_s: 56.3,
+    first_input_s: 5.26,
     load_ms: 420,
     compared_duration_s: { value: 3725, previous: 60, change: 61.08 },
   });
   assert.match(text, /^session duration: 1 min 19 s$/m);
-  assert.match(text, /^time from previous median: 56\.3 s$/m);
+  // one rule with the app's pages: tenths below 10 s, whole seconds from there
+  assert.match(text, /^time from previous median: 56 s$/m);
+  assert.match(text, /^first input: 5\.3 s$/m);
   assert.match(text, /^load: 420 ms$/m);
   assert.match(text, /^compared duration: 1 h 2 min \(previous 1 min, \+6108%\)$/m);
   assert.doesNotMatch(text, / s:/);

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { AnswerBlock, showAnswer } from "../../../routes/app/answer_view.tsx";
-import { formatValue, metricLabel, signedDifference, valueWords } from "../../../routes/app/format.ts";
+import { formatValue, signedDifference } from "../../../lib/format/figures.ts";
+import { metricLabel, valueWords } from "../../../lib/format/labels.ts";
 
 const answer = (series: { bucket: string; visitors: number | string }[]) => ({
   scope: { period: { from_date: "2026-10-19", to_date: "2026-11-22" } },
@@ -105,9 +106,9 @@ Deno.test("answer view: page speed shows each vital's p75 with its rating, overa
     notices: [],
   });
   const lcp = figureOf(shown, "LCP (p75)");
-  assert.equal(lcp.text, "2.9 s");
-  assert.match(lcp.compared ?? "", /^needs improvement · vs 3\.1 s$/);
-  assert.equal(figureOf(shown, "INP (p75)").text, "180 ms");
+  assert.equal(lcp.text, "2.9\u00a0s");
+  assert.match(lcp.compared ?? "", /^needs improvement · vs 3\.1\u00a0s$/);
+  assert.equal(figureOf(shown, "INP (p75)").text, "180\u00a0ms");
   assert.equal(figureOf(shown, "INP (p75)").compared, "good");
   assert.equal(figureOf(shown, "CLS (p75)").text, "0.12");
   assert.equal(figureOf(shown, "Page loads").text, "1,834");
@@ -119,7 +120,14 @@ Deno.test("answer view: page speed shows each vital's p75 with its rating, overa
     "CLS (p75)",
     "Rating",
   ]);
-  assert.deepEqual(shown.table?.cells[0], ["/pricing", "640", "2.3 s", "560 ms", "0.05", "poor: INP"]);
+  assert.deepEqual(shown.table?.cells[0], [
+    "/pricing",
+    "640",
+    "2.3\u00a0s",
+    "560\u00a0ms",
+    "0.05",
+    "poor: INP",
+  ]);
   assert.deepEqual(columnOf(shown, "Rating"), ["poor: INP", "good", "—"]);
   assert.equal(shown.table?.title, "Pages");
   assert.ok(!shown.table!.cells.flat().some((c) => /_/.test(c)), "no raw identifiers");
@@ -354,8 +362,10 @@ Deno.test("answer view: what changed shows a driver's change as a signed percent
 });
 
 Deno.test("figures for people: milliseconds from a second on, relative changes, differences and acronyms", () => {
-  assert.equal(formatValue("lcp_ms", 2900), "2.9 s");
-  assert.equal(formatValue("inp_ms", 180), "180 ms");
+  // a figure's spaces are no-break ones, milliseconds' as a duration's: never split over two lines
+  assert.equal(formatValue("lcp_ms", 2900), "2.9\u00a0s");
+  assert.equal(formatValue("lcp_ms", 75_000), "1\u00a0min\u00a015\u00a0s");
+  assert.equal(formatValue("inp_ms", 180), "180\u00a0ms");
   assert.equal(formatValue("change", -0.2), "−20%");
   assert.equal(signedDifference("visitors", -1204), "−1,204");
   assert.equal(signedDifference("bounce_rate", 0.076), "+7.6 points");

@@ -9,7 +9,9 @@ import { findSaved } from "../../../lib/saved/store.ts";
 import { adminCall } from "../../helpers/tenant.ts";
 import { TEST_ADMIN_TOKEN } from "../../helpers/deps.ts";
 import { keys } from "../../../lib/store/keys.ts";
-import { duration, formatValue, metricLabel, signedChange, versus } from "../../../routes/app/format.ts";
+import { duration } from "../../../lib/format/duration.ts";
+import { formatValue, signedChange, versus } from "../../../lib/format/figures.ts";
+import { metricLabel } from "../../../lib/format/labels.ts";
 import { closedPeriods } from "../../../lib/reports/periods.ts";
 import { ev, store } from "../../lib/query/fixtures.ts";
 
