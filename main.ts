@@ -136,6 +136,9 @@ if (dev) {
     // and the last month's report compare with whole periods before them (30 days made every change read
     // "+1,360%", and October's report "+10,850%" against September's last day).
     const days = 92;
+    console.log(
+      `generating the demo organization's ${days} days of history (a minute or two; the keys follow)`,
+    );
     const site = await generateSite(deps, {
       org: tenant.org,
       touchpoint: tenant.touchpoint,
@@ -147,6 +150,7 @@ if (dev) {
     console.log(`demo site generated: ${site.events} events, ${site.hits} crawler hits over ${days} days`);
   }
   // The demo's last week and month as reports now, not at the next hourly run.
+  if (created) console.log("writing the demo's reports");
   const reports = await generateDueReports(app.ctx);
   if (reports) console.log(`demo reports generated: ${reports}`);
   demo.resolve();
