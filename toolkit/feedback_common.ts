@@ -4,6 +4,8 @@ import { invalid } from "../lib/errors.ts";
 import { getListing, listApps } from "../lib/feedback/store.ts";
 import { decideOwnership, verifiedDomainsOf, websiteDomainsOf } from "../lib/feedback/ownership.ts";
 import type { FeedbackApp, StoredReview } from "../lib/feedback/types.ts";
+import type { ThemeReport } from "../lib/feedback/themes/aggregate.ts";
+import { TAXONOMY } from "../lib/feedback/themes/taxonomy.ts";
 import type { ResolvedPeriod } from "../lib/answers/period.ts";
 import type { Scope } from "../lib/answers/schema.ts";
 import type { ToolContext } from "./tool.ts";
@@ -107,4 +109,51 @@ export function analysedNotice(total: number, analysed: number): string | null {
   if (total === 0 || analysed === total) return null;
   return `${analysed} of ${total} reviews (${Math.round((analysed / total) * 100)}%) are in a language the ` +
     `models cover (English) and were analysed for sentiment, intent and themes; all count in volume and ratings`;
+}
+
+/** A theme as both feedback tools name it: an id and a label, of the taxonomy or emergent in a period's reviews. */
+export interface ThemeName {
+  id: string;
+  label: string;
+  kind: "taxonomy" | "emergent";
+}
+
+/** A theme's name compared without case, and with "_" and runs of spaces as one space ("ui_usability"). */
+const themeKey = (s: string) =>
+  s.trim().toLowerCase().replace(/[\s_]+/g, " ").replace(/^emergent: ?/, "emergent:");
+
+/**
+ * The themes a `theme` filter may name: the taxonomy's, then the emergent themes of the reports given (the
+ * period's reviews of the apps asked about, as feedback_themes lists them).
+ */
+export function knownThemes(reports: ThemeReport[]): ThemeName[] {
+  const out: ThemeName[] = TAXONOMY.map((t) => ({ id: t.id, label: t.label, kind: "taxonomy" }));
+  const seen = new Set(out.map((t) => t.id));
+  for (const r of reports) {
+    for (const t of r.themes) {
+      if (t.kind !== "emergent" || seen.has(t.id)) continue;
+      seen.add(t.id);
+      out.push({ id: t.id, label: t.label, kind: "emergent" });
+    }
+  }
+  return out;
+}
+
+/**
+ * The theme a filter names, by id or label in any case: the same for feedback_themes and feedback_reviews, so
+ * every theme one lists the other takes. A name that is none of `known` is a 422 naming them all.
+ */
+export function resolveTheme(input: string, known: ThemeName[]): ThemeName {
+  const k = themeKey(input);
+  const found = known.find((t) => themeKey(t.id) === k) ?? known.find((t) => themeKey(t.label) === k);
+  if (found) return found;
+  const list = (kind: ThemeName["kind"]) =>
+    known.filter((t) => t.kind === kind).map((t) => `${t.label} (${t.id})`).join(", ");
+  const emergent = list("emergent");
+  throw invalid(
+    `theme: unknown "${input}"; name one by its label or id: ${list("taxonomy")}` +
+      (emergent
+        ? `; emergent in this period's reviews: ${emergent}`
+        : "; no emergent themes in this period's reviews"),
+  );
 }

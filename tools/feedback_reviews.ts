@@ -2,16 +2,18 @@ import { z } from "zod";
 import { invalid } from "../lib/errors.ts";
 import { answerSchema, limitInput, periodInput } from "../lib/answers/schema.ts";
 import { maskText } from "../lib/answers/privacy.ts";
-import { TOPIC_LABELS } from "../lib/feedback/themes/taxonomy.ts";
+import { themeReport } from "../lib/feedback/themes/aggregate.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
 import { defineTool } from "../toolkit/tool.ts";
 import {
   appInput,
   appOut,
   appSchema,
+  knownThemes,
   NO_APPS,
   pickApps,
   resolveApps,
+  resolveTheme,
   reviewScope,
   reviewsIn,
 } from "../toolkit/feedback_common.ts";
@@ -62,6 +64,7 @@ export default defineTool({
     const all = await resolveApps(ctx);
     if (!all.length) {
       if (input.app) pickApps(all, input.app); // a 422 naming the app asked for
+      if (input.theme) resolveTheme(input.theme, knownThemes([])); // as feedback_themes: unknown is a 422
       return {
         scope: reviewScope(ctx, period, []),
         app: null,
@@ -81,19 +84,18 @@ export default defineTool({
     if (!input.app && own.length > 1) {
       throw invalid(`app: name one of the own apps: ${own.map((o) => `"${o.app.name}"`).join(", ")}`);
     }
-    const themeId = input.theme
-      ? (TOPIC_LABELS[input.theme]
-        ? input.theme
-        : Object.entries(TOPIC_LABELS).find(([, l]) => l.toLowerCase() === input.theme!.toLowerCase())?.[0] ??
-          null)
+    const inPeriod = await reviewsIn(ctx, a.app, period.from, period.to);
+    // the period's themes as feedback_themes lists them (emergent ones are the period's own): any id or label
+    // it gives is a filter here, and an unknown one the same 422
+    const report = themeReport(inPeriod, []);
+    const theme = input.theme ? resolveTheme(input.theme, knownThemes([report])) : null;
+    const members = theme?.kind === "emergent"
+      ? new Set(report.themes.find((t) => t.id === theme.id)!.members)
       : null;
-    if (input.theme && !themeId) {
-      throw invalid(`theme: unknown "${input.theme}"; one of ${Object.keys(TOPIC_LABELS).join(", ")}`);
-    }
     const q = input.search?.toLowerCase();
-    const matching = (await reviewsIn(ctx, a.app, period.from, period.to)).filter((r) =>
+    const matching = inPeriod.filter((r) =>
       (input.rating === undefined || r.rating === input.rating) &&
-      (!themeId || r.analysis.topics.includes(themeId)) &&
+      (!theme || (members ? members.has(r) : r.analysis.topics.includes(theme.id))) &&
       (!input.intent || r.analysis.intent === input.intent) &&
       (!input.version || r.version === input.version) &&
       (!input.language || r.analysis.language === input.language.toLowerCase()) &&

@@ -9,9 +9,11 @@ import {
   appInput,
   appOut,
   appSchema,
+  knownThemes,
   NO_APPS,
   pickApps,
   resolveApps,
+  resolveTheme,
   reviewScope,
   reviewsIn,
 } from "../toolkit/feedback_common.ts";
@@ -67,18 +69,20 @@ export default defineTool({
     const period = ctx.period(input.period);
     const apps = pickApps(await resolveApps(ctx), input.app);
     const notices: string[] = apps.length ? [] : [NO_APPS];
-    const rows = [];
+    const reports = [];
     for (const a of apps) {
       const cur = await reviewsIn(ctx, a.app, period.from, period.to);
       const prev = period.previous
         ? await reviewsIn(ctx, a.app, period.previous.from, period.previous.to)
         : [];
-      const report = themeReport(cur, prev);
+      reports.push({ a, cur, report: themeReport(cur, prev) });
+    }
+    // one theme for every app asked about: unknown to all of them is a 422, as feedback_reviews gives it
+    const only = input.theme ? resolveTheme(input.theme, knownThemes(reports.map((r) => r.report))) : null;
+    const rows = [];
+    for (const { a, cur, report } of reports) {
       let themes = report.themes;
-      if (input.theme) {
-        const q = input.theme.toLowerCase();
-        themes = themes.filter((t) => t.id === input.theme || t.label.toLowerCase() === q);
-      }
+      if (only) themes = themes.filter((t) => t.id === only.id);
       if (input.rising_first) themes = [...themes].sort((x, y) => Number(y.rising) - Number(x.rising));
       const n = analysedNotice(cur.length, report.analysed);
       if (n) notices.push(`${a.app.name}: ${n}`);
@@ -99,7 +103,9 @@ export default defineTool({
           return { ...rest, examples };
         }),
         themes_total: themes.length,
-        rising: report.themes.filter((t) => t.rising).map((t) => t.id).slice(0, 25),
+        // under a theme filter, only that theme can be rising here
+        rising: report.themes.filter((t) => t.rising && (!only || t.id === only.id)).map((t) => t.id)
+          .slice(0, 25),
       });
     }
     return {
