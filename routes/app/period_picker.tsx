@@ -5,6 +5,7 @@
  */
 import type { FC } from "hono/jsx";
 import { invalid } from "../../lib/errors.ts";
+import { DEFAULT_PERIOD } from "../../pipeline/context.ts";
 
 export const NAMED_PERIODS: { id: string; label: string }[] = [
   { id: "today", label: "Today" },
@@ -37,6 +38,23 @@ export function periodLabel(period: string | undefined | null, fallback = "Last 
   return period;
 }
 
+/**
+ * The period a tool asks when given none, as its input schema tells assistants: the `period` field's
+ * description ("default last_7_days", "... Default last_28_days."), else the read API's own default. The
+ * picker names it ("Default (last 7 days)"); tests/routes/app/insight_default_period_test.ts runs every
+ * insight tool without a period and checks the two agree.
+ */
+export function defaultPeriodIn(periodDescription: string | undefined): string {
+  const named = /\bdefault (\w+)/i.exec(periodDescription ?? "")?.[1];
+  return named && NAMED_PERIODS.some((p) => p.id === named) ? named : DEFAULT_PERIOD;
+}
+
+/** "Default (last 7 days)": the picker's first choice, naming the period asked when none is chosen. */
+export const defaultChoice = (period: string = DEFAULT_PERIOD) => {
+  const label = periodLabel(period);
+  return `Default (${label.charAt(0).toLowerCase()}${label.slice(1)})`;
+};
+
 /** The tools' period text the picker describes, "" for the default; a bad custom range is a 422 saying why. */
 export function periodFromForm(get: (k: string) => string): string {
   const p = get("period").trim();
@@ -53,9 +71,16 @@ export function periodFromForm(get: (k: string) => string): string {
   return `${from}..${to}`;
 }
 
-export const PeriodPicker: FC<
-  { value: string; label?: string; defaultLabel?: string; id?: string; name?: string }
-> = (p) => {
+export const PeriodPicker: FC<{
+  value: string;
+  label?: string;
+  /** the first choice's words, when it is no single period ("Each insight's own period") */
+  defaultLabel?: string;
+  /** the period asked when none is chosen (the question's own default, see defaultPeriodIn) */
+  defaultPeriod?: string;
+  id?: string;
+  name?: string;
+}> = (p) => {
   const r = p.value.match(RANGE);
   const custom = !!r;
   const name = p.name ?? "period";
@@ -64,7 +89,7 @@ export const PeriodPicker: FC<
     <div class="field period-picker">
       <label for={id}>{p.label ?? "Period"}</label>
       <select name={name} id={id}>
-        <option value="" selected={!p.value}>{p.defaultLabel ?? "Default (last 28 days)"}</option>
+        <option value="" selected={!p.value}>{p.defaultLabel ?? defaultChoice(p.defaultPeriod)}</option>
         {NAMED_PERIODS.map((x) => <option value={x.id} selected={x.id === p.value}>{x.label}</option>)}
         <option value="custom" selected={custom}>Custom range…</option>
         {p.value && !custom && !NAMED_PERIODS.some((x) => x.id === p.value) && (

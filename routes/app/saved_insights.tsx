@@ -31,7 +31,7 @@ import {
   saveOptions,
 } from "./saved_common.tsx";
 import { choiceLabel, fieldLabel, hintText, insightSummary, questionLabel, QUESTIONS } from "./questions.ts";
-import { periodFromForm, PeriodPicker } from "./period_picker.tsx";
+import { defaultPeriodIn, periodFromForm, PeriodPicker } from "./period_picker.tsx";
 import { AnswerBlock, showAnswer } from "./answer_view.tsx";
 
 export { insightSummary, questionLabel };
@@ -198,7 +198,15 @@ const InputRow = (p: { f: InputField; v: Values; cohorts: SavedCohort[] }) => {
   const value = v.text[f.name] ?? "";
   const label = fieldLabel(f.name);
   if (f.name === "period") {
-    return <PeriodPicker value={value} name="in_period" label={label} id={name} />;
+    return (
+      <PeriodPicker
+        value={value}
+        name="in_period"
+        label={label}
+        id={name}
+        defaultPeriod={defaultPeriodIn(f.description)}
+      />
+    );
   }
   if (f.name === "cohort") {
     return (
