@@ -4,8 +4,10 @@ import {
   limitInput,
   offsetInput,
   periodInput,
+  type Scope,
   touchpointInput,
 } from "../lib/answers/schema.ts";
+import { formatDate, localDateOf } from "../lib/time/dates.ts";
 import { FEWER_THAN_5, guardedVisitors } from "../lib/answers/privacy.ts";
 import { HttpError, invalid } from "../lib/errors.ts";
 import { getMembership } from "../lib/people/members.ts";
@@ -46,6 +48,18 @@ const definitionShape = z.union([
   z.strictObject({ not: member }).describe("the member does not hold"),
 ]).describe("the saved definition: a condition on what visitors did, or all / any / not of definitions");
 
+/**
+ * The period an insight on a dashboard was answered over, in the words of its own answer's scope: each
+ * insight keeps its saved period unless the question asks one, so the dashboard's scope cannot say it.
+ */
+const insightPeriod = z.object({
+  name: z.string(),
+  from_date: z.string(),
+  to_date: z.string(),
+  previous_from_date: z.string().nullable().describe("the window its changes compare against, when any"),
+  previous_to_date: z.string().nullable(),
+});
+
 const output = answerSchema({
   action: z.enum(["list", "insight", "dashboard", "cohort"]),
   items: z.array(z.object({
@@ -79,6 +93,9 @@ const output = answerSchema({
     insights: z.array(z.object({
       name: z.string(),
       tool: z.string().nullable(),
+      period: insightPeriod.nullable().describe(
+        "the period of this insight's figures: its own, or the one asked; null when it has none or failed",
+      ),
       figures: z.array(figure),
       chart: z.object({
         field: z.string(),
@@ -121,6 +138,21 @@ const input = z.object({
 }).strict();
 
 type Out = z.infer<typeof output> & Answer;
+
+/** An insight's period as its answer's scope states it (dates in the organization's timezone). */
+function periodOf(scope: Scope): z.infer<typeof insightPeriod> | null {
+  const p = scope.period;
+  if (!p) return null;
+  const day = (ms: number) => formatDate(localDateOf(ms, scope.timezone));
+  return {
+    name: p.name,
+    from_date: p.from_date,
+    to_date: p.to_date,
+    previous_from_date: p.previous ? day(Date.parse(p.previous.from)) : null,
+    // the window's end is exclusive: its last day is the one before
+    previous_to_date: p.previous ? day(Date.parse(p.previous.to) - 1) : null,
+  };
+}
 
 const roleOf = async (ctx: ToolContext, user: string) =>
   (await getMembership(ctx.app.deps.kv, ctx.org.id, user))?.role ?? "former member";
@@ -182,7 +214,9 @@ export default defineTool({
     if (action === "dashboard") {
       const d = await wanted(ctx, "dashboard", inp.name) as SavedDashboard;
       const tp = ctx.touchpoints.find((t) => t.id === d.touchpoint) ?? null;
-      const period = ctx.period(inp.period);
+      // each insight runs over its own saved period unless one is asked: the scope states a period only when
+      // every insight answered over the same one (null otherwise), each insight says its own
+      const periods: Scope["period"][] = [];
       const insights: NonNullable<Out["dashboard"]>["insights"] = [];
       const notices: string[] = [];
       for (const id of d.insights.slice(0, 25)) {
@@ -191,6 +225,7 @@ export default defineTool({
           insights.push({
             name: "(removed insight)",
             tool: null,
+            period: null,
             figures: [],
             chart: null,
             scope_filter: null,
@@ -205,9 +240,12 @@ export default defineTool({
             const said = `${insight.name}: ${n}`;
             if (!notices.includes(said)) notices.push(said);
           }
+          const scope = a.scope as Scope;
+          if (scope.period) periods.push(scope.period);
           insights.push({
             name: insight.name,
             tool: insight.tool,
+            period: periodOf(scope),
             figures: headlineFigures(a),
             chart: chartSeries(a),
             scope_filter: (a.scope as { filter: string | null }).filter,
@@ -218,6 +256,7 @@ export default defineTool({
           insights.push({
             name: insight.name,
             tool: insight.tool,
+            period: null,
             figures: [],
             chart: null,
             scope_filter: null,
@@ -225,8 +264,15 @@ export default defineTool({
           });
         }
       }
+      const same = periods.length > 0 &&
+        periods.every((p) => JSON.stringify(p) === JSON.stringify(periods[0]));
+      const scope = ctx.scope({
+        period: null,
+        touchpoint: tp,
+        traffic: "visitors (bots and AI agents left out)",
+      });
       return {
-        scope: ctx.scope({ period, touchpoint: tp, traffic: "visitors (bots and AI agents left out)" }),
+        scope: { ...scope, period: same ? periods[0] : null },
         action,
         ...empty,
         dashboard: { id: d.id, name: d.name, insights },
