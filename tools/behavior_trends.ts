@@ -42,9 +42,11 @@ const point = z.object({
   events: groupCount("events", count.nullable()).optional(),
   sessions: groupCount("visits", count.nullable()).optional(),
   // a point's figure split by value; left out where it would tell a small group (lib/answers/fold.ts)
+  // under a split by an event property, a value's figure of 1 to 4 visitors reads "fewer than 5" and one of 5
+  // or more beside it may be withheld (null), so that no line's whole less its figures tells it (guardSplit)
   by: groupParts(
     (a, point) => point[a.metric as string],
-    z.record(z.string(), count),
+    z.record(z.string(), count.nullable()),
     (a) => a.metric === "visitors",
     undefined,
     // a split value folded out of `splits` (1 to 4 visitors) is not named through the points either
@@ -235,7 +237,30 @@ export default defineTool({
       prevWhole ? prevWhole.totals.visitors ?? 0 : null,
     );
     const shown: (GuardedCount | null)[] = pointList.map((p) => show(p.total.value, p.total.visitors));
-    if (guarded) withholdBesideFew(shown, total);
+    const notices = propFiltered
+      ? ['filtered on an event property: counts of groups of 1 to 4 visitors read "fewer than 5"']
+      : guarded
+      ? ['under a saved cohort: counts of groups of 1 to 4 visitors read "fewer than 5"']
+      : [];
+    if (guarded) {
+      const said = withholdBesideFew(shown, total);
+      if (said) notices.push(said);
+    }
+    // A split by an event property's value is guarded per point as a filter on that value is (rule 5).
+    const names = [...topNames];
+    let byShown: (GuardedCount | null)[][] | null = null;
+    if (field) {
+      const cells = pointList.map((p) => names.map((n) => p.by[n] ?? empty()));
+      if (input.split_by === "property") {
+        byShown = guardSplit(
+          cells,
+          pointList.map((p) => p.total.value),
+          top.map((x) => x.metrics[metric] ?? 0),
+        );
+        if (byShown === null) notices.push(SPLIT_LEFT_OUT);
+        else if (byShown.some((row) => row.includes(FEWER_THAN_5))) notices.push(SPLIT_GUARDED);
+      } else byShown = cells.map((row) => row.map((c) => show(c.value, c.visitors)));
+    }
     return {
       scope: r.answerScope,
       event,
@@ -246,16 +271,7 @@ export default defineTool({
       series: pointList.map((p, i) => ({
         bucket: p.bucket,
         [metric]: shown[i],
-        ...(field
-          ? {
-            by: Object.fromEntries(
-              [...topNames].map((n) => {
-                const c = p.by[n] ?? empty();
-                return [n, show(c.value, c.visitors)];
-              }),
-            ),
-          }
-          : {}),
+        ...(byShown ? { by: Object.fromEntries(names.map((n, j) => [n, byShown![i][j]])) } : {}),
       })),
       splits: top.map((x) => {
         const visitors = x.metrics.visitors ?? 0;
@@ -268,11 +284,7 @@ export default defineTool({
       }),
       splits_total: splitsTotal,
       splits_withheld: withheld,
-      notices: propFiltered
-        ? ['filtered on an event property: counts of groups of 1 to 4 visitors read "fewer than 5"']
-        : guarded
-        ? ['under a saved cohort: counts of groups of 1 to 4 visitors read "fewer than 5"']
-        : [],
+      notices,
     };
   },
 });
@@ -282,22 +294,87 @@ export default defineTool({
  * 5", but the buckets add up to the total (events and sessions always; visitors wherever no visitor spans two
  * buckets, as in most hours), so the total less the other buckets would tell it. Where one reads so, the
  * smallest bucket of 5 or more is withheld beside it (null), as a page's entries are; with none to withhold,
- * the total's value is.
+ * the total's value is. Returns the notice that says what was withheld, if anything was.
  */
 function withholdBesideFew(
   shown: (GuardedCount | null)[],
   total: { value: GuardedCount | null; change: number | null },
-): void {
-  if (typeof total.value !== "number" || !shown.includes(FEWER_THAN_5)) return;
+): string | null {
+  if (typeof total.value !== "number" || !shown.includes(FEWER_THAN_5)) return null;
   let smallest = -1;
   shown.forEach((v, i) => {
     if (typeof v === "number" && v >= SMALL_GROUP && (smallest < 0 || v < (shown[smallest] as number))) {
       smallest = i;
     }
   });
-  if (smallest >= 0) shown[smallest] = null;
-  else {
-    total.value = null;
-    total.change = null;
+  if (smallest >= 0) {
+    shown[smallest] = null;
+    return 'a point of 5 or more is withheld (null) beside one that reads "fewer than 5", so that the total ' +
+      "less the points shown does not tell it";
   }
+  total.value = null;
+  total.change = null;
+  return 'the period total is withheld: every point with any reads "fewer than 5", and the total would tell ' +
+    "what they hold together";
+}
+
+const SPLIT_GUARDED =
+  "split by an event property: a value's figure of 1 to 4 visitors in a point reads \"fewer " +
+  "than 5\", and where needed one of 5 or more beside it is withheld (null), so that no point's total or " +
+  "value's figure less the figures shown tells it";
+const SPLIT_LEFT_OUT =
+  "the split per point is left out: its values' figures of 1 to 4 visitors could not be " +
+  "kept from being told by the totals beside them; the values' figures over the period are in splits";
+
+/**
+ * Rule 5 across a split by an event property's value: a table of points (rows of `cells`, one figure per named
+ * value) whose lines have wholes the answer shows (each point's total; each value's figure over the period in
+ * `splits`). A cell of 1 to 4 visitors reads "fewer than 5"; a line holding one must also hide 5 or more of its
+ * whole in another way (a cell withheld, or, in a point, values not named and events without the property),
+ * else its whole less the figures shown would tell it; a line holding a withheld cell must hide something
+ * else too, else its whole less the others would tell the withheld one. The line's smallest cell of 5 or more
+ * is withheld (null) until every line is covered. null when a line has none left to withhold: the split per
+ * point is then left out.
+ */
+function guardSplit(
+  cells: { value: number; visitors: number }[][],
+  pointTotals: number[],
+  valueTotals: number[],
+): (GuardedCount | null)[][] | null {
+  const shown: (GuardedCount | null)[][] = cells.map((row) =>
+    row.map((c) => isFew(c.visitors) ? FEWER_THAN_5 : c.value)
+  );
+  const lines: { at: [number, number][]; whole: number }[] = [
+    ...cells.map((row, i) => ({ at: row.map((_, j) => [i, j] as [number, number]), whole: pointTotals[i] })),
+    ...valueTotals.map((whole, j) => ({ at: cells.map((_, i) => [i, j] as [number, number]), whole })),
+  ];
+  /** Whether a line's whole less its figures shown would tell a cell it hides. */
+  const tells = (line: (typeof lines)[number]) => {
+    const hid = line.at.filter(([i, j]) => typeof shown[i][j] !== "number");
+    if (!hid.length) return false;
+    // what no cell holds: values not named and events without the property (a point); visitors on two days
+    const rest = Math.max(0, line.whole - line.at.reduce((n, [i, j]) => n + cells[i][j].value, 0));
+    if (hid.some(([i, j]) => shown[i][j] === FEWER_THAN_5)) {
+      return rest < SMALL_GROUP &&
+        !hid.some(([i, j]) => shown[i][j] === null && cells[i][j].value >= SMALL_GROUP);
+    }
+    return hid.length + (rest > 0 ? 1 : 0) < 2;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const line of lines) {
+      if (!tells(line)) continue;
+      let pick: [number, number] | null = null;
+      for (const [i, j] of line.at) {
+        const v = shown[i][j];
+        if (typeof v === "number" && v >= SMALL_GROUP && (!pick || v < (shown[pick[0]][pick[1]] as number))) {
+          pick = [i, j];
+        }
+      }
+      if (!pick) return null;
+      shown[pick[0]][pick[1]] = null;
+      changed = true;
+    }
+  }
+  return shown;
 }

@@ -73,12 +73,11 @@ Deno.test("identifier rule: sources and property values named 'ip' and 'key' kee
     const split = byProp.splits.find((s: { name: string }) => s.name === name);
     assert.ok(split, `property value ${name} is a split`);
     assert.equal(split.visitors, distinct(evs.map((e) => e.anonymous_id)));
-    const inSeries = byProp.series.reduce(
-      (s: number, p: { by: Record<string, number> }) => s + p.by[name],
-      0,
-    );
-    // Daily visitors add up to at least the period's distinct visitors (one visitor, one day each here).
-    assert.ok(inSeries >= split.visitors, `by.${name} is in the series (${inSeries})`);
+    // A value's day of 1 to 4 visitors reads "fewer than 5" (a split by a property is guarded as a filter on
+    // it is), or the split per day is left out: where it is given, the value is named in it, not masked.
+    for (const p of byProp.series as { by?: Record<string, unknown> }[]) {
+      if (p.by) assert.ok(name in p.by, `by.${name} is in the series: ${JSON.stringify(p.by)}`);
+    }
   }
   assert.deepEqual(checkAnswer(byProp, { identifiers: h.site.identifiers, output }), []);
   h.close();
