@@ -48,6 +48,9 @@ const robotsOnlyOf = (lower: string) => (Object.hasOwn(ROBOTS_ONLY, lower) ? ROB
 
 const MAX_PATHS = 50;
 
+/** What a crawler may read while no robots.txt has been fetched: not known, never "allowed". */
+export const ACCESS_UNKNOWN = "unknown (robots.txt not fetched yet)" as const;
+
 const output = answerSchema({
   robots_txt: z.object({
     url: z.string().nullable(),
@@ -57,9 +60,9 @@ const output = answerSchema({
     rules_from: z.string().nullable().describe("when the rules in force were fetched"),
   }),
   summary: z.object({
-    ai_crawlers_blocked: z.number(),
-    ai_crawlers_partly_blocked: z.number(),
-    search_crawlers_blocked: z.number(),
+    ai_crawlers_blocked: z.number().nullable().describe("null: robots.txt not fetched yet, so not known"),
+    ai_crawlers_partly_blocked: z.number().nullable().describe("null: robots.txt not fetched yet"),
+    search_crawlers_blocked: z.number().nullable().describe("null: robots.txt not fetched yet"),
     crawlers_with_refusals: z.number(),
   }),
   crawlers: z.array(z.object({
@@ -69,11 +72,13 @@ const output = answerSchema({
     ai: z.boolean(),
     robots_only: z.boolean().describe("a token only robots.txt uses, such as Google-Extended"),
     group: z.enum(["own", "*", "none"]),
-    access: z.enum(["allowed", "partly blocked", "blocked"]),
-    home_allowed: z.boolean(),
-    paths_checked: z.number(),
-    paths_disallowed: z.number(),
-    disallowed_examples: z.array(z.string()),
+    access: z.enum(["allowed", "partly blocked", "blocked", ACCESS_UNKNOWN]).describe(
+      `by the robots.txt in force; "${ACCESS_UNKNOWN}" until the first fetch`,
+    ),
+    home_allowed: z.boolean().nullable().describe("null: robots.txt not fetched yet"),
+    paths_checked: z.number().nullable().describe("the home page and the most viewed pages; null: none yet"),
+    paths_disallowed: z.number().nullable().describe("null: robots.txt not fetched yet, so not known"),
+    disallowed_examples: z.array(z.string()).nullable().describe("null: robots.txt not fetched yet"),
     requests: z.number().describe(
       "requests in the period reported by the server SDK, spoofed left out (agents that ran the web SDK are " +
         "counted by behavior_overview)",
@@ -99,7 +104,7 @@ const output = answerSchema({
   spoofed_agents_total: z.number(),
 });
 
-const ACCESS_ORDER = { blocked: 0, "partly blocked": 1, allowed: 2 } as const;
+const ACCESS_ORDER = { blocked: 0, "partly blocked": 1, allowed: 2, [ACCESS_UNKNOWN]: 3 } as const;
 
 export default defineTool({
   name: "behavior_crawler_access",
@@ -193,7 +198,15 @@ export default defineTool({
       const robotsOnly = robotsOnlyOf(token.toLowerCase());
       const entry = catalogEntry(token);
       const category: CrawlerCategory = robotsOnly ? "ai_training" : entry?.category ?? "other";
-      const e = evaluateToken(rec, token, paths, host);
+      // no robots.txt yet: nothing is known of what it allows (evaluateToken would say "allowed")
+      const e = rec ? evaluateToken(rec, token, paths, host) : {
+        group: "none" as const,
+        access: ACCESS_UNKNOWN,
+        home_allowed: null,
+        paths_checked: null,
+        paths_disallowed: null,
+        disallowed_examples: null,
+      };
       return {
         crawler: token,
         vendor: robotsOnly?.vendor ?? entry?.vendor ?? null,
@@ -230,7 +243,8 @@ export default defineTool({
     const notices: string[] = [];
     if (!rec) {
       notices.push(
-        "robots.txt has not been fetched yet; it is fetched every 6 hours. Until then every crawler counts as allowed",
+        "robots.txt has not been fetched yet; it is fetched every 6 hours. Until then what it allows each " +
+          "crawler is unknown: access reads unknown and the blocked and disallowed counts are null",
       );
     } else if (rec.outcome === "unreachable") {
       notices.push(
@@ -254,11 +268,13 @@ export default defineTool({
         rules_from: rec?.body_fetched_at ? new Date(rec.body_fetched_at).toISOString() : null,
       },
       summary: {
-        ai_crawlers_blocked: crawlers.filter((c) => c.ai && c.access === "blocked").length,
-        ai_crawlers_partly_blocked: crawlers.filter((c) => c.ai && c.access === "partly blocked").length,
-        search_crawlers_blocked: crawlers.filter((c) =>
-          c.category === "search_engine" && c.access === "blocked"
-        ).length,
+        ai_crawlers_blocked: rec ? crawlers.filter((c) => c.ai && c.access === "blocked").length : null,
+        ai_crawlers_partly_blocked: rec
+          ? crawlers.filter((c) => c.ai && c.access === "partly blocked").length
+          : null,
+        search_crawlers_blocked: rec
+          ? crawlers.filter((c) => c.category === "search_engine" && c.access === "blocked").length
+          : null,
         crawlers_with_refusals: refusals.length,
       },
       crawlers: crawlers.slice(0, 25),
