@@ -363,6 +363,9 @@ async function resultOf(
     if (fields.some((f) => f.name === "steps") && (input.steps as unknown[] | undefined ?? []).length < 2) {
       return { shown: null, error: null, hint: "Add two steps or more to see the funnel." };
     }
+    // so is a question whose other required inputs are not filled in yet: it asks for them by their labels
+    const missing = fields.find((f) => f.required && f.name !== "steps" && input[f.name] === undefined);
+    if (missing) return { shown: null, error: null, hint: waitingFor(tool, missing.name) };
     const touchpoint = form.get("touchpoint") || defaultTouchpoint(tool, tps) || "";
     const answer = await runForApp(ctx, org, tool, insightInput({ tool, input, touchpoint }, tps));
     return { shown: await showAnswer(title || questionLabel(tool), answer), error: null, hint: null };
@@ -370,6 +373,16 @@ async function resultOf(
     if (!isRefusal(err)) throw err;
     return { shown: null, error: refusalForPeople(err.message), hint: null };
   }
+}
+
+/** What a question waits for while a required input is empty: "Choose an event in “Event” to see its properties." */
+function waitingFor(tool: string, field: string): string {
+  const label = `“${fieldLabel(field)}”`;
+  if (field === "event") {
+    const what = tool === "behavior_event_properties" ? "its properties" : "the result";
+    return `Choose an event in ${label} to see ${what}.`;
+  }
+  return `Fill in ${label} to see the result.`;
 }
 
 /**
