@@ -39,7 +39,9 @@ const output = answerSchema({
   by: z.enum(["page", "device"]),
   units: z.object({ LCP: z.literal("ms"), INP: z.literal("ms"), CLS: z.literal("unitless") }),
   overall: z.object({
-    page_loads: groupCount("events", z.number()),
+    page_loads: groupCount("events", z.number()).describe(
+      "page loads that reported web vitals (not pageviews)",
+    ),
     visitors: groupSize(z.number()),
     vitals,
   }),
@@ -237,6 +239,13 @@ export default defineTool({
       notices.push(
         "under a saved cohort, rating shares are withheld where a rating holds 1 to 4 page loads" +
           (withheld.percentiles ? ", and percentiles where their ratings would tell such a count" : ""),
+      );
+    }
+    // a page with pageviews but no vitals reads "page loads 0": say that this counts measured loads only
+    if (overall.page_loads === 0) {
+      notices.push(
+        "no page load in this period reported Core Web Vitals: page loads here are the measured ones, not " +
+          "pageviews (behavior_pages counts those); the web SDK reports vitals when webVitals is on",
       );
     }
     // answers from the parts' histograms say how close their percentiles are (counts and shares stay exact)

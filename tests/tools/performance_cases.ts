@@ -134,3 +134,22 @@ Deno.test("behavior_performance: exact percentiles, ratings and shares per page 
   }
   h.close();
 });
+
+Deno.test("behavior_performance: a period without web vitals says its page loads are the measured ones, not pageviews", async () => {
+  const h = await harness({ visitors: 20 });
+  try {
+    // the site has pageviews in the last 7 days, and no $web_vitals event at all
+    const views = h.site.events.filter((e) => e.traffic === "human" && e.event_type === "$pageview");
+    assert.ok(views.length > 0);
+    const a = await h.ask("behavior_performance", { period: "last_7_days" });
+    assert.equal(a.overall.page_loads, 0);
+    assert.ok(
+      a.notices.some((n: string) =>
+        /no page load in this period reported Core Web Vitals.*not pageviews/.test(n)
+      ),
+      JSON.stringify(a.notices),
+    );
+  } finally {
+    h.close();
+  }
+});
