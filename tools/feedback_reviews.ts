@@ -3,6 +3,8 @@ import { invalid } from "../lib/errors.ts";
 import { answerSchema, limitInput, periodInput } from "../lib/answers/schema.ts";
 import { maskText } from "../lib/answers/privacy.ts";
 import { themeReport } from "../lib/feedback/themes/aggregate.ts";
+import { TOPIC_LABELS } from "../lib/feedback/themes/taxonomy.ts";
+import type { StoredReview } from "../lib/feedback/types.ts";
 import { INTENTS } from "../lib/feedback/types.ts";
 import { defineTool } from "../toolkit/tool.ts";
 import {
@@ -30,7 +32,10 @@ const output = answerSchema({
     version: z.string().nullable(),
     sentiment: z.string().nullable(),
     intent: z.string().nullable(),
-    themes: z.array(z.string()),
+    themes: z.array(z.object({ id: z.string(), label: z.string() })).describe(
+      "the review's themes as feedback_themes names them: taxonomy topics, then the period's emergent themes " +
+        "it belongs to; either id or label is a `theme` filter",
+    ),
     reply: z.string().nullable(),
   })),
   reviews_total: z.number().describe("reviews matching the filters"),
@@ -92,6 +97,15 @@ export default defineTool({
     const members = theme?.kind === "emergent"
       ? new Set(report.themes.find((t) => t.id === theme.id)!.members)
       : null;
+    // each review's emergent themes, so a review quoted as an emergent theme's example says it is of that theme
+    const emergentOf = new Map<StoredReview, { id: string; label: string }[]>();
+    for (const t of report.themes) {
+      if (t.kind !== "emergent") continue;
+      for (const r of t.members) {
+        const list = emergentOf.get(r) ?? [];
+        emergentOf.set(r, [...list, { id: t.id, label: t.label }]);
+      }
+    }
     const q = input.search?.toLowerCase();
     const matching = inPeriod.filter((r) =>
       (input.rating === undefined || r.rating === input.rating) &&
@@ -119,7 +133,10 @@ export default defineTool({
         version: r.version,
         sentiment: r.analysis.sentiment,
         intent: r.analysis.intent,
-        themes: r.analysis.topics,
+        themes: [
+          ...r.analysis.topics.map((id) => ({ id, label: TOPIC_LABELS[id] ?? id })),
+          ...(emergentOf.get(r) ?? []),
+        ],
         reply: r.reply ? maskText(r.reply.text) : null,
       })),
       reviews_total: matching.length,

@@ -251,7 +251,7 @@ Deno.test("feedback tools: a review stored under an older analysis is answered w
     const o2 = bugs.reviews.find((r: { text: string }) => r.text.startsWith("Crashes after the update"));
     assert.ok(o2, "answered with the current intent");
     assert.equal(o2.sentiment, "negative");
-    assert.deepEqual(o2.themes, ["crashes_bugs"]);
+    assert.deepEqual(o2.themes, [{ id: "crashes_bugs", label: "crashes and bugs" }]);
     const themes = await h.ask("feedback_themes", { theme: "crashes_bugs" });
     assert.equal(themes.apps[0].themes[0].reviews, 2);
   } finally {

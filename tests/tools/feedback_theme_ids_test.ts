@@ -1,7 +1,8 @@
 /**
  * One theme vocabulary for feedback_themes and feedback_reviews, through the HTTP read API and MCP: every id or
  * label one tool gives (taxonomy or emergent) is accepted by the other; an unknown theme is the same 422 from
- * both, naming the known themes; a theme filter leaves no unrelated rising theme.
+ * both, naming the known themes; a theme filter leaves no unrelated rising theme; a review lists the emergent
+ * themes it belongs to, and its themes by name (label) as well as id.
  */
 import assert from "node:assert/strict";
 import { openSite, type Site } from "../helpers/site.ts";
@@ -77,6 +78,7 @@ async function mcpCall(site: Site, name: string, args: Record<string, unknown>) 
 }
 
 type Theme = { id: string; label: string; kind: string; reviews: number; examples: string[] };
+type Review = { text: string; themes: { id: string; label: string }[] };
 
 Deno.test("feedback themes: every theme id and label of feedback_themes is a filter of feedback_reviews", async () => {
   const { s } = await world();
@@ -89,6 +91,12 @@ Deno.test("feedback themes: every theme id and label of feedback_themes is a fil
       for (const theme of [t.id, t.label, t.label.toUpperCase()]) {
         const a = await s.read("feedback_reviews", { app: "Acme", theme });
         assert.equal(a.reviews_total, t.reviews, `${theme}: as many reviews as feedback_themes counts`);
+        for (const r of a.reviews as Review[]) {
+          assert.ok(
+            r.themes.some((x) => x.id === t.id && x.label === t.label),
+            `${theme}: ${JSON.stringify(r)}`,
+          );
+        }
         // and feedback_themes takes it back: that one theme
         const back = (await s.read("feedback_themes", { app: "Acme", theme })).apps[0];
         assert.deepEqual(back.themes.map((x: Theme) => x.id), [t.id]);
@@ -141,6 +149,36 @@ Deno.test("feedback themes: a theme filter leaves no unrelated rising theme; wit
     const text: string =
       (await mcpCall(s, "feedback_themes", { app: "Rival", theme: "pricing" })).content[0].text;
     assert.match(text, /unknown "pricing"/);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("feedback reviews: a review names its themes (emergent too) by label, with ids in the JSON", async () => {
+  const { s } = await world();
+  try {
+    const themes: Theme[] = (await s.read("feedback_themes", { app: "Acme" })).apps[0].themes;
+    const emergent = themes.find((t) => t.id === "emergent:delivery address")!;
+    assert.ok(emergent.examples.length > 0);
+    const reviews: Review[] = (await s.read("feedback_reviews", { app: "Acme", limit: 25 })).reviews;
+    for (const quote of emergent.examples) {
+      const r = reviews.find((x) => x.text.includes(quote.replace(/…$/, "")));
+      assert.ok(r, quote);
+      assert.ok(r.themes.some((t) => t.id === emergent.id), `${quote}: ${JSON.stringify(r.themes)}`);
+    }
+    const result = await mcpCall(s, "feedback_reviews", { app: "Acme", search: "expensive" });
+    const text: string = result.content[0].text;
+    // the text names the theme (its id said as such), not a bare id list ("themes pricing_subscriptions")
+    assert.match(text, /^ {2}- pricing and subscriptions: id pricing_subscriptions$/m, text);
+    assert.doesNotMatch(text, /themes pricing_subscriptions/, text);
+    assert.deepEqual(
+      result.structuredContent.reviews[0].themes.map((t: { id: string }) => t.id),
+      ["pricing_subscriptions"],
+    );
+    const delivery = await mcpCall(s, "feedback_reviews", { app: "Acme", theme: "delivery address" });
+    const said: string = delivery.content[0].text;
+    assert.doesNotMatch(said, /themes none/, said);
+    assert.equal(said.match(/^ {2}- delivery address: id emergent:delivery address$/gm)?.length, 4, said);
   } finally {
     await s.close();
   }
