@@ -8,6 +8,7 @@ import { shownPath } from "../lib/url_path.ts";
 import { formatValue, signedChange } from "../lib/format/figures.ts";
 import { metricLabel } from "../lib/format/labels.ts";
 import { timesInText } from "../lib/format/times.ts";
+import { callWords } from "../lib/format/call_words.ts";
 
 type Obj = Record<string, unknown>;
 type Ask = (args: Obj) => Promise<Obj | null>;
@@ -444,19 +445,19 @@ function feedbackThemes(v: ViewInput): Node[] {
   );
 }
 
-/** The words of a tool's question: "behavior_pages" reads "Pages", "behavior_explain_change" "Explain change". */
-const toolWords = (tool: string) => metricLabel(tool.replace(/^(behavior|feedback|report)_/, ""));
-
-/** A finding's "see it" call in words, its distinct inputs after the tool: "Pages, page /pricing, 2026-11". */
-export function askedInWords(call: Obj): string {
-  const input = isObj(call.input) ? call.input : {};
-  const parts = Object.entries(input)
-    // the touchpoint is the report's own, and a list's length is no part of the question
-    .filter(([k, x]) =>
-      k !== "touchpoint" && k !== "limit" && x !== null && x !== undefined && typeof x !== "object"
-    )
-    .map(([k, x]) => (k === "period" ? String(x) : `${words(k)} ${shown(x)}`));
-  return [toolWords(String(call.tool ?? "")), ...parts].join(", ");
+/**
+ * A finding's "see it" call in words, as the app's report page says it (lib/format/call_words.ts): "Top pages ·
+ * Acme site · 16–22 Nov 2026 · page /pricing".
+ */
+function seeItWords(call: Obj, f: Obj, scope: Obj): string {
+  const numbers = isObj(f.numbers) ? f.numbers : {};
+  const tp = isObj(scope.touchpoint) ? scope.touchpoint : {};
+  return callWords({ tool: String(call.tool ?? ""), input: isObj(call.input) ? call.input : {} }, {
+    // the report's own website or app, which its scope names
+    touchpoint: (id) => (id === tp.id && typeof tp.name === "string" ? tp.name : undefined),
+    app: () => (typeof numbers.app === "string" ? numbers.app : undefined),
+    theme: typeof numbers.theme === "string" ? numbers.theme : undefined,
+  });
 }
 
 /** A claim that states its change already, as "(−37%)" or "(+4.2%)". */
@@ -467,6 +468,7 @@ function report(v: ViewInput): Node[] {
   const r = v.answer.report as Obj | null;
   if (!r) return [h("p", { class: "lead" }, "No report is complete yet.")];
   const findings = list(r.findings);
+  const scope = isObj(v.answer.scope) ? v.answer.scope : {};
   return [
     h("p", { class: "lead", "data-label": "headline" }, String(r.headline)),
     h("p", {}, String(r.summary)),
@@ -476,7 +478,7 @@ function report(v: ViewInput): Node[] {
       const numbers = Object.entries((f.numbers ?? {}) as Obj).filter(([k]) =>
         !(k === "change" && statesChange(claim))
       );
-      const asked = [...new Set(list(f.reproduce).map(askedInWords))];
+      const asked = [...new Set(list(f.reproduce).map((c) => seeItWords(c, f, scope)))];
       return section(
         claim,
         h(

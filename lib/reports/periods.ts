@@ -5,7 +5,11 @@
  */
 import { addDays, addMonths, formatDate, type LocalDate, localDateOf, parseDate } from "../time/dates.ts";
 import type { ReportKind } from "./types.ts";
-import { dayText, ISO_TIME, localTime, MONTH_NAMES, MONTHS } from "../format/times.ts";
+import { ISO_TIME, localTime } from "../format/times.ts";
+import { periodText } from "../format/periods.ts";
+
+/** Periods in words live with the other words (lib/format/); the report's modules read them here too. */
+export { periodText };
 
 export interface ReportPeriod {
   kind: ReportKind;
@@ -89,32 +93,6 @@ export function closedPeriods(kind: ReportKind, now: number, tz: string, n: numb
     p = kind === "monthly" ? monthOf(addMonths(first, -1)) : weekOf(addDays(first, -7));
   }
   return out;
-}
-
-/**
- * A period as people read it, from the form the tools take: "2026-11-16..2026-11-22" → "16–22 Nov 2026",
- * "2026-10-26..2026-11-01" → "26 Oct – 1 Nov 2026", "2026-11" → "November 2026", "2026-11-16" → "16 Nov
- * 2026". Anything else (a named period) as it is.
- */
-export function periodText(period: string): string {
-  const day = (s: string) => {
-    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-    return m && Number(m[2]) >= 1 && Number(m[2]) <= 12
-      ? { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) }
-      : null;
-  };
-  const month = /^(\d{4})-(\d{2})$/.exec(period);
-  if (month && Number(month[2]) >= 1 && Number(month[2]) <= 12) {
-    return `${MONTH_NAMES[Number(month[2]) - 1]} ${month[1]}`;
-  }
-  const [a, b] = period.split("..");
-  const from = day(a), to = b === undefined ? from : day(b);
-  if (!from || !to) return period;
-  const short = (x: { m: number; d: number }) => `${x.d} ${MONTHS[x.m - 1]}`;
-  if (b === undefined || a === b) return dayText(from.y, from.m, from.d);
-  if (from.y !== to.y) return `${short(from)} ${from.y} – ${short(to)} ${to.y}`;
-  if (from.m !== to.m) return `${short(from)} – ${short(to)} ${to.y}`;
-  return `${from.d}–${to.d} ${MONTHS[to.m - 1]} ${to.y}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { createApp } from "../../app.ts";
 import { TEST_ADMIN_TOKEN, testDeps } from "../helpers/deps.ts";
 import { createTenant } from "../helpers/tenant.ts";
 import { metricLabel } from "../../lib/format/labels.ts";
-import { choiceLabel, fieldLabel } from "../../routes/app/questions.ts";
+import { choiceLabel, fieldLabel } from "../../lib/format/questions.ts";
 import { vendorOfEngine } from "../../lib/crawler_findings/referral.ts";
 
 Deno.test("tables: a crawler named 'constructor' or 'toString' is no robots-only token", async () => {
@@ -27,7 +27,7 @@ Deno.test("tables: a crawler named 'constructor' or 'toString' is no robots-only
       assert.equal(res.status, 200, JSON.stringify(body));
       const c = body.crawlers[0];
       assert.equal(c.crawler, crawler);
-      assert.equal(c.robots_only, false, `${crawler}: ${JSON.stringify(c)}`);
+      assert.equal(c.token_used_by, "crawler", `${crawler}: ${JSON.stringify(c)}`);
       assert.equal(c.category, "other", `${crawler}: ${JSON.stringify(c)}`);
     }
     // the app's labels and the engines' vendors: a name of their own, never Object's member

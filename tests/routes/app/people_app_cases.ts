@@ -83,7 +83,7 @@ Deno.test("app for people: step rows, one refusal for a taken name, a key cut sh
       period: "2026-11-01..2026-11-07",
     });
     const list = await mia.open(insights);
-    assert.match(list.html, /Funnel · [^<]* · 2026-11-01 to 2026-11-07 · \/ → \/pricing → sign_up/);
+    assert.match(list.html, /Funnel · [^<]* · 1–7 Nov 2026 · \/ → \/pricing → sign_up/);
     const own = await mia.open(`${insights}/${saved!.id}`);
     assert.equal(own.status, 200);
     assert.match(own.html, /<svg[^>]*role="img"/, "the insight's page shows its result");
