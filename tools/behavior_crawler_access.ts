@@ -51,6 +51,13 @@ const MAX_PATHS = 50;
 /** What a crawler may read while no robots.txt has been fetched: not known, never "allowed". */
 export const ACCESS_UNKNOWN = "unknown (robots.txt not fetched yet)" as const;
 
+/** Which group of robots.txt rules applies to a crawler, in words a person reads (evaluateToken's `group`). */
+const GROUP = {
+  own: "its own (a User-agent line names it)",
+  "*": "* (for all crawlers)",
+  none: "none",
+} as const;
+
 const output = answerSchema({
   robots_txt: z.object({
     url: z.string().nullable(),
@@ -70,8 +77,14 @@ const output = answerSchema({
     vendor: z.string().nullable(),
     category: z.string(),
     ai: z.boolean(),
-    robots_only: z.boolean().describe("a token only robots.txt uses, such as Google-Extended"),
-    group: z.enum(["own", "*", "none"]),
+    token_used_by: z.enum(["crawler", "robots.txt only"]).describe(
+      "crawler: a crawler sends this token in its user agent; robots.txt only: no crawler sends it, robots.txt " +
+        "names it to allow or refuse a use (Google-Extended: Google's AI training on what Googlebot reads)",
+    ),
+    robots_txt_group: z.enum([GROUP.own, GROUP["*"], GROUP.none, ACCESS_UNKNOWN]).describe(
+      "which group of robots.txt rules applies to the crawler: its own (a User-agent line names its token), " +
+        "the * group for all crawlers, or none (robots.txt has no group for it or for *, or could not be read)",
+    ),
     access: z.enum(["allowed", "partly blocked", "blocked", ACCESS_UNKNOWN]).describe(
       `by the robots.txt in force; "${ACCESS_UNKNOWN}" until the first fetch`,
     ),
@@ -199,8 +212,8 @@ export default defineTool({
       const entry = catalogEntry(token);
       const category: CrawlerCategory = robotsOnly ? "ai_training" : entry?.category ?? "other";
       // no robots.txt yet: nothing is known of what it allows (evaluateToken would say "allowed")
-      const e = rec ? evaluateToken(rec, token, paths, host) : {
-        group: "none" as const,
+      const { group, ...e } = rec ? evaluateToken(rec, token, paths, host) : {
+        group: null,
         access: ACCESS_UNKNOWN,
         home_allowed: null,
         paths_checked: null,
@@ -212,7 +225,8 @@ export default defineTool({
         vendor: robotsOnly?.vendor ?? entry?.vendor ?? null,
         category,
         ai: isAiCategory(category),
-        robots_only: !!robotsOnly,
+        token_used_by: robotsOnly ? "robots.txt only" as const : "crawler" as const,
+        robots_txt_group: group === null ? ACCESS_UNKNOWN : GROUP[group],
         ...e,
         requests: requests.get(token) ?? 0,
       };

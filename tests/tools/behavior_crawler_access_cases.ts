@@ -33,14 +33,14 @@ Deno.test("behavior_crawler_access: robots.txt per crawler token, robots-only to
   const by = (t: string) => a.crawlers.find((c: { crawler: string }) => c.crawler === t);
   assert.equal(by("GPTBot").access, "blocked");
   assert.equal(by("Google-Extended").access, "blocked");
-  assert.equal(by("Google-Extended").robots_only, true);
+  assert.equal(by("Google-Extended").token_used_by, "robots.txt only");
   assert.equal(by("Applebot-Extended").access, "allowed");
   assert.equal(by("ClaudeBot").access, "partly blocked");
   assert.deepEqual(
     by("ClaudeBot").disallowed_examples.every((p: string) => p.startsWith("/blog/") || p === "/pricing"),
     true,
   );
-  assert.equal(by("Googlebot").group, "*");
+  assert.equal(by("Googlebot").robots_txt_group, "* (for all crawlers)");
   assert.equal(
     a.summary.ai_crawlers_blocked,
     a.crawlers.filter((c: { ai: boolean; access: string }) => c.ai && c.access === "blocked").length,
