@@ -16,7 +16,8 @@ import {
   userConnections,
 } from "../../lib/oauth/grants.ts";
 import { notFound } from "../../lib/errors.ts";
-import { act, type AppEnv, orgMember, pageFlash, signedIn } from "./http.ts";
+import { endpoints } from "../../lib/oauth/urls.ts";
+import { act, type AppEnv, type C, orgMember, pageFlash, signedIn } from "./http.ts";
 import { Layout, orgPath, PostButton } from "./layout.tsx";
 import { frameOf } from "./frame.ts";
 
@@ -67,13 +68,28 @@ const ConnectionCard: FC<{ row: Row; csrf: string }> = ({ row, csrf }) => (
   </article>
 );
 
-const Empty: FC<{ text: string }> = ({ text }) => (
-  <p class="card">
-    {text}{" "}
-    An assistant such as Claude, ChatGPT, Cursor or VS Code connects with this service's MCP address alone: it
-    opens a sign-in page here, and you choose what it may read.
-  </p>
+const Empty: FC<{ text: string }> = ({ text }) => <p class="card">{text}</p>;
+
+/**
+ * How an assistant connects: the service's MCP address in full (the resource its OAuth metadata names:
+ * PUBLIC_URL, else the request's origin, and /mcp), in a code element with a Copy button (shown by the app's
+ * script; without it the text can be selected). On both pages, with or without connections.
+ */
+const Connect: FC<{ address: string }> = ({ address }) => (
+  <section class="card" aria-labelledby="connect-how">
+    <h2 id="connect-how">Connect an assistant</h2>
+    <p>
+      In Claude, ChatGPT, Cursor or VS Code, add a connector (an MCP server) with this address. The assistant
+      opens a sign-in page here, and you choose what it may read.
+    </p>
+    <p class="row">
+      <code id="mcp-address">{address}</code>
+      <button type="button" class="secondary" data-copy="#mcp-address" hidden>Copy</button>
+    </p>
+  </section>
 );
+
+const mcpAddress = (ctx: AppContext, c: C) => endpoints(ctx.deps.config, c.req.url).resource;
 
 export function assistantsRoutes(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -111,6 +127,7 @@ export function assistantsRoutes(ctx: AppContext): Hono<AppEnv> {
         {list.length === 0
           ? <Empty text="You have not connected an assistant." />
           : list.map((row) => <ConnectionCard row={row} csrf={frame.csrf} />)}
+        <Connect address={mcpAddress(ctx, c)} />
       </Layout>,
     );
   });
@@ -159,6 +176,7 @@ export function assistantsRoutes(ctx: AppContext): Hono<AppEnv> {
             />
           )
           : list.map((row) => <ConnectionCard row={row} csrf={frame.csrf} />)}
+        <Connect address={mcpAddress(ctx, c)} />
       </Layout>,
     );
   });
