@@ -105,18 +105,31 @@ export const spoofedSchema = z.array(z.object({
   crawler: z.string().describe("the crawler the user agent claims to be"),
   vendor: z.string().nullable(),
   category: z.string(),
-  spoofed_requests: z.number().describe("requests whose address failed the vendor's check"),
-  requests: z.number().describe("all requests under this crawler's name in the period"),
-  share: z.number().nullable().describe("spoofed_requests / requests, 0-1"),
+  requests_claiming_name: z.number().describe(
+    "all requests whose user agent claimed this crawler in the period, spoofed included: " +
+      "spoofed_requests + requests_not_spoofed",
+  ),
+  spoofed_requests: z.number().describe("of those, requests whose address failed the vendor's check"),
+  requests_not_spoofed: z.number().describe(
+    "the rest (verified, unverifiable or not yet checked): the crawler's `requests` in the crawlers list",
+  ),
+  share: z.number().nullable().describe("spoofed_requests / requests_claiming_name, 0-1"),
   pages: z.number().describe("distinct pages the spoofed requests got"),
   first_seen_at: z.string().nullable(),
   last_seen_at: z.string().nullable(),
 }));
 
 export function spoofedSection(list: SpoofedFinding[]) {
+  // one order for the JSON and the text: what the name got, then how it splits, so the figures add up as read
   return list.map((s) => ({
-    ...s,
+    crawler: s.crawler,
+    vendor: s.vendor,
+    category: s.category,
+    requests_claiming_name: s.requests,
+    spoofed_requests: s.spoofed_requests,
+    requests_not_spoofed: s.requests - s.spoofed_requests,
     share: s.requests ? rate(s.spoofed_requests / s.requests) : null,
+    pages: s.pages,
     first_seen_at: iso(s.first_seen_at),
     last_seen_at: iso(s.last_seen_at),
   }));

@@ -93,8 +93,9 @@ const output = answerSchema({
     paths_disallowed: z.number().nullable().describe("null: robots.txt not fetched yet, so not known"),
     disallowed_examples: z.array(z.string()).nullable().describe("null: robots.txt not fetched yet"),
     requests: z.number().describe(
-      "requests in the period reported by the server SDK, spoofed left out (agents that ran the web SDK are " +
-        "counted by behavior_overview)",
+      "requests in the period reported by the server SDK, spoofed left out: verified, unverifiable or not yet " +
+        "checked (spoofed_agents gives, per name, all requests claiming it and the spoofed ones; agents that " +
+        "ran the web SDK are counted by behavior_overview)",
     ),
   })),
   crawlers_total: z.number(),
@@ -112,7 +113,8 @@ const output = answerSchema({
     "verified crawlers that requested pages their token was disallowed from by the robots.txt in force then",
   ),
   spoofed_agents: spoofedSchema.describe(
-    "requests whose agent claims a crawler that can be checked and whose address failed the check",
+    "requests whose agent claims a crawler that can be checked and whose address failed the check; per name, " +
+      "requests_claiming_name = spoofed_requests + requests_not_spoofed (the crawlers list's requests)",
   ),
   spoofed_agents_total: z.number(),
 });

@@ -127,7 +127,8 @@ Deno.test("crawler findings: violations by the robots.txt of the time, spoofed a
   assert.deepEqual(a.spoofed_agents.map((s: { crawler: string }) => s.crawler), ["GPTBot"]);
   const s = a.spoofed_agents[0];
   assert.equal(s.spoofed_requests, gptSpoofed.length);
-  assert.equal(s.requests, gptAll.length);
+  assert.equal(s.requests_claiming_name, gptAll.length);
+  assert.equal(s.requests_not_spoofed, gptAll.length - gptSpoofed.length);
   assert.equal(s.share, Math.round(gptSpoofed.length / gptAll.length * 1e4) / 1e4);
   assert.equal(
     s.pages,
