@@ -12,6 +12,7 @@ import { insightToolInput } from "../lib/saved/tool_input.ts";
 import type { ToolContext } from "./tool.ts";
 import { answerTool } from "./answer.ts";
 import { maskedNameProblem } from "./masked_inputs.ts";
+import { headlineEntries, isCompared } from "./headline.ts";
 
 /**
  * Runs an insight as its tool would answer it, optionally over another period. A saved input that no longer
@@ -60,23 +61,22 @@ export interface Figure {
   change?: number | null;
 }
 
-const isFigure = (v: unknown) => typeof v === "number" || v === "fewer than 5";
 const SKIP = new Set(["scope", "notices", "offset"]);
-/** The request's settings echoed in an answer (how far back, when a page is stale): never a headline. */
-const SETTING = /^(lookback|stale_after|window|limit|min|max)(_|$)/;
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 
-/** The figures of one object: its numbers and compared figures (with previous and change), named `prefix`+key. */
-function figuresOf(v: Obj, prefix: string, out: Figure[]): void {
-  for (const [k, x] of Object.entries(v)) {
-    if (SKIP.has(k) || SETTING.test(k) || k.endsWith("_total")) continue;
-    if (isFigure(x)) out.push({ name: `${prefix}${k}`, value: x as Count });
-    else if (isObj(x) && "value" in x && "previous" in x) {
-      const c = x as { value: Count | null; previous: Count | null; change?: number | null };
-      out.push({ name: `${prefix}${k}`, value: c.value, previous: c.previous, change: c.change ?? null });
-    }
-  }
+/** The headline figures of one object (headline.ts chooses them), named `prefix`+key. */
+function figuresOf(v: Obj, prefix: string): Figure[] {
+  return headlineEntries(v).map(([k, x]) =>
+    isCompared(x)
+      ? {
+        name: `${prefix}${k}`,
+        value: x.value as Count | null,
+        previous: x.previous as Count | null,
+        change: x.change ?? null,
+      }
+      : { name: `${prefix}${k}`, value: x }
+  );
 }
 
 /** What an item of a list is called: its label, page or name (an app's own name). */
@@ -88,15 +88,12 @@ function itemName(item: Obj): string | null {
 }
 
 /**
- * An answer's headline, at most 8 figures: its `summary` object's figures (the counts a coverage answer
- * leads with) and its top-level figures, compared ones with previous and change; never the request's
- * settings (lookback_days, stale_after_days). An answer that is only a list (pages, an app's themes) leads
- * with the list's total and its first item's figures.
+ * An answer's headline, at most 8 figures, as the app's answer view chooses them (headline.ts), compared ones
+ * with previous and change. An answer that is only a list (pages, an app's themes) leads with the list's total
+ * and its first item's figures.
  */
 export function headlineFigures(answer: Obj): Figure[] {
-  const out: Figure[] = [];
-  if (isObj(answer.summary)) figuresOf(answer.summary, "", out);
-  figuresOf(answer, "", out);
+  const out = figuresOf(answer, "");
   if (!out.length) {
     const first = Object.entries(answer).find(([k, v]) =>
       !SKIP.has(k) && Array.isArray(v) && v.length > 0 && isObj(v[0])
@@ -106,7 +103,7 @@ export function headlineFigures(answer: Obj): Figure[] {
       const total = answer[`${k}_total`];
       if (typeof total === "number") out.push({ name: k, value: total });
       const name = itemName(v[0]);
-      figuresOf(v[0], name ? `${name}: ` : "", out);
+      out.push(...figuresOf(v[0], name ? `${name}: ` : ""));
     }
   }
   return out.slice(0, 8);

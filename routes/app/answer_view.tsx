@@ -9,6 +9,7 @@ import { raw } from "hono/html";
 import { type ChartSpec, renderSized } from "../../lib/charts/charts.ts";
 import { FEWER_THAN_5 } from "../../lib/answers/privacy.ts";
 import { shownPath } from "../../lib/url_path.ts";
+import { headlineEntries, isCompared } from "../../toolkit/headline.ts";
 import { formatValue, signedDifference, unitOf, versus } from "../../lib/format/figures.ts";
 import { metricLabel, valueWords } from "../../lib/format/labels.ts";
 import { ISO_TIME, shortTime, timesInText } from "../../lib/format/times.ts";
@@ -47,8 +48,6 @@ export interface ShownAnswer {
 }
 
 const SKIP = new Set(["scope", "notices", "offset", "sort"]);
-/** The request's own settings, echoed in the answer: not figures about the site. */
-const SETTINGS = new Set(["lookback_days", "stale_after_days"]);
 const LABEL_KEYS = [
   "label",
   "page",
@@ -113,8 +112,6 @@ const WORD_COLUMNS = new Set(["category", "rating", "dominant_intent"]);
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === "object" && !Array.isArray(v);
-const isCompared = (v: unknown): v is { value: unknown; previous: unknown; change?: number | null } =>
-  isObject(v) && "value" in v && "previous" in v;
 const isScalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -125,30 +122,23 @@ const figure = (name: string, v: unknown, label = metricLabel(name)): ShownFigur
   compared: null,
 });
 
-/** The answer's headline figures (compared ones against the period before), at most 8: its `summary`
- * object's counts first (the crawler tools keep theirs there), then its top-level numbers. */
+/**
+ * The answer's headline figures as toolkit/headline.ts chooses them (the dashboards behavior_saved answers
+ * choose the same), compared ones against the period before.
+ */
 export function figuresOf(answer: Answer): ShownFigure[] {
-  const out: ShownFigure[] = [];
-  const summary = isObject(answer.summary) ? Object.entries(answer.summary) : [];
-  for (const [k, v] of [...summary, ...Object.entries(answer)]) {
-    if (SKIP.has(k) || SETTINGS.has(k) || k.endsWith("_total") || out.length >= 8) continue;
-    // nothing withheld is nothing to say
-    if (k.endsWith("_withheld") && v === 0) continue;
-    if (typeof v === "number" || v === FEWER_THAN_5) {
-      out.push(figure(k, v));
-    } else if (isCompared(v)) {
-      const name = k === "total" && typeof answer.metric === "string" ? answer.metric : k;
-      out.push({
-        name: k,
-        label: metricLabel(name),
-        text: formatValue(name, v.value),
-        compared: v.previous === null || v.previous === undefined
-          ? null
-          : versus(name, v.value, v.previous, v.change).replace(/^.*? vs /, "vs "),
-      });
-    }
-  }
-  return out;
+  return headlineEntries(answer).map(([k, v]) => {
+    if (!isCompared(v)) return figure(k, v);
+    const name = k === "total" && typeof answer.metric === "string" ? answer.metric : k;
+    return {
+      name: k,
+      label: metricLabel(name),
+      text: formatValue(name, v.value),
+      compared: v.previous === null || v.previous === undefined
+        ? null
+        : versus(name, v.value, v.previous, v.change).replace(/^.*? vs /, "vs "),
+    };
+  });
 }
 
 /** A list to show: its rows, the field that names a row and the number to chart. */

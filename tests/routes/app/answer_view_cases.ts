@@ -5,7 +5,8 @@
  * people read them: the figures, headers and cells a page shows.
  */
 import assert from "node:assert/strict";
-import { AnswerBlock, showAnswer } from "../../../routes/app/answer_view.tsx";
+import { AnswerBlock, figuresOf, showAnswer } from "../../../routes/app/answer_view.tsx";
+import { headlineFigures } from "../../../toolkit/insight_runs.ts";
 import { formatValue, signedDifference } from "../../../lib/format/figures.ts";
 import { metricLabel, valueWords } from "../../../lib/format/labels.ts";
 
@@ -437,4 +438,26 @@ Deno.test("answer view: one app's review themes are the table, its review counts
   assert.equal(shown.table?.title, "Themes");
   assert.deepEqual(shown.table?.cells[0].slice(0, 3), ["crashes and bugs", "18", "12.8%"]);
   assert.ok(shown.table?.cells[0].includes("bug report"), JSON.stringify(shown.table?.cells[0]));
+});
+
+Deno.test("answer view: the headline figures are the dashboards' (behavior_saved), the request's settings never among them", () => {
+  const answer = {
+    scope: scope(),
+    summary: { known_pages: 40, pages_never_read: 3 },
+    lookback_days: 30,
+    stale_after_days: 14,
+    window_days: 7,
+    limit: 10,
+    min_visitors: 5,
+    max_depth: 4,
+    splits_withheld: 0,
+    visitors: { value: 547, previous: 619, change: -0.1163 },
+    pageviews: 1834,
+    pages: [{ page: "/", visitors: 12 }],
+    pages_total: 1,
+    notices: [],
+  };
+  const names = ["known_pages", "pages_never_read", "visitors", "pageviews"];
+  assert.deepEqual(figuresOf(answer).map((f) => f.name), names);
+  assert.deepEqual(headlineFigures(answer).map((f) => f.name), names);
 });
