@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { keys } from "../store/keys.ts";
 import type { FeedbackApp, StoredReview } from "./types.ts";
 import { allApps } from "./store.ts";
+import { dateReviews } from "./review_dates.ts";
 import { ANALYSIS_VERSION } from "./analysis/version.ts";
 import { analyzeLoaded, loadAnalysis } from "./analysis/on_demand.ts";
 
@@ -91,23 +92,35 @@ export async function reanalyseApp(
   return rewritten;
 }
 
-/** Stores the new analysis of these entries, each only if unchanged since it was read; bumps the stamp. */
+/**
+ * Stores the new analysis of these entries, by id and by date (store.ts keeps both), each only if unchanged
+ * since it was read; bumps the stamp.
+ */
 async function write(deps: Deps, app: FeedbackApp, entries: Deno.KvEntry<StoredReview>[]): Promise<number> {
+  const set = (op: Deno.AtomicOperation, e: Deno.KvEntry<StoredReview>) => {
+    const next = reanalysed(e.value);
+    return op.check(e).set(e.key, next).set(
+      keys.feedbackReviewAt(app.org, app.id, next.created_at, next.id),
+      next,
+    );
+  };
   const op = deps.kv.atomic();
-  for (const e of entries) op.check(e).set(e.key, reanalysed(e.value));
+  for (const e of entries) set(op, e);
   op.sum(keys.feedbackStamp(app.org, app.id), 1n);
   if ((await op.commit()).ok) return entries.length;
   // One of them was edited meanwhile (and stored with the current analysis): the others one by one.
   let n = 0;
   for (const e of entries) {
-    const one = await deps.kv.atomic().check(e).set(e.key, reanalysed(e.value))
-      .sum(keys.feedbackStamp(app.org, app.id), 1n).commit();
+    const one = await set(deps.kv.atomic(), e).sum(keys.feedbackStamp(app.org, app.id), 1n).commit();
     if (one.ok) n++;
   }
   return n;
 }
 
-/** The job's part: every app's pass continued, JOB_BUDGET reviews in all; one app failing stops no other. */
+/**
+ * The job's part: every app's pass continued, JOB_BUDGET reviews in all; one app failing stops no other. Then
+ * the date keys of reviews stored before them, a bounded number a run (review_dates.ts).
+ */
 export async function reanalyseStale(deps: Deps, budget = JOB_BUDGET): Promise<ReanalyseResult> {
   const out: ReanalyseResult = { apps: 0, reviews: 0 };
   for await (const app of allApps(deps.kv)) {
@@ -124,5 +137,6 @@ export async function reanalyseStale(deps: Deps, budget = JOB_BUDGET): Promise<R
       });
     }
   }
+  await dateReviews(deps, allApps(deps.kv));
   return out;
 }

@@ -9,16 +9,18 @@
  * ~570 MB, past a 512 MB Deploy isolate beside the read engine's part cache. The least recently used entry goes
  * first. An app whose reviews do not fit is still answered from KV, listed again on each read:
  * - `get` (every review of the app) returns them all without keeping them;
- * - `between` (one period's reviews, what the feedback tools ask) keeps the whole app when it fits, else the
- *   calendar months (UTC) of the period asked and of the period before it (the tools compare the two), else
- *   the months of the period, when they fit, so the previous period and other questions over the same weeks
- *   are answered from memory too; else it only answers.
+ * - `between` (one period's reviews, what the feedback tools ask) keeps the calendar months (UTC) of the
+ *   period asked and of the period before it (the tools compare the two), else the months of the period, when
+ *   they fit, so the previous period and other questions over the same weeks are answered from memory too;
+ *   else it only answers.
  * Reads of one app at one stamp that arrive while it is being listed wait for that listing instead of listing
- * it again. Every listing reads the whole app (review keys are ordered by review id, not by date).
+ * it again. An app whose reviews all have their date keys (store.ts; keys.feedbackReviewsDated) is listed by
+ * date, a period's read listing only those months. An app stored before the date keys, until the review job
+ * has written them (review_dates.ts), is listed whole by review id, and a period's read keeps the whole app
+ * when it fits (the listing read it all anyway).
  */
 import type { Deps } from "../deps.ts";
 import type { StoredReview } from "./types.ts";
-import { stampOf } from "./store.ts";
 import { keys } from "../store/keys.ts";
 import { isStale, refreshStale } from "./reanalyse.ts";
 import { loadAnalysis } from "./analysis/on_demand.ts";
@@ -69,6 +71,10 @@ function monthOf(t: number, after = false): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + (after ? 1 : 0), 1);
 }
 
+/**
+ * Newest first. The sort is stable and both listings give reviews of one instant in the order of their ids
+ * (by id; by date, then id), so either answers in the same order.
+ */
 const newestFirst = (a: StoredReview, b: StoredReview) => b.created_at - a.created_at;
 
 /** The process's reviews in memory (createContext makes one; the feedback tools read through it). */
@@ -87,17 +93,27 @@ export class ReviewCache {
   /** An app's reviews, newest first (kept when they fit the budget, else listed again on the next read). */
   async get(org: string, app: string): Promise<StoredReview[]> {
     const id = `${org}/${app}`;
-    const stamp = await stampOf(this.deps.kv, org, app);
-    return (this.#find(id, stamp, WHOLE) ?? await this.#load(id, org, app, stamp, null)).reviews;
+    const { stamp, dated } = await this.#state(org, app);
+    return (this.#find(id, stamp, WHOLE) ?? await this.#load(id, org, app, stamp, dated, null)).reviews;
   }
 
   /** An app's reviews created in [from, to), newest first. */
   async between(org: string, app: string, from: number, to: number): Promise<StoredReview[]> {
     const id = `${org}/${app}`;
-    const stamp = await stampOf(this.deps.kv, org, app);
-    const hit = this.#find(id, stamp, { from, to }) ?? await this.#load(id, org, app, stamp, { from, to });
+    const { stamp, dated } = await this.#state(org, app);
+    const hit = this.#find(id, stamp, { from, to }) ??
+      await this.#load(id, org, app, stamp, dated, { from, to });
     if (hit.from >= from && hit.to <= to) return hit.reviews.slice();
     return hit.reviews.filter((r) => r.created_at >= from && r.created_at < to);
+  }
+
+  /** The app's stamp, and whether its reviews all have their date keys (one KV read). */
+  async #state(org: string, app: string): Promise<{ stamp: bigint; dated: boolean }> {
+    const [stamp, dated] = await this.deps.kv.getMany<[Deno.KvU64, boolean]>([
+      keys.feedbackStamp(org, app),
+      keys.feedbackReviewsDated(org, app),
+    ]);
+    return { stamp: stamp.value ? stamp.value.value : 0n, dated: dated.value === true };
   }
 
   /** A kept entry of the app at this stamp covering [from, to), made most recently used. */
@@ -132,6 +148,7 @@ export class ReviewCache {
     org: string,
     app: string,
     stamp: bigint,
+    dated: boolean,
     want: { from: number; to: number } | null,
   ): Promise<Entry> {
     const running = this.#loading.get(id)?.filter((l) => l.stamp === stamp) ?? [];
@@ -140,7 +157,7 @@ export class ReviewCache {
       const hit = this.#find(id, stamp, want ?? WHOLE);
       if (hit) return hit;
     }
-    const done = this.#list(org, app, stamp, want);
+    const done = this.#list(org, app, stamp, dated, want);
     const mine = { stamp, done };
     this.#loading.set(id, [...(this.#loading.get(id) ?? []), mine]);
     try {
@@ -158,9 +175,10 @@ export class ReviewCache {
     org: string,
     app: string,
     stamp: bigint,
+    dated: boolean,
     want: { from: number; to: number } | null,
   ): Promise<Entry> {
-    // The widest that fits is kept: the whole app; the months of the period and of the one before it (the
+    // The widest that fits is kept: the whole app (listed whole); the months of the period and of the one before it (the
     // tools compare a period with the previous one); the months of the period; else nothing (only answered).
     const tiers = want
       ? [
@@ -169,11 +187,15 @@ export class ReviewCache {
       ]
       : [];
     const wide = tiers[0];
-    let all: StoredReview[] | null = [], allBytes = 0;
+    // By date: a period's read lists only its months (and those of the period before), never the whole app.
+    const byDate = dated && want && Number.isFinite(wide.from) && Number.isFinite(wide.to);
+    const at = keys.feedbackReviewsAt(org, app);
+    const selector: Deno.KvListSelector = byDate
+      ? { start: [...at, wide.from], end: [...at, wide.to] }
+      : { prefix: dated ? at : keys.feedbackReviews(org, app) };
+    let all: StoredReview[] | null = byDate ? null : [], allBytes = 0;
     let months: StoredReview[] = [];
-    const it = this.deps.kv.list<StoredReview>({ prefix: keys.feedbackReviews(org, app) }, {
-      batchSize: 1000,
-    });
+    const it = this.deps.kv.list<StoredReview>(selector, { batchSize: 1000 });
     for await (const e of it) {
       const r = e.value, b = reviewBytes(r);
       if (all) {
@@ -200,9 +222,10 @@ export class ReviewCache {
       reviews: months.filter((r) => r.created_at >= want!.from && r.created_at < want!.to),
       bytes: Infinity,
     };
-    // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed.
+    // Newest first, so that answers walking them (quotes, lists) stop early; stale analyses refreshed, the
+    // newest first (the same ones whichever keys were listed).
     if (entry.reviews.some(isStale)) await loadAnalysis(); // refreshStale re-analyses them
-    entry.reviews = refreshStale(entry.reviews).sort(newestFirst);
+    entry.reviews = refreshStale(entry.reviews.sort(newestFirst));
     return entry;
   }
 

@@ -3,6 +3,12 @@
  * same review again writes nothing; an edited review (rating, title, text, reply or version changed)
  * replaces the stored one. Every write of an app's reviews bumps its stamp in the same commit, so caches
  * of other instances see the change on their next read.
+ *
+ * A review is kept twice, in one commit: by its id (what a write reads, to store it once) and by its first
+ * date (keys.feedbackReviewAt, what a period's read lists, lib/feedback/review_cache.ts). The review job
+ * marks an app once it has seen every review of it with its date key (keys.feedbackReviewsDated,
+ * lib/feedback/review_dates.ts: a new app at its first run, one stored before the date keys once it has
+ * written them); until then its reads list the reviews by id, as before.
  */
 import { invalid, notFound } from "../errors.ts";
 import { keys } from "../store/keys.ts";
@@ -23,8 +29,17 @@ import { maskText } from "../answers/privacy.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
 export const MAX_TEXT_CHARS = 12_000;
-/** KV reads at most 10 keys at once (getMany), so a commit covers 10 reviews. */
-const COMMIT_REVIEWS = 10;
+/**
+ * Reviews read and written in one commit: each is checked, and a commit takes at most 100 checks. (One stamp
+ * bump a commit: 10 reviews a commit bumped it 5,000 times in a 50,000-review import, and every read of the
+ * app in another instance listed its reviews again each time.)
+ */
+const COMMIT_REVIEWS = 90;
+/** A commit's values at most (KV takes 800 KB), and its keys' bytes (KV takes 80 KB), with room to spare. */
+const COMMIT_BYTES = 700_000;
+const COMMIT_KEY_BYTES = 60_000;
+/** KV reads at most 10 keys at once (getMany): a batch's keys are read in several at once. */
+const GET_MANY = 10;
 
 export function validStoreId(store: Store, id: string): boolean {
   return store === "app_store" ? /^\d{5,12}$/.test(id) : /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/.test(id);
@@ -100,16 +115,20 @@ export async function deleteApp(kv: Deno.Kv, org: string, id: string): Promise<v
     .delete(keys.feedbackCredential(org, id))
     .delete(keys.feedbackStatus(org, id))
     .delete(keys.feedbackReanalysis(org, id))
+    .delete(keys.feedbackReviewsDated(org, id))
+    .delete(keys.feedbackReviewDating(org, id))
     .sum(keys.feedbackStamp(org, id), 1n)
     .commit();
   for await (const e of kv.list({ prefix: keys.feedbackWalks(org, id) })) await kv.delete(e.key);
   let op = kv.atomic();
   let n = 0;
-  for await (const e of kv.list({ prefix: keys.feedbackReviews(org, id) })) {
-    op.delete(e.key);
-    if (++n % 500 === 0) {
-      await op.commit();
-      op = kv.atomic();
+  for (const prefix of [keys.feedbackReviews(org, id), keys.feedbackReviewsAt(org, id)]) {
+    for await (const e of kv.list({ prefix })) {
+      op.delete(e.key);
+      if (++n % 500 === 0) {
+        await op.commit();
+        op = kv.atomic();
+      }
     }
   }
   await op.commit();
@@ -195,10 +214,20 @@ export interface StoreResult {
   unchanged: number; // already stored as they are
 }
 
+/** Many keys read at once, GET_MANY a request, the requests in parallel. */
+async function getAll<T>(kv: Deno.Kv, ks: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const parts: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let i = 0; i < ks.length; i += GET_MANY) parts.push(kv.getMany<T[]>(ks.slice(i, i + GET_MANY)));
+  return (await Promise.all(parts)).flat();
+}
+
+const keyBytes = (k: Deno.KvKey) => k.reduce<number>((n, p) => n + String(p).length * 3 + 10, 0);
+
 /**
  * Stores reviews of one app. A review already stored with the same content is left alone (a re-fetch or a
- * re-import writes nothing); a changed one replaces it. Each commit checks what it read, so two fetches
- * of one app at once cannot both write, and a retry never stores a review twice.
+ * re-import writes nothing); a changed one replaces it, and its date key moves with it. Each commit checks
+ * what it read, so two fetches of one app at once cannot both write, and a retry never stores a review twice:
+ * a commit stores all of its reviews or none, and what it stored reads as unchanged next time.
  */
 export async function storeReviews(
   kv: Deno.Kv,
@@ -211,35 +240,54 @@ export async function storeReviews(
   const seen = new Map<string, IncomingReview>();
   for (const r of incoming) seen.set(r.id, r); // the last copy of an id in one batch wins
   const list = [...seen.values()];
-  for (let i = 0; i < list.length; i += COMMIT_REVIEWS) {
+  const stamp = keys.feedbackStamp(app.org, app.id);
+  for (let i = 0; i < list.length;) {
     const chunk = list.slice(i, i + COMMIT_REVIEWS);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const ks = chunk.map((r) => keys.feedbackReview(app.org, app.id, r.id));
-      const current = await kv.getMany<StoredReview[]>(ks);
+    const ks = chunk.map((r) => keys.feedbackReview(app.org, app.id, r.id));
+    const made = new Map<number, StoredReview>(); // masked and analysed once, whatever the attempts
+    let taken = 0;
+    for (let attempt = 0; attempt < 5 && !taken; attempt++) {
+      const current = await getAll<StoredReview>(kv, ks);
       const op = kv.atomic();
       const counts = { stored: 0, updated: 0, unchanged: 0 };
-      chunk.forEach((r, k) => {
-        op.check(current[k]);
-        const old = current[k].value;
+      let n = 0, bytes = 0, keyBytesUsed = keyBytes(stamp);
+      for (; n < chunk.length; n++) {
+        const r = chunk[n], old = current[n].value;
         if (old && old.content_hash === contentHash(r)) {
+          op.check(current[n]);
+          keyBytesUsed += keyBytes(ks[n]);
           counts.unchanged++;
-          return;
+          continue;
         }
-        const next = toStored(app, source, r);
+        let next = made.get(n);
+        if (!next) made.set(n, next = toStored(app, source, r));
         // An edit keeps the review's first date: stores give the edit's date as its only date.
-        if (old) next.created_at = Math.min(old.created_at, next.created_at);
-        op.set(ks[k], next);
+        if (old && old.created_at < next.created_at) next = { ...next, created_at: old.created_at };
+        const at = keys.feedbackReviewAt(app.org, app.id, next.created_at, next.id);
+        const moved = old && old.created_at !== next.created_at
+          ? keys.feedbackReviewAt(app.org, app.id, old.created_at, old.id)
+          : null;
+        // twice the value (by id, by date), at most two bytes a character as stored
+        const size = 4 * JSON.stringify(next).length;
+        const kb = 2 * keyBytes(ks[n]) + keyBytes(at) + (moved ? keyBytes(moved) : 0);
+        if (n > 0 && (bytes + size > COMMIT_BYTES || keyBytesUsed + kb > COMMIT_KEY_BYTES)) break; // the next commit's
+        bytes += size;
+        keyBytesUsed += kb;
+        op.check(current[n]).set(ks[n], next).set(at, next);
+        if (moved) op.delete(moved);
         old ? counts.updated++ : counts.stored++;
-      });
-      if (counts.stored + counts.updated > 0) op.sum(keys.feedbackStamp(app.org, app.id), 1n);
-      if ((await op.commit()).ok) {
+      }
+      const writes = counts.stored + counts.updated > 0;
+      if (writes) op.sum(stamp, 1n);
+      // (nothing to write: every review read as stored, no commit needed)
+      if (!writes || (await op.commit()).ok) {
         result.stored += counts.stored;
         result.updated += counts.updated;
         result.unchanged += counts.unchanged;
-        break;
-      }
-      if (attempt === 4) throw new Error("reviews: five conflicting writes in a row; try again");
+        taken = n;
+      } else if (attempt === 4) throw new Error("reviews: five conflicting writes in a row; try again");
     }
+    i += taken;
   }
   return result;
 }

@@ -150,6 +150,14 @@ export const keys = {
   /** one review, idempotent on (store, review id): the app stands for its store and store id */
   feedbackReview: (org: string, app: string, reviewId: string) => ["fb_review", org, app, reviewId] as const,
   feedbackReviews: (org: string, app: string) => ["fb_review", org, app] as const,
+  /** the same review again, by its first date: a period reads only its own (written in the review's commit) */
+  feedbackReviewAt: (org: string, app: string, at: number, reviewId: string) =>
+    ["fb_review_at", org, app, at, reviewId] as const,
+  feedbackReviewsAt: (org: string, app: string) => ["fb_review_at", org, app] as const,
+  /** set by the review job once every stored review of the app has its date key (lib/feedback/review_dates.ts) */
+  feedbackReviewsDated: (org: string, app: string) => ["fb_review_dated", org, app] as const,
+  /** how far the job giving date keys to an older app's reviews has come (lib/feedback/review_dates.ts) */
+  feedbackReviewDating: (org: string, app: string) => ["fb_review_dating", org, app] as const,
   /** bumped in the commit of every review write, so per-instance caches know when to reload */
   feedbackStamp: (org: string, app: string) => ["fb_stamp", org, app] as const,
   feedbackLease: (org: string, app: string) => ["fb_lease", org, app] as const,

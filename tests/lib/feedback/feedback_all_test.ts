@@ -10,6 +10,7 @@ import "./proto_words_cases.ts";
 import "./reanalyse_cases.ts";
 import "./review_backlog_cases.ts";
 import "./review_cache_cases.ts";
+import "./review_dates_cases.ts";
 import "./sources_cases.ts";
 import "./store_cases.ts";
 import "./themes_cases.ts";
