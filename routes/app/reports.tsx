@@ -10,6 +10,9 @@ import { getReport, listReports } from "../../lib/reports/store.ts";
 import { listApps } from "../../lib/feedback/store.ts";
 import { mailOptedIn, setMailOptIn } from "../../lib/reports/mail.ts";
 import { type Report, REPORT_KINDS, type ReportKind } from "../../lib/reports/types.ts";
+import type { Org, Touchpoint } from "../../lib/store/records.ts";
+import { listReviews } from "../../lib/feedback/store.ts";
+import { formatDate, localDateOf, parseDate, startOfLocalDay } from "../../lib/time/dates.ts";
 import { can } from "../../lib/people/roles.ts";
 import { generateFor, REPORT_ENV } from "../../pipeline/reports_generate.ts";
 import {
@@ -18,6 +21,7 @@ import {
   periodOfKey,
   periodText,
   periodTitle,
+  type ReportPeriod,
 } from "../../lib/reports/periods.ts";
 import { act, type AppEnv, baseUrl, field, orgMember, pageFlash } from "./http.ts";
 import { CsrfField, Layout, orgPath, PostButton } from "./layout.tsx";
@@ -29,6 +33,104 @@ import { reportCharts } from "./report_charts.ts";
 const path = (org: string) => orgPath(org, "reports");
 /** "week of 16–22 Nov 2026", "October 2026": inside a sentence. */
 const title = (r: Report) => periodTitle(r.kind, r.period).replace(/^Week of/, "week of");
+
+/** Weeks and months "Generate now" looks back over. */
+const WEEKS_BACK = 26, MONTHS_BACK = 12;
+
+/**
+ * The first local day ("2026-10-28") a touchpoint can be reported from, as lib/reports/generate.ts decides:
+ * a period is made when it ends on or after the day the website or app was added, or when it has data
+ * (visitors, crawler requests not spoofed, an app's reviews) from before it. Looked at from `since` (the oldest
+ * period offered) to that day; null when the creation day is unknown (every period is then made).
+ */
+async function reportableFrom(
+  ctx: AppContext,
+  org: Org,
+  tp: Touchpoint,
+  since: string,
+): Promise<string | null> {
+  const at = Date.parse(tp.created_at ?? "");
+  if (!Number.isFinite(at)) return null;
+  const added = formatDate(localDateOf(at, org.timezone));
+  if (added <= since) return added;
+  const from = startOfLocalDay(parseDate(since)!, org.timezone);
+  const to = startOfLocalDay(parseDate(added)!, org.timezone);
+  const day = (ms: number) => formatDate(localDateOf(ms, org.timezone));
+  const base = { org: org.id, env: REPORT_ENV, touchpoint: tp.id, from, to, timezone: org.timezone };
+  const [events, hits, reviews] = await Promise.all([
+    ctx.engine.aggregate({ ...base, traffic: ["human"], filters: [] }, {
+      metrics: ["events"],
+      bucket: "day",
+    }),
+    tp.kind === "website"
+      ? ctx.engine.hitsAggregate(
+        { ...base, filters: [{ field: "verification", op: "neq", value: "spoofed" }] },
+        { metrics: ["first_seen_at"] },
+      )
+      : null,
+    tp.kind === "website" ? [] : firstReviews(ctx, org.id, tp.id),
+  ]);
+  const days = [added];
+  for (const r of events.rows) {
+    if ((r.metrics.events ?? 0) > 0 && typeof r.key.bucket === "string") days.push(r.key.bucket.slice(0, 10));
+  }
+  const hit = hits?.totals.first_seen_at;
+  if (typeof hit === "number") days.push(day(hit));
+  for (const ms of reviews) if (ms >= from && ms < to) days.push(day(ms));
+  return days.sort()[0];
+}
+
+/** The earliest review time of each of the touchpoint's apps (none when it has none). */
+async function firstReviews(ctx: AppContext, org: string, touchpoint: string): Promise<number[]> {
+  const apps = (await listApps(ctx.deps.kv, org)).filter((a) => a.touchpoint === touchpoint);
+  const out: number[] = [];
+  for (const a of apps) {
+    const reviews = await listReviews(ctx.deps.kv, org, a.id);
+    if (reviews.length) out.push(Math.min(...reviews.map((r) => r.created_at)));
+  }
+  return out;
+}
+
+interface Offered {
+  kind: ReportKind;
+  period: ReportPeriod;
+  /** the names of the websites and apps it can be made for, when not all of them */
+  only: string[] | null;
+}
+
+/**
+ * The closed weeks and months a report can be made of for at least one of the touchpoints, newest first, each
+ * with the touchpoints it is for when not all: the ones that ended before a touchpoint's first data (and its
+ * creation) are refused, so they are not offered.
+ */
+async function offeredPeriods(ctx: AppContext, org: Org, tps: Touchpoint[]): Promise<Offered[]> {
+  const now = ctx.deps.clock.now();
+  const weeks = closedPeriods("weekly", now, org.timezone, WEEKS_BACK);
+  const months = closedPeriods("monthly", now, org.timezone, MONTHS_BACK);
+  const since = [weeks[weeks.length - 1].from, months[months.length - 1].from].sort()[0];
+  const starts = await Promise.all(tps.map((t) => reportableFrom(ctx, org, t, since)));
+  const out: Offered[] = [];
+  for (const [kind, list] of [["weekly", weeks], ["monthly", months]] as const) {
+    for (const period of list) {
+      const can = tps.filter((_, i) => starts[i] === null || period.to >= starts[i]!);
+      if (can.length) {
+        out.push({
+          kind,
+          period,
+          only: can.length < tps.length ? can.map((t) => t.name) : null,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** An offered period's words: "Last week: 16–22 Nov 2026", "Week of 9–15 Nov 2026 (Acme site only)". */
+function offeredText(o: Offered, newest: boolean): string {
+  const lead = o.kind === "weekly" ? (newest ? "Last week: " : "Week of ") : (newest ? "Last month: " : "");
+  const only = o.only ? ` (${o.only.join(", ")} only)` : "";
+  return `${lead}${periodText(o.period.period)}${only}`;
+}
 
 export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -46,6 +148,16 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
       listTouchpoints(ctx.deps, org.id),
       mailOptedIn(kv, org.id, c.get("auth")!.user.id),
     ]);
+    const active = touchpoints.filter((t) => !t.archived);
+    const generating = can.manageSettings(role) && active.length > 0;
+    const offered = generating ? await offeredPeriods(ctx, org, active) : [];
+    const last = (kind: ReportKind) => closedPeriods(kind, ctx.deps.clock.now(), org.timezone, 1)[0].key;
+    const options = (kind: ReportKind) =>
+      offered.filter((o) => o.kind === kind).map((o, i) => (
+        <option value={`${kind}:${o.period.key}`} selected={kind === "weekly" && i === 0}>
+          {offeredText(o, o.period.key === last(kind))}
+        </option>
+      ));
     return c.html(
       <Layout title={`Reports · ${org.name}`} frame={frame} section="reports" flash={flash}>
         <h1>Reports</h1>
@@ -71,51 +183,50 @@ export function reportsRoutes(ctx: AppContext): Hono<AppEnv> {
               ))}
             </Table>
           )}
-        {can.manageSettings(role) && touchpoints.some((t) => !t.archived) && (
+        {generating && (
           <>
             <h2 id="generate">Generate now</h2>
-            <form
-              method="post"
-              action={`${path(org.id)}/generate`}
-              class="card stack"
-              aria-labelledby="generate"
-            >
-              <CsrfField csrf={frame.csrf} />
-              <div class="row">
-                <div class="field">
-                  <label for="report-touchpoint">Website or app</label>
-                  <select id="report-touchpoint" name="touchpoint">
-                    {touchpoints.filter((t) => !t.archived).map((t) => (
-                      <option value={t.id}>{t.name}</option>
-                    ))}
-                  </select>
-                </div>
-                <div class="field">
-                  <label for="report-period">Period</label>
-                  <select id="report-period" name="period">
-                    <optgroup label="Weeks (Monday to Sunday)">
-                      {closedPeriods("weekly", ctx.deps.clock.now(), org.timezone, 26).map((p, i) => (
-                        <option value={`weekly:${p.key}`} selected={i === 0}>
-                          {i === 0 ? "Last week: " : "Week of "}
-                          {periodText(p.period)}
-                        </option>
-                      ))}
-                    </optgroup>
-                    <optgroup label="Months">
-                      {closedPeriods("monthly", ctx.deps.clock.now(), org.timezone, 12).map((p, i) => (
-                        <option value={`monthly:${p.key}`}>
-                          {i === 0 ? "Last month: " : ""}
-                          {periodText(p.period)}
-                        </option>
-                      ))}
-                    </optgroup>
-                  </select>
-                </div>
-              </div>
-              <div>
-                <button type="submit">Generate report</button>
-              </div>
-            </form>
+            {offered.length === 0
+              ? (
+                <p class="card">
+                  No week or month has ended since{" "}
+                  {active.length === 1 ? active[0].name : "your websites and apps"}{" "}
+                  {active.length === 1 ? "was" : "were"}{" "}
+                  added. The first weekly report is made on the Monday after its first full week.
+                </p>
+              )
+              : (
+                <form
+                  method="post"
+                  action={`${path(org.id)}/generate`}
+                  class="card stack"
+                  aria-labelledby="generate"
+                >
+                  <CsrfField csrf={frame.csrf} />
+                  <div class="row">
+                    <div class="field">
+                      <label for="report-touchpoint">Website or app</label>
+                      <select id="report-touchpoint" name="touchpoint">
+                        {active.map((t) => <option value={t.id}>{t.name}</option>)}
+                      </select>
+                    </div>
+                    <div class="field">
+                      <label for="report-period">Period</label>
+                      <select id="report-period" name="period">
+                        {offered.some((o) => o.kind === "weekly") && (
+                          <optgroup label="Weeks (Monday to Sunday)">{options("weekly")}</optgroup>
+                        )}
+                        {offered.some((o) => o.kind === "monthly") && (
+                          <optgroup label="Months">{options("monthly")}</optgroup>
+                        )}
+                      </select>
+                    </div>
+                  </div>
+                  <div>
+                    <button type="submit">Generate report</button>
+                  </div>
+                </form>
+              )}
           </>
         )}
         <h2 id="mail">By mail</h2>
