@@ -241,10 +241,11 @@ export async function storeReviews(
   for (const r of incoming) seen.set(r.id, r); // the last copy of an id in one batch wins
   const list = [...seen.values()];
   const stamp = keys.feedbackStamp(app.org, app.id);
+  // masked and analysed once, whatever the attempts (a review a commit could not take starts the next one)
+  const made = new Map<string, StoredReview>();
   for (let i = 0; i < list.length;) {
     const chunk = list.slice(i, i + COMMIT_REVIEWS);
     const ks = chunk.map((r) => keys.feedbackReview(app.org, app.id, r.id));
-    const made = new Map<number, StoredReview>(); // masked and analysed once, whatever the attempts
     let taken = 0;
     for (let attempt = 0; attempt < 5 && !taken; attempt++) {
       const current = await getAll<StoredReview>(kv, ks);
@@ -259,8 +260,8 @@ export async function storeReviews(
           counts.unchanged++;
           continue;
         }
-        let next = made.get(n);
-        if (!next) made.set(n, next = toStored(app, source, r));
+        let next = made.get(r.id);
+        if (!next) made.set(r.id, next = toStored(app, source, r));
         // An edit keeps the review's first date: stores give the edit's date as its only date.
         if (old && old.created_at < next.created_at) next = { ...next, created_at: old.created_at };
         const at = keys.feedbackReviewAt(app.org, app.id, next.created_at, next.id);
@@ -285,6 +286,7 @@ export async function storeReviews(
         result.updated += counts.updated;
         result.unchanged += counts.unchanged;
         taken = n;
+        for (const r of chunk.slice(0, n)) made.delete(r.id);
       } else if (attempt === 4) throw new Error("reviews: five conflicting writes in a row; try again");
     }
     i += taken;
