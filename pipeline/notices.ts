@@ -1,11 +1,14 @@
 /**
  * The notices the pipeline adds after a tool's own: periods cut to the history limit, allowances near their
- * end, events the web SDK sampled, and how fresh the data is.
+ * end, a comparison with a window that starts before the first data (its changes withheld when less than half
+ * of it holds data), events the web SDK sampled, and how fresh the data is.
  */
 import type { AppContext } from "../lib/context.ts";
 import { SAMPLE_RATE_FLOOR, sampledBetween, type SampledOf } from "../lib/ingest/sampled.ts";
 import type { TouchpointKind } from "../lib/store/records.ts";
 import { latestArrival } from "../lib/parts/arrivals.ts";
+import { firstEventAt } from "../lib/parts/first_data.ts";
+import { beforeFirstData, MIN_COMPARED_COVERAGE, withholdChanges } from "../lib/answers/before_data.ts";
 import type { UsageMeter } from "../lib/usage/meter.ts";
 import type { Answer, Tool, ToolContext } from "../toolkit/tool.ts";
 
@@ -70,6 +73,30 @@ export async function samplingNotice(
   ];
 }
 
+/**
+ * When the window the answer compares against (`scope.period.previous`) starts before the environment's first
+ * web event: a notice saying how much of it holds data, and, when less than half does, every change of the
+ * answer withheld (set to null here, in the answer). Answers about app-store reviews (`readsReviews`) are never
+ * told. A touchpoint added to an environment that already held another's data is measured by the
+ * environment's first event, not its own (the part index does not say which touchpoint's rows it holds).
+ */
+export async function comparedBeforeDataNotice(
+  app: AppContext,
+  ctx: ToolContext,
+  tool: Pick<Tool, "readsReviews">,
+  answer: Answer,
+): Promise<string[]> {
+  const prev = answer.scope?.period?.previous;
+  if (!prev || tool.readsReviews) return [];
+  const first = await firstEventAt(app.deps.kv, ctx.org.id, ctx.env);
+  const w = { from: Date.parse(prev.from), to: Date.parse(prev.to) };
+  const c = beforeFirstData(w, first, answer.scope.timezone, ctx.env);
+  if (!c) return [];
+  if (c.covered < MIN_COMPARED_COVERAGE) withholdChanges(answer);
+  // a dashboard says it of each insight it holds ("Top pages: the period compared …"): not again
+  return answer.notices.some((n) => n.endsWith(c.notice)) ? [] : [c.notice];
+}
+
 export async function pipelineNotices(
   app: AppContext,
   ctx: ToolContext,
@@ -81,6 +108,7 @@ export async function pipelineNotices(
   return [
     ...ctx.periodNotices.filter((n) => !answer.notices.includes(n)),
     ...(meter?.notices() ?? []),
+    ...await comparedBeforeDataNotice(app, ctx, tool, answer),
     ...await samplingNotice(app, ctx, tool, answer),
     await freshnessNotice(app, ctx),
   ];

@@ -8,6 +8,8 @@ import {
   touchpointInput,
 } from "../lib/answers/schema.ts";
 import { formatDate, localDateOf } from "../lib/time/dates.ts";
+import { beforeFirstData, MIN_COMPARED_COVERAGE, withholdChanges } from "../lib/answers/before_data.ts";
+import { firstEventAt } from "../lib/parts/first_data.ts";
 import { FEWER_THAN_5, guardedVisitors } from "../lib/answers/privacy.ts";
 import { HttpError, invalid } from "../lib/errors.ts";
 import { getMembership } from "../lib/people/members.ts";
@@ -217,6 +219,7 @@ export default defineTool({
       // each insight runs over its own saved period unless one is asked: the scope states a period only when
       // every insight answered over the same one (null otherwise), each insight says its own
       const periods: Scope["period"][] = [];
+      let first: { at: number | null } | undefined;
       const insights: NonNullable<Out["dashboard"]>["insights"] = [];
       const notices: string[] = [];
       for (const id of d.insights.slice(0, 25)) {
@@ -242,6 +245,19 @@ export default defineTool({
           }
           const scope = a.scope as Scope;
           if (scope.period) periods.push(scope.period);
+          // a comparison with a window before the first data, said of this insight (pipeline/notices.ts says
+          // it of an answer's own scope, which a dashboard's is not): its changes withheld under half covered
+          const prev = scope.period?.previous;
+          const reviews = ctx.insightTools.find((t) => t.name === insight.tool)?.readsReviews;
+          if (prev && !reviews) {
+            first ??= { at: await firstEventAt(kv, ctx.org.id, ctx.env) };
+            const window = { from: Date.parse(prev.from), to: Date.parse(prev.to) };
+            const c = beforeFirstData(window, first.at, scope.timezone, ctx.env);
+            if (c && c.covered < MIN_COMPARED_COVERAGE) withholdChanges(a);
+            if (c && !notices.includes(`${insight.name}: ${c.notice}`)) {
+              notices.push(`${insight.name}: ${c.notice}`);
+            }
+          }
           insights.push({
             name: insight.name,
             tool: insight.tool,
