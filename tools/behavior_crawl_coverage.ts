@@ -19,12 +19,17 @@ const output = answerSchema({
   lookback_days: z.number(),
   stale_after_days: z.number(),
   summary: z.object({
-    known_pages: z.number().describe("pages seen in visitors' pageviews or in any crawler hit in the period"),
+    known_pages: z.number().describe(
+      "pages people viewed in the period or a crawler got (spoofed left out); paths crawlers only asked for " +
+        "and never got (a 404, a redirect) are no pages",
+    ),
     pages_read_by_search: z.number().describe("known pages a search engine crawler read within the lookback"),
     pages_read_by_ai_verified: z.number().describe(
       "AI visibility: pages read in the period by AI crawlers whose address checked out",
     ),
-    pages_never_read: z.number(),
+    pages_never_read: z.number().describe(
+      "pages people viewed in the period that no crawler read in the lookback",
+    ),
     stale_pages: z.number(),
   }),
   crawlers: z.array(z.object({
@@ -38,7 +43,10 @@ const output = answerSchema({
     last_read_at: z.string().nullable(),
   })),
   crawlers_total: z.number(),
-  pages_never_read: z.array(z.object({ page: z.string(), pageviews: z.number(), visitors: z.number() })),
+  pages_never_read: z.array(z.object({ page: z.string(), pageviews: z.number(), visitors: z.number() }))
+    .describe(
+      "pages people viewed in the period (pageviews above 0) that no crawler read in the lookback, most visited first",
+    ),
   pages_never_read_total: z.number(),
   stale_pages: z.array(z.object({ page: z.string(), last_read_at: z.string(), days_since: z.number() })),
   stale_pages_total: z.number(),
@@ -53,8 +61,8 @@ export default defineTool({
   name: "behavior_crawl_coverage",
   description: "Which search and AI crawlers read a website in a period and how many pages each read (AI " +
     "visibility counts only verified crawler addresses; spoofed user agents are left out everywhere), pages " +
-    "no crawler has read in the last 90 days (pages known from visitors' pageviews or any crawler hit; a page " +
-    "is its path, so a hit on /pricing?page=2 read /pricing), stale " +
+    "people visit that no crawler has read in the last 90 days (pages with pageviews in the period; a page " +
+    "is its path, so a hit on /pricing?page=2 read /pricing; paths only crawlers asked for are no pages), stale " +
     `pages not read for ${STALE_AFTER_DAYS} days or more (change with stale_after_days), and reads of site ` +
     "files (robots.txt, llms.txt, sitemaps). Crawl-to-referral per AI vendor and page: reads by its training, " +
     "search and user-triggered crawlers against visitors its answer engines (ChatGPT, Perplexity, Claude, " +
@@ -110,10 +118,11 @@ export default defineTool({
         ...hs,
         filters: [...hs.filters!, { field: "verification", op: "eq", value: "verified" }],
       }, { metrics: ["pages"], breakdown: ["crawler", "category", "page"] }),
-      r.engine.hitsAggregate({ ...base, filters: oneCrawler }, {
-        metrics: ["requests"],
-        breakdown: ["page", "site_file"],
-      }),
+      // pages a crawler got: a path only asked for (a 404, a redirect, spoofed agents' probes) is no page
+      r.engine.hitsAggregate({
+        ...base,
+        filters: [notSpoofed, { field: "crawled", op: "eq", value: "true" }, ...oneCrawler],
+      }, { metrics: ["requests"], breakdown: ["page", "site_file"] }),
       r.engine.hitsAggregate({
         ...lookback,
         filters: [...lookback.filters!, { field: "crawled", op: "eq", value: "true" }],
@@ -158,7 +167,7 @@ export default defineTool({
       b.pages_read - a.pages_read || b.requests - a.requests || a.crawler.localeCompare(b.crawler)
     );
 
-    // Known pages: visitors' pageviews and any hit on a page (not a site file) in the period.
+    // Known pages: visitors' pageviews and pages (not site files) a crawler got in the period.
     const known = new Map<string, { pageviews: number; visitors: number }>();
     for (const row of views.rows) {
       if (!row.metrics.pageviews) continue;
@@ -180,7 +189,8 @@ export default defineTool({
       lastRead.set(p, Math.max(lastRead.get(p) ?? 0, row.metrics.last_crawl_at));
       if (row.key.category === "search_engine") searchRead.add(p);
     }
-    const never = [...known.entries()].filter(([p]) => !lastRead.has(p))
+    // missed pages are pages people visit: a page no crawler read and nobody viewed is nothing missed
+    const never = [...known.entries()].filter(([p, v]) => v.pageviews > 0 && !lastRead.has(p))
       .map(([page, v]) => ({ page, ...v }))
       .sort((a, b) => b.visitors - a.visitors || b.pageviews - a.pageviews || a.page.localeCompare(b.page));
     const staleBefore = ctx.now - staleDays * DAY;
