@@ -6,7 +6,7 @@
  * are applied once, by `runCall`, to the answer that leaves the service.
  */
 import { guardSmallGroups, SMALL_GROUP_NOTICE } from "../lib/answers/small_groups.ts";
-import { FOLD_NOTICE, foldGroups } from "../lib/answers/fold.ts";
+import { FOLD_NOTICE, foldGroups, guardPartsOfFew } from "../lib/answers/fold.ts";
 import type { Answer, Tool, ToolContext } from "./tool.ts";
 import { namedCohort } from "./cohort.ts";
 
@@ -19,7 +19,9 @@ export async function answerTool(ctx: ToolContext, tool: Tool, input: unknown): 
   // whole are folded first, while their figures are exact, then every count of a small group is guarded.
   if (cohort === null && !answer.scope?.filter) return answer;
   const folded = foldGroups(answer, tool.output);
-  const guarded = guardSmallGroups(answer, tool.output);
+  const counts = guardSmallGroups(answer, tool.output);
+  // the parts of a whole that now reads "fewer than 5" read so too (an "(other)" would give it back)
+  const guarded = guardPartsOfFew(answer, tool.output) || counts;
   if (folded && !answer.notices.includes(FOLD_NOTICE)) answer.notices.push(FOLD_NOTICE);
   if (cohort !== null && guarded && !answer.notices.includes(SMALL_GROUP_NOTICE)) {
     answer.notices.push(SMALL_GROUP_NOTICE);

@@ -91,10 +91,15 @@ const output = answerSchema({
       "events sent through the web SDK whose user agent claims an AI agent: a claim anyone holding the public " +
         "key can send, never counted as AI agent visits (those are ai_crawler_requests)",
     ),
-    crawler_requests: compared.describe("crawler requests reported by the server SDK (spoofed left out)"),
-    ai_crawler_requests: compared,
+    crawler_requests: compared.describe(
+      "crawler requests reported by the server SDK (spoofed left out); null under a saved cohort, which does " +
+        "not narrow them",
+    ),
+    ai_crawler_requests: compared.describe("null under a saved cohort"),
   }),
-  top_agents: z.array(z.object({ crawler: z.string(), kind: z.string(), requests: z.number() })),
+  top_agents: z.array(z.object({ crawler: z.string(), kind: z.string(), requests: z.number() })).describe(
+    "empty under a saved cohort",
+  ),
   top_agents_total: z.number(),
   data_quality: z.object({
     dropped_events: groupCount("events", compared).describe(
@@ -186,8 +191,11 @@ export default defineTool({
           breakdown: ["traffic"],
         })
         : null;
+    // A saved cohort is of visitors: it does not narrow crawler requests, which are left out under one (a
+    // figure of the whole site beside the cohort's would read as the cohort's).
+    const crawlersLeftOut = ctx.cohort !== null;
     const hits = async (s: typeof r.scope | null) => {
-      if (!s) return null;
+      if (!s || crawlersLeftOut) return null;
       const hs: HitScope = {
         org: s.org,
         env: s.env,
@@ -244,6 +252,12 @@ export default defineTool({
         "not verified, so they are not counted as AI agent visits",
       ]
       : [];
+    if (crawlersLeftOut) {
+      notices.push(
+        "crawler requests and top agents are left out under a saved cohort: a cohort is of visitors and does " +
+          "not narrow crawler requests; ask without the cohort for them",
+      );
+    }
 
     return {
       scope: r.answerScope,

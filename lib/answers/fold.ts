@@ -106,6 +106,46 @@ export function foldGroups(answer: Json, output: z.ZodType): boolean {
   return changed;
 }
 
+/** Sets a figure at `path` inside `v`, where the objects on the way are there. */
+function setAt(v: unknown, path: (string | number)[], to: unknown): void {
+  const holder = get(v, path.slice(0, -1));
+  if (holder && typeof holder === "object") (holder as Record<string | number, unknown>)[path.at(-1)!] = to;
+}
+
+/**
+ * After the small-group guard: a group inside a whole that reads "fewer than 5" (1 to 4 itself, or a count of a
+ * group of 1 to 4 visitors, as a cohort's pageviews are) is a group of 1 to 4 visitors too, so each figure of a
+ * declared list or map of its parts reads "fewer than 5" where the whole's does (an "(other)" holding the whole
+ * less the groups named would otherwise give back the figure withheld: 14 pageviews beside "fewer than 5").
+ * True when something changed.
+ */
+export function guardPartsOfFew(answer: Json, output: z.ZodType): boolean {
+  let changed = false;
+  const few = (v: unknown) => typeof v === "number" && v !== 0;
+  walkBesideSchema(answer, output, (obj, fields, path) => {
+    if (path === "scope") return;
+    for (const [k, schema] of Object.entries(fields)) {
+      const meta = declarationOf(schema)?.parts;
+      const v = obj[k];
+      if (!meta || v === undefined || v === null) continue;
+      const whole = meta.whole(answer, obj);
+      if (Array.isArray(v)) {
+        const item = itemFieldsOf(schema);
+        if (!item || !isObject(whole)) continue;
+        for (const l of leavesOf(whole, item)) {
+          if (get(whole, l.path) !== FEWER_THAN_5) continue;
+          for (const x of v) {
+            if (few(get(x, l.path))) setAt(x, l.path, FEWER_THAN_5), changed = true;
+          }
+        }
+      } else if (isObject(v) && whole === FEWER_THAN_5) {
+        for (const [name, f] of Object.entries(v)) if (few(f)) v[name] = FEWER_THAN_5, changed = true;
+      }
+    }
+  });
+  return changed;
+}
+
 /**
  * For the answer checker: where a declared list's whole less its groups' exact figures tells 1 to 4 visitors
  * (under a filter no list may), by path.
@@ -129,6 +169,14 @@ export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
       if (!isObject(whole)) continue;
       for (const l of leavesOf(whole, item)) {
         const w = get(whole, l.path);
+        const exact = v.filter((x) => typeof get(x, l.path) === "number" && get(x, l.path) !== 0);
+        if (w === FEWER_THAN_5 && exact.length) {
+          out.push(
+            `${path ? `${path}.` : ""}${k}: ${l.path.join(".")} of ${
+              exact.map((x) => JSON.stringify(x[meta.label ?? "name"])).join(", ")
+            } exact beside a whole that reads "fewer than 5"`,
+          );
+        }
         if (!l.visitors || typeof w !== "number" || w < SMALL_GROUP) continue;
         const r = w - v.reduce((n: number, x) => {
           const f = get(x, l.path);
