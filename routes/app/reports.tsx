@@ -53,6 +53,30 @@ async function reportableFrom(
   if (!Number.isFinite(at)) return null;
   const added = formatDate(localDateOf(at, org.timezone));
   if (added <= since) return added;
+  // the data before a touchpoint was added changes only by an import: looked at again after a few minutes, so
+  // the page does not scan up to a year of events each time it is opened (~0.8 s on the demo)
+  const key = `${org.id}/${tp.id}/${org.timezone}/${since}`;
+  const now = ctx.deps.clock.now();
+  const kept = FIRST_DATA.get(key);
+  if (kept && now - kept.at < FIRST_DATA_MS) return kept.day;
+  const day = await firstDataDay(ctx, org, tp, since, added);
+  if (FIRST_DATA.size >= 1000) FIRST_DATA.clear();
+  FIRST_DATA.set(key, { day, at: now });
+  return day;
+}
+
+/** Recent answers of reportableFrom, per organization, touchpoint and oldest day looked at. */
+const FIRST_DATA = new Map<string, { day: string; at: number }>();
+const FIRST_DATA_MS = 5 * 60_000;
+
+/** The first day with data from `since` up to the day the touchpoint was `added`; that day when none. */
+async function firstDataDay(
+  ctx: AppContext,
+  org: Org,
+  tp: Touchpoint,
+  since: string,
+  added: string,
+): Promise<string> {
   const from = startOfLocalDay(parseDate(since)!, org.timezone);
   const to = startOfLocalDay(parseDate(added)!, org.timezone);
   const day = (ms: number) => formatDate(localDateOf(ms, org.timezone));
