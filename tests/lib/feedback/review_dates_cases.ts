@@ -6,7 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { testDeps } from "../../helpers/deps.ts";
-import { createApp, listReviews, stampOf, storeReviews, toStored } from "../../../lib/feedback/store.ts";
+import {
+  createApp,
+  deleteApp,
+  listReviews,
+  stampOf,
+  storeReviews,
+  toStored,
+} from "../../../lib/feedback/store.ts";
 import { importReviews } from "../../../lib/feedback/import_reviews.ts";
 import { ReviewCache } from "../../../lib/feedback/review_cache.ts";
 import { dateApp, isDated } from "../../../lib/feedback/review_dates.ts";
@@ -255,5 +262,17 @@ Deno.test("a new app is dated at the job's first run; after an import its reads 
   await first.between(app.org, app.id, END - 14 * DAY, END + 1);
   const read = counter.entries - before;
   assert.ok(read < 400 * 0.6, `a 14-day read listed ${read} of 400 reviews`);
+  deps.kv.close();
+});
+
+Deno.test("deleting an app deletes its reviews by date and its mark too", async () => {
+  const deps = await testDeps();
+  const app = await newApp(deps);
+  await dateApp(deps, app, 100);
+  await storeReviews(deps.kv, app, "import", reviews("d", 30));
+  assert.equal((await dateKeys(deps.kv, app)).length, 30);
+  await deleteApp(deps.kv, app.org, app.id);
+  assert.equal((await dateKeys(deps.kv, app)).length, 0);
+  assert.equal(await isDated(deps.kv, app), false);
   deps.kv.close();
 });
