@@ -12,6 +12,7 @@ import { featureQuestion } from "./feature_rollup/answer.ts";
 import { vitalsCacheBytes, VitalsSource } from "./vitals/source.ts";
 import { ScanContexts } from "./scan/contexts.ts";
 import { propertyKeys } from "./sequence/property_keys.ts";
+import { turns } from "../turns.ts";
 import { retention } from "./sequence/retention.ts";
 import { scanAttribution } from "./sequence/attribution_stream.ts";
 import { scanFunnel } from "./sequence/funnel_stream.ts";
@@ -140,7 +141,7 @@ export function createEngine(deps: Deps): Engine {
       return scanAttribution(scans, s, o);
     },
     propertyKeys: async (s, eventType) =>
-      (await props.keys(s, eventType)) ?? propertyKeys(await ctxOf(s), eventType),
+      (await props.keys(s, eventType)) ?? await propertyKeys(await ctxOf(s), eventType, turns()),
     newestPartArrival: (org, env, kind) => source.newestArrival(org, env, kind),
     cohortSize: async (s, cohort) => {
       // a period that does not fit is counted part by part (scan/contexts.ts)

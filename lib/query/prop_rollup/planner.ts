@@ -41,7 +41,7 @@ import {
   valuesFrom,
   withTail,
 } from "./answer.ts";
-import { buildPropRollup, type PropRollup, propRollupBytes, PropTableTooWide } from "./build.ts";
+import { buildPropRollupTurning, type PropRollup, propRollupBytes, PropTableTooWide } from "./build.ts";
 import { type PropRollupEntry, readPropEntry, readPropSection, secName } from "./store.ts";
 
 /**
@@ -56,6 +56,12 @@ export const propRollupCacheBytes = (partCacheBytes: number): number => Math.flo
 function scanWhenWide(e: unknown): null {
   if (e instanceof PropTableTooWide) return null;
   throw e;
+}
+
+/** Whether a part's table leaves out the keys of the asked event type (undefined: of any). */
+function wideFor(e: PropRollupEntry | null, eventType: string | undefined): boolean {
+  if (!e?.wideEts?.length) return false;
+  return eventType === undefined || e.wideEts.includes(secName(eventType));
 }
 
 /** The one event type a scope's filters ask (undefined: none), or false when the filters are others. */
@@ -174,7 +180,8 @@ export class PropRollups {
       if (e instanceof PartGoneError) return null;
       throw e;
     }
-    if (entries.some((e) => e?.wide)) return null; // a part with more names than a table holds: scan
+    // a part with more names than a table holds, or the asked event type's (any, asked for all): scan
+    if (entries.some((e) => e?.wide || wideFor(e, need.eventType))) return null;
     if (entries.some((e) => e === null)) {
       // parts without a table: their visitors may have numbers for this question only, as the tail's
       const got = await this.take(s, need, parts, tail);
@@ -303,11 +310,13 @@ export class PropRollups {
       ? await visitorNumbersForReading(this.kv, s.org, s.env, ids)
       : { numbers: new Map<string, number>(), size: count };
     const tables: { l: LoadedProp; keysOnly?: string[]; replaces?: LoadedProp }[] = [];
+    const turn = turns();
     for (const { b, x, kept } of batches) {
       let l = kept;
       if (!l) {
         const rows = rowVisitors(b, numbers);
-        const r: PropRollup = buildPropRollup(b, (i) => rows[i], {
+        // turning: a part or tail of many names must not hold other requests behind it
+        const r: PropRollup = await buildPropRollupTurning(b, (i) => rows[i], turn, {
           cap: Infinity,
           valueBytes: Infinity,
           eventType: need.eventType,
@@ -315,6 +324,8 @@ export class PropRollups {
           from: s.from,
           to: s.to,
         });
+        // an event type with more names than a table keeps: the question scans (only the asked type is built)
+        if (r.tooWide?.length) throw new PropTableTooWide(r.keys.length);
         l = loadedProp(r);
         const ck = x && cacheKey(x);
         if (ck && rows.every((v) => v < count)) this.cache.set(ck, l, propRollupBytes(r));

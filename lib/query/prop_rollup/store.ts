@@ -39,6 +39,8 @@ export interface PropRollupEntry {
   index?: [number, number];
   /** the part has more property names than a table holds (PropTableTooWide): its questions scan */
   wide?: true;
+  /** sections (secName) of event types too wide for the table (build.ts `tooWide`): their questions scan */
+  wideEts?: string[];
 }
 
 type Header =
@@ -155,6 +157,7 @@ export function sectionOf(r: PropRollup, et: number, from = 0): PropRollup {
     values,
     scan: pairs(r.scan),
     whole: pairs(r.whole),
+    tooWide: r.tooWide?.includes(et) ? [0] : [],
     hour: r.hour.slice(a, b),
     tp: r.tp.slice(a, b),
     tr: r.tr.slice(a, b),
@@ -192,6 +195,7 @@ export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup
     sec++;
   }
   const entry: PropRollupEntry = { v: PROP_ROLLUP_VERSION, bytes: total, rows: r.n, secs };
+  if (r.tooWide?.length) entry.wideEts = r.tooWide.map((et) => secName(r.ets[et]));
   packSections(entry, SEC_SPAN, writes);
   for (let i = 0; i < writes.length; i += 8) {
     const op = kv.atomic();
@@ -293,6 +297,7 @@ export function emptyPropRollup(): PropRollup {
     values: [null],
     scan: [],
     whole: [],
+    tooWide: [],
     hour: new Uint32Array(0),
     tp: new Uint16Array(0),
     tr: new Uint8Array(0),

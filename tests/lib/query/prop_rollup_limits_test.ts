@@ -67,8 +67,8 @@ Deno.test("compaction: a day with more property names than a table holds publish
     const views = await s.read("behavior_event_properties", { event: "$pageview" });
     await s.compact();
     assert.ok(
-      (await s.entries("prop_rollup")).some((e) => e.wide === true),
-      "the part's table is marked wide",
+      (await s.entries("prop_rollup")).some((e) => (e.wideEts as string[] | undefined)?.includes("cart")),
+      "the part's table marks the event type wide",
     );
     assert.deepEqual(await s.read("behavior_event_properties", asked), before);
     assert.deepEqual(await s.read("behavior_event_properties", { event: "$pageview" }), views);
