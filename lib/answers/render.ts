@@ -10,10 +10,33 @@
 import { oneLine } from "../text.ts";
 import { shownPath } from "../url_path.ts";
 import { duration, milliseconds } from "../format/duration.ts";
-import { ISO_TIME, localTime } from "../format/times.ts";
+import { ISO_TIME, localTime, timesInText } from "../format/times.ts";
 
-/** A field's name in words; a unit suffix (`_s`, `_ms`) is said by the value instead ("1 min 19 s"). */
-const label = (k: string) => textLine(k.replace(/(?<=.)_(s|ms)$/, "").replaceAll("_", " "));
+/**
+ * Fields whose name in text is not their own: behavior_sessions' `pages_seen` counts pageviews, and its `pages`
+ * list merges a page's repeats, so "pages seen 5" beside four pages read as a contradiction.
+ */
+const LABEL_WORDS: Record<string, string> = { pages_seen: "pageviews" };
+
+/** A field's name in words; a unit suffix (`_s`, `_ms`, `_percent`) is said by the value instead ("1 min 19 s"). */
+const label = (k: string) =>
+  Object.hasOwn(LABEL_WORDS, k)
+    ? LABEL_WORDS[k]
+    : textLine(k.replace(/(?<=.)_(s|ms|percent|pct)$/, "").replaceAll("_", " "));
+
+/**
+ * An item's flag in words, true and false: "own" and "not own", but a flag named by a verb or a noun reads as
+ * one ("sends visitors" / "sends no visitors", not "not sends visitors").
+ */
+const FLAG_WORDS: Record<string, [string, string]> = {
+  sends_visitors: ["sends visitors", "sends no visitors"],
+  home_allowed: ["home allowed", "home not allowed"],
+  api_access: ["API access", "no API access"],
+  ai: ["AI", "not AI"],
+  include_events: ["events included", "events not included"],
+};
+const flag = (k: string, x: boolean) =>
+  Object.hasOwn(FLAG_WORDS, k) ? FLAG_WORDS[k][x ? 0 : 1] : x ? label(k) : `not ${label(k)}`;
 
 /**
  * Fields whose values are enums of the answer (a rating, a kind, an intent, a category), not visitors' data:
@@ -44,7 +67,7 @@ const SHARE_OBJECTS = /(^|_)(shares|sentiment)$/;
 
 /**
  * Fields holding a time: an ISO time in them reads in the scope's time zone ("29 Nov 2026, 20:34"), or in UTC,
- * said, when the answer names none. `Zone` is that scope's zone, passed down to each value.
+ * said, when the answer names none. `Zone` is that scope's zone, passed down to each value (in Ctx).
  */
 const TIME_FIELD = /(^|_)(at|date|time|timestamp|seen|since|until|from|to)$/;
 type Zone = string | null;
@@ -108,28 +131,61 @@ const IDENTITY = [
   "source",
 ];
 
-/** Fractions whose names say so are shown as percentages (conversion 0.26 reads as 26%). */
-const isFraction = (key: string) =>
-  /(^|_)(rate|share|conversion)($|_)/.test(key) || key.startsWith("conversion_") || key.endsWith("_pct");
+/**
+ * What the numbers of an answer are, beyond their names: `zone` (see Zone), and `rates` when the answer's
+ * `metric` is a rate (behavior_explain_change of bounce_rate or conversion_rate), whose schema gives its
+ * value and previous as rates 0-1 and its difference, contribution, mix and rate parts as differences of rates.
+ */
+type Ctx = { zone: Zone; rates: boolean };
 
-function round(n: number): string {
-  return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
+/**
+ * Fractions 0-1 whose names say so are shown as percentages (conversion 0.26 reads as 26%): rates, shares,
+ * conversions, and behavior_retention's `rates` and `average_curve` (return rates, by their schema).
+ */
+const isFraction = (key: string) =>
+  /(^|_)(rate|rates|share|conversion)($|_)/.test(key) || key.startsWith("conversion_") ||
+  key === "average_curve";
+
+/** Differences of two rates (feedback_themes' share_change: share now minus share before): percentage points. */
+const isPoints = (key: string) => key === "share_change";
+
+/** A rate metric's figures (behavior_explain_change): its values are rates, its differences points. */
+const RATE_VALUES = new Set(["value", "previous"]);
+const RATE_DIFFERENCES = new Set(["difference", "contribution", "mix", "rate"]);
+
+/** Numbers that name rather than count (ids, years, versions, ports, codes): printed as they are, no separators. */
+const NOT_A_COUNT = /(^|_)(id|year|version|port|code|status|bucket|number|seed)$/;
+
+/** A number as text: up to three decimals, thousands separated ("1,464") unless `plain`. */
+function round(n: number, plain = false): string {
+  const r = Number.isInteger(n) ? n : Math.round(n * 1000) / 1000;
+  return plain ? String(r) : r.toLocaleString("en-US", { maximumFractionDigits: 3 });
 }
 
 const percent = (v: number) => `${round(Math.round(v * 1000) / 10)}%`;
+/** A difference of two rates in percentage points, signed: "-0.4 pts", "+3.3 pts". */
+const points = (d: number) => {
+  const p = Math.round(d * 1000) / 10;
+  return `${p > 0 ? "+" : p < 0 ? "-" : "±"}${round(Math.abs(p))} pts`;
+};
 
-function scalar(zone: Zone, v: unknown, key = "", share = false): string {
+function scalar(c: Ctx, v: unknown, key = "", share = false): string {
   if (v === null || v === undefined) return "n/a";
   if (typeof v === "number") {
     if (share) return percent(v);
+    if (c.rates && RATE_VALUES.has(key)) return percent(v);
+    if ((c.rates && RATE_DIFFERENCES.has(key)) || isPoints(key)) return points(v);
     if (/(?<=.)_s$/.test(key)) return duration(v, TEXT.space);
     if (/(?<=.)_ms$/.test(key)) return milliseconds(v, TEXT.space);
-    return isFraction(key) && !key.endsWith("_pct") ? percent(v) : round(v);
+    if (/(?<=.)_(percent|pct)$/.test(key)) return `${round(v)}%`; // already a percentage: 45.3 reads 45.3%
+    if (isFraction(key)) return percent(v);
+    return round(v, NOT_A_COUNT.test(key) || TIME_FIELD.test(key));
   }
   if (typeof v === "object") return JSON.stringify(v);
+  if (typeof v === "boolean") return flag(key, v);
   if (v === "") return '""'; // an empty value (a property sent with the key "") is said, not left out
   if (typeof v === "string" && ENUM_FIELDS.has(key) && ENUM_VALUE.test(v)) return enumWords(v);
-  if (typeof v === "string" && TIME_FIELD.test(key) && ISO_TIME.test(v)) return localTime(v, zone, TEXT);
+  if (typeof v === "string" && TIME_FIELD.test(key) && ISO_TIME.test(v)) return localTime(v, c.zone, TEXT);
   return textLine(readable(String(v)));
 }
 
@@ -137,11 +193,26 @@ function isCompared(v: Obj): boolean {
   return "value" in v && "previous" in v && "change" in v;
 }
 
-function comparison(zone: Zone, v: Obj, key: string): string {
-  const change = typeof v.change === "number"
-    ? `, ${v.change >= 0 ? "+" : ""}${Math.round(v.change * 1000) / 10}%`
-    : "";
-  return `${scalar(zone, v.value, key)} (previous ${scalar(zone, v.previous, key)}${change})`;
+/**
+ * "120 (previous 100, +20%)". A rate's comparison says its difference in points and calls its change (always
+ * relative, by the schema) relative: "56.2% (previous 57%, -0.8 pts, -1.4% relative)", never "-1.4%" beside
+ * percentages it is not the difference of.
+ */
+function comparison(c: Ctx, v: Obj, key: string): string {
+  const rate = isFraction(key) || c.rates;
+  const k = c.rates ? "value" : key;
+  const relative = typeof v.change === "number"
+    ? `${v.change >= 0 ? "+" : ""}${round(Math.round(v.change * 1000) / 10)}%${rate ? " relative" : ""}`
+    : null;
+  const diff = typeof v.difference === "number"
+    ? v.difference
+    : typeof v.value === "number" && typeof v.previous === "number"
+    ? v.value - v.previous
+    : null;
+  const moved = [rate && diff !== null ? points(diff) : null, relative].filter(Boolean);
+  return `${scalar(c, v.value, k)} (previous ${scalar(c, v.previous, k)}${
+    moved.map((m) => `, ${m}`).join("")
+  })`;
 }
 
 /** The identity words of an item: "channel Organic Search", "page /pricing". */
@@ -164,22 +235,28 @@ function identity(v: Obj): { text: string; keys: Set<string> } {
 const listTotal = (v: Obj, k: string) => k.endsWith("_total") && Array.isArray(v[k.slice(0, -6)]);
 
 /** One line for a value: an item's identity first, then its comparison, then its other figures by name. */
-function inline(zone: Zone, v: unknown, key = "", share = false): string {
-  if (Array.isArray(v)) return v.length ? v.map((x) => inline(zone, x, key, share)).join("; ") : "none";
-  if (!isObj(v)) return scalar(zone, v, key, share && typeof v === "number" && v >= 0 && v <= 1);
+function inline(c: Ctx, v: unknown, key = "", share = false): string {
+  if (Array.isArray(v)) return v.length ? v.map((x) => inline(c, x, key, share)).join("; ") : "none";
+  if (!isObj(v)) return scalar(c, v, key, share && typeof v === "number" && v >= 0 && v <= 1);
   const id = identity(v);
   const parts: string[] = [];
   const skip = new Set(id.keys);
   if (isCompared(v)) {
-    parts.push(comparison(zone, v, key));
+    parts.push(comparison(c, v, key));
     for (const k of ["value", "previous", "change", "difference", "units"]) skip.add(k);
   }
   for (const [k, x] of Object.entries(v)) {
     if (skip.has(k) || !present(x) || isList(x) || listTotal(v, k)) continue;
     if (x === "" && UNSAID_WHEN_EMPTY.has(k)) continue; // no description: nothing to say
     // an item's flag reads as a word: "own", "not followed" ("described true" read as code)
-    if (typeof x === "boolean") parts.push(x ? label(k) : `not ${label(k)}`);
-    else parts.push(`${label(k)} ${inline(zone, x, k, SHARE_OBJECTS.test(key))}`);
+    if (typeof x === "boolean") parts.push(flag(k, x));
+    else if (isObj(x) && !Object.keys(x).length) parts.push(`${label(k)} (none)`); // {}: said, not "definition ,"
+    else {
+      // a segment's units (visitors or sessions) are counts even where its figures are rates
+      const text = inline(k === "units" ? { ...c, rates: false } : c, x, k, SHARE_OBJECTS.test(key));
+      // an object of lists only (a cohort's definition {all: [...]}) has no figures of its own to say here
+      if (text !== "" || !isObj(x)) parts.push(`${label(k)} ${text}`);
+    }
   }
   const body = parts.join(", ");
   if (!id.text) return body;
@@ -187,16 +264,16 @@ function inline(zone: Zone, v: unknown, key = "", share = false): string {
 }
 
 /** Lists inside a value (an item's segments, a section's vendors) printed under it, one level deeper. */
-function nested(zone: Zone, v: Obj, indent: string, lines: string[], answer: Obj): void {
-  for (const [k, x] of Object.entries(v)) if (isList(x)) list(zone, k, x, indent, lines, answer);
+function nested(c: Ctx, v: Obj, indent: string, lines: string[], answer: Obj): void {
+  for (const [k, x] of Object.entries(v)) if (isList(x)) list(c, k, x, indent, lines, answer);
 }
 
-function list(zone: Zone, key: string, items: unknown[], indent: string, lines: string[], total: Obj): void {
+function list(c: Ctx, key: string, items: unknown[], indent: string, lines: string[], total: Obj): void {
   const t = total[`${key}_total`];
   lines.push(`${indent}${label(key)} (${items.length}${typeof t === "number" ? ` of ${t}` : ""}):`);
   for (const item of items) {
-    lines.push(`${indent}- ${inline(zone, item)}`);
-    if (isObj(item)) nested(zone, item, `${indent}  `, lines, item);
+    lines.push(`${indent}- ${inline(c, item)}`);
+    if (isObj(item)) nested(c, item, `${indent}  `, lines, item);
   }
 }
 
@@ -218,25 +295,28 @@ function renderScope(scope: Obj): string {
 export function renderAnswer(tool: string, answer: Obj): string {
   const tz = isObj(answer.scope) ? answer.scope.timezone : null;
   const zone: Zone = typeof tz === "string" && tz ? tz : null;
+  const c: Ctx = { zone, rates: typeof answer.metric === "string" && isFraction(answer.metric) };
   const lines = [`${tool}`];
   if (answer.scope) lines.push(renderScope(answer.scope as Obj));
   for (const [k, v] of Object.entries(answer)) {
     if (k === "scope" || k === "notices" || listTotal(answer, k)) continue;
     // filler: a field this answer does not use (n/a) and the first page's offset say nothing
     if (!present(v) || (k === "offset" && v === 0)) continue;
-    if (isList(v)) list(zone, k, v, "", lines, answer);
+    if (isList(v)) list(c, k, v, "", lines, answer);
     else if (isObj(v) && !isCompared(v) && Object.values(v).some(isList)) {
       // a section holding lists: its own figures on one line, its lists under it
       const own = inline(
-        zone,
+        c,
         Object.fromEntries(Object.entries(v).filter(([j, x]) => !isList(x) && !listTotal(v, j))),
       );
       lines.push(own ? `${label(k)}: ${own}` : `${label(k)}:`);
-      nested(zone, v, "  ", lines, v);
+      nested(c, v, "  ", lines, v);
     } else if (Array.isArray(v) && v.length === 0) lines.push(`${label(k)}: none`);
-    else lines.push(`${label(k)}: ${inline(zone, v, k)}`);
+    else lines.push(`${label(k)}: ${inline(c, v, k)}`);
   }
   const notices = answer.notices as string[] | undefined;
-  if (notices?.length) lines.push(textLine(`Notes: ${notices.join(" | ")}`));
+  // a notice's times ("data fresh to 2026-11-29T21:56:47.064Z") read in the answer's zone, like other times
+  const inZone = (n: string) => timesInText(n, zone ?? "UTC", TEXT);
+  if (notices?.length) lines.push(textLine(`Notes: ${notices.map((n) => inZone(String(n))).join(" | ")}`));
   return lines.join("\n");
 }

@@ -2,8 +2,8 @@
  * Figures as the app's pages and the assistant views show them: rates as percentages, seconds as durations,
  * counts with thousands separators, changes signed ("+4.2%", "−11.6%"), and "547 vs 619 (−11.6%)". A figure's
  * own spaces are no-break ones (lib/format/duration.ts), so it never wraps. Text for assistants
- * (lib/answers/render.ts) keeps its figures exact instead (no separators, up to three decimals) and shares the
- * durations and times.
+ * (lib/answers/render.ts) keeps up to three decimals instead, with the same separators and plain spaces, and
+ * shares the durations and times.
  */
 import { duration, milliseconds } from "./duration.ts";
 

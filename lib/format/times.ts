@@ -72,6 +72,12 @@ export const shortTime = (iso: string, timeZone = "UTC") =>
 
 const TIME_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g;
 
-/** A notice's times ("data fresh to 2026-11-29T19:34:32.181Z") compact in `timeZone`, which it names. */
-export const timesInText = (text: string, timeZone: string) =>
-  text.replace(TIME_IN_TEXT, (t) => `${shortTime(t, timeZone)} (${timeZone})`);
+/**
+ * A notice's times ("data fresh to 2026-11-29T19:34:32.181Z") in `timeZone`, which it names: compact on a page
+ * ("29 Nov, 20:34 (Europe/Berlin)"), or as `style` says (text for assistants: with the year, plain spaces).
+ */
+export const timesInText = (
+  text: string,
+  timeZone: string,
+  style: { year: boolean; space: Space } = { year: false, space: NBSP },
+) => text.replace(TIME_IN_TEXT, (t) => `${localTime(t, timeZone, style)} (${timeZone})`);

@@ -24,7 +24,7 @@ Deno.test("render: the text of an answer is generated from its JSON: scope, comp
       "visitors: 120 (previous 100, +20%)",
       "top pages (1 of 9):",
       "- /pricing: visitors 40",
-      "Notes: data fresh to 2026-11-20T11:58:00.000Z (2 minutes ago)",
+      "Notes: data fresh to 20 Nov 2026, 12:58 (Europe/Berlin) (2 minutes ago)",
     ].join("\n"),
   );
 });
@@ -63,7 +63,7 @@ Deno.test("render: compared items keep their names; lists inside items are lists
       "- channel",
       "  segments (1):",
       "  - Email: 10 (previous 6, +66.7%)",
-      "bounce rate: 57.8% (previous 49.3%, +17.2%)",
+      "bounce rate: 57.8% (previous 49.3%, +8.5 pts, +17.2% relative)",
       "crawl to referral:",
       "  vendors (1 of 1):",
       "  - vendor OpenAI: answer engines none, ai reads 74",
@@ -121,7 +121,7 @@ Deno.test("render: a field ending in _s or _ms is a duration, its unit said by t
   assert.match(text, /^time from previous median: 56 s$/m);
   assert.match(text, /^first input: 5\.3 s$/m);
   assert.match(text, /^load: 420 ms$/m);
-  assert.match(text, /^compared duration: 1 h 2 min \(previous 1 min, \+6108%\)$/m);
+  assert.match(text, /^compared duration: 1 h 2 min \(previous 1 min, \+6,108%\)$/m);
   assert.doesNotMatch(text, / s:/);
 });
 
@@ -167,4 +167,117 @@ Deno.test("render: an item's empty description is left out; an empty name or val
     items: [{ kind: "insight", name: "Crawl", description: "", value: "" }],
   });
   assert.match(text, /^- Crawl: kind insight, value ""$/m);
+});
+
+Deno.test("render: rates read as percentages, differences of rates as points, relative changes say so", () => {
+  // behavior_explain_change of a rate: value and previous are rates 0-1; difference, contribution, mix and
+  // rate are differences of rates (its schema); change is relative
+  const text = renderAnswer("behavior_explain_change", {
+    metric: "conversion_rate",
+    total: { value: 0.029, previous: 0.035, difference: -0.006, change: -0.186 },
+    drivers: [{
+      name: "Chrome Mobile",
+      dimension: "browser",
+      value: 0.024,
+      previous: 0.052,
+      difference: -0.028,
+      change: -0.533,
+      units: { value: 1207, previous: 1232 },
+      contribution: -0.004,
+      contribution_share: 0.716,
+      mix: 0,
+      rate: -0.004,
+      effect: "rate",
+    }],
+  });
+  assert.match(text, /^total: 2\.9% \(previous 3\.5%, -0\.6 pts, -18\.6% relative\)$/m);
+  assert.match(
+    text,
+    /^- browser Chrome Mobile: 2\.4% \(previous 5\.2%, -2\.8 pts, -53\.3% relative\), contribution -0\.4 pts, contribution share 71\.6%, mix ±0 pts, rate -0\.4 pts, effect rate$/m,
+  );
+  // a count metric keeps its counts
+  const counts = renderAnswer("behavior_explain_change", {
+    metric: "visitors",
+    total: { value: 1281, previous: 1325, difference: -44, change: -0.033 },
+  });
+  assert.match(counts, /^total: 1,281 \(previous 1,325, -3\.3%\)$/m);
+  // behavior_retention's rates and average curve are return rates; feedback_themes' share_change is points
+  const retention = renderAnswer("behavior_retention", {
+    cohorts: [{ cohort: "2026-08-31", visitors: 288, returned: [288, 63, 19], rates: [1, 0.219, 0.066] }],
+    average_curve: [1, 0.168, null],
+  });
+  assert.match(
+    retention,
+    /^- cohort 2026-08-31, visitors 288, returned 288; 63; 19, rates 100%; 21\.9%; 6\.6%$/m,
+  );
+  assert.match(retention, /^average curve: 100%; 16\.8%; n\/a$/m);
+  const themes = renderAnswer("feedback_themes", {
+    themes: [{ name: "Crashes", share: 0.128, previous_share: 0.095, share_change: 0.033 }],
+  });
+  assert.match(themes, /^- Crashes: share 12\.8%, previous share 9\.5%, share change \+3\.3 pts$/m);
+});
+
+Deno.test("render: counts have thousands separators; ids, years, versions and codes do not", () => {
+  const text = renderAnswer("account_overview", {
+    plan: { allowances: { api_requests: { allowance: 50000, used: 1182, left: 48818 } } },
+    visitors: { value: 2381, previous: 1464, change: 0.626 },
+    items: [{
+      name: "x",
+      id: 123456,
+      year: 2026,
+      version: 10203,
+      status: 1404,
+      store_id: 6450000001,
+      views: 12345.678,
+    }],
+    updated_at: 1764450000000,
+  });
+  assert.match(text, /allowance 50,000, used 1,182, left 48,818/);
+  assert.match(text, /^visitors: 2,381 \(previous 1,464, \+62\.6%\)$/m);
+  assert.match(
+    text,
+    /^- x: id 123456, year 2026, version 10203, status 1404, store id 6450000001, views 12,345\.678$/m,
+  );
+  assert.match(text, /^updated at: 1764450000000$/m);
+});
+
+Deno.test("render: wording: a percent field says %, flags read as words, empty objects, pageviews of a visit", () => {
+  const text = renderAnswer("behavior_crawl_coverage", {
+    pages: [{ page: "/", scroll_depth_percent: 45.3, exit_rate: 0.546 }],
+    vendors: [
+      { vendor: "OpenAI", sends_visitors: true, own: true },
+      { vendor: "Meta", sends_visitors: false, ai: false, own: false },
+    ],
+    cohort: {
+      name: "Buyers",
+      defines: "did purchase",
+      definition: { all: [{ event: "purchase" }] },
+      filters: {},
+      visitors: 12,
+    },
+    sessions: [{ source: "google", pages_seen: 5, pages: ["/", "/pricing", "/docs", "/pricing"] }],
+  });
+  assert.match(text, /^- page \/: scroll depth 45\.3%, exit rate 54\.6%$/m);
+  assert.match(text, /^- vendor OpenAI: sends visitors, own$/m);
+  assert.match(text, /^- vendor Meta: sends no visitors, not AI, not own$/m);
+  assert.match(text, /^cohort: Buyers: defines did purchase, filters \(none\), visitors 12$/m);
+  assert.match(text, /^- source google: pageviews 5, pages \/; \/pricing; \/docs; \/pricing$/m);
+  assert.doesNotMatch(text, / ,|not sends|percent|pages seen/);
+});
+
+Deno.test("render: a notice's times read in the answer's time zone, or in UTC, said", () => {
+  const scope = {
+    period: null,
+    timezone: "Europe/Berlin",
+    environment: "production",
+    touchpoint: null,
+    traffic: "all",
+  };
+  const text = renderAnswer("account_overview", {
+    scope,
+    notices: ["data fresh to 2026-11-29T21:56:47.064Z (59 minutes ago)"],
+  });
+  assert.match(text, /^Notes: data fresh to 29 Nov 2026, 22:56 \(Europe\/Berlin\) \(59 minutes ago\)$/m);
+  const utc = renderAnswer("x", { notices: ["data fresh to 2026-11-29T21:56:47.064Z"] });
+  assert.match(utc, /^Notes: data fresh to 29 Nov 2026, 21:56 \(UTC\)$/m);
 });
