@@ -1,8 +1,9 @@
 /**
  * Any read tool's answer as people read it: its headline figures (labelled, formatted, against the period
  * before), one chart drawn on the server (a line with a dot per bucket for a series over days, else bars of
- * its first list) and its first list as a table whose cells keep their column names on phones. Dashboards,
- * an insight's own page and the builder's preview all show answers this way.
+ * its first list) and every list it has as its own titled table (the charted one first, then the others in
+ * the answer's order, those inside a section such as robots_violations too), whose cells keep their column
+ * names on phones. Dashboards, an insight's own page and the builder's preview all show answers this way.
  */
 import type { FC } from "hono/jsx";
 import { raw } from "hono/html";
@@ -36,18 +37,33 @@ export interface ShownTable {
   newest: boolean;
 }
 
+/** Rows a table shows: the charted list's first 25 (a series its last), any other list's first 10. */
+export const FIRST_ROWS = 25;
+export const OTHER_ROWS = 10;
+
 export interface ShownAnswer {
   figures: ShownFigure[];
   /** Server-drawn SVG markup (escaped by the serializer), or null when the answer has nothing to draw. */
   chart: string | null;
   /** Points the chart draws: for a series over time, one per bucket of the answer. */
   points: number;
+  /** The charted list's table (the first of `tables`), or null when the answer has no list. */
   table: ShownTable | null;
+  /** Every list of the answer as a table: the charted one first, then the others in the answer's order. */
+  tables: ShownTable[];
   period: string | null;
   notices: string[];
 }
 
 const SKIP = new Set(["scope", "notices", "offset", "sort"]);
+/** Titles of lists whose name reads badly, by `section.list` for a list inside a section. */
+const LIST_TITLES: Record<string, string> = {
+  "robots_violations.crawlers": "robots.txt violations by crawler",
+  "robots_violations.pages": "robots.txt violations by page",
+  "robots_violations.robots_versions": "robots.txt versions",
+  spoofed_agents: "Spoofed agents (a crawler's name from an address that failed its check)",
+  refusals: "Refused or failed requests by crawler",
+};
 const LABEL_KEYS = [
   "label",
   "page",
@@ -81,6 +97,15 @@ const COLUMNS: Record<string, string[]> = {
   // crawler's name does (and the card has no room for it)
   // a review theme: its name, how many and what share of the reviews, the change, the intent, whether rising
   themes: ["label", "reviews", "share", "share_change", "dominant_intent", "rising"],
+  // a name claimed from addresses that failed its check: how many claimed it, how many of those were spoofed
+  spoofed_agents: [
+    "crawler",
+    "requests_claiming_name",
+    "spoofed_requests",
+    "share",
+    "pages",
+    "last_seen_at",
+  ],
   crawlers: [
     "crawler",
     "category",
@@ -104,9 +129,22 @@ const COLUMN_LABELS: Record<string, string> = {
   verified_pages: "Verified",
   last_read_at: "Last read",
   robots_only: "Only in robots.txt",
+  requests_claiming_name: "Requests claiming the name",
+  spoofed_requests: "Spoofed",
+  share: "Share",
+  days_since: "Days since",
+  first_seen_at: "First seen",
+  last_seen_at: "Last seen",
+  refused_or_failed_rate: "Refused or failed",
+  failed_5xx: "Failed (5xx)",
+  refused_401: "Refused (401)",
+  refused_403: "Refused (403)",
+  refused_429: "Refused (429)",
 };
 /** Which robots.txt group applies to a crawler (behavior_crawler_access's `group`). */
 const GROUP_WORDS: Record<string, string> = { own: "by name", "*": "for all (*)", none: "none" };
+/** An agent's traffic kind (behavior_overview's top_agents `kind`) in words. */
+const KIND_WORDS: Record<string, string> = { ai_agent: "AI agent" };
 /** Columns whose values are identifiers with words (the rest, e.g. event names, stay as sent). */
 const WORD_COLUMNS = new Set(["category", "rating", "dominant_intent"]);
 
@@ -144,6 +182,8 @@ export function figuresOf(answer: Answer): ShownFigure[] {
 /** A list to show: its rows, the field that names a row and the number to chart. */
 interface List {
   key: string;
+  /** the table's title: the list's name in words, with its section's for a list inside one */
+  title: string;
   rows: Row[];
   total: number;
   label: string | undefined;
@@ -157,11 +197,16 @@ interface Column {
   text?: (v: unknown) => string;
 }
 
-/** What the page shows of an answer: its figures, the list it charts and tables, and the table's columns. */
+/**
+ * What the page shows of an answer: its figures, the list it charts and tables, and the table's columns; the
+ * lists it read from (`read`, not tabled again) and the objects whose other lists are tabled too (`roots`).
+ */
 interface Reading {
   figures: ShownFigure[];
   list: List | null;
   columns: Column[];
+  read: unknown[];
+  roots: Answer[];
 }
 
 /** A figure as a number to order by; a withheld one ("fewer than 5") orders as nothing. */
@@ -183,16 +228,52 @@ function listOf(answer: Answer, key: string, rows: Row[], total?: unknown): List
     : candidates.find((n) => rows.every((r, i) => i === 0 || !(num(r[n]) > num(rows[i - 1][n]))));
   const measure = ordered ?? candidates[0];
   total ??= answer[`${key}_total`];
-  return { key, rows, total: typeof total === "number" ? total : rows.length, label, measure };
+  return {
+    key,
+    title: Object.hasOwn(LIST_TITLES, key) ? LIST_TITLES[key] : metricLabel(key),
+    rows,
+    total: typeof total === "number" ? total : rows.length,
+    label,
+    measure,
+  };
 }
+
+const isList = (v: unknown): v is Row[] => Array.isArray(v) && v.length > 0 && isObject(v[0]);
 
 /** The answer's first list of objects. */
 function firstList(answer: Answer): List | null {
   for (const [k, v] of Object.entries(answer)) {
-    if (SKIP.has(k) || !Array.isArray(v) || !v.length || !isObject(v[0])) continue;
-    return listOf(answer, k, v as Row[]);
+    if (SKIP.has(k) || !isList(v)) continue;
+    return listOf(answer, k, v);
   }
   return null;
+}
+
+/**
+ * Every list of objects of an answer in its order, and those one level inside a section of it (an object
+ * such as robots_violations, its lists titled with the section's name), with their totals; empty ones are
+ * left out (the figures say "0").
+ */
+function allLists(answer: Answer): List[] {
+  const out: List[] = [];
+  for (const [k, v] of Object.entries(answer)) {
+    if (SKIP.has(k)) continue;
+    if (isList(v)) out.push(listOf(answer, k, v));
+    else if (isObject(v)) {
+      for (const [k2, v2] of Object.entries(v)) {
+        if (!isList(v2)) continue;
+        const list = listOf(v, k2, v2);
+        const name = `${k}.${k2}`;
+        out.push({
+          ...list,
+          title: Object.hasOwn(LIST_TITLES, name)
+            ? LIST_TITLES[name]
+            : `${metricLabel(k)}: ${list.title.toLowerCase()}`,
+        });
+      }
+    }
+  }
+  return out;
 }
 
 /** A list's columns: the chosen ones of a known list, else its fields holding plain values, at most 7. */
@@ -211,7 +292,13 @@ const columnLabel = (
 /** Any answer read by its shape: top-level figures, its first list. */
 function genericReading(answer: Answer): Reading {
   const list = firstList(answer);
-  return { figures: figuresOf(answer), list, columns: list ? columnsOf(list) : [] };
+  return {
+    figures: figuresOf(answer),
+    list,
+    columns: list ? columnsOf(list) : [],
+    read: list ? [list.rows] : [],
+    roots: [answer],
+  };
 }
 
 const VITALS = ["LCP", "INP", "CLS"] as const;
@@ -262,7 +349,7 @@ function vitalsReading(answer: Answer): Reading | null {
     { key: "rating", label: "Rating" },
   ];
   const list = rows.length ? listOf(answer, `${by}s`, rows, answer.groups_total) : null;
-  return { figures, list, columns };
+  return { figures, list, columns, read: [answer.groups], roots: [answer] };
 }
 
 /** behavior_retention: each cohort's return rates are a list, one per interval after it entered. */
@@ -292,7 +379,13 @@ function retentionReading(answer: Answer): Reading | null {
     { key: "visitors", label: "Visitors" },
     ...steps.map((i) => ({ key: `after_${i}`, label: name(i), text: rate })),
   ];
-  return { figures, list: rows.length ? listOf(answer, "cohorts", rows) : null, columns };
+  return {
+    figures,
+    list: rows.length ? listOf(answer, "cohorts", rows) : null,
+    columns,
+    read: [cohorts],
+    roots: [answer],
+  };
 }
 
 /** behavior_explain_change: a driver's figures are in the answer's metric, named in `metric`. */
@@ -320,7 +413,13 @@ function driversReading(answer: Answer): Reading | null {
       text: (v) => (typeof v === "number" ? signedDifference(metric, v) : cell("contribution", v)),
     },
   ];
-  return { figures: figuresOf(answer), list: rows.length ? listOf(answer, "drivers", rows) : null, columns };
+  return {
+    figures: figuresOf(answer),
+    list: rows.length ? listOf(answer, "drivers", rows) : null,
+    columns,
+    read: [drivers],
+    roots: [answer],
+  };
 }
 
 /**
@@ -336,7 +435,13 @@ function oneItemReading(answer: Answer): Reading | null {
   const inner = Object.entries(item).find(([, v]) => Array.isArray(v) && v.length > 0 && isObject(v[0]));
   if (!inner) return null;
   const list = listOf(item, inner[0], inner[1] as Row[]);
-  return { figures: figuresOf(item), list, columns: columnsOf(list) };
+  return {
+    figures: figuresOf(item),
+    list,
+    columns: columnsOf(list),
+    read: [outer.rows, inner[1]],
+    roots: [answer, item],
+  };
 }
 
 /** Answers with a known nested shape are read by their own reader; any other generically. */
@@ -383,14 +488,14 @@ function chartSpec(title: string, list: List): ChartSpec | null {
   };
 }
 
-function tableOf(list: List, columns: Column[], timeZone: string): ShownTable {
+function tableOf(list: List, columns: Column[], timeZone: string, cap = FIRST_ROWS): ShownTable {
   // a time series keeps its newest buckets, the ones a reader looks for
   const newest = list.key === "series";
-  const rows = newest ? list.rows.slice(-25) : list.rows.slice(0, 25);
+  const rows = newest ? list.rows.slice(-cap) : list.rows.slice(0, cap);
   // times are read in the answer's time zone, named once in their column's header instead of in every cell
   const times = (c: Column) => !c.text && rows.some((r) => ISO_TIME.test(String(r[c.key])));
   return {
-    title: metricLabel(list.key),
+    title: list.title,
     columns: columns.map((c) => c.key),
     labels: columns.map((c) => (times(c) ? `${c.label} (${timeZone})` : c.label)),
     rows,
@@ -402,7 +507,8 @@ function tableOf(list: List, columns: Column[], timeZone: string): ShownTable {
 
 /** Reads an answer into what the page shows; the chart is titled `title`. */
 export async function showAnswer(title: string, answer: Answer): Promise<ShownAnswer> {
-  const { figures, list, columns } = readingOf(answer);
+  const reading = readingOf(answer);
+  const { figures, list, columns } = reading;
   const spec = list ? chartSpec(title, list) : null;
   const zone = (answer.scope as { timezone?: string } | undefined)?.timezone ?? "UTC";
   // a notice's times ("data fresh to 2026-11-29T19:34:32.181Z") read as the table's do
@@ -423,11 +529,21 @@ export async function showAnswer(title: string, answer: Answer): Promise<ShownAn
     | { period?: { from_date?: string; to_date?: string } | null; timezone?: string }
     | undefined;
   const p = scope?.period;
+  const first = list ? tableOf(list, columns, zone) : null;
+  // the answer's other lists, each its own table (crawl coverage's pages never read and stale pages, crawler
+  // access's refusals and spoofed agents were counts only), those with a column of plain values
+  const others = reading.roots.flatMap(allLists)
+    .filter((l) => !reading.read.includes(l.rows) && l !== list)
+    .map((l) => ({ l, columns: columnsOf(l) }))
+    .filter((o) => o.columns.length > 0)
+    .map((o) => tableOf(o.l, o.columns, zone, OTHER_ROWS));
+  const tables = first ? [first, ...others] : others;
   return {
     figures,
     chart,
     points,
-    table: list ? tableOf(list, columns, scope?.timezone ?? "UTC") : null,
+    table: tables[0] ?? null,
+    tables,
     period: p?.from_date
       ? (p.from_date === p.to_date ? p.from_date : `${p.from_date} to ${p.to_date}`)
       : null,
@@ -445,6 +561,7 @@ function cell(col: string, v: unknown, timeZone = "UTC"): string {
   if (typeof v !== "string") return formatValue(col, v);
   if (ISO_TIME.test(v)) return shortTime(v, timeZone);
   if (col === "group" && Object.hasOwn(GROUP_WORDS, v)) return GROUP_WORDS[v];
+  if (col === "kind" && Object.hasOwn(KIND_WORDS, v)) return KIND_WORDS[v];
   return WORD_COLUMNS.has(col) ? valueWords(v) : readable(v);
 }
 
@@ -457,7 +574,35 @@ const breakable = (text: string) =>
     ? text
     : text.split(/(?=\/)|(?<=\.)/).flatMap((part, i) => (i ? [<wbr />, part] : [part]));
 
-/** The figures, chart and table of a shown answer; `compact` (a dashboard tile) leaves the table out. */
+/**
+ * One list as a table under its title; a list cut short says how many rows it leaves out ("and 16 more", a
+ * series "and 5 earlier").
+ */
+const AnswerTable: FC<{ table: ShownTable }> = ({ table }) => {
+  const more = table.total - table.rows.length;
+  return (
+    <div class="table-wrap">
+      <table class="stack-sm">
+        <caption>{table.title}</caption>
+        <thead>
+          <tr>{table.labels.map((l) => <th scope="col">{l}</th>)}</tr>
+        </thead>
+        <tbody>
+          {table.cells.map((r) => (
+            <tr>{r.map((text, i) => <td data-label={table.labels[i]}>{breakable(text)}</td>)}</tr>
+          ))}
+        </tbody>
+      </table>
+      {more > 0 && (
+        <p class="muted table-more">
+          and {more.toLocaleString("en-US")} {table.newest ? "earlier" : "more"}
+        </p>
+      )}
+    </div>
+  );
+};
+
+/** The figures, chart and tables of a shown answer; `compact` (a dashboard tile) leaves the tables out. */
 export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ shown, compact }) => (
   <div class="answer">
     {shown.figures.length > 0 && (
@@ -474,30 +619,7 @@ export const AnswerBlock: FC<{ shown: ShownAnswer; compact?: boolean }> = ({ sho
       </dl>
     )}
     {shown.chart && <figure class="chart" data-points={String(shown.points)}>{raw(shown.chart)}</figure>}
-    {!compact && shown.table && (
-      <div class="table-wrap">
-        <table class="stack-sm">
-          <caption>
-            {shown.table.title}
-            {shown.table.total > shown.table.rows.length && " "}
-            {shown.table.total > shown.table.rows.length && (
-              <span class="muted">
-                ({shown.table.newest ? "last" : "first"} {shown.table.rows.length} of{" "}
-                {shown.table.total.toLocaleString("en-US")})
-              </span>
-            )}
-          </caption>
-          <thead>
-            <tr>{shown.table.labels.map((l) => <th scope="col">{l}</th>)}</tr>
-          </thead>
-          <tbody>
-            {shown.table.cells.map((r) => (
-              <tr>{r.map((text, i) => <td data-label={shown.table!.labels[i]}>{breakable(text)}</td>)}</tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    )}
+    {!compact && shown.tables.map((t) => <AnswerTable table={t} />)}
     {shown.notices.length > 0 && <ul class="notices muted">{shown.notices.map((n) => <li>{n}</li>)}</ul>}
   </div>
 );
