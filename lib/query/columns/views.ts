@@ -39,18 +39,25 @@ export function eventView(e: Viewable, field: string): View {
   } else if (field.startsWith("utm_")) {
     const k = field.slice(4);
     const c = col("utm");
-    v = c ? jsonView(c, (u) => (u as Record<string, unknown> | null)?.[k] ?? null) : NONE;
+    v = c ? jsonView(c, (u) => ownValue(u, k)) : NONE;
   } else if (field.startsWith("prop:")) {
     const k = field.slice(5);
     const own = col(`p:${k}`);
     if (own) v = jsonView(own, (x) => x);
     else {
       const rest = col("p*");
-      v = rest ? jsonView(rest, (o) => (o as Record<string, unknown>)[k] ?? null) : NONE;
+      v = rest ? jsonView(rest, (o) => ownValue(o, k)) : NONE;
     }
   } else v = viewOf(col(field));
   e.views.set(field, v);
   return v;
+}
+
+/** A parsed object's own value of `k` (a property named "constructor" is not Object.prototype's), or null. */
+function ownValue(o: unknown, k: string): unknown {
+  return o !== null && typeof o === "object" && Object.hasOwn(o, k)
+    ? (o as Record<string, unknown>)[k] ?? null
+    : null;
 }
 
 function viewOf(c: StrCol | undefined): View {

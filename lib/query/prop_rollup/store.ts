@@ -176,7 +176,8 @@ export function sectionOf(r: PropRollup, et: number, from = 0): PropRollup {
  */
 export async function storePropRollup(kv: Deno.Kv, partId: string, r: PropRollup): Promise<number> {
   await deletePropRollup(kv, partId); // an older version's chunks never sit among the new ones
-  const secs: Record<string, [number, number, number, number]> = {};
+  // no prototype: an event type named "__proto__" is a section like any other
+  const secs: Record<string, [number, number, number, number]> = Object.create(null);
   const writes: [number, Uint8Array][] = [];
   let total = 0, sec = 0, at = 0;
   for (let et = 0; et < r.ets.length; et++) {
@@ -255,7 +256,8 @@ export async function readPropSection(
   entry: PropRollupEntry,
   name: string,
 ): Promise<{ rollup: PropRollup; stored: number } | null> {
-  const size = entry.secs[name];
+  // own sections only: an event named "constructor" or "toString" must not find Object.prototype's member
+  const size = Object.hasOwn(entry.secs, name) ? entry.secs[name] : undefined;
   if (!size) return { rollup: emptyPropRollup(), stored: 0 };
   const [sec, length, chunks] = size;
   const bytes = await readSectionBytes(

@@ -295,7 +295,8 @@ export function decodeSessions(stored: Stored): { h1: Uint32Array; h2: Uint32Arr
 /** Writes a part's column: chunks first, then the entry. Answers the stored bytes. */
 export async function storeStepColumn(kv: Deno.Kv, partId: string, secs: StepSection[]): Promise<number> {
   await deleteStepColumn(kv, partId); // an older version's chunks never sit among the new ones
-  const entry: StepColumnEntry = { v: STEP_COLUMN_VERSION, bytes: 0, rows: 0, secs: {} };
+  // no prototype: an event type named "__proto__" is a section like any other
+  const entry: StepColumnEntry = { v: STEP_COLUMN_VERSION, bytes: 0, rows: 0, secs: Object.create(null) };
   const writes: [number, Uint8Array][] = [];
   let sec = 0;
   const add = (name: string, bytes: Uint8Array, rows: number) => {
@@ -452,7 +453,8 @@ async function readChunksMany(
 ): Promise<(Uint8Array[] | null | undefined)[]> {
   const ks: Deno.KvKey[] = [];
   const spans = parts.map(({ id, entry }) => {
-    const size = entry.secs[name];
+    // own sections only: a step named "constructor" must not find Object.prototype's member
+    const size = Object.hasOwn(entry.secs, name) ? entry.secs[name] : undefined;
     if (!size) return null;
     const [sec, , chunks] = size, at = ks.length;
     for (let j = 0; j < chunks; j++) ks.push(stepColumnKeys.chunk(id, sec * SEC_SPAN + j));
