@@ -235,9 +235,27 @@ function identity(v: Obj): { text: string; keys: Set<string> } {
 const listTotal = (v: Obj, k: string) => k.endsWith("_total") && Array.isArray(v[k.slice(0, -6)]);
 
 /** One line for a value: an item's identity first, then its comparison, then its other figures by name. */
+/**
+ * A figure beside its `previous` and relative `change` without being a comparison (a report finding's numbers:
+ * {page, pageviews, previous, change}, {insight, conversion, previous, change}): the first other number, whose
+ * unit `previous` shares.
+ */
+const previousOf = (v: Obj) =>
+  Object.keys(v).find((k) => typeof v[k] === "number" && k !== "previous" && k !== "change") ?? "";
+
 function inline(c: Ctx, v: unknown, key = "", share = false): string {
   if (Array.isArray(v)) return v.length ? v.map((x) => inline(c, x, key, share)).join("; ") : "none";
   if (!isObj(v)) return scalar(c, v, key, share && typeof v === "number" && v >= 0 && v <= 1);
+  // an object naming its metric (a report finding's numbers) gives that metric's figures: rates when it is one
+  if (typeof v.metric === "string") c = { ...c, rates: isFraction(v.metric) };
+  if (!isCompared(v) && "previous" in v && typeof v.change === "number") {
+    const of = previousOf(v);
+    const rate = isFraction(of) || c.rates;
+    const relative = `${v.change >= 0 ? "+" : ""}${round(Math.round(v.change * 1000) / 10)}%`;
+    const rest = Object.fromEntries(Object.entries(v).filter(([k]) => k !== "previous" && k !== "change"));
+    const text = inline(c, rest, key, share);
+    return `${text}, previous ${scalar(c, v.previous, of)}, change ${relative}${rate ? " relative" : ""}`;
+  }
   const id = identity(v);
   const parts: string[] = [];
   const skip = new Set(id.keys);

@@ -281,3 +281,28 @@ Deno.test("render: a notice's times read in the answer's time zone, or in UTC, s
   const utc = renderAnswer("x", { notices: ["data fresh to 2026-11-29T21:56:47.064Z"] });
   assert.match(utc, /^Notes: data fresh to 29 Nov 2026, 21:56 \(UTC\)$/m);
 });
+
+Deno.test("render: a report finding's numbers: previous in the unit of its figure, change as a relative percentage", () => {
+  const text = renderAnswer("report_get", {
+    findings: [
+      { kind: "page_rose", numbers: { page: "/features", pageviews: 1455, previous: 1028, change: 0.415 } },
+      {
+        kind: "funnel_fell",
+        numbers: { insight: "Signup", conversion: 0.029, previous: 0.035, change: -0.171 },
+      },
+      { kind: "headline", numbers: { metric: "bounce_rate", value: 0.562, previous: 0.57, change: -0.014 } },
+    ],
+  });
+  assert.match(
+    text,
+    /^- kind page rose, numbers page \/features: pageviews 1,455, previous 1,028, change \+41\.5%$/m,
+  );
+  assert.match(
+    text,
+    /^- kind funnel fell, numbers insight Signup, conversion 2\.9%, previous 3\.5%, change -17\.1% relative$/m,
+  );
+  assert.match(
+    text,
+    /^- kind headline, numbers 56\.2% \(previous 57%, -0\.8 pts, -1\.4% relative\), metric bounce_rate$/m,
+  );
+});
