@@ -9,6 +9,9 @@ import type { TouchpointKind } from "../lib/store/records.ts";
 import { latestArrival } from "../lib/parts/arrivals.ts";
 import { firstEventAt } from "../lib/parts/first_data.ts";
 import { beforeFirstData, MIN_COMPARED_COVERAGE, withholdChanges } from "../lib/answers/before_data.ts";
+import { closeNames, holdsFigures, pageVariants, unknownNameNotice } from "../lib/answers/unknown_names.ts";
+import type { Scope as EngineScope } from "../lib/query/api.ts";
+import { urlPath } from "../lib/url_path.ts";
 import type { UsageMeter } from "../lib/usage/meter.ts";
 import type { Answer, Tool, ToolContext } from "../toolkit/tool.ts";
 
@@ -97,6 +100,58 @@ export async function comparedBeforeDataNotice(
   return answer.notices.some((n) => n.endsWith(c.notice)) ? [] : [c.notice];
 }
 
+/**
+ * An answer about an event (its `event` field) or a page (`scope.page`) that holds no figure above 0: when
+ * the period received no such event or page (any traffic, the answer's touchpoint), a notice says so and
+ * names close ones ("did you mean "/pricing"?"). Only empty answers ask the engine: event names from one
+ * aggregate by event type over the period, pages from one over the asked path's spellings (a trailing slash,
+ * case), both answered from the rollups on a large site. A period that received nothing at all says nothing.
+ */
+export async function unknownNameNotices(
+  app: AppContext,
+  ctx: ToolContext,
+  tool: Pick<Tool, "readsReviews">,
+  answer: Answer,
+): Promise<string[]> {
+  const p = answer.scope?.period;
+  const event = typeof answer.event === "string" ? answer.event : null;
+  const page = answer.scope?.page ?? null;
+  if (!p || tool.readsReviews || (!event && !page) || holdsFigures(answer)) return [];
+  const scope: EngineScope = {
+    org: ctx.org.id,
+    env: ctx.env,
+    touchpoint: answer.scope.touchpoint?.id ?? null,
+    from: Date.parse(p.from),
+    to: Date.parse(p.to),
+    timezone: answer.scope.timezone,
+    traffic: ["human", "bot", "ai_agent"],
+  };
+  const out: string[] = [];
+  if (event) {
+    const r = await app.engine.aggregate(scope, { metrics: ["events"], breakdown: ["event_type"] });
+    const names = r.rows.map((x) => x.key.event_type).filter((n): n is string => typeof n === "string");
+    if (names.length && !names.includes(event)) {
+      out.push(unknownNameNotice("event", event, ctx.env, p, closeNames(event, names)));
+    }
+  }
+  if (page) {
+    const stored = urlPath(page);
+    const variants = [...new Set([stored, ...pageVariants(stored)])];
+    const r = await app.engine.aggregate(
+      { ...scope, filters: [{ field: "page", op: "in", value: variants }] },
+      { metrics: ["events"], breakdown: ["page"] },
+    );
+    const found = r.rows.map((x) => x.key.page).filter((n): n is string => typeof n === "string");
+    if (!found.includes(stored)) {
+      const any = await app.engine.aggregate(scope, { metrics: ["events"] });
+      if ((any.totals.events ?? 0) > 0) {
+        out.push(unknownNameNotice("page", page, ctx.env, p, closeNames(stored, found)));
+      }
+    }
+  }
+  return out;
+}
+
 export async function pipelineNotices(
   app: AppContext,
   ctx: ToolContext,
@@ -108,6 +163,7 @@ export async function pipelineNotices(
   return [
     ...ctx.periodNotices.filter((n) => !answer.notices.includes(n)),
     ...(meter?.notices() ?? []),
+    ...await unknownNameNotices(app, ctx, tool, answer),
     ...await comparedBeforeDataNotice(app, ctx, tool, answer),
     ...await samplingNotice(app, ctx, tool, answer),
     await freshnessNotice(app, ctx),
