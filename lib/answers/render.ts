@@ -194,13 +194,25 @@ function isCompared(v: Obj): boolean {
 }
 
 /**
+ * The field a figure is named after, when its name is one with a unit (a dashboard's headline figure
+ * {name: "bounce_rate", value: 0.56} or "/pricing: exit_rate"): its value reads in that unit ("56%"), else "".
+ */
+function unitNamed(v: Obj): string {
+  const tail = typeof v.name === "string" ? v.name.split(": ").pop()! : "";
+  return /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(tail) && (isFraction(tail) || /_(s|ms|percent|pct)$/.test(tail))
+    ? tail
+    : "";
+}
+
+/**
  * "120 (previous 100, +20%)". A rate's comparison says its difference in points and calls its change (always
  * relative, by the schema) relative: "56.2% (previous 57%, -0.8 pts, -1.4% relative)", never "-1.4%" beside
  * percentages it is not the difference of.
  */
 function comparison(c: Ctx, v: Obj, key: string): string {
-  const rate = isFraction(key) || c.rates;
-  const k = c.rates ? "value" : key;
+  const named = unitNamed(v);
+  const rate = isFraction(key) || isFraction(named) || c.rates;
+  const k = c.rates ? "value" : named || key;
   const relative = typeof v.change === "number"
     ? `${v.change >= 0 ? "+" : ""}${round(Math.round(v.change * 1000) / 10)}%${rate ? " relative" : ""}`
     : null;
@@ -268,7 +280,9 @@ function inline(c: Ctx, v: unknown, key = "", share = false): string {
     if (x === "" && UNSAID_WHEN_EMPTY.has(k)) continue; // no description: nothing to say
     // an item's flag reads as a word: "own", "not followed" ("described true" read as code)
     if (typeof x === "boolean") parts.push(flag(k, x));
-    else if (isObj(x) && !Object.keys(x).length) parts.push(`${label(k)} (none)`); // {}: said, not "definition ,"
+    else if (k === "value" && typeof x === "number" && unitNamed(v)) {
+      parts.push(`value ${scalar(c, x, unitNamed(v))}`);
+    } else if (isObj(x) && !Object.keys(x).length) parts.push(`${label(k)} (none)`); // {}: said, not "definition ,"
     else {
       // a segment's units (visitors or sessions) are counts even where its figures are rates
       const text = inline(k === "units" ? { ...c, rates: false } : c, x, k, SHARE_OBJECTS.test(key));

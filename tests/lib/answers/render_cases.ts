@@ -306,3 +306,24 @@ Deno.test("render: a report finding's numbers: previous in the unit of its figur
     /^- kind headline, numbers 56\.2% \(previous 57%, -0\.8 pts, -1\.4% relative\), metric bounce_rate$/m,
   );
 });
+
+Deno.test("render: a dashboard's figure named after a rate or a duration reads in its unit", () => {
+  const text = renderAnswer("behavior_saved", {
+    dashboard: {
+      name: "Weekly",
+      insights: [{
+        name: "Overview",
+        figures: [
+          { name: "visitors", value: 1238, previous: 1279, change: -0.032 },
+          { name: "bounce_rate", value: 0.565, previous: 0.535, change: 0.057 },
+          { name: "/pricing: exit_rate", value: 0.552 },
+          { name: "session_duration_s", value: 79 },
+        ],
+      }],
+    },
+  });
+  assert.match(text, /^ {4}- visitors: 1,238 \(previous 1,279, -3\.2%\)$/m);
+  assert.match(text, /^ {4}- bounce_rate: 56\.5% \(previous 53\.5%, \+3 pts, \+5\.7% relative\)$/m);
+  assert.match(text, /^ {4}- `\/pricing: exit_rate`: value 55\.2%$/m);
+  assert.match(text, /^ {4}- session_duration_s: value 1 min 19 s$/m);
+});
