@@ -23,7 +23,8 @@ export interface ReportPeriod {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-const month = (d: LocalDate) => `${d.y}-${pad(d.m)}`;
+const year = (y: number) => String(y).padStart(4, "0");
+const month = (d: LocalDate) => `${year(d.y)}-${pad(d.m)}`;
 const weekday = (d: LocalDate) => new Date(Date.UTC(d.y, d.m - 1, d.d)).getUTCDay(); // 0 Sunday
 
 /** ISO 8601 week key of the week starting on Monday `monday`: "2026-W47". */
@@ -31,7 +32,7 @@ export function isoWeekKey(monday: LocalDate): string {
   const thursday = addDays(monday, 3); // the ISO year is the year of the week's Thursday
   const jan1 = Date.UTC(thursday.y, 0, 1);
   const week = Math.floor((Date.UTC(thursday.y, thursday.m - 1, thursday.d) - jan1) / 86_400_000 / 7) + 1;
-  return `${thursday.y}-W${pad(week)}`;
+  return `${year(thursday.y)}-W${pad(week)}`;
 }
 
 export function weekOf(monday: LocalDate): ReportPeriod {
@@ -67,20 +68,32 @@ export function lastClosedPeriod(kind: ReportKind, now: number, tz: string): Rep
   return weekOf(addDays(thisMonday, -7));
 }
 
-/** A period key back to its period ("2026-W47", "2026-11"); null when it is not one. */
+/**
+ * A period key back to its period ("2026-W47", "2026-11"); null when it is not one, or when a day of it or of
+ * the period before is not a day `parseDate` reads back: JavaScript's dates take the years 0 to 99 as 1900 to
+ * 1999, so "0000-W01" had no January 4th (read as null, a TypeError) and "0001-12" ended in 1901.
+ */
 export function periodOfKey(kind: ReportKind, key: string): ReportPeriod | null {
-  if (kind === "monthly") {
-    const m = /^(\d{4})-(\d{2})$/.exec(key);
-    if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return null;
-    return monthOf({ y: Number(m[1]), m: Number(m[2]), d: 1 });
-  }
+  const p = kind === "monthly" ? monthOfKey(key) : weekOfKey(key);
+  if (!p || p.key !== key) return null;
+  const [before] = p.previous.split("..");
+  const days = [p.from, p.to, kind === "monthly" ? `${before}-01` : before];
+  return days.every((d) => parseDate(d) !== null) ? p : null;
+}
+
+function monthOfKey(key: string): ReportPeriod | null {
+  const m = /^(\d{4})-(\d{2})$/.exec(key);
+  const first = m ? parseDate(`${m[1]}-${m[2]}-01`) : null; // null for month 00 or 13, or a year before 100
+  return first ? monthOf(first) : null;
+}
+
+function weekOfKey(key: string): ReportPeriod | null {
   const w = /^(\d{4})-W(\d{2})$/.exec(key);
-  if (!w) return null;
   // The Monday of ISO week 1 is the Monday on or before January 4th.
-  const jan4 = parseDate(`${w[1]}-01-04`)!;
+  const jan4 = w ? parseDate(`${w[1]}-01-04`) : null;
+  if (!w || !jan4) return null;
   const week1 = addDays(jan4, -((weekday(jan4) + 6) % 7));
-  const p = weekOf(addDays(week1, (Number(w[2]) - 1) * 7));
-  return p.key === key ? p : null;
+  return weekOf(addDays(week1, (Number(w[2]) - 1) * 7));
 }
 
 /** The closed periods of a kind, newest first: the last `n` weeks or months before the current one. */
