@@ -72,6 +72,7 @@ export function resolve(ctx: ToolContext, o: ResolveOptions): Resolved {
           timezone: ctx.org.timezone,
           historyFrom,
         }),
+        guardCohort: true,
       }
       : {}),
   });

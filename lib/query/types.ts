@@ -87,6 +87,11 @@ export interface Scope {
    * and AI agents are never in a cohort, so a cohort scope counts human traffic only.
    */
   cohort?: CohortExpr;
+  /**
+   * Refuse (a 422) a cohort a part of which alone decides 1 to 4 visitors (cohort/evaluate.ts `tellsFew`):
+   * the tools ask with it (spec rule 5); the engine's own checks against plain references leave it out.
+   */
+  guardCohort?: boolean;
 }
 
 /**

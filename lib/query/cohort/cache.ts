@@ -12,6 +12,7 @@ import type { EventLoad, Source, StreamRead } from "../columns/source.ts";
 import { type Membership, rowsSpan } from "../scan/ctx.ts";
 import type { CohortExpr, Scope } from "../types.ts";
 import type { EvBatch } from "../columns/batch.ts";
+import { invalid } from "../../errors.ts";
 import {
   cohortWindows,
   evaluateParts,
@@ -32,8 +33,21 @@ const sameTail = (a: string[][], b: string[][]) =>
   a.every((ids, k) => ids.length === b[k].length && ids.every((id, j) => id === b[k][j]));
 
 /** The same visitors in both (a visitor past the end of the bits is in as `dflt` says). */
+/**
+ * A cohort with a part that changes its members by 1 to 4 visitors is refused as the tools' filter (a 422):
+ * its exact counts beside those without that part would tell those visitors' events (spec rule 5).
+ */
+function askable(m: Membership, s: Scope): Membership {
+  if (!m.tellsFew || !s.guardCohort) return m;
+  throw invalid(
+    'cohort: one of its conditions leaves out or adds only 1 to 4 visitors (a "not" over so few, or an ' +
+      "all/any part that alone decides so few), so its counts would tell those visitors apart; widen or " +
+      "remove that condition",
+  );
+}
+
 function sameMembers(a: Membership, b: Membership): boolean {
-  if (a.dflt !== b.dflt) return false;
+  if (a.dflt !== b.dflt || a.tellsFew !== b.tellsFew) return false;
   const n = Math.max(a.bits.length, b.bits.length);
   for (let v = 0; v < n; v++) {
     if ((v < a.bits.length ? a.bits[v] : a.dflt) !== (v < b.bits.length ? b.bits[v] : b.dflt)) return false;
@@ -77,7 +91,21 @@ export class CohortCache {
    * (`Source.windowRows`: index entries, and the time columns of parts an end cuts); a kept evaluation
    * reads only each window's raw tail.
    */
+  /** The members of a period too large to hold (`streamed`), refused when they would tell a few apart. */
   async streamed(s: Scope, expr: CohortExpr, free: (e: EvBatch) => void): Promise<Membership> {
+    return askable(await this.streamedMembers(s, expr, free), s);
+  }
+
+  /** The members for a question's scope, refused when they would tell a few apart (cohort/evaluate.ts). */
+  async membership(s: Scope, expr: CohortExpr, own?: { from: number; to: number; load: EventLoad }) {
+    return askable(await this.members(s, expr, own), s);
+  }
+
+  private async streamedMembers(
+    s: Scope,
+    expr: CohortExpr,
+    free: (e: EvBatch) => void,
+  ): Promise<Membership> {
     const windows = cohortWindows(expr);
     const interner = this.source.interner(s.org, s.env);
     const rows = await Promise.all(windows.map((w) => this.source.windowRows(s.org, s.env, w.from, w.to)));
@@ -130,7 +158,7 @@ export class CohortCache {
     }
     const same = read.every((r, k) => r.partIds.join() === rows[k].partIds.join());
     // the parts changed since the key was made: a kept evaluation is of the parts before (evaluated anew)
-    if (kept && !same) return this.streamed(s, expr, free);
+    if (kept && !same) return this.streamedMembers(s, expr, free);
     const n = interner.visitorCount;
     const state = kept?.state ?? evaluator!.finish(n);
     const tailIds = read.map((r) => r.tailIds);
@@ -148,7 +176,7 @@ export class CohortCache {
   }
 
   /** The members for a question's scope; `own` is the question's own load, reused for a window it covers. */
-  async membership(s: Scope, expr: CohortExpr, own?: { from: number; to: number; load: EventLoad }) {
+  private async members(s: Scope, expr: CohortExpr, own?: { from: number; to: number; load: EventLoad }) {
     const windows = cohortWindows(expr);
     const loads = await Promise.all(
       windows.map((w) =>

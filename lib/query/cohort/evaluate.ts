@@ -241,29 +241,65 @@ export function membershipOf(
     return bits;
   });
   const bitsOf = new Map(all.map((l, x) => [l, leafBits[x]]));
-  const { bits, dflt } = combine(expr, bitsOf, n);
-  return { id: nextId++, bits, dflt };
+  const seen = { tellsFew: false };
+  const { bits, dflt } = combine(expr, bitsOf, n, seen);
+  // a cohort of 1 to 4 reads "fewer than 5" anyway: set beside another count it tells no exact number
+  let members = 0;
+  if (seen.tellsFew) { for (let v = 0; v < n; v++) members += bits[v]; }
+  const tellsFew = seen.tellsFew && !few(members);
+  return { id: nextId++, bits, dflt, ...(tellsFew ? { tellsFew: true as const } : {}) };
 }
 
+/** 1 to 4 visitors: a group rule 5 protects (lib/answers/privacy.ts SMALL_GROUP). */
+const few = (n: number) => n > 0 && n < 5;
+
+/**
+ * Combines the conditions' bits as the definition says. On the way it notes (`seen.tellsFew`) a part that
+ * changes the members by 1 to 4 visitors: a `not` over 1 to 4 visitors, or one condition of an all/any that
+ * alone leaves out (all) or adds (any) 1 to 4. Such a cohort's exact counts (of 5 or more members), set beside
+ * the counts without that part, name those few visitors' events ("not: did odd with p containing victim2@" counted every
+ * visitor but one, and guessed substrings rebuilt the value), so questions under it are refused.
+ */
 function combine(
   x: CohortExpr,
   leafBits: Map<Leaf, Uint8Array>,
   n: number,
+  seen: { tellsFew: boolean },
 ): { bits: Uint8Array; dflt: 0 | 1 } {
   if ("did" in x || "first" in x) return { bits: leafBits.get(x)!, dflt: 0 };
   if ("not" in x) {
-    const inner = combine(x.not, leafBits, n);
+    const inner = combine(x.not, leafBits, n, seen);
     const bits = new Uint8Array(n);
-    for (let v = 0; v < n; v++) bits[v] = inner.bits[v] ^ 1;
+    let left = 0;
+    for (let v = 0; v < n; v++) {
+      bits[v] = inner.bits[v] ^ 1;
+      left += inner.bits[v];
+    }
+    if (few(left)) seen.tellsFew = true;
     return { bits, dflt: inner.dflt ? 0 : 1 };
   }
   const and = "all" in x;
-  const parts = (and ? x.all : x.any).map((y) => combine(y, leafBits, n));
+  const parts = (and ? x.all : x.any).map((y) => combine(y, leafBits, n, seen));
   const bits = new Uint8Array(n).fill(and ? 1 : 0);
   let dflt: 0 | 1 = and ? 1 : 0;
   for (const p of parts) {
     for (let v = 0; v < n; v++) bits[v] = and ? bits[v] & p.bits[v] : bits[v] | p.bits[v];
     dflt = (and ? dflt & p.dflt : dflt | p.dflt) as 0 | 1;
+  }
+  if (parts.length > 1 && !seen.tellsFew) {
+    // a visitor only one part decides (the one part it fails under all, the one it meets under any)
+    const alone = new Uint32Array(parts.length);
+    for (let v = 0; v < n; v++) {
+      let deciders = 0, which = -1;
+      for (let i = 0; i < parts.length; i++) {
+        if ((parts[i].bits[v] === 1) !== and) {
+          deciders++;
+          which = i;
+        }
+      }
+      if (deciders === 1) alone[which]++;
+    }
+    if (alone.some(few)) seen.tellsFew = true;
   }
   return { bits, dflt };
 }

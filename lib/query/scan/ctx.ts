@@ -39,6 +39,8 @@ export interface Membership {
   id: number;
   bits: Uint8Array;
   dflt: 0 | 1;
+  /** a part of the definition changes the members by 1 to 4 visitors (cohort/evaluate.ts): not to be asked */
+  tellsFew?: true;
 }
 
 /** What questions over one set of batches can share: the visitor order, session facts per scope. */
