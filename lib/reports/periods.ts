@@ -117,11 +117,24 @@ export function periodTitle(kind: ReportKind, period: string): string {
 }
 
 /**
- * A moment (an ISO time) as the page's other dates read, in UTC: "2026-11-29T20:11:05Z" → "29 Nov 2026, 20:11
- * UTC". Anything else as it is.
+ * A moment (an ISO time) as the page's other dates read, in `timeZone` and naming it: "2026-11-29T21:56:05Z" →
+ * "29 Nov 2026, 22:56 (Europe/Berlin)"; in UTC, or without a zone (or with one that is none), "29 Nov 2026,
+ * 21:56 UTC". Anything else as it is.
  */
-export function momentText(iso: string): string {
-  return ISO_TIME.test(iso) ? localTime(iso, null, { year: true, space: " " }) : iso;
+export function momentText(iso: string, timeZone: string | null = null): string {
+  if (!ISO_TIME.test(iso)) return iso;
+  const zone = timeZone && timeZone !== "UTC" && isTimeZone(timeZone) ? timeZone : null;
+  const text = localTime(iso, zone, { year: true, space: " " });
+  return zone ? `${text} (${zone})` : text;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
-/** One report as a page: headline, scope, summary, charts, findings with the calls that reproduce them. */
+/**
+ * One report as a page: headline, scope, summary, charts, findings with the calls that reproduce them. Its
+ * times read in the report's time zone (the organization's), named as its period is.
+ */
 import type { FC } from "hono/jsx";
 import type { Finding, Report, Reproduce } from "../../lib/reports/types.ts";
 import { momentText, periodText, periodTitle } from "../../lib/reports/periods.ts";
@@ -41,7 +44,7 @@ export const ReportView: FC<{ report: Report; charts: RenderedChart[]; names?: R
     <p class="report-scope">
       {periodText(r.period)} ({r.scope.timezone}), {r.scope.environment}, {r.scope.traffic}. Compared with
       {" "}
-      {periodText(r.previous_period)}. Generated {momentText(r.generated_at)}
+      {periodText(r.previous_period)}. Generated {momentText(r.generated_at, r.scope.timezone)}
       {r.trigger === "request" ? " on request" : ""}.
     </p>
     <p class="report-summary">{r.summary}</p>
