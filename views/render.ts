@@ -364,20 +364,35 @@ function crawlerAccess(v: ViewInput): Node[] {
   const a = v.answer;
   const crawlers = list(a.crawlers);
   const robots = (a.robots_txt ?? {}) as Obj;
+  // before robots.txt is first fetched no path is known allowed or disallowed (null): the requests are drawn
+  const rulesKnown = crawlers.some((c) => typeof c.paths_disallowed === "number");
   return [
     h("p", { class: "lead" }, `robots.txt: ${words(String(robots.outcome ?? "unknown"))}`),
-    section(
-      "Paths robots.txt keeps each crawler from (of those checked)",
-      bars(
-        "Paths disallowed per crawler",
-        crawlers.map((c) => ({
-          label: String(c.crawler),
-          value: fig(c.paths_disallowed),
-          note: `${words(String(c.access))}, ${fmt(c.paths_checked)} checked, ${fmt(c.requests)} requests`,
-        })),
-        v.width,
+    rulesKnown
+      ? section(
+        "Paths robots.txt keeps each crawler from (of those checked)",
+        bars(
+          "Paths disallowed per crawler",
+          crawlers.map((c) => ({
+            label: String(c.crawler),
+            value: fig(c.paths_disallowed),
+            note: `${words(String(c.access))}, ${fmt(c.paths_checked)} checked, ${fmt(c.requests)} requests`,
+          })),
+          v.width,
+        ),
+      )
+      : section(
+        "Requests per crawler (robots.txt not fetched yet: what it allows is unknown)",
+        bars(
+          "Requests per crawler",
+          crawlers.map((c) => ({
+            label: String(c.crawler),
+            value: fig(c.requests),
+            note: words(String(c.access)),
+          })),
+          v.width,
+        ),
       ),
-    ),
     list(a.refusals).length
       ? section(
         "Requests refused or failed",

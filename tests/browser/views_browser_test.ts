@@ -151,9 +151,14 @@ async function expectDrawn(tool: string, frame: Frame, a: Obj) {
       for (const [l, v] of b) assert.equal(v, vitals[l].p75);
       break;
     }
-    case "behavior_crawler_access":
-      for (const c of list(a.crawlers)) has(String(c.crawler), c.paths_disallowed as number);
+    case "behavior_crawler_access": {
+      // paths disallowed once robots.txt was read; before that (null) the requests
+      const known = list(a.crawlers).some((c) => typeof c.paths_disallowed === "number");
+      for (const c of list(a.crawlers)) {
+        has(String(c.crawler), (known ? c.paths_disallowed : c.requests) as number);
+      }
       break;
+    }
     case "behavior_explain_change":
       for (const d of list(a.drivers)) has(`${d.dimension} ${d.name}`, d.contribution as number);
       break;
