@@ -68,7 +68,10 @@ const TREND = new Set(["metric", "event", "interval"]);
 
 export function callWords(call: ToolCall, names: CallNames = {}): string {
   const i = call.input;
-  const parts = [questionLabel(call.tool)];
+  const trends = call.tool === "behavior_trends";
+  const metric = choiceLabel(String(i.metric ?? "visitors"));
+  // a trend is named by what it counts ("Sessions over time"), not always "Visitors over time"
+  const parts = [trends ? `${metric} over time` : questionLabel(call.tool)];
   if (typeof i.touchpoint === "string") {
     const name = names.touchpoint?.(i.touchpoint);
     if (name) parts.push(name);
@@ -76,13 +79,15 @@ export function callWords(call: ToolCall, names: CallNames = {}): string {
   if (typeof i.app === "string") parts.push(names.app?.(i.app) ?? "the app");
   const period = typeof i.period === "string" && i.period ? i.period : names.defaultPeriod;
   if (period) parts.push(periodWords(period));
-  const trends = call.tool === "behavior_trends";
   if (trends) {
-    parts.push(
-      `${choiceLabel(String(i.metric ?? "visitors")).toLowerCase()} of ${i.event ?? "pageviews"} per ${
-        choiceLabel(String(i.interval ?? "day")).toLowerCase()
-      }`,
-    );
+    // "sessions of pageviews" read as a count of something else: the event only when one was chosen
+    const per = `per ${choiceLabel(String(i.interval ?? "day")).toLowerCase()}`;
+    const counted = typeof i.event === "string"
+      ? `${metric.toLowerCase()} of ${i.event} `
+      : metric === choiceLabel("events")
+      ? "pageviews "
+      : "";
+    parts.push(counted + per);
   }
   for (const [k, v] of Object.entries(i)) {
     if (NOT_IN_TURN.has(k) || (trends && TREND.has(k)) || v === undefined || v === null) continue;

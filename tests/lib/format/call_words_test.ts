@@ -51,6 +51,15 @@ Deno.test("call words: a finding's call reads as the app says it, in one rule fo
     callWords({ tool: "behavior_trends", input: { event: "sign_up", interval: "week" } }),
     "Visitors over time · visitors of sign_up per week",
   );
+  // a sessions trend is named for sessions, and no event reads as no "of pageviews"
+  assert.equal(
+    callWords({ tool: "behavior_trends", input: { metric: "sessions", interval: "week" } }),
+    "Sessions over time · per week",
+  );
+  assert.equal(
+    callWords({ tool: "behavior_trends", input: { metric: "events" } }),
+    "Events over time · pageviews per day",
+  );
   // a tool with no question of its own: its name in words, never its id
   assert.equal(callWords({ tool: "report_get", input: {} }), "Get");
 });
