@@ -93,7 +93,7 @@ const COLUMNS: Record<string, string[]> = {
   // a visit, narrow enough for the builder's card at 1280 px (590 px): exit page, events, channel, country
   // and device left out
   sessions: ["started_at", "duration_s", "entry_page", "pages_seen", "source"],
-  // crawl coverage and robots.txt access: `ai` and `robots_only` repeat what the kind says, the vendor what the
+  // crawl coverage and robots.txt access: `ai` and `token_used_by` repeat what the kind says, the vendor what the
   // crawler's name does (and the card has no room for it)
   // a review theme: its name, how many and what share of the reviews, the change, the intent, whether rising
   themes: ["label", "reviews", "share", "share_change", "dominant_intent", "rising"],
@@ -110,7 +110,7 @@ const COLUMNS: Record<string, string[]> = {
     "crawler",
     "category",
     "access",
-    "group",
+    "robots_txt_group",
     "requests",
     "pages_read",
     "verified_pages",
@@ -124,11 +124,11 @@ const COLUMN_LABELS: Record<string, string> = {
   started_at: "Started",
   pages_seen: "Pages",
   category: "Kind",
-  group: "robots.txt rules",
+  robots_txt_group: "robots.txt rules",
   pages_read: "Pages read",
   verified_pages: "Verified",
   last_read_at: "Last read",
-  robots_only: "Only in robots.txt",
+  token_used_by: "Token used by",
   requests_claiming_name: "Requests claiming the name",
   spoofed_requests: "Spoofed",
   share: "Share",
@@ -141,8 +141,6 @@ const COLUMN_LABELS: Record<string, string> = {
   refused_403: "Refused (403)",
   refused_429: "Refused (429)",
 };
-/** Which robots.txt group applies to a crawler (behavior_crawler_access's `group`). */
-const GROUP_WORDS: Record<string, string> = { own: "by name", "*": "for all (*)", none: "none" };
 /** An agent's traffic kind (behavior_overview's top_agents `kind`) in words. */
 const KIND_WORDS: Record<string, string> = { ai_agent: "AI agent" };
 /** Columns whose values are identifiers with words (the rest, e.g. event names, stay as sent). */
@@ -560,7 +558,6 @@ function cell(col: string, v: unknown, timeZone = "UTC"): string {
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v !== "string") return formatValue(col, v);
   if (ISO_TIME.test(v)) return shortTime(v, timeZone);
-  if (col === "group" && Object.hasOwn(GROUP_WORDS, v)) return GROUP_WORDS[v];
   if (col === "kind" && Object.hasOwn(KIND_WORDS, v)) return KIND_WORDS[v];
   return WORD_COLUMNS.has(col) ? valueWords(v) : readable(v);
 }

@@ -208,13 +208,13 @@ Deno.test("answer view: crawl coverage heads with its summary, not its settings;
 });
 
 Deno.test("answer view: robots.txt access reads its kinds, access and rules in words", async () => {
-  const crawler = (name: string, category: string, group: string, access: string, robots_only = false) => ({
+  const crawler = (name: string, category: string, group: string, access: string, robotsOnly = false) => ({
     crawler: name,
     vendor: null,
     category,
     ai: category.startsWith("ai_"),
-    robots_only,
-    group,
+    token_used_by: robotsOnly ? "robots.txt only" : "crawler",
+    robots_txt_group: group,
     access,
     home_allowed: access !== "blocked",
     paths_checked: 6,
@@ -238,8 +238,8 @@ Deno.test("answer view: robots.txt access reads its kinds, access and rules in w
       crawlers_with_refusals: 0,
     },
     crawlers: [
-      crawler("Google-Extended", "ai_training", "own", "blocked", true),
-      crawler("Googlebot", "search_engine", "*", "allowed"),
+      crawler("Google-Extended", "ai_training", "its own (a User-agent line names it)", "blocked", true),
+      crawler("Googlebot", "search_engine", "* (for all crawlers)", "allowed"),
       crawler("ClaudeBot", "ai_assistant", "none", "allowed"),
     ],
     crawlers_total: 3,
@@ -249,9 +249,13 @@ Deno.test("answer view: robots.txt access reads its kinds, access and rules in w
   });
   assert.equal(figureOf(shown, "AI crawlers blocked").text, "1");
   const labels = shown.table!.labels;
-  assert.ok(!labels.some((l) => /^(Ai|Robots only|Group)$/.test(l)), labels.join("|"));
+  assert.ok(!labels.some((l) => /^(Ai|Token used by|Robots txt group)$/.test(l)), labels.join("|"));
   assert.deepEqual(columnOf(shown, "Kind"), ["AI training", "search engine", "AI assistant"]);
-  assert.deepEqual(columnOf(shown, "robots.txt rules"), ["by name", "for all (*)", "none"]);
+  assert.deepEqual(columnOf(shown, "robots.txt rules"), [
+    "its own (a User-agent line names it)",
+    "* (for all crawlers)",
+    "none",
+  ]);
   assert.deepEqual(columnOf(shown, "Access"), ["blocked", "allowed", "allowed"]);
 });
 
