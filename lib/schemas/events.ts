@@ -48,7 +48,9 @@ export const BehaviorEvent = z.strictObject({
     .int("must be an integer"),
   platform: z.enum(["web", "ios", "android"], { error: "must be web, ios or android" }),
   // a name is printed in answers and report mail: no line breaks or bidi overrides (docs/events.md)
-  event_type: str(1, 120).refine((s) => !hasLineBreakers(s), CONTROL_MESSAGE),
+  event_type: str(1, 120).refine((s) => !hasLineBreakers(s), CONTROL_MESSAGE)
+    // a crawler hit stored as a web event would count as a custom event of the site's visitors
+    .refine((s) => s !== "$crawl", "$crawl is a crawler hit: send it to /v1/behavior/server-events"),
   screen: str(0, 2048),
   fingerprint: Fingerprint.nullable().optional(),
   properties: jsonObject,

@@ -109,6 +109,11 @@ Deno.test("events: 422 names the offending path for each bad field", async () =>
     [{ platform: "desktop" }, "batch[0].platform"],
     [{ event_type: "" }, "batch[0].event_type"],
     [{ event_type: "e".repeat(121) }, "batch[0].event_type"],
+    // a crawler hit belongs to the server endpoint: as a web event it read as a visitors' custom event
+    [
+      { event_type: "$crawl" },
+      "batch[0].event_type: $crawl is a crawler hit: send it to /v1/behavior/server-events",
+    ],
     [{ screen: "s".repeat(2049) }, "batch[0].screen"],
     [{ fingerprint: { tag: "button" } }, "batch[0].fingerprint.selector"],
     [{ fingerprint: "button" }, "batch[0].fingerprint"],
