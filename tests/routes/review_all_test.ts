@@ -5,3 +5,4 @@
  */
 import "./review_import_bad_id_cases.ts";
 import "./review_author_cases.ts";
+import "./review_import_dates_cases.ts";

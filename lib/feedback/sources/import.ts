@@ -71,10 +71,19 @@ export function looksLikeCsv(text: string, contentType: string | null): boolean 
   return !text.trimStart().startsWith("{");
 }
 
-export function parseImport(text: string, csv: boolean): ParsedImport {
+/**
+ * The dates a review may have: not before 2008 (the App Store and Google Play opened that year) and not more
+ * than a day after the server's clock (a store's time zone or a clock a little ahead). A date outside them
+ * (1e20 ms, year +275760, a negative number) is no review's: stored, it fell in no period any answer reads.
+ */
+export const FIRST_REVIEW_AT = Date.UTC(2008, 0, 1);
+const DAY_MS = 86_400_000;
+
+/** `now`: the server's clock, in milliseconds (a review's date may be at most a day after it). */
+export function parseImport(text: string, csv: boolean, now = Date.now()): ParsedImport {
   const out: ParsedImport = { reviews: [], rejected: [] };
   const take = (line: number, row: Record<string, unknown>) => {
-    const r = toReview(row);
+    const r = toReview(row, now + DAY_MS);
     if (typeof r === "string") out.rejected.push({ line, error: r });
     else out.reviews.push({ line, review: r });
   };
@@ -134,7 +143,8 @@ function time(v: unknown): number | null {
 const text = (v: unknown) => (v === undefined ? null : String(v).trim() || null);
 
 /** One row as a review, or the reason it is not one. */
-function toReview(row: Record<string, unknown>): IncomingReview | string {
+function toReview(row: Record<string, unknown>, latest: number): IncomingReview | string {
+  const inRange = (t: number) => t >= FIRST_REVIEW_AT && t <= latest;
   const rating = Number(field(row, "rating"));
   if (!Number.isInteger(rating) || rating < 1 || rating > 5) {
     return field(row, "rating") === undefined ? "rating: missing" : "rating: must be a whole number 1 to 5";
@@ -142,8 +152,10 @@ function toReview(row: Record<string, unknown>): IncomingReview | string {
   const created = time(field(row, "created_at"));
   if (created === null) return "date: missing";
   if (Number.isNaN(created)) return "date: not a date (ISO 8601 or milliseconds since 1970)";
+  if (!inRange(created)) return "date: out of range";
   const updated = time(field(row, "updated_at"));
   if (Number.isNaN(updated)) return "updated_at: not a date";
+  if (updated !== null && !inRange(updated)) return "updated_at: out of range";
   const body = text(field(row, "text")) ?? "";
   const title = text(field(row, "title"));
   if (!body && !title) return "text: missing (a review needs a text or a title)";
@@ -167,7 +179,8 @@ function toReview(row: Record<string, unknown>): IncomingReview | string {
     version: text(field(row, "version")),
     created_at: created,
     updated_at: updated,
-    reply: replyText ? { text: replyText, at: Number.isFinite(replyAt) ? replyAt : null } : null,
+    // a reply's date is only shown: one out of range is unknown, the review still imports
+    reply: replyText ? { text: replyText, at: replyAt !== null && inRange(replyAt) ? replyAt : null } : null,
     author,
   };
 }
