@@ -150,6 +150,24 @@ export async function disconnectOwn(ctx: OAuthContext, user: string, id: string)
 }
 
 /**
+ * A person left or was removed from an organization: their connections stop reading it now, with that reason
+ * (this instance at once; another within its few seconds of cached checks). A connection left with no
+ * organization ends, saying why (the removal also signs a person left in no organization out everywhere, which
+ * the next check would otherwise have given as the reason).
+ */
+export async function dropOrgForPerson(
+  ctx: OAuthContext,
+  org: string,
+  user: string,
+  because: string,
+): Promise<void> {
+  for (const id of await indexIds(ctx, keys.oauthUserGrants(user))) {
+    const g = (await loadGrant(ctx, id)).value;
+    if (g && g.disconnected_at === null && g.orgs.includes(org)) await dropOrgs(ctx, id, [org], because);
+  }
+}
+
+/**
  * An owner disconnects a connection from their organization: it stops reading that organization (the
  * person's other organizations stay connected; with none left it ends). False when it does not read it.
  */

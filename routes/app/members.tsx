@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../../lib/context.ts";
 import { forbidden, invalid, isFailure } from "../../lib/errors.ts";
 import { changeRole, listMembers, removeFromOrganization } from "../../lib/people/members.ts";
+import { dropOrgForPerson } from "../../lib/oauth/grants.ts";
 import { listInvitations, revokeInvitation } from "../../lib/people/invitations.ts";
 import { sendInvitation } from "../../lib/people/notify.ts";
 import { type Role, ROLES } from "../../lib/people/records.ts";
@@ -164,6 +165,7 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
     const me = c.get("membership");
     try {
       await removeFromOrganization(kv, clock, org.id, me.user);
+      await dropOrgForPerson(ctx, org.id, me.user, "left the organization");
     } catch (err) {
       if (isFailure(err, "invalid")) {
         return await redirectWith(ctx, c, path(org.id), { error: err.message });
@@ -187,6 +189,8 @@ export function membersRoutes(ctx: AppContext): Hono<AppEnv> {
     const org = c.get("org");
     return act(ctx, c, path(org.id), async () => {
       await removeFromOrganization(kv, clock, org.id, c.req.param("user"));
+      // ended with its reason now (not "signed out everywhere", nor one more answer from a cached check)
+      await dropOrgForPerson(ctx, org.id, c.req.param("user"), "removed from the organization");
       return "Member removed; their access ended at once.";
     });
   });
