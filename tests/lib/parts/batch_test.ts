@@ -63,3 +63,25 @@ Deno.test("parts batch: hits build the same batch and reconstruct the same recor
   );
   assert.equal(r.count(), 3);
 });
+
+Deno.test("parts batch: a string column of a long dictionary gives turns while its JSON is made, and the same bytes", async () => {
+  // 300 entries of 90 quoted 190-character names (a leftover-properties column of an adversarial batch):
+  // ~5.5M characters of JSON, written in one stretch before; the bytes are still its JSON.stringify
+  const dict = Array.from(
+    { length: 300 },
+    (_, r) =>
+      JSON.stringify(
+        Object.fromEntries(Array.from({ length: 90 }, (_, k) => ["中".repeat(185) + `z${r}_${k}`, k])),
+      ),
+  );
+  const codes = Uint16Array.from({ length: 600 }, (_, i) => 1 + (i % 300));
+  const batch = { n: 600, cols: { "p*": { kind: "str" as const, dict, codes } } };
+  const c = counting();
+  const sliced = await encodeBatch(batch, c.turn);
+  assert.equal(digest(sliced.blob), await blob(batch));
+  assert.ok(c.count() >= 10, `${c.count()} turns`);
+  const { inflateRawSync } = await import("node:zlib");
+  const raw = new Uint8Array(inflateRawSync(sliced.blob.subarray(0, sliced.columns[0].len)));
+  const len = new DataView(raw.buffer, raw.byteOffset).getUint32(0, true);
+  assert.equal(digest(raw.subarray(4, 4 + len)), digest(new TextEncoder().encode(JSON.stringify(dict))));
+});
