@@ -82,3 +82,65 @@ export function authorMasker(author: string | null | undefined): (text: string) 
     return mask(text, wholeLower.every((k) => folded.includes(k)), partLower.some((k) => folded.includes(k)));
   };
 }
+
+/** A word as other authors' names are compared: marks set aside, lower case, long s as "s". */
+const wordKey = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w.toLowerCase() : foldedText(w));
+/** A word of a text: letters and digits, with their marks (texts are looked at in NFC). */
+const TEXT_WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+/** What may stand between two words of a name in a text: spaces, or a handle's dots, underscores, hyphens. */
+const NAME_GAP = /^[\s._-]*$/;
+
+/**
+ * A function masking the names of other authors (of the reviews stored with this one) in a text, so a review
+ * that names another reviewer ("Frank Vertest here, ...") does not quote them. Only a name that looks like a
+ * person's and has 2 to MAX_PARTS words, each starting with a capital ("Frank Vertest", "María José García"),
+ * is looked for, as its whole run of words in any letter case and without accents ("frank vertest",
+ * "frank.vertest"): a one-word name ("Sam", "Great") or a nickname of plain words ("not happy") would mask
+ * ordinary words of other people's texts.
+ *
+ * Linear and bounded whatever the names: no pattern is built from them. The names are kept as their word keys
+ * in a Set (and their first words in another); a text's words are walked once, and at a word that starts a
+ * name at most MAX_PARTS runs of words are looked up, and a run
+ * that begins no name ends the look. The names are held in memory only while storing.
+ */
+export function otherAuthorsMasker(authors: Iterable<string | null | undefined>): (text: string) => string {
+  // the names, their beginnings (a run of words that begins no name ends the look), their first words
+  const names = new Set<string>(), starts = new Set<string>(), firsts = new Set<string>();
+  for (const a of authors) {
+    const name = (a ?? "").normalize("NFC").trim().slice(0, MAX_NAME_CHARS);
+    const words = name.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? [];
+    if (words.length < 2 || words.length > MAX_PARTS) continue;
+    if (!words.every((w) => /^\p{Lu}/u.test(w)) || !words.some((w) => w.length >= 3)) continue;
+    const keys = words.map(wordKey);
+    names.add(keys.join(" "));
+    for (let n = 2; n < keys.length; n++) starts.add(keys.slice(0, n).join(" "));
+    firsts.add(keys[0]);
+  }
+  if (!names.size) return (t) => t;
+  return (input) => {
+    // most texts name no one: one look at the whole text, folded, before a word is folded on its own
+    if (!(foldedText(input).match(/[\p{L}\p{N}]+/gu) ?? []).some((w) => firsts.has(w))) return input;
+    const text = input.normalize("NFC");
+    const words = [...text.matchAll(TEXT_WORD)].map((m) => ({
+      key: wordKey(m[0]),
+      start: m.index!,
+      end: m.index! + m[0].length,
+    }));
+    let out = "", at = 0;
+    for (let i = 0; i < words.length; i++) {
+      if (!firsts.has(words[i].key)) continue;
+      let key = words[i].key, last = -1;
+      for (let j = i + 1; j < words.length && j < i + MAX_PARTS; j++) {
+        if (!NAME_GAP.test(text.slice(words[j - 1].end, words[j].start))) break;
+        key += " " + words[j].key;
+        if (names.has(key)) last = j;
+        else if (!starts.has(key)) break; // the longest name starting here
+      }
+      if (last < 0) continue;
+      out += text.slice(at, words[i].start) + AUTHOR_MASK;
+      at = words[last].end;
+      i = last;
+    }
+    return at === 0 ? text : out + text.slice(at);
+  };
+}

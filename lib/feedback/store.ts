@@ -24,7 +24,7 @@ import type {
   StoreListing,
 } from "./types.ts";
 import { analyzeLoaded, loadAnalysis } from "./analysis/on_demand.ts";
-import { authorMasker } from "./author_mask.ts";
+import { authorMasker, otherAuthorsMasker } from "./author_mask.ts";
 import { maskText } from "../answers/privacy.ts";
 
 /** KV values stay under 64 KiB: texts are cut here (store reviews are far shorter). */
@@ -169,22 +169,31 @@ export async function stampOf(kv: Deno.Kv, org: string, app: string): Promise<bi
 /**
  * What an edit can change, as stored (texts cut to their limits). The first element names the author rule
  * of lib/feedback/author_mask.ts (2: names without their accents and as handles, emails and phone numbers
- * masked before the name): a review stored before it (its hash made without it) is stored again, masked, the
+ * masked before the name; 3: the other authors' names of the reviews stored with it): a review stored before it (its hash made without it) is stored again, masked, the
  * next time a fetch or import gives it.
  */
 function contentHash(r: IncomingReview): string {
   const title = r.title ? r.title.slice(0, 500) : null;
   const reply = r.reply ? r.reply.text.slice(0, MAX_TEXT_CHARS) : null;
   return sha256Hex(
-    JSON.stringify(["author-masked-2", r.rating, title, r.text.slice(0, MAX_TEXT_CHARS), reply, r.version]),
+    JSON.stringify(["author-masked-3", r.rating, title, r.text.slice(0, MAX_TEXT_CHARS), reply, r.version]),
   );
 }
 
-export function toStored(app: FeedbackApp, source: ReviewSource, r: IncomingReview): StoredReview {
+/**
+ * `others`: the names of the other reviews' authors stored with this one (otherAuthorsMasker), masked too: a
+ * text that names another reviewer would quote them.
+ */
+export function toStored(
+  app: FeedbackApp,
+  source: ReviewSource,
+  r: IncomingReview,
+  others: (text: string) => string = (t) => t,
+): StoredReview {
   // The author's name out of everything that may be quoted (rule 4); afterwards only its hash is kept. Emails
   // and phone numbers first, so an address holding the name is masked whole, not cut around the name.
   const author = authorMasker(r.author);
-  const mask = (t: string) => author(maskText(t));
+  const mask = (t: string) => others(author(maskText(t)));
   const text = mask(r.text).slice(0, MAX_TEXT_CHARS);
   const title = r.title ? mask(r.title).slice(0, 500) : null;
   return {
@@ -240,6 +249,8 @@ export async function storeReviews(
   const seen = new Map<string, IncomingReview>();
   for (const r of incoming) seen.set(r.id, r); // the last copy of an id in one batch wins
   const list = [...seen.values()];
+  // every author of this batch, so a review naming another one does not quote them (names kept in memory only)
+  const others = otherAuthorsMasker(list.map((r) => r.author));
   const stamp = keys.feedbackStamp(app.org, app.id);
   // masked and analysed once, whatever the attempts (a review a commit could not take starts the next one)
   const made = new Map<string, StoredReview>();
@@ -261,7 +272,7 @@ export async function storeReviews(
           continue;
         }
         let next = made.get(r.id);
-        if (!next) made.set(r.id, next = toStored(app, source, r));
+        if (!next) made.set(r.id, next = toStored(app, source, r, others));
         // An edit keeps the review's first date: stores give the edit's date as its only date.
         if (old && old.created_at < next.created_at) next = { ...next, created_at: old.created_at };
         const at = keys.feedbackReviewAt(app.org, app.id, next.created_at, next.id);

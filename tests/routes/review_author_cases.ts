@@ -151,3 +151,44 @@ Deno.test("review author: the name without its accents, as a handle, or inside a
     await w.close();
   }
 });
+
+Deno.test("review author: another review's author named in a text is masked when imported with it (2+ words)", async () => {
+  const w = await world();
+  try {
+    await w.imp([
+      line("f1", "Frank Vertest", "Crashes when I open the camera since the update", null),
+      line("f2", "María Lópezz", "Keeps crashing on start, useless", null),
+      line(
+        "f3",
+        "Someone Else",
+        "Frank Vertest here, email me frank@vertest.example, Someone Else wrote this. frank.vertest crashes too",
+        "Thanks FRANK VERTEST, and Maria Lopezz: fixed in 2.2.",
+      ),
+      // a one-word author is never masked in other reviews' texts: "Sam" and "Great" stay ordinary words
+      line("f4", "Great", "Crashes all the time", null),
+      line("f5", "Pat Doe", "Great app but it keeps crashing, Sam says so too. Frank is fine", null),
+      line("f6", "Sam", "Crashing daily", null),
+    ]);
+    const reviews = await w.ask("feedback_reviews", { app: "Acme", period: "last_7_days" });
+    const themes = await w.ask("feedback_themes", { app: "Acme", period: "last_7_days" });
+    for (const [what, answer] of [["feedback_reviews", reviews], ["feedback_themes", themes]]) {
+      for (const name of [/vertest/i, /l[oó]pezz/i, /Someone Else/]) {
+        assert.doesNotMatch(answer, name, `${what} carries ${name}: ${answer}`);
+      }
+    }
+    const body = JSON.parse(reviews);
+    const byText = (start: string) => body.reviews.find((r: { text: string }) => r.text.startsWith(start));
+    assert.equal(
+      byText("[author] here").text,
+      "[author] here, email me [email], [author] wrote this. [author] crashes too",
+    );
+    assert.equal(byText("[author] here").reply, "Thanks [author], and [author]: fixed in 2.2.");
+    assert.equal(
+      byText("Great app").text,
+      "Great app but it keeps crashing, Sam says so too. Frank is fine",
+      "one-word names and a lone first name of another author stay",
+    );
+  } finally {
+    await w.close();
+  }
+});
