@@ -13,3 +13,7 @@ import "./features_cases.ts";
 import "./pages_engagement_reporters_cases.ts";
 import "./docs_cases.ts";
 import "./prompts_cases.ts";
+import "./compared_before_data_cases.ts";
+import "./unknown_names_cases.ts";
+import "./saved_dashboard_periods_cases.ts";
+import "./feedback_theme_ids_cases.ts";

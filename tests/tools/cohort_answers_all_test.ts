@@ -12,3 +12,5 @@ import "./retention_cohort_rest_cases.ts";
 import "./sessions_cohort_values_cases.ts";
 import "./small_complements_cases.ts";
 import "./sources_conversions_rest_cases.ts";
+import "./cohort_tells_few_cases.ts";
+import "./overview_cohort_few_cases.ts";

@@ -7,3 +7,7 @@ import "./crawl_coverage_spelling_cases.ts";
 import "./crawl_coverage_query_cases.ts";
 import "./behavior_crawl_coverage_cases.ts";
 import "./behavior_crawler_access_cases.ts";
+import "./crawl_coverage_site_pages_cases.ts";
+import "./crawler_access_spoofed_counts_cases.ts";
+import "./crawler_access_terms_cases.ts";
+import "./crawler_access_unknown_robots_cases.ts";

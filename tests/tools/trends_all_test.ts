@@ -6,3 +6,4 @@
 import "./trends_series_length_cases.ts";
 import "./trends_bucket_fold_cases.ts";
 import "./behavior_trends_cases.ts";
+import "./trends_property_split_cases.ts";
