@@ -84,7 +84,8 @@ export function authorMasker(author: string | null | undefined): (text: string) 
 }
 
 /** A word as other authors' names are compared: marks set aside, lower case, long s as "s". */
-const wordKey = (w: string) => (/^[\x00-\x7f]*$/.test(w) ? w.toLowerCase() : foldedText(w));
+const ASCII_ONLY = /^[\p{ASCII}]*$/u;
+const wordKey = (w: string) => (ASCII_ONLY.test(w) ? w.toLowerCase() : foldedText(w));
 /** A word of a text: letters and digits, with their marks (texts are looked at in NFC). */
 const TEXT_WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 /** What may stand between two words of a name in a text: spaces, or a handle's dots, underscores, hyphens. */
