@@ -69,6 +69,29 @@ function namesHidden(answer: Json, m: MapAt): boolean {
   return Object.entries((m.holder[m.key] ?? {}) as Json).some(([k, v]) => v !== 0 && !named.has(k));
 }
 
+/** A declared list or map of parts (`.describe` by group_counts.ts) as the answer holds it, outside its scope. */
+interface PartsAt {
+  obj: Json;
+  key: string;
+  schema: z.ZodType;
+  meta: PartsMeta;
+  value: unknown;
+  /** where its holder stands ("" at the top) */
+  path: string;
+}
+
+/** Visits each declared list or map of parts the answer holds (not null), beside the output schema. */
+function eachParts(answer: Json, output: z.ZodType, visit: (at: PartsAt) => void): void {
+  walkBesideSchema(answer, output, (obj, fields, path) => {
+    if (path === "scope") return;
+    for (const [key, schema] of Object.entries(fields)) {
+      const meta = declarationOf(schema)?.parts;
+      const value = obj[key];
+      if (meta && value !== undefined && value !== null) visit({ obj, key, schema, meta, value, path });
+    }
+  });
+}
+
 /**
  * Folds every declared list of the answer in place (under a saved cohort or a filter on an event property);
  * true when something changed.
@@ -76,21 +99,15 @@ function namesHidden(answer: Json, m: MapAt): boolean {
 export function foldGroups(answer: Json, output: z.ZodType): boolean {
   let changed = false;
   const maps = new Map<PartsMeta, MapAt[]>();
-  walkBesideSchema(answer, output, (obj, fields, path) => {
-    if (path === "scope") return;
-    for (const [k, schema] of Object.entries(fields)) {
-      const meta = declarationOf(schema)?.parts;
-      const v = obj[k];
-      if (!meta || v === undefined || v === null) continue;
-      if (Array.isArray(v)) {
-        const item = itemFieldsOf(schema);
-        // a whole not shown (its row folded away): the list's groups of 1 to 4 still fold, with no figures
-        const whole = meta.whole(answer, obj);
-        if (!item) continue;
-        const folded = foldList(v as Json[], item, isObject(whole) ? whole : {}, meta.label);
-        if (folded) obj[k] = folded, changed = true;
-      } else if (isObject(v)) maps.set(meta, [...(maps.get(meta) ?? []), { holder: obj, key: k, meta }]);
-    }
+  eachParts(answer, output, ({ obj, key, schema, meta, value: v }) => {
+    if (Array.isArray(v)) {
+      const item = itemFieldsOf(schema);
+      // a whole not shown (its row folded away): the list's groups of 1 to 4 still fold, with no figures
+      const whole = meta.whole(answer, obj);
+      if (!item) return;
+      const folded = foldList(v as Json[], item, isObject(whole) ? whole : {}, meta.label);
+      if (folded) obj[key] = folded, changed = true;
+    } else if (isObject(v)) maps.set(meta, [...(maps.get(meta) ?? []), { holder: obj, key, meta }]);
   });
   for (const at of maps.values()) {
     if (!at.some((m) => mapTells(answer, m) || namesHidden(answer, m))) continue;
@@ -122,25 +139,19 @@ function setAt(v: unknown, path: (string | number)[], to: unknown): void {
 export function guardPartsOfFew(answer: Json, output: z.ZodType): boolean {
   let changed = false;
   const few = (v: unknown) => typeof v === "number" && v !== 0;
-  walkBesideSchema(answer, output, (obj, fields, path) => {
-    if (path === "scope") return;
-    for (const [k, schema] of Object.entries(fields)) {
-      const meta = declarationOf(schema)?.parts;
-      const v = obj[k];
-      if (!meta || v === undefined || v === null) continue;
-      const whole = meta.whole(answer, obj);
-      if (Array.isArray(v)) {
-        const item = itemFieldsOf(schema);
-        if (!item || !isObject(whole)) continue;
-        for (const l of leavesOf(whole, item)) {
-          if (get(whole, l.path) !== FEWER_THAN_5) continue;
-          for (const x of v) {
-            if (few(get(x, l.path))) setAt(x, l.path, FEWER_THAN_5), changed = true;
-          }
+  eachParts(answer, output, ({ obj, schema, meta, value: v }) => {
+    const whole = meta.whole(answer, obj);
+    if (Array.isArray(v)) {
+      const item = itemFieldsOf(schema);
+      if (!item || !isObject(whole)) return;
+      for (const l of leavesOf(whole, item)) {
+        if (get(whole, l.path) !== FEWER_THAN_5) continue;
+        for (const x of v) {
+          if (few(get(x, l.path))) setAt(x, l.path, FEWER_THAN_5), changed = true;
         }
-      } else if (isObject(v) && whole === FEWER_THAN_5) {
-        for (const [name, f] of Object.entries(v)) if (few(f)) v[name] = FEWER_THAN_5, changed = true;
       }
+    } else if (isObject(v) && whole === FEWER_THAN_5) {
+      for (const [name, f] of Object.entries(v)) if (few(f)) v[name] = FEWER_THAN_5, changed = true;
     }
   });
   return changed;
@@ -152,40 +163,35 @@ export function guardPartsOfFew(answer: Json, output: z.ZodType): boolean {
  */
 export function subtractionLeaks(answer: Json, output: z.ZodType): string[] {
   const out: string[] = [];
-  walkBesideSchema(answer, output, (obj, fields, path) => {
-    if (path === "scope") return;
-    for (const [k, schema] of Object.entries(fields)) {
-      const meta = declarationOf(schema)?.parts, v = obj[k], item = itemFieldsOf(schema);
-      if (meta && isObject(v) && namesHidden(answer, { holder: obj, key: k, meta })) {
-        out.push(`${path ? `${path}.` : ""}${k}: names a group its list folded`);
+  eachParts(answer, output, ({ obj, key: k, schema, meta, value: v, path }) => {
+    const item = itemFieldsOf(schema), at = `${path ? `${path}.` : ""}${k}`;
+    if (isObject(v) && namesHidden(answer, { holder: obj, key: k, meta })) {
+      out.push(`${at}: names a group its list folded`);
+    }
+    if (!Array.isArray(v) || !item) return;
+    for (const x of v as Json[]) {
+      const named = x[meta.label ?? "name"];
+      if (isOther(named) || !sizesOf(item).some((s) => smallSize(x[s]))) continue;
+      out.push(`${at}: names ${JSON.stringify(named)}, a group of 1 to 4 visitors`);
+    }
+    const whole = meta.whole(answer, obj);
+    if (!isObject(whole)) return;
+    for (const l of leavesOf(whole, item)) {
+      const w = get(whole, l.path);
+      const exact = v.filter((x) => typeof get(x, l.path) === "number" && get(x, l.path) !== 0);
+      if (w === FEWER_THAN_5 && exact.length) {
+        out.push(
+          `${at}: ${l.path.join(".")} of ${
+            exact.map((x) => JSON.stringify(x[meta.label ?? "name"])).join(", ")
+          } exact beside a whole that reads "fewer than 5"`,
+        );
       }
-      if (!meta || !Array.isArray(v) || !item) continue;
-      for (const x of v as Json[]) {
-        const named = x[meta.label ?? "name"];
-        if (isOther(named) || !sizesOf(item).some((s) => smallSize(x[s]))) continue;
-        out.push(`${path ? `${path}.` : ""}${k}: names ${JSON.stringify(named)}, a group of 1 to 4 visitors`);
-      }
-      const whole = meta.whole(answer, obj);
-      if (!isObject(whole)) continue;
-      for (const l of leavesOf(whole, item)) {
-        const w = get(whole, l.path);
-        const exact = v.filter((x) => typeof get(x, l.path) === "number" && get(x, l.path) !== 0);
-        if (w === FEWER_THAN_5 && exact.length) {
-          out.push(
-            `${path ? `${path}.` : ""}${k}: ${l.path.join(".")} of ${
-              exact.map((x) => JSON.stringify(x[meta.label ?? "name"])).join(", ")
-            } exact beside a whole that reads "fewer than 5"`,
-          );
-        }
-        if (!l.visitors || typeof w !== "number" || w < SMALL_GROUP) continue;
-        const r = w - v.reduce((n: number, x) => {
-          const f = get(x, l.path);
-          return n + (typeof f === "number" ? f : 0);
-        }, 0);
-        if (isFew(r)) {
-          out.push(`${path ? `${path}.` : ""}${k}: ${w} less its groups' ${l.path.join(".")} tells ${r}`);
-        }
-      }
+      if (!l.visitors || typeof w !== "number" || w < SMALL_GROUP) continue;
+      const r = w - v.reduce((n: number, x) => {
+        const f = get(x, l.path);
+        return n + (typeof f === "number" ? f : 0);
+      }, 0);
+      if (isFew(r)) out.push(`${at}: ${w} less its groups' ${l.path.join(".")} tells ${r}`);
     }
   });
   out.push(...nestedLeaks(answer, output));
