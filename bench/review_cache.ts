@@ -18,6 +18,7 @@ import { toStored } from "../lib/feedback/store.ts";
 import { loadAnalysis } from "../lib/feedback/analysis/on_demand.ts";
 import { keys } from "../lib/store/keys.ts";
 import type { FeedbackApp, StoredReview } from "../lib/feedback/types.ts";
+import { REVIEW_FILLER } from "./review_filler.ts";
 
 const flag = (name: string) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -40,14 +41,7 @@ function memory() {
   return { rss: m.rss, heap: m.heapUsed };
 }
 
-const FILLER = [
-  "I have been using this app for a few months now and mostly it does what it promises.",
-  "The last update changed the layout and it took me a while to find the settings again.",
-  "Checkout works but the payment page sometimes takes ages to load on mobile data.",
-  "Support answered within a day, which I appreciate, though the fix took another week.",
-  "Please bring back the option to sort by price, it was the main reason I used it.",
-  "Notifications are too frequent and I cannot turn off the marketing ones separately.",
-];
+const FILLER = REVIEW_FILLER;
 
 /** A pool of stored reviews as the store makes them (masked, hashed, analysed), to vary per review. */
 async function pool(app: FeedbackApp): Promise<StoredReview[]> {

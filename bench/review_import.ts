@@ -25,6 +25,7 @@ import { keys } from "../lib/store/keys.ts";
 import { dateApp } from "../lib/feedback/review_dates.ts";
 import type { FeedbackApp } from "../lib/feedback/types.ts";
 import process from "node:process";
+import { REVIEW_FILLER } from "./review_filler.ts";
 
 const flag = (name: string) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -43,13 +44,9 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const gc = (globalThis as { gc?: () => void }).gc;
 const mb = (n: number) => Math.round(n / 1048576);
 
+// the shared sentences, and one the store masks (an address)
 const FILLER = [
-  "I have been using this app for a few months now and mostly it does what it promises.",
-  "The last update changed the layout and it took me a while to find the settings again.",
-  "Checkout works but the payment page sometimes takes ages to load on mobile data.",
-  "Support answered within a day, which I appreciate, though the fix took another week.",
-  "Please bring back the option to sort by price, it was the main reason I used it.",
-  "Notifications are too frequent and I cannot turn off the marketing ones separately.",
+  ...REVIEW_FILLER,
   "My order history disappeared after I reinstalled, contact me at someone@example.com.",
 ];
 
