@@ -6,8 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { openSite } from "../helpers/site.ts";
-import { verifiedDomain } from "../helpers/verified_domain.ts";
-import { setListing } from "../../lib/feedback/store.ts";
+import { acmeOwnApp } from "../helpers/own_app.ts";
 import { keys } from "../../lib/store/keys.ts";
 import type { StoredReview } from "../../lib/feedback/types.ts";
 
@@ -16,19 +15,7 @@ const NOW = Date.parse("2026-11-20T10:00:00Z");
 /** The site with acme.test verified and its own app "Acme" (listing by Acme, www.acme.test). */
 async function world() {
   const s = await openSite({ now: NOW });
-  await verifiedDomain(s.deps, s.t.org, s.t.domain);
-  const own = await s.admin("POST", "/apps", {
-    store: "google_play",
-    store_id: "com.acme.app",
-    name: "Acme",
-  });
-  await setListing(s.kv, s.t.org, own.id, {
-    name: "Acme",
-    developer: "Acme",
-    developer_website: "https://www.acme.test",
-    version: "2.1",
-    fetched_at: NOW,
-  });
+  const own = await acmeOwnApp(s, NOW);
   const imp = (lines: Record<string, unknown>[]) => s.importReviews(own.id, lines);
   /** A read tool's answer as text (the test looks for the author's name anywhere in it). */
   const ask = async (tool: string, input: Record<string, unknown>) => {

@@ -6,28 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { openSite } from "../helpers/site.ts";
-import { verifiedDomain } from "../helpers/verified_domain.ts";
 import { TEST_ADMIN_TOKEN } from "../helpers/deps.ts";
-import { setListing } from "../../lib/feedback/store.ts";
+import { acmeOwnApp } from "../helpers/own_app.ts";
 
 const NOW = Date.parse("2026-11-20T10:00:00Z");
 
 Deno.test("review import: impossible dates are rejected by line, NDJSON and CSV, and good lines are read back", async () => {
   const s = await openSite({ now: NOW });
   try {
-    await verifiedDomain(s.deps, s.t.org, s.t.domain);
-    const own = await s.admin("POST", "/apps", {
-      store: "google_play",
-      store_id: "com.acme.app",
-      name: "Acme",
-    });
-    await setListing(s.kv, s.t.org, own.id, {
-      name: "Acme",
-      developer: "Acme",
-      developer_website: "https://www.acme.test",
-      version: "2.1",
-      fetched_at: NOW,
-    });
+    const own = await acmeOwnApp(s, NOW);
     const far = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const bad = [1e20, -1e15, "+275760-09-13T00:00:00Z", "2007-12-31T23:59:59Z", far, -1, 1e15];
     const lines = [

@@ -6,8 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { openSite, type Site } from "../helpers/site.ts";
-import { verifiedDomain } from "../helpers/verified_domain.ts";
-import { setListing } from "../../lib/feedback/store.ts";
+import { acmeOwnApp } from "../helpers/own_app.ts";
 
 const NOW = Date.parse("2026-11-20T10:00:00Z");
 const DAY = 86_400_000;
@@ -15,19 +14,7 @@ const DAY = 86_400_000;
 /** An own app ("Acme", listing on the verified acme.test) with this month's reviews, and a followed app. */
 async function world() {
   const s = await openSite({ now: NOW });
-  await verifiedDomain(s.deps, s.t.org, s.t.domain);
-  const own = await s.admin("POST", "/apps", {
-    store: "google_play",
-    store_id: "com.acme.app",
-    name: "Acme",
-  });
-  await setListing(s.kv, s.t.org, own.id, {
-    name: "Acme",
-    developer: "Acme",
-    developer_website: "https://www.acme.test",
-    version: "2.1",
-    fetched_at: NOW,
-  });
+  const own = await acmeOwnApp(s, NOW);
   const rival = await s.admin("POST", "/apps", {
     store: "google_play",
     store_id: "com.rival.app",
