@@ -8,6 +8,7 @@
  * each visitor's count of matching rows, or its first row and whether that matches); `membershipOf` adds
  * the raw tail to a copy of that, which changes with every new event but is small, and combines.
  */
+import { isFew } from "../../answers/privacy.ts";
 import type { EvBatch } from "../columns/batch.ts";
 import type { Membership } from "../scan/ctx.ts";
 import type { CohortExpr, Filter } from "../types.ts";
@@ -246,12 +247,9 @@ export function membershipOf(
   // a cohort of 1 to 4 reads "fewer than 5" anyway: set beside another count it tells no exact number
   let members = 0;
   if (seen.tellsFew) { for (let v = 0; v < n; v++) members += bits[v]; }
-  const tellsFew = seen.tellsFew && !few(members);
+  const tellsFew = seen.tellsFew && !isFew(members);
   return { id: nextId++, bits, dflt, ...(tellsFew ? { tellsFew: true as const } : {}) };
 }
-
-/** 1 to 4 visitors: a group rule 5 protects (lib/answers/privacy.ts SMALL_GROUP). */
-const few = (n: number) => n > 0 && n < 5;
 
 /**
  * Combines the conditions' bits as the definition says. On the way it notes (`seen.tellsFew`) a part that
@@ -275,7 +273,7 @@ function combine(
       bits[v] = inner.bits[v] ^ 1;
       left += inner.bits[v];
     }
-    if (few(left)) seen.tellsFew = true;
+    if (isFew(left)) seen.tellsFew = true;
     return { bits, dflt: inner.dflt ? 0 : 1 };
   }
   const and = "all" in x;
@@ -299,7 +297,7 @@ function combine(
       }
       if (deciders === 1) alone[which]++;
     }
-    if (alone.some(few)) seen.tellsFew = true;
+    if (alone.some(isFew)) seen.tellsFew = true;
   }
   return { bits, dflt };
 }
