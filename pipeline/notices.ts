@@ -42,8 +42,8 @@ export async function freshnessNotice(app: AppContext, ctx: ToolContext): Promis
  * When the answer's period (or the one it compares against) holds days whose web events the SDK sampled: the
  * counts are of the events sent, not scaled up (a guess would read as exact), and the notice gives the rate.
  * Only the answer's touchpoint's days count (every touchpoint's when the answer has none); answers about
- * app-store reviews (a tool that `readsReviews`) are never told. Days are UTC days, so a period in another timezone may be told of a
- * sampled day it only touches.
+ * app-store reviews (a tool that `readsReviews`) are never told. Days are UTC days, so a period in another
+ * timezone may be told of a sampled day it only touches.
  */
 export async function samplingNotice(
   app: AppContext,
